@@ -1,0 +1,79 @@
+"""The one exception hierarchy of dynhlo.
+
+Every error raised on purpose derives from :class:`DynHloError` and names the place it is
+about: a line and column of HLO text, an instruction, a parameter (index and name), a
+dimension, a size and a bound. Messages are one line that can be shown to a user as is.
+"""
+
+from __future__ import annotations
+
+
+class DynHloError(Exception):
+    """Base of every error dynhlo raises on purpose."""
+
+
+class HloParseError(DynHloError):
+    """Malformed HLO text.
+
+    Attributes:
+        line, column: 1-based position in the text where parsing stopped.
+        expected: what the parser wanted to see there.
+    """
+
+    def __init__(self, message: str, line: int, column: int, source_line: str = ""):
+        self.line = line
+        self.column = column
+        self.source_line = source_line
+        text = f"{line}:{column}: {message}"
+        if source_line:
+            text += f"\n  {source_line}\n  {' ' * (column - 1)}^"
+        super().__init__(text)
+
+
+class HloVerifyError(DynHloError):
+    """A structurally valid module whose shapes or operands are inconsistent.
+
+    Attributes:
+        instruction: name of the offending instruction (None for module-level problems).
+    """
+
+    def __init__(self, message: str, instruction: str | None = None):
+        self.instruction = instruction
+        prefix = f"instruction '{instruction}': " if instruction else ""
+        super().__init__(prefix + message)
+
+
+class UnsupportedError(DynHloError):
+    """Valid HLO that dynhlo cannot compile (yet): names the opcode, instruction and backend."""
+
+
+class ArgumentError(DynHloError):
+    """Arguments passed to an executable that do not match its entry parameters.
+
+    Attributes:
+        parameter: index of the parameter (None when the count is wrong).
+        name: the parameter's instruction name.
+        dimension, size, bound: the dimension at fault, the size given, its bound.
+    """
+
+    def __init__(self, message: str, parameter: int | None = None, name: str | None = None,
+                 dimension: int | None = None, size: int | None = None,
+                 bound: int | None = None):
+        self.parameter = parameter
+        self.name = name
+        self.dimension = dimension
+        self.size = size
+        self.bound = bound
+        super().__init__(message)
+
+
+class DynamicSizeError(DynHloError):
+    """A dynamic size computed at run time that breaks the module's contract.
+
+    Examples: a set-dimension-size beyond the bound, two different sizes meeting in one
+    elementwise op, a dynamic reshape whose sizes do not divide.
+    """
+
+
+class ArtifactError(DynHloError):
+    """A serialized executable that cannot be loaded: says which check failed."""

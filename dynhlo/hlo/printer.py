@@ -1,0 +1,42 @@
+"""HloModule -> HLO text, in the short form (no `%` sigils, untyped operands).
+
+parse_hlo(print_module(m)) is structurally equal to m: attributes are printed as they were
+written, literals in a form that reads back to the same values.
+"""
+
+from __future__ import annotations
+
+from .ir import Computation, HloModule, Instruction
+from .literal import format_literal
+from .opcodes import Opcode
+
+
+def print_instruction(inst: Instruction, is_root: bool = False) -> str:
+    """One instruction line, e.g. `ROOT b = f32[<=5,5]{0,1} copy(a)`."""
+    if inst.opcode is Opcode.CONSTANT:
+        args = format_literal(inst.literal, inst.shape)
+    elif inst.opcode is Opcode.PARAMETER:
+        args = str(inst.parameter_number)
+    else:
+        args = ", ".join(o.name for o in inst.operands)
+    text = f"{'ROOT ' if is_root else ''}{inst.name} = {inst.shape} {inst.opcode.value}({args})"
+    for key, value in inst.attrs.items():
+        text += f", {key}={value}"
+    return text
+
+
+def print_computation(comp: Computation) -> str:
+    head = ("ENTRY " if comp.is_entry else "") + comp.name + " {\n"
+    body = "".join("  " + print_instruction(i, i is comp.root) + "\n" for i in comp.instructions)
+    tail = "}"
+    if comp.execution_thread is not None:
+        tail += f', execution_thread="{comp.execution_thread}"'
+    return head + body + tail + "\n"
+
+
+def print_module(module: HloModule) -> str:
+    """The whole module as HLO text."""
+    head = "HloModule " + module.name
+    for key, value in module.attrs.items():
+        head += f", {key}={value}"
+    return head + "\n\n" + "\n".join(print_computation(c) for c in module.computations)
