@@ -1,0 +1,52 @@
+"""The CPU backend: NumPy evaluation at actual sizes, dynhlo's reference semantics."""
+
+from __future__ import annotations
+
+from ...errors import UnsupportedError
+from ...hlo import attrs
+from ...hlo.ir import HloModule
+from ...hlo.opcodes import Opcode
+from ...shapes.dynamic import ComputationInfo, Inference
+from . import ops_control, ops_data, ops_elementwise, ops_reduce  # noqa: F401  (fill tables)
+from .evaluator import Evaluator
+from .lowering import CUSTOM_CALLS, LOWERINGS
+
+NAME = "cpu"
+
+
+def check_supported(module: HloModule) -> None:
+    """Raise UnsupportedError for the first instruction the CPU backend cannot run."""
+    for inst in module.instructions():
+        if inst.opcode is Opcode.PARAMETER:
+            continue
+        if inst.opcode not in LOWERINGS:
+            raise UnsupportedError(f"opcode '{inst.opcode.value}' of instruction '{inst.name}' "
+                                   "is not supported by the cpu backend yet")
+        if inst.opcode is Opcode.CUSTOM_CALL:
+            target = attrs.string(inst, "custom_call_target")
+            if target not in CUSTOM_CALLS:
+                raise UnsupportedError(
+                    f"custom-call target '{target}' of instruction '{inst.name}' is not "
+                    f"supported by the cpu backend (supported: {', '.join(sorted(CUSTOM_CALLS))})")
+
+
+class CpuProgram:
+    """A module ready to run on the CPU: its inference results and an evaluator."""
+
+    backend = NAME
+    target = "numpy"
+
+    def __init__(self, module: HloModule, info: ComputationInfo):
+        check_supported(module)
+        self.module = module
+        self.info = info
+        self.evaluator = Evaluator(Inference(module))
+
+    def run(self, args: list):
+        """Run on NumPy arrays of actual shapes (already checked); returns the root value."""
+        shapes = [a.shape for a in args]
+        return self.evaluator.run(self.info, args, args_shapes=shapes)
+
+
+def compile_module(module: HloModule, info: ComputationInfo) -> CpuProgram:
+    return CpuProgram(module, info)

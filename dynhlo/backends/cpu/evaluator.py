@@ -1,0 +1,155 @@
+"""Evaluates a computation with NumPy on arrays of their actual (unpadded) sizes.
+
+This is dynhlo's reference semantics: every value is held at its actual shape, so padding
+cannot leak. Sizes that no operand carries (a broadcast to a `<=` dimension, an iota) come
+from dynamic dimension inference, evaluated in a SizeEnv. The schedule puts every
+instruction after the instructions its sizes are read from.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import DynamicSizeError, HloVerifyError
+from ...hlo.ir import Computation, Instruction
+from ...hlo.opcodes import Opcode
+from ...shapes.dynamic import ComputationInfo, DimsTree
+from ...shapes.sizes import SizeEnv, Sym, dim_text
+from .lowering import LOWERINGS
+
+
+def schedule(info: ComputationInfo) -> list[Instruction]:
+    """Post order over operands plus size dependencies (where a Sym's size is read from)."""
+    comp = info.computation
+    members = set(comp.instructions)
+    extra: dict[Instruction, list[Instruction]] = {}
+    for inst in comp.instructions:
+        deps = [dep for dim in _leaf_dims(info.dims.get(inst, ()))
+                for dep in _sym_deps(dim) if dep in members and dep is not inst]
+        if deps:
+            extra[inst] = deps
+    if not extra:
+        return comp.post_order()
+    order, state = [], {}
+    for start in comp.instructions:
+        _visit(start, extra, state, order)
+    return order
+
+
+def _visit(start, extra, state, order):
+    stack = [(start, iter(list(start.operands) + extra.get(start, [])))]
+    if state.get(start):
+        return
+    state[start] = 1
+    while stack:
+        inst, it = stack[-1]
+        for dep in it:
+            mark = state.get(dep)
+            if mark == 1:
+                raise HloVerifyError("the size of this instruction depends on its own result",
+                                     dep.name)
+            if mark is None:
+                state[dep] = 1
+                stack.append((dep, iter(list(dep.operands) + extra.get(dep, []))))
+                break
+        else:
+            stack.pop()
+            state[inst] = 2
+            order.append(inst)
+
+
+def _leaf_dims(tree: DimsTree):
+    if isinstance(tree, list):
+        for t in tree:
+            yield from _leaf_dims(t)
+    else:
+        yield from tree
+
+
+def _sym_deps(dim) -> list:
+    if isinstance(dim, Sym) and dim.root().expr is not None:
+        return dim.root().expr.deps()
+    return []
+
+
+class EvalContext:
+    """What a lowering may ask while it runs one instruction."""
+
+    __slots__ = ("evaluator", "info", "env", "inst", "vectorized")
+
+    def __init__(self, evaluator, info: ComputationInfo, env: SizeEnv, vectorized: bool):
+        self.evaluator = evaluator
+        self.info = info
+        self.env = env
+        self.inst: Instruction | None = None
+        self.vectorized = vectorized
+
+    def out_shape(self, inst: Instruction | None = None) -> tuple[int, ...]:
+        """Actual sizes of an array-shaped instruction's result (default: the current one)."""
+        return self.env.sizes(self.info.dims[inst or self.inst])
+
+    def dims(self, inst: Instruction) -> DimsTree:
+        return self.info.dims[inst]
+
+    def size(self, dim) -> int:
+        return self.env.size(dim)
+
+    def call(self, index: int, comp: Computation, args: list, vectorized: bool = False):
+        """Evaluate a called computation (this instruction's `index`-th call site)."""
+        callee = self.info.calls.get((self.inst, index))
+        if callee is None:  # scalar computations (to_apply of reduce): analyzed lazily
+            callee = self.evaluator.scalar_info(comp)
+        return self.evaluator.run(callee, args, parent=self.env,
+                                  vectorized=vectorized or self.vectorized)
+
+    def error(self, message: str) -> DynamicSizeError:
+        return DynamicSizeError(f"instruction '{self.inst.name}': {message}")
+
+
+class Evaluator:
+    """Runs ComputationInfo trees; `scalar_info` analyzes callees used elementwise."""
+
+    def __init__(self, inference):
+        self.inference = inference
+        self._scalar: dict[Computation, ComputationInfo] = {}
+        self._schedules: dict[int, list[Instruction]] = {}
+
+    def scalar_info(self, comp: Computation) -> ComputationInfo:
+        info = self._scalar.get(comp)
+        if info is None:
+            trees = [tuple(p.shape.dims) if not p.shape.is_tuple else [] for p in comp.parameters]
+            info = self._scalar[comp] = self.inference.analyze(comp, trees)
+        return info
+
+    def run(self, info: ComputationInfo, args: list, parent: SizeEnv | None = None,
+            args_shapes: list | None = None, vectorized: bool = False):
+        values: dict[Instruction, object] = {}
+        env = SizeEnv(args_shapes, values.__getitem__, parent)
+        ctx = EvalContext(self, info, env, vectorized)
+        order = self._schedules.get(id(info))
+        if order is None:
+            order = self._schedules[id(info)] = schedule(info)
+        for inst in order:
+            ctx.inst = inst
+            if inst.opcode is Opcode.PARAMETER:
+                value = args[inst.parameter_number]
+            else:
+                value = LOWERINGS[inst.opcode](ctx, inst, [values[o] for o in inst.operands])
+            values[inst] = value
+            if not vectorized:
+                _check_sizes(ctx, inst, value, info.dims[inst])
+        return values[info.computation.root]
+
+
+def _check_sizes(ctx: EvalContext, inst: Instruction, value, tree: DimsTree) -> None:
+    if isinstance(tree, list):
+        for v, t in zip(value, tree):
+            _check_sizes(ctx, inst, v, t)
+        return
+    shape = np.shape(value)
+    for d, (actual, dim) in enumerate(zip(shape, tree)):
+        expected = ctx.env.size(dim)
+        if actual != expected:
+            raise DynamicSizeError(
+                f"instruction '{inst.name}': dimension {d} has run-time size {actual}, but "
+                f"{dim_text(dim)} is {expected} here; sizes that meet in one op must agree")

@@ -1,0 +1,188 @@
+"""Data movement and structure opcodes on the CPU.
+
+Values are held at their actual sizes, so slice/pad/concatenate/reshape act on the valid
+region directly: `pad` on a dynamic dimension pads after the actual end, `reshape` is
+row-major at the actual sizes. Semantics: XLA operation semantics.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from ...hlo.types import to_numpy_dtype
+from .lowering import custom_call, lowering, CUSTOM_CALLS
+
+
+@lowering(Opcode.CONSTANT)
+def constant(ctx, inst, args):
+    if inst.shape.is_tuple:
+        return inst.literal
+    return inst.literal[tuple(slice(0, n) for n in ctx.out_shape())]
+
+
+@lowering(Opcode.IOTA)
+def iota(ctx, inst, args):
+    shape = ctx.out_shape()
+    d = attrs.integer(inst, "iota_dimension")
+    if not 0 <= d < len(shape):
+        raise ctx.error(f"iota_dimension={d} out of range for rank {len(shape)}")
+    line = np.arange(shape[d]).astype(to_numpy_dtype(inst.shape.element_type))
+    view = line.reshape([-1 if k == d else 1 for k in range(len(shape))])
+    return np.array(np.broadcast_to(view, shape))
+
+
+@lowering(Opcode.BROADCAST)
+def broadcast(ctx, inst, args):
+    (x,) = args
+    shape = ctx.out_shape()
+    mapped = attrs.ints(inst, "dimensions", ())
+    view = x.reshape([x.shape[mapped.index(k)] if k in mapped else 1
+                      for k in range(len(shape))]) if x.ndim else x
+    if any(k in mapped and view.shape[k] != shape[k] for k in range(len(shape))):
+        raise ctx.error(f"broadcast of size {list(x.shape)} to {list(shape)}")
+    return np.array(np.broadcast_to(view, shape))
+
+
+@lowering(Opcode.RESHAPE, Opcode.BITCAST)
+def reshape(ctx, inst, args):
+    (x,) = args
+    shape = ctx.out_shape()
+    if x.size != int(np.prod(shape)):
+        raise ctx.error(f"reshape of {list(x.shape)} ({x.size} elements) to {list(shape)}")
+    return x.reshape(shape)
+
+
+@lowering(Opcode.TRANSPOSE)
+def transpose(ctx, inst, args):
+    (x,) = args
+    return np.transpose(x, attrs.ints(inst, "dimensions"))
+
+
+@lowering(Opcode.CONCATENATE)
+def concatenate(ctx, inst, args):
+    axis = attrs.ints(inst, "dimensions")[0]
+    shape = ctx.out_shape()
+    parts = [a[tuple(slice(0, n) if k != axis else slice(None) for k, n in enumerate(shape))]
+             for a in args]
+    return np.concatenate(parts, axis=axis)
+
+
+@lowering(Opcode.SLICE)
+def slice_(ctx, inst, args):
+    (x,) = args
+    return x[tuple(slice(s, l, st) for s, l, st in attrs.slices(inst))]
+
+
+@lowering(Opcode.PAD)
+def pad(ctx, inst, args):
+    x, value = args
+    config = attrs.padding(inst)
+    shape = ctx.out_shape()
+    out = np.full(shape, value, dtype=x.dtype)
+    # Interior padding spreads the elements; negative low/high padding crops.
+    src = [slice(None)] * x.ndim
+    dst = []
+    for d, (lo, hi, interior) in enumerate(config):
+        positions = lo + np.arange(x.shape[d]) * (interior + 1)
+        keep = (positions >= 0) & (positions < shape[d])
+        src[d] = np.nonzero(keep)[0]
+        dst.append(positions[keep])
+    if all(len(s) for s in src) or x.size == 0:
+        out[np.ix_(*dst)] = x[np.ix_(*src)] if x.size else out[np.ix_(*dst)]
+    return out
+
+
+@lowering(Opcode.GATHER)
+def gather(ctx, inst, args):
+    operand, indices = args
+    offset_dims = attrs.ints(inst, "offset_dims", ())
+    collapsed = attrs.ints(inst, "collapsed_slice_dims", ())
+    start_index_map = attrs.ints(inst, "start_index_map", ())
+    operand_batching = attrs.ints(inst, "operand_batching_dims", ())
+    indices_batching = attrs.ints(inst, "start_indices_batching_dims", ())
+    slice_sizes = attrs.ints(inst, "slice_sizes")
+    ivd = attrs.integer(inst, "index_vector_dim", indices.ndim)
+    if ivd == indices.ndim:
+        indices = indices[..., None]
+    idx = np.moveaxis(indices, ivd, -1).astype(np.int64)
+    batch_shape = idx.shape[:-1]
+    batch_axes = [k for k in range(indices.ndim) if k != ivd]
+    nb = len(batch_shape)
+    index_arrays = []
+    for d in range(operand.ndim):
+        size = slice_sizes[d]
+        if d in start_index_map:
+            start = idx[..., start_index_map.index(d)]
+        elif d in operand_batching:
+            axis = batch_axes.index(indices_batching[operand_batching.index(d)])
+            start = np.arange(batch_shape[axis]).reshape(
+                [-1 if k == axis else 1 for k in range(nb)])
+            start = np.broadcast_to(start, batch_shape)
+        else:
+            start = np.zeros(batch_shape, dtype=np.int64)
+        if d not in operand_batching:
+            start = np.clip(start, 0, max(operand.shape[d] - size, 0))
+        offset = np.arange(size).reshape([-1 if k == d else 1 for k in range(operand.ndim)])
+        index_arrays.append(start.reshape(batch_shape + (1,) * operand.ndim) + offset)
+    full = operand[tuple(index_arrays)] if operand.size else np.zeros(
+        batch_shape + tuple(slice_sizes), operand.dtype)
+    drop = tuple(nb + d for d in sorted(set(collapsed) | set(operand_batching)))
+    full = full.reshape([n for k, n in enumerate(full.shape) if k not in drop])
+    rank = nb + full.ndim - nb
+    order, bi, oi = [], iter(range(nb)), iter(range(nb, full.ndim))
+    for d in range(rank):
+        order.append(next(oi) if d in offset_dims else next(bi))
+    return np.transpose(full, order)
+
+
+@lowering(Opcode.TUPLE)
+def tuple_(ctx, inst, args):
+    return tuple(args)
+
+
+@lowering(Opcode.GET_TUPLE_ELEMENT)
+def get_tuple_element(ctx, inst, args):
+    return args[0][attrs.integer(inst, "index")]
+
+
+@lowering(Opcode.GET_DIMENSION_SIZE)
+def get_dimension_size(ctx, inst, args):
+    d = attrs.ints(inst, "dimensions")[0]
+    return np.asarray(np.shape(args[0])[d], dtype=to_numpy_dtype(inst.shape.element_type))
+
+
+@lowering(Opcode.SET_DIMENSION_SIZE)
+def set_dimension_size(ctx, inst, args):
+    x, _ = args
+    return _resize(x, ctx.out_shape())
+
+
+def _resize(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """`x` cut or zero-extended to `shape` (data past the actual size reads as zero)."""
+    out = np.zeros(shape, dtype=x.dtype)
+    common = tuple(slice(0, min(a, b)) for a, b in zip(x.shape, shape))
+    out[common] = x[common]
+    return out
+
+
+@lowering(Opcode.CUSTOM_CALL)
+def custom_call_(ctx, inst, args):
+    target = attrs.string(inst, "custom_call_target")
+    return CUSTOM_CALLS[target](ctx, inst, args)
+
+
+@custom_call("PadToStatic")
+def pad_to_static(ctx, inst, args):
+    """Dynamic array -> (array padded with zeros to its bound, one s32[] size per dim)."""
+    (x,) = args
+    shape = inst.shape.elements[0].dims
+    return (_resize(x, shape),) + tuple(np.asarray(n, dtype=np.int32) for n in x.shape)
+
+
+@custom_call("SliceToDynamic")
+def slice_to_dynamic(ctx, inst, args):
+    """(static array, sizes...) -> the array cut to the sizes (each at most its bound)."""
+    x = args[0]
+    return _resize(x, ctx.out_shape())

@@ -1,0 +1,263 @@
+"""Elementwise opcodes on the CPU: unary, binary, compare, select, clamp, convert.
+
+Operands are first fitted to the result's actual shape: a static operand meeting a dynamic
+one is cut to the actual size (XLA never reads it past that), a rank-0 operand broadcasts.
+Integer division and remainder follow XLA (truncate toward zero; x/0 = -1, x%0 = x).
+Semantics: XLA operation semantics, "Element-wise binary arithmetic operations".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import ml_dtypes
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from ...hlo.types import to_numpy_dtype
+from .lowering import lowering
+
+
+def fit(ctx, value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """`value` cut (or broadcast from rank 0) to `shape`; a mismatch is a DynamicSizeError."""
+    if value.shape == shape or ctx.vectorized:
+        return value
+    if value.ndim == 0:
+        return np.broadcast_to(value, shape)
+    if value.ndim != len(shape) or any(a < b for a, b in zip(value.shape, shape)):
+        raise ctx.error(f"operand of size {list(value.shape)} meets size {list(shape)}; "
+                        "sizes that meet in one op must agree")
+    return value[tuple(slice(0, n) for n in shape)]
+
+
+def fitted(ctx, args):
+    if ctx.vectorized:
+        return args
+    shape = ctx.out_shape()
+    return [fit(ctx, np.asarray(a), shape) for a in args]
+
+
+def _result(inst, value) -> np.ndarray:
+    return np.asarray(value).astype(to_numpy_dtype(inst.shape.element_type), copy=False)
+
+
+def _float_op(fn):
+    """Apply a float function; low-precision floats compute in f32 as XLA's CPU does."""
+    def apply(x):
+        if x.dtype.kind == "V" or (x.dtype.kind == "f" and x.dtype.itemsize < 4) or \
+                x.dtype in (ml_dtypes.bfloat16,):
+            return fn(x.astype(np.float32)).astype(x.dtype)
+        return fn(x)
+    return apply
+
+
+def _erf(x):
+    from math import erf
+    return np.vectorize(erf, otypes=[x.dtype])(x) if x.size else x
+
+
+def _round_afz(x):
+    return np.where(x >= 0, np.floor(x + 0.5), np.ceil(x - 0.5)).astype(x.dtype)
+
+
+def _rsqrt(x):
+    return 1 / np.sqrt(x)
+
+
+def _logistic(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _sign(x):
+    return np.sign(x) if x.dtype.kind != "f" else np.where(np.isnan(x), x, np.sign(x))
+
+
+def _clz(x):
+    bits = x.dtype.itemsize * 8
+    u = x.astype(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64)
+    out = np.full(x.shape, bits, dtype=np.int64)
+    for b in range(bits):
+        out = np.where((u >> np.uint64(b)) & np.uint64(1), bits - 1 - b, out)
+    return out.astype(x.dtype)
+
+
+def _popcnt(x):
+    u = x.astype(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64)
+    return np.bitwise_count(u).astype(x.dtype)
+
+
+def _not(x):
+    return np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
+
+
+UNARY = {
+    Opcode.ABS: np.abs, Opcode.NEGATE: np.negative, Opcode.SIGN: _sign,
+    Opcode.EXP: _float_op(np.exp), Opcode.EXPM1: _float_op(np.expm1),
+    Opcode.LOG: _float_op(np.log), Opcode.LOG1P: _float_op(np.log1p),
+    Opcode.SQRT: _float_op(np.sqrt), Opcode.RSQRT: _float_op(_rsqrt),
+    Opcode.CBRT: _float_op(np.cbrt), Opcode.TANH: _float_op(np.tanh),
+    Opcode.SINE: _float_op(np.sin), Opcode.COSINE: _float_op(np.cos),
+    Opcode.TAN: _float_op(np.tan), Opcode.LOGISTIC: _float_op(_logistic),
+    Opcode.ERF: _float_op(_erf), Opcode.FLOOR: np.floor, Opcode.CEIL: np.ceil,
+    Opcode.ROUND_NEAREST_EVEN: np.rint, Opcode.ROUND_NEAREST_AFZ: _round_afz,
+    Opcode.IS_FINITE: np.isfinite, Opcode.NOT: _not, Opcode.REAL: np.real,
+    Opcode.IMAG: np.imag, Opcode.POPCNT: _popcnt, Opcode.CLZ: _clz,
+}
+
+
+@lowering(*UNARY)
+def unary(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    with np.errstate(all="ignore"):
+        return _result(inst, UNARY[inst.opcode](x))
+
+
+def _int_divide(x, y):
+    safe = np.where(y == 0, 1, y)
+    q = np.trunc(np.true_divide(x, safe)) if x.dtype.kind == "i" else x // safe
+    q = np.where(y == 0, -1, q)
+    return q
+
+
+def _divide(x, y):
+    if x.dtype.kind in "iu":
+        if x.dtype.kind == "i":
+            # exact truncating division without floats: floor division, corrected
+            safe = np.where(y == 0, 1, y)
+            q = np.floor_divide(x, safe)
+            q = np.where((q < 0) & (q * safe != x), q + 1, q)
+            return np.where(y == 0, -1, q)
+        return _int_divide(x, y)
+    return np.true_divide(x, y)
+
+
+def _remainder(x, y):
+    if x.dtype.kind in "iu":
+        safe = np.where(y == 0, 1, y)
+        return np.where(y == 0, x, np.fmod(x, safe))
+    return np.fmod(x, y)
+
+
+def _shift(kind):
+    def apply(x, y):
+        bits = x.dtype.itemsize * 8
+        unsigned = np.dtype(f"u{x.dtype.itemsize}")
+        ux, uy = x.astype(unsigned), y.astype(unsigned)
+        big = uy >= bits
+        uy = np.where(big, 0, uy).astype(unsigned)
+        if kind == "left":
+            out = np.where(big, 0, ux << uy).astype(unsigned)
+        elif kind == "logical":
+            out = np.where(big, 0, ux >> uy).astype(unsigned)
+        else:
+            sx = x.astype(np.dtype(f"i{x.dtype.itemsize}"))
+            out = np.where(big, np.where(sx < 0, -1, 0), sx >> uy.astype(sx.dtype))
+        return out.astype(x.dtype)
+    return apply
+
+
+def _max(x, y):
+    return np.maximum(x, y)
+
+
+def _min(x, y):
+    return np.minimum(x, y)
+
+
+def _power(x, y):
+    if x.dtype.kind in "iu":
+        neg = y < 0
+        out = np.power(x, np.where(neg, 0, y))
+        return np.where(neg, np.where(x == 1, 1, np.where(x == -1, np.where(y % 2, -1, 1), 0)),
+                        out)
+    return np.power(x, y)
+
+
+def _logical(bool_fn, int_fn):
+    def apply(x, y):
+        return bool_fn(x, y) if x.dtype == np.bool_ else int_fn(x, y)
+    return apply
+
+
+BINARY = {
+    Opcode.ADD: np.add, Opcode.SUBTRACT: np.subtract, Opcode.MULTIPLY: np.multiply,
+    Opcode.DIVIDE: _divide, Opcode.REMAINDER: _remainder, Opcode.MAXIMUM: _max,
+    Opcode.MINIMUM: _min, Opcode.POWER: _power, Opcode.ATAN2: np.arctan2,
+    Opcode.AND: _logical(np.logical_and, np.bitwise_and),
+    Opcode.OR: _logical(np.logical_or, np.bitwise_or),
+    Opcode.XOR: _logical(np.logical_xor, np.bitwise_xor),
+    Opcode.SHIFT_LEFT: _shift("left"), Opcode.SHIFT_RIGHT_LOGICAL: _shift("logical"),
+    Opcode.SHIFT_RIGHT_ARITHMETIC: _shift("arithmetic"),
+    Opcode.COMPLEX: lambda x, y: x + 1j * y,
+}
+
+
+@lowering(*BINARY)
+def binary(ctx, inst, args):
+    x, y = fitted(ctx, args)
+    fn = BINARY[inst.opcode]
+    with np.errstate(all="ignore"):
+        if x.dtype.kind == "V" or x.dtype == ml_dtypes.bfloat16 or (
+                x.dtype.kind == "f" and x.dtype.itemsize < 4):
+            return _result(inst, fn(x.astype(np.float32), y.astype(np.float32)))
+        return _result(inst, fn(x, y))
+
+
+_COMPARE = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal,
+            "GT": np.greater, "GE": np.greater_equal}
+
+
+@lowering(Opcode.COMPARE)
+def compare(ctx, inst, args):
+    x, y = fitted(ctx, args)
+    direction = attrs.string(inst, "direction")
+    if direction not in _COMPARE:
+        raise ctx.error(f"compare direction={direction} is not one of {sorted(_COMPARE)}")
+    if attrs.string(inst, "type") == "TOTALORDER" and x.dtype.kind == "f":
+        x, y = _total_order_key(x), _total_order_key(y)
+    return _COMPARE[direction](x, y)
+
+
+def _total_order_key(x):
+    """Floats mapped to integers whose order is IEEE totalOrder (-nan < -inf < ... < nan)."""
+    bits = x.astype(np.float64).view(np.int64)
+    return np.where(bits < 0, np.int64(-(2**63)) - bits - 1, bits)
+
+
+@lowering(Opcode.SELECT)
+def select(ctx, inst, args):
+    pred, on_true, on_false = fitted(ctx, args)
+    return _result(inst, np.where(pred, on_true, on_false))
+
+
+@lowering(Opcode.CLAMP)
+def clamp(ctx, inst, args):
+    low, x, high = fitted(ctx, args)
+    return _result(inst, np.minimum(np.maximum(x, low), high))
+
+
+@lowering(Opcode.CONVERT)
+def convert(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    target = to_numpy_dtype(inst.shape.element_type)
+    if target.kind in "iu" and x.dtype.kind in "fV":
+        return _float_to_int(x, target)
+    if target.kind == "b":
+        return x != 0
+    with np.errstate(all="ignore"):
+        if x.dtype.kind == "c" and target.kind != "c":
+            x = np.real(x)
+        return x.astype(target)
+
+
+def _float_to_int(x, target):
+    """XLA converts float->int with saturation and NaN -> 0."""
+    f = x.astype(np.float64)
+    info = np.iinfo(target)
+    f = np.where(np.isnan(f), 0, np.clip(np.trunc(f), info.min, info.max))
+    return f.astype(target)
+
+
+@lowering(Opcode.COPY)
+def copy(ctx, inst, args):
+    (x,) = args
+    return np.array(x, copy=True)

@@ -1,0 +1,95 @@
+"""Reductions and contractions on the CPU: reduce (variadic, any to_apply) and dot.
+
+A reduce whose to_apply is one of add/multiply/maximum/minimum/and/or over its parameters
+uses NumPy's reduction; any other computation is folded over the reduced elements, run
+vectorized over the kept ones. Operands are at their actual sizes, so padding never enters.
+Semantics: XLA operation semantics, Reduce and DotGeneral.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from ...hlo.types import to_numpy_dtype
+from .lowering import lowering
+
+_FAST = {Opcode.ADD: np.add, Opcode.MULTIPLY: np.multiply, Opcode.MAXIMUM: np.maximum,
+         Opcode.MINIMUM: np.minimum, Opcode.AND: np.logical_and, Opcode.OR: np.logical_or}
+
+
+def _fast_reducer(comp):
+    """The NumPy ufunc a two-parameter scalar computation is, or None."""
+    root = comp.root
+    if len(comp.instructions) != 3 or root.opcode not in _FAST:
+        return None
+    if {o.opcode for o in root.operands} != {Opcode.PARAMETER} or len(set(root.operands)) != 2:
+        return None
+    ufunc = _FAST[root.opcode]
+    if root.opcode in (Opcode.AND, Opcode.OR) and root.shape.element_type != "pred":
+        ufunc = np.bitwise_and if root.opcode is Opcode.AND else np.bitwise_or
+    return ufunc
+
+
+@lowering(Opcode.REDUCE)
+def reduce(ctx, inst, args):
+    n = len(args) // 2
+    arrays, inits = args[:n], args[n:]
+    axes = tuple(sorted(attrs.ints(inst, "dimensions")))
+    (comp,) = inst.called["to_apply"]
+    ufunc = _fast_reducer(comp) if n == 1 else None
+    if ufunc is not None:
+        x = arrays[0]
+        dtype = x.dtype
+        work = x.astype(np.float32) if dtype.kind == "V" or (dtype.kind == "f"
+                                                             and dtype.itemsize < 4) else x
+        out = ufunc.reduce(work, axis=axes) if work.size else None
+        init = np.asarray(inits[0]).astype(work.dtype)
+        if out is None:
+            kept = [s for k, s in enumerate(x.shape) if k not in axes]
+            return np.full(kept, inits[0], dtype=dtype)
+        return np.asarray(ufunc(out, init)).astype(dtype)
+    return _fold(ctx, comp, arrays, inits, axes)
+
+
+def _fold(ctx, comp, arrays, inits, axes):
+    """General reduce: acc = f(acc, x[i]) over every reduced element, vectorized."""
+    kept = [k for k in range(arrays[0].ndim) if k not in axes]
+    moved = [np.moveaxis(a, axes, range(len(kept), a.ndim)).reshape(
+        [a.shape[k] for k in kept] + [-1]) for a in arrays]
+    kept_shape = tuple(arrays[0].shape[k] for k in kept)
+    accs = [np.full(kept_shape, init, dtype=np.asarray(init).dtype) for init in inits]
+    for i in range(moved[0].shape[-1]):
+        result = ctx.call(0, comp, accs + [m[..., i] for m in moved], vectorized=True)
+        accs = list(result) if isinstance(result, tuple) else [result]
+        accs = [np.broadcast_to(np.asarray(a), kept_shape) for a in accs]
+    out = [np.array(a, dtype=np.asarray(init).dtype) for a, init in zip(accs, inits)]
+    return out[0] if len(out) == 1 else tuple(out)
+
+
+@lowering(Opcode.DOT)
+def dot(ctx, inst, args):
+    lhs, rhs = args
+    lb = attrs.ints(inst, "lhs_batch_dims", ())
+    rb = attrs.ints(inst, "rhs_batch_dims", ())
+    lc = attrs.ints(inst, "lhs_contracting_dims", ())
+    rc = attrs.ints(inst, "rhs_contracting_dims", ())
+    for a, b in zip(lb + lc, rb + rc):
+        if lhs.shape[a] != rhs.shape[b]:
+            raise ctx.error(f"dot dimension {a} of the lhs has size {lhs.shape[a]} but "
+                            f"dimension {b} of the rhs has size {rhs.shape[b]}")
+    lf = [d for d in range(lhs.ndim) if d not in lb and d not in lc]
+    rf = [d for d in range(rhs.ndim) if d not in rb and d not in rc]
+    batch = [lhs.shape[d] for d in lb]
+    m = [lhs.shape[d] for d in lf]
+    n = [rhs.shape[d] for d in rf]
+    k = int(np.prod([lhs.shape[d] for d in lc]))
+    out_dtype = to_numpy_dtype(inst.shape.element_type)
+    work = np.float32 if out_dtype.kind == "V" or (out_dtype.kind == "f"
+                                                   and out_dtype.itemsize < 4) else out_dtype
+    a = np.transpose(lhs, list(lb) + lf + list(lc)).reshape(
+        [int(np.prod(batch))] + [int(np.prod(m))] + [k]).astype(work)
+    b = np.transpose(rhs, list(rb) + list(rc) + rf).reshape(
+        [int(np.prod(batch))] + [k] + [int(np.prod(n))]).astype(work)
+    return np.matmul(a, b).reshape(batch + m + n).astype(out_dtype)

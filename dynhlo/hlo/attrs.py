@@ -1,0 +1,132 @@
+"""Decoders for attribute text (`dimensions={1,0}`, `slice={[0:5:1]}`, `padding=0_1x2_3`, ...).
+
+Attributes stay in the IR as written; these functions decode them on demand and memoize the
+result on the instruction. A malformed value is an HloVerifyError naming the instruction.
+Formats: xla/hlo/parser/hlo_parser.cc (ParseAttributes and friends).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import HloVerifyError
+from .ir import Instruction
+
+_INT = re.compile(r"-?\d+")
+
+
+def _bad(inst: Instruction, key: str, what: str) -> HloVerifyError:
+    return HloVerifyError(f"attribute {key}={inst.attrs.get(key)!r} is not {what}", inst.name)
+
+
+def has(inst: Instruction, key: str) -> bool:
+    return key in inst.attrs
+
+
+def ints(inst: Instruction, key: str, default: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """`{1,0}` -> (1, 0). Missing: `default`, or an error when no default is given."""
+    def decode(i):
+        text = i.attrs.get(key)
+        if text is None:
+            if default is None:
+                raise HloVerifyError(f"{i.opcode.value} needs attribute {key}=", i.name)
+            return default
+        body = text.strip()
+        if body.startswith("{") and body.endswith("}"):
+            body = body[1:-1]
+        parts = [p.strip() for p in body.split(",") if p.strip()]
+        if not all(_INT.fullmatch(p) for p in parts):
+            raise _bad(i, key, "a list of integers like {1,0}")
+        return tuple(int(p) for p in parts)
+    return inst.decoded(("ints", key), decode)
+
+
+def integer(inst: Instruction, key: str, default: int | None = None) -> int:
+    def decode(i):
+        text = i.attrs.get(key)
+        if text is None:
+            if default is None:
+                raise HloVerifyError(f"{i.opcode.value} needs attribute {key}=", i.name)
+            return default
+        if not _INT.fullmatch(text.strip()):
+            raise _bad(i, key, "an integer")
+        return int(text)
+    return inst.decoded(("int", key), decode)
+
+
+def string(inst: Instruction, key: str, default: str | None = None) -> str | None:
+    """A bare word or a quoted string, unquoted."""
+    text = inst.attrs.get(key)
+    if text is None:
+        return default
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return text[1:-1].encode().decode("unicode_escape")
+    return text
+
+
+def boolean(inst: Instruction, key: str, default: bool = False) -> bool:
+    text = inst.attrs.get(key)
+    return default if text is None else text.strip() == "true"
+
+
+def slices(inst: Instruction, key: str = "slice") -> tuple[tuple[int, int, int], ...]:
+    """`{[0:5], [1:9:2]}` -> ((0, 5, 1), (1, 9, 2))."""
+    def decode(i):
+        text = i.attrs.get(key)
+        if text is None:
+            raise HloVerifyError(f"{i.opcode.value} needs attribute {key}=", i.name)
+        out = []
+        for part in re.findall(r"\[([^\]]*)\]", text):
+            nums = part.split(":")
+            if len(nums) not in (2, 3) or not all(_INT.fullmatch(n.strip()) for n in nums):
+                raise _bad(i, key, "a list of [start:limit:stride]")
+            nums = [int(n) for n in nums] + ([1] if len(nums) == 2 else [])
+            out.append(tuple(nums))
+        return tuple(out)
+    return inst.decoded(("slices", key), decode)
+
+
+def padding(inst: Instruction, key: str = "padding") -> tuple[tuple[int, int, int], ...]:
+    """`0_1_0x2_3` -> ((0, 1, 0), (2, 3, 0)): (low, high, interior) per dimension."""
+    def decode(i):
+        text = i.attrs.get(key, "").strip()
+        if not text:
+            return ()
+        out = []
+        for part in text.split("x"):
+            nums = part.split("_")
+            if len(nums) not in (2, 3) or not all(_INT.fullmatch(n) for n in nums):
+                raise _bad(i, key, "a padding config like 0_1_0x2_3")
+            nums = [int(n) for n in nums] + ([0] if len(nums) == 2 else [])
+            out.append(tuple(nums))
+        return tuple(out)
+    return inst.decoded(("padding", key), decode)
+
+
+def window(inst: Instruction) -> dict[str, list]:
+    """`{size=3x3 stride=2x1 pad=0_1x1_1 lhs_dilate=1x1 rhs_dilate=1x1}` -> dict of lists.
+
+    Keys: size, stride, pad (list of (lo, hi)), lhs_dilate, rhs_dilate, window_reversal.
+    """
+    def decode(i):
+        text = i.attrs.get("window", "{}").strip().strip("{}")
+        fields: dict[str, list] = {}
+        for item in text.split():
+            name, _, value = item.partition("=")
+            try:
+                if name == "pad":
+                    fields[name] = [tuple(int(n) for n in p.split("_")) for p in value.split("x")]
+                elif name == "window_reversal":
+                    fields[name] = [v == "true" for v in value.split("x")]
+                else:
+                    fields[name] = [int(v) for v in value.split("x")]
+            except ValueError:
+                raise _bad(i, "window", "a window like {size=3x3 stride=1x1}") from None
+        return fields
+    return inst.decoded("window", decode)
+
+
+def computation_refs(inst: Instruction, key: str):
+    """The computations an attribute names (already linked by the parser)."""
+    return inst.called.get(key, [])

@@ -1,0 +1,139 @@
+"""Dynamic dimension inference: which dimensions are dynamic and where their sizes come from.
+
+For every instruction, a dims tree: a tuple of Dims (int or Sym) for an array, a list of trees
+for a tuple. Entry parameters' `<=` and `?` dimensions get their size from the argument;
+every other instruction's dims follow from its operands through its rule in
+dynhlo.shapes.rules (XLA: DynamicDimensionInference). Declared shapes of intermediates act as
+bounds: an instruction declared static whose operands are dynamic becomes dynamic.
+
+Called computations (call, fusion, while, conditional, ...) are analyzed per call site, so one
+computation called with different sizes keeps separate results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import HloVerifyError
+from ..hlo.ir import Computation, HloModule, Instruction
+from ..hlo.opcodes import Opcode
+from ..hlo.shape import UNBOUNDED, AnyShape
+from .sizes import Dim, ParamSize, ResultSize, Sym, bound_of, dim_text
+
+DimsTree = tuple | list
+
+
+@dataclass
+class ComputationInfo:
+    """Inference results for one invocation site of one computation."""
+
+    computation: Computation
+    dims: dict[Instruction, DimsTree] = field(default_factory=dict)
+    calls: dict[tuple[Instruction, int], "ComputationInfo"] = field(default_factory=dict)
+
+    def callee(self, inst: Instruction, index: int = 0) -> "ComputationInfo":
+        return self.calls[(inst, index)]
+
+
+def declared_tree(shape: AnyShape, make_dynamic) -> DimsTree:
+    """A dims tree from a declared shape; `make_dynamic(path, dim, bound)` makes each Sym."""
+    def build(s, path):
+        if s.is_tuple:
+            return [build(e, path + (i,)) for i, e in enumerate(s.elements)]
+        return tuple(make_dynamic(path, d, s.dims[d]) if s.dynamic[d] else s.dims[d]
+                     for d in range(s.rank))
+    return build(shape, ())
+
+
+def observed_tree(inst: Instruction, shape: AnyShape | None = None) -> DimsTree:
+    """Dims read off the instruction's computed result where the shape says `<=` or `?`."""
+    return declared_tree(shape or inst.shape,
+                         lambda path, d, bound: Sym(bound, ResultSize(inst, path, d)))
+
+
+class Inference:
+    """Runs the rules over a module; rules call back into `analyze` for called computations."""
+
+    def __init__(self, module: HloModule):
+        self.module = module
+
+    def analyze(self, comp: Computation, param_trees: list[DimsTree]) -> ComputationInfo:
+        from .rules import RULES, default_rule
+        info = ComputationInfo(comp)
+        if len(param_trees) != len(comp.parameters):
+            raise HloVerifyError(f"computation '{comp.name}' takes {len(comp.parameters)} "
+                                 f"parameters, called with {len(param_trees)}")
+        for inst in comp.post_order():
+            if inst.opcode is Opcode.PARAMETER:
+                tree = param_trees[inst.parameter_number]
+            else:
+                operands = [info.dims[o] for o in inst.operands]
+                rule = RULES.get(inst.opcode, default_rule)
+                tree = rule(RuleContext(self, info, inst), inst, operands)
+            info.dims[inst] = check_against_declared(inst, tree, inst.shape)
+        return info
+
+
+@dataclass
+class RuleContext:
+    inference: Inference
+    info: ComputationInfo
+    inst: Instruction
+
+    def call(self, comp: Computation, param_trees: list[DimsTree], index: int = 0):
+        callee = self.inference.analyze(comp, param_trees)
+        self.info.calls[(self.inst, index)] = callee
+        return callee
+
+    def error(self, message: str) -> HloVerifyError:
+        return HloVerifyError(message, self.inst.name)
+
+
+def check_against_declared(inst: Instruction, tree: DimsTree, shape: AnyShape) -> DimsTree:
+    """The inferred tree, checked against the declared shape's bounds and rank."""
+    if shape.is_tuple:
+        if not isinstance(tree, list) or len(tree) != len(shape.elements):
+            raise HloVerifyError(f"declared {shape} but the operands give {tree_text(tree)}",
+                                 inst.name)
+        return [check_against_declared(inst, t, s) for t, s in zip(tree, shape.elements)]
+    if isinstance(tree, list) or len(tree) != shape.rank:
+        raise HloVerifyError(f"declared {shape} but the operands give {tree_text(tree)}",
+                             inst.name)
+    for d, (dim, declared) in enumerate(zip(tree, shape.dims)):
+        bound = bound_of(dim)
+        if declared != UNBOUNDED and bound != UNBOUNDED and bound != declared:
+            raise HloVerifyError(f"declared {shape} but dimension {d} is "
+                                 f"{dim_text(dim)} (bound {bound}) from the operands",
+                                 inst.name)
+    return tree
+
+
+def tree_text(tree: DimsTree) -> str:
+    if isinstance(tree, list):
+        return "(" + ", ".join(tree_text(t) for t in tree) + ")"
+    return "[" + ",".join(dim_text(d) for d in tree) + "]"
+
+
+def infer_module(module: HloModule) -> ComputationInfo:
+    """Dynamic dimension inference for the entry computation and everything it calls.
+
+    Raises:
+        HloVerifyError: an instruction whose declared shape disagrees with its operands.
+    """
+    entry = module.entry
+    trees = [declared_tree(p.shape, lambda path, d, bound, p=p: Sym(
+        bound, ParamSize(p.parameter_number, d, p.name))) for p in entry.parameters]
+    for p, tree in zip(entry.parameters, trees):
+        if p.shape.is_tuple:
+            raise HloVerifyError("tuple-shaped entry parameters are not supported; pass the "
+                                 "elements as separate parameters", p.name)
+    return Inference(module).analyze(entry, trees)
+
+
+def is_dynamic_tree(tree: DimsTree) -> bool:
+    if isinstance(tree, list):
+        return any(is_dynamic_tree(t) for t in tree)
+    return any(isinstance(d, Sym) for d in tree)
+
+
+Dim = Dim

@@ -1,0 +1,320 @@
+"""Per-opcode shape rules: operand dims trees -> result dims tree (bounds and dynamism).
+
+One small rule per opcode, registered with `@rule(...)`. A rule sees Dims (int: static, Sym:
+dynamic with a bound) and returns the result's; dynhlo.shapes.dynamic checks the result against
+the declared shape. Opcodes without a rule get `default_rule`: the declared shape, its dynamic
+dimensions read off the computed result. Semantics: XLA operation semantics and
+DynamicDimensionInference (xla/service/dynamic_dimension_inference.cc).
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..hlo import attrs
+from ..hlo.opcodes import OP_SPECS, Group, Opcode
+from ..hlo.shape import UNBOUNDED
+from .dynamic import RuleContext, declared_tree, observed_tree
+from .sizes import Dim, Sym, ValueSize, bound_of, dim_text, formula, product, unify
+
+RULES: dict = {}
+
+
+def rule(*opcodes: Opcode):
+    def register(fn):
+        for op in opcodes:
+            RULES[op] = fn
+        return fn
+    return register
+
+
+def default_rule(ctx: RuleContext, inst, operands):
+    return observed_tree(inst)
+
+
+def fresh_declared(inst):
+    """The declared shape with a free Sym (size set by whatever it meets) per `<=` dim."""
+    return declared_tree(inst.shape, lambda path, d, bound: Sym(bound))
+
+
+def elementwise(ctx: RuleContext, operands) -> tuple:
+    arrays = [t for t in operands if len(t)]  # rank-0 operands broadcast (clamp, select)
+    if not arrays:
+        return ()
+    out = list(arrays[0])
+    for t in arrays[1:]:
+        if len(t) != len(out):
+            raise ctx.error(f"operand ranks differ: {len(out)} and {len(t)}")
+        for d, dim in enumerate(t):
+            joined = unify(out[d], dim)
+            if joined is None:
+                raise ctx.error(f"operand dimension {d} sizes differ: {dim_text(out[d])} and "
+                                f"{dim_text(dim)}")
+            out[d] = joined
+    return tuple(out)
+
+
+for _op, _spec in OP_SPECS.items():
+    if _spec.group in (Group.UNARY, Group.BINARY, Group.TERNARY):
+        RULES[_op] = lambda ctx, inst, operands: elementwise(ctx, operands)
+
+
+@rule(Opcode.CONSTANT, Opcode.IOTA, Opcode.RNG, Opcode.PARTITION_ID, Opcode.REPLICA_ID)
+def _sizeless(ctx, inst, operands):
+    return fresh_declared(inst)
+
+
+@rule(Opcode.BROADCAST)
+def _broadcast(ctx, inst, operands):
+    mapped = attrs.ints(inst, "dimensions", ())
+    (operand,) = operands
+    if len(mapped) != len(operand):
+        raise ctx.error(f"dimensions={list(mapped)} must name one output dimension per "
+                        f"operand dimension ({len(operand)})")
+    out = list(fresh_declared(inst))
+    for i, d in enumerate(mapped):
+        if not 0 <= d < len(out):
+            raise ctx.error(f"dimensions={list(mapped)} names dimension {d} of a rank-"
+                            f"{len(out)} result")
+        out[d] = operand[i]
+    return tuple(out)
+
+
+@rule(Opcode.TRANSPOSE)
+def _transpose(ctx, inst, operands):
+    perm = attrs.ints(inst, "dimensions")
+    (operand,) = operands
+    if sorted(perm) != list(range(len(operand))):
+        raise ctx.error(f"dimensions={list(perm)} is not a permutation of {len(operand)} dims")
+    return tuple(operand[p] for p in perm)
+
+
+@rule(Opcode.RESHAPE, Opcode.BITCAST)
+def _reshape(ctx, inst, operands):
+    (operand,) = operands
+    target = inst.shape.dims
+    if not any(isinstance(d, Sym) for d in operand):
+        if math.prod(operand) != math.prod(target):
+            raise ctx.error(f"reshape of {len(operand)}-d size {math.prod(operand)} elements "
+                            f"to {math.prod(target)} elements")
+        return tuple(target)
+    return tuple(_reshape_groups(ctx, operand, target))
+
+
+def _reshape_groups(ctx, operand, target):
+    """Match runs of dims with equal bound products; a run's dynamic size moves across."""
+    out: list[Dim] = []
+    i = j = 0
+    while i < len(operand) or j < len(target):
+        gi, gj = [i], [j]
+        pi = bound_of(operand[i]) if i < len(operand) else 1
+        pj = target[j] if j < len(target) else 1
+        i, j = i + 1, j + 1
+        while pi != pj:
+            if pi < pj and i < len(operand):
+                pi *= bound_of(operand[i]); gi.append(i); i += 1
+            elif j < len(target):
+                pj *= target[j]; gj.append(j); j += 1
+            else:
+                raise ctx.error(f"reshape from {len(operand)} dims to {list(target)}: element "
+                                "counts differ")
+        out.extend(_reshape_group(ctx, [operand[k] for k in gi if k < len(operand)],
+                                  [target[k] for k in gj if k < len(target)]))
+    return out[:len(target)]
+
+
+def _reshape_group(ctx, src, dst):
+    if not any(isinstance(d, Sym) for d in src):
+        return list(dst)
+    total = product(src)
+    # The dynamic size lands on the first (major-most) output dim that is not 1.
+    major = next((k for k, d in enumerate(dst) if d != 1), 0)
+    rest = math.prod(d for k, d in enumerate(dst) if k != major)
+    out = list(dst)
+    out[major] = formula(lambda t: _exact_div(ctx, t, rest), (total,),
+                         f"{dim_text(total)}/{rest}" if rest != 1 else dim_text(total),
+                         dst[major])
+    if rest == 1 and isinstance(total, Sym):
+        out[major] = total
+    return out
+
+
+def _exact_div(ctx, total: int, part: int) -> int:
+    from ..errors import DynamicSizeError
+    if total % part:
+        raise DynamicSizeError(f"instruction '{ctx.inst.name}': reshape of {total} elements "
+                               f"into rows of {part} does not divide")
+    return total // part
+
+
+@rule(Opcode.REDUCE)
+def _reduce(ctx, inst, operands):
+    n = len(operands) // 2
+    reduced = set(attrs.ints(inst, "dimensions"))
+    arrays = operands[:n]
+    joined = elementwise(ctx, arrays)
+    for d in reduced:
+        if not 0 <= d < len(joined):
+            raise ctx.error(f"reduces dimension {d} of a rank-{len(joined)} operand")
+    kept = tuple(dim for d, dim in enumerate(joined) if d not in reduced)
+    return kept if n == 1 else [kept] * n
+
+
+@rule(Opcode.DOT)
+def _dot(ctx, inst, operands):
+    lhs, rhs = operands
+    lb = attrs.ints(inst, "lhs_batch_dims", ())
+    rb = attrs.ints(inst, "rhs_batch_dims", ())
+    lc = attrs.ints(inst, "lhs_contracting_dims", ())
+    rc = attrs.ints(inst, "rhs_contracting_dims", ())
+    if len(lb) != len(rb) or len(lc) != len(rc):
+        raise ctx.error("dot needs as many lhs as rhs batch and contracting dimensions")
+    for dims, side in ((lb + lc, lhs), (rb + rc, rhs)):
+        if any(not 0 <= d < len(side) for d in dims):
+            raise ctx.error(f"dot dimension numbers {list(dims)} out of range for rank "
+                            f"{len(side)}")
+    batch = []
+    for a, b in zip(lb, rb):
+        batch.append(_same(ctx, lhs[a], rhs[b], "batch"))
+    for a, b in zip(lc, rc):
+        _same(ctx, lhs[a], rhs[b], "contracting")
+    lfree = [lhs[d] for d in range(len(lhs)) if d not in lb and d not in lc]
+    rfree = [rhs[d] for d in range(len(rhs)) if d not in rb and d not in rc]
+    return tuple(batch + lfree + rfree)
+
+
+def _same(ctx, a, b, what):
+    joined = unify(a, b)
+    if joined is None:
+        raise ctx.error(f"dot {what} dimension sizes differ: {dim_text(a)} and {dim_text(b)}")
+    return joined
+
+
+@rule(Opcode.CONCATENATE)
+def _concatenate(ctx, inst, operands):
+    axis = attrs.ints(inst, "dimensions")[0]
+    rank = len(operands[0])
+    if not 0 <= axis < rank:
+        raise ctx.error(f"concatenates dimension {axis} of rank-{rank} operands")
+    others = elementwise(ctx, [tuple(t[:axis]) + tuple(t[axis + 1:]) for t in operands])
+    parts = tuple(t[axis] for t in operands)
+    bound = sum(bound_of(p) for p in parts)
+    joined = formula(lambda *xs: sum(xs), parts, "+".join(dim_text(p) for p in parts), bound)
+    return tuple(others[:axis]) + (joined,) + tuple(others[axis:])
+
+
+@rule(Opcode.SLICE)
+def _slice(ctx, inst, operands):
+    (operand,) = operands
+    spec = attrs.slices(inst)
+    if len(spec) != len(operand):
+        raise ctx.error(f"slice has {len(spec)} ranges for a rank-{len(operand)} operand")
+    out = []
+    for d, (dim, (start, limit, stride)) in enumerate(zip(operand, spec)):
+        bound = bound_of(dim)
+        if stride <= 0 or not 0 <= start <= limit or (bound != UNBOUNDED and limit > bound):
+            raise ctx.error(f"slice [{start}:{limit}:{stride}] out of range for dimension "
+                            f"{d} of size {dim_text(dim)}")
+        static = -(-(limit - start) // stride)
+        if isinstance(dim, Sym):
+            out.append(formula(lambda n, s=start, l=limit, st=stride: max(0, -(-(min(n, l) - s)
+                               // st)), (dim,), f"slice({dim_text(dim)})", static))
+        else:
+            out.append(static)
+    return tuple(out)
+
+
+@rule(Opcode.PAD)
+def _pad(ctx, inst, operands):
+    operand, _ = operands
+    config = attrs.padding(inst)
+    if len(config) != len(operand):
+        raise ctx.error(f"padding has {len(config)} dimensions for a rank-{len(operand)} operand")
+    out = []
+    for dim, (lo, hi, interior) in zip(operand, config):
+        def size(n, lo=lo, hi=hi, interior=interior):
+            return max(0, lo + hi + n + max(n - 1, 0) * interior)
+        out.append(formula(size, (dim,), f"pad({dim_text(dim)})", size(bound_of(dim))))
+    return tuple(out)
+
+
+@rule(Opcode.GATHER)
+def _gather(ctx, inst, operands):
+    operand, indices = operands
+    offset_dims = attrs.ints(inst, "offset_dims", ())
+    collapsed = attrs.ints(inst, "collapsed_slice_dims", ())
+    operand_batching = attrs.ints(inst, "operand_batching_dims", ())
+    slice_sizes = attrs.ints(inst, "slice_sizes")
+    ivd = attrs.integer(inst, "index_vector_dim", len(indices))
+    batch = [d for k, d in enumerate(indices) if k != ivd]
+    offsets = [s for k, s in enumerate(slice_sizes) if k not in collapsed
+               and k not in operand_batching]
+    rank = len(batch) + len(offsets)
+    if len(offset_dims) != len(offsets) or any(not 0 <= d < rank for d in offset_dims):
+        raise ctx.error(f"offset_dims={list(offset_dims)} do not match slice_sizes="
+                        f"{list(slice_sizes)}")
+    out, bi, oi = [], iter(batch), iter(offsets)
+    for d in range(rank):
+        out.append(next(oi) if d in offset_dims else next(bi))
+    return tuple(out)
+
+
+@rule(Opcode.TUPLE)
+def _tuple(ctx, inst, operands):
+    return list(operands)
+
+
+@rule(Opcode.GET_TUPLE_ELEMENT)
+def _gte(ctx, inst, operands):
+    (operand,) = operands
+    index = attrs.integer(inst, "index")
+    if not isinstance(operand, list) or not 0 <= index < len(operand):
+        raise ctx.error(f"index={index} out of range for the operand's tuple")
+    return operand[index]
+
+
+@rule(Opcode.CALL, Opcode.FUSION)
+def _call(ctx, inst, operands):
+    key = "to_apply" if inst.opcode is Opcode.CALL else "calls"
+    (comp,) = inst.called.get(key) or [None]
+    if comp is None:
+        raise ctx.error(f"{inst.opcode.value} needs {key}=")
+    return ctx.call(comp, operands).dims[comp.root]
+
+
+@rule(Opcode.GET_DIMENSION_SIZE)
+def _get_dimension_size(ctx, inst, operands):
+    (operand,) = operands
+    d = attrs.ints(inst, "dimensions")[0]
+    if not 0 <= d < len(operand):
+        raise ctx.error(f"dimensions={{{d}}} out of range for rank {len(operand)}")
+    return ()
+
+
+@rule(Opcode.SET_DIMENSION_SIZE)
+def _set_dimension_size(ctx, inst, operands):
+    operand, size = operands
+    d = attrs.ints(inst, "dimensions")[0]
+    if size != () or not 0 <= d < len(operand):
+        raise ctx.error(f"set-dimension-size needs a scalar size and a dimension of the operand")
+    out = list(operand)
+    bound = bound_of(operand[d])
+    out[d] = Sym(bound, ValueSize(inst.operands[1], bound, inst))
+    return tuple(out)
+
+
+@rule(Opcode.CUSTOM_CALL)
+def _custom_call(ctx, inst, operands):
+    target = attrs.string(inst, "custom_call_target")
+    if target == "PadToStatic":
+        (operand,) = operands
+        return [tuple(bound_of(d) for d in operand)] + [()] * len(operand)
+    if target == "SliceToDynamic":
+        array = operands[0]
+        out = list(array)
+        for d, size in enumerate(inst.operands[1:]):
+            if inst.shape.dynamic[d] if not inst.shape.is_tuple else False:
+                out[d] = Sym(array[d] if isinstance(array[d], int) else bound_of(array[d]),
+                             ValueSize(size, bound_of(array[d]), inst))
+        return tuple(out)
+    return default_rule(ctx, inst, operands)

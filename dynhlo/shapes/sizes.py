@@ -1,0 +1,223 @@
+"""Symbolic dimension sizes: what dynamic dimension inference computes.
+
+A dimension is an `int` (static) or a `Sym`: a bounded run-time size. Syms that must be equal
+(two operands of one elementwise op) are merged with union-find; the representative carries
+the `SizeExpr` that computes the size at run time from the arguments' shapes and, for
+data-dependent sizes, from values computed by the program (set-dimension-size operands,
+results of loops). A Sym with no expression has nothing that sets its size: it is the bound.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Callable, Iterable, Union
+
+from ..errors import DynamicSizeError
+
+_ids = itertools.count()
+
+
+class Sym:
+    """A run-time size `0 <= size <= bound` (bound -1: unbounded)."""
+
+    __slots__ = ("parent", "expr", "bound", "id")
+
+    def __init__(self, bound: int, expr: "SizeExpr | None" = None):
+        self.parent: Sym | None = None
+        self.expr = expr
+        self.bound = bound
+        self.id = next(_ids)
+
+    def root(self) -> "Sym":
+        node = self
+        while node.parent is not None:
+            node = node.parent
+        if node is not self:
+            self.parent = node
+        return node
+
+    def __repr__(self) -> str:
+        root = self.root()
+        return str(root.expr) if root.expr is not None else f"<={root.bound}"
+
+
+Dim = Union[int, Sym]
+
+
+def bound_of(dim: Dim) -> int:
+    return dim.root().bound if isinstance(dim, Sym) else dim
+
+
+def is_dynamic(dim: Dim) -> bool:
+    return isinstance(dim, Sym)
+
+
+def unify(a: Dim, b: Dim) -> Dim | None:
+    """The dimension two elementwise operands share, or None when they cannot match.
+
+    A static dimension meeting a dynamic one of the same bound takes the dynamic size (XLA:
+    the static operand's values past the actual size are never read).
+    """
+    if isinstance(a, int) and isinstance(b, int):
+        return a if a == b else None
+    if isinstance(a, int):
+        a, b = b, a
+    if isinstance(b, int):
+        return a if a.root().bound in (b, -1) else None
+    ra, rb = a.root(), b.root()
+    if ra is rb:
+        return ra
+    if ra.bound != rb.bound and -1 not in (ra.bound, rb.bound):
+        return None
+    if ra.expr is None:
+        ra, rb = rb, ra
+    rb.parent = ra
+    return ra
+
+
+class SizeEnv:
+    """Evaluates sizes for one invocation of one computation.
+
+    `lookup(inst)` gives an evaluated instruction's value (array, or tuple of arrays); a child
+    env (for a called computation) defers to its parent for what it does not hold.
+    """
+
+    def __init__(self, args_shapes: list | None = None, lookup: Callable | None = None,
+                 parent: "SizeEnv | None" = None):
+        self.args_shapes = args_shapes if args_shapes is not None else parent.args_shapes
+        self._lookup = lookup
+        self.parent = parent
+        self.memo: dict[int, int] = {}
+
+    def value_of(self, inst):
+        env = self
+        while env is not None:
+            if env._lookup is not None:
+                try:
+                    return env._lookup(inst)
+                except KeyError:
+                    pass
+            env = env.parent
+        raise DynamicSizeError(f"size needed from '{inst.name}' before it was computed")
+
+    def size(self, dim: Dim) -> int:
+        if isinstance(dim, int):
+            return dim
+        root = dim.root()
+        cached = self.memo.get(root.id)
+        if cached is not None:
+            return cached
+        value = root.bound if root.expr is None else root.expr.evaluate(self)
+        self.memo[root.id] = value
+        return value
+
+    def sizes(self, dims: Iterable[Dim]) -> tuple[int, ...]:
+        return tuple(self.size(d) for d in dims)
+
+
+class SizeExpr:
+    """How a size is computed at run time. Subclasses implement evaluate/deps/__str__."""
+
+    def evaluate(self, env: SizeEnv) -> int:
+        raise NotImplementedError
+
+    def deps(self) -> list:
+        """Instructions whose values must be computed before this size is known."""
+        return []
+
+
+class ParamSize(SizeExpr):
+    """The size of dimension `dim` of the entry argument `number`."""
+
+    def __init__(self, number: int, dim: int, name: str):
+        self.number, self.dim, self.name = number, dim, name
+
+    def evaluate(self, env: SizeEnv) -> int:
+        return env.args_shapes[self.number][self.dim]
+
+    def __str__(self) -> str:
+        return f"{self.name}.{self.dim}"
+
+
+class ValueSize(SizeExpr):
+    """The value of a scalar integer instruction (set-dimension-size's size operand)."""
+
+    def __init__(self, inst, bound: int, user):
+        self.inst, self.bound, self.user = inst, bound, user
+
+    def evaluate(self, env: SizeEnv) -> int:
+        value = int(env.value_of(self.inst))
+        if value < 0 or (self.bound >= 0 and value > self.bound):
+            raise DynamicSizeError(
+                f"instruction '{self.user.name}': dynamic size {value} from "
+                f"'{self.inst.name}' is outside [0, {self.bound}]")
+        return value
+
+    def deps(self) -> list:
+        return [self.inst]
+
+    def __str__(self) -> str:
+        return f"value({self.inst.name})"
+
+
+class ResultSize(SizeExpr):
+    """Read off the computed result of an instruction (loops, sorts, ops without a rule)."""
+
+    def __init__(self, inst, path: tuple[int, ...], dim: int):
+        self.inst, self.path, self.dim = inst, path, dim
+
+    def evaluate(self, env: SizeEnv) -> int:
+        value = env.value_of(self.inst)
+        for index in self.path:
+            value = value[index]
+        return value.shape[self.dim]
+
+    def deps(self) -> list:
+        return [self.inst]
+
+    def __str__(self) -> str:
+        path = "".join(f"{{{i}}}" for i in self.path)
+        return f"size({self.inst.name}{path}.{self.dim})"
+
+
+class Formula(SizeExpr):
+    """A size computed from other sizes, e.g. `n*64` for a reshape that merges dims."""
+
+    def __init__(self, fn: Callable[..., int], args: tuple[Dim, ...], text: str):
+        self.fn, self.args, self.text = fn, args, text
+
+    def evaluate(self, env: SizeEnv) -> int:
+        return int(self.fn(*(env.size(a) for a in self.args)))
+
+    def deps(self) -> list:
+        out = []
+        for a in self.args:
+            if isinstance(a, Sym) and a.root().expr is not None:
+                out.extend(a.root().expr.deps())
+        return out
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def formula(fn: Callable[..., int], args: tuple[Dim, ...], text: str, bound: int) -> Dim:
+    """A Dim from other dims: an int when all are static, else a Sym with a Formula."""
+    if all(isinstance(a, int) for a in args):
+        return int(fn(*args))
+    return Sym(bound, Formula(fn, args, text))
+
+
+def dim_text(dim: Dim) -> str:
+    return str(dim) if isinstance(dim, int) else repr(dim)
+
+
+def product(dims: Iterable[Dim]) -> Dim:
+    dims = list(dims)
+    static = math.prod(d for d in dims if isinstance(d, int))
+    dynamic = [d for d in dims if isinstance(d, Sym)]
+    if not dynamic:
+        return static
+    bound = static * math.prod(bound_of(d) for d in dynamic)
+    text = "*".join([dim_text(d) for d in dynamic] + ([str(static)] if static != 1 else []))
+    return Sym(bound, Formula(lambda *xs: math.prod(xs) * static, tuple(dynamic), text))
