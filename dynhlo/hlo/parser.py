@@ -6,14 +6,16 @@ XLA print it: `%` sigils, computation signatures, typed operands (`f32[8,3]{1,0}
 `backend_config`, `sharding`, ...) kept as written. Grammar source:
 xla/hlo/parser/hlo_parser.cc. Errors are HloParseError with line and column.
 
-The parser works on offsets into the whole text with anchored regexes, not on tokens: that is
-what makes it fast enough for 6,000-instruction modules.
+The parser works on offsets into the whole text with anchored regexes, not on tokens. Most
+instruction lines match one regex (`_FAST`) and are built from its groups; any line it does
+not match, or matches but finds something wrong with, is parsed again by the general path,
+which reports the error with its exact position. Every regex is linear: none can backtrack
+catastrophically, and nothing recurses deeper than `_MAX_DEPTH`.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from ..errors import HloParseError
 from .ir import Computation, HloModule, Instruction
@@ -22,27 +24,47 @@ from .opcodes import BY_NAME, OP_SPECS, Opcode
 from .shape import UNBOUNDED, AnyShape, Layout, Shape, TupleShape
 from .types import ELEMENT_TYPES
 
+_MAX_DEPTH = 64  # tuple shapes nested deeper than this are refused, not a RecursionError
+
+_N = r"[A-Za-z_][\w.\-]*"
+_ARR = r"[a-z][a-z0-9]*\[[^\]\n]*\](?:\{[^}\n]*\})?"
+_STR = r'"(?:[^"\\\n]|\\.)*"'
+_P = r'[^{}()\[\]"\n]'
+_GROUP = rf"\{{{_P}*(?:(?:\[{_P}*\]|{_STR}){_P}*)*\}}"
+_VAL = rf'(?:{_GROUP}|{_STR}|[^\s,{{}}()\[\]"]+)'
+_UNTYPED = rf"[ \t]*%?{_N}[ \t]*(?:,[ \t]*%?{_N}[ \t]*)*|[ \t]*"
+_FAST = re.compile(
+    rf"\s*()(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*({_ARR}|\([^()\n]*\))[ \t]+([a-z][a-z0-9\-]*)"
+    rf"\((?:({_UNTYPED})|([^()\n]*))\)((?:[ \t]*,[ \t]*{_N}[ \t]*=[ \t]*{_VAL})*)[ \t\r]*(?=\n|\}}|\Z)")
+_FAST_ATTR = re.compile(rf"[ \t]*,[ \t]*({_N})[ \t]*=[ \t]*({_VAL})")
+_TYPED = re.compile(rf"[ \t]*(?:(?:{_ARR}[ \t]+)?%?{_N}[ \t]*(?:,[ \t]*(?:{_ARR}[ \t]+)?%?{_N}"
+                    rf"[ \t]*)*)?")
+_OPERAND = re.compile(rf"(?:({_ARR})[ \t]+)?%?({_N})")
+_SPACES = str.maketrans("", "", " \t%")
+
 _SKIP = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
 _SKIP_INLINE = re.compile(r"(?:[ \t\r]+|/\*.*?\*/)*", re.S)
-_NAME = re.compile(r"%?([A-Za-z_][\w.\-]*)")
+_NAME = re.compile(rf"%?({_N})")
 _ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^}]*\})?")
-_INSTR_HEAD = re.compile(r"(ROOT[ \t]+)?%?([A-Za-z_][\w.\-]*)[ \t]*=[ \t]*")
+_DIM = re.compile(r"\s*(?:(\?)|(<=)?\s*(-?)([0-9]+))\s*")
+_INSTR_HEAD = re.compile(rf"(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*")
 _OPCODE = re.compile(r"([a-z][a-z0-9\-]*)[ \t]*\(")
-_SIMPLE_OPERANDS = re.compile(r"[ \t]*((?:%?[A-Za-z_][\w.\-]*[ \t]*,[ \t]*)*"
-                              r"%?[A-Za-z_][\w.\-]*)?[ \t]*\)")
-_ATTR_NAME = re.compile(r"[ \t]*,[ \t]*([A-Za-z_][\w.\-]*)[ \t]*=[ \t]*")
+_PARAM_NUMBER = re.compile(r"\s*(\d+)\s*\)")
+_ATTR_NAME = re.compile(rf"[ \t]*,[ \t]*({_N})[ \t]*=[ \t]*")
 _SIMPLE_VALUE = re.compile(r"[^\s,{}()\[\]\"]+")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _VALUE_PART = re.compile(r'[^{}()\[\]",\n]+')
 _STRIP_PCT = re.compile(r"%(?=[A-Za-z_])")
 _OPEN = {"{": "}", "(": ")", "[": "]"}
+_CALL_KEYS = {op: frozenset(spec.calls) | {"to_apply", "calls"} for op, spec in OP_SPECS.items()}
+_ARITY = {op: spec.arity for op, spec in OP_SPECS.items()}
 
 
-def parse_hlo(text: str) -> HloModule:
+def parse_hlo(text: str | bytes) -> HloModule:
     """Parse HLO module text.
 
     Args:
-        text: an `HloModule` in XLA's text format (short or dump form).
+        text: an `HloModule` in XLA's text format (short or dump form); bytes are read as UTF-8.
 
     Returns:
         The HloModule, with operands and called computations linked.
@@ -50,44 +72,58 @@ def parse_hlo(text: str) -> HloModule:
     Raises:
         HloParseError: malformed text, with 1-based line and column and what was expected.
     """
+    if isinstance(text, (bytes, bytearray)):
+        text = _decode(bytes(text))
     return _Parser(text).module()
 
 
-@lru_cache(maxsize=4096)
-def _dims(text: str, where: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+def _decode(data: bytes) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        good = data[:exc.start].decode("utf-8")
+        raise _Parser(good).error(f"byte 0x{data[exc.start]:02x} is not UTF-8 text",
+                                  len(good)) from None
+
+
+def _dims(text: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """`<=5, 5` -> ((5, 5), (True, False)); ValueError naming the bad part."""
     if not text.strip():
         return (), ()
     dims, dynamic = [], []
     for part in text.split(","):
-        part = part.strip()
-        if part == "?":
-            dims.append(UNBOUNDED)
-            dynamic.append(True)
-        elif part.startswith("<="):
-            dims.append(int(part[2:]))
-            dynamic.append(True)
-        else:
-            dims.append(int(part))
-            dynamic.append(False)
+        m = _DIM.fullmatch(part)
+        if not m:
+            raise ValueError(f"bad dimension '{part.strip()}': expected a size like 5, <=5 or ?")
+        if m.group(3):
+            raise ValueError(f"negative dimension '{part.strip()}'")
+        dims.append(UNBOUNDED if m.group(1) else int(m.group(4)))
+        dynamic.append(bool(m.group(1) or m.group(2)))
     return tuple(dims), tuple(dynamic)
 
 
-@lru_cache(maxsize=4096)
-def _layout(text: str) -> Layout:
+def _layout(text: str, rank: int) -> Layout:
     body, _, tail = text[1:-1].partition(":")
-    return Layout(tuple(int(x) for x in body.split(",") if x.strip()), tail.strip())
+    parts = [x.strip() for x in body.split(",")] if body.strip() else []
+    if not all(p.isdigit() and p.isascii() for p in parts):
+        raise ValueError(f"bad layout '{text}': expected dimension numbers like {{1,0}}")
+    minor_to_major = tuple(int(p) for p in parts)
+    if minor_to_major and sorted(minor_to_major) != list(range(rank)):
+        raise ValueError(f"layout {text} is not a permutation of the {rank} dimensions")
+    return Layout(minor_to_major, tail.strip())
 
 
 class _Parser:
     def __init__(self, text: str):
         self.text = text
         self.pos = 0
-        self._shape_cache: dict[str, Shape] = {}
+        self._shape_cache: dict[str, AnyShape] = {}
 
     # -- errors and low-level scanning ----------------------------------------------------
 
     def error(self, message: str, pos: int | None = None) -> HloParseError:
-        pos = self.pos if pos is None else pos
+        """An HloParseError at `pos` (default: the current position), with line:column."""
+        pos = min(self.pos if pos is None else pos, len(self.text))
         line = self.text.count("\n", 0, pos) + 1
         start = self.text.rfind("\n", 0, pos) + 1
         end = self.text.find("\n", pos)
@@ -101,11 +137,14 @@ class _Parser:
         self.skip()
         return self.text[self.pos:self.pos + 1]
 
+    def got(self) -> str:
+        """The text at the current position, for 'expected X, got Y' messages."""
+        return self.text[self.pos:self.pos + 12].split("\n")[0] or "end of text"
+
     def expect(self, token: str, what: str | None = None) -> None:
         self.skip()
         if not self.text.startswith(token, self.pos):
-            got = self.text[self.pos:self.pos + 12].split("\n")[0] or "end of text"
-            raise self.error(f"expected {what or repr(token)}, got '{got}'")
+            raise self.error(f"expected {what or repr(token)}, got '{self.got()}'")
         self.pos += len(token)
 
     def accept(self, token: str) -> bool:
@@ -119,29 +158,31 @@ class _Parser:
         self.skip()
         m = _NAME.match(self.text, self.pos)
         if not m:
-            raise self.error(f"expected {what}")
+            raise self.error(f"expected {what}, got '{self.got()}'")
         self.pos = m.end()
         return m.group(1)
 
     # -- shapes ---------------------------------------------------------------------------
 
-    def shape(self) -> AnyShape:
+    def shape(self, depth: int = 0) -> AnyShape:
+        """An array shape `f32[<=5,5]{1,0}` or a tuple shape `(f32[2], s32[])`."""
         self.skip()
         if self.text.startswith("(", self.pos):
+            if depth >= _MAX_DEPTH:
+                raise self.error(f"tuple shape nested more than {_MAX_DEPTH} deep")
             self.pos += 1
             elements = []
             while not self.accept(")"):
                 if elements:
                     self.expect(",", "',' or ')' in a tuple shape")
-                elements.append(self.shape())
+                elements.append(self.shape(depth + 1))
             return TupleShape(tuple(elements))
         m = _ARRAY_SHAPE.match(self.text, self.pos)
         if not m:
-            raise self.error("expected a shape like f32[2,3]{1,0}")
-        key = m.group(0)
-        shape = self._shape_cache.get(key)
+            raise self.error(f"expected a shape like f32[2,3]{{1,0}}, got '{self.got()}'")
+        shape = self._shape_cache.get(m.group(0))
         if shape is None:
-            shape = self._shape_cache[key] = self._make_shape(m)
+            shape = self._shape_cache[m.group(0)] = self._make_shape(m)
         self.pos = m.end()
         return shape
 
@@ -150,52 +191,57 @@ class _Parser:
         if element_type not in ELEMENT_TYPES:
             raise self.error(f"unknown element type '{element_type}'", m.start(1))
         try:
-            dims, dynamic = _dims(dims_text, 0)
-        except ValueError:
-            raise self.error(f"bad dimensions '[{dims_text}]': expected sizes like 5, <=5 "
-                             "or ?", m.start(2)) from None
-        if any(d < UNBOUNDED for d in dims):
-            raise self.error(f"negative dimension in '[{dims_text}]'", m.start(2))
+            dims, dynamic = _dims(dims_text)
+        except ValueError as exc:
+            raise self.error(f"{exc} in '[{dims_text}]'", m.start(2)) from None
         layout = None
         if layout_text is not None:
             try:
-                layout = _layout(layout_text)
-            except ValueError:
-                raise self.error(f"bad layout '{layout_text}'", m.start(3)) from None
-            if layout.minor_to_major and sorted(layout.minor_to_major) != list(range(len(dims))):
-                raise self.error(f"layout {layout_text} is not a permutation of the "
-                                 f"{len(dims)} dimensions", m.start(3))
+                layout = _layout(layout_text, len(dims))
+            except ValueError as exc:
+                raise self.error(str(exc), m.start(3)) from None
         return Shape(element_type, dims, dynamic, layout)
+
+    def _cached_shape(self, text: str, pos: int) -> AnyShape:
+        """The shape written as `text` at `pos` (cached by its text)."""
+        shape = self._shape_cache.get(text)
+        if shape is None:
+            self.pos = pos
+            shape = self._shape_cache[text] = self.shape()
+        return shape
 
     # -- module and computations ----------------------------------------------------------
 
     def module(self) -> HloModule:
         self.expect("HloModule", "'HloModule' at the start of the module")
         name = self.name("the module name")
-        attrs = {}
+        attrs: dict[str, str] = {}
         while self.accept(","):
+            key_at = self.pos
             key = self.name("a module attribute")
             self.expect("=")
+            if key in attrs:
+                raise self.error(f"module attribute '{key}' given twice", key_at)
             attrs[key] = self.value()
-        computations: list[tuple[Computation, int, dict]] = []
+        computations: list[tuple[Computation, int, list]] = []
         entry = None
         while self.peek():
-            comp, refs = self.computation()
+            comp, at, calls = self.computation()
             if comp.is_entry:
                 if entry is not None:
-                    raise self.error(f"second ENTRY computation '{comp.name}'", refs["_at"])
+                    raise self.error(f"second ENTRY computation '{comp.name}'", at)
                 entry = comp
-            computations.append((comp, refs["_at"], refs))
+            computations.append((comp, at, calls))
         if entry is None:
             if not computations:
                 raise self.error("expected a computation")
             entry = computations[-1][0]
             entry.is_entry = True
-        module = HloModule(name, [c for c, _, _ in computations], entry, attrs, self.text)
         self._link_calls(computations)
-        return module
+        return HloModule(name, [c for c, _, _ in computations], entry, attrs, self.text)
 
-    def computation(self) -> tuple[Computation, dict]:
+    def computation(self) -> tuple[Computation, int, list]:
+        """One computation; returns it, where it starts, and its calls to link."""
         self.skip()
         at = self.pos
         is_entry = self.accept("ENTRY")
@@ -203,47 +249,74 @@ class _Parser:
         if self.peek() == "(":
             self.signature()
         self.expect("{", "'{' to open the computation")
+        instructions, root, calls = self.body(name)
+        thread = self.execution_thread()
+        if not instructions:
+            raise self.error(f"computation '{name}' has no instructions", at)
+        comp = Computation(name, instructions, root or instructions[-1], is_entry, thread)
+        self._check_parameters(comp, at)
+        return comp, at, calls
+
+    def body(self, comp: str):
+        """Instructions up to the closing '}', operands linked; (list, root, calls)."""
+        text, fast = self.text, _FAST.match
         instructions: list[Instruction] = []
         by_name: dict[str, Instruction] = {}
-        pending: list[tuple[Instruction, list[tuple[str, int]]]] = []
-        calls: list[tuple[Instruction, str, list[tuple[str, int]]]] = []
+        pending, calls = [], []
         root = None
-        while not self.accept("}"):
-            if not self.peek():
-                raise self.error(f"expected '}}' to close computation '{name}'")
-            inst, is_root, operand_names, called = self.instruction()
+        while True:
+            at = self.pos
+            m = fast(text, at)
+            item = self.fast_instruction(m) if m else None
+            if item is None:
+                self.pos = at
+                if self.accept("}"):
+                    break
+                if not self.peek():
+                    raise self.error(f"expected '}}' to close computation '{comp}'")
+                item = self.instruction()
+            inst, is_root, names, where, called = item
             if inst.name in by_name:
                 raise self.error(f"instruction '{inst.name}' is defined twice", inst.offset)
             by_name[inst.name] = inst
             instructions.append(inst)
-            pending.append((inst, operand_names))
-            calls.extend((inst, k, v) for k, v in called.items())
+            if names:
+                pending.append((inst, names, where))
+            if called:
+                calls.extend((inst, k, v) for k, v in called.items())
             if is_root:
                 if root is not None:
-                    raise self.error(f"second ROOT in computation '{name}'", inst.offset)
+                    raise self.error(f"second ROOT in computation '{comp}'", inst.offset)
                 root = inst
-        thread = None
-        if self.accept(","):
-            key = self.name()
-            self.expect("=")
-            value = self.value()
-            if key != "execution_thread":
-                raise self.error(f"unknown computation attribute '{key}'")
-            thread = value.strip('"')
-        if not instructions:
-            raise self.error(f"computation '{name}' has no instructions", at)
-        for inst, names in pending:
-            inst.operands = [self._operand(by_name, n, p, name) for n, p in names]
-        comp = Computation(name, instructions, root or instructions[-1], is_entry, thread)
-        self._check_parameters(comp, at)
-        return comp, {"_at": at, "calls": calls}
+        for inst, names, where in pending:
+            try:
+                inst.operands = [by_name[n] for n in names]
+            except KeyError:
+                raise self._unknown_operand(by_name, names, where, comp) from None
+        return instructions, root, calls
 
-    def _operand(self, by_name, operand: str, pos: int, comp: str) -> Instruction:
-        try:
-            return by_name[operand]
-        except KeyError:
-            raise self.error(f"unknown operand '{operand}' in computation '{comp}'",
-                             pos) from None
+    def _unknown_operand(self, by_name, names, where, comp: str) -> HloParseError:
+        i = next(i for i, n in enumerate(names) if n not in by_name)
+        if isinstance(where, int):  # fast path: positions found again only on error
+            where = [m.start(2) for m in _OPERAND.finditer(self.text, where)][:len(names)]
+        return self.error(f"unknown operand '{names[i]}' in computation '{comp}'", where[i])
+
+    def execution_thread(self) -> str | None:
+        """The optional `, execution_thread="name"` after a computation's '}'."""
+        if not self.accept(","):
+            return None
+        key_at = self.pos
+        key = self.name("a computation attribute")
+        if key != "execution_thread":
+            raise self.error(f"unknown computation attribute '{key}'", key_at)
+        self.expect("=")
+        value_at = self.pos
+        value = self.value()
+        if _STRING.fullmatch(value):
+            return value[1:-1]
+        if not _NAME.fullmatch(value):
+            raise self.error(f"expected a thread name like \"main\", got '{value}'", value_at)
+        return value
 
     def _check_parameters(self, comp: Computation, at: int) -> None:
         numbers = [p.parameter_number for p in comp.parameters]
@@ -266,9 +339,13 @@ class _Parser:
         self.shape()
 
     def _link_calls(self, computations) -> None:
-        by_name = {c.name: c for c, _, _ in computations}
-        for _, _, refs in computations:
-            for inst, key, names in refs["calls"]:
+        by_name: dict[str, Computation] = {}
+        for comp, at, _ in computations:
+            if comp.name in by_name:
+                raise self.error(f"computation '{comp.name}' is defined twice", at)
+            by_name[comp.name] = comp
+        for _, _, calls in computations:
+            for inst, key, names in calls:
                 targets = []
                 for callee, pos in names:
                     if callee not in by_name:
@@ -278,64 +355,105 @@ class _Parser:
 
     # -- instructions ---------------------------------------------------------------------
 
+    def fast_instruction(self, m: re.Match):
+        """An instruction from one `_FAST` match, or None to parse it the general way."""
+        at, root, name, shape_text, op_text, untyped, other, attr_text = m.groups()
+        opcode = BY_NAME.get(op_text)
+        if opcode is None:
+            return None
+        shape = self._shape_cache.get(shape_text) or self._cached_shape(shape_text, m.start(4))
+        inst = Instruction(name, opcode, shape, None, None, None, None, None, m.start(1))
+        names = ()
+        if opcode is Opcode.CONSTANT or opcode is Opcode.PARAMETER:
+            self.pos = m.end(5) + 1
+            self.operands(inst)
+        elif untyped is not None:
+            untyped = untyped.translate(_SPACES)
+            if untyped:
+                names = untyped.split(",")
+        elif _TYPED.fullmatch(other):
+            names = self._typed_names(m.start(7), m.end(7))
+        else:
+            return None
+        called = None
+        if attr_text:
+            attrs = _FAST_ATTR.findall(attr_text)
+            inst.attrs = dict(attrs)
+            if len(inst.attrs) != len(attrs):
+                return None
+            if not _CALL_KEYS[opcode].isdisjoint(inst.attrs):
+                called = self._fast_calls(inst, m.start(8), m.end(8))
+        arity = _ARITY[opcode]
+        if arity is not None and len(names) != arity:
+            self._check_arity(inst, names, m.start(1))
+        self.pos = m.end()
+        return inst, root is not None, names, m.end(5) + 1, called
+
+    def _typed_names(self, start: int, end: int) -> list[str]:
+        names = []
+        for om in _OPERAND.finditer(self.text, start, end):
+            if om.group(1) is not None:
+                self._cached_shape(om.group(1), om.start(1))
+            names.append(om.group(2))
+        return names
+
+    def _fast_calls(self, inst: Instruction, start: int, end: int) -> dict:
+        """Called computations among the attributes `_FAST` matched (names lose their '%')."""
+        called = {}
+        call_keys = _CALL_KEYS[inst.opcode]
+        for am in _FAST_ATTR.finditer(self.text, start, end):
+            key, value = am.groups()
+            if key in call_keys:
+                value = inst.attrs[key] = _STRIP_PCT.sub("", value)
+                called[key] = self._computation_names(value, am.start(2))
+        return called
+
     def instruction(self):
+        """The general path: one instruction at the current position, any form."""
         self.skip()
         start = self.pos
         m = _INSTR_HEAD.match(self.text, self.pos)
         if not m:
-            raise self.error("expected an instruction 'name = shape opcode(operands)'")
+            raise self.error("expected an instruction 'name = shape opcode(operands)', got "
+                             f"'{self.got()}'")
         self.pos = m.end()
         is_root, name = m.group(1) is not None, m.group(2)
         shape = self.shape()
         self.pos = _SKIP_INLINE.match(self.text, self.pos).end()
         m = _OPCODE.match(self.text, self.pos)
         if not m:
-            raise self.error("expected an opcode followed by '('")
+            raise self.error(f"expected an opcode followed by '(', got '{self.got()}'")
         opcode = BY_NAME.get(m.group(1))
         if opcode is None:
             raise self.error(f"unknown opcode '{m.group(1)}'")
         self.pos = m.end()
         inst = Instruction(name, opcode, shape, offset=start)
-        operand_names = self.operands(inst)
-        attrs, called = self.attributes(opcode)
-        inst.attrs = attrs
-        self._check_arity(inst, operand_names, start)
-        return inst, is_root, operand_names, called
+        operands = self.operands(inst)
+        inst.attrs, called = self.attributes(opcode)
+        self._check_arity(inst, operands, start)
+        return inst, is_root, [n for n, _ in operands], [p for _, p in operands], called
 
     def operands(self, inst: Instruction) -> list[tuple[str, int]]:
+        """The operand list after '(' up to and including ')': (name, position) pairs."""
         opcode = inst.opcode
         if opcode is Opcode.CONSTANT:
             return self.constant_literal(inst)
         if opcode is Opcode.PARAMETER:
-            self.skip()
-            m = re.compile(r"(\d+)\s*\)").match(self.text, self.pos)
+            m = _PARAM_NUMBER.match(self.text, self.pos)
             if not m:
-                raise self.error("expected a parameter number and ')'")
+                self.skip()
+                raise self.error(f"expected a parameter number and ')', got '{self.got()}'")
             inst.parameter_number = int(m.group(1))
             self.pos = m.end()
             return []
-        m = _SIMPLE_OPERANDS.match(self.text, self.pos)
-        if m:
-            names, base = [], m.start(1)
-            if m.group(1):
-                for part in m.group(1).split(","):
-                    stripped = part.strip()
-                    names.append((stripped.lstrip("%"), base + part.find(stripped)))
-                    base += len(part) + 1
-            self.pos = m.end()
-            return names
-        return self.typed_operands()
-
-    def typed_operands(self) -> list[tuple[str, int]]:
         names = []
         while not self.accept(")"):
             if names:
                 self.expect(",", "',' or ')' in the operand list")
             self.skip()
-            if not _NAME.match(self.text, self.pos) or _ARRAY_SHAPE.match(self.text, self.pos) \
-                    or self.text.startswith("(", self.pos):
+            if not _NAME.match(self.text, self.pos) or _ARRAY_SHAPE.match(self.text, self.pos):
                 self.shape()
-            self.skip()
+                self.skip()
             names.append((self.name("an operand name"), self.pos))
         return names
 
@@ -351,15 +469,16 @@ class _Parser:
         return []
 
     def _check_arity(self, inst: Instruction, names: list, pos: int) -> None:
-        arity = OP_SPECS[inst.opcode].arity
+        arity = _ARITY[inst.opcode]
         if arity is not None and len(names) != arity:
             raise self.error(f"{inst.opcode.value} takes {arity} operand(s), got "
                              f"{len(names)}", pos)
 
     def attributes(self, opcode: Opcode):
+        """`, key=value` pairs up to the end of the line: (attrs, called or None)."""
         attrs: dict[str, str] = {}
-        called: dict[str, list[tuple[str, int]]] = {}
-        call_keys = OP_SPECS[opcode].calls
+        called = None
+        call_keys = _CALL_KEYS[opcode]
         while True:
             m = _ATTR_NAME.match(self.text, self.pos)
             if not m:
@@ -369,16 +488,16 @@ class _Parser:
             value_at = self.pos
             value = self.value()
             if key in attrs:
-                raise self.error(f"attribute '{key}' given twice", value_at)
-            if key in call_keys or key in ("to_apply", "calls"):
+                raise self.error(f"attribute '{key}' given twice", m.start(1))
+            if key in call_keys:
                 value = _STRIP_PCT.sub("", value)
+                called = called or {}
                 called[key] = self._computation_names(value, value_at)
             attrs[key] = value
         self.pos = _SKIP_INLINE.match(self.text, self.pos).end()
         if self.pos < len(self.text) and self.text[self.pos] not in "\n}":
-            got = self.text[self.pos:self.pos + 12].split("\n")[0]
-            raise self.error(f"expected ', attribute=value' or the end of the instruction, "
-                             f"got '{got}'")
+            raise self.error("expected ', attribute=value' or the end of the instruction, "
+                             f"got '{self.got()}'")
         return attrs, called
 
     def _computation_names(self, value: str, pos: int) -> list[tuple[str, int]]:
@@ -396,9 +515,8 @@ class _Parser:
         if m and (m.end() >= len(text) or text[m.end()] not in "{([\""):
             self.pos = m.end()
             return m.group(0)
-        start = self.pos
+        start = pos = self.pos
         stack: list[str] = []
-        pos = self.pos
         while pos < len(text):
             ch = text[pos]
             if ch == '"':
@@ -425,6 +543,6 @@ class _Parser:
         if stack:
             raise self.error(f"expected '{stack[-1]}' to close the attribute value", start)
         if pos == start:
-            raise self.error("expected an attribute value")
+            raise self.error(f"expected an attribute value, got '{self.got()}'")
         self.pos = pos
         return text[start:pos].strip()

@@ -318,3 +318,7 @@ def _custom_call(ctx, inst, operands):
                              ValueSize(size, bound_of(array[d]), inst))
         return tuple(out)
     return default_rule(ctx, inst, operands)
+
+
+# Rules of further opcode families live in their own files and register into RULES.
+from . import rules_control, rules_data, rules_misc, rules_window  # noqa: E402,F401

@@ -7,7 +7,9 @@ from ...hlo import attrs
 from ...hlo.ir import HloModule
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic import ComputationInfo, Inference
-from . import ops_control, ops_data, ops_elementwise, ops_reduce  # noqa: F401  (fill tables)
+from . import (ops_collective, ops_control, ops_control_flow, ops_data,  # noqa: F401
+               ops_elementwise, ops_indexing, ops_linalg, ops_numeric, ops_reduce,
+               ops_sort, ops_window)  # importing them fills the lowering tables
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 
