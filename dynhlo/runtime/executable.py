@@ -6,6 +6,7 @@ from ..errors import DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from ..shapes.dynamic import infer_module
+from . import stats
 from .arguments import check_arguments
 
 BACKENDS = ("cpu", "gpu")
@@ -57,6 +58,7 @@ def compile(module: HloModule | str, backend: str = "cpu", **options) -> Executa
     if not isinstance(module, HloModule):
         raise DynHloError(f"compile() takes an HloModule or HLO text, got {type(module).__name__}")
     info = infer_module(module)
+    stats.count("compile")
     if backend == "cpu":
         from ..backends import cpu
         program = cpu.compile_module(module, info)
