@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..errors import DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
+from ..hlo.verifier import verify_module
 from ..shapes.dynamic import infer_module
 from . import stats
 from .arguments import check_arguments
@@ -57,6 +58,7 @@ def compile(module: HloModule | str, backend: str = "cpu", **options) -> Executa
         module = parse_hlo(module)
     if not isinstance(module, HloModule):
         raise DynHloError(f"compile() takes an HloModule or HLO text, got {type(module).__name__}")
+    verify_module(module)
     info = infer_module(module)
     stats.count("compile")
     if backend == "cpu":
