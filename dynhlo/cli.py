@@ -1,0 +1,278 @@
+"""The `dynhlo` command (also `python -m dynhlo`).
+
+    dynhlo run MODULE.hlo ARGS...      run on the CPU (or --backend gpu), print the result
+    dynhlo inspect MODULE.hlo          the dynamic size of every instruction
+
+Each subcommand is one entry of SUBCOMMANDS: a function that adds its arguments to its
+argparse parser and a function that does the work and returns the exit status. Adding a
+command (`compile`, `bench`) is one more entry. Modules are read by `load_module` and
+compiled by `load_executable`, the one place that learns to read AOT artifact files.
+
+Exit status: 0 on success, 1 for an error (any DynHloError, a file that cannot be read), 2 for
+a usage error (argparse), 130 on Ctrl-C. An error is one line on stderr, `dynhlo: error: ...`;
+bad input never shows a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from .errors import DynHloError, HloParseError
+
+PROG = "dynhlo"
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+# An argument that starts like `f32[` or `(f32[` is literal text; anything else is a file.
+_LITERAL_START = re.compile(r"\s*\(?\s*[a-z][a-z0-9]*\[")
+_NPY_MAGIC = b"\x93NUMPY"
+
+
+class CliError(DynHloError):
+    """A problem with the command line's inputs: a file that cannot be read, a bad argument."""
+
+
+class _IntermixedParser(argparse.ArgumentParser):
+    """A subcommand parser that takes options among positionals (`run M.hlo --backend gpu X`).
+
+    argparse's subparsers call parse_known_args; this routes it through the intermixed
+    parser, which itself calls parse_known_args (hence the re-entry guard).
+    """
+
+    _mixing = False
+
+    def parse_known_args(self, args=None, namespace=None):
+        if self._mixing:
+            return super().parse_known_args(args, namespace)
+        self._mixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._mixing = False
+
+
+class Subcommand(NamedTuple):
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+# -- reading inputs -----------------------------------------------------------------------
+
+
+def read_text(path: str) -> str:
+    """The text of a file; CliError (one line) when it cannot be read."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a directory, expected an HLO text file") from None
+    except UnicodeDecodeError as exc:
+        raise CliError(f"{path}: not UTF-8 text (byte {exc.start}); expected an HLO text "
+                       "file") from None
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+def load_module(path: str):
+    """Parse an HLO text file; a parse error becomes one line, `PATH:LINE:COLUMN: ...`."""
+    from .hlo.parser import parse_hlo
+    text = read_text(path)
+    try:
+        return parse_hlo(text)
+    except HloParseError as exc:
+        raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
+
+
+def load_executable(path: str, backend: str):
+    """Compile the module in `path` for `backend` (the place to add AOT artifact files)."""
+    from .runtime.executable import compile as compile_module
+    return compile_module(load_module(path), backend=backend)
+
+
+def read_argument(index: int, text: str):
+    """One `run` argument: a .npy file or HLO literal text such as `f32[2,2] {{1,2},{3,4}}`."""
+    if _LITERAL_START.match(text):
+        from .hlo.values import parse_literal_text
+        try:
+            return parse_literal_text(text)
+        except HloParseError as exc:
+            raise CliError(f"argument {index} {text!r}: column {exc.column}: "
+                           f"{_message(exc)}") from None
+    return _read_npy(index, text)
+
+
+def _read_npy(index: int, path: str) -> np.ndarray:
+    where = f"argument {index} ({path})"
+    try:
+        with open(path, "rb") as f:
+            magic = f.read(len(_NPY_MAGIC))
+            if magic != _NPY_MAGIC:
+                raise CliError(f"{where}: not a .npy file (no NumPy header); an argument is a "
+                               ".npy file or an HLO literal like \"f32[2] {1, 2}\"")
+            f.seek(0)
+            # allow_pickle=False: reading an argument must never run code from the file.
+            return np.load(f, allow_pickle=False)
+    except FileNotFoundError:
+        raise CliError(f"{where}: no such file; an argument is a .npy file or an HLO literal "
+                       "like \"f32[2] {1, 2}\"") from None
+    except (OSError, ValueError, EOFError) as exc:
+        raise CliError(f"{where}: cannot read as a .npy array: {_first_line(exc)}") from None
+
+
+# -- subcommands --------------------------------------------------------------------------
+
+
+def _add_module_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("module", metavar="MODULE.hlo", help="HLO text file (short or dump form)")
+
+
+def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_module_argument(parser)
+    parser.add_argument("args", nargs="*", metavar="ARG",
+                        help='one per entry parameter, in parameter order: a .npy file or HLO '
+                             'literal text such as "f32[2,2] {{1,2},{3,4}}" or "s32[] 3", at '
+                             'its actual (unpadded) shape')
+    parser.add_argument("-o", "--output", metavar="OUT.npz",
+                        help="also save the outputs to OUT.npz under keys out0, out1, ...")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="do not print the result (use with -o)")
+    parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
+                        help="where to run (default: cpu, the NumPy reference)")
+
+
+def cmd_run(ns: argparse.Namespace) -> int:
+    """`dynhlo run`: compile, run once, print each output as `SHAPE LITERAL`."""
+    exe = load_executable(ns.module, ns.backend)
+    args = [read_argument(i, a) for i, a in enumerate(ns.args)]
+    result = exe(*args)
+    outputs = flatten(result)
+    if ns.output:
+        save_outputs(ns.output, outputs)
+    if not ns.quiet:
+        sys.stdout.write(format_result(result) + "\n")
+    return 0
+
+
+def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_module_argument(parser)
+
+
+def cmd_inspect(ns: argparse.Namespace) -> int:
+    """`dynhlo inspect`: the module's instructions with their inferred dynamic sizes."""
+    from .inspect import inspect_module
+    sys.stdout.write(inspect_module(load_module(ns.module)))
+    return 0
+
+
+SUBCOMMANDS: dict[str, Subcommand] = {
+    "run": Subcommand("run a module on arrays and print (or save) the result",
+                      _add_run_arguments, cmd_run),
+    "inspect": Subcommand("print every instruction with its dynamic dimensions and where "
+                          "each size comes from", _add_inspect_arguments, cmd_inspect),
+}
+
+
+# -- results ------------------------------------------------------------------------------
+
+
+def flatten(result) -> list[np.ndarray]:
+    """The arrays of a result in order (nested tuples flattened)."""
+    if isinstance(result, tuple):
+        return [a for r in result for a in flatten(r)]
+    return [np.asarray(result)]
+
+
+def actual_shape(result):
+    """The static shape of a result at its actual sizes (a TupleShape for tuples)."""
+    from .hlo.shape import Shape, TupleShape
+    from .hlo.types import from_numpy_dtype
+    if isinstance(result, tuple):
+        return TupleShape(tuple(actual_shape(r) for r in result))
+    array = np.asarray(result)
+    return Shape(from_numpy_dtype(array.dtype), array.shape, (False,) * array.ndim)
+
+
+def format_result(result) -> str:
+    """`f32[3,5] {...}`: the result as HLO literal text that parse_literal_text reads back."""
+    from .hlo.literal import format_literal
+    shape = actual_shape(result)
+    return f"{shape} {format_literal(result, shape)}"
+
+
+def save_outputs(path: str, outputs: list[np.ndarray]) -> None:
+    try:
+        with open(path, "wb") as f:  # a file object: np.savez must not append ".npz"
+            np.savez(f, **{f"out{i}": a for i, a in enumerate(outputs)})
+    except OSError as exc:
+        raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+# -- entry point --------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Compile and run XLA HLO modules with bounded dynamic shapes "
+        "(f32[<=128,64]) on the CPU or an NVIDIA GPU.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                parser_class=_IntermixedParser)
+    for name, command in SUBCOMMANDS.items():
+        child = sub.add_parser(name, help=command.help, description=command.help)
+        command.add_arguments(child)
+        child.set_defaults(handler=command.run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line `argv` (default: sys.argv[1:]); returns the exit status."""
+    parser = build_parser()
+    try:
+        ns = parser.parse_args(argv)
+        return ns.handler(ns)
+    except DynHloError as exc:
+        return _fail(_first_line(exc))
+    except KeyboardInterrupt:
+        return _fail("interrupted", EXIT_INTERRUPTED)
+    except BrokenPipeError:  # `dynhlo run ... | head`: the reader left; not an error
+        sys.stderr.close()
+        return 0
+    except RecursionError:
+        return _fail("the module is nested too deeply to evaluate")
+    except MemoryError:
+        return _fail("out of memory")
+    except Exception as exc:  # noqa: BLE001 - a bug in dynhlo: one line, traceback on request
+        if os.environ.get("DYNHLO_TRACEBACK"):
+            raise
+        return _fail(f"internal error: {type(exc).__name__}: {_first_line(exc)} (a bug in "
+                     "dynhlo; set DYNHLO_TRACEBACK=1 to see where)")
+
+
+def _fail(message: str, status: int = EXIT_ERROR) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return status
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _message(exc: HloParseError) -> str:
+    """A parse error's message without its `line:column: ` prefix."""
+    return _first_line(exc).split(": ", 1)[-1]
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,143 @@
+"""A text report of a module's dynamic sizes: what `dynhlo inspect` prints.
+
+For every instruction of the entry computation, and of every computation it calls (once per
+call site, since one computation called with different sizes has different dims), the report
+gives the declared shape and the inferred dims from dynamic dimension inference
+(dynhlo.shapes.dynamic.infer_module): `5` is static, `a.0` is the size of dimension 0 of the
+argument for parameter `a`, `value(n)` the run-time value of the scalar `n`, `<=8` a dimension
+with nothing that sets its size (it runs at its bound). A closing "sizes" section says where
+each dynamic size comes from. The report is for people; nothing parses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hlo.ir import HloModule, Instruction
+from .hlo.opcodes import Opcode
+from .hlo.shape import UNBOUNDED
+from .shapes.dynamic import ComputationInfo, infer_module, is_dynamic_tree, tree_text
+from .shapes.sizes import Formula, ParamSize, ResultSize, Sym, ValueSize, dim_text
+
+
+@dataclass(frozen=True)
+class Row:
+    """One instruction of the report: `dims` is the inferred dims tree as text."""
+
+    name: str
+    shape: str
+    opcode: str
+    dims: str
+    is_root: bool
+    dynamic: bool
+    became_dynamic: bool  # declared static, made dynamic by its operands (params-only HLO)
+
+
+def instruction_rows(info: ComputationInfo) -> list[Row]:
+    """The rows of one computation invocation, in the order the instructions were written."""
+    rows = []
+    comp = info.computation
+    for inst in comp.instructions:
+        tree = info.dims.get(inst)
+        if tree is None:  # not reached from the root: inference skipped it
+            continue
+        dynamic = is_dynamic_tree(tree)
+        rows.append(Row(inst.name, str(inst.shape), _opcode_text(inst), tree_text(tree),
+                        inst is comp.root, dynamic, dynamic and inst.shape.is_static))
+    return rows
+
+
+def _opcode_text(inst: Instruction) -> str:
+    if inst.opcode is Opcode.PARAMETER:
+        return f"parameter({inst.parameter_number})"
+    if inst.opcode is Opcode.CUSTOM_CALL:
+        target = inst.attrs.get("custom_call_target", "").strip('"')
+        return f"custom-call({target})"
+    return inst.opcode.value
+
+
+def invocations(info: ComputationInfo, site: str = "ENTRY") -> list[tuple[str, ComputationInfo]]:
+    """Every analyzed invocation under `info`, depth first: (how it is reached, its info)."""
+    out = [(site, info)]
+    for (inst, index), callee in info.calls.items():
+        where = f"called by '{inst.name}'" + (f" (computation {index})" if index else "")
+        out.extend(invocations(callee, where))
+    return out
+
+
+def size_sources(infos: list[ComputationInfo]) -> list[tuple[str, str, str]]:
+    """(size text, bound text, where it comes from) for each distinct dynamic size."""
+    seen: dict[str, tuple[str, str, str]] = {}
+    for info in infos:
+        for tree in info.dims.values():
+            for dim in _leaves(tree):
+                if isinstance(dim, Sym):
+                    text = dim_text(dim)
+                    if text not in seen:
+                        root = dim.root()
+                        bound = "?" if root.bound == UNBOUNDED else str(root.bound)
+                        seen[text] = (text, bound, describe_source(root))
+    return list(seen.values())
+
+
+def describe_source(root: Sym) -> str:
+    """Where the run-time size of a (root) Sym comes from, in words."""
+    expr = root.expr
+    if expr is None:
+        return "nothing sets it: runs at its bound"
+    if isinstance(expr, ParamSize):
+        return f"size of dimension {expr.dim} of argument {expr.number} ('{expr.name}')"
+    if isinstance(expr, ValueSize):
+        return (f"run-time value of '{expr.inst.name}' (set-dimension-size "
+                f"'{expr.user.name}'), checked against the bound")
+    if isinstance(expr, ResultSize):
+        return f"read off the computed result of '{expr.inst.name}'"
+    if isinstance(expr, Formula):
+        return "computed from the sizes it names"
+    return type(expr).__name__
+
+
+def _leaves(tree):
+    if isinstance(tree, list):
+        for t in tree:
+            yield from _leaves(t)
+    else:
+        yield from tree
+
+
+def _table(rows: list[Row]) -> list[str]:
+    names = [("ROOT " if r.is_root else "") + r.name for r in rows]
+    widths = [max((len(x) for x in col), default=0) for col in
+              (names, [r.shape for r in rows], [r.opcode for r in rows])]
+    lines = []
+    for name, r in zip(names, rows):
+        note = "   (declared static, dynamic from its operands)" if r.became_dynamic else ""
+        lines.append(f"  {name:<{widths[0]}}  {r.shape:<{widths[1]}}  {r.opcode:<{widths[2]}}"
+                     f"  {r.dims}{note}".rstrip())
+    return lines
+
+
+def inspect_module(module: HloModule) -> str:
+    """The report for a module, as text ending in a newline.
+
+    Raises:
+        HloVerifyError: the module's shapes are inconsistent (from dynamic dimension inference).
+    """
+    entry = infer_module(module)
+    sites = invocations(entry)
+    lines = [f"HloModule {module.name}: dynamic size of every instruction",
+             "  columns: instruction, declared shape, opcode, inferred dims "
+             "(a number is static)"]
+    for site, info in sites:
+        rows = instruction_rows(info)
+        dynamic = sum(r.dynamic for r in rows)
+        lines += ["", f"{info.computation.name}  [{site}; {dynamic} of {len(rows)} "
+                  "instructions dynamic]"]
+        lines += _table(rows)
+    sources = size_sources([info for _, info in sites])
+    lines += ["", "sizes" if sources else "sizes: none (every dimension is static)"]
+    width = max((len(s[0]) for s in sources), default=0)
+    bwidth = max((len(s[1]) for s in sources), default=0)
+    for text, bound, where in sources:
+        lines.append(f"  {text:<{width}}  <= {bound:<{bwidth}}  {where}")
+    return "\n".join(lines) + "\n"
