@@ -1,22 +1,33 @@
 """HLO literal text <-> NumPy arrays.
 
 Grammar as XLA prints literals (xla/literal.cc, xla/hlo/parser/hlo_parser.cc): a scalar
-(`1`, `-2.5e-3`, `nan`, `-inf`, `true`, complex `(1, 2)`), a nested brace list for arrays
-(`{ {1, 2}, {3, 4} }`), a parenthesized list for tuples, each element optionally preceded by
-its shape (`f32[2] {1, 2}`). Values past what the shape holds, or too few, are errors.
+(`1`, `-2.5e-3`, `nan`, `-nan`, `nan(0x7fc00001)`, `-inf`, `true`, complex `(1, 2)`), a nested
+brace list for arrays (`{ {1, 2}, {3, 4} }`), a parenthesized list for tuples, each element
+optionally preceded by its shape (`f32[2] {1, 2}`). As in XLA: integer types take integers
+only, pred takes true/false (or 0/1), and a value must fit its type (`s4` holds -8..7; a
+finite value that would round to inf or nan is refused). Too many or too few values, or an
+elided `{...}`, are errors. Errors carry an offset into the text; the HLO parser turns it into
+line:column.
 """
 
 from __future__ import annotations
 
 import re
 
+import ml_dtypes
 import numpy as np
 
-from .shape import AnyShape, Shape
-from .types import COMPLEX_TYPES, to_numpy_dtype
+from .shape import UNBOUNDED, AnyShape, Shape
+from .types import COMPLEX_TYPES, INTEGRAL_TYPES, to_numpy_dtype
 
-_TOKEN = re.compile(r"\s*([{}(),]|[^\s{}(),]+)")
+_TOKEN = re.compile(r"\s*([{}(),]|-?nan\(0x[0-9a-fA-F]+\)|[^\s{}(),]+)")
 _SHAPE_PREFIX = re.compile(r"\s*[a-z][a-z0-9]*\[[^\]]*\](\{[^}]*\})?")
+_INT = re.compile(r"-?[0-9]+")
+_FLOAT = re.compile(r"-?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?"
+                    r"|inf|nan(?:\(0x[0-9a-fA-F]+\))?)")
+_ROW = re.compile(r"\s*\{([^{}()]*)\}")  # an innermost `{1, 2, 3}`, read in one step
+_INF = float("inf")
+_MAX_RANK = 128  # deeper brace nesting is refused rather than recursed into
 
 
 class LiteralSyntaxError(ValueError):
@@ -28,6 +39,8 @@ class LiteralSyntaxError(ValueError):
 
 
 class _Reader:
+    """Tokens of literal text from `pos` on (the parser sets `pos` to where a literal starts)."""
+
     def __init__(self, text: str):
         self.text = text
         self.pos = 0
@@ -53,9 +66,45 @@ class _Reader:
             self.pos = m.end()
 
 
+def _scalar_value(tok: str):
+    """The Python value of one scalar token: bool, int or float; ValueError if none."""
+    if tok == "true" or tok == "false":
+        return tok == "true"
+    if _INT.fullmatch(tok):
+        if len(tok) > 40:
+            raise OverflowError(tok)
+        return int(tok)
+    if _FLOAT.fullmatch(tok):
+        value = float(tok.split("(")[0])
+        if value in (_INF, -_INF) and "inf" not in tok:
+            raise OverflowError(tok)
+        return value
+    raise ValueError(tok)
+
+
+def _read_row(reader: _Reader, size: int, out: list) -> bool:
+    """Fast path for an innermost `{a, b, c}` of real values; False to read it token by token."""
+    m = _ROW.match(reader.text, reader.pos)
+    if not m:
+        return False
+    body = m.group(1)
+    parts = body.split(",") if body.strip() else []
+    if len(parts) != size:
+        return False
+    try:
+        out.extend(_scalar_value(p.strip()) for p in parts)
+    except (ValueError, OverflowError):
+        del out[len(out) - len(parts):]
+        return False
+    reader.pos = m.end()
+    return True
+
+
 def _read_array(reader: _Reader, dims: tuple[int, ...], is_complex: bool, out: list) -> None:
     if not dims:
         out.append(_read_scalar(reader, is_complex))
+        return
+    if len(dims) == 1 and not is_complex and _read_row(reader, dims[0], out):
         return
     start = reader.pos
     reader.take("{")
@@ -84,6 +133,8 @@ def _read_scalar(reader: _Reader, is_complex: bool):
         reader.take(",")
         imag = _number(reader)
         reader.take(")")
+        if isinstance(real, bool) or isinstance(imag, bool):
+            raise LiteralSyntaxError("expected a number, got a boolean", reader.pos)
         return complex(real, imag)
     return _number(reader)
 
@@ -91,50 +142,90 @@ def _read_scalar(reader: _Reader, is_complex: bool):
 def _number(reader: _Reader):
     offset = reader.pos
     tok = reader.take()
-    if tok == "true":
-        return True
-    if tok == "false":
-        return False
     try:
-        return int(tok)
-    except ValueError:
-        pass
-    try:
-        return float(tok.split("(")[0])
-    except ValueError:
-        raise LiteralSyntaxError(f"expected a number, got '{tok}'", offset) from None
+        return _scalar_value(tok)
+    except (ValueError, OverflowError) as exc:
+        shown = tok if len(tok) <= 24 else tok[:20] + "..."
+        problem = "is too large" if isinstance(exc, OverflowError) else "is not a number"
+        raise LiteralSyntaxError(f"'{shown}' {problem}",
+                                 _TOKEN.match(reader.text, offset).start(1)) from None
 
 
-def read_literal(reader: _Reader, shape: AnyShape):
+def read_literal(reader: _Reader, shape: AnyShape, depth: int = 0):
     """Read one literal of `shape` at the reader's position."""
     reader.skip_shape_prefix()
+    if depth > _MAX_RANK or (not shape.is_tuple and len(shape.dims) > _MAX_RANK):
+        raise LiteralSyntaxError(f"literal nested more than {_MAX_RANK} deep", reader.pos)
     if shape.is_tuple:
         reader.take("(")
         values = []
         for i, element in enumerate(shape.elements):
             if i:
                 reader.take(",")
-            values.append(read_literal(reader, element))
+            values.append(read_literal(reader, element, depth + 1))
         reader.take(")")
         return tuple(values)
+    if shape.element_type in ("token", "opaque"):
+        raise LiteralSyntaxError(f"{shape.element_type} has no literal values", reader.pos)
+    if UNBOUNDED in shape.dims:
+        raise LiteralSyntaxError(f"a literal of {shape} needs a size for every '?' dimension",
+                                 reader.pos)
+    start = _TOKEN.match(reader.text, reader.pos)
+    start = start.start(1) if start else reader.pos
     flat: list = []
     _read_array(reader, shape.dims, shape.element_type in COMPLEX_TYPES, flat)
-    return _to_array(flat, shape, reader)
-
-
-def _to_array(flat: list, shape: Shape, reader: _Reader) -> np.ndarray:
-    dtype = to_numpy_dtype(shape.element_type)
     try:
-        if dtype.kind in "iu":
-            array = np.array(flat, dtype=np.float64 if any(isinstance(v, float) for v in flat)
-                             else object).astype(dtype)
-        else:
-            array = np.array(flat, dtype=np.float64 if dtype.kind == "V" or dtype.itemsize < 4
-                             and dtype.kind == "f" else None).astype(dtype)
-    except (OverflowError, ValueError, TypeError) as exc:
-        raise LiteralSyntaxError(f"value does not fit {shape.element_type}: {exc}",
-                                 reader.pos) from None
-    return array.reshape(shape.dims)
+        return _to_array(flat, shape)
+    except ValueError as exc:
+        raise LiteralSyntaxError(str(exc), start) from None
+
+
+def _to_array(flat: list, shape: Shape) -> np.ndarray:
+    """The values as an array of the shape's type; ValueError naming a value that is wrong."""
+    element_type = shape.element_type
+    dtype = to_numpy_dtype(element_type)
+    if element_type == "pred":
+        _check_kinds(flat, element_type, lambda v: isinstance(v, bool) or (
+            isinstance(v, int) and v in (0, 1)))
+        array = np.array(flat, dtype=np.bool_)
+    elif element_type in INTEGRAL_TYPES:
+        _check_kinds(flat, element_type, lambda v: isinstance(v, int) and not isinstance(v, bool))
+        info = ml_dtypes.iinfo(dtype)
+        for i, v in enumerate(flat):
+            if not info.min <= v <= info.max:
+                raise ValueError(f"value {v} (element {i}) does not fit {element_type}: "
+                                 f"its range is {info.min}..{info.max}")
+        array = np.array(flat, dtype=np.uint64 if element_type == "u64" else np.int64)
+        array = array.astype(dtype)
+    else:
+        _check_kinds(flat, element_type, lambda v: not isinstance(v, bool))
+        array = _to_float_array(flat, element_type, dtype)
+    try:
+        return array.reshape(shape.dims)
+    except (ValueError, OverflowError, MemoryError):
+        raise ValueError(f"{len(flat)} values do not make a {shape}") from None
+
+
+def _check_kinds(flat: list, element_type: str, ok) -> None:
+    for i, v in enumerate(flat):
+        if not ok(v):
+            shown = str(v).lower() if isinstance(v, bool) else v
+            raise ValueError(f"value {shown} (element {i}) is not a valid {element_type}")
+
+
+def _to_float_array(flat: list, element_type: str, dtype) -> np.ndarray:
+    wide = np.complex128 if element_type in COMPLEX_TYPES else np.float64
+    try:
+        source = np.array(flat, dtype=wide)
+    except OverflowError:
+        raise ValueError(f"a value is too large for {element_type}") from None
+    with np.errstate(over="ignore", invalid="ignore"):
+        array = source.astype(dtype)
+        lost = np.isfinite(source) & ~np.isfinite(array.astype(wide))
+    if lost.any():
+        i = int(np.flatnonzero(lost.reshape(-1))[0])
+        raise ValueError(f"value {flat[i]} (element {i}) is out of range for {element_type}")
+    return array
 
 
 def parse_literal(text: str, shape: AnyShape):
@@ -156,6 +247,8 @@ def _format_scalar(value, element_type: str) -> str:
     if element_type in COMPLEX_TYPES:
         return f"({_format_scalar(value.real, 'f64')}, {_format_scalar(value.imag, 'f64')})"
     text = str(value)
+    if text == "nan" and np.signbit(np.float64(value)):
+        return "-nan"
     return text[:-2] if text.endswith(".0") else text
 
 
@@ -171,6 +264,5 @@ def format_literal(value, shape: AnyShape) -> str:
 
 def _format_nested(array: np.ndarray, element_type: str) -> str:
     if array.ndim == 1:
-        dtype_type = array.dtype.type
-        return "{" + ", ".join(_format_scalar(dtype_type(v), element_type) for v in array) + "}"
+        return "{" + ", ".join(_format_scalar(v, element_type) for v in array) + "}"
     return "{ " + ", ".join(_format_nested(a, element_type) for a in array) + " }"

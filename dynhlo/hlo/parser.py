@@ -43,21 +43,26 @@ _OPERAND = re.compile(rf"(?:({_ARR})[ \t]+)?%?({_N})")
 _SPACES = str.maketrans("", "", " \t%")
 
 _SKIP = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
-_SKIP_INLINE = re.compile(r"(?:[ \t\r]+|/\*.*?\*/)*", re.S)
+_SKIP_INLINE = re.compile(r"(?:[ \t\r]+|/\*.*?\*/|//[^\n]*)*", re.S)
 _NAME = re.compile(rf"%?({_N})")
 _ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^}]*\})?")
-_DIM = re.compile(r"\s*(?:(\?)|(<=)?\s*(-?)([0-9]+))\s*")
+_DIM = re.compile(r"\s*(?:(\?)|(<=)?\s*(-?)([0-9]{1,18}))\s*")
 _INSTR_HEAD = re.compile(rf"(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*")
 _OPCODE = re.compile(r"([a-z][a-z0-9\-]*)[ \t]*\(")
-_PARAM_NUMBER = re.compile(r"\s*(\d+)\s*\)")
+_PARAM_NUMBER = re.compile(r"\s*([0-9]{1,18})\s*\)")
 _ATTR_NAME = re.compile(rf"[ \t]*,[ \t]*({_N})[ \t]*=[ \t]*")
 _SIMPLE_VALUE = re.compile(r"[^\s,{}()\[\]\"]+")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_VALUE_PART = re.compile(r'[^{}()\[\]",\n]+')
+_VALUE_PART = re.compile(r'[^{}()\[\]",\n]*')
+_DELIMITER = re.compile(r'[{}()\[\]"]')
 _STRIP_PCT = re.compile(r"%(?=[A-Za-z_])")
+_FRAMES_START = re.compile(r"FileNames\s+(?:[0-9]|FunctionNames\b)")
+_FRAME_ENTRIES = re.compile(r'(?:\s*[0-9]+[ \t]+(?:"(?:[^"\\\n]|\\.)*"|\{[^{}\n]*\}))*')
+_INLINE_START = re.compile(rf"\{{\s*(?:\{{|(?:ROOT\s+)?%?{_N}\s*=)")
 _OPEN = {"{": "}", "(": ")", "[": "]"}
 _CALL_KEYS = {op: frozenset(spec.calls) | {"to_apply", "calls"} for op, spec in OP_SPECS.items()}
 _ARITY = {op: spec.arity for op, spec in OP_SPECS.items()}
+_LEAVES = frozenset({Opcode.CONSTANT, Opcode.PARAMETER})
 
 
 def parse_hlo(text: str | bytes) -> HloModule:
@@ -118,6 +123,9 @@ class _Parser:
         self.text = text
         self.pos = 0
         self._shape_cache: dict[str, AnyShape] = {}
+        self._inline: list[tuple[Computation, int, list]] = []  # written inside attributes
+        self._inline_count = 0
+        self._depth = 0  # of inline computations being read
 
     # -- errors and low-level scanning ----------------------------------------------------
 
@@ -223,6 +231,7 @@ class _Parser:
             if key in attrs:
                 raise self.error(f"module attribute '{key}' given twice", key_at)
             attrs[key] = self.value()
+        self.stack_frame_index()
         computations: list[tuple[Computation, int, list]] = []
         entry = None
         while self.peek():
@@ -231,6 +240,8 @@ class _Parser:
                 if entry is not None:
                     raise self.error(f"second ENTRY computation '{comp.name}'", at)
                 entry = comp
+            computations.extend(self._inline)
+            self._inline.clear()
             computations.append((comp, at, calls))
         if entry is None:
             if not computations:
@@ -239,6 +250,17 @@ class _Parser:
             entry.is_entry = True
         self._link_calls(computations)
         return HloModule(name, [c for c, _, _ in computations], entry, attrs, self.text)
+
+    def stack_frame_index(self) -> None:
+        """XLA's source-location tables after the header (`FileNames 1 "f.py" ...
+        StackFrames ...`): checked for syntax and dropped, as they never change values."""
+        self.skip()
+        if not _FRAMES_START.match(self.text, self.pos):
+            return
+        for section in ("FileNames", "FunctionNames", "FileLocations", "StackFrames"):
+            self.expect(section, f"'{section}' in the stack frame index")
+            m = _FRAME_ENTRIES.match(self.text, self.pos)
+            self.pos = m.end()
 
     def computation(self) -> tuple[Computation, int, list]:
         """One computation; returns it, where it starts, and its calls to link."""
@@ -259,15 +281,14 @@ class _Parser:
 
     def body(self, comp: str):
         """Instructions up to the closing '}', operands linked; (list, root, calls)."""
-        text, fast = self.text, _FAST.match
+        text, fast, fast_instruction = self.text, _FAST.match, self.fast_instruction
         instructions: list[Instruction] = []
-        by_name: dict[str, Instruction] = {}
-        pending, calls = [], []
-        root = None
+        append = instructions.append
+        pending, calls, roots = [], [], []
         while True:
             at = self.pos
             m = fast(text, at)
-            item = self.fast_instruction(m) if m else None
+            item = fast_instruction(m) if m is not None else None
             if item is None:
                 self.pos = at
                 if self.accept("}"):
@@ -275,25 +296,33 @@ class _Parser:
                 if not self.peek():
                     raise self.error(f"expected '}}' to close computation '{comp}'")
                 item = self.instruction()
-            inst, is_root, names, where, called = item
-            if inst.name in by_name:
-                raise self.error(f"instruction '{inst.name}' is defined twice", inst.offset)
-            by_name[inst.name] = inst
-            instructions.append(inst)
-            if names:
-                pending.append((inst, names, where))
-            if called:
-                calls.extend((inst, k, v) for k, v in called.items())
-            if is_root:
-                if root is not None:
-                    raise self.error(f"second ROOT in computation '{comp}'", inst.offset)
-                root = inst
-        for inst, names, where in pending:
+            append(item[0])
+            if item[2]:
+                pending.append(item)
+            if item[4]:
+                calls.extend((item[0], k, v) for k, v in item[4].items())
+            if item[1]:
+                roots.append(item[0])
+        by_name = self._check_names(instructions, roots, comp)
+        for inst, _, names, where, _ in pending:
             try:
                 inst.operands = [by_name[n] for n in names]
             except KeyError:
                 raise self._unknown_operand(by_name, names, where, comp) from None
-        return instructions, root, calls
+        return instructions, roots[0] if roots else None, calls
+
+    def _check_names(self, instructions, roots, comp: str) -> dict[str, Instruction]:
+        """Name -> instruction; an error for a name defined twice or a second ROOT."""
+        by_name = {inst.name: inst for inst in instructions}
+        if len(by_name) != len(instructions):
+            seen = set()
+            for inst in instructions:
+                if inst.name in seen:
+                    raise self.error(f"instruction '{inst.name}' is defined twice", inst.offset)
+                seen.add(inst.name)
+        if len(roots) > 1:
+            raise self.error(f"second ROOT in computation '{comp}'", roots[1].offset)
+        return by_name
 
     def _unknown_operand(self, by_name, names, where, comp: str) -> HloParseError:
         i = next(i for i, n in enumerate(names) if n not in by_name)
@@ -356,38 +385,42 @@ class _Parser:
     # -- instructions ---------------------------------------------------------------------
 
     def fast_instruction(self, m: re.Match):
-        """An instruction from one `_FAST` match, or None to parse it the general way."""
-        at, root, name, shape_text, op_text, untyped, other, attr_text = m.groups()
+        """An instruction from one `_FAST` match, or None to parse it the general way.
+
+        Returns (instruction, is_root, operand names, where the operands start, calls).
+        """
+        _, root, name, shape_text, op_text, untyped, other, attr_text = m.groups()
         opcode = BY_NAME.get(op_text)
         if opcode is None:
             return None
         shape = self._shape_cache.get(shape_text) or self._cached_shape(shape_text, m.start(4))
         inst = Instruction(name, opcode, shape, None, None, None, None, None, m.start(1))
         names = ()
-        if opcode is Opcode.CONSTANT or opcode is Opcode.PARAMETER:
+        if opcode in _LEAVES:
             self.pos = m.end(5) + 1
             self.operands(inst)
         elif untyped is not None:
-            untyped = untyped.translate(_SPACES)
-            if untyped:
-                names = untyped.split(",")
+            names = untyped.replace(" ", "")
+            if "%" in names or "\t" in names:
+                names = names.translate(_SPACES)
+            names = names.split(",") if names else ()
         elif _TYPED.fullmatch(other):
             names = self._typed_names(m.start(7), m.end(7))
         else:
             return None
         called = None
         if attr_text:
-            attrs = _FAST_ATTR.findall(attr_text)
-            inst.attrs = dict(attrs)
-            if len(inst.attrs) != len(attrs):
+            items = _FAST_ATTR.findall(attr_text)
+            attrs = inst.attrs = dict(items)
+            if len(attrs) != len(items):
                 return None
-            if not _CALL_KEYS[opcode].isdisjoint(inst.attrs):
+            if not _CALL_KEYS[opcode].isdisjoint(attrs):
                 called = self._fast_calls(inst, m.start(8), m.end(8))
         arity = _ARITY[opcode]
         if arity is not None and len(names) != arity:
             self._check_arity(inst, names, m.start(1))
         self.pos = m.end()
-        return inst, root is not None, names, m.end(5) + 1, called
+        return inst, root, names, m.end(5) + 1, called
 
     def _typed_names(self, start: int, end: int) -> list[str]:
         names = []
@@ -485,11 +518,14 @@ class _Parser:
                 break
             key = m.group(1)
             self.pos = m.end()
+            self.skip()
             value_at = self.pos
             value = self.value()
             if key in attrs:
                 raise self.error(f"attribute '{key}' given twice", m.start(1))
             if key in call_keys:
+                if _INLINE_START.match(value):
+                    value = self._inline_computations(value_at, self.pos)
                 value = _STRIP_PCT.sub("", value)
                 called = called or {}
                 called[key] = self._computation_names(value, value_at)
@@ -499,6 +535,39 @@ class _Parser:
             raise self.error("expected ', attribute=value' or the end of the instruction, "
                              f"got '{self.got()}'")
         return attrs, called
+
+    def _inline_computations(self, start: int, end: int) -> str:
+        """Computations written in place of their names, as XLA's canonical form prints them
+        (`to_apply={ ... }`, `branch_computations={{ ... }, { ... }}`); each becomes a
+        computation named `_.N`. Returns the attribute value with those names."""
+        self._depth += 1
+        if self._depth > _MAX_DEPTH:
+            raise self.error(f"inline computations nested more than {_MAX_DEPTH} deep", start)
+        self.pos = start + 1
+        if self.peek() != "{":
+            names = self._inline_body(start)
+        else:
+            names = "{" + self._inline_body(self.pos + 1 if self.accept("{") else 0)
+            while self.accept(","):
+                self.expect("{", "'{' to open an inline computation")
+                names += ", " + self._inline_body(self.pos)
+            self.expect("}", "'}' after the inline computations")
+            names += "}"
+        if self.pos != end:
+            raise self.error("expected the end of the inline computation")
+        self._depth -= 1
+        return names
+
+    def _inline_body(self, at: int) -> str:
+        name = f"_.{self._inline_count}"
+        self._inline_count += 1
+        instructions, root, calls = self.body(name)
+        if not instructions:
+            raise self.error(f"inline computation '{name}' has no instructions", at)
+        comp = Computation(name, instructions, root or instructions[-1])
+        self._check_parameters(comp, at)
+        self._inline.append((comp, at, calls))
+        return name
 
     def _computation_names(self, value: str, pos: int) -> list[tuple[str, int]]:
         names = [n.strip() for n in value.strip("{}").split(",") if n.strip()]
@@ -517,32 +586,33 @@ class _Parser:
             return m.group(0)
         start = pos = self.pos
         stack: list[str] = []
-        while pos < len(text):
-            ch = text[pos]
-            if ch == '"':
-                sm = _STRING.match(text, pos)
-                if not sm:
-                    raise self.error("unterminated string", pos)
-                pos = sm.end()
-            elif ch in _OPEN:
-                stack.append(_OPEN[ch])
-                pos += 1
-            elif ch in ")}]":
-                if not stack:
+        while True:
+            if not stack:  # outside brackets, a value ends at ',' or a newline
+                pos = _VALUE_PART.match(text, pos).end()
+                if pos >= len(text) or text[pos] in ",\n)}]":
                     break
-                if ch != stack.pop():
-                    raise self.error(f"unbalanced '{ch}' in attribute value", pos)
-                pos += 1
-            elif not stack and ch in ",\n":
-                break
-            else:
-                vm = _VALUE_PART.match(text, pos)
-                pos = vm.end() if vm else pos + 1
-            if not stack and pos < len(text) and text[pos] in ",\n)}":
-                break
-        if stack:
-            raise self.error(f"expected '{stack[-1]}' to close the attribute value", start)
+            else:  # inside brackets, only brackets and strings matter
+                dm = _DELIMITER.search(text, pos)
+                if dm is None:
+                    raise self.error(f"expected '{stack[-1]}' to close the attribute value",
+                                     start)
+                pos = dm.start()
+            pos = self._value_delimiter(stack, pos)
         if pos == start:
             raise self.error(f"expected an attribute value, got '{self.got()}'")
         self.pos = pos
         return text[start:pos].strip()
+
+    def _value_delimiter(self, stack: list[str], pos: int) -> int:
+        """Step over the quote or bracket at `pos` of an attribute value."""
+        ch = self.text[pos]
+        if ch == '"':
+            sm = _STRING.match(self.text, pos)
+            if not sm:
+                raise self.error("unterminated string", pos)
+            return sm.end()
+        if ch in _OPEN:
+            stack.append(_OPEN[ch])
+        elif ch != stack.pop():
+            raise self.error(f"unbalanced '{ch}' in attribute value", pos)
+        return pos + 1
