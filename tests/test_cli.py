@@ -1,0 +1,160 @@
+"""The `dynhlo` command: run (literals, .npy, -o), inspect, --help, exit statuses.
+
+Most tests call dynhlo.cli.main in-process (fast); a few go through `python -m dynhlo` in a
+subprocess to check the real entry point, stdout/stderr and exit status.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from dynhlo import cli
+from dynhlo.hlo.values import parse_literal_text
+from conftest import EXAMPLES, MODELS, assert_one_line_error, run_cli
+
+TWO_OUTPUTS = """HloModule two
+ENTRY main {
+  x = s32[<=6]{0} parameter(0)
+  y = s32[<=6]{0} add(x, x)
+  n = s32[] get-dimension-size(x), dimensions={0}
+  ROOT t = (s32[<=6]{0}, s32[]) tuple(y, n)
+}
+"""
+
+
+@pytest.fixture
+def two(tmp_path):
+    path = tmp_path / "two.hlo"
+    path.write_text(TWO_OUTPUTS)
+    return str(path)
+
+
+def test_run_prints_an_hlo_literal(capsys):
+    assert cli.main(["run", str(EXAMPLES / "seed.hlo"), "f32[2,5] {{1,2,3,4,5},{6,7,8,9,10}}"]) == 0
+    out = capsys.readouterr().out
+    assert out == "f32[2,5] { {1, 2, 3, 4, 5}, {6, 7, 8, 9, 10} }\n"
+
+
+def test_run_tuple_result_reads_back(two, capsys):
+    assert cli.main(["run", two, "s32[4] {1, -2, 3, 40}"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("(s32[4], s32[]) (")
+    y, n = parse_literal_text(out)
+    np.testing.assert_array_equal(y, [2, -4, 6, 80])
+    assert y.dtype == np.int32 and int(n) == 4
+
+
+def test_run_saves_every_output(two, tmp_path, capsys):
+    out_path = tmp_path / "result.npz"
+    assert cli.main(["run", two, "s32[3] {7, 8, 9}", "-o", str(out_path), "-q"]) == 0
+    assert capsys.readouterr().out == ""
+    with np.load(out_path) as saved:
+        assert sorted(saved.files) == ["out0", "out1"]
+        np.testing.assert_array_equal(saved["out0"], [14, 16, 18])
+        assert saved["out1"].shape == () and int(saved["out1"]) == 3
+
+
+def test_run_options_between_arguments(two, capsys):
+    assert cli.main(["run", two, "--backend", "cpu", "s32[1] {5}"]) == 0
+    assert "{10}" in capsys.readouterr().out
+
+
+def test_run_npy_arguments_in_parameter_order(tmp_path, capsys):
+    x = np.linspace(-1, 1, 15, dtype=np.float32).reshape(5, 3)
+    np.save(tmp_path / "x.npy", x)
+    text = ("HloModule m\nENTRY e {\n  x = f32[<=9,3] parameter(0)\n  k = f32[] parameter(1)\n"
+            "  kb = f32[<=9,3] broadcast(k), dimensions={}\n"
+            "  ROOT y = f32[<=9,3] subtract(x, kb)\n}\n")
+    (tmp_path / "m.hlo").write_text(text)
+    assert cli.main(["run", str(tmp_path / "m.hlo"), str(tmp_path / "x.npy"), "f32[] 0.5"]) == 0
+    got = parse_literal_text(capsys.readouterr().out)
+    np.testing.assert_array_equal(got, x - np.float32(0.5))
+
+
+def test_run_a_corpus_model_through_the_command(tmp_path):
+    import json
+    case = json.loads((MODELS / "softmax_rows" / "cases.json").read_text())["cases"][1]
+    with np.load(MODELS / "softmax_rows" / "cases.npz") as npz:
+        x, want = npz[case["args"][0]["npz_key"]], npz[case["outputs"][0]["npz_key"]]
+    np.save(tmp_path / "x.npy", x)
+    proc = run_cli("run", str(MODELS / "softmax_rows" / "module_params_only.hlo"),
+                   str(tmp_path / "x.npy"), "-o", str(tmp_path / "o.npz"))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"f32[{x.shape[0]},37] ")
+    with np.load(tmp_path / "o.npz") as saved:
+        np.testing.assert_allclose(saved["out0"], want, rtol=case["rtol"], atol=case["atol"])
+
+
+def test_inspect_shows_sizes_and_sources(capsys):
+    assert cli.main(["inspect", str(EXAMPLES / "seed_set_dimension_size.hlo")]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
+    assert lines["a"].rstrip().endswith("[a.0,5]")
+    assert lines["n"].rstrip().endswith("[]")
+    assert lines["a_sized"].rstrip().endswith("[value(n),5]")
+    assert "[value(n),5]" in lines["ROOT"]
+    assert "value of 'n'" in out and "dimension 0 of argument 0 ('a')" in out
+
+
+def test_inspect_marks_static_declared_dims_made_dynamic(capsys):
+    assert cli.main(["inspect", str(MODELS / "softmax_rows" / "module_params_only.hlo")]) == 0
+    out = capsys.readouterr().out
+    (line,) = [x for x in out.splitlines() if x.split()[:1] == ["exp.1"]]
+    assert "f32[100,37]" in line and "[x.1.0,37]" in line and "dynamic from its operands" in line
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["run", "--help"], ["inspect", "--help"]])
+def test_help_everywhere(argv):
+    proc = run_cli(*argv)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("usage: dynhlo")
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.startswith("dynhlo ")
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["run"], ["run", "m.hlo", "--backend",
+                                                                 "tpu"]])
+def test_usage_errors_exit_2(argv):
+    proc = run_cli(*argv)
+    assert proc.returncode == 2
+    assert "usage: dynhlo" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_errors_print_one_line_and_exit_1(two):
+    proc = run_cli("run", two, "s32[7] {1,2,3,4,5,6,7}")
+    assert_one_line_error(proc, "parameter 0 'x'", "size 7", "bound 6")
+
+
+def test_parse_error_names_file_line_column(tmp_path):
+    path = tmp_path / "bad.hlo"
+    path.write_text("HloModule m\nENTRY e {\n  a = f32[2] parameter(0)\n  ROOT b = f32[2] "
+                    "add(a, c)\n}\n")
+    proc = run_cli("inspect", str(path))
+    assert_one_line_error(proc, f"{path}:4:", "'c'")
+
+
+def test_internal_errors_are_one_line(monkeypatch, capsys):
+    def broken(ns):
+        raise ZeroDivisionError("boom")
+    monkeypatch.setitem(cli.SUBCOMMANDS, "inspect", cli.SUBCOMMANDS["inspect"]._replace(
+        run=broken))
+    monkeypatch.delenv("DYNHLO_TRACEBACK", raising=False)
+    assert cli.main(["inspect", "x.hlo"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("dynhlo: error: internal error: ZeroDivisionError: boom")
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_keyboard_interrupt_is_one_line(monkeypatch, capsys):
+    def interrupted(ns):
+        raise KeyboardInterrupt
+    monkeypatch.setitem(cli.SUBCOMMANDS, "run", cli.SUBCOMMANDS["run"]._replace(
+        run=interrupted))
+    assert cli.main(["run", "x.hlo"]) == 130
+    assert capsys.readouterr().err == "dynhlo: error: interrupted\n"
