@@ -3,15 +3,21 @@
     import dynhlo
     exe = dynhlo.compile(hlo_text)          # backend="cpu" (default) or "gpu"
     out = exe(x)                            # NumPy in, NumPy out, at actual sizes
+    exe.save("m.dynhlo"); exe = dynhlo.load("m.dynhlo")   # AOT: loading compiles nothing
+    f = dynhlo.jit(hlo_text)                # compiles per size bucket on first call, cached
 """
 
 from .errors import (ArgumentError, ArtifactError, DynamicSizeError, DynHloError,
                      HloParseError, HloVerifyError, UnsupportedError)
 from .hlo import HloModule, parse_hlo
+from .runtime.artifact import deserialize, load
+from .runtime.buckets import BucketedExecutable
 from .runtime.executable import Executable, compile
+from .runtime.jit import jit
 
 __version__ = "0.1.0"
 
 __all__ = ["ArgumentError", "ArtifactError", "DynamicSizeError", "DynHloError",
            "HloParseError", "HloVerifyError", "UnsupportedError", "HloModule", "parse_hlo",
-           "Executable", "compile", "__version__"]
+           "Executable", "compile", "__version__", "BucketedExecutable", "deserialize", "load",
+           "jit"]

@@ -31,8 +31,25 @@ class Executable:
         return self.program.backend
 
     @property
+    def target(self) -> str:
+        return self.program.target
+
+    @property
     def parameters(self):
         return self.module.entry.parameters
+
+    def serialize(self) -> bytes:
+        """The AOT artifact bytes (format: dynhlo.runtime.artifact); load with deserialize.
+
+        Raises UnsupportedError when the module still has unbounded (`?`) dimensions.
+        """
+        from .artifact import serialize
+        return serialize(self)
+
+    def save(self, path) -> None:
+        """Write the artifact to `path` atomically (temporary file, then rename)."""
+        from .artifact import save
+        save(self, path)
 
     def __call__(self, *args):
         arrays = check_arguments(self.parameters, args)
@@ -42,12 +59,17 @@ class Executable:
         return f"<dynhlo.Executable {self.module.name} backend={self.backend}>"
 
 
-def compile(module: HloModule | str, backend: str = "cpu", **options) -> Executable:
+def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | None = None,
+            buckets: list[int] | None = None, **options) -> Executable:
     """Compile an HLO module (or its text) for a backend.
 
     Args:
         module: an HloModule or HLO text.
         backend: "cpu" (NumPy, the reference) or "gpu" (Triton).
+        bounds: bounds for unbounded (`?`) parameter dimensions, `{"x": {0: 1024}}` (see
+            dynhlo.runtime.buckets for how parameters are named).
+        buckets: bucket bounds for the `?` dimensions `bounds` leaves: one program per bucket
+            in a BucketedExecutable, and a call runs the smallest bucket that fits.
 
     Raises:
         HloParseError, HloVerifyError: bad module text or inconsistent shapes.
@@ -58,6 +80,9 @@ def compile(module: HloModule | str, backend: str = "cpu", **options) -> Executa
         module = parse_hlo(module)
     if not isinstance(module, HloModule):
         raise DynHloError(f"compile() takes an HloModule or HLO text, got {type(module).__name__}")
+    if bounds or buckets is not None:
+        from .buckets import compile_bounded
+        return compile_bounded(module, backend, bounds, buckets, compile, options)
     verify_module(module)
     info = infer_module(module)
     stats.count("compile")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...errors import UnsupportedError
+from ...errors import ArtifactError, UnsupportedError
 from ...hlo import attrs
 from ...hlo.ir import HloModule
 from ...hlo.opcodes import Opcode
@@ -49,6 +49,22 @@ class CpuProgram:
         shapes = [a.shape for a in args]
         return self.evaluator.run(self.info, args, args_shapes=shapes)
 
+    def to_payload(self) -> dict[str, bytes]:
+        """Artifact sections: the CPU program is its module, so only a marker of the evaluator."""
+        return {"program": b'{"evaluator": "numpy"}'}
+
 
 def compile_module(module: HloModule, info: ComputationInfo) -> CpuProgram:
+    return CpuProgram(module, info)
+
+
+def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],
+                 target: str) -> CpuProgram:
+    """The program an artifact holds (sections from to_payload); compiles nothing.
+
+    Raises ArtifactError for sections or a target this backend did not write.
+    """
+    if target != CpuProgram.target or payload != {"program": b'{"evaluator": "numpy"}'}:
+        raise ArtifactError(f"the cpu backend cannot load target '{target}' with sections "
+                            f"{sorted(payload)}; it writes target 'numpy' with ['program']")
     return CpuProgram(module, info)

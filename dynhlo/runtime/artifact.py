@@ -1,0 +1,409 @@
+"""AOT artifacts: compiled executables in one file, loaded later without compiling anything.
+
+Layout (integers little-endian):
+
+    offset  size  field
+    0       8     magic b"\\x89DYNHLO\\n"
+    8       4     format version (u32)
+    12      8     header length H (u64)
+    20      32    sha256 of bytes 8..20 followed by the header
+    52      H     header: UTF-8 JSON, sorted keys
+    52+H    ...   the sections, back to back, in the order the header lists them
+
+Header keys: `dynhlo_version`, `backend`, `target`, `options` (compile options: bounds,
+buckets, backend options), `fingerprint` (sha256 of the module section), `module` (the section
+holding the module as given, for inspection), `bucket_dims` ([parameter, dimension] pairs the
+buckets bound; empty for a single program), `buckets` ([{bound, module, program}], `program`
+mapping the backend's payload keys to section names), `sections` ([{name, length}]) and
+`payload_sha256` (sha256 of all sections, concatenated).
+
+Every byte is checked: the magic compared, the version range-checked, the header by its
+checksum, the sections by the payload checksum, and the file length must match exactly.
+Loading reads JSON and HLO text and hands the backend its sections: no pickle, no eval,
+nothing in the file is ever run as code.
+
+Format versions (the version says how to read the bytes above; bump it on any change):
+    1 (2026-11-30): first version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import ArtifactError, DynHloError, UnsupportedError
+from ..hlo.ir import HloModule
+from ..hlo.printer import print_module
+from ..passes.bound_unbounded import HOW_TO_BOUND
+
+MAGIC = b"\x89DYNHLO\n"
+FORMAT_VERSION = 1
+_PRELUDE = struct.Struct("<IQ")
+_HEADER_START = len(MAGIC) + _PRELUDE.size + 32
+
+
+@dataclass
+class Artifact:
+    """A checked artifact: its format version, header fields and sections (name -> bytes)."""
+
+    format_version: int
+    header: dict
+    sections: dict[str, bytes]
+    size: int
+
+    @property
+    def backend(self) -> str:
+        return self.header["backend"]
+
+    @property
+    def target(self) -> str:
+        return self.header["target"]
+
+
+def fingerprint(module: HloModule) -> str:
+    """sha256 (hex) of the printed module: the identity of a module for caches and artifacts."""
+    return hashlib.sha256(print_module(module).encode()).hexdigest()
+
+
+def serialize(exe) -> bytes:
+    """The artifact bytes of an Executable or a BucketedExecutable.
+
+    Raises:
+        UnsupportedError: a program module with unbounded (`?`) dimensions (says how to bound
+            them), or options that are not JSON data.
+    """
+    sections = {"module": print_module(exe.module).encode()}
+    entries = [_bucket_entry(i, bound, one, sections) for i, (bound, one)
+               in enumerate(_programs_of(exe))]
+    payload = b"".join(sections.values())
+    header = {
+        "dynhlo_version": dynhlo_version(), "backend": exe.backend, "target": exe.target,
+        "options": _json_options(exe.options), "module": "module",
+        "fingerprint": hashlib.sha256(sections["module"]).hexdigest(),
+        "bucket_dims": [list(d) for d in getattr(exe, "bucket_dims", [])],
+        "buckets": entries,
+        "sections": [{"name": n, "length": len(b)} for n, b in sections.items()],
+        "payload_sha256": hashlib.sha256(payload).hexdigest(),
+    }
+    body = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    prelude = _PRELUDE.pack(FORMAT_VERSION, len(body))
+    return MAGIC + prelude + hashlib.sha256(prelude + body).digest() + body + payload
+
+
+def _programs_of(exe) -> list[tuple[int | None, object]]:
+    executables = getattr(exe, "executables", None)
+    return list(executables.items()) if executables is not None else [(None, exe)]
+
+
+def _bucket_entry(index: int, bound: int | None, exe, sections: dict) -> dict:
+    _check_bounded(exe.module)
+    text = print_module(exe.module).encode()
+    module = "module"
+    if text != sections["module"]:
+        module = f"bucket{index}.module"
+        sections[module] = text
+    program = {}
+    for key, blob in exe.program.to_payload().items():
+        program[key] = f"bucket{index}.{key}"
+        sections[program[key]] = bytes(blob)
+    return {"bound": bound, "module": module, "program": program}
+
+
+def _check_bounded(module: HloModule) -> None:
+    for p in module.entry.parameters:
+        if p.shape.is_unbounded:
+            raise UnsupportedError(
+                f"cannot compile module '{module.name}' ahead of time: parameter "
+                f"{p.parameter_number} '{p.name}' ({p.shape}) is unbounded; {HOW_TO_BOUND}")
+
+
+def _json_options(options: dict) -> dict:
+    try:
+        return json.loads(json.dumps(options, sort_keys=True))
+    except (TypeError, ValueError) as exc:
+        raise UnsupportedError(f"compile options {options!r} cannot be stored in an artifact: "
+                               f"{exc}") from None
+
+
+def dynhlo_version() -> str:
+    from .. import __version__  # the package root imports this module: import late
+    return __version__
+
+
+def save(exe, path) -> None:
+    """Serialize `exe` and write it to `path` atomically. Raises ArtifactError on I/O errors."""
+    write_atomic(Path(path), serialize(exe))
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write via a temporary file in the same directory and os.replace: readers (other
+    processes included) see the old file or the whole new one, never a partial write."""
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise ArtifactError(f"cannot write artifact '{path}': {exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except OSError as exc:
+        _remove_quietly(tmp)
+        raise ArtifactError(f"cannot write artifact '{path}': {exc}") from None
+    except BaseException:
+        _remove_quietly(tmp)
+        raise
+
+
+def _remove_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def read_artifact(data: bytes) -> Artifact:
+    """Check every field of artifact bytes; nothing is parsed as HLO or loaded yet.
+
+    Raises:
+        ArtifactError: wrong magic, a newer or unknown format version, a truncated file,
+            trailing bytes, a header or payload checksum mismatch, or a malformed header;
+            the message says which.
+    """
+    data = bytes(data)
+    if data[:len(MAGIC)] != MAGIC[:len(data)] or len(data) == 0:
+        raise ArtifactError("not a dynhlo artifact: wrong magic bytes "
+                            f"{data[:len(MAGIC)]!r} (expected {MAGIC!r})")
+    if len(data) < _HEADER_START:
+        raise ArtifactError(f"truncated artifact: {len(data)} bytes, shorter than the "
+                            f"{_HEADER_START}-byte prelude")
+    version, header_len = _PRELUDE.unpack_from(data, len(MAGIC))
+    _check_version(version)
+    end = _HEADER_START + header_len
+    if end > len(data):
+        raise ArtifactError(f"truncated artifact (or corrupted header length): the header "
+                            f"ends at byte {end}, the file has {len(data)} bytes")
+    prelude = data[len(MAGIC):len(MAGIC) + _PRELUDE.size]
+    stored = data[len(MAGIC) + _PRELUDE.size:_HEADER_START]
+    if hashlib.sha256(prelude + data[_HEADER_START:end]).digest() != stored:
+        raise ArtifactError("corrupted artifact: the header checksum does not match")
+    header = _decode_header(data[_HEADER_START:end])
+    sections = _split_sections(data, end, header)
+    return Artifact(version, header, sections, len(data))
+
+
+def _check_version(version: int) -> None:
+    if version > FORMAT_VERSION:
+        raise ArtifactError(f"artifact format version {version} is newer than this dynhlo "
+                            f"({dynhlo_version()}) reads (up to {FORMAT_VERSION}); upgrade "
+                            "dynhlo or recompile the module")
+    if version < 1:
+        raise ArtifactError(f"unknown artifact format version {version}")
+
+
+def _decode_header(body: bytes) -> dict:
+    try:
+        header = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ArtifactError(f"malformed artifact header: not UTF-8 JSON ({exc})") from None
+    _check_header(header)
+    return header
+
+
+def _split_sections(data: bytes, start: int, header: dict) -> dict[str, bytes]:
+    total = start + sum(s["length"] for s in header["sections"])
+    if total > len(data):
+        raise ArtifactError(f"truncated artifact: the sections end at byte {total}, the file "
+                            f"has {len(data)} bytes")
+    if total < len(data):
+        raise ArtifactError(f"corrupted artifact: {len(data) - total} unexpected bytes after "
+                            "the last section")
+    if hashlib.sha256(data[start:]).hexdigest() != header["payload_sha256"]:
+        raise ArtifactError("corrupted artifact: the payload checksum does not match")
+    sections, offset = {}, start
+    for s in header["sections"]:
+        sections[s["name"]] = data[offset:offset + s["length"]]
+        offset += s["length"]
+    if hashlib.sha256(sections[header["module"]]).hexdigest() != header["fingerprint"]:
+        raise ArtifactError("corrupted artifact: the module does not match its fingerprint")
+    return sections
+
+
+def deserialize(data: bytes, backend: str | None = None, target: str | None = None,
+                recompile: bool = False):
+    """The executable in artifact bytes, loaded without compiling (stats stay unchanged).
+
+    Args:
+        backend, target: what the caller expects; a mismatch is an ArtifactError.
+        recompile: on a target mismatch, compile the stored module for `target` instead.
+
+    Returns an Executable, or a BucketedExecutable for an artifact with several buckets.
+
+    Raises:
+        ArtifactError: any check of read_artifact, another backend or target than expected,
+            or sections the backend cannot load.
+    """
+    artifact = read_artifact(data)
+    if backend is not None and backend != artifact.backend:
+        raise ArtifactError(f"artifact is for backend '{artifact.backend}', asked for "
+                            f"'{backend}'; compile the module for '{backend}'")
+    if target is not None and target != artifact.target and not recompile:
+        raise ArtifactError(f"artifact holds code for target '{artifact.target}', asked for "
+                            f"'{target}'; recompile with dynhlo.load(path, target='{target}', "
+                            "recompile=True) or `dynhlo compile --target`")
+    retarget = target if target is not None and target != artifact.target else None
+    return build_executable(artifact, retarget)
+
+
+# -- header schema: a header that passed its checksum can still be hand-made; check its form
+
+_HEADER_FIELDS = {"dynhlo_version": str, "backend": str, "target": str, "options": dict,
+                  "module": str, "fingerprint": str, "bucket_dims": list, "buckets": list,
+                  "sections": list, "payload_sha256": str}
+
+
+def _check_header(header) -> None:
+    if not isinstance(header, dict):
+        raise ArtifactError("malformed artifact header: not a JSON object")
+    for key, kind in _HEADER_FIELDS.items():
+        if not isinstance(header.get(key), kind):
+            raise ArtifactError(f"malformed artifact header: field '{key}' is missing or not "
+                                f"a {kind.__name__}")
+    names = [_check_section(s) for s in header["sections"]]
+    if len(set(names)) != len(names):
+        raise ArtifactError("malformed artifact header: duplicate section names")
+    _check_buckets(header, set(names))
+
+
+def _check_section(section) -> str:
+    if (not isinstance(section, dict) or not isinstance(section.get("name"), str)
+            or not _is_int(section.get("length")) or section["length"] < 0):
+        raise ArtifactError(f"malformed artifact header: bad section entry {section!r}")
+    return section["name"]
+
+
+def _check_buckets(header: dict, names: set) -> None:
+    dims = header["bucket_dims"]
+    if not all(isinstance(d, list) and len(d) == 2 and all(_is_int(x) and x >= 0 for x in d)
+               for d in dims):
+        raise ArtifactError(f"malformed artifact header: bad bucket_dims {dims!r}")
+    bounds = [b.get("bound") if isinstance(b, dict) else None for b in header["buckets"]]
+    if not header["buckets"] or (not dims and bounds != [None]) or (dims and not all(
+            _is_int(b) and b >= 1 for b in bounds)) or len(set(bounds)) != len(bounds):
+        raise ArtifactError(f"malformed artifact header: bucket bounds {bounds!r} do not fit "
+                            f"bucket_dims {dims!r}")
+    for entry in header["buckets"]:
+        program = entry.get("program")
+        refs = [entry.get("module")] + (list(program.values()) if isinstance(program, dict)
+                                        else [None])
+        if not all(isinstance(r, str) and r in names for r in refs + [header["module"]]):
+            raise ArtifactError(f"malformed artifact header: bucket {entry.get('bound')} "
+                                "names sections that are not in the file")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# -- building executables from a checked artifact
+
+def build_executable(artifact: Artifact, retarget: str | None = None):
+    """Executables for every bucket of a checked artifact (compiled only when `retarget`)."""
+    from .buckets import BucketedExecutable
+    parsed: dict[str, HloModule] = {}
+    source = _module_of(artifact, artifact.header["module"], parsed)
+    exes = {}
+    for entry in artifact.header["buckets"]:
+        module = _module_of(artifact, entry["module"], parsed)
+        exes[entry["bound"]] = (_compile_for(module, artifact.backend, retarget) if retarget
+                                else _load_program(artifact, module, entry))
+    options = dict(artifact.header["options"])
+    if not artifact.header["bucket_dims"]:
+        exe = exes[None]
+        exe.options = options
+        return exe
+    dims = [tuple(d) for d in artifact.header["bucket_dims"]]
+    _check_bucket_dims(source, dims)
+    return BucketedExecutable(source, dims, exes, options)
+
+
+def _module_of(artifact: Artifact, section: str, parsed: dict) -> HloModule:
+    if section not in parsed:
+        from ..hlo.parser import parse_hlo
+        from ..hlo.verifier import verify_module
+        try:
+            parsed[section] = parse_hlo(artifact.sections[section].decode("utf-8"))
+            verify_module(parsed[section])
+        except (DynHloError, UnicodeDecodeError) as exc:
+            raise ArtifactError(f"section '{section}' does not hold a valid HLO module: "
+                                f"{exc}") from None
+    return parsed[section]
+
+
+def _check_bucket_dims(source: HloModule, dims: list) -> None:
+    params = source.entry.parameters
+    for number, d in dims:
+        if number >= len(params) or d >= params[number].shape.rank or params[
+                number].shape.is_tuple or not params[number].shape.dynamic[d]:
+            raise ArtifactError(f"malformed artifact header: bucket dimension {d} of "
+                                f"parameter {number} is not a dynamic dimension of the module")
+
+
+def _load_program(artifact: Artifact, module: HloModule, entry: dict):
+    from ..shapes.dynamic import infer_module
+    from .executable import Executable
+    payload = {key: artifact.sections[name] for key, name in entry["program"].items()}
+    try:
+        info = infer_module(module)
+        program = _backend_package(artifact.backend).load_program(module, info, payload,
+                                                                   artifact.target)
+    except ArtifactError:
+        raise
+    except DynHloError as exc:
+        raise ArtifactError(f"bucket {entry['bound']}: cannot load the program: {exc}") from None
+    except (KeyError, ValueError, TypeError) as exc:  # malformed sections of a hand-made file
+        raise ArtifactError(f"bucket {entry['bound']}: malformed program sections "
+                            f"({type(exc).__name__}: {exc})") from None
+    return Executable(module, program, {"backend": artifact.backend})
+
+
+def _backend_package(backend: str):
+    if backend == "cpu":
+        from ..backends import cpu
+        return cpu
+    if backend == "gpu":
+        try:
+            from ..backends import gpu
+        except ImportError as exc:
+            raise UnsupportedError(f"loading a gpu artifact needs torch and triton: {exc}"
+                                   ) from None
+        return gpu
+    raise ArtifactError(f"artifact is for backend '{backend}', which this dynhlo does not have")
+
+
+def _compile_for(module: HloModule, backend: str, target: str):
+    from .executable import compile
+    return compile(module, backend, target=target)
+
+
+def load(path, backend: str | None = None, target: str | None = None,
+         recompile: bool = False):
+    """deserialize() of the file at `path`; ArtifactError when it cannot be read."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ArtifactError(f"cannot read artifact '{path}': {exc}") from None
+    try:
+        return deserialize(data, backend, target, recompile)
+    except ArtifactError as exc:
+        raise ArtifactError(f"{path}: {exc}") from None
+
+
+__all__ = ["Artifact", "FORMAT_VERSION", "MAGIC", "deserialize", "fingerprint",
+           "load", "read_artifact", "save", "serialize", "write_atomic"]

@@ -1,0 +1,166 @@
+"""dynhlo.jit: compile on first call per size bucket; cache executables in memory and on disk.
+
+The disk cache is a directory of artifacts (dynhlo.runtime.artifact), one file per
+(module fingerprint, backend, target, options, bucket, dynhlo version, format version), named
+by the sha256 of those fields. It is shared safely by any number of processes:
+
+- writes go to a temporary file in the same directory and are renamed into place
+  (`os.replace` is atomic), so a reader sees no entry or a whole one, never a partial write;
+- two processes that miss at once both compile and both write; the last rename wins and
+  both files were complete, so nothing is lost but one compilation;
+- an entry that fails any artifact check (truncated, flipped bytes) is recompiled and
+  replaced, with a warning; the cache is an optimization and never a reason to crash.
+
+Directory: `cache_dir`, else $DYNHLO_CACHE_DIR, else $XDG_CACHE_HOME/dynhlo, else
+~/.cache/dynhlo. `cache_dir=False` keeps executables in memory only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import warnings
+from pathlib import Path
+
+from ..errors import ArtifactError, DynHloError
+from ..hlo.ir import HloModule
+from ..hlo.parser import parse_hlo
+from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
+from . import artifact
+from .arguments import check_arguments
+from .buckets import BucketPolicy, pick_bucket
+from .executable import compile
+
+
+def default_cache_dir() -> Path:
+    """$DYNHLO_CACHE_DIR, else $XDG_CACHE_HOME/dynhlo, else ~/.cache/dynhlo."""
+    if os.environ.get("DYNHLO_CACHE_DIR"):
+        return Path(os.environ["DYNHLO_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "dynhlo"
+
+
+class JitFunction:
+    """A module that compiles itself per bucket on first use; call it like an Executable.
+
+    Attributes:
+        module: the module as given (it may have `?` dimensions).
+        compilations: how many programs this function compiled (disk hits compile nothing).
+        disk_loads: how many executables it loaded from the disk cache.
+        cache_dir: the disk cache directory, or None for memory only.
+
+    Calls raise ArgumentError for arguments that do not fit the parameters (or are over the
+    largest of the listed buckets), and whatever compiling the module raises on first use.
+    """
+
+    def __init__(self, module: HloModule, backend: str, buckets: list[int] | None,
+                 cache_dir: Path | None, options: dict):
+        self.module = module
+        self.backend = backend
+        self.options = options
+        self.policy = BucketPolicy(buckets)
+        self.cache_dir = cache_dir
+        self.bucket_dims = [(p.parameter_number, d) for p, d in unbounded_dims(module)]
+        self.compilations = 0
+        self.disk_loads = 0
+        self._fingerprint = artifact.fingerprint(module)
+        self._executables: dict = {}
+        self._lock = threading.Lock()
+
+    @property
+    def buckets(self) -> list:
+        """The buckets held in memory, ascending (None stands for a module without `?`)."""
+        return sorted(self._executables, key=lambda b: -1 if b is None else b)
+
+    def __call__(self, *args):
+        params = self.module.entry.parameters
+        arrays = check_arguments(params, args)
+        bucket = (pick_bucket(self.policy, params, self.bucket_dims, arrays)
+                  if self.bucket_dims else None)
+        return self.executable(bucket)(*arrays)
+
+    def executable(self, bucket: int | None):
+        """The executable of a bucket: from memory, else the disk cache, else compiled."""
+        with self._lock:
+            exe = self._executables.get(bucket)
+            if exe is None:
+                exe = self._executables[bucket] = self._load_or_compile(bucket)
+            return exe
+
+    def cache_key(self, bucket: int | None) -> str:
+        """sha256 of everything that decides the compiled program."""
+        fields = {"fingerprint": self._fingerprint, "backend": self.backend,
+                  "target": self.options.get("target", ""), "options": self.options,
+                  "bucket": bucket, "dynhlo": artifact.dynhlo_version(),
+                  "format": artifact.FORMAT_VERSION}
+        text = json.dumps(fields, sort_keys=True, default=repr)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def _load_or_compile(self, bucket: int | None):
+        path = self._entry_path(bucket)
+        if path is not None and path.exists():
+            try:
+                exe = artifact.load(path, backend=self.backend,
+                                    target=self.options.get("target"))
+                self.disk_loads += 1
+                return exe
+            except (ArtifactError, DynHloError) as exc:
+                warnings.warn(f"dynhlo cache entry {path} is unusable ({exc}); recompiling "
+                              "and replacing it", RuntimeWarning, stacklevel=4)
+        exe = self._compile(bucket)
+        if path is not None:
+            self._store(path, exe)
+        return exe
+
+    def _compile(self, bucket: int | None):
+        module = self.module if bucket is None else bound_unbounded(self.module, bucket)
+        exe = compile(module, self.backend, **self.options)
+        self.compilations += 1
+        return exe
+
+    def _entry_path(self, bucket: int | None) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        return self.cache_dir / f"{self.cache_key(bucket)}.dynhlo"
+
+    def _store(self, path: Path, exe) -> None:
+        """Best effort: a cache that cannot be written warns and keeps working in memory."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            artifact.write_atomic(path, exe.serialize())
+        except (OSError, DynHloError) as exc:
+            warnings.warn(f"dynhlo cannot write cache entry {path} ({exc}); keeping it in "
+                          "memory only", RuntimeWarning, stacklevel=5)
+
+    def __repr__(self) -> str:
+        return (f"<dynhlo.jit {self.module.name} backend={self.backend} "
+                f"buckets={self.buckets} compilations={self.compilations}>")
+
+
+def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None = None,
+        cache_dir=None, **options) -> JitFunction:
+    """A callable that compiles `module` on first call per bucket and caches the result.
+
+    Args:
+        module: an HloModule or HLO text; `?` dimensions are compiled per bucket.
+        backend: "cpu" or "gpu".
+        buckets: bucket bounds for `?` dimensions; None is the power-of-two policy (sizes 0
+            and 1 share bucket 1). Sizes over the largest listed bucket are ArgumentErrors.
+        cache_dir: the disk cache directory (see the module docstring for the default);
+            False for memory only.
+        options: backend compile options (e.g. target for the gpu backend); part of the key.
+
+    Raises:
+        HloParseError: bad module text (at once); compile errors come on the first call.
+    """
+    if isinstance(module, str):
+        module = parse_hlo(module)
+    if cache_dir is None:
+        cache_dir = default_cache_dir()
+    directory = None if cache_dir is False else Path(cache_dir)
+    return JitFunction(module, backend, buckets, directory, options)
+
+
+__all__ = ["JitFunction", "default_cache_dir", "jit"]
