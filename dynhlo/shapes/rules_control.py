@@ -1,1 +1,156 @@
-"""placeholder: filled by its owner."""
+"""Shape rules of control flow: while, conditional, map.
+
+A while loop's carried value may change a dynamic size from one iteration to the next (a
+set-dimension-size in the body), so the body and the condition never see the operand's Syms:
+each dynamic dimension of their parameter is read off the actual value at every invocation
+(ResultSize of the parameter, evaluated in that invocation's SizeEnv). Which dimensions are
+dynamic is a fixed point: dynamic in the operand, declared dynamic, or made dynamic by the body.
+A conditional's branches may give different sizes; a dimension on which they disagree is read
+off the computed result. Semantics: XLA operation semantics (While, Conditional, Map) and
+DynamicDimensionInference.
+"""
+
+from __future__ import annotations
+
+from ..hlo import attrs
+from ..hlo.opcodes import Opcode
+from .rules import elementwise, rule
+from .sizes import ResultSize, Sym, bound_of
+
+CONDITION, BODY = 0, 1  # call-site indices of a while's computations (the lowering uses them)
+
+
+def _mask(tree, shape):
+    """Per leaf dimension: is it dynamic in `tree` or declared dynamic in `shape`?"""
+    if isinstance(tree, list):
+        if shape is None or not shape.is_tuple or len(shape.elements) != len(tree):
+            return [_mask(t, None) for t in tree]
+        return [_mask(t, s) for t, s in zip(tree, shape.elements)]
+    declared = shape.dynamic if shape is not None and not shape.is_tuple and \
+        shape.rank == len(tree) else (False,) * len(tree)
+    return tuple(isinstance(d, Sym) or bool(flag) for d, flag in zip(tree, declared))
+
+
+def _merge(a, b):
+    if isinstance(a, list):
+        return [_merge(x, y) for x, y in zip(a, b)]
+    return tuple(x or y for x, y in zip(a, b))
+
+
+def _read_off(inst, mask, bounds, path=()):
+    """A tree whose masked dims are read off `inst`'s value (ResultSize) at run time."""
+    if isinstance(mask, list):
+        return [_read_off(inst, m, b, path + (i,)) for i, (m, b) in enumerate(zip(mask, bounds))]
+    return tuple(Sym(bound_of(b), ResultSize(inst, path, d)) if m else b
+                 for d, (m, b) in enumerate(zip(mask, bounds)))
+
+
+def _bounds(tree):
+    if isinstance(tree, list):
+        return [_bounds(t) for t in tree]
+    return tuple(bound_of(d) for d in tree)
+
+
+@rule(Opcode.WHILE)
+def _while(ctx, inst, operands):
+    (state,) = operands
+    (cond,) = inst.called.get("condition") or [None]
+    (body,) = inst.called.get("body") or [None]
+    if cond is None or body is None:
+        raise ctx.error("while needs condition= and body=")
+    bounds = _bounds(state)
+    mask = _merge(_mask(state, inst.shape), _mask(state, body.parameters[0].shape))
+    # Each pass can only add dynamic dims, so this ends within (number of dims + 1) passes.
+    while True:
+        info = ctx.call(body, [_read_off(body.parameters[0], mask, bounds)], BODY)
+        if _bounds(info.dims[body.root]) != bounds:
+            raise ctx.error(f"while body '{body.name}' returns bounds "
+                            f"{_bounds(info.dims[body.root])}, the loop carries {bounds}")
+        grown = _merge(mask, _mask(info.dims[body.root], None))
+        if grown == mask:
+            break
+        mask = grown
+    cond_info = ctx.call(cond, [_read_off(cond.parameters[0], mask, bounds)], CONDITION)
+    if cond_info.dims[cond.root] != ():
+        raise ctx.error(f"while condition '{cond.name}' must return pred[]")
+    return _read_off(inst, mask, bounds)
+
+
+def _same_dim(dims) -> bool:
+    first = dims[0]
+    if isinstance(first, int):
+        return all(isinstance(d, int) and d == first for d in dims)
+    return all(isinstance(d, Sym) and d.root() is first.root() for d in dims)
+
+
+def _join_branches(inst, trees, path=()):
+    """One tree for every branch: a dim the branches agree on, else read off the result."""
+    if isinstance(trees[0], list):
+        return [_join_branches(inst, [t[i] for t in trees], path + (i,))
+                for i in range(len(trees[0]))]
+    out = []
+    for d in range(len(trees[0])):
+        dims = [t[d] for t in trees]
+        if _same_dim(dims):
+            out.append(dims[0])
+        else:
+            bound = max(bound_of(x) for x in dims)
+            out.append(Sym(bound, ResultSize(inst, path, d)))
+    return tuple(out)
+
+
+def branches(inst):
+    """The branch computations of a conditional, in index order (true is branch 0)."""
+    if "branch_computations" in inst.called:
+        return list(inst.called["branch_computations"])
+    return list(inst.called.get("true_computation", [])) + \
+        list(inst.called.get("false_computation", []))
+
+
+@rule(Opcode.CONDITIONAL)
+def _conditional(ctx, inst, operands):
+    comps = branches(inst)
+    if not comps or len(operands) != len(comps) + 1:
+        raise ctx.error(f"conditional has {len(comps)} branch computation(s) and "
+                        f"{len(operands) - 1} branch operand(s); they must match")
+    if operands[0] != ():
+        raise ctx.error("the branch selector (operand 0) must be a scalar")
+    roots = []
+    for k, (comp, tree) in enumerate(zip(comps, operands[1:])):
+        roots.append(ctx.call(comp, [tree], k).dims[comp.root])
+    shapes = {str(_bounds(r)) for r in roots}
+    if len(shapes) != 1:
+        raise ctx.error(f"branches return different shapes: {sorted(shapes)}")
+    return _join_branches(inst, roots)
+
+
+@rule(Opcode.MAP)
+def _map(ctx, inst, operands):
+    (comp,) = inst.called.get("to_apply") or [None]
+    if comp is None or not operands:
+        raise ctx.error("map needs operands and to_apply=")
+    if len(comp.parameters) != len(operands):
+        raise ctx.error(f"map has {len(operands)} operands but to_apply '{comp.name}' takes "
+                        f"{len(comp.parameters)} parameters")
+    mapped = attrs.ints(inst, "dimensions", tuple(range(len(operands[0]))))
+    if sorted(mapped) != list(range(len(operands[0]))):
+        raise ctx.error(f"dimensions={list(mapped)} must list every operand dimension")
+    return elementwise(ctx, operands)
+
+
+
+@rule(Opcode.COPY_START)
+def _copy_start(ctx, inst, operands):
+    """XLA: copy-start gives (destination, source, u32[] context)."""
+    (operand,) = operands
+    if isinstance(operand, list):
+        raise ctx.error("copy-start of a tuple is not supported; copy its elements")
+    return [operand, operand, ()]
+
+
+@rule(Opcode.COPY_DONE)
+def _copy_done(ctx, inst, operands):
+    (operand,) = operands
+    if not isinstance(operand, list) or len(operand) < 2:
+        raise ctx.error("copy-done takes the (destination, source, context) of a copy-start")
+    return operand[0]

@@ -1,1 +1,75 @@
-"""placeholder: filled by its owner."""
+"""Control flow on the CPU: while, conditional, map, and the copy-start/copy-done pair.
+
+Every invocation of a called computation gets its own SizeEnv (EvalContext.call), so a while
+body reads its carried value's dynamic sizes off the value of that iteration: a loop whose
+carried array shrinks or grows through set-dimension-size runs at the actual size each time.
+Semantics: XLA operation semantics (While, Conditional, Map) and HloInstruction's copy-start
+(result `(destination, source, u32[] context)`) and copy-done (the destination).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...hlo.opcodes import Opcode
+from ...hlo.types import to_numpy_dtype
+from ...shapes.rules_control import BODY, CONDITION, branches
+from .lowering import lowering
+from .ops_elementwise import fitted
+
+
+def _predicate(ctx, value, what: str) -> bool:
+    value = np.asarray(value)
+    if value.size != 1:
+        raise ctx.error(f"{what} gave {value.size} values where one pred[] was expected "
+                        "(a data-dependent loop or branch inside a map is not supported)")
+    return bool(value.reshape(()))
+
+
+@lowering(Opcode.WHILE)
+def while_(ctx, inst, args):
+    """Run body while condition holds; the carried value keeps its actual sizes throughout."""
+    (state,) = args
+    (cond,) = inst.called["condition"]
+    (body,) = inst.called["body"]
+    while _predicate(ctx, ctx.call(CONDITION, cond, [state]), f"condition '{cond.name}'"):
+        state = ctx.call(BODY, body, [state])
+    return state
+
+
+def _branch_index(selector, count: int) -> int:
+    """XLA: pred true -> branch 0, false -> 1; an s32 index out of [0, count) -> last branch."""
+    selector = np.asarray(selector)
+    if selector.dtype == np.bool_:
+        return 0 if bool(selector) else 1
+    index = int(selector)
+    return index if 0 <= index < count else count - 1
+
+
+@lowering(Opcode.CONDITIONAL)
+def conditional(ctx, inst, args):
+    comps = branches(inst)
+    k = _branch_index(args[0], len(comps))
+    return ctx.call(k, comps[k], [args[k + 1]])
+
+
+@lowering(Opcode.MAP)
+def map_(ctx, inst, args):
+    """Apply to_apply elementwise: one vectorized run of the scalar computation."""
+    (comp,) = inst.called["to_apply"]
+    shape = ctx.out_shape()
+    args = [np.asarray(a) for a in fitted(ctx, args)]
+    out = ctx.call(0, comp, args, vectorized=True)
+    dtype = to_numpy_dtype(inst.shape.element_type)
+    return np.array(np.broadcast_to(np.asarray(out), shape), dtype=dtype)
+
+
+@lowering(Opcode.COPY_START)
+def copy_start(ctx, inst, args):
+    (x,) = args
+    return (np.array(x, copy=True), x, np.uint32(0))
+
+
+@lowering(Opcode.COPY_DONE)
+def copy_done(ctx, inst, args):
+    return args[0][0]

@@ -1,0 +1,80 @@
+"""A small helper for op tests: compile an HLO module from text once, run it on arrays.
+
+    from opcheck import run_hlo
+    out = run_hlo(TEXT, np.arange(3, dtype=np.float32))
+
+`run_hlo(text, *args)` compiles `text` for the CPU backend (cached per text, so a table of
+sizes compiles once) and returns the result as NumPy (a tuple for tuple roots).
+`compiled(text)` gives the cached Executable itself. `DynHloError`s propagate unchanged, so
+tests can assert on them with `pytest.raises`. For op tables: `OpCase` (module, arguments at
+size n, expected value by hand), `crossed(cases)` (pytest params: cases x sizes) and
+`check_case(case, n)`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from typing import Callable
+
+import numpy as np
+
+import dynhlo
+
+
+@functools.lru_cache(maxsize=256)
+def compiled(text: str, backend: str = "cpu") -> dynhlo.Executable:
+    """The Executable for HLO `text` (compiled on first use, then cached)."""
+    return dynhlo.compile(text, backend=backend)
+
+
+def run_hlo(text: str, *args):
+    """Run the HLO module `text` on the CPU backend with NumPy `args` at their actual shapes."""
+    return compiled(text)(*[np.asarray(a) for a in args])
+
+
+@dataclasses.dataclass(frozen=True)
+class OpCase:
+    """One row of an op table: a module, how to make its arguments at size n, the answer.
+
+    `args(n, rng)` gives the arguments at dynamic size n; `expect(*args)` computes the expected
+    result independently (NumPy by hand); `sizes` are the dynamic sizes to run at (include
+    the bound, 0 and 1 where the op allows them).
+    """
+
+    name: str
+    text: str
+    args: Callable
+    expect: Callable
+    sizes: tuple = (0, 1, 3)
+
+
+def crossed(cases):
+    """pytest params: every case crossed with each of its sizes, ids like `reverse-n3`."""
+    import pytest
+    return [pytest.param(case, n, id=f"{case.name}-n{n}") for case in cases for n in case.sizes]
+
+
+def check_case(case: OpCase, n: int, seed: int = 0) -> None:
+    """Run `case` at size n and compare with its expected value (exact, or close for floats)."""
+    rng = np.random.default_rng(seed + n)
+    args = case.args(n, rng)
+    got = run_hlo(case.text, *args)
+    want = case.expect(*args)
+    _compare(got, want, case.name)
+
+
+def _compare(got, want, where: str) -> None:
+    if isinstance(want, tuple):
+        assert isinstance(got, tuple) and len(got) == len(want), where
+        for g, w in zip(got, want):
+            _compare(g, w, where)
+        return
+    want = np.asarray(want)
+    got = np.asarray(got)
+    assert got.shape == want.shape, f"{where}: shape {got.shape} != {want.shape}"
+    assert got.dtype == want.dtype, f"{where}: dtype {got.dtype} != {want.dtype}"
+    if want.dtype.kind in "fc":
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6, err_msg=where)
+    else:
+        np.testing.assert_array_equal(got, want, err_msg=where)
