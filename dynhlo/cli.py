@@ -1,7 +1,8 @@
 """The `dynhlo` command (also `python -m dynhlo`).
 
-    dynhlo run MODULE.hlo ARGS...      run on the CPU (or --backend gpu), print the result
-    dynhlo inspect MODULE.hlo          the dynamic size of every instruction
+    dynhlo run MODULE.hlo|ARTIFACT ARGS...   run on the CPU (or --backend gpu), print the result
+    dynhlo inspect MODULE.hlo|ARTIFACT       the dynamic size of every instruction
+    dynhlo compile MODULE.hlo -o M.dynhlo    compile ahead of time into an artifact file
 
 Each subcommand is one entry of SUBCOMMANDS: a function that adds its arguments to its
 argparse parser and a function that does the work and returns the exit status. Adding a
@@ -93,10 +94,24 @@ def load_module(path: str):
         raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
 
 
-def load_executable(path: str, backend: str):
-    """Compile the module in `path` for `backend` (the place to add AOT artifact files)."""
+def load_executable(path: str, backend: str | None):
+    """The executable of `path`: an artifact loaded as is (it names its backend; `backend`,
+    when given, must match), or an HLO module compiled for `backend` (default cpu)."""
+    if is_artifact(path):
+        from .runtime.artifact import load
+        return load(path, backend=backend)
     from .runtime.executable import compile as compile_module
-    return compile_module(load_module(path), backend=backend)
+    return compile_module(load_module(path), backend=backend or "cpu")
+
+
+def is_artifact(path: str) -> bool:
+    """True when the file starts with the artifact magic bytes (else it is read as HLO text)."""
+    from .runtime.artifact import MAGIC
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(MAGIC)) == MAGIC
+    except OSError:
+        return False  # read_text reports the problem in HLO terms
 
 
 def read_argument(index: int, text: str):
@@ -132,12 +147,17 @@ def _read_npy(index: int, path: str) -> np.ndarray:
 # -- subcommands --------------------------------------------------------------------------
 
 
-def _add_module_argument(parser: argparse.ArgumentParser) -> None:
+def _add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False) -> None:
+    if artifact:
+        parser.add_argument("module", metavar="MODULE.hlo|ARTIFACT",
+                            help="HLO text file (short or dump form), or an artifact written "
+                                 "by `dynhlo compile`")
+        return
     parser.add_argument("module", metavar="MODULE.hlo", help="HLO text file (short or dump form)")
 
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_module_argument(parser)
+    _add_module_argument(parser, artifact=True)
     parser.add_argument("args", nargs="*", metavar="ARG",
                         help='one per entry parameter, in parameter order: a .npy file or HLO '
                              'literal text such as "f32[2,2] {{1,2},{3,4}}" or "s32[] 3", at '
@@ -146,8 +166,9 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also save the outputs to OUT.npz under keys out0, out1, ...")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="do not print the result (use with -o)")
-    parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
-                        help="where to run (default: cpu, the NumPy reference)")
+    parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
+                        help="where to run (default: cpu, the NumPy reference; an artifact "
+                             "runs on the backend it was compiled for)")
 
 
 def cmd_run(ns: argparse.Namespace) -> int:
@@ -164,19 +185,101 @@ def cmd_run(ns: argparse.Namespace) -> int:
 
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_module_argument(parser)
+    _add_module_argument(parser, artifact=True)
 
 
 def cmd_inspect(ns: argparse.Namespace) -> int:
     """`dynhlo inspect`: the module's instructions with their inferred dynamic sizes."""
     from .inspect import inspect_module
+    if is_artifact(ns.module):
+        sys.stdout.write(inspect_artifact(ns.module))
+        return 0
     sys.stdout.write(inspect_module(load_module(ns.module)))
     return 0
+
+
+def inspect_artifact(path: str) -> str:
+    """An artifact's header (versions, backend, target, options, buckets, sections), then
+    the report of the module it holds (as given, before bucketing)."""
+    from .hlo.parser import parse_hlo
+    from .inspect import inspect_module
+    from .runtime.artifact import describe, read_artifact
+    try:
+        artifact = read_artifact(Path(path).read_bytes())
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    module = parse_hlo(artifact.sections[artifact.header["module"]].decode("utf-8"))
+    return describe(artifact) + "\n" + inspect_module(module)
+
+
+def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_module_argument(parser)
+    parser.add_argument("-o", "--output", required=True, metavar="ARTIFACT",
+                        help="the artifact file to write (e.g. MODULE.dynhlo)")
+    parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
+                        help="the backend to compile for (default: cpu)")
+    parser.add_argument("--target", help="the GPU target, e.g. sm_90 (gpu backend only)")
+    parser.add_argument("--bound", action="append", default=[], metavar="NAME:DIM=BOUND",
+                        help="bound an unbounded (?) dimension, e.g. x:0=1024 (NAME: the "
+                             "parameter's name, with or without its .N suffix, or its number)")
+    parser.add_argument("--buckets", metavar="B1,B2,...",
+                        help="one program per bucket for the unbounded dimensions left, e.g. "
+                             "128,1024; a call runs the smallest bucket that fits")
+
+
+def cmd_compile(ns: argparse.Namespace) -> int:
+    """`dynhlo compile`: compile ahead of time and write one artifact file."""
+    from .runtime.executable import compile as compile_module
+    options = compile_options(ns)
+    exe = compile_module(load_module(ns.module), backend=ns.backend, **options)
+    exe.save(ns.output)
+    buckets = list(getattr(exe, "executables", {})) or "one program"
+    sys.stdout.write(f"wrote {ns.output}: backend {exe.backend}, target {exe.target}, "
+                     f"buckets {buckets}\n")
+    return 0
+
+
+def compile_options(ns: argparse.Namespace) -> dict:
+    """compile() keywords from `--target`, `--bound` and `--buckets`."""
+    options: dict = {}
+    if ns.target is not None:
+        if ns.backend != "gpu":
+            raise CliError(f"--target {ns.target} is for the gpu backend; the cpu backend has "
+                           "one target")
+        options["target"] = ns.target
+    if ns.bound:
+        options["bounds"] = parse_bounds(ns.bound)
+    if ns.buckets is not None:
+        options["buckets"] = _int_list("--buckets", ns.buckets)
+    return options
+
+
+def parse_bounds(specs: list[str]) -> dict:
+    """`["x:0=1024"]` -> {"x": {0: 1024}}; a NAME of digits is a parameter number."""
+    bounds: dict = {}
+    for spec in specs:
+        match = re.fullmatch(r"(.+):(\d+)=(\d+)", spec.strip())
+        if match is None:
+            raise CliError(f"--bound {spec!r}: expected NAME:DIM=BOUND, e.g. x:0=1024")
+        name = int(match[1]) if match[1].isdigit() else match[1]
+        bounds.setdefault(name, {})[int(match[2])] = int(match[3])
+    return bounds
+
+
+def _int_list(flag: str, text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise CliError(f"{flag} {text!r}: expected sizes separated by commas, e.g. 128,1024"
+                       ) from None
 
 
 SUBCOMMANDS: dict[str, Subcommand] = {
     "run": Subcommand("run a module on arrays and print (or save) the result",
                       _add_run_arguments, cmd_run),
+    "compile": Subcommand("compile a module ahead of time into an artifact file that run and "
+                          "dynhlo.load use without compiling", _add_compile_arguments,
+                          cmd_compile),
     "inspect": Subcommand("print every instruction with its dynamic dimensions and where "
                           "each size comes from", _add_inspect_arguments, cmd_inspect),
 }

@@ -405,5 +405,26 @@ def load(path, backend: str | None = None, target: str | None = None,
         raise ArtifactError(f"{path}: {exc}") from None
 
 
-__all__ = ["Artifact", "FORMAT_VERSION", "MAGIC", "deserialize", "fingerprint",
+def describe(artifact: Artifact) -> str:
+    """What an artifact holds, for `dynhlo inspect`: versions, backend, target, options,
+    buckets and sections (the module itself is reported by dynhlo.inspect)."""
+    h = artifact.header
+    bounds = [b["bound"] for b in h["buckets"]]
+    lines = [f"artifact: format version {artifact.format_version}, written by dynhlo "
+             f"{h['dynhlo_version']}, {artifact.size} bytes",
+             f"backend: {h['backend']}  target: {h['target']}",
+             f"options: {json.dumps(h['options'], sort_keys=True)}",
+             f"module fingerprint: sha256 {h['fingerprint']}"]
+    if h["bucket_dims"]:
+        dims = ", ".join(f"parameter {n} dimension {d}" for n, d in h["bucket_dims"])
+        lines.append(f"buckets: {', '.join(map(str, bounds))} (bound {dims}; a call runs the "
+                     "smallest bucket that fits)")
+    else:
+        lines.append("buckets: one program (no unbounded dimensions)")
+    lines.append("sections: " + ", ".join(f"{s['name']} ({s['length']} bytes)"
+                                          for s in h["sections"]))
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["Artifact", "FORMAT_VERSION", "MAGIC", "describe", "deserialize", "fingerprint",
            "load", "read_artifact", "save", "serialize", "write_atomic"]
