@@ -1,1 +1,297 @@
-"""placeholder: filled by its owner."""
+"""Shape rules for windows, sorting, linear algebra, convolution and FFT.
+
+Opcodes: reduce-window, select-and-scatter, sort, topk, convolution, cholesky,
+triangular-solve, fft. A windowed dimension's size is a Formula of its operand's size
+(XLA's window arithmetic, see `window_output_size`), so a dynamic input gives an output that
+follows the actual size. The window helpers here are shared with the backends' lowerings, so
+shape and value agree on one formula. Semantics: XLA operation semantics (ReduceWindow,
+SelectAndScatter, Sort, TopK, Conv, Cholesky, TriangularSolve, Fft) and
+DynamicDimensionInference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import HloVerifyError, UnsupportedError
+from ..hlo import attrs
+from ..hlo.opcodes import Opcode
+from ..hlo.shape import UNBOUNDED
+from .rules import elementwise, rule
+from .sizes import Sym, bound_of, dim_text, formula, unify
+
+
+@dataclass(frozen=True)
+class WindowDim:
+    """One dimension of an XLA `window={...}`: size, stride, padding, dilations, reversal."""
+
+    size: int
+    stride: int = 1
+    lo: int = 0
+    hi: int = 0
+    base_dilation: int = 1
+    window_dilation: int = 1
+    reversal: bool = False
+
+
+def window_dims(inst, rank: int) -> list[WindowDim]:
+    """The decoded `window=` attribute, one WindowDim per dimension (XLA's defaults filled).
+
+    Raises:
+        HloVerifyError: a field with a count other than `rank`, or a size/stride/dilation < 1.
+    """
+    fields = attrs.window(inst)
+    if rank and "size" not in fields:
+        raise HloVerifyError(f"window={{...}} needs size= for a rank-{rank} operand", inst.name)
+    defaults = {"size": [1] * rank, "stride": [1] * rank, "pad": [(0, 0)] * rank,
+                "lhs_dilate": [1] * rank, "rhs_dilate": [1] * rank,
+                "window_reversal": [False] * rank}
+    values = {k: fields.get(k, v) for k, v in defaults.items()}
+    for key, items in values.items():
+        if len(items) != rank:
+            raise HloVerifyError(f"window {key} has {len(items)} entries for {rank} "
+                                 "dimensions", inst.name)
+    out = [WindowDim(values["size"][d], values["stride"][d], *values["pad"][d],
+                     values["lhs_dilate"][d], values["rhs_dilate"][d],
+                     values["window_reversal"][d]) for d in range(rank)]
+    for d, w in enumerate(out):
+        if w.size < 0 or min(w.stride, w.base_dilation, w.window_dilation) < 1:
+            raise HloVerifyError(f"window dimension {d} has size {w.size}, stride {w.stride}, "
+                                 f"dilations {w.base_dilation}/{w.window_dilation}; sizes must "
+                                 "be >= 0 and strides and dilations >= 1", inst.name)
+    return out
+
+
+def window_output_size(n: int, w: WindowDim, size: int | None = None) -> int:
+    """Output positions of a window over `n` elements (XLA ShapeInference::InferWindowOutputShape).
+
+    The operand is base-dilated ((n-1)*base_dilation + 1 elements, 0 for n = 0), padded by
+    lo/hi, and the window-dilated window ((size-1)*window_dilation + 1) is slid by `stride`.
+    `size` overrides w.size (a convolution kernel's actual spatial size).
+    """
+    size = w.size if size is None else size
+    dilated = (n - 1) * w.base_dilation + 1 if n > 0 else 0
+    padded = dilated + w.lo + w.hi
+    extent = (size - 1) * w.window_dilation + 1 if size > 0 else 0
+    if padded < extent:
+        return 0
+    return (padded - extent) // w.stride + 1
+
+
+def _windowed(dim, w: WindowDim, declared: int):
+    text = f"window({dim_text(dim)})"
+    bound = window_output_size(bound_of(dim), w) if bound_of(dim) != UNBOUNDED else declared
+    return formula(lambda n: window_output_size(n, w), (dim,), text, bound)
+
+
+@rule(Opcode.REDUCE_WINDOW)
+def _reduce_window(ctx, inst, operands):
+    n = len(operands) // 2
+    if n == 0 or len(operands) != 2 * n:
+        raise ctx.error("reduce-window takes N arrays and N init values")
+    if any(t != () for t in operands[n:]):
+        raise ctx.error("reduce-window init values must be scalars")
+    joined = elementwise(ctx, operands[:n])
+    wins = window_dims(inst, len(joined))
+    declared = inst.shape.elements[0] if inst.shape.is_tuple else inst.shape
+    out = tuple(_windowed(dim, w, declared.dims[d])
+                for d, (dim, w) in enumerate(zip(joined, wins)))
+    return out if n == 1 else [out] * n
+
+
+@rule(Opcode.SELECT_AND_SCATTER)
+def _select_and_scatter(ctx, inst, operands):
+    operand, source, init = operands
+    if init != () or len(source) != len(operand):
+        raise ctx.error("select-and-scatter needs a source of the operand's rank and a "
+                        "scalar init value")
+    for d, (dim, w, src) in enumerate(zip(operand, window_dims(inst, len(operand)), source)):
+        if w.base_dilation != 1 or w.window_dilation != 1:
+            raise ctx.error("select-and-scatter windows have no dilation")
+        if isinstance(dim, int) and isinstance(src, int) and \
+                window_output_size(dim, w) != src:
+            raise ctx.error(f"source dimension {d} has size {src}, but the window over the "
+                            f"operand gives {window_output_size(dim, w)}")
+    return operand
+
+
+@rule(Opcode.SORT)
+def _sort(ctx, inst, operands):
+    if not operands:
+        raise ctx.error("sort needs at least one operand")
+    joined = elementwise(ctx, operands)
+    (d,) = attrs.ints(inst, "dimensions")
+    if not 0 <= d < len(joined):
+        raise ctx.error(f"sorts dimension {d} of a rank-{len(joined)} operand")
+    if "to_apply" not in inst.called:
+        raise ctx.error("sort needs a comparator to_apply=")
+    return joined if len(operands) == 1 else [joined] * len(operands)
+
+
+@rule(Opcode.TOPK)
+def _topk(ctx, inst, operands):
+    (operand,) = operands
+    k = attrs.integer(inst, "k")
+    if not operand or k < 0:
+        raise ctx.error(f"topk needs an operand of rank >= 1 and k >= 0 (k={k})")
+    last = operand[-1]
+    if bound_of(last) != UNBOUNDED and k > bound_of(last):
+        raise ctx.error(f"k={k} exceeds the last dimension's size {dim_text(last)}")
+    out = tuple(operand[:-1]) + (k,)
+    return [out, out]
+
+
+@dataclass(frozen=True)
+class ConvLabels:
+    """Positions of the roles in a convolution's dim_labels (`b01f_01io->b01f`)."""
+
+    lhs_batch: int
+    lhs_feature: int
+    lhs_spatial: tuple[int, ...]
+    rhs_in: int
+    rhs_out: int
+    rhs_spatial: tuple[int, ...]
+    out_batch: int
+    out_feature: int
+    out_spatial: tuple[int, ...]
+
+
+def conv_labels(inst, rank: int) -> ConvLabels:
+    """Decode `dim_labels=b01f_01io->b01f` for rank-`rank` operands.
+
+    Raises:
+        HloVerifyError: labels missing, of the wrong length, or naming a role twice.
+    """
+    text = attrs.string(inst, "dim_labels")
+    if text is None:
+        raise HloVerifyError("convolution needs dim_labels= (e.g. b01f_01io->b01f)", inst.name)
+    try:
+        operands, out = text.split("->")
+        lhs, rhs = operands.split("_")
+    except ValueError:
+        raise HloVerifyError(f"dim_labels={text} is not like b01f_01io->b01f", inst.name) \
+            from None
+    spatial = [str(k) for k in range(rank - 2)]
+    parts = []
+    for labels, roles in ((lhs, "bf"), (rhs, "io"), (out, "bf")):
+        if sorted(labels) != sorted(list(roles) + spatial):
+            raise HloVerifyError(f"dim_labels={text}: '{labels}' must hold {roles} and "
+                                 f"spatial dims 0..{rank - 3} once each", inst.name)
+        parts.append((labels.index(roles[0]), labels.index(roles[1]),
+                      tuple(labels.index(s) for s in spatial)))
+    return ConvLabels(*parts[0], *parts[1], *parts[2])
+
+
+@rule(Opcode.CONVOLUTION)
+def _convolution(ctx, inst, operands):
+    lhs, rhs = operands
+    if len(lhs) != len(rhs) or len(lhs) < 2:
+        raise ctx.error(f"convolution operands of ranks {len(lhs)} and {len(rhs)}")
+    labels = conv_labels(inst, len(lhs))
+    wins = window_dims(inst, len(lhs) - 2)
+    groups = attrs.integer(inst, "feature_group_count", 1)
+    batch_groups = attrs.integer(inst, "batch_group_count", 1)
+    _check_groups(ctx, lhs, rhs, labels, groups, batch_groups)
+    declared = inst.shape.dims
+    out: list = [0] * len(lhs)
+    batch = lhs[labels.lhs_batch]
+    out[labels.out_batch] = formula(lambda n: n // batch_groups, (batch,),
+                                    f"{dim_text(batch)}/{batch_groups}",
+                                    bound_of(batch) // batch_groups
+                                    if bound_of(batch) != UNBOUNDED else UNBOUNDED)
+    out[labels.out_feature] = rhs[labels.rhs_out]
+    for k, w in enumerate(wins):
+        x, kernel = lhs[labels.lhs_spatial[k]], rhs[labels.rhs_spatial[k]]
+        if isinstance(kernel, int):
+            out[labels.out_spatial[k]] = _windowed(x, _with_size(w, kernel),
+                                                   declared[labels.out_spatial[k]])
+        else:
+            out[labels.out_spatial[k]] = formula(
+                lambda n, s, w=w: window_output_size(n, w, s), (x, kernel),
+                f"conv({dim_text(x)},{dim_text(kernel)})", declared[labels.out_spatial[k]])
+    return tuple(out)
+
+
+def _with_size(w: WindowDim, size: int) -> WindowDim:
+    return WindowDim(size, w.stride, w.lo, w.hi, w.base_dilation, w.window_dilation, w.reversal)
+
+
+def _check_groups(ctx, lhs, rhs, labels: ConvLabels, groups: int, batch_groups: int):
+    """Static checks of XLA's grouping constraints; dynamic sizes are checked at run time."""
+    if groups < 1 or batch_groups < 1 or (groups > 1 and batch_groups > 1):
+        raise ctx.error(f"feature_group_count={groups} and batch_group_count={batch_groups}: "
+                        "each must be >= 1 and at most one of them > 1")
+    features, kernel_in = lhs[labels.lhs_feature], rhs[labels.rhs_in]
+    if isinstance(features, int) and isinstance(kernel_in, int) and \
+            features != groups * kernel_in:
+        raise ctx.error(f"input features {features} != feature_group_count ({groups}) * "
+                        f"kernel input features ({kernel_in})")
+    for value, count, what in ((rhs[labels.rhs_out], groups * batch_groups,
+                                "kernel output features"),
+                               (lhs[labels.lhs_batch], batch_groups, "batch")):
+        if isinstance(value, int) and value % count:
+            raise ctx.error(f"{what} {value} is not divisible by the group count {count}")
+
+
+@rule(Opcode.CHOLESKY)
+def _cholesky(ctx, inst, operands):
+    (a,) = operands
+    return _square(ctx, a, "cholesky operand")
+
+
+def _square(ctx, a, what):
+    if len(a) < 2:
+        raise ctx.error(f"{what} must have rank >= 2")
+    joined = unify(a[-2], a[-1])
+    if joined is None:
+        raise ctx.error(f"{what} is not square: {dim_text(a[-2])} x {dim_text(a[-1])}")
+    return tuple(a[:-2]) + (joined, joined)
+
+
+@rule(Opcode.TRIANGULAR_SOLVE)
+def _triangular_solve(ctx, inst, operands):
+    a, b = operands
+    a = _square(ctx, a, "triangular-solve a")
+    if len(b) != len(a):
+        raise ctx.error(f"a and b ranks differ: {len(a)} and {len(b)}")
+    left = attrs.boolean(inst, "left_side")
+    out = list(elementwise(ctx, [a[:-2], b[:-2]]))
+    m = unify(a[-1], b[-2] if left else b[-1])
+    if m is None:
+        raise ctx.error(f"a is {dim_text(a[-1])} x {dim_text(a[-1])} but b is "
+                        f"{dim_text(b[-2])} x {dim_text(b[-1])} (left_side={left})")
+    return tuple(out) + ((m, b[-1]) if left else (b[-2], m))
+
+
+_FFT_TYPES = ("FFT", "IFFT", "RFFT", "IRFFT")
+
+
+@rule(Opcode.FFT)
+def _fft(ctx, inst, operands):
+    (x,) = operands
+    kind = attrs.string(inst, "fft_type", "FFT")
+    lengths = attrs.ints(inst, "fft_length")
+    if kind not in _FFT_TYPES or not 1 <= len(lengths) <= min(3, len(x)):
+        raise ctx.error(f"fft_type={kind} fft_length={list(lengths)} for a rank-{len(x)} "
+                        "operand; fft_type is one of FFT, IFFT, RFFT, IRFFT and fft_length "
+                        "names 1 to 3 trailing dimensions")
+    rank = len(lengths)
+    inner = list(x[-rank:])
+    expected = list(lengths)
+    if kind == "IRFFT":
+        expected[-1] = lengths[-1] // 2 + 1
+        if any(isinstance(d, Sym) for d in inner):
+            raise UnsupportedError(f"instruction '{inst.name}': IRFFT over a dynamic "
+                                   "dimension (its output length is ambiguous at a smaller "
+                                   "size); make the transformed dimensions static")
+    for d, (dim, n) in enumerate(zip(inner, expected)):
+        if bound_of(dim) not in (n, UNBOUNDED):
+            raise ctx.error(f"fft_length={list(lengths)} needs trailing dimension {d} of "
+                            f"size {n}, got {dim_text(dim)}")
+    if kind == "RFFT":
+        # An empty transform is empty (n // 2 + 1 would invent one bin).
+        inner[-1] = formula(lambda n: n // 2 + 1 if n else 0, (inner[-1],),
+                            f"{dim_text(inner[-1])}/2+1", lengths[-1] // 2 + 1)
+    elif kind == "IRFFT":
+        inner[-1] = lengths[-1]
+    return tuple(x[:-rank]) + tuple(inner)
