@@ -27,6 +27,7 @@ _FLOAT = re.compile(r"-?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+
                     r"|inf|nan(?:\(0x[0-9a-fA-F]+\))?)")
 _ROW = re.compile(r"\s*\{([^{}()]*)\}")  # an innermost `{1, 2, 3}`, read in one step
 _INF = float("inf")
+_NEG_ZERO = -0.0  # what `-0` reads as: an integer zero, or a float zero with its sign
 _MAX_RANK = 128  # deeper brace nesting is refused rather than recursed into
 
 
@@ -60,6 +61,11 @@ class _Reader:
         self.pos = m.end()
         return m.group(1)
 
+    def token_start(self) -> int:
+        """Where the next token starts (after any whitespace)."""
+        m = _TOKEN.match(self.text, self.pos)
+        return m.start(1) if m else len(self.text)
+
     def skip_shape_prefix(self) -> None:
         m = _SHAPE_PREFIX.match(self.text, self.pos)
         if m:
@@ -73,7 +79,8 @@ def _scalar_value(tok: str):
     if _INT.fullmatch(tok):
         if len(tok) > 40:
             raise OverflowError(tok)
-        return int(tok)
+        value = int(tok)
+        return _NEG_ZERO if value == 0 and tok[0] == "-" else value
     if _FLOAT.fullmatch(tok):
         value = float(tok.split("(")[0])
         if value in (_INF, -_INF) and "inf" not in tok:
@@ -117,12 +124,12 @@ def _read_array(reader: _Reader, dims: tuple[int, ...], is_complex: bool, out: l
             reader.take(",")
         if count == dims[0]:
             raise LiteralSyntaxError(f"more than {dims[0]} elements in a dimension of size "
-                                     f"{dims[0]}", reader.pos)
+                                     f"{dims[0]}", reader.token_start())
         _read_array(reader, dims[1:], is_complex, out)
         count += 1
     if count != dims[0] and not (count == 0 and 0 in dims):
-        raise LiteralSyntaxError(f"{count} elements in a dimension of size {dims[0]}",
-                                 reader.pos)
+        raise LiteralSyntaxError(f"only {count} of {dims[0]} elements in a dimension",
+                                 reader.token_start())
     reader.take("}")
 
 
@@ -170,14 +177,37 @@ def read_literal(reader: _Reader, shape: AnyShape, depth: int = 0):
     if UNBOUNDED in shape.dims:
         raise LiteralSyntaxError(f"a literal of {shape} needs a size for every '?' dimension",
                                  reader.pos)
-    start = _TOKEN.match(reader.text, reader.pos)
-    start = start.start(1) if start else reader.pos
+    start = reader.token_start()
     flat: list = []
     _read_array(reader, shape.dims, shape.element_type in COMPLEX_TYPES, flat)
     try:
         return _to_array(flat, shape)
+    except _BadValue as exc:
+        raise LiteralSyntaxError(str(exc), _element_offset(reader.text, start, exc.index,
+                                                           shape.element_type)) from None
     except ValueError as exc:
         raise LiteralSyntaxError(str(exc), start) from None
+
+
+class _BadValue(ValueError):
+    """A value that does not fit its element type; `index` is its flat position."""
+
+    def __init__(self, message: str, index: int):
+        super().__init__(message)
+        self.index = index
+
+
+def _element_offset(text: str, start: int, index: int, element_type: str) -> int:
+    """Where the `index`-th value of the literal at `start` is written."""
+    opener = "(" if element_type in COMPLEX_TYPES else None
+    seen = -1
+    for m in _TOKEN.finditer(text, start):
+        tok = m.group(1)
+        if (tok == opener) if opener else tok not in "{}(),":
+            seen += 1
+            if seen == index:
+                return m.start(1)
+    return start
 
 
 def _to_array(flat: list, shape: Shape) -> np.ndarray:
@@ -185,16 +215,17 @@ def _to_array(flat: list, shape: Shape) -> np.ndarray:
     element_type = shape.element_type
     dtype = to_numpy_dtype(element_type)
     if element_type == "pred":
-        _check_kinds(flat, element_type, lambda v: isinstance(v, bool) or (
+        _check_kinds(flat, element_type, lambda v: isinstance(v, bool) or v is _NEG_ZERO or (
             isinstance(v, int) and v in (0, 1)))
         array = np.array(flat, dtype=np.bool_)
     elif element_type in INTEGRAL_TYPES:
-        _check_kinds(flat, element_type, lambda v: isinstance(v, int) and not isinstance(v, bool))
+        _check_kinds(flat, element_type, lambda v: v is _NEG_ZERO or (
+            isinstance(v, int) and not isinstance(v, bool)))
         info = ml_dtypes.iinfo(dtype)
         for i, v in enumerate(flat):
             if not info.min <= v <= info.max:
-                raise ValueError(f"value {v} (element {i}) does not fit {element_type}: "
-                                 f"its range is {info.min}..{info.max}")
+                raise _BadValue(f"value {v} does not fit {element_type}: its range is "
+                                f"{info.min}..{info.max}", i)
         array = np.array(flat, dtype=np.uint64 if element_type == "u64" else np.int64)
         array = array.astype(dtype)
     else:
@@ -210,7 +241,7 @@ def _check_kinds(flat: list, element_type: str, ok) -> None:
     for i, v in enumerate(flat):
         if not ok(v):
             shown = str(v).lower() if isinstance(v, bool) else v
-            raise ValueError(f"value {shown} (element {i}) is not a valid {element_type}")
+            raise _BadValue(f"value {shown} is not a valid {element_type}", i)
 
 
 def _to_float_array(flat: list, element_type: str, dtype) -> np.ndarray:
@@ -224,7 +255,7 @@ def _to_float_array(flat: list, element_type: str, dtype) -> np.ndarray:
         lost = np.isfinite(source) & ~np.isfinite(array.astype(wide))
     if lost.any():
         i = int(np.flatnonzero(lost.reshape(-1))[0])
-        raise ValueError(f"value {flat[i]} (element {i}) is out of range for {element_type}")
+        raise _BadValue(f"value {flat[i]} is out of range for {element_type}", i)
     return array
 
 
@@ -237,7 +268,8 @@ def parse_literal(text: str, shape: AnyShape):
     reader = _Reader(text)
     value = read_literal(reader, shape)
     if reader.peek():
-        raise LiteralSyntaxError(f"unexpected '{reader.peek()}' after the literal", reader.pos)
+        raise LiteralSyntaxError(f"unexpected '{reader.peek()}' after the literal",
+                                 reader.token_start())
     return value
 
 

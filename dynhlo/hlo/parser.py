@@ -39,7 +39,7 @@ _FAST = re.compile(
 _FAST_ATTR = re.compile(rf"[ \t]*,[ \t]*({_N})[ \t]*=[ \t]*({_VAL})")
 _TYPED = re.compile(rf"[ \t]*(?:(?:{_ARR}[ \t]+)?%?{_N}[ \t]*(?:,[ \t]*(?:{_ARR}[ \t]+)?%?{_N}"
                     rf"[ \t]*)*)?")
-_OPERAND = re.compile(rf"(?:({_ARR})[ \t]+)?%?({_N})")
+_OPERAND = re.compile(rf"(?:({_ARR})[ \t]+)?(%?)({_N})")
 _SPACES = str.maketrans("", "", " \t%")
 
 _SKIP = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
@@ -147,7 +147,8 @@ class _Parser:
 
     def got(self) -> str:
         """The text at the current position, for 'expected X, got Y' messages."""
-        return self.text[self.pos:self.pos + 12].split("\n")[0] or "end of text"
+        text = self.text[self.pos:self.pos + 12].split("\n")[0] or "end of text"
+        return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
     def expect(self, token: str, what: str | None = None) -> None:
         self.skip()
@@ -348,10 +349,17 @@ class _Parser:
         return value
 
     def _check_parameters(self, comp: Computation, at: int) -> None:
-        numbers = [p.parameter_number for p in comp.parameters]
-        if numbers != list(range(len(numbers))):
-            raise self.error(f"computation '{comp.name}' has parameters {numbers}; expected "
-                             f"0..{len(numbers) - 1}, each once", at)
+        """Parameter numbers must be 0..n-1, each once; the error names the first bad one."""
+        n = len(comp.parameters)
+        seen: set[int] = set()
+        for p in sorted(comp.parameters, key=lambda p: p.offset):
+            number = p.parameter_number
+            if number >= n or number in seen:
+                problem = "is used twice" if number in seen else f"is not in 0..{n - 1}"
+                raise self.error(f"parameter number {number} of '{p.name}' {problem}: "
+                                 f"computation '{comp.name}' has {n} parameter(s)",
+                                 p.offset if p.offset >= 0 else at)
+            seen.add(number)
 
     def signature(self) -> None:
         """`(p0: f32[2], p1: s32[]) -> f32[2]`: checked for syntax, implied by the body."""
@@ -427,7 +435,7 @@ class _Parser:
         for om in _OPERAND.finditer(self.text, start, end):
             if om.group(1) is not None:
                 self._cached_shape(om.group(1), om.start(1))
-            names.append(om.group(2))
+            names.append(om.group(3))
         return names
 
     def _fast_calls(self, inst: Instruction, start: int, end: int) -> dict:
@@ -487,7 +495,8 @@ class _Parser:
             if not _NAME.match(self.text, self.pos) or _ARRAY_SHAPE.match(self.text, self.pos):
                 self.shape()
                 self.skip()
-            names.append((self.name("an operand name"), self.pos))
+            at = self.pos
+            names.append((self.name("an operand name"), at))
         return names
 
     def constant_literal(self, inst: Instruction) -> list:
