@@ -89,7 +89,7 @@ def _transpose(ctx, inst, operands):
     return tuple(operand[p] for p in perm)
 
 
-@rule(Opcode.RESHAPE, Opcode.BITCAST)
+@rule(Opcode.RESHAPE)
 def _reshape(ctx, inst, operands):
     (operand,) = operands
     target = inst.shape.dims
@@ -98,11 +98,16 @@ def _reshape(ctx, inst, operands):
             raise ctx.error(f"reshape of {len(operand)}-d size {math.prod(operand)} elements "
                             f"to {math.prod(target)} elements")
         return tuple(target)
-    return tuple(_reshape_groups(ctx, operand, target))
+    return tuple(_reshape_groups(ctx, operand, target, inst.shape.dynamic))
 
 
-def _reshape_groups(ctx, operand, target):
-    """Match runs of dims with equal bound products; a run's dynamic size moves across."""
+def _reshape_groups(ctx, operand, target, dynamic=None):
+    """Match runs of dims with equal bound products; a run's dynamic size moves across.
+
+    `dynamic` (the declared `<=` flags of the target) picks which output dim of a run takes
+    the dynamic size: `f32[<=12] -> f32[3,<=4]` puts it on the minor dim, as declared.
+    """
+    dynamic = tuple(dynamic) if dynamic is not None else (False,) * len(target)
     out: list[Dim] = []
     i = j = 0
     while i < len(operand) or j < len(target):
@@ -119,16 +124,19 @@ def _reshape_groups(ctx, operand, target):
                 raise ctx.error(f"reshape from {len(operand)} dims to {list(target)}: element "
                                 "counts differ")
         out.extend(_reshape_group(ctx, [operand[k] for k in gi if k < len(operand)],
-                                  [target[k] for k in gj if k < len(target)]))
+                                  [target[k] for k in gj if k < len(target)],
+                                  [dynamic[k] for k in gj if k < len(target)]))
     return out[:len(target)]
 
 
-def _reshape_group(ctx, src, dst):
+def _reshape_group(ctx, src, dst, declared):
     if not any(isinstance(d, Sym) for d in src):
         return list(dst)
     total = product(src)
-    # The dynamic size lands on the first (major-most) output dim that is not 1.
-    major = next((k for k, d in enumerate(dst) if d != 1), 0)
+    # The dynamic size lands on the output dim declared `<=` (the major-most one if several),
+    # else on the first (major-most) output dim that is not 1.
+    major = next((k for k, flag in enumerate(declared) if flag),
+                 next((k for k, d in enumerate(dst) if d != 1), 0))
     rest = math.prod(d for k, d in enumerate(dst) if k != major)
     out = list(dst)
     out[major] = formula(lambda t: _exact_div(ctx, t, rest), (total,),
@@ -235,27 +243,6 @@ def _pad(ctx, inst, operands):
         def size(n, lo=lo, hi=hi, interior=interior):
             return max(0, lo + hi + n + max(n - 1, 0) * interior)
         out.append(formula(size, (dim,), f"pad({dim_text(dim)})", size(bound_of(dim))))
-    return tuple(out)
-
-
-@rule(Opcode.GATHER)
-def _gather(ctx, inst, operands):
-    operand, indices = operands
-    offset_dims = attrs.ints(inst, "offset_dims", ())
-    collapsed = attrs.ints(inst, "collapsed_slice_dims", ())
-    operand_batching = attrs.ints(inst, "operand_batching_dims", ())
-    slice_sizes = attrs.ints(inst, "slice_sizes")
-    ivd = attrs.integer(inst, "index_vector_dim", len(indices))
-    batch = [d for k, d in enumerate(indices) if k != ivd]
-    offsets = [s for k, s in enumerate(slice_sizes) if k not in collapsed
-               and k not in operand_batching]
-    rank = len(batch) + len(offsets)
-    if len(offset_dims) != len(offsets) or any(not 0 <= d < rank for d in offset_dims):
-        raise ctx.error(f"offset_dims={list(offset_dims)} do not match slice_sizes="
-                        f"{list(slice_sizes)}")
-    out, bi, oi = [], iter(batch), iter(offsets)
-    for d in range(rank):
-        out.append(next(oi) if d in offset_dims else next(bi))
     return tuple(out)
 
 

@@ -45,7 +45,7 @@ def broadcast(ctx, inst, args):
     return np.array(np.broadcast_to(view, shape))
 
 
-@lowering(Opcode.RESHAPE, Opcode.BITCAST)
+@lowering(Opcode.RESHAPE)
 def reshape(ctx, inst, args):
     (x,) = args
     shape = ctx.out_shape()
@@ -92,49 +92,6 @@ def pad(ctx, inst, args):
     if all(len(s) for s in src) or x.size == 0:
         out[np.ix_(*dst)] = x[np.ix_(*src)] if x.size else out[np.ix_(*dst)]
     return out
-
-
-@lowering(Opcode.GATHER)
-def gather(ctx, inst, args):
-    operand, indices = args
-    offset_dims = attrs.ints(inst, "offset_dims", ())
-    collapsed = attrs.ints(inst, "collapsed_slice_dims", ())
-    start_index_map = attrs.ints(inst, "start_index_map", ())
-    operand_batching = attrs.ints(inst, "operand_batching_dims", ())
-    indices_batching = attrs.ints(inst, "start_indices_batching_dims", ())
-    slice_sizes = attrs.ints(inst, "slice_sizes")
-    ivd = attrs.integer(inst, "index_vector_dim", indices.ndim)
-    if ivd == indices.ndim:
-        indices = indices[..., None]
-    idx = np.moveaxis(indices, ivd, -1).astype(np.int64)
-    batch_shape = idx.shape[:-1]
-    batch_axes = [k for k in range(indices.ndim) if k != ivd]
-    nb = len(batch_shape)
-    index_arrays = []
-    for d in range(operand.ndim):
-        size = slice_sizes[d]
-        if d in start_index_map:
-            start = idx[..., start_index_map.index(d)]
-        elif d in operand_batching:
-            axis = batch_axes.index(indices_batching[operand_batching.index(d)])
-            start = np.arange(batch_shape[axis]).reshape(
-                [-1 if k == axis else 1 for k in range(nb)])
-            start = np.broadcast_to(start, batch_shape)
-        else:
-            start = np.zeros(batch_shape, dtype=np.int64)
-        if d not in operand_batching:
-            start = np.clip(start, 0, max(operand.shape[d] - size, 0))
-        offset = np.arange(size).reshape([-1 if k == d else 1 for k in range(operand.ndim)])
-        index_arrays.append(start.reshape(batch_shape + (1,) * operand.ndim) + offset)
-    full = operand[tuple(index_arrays)] if operand.size else np.zeros(
-        batch_shape + tuple(slice_sizes), operand.dtype)
-    drop = tuple(nb + d for d in sorted(set(collapsed) | set(operand_batching)))
-    full = full.reshape([n for k, n in enumerate(full.shape) if k not in drop])
-    rank = nb + full.ndim - nb
-    order, bi, oi = [], iter(range(nb)), iter(range(nb, full.ndim))
-    for d in range(rank):
-        order.append(next(oi) if d in offset_dims else next(bi))
-    return np.transpose(full, order)
 
 
 @lowering(Opcode.TUPLE)

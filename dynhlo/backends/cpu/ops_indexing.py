@@ -1,1 +1,285 @@
-"""placeholder: filled by its owner."""
+"""Indexing and reinterpreting data on the CPU: dynamic-slice, dynamic-update-slice, reverse,
+dynamic-reshape, bitcast, bitcast-convert, gather and scatter.
+
+Values are held at their actual sizes, so every start index is clamped against the ACTUAL
+operand size (as the static computation at those sizes would), a reverse flips only the valid
+region, and a scatter window is in or out of bounds by the actual sizes. A slice larger than
+the actual size of its dimension has no static meaning: it is a DynamicSizeError naming the
+instruction. Semantics: XLA operation semantics (https://openxla.org/xla/operation_semantics).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from ...hlo.types import bit_width, to_numpy_dtype
+from ...shapes.rules_data import physical_order
+from .lowering import lowering
+from .ops_reduce import _fast_reducer
+
+
+def _starts(ctx, values, rank: int) -> list[int]:
+    """Start indices as ints: one scalar operand per dimension, or one rank-1 operand."""
+    if len(values) == 1 and np.ndim(values[0]) == 1:
+        return [int(v) for v in np.asarray(values[0]).tolist()]
+    if len(values) != rank:
+        raise ctx.error(f"{len(values)} start indices for a rank-{rank} operand")
+    return [int(np.asarray(v)) for v in values]
+
+
+def _clamped(ctx, starts, sizes, extents, what: str) -> tuple[slice, ...]:
+    """XLA clamps each start to [0, extent - size]; a size over the extent is an error."""
+    out = []
+    for d, (start, size, extent) in enumerate(zip(starts, sizes, extents)):
+        if size > extent:
+            raise ctx.error(f"{what} of size {size} along dimension {d}, which has actual size "
+                            f"{extent}")
+        start = min(max(start, 0), extent - size)
+        out.append(slice(start, start + size))
+    return tuple(out)
+
+
+@lowering(Opcode.DYNAMIC_SLICE)
+def dynamic_slice(ctx, inst, args):
+    x, *starts = args
+    shape = ctx.out_shape()
+    window = _clamped(ctx, _starts(ctx, starts, x.ndim), shape, x.shape, "dynamic-slice")
+    return np.array(x[window], copy=True)
+
+
+@lowering(Opcode.DYNAMIC_UPDATE_SLICE)
+def dynamic_update_slice(ctx, inst, args):
+    x, update, *starts = args
+    window = _clamped(ctx, _starts(ctx, starts, x.ndim), update.shape, x.shape,
+                      "dynamic-update-slice update")
+    out = np.array(x, copy=True)
+    out[window] = update
+    return out
+
+
+@lowering(Opcode.REVERSE)
+def reverse(ctx, inst, args):
+    (x,) = args
+    return np.array(np.flip(x, axis=attrs.ints(inst, "dimensions", ())), copy=True)
+
+
+@lowering(Opcode.DYNAMIC_RESHAPE)
+def dynamic_reshape(ctx, inst, args):
+    """Row-major reshape of the valid region to the sizes given by the size operands."""
+    x = args[0]
+    shape = ctx.out_shape()
+    if x.size != int(np.prod(shape)):
+        raise ctx.error(f"dynamic-reshape of {list(x.shape)} ({x.size} elements) to sizes "
+                        f"{list(shape)} ({int(np.prod(shape))} elements)")
+    return x.reshape(shape)
+
+
+@lowering(Opcode.BITCAST)
+def bitcast(ctx, inst, args):
+    """Reshape in physical (layout) order: the row-major bytes of both layouts agree."""
+    (x,) = args
+    src, dst = physical_order(inst.operands[0].shape), physical_order(inst.shape)
+    shape = ctx.out_shape()
+    phys_shape = [shape[p] for p in dst]
+    if x.size != int(np.prod(shape)):
+        raise ctx.error(f"bitcast of {list(x.shape)} ({x.size} elements) to {list(shape)}")
+    phys = np.transpose(x, src).reshape(phys_shape)
+    out = np.transpose(phys, np.argsort(dst))
+    dtype = to_numpy_dtype(inst.shape.element_type)
+    return np.ascontiguousarray(out).view(dtype) if dtype != out.dtype else out
+
+
+@lowering(Opcode.BITCAST_CONVERT)
+def bitcast_convert(ctx, inst, args):
+    """Reinterpret bits (little-endian, as XLA on x86/ARM): a wider source type splits each
+    element along a new last dimension, a narrower one joins the last dimension."""
+    (x,) = args
+    dtype = to_numpy_dtype(inst.shape.element_type)
+    if x.dtype.itemsize * 8 != _bits(inst.operands[0]) or dtype.itemsize * 8 != _bits(inst):
+        raise ctx.error("bitcast-convert of sub-byte element types is not supported")
+    x = np.ascontiguousarray(x)
+    if x.dtype.itemsize == dtype.itemsize:
+        return x.view(dtype)
+    if x.dtype.itemsize > dtype.itemsize:
+        return x.reshape(x.shape + (1,)).view(dtype)
+    return x.view(dtype).reshape(x.shape[:-1])
+
+
+def _bits(inst) -> int:
+    return bit_width(inst.shape.element_type)
+
+
+
+def _index_vectors(indices, ivd: int) -> np.ndarray:
+    """Start indices with the index vector dimension moved last: (batch..., K), int64."""
+    indices = np.asarray(indices)
+    if ivd == indices.ndim:
+        indices = indices[..., None]
+    return np.moveaxis(indices.astype(np.int64), ivd, -1)
+
+
+def _batch_iota(batch_shape, axis: int) -> np.ndarray:
+    """Each batch position's coordinate along `axis` (the index of a batching dimension)."""
+    line = np.arange(batch_shape[axis]).reshape([-1 if k == axis else 1
+                                                 for k in range(len(batch_shape))])
+    return np.broadcast_to(line, batch_shape)
+
+
+def _window_grids(starts: list, sizes: list, lead: tuple, window_of: dict) -> list:
+    """Per operand dim, its index at every (lead..., window...) position.
+
+    `starts[d]` has shape `lead`; `window_of[d]` is the window axis that walks dim d, if any.
+    """
+    window_shape = tuple(sizes[d] for d in sorted(window_of, key=window_of.get))
+    nl, nw = len(lead), len(window_shape)
+    grids = []
+    for d, start in enumerate(starts):
+        grid = np.asarray(start).reshape(lead + (1,) * nw)
+        if d in window_of:
+            k = window_of[d]
+            grid = grid + np.arange(sizes[d]).reshape((1,) * nl + tuple(
+                -1 if j == k else 1 for j in range(nw)))
+        grids.append(np.broadcast_to(grid, lead + window_shape))
+    return grids
+
+
+@lowering(Opcode.GATHER)
+def gather(ctx, inst, args):
+    """XLA Gather with batching dims; starts clamped to [0, actual size - slice size]."""
+    operand, indices = args
+    offset_dims = attrs.ints(inst, "offset_dims", ())
+    dropped = set(attrs.ints(inst, "collapsed_slice_dims", ()))
+    start_map = attrs.ints(inst, "start_index_map", ())
+    op_batch = attrs.ints(inst, "operand_batching_dims", ())
+    idx_batch = attrs.ints(inst, "start_indices_batching_dims", ())
+    ivd = attrs.integer(inst, "index_vector_dim", np.ndim(indices))
+    idx = _index_vectors(indices, ivd)
+    lead = idx.shape[:-1]
+    batch_axes = [k for k in range(np.ndim(indices)) if k != ivd]
+    offset_operand_dims = [d for d in range(operand.ndim) if d not in dropped
+                           and d not in op_batch]
+    shape = ctx.out_shape()
+    sizes = list(attrs.ints(inst, "slice_sizes"))
+    for k, d in enumerate(offset_operand_dims):  # a whole dynamic dim: its actual size
+        sizes[d] = shape[sorted(offset_dims)[k]]
+    starts = []
+    for d in range(operand.ndim):
+        if d in op_batch:
+            starts.append(_batch_iota(lead, batch_axes.index(idx_batch[op_batch.index(d)])))
+            continue
+        start = idx[..., start_map.index(d)] if d in start_map else np.zeros(lead, np.int64)
+        if sizes[d] > operand.shape[d]:
+            raise ctx.error(f"gather slice of size {sizes[d]} along operand dimension {d}, "
+                            f"which has actual size {operand.shape[d]}")
+        starts.append(np.clip(start, 0, operand.shape[d] - sizes[d]))
+    window_of = {d: k for k, d in enumerate(range(operand.ndim))}
+    grids = _window_grids(starts, sizes, lead, window_of)
+    full = operand[tuple(grids)] if grids else np.broadcast_to(operand, lead)
+    full = full.reshape(lead + tuple(sizes[d] for d in offset_operand_dims))
+    batch_iter, window_iter = iter(range(len(lead))), iter(range(len(lead), full.ndim))
+    order = [next(window_iter) if j in offset_dims else next(batch_iter)
+             for j in range(full.ndim)]
+    return np.array(np.transpose(full, order), copy=True)
+
+
+def _scatter_starts(ctx, inst, indices, rank: int) -> np.ndarray:
+    """The operand start index of every scatter point: (points..., rank), int64."""
+    to_operand = attrs.ints(inst, "scatter_dims_to_operand_dims", ())
+    op_batch = attrs.ints(inst, "input_batching_dims", ())
+    idx_batch = attrs.ints(inst, "scatter_indices_batching_dims", ())
+    ivd = attrs.integer(inst, "index_vector_dim", np.ndim(indices))
+    idx = _index_vectors(indices, ivd)
+    if idx.shape[-1] != len(to_operand):
+        raise ctx.error(f"index vectors of length {idx.shape[-1]} for scatter_dims_to_operand_"
+                        f"dims={list(to_operand)}")
+    lead = idx.shape[:-1]
+    batch_axes = [k for k in range(np.ndim(indices)) if k != ivd]
+    starts = np.zeros(lead + (rank,), np.int64)
+    for d in range(rank):
+        if d in to_operand:
+            starts[..., d] = idx[..., to_operand.index(d)]
+        elif d in op_batch:
+            starts[..., d] = _batch_iota(lead, batch_axes.index(idx_batch[op_batch.index(d)]))
+    return starts
+
+
+def _occurrence(linear: np.ndarray) -> np.ndarray:
+    """For each position, how many earlier positions hold the same value (0 for the first)."""
+    order = np.argsort(linear, kind="stable")
+    ordered = linear[order]
+    first = np.r_[True, ordered[1:] != ordered[:-1]] if len(ordered) else np.zeros(0, bool)
+    group_start = np.maximum.accumulate(np.where(first, np.arange(len(ordered)), 0))
+    out = np.empty(len(linear), np.int64)
+    out[order] = np.arange(len(ordered)) - group_start
+    return out
+
+
+def _apply_updates(ctx, comp, operands, index, values):
+    """operand[i] = comp(operand[i], update) for every update, in order.
+
+    Updates that hit distinct elements are applied in one vectorized call; an element hit
+    k times is handled in k rounds, so any update computation sees the earlier results.
+    """
+    n = len(operands)
+    if not len(values[0]):
+        return
+    linear = np.ravel_multi_index(index, operands[0].shape)
+    rounds = _occurrence(linear)
+    for r in range(int(rounds.max()) + 1):
+        pick = rounds == r
+        where = tuple(i[pick] for i in index)
+        current = [op[where] for op in operands]
+        result = ctx.call(0, comp, current + [v[pick] for v in values], vectorized=True)
+        result = result if n > 1 else (result,)
+        for op, value in zip(operands, result):
+            op[where] = np.broadcast_to(np.asarray(value), current[0].shape)
+
+
+def _is_replace(comp, n: int) -> bool:
+    """to_apply returns its update parameters unchanged (the usual `x.at[i].set(u)`)."""
+    root = comp.root
+    outs = root.operands if root.opcode is Opcode.TUPLE else [root]
+    return len(outs) == n and all(o.opcode is Opcode.PARAMETER and
+                                  o.parameter_number == n + k for k, o in enumerate(outs))
+
+
+@lowering(Opcode.SCATTER)
+def scatter(ctx, inst, args):
+    """XLA Scatter (variadic, batching dims, any to_apply). A window that does not fit in the
+    operand at its ACTUAL sizes is skipped whole, as XLA skips out-of-bounds windows."""
+    n = (len(args) - 1) // 2
+    operands = [np.array(a, copy=True) for a in args[:n]]
+    indices, updates = args[n], [np.asarray(u) for u in args[n + 1:]]
+    window_dims = sorted(attrs.ints(inst, "update_window_dims", ()))
+    skipped = set(attrs.ints(inst, "inserted_window_dims", ())) | set(
+        attrs.ints(inst, "input_batching_dims", ()))
+    rank, shape = operands[0].ndim, operands[0].shape
+    starts = _scatter_starts(ctx, inst, indices, rank)
+    lead = starts.shape[:-1]
+    point_axes = [d for d in range(updates[0].ndim) if d not in window_dims]
+    if tuple(updates[0].shape[d] for d in point_axes) != lead:
+        raise ctx.error(f"updates of size {list(updates[0].shape)} do not match "
+                        f"{list(lead)} scatter indices")
+    window_operand_dims = [d for d in range(rank) if d not in skipped]
+    sizes = [1] * rank
+    for k, d in enumerate(window_operand_dims):
+        sizes[d] = updates[0].shape[window_dims[k]]
+    fits = np.all((starts >= 0) & (starts + np.array(sizes, np.int64) <= np.array(shape)),
+                  axis=-1)
+    window_of = {d: k for k, d in enumerate(window_operand_dims)}
+    grids = _window_grids([starts[..., d] for d in range(rank)], sizes, lead, window_of)
+    moved = [np.moveaxis(u, point_axes, range(len(point_axes))) for u in updates]
+    index = tuple(g[fits].reshape(-1) for g in grids)
+    values = [m[fits].reshape(-1) for m in moved]
+    (comp,) = inst.called["to_apply"]
+    ufunc = _fast_reducer(comp) if n == 1 and operands[0].dtype.kind in "biufc" else None
+    if ufunc is not None:
+        ufunc.at(operands[0], index, values[0].astype(operands[0].dtype))
+    elif _is_replace(comp, n):
+        for op, value in zip(operands, values):
+            op[index] = value
+    else:
+        _apply_updates(ctx, comp, operands, index, values)
+    return operands[0] if n == 1 else tuple(operands)

@@ -1,0 +1,328 @@
+"""Indexing on the CPU backend: dynamic-slice, dynamic-update-slice, gather, scatter.
+
+Answers come from element-by-element references written from XLA's operation semantics (the
+loops below), at the actual sizes. The start indices include values past the actual size and
+negative ones: clamping (dynamic-slice, gather) and skipping (scatter) against the bound
+instead of the actual size would read or write padding and change the answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from dynhlo import DynamicSizeError
+from opcheck import OpCase, check_case, crossed, run_hlo
+
+F32, S32 = np.float32, np.int32
+
+
+def module(body: str, computations: str = "") -> str:
+    return f"HloModule m\n{computations}\nENTRY main {{\n{body}\n}}\n"
+
+
+def clamp(start, size, extent):
+    return min(max(int(start), 0), extent - size)
+
+
+# ---------------------------------------------------------------- dynamic-(update-)slice
+
+DS = module("""  a = f32[<=10] parameter(0)
+  i = s32[] parameter(1)
+  ROOT s = f32[3] dynamic-slice(a, i), dynamic_slice_sizes={3}""")
+DS_2D = module("""  a = f32[<=6,4] parameter(0)
+  i = u32[] parameter(1)
+  j = u32[] parameter(2)
+  ROOT s = f32[<=6,2] dynamic-slice(a, i, j), dynamic_slice_sizes={6,2}""")
+DUS = module("""  a = f32[<=10] parameter(0)
+  u = f32[3] parameter(1)
+  i = s32[] parameter(2)
+  ROOT s = f32[<=10] dynamic-update-slice(a, u, i)""")
+DUS_DYN = module("""  a = f32[<=8,3] parameter(0)
+  u = f32[<=4,2] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ROOT s = f32[<=8,3] dynamic-update-slice(a, u, i, j)""")
+
+
+def _ds(x, i):
+    s = clamp(i, 3, len(x))
+    return x[s:s + 3]
+
+
+def _dus(x, u, i):
+    out = x.copy()
+    s = clamp(i, len(u), len(x))
+    out[s:s + len(u)] = u
+    return out
+
+
+def _dus_2d(x, u, i, j):
+    out = x.copy()
+    si, sj = clamp(i, u.shape[0], x.shape[0]), clamp(j, u.shape[1], x.shape[1])
+    out[si:si + u.shape[0], sj:sj + u.shape[1]] = u
+    return out
+
+
+def _arange(n, cols=None):
+    shape = (n,) if cols is None else (n, cols)
+    return np.arange(int(np.prod(shape)), dtype=F32).reshape(shape) + 1
+
+
+SLICE_CASES = [
+    *[OpCase(f"dynamic-slice-start{i}", DS, lambda n, r, i=i: (_arange(n), S32(i)), _ds,
+             (10, 3, 4, 7)) for i in (0, 2, 5, 9, -3)],
+    *[OpCase(f"dynamic-slice-2d-{i}-{j}", DS_2D,
+             lambda n, r, i=i, j=j: (_arange(n, 4), np.uint32(i), np.uint32(j)),
+             lambda x, i, j: x[:, clamp(j, 2, 4):clamp(j, 2, 4) + 2], (6, 0, 1, 4))
+      for i, j in ((0, 0), (3, 1), (5, 7))],
+    *[OpCase(f"dynamic-update-slice-start{i}", DUS,
+             lambda n, r, i=i: (_arange(n), -_arange(3), S32(i)), _dus, (10, 3, 4, 7))
+      for i in (0, 4, 8, -1)],
+    *[OpCase(f"dynamic-update-slice-2d-{i}-{j}", DUS_DYN,
+             lambda n, r, i=i, j=j: (_arange(n, 3), -_arange(min(n, 2), 2), S32(i), S32(j)),
+             _dus_2d, (8, 0, 1, 5)) for i, j in ((0, 0), (6, 2), (-2, 1))],
+]
+
+
+# ---------------------------------------------------------------- gather
+
+def ref_gather(operand, indices, offset_dims, collapsed, start_map, slice_sizes, ivd,
+               operand_batching=(), indices_batching=(), out_shape=None):
+    """XLA Gather, one output element at a time (operation semantics, with batching dims)."""
+    if ivd == indices.ndim:
+        indices = indices[..., None]
+    batch_axes = [k for k in range(indices.ndim) if k != ivd]
+    window_dims = [d for d in range(operand.ndim) if d not in collapsed
+                   and d not in operand_batching]
+    out = np.zeros(out_shape, operand.dtype)
+    for out_idx in itertools.product(*map(range, out_shape)):
+        batch = [out_idx[k] for k in range(len(out_shape)) if k not in offset_dims]
+        window = [out_idx[k] for k in sorted(offset_dims)]
+        where = list(batch)
+        where.insert(ivd, slice(None))
+        vector = indices[tuple(where)]
+        full = []
+        for d in range(operand.ndim):
+            if d in operand_batching:
+                axis = batch_axes.index(indices_batching[operand_batching.index(d)])
+                full.append(batch[axis])
+                continue
+            start = vector[start_map.index(d)] if d in start_map else 0
+            start = clamp(start, slice_sizes[d], operand.shape[d])
+            offset = window[window_dims.index(d)] if d in window_dims else 0
+            full.append(start + offset)
+        out[out_idx] = operand[tuple(full)]
+    return out
+
+
+EMBED = module("""  a = f32[<=10,4] parameter(0)
+  i = s32[<=6] parameter(1)
+  ROOT g = f32[<=6,4] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}""")
+ROWS_FULL = module("""  a = f32[3,<=8] parameter(0)
+  i = s32[2,1] parameter(1)
+  ROOT g = f32[2,<=8] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,8}""")
+WINDOW_2D = module("""  a = f32[<=7,5] parameter(0)
+  i = s32[<=4,2] parameter(1)
+  ROOT g = f32[<=4,2,3] gather(a, i), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={1,0}, index_vector_dim=1, slice_sizes={2,3}""")
+BATCHED = module("""  a = f32[<=3,6,2] parameter(0)
+  i = s32[<=3,4,1] parameter(1)
+  ROOT g = f32[<=3,4,2] gather(a, i), offset_dims={2}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1,2}""")
+IVD0 = module("""  a = s32[<=9] parameter(0)
+  i = s32[1,<=5] parameter(1)
+  ROOT g = s32[<=5] gather(a, i), offset_dims={}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=0, slice_sizes={1}""")
+
+
+def _ids(r, shape, high):
+    """Indices that include negatives and values past the actual size (clamped by XLA)."""
+    return r.integers(-3, high + 4, shape).astype(S32)
+
+
+GATHER_CASES = [
+    OpCase("gather-embedding", EMBED, lambda n, r: (_arange(n, 4), _ids(r, min(n, 6), n)),
+           lambda a, i: ref_gather(a, i, (1,), (0,), (0,), (1, 4), 1, out_shape=(len(i), 4)),
+           (10, 1, 2, 6)),
+    OpCase("gather-whole-dynamic-dim", ROWS_FULL,
+           lambda n, r: (_arange(3 * n).reshape(3, n), np.array([[2], [-1]], S32)),
+           lambda a, i: ref_gather(a, i, (1,), (0,), (0,), (1, a.shape[1]), 1,
+                                   out_shape=(2, a.shape[1])), (8, 0, 1, 5)),
+    OpCase("gather-window-2d", WINDOW_2D,
+           lambda n, r: (_arange(n + 2, 5), _ids(r, (min(n, 4), 2), n + 2)),
+           lambda a, i: ref_gather(a, i, (1, 2), (), (1, 0), (2, 3), 1,
+                                   out_shape=(len(i), 2, 3)), (5, 0, 1, 3)),
+    OpCase("gather-batching-dims", BATCHED,
+           lambda n, r: (_arange(n * 12).reshape(n, 6, 2), _ids(r, (n, 4, 1), 6)),
+           lambda a, i: ref_gather(a, i, (2,), (1,), (1,), (1, 1, 2), 2, (0,), (0,),
+                                   out_shape=(len(a), 4, 2)), (3, 0, 1, 2)),
+    OpCase("gather-index-vector-dim0", IVD0,
+           lambda n, r: (np.arange(n + 4, dtype=S32) * 10, _ids(r, (1, n), n + 4)),
+           lambda a, i: ref_gather(a, i, (), (0,), (0,), (1,), 0, out_shape=(i.shape[1],)),
+           (5, 0, 1, 3)),
+]
+
+
+# ---------------------------------------------------------------- scatter
+
+def ref_scatter(operands, indices, updates, combine, window_dims, inserted, to_operand, ivd,
+                input_batching=(), indices_batching=()):
+    """XLA Scatter, one update element at a time, in order; a window that does not fit in
+    the operand (at its actual size) is skipped whole."""
+    outs = [o.copy() for o in operands]
+    if ivd == indices.ndim:
+        indices = indices[..., None]
+    batch_axes = [k for k in range(indices.ndim) if k != ivd]
+    rank = outs[0].ndim
+    window_operand = [d for d in range(rank) if d not in inserted and d not in input_batching]
+    u0 = updates[0]
+    scatter_axes = [k for k in range(u0.ndim) if k not in window_dims]
+    size = [1] * rank
+    for k, d in enumerate(window_operand):
+        size[d] = u0.shape[window_dims[k]]
+    for u_idx in itertools.product(*map(range, u0.shape)):
+        point = [u_idx[k] for k in scatter_axes]
+        where = list(point)
+        where.insert(ivd, slice(None))
+        vector = indices[tuple(where)]
+        start = []
+        for d in range(rank):
+            if d in to_operand:
+                start.append(int(vector[to_operand.index(d)]))
+            elif d in input_batching:
+                start.append(point[batch_axes.index(indices_batching[input_batching.index(d)])])
+            else:
+                start.append(0)
+        if any(s < 0 or s + size[d] > outs[0].shape[d] for d, s in enumerate(start)):
+            continue
+        window = [u_idx[k] for k in window_dims]
+        full = tuple(start[d] + (window[window_operand.index(d)] if d in window_operand else 0)
+                     for d in range(rank))
+        new = combine(*[o[full] for o in outs], *[u[u_idx] for u in updates])
+        for o, v in zip(outs, new if isinstance(new, tuple) else (new,)):
+            o[full] = v
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+ADD = """add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}"""
+SET = """set {
+  x = f32[] parameter(0)
+  ROOT y = f32[] parameter(1)
+}"""
+MULADD = """muladd {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  m = f32[] multiply(x, y)
+  ROOT s = f32[] add(m, y)
+}"""
+PAIR = """pair {
+  x0 = f32[] parameter(0)
+  x1 = s32[] parameter(1)
+  u0 = f32[] parameter(2)
+  u1 = s32[] parameter(3)
+  m = f32[] maximum(x0, u0)
+  p = s32[] multiply(x1, u1)
+  ROOT t = (f32[], s32[]) tuple(m, p)
+}"""
+
+
+def rows_scatter(comp: str) -> str:
+    return module(f"""  a = f32[<=10,4] parameter(0)
+  i = s32[<=6,1] parameter(1)
+  u = f32[<=6,4] parameter(2)
+  ROOT s = f32[<=10,4] scatter(a, i, u), update_window_dims={{1}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply={comp}""",
+                  {"add": ADD, "set": SET, "muladd": MULADD}[comp])
+
+
+VARIADIC = module("""  a = f32[<=8] parameter(0)
+  b = s32[<=8] parameter(1)
+  i = s32[<=5] parameter(2)
+  u = f32[<=5] parameter(3)
+  v = s32[<=5] parameter(4)
+  ROOT s = (f32[<=8], s32[<=8]) scatter(a, b, i, u, v), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=pair""",
+                  PAIR)
+SCATTER_BATCHED = module("""  a = f32[<=3,6] parameter(0)
+  i = s32[<=3,2,1] parameter(1)
+  u = f32[<=3,2] parameter(2)
+  ROOT s = f32[<=3,6] scatter(a, i, u), update_window_dims={}, inserted_window_dims={1}, input_batching_dims={0}, scatter_indices_batching_dims={0}, scatter_dims_to_operand_dims={1}, index_vector_dim=2, indices_are_sorted=false, unique_indices=false, to_apply=add""",
+                         ADD)
+WINDOWS = module("""  a = f32[<=9] parameter(0)
+  i = s32[3,1] parameter(1)
+  u = f32[3,3] parameter(2)
+  ROOT s = f32[<=9] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add""",
+                 ADD)
+
+
+def _row_args(n, r):
+    m = min(n, 6)
+    idx = r.integers(-2, n + 3, (m, 1)).astype(S32)  # duplicates and out-of-bounds rows
+    return (_arange(n, 4), idx, r.standard_normal((m, 4)).astype(F32))
+
+
+def _rows_ref(combine):
+    return lambda a, i, u: ref_scatter([a], i, [u], combine, (1,), (0,), (0,), 1)
+
+
+SCATTER_CASES = [
+    OpCase("scatter-add", rows_scatter("add"), _row_args, _rows_ref(lambda x, y: x + y),
+           (10, 0, 1, 3, 7)),
+    OpCase("scatter-set", rows_scatter("set"),
+           # unique rows: XLA leaves the order of duplicate `set`s unspecified
+           lambda n, r: (_arange(n, 4), r.permutation(n + 2)[:min(n, 6), None].astype(S32),
+                         r.standard_normal((min(n, 6), 4)).astype(F32)),
+           _rows_ref(lambda x, y: y), (10, 0, 1, 3, 7)),
+    OpCase("scatter-any-computation", rows_scatter("muladd"), _row_args,
+           _rows_ref(lambda x, y: x * y + y), (10, 0, 1, 3, 7)),
+    OpCase("scatter-variadic", VARIADIC,
+           lambda n, r: (_arange(n), np.arange(n, dtype=S32) + 1,
+                         r.integers(-1, n + 2, min(n, 5)).astype(S32),
+                         r.standard_normal(min(n, 5)).astype(F32) * 10,
+                         r.integers(-3, 4, min(n, 5)).astype(S32)),
+           lambda a, b, i, u, v: ref_scatter([a, b], i, [u, v],
+                                             lambda x0, x1, u0, u1: (max(x0, u0), x1 * u1),
+                                             (), (0,), (0,), 1), (8, 0, 1, 4)),
+    OpCase("scatter-batching-dims", SCATTER_BATCHED,
+           lambda n, r: (_arange(n, 6), r.integers(-1, 8, (n, 2, 1)).astype(S32),
+                         r.standard_normal((n, 2)).astype(F32)),
+           lambda a, i, u: ref_scatter([a], i, [u], lambda x, y: x + y, (), (1,), (1,), 2,
+                                       (0,), (0,)), (3, 0, 1, 2)),
+    OpCase("scatter-window-fits-actual-size", WINDOWS,
+           lambda n, r: (np.zeros(n, F32), np.array([[0], [n - 3], [6]], S32),
+                         np.ones((3, 3), F32)),
+           lambda a, i, u: ref_scatter([a], i, [u], lambda x, y: x + y, (1,), (), (0,), 1),
+           (9, 3, 4, 7, 8)),
+]
+
+
+@pytest.mark.parametrize("case,n", crossed(SLICE_CASES + GATHER_CASES + SCATTER_CASES))
+def test_indexing_ops(case, n):
+    check_case(case, n)
+
+
+def test_dynamic_slice_clamps_against_actual_size_not_bound():
+    """start 5 of [0..5] (bound 10): the static computation clamps to 3; the bound would not."""
+    np.testing.assert_array_equal(run_hlo(DS, _arange(6), S32(5)), [4, 5, 6])
+
+
+def test_scatter_skips_a_window_past_the_actual_end():
+    """A window at 6..8 fits the bound 9 but not the actual size 8: it is skipped."""
+    out = run_hlo(WINDOWS, np.zeros(8, F32), np.array([[0], [6], [6]], S32), np.ones((3, 3), F32))
+    np.testing.assert_array_equal(out, [1, 1, 1, 0, 0, 0, 0, 0])
+
+
+def test_gather_clamps_rows_against_actual_vocab():
+    out = run_hlo(EMBED, _arange(5, 4), np.array([9, -1], S32))
+    np.testing.assert_array_equal(out, _arange(5, 4)[[4, 0]])
+
+
+@pytest.mark.parametrize("text,args", [
+    (DS, (_arange(2), S32(0))),
+    (DUS, (_arange(2), _arange(3), S32(0))),
+])
+def test_slice_larger_than_actual_size_is_a_clear_error(text, args):
+    with pytest.raises(DynamicSizeError, match="actual size 2"):
+        run_hlo(text, *args)
