@@ -32,7 +32,7 @@ import hashlib
 import json
 import os
 import struct
-import tempfile
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,8 +143,10 @@ def save(exe, path) -> None:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write via a temporary file in the same directory and os.replace: readers (other
     processes included) see the old file or the whole new one, never a partial write."""
-    try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = str(path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
+    try:  # os.open with mode 0o666 lets the umask decide, as for any file the user writes
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
+                     0o666)
     except OSError as exc:
         raise ArtifactError(f"cannot write artifact '{path}': {exc}") from None
     try:
