@@ -1,1 +1,152 @@
-"""placeholder: filled by its owner."""
+"""Sorting on the CPU: sort (multi-operand, any comparator) and topk.
+
+Operands are held at their actual sizes, so over a dynamic dimension only the valid region is
+sorted and padding never moves in. The order is always stable (XLA allows any order among
+equal keys when is_stable=false; a stable order is one of them).
+
+- sort, fast path: a comparator that is one `compare` of the two parameters of one operand
+  (what JAX emits: `compare(p0, p1), direction=LT, type=TOTALORDER`; GT sorts descending)
+  is an integer key sorted with NumPy's stable argsort. TOTALORDER floats order as IEEE
+  totalOrder (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN); a plain float compare orders as
+  NumPy does (NaN last, -0 == +0), since XLA leaves the order of unordered values undefined.
+- sort, general comparator: the comparator is evaluated vectorized on every pair of elements
+  of a slice; an element's position is the number of elements that sort before it (ties
+  broken by index). A comparator that is not a strict weak order falls back to a Python sort
+  calling it per pair.
+- topk: XLA TopK: the k largest (largest=true) or smallest elements of the last dimension,
+  sorted, ties to the lower index, with s32 indices; floats compare in totalOrder. k larger
+  than the actual size is a DynamicSizeError (the static computation would be invalid).
+Semantics: XLA operation semantics, Sort and TopK.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from .lowering import lowering
+
+# Elements compared per vectorized comparator call on the general path.
+_PAIRS_PER_CALL = 1 << 22
+
+
+def total_order_key(x: np.ndarray) -> np.ndarray:
+    """Integers whose order is the IEEE totalOrder of the floats `x` (same width)."""
+    bits = x.view(np.dtype(f"i{x.dtype.itemsize}"))
+    flip = np.array(np.iinfo(bits.dtype).max, dtype=bits.dtype)
+    return np.where(bits < 0, bits ^ flip, bits)
+
+
+def sort_key(x: np.ndarray, total_order: bool, descending: bool) -> np.ndarray:
+    """An array whose ascending stable argsort is the requested order of `x`."""
+    is_float = x.dtype.kind in "fV"
+    if is_float and total_order:
+        key = total_order_key(x)
+    elif is_float and (x.dtype.itemsize < 4 or x.dtype.kind == "V"):
+        key = x.astype(np.float32)
+    else:
+        key = x
+    if not descending:
+        return key
+    if key.dtype.kind == "f":
+        return -key
+    return ~key  # exact for every integer and bool: reverses the order, never overflows
+
+
+def _fast_order(comp, arrays, axis):
+    """argsort for a comparator that is one compare of one operand's two parameters."""
+    root = comp.root
+    if root.opcode is not Opcode.COMPARE or len(comp.instructions) != 3:
+        return None
+    lhs, rhs = root.operands
+    if lhs.opcode is not Opcode.PARAMETER or rhs.opcode is not Opcode.PARAMETER:
+        return None
+    i, j = lhs.parameter_number, rhs.parameter_number
+    direction = attrs.string(root, "direction")
+    if i // 2 != j // 2 or i == j or direction not in ("LT", "GT"):
+        return None
+    x = arrays[i // 2]
+    if x.dtype.kind == "c":
+        return None
+    descending = (direction == "GT") == (i < j)
+    key = sort_key(x, attrs.string(root, "type") == "TOTALORDER", descending)
+    return np.argsort(key, axis=axis, kind="stable")
+
+
+def _general_order(ctx, comp, arrays, axis):
+    """argsort under any comparator: position = count of elements that sort before."""
+    moved = [np.moveaxis(a, axis, -1) for a in arrays]
+    n = moved[0].shape[-1]
+    less = np.zeros(moved[0].shape + (n,), dtype=bool)  # less[..., i, j] = comp(x_i, x_j)
+    rows = max(1, _PAIRS_PER_CALL // max(1, moved[0].size))
+    for start in range(0, n, rows):
+        stop = min(n, start + rows)
+        params = []
+        for a in moved:
+            params += [a[..., start:stop, None], a[..., None, :]]
+        result = ctx.call(0, comp, params, vectorized=True)
+        less[..., start:stop, :] = np.broadcast_to(np.asarray(result, dtype=bool),
+                                                   less[..., start:stop, :].shape)
+    greater = np.swapaxes(less, -1, -2)  # greater[..., i, j] = comp(x_j, x_i)
+    tie = ~less & ~greater
+    earlier = np.tri(n, k=-1, dtype=bool)  # earlier[i, j] = j < i
+    position = greater.sum(-1) + (tie & earlier).sum(-1)
+    order = np.argsort(position, axis=-1, kind="stable")
+    if not np.array_equal(np.take_along_axis(position, order, -1),
+                          np.broadcast_to(np.arange(n), position.shape)):
+        order = _python_order(ctx, comp, moved)
+    return np.moveaxis(order, -1, axis)
+
+
+def _python_order(ctx, comp, moved):
+    """Python's stable sort calling the comparator per pair: any comparator, slowly."""
+    batch = moved[0].shape[:-1]
+    order = np.zeros(moved[0].shape, dtype=np.int64)
+    for index in np.ndindex(*batch):
+        slices = [a[index] for a in moved]
+
+        def compare(i, j):
+            def less(p, q):
+                params = [np.asarray(v) for s in slices for v in (s[p], s[q])]
+                return bool(ctx.call(0, comp, params, vectorized=True))
+            return -1 if less(i, j) else (1 if less(j, i) else 0)
+        order[index] = sorted(range(len(slices[0])), key=functools.cmp_to_key(compare))
+    return order
+
+
+@lowering(Opcode.SORT)
+def sort(ctx, inst, args):
+    """Sort N same-shaped operands along `dimensions` by the comparator `to_apply`."""
+    (axis,) = attrs.ints(inst, "dimensions")
+    shape = tuple(min(a.shape[d] for a in args) for d in range(args[0].ndim))
+    arrays = [a[tuple(slice(0, s) for s in shape)] for a in args]  # static meets dynamic
+    (comp,) = inst.called["to_apply"]
+    if arrays[0].shape[axis] <= 1 or arrays[0].size == 0:
+        order = np.zeros(shape, dtype=np.int64)
+    else:
+        order = _fast_order(comp, arrays, axis)
+        if order is None:
+            order = _general_order(ctx, comp, arrays, axis)
+    out = tuple(np.take_along_axis(a, order, axis=axis) for a in arrays)
+    return out[0] if len(out) == 1 else out
+
+
+@lowering(Opcode.TOPK)
+def topk(ctx, inst, args):
+    """(values[..., k], s32 indices[..., k]) of the last dimension, ties to the lower index."""
+    (x,) = args
+    k = attrs.integer(inst, "k")
+    largest = attrs.boolean(inst, "largest", True)
+    n = x.shape[-1]
+    if k > n:
+        raise ctx.error(f"k={k} is larger than the actual size {n} of the last dimension "
+                        f"(bound {inst.operands[0].shape.dims[-1]}); top-k of fewer than k "
+                        "elements is not defined")
+    if x.dtype.kind == "c":
+        raise ctx.error("topk of complex values is not ordered")
+    key = sort_key(x, True, largest)
+    order = np.argsort(key, axis=-1, kind="stable")[..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
