@@ -204,6 +204,24 @@ ENTRY main {
 }
 """
 
+# The size set inside the callee is read off the call's result by the caller.
+CALL_SETS_SIZE = """HloModule call_sets_size
+half {
+  x = f32[<=8] parameter(0)
+  n = s32[] get-dimension-size(x), dimensions={0}
+  two = s32[] constant(2)
+  h = s32[] divide(n, two)
+  ROOT y = f32[<=8] set-dimension-size(x, h), dimensions={0}
+}
+ENTRY main {
+  a = f32[<=8] parameter(0)
+  c = f32[<=8] call(a), to_apply=half
+  i = s32[] constant(0)
+  k = f32[<=8] conditional(i, c), branch_computations={half}
+  ROOT n = f32[<=8] negate(k)
+}
+"""
+
 MAP = """HloModule map
 f {
   x = f32[] parameter(0)
@@ -251,6 +269,7 @@ CASES = [
              _cond_index, (8, 0, 1, 5)) for i in (0, 1, 2, 3, -1)],
     OpCase("call", CALL, lambda n, r: (r.standard_normal((n, 3)).astype(F32),),
            lambda x: x * x, (5, 0, 1, 3)),
+    OpCase("call-sets-size", CALL_SETS_SIZE, _vec, lambda x: -x[:len(x) // 4], (8, 0, 1, 5)),
     OpCase("map", MAP, lambda n, r: (r.standard_normal((n, 2)).astype(F32),
                                      r.standard_normal((n, 2)).astype(F32)),
            lambda x, y: np.maximum(x, y) * F32(3), (7, 0, 1, 4)),

@@ -256,6 +256,13 @@ WINDOWS = module("""  a = f32[<=9] parameter(0)
   ROOT s = f32[<=9] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add""",
                  ADD)
 
+# The update window spans a whole dynamic dim: its actual size is the operand's.
+DYN_WINDOW = module("""  a = f32[3,<=8] parameter(0)
+  i = s32[2,1] parameter(1)
+  u = f32[2,<=8] parameter(2)
+  ROOT s = f32[3,<=8] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=muladd""",
+                    MULADD)
+
 
 def _row_args(n, r):
     m = min(n, 6)
@@ -290,6 +297,11 @@ SCATTER_CASES = [
                          r.standard_normal((n, 2)).astype(F32)),
            lambda a, i, u: ref_scatter([a], i, [u], lambda x, y: x + y, (), (1,), (1,), 2,
                                        (0,), (0,)), (3, 0, 1, 2)),
+    OpCase("scatter-dynamic-window", DYN_WINDOW,
+           lambda n, r: (_arange(3 * n).reshape(3, n), np.array([[2], [2]], S32),
+                         r.standard_normal((2, n)).astype(F32)),
+           lambda a, i, u: ref_scatter([a], i, [u], lambda x, y: x * y + y, (1,), (0,), (0,), 1),
+           (8, 0, 1, 5)),
     OpCase("scatter-window-fits-actual-size", WINDOWS,
            lambda n, r: (np.zeros(n, F32), np.array([[0], [n - 3], [6]], S32),
                          np.ones((3, 3), F32)),

@@ -260,13 +260,7 @@ def _gte(ctx, inst, operands):
     return operand[index]
 
 
-@rule(Opcode.CALL, Opcode.FUSION)
-def _call(ctx, inst, operands):
-    key = "to_apply" if inst.opcode is Opcode.CALL else "calls"
-    (comp,) = inst.called.get(key) or [None]
-    if comp is None:
-        raise ctx.error(f"{inst.opcode.value} needs {key}=")
-    return ctx.call(comp, operands).dims[comp.root]
+# call and fusion: rules_control.py (a size set inside the callee is read off the result).
 
 
 @rule(Opcode.GET_DIMENSION_SIZE)

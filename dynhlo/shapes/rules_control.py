@@ -20,6 +20,33 @@ from .sizes import ResultSize, Sym, bound_of
 CONDITION, BODY = 0, 1  # call-site indices of a while's computations (the lowering uses them)
 
 
+def exported(inst, comp, tree, path=()):
+    """A callee root's dims as the caller sees them.
+
+    A size computed inside the callee (a set-dimension-size there) cannot be evaluated in the
+    caller's SizeEnv, so such a dim is read off the calling instruction's result instead.
+    """
+    if isinstance(tree, list):
+        return [exported(inst, comp, t, path + (i,)) for i, t in enumerate(tree)]
+    inside = set(map(id, comp.instructions))
+    out = []
+    for d, dim in enumerate(tree):
+        expr = dim.root().expr if isinstance(dim, Sym) else None
+        if expr is not None and any(id(dep) in inside for dep in expr.deps()):
+            dim = Sym(bound_of(dim), ResultSize(inst, path, d))
+        out.append(dim)
+    return tuple(out)
+
+
+@rule(Opcode.CALL, Opcode.FUSION)
+def _call(ctx, inst, operands):
+    key = "to_apply" if inst.opcode is Opcode.CALL else "calls"
+    (comp,) = inst.called.get(key) or [None]
+    if comp is None:
+        raise ctx.error(f"{inst.opcode.value} needs {key}=")
+    return exported(inst, comp, ctx.call(comp, operands).dims[comp.root])
+
+
 def _mask(tree, shape):
     """Per leaf dimension: is it dynamic in `tree` or declared dynamic in `shape`?"""
     if isinstance(tree, list):
@@ -117,7 +144,7 @@ def _conditional(ctx, inst, operands):
         raise ctx.error("the branch selector (operand 0) must be a scalar")
     roots = []
     for k, (comp, tree) in enumerate(zip(comps, operands[1:])):
-        roots.append(ctx.call(comp, [tree], k).dims[comp.root])
+        roots.append(exported(inst, comp, ctx.call(comp, [tree], k).dims[comp.root]))
     shapes = {str(_bounds(r)) for r in roots}
     if len(shapes) != 1:
         raise ctx.error(f"branches return different shapes: {sorted(shapes)}")
