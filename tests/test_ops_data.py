@@ -9,6 +9,7 @@ concatenate would leave a gap, a reshape would regroup rows across the bound.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -146,9 +147,42 @@ CASES = [
 ]
 
 
+MERGE_TWO = module("""  a = f32[<=4,<=3] parameter(0)
+  ROOT r = f32[<=12] reshape(a)""")
+CASES.append(OpCase("reshape-merge-two-dynamic", MERGE_TWO,
+                    lambda n, r: (r.standard_normal((n, max(3 - n, 0))).astype(F32),),
+                    lambda x: x.reshape(-1), (0, 1, 2, 3)))
+
+
 @pytest.mark.parametrize("case,n", crossed(CASES))
 def test_data_ops(case, n):
     check_case(case, n)
+
+
+DTYPES = {"pred": np.bool_, "s8": np.int8, "u16": np.uint16, "s64": np.int64,
+          "f16": np.float16, "bf16": ml_dtypes.bfloat16, "f64": np.float64}
+
+
+def _values(dtype, shape, rng):
+    return (rng.standard_normal(shape) * 50).astype(dtype) if dtype != np.bool_ else \
+        rng.integers(0, 2, shape).astype(bool)
+
+
+@pytest.mark.parametrize("n", [5, 0, 2])
+@pytest.mark.parametrize("ty", list(DTYPES))
+def test_data_ops_keep_every_dtype(ty, n):
+    """reverse, pad and concatenate move values of any element type unchanged."""
+    dtype = np.dtype(DTYPES[ty])
+    text = module(f"""  a = {ty}[<=5,2] parameter(0)
+  r = {ty}[<=5,2] reverse(a), dimensions={{0}}
+  v = {ty}[] constant(1)
+  p = {ty}[<=10,2] pad(r, v), padding=1_0_1x0_0
+  ROOT c = {ty}[<=15,2] concatenate(p, a), dimensions={{0}}""")
+    x = _values(dtype, (n, 2), np.random.default_rng(n))
+    padded = np_pad(x[::-1], [(1, 0, 1), (0, 0, 0)], np.ones((), dtype))
+    out = run_hlo(text, x)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out, np.concatenate([padded, x]))
 
 
 def test_reverse_of_dynamic_dim_keeps_padding_out():

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -338,3 +339,37 @@ def test_gather_clamps_rows_against_actual_vocab():
 def test_slice_larger_than_actual_size_is_a_clear_error(text, args):
     with pytest.raises(DynamicSizeError, match="actual size 2"):
         run_hlo(text, *args)
+
+
+DTYPES = {"pred": np.bool_, "u8": np.uint8, "s16": np.int16, "s64": np.int64,
+          "f16": np.float16, "bf16": ml_dtypes.bfloat16, "c64": np.complex64}
+
+
+@pytest.mark.parametrize("n", [6, 2, 3])
+@pytest.mark.parametrize("ty", list(DTYPES))
+def test_indexing_ops_keep_every_dtype(ty, n):
+    """dynamic-update-slice, gather and a `set` scatter move values of any type unchanged."""
+    dtype = np.dtype(DTYPES[ty])
+    text = module(f"""  a = {ty}[<=6] parameter(0)
+  u = {ty}[2] parameter(1)
+  i = s32[] parameter(2)
+  d = {ty}[<=6] dynamic-update-slice(a, u, i)
+  k = s32[<=6] parameter(3)
+  g = {ty}[<=6] gather(d, k), offset_dims={{}}, collapsed_slice_dims={{0}}, start_index_map={{0}}, index_vector_dim=1, slice_sizes={{1}}
+  j = s32[2,1] parameter(4)
+  ROOT s = {ty}[<=6] scatter(g, j, u), update_window_dims={{}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=set_{ty}""",
+                  f"""set_{ty} {{
+  x = {ty}[] parameter(0)
+  ROOT y = {ty}[] parameter(1)
+}}""")
+    rng = np.random.default_rng(n)
+    values = rng.integers(0, 2, n + 2).astype(bool) if dtype == np.bool_ else \
+        (np.arange(1, n + 3) * 3).astype(dtype)
+    x, u = values[:n], values[n:]
+    k = np.arange(n, dtype=S32)[::-1].copy()
+    j = np.array([[n - 1], [7]], S32)
+    want = _dus(x, u, 4)[k]
+    want = ref_scatter([want], j, [u], lambda a, b: b, (), (0,), (0,), 1)
+    out = run_hlo(text, x, u, S32(4), k, j)
+    assert out.dtype == dtype
+    np.testing.assert_array_equal(out, want)

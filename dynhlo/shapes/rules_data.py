@@ -39,7 +39,7 @@ def _window_dim(ctx, dim, size: int, d: int):
 
 def _check_starts(ctx, starts, rank: int, first: int):
     """Start indices: one scalar per dimension, or (old form) one rank-1 array."""
-    if len(starts) == 1 and len(starts[0]) == 1 and rank != 1:
+    if len(starts) == 1 and len(starts[0]) == 1:
         if bound_of(starts[0][0]) != rank:
             raise ctx.error(f"start index vector has {dim_text(starts[0][0])} entries for a "
                             f"rank-{rank} operand")
