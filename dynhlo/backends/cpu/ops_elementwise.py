@@ -187,8 +187,15 @@ BINARY = {
     Opcode.XOR: _logical(np.logical_xor, np.bitwise_xor),
     Opcode.SHIFT_LEFT: _shift("left"), Opcode.SHIFT_RIGHT_LOGICAL: _shift("logical"),
     Opcode.SHIFT_RIGHT_ARITHMETIC: _shift("arithmetic"),
-    Opcode.COMPLEX: lambda x, y: x + 1j * y,
+    Opcode.COMPLEX: lambda x, y: _complex(x, y),
 }
+
+
+def _complex(x, y):
+    # Not x + 1j*y: 1j*inf is (nan+infj), so complex(0, inf) would get a NaN real part.
+    out = np.empty(np.broadcast_shapes(x.shape, y.shape), np.result_type(x, np.complex64))
+    out.real, out.imag = x, y
+    return out
 
 
 @lowering(*BINARY)

@@ -1,1 +1,411 @@
-"""placeholder: filled by its owner."""
+"""Numerics on the CPU: reduce-precision, stochastic-convert, batch norm, rng, LAPACK calls.
+
+Values are at their actual sizes, so batch-norm statistics cover the valid region only.
+
+- reduce-precision: XLA's bit algorithm on the operand's own encoding (f16, bf16, f32, f64;
+  other float types go through f32): round the mantissa to nearest, ties to even; then values
+  above the reduced exponent range become +-inf and values at or below its smallest normal
+  exponent become +-0 (the reduced format's subnormals flush to zero); NaN stays NaN.
+- stochastic-convert(x, random) float -> integer: |x| truncated, plus one when
+  `random < frac(|x|) * 2**bits(random)`; the sign put back; NaN -> 0; saturating at the
+  integer type's range.
+- batch-norm-training/inference/grad: XLA's formulas (operation semantics), statistics as
+  population mean and variance over every dimension but feature_index, computed in f32 for
+  16-bit floats.
+- rng (rng_uniform on [a, b), rng_normal(mu, sigma)), rng-bit-generator, and
+  rng-get-and-update-state are deterministic but NOT bit-exact with XLA: rng draws from one
+  NumPy Philox stream per compiled program (successive calls get new numbers, as XLA's
+  stateful rng does); rng-bit-generator derives its bits from the state operand alone with
+  NumPy's Philox (key = state[0] and state[2] for a u64[3] state, counter = state[1]), so equal
+  states give equal bits, and returns the state with the counter word advanced past the bits
+  used. Shapes and dtypes follow XLA: (state, bits) with u64[2] (three_fry, philox) or u64[3]
+  (philox) states.
+
+Custom-call targets (JAX's CPU LAPACK FFI calls, batch dimensions leading, logical values:
+layouts never matter here):
+- lapack_{s,d,c,z}potrf_ffi (x; backend_config uplo) -> (factor, info s32[batch]); the
+  triangle not named by uplo keeps the input; info > 0 where the matrix is not positive
+  definite (then the factor is the input, unchanged).
+- lapack_{s,d}getrf_ffi (x) -> (lu, ipiv s32[batch, min(m,n)] 1-based, info): partial
+  pivoting on the first largest |value|, as LAPACK's getrf.
+- lapack_{s,d}geqrf_ffi (x) -> (householder vectors below R, tau): LAPACK's conventions.
+- lapack_{s,d}orgqr_ffi (x, tau) -> Q (the first n columns of H_1...H_k).
+- lapack_{s,d,c,z}trsm_ffi and blas_{s,d,c,z}trsm_ffi (a, b[, alpha]; side, uplo, trans_x,
+  diag) -> x with op(a) x = alpha b (side L) or x op(a) = alpha b (side R).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import weakref
+
+import ml_dtypes
+import numpy as np
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from ...hlo.types import to_numpy_dtype
+from .lowering import custom_call, lowering
+
+# --- reduce-precision ------------------------------------------------------------------------
+
+# dtype -> (exponent bits, mantissa bits, unsigned integer type of the same width)
+_FLOAT_LAYOUT = {np.dtype(np.float16): (5, 10, np.uint16),
+                 np.dtype(ml_dtypes.bfloat16): (8, 7, np.uint16),
+                 np.dtype(np.float32): (8, 23, np.uint32),
+                 np.dtype(np.float64): (11, 52, np.uint64)}
+
+
+def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> np.ndarray:
+    """x rounded to a float format of `exponent_bits` and `mantissa_bits`, kept in x's dtype."""
+    layout = _FLOAT_LAYOUT.get(x.dtype)
+    if layout is None:
+        return reduce_precision(x.astype(np.float32), exponent_bits,
+                                mantissa_bits).astype(x.dtype)
+    src_exp, src_man, utype = layout
+    u = utype
+    bits = np.ascontiguousarray(x).view(utype).copy()
+    if mantissa_bits < src_man:
+        shift = u(src_man - mantissa_bits)
+        last = u(1) << shift
+        # Adding half an ulp minus one, plus the kept lowest bit, rounds ties to even.
+        bias = ((bits & last) >> shift) + ((last >> u(1)) - u(1))
+        bits = (bits + bias) & ~(last - u(1))
+    if exponent_bits < src_exp:
+        bits = _clamp_exponent(bits, utype, src_exp, src_man, exponent_bits)
+    out = bits.view(x.dtype)
+    return np.where(np.isnan(x), x, out)
+
+
+def _clamp_exponent(bits, utype, src_exp, src_man, exponent_bits):
+    u = utype
+    width = np.dtype(utype).itemsize * 8
+    sign_mask = u(1) << u(width - 1)
+    exp_mask = u((1 << src_exp) - 1) << u(src_man)
+    src_bias = (1 << (src_exp - 1)) - 1
+    reduced_bias = (1 << (exponent_bits - 1)) - 1
+    exponent = bits & exp_mask
+    overflow = exponent > (u(src_bias + reduced_bias) << u(src_man))
+    underflow = exponent <= (u(src_bias - reduced_bias) << u(src_man))
+    signed_zero = bits & sign_mask
+    return np.where(overflow, signed_zero | exp_mask, np.where(underflow, signed_zero, bits))
+
+
+@lowering(Opcode.REDUCE_PRECISION)
+def reduce_precision_(ctx, inst, args):
+    (x,) = args
+    exponent_bits = attrs.integer(inst, "exponent_bits")
+    mantissa_bits = attrs.integer(inst, "mantissa_bits")
+    if exponent_bits < 1 or mantissa_bits < 0:
+        raise ctx.error(f"reduce-precision needs exponent_bits >= 1 and mantissa_bits >= 0, "
+                        f"got {exponent_bits} and {mantissa_bits}")
+    with np.errstate(all="ignore"):
+        return reduce_precision(np.asarray(x), exponent_bits, mantissa_bits)
+
+
+@lowering(Opcode.STOCHASTIC_CONVERT)
+def stochastic_convert(ctx, inst, args):
+    x, random = (np.asarray(a) for a in args)
+    target = to_numpy_dtype(inst.shape.element_type)
+    if target.kind not in "iu" or x.dtype.itemsize != random.dtype.itemsize:
+        raise ctx.error(f"stochastic-convert takes a float and random bits of its width to an "
+                        f"integer type, got {x.dtype}, {random.dtype} -> {target}")
+    with np.errstate(all="ignore"):
+        f = x.astype(np.float64)
+        magnitude = np.abs(f)
+        whole = np.floor(magnitude)
+        threshold = (magnitude - whole) * float(2 ** (random.dtype.itemsize * 8))
+        rounded = whole + (random.astype(np.float64) < threshold)
+        signed = np.where(np.signbit(f), -rounded, rounded)
+        info = np.iinfo(target)
+        return np.where(np.isnan(f), 0, np.clip(signed, info.min, info.max)).astype(target)
+
+
+# --- batch norm ---------------------------------------------------------------------------------
+
+def _epsilon(ctx, inst) -> float:
+    try:
+        return float(inst.attrs.get("epsilon", "0"))
+    except ValueError:
+        raise ctx.error(f"epsilon={inst.attrs.get('epsilon')!r} is not a number") from None
+
+
+def _work(x: np.ndarray) -> np.ndarray:
+    """16-bit and smaller floats compute in f32, as XLA's CPU backend does."""
+    return x.astype(np.float32) if x.dtype.itemsize < 4 else x
+
+
+def _bn_setup(ctx, inst, x, vectors):
+    f = attrs.integer(inst, "feature_index")
+    axes = tuple(k for k in range(x.ndim) if k != f)
+    shape = [-1 if k == f else 1 for k in range(x.ndim)]
+    return axes, [_work(np.asarray(v)).reshape(shape) for v in vectors]
+
+
+def _moments(x, axes):
+    """Population mean and variance over `axes`; an empty region gives NaN, as 0/0 does."""
+    count = math.prod(x.shape[k] for k in axes)
+    mean = np.sum(x, axis=axes, keepdims=True) / np.float32(count)
+    var = np.sum(np.square(x - mean), axis=axes, keepdims=True) / np.float32(count)
+    return mean, var
+
+
+@lowering(Opcode.BATCH_NORM_TRAINING)
+def batch_norm_training(ctx, inst, args):
+    x, scale, offset = args
+    dtype = x.dtype
+    axes, (scale, offset) = _bn_setup(ctx, inst, x, (scale, offset))
+    w = _work(x)
+    with np.errstate(all="ignore"):
+        mean, var = _moments(w, axes)
+        y = (w - mean) / np.sqrt(var + _epsilon(ctx, inst)) * scale + offset
+    return (y.astype(dtype), mean.reshape(-1).astype(dtype), var.reshape(-1).astype(dtype))
+
+
+@lowering(Opcode.BATCH_NORM_INFERENCE)
+def batch_norm_inference(ctx, inst, args):
+    x = args[0]
+    axes, (scale, offset, mean, var) = _bn_setup(ctx, inst, x, args[1:])
+    with np.errstate(all="ignore"):
+        y = (_work(x) - mean) / np.sqrt(var + _epsilon(ctx, inst)) * scale + offset
+    return y.astype(x.dtype)
+
+
+@lowering(Opcode.BATCH_NORM_GRAD)
+def batch_norm_grad(ctx, inst, args):
+    x, scale, mean, var, dy = args
+    dtype = x.dtype
+    axes, (scale, mean, var) = _bn_setup(ctx, inst, x, (scale, mean, var))
+    w, dy = _work(x), _work(dy)
+    count = np.float32(math.prod(x.shape[k] for k in axes))
+    with np.errstate(all="ignore"):
+        centered = w - mean
+        inv_std = 1 / np.sqrt(var + _epsilon(ctx, inst))
+        grad_offset = np.sum(dy, axis=axes, keepdims=True)
+        grad_scale = np.sum(dy * centered, axis=axes, keepdims=True) * inv_std
+        c = np.sum(dy * centered, axis=axes, keepdims=True) / count * inv_std * inv_std
+        dx = scale * inv_std * (dy - grad_offset / count - c * centered)
+    return (dx.astype(dtype), grad_scale.reshape(-1).astype(dtype),
+            grad_offset.reshape(-1).astype(dtype))
+
+
+# --- rng ------------------------------------------------------------------------------------
+
+_STREAMS: "weakref.WeakKeyDictionary" = weakref.WeakKeyDictionary()
+
+
+def _stream(ctx) -> dict:
+    """The rng state of one compiled program (its evaluator): a generator and a counter."""
+    state = _STREAMS.get(ctx.evaluator)
+    if state is None:
+        state = _STREAMS[ctx.evaluator] = {"gen": np.random.Generator(np.random.Philox(0)),
+                                           "counter": 0}
+    return state
+
+
+@lowering(Opcode.RNG)
+def rng(ctx, inst, args):
+    a, b = (np.asarray(v) for v in args)
+    shape = ctx.out_shape()
+    dtype = to_numpy_dtype(inst.shape.element_type)
+    gen = _stream(ctx)["gen"]
+    distribution = attrs.string(inst, "distribution")
+    if distribution == "rng_uniform":
+        if dtype.kind in "iu":
+            high = max(int(b), int(a) + 1)
+            return gen.integers(int(a), high, size=shape, dtype=dtype)
+        lo, hi = float(a), float(b)
+        return (lo + (hi - lo) * gen.random(shape)).astype(dtype)
+    if distribution == "rng_normal":
+        return (float(a) + float(b) * gen.standard_normal(shape)).astype(dtype)
+    raise ctx.error(f"rng distribution={distribution} is not rng_uniform or rng_normal")
+
+
+@lowering(Opcode.RNG_GET_AND_UPDATE_STATE)
+def rng_get_and_update_state(ctx, inst, args):
+    state = _stream(ctx)
+    value = np.array([0, state["counter"]], dtype=np.uint64)
+    state["counter"] += attrs.integer(inst, "delta", 1)
+    return value.astype(to_numpy_dtype(inst.shape.element_type)).reshape(inst.shape.dims)
+
+
+_ALGORITHMS = {"rng_default": 0, "rng_three_fry": 1, "rng_philox": 2}
+
+
+@lowering(Opcode.RNG_BIT_GENERATOR)
+def rng_bit_generator(ctx, inst, args):
+    state = np.asarray(args[0]).astype(np.uint64).reshape(-1)
+    algorithm = attrs.string(inst, "algorithm", "rng_default")
+    if algorithm not in _ALGORITHMS or state.size not in (2, 3):
+        raise ctx.error(f"rng-bit-generator algorithm={algorithm} with a u64[{state.size}] "
+                        "state; expected rng_default/rng_three_fry/rng_philox and u64[2] or "
+                        "u64[3]")
+    bits_shape = inst.shape.elements[1]
+    dtype = to_numpy_dtype(bits_shape.element_type)
+    if dtype.kind not in "iu":
+        raise ctx.error(f"rng-bit-generator makes integer bits, not {bits_shape.element_type}")
+    shape = ctx.env.sizes(ctx.dims(inst)[1])
+    nbytes = math.prod(shape) * dtype.itemsize
+    words = -(-nbytes // 8)
+    key = [int(state[0]), int(state[2]) if state.size == 3 else 0]
+    counter = [int(state[1]), 0, 0, _ALGORITHMS[algorithm]]
+    raw = np.random.Philox(key=np.array(key, np.uint64),
+                           counter=np.array(counter, np.uint64)).random_raw(words)
+    bits = np.asarray(raw, dtype=np.uint64).view(np.uint8)[:nbytes].view(dtype).reshape(shape)
+    new_state = state.copy()
+    new_state[1] = np.uint64((int(state[1]) + -(-words // 4) + 1) % 2 ** 64)
+    return (new_state.astype(to_numpy_dtype(inst.shape.elements[0].element_type)), bits)
+
+
+# --- LAPACK custom calls -------------------------------------------------------------------------
+
+def _ffi_char(inst, name: str, default: str) -> str:
+    """A char attribute of a typed-FFI call: backend_config={uplo = 76 : ui8} -> 'L'."""
+    found = re.search(rf"\b{name}\s*=\s*(\d+)", inst.attrs.get("backend_config", ""))
+    return chr(int(found.group(1))) if found else default
+
+
+def _batched(a: np.ndarray):
+    """(a as [batch, m, n], the batch shape)."""
+    batch = a.shape[:-2]
+    return a.reshape((math.prod(batch),) + a.shape[-2:]), batch
+
+
+def _lapack(kinds: str, name: str, prefix: str = "lapack"):
+    return custom_call(*[f"{prefix}_{k}{name}_ffi" for k in kinds])
+
+
+@_lapack("sdcz", "potrf")
+def potrf(ctx, inst, args):
+    a = np.asarray(args[0])
+    lower = _ffi_char(inst, "uplo", "L") == "L"
+    flat, batch = _batched(a)
+    out = flat.copy()
+    info = np.zeros(len(flat), np.int32)
+    keep = np.tril if lower else np.triu
+    for i, m in enumerate(flat):
+        try:
+            factor = np.linalg.cholesky(m, upper=not lower)
+        except np.linalg.LinAlgError:
+            info[i] = _first_failing_minor(m, lower)
+            continue
+        out[i] = np.where(keep(np.ones(m.shape, bool)), factor, m)
+    return out.reshape(a.shape), info.reshape(batch)
+
+
+def _first_failing_minor(m, lower) -> int:
+    """LAPACK's info: the order of the first leading minor that is not positive definite."""
+    for k in range(1, m.shape[0] + 1):
+        try:
+            np.linalg.cholesky(m[:k, :k], upper=not lower)
+        except np.linalg.LinAlgError:
+            return k
+    return m.shape[0]
+
+
+@_lapack("sd", "getrf")
+def getrf(ctx, inst, args):
+    a = np.asarray(args[0])
+    flat, batch = _batched(a)
+    lu = flat.copy()
+    b, m, n = lu.shape
+    k = min(m, n)
+    rows = np.arange(b)
+    ipiv = np.zeros((b, k), np.int32)
+    info = np.zeros(b, np.int32)
+    with np.errstate(all="ignore"):
+        for j in range(k):
+            p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1) if m > j else np.full(b, j)
+            ipiv[:, j] = p + 1
+            pivot_row = lu[rows, p].copy()
+            lu[rows, p] = lu[:, j]
+            lu[:, j] = pivot_row
+            d = lu[:, j, j]
+            zero = d == 0
+            info = np.where((info == 0) & zero, j + 1, info)
+            col = np.where(zero[:, None], lu[:, j + 1:, j], lu[:, j + 1:, j] /
+                           np.where(zero, 1, d)[:, None])
+            lu[:, j + 1:, j] = col
+            lu[:, j + 1:, j + 1:] -= col[:, :, None] * lu[:, j, None, j + 1:]
+    return lu.reshape(a.shape), ipiv.reshape(batch + (k,)), info.reshape(batch)
+
+
+@_lapack("sd", "geqrf")
+def geqrf(ctx, inst, args):
+    a = np.asarray(args[0])
+    flat, batch = _batched(a)
+    r = flat.copy()
+    b, m, n = r.shape
+    k = min(m, n)
+    tau = np.zeros((b, k), r.dtype)
+    with np.errstate(all="ignore"):
+        for j in range(k):
+            tau[:, j] = _householder(r, j)
+    return r.reshape(a.shape), tau.reshape(batch + (k,))
+
+
+def _householder(r, j):
+    """LAPACK larfg on column j below the diagonal, applied to the columns right of it."""
+    alpha = r[:, j, j].copy()
+    xnorm = np.linalg.norm(r[:, j + 1:, j], axis=1)
+    trivial = xnorm == 0
+    beta = -np.copysign(np.hypot(alpha, xnorm), alpha)
+    tau = np.where(trivial, 0, (beta - alpha) / np.where(trivial, 1, beta))
+    scale = np.where(trivial, 1, 1 / np.where(trivial, 1, alpha - beta))
+    r[:, j + 1:, j] *= scale[:, None]
+    r[:, j, j] = np.where(trivial, alpha, beta)
+    v = np.concatenate([np.ones((len(r), 1), r.dtype), r[:, j + 1:, j]], axis=1)
+    w = np.einsum("bi,bik->bk", v, r[:, j:, j + 1:])
+    r[:, j:, j + 1:] -= tau[:, None, None] * v[:, :, None] * w[:, None, :]
+    return tau
+
+
+@_lapack("sd", "orgqr")
+def orgqr(ctx, inst, args):
+    a, tau = np.asarray(args[0]), np.asarray(args[1])
+    flat, batch = _batched(a)
+    taus = tau.reshape(len(flat), -1)
+    b, m, n = flat.shape
+    q = np.zeros_like(flat)
+    q[:, np.arange(min(m, n)), np.arange(min(m, n))] = 1
+    for i in reversed(range(taus.shape[1])):
+        v = np.concatenate([np.ones((b, 1), flat.dtype), flat[:, i + 1:, i]], axis=1)
+        w = np.einsum("bi,bik->bk", v, q[:, i:, :])
+        q[:, i:, :] -= taus[:, i, None, None] * v[:, :, None] * w[:, None, :]
+    return q.reshape(a.shape)
+
+
+@_lapack("sdcz", "trsm")
+@_lapack("sdcz", "trsm", prefix="blas")
+def trsm(ctx, inst, args):
+    a, rhs = np.asarray(args[0]), np.asarray(args[1])
+    alpha = np.asarray(args[2]) if len(args) > 2 else 1
+    side, uplo = _ffi_char(inst, "side", "L"), _ffi_char(inst, "uplo", "L")
+    trans, diag = _ffi_char(inst, "trans_x", "N"), _ffi_char(inst, "diag", "N")
+    tri = np.tril(a) if uplo == "L" else np.triu(a)
+    if diag == "U":
+        eye = np.eye(a.shape[-1], dtype=bool)
+        tri = np.where(eye, np.ones((), a.dtype), tri)
+    op = {"N": tri, "T": np.swapaxes(tri, -1, -2),
+          "C": np.conj(np.swapaxes(tri, -1, -2))}[trans]
+    lower = (uplo == "L") == (trans == "N")
+    if side == "R":  # x op(a) = alpha b  <=>  op(a)^T x^T = alpha b^T
+        op, lower = np.swapaxes(op, -1, -2), not lower
+        rhs = np.swapaxes(rhs, -1, -2)
+    x = _substitute(op, alpha * rhs, lower)
+    x = np.swapaxes(x, -1, -2) if side == "R" else x
+    return x.astype(np.asarray(args[1]).dtype)
+
+
+def _substitute(t, rhs, lower: bool):
+    """Solve t x = rhs for a triangular t (batched), one row at a time as trsm does."""
+    n = t.shape[-1]
+    x = np.zeros(np.broadcast_shapes(rhs.shape), np.result_type(t, rhs))
+    order = range(n) if lower else reversed(range(n))
+    with np.errstate(all="ignore"):
+        for i in order:
+            known = slice(0, i) if lower else slice(i + 1, n)
+            acc = np.einsum("...k,...kr->...r", t[..., i, known], x[..., known, :])
+            x[..., i, :] = (rhs[..., i, :] - acc) / t[..., i, i, None]
+    return x

@@ -1,0 +1,156 @@
+"""Which HLO opcodes dynhlo runs: a status per opcode and per backend, and its Markdown table.
+
+Computed, never hand-listed: every Opcode of dynhlo.hlo.opcodes gets
+- "supported": the CPU backend (the reference semantics) has a lowering for it;
+- "single-device form": the CPU lowering is the one-device form of a multi-device op
+  (collectives, replica-id, ...: lowerings marked `single_device = True`);
+- "unsupported": no CPU lowering; compiling a module that uses it raises UnsupportedError.
+Per backend, how it runs the opcode: the CPU lowering table; for the GPU, when
+dynhlo.backends.gpu imports (it needs torch and triton), its fused-kernel table (`kernel`), its
+library table (`library`), or the CPU lowering on host copies (`host`). Notes below are the
+only hand-written part: what a status does not say (accepted custom-call targets, rng values).
+README.md holds the rendered table between the marker lines; tools/opcode_table.py rewrites
+it and tests/test_support.py checks it is current.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .hlo.opcodes import OP_SPECS, Opcode
+
+SUPPORTED = "supported"
+SINGLE_DEVICE = "single-device form"
+UNSUPPORTED = "unsupported"
+
+START_MARKER = "<!-- opcode-table:start -->"
+END_MARKER = "<!-- opcode-table:end -->"
+
+# Evaluated by each backend's evaluator itself (the arguments), so no lowering table has it.
+_EVALUATOR_BUILTINS = frozenset({Opcode.PARAMETER})
+
+NOTES: dict[Opcode, str] = {
+    Opcode.RNG: "values from a NumPy Philox stream per program, not bit-exact with XLA",
+    Opcode.RNG_BIT_GENERATOR: "shapes, dtypes and determinism per state as XLA; bits not "
+                              "bit-exact with XLA",
+    Opcode.RNG_GET_AND_UPDATE_STATE: "a per-program counter, not XLA's state",
+    Opcode.COLLECTIVE_PERMUTE: "copy with a {0,0} pair, else zeros",
+    Opcode.REDUCE_PRECISION: "XLA's rounding: ties to even, overflow to inf, subnormals "
+                             "flushed, NaN kept",
+}
+
+
+@dataclass(frozen=True)
+class OpStatus:
+    """One row of the table: an opcode, its status, and how each backend runs it."""
+
+    opcode: Opcode
+    group: str
+    status: str
+    backends: dict[str, str] = field(default_factory=dict)
+    note: str = ""
+
+
+def _cpu_tables():
+    from .backends.cpu.lowering import CUSTOM_CALLS, LOWERINGS
+    from .backends import cpu  # noqa: F401  (importing it fills the tables)
+    return LOWERINGS, CUSTOM_CALLS
+
+
+def _gpu_tables():
+    """(fused, library) lowering tables of the GPU backend, or None where it cannot import."""
+    try:
+        from .backends import gpu  # noqa: F401  (importing it fills the tables)
+        from .backends.gpu import lowering
+    except ImportError:
+        return None
+    return lowering.LOWERINGS, getattr(lowering, "LIBRARY", {})
+
+
+def status_of(op: Opcode) -> str:
+    """The status of one opcode, from the CPU lowering table."""
+    lowerings, _ = _cpu_tables()
+    if op in _EVALUATOR_BUILTINS:
+        return SUPPORTED
+    fn = lowerings.get(op)
+    if fn is None:
+        return UNSUPPORTED
+    return SINGLE_DEVICE if getattr(fn, "single_device", False) else SUPPORTED
+
+
+def _gpu_how(op: Opcode, gpu, cpu_status: str) -> str:
+    fused, library = gpu
+    if op in fused:
+        return "kernel"
+    if op in library:
+        return "library"
+    return "host" if cpu_status != UNSUPPORTED else "-"
+
+
+def custom_call_targets() -> list[str]:
+    """Accepted custom-call targets, LAPACK families folded: lapack_{s,d}getrf_ffi."""
+    _, targets = _cpu_tables()
+    families: dict[tuple[str, str], list[str]] = {}
+    plain = []
+    for name in sorted(targets):
+        found = re.fullmatch(r"(lapack|blas)_([sdcz])(\w+)_ffi", name)
+        if found:
+            families.setdefault((found.group(1), found.group(3)), []).append(found.group(2))
+        else:
+            plain.append(name)
+    folded = [f"{p}_{{{','.join(sorted(ks, key='sdcz'.index))}}}{n}_ffi"
+              for (p, n), ks in sorted(families.items())]
+    return plain + folded
+
+
+def opcode_table() -> list[OpStatus]:
+    """A row per Opcode, sorted by its HLO spelling."""
+    lowerings, _ = _cpu_tables()
+    gpu = _gpu_tables()
+    rows = []
+    for op in sorted(Opcode, key=lambda o: o.value):
+        status = status_of(op)
+        backends = {"cpu": "yes" if status != UNSUPPORTED else "-"}
+        if gpu is not None:
+            backends["gpu"] = _gpu_how(op, gpu, status)
+        note = NOTES.get(op, "")
+        if op is Opcode.CUSTOM_CALL:
+            note = "targets: " + ", ".join(custom_call_targets()) + "; others: UnsupportedError"
+        rows.append(OpStatus(op, OP_SPECS[op].group.value, status, backends, note))
+    return rows
+
+
+def render_markdown(rows: list[OpStatus] | None = None) -> str:
+    """The table as Markdown: opcode, group, status, one column per backend, notes."""
+    rows = opcode_table() if rows is None else rows
+    names = list(rows[0].backends) if rows else ["cpu"]
+    lines = ["| opcode | group | status | " + " | ".join(names) + " | notes |",
+             "| --- | --- | --- | " + " | ".join("---" for _ in names) + " | --- |"]
+    for row in rows:
+        cells = [f"`{row.opcode.value}`", row.group, row.status]
+        cells += [row.backends.get(n, "-") for n in names] + [row.note.replace("|", "\\|")]
+        lines.append("| " + " | ".join(cells) + " |")
+    counts = {s: sum(r.status == s for r in rows) for s in (SUPPORTED, SINGLE_DEVICE,
+                                                             UNSUPPORTED)}
+    summary = ", ".join(f"{n} {s}" for s, n in counts.items())
+    return f"{len(rows)} opcodes: {summary}.\n\n" + "\n".join(lines) + "\n"
+
+
+def readme_section(text: str) -> str | None:
+    """The text between the opcode-table markers of README text, or None without markers."""
+    start, end = text.find(START_MARKER), text.find(END_MARKER)
+    if start < 0 or end < start:
+        return None
+    return text[start + len(START_MARKER):end].strip("\n") + "\n"
+
+
+def splice_readme(text: str, table: str) -> str:
+    """README text with the part between the markers replaced by `table`.
+
+    Raises ValueError when the markers are missing or out of order.
+    """
+    start, end = text.find(START_MARKER), text.find(END_MARKER)
+    if start < 0 or end < start:
+        raise ValueError(f"README has no '{START_MARKER}' ... '{END_MARKER}' section")
+    return text[:start + len(START_MARKER)] + "\n" + table + text[end:]
