@@ -1,0 +1,140 @@
+"""The GPU backend: generated Triton kernels whose work follows the actual sizes.
+
+compile_module(module, info, **options) plans the module (fusion.py), generates one Triton
+kernel per fused group (codegen.py) and returns a GpuProgram. Values live on the device as
+torch tensors at their actual sizes; each kernel gets the dynamic sizes as scalar
+arguments and a grid computed from them, so one compiled kernel serves every size up to the
+bound and the work done follows the actual size. dot runs through cuBLAS (torch.matmul);
+opcodes without a kernel or torch lowering run through the CPU backend on host copies.
+
+Options:
+    interpret: run kernels in Triton's interpreter on CPU tensors (default: when no CUDA
+        device is present). This is how CI (no GPU) tests the generated kernels.
+    target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
+
+AOT: GpuProgram.to_payload() cross-compiles every kernel for the target (no GPU needed) and
+returns the cubins with JSON metadata; load_program(module, info, payload, target) launches
+them with zero compilations. A target mismatch is an ArtifactError.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import torch
+
+from ...errors import ArtifactError, UnsupportedError
+from ...hlo.ir import HloModule
+from ...shapes.dynamic import ComputationInfo
+from ..cpu import check_supported
+from . import ops_data, ops_elementwise, ops_library  # noqa: F401  (fill the tables)
+from .fusion import kernels_of, plan_computation
+from .launcher import (cuda_present, default_device, install_compile_counter,
+                       interpreter_active, load_kernel, to_device, to_host)
+from .program import Runner
+
+NAME = "gpu"
+
+
+def _device_target() -> str:
+    if cuda_present():
+        major, minor = torch.cuda.get_device_capability()
+        return f"sm_{major}{minor}"
+    return "sm_90"
+
+
+class GpuProgram:
+    """A module ready to run on the GPU (or in Triton's interpreter).
+
+    Attributes:
+        backend: "gpu".
+        target: the GPU architecture its kernels are for, e.g. "sm_90".
+        kernels: the generated kernels (codegen.Kernel), one per fused group.
+    """
+
+    backend = NAME
+
+    def __init__(self, module: HloModule, info: ComputationInfo, interpret: bool | None = None,
+                 target: str | None = None, launchers: dict | None = None):
+        check_supported(module)
+        if interpret is None:
+            interpret = not cuda_present()
+        if not interpret and not cuda_present():
+            raise UnsupportedError("backend='gpu' needs a CUDA device (or interpret=True)")
+        if interpret != interpreter_active():
+            raise UnsupportedError(
+                f"interpret={interpret} but Triton was imported with TRITON_INTERPRET="
+                f"{os.environ.get('TRITON_INTERPRET')!r}; set TRITON_INTERPRET=1 before "
+                "importing triton to run kernels in the interpreter")
+        self.module, self.info, self.interpret = module, info, interpret
+        self.target = target or _device_target()
+        self.device = default_device(interpret)
+        self.plan = plan_computation(info, interpret)
+        self.kernels = kernels_of(self.plan)
+        if launchers is None:
+            launchers = {id(k): _jit_launcher(k, interpret) for k in self.kernels}
+        self.runner = Runner(module, launchers, self.device)
+        if not interpret:
+            torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
+            torch.backends.cudnn.allow_tf32 = False
+
+    def run(self, args: list):
+        """Run on NumPy arrays or torch tensors of actual shapes (already checked).
+
+        Returns NumPy arrays when every argument is a NumPy array, else torch tensors on the
+        device (a tuple for a tuple root).
+        """
+        on_host = not any(isinstance(a, torch.Tensor) for a in args)
+        params = self.module.entry.parameters
+        tensors = [to_device(a, self.device, p.shape.element_type).contiguous()
+                   for a, p in zip(args, params)]
+        shapes = [tuple(t.shape) for t in tensors]
+        result = self.runner.run(self.plan, tensors, args_shapes=shapes)
+        if on_host:
+            return _host_tree(result, self.module.entry.root.shape)
+        return result
+
+    def to_payload(self) -> dict[str, bytes]:
+        """Cubins of every kernel compiled for `target`, plus JSON metadata (no pickle)."""
+        from .aot import build_payload
+        return build_payload(self)
+
+
+def _host_tree(value, shape):
+    if shape.is_tuple:
+        return tuple(_host_tree(v, s) for v, s in zip(value, shape.elements))
+    return np.asarray(to_host(value, shape.element_type))
+
+
+def _jit_launcher(kernel, interpret: bool):
+    fn = load_kernel(kernel.source, kernel.name, interpret)
+    block, num_warps = kernel.block, kernel.num_warps
+
+    def launch(grid, tensors, sizes):
+        fn[grid](*tensors, *sizes, **block, num_warps=num_warps)
+    return launch
+
+
+def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
+    """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
+    install_compile_counter()
+    unknown = set(options) - {"interpret", "target", "backend"}
+    if unknown:
+        raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
+    return GpuProgram(module, info, interpret=options.get("interpret"),
+                      target=options.get("target"))
+
+
+def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],
+                 target: str) -> GpuProgram:
+    """A GpuProgram whose kernels are the payload's cubins: launching compiles nothing.
+
+    Raises:
+        ArtifactError: the payload is for another target or does not match the module.
+    """
+    from .aot import load_payload
+    return load_payload(module, info, payload, target)
+
+
+__all__ = ["GpuProgram", "compile_module", "load_program", "ArtifactError"]

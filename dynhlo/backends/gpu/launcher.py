@@ -1,0 +1,163 @@
+"""Torch tensors in and out, element-type maps, and loading generated Triton kernels.
+
+Generated kernel source is written to a cache folder (atomically: temp file, then
+os.replace, as Triton's own cache does) and imported from there, because Triton reads a
+kernel's source back with `inspect`. One loaded module per distinct source text, shared by
+every program in the process. Interpreter mode (TRITON_INTERPRET, no GPU) is decided when a
+kernel is decorated, so it is set around the import only.
+
+Every real Triton compilation is counted as `kernel_compile` in dynhlo.runtime.stats through
+Triton's post-compile hook; interpreter runs compile nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import torch
+
+# Triton's interpreter must be chosen before triton is first imported (its own library
+# kernels, tl.max and friends, are decorated then): no CUDA device means interpreter mode.
+if "TRITON_INTERPRET" not in os.environ and "triton" not in sys.modules \
+        and not torch.cuda.is_available():
+    os.environ["TRITON_INTERPRET"] = "1"
+
+from ...errors import UnsupportedError
+from ...runtime import stats
+
+# XLA element type -> (torch dtype, Triton type name).
+_TYPES = {
+    "pred": (torch.bool, "tl.int1"),
+    "s8": (torch.int8, "tl.int8"), "s16": (torch.int16, "tl.int16"),
+    "s32": (torch.int32, "tl.int32"), "s64": (torch.int64, "tl.int64"),
+    "u8": (torch.uint8, "tl.uint8"), "u16": (torch.uint16, "tl.uint16"),
+    "u32": (torch.uint32, "tl.uint32"), "u64": (torch.uint64, "tl.uint64"),
+    "f16": (torch.float16, "tl.float16"), "bf16": (torch.bfloat16, "tl.bfloat16"),
+    "f32": (torch.float32, "tl.float32"), "f64": (torch.float64, "tl.float64"),
+    "c64": (torch.complex64, None), "c128": (torch.complex128, None),
+    "f8e4m3fn": (torch.float8_e4m3fn, "tl.float8e4nv"), "f8e5m2": (torch.float8_e5m2, "tl.float8e5"),
+}
+
+# Types NumPy cannot hand to torch directly: moved as same-width integers and reinterpreted.
+_VIEW_AS = {ml_dtypes.bfloat16: np.int16, ml_dtypes.float8_e4m3fn: np.int8,
+            ml_dtypes.float8_e5m2: np.int8}
+
+
+def torch_dtype(element_type: str) -> torch.dtype:
+    try:
+        return _TYPES[element_type][0]
+    except KeyError:
+        raise UnsupportedError(f"element type {element_type} is not supported by the gpu "
+                               "backend") from None
+
+
+def triton_type(element_type: str) -> str | None:
+    """The `tl.*` name of an element type, or None where Triton has no such type."""
+    entry = _TYPES.get(element_type)
+    return entry[1] if entry else None
+
+
+def to_device(array, device: torch.device, element_type: str) -> torch.Tensor:
+    """A NumPy array (or anything array-like, or a tensor) as a tensor on `device`."""
+    if isinstance(array, torch.Tensor):
+        return array.to(device)
+    array = np.asarray(array)
+    view = _VIEW_AS.get(array.dtype.type)
+    if view is not None:
+        host = torch.from_numpy(np.ascontiguousarray(array).view(view))
+        return host.view(torch_dtype(element_type)).to(device)
+    return torch.from_numpy(np.ascontiguousarray(array)).to(device)
+
+
+def to_host(tensor: torch.Tensor, element_type: str) -> np.ndarray:
+    """A tensor as a NumPy array of the element type's NumPy dtype."""
+    from ...hlo.types import to_numpy_dtype
+    dtype = to_numpy_dtype(element_type)
+    tensor = tensor.detach()
+    view = _VIEW_AS.get(dtype.type)
+    if view is not None:
+        width = {np.int16: torch.int16, np.int8: torch.int8}[view]
+        return tensor.contiguous().view(width).cpu().numpy().view(dtype)
+    return tensor.cpu().numpy().astype(dtype, copy=False)
+
+
+# --- kernel modules ---------------------------------------------------------------------
+
+_LOADED: dict[str, object] = {}
+_LOCK = threading.Lock()
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("DYNHLO_CACHE_DIR") or Path.home() / ".cache" / "dynhlo"
+    path = Path(root) / "triton_src"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def load_kernel(source: str, name: str, interpret: bool):
+    """The @triton.jit function `name` defined by `source` (imported once per source)."""
+    digest = hashlib.sha256(source.encode()).hexdigest()[:24]
+    key = f"{digest}-{int(interpret)}"
+    with _LOCK:
+        module = _LOADED.get(key)
+        if module is None:
+            module = _LOADED[key] = _import(source, f"dynhlo_k_{digest}", interpret)
+    return getattr(module, name)
+
+
+def _import(source: str, module_name: str, interpret: bool):
+    path = cache_dir() / f"{module_name}.py"
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(source)
+        os.replace(tmp, path)
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    module = importlib.util.module_from_spec(spec)
+    old = os.environ.get("TRITON_INTERPRET")
+    os.environ["TRITON_INTERPRET"] = "1" if interpret else "0"
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        if old is None:
+            os.environ.pop("TRITON_INTERPRET", None)
+        else:
+            os.environ["TRITON_INTERPRET"] = old
+    return module
+
+
+def install_compile_counter() -> None:
+    """Count every Triton JIT compilation as stats 'kernel_compile' (chains earlier hooks)."""
+    from triton import knobs
+    previous = knobs.runtime.jit_post_compile_hook
+    if getattr(previous, "_dynhlo", False):
+        return
+
+    def hook(*args, **kwargs):
+        stats.count("kernel_compile")
+        return previous(*args, **kwargs) if previous else None
+
+    hook._dynhlo = True
+    knobs.runtime.jit_post_compile_hook = hook
+
+
+def interpreter_active() -> bool:
+    """Whether this process's Triton runs kernels in its interpreter."""
+    from triton import knobs
+    return bool(knobs.runtime.interpret)
+
+
+def default_device(interpret: bool) -> torch.device:
+    return torch.device("cpu" if interpret else "cuda")
+
+
+def cuda_present() -> bool:
+    return torch.cuda.is_available()

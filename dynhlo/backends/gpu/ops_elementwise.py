@@ -1,0 +1,203 @@
+"""Fused lowerings of elementwise opcodes: one Triton expression per op, at the given index.
+
+Operands are read at the same index as the result (a rank-0 operand at the empty index).
+Low-precision floats compute in f32, as XLA's GPU backend does, then round to the type.
+Integer division and remainder truncate toward zero (Triton's `//` and `%` on integers are
+C's, as XLA's). Transcendentals come from `M` (libdevice on the GPU, plain-tl versions in
+the interpreter). Semantics: XLA operation semantics, element-wise operations.
+"""
+
+from __future__ import annotations
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from .lowering import is_float, is_unsigned, lowering
+
+
+def operands(k, inst, idx):
+    return [k.value(o, idx if o.shape.rank == len(idx) else ()) for o in inst.operands]
+
+
+def _compute(k, inst, x: str) -> str:
+    """`x` as the type arithmetic happens in (f32 for f16/bf16)."""
+    if inst.operands[0].shape.element_type in ("f16", "bf16"):
+        return f"{x}.to(tl.float32)"
+    return x
+
+
+def _result(k, inst, expr: str) -> str:
+    return k.let(f"({expr}).to({k.ttype(inst.shape.element_type)})")
+
+
+_UNARY = {
+    Opcode.EXP: "tl.exp({})", Opcode.LOG: "tl.log({})", Opcode.SQRT: "tl.sqrt_rn({})",
+    Opcode.RSQRT: "tl.rsqrt({})", Opcode.TANH: "M.tanh({})", Opcode.SINE: "tl.sin({})",
+    Opcode.COSINE: "tl.cos({})", Opcode.TAN: "M.tan({})", Opcode.FLOOR: "tl.floor({})",
+    Opcode.CEIL: "tl.ceil({})", Opcode.LOGISTIC: "M.sigmoid({})",
+    Opcode.LOG1P: "M.log1p({})", Opcode.EXPM1: "M.expm1({})", Opcode.ERF: "M.erf({})",
+    Opcode.CBRT: "M.cbrt({})", Opcode.ROUND_NEAREST_AFZ: "M.round_afz({})",
+    Opcode.ROUND_NEAREST_EVEN: "M.rint({})",
+}
+
+
+def _float_only(inst) -> bool:
+    return is_float(inst.shape.element_type)
+
+
+@lowering(*_UNARY, check=_float_only)
+def unary_math(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    return _result(k, inst, _UNARY[inst.opcode].format(_compute(k, inst, x)))
+
+
+@lowering(Opcode.NEGATE)
+def negate(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    return _result(k, inst, f"-{x}")
+
+
+@lowering(Opcode.ABS)
+def abs_(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    return _result(k, inst, f"tl.abs({_compute(k, inst, x)})")
+
+
+@lowering(Opcode.SIGN)
+def sign(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    x = _compute(k, inst, x)
+    return _result(k, inst, f"tl.where({x} > 0, 1, tl.where({x} < 0, -1, {x}))")
+
+
+@lowering(Opcode.IS_FINITE, check=lambda i: is_float(i.operands[0].shape.element_type))
+def is_finite(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    return k.let(f"({x} == {x}) & (tl.abs({x}) != float('inf'))")
+
+
+@lowering(Opcode.NOT)
+def not_(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    if inst.shape.element_type == "pred":
+        return k.let(f"{x} == 0")
+    return k.let(f"~{x}")
+
+
+def _arith(symbol):
+    def emit(k, inst, idx):
+        x, y = operands(k, inst, idx)
+        return _result(k, inst, f"{_compute(k, inst, x)} {symbol} {_compute(k, inst, y)}")
+    return emit
+
+
+lowering(Opcode.ADD)(_arith("+"))
+lowering(Opcode.SUBTRACT)(_arith("-"))
+lowering(Opcode.MULTIPLY)(_arith("*"))
+lowering(Opcode.AND)(_arith("&"))
+lowering(Opcode.OR)(_arith("|"))
+lowering(Opcode.XOR)(_arith("^"))
+
+
+@lowering(Opcode.DIVIDE, check=lambda i: is_float(i.shape.element_type))
+def divide(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    return _result(k, inst, f"tl.div_rn({_compute(k, inst, x)}, {_compute(k, inst, y)})")
+
+
+@lowering(Opcode.REMAINDER, check=lambda i: is_float(i.shape.element_type))
+def remainder(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    return _result(k, inst, f"M.fmod({_compute(k, inst, x)}, {_compute(k, inst, y)})")
+
+
+@lowering(Opcode.POWER, check=lambda i: is_float(i.shape.element_type))
+def power(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    return _result(k, inst, f"M.pow({_compute(k, inst, x)}, {_compute(k, inst, y)})")
+
+
+@lowering(Opcode.ATAN2, check=lambda i: is_float(i.shape.element_type))
+def atan2(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    return _result(k, inst, f"M.atan2({_compute(k, inst, x)}, {_compute(k, inst, y)})")
+
+
+def _minmax(fn):
+    def emit(k, inst, idx):
+        x, y = operands(k, inst, idx)
+        if is_float(inst.shape.element_type):
+            x, y = _compute(k, inst, x), _compute(k, inst, y)
+            # XLA's maximum/minimum propagate NaN.
+            return _result(k, inst, f"tl.{fn}({x}, {y}, propagate_nan=tl.PropagateNan.ALL)")
+        return k.let(f"tl.{fn}({x}, {y})")
+    return emit
+
+
+lowering(Opcode.MAXIMUM)(_minmax("maximum"))
+lowering(Opcode.MINIMUM)(_minmax("minimum"))
+
+_COMPARE = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
+
+
+def _plain_compare(inst) -> bool:
+    return attrs.string(inst, "direction") in _COMPARE and attrs.string(
+        inst, "type") != "TOTALORDER"
+
+
+@lowering(Opcode.COMPARE, check=_plain_compare)
+def compare(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    return k.let(f"{x} {_COMPARE[attrs.string(inst, 'direction')]} {y}")
+
+
+@lowering(Opcode.SELECT)
+def select(k, inst, idx):
+    p, x, y = operands(k, inst, idx)
+    return _result(k, inst, f"tl.where({p}, {x}, {y})")
+
+
+@lowering(Opcode.CLAMP)
+def clamp(k, inst, idx):
+    lo, x, hi = operands(k, inst, idx)
+    return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}), {hi})")
+
+
+def _convert_ok(inst) -> bool:
+    src, dst = inst.operands[0].shape.element_type, inst.shape.element_type
+    return not (is_float(src) and not is_float(dst) and dst != "pred")
+
+
+@lowering(Opcode.CONVERT, check=_convert_ok)
+def convert(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    if inst.shape.element_type == "pred":
+        return k.let(f"{x} != 0")
+    return k.let(f"{x}.to({k.ttype(inst.shape.element_type)})")
+
+
+@lowering(Opcode.COPY)
+def copy(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    return x
+
+
+def _shift(kind):
+    def emit(k, inst, idx):
+        x, y = operands(k, inst, idx)
+        t = inst.shape.element_type
+        if kind == "left":
+            return _result(k, inst, f"{x} << {y}")
+        if kind == "logical" and not is_unsigned(t):
+            u = {"s8": "tl.uint8", "s16": "tl.uint16", "s32": "tl.uint32", "s64": "tl.uint64"}[t]
+            return _result(k, inst, f"{x}.to({u}, bitcast=True) >> {y}.to({u}, bitcast=True)")
+        return _result(k, inst, f"{x} >> {y}")
+    return emit
+
+
+def _int_only(inst) -> bool:
+    return not is_float(inst.shape.element_type) and inst.shape.element_type != "pred"
+
+
+lowering(Opcode.SHIFT_LEFT, check=_int_only)(_shift("left"))
+lowering(Opcode.SHIFT_RIGHT_LOGICAL, check=_int_only)(_shift("logical"))
+lowering(Opcode.SHIFT_RIGHT_ARITHMETIC, check=_int_only)(_shift("arith"))

@@ -1,0 +1,85 @@
+"""Library lowerings: torch on tensors held at their actual sizes (views of the valid region).
+
+dot goes to cuBLAS through torch.matmul (batch, free and contracting dimensions permuted and
+flattened as views; f32 stays f32: TF32 is switched off in program.py). Tuples, constants
+and get-dimension-size are bookkeeping. Integer dots, which cuBLAS lacks, take the host path.
+Semantics: XLA operation semantics (DotGeneral, Tuple, GetTupleElement, Constant).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import torch
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from .launcher import to_device, torch_dtype
+from .lowering import library
+
+_MATMUL_TYPES = {"f16", "bf16", "f32", "f64"}
+
+
+def dot_on_device(inst) -> bool:
+    return inst.shape.element_type in _MATMUL_TYPES and all(
+        o.shape.element_type == inst.shape.element_type for o in inst.operands)
+
+
+@library(Opcode.DOT)
+def dot(ctx, inst, args):
+    lhs, rhs = args
+    lb = attrs.ints(inst, "lhs_batch_dims", ())
+    rb = attrs.ints(inst, "rhs_batch_dims", ())
+    lc = attrs.ints(inst, "lhs_contracting_dims", ())
+    rc = attrs.ints(inst, "rhs_contracting_dims", ())
+    for a, b in zip(lb + lc, rb + rc):
+        if lhs.shape[a] != rhs.shape[b]:
+            raise ctx.error(f"dot dimension {a} of the lhs has size {lhs.shape[a]} but "
+                            f"dimension {b} of the rhs has size {rhs.shape[b]}")
+    lf = [d for d in range(lhs.dim()) if d not in lb and d not in lc]
+    rf = [d for d in range(rhs.dim()) if d not in rb and d not in rc]
+    batch = [lhs.shape[d] for d in lb]
+    m = [lhs.shape[d] for d in lf]
+    n = [rhs.shape[d] for d in rf]
+    k = math.prod(lhs.shape[d] for d in lc)
+    nb, nm, nn = math.prod(batch), math.prod(m), math.prod(n)
+    a = lhs.permute(list(lb) + lf + list(lc)).reshape(nb, nm, k)
+    b = rhs.permute(list(rb) + list(rc) + rf).reshape(nb, k, nn)
+    if not batch and nb == 1:
+        out = torch.matmul(a[0], b[0]).unsqueeze(0)
+    else:
+        out = torch.matmul(a, b)
+    return out.reshape(batch + m + n).to(torch_dtype(inst.shape.element_type))
+
+
+@library(Opcode.TUPLE)
+def tuple_(ctx, inst, args):
+    return tuple(args)
+
+
+@library(Opcode.GET_TUPLE_ELEMENT)
+def get_tuple_element(ctx, inst, args):
+    return args[0][attrs.integer(inst, "index")]
+
+
+@library(Opcode.CONSTANT)
+def constant(ctx, inst, args):
+    if inst.shape.is_tuple:
+        return tuple(to_device(v, ctx.device, s.element_type)
+                     for v, s in zip(inst.literal, inst.shape.elements))
+    cached = ctx.constants.get(inst)
+    if cached is None:
+        cached = ctx.constants[inst] = to_device(inst.literal, ctx.device,
+                                                 inst.shape.element_type)
+    shape = ctx.out_shape()
+    if tuple(cached.shape) == shape:
+        return cached
+    return cached[tuple(slice(0, s) for s in shape)]
+
+
+@library(Opcode.GET_DIMENSION_SIZE)
+def get_dimension_size(ctx, inst, args):
+    d = attrs.ints(inst, "dimensions")[0]
+    size = ctx.env.size(ctx.info.dims[inst.operands[0]][d])
+    return torch.tensor(np.int32(size), device=ctx.device)

@@ -1,0 +1,129 @@
+"""Running a plan: values are torch tensors at their actual sizes, kernels launched on them.
+
+Each step's result is checked against the sizes inference says it has (as the CPU backend
+does), so two different run-time sizes meeting in one op are a DynamicSizeError naming the
+instruction. Sizes are evaluated in a SizeEnv from the arguments' shapes; only a
+data-dependent size (set-dimension-size, a loop result) reads a device value, and only then
+does the host wait for the device.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ...errors import DynamicSizeError
+from ...hlo.opcodes import Opcode
+from ...shapes.dynamic import Inference
+from ...shapes.sizes import SizeEnv, dim_text
+from ..cpu import evaluator as cpu_eval
+from ..cpu.lowering import LOWERINGS as CPU_LOWERINGS
+from .launcher import to_device, to_host, torch_dtype
+from .lowering import LIBRARY
+from .ops_library import dot_on_device
+
+
+class StepContext:
+    """What a library lowering may ask while it runs one instruction."""
+
+    __slots__ = ("runner", "info", "env", "inst", "device", "constants")
+
+    def __init__(self, runner, info, env, device, constants):
+        self.runner, self.info, self.env = runner, info, env
+        self.device, self.constants = device, constants
+        self.inst = None
+
+    def out_shape(self, inst=None) -> tuple[int, ...]:
+        return self.env.sizes(self.info.dims[inst or self.inst])
+
+    def error(self, message: str) -> DynamicSizeError:
+        return DynamicSizeError(f"instruction '{self.inst.name}': {message}")
+
+
+class Runner:
+    """Runs plans; `launchers[id(kernel)]` launches one generated kernel."""
+
+    def __init__(self, module, launchers: dict, device: torch.device):
+        self.launchers = launchers
+        self.device = device
+        self.constants: dict = {}
+        self.cpu = cpu_eval.Evaluator(Inference(module))
+
+    def run(self, plan, args: list, parent: SizeEnv | None = None, args_shapes=None):
+        values: dict = {}
+        env = SizeEnv(args_shapes, values.__getitem__, parent)
+        ctx = StepContext(self, plan.info, env, self.device, self.constants)
+        for inst in plan.order:
+            if inst in plan.fused:
+                continue
+            ctx.inst = inst
+            if inst.opcode is Opcode.PARAMETER:
+                value = args[inst.parameter_number]
+            elif inst in plan.kernels:
+                value = self._launch(plan.kernels[inst], plan.info, values, env)
+            elif inst in plan.calls:
+                value = self.run(plan.calls[inst], [values[o] for o in inst.operands], env)
+            else:
+                value = self._library(ctx, inst, [values[o] for o in inst.operands])
+            values[inst] = value
+            _check_sizes(env, inst, value, plan.info.dims[inst])
+        return values[plan.info.computation.root]
+
+    def _launch(self, kernel, info, values, env):
+        group = kernel.group
+        root = group.root
+        out = torch.empty(env.sizes(info.dims[root]), device=self.device,
+                          dtype=torch_dtype(root.shape.element_type))
+        if kernel.kind == "row":
+            kept = [d for k, d in enumerate(group.domain) if k not in group.reduced]
+            work, block = math.prod(env.sizes(kept)), kernel.block["BM"]
+        else:
+            work, block = out.numel(), kernel.block["BLOCK"]
+        if work == 0:
+            return out
+        inputs = [values[i] for i in group.inputs]
+        sizes = [env.size(s) for s in kernel.size_syms]
+        grid = (-(-work // block),)
+        self.launchers[id(kernel)](grid, inputs + [out], sizes)
+        return out
+
+    def _library(self, ctx, inst, args):
+        fn = LIBRARY.get(inst.opcode)
+        if fn is not None and (inst.opcode is not Opcode.DOT or dot_on_device(inst)):
+            return fn(ctx, inst, args)
+        return self._host(ctx, inst, args)
+
+    def _host(self, ctx, inst, args):
+        """The CPU backend's lowering on host copies: exact, slow; for rare opcodes."""
+        cpu_ctx = cpu_eval.EvalContext(self.cpu, ctx.info, ctx.env, False)
+        cpu_ctx.inst = inst
+        host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands)]
+        result = CPU_LOWERINGS[inst.opcode](cpu_ctx, inst, host_args)
+        return _to_device_tree(result, inst.shape, self.device)
+
+
+def _to_host_tree(value, shape):
+    if shape.is_tuple:
+        return tuple(_to_host_tree(v, s) for v, s in zip(value, shape.elements))
+    return to_host(value, shape.element_type)
+
+
+def _to_device_tree(value, shape, device):
+    if shape.is_tuple:
+        return tuple(_to_device_tree(v, s, device) for v, s in zip(value, shape.elements))
+    return to_device(value, device, shape.element_type)
+
+
+def _check_sizes(env: SizeEnv, inst, value, tree) -> None:
+    if isinstance(tree, list):
+        for v, t in zip(value, tree):
+            _check_sizes(env, inst, v, t)
+        return
+    shape = tuple(value.shape)
+    for d, (actual, dim) in enumerate(zip(shape, tree)):
+        expected = env.size(dim)
+        if actual != expected:
+            raise DynamicSizeError(
+                f"instruction '{inst.name}': dimension {d} has run-time size {actual}, but "
+                f"{dim_text(dim)} is {expected} here; sizes that meet in one op must agree")
