@@ -256,11 +256,19 @@ ENTRY main {
 }
 """
 
+# The loop result meets the loop's input: the body keeps the size, so they agree.
+WHILE_RESIDUAL = WHILE_COUNT.replace(
+    "  ROOT r = f32[<=6,2] get-tuple-element(w), index=1",
+    "  r = f32[<=6,2] get-tuple-element(w), index=1\n  ROOT s = f32[<=6,2] add(r, a)")
+
 CASES = [
     OpCase("while-shrink", WHILE_SHRINK, _vec, _while_shrink, (8, 0, 1, 2, 3, 5)),
     OpCase("while-grow", WHILE_GROW, _vec, _while_grow, (8, 0, 1, 5)),
     OpCase("while-count", WHILE_COUNT, lambda n, r: (r.standard_normal((n, 2)).astype(F32),),
            _while_count, (6, 0, 1, 4)),
+    OpCase("while-residual", WHILE_RESIDUAL,
+           lambda n, r: (r.standard_normal((n, 2)).astype(F32),),
+           lambda x: _while_count(x) + x, (6, 0, 1, 4)),
     OpCase("cond-pred-true", COND_PRED, lambda n, r: _vec(n, r) + (np.bool_(True),),
            lambda x, p: x[:len(x) // 2], (8, 0, 1, 5)),
     OpCase("cond-pred-false", COND_PRED, lambda n, r: _vec(n, r) + (np.bool_(False),),
@@ -291,6 +299,14 @@ def test_while_grows_into_zeros_not_padding():
     got, total = run_hlo(WHILE_GROW, x)
     np.testing.assert_array_equal(got, [15, 15, 6, 5, 4, 3, 2, 1])
     assert total == 51
+
+
+def test_shrunk_loop_result_meeting_its_input_is_a_clear_error():
+    text = WHILE_SHRINK.replace(
+        "  ROOT r = f32[<=8] get-tuple-element(w), index=1",
+        "  r = f32[<=8] get-tuple-element(w), index=1\n  ROOT s = f32[<=8] add(r, a)")
+    with pytest.raises(DynamicSizeError, match="must agree"):
+        run_hlo(text, np.zeros(6, F32))
 
 
 def test_conditional_branches_with_different_sizes():

@@ -100,7 +100,17 @@ def _while(ctx, inst, operands):
     cond_info = ctx.call(cond, [_read_off(cond.parameters[0], mask, bounds)], CONDITION)
     if cond_info.dims[cond.root] != ():
         raise ctx.error(f"while condition '{cond.name}' must return pred[]")
-    return _read_off(inst, mask, bounds)
+    param = info.dims[body.parameters[0]]
+    return _keep_invariant(state, param, info.dims[body.root], _read_off(inst, mask, bounds))
+
+
+def _keep_invariant(state, param, root, result):
+    """A size the body passes through unchanged is the operand's size: the result keeps the
+    operand's dim (as XLA does), so it meets the loop's input without a run-time read."""
+    if isinstance(result, list):
+        return [_keep_invariant(*parts) for parts in zip(state, param, root, result)]
+    return tuple(s if isinstance(p, Sym) and isinstance(r, Sym) and p.root() is r.root()
+                 else out for s, p, r, out in zip(state, param, root, result))
 
 
 def _same_dim(dims) -> bool:

@@ -70,7 +70,9 @@ def unify(a: Dim, b: Dim) -> Dim | None:
         return ra
     if ra.bound != rb.bound and -1 not in (ra.bound, rb.bound):
         return None
-    if ra.expr is None:
+    if ra.expr is None or (rb.expr is not None and ra.expr.deps() and not rb.expr.deps()):
+        # Keep the size that needs no computed value (a parameter's): reading it never waits
+        # on the other instruction, so a loop result meeting its own input is no cycle.
         ra, rb = rb, ra
     rb.parent = ra
     return ra
