@@ -33,14 +33,14 @@ _P = r'[^{}()\[\]"\n]'
 _GROUP = rf"\{{{_P}*(?:(?:\[{_P}*\]|{_STR}){_P}*)*\}}"
 _VAL = rf'(?:{_GROUP}|{_STR}|[^\s,{{}}()\[\]"]+)'
 _UNTYPED = rf"[ \t]*%?{_N}[ \t]*(?:,[ \t]*%?{_N}[ \t]*)*|[ \t]*"
-_FAST = re.compile(
-    rf"\s*()(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*({_ARR}|\([^()\n]*\))[ \t]+([a-z][a-z0-9\-]*)"
-    rf"\((?:({_UNTYPED})|([^()\n]*))\)((?:[ \t]*,[ \t]*{_N}[ \t]*=[ \t]*{_VAL})*)[ \t\r]*(?=\n|\}}|\Z)")
+_FAST = re.compile(  # groups: start, ROOT, name, shape, opcode, untyped, other operands, attrs
+    rf"\s*()(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*({_ARR}|\([^()\n]*\))"
+    rf"[ \t]+([a-z][a-z0-9\-]*)\((?:({_UNTYPED})|([^()\n]*))\)"
+    rf"((?:[ \t]*,[ \t]*{_N}[ \t]*=[ \t]*{_VAL})*)[ \t\r]*(?=\n|\}}|\Z)")
 _FAST_ATTR = re.compile(rf"[ \t]*,[ \t]*({_N})[ \t]*=[ \t]*({_VAL})")
 _TYPED = re.compile(rf"[ \t]*(?:(?:{_ARR}[ \t]+)?%?{_N}[ \t]*(?:,[ \t]*(?:{_ARR}[ \t]+)?%?{_N}"
                     rf"[ \t]*)*)?")
 _OPERAND = re.compile(rf"(?:({_ARR})[ \t]+)?(%?)({_N})")
-_SPACES = str.maketrans("", "", " \t%")
 
 _SKIP = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
 _SKIP_INLINE = re.compile(r"(?:[ \t\r]+|/\*.*?\*/|//[^\n]*)*", re.S)
@@ -408,9 +408,9 @@ class _Parser:
             self.pos = m.end(5) + 1
             self.operands(inst)
         elif untyped is not None:
-            names = untyped.replace(" ", "")
-            if "%" in names or "\t" in names:
-                names = names.translate(_SPACES)
+            names = untyped.replace(" ", "").replace("%", "")
+            if "\t" in names:
+                names = names.replace("\t", "")
             names = names.split(",") if names else ()
         elif _TYPED.fullmatch(other):
             names = self._typed_names(m.start(7), m.end(7))
@@ -556,12 +556,12 @@ class _Parser:
         if self.peek() != "{":
             names = self._inline_body(start)
         else:
-            names = "{" + self._inline_body(self.pos + 1 if self.accept("{") else 0)
-            while self.accept(","):
+            bodies = []
+            while not bodies or self.accept(","):
                 self.expect("{", "'{' to open an inline computation")
-                names += ", " + self._inline_body(self.pos)
+                bodies.append(self._inline_body(self.pos))
             self.expect("}", "'}' after the inline computations")
-            names += "}"
+            names = "{" + ", ".join(bodies) + "}"
         if self.pos != end:
             raise self.error("expected the end of the inline computation")
         self._depth -= 1
