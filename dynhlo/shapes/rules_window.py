@@ -38,9 +38,19 @@ def window_dims(inst, rank: int) -> list[WindowDim]:
     """The decoded `window=` attribute, one WindowDim per dimension (XLA's defaults filled).
 
     Raises:
-        HloVerifyError: a field with a count other than `rank`, or a size/stride/dilation < 1.
+        HloVerifyError: an unknown field, a field with a count other than `rank`, or a
+            size < 0 or stride/dilation < 1.
     """
-    fields = attrs.window(inst)
+    fields = dict(attrs.window(inst))
+    # XLA prints window reversal as `rhs_reversal=1x0` (window_util.cc ToString).
+    if "rhs_reversal" in fields:
+        fields["window_reversal"] = [bool(v) for v in fields.pop("rhs_reversal")]
+    unknown = set(fields) - {"size", "stride", "pad", "lhs_dilate", "rhs_dilate",
+                             "window_reversal"}
+    if unknown:
+        raise HloVerifyError(f"window has unknown field(s) {', '.join(sorted(unknown))}; XLA's "
+                             "are size, stride, pad, lhs_dilate, rhs_dilate, rhs_reversal",
+                             inst.name)
     if rank and "size" not in fields:
         raise HloVerifyError(f"window={{...}} needs size= for a rank-{rank} operand", inst.name)
     defaults = {"size": [1] * rank, "stride": [1] * rank, "pad": [(0, 0)] * rank,
