@@ -184,20 +184,6 @@ def test_unsupported_opcode_at_compile_time(monkeypatch):
     assert "negate" in message and "'n'" in message and "cpu" in message
 
 
-def test_no_lowering_for_send():
-    # A real opcode the CPU backend has no meaning for (no channels on one host).
-    from dynhlo.backends.cpu import lowering
-    from dynhlo.hlo.opcodes import Opcode
-    if Opcode.SEND in lowering.LOWERINGS:
-        pytest.skip("the cpu backend has learned send; the test above covers the check")
-    text = _module("  a = f32[2] parameter(0)\n  tok = token[] after-all()\n"
-                   "  s = (f32[2], u32[], token[]) send(a, tok), channel_id=1\n"
-                   "  ROOT d = token[] send-done(s), channel_id=1")
-    with pytest.raises(dynhlo.UnsupportedError) as info:
-        dynhlo.compile(text)
-    assert "send" in str(info.value)
-
-
 MEET = _module("  x = f32[<=4] parameter(0)\n  y = f32[<=4] parameter(1)\n"
                "  ROOT z = f32[<=4] add(x, y)")
 SET_SIZE = _module("  x = f32[<=4] parameter(0)\n  n = s32[] parameter(1)\n"
