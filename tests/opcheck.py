@@ -39,7 +39,8 @@ class OpCase:
 
     `args(n, rng)` gives the arguments at dynamic size n; `expect(*args)` computes the expected
     result independently (NumPy by hand); `sizes` are the dynamic sizes to run at (include
-    the bound, 0 and 1 where the op allows them).
+    the bound, 0 and 1 where the op allows them). With `static`, the case also runs with every
+    `<=N` of the text made static `N`, at `sizes[0]` (which must then be the bound).
     """
 
     name: str
@@ -47,19 +48,33 @@ class OpCase:
     args: Callable
     expect: Callable
     sizes: tuple = (0, 1, 3)
+    static: bool = True
+
+
+STATIC = "static"
 
 
 def crossed(cases):
-    """pytest params: every case crossed with each of its sizes, ids like `reverse-n3`."""
+    """pytest params: every case crossed with each of its sizes (ids like `reverse-n3`), plus
+    its static form (id `reverse-static`) where the case allows it."""
     import pytest
-    return [pytest.param(case, n, id=f"{case.name}-n{n}") for case in cases for n in case.sizes]
+    params = []
+    for case in cases:
+        params += [pytest.param(case, n, id=f"{case.name}-n{n}") for n in case.sizes]
+        if case.static:
+            params.append(pytest.param(case, STATIC, id=f"{case.name}-static"))
+    return params
 
 
-def check_case(case: OpCase, n: int, seed: int = 0) -> None:
-    """Run `case` at size n and compare with its expected value (exact, or close for floats)."""
+def check_case(case: OpCase, n, seed: int = 0) -> None:
+    """Run `case` at size n (or STATIC: the text without `<=`, at the bound `sizes[0]`) and
+    compare with its expected value (exact, or close for floats)."""
+    text = case.text
+    if n == STATIC:
+        text, n = text.replace("<=", ""), case.sizes[0]
     rng = np.random.default_rng(seed + n)
     args = case.args(n, rng)
-    got = run_hlo(case.text, *args)
+    got = run_hlo(text, *args)
     want = case.expect(*args)
     _compare(got, want, case.name)
 

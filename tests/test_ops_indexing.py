@@ -83,7 +83,7 @@ SLICE_CASES = [
              lambda n, r, i=i: (_arange(n), -_arange(3), S32(i)), _dus, (10, 3, 4, 7))
       for i in (0, 4, 8, -1)],
     *[OpCase(f"dynamic-update-slice-2d-{i}-{j}", DUS_DYN,
-             lambda n, r, i=i, j=j: (_arange(n, 3), -_arange(min(n, 2), 2), S32(i), S32(j)),
+             lambda n, r, i=i, j=j: (_arange(n, 3), -_arange(min(n, 4), 2), S32(i), S32(j)),
              _dus_2d, (8, 0, 1, 5)) for i, j in ((0, 0), (6, 2), (-2, 1))],
 ]
 
