@@ -158,3 +158,34 @@ def test_keyboard_interrupt_is_one_line(monkeypatch, capsys):
         run=interrupted))
     assert cli.main(["run", "x.hlo"]) == 130
     assert capsys.readouterr().err == "dynhlo: error: interrupted\n"
+
+
+def _literal_cases():
+    import ml_dtypes
+    return [
+        np.zeros((0, 5), np.float32), np.zeros((2, 0, 3), np.float32),
+        np.array([True, False]), np.array([1 + 2j, 3 - 4j], np.complex64),
+        np.array([1.5, -2.25], ml_dtypes.bfloat16), np.array([0.1], np.float16),
+        np.array([0.1, 1e-8, np.nan, np.inf, -np.inf], np.float32),
+        np.array([0.1, 1 / 3], np.float64), np.array(-7, np.int64), np.array([255], np.uint8),
+        np.array([[1, -2]], np.int8), np.array([1, -2], ml_dtypes.int4),
+        (np.array(1, np.int32), (np.array([1.0], np.float32),)),
+    ]
+
+
+@pytest.mark.parametrize("value", _literal_cases(), ids=lambda v: cli.format_result(v)[:12])
+def test_printed_results_read_back_exactly(value):
+    text = cli.format_result(value)
+    back = parse_literal_text(text)
+    for got, want in zip(cli.flatten(back), cli.flatten(value)):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.astype(np.complex128), want.astype(np.complex128))
+
+
+@pytest.mark.parametrize("text,want", [("s32[] -3", np.int32(-3)), ("pred[] true", np.True_),
+                                       ("f32[2] {1, 2.5}", np.array([1, 2.5], np.float32)),
+                                       ("  u8[0] {}", np.zeros(0, np.uint8))])
+def test_literal_arguments(text, want):
+    got = cli.read_argument(0, text)
+    assert got.dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want)
