@@ -58,7 +58,7 @@ def _cpu_tables():
     return LOWERINGS, CUSTOM_CALLS
 
 
-def _gpu_tables():
+def gpu_tables():
     """(fused, library) lowering tables of the GPU backend, or None where it cannot import."""
     try:
         from .backends import gpu  # noqa: F401  (importing it fills the tables)
@@ -107,7 +107,7 @@ def custom_call_targets() -> list[str]:
 def opcode_table() -> list[OpStatus]:
     """A row per Opcode, sorted by its HLO spelling."""
     lowerings, _ = _cpu_tables()
-    gpu = _gpu_tables()
+    gpu = gpu_tables()
     rows = []
     for op in sorted(Opcode, key=lambda o: o.value):
         status = status_of(op)
