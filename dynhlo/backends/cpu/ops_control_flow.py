@@ -48,6 +48,7 @@ def _branch_index(selector, count: int) -> int:
 
 @lowering(Opcode.CONDITIONAL)
 def conditional(ctx, inst, args):
+    """Run the selected branch on its own operand; its result keeps the branch's sizes."""
     comps = branches(inst)
     k = _branch_index(args[0], len(comps))
     return ctx.call(k, comps[k], [args[k + 1]])
@@ -66,10 +67,12 @@ def map_(ctx, inst, args):
 
 @lowering(Opcode.COPY_START)
 def copy_start(ctx, inst, args):
+    """(destination copy, source, u32[] context 0): the copy is done at once on the CPU."""
     (x,) = args
     return (np.array(x, copy=True), x, np.uint32(0))
 
 
 @lowering(Opcode.COPY_DONE)
 def copy_done(ctx, inst, args):
+    """The destination of the copy-start tuple."""
     return args[0][0]

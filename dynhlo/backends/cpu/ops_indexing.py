@@ -43,6 +43,7 @@ def _clamped(ctx, starts, sizes, extents, what: str) -> tuple[slice, ...]:
 
 @lowering(Opcode.DYNAMIC_SLICE)
 def dynamic_slice(ctx, inst, args):
+    """A window of the result's size at the clamped starts (a whole dynamic dim: start 0)."""
     x, *starts = args
     shape = ctx.out_shape()
     window = _clamped(ctx, _starts(ctx, starts, x.ndim), shape, x.shape, "dynamic-slice")
@@ -51,6 +52,7 @@ def dynamic_slice(ctx, inst, args):
 
 @lowering(Opcode.DYNAMIC_UPDATE_SLICE)
 def dynamic_update_slice(ctx, inst, args):
+    """A copy of the operand with the update written at the clamped starts."""
     x, update, *starts = args
     window = _clamped(ctx, _starts(ctx, starts, x.ndim), update.shape, x.shape,
                       "dynamic-update-slice update")
@@ -61,6 +63,7 @@ def dynamic_update_slice(ctx, inst, args):
 
 @lowering(Opcode.REVERSE)
 def reverse(ctx, inst, args):
+    """Flip the listed dims; on a dynamic dim only the valid region exists, so only it flips."""
     (x,) = args
     return np.array(np.flip(x, axis=attrs.ints(inst, "dimensions", ())), copy=True)
 
