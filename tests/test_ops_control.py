@@ -261,6 +261,48 @@ WHILE_RESIDUAL = WHILE_COUNT.replace(
     "  ROOT r = f32[<=6,2] get-tuple-element(w), index=1",
     "  r = f32[<=6,2] get-tuple-element(w), index=1\n  ROOT s = f32[<=6,2] add(r, a)")
 
+# A scan over the valid rows (what jax.lax.scan lowers to, with the trip count read off the
+# dynamic size): ys[i] = cumulative sum of xs[0..i]. A padded trip count would add rows.
+SCAN = """HloModule scan
+cond {
+  p = (s32[], f32[<=6,3], f32[3], f32[<=6,3]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  xs = f32[<=6,3] get-tuple-element(p), index=1
+  n = s32[] get-dimension-size(xs), dimensions={0}
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  p = (s32[], f32[<=6,3], f32[3], f32[<=6,3]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  xs = f32[<=6,3] get-tuple-element(p), index=1
+  c = f32[3] get-tuple-element(p), index=2
+  ys = f32[<=6,3] get-tuple-element(p), index=3
+  zero = s32[] constant(0)
+  row = f32[1,3] dynamic-slice(xs, i, zero), dynamic_slice_sizes={1,3}
+  r = f32[3] reshape(row)
+  c2 = f32[3] add(c, r)
+  c3 = f32[1,3] reshape(c2)
+  ys2 = f32[<=6,3] dynamic-update-slice(ys, c3, i, zero)
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  ROOT t = (s32[], f32[<=6,3], f32[3], f32[<=6,3]) tuple(i2, xs, c2, ys2)
+}
+ENTRY main {
+  xs = f32[<=6,3] parameter(0)
+  zero = s32[] constant(0)
+  z = f32[] constant(0)
+  c = f32[3] broadcast(z), dimensions={}
+  yb = f32[6,3] broadcast(z), dimensions={}
+  n = s32[] get-dimension-size(xs), dimensions={0}
+  ys = f32[<=6,3] set-dimension-size(yb, n), dimensions={0}
+  t = (s32[], f32[<=6,3], f32[3], f32[<=6,3]) tuple(zero, xs, c, ys)
+  w = (s32[], f32[<=6,3], f32[3], f32[<=6,3]) while(t), condition=cond, body=body
+  ys3 = f32[<=6,3] get-tuple-element(w), index=3
+  c4 = f32[3] get-tuple-element(w), index=2
+  ROOT out = (f32[<=6,3], f32[3]) tuple(ys3, c4)
+}
+"""
+
 CASES = [
     OpCase("while-shrink", WHILE_SHRINK, _vec, _while_shrink, (8, 0, 1, 2, 3, 5)),
     OpCase("while-grow", WHILE_GROW, _vec, _while_grow, (8, 0, 1, 5)),
@@ -269,6 +311,9 @@ CASES = [
     OpCase("while-residual", WHILE_RESIDUAL,
            lambda n, r: (r.standard_normal((n, 2)).astype(F32),),
            lambda x: _while_count(x) + x, (6, 0, 1, 4)),
+    OpCase("while-scan", SCAN, lambda n, r: (r.standard_normal((n, 3)).astype(F32),),
+           lambda x: (np.cumsum(x, axis=0, dtype=F32), x.sum(axis=0, dtype=F32)),
+           (6, 0, 1, 4)),
     OpCase("cond-pred-true", COND_PRED, lambda n, r: _vec(n, r) + (np.bool_(True),),
            lambda x, p: x[:len(x) // 2], (8, 0, 1, 5)),
     OpCase("cond-pred-false", COND_PRED, lambda n, r: _vec(n, r) + (np.bool_(False),),
