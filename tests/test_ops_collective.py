@@ -195,8 +195,10 @@ MULTI_DEVICE = [
 ]
 
 
-@pytest.mark.parametrize("call", MULTI_DEVICE)
-def test_groups_of_several_devices_are_unsupported(call):
+@pytest.mark.parametrize("call,shape", [(c, "f32[4]") for c in MULTI_DEVICE] + [
+    ("all-gather(x), replica_groups={}, dimensions={0}", "f32[8]"),
+    ("reduce-scatter(x), replica_groups={}, dimensions={0}, to_apply=add", "f32[2]")])
+def test_groups_of_several_devices_are_unsupported(call, shape):
     text = f"""HloModule t
 add {{
   a = f32[] parameter(0)
@@ -205,7 +207,7 @@ add {{
 }}
 ENTRY main {{
   x = f32[4] parameter(0)
-  ROOT y = f32[4] {call}
+  ROOT y = {shape} {call}
 }}"""
     with pytest.raises(dynhlo.UnsupportedError, match=r"instruction 'y'.*devices"):
         dynhlo.compile(text)

@@ -451,6 +451,21 @@ def test_rng_normal():
     assert abs(values.mean() - 3) < 0.05 and abs(values.std() - 0.5) < 0.05
 
 
+def test_rng_get_and_update_state_advances_by_delta():
+    text = """HloModule t
+ENTRY main {
+  a = u64[2] rng-get-and-update-state(), delta=5
+  b = u64[2] rng-get-and-update-state(), delta=5
+  ROOT t = (u64[2], u64[2]) tuple(a, b)
+}"""
+    a, b = run(text)
+    assert a.dtype == np.uint64 and a.shape == (2,)
+    counters = sorted([int(a[1]), int(b[1])])  # either may run first
+    assert counters[1] - counters[0] == 5 and int(b[0]) == int(a[0])
+    c, d = run(text)
+    assert min(int(c[1]), int(d[1])) - counters[1] == 5  # the state lives with the program
+
+
 RBG_TEXT = """HloModule t
 ENTRY main {{
   s = u64[{k}] parameter(0)

@@ -135,7 +135,20 @@ def _collective(ctx, inst, operands):
     result = _operands_tree(operands)
     if inst.opcode in (Opcode.ALL_GATHER_START, Opcode.COLLECTIVE_PERMUTE_START):
         return _start_tree(inst, operands, result)
+    _check_same_bounds(inst, result)
     return result
+
+
+def _check_same_bounds(inst, result) -> None:
+    """On one device a collective keeps its operand's shape; another one means more devices."""
+    if inst.shape.is_tuple or isinstance(result, list):
+        return
+    bounds = [bound_of(d) for d in result]
+    if list(inst.shape.dims) != bounds:
+        raise UnsupportedError(
+            f"instruction '{inst.name}': {inst.opcode.value} from {bounds} to "
+            f"{list(inst.shape.dims)} gathers or scatters over several devices; dynhlo runs "
+            "modules on one device")
 
 
 @rule(Opcode.ALL_REDUCE_DONE)
