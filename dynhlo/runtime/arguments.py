@@ -28,7 +28,7 @@ def check_argument(param: Instruction, arg) -> np.ndarray:
     where = f"parameter {param.parameter_number} '{param.name}'"
     shape = param.shape
     try:
-        array = np.asarray(arg)
+        array = _TensorView(arg) if _is_torch(arg) else np.asarray(arg)
     except Exception as exc:  # noqa: BLE001 - anything NumPy cannot take is an argument error
         raise ArgumentError(f"{where}: cannot be read as an array ({exc})",
                             param.parameter_number, param.name) from None
@@ -49,4 +49,21 @@ def check_argument(param: Instruction, arg) -> np.ndarray:
             raise ArgumentError(f"{where} dimension {d} has size {size} > bound {bound} in "
                                 f"{shape}; pass at most {bound}", param.parameter_number,
                                 param.name, d, size, bound)
-    return array
+    return arg if isinstance(array, _TensorView) else array
+
+
+def _is_torch(arg) -> bool:
+    return type(arg).__module__.startswith("torch") and hasattr(arg, "data_ptr")
+
+
+class _TensorView:
+    """dtype/ndim/shape of a torch tensor, read without copying it off its device."""
+
+    def __init__(self, tensor):
+        import ml_dtypes
+        name = str(tensor.dtype).removeprefix("torch.")
+        special = {"bfloat16": ml_dtypes.bfloat16, "bool": np.bool_,
+                   "float8_e4m3fn": ml_dtypes.float8_e4m3fn, "float8_e5m2": ml_dtypes.float8_e5m2}
+        self.dtype = np.dtype(special.get(name, name))
+        self.shape = tuple(tensor.shape)
+        self.ndim = len(self.shape)

@@ -82,7 +82,7 @@ class Runner:
             work, block = out.numel(), kernel.block["BLOCK"]
         if work == 0:
             return out
-        inputs = [values[i] for i in group.inputs]
+        inputs = [_dense(values[i]) for i in group.inputs]
         sizes = [env.size(s) for s in kernel.size_syms]
         grid = (-(-work // block),)
         self.launchers[id(kernel)](grid, inputs + [out], sizes)
@@ -101,6 +101,13 @@ class Runner:
         host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands)]
         result = CPU_LOWERINGS[inst.opcode](cpu_ctx, inst, host_args)
         return _to_device_tree(result, inst.shape, self.device)
+
+
+def _dense(tensor: torch.Tensor) -> torch.Tensor:
+    """Kernels index inputs as contiguous row-major arrays at 16-byte-aligned addresses."""
+    if tensor.is_contiguous() and tensor.data_ptr() % 16 == 0:
+        return tensor
+    return tensor.clone(memory_format=torch.contiguous_format)
 
 
 def _to_host_tree(value, shape):

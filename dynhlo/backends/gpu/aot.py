@@ -1,0 +1,191 @@
+"""AOT for the GPU: cross-compile every kernel to a cubin, carry it, launch it without Triton.
+
+build_payload(program) compiles each generated kernel for the program's target with
+`triton.compile(ASTSource(...), target=GPUTarget("cuda", cc, 32))`, which needs no GPU. The
+signature is fixed: pointers (assumed 16-byte aligned; the launcher copies an unaligned
+input), sizes as i32 with no value specialization, so one cubin serves every size. When
+this process runs Triton's interpreter, compilation happens in a child process with it
+off (Triton's own library kernels are decorated at import in one mode or the other).
+
+The payload: "gpu_program.json" (format version, target, per kernel: source hash, entry
+name, block, warps, shared memory, scratch sizes, signature) and "kernel_<i>.cubin".
+load_payload re-plans the module (deterministic, no compilation), checks every kernel's
+source hash against the payload, and launches the cubins through CuPy's driver wrappers
+(block = 32 x warps, the two trailing scratch pointers Triton 3.x appends passed as null).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+from ...errors import ArtifactError, UnsupportedError
+
+FORMAT = 1  # 2026-11-30: first version
+_PTR = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64": "*i64",
+        "u8": "*u8", "u16": "*u16", "u32": "*u32", "u64": "*u64", "f16": "*fp16",
+        "bf16": "*bf16", "f32": "*fp32", "f64": "*fp64", "f8e4m3fn": "*fp8e4nv",
+        "f8e5m2": "*fp8e5"}
+
+
+def signature(kernel) -> tuple[dict, dict, list]:
+    """(signature, constexprs, pointer arg names) for triton.compile."""
+    group = kernel.group
+    sig, pointers = {}, []
+    for k, inst in enumerate(group.inputs):
+        sig[f"in{k}"] = _PTR[inst.shape.element_type]
+        pointers.append(f"in{k}")
+    sig["out"] = _PTR[group.root.shape.element_type]
+    pointers.append("out")
+    for k in range(len(kernel.size_syms)):
+        sig[f"s{k}"] = "i32"
+    for name in kernel.block:
+        sig[name] = "constexpr"
+    return sig, dict(kernel.block), pointers
+
+
+def _spec(kernel) -> dict:
+    sig, consts, pointers = signature(kernel)
+    return {"source": kernel.source, "signature": sig, "constexprs": consts,
+            "pointers": pointers, "num_warps": kernel.num_warps}
+
+
+def parse_target(target: str) -> int:
+    if not (target.startswith("sm_") and target[3:].isdigit()):
+        raise ArtifactError(f"GPU target '{target}' is not of the form sm_XY (e.g. sm_90)")
+    return int(target[3:])
+
+
+def build_payload(program) -> dict[str, bytes]:
+    """Compile the program's kernels for its target; the AOT payload (see module doc)."""
+    specs = [_spec(k) for k in program.kernels]
+    compiled = compile_specs(specs, parse_target(program.target))
+    meta = {"format": FORMAT, "target": program.target, "kernels": []}
+    payload: dict[str, bytes] = {}
+    for i, (spec, (cubin, info)) in enumerate(zip(specs, compiled)):
+        payload[f"kernel_{i}.cubin"] = cubin
+        meta["kernels"].append({"sha256": _sha(spec["source"]), **info,
+                                "signature": spec["signature"]})
+    payload["gpu_program.json"] = json.dumps(meta, sort_keys=True).encode()
+    return payload
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def compile_specs(specs: list[dict], cc: int) -> list[tuple[bytes, dict]]:
+    from ...runtime import stats
+    from .launcher import interpreter_active
+    if not specs:
+        return []
+    stats.count("kernel_compile", len(specs))
+    if not interpreter_active():
+        return [_compile_one(s, cc) for s in specs]
+    env = dict(os.environ, TRITON_INTERPRET="0")
+    proc = subprocess.run([sys.executable, "-m", "dynhlo.backends.gpu.aot", str(cc)],
+                          input=json.dumps(specs).encode(), capture_output=True, env=env)
+    if proc.returncode != 0:
+        raise UnsupportedError("cross-compiling the gpu kernels failed:\n"
+                               + proc.stderr.decode()[-3000:])
+    out = json.loads(proc.stdout)
+    return [(base64.b64decode(c), info) for c, info in out]
+
+
+def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
+    import triton
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+    from .launcher import load_kernel
+    fn = load_kernel(spec["source"], "kernel", interpret=False)
+    names = list(spec["signature"])
+    attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in spec["pointers"]}
+    src = ASTSource(fn, spec["signature"], spec["constexprs"], attrs)
+    compiled = triton.compile(src, target=GPUTarget("cuda", cc, 32),
+                              options={"num_warps": spec["num_warps"]})
+    md = compiled.metadata
+    info = {"name": md.name, "shared": md.shared, "num_warps": md.num_warps,
+            "global_scratch_size": getattr(md, "global_scratch_size", 0),
+            "profile_scratch_size": getattr(md, "profile_scratch_size", 0)}
+    return compiled.asm["cubin"], info
+
+
+def load_payload(module, info, payload: dict[str, bytes], target: str):
+    """A GpuProgram launching the payload's cubins (no compilation); see module doc."""
+    from . import GpuProgram
+    from .launcher import cuda_present
+    try:
+        meta = json.loads(payload["gpu_program.json"])
+    except (KeyError, ValueError) as exc:
+        raise ArtifactError(f"gpu payload has no readable gpu_program.json ({exc})") from None
+    if meta.get("format") != FORMAT:
+        raise ArtifactError(f"gpu payload format {meta.get('format')} is not {FORMAT}")
+    if meta.get("target") != target:
+        raise ArtifactError(f"the artifact's kernels are for {meta.get('target')}, not "
+                            f"{target}; compile again with --target {target}")
+    if not cuda_present():
+        raise UnsupportedError("loading a gpu artifact needs a CUDA device")
+    major, minor = __import__("torch").cuda.get_device_capability()
+    if f"sm_{major}{minor}" != target:
+        raise ArtifactError(f"the artifact's kernels are for {target} but this GPU is "
+                            f"sm_{major}{minor}; recompile for it")
+    program = GpuProgram(module, info, interpret=False, target=target, launchers={})
+    if len(program.kernels) != len(meta["kernels"]):
+        raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, the module "
+                            f"plans {len(program.kernels)}")
+    for i, (kernel, km) in enumerate(zip(program.kernels, meta["kernels"])):
+        if km["sha256"] != _sha(kernel.source):
+            raise ArtifactError(f"gpu payload kernel {i} does not match the module's kernel")
+        program.runner.launchers[id(kernel)] = CubinLauncher(payload[f"kernel_{i}.cubin"], km)
+    return program
+
+
+class CubinLauncher:
+    """Launches one cubin through CuPy on torch's current stream."""
+
+    def __init__(self, cubin: bytes, meta: dict):
+        import tempfile
+        import cupy
+        with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
+            f.write(cubin)
+        self.module = cupy.RawModule(path=f.name)
+        os.unlink(f.name)
+        self.fn = self.module.get_function(meta["name"])
+        self.shared = meta["shared"]
+        if self.shared > 48 * 1024:
+            self.fn.max_dynamic_shared_size_bytes = self.shared
+        self.threads = 32 * meta["num_warps"]
+        if meta.get("global_scratch_size") or meta.get("profile_scratch_size"):
+            raise ArtifactError("gpu kernels that need scratch memory are not supported yet")
+        self.cupy = cupy
+
+    def __call__(self, grid, tensors, sizes):
+        import torch
+        args = []
+        for t in tensors:
+            if t.data_ptr() % 16:
+                raise ArtifactError("an unaligned device buffer reached an AOT kernel")
+            args.append(np.uint64(t.data_ptr()))
+        args += [np.int32(s) for s in sizes] + [np.uint64(0), np.uint64(0)]
+        stream = self.cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
+        self.fn(tuple(grid) + (1,) * (3 - len(grid)), (self.threads, 1, 1), tuple(args),
+                shared_mem=self.shared, stream=stream)
+
+
+def _main() -> None:
+    """Child process: compile the JSON specs on stdin for sm_<argv[1]>; JSON on stdout."""
+    specs = json.loads(sys.stdin.read())
+    cc = int(sys.argv[1])
+    out = [(base64.b64encode(c).decode(), info) for c, info in
+           (_compile_one(s, cc) for s in specs)]
+    sys.stdout.write(json.dumps(out))
+
+
+if __name__ == "__main__":
+    _main()
