@@ -68,7 +68,7 @@ ENTRY e {
   k = f32[3,2,4] parameter(1)
   ROOT y = f32[<=5,7,4] convolution(x, k), window={size=3 pad=1_1}, dim_labels=b0f_0io->b0f
 }""", lambda n, rng: [_ints((n, 7, 2), rng), _ints((3, 2, 4), rng)],
-        lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (3,), pad=((1, 1),)), (0, 1, 3, 5)),
+        lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (3,), pad=((1, 1),)), (5, 0, 1, 3)),
     OpCase("b01f-dynamic-spatial-stride", """
 HloModule m
 ENTRY e {
@@ -77,7 +77,7 @@ ENTRY e {
   ROOT y = f32[2,<=3,5,4] convolution(x, k), window={size=3x2 stride=2x1 pad=1_1x0_1}, dim_labels=b01f_01io->b01f
 }""", lambda n, rng: [_ints((2, n, 5, 3), rng), _ints((3, 2, 3, 4), rng)],
         lambda x, k: ref_conv(x, k, "b01f_01io->b01f", (3, 2), (2, 1), ((1, 1), (0, 1))),
-        (0, 1, 4, 6)),
+        (6, 0, 1, 4)),
     OpCase("bf01-dilations-reversal", """
 HloModule m
 ENTRY e {
@@ -87,7 +87,7 @@ ENTRY e {
 }""", lambda n, rng: [_ints((1, 2, n, 4), rng), _ints((3, 2, 2, 2), rng)],
         lambda x, k: ref_conv(x, k, "bf01_oi01->bf01", (2, 2), pad=((1, 0), (1, 1)),
                               lhs_dilate=(2, 1), rhs_dilate=(1, 2), reversal=(True, False)),
-        (0, 1, 3, 7)),
+        (7, 0, 1, 3)),
     OpCase("f0b-odd-labels", """
 HloModule m
 ENTRY e {
@@ -95,7 +95,7 @@ ENTRY e {
   k = f32[4,2,3] parameter(1)
   ROOT y = f32[<=5,4,2] convolution(x, k), window={size=2}, dim_labels=f0b_o0i->0fb
 }""", lambda n, rng: [_ints((3, n, 2), rng), _ints((4, 2, 3), rng)],
-        lambda x, k: ref_conv(x, k, "f0b_o0i->0fb", (2,)), (0, 1, 3, 6)),
+        lambda x, k: ref_conv(x, k, "f0b_o0i->0fb", (2,)), (6, 0, 1, 3)),
     OpCase("feature-groups", """
 HloModule m
 ENTRY e {
@@ -103,7 +103,7 @@ ENTRY e {
   k = f32[2,2,6] parameter(1)
   ROOT y = f32[<=3,4,6] convolution(x, k), window={size=2}, dim_labels=b0f_0io->b0f, feature_group_count=2
 }""", lambda n, rng: [_ints((n, 5, 4), rng), _ints((2, 2, 6), rng)],
-        lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (2,), groups=2), (0, 1, 3)),
+        lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (2,), groups=2), (3, 0, 1)),
     OpCase("batch-groups", """
 HloModule m
 ENTRY e {
@@ -111,7 +111,7 @@ ENTRY e {
   k = f32[2,3,6] parameter(1)
   ROOT y = f32[<=2,4,6] convolution(x, k), window={size=2}, dim_labels=b0f_0io->b0f, batch_group_count=2
 }""", lambda n, rng: [_ints((n, 5, 3), rng), _ints((2, 3, 6), rng)],
-        lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (2,), batch_groups=2), (0, 2, 4)),
+        lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (2,), batch_groups=2), (4, 0, 2)),
     OpCase("negative-padding", """
 HloModule m
 ENTRY e {
@@ -119,7 +119,7 @@ ENTRY e {
   k = f32[2,1,1] parameter(1)
   ROOT y = f32[1,<=4,1] convolution(x, k), window={size=2 pad=-1_-2}, dim_labels=b0f_0io->b0f
 }""", lambda n, rng: [_ints((1, n, 1), rng), _ints((2, 1, 1), rng)],
-        lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (2,), pad=((-1, -2),)), (0, 3, 4, 8)),
+        lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (2,), pad=((-1, -2),)), (8, 0, 3, 4)),
     OpCase("s32-static", """
 HloModule m
 ENTRY e {
@@ -140,7 +140,7 @@ ENTRY e {
   ROOT y = f32[1,<=8,1] convolution(x, k), window={size=3 pad=1_1}, dim_labels=b0f_0io->b0f
 }""", lambda n, rng: [_leaky((1, 8, 1), n, rng), np.int32(n), _ints((3, 1, 1), rng)],
         lambda full, n, k: ref_conv(full[:, :n], k, "b0f_0io->b0f", (3,), pad=((1, 1),)),
-        (0, 1, 3, 8)),
+        (8, 0, 1, 3)),
 ]
 
 
@@ -215,7 +215,7 @@ ENTRY e {
   ROOT l = f32[<=4,3,3] cholesky(a), lower=true
 }""", lambda n, rng: [_spd((n,), 3, rng, garbage="upper")],
         lambda a: ref_cholesky(np.tril(a) + np.swapaxes(np.tril(a, -1), -1, -2)),
-        (0, 1, 4)),
+        (4, 0, 1)),
     OpCase("upper-f64-static", """
 HloModule m
 ENTRY e {
@@ -233,7 +233,7 @@ HloModule m
 ENTRY e {
   a = f32[<=5,<=5] parameter(0)
   ROOT l = f32[<=5,<=5] cholesky(a), lower=true
-}""", lambda n, rng: [_spd((), n, rng)], ref_cholesky, (0, 1, 3, 5)),
+}""", lambda n, rng: [_spd((), n, rng)], ref_cholesky, (5, 0, 1, 3)),
 ]
 
 
@@ -298,7 +298,7 @@ ENTRY e {
   b = f32[<=3,4,2] parameter(1)
   ROOT x = f32[<=3,4,2] triangular-solve(a, b), left_side=true, lower=true, unit_diagonal=false, transpose_a=NO_TRANSPOSE
 }""", lambda n, rng: _tri_args((n, 4, 4), (n, 4, 2), rng),
-        lambda a, b: ref_solve(a, b, True, True, "NO_TRANSPOSE", False), (0, 1, 3)),
+        lambda a, b: ref_solve(a, b, True, True, "NO_TRANSPOSE", False), (3, 0, 1)),
     OpCase("left-upper-transpose-unit", """
 HloModule m
 ENTRY e {
@@ -322,7 +322,7 @@ ENTRY e {
   b = f32[2,<=5] parameter(1)
   ROOT x = f32[2,<=5] triangular-solve(a, b), left_side=false, lower=false, transpose_a=NO_TRANSPOSE
 }""", lambda n, rng: _tri_args((n, n), (2, n), rng),
-        lambda a, b: ref_solve(a, b, False, False, "NO_TRANSPOSE", False), (0, 1, 3, 5)),
+        lambda a, b: ref_solve(a, b, False, False, "NO_TRANSPOSE", False), (5, 0, 1, 3)),
     OpCase("left-lower-adjoint-f64", """
 HloModule m
 ENTRY e {
@@ -353,7 +353,7 @@ ENTRY e {
   ROOT x = f32[<=6,2] triangular-solve(a, b), left_side=true, lower=false, transpose_a=NO_TRANSPOSE
 }""", lambda n, rng: _leaky_solve(n, rng),
         lambda fa, fb, n: ref_solve(fa[:n, :n], fb[:n], True, False, "NO_TRANSPOSE", False),
-        (0, 1, 3, 6)),
+        (6, 0, 1, 3)),
 ]
 
 
@@ -403,7 +403,7 @@ ENTRY e {
   x = c64[<=4,8] parameter(0)
   ROOT y = c64[<=4,8] fft(x), fft_type=FFT, fft_length={8}
 }""", lambda n, rng: [_complex((n, 8), rng)],
-        lambda x: dft(x.astype(np.complex128), -1).astype(np.complex64), (0, 1, 4)),
+        lambda x: dft(x.astype(np.complex128), -1).astype(np.complex64), (4, 0, 1)),
     # A dynamic transformed dimension is transformed at its actual size.
     OpCase("ifft-dynamic-length", """
 HloModule m
@@ -412,7 +412,7 @@ ENTRY e {
   ROOT y = c64[3,<=8] fft(x), fft_type=IFFT, fft_length={8}
 }""", lambda n, rng: [_complex((3, n), rng)],
         lambda x: dft(x.astype(np.complex128), -1, inverse=True).astype(np.complex64),
-        (0, 1, 5, 8)),
+        (8, 0, 1, 5)),
     OpCase("rfft-dynamic-length", """
 HloModule m
 ENTRY e {
@@ -420,14 +420,14 @@ ENTRY e {
   ROOT y = c64[2,<=5] fft(x), fft_type=RFFT, fft_length={8}
 }""", lambda n, rng: [_ints((2, n), rng)],
         lambda x: dft(x.astype(np.complex128), -1)[:, :x.shape[1] // 2 + 1 if x.shape[1] else 0]
-        .astype(np.complex64), (0, 1, 5, 8)),
+        .astype(np.complex64), (8, 0, 1, 5)),
     OpCase("irfft-static", """
 HloModule m
 ENTRY e {
   x = c64[<=2,5] parameter(0)
   ROOT y = f32[<=2,8] fft(x), fft_type=IRFFT, fft_length={8}
 }""", lambda n, rng: [_complex((n, 5), rng)],
-        lambda x: ref_irfft(x.astype(np.complex128), 8).astype(np.float32), (0, 1, 2)),
+        lambda x: ref_irfft(x.astype(np.complex128), 8).astype(np.float32), (2, 0, 1)),
     OpCase("irfft-odd-length", """
 HloModule m
 ENTRY e {
@@ -441,7 +441,7 @@ ENTRY e {
   x = c64[<=3,4,6] parameter(0)
   ROOT y = c64[<=3,4,6] fft(x), fft_type=FFT, fft_length={4,6}
 }""", lambda n, rng: [_complex((n, 4, 6), rng)],
-        lambda x: dft(dft(x.astype(np.complex128), -1), -2).astype(np.complex64), (0, 1, 3)),
+        lambda x: dft(dft(x.astype(np.complex128), -1), -2).astype(np.complex64), (3, 0, 1)),
     # Padding of 100 would add to every frequency bin if it were read.
     OpCase("leak-rfft", """
 HloModule m
@@ -452,7 +452,7 @@ ENTRY e {
   ROOT y = c64[1,<=5] fft(x), fft_type=RFFT, fft_length={8}
 }""", lambda n, rng: [_leaky((1, 8), n, rng, 100.0), np.int32(n)],
         lambda full, n: dft(full[:, :n].astype(np.complex128), -1)[:, :n // 2 + 1 if n else 0]
-        .astype(np.complex64), (0, 1, 5, 8)),
+        .astype(np.complex64), (8, 0, 1, 5)),
 ]
 
 

@@ -122,7 +122,7 @@ ENTRY e {
   i = s32[<=8] parameter(1)
   ROOT s = (f32[<=8], s32[<=8]) sort(x, i), dimensions={0}, is_stable=true, to_apply=lt_total
 }""", _special, lambda x, i: _expect_sorted(
-        x, i, lambda x: perm(lambda k: total_order(float(x[k])), len(x))), (0, 1, 5, 8)),
+        x, i, lambda x: perm(lambda k: total_order(float(x[k])), len(x))), (8, 0, 1, 5)),
     OpCase("s32-descending-stable", COMPARATORS + """
 ENTRY e {
   x = s32[<=8] parameter(0)
@@ -131,7 +131,7 @@ ENTRY e {
 }""", lambda n, rng: _with_index(rng.choice(  # the extremes: descending must not overflow
             np.array([-2**31, -1, 0, 1, 2**31 - 1], np.int32), size=n)),
         lambda x, i: _expect_sorted(x, i, lambda x: perm(lambda k: -int(x[k]), len(x))),
-        (0, 1, 5, 8)),
+        (8, 0, 1, 5)),
     OpCase("u32-reversed-operands", COMPARATORS + """
 ENTRY e {
   x = u32[<=8] parameter(0)
@@ -140,7 +140,7 @@ ENTRY e {
 }""", lambda n, rng: _with_index(rng.choice(np.array([0, 1, 7, 2**32 - 1], np.uint32),
                                             size=n)),
         lambda x, i: _expect_sorted(x, i, lambda x: perm(lambda k: -int(x[k]), len(x))),
-        (0, 1, 5, 8)),
+        (8, 0, 1, 5)),
     OpCase("key-is-second-operand", COMPARATORS + """
 ENTRY e {
   i = s32[<=8] parameter(0)
@@ -149,7 +149,7 @@ ENTRY e {
 }""", lambda n, rng: [np.arange(n, dtype=np.int32),
                       rng.integers(-3, 4, size=n).astype(np.float32)],
         lambda i, x: tuple(reversed(_expect_sorted(
-            x, i, lambda x: perm(lambda k: float(x[k]), len(x))))), (0, 1, 5, 8)),
+            x, i, lambda x: perm(lambda k: float(x[k]), len(x))))), (8, 0, 1, 5)),
     OpCase("lexicographic-general", COMPARATORS + """
 ENTRY e {
   a = s32[<=8] parameter(0)
@@ -159,7 +159,7 @@ ENTRY e {
 }""", lambda n, rng: [rng.integers(0, 3, size=n).astype(np.int32),
                       rng.integers(0, 3, size=n).astype(np.int32), np.arange(n, dtype=np.int32)],
         lambda a, b, i: tuple(v[perm(lambda k: (a[k], -b[k]), len(a))] for v in (a, b, i)),
-        (0, 1, 5, 8)),
+        (8, 0, 1, 5)),
     OpCase("abs-general", COMPARATORS + """
 ENTRY e {
   x = f32[<=8] parameter(0)
@@ -167,21 +167,21 @@ ENTRY e {
   ROOT s = (f32[<=8], s32[<=8]) sort(x, i), dimensions={0}, is_stable=true, to_apply=abs_lt
 }""", lambda n, rng: _with_index(rng.integers(-3, 4, size=n).astype(np.float32)),
         lambda x, i: _expect_sorted(x, i, lambda x: perm(lambda k: abs(x[k]), len(x))),
-        (0, 1, 5, 8)),
+        (8, 0, 1, 5)),
     OpCase("2d-dynamic-rows-sort-dim0", COMPARATORS + """
 ENTRY e {
   x = f32[<=6,3] parameter(0)
   i = s32[<=6,3] iota(), iota_dimension=0
   ROOT s = (f32[<=6,3], s32[<=6,3]) sort(x, i), dimensions={0}, is_stable=true, to_apply=lt_total
 }""", lambda n, rng: [rng.integers(-2, 3, size=(n, 3)).astype(np.float32)],
-        lambda x: _sorted_2d(x, 0), (0, 1, 4, 6)),
+        lambda x: _sorted_2d(x, 0), (6, 0, 1, 4)),
     OpCase("2d-dynamic-rows-sort-dim1", COMPARATORS + """
 ENTRY e {
   x = f32[<=6,4] parameter(0)
   i = s32[<=6,4] iota(), iota_dimension=1
   ROOT s = (f32[<=6,4], s32[<=6,4]) sort(x, i), dimensions={1}, is_stable=true, to_apply=lt_total
 }""", lambda n, rng: [rng.integers(-2, 3, size=(n, 4)).astype(np.float32)],
-        lambda x: _sorted_2d(x, 1), (0, 1, 4, 6)),
+        lambda x: _sorted_2d(x, 1), (6, 0, 1, 4)),
     OpCase("static", COMPARATORS + """
 ENTRY e {
   x = f32[5] parameter(0)
@@ -201,7 +201,7 @@ ENTRY e {
 }""", lambda n, rng: _padded(n, rng, -np.inf),
         lambda full, n: _expect_sorted(full[:n], np.arange(n, dtype=np.int32),
                                        lambda x: perm(lambda k: float(x[k]), len(x))),
-        (0, 1, 5, 8)),
+        (8, 0, 1, 5)),
 ]
 
 
@@ -230,35 +230,35 @@ ENTRY e {
   x = f32[<=8] parameter(0)
   ROOT t = (f32[3], s32[3]) topk(x), k=3, largest=true
 }""", lambda n, rng: [rng.integers(-3, 4, size=n).astype(np.float32)],
-        lambda x: topk_ref(x, 3), (3, 5, 8)),
+        lambda x: topk_ref(x, 3), (8, 3, 5)),
     OpCase("smallest-2", """
 HloModule m
 ENTRY e {
   x = s32[<=8] parameter(0)
   ROOT t = (s32[2], s32[2]) topk(x), k=2, largest=false
 }""", lambda n, rng: [rng.integers(-3, 4, size=n).astype(np.int32)],
-        lambda x: topk_ref(x, 2, largest=False), (2, 5, 8)),
+        lambda x: topk_ref(x, 2, largest=False), (8, 2, 5)),
     OpCase("k1", """
 HloModule m
 ENTRY e {
   x = f32[<=8] parameter(0)
   ROOT t = (f32[1], s32[1]) topk(x), k=1
 }""", lambda n, rng: [rng.integers(-3, 4, size=n).astype(np.float32)],
-        lambda x: topk_ref(x, 1), (1, 2, 8)),
+        lambda x: topk_ref(x, 1), (8, 1, 2)),
     OpCase("k0", """
 HloModule m
 ENTRY e {
   x = f32[<=8] parameter(0)
   ROOT t = (f32[0], s32[0]) topk(x), k=0
 }""", lambda n, rng: [rng.integers(-3, 4, size=n).astype(np.float32)],
-        lambda x: (np.zeros(0, np.float32), np.zeros(0, np.int32)), (0, 1)),
+        lambda x: (np.zeros(0, np.float32), np.zeros(0, np.int32)), (8, 0, 1)),
     OpCase("dynamic-batch", """
 HloModule m
 ENTRY e {
   x = f32[<=4,6] parameter(0)
   ROOT t = (f32[<=4,2], s32[<=4,2]) topk(x), k=2, largest=true
 }""", lambda n, rng: [rng.integers(-3, 4, size=(n, 6)).astype(np.float32)],
-        lambda x: topk_ref(x, 2), (0, 1, 4)),
+        lambda x: topk_ref(x, 2), (4, 0, 1)),
     OpCase("static-nan-largest", """
 HloModule m
 ENTRY e {
@@ -275,7 +275,7 @@ ENTRY e {
   n = s32[] parameter(1)
   x = f32[<=8] set-dimension-size(full, n), dimensions={0}
   ROOT t = (f32[2], s32[2]) topk(x), k=2
-}""", lambda n, rng: _padded(n, rng, 1e9), lambda full, n: topk_ref(full[:n], 2), (2, 3, 8)),
+}""", lambda n, rng: _padded(n, rng, 1e9), lambda full, n: topk_ref(full[:n], 2), (8, 2, 3)),
 ]
 
 

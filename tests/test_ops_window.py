@@ -75,7 +75,8 @@ twice_plus {
 
 
 def _window(rank, size, stride=None, pad=None, base=None, wdil=None):
-    return (size, stride or (1,) * rank, pad or ((0, 0),) * rank, base or (1,) * rank,       wdil or (1,) * rank)
+    return (size, stride or (1,) * rank, pad or ((0, 0),) * rank, base or (1,) * rank,
+            wdil or (1,) * rank)
 
 
 def ref_reduce_window(arrays, inits, fn, size, stride=None, pad=None, base=None, wdil=None):
@@ -132,37 +133,63 @@ def _padded(n, rng, fill, bound=8):
     return x, np.int32(n)
 
 
+def _rw(x, init, fn, *window, **kw):
+    """Reference for a one-operand reduce-window with an f32 init."""
+    return ref_reduce_window([x], [np.float32(init)], fn, *window, **kw)
+
+
+def _windowed_sum_plus_10(x):
+    return np.array([10 + x[max(i - 1, 0):i + 2].sum() for i in range(len(x))], np.float32)
+
+
+def _argmax_ref(x):
+    return ref_reduce_window([x, np.arange(len(x), dtype=np.int32)],
+                             [np.float32(-np.inf), np.int32(0)], _argmax, (3,), pad=((1, 1),))
+
+
 REDUCE_WINDOW = [
     OpCase("cumsum", SCALARS + """
 ENTRY e {
   x = f32[<=8] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[<=8] reduce-window(x, z), window={size=8 pad=7_0}, to_apply=add
-}""", lambda n, rng: [_ints(n, rng)], lambda x: np.cumsum(x).astype(np.float32),   (0, 1, 3, 8)),
+}""", lambda n, rng: [_ints(n, rng)], lambda x: np.cumsum(x).astype(np.float32),
+        (8, 0, 1, 3)),
+    OpCase("cumsum-axis1-dynamic-rows", SCALARS + """
+ENTRY e {
+  x = f32[<=4,6] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[<=4,6] reduce-window(x, z), window={size=1x6 pad=0_0x5_0}, to_apply=add
+}""", lambda n, rng: [_ints((n, 6), rng)], lambda x: np.cumsum(x, axis=1).astype(np.float32),
+        (4, 0, 1, 3)),
     OpCase("cumsum-reverse", SCALARS + """
 ENTRY e {
   x = f32[<=8] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[<=8] reduce-window(x, z), window={size=8 pad=0_7}, to_apply=add
-}""", lambda n, rng: [_ints(n, rng)],   lambda x: np.cumsum(x[::-1])[::-1].astype(np.float32), (0, 1, 3, 8)),
+}""", lambda n, rng: [_ints(n, rng)],
+        lambda x: np.cumsum(x[::-1])[::-1].astype(np.float32), (8, 0, 1, 3)),
     OpCase("cummax-s32", SCALARS + """
 ENTRY e {
   x = s32[<=8] parameter(0)
   z = s32[] constant(-2147483648)
   ROOT r = s32[<=8] reduce-window(x, z), window={size=8 pad=7_0}, to_apply=smax
-}""", lambda n, rng: [_ints(n, rng, -100, 100, np.int32)],   lambda x: np.maximum.accumulate(x) if x.size else x, (0, 1, 3, 8)),
+}""", lambda n, rng: [_ints(n, rng, -100, 100, np.int32)],
+        lambda x: np.maximum.accumulate(x) if x.size else x, (8, 0, 1, 3)),
     OpCase("maxpool-2d", SCALARS + """
 ENTRY e {
   x = f32[<=6,5] parameter(0)
   z = f32[] constant(-inf)
   ROOT r = f32[<=3,5] reduce-window(x, z), window={size=3x2 stride=2x1 pad=1_1x0_1}, to_apply=max
-}""", lambda n, rng: [_ints((n, 5), rng)],   lambda x: ref_reduce_window([x], [np.float32(-np.inf)], _max, (3, 2), (2, 1),                               ((1, 1), (0, 1))), (0, 1, 4, 6)),
+}""", lambda n, rng: [_ints((n, 5), rng)],
+        lambda x: _rw(x, -np.inf, _max, (3, 2), (2, 1), ((1, 1), (0, 1))), (6, 0, 1, 4)),
     OpCase("dilated", SCALARS + """
 ENTRY e {
   x = f32[<=9] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[<=8] reduce-window(x, z), window={size=3 stride=2 pad=2_1 lhs_dilate=2 rhs_dilate=2}, to_apply=add
-}""", lambda n, rng: [_ints(n, rng)],   lambda x: ref_reduce_window([x], [np.float32(0)], _add, (3,), (2,), ((2, 1),), (2,),                               (2,)), (0, 1, 2, 5, 9)),
+}""", lambda n, rng: [_ints(n, rng)],
+        lambda x: _rw(x, 0, _add, (3,), (2,), ((2, 1),), (2,), (2,)), (9, 0, 1, 2, 5)),
     # XLA's evaluator and emitters skip padding: a non-identity init is added once, not once
     # per padding position (the StableHLO spec's pad-with-init reading would differ here).
     OpCase("init-not-identity", SCALARS + """
@@ -170,13 +197,14 @@ ENTRY e {
   x = f32[<=6] parameter(0)
   z = f32[] constant(10)
   ROOT r = f32[<=6] reduce-window(x, z), window={size=3 pad=1_1}, to_apply=add
-}""", lambda n, rng: [_ints(n, rng)],   lambda x: np.array([10 + x[max(i - 1, 0):i + 2].sum() for i in range(len(x))],                      dtype=np.float32), (0, 1, 2, 6)),
+}""", lambda n, rng: [_ints(n, rng)], _windowed_sum_plus_10, (6, 0, 1, 2)),
     OpCase("sum-of-squares-generic", SCALARS + """
 ENTRY e {
   x = f32[<=7,3] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[<=7,2] reduce-window(x, z), window={size=2x2 pad=1_0x0_0}, to_apply=sumsq
-}""", lambda n, rng: [_ints((n, 3), rng)],   lambda x: ref_reduce_window([x], [np.float32(0)], _sumsq, (2, 2),                               pad=((1, 0), (0, 0))), (0, 1, 4, 7)),
+}""", lambda n, rng: [_ints((n, 3), rng)],
+        lambda x: _rw(x, 0, _sumsq, (2, 2), pad=((1, 0), (0, 0))), (7, 0, 1, 4)),
     OpCase("variadic-argmax", SCALARS + """
 ENTRY e {
   x = f32[<=8] parameter(0)
@@ -184,13 +212,14 @@ ENTRY e {
   lo = f32[] constant(-inf)
   zi = s32[] constant(0)
   ROOT r = (f32[<=8], s32[<=8]) reduce-window(x, i, lo, zi), window={size=3 pad=1_1}, to_apply=argmax
-}""", lambda n, rng: [_ints(n, rng, -2, 3)],   lambda x: ref_reduce_window([x, np.arange(len(x), dtype=np.int32)],                               [np.float32(-np.inf), np.int32(0)], _argmax, (3,),                               pad=((1, 1),)), (0, 1, 3, 8)),
+}""", lambda n, rng: [_ints(n, rng, -2, 3)], _argmax_ref, (8, 0, 1, 3)),
     OpCase("static-2x2-sum", SCALARS + """
 ENTRY e {
   x = f32[4,6] parameter(0)
   z = f32[] constant(0)
   ROOT r = f32[2,3] reduce-window(x, z), window={size=2x2 stride=2x2}, to_apply=add
-}""", lambda n, rng: [_ints((4, 6), rng)],   lambda x: x.reshape(2, 2, 3, 2).sum(axis=(1, 3)).astype(np.float32), (4,)),
+}""", lambda n, rng: [_ints((4, 6), rng)],
+        lambda x: x.reshape(2, 2, 3, 2).sum(axis=(1, 3)).astype(np.float32), (4,)),
     # Padding data that would change the answer if it leaked: non-zero for a cumsum, larger
     # than every valid value for a max window.
     OpCase("leak-cumsum", SCALARS + """
@@ -200,7 +229,8 @@ ENTRY e {
   x = f32[<=8] set-dimension-size(full, n), dimensions={0}
   z = f32[] constant(0)
   ROOT r = f32[<=8] reduce-window(x, z), window={size=8 pad=7_0}, to_apply=add
-}""", lambda n, rng: _padded(n, rng, 100.0),   lambda x, n: np.cumsum(x[:n]).astype(np.float32), (0, 1, 3, 8)),
+}""", lambda n, rng: _padded(n, rng, 100.0),
+        lambda x, n: np.cumsum(x[:n]).astype(np.float32), (8, 0, 1, 3)),
     OpCase("leak-max", SCALARS + """
 ENTRY e {
   full = f32[8] parameter(0)
@@ -208,7 +238,8 @@ ENTRY e {
   x = f32[<=8] set-dimension-size(full, n), dimensions={0}
   z = f32[] constant(-inf)
   ROOT r = f32[<=8] reduce-window(x, z), window={size=3 pad=1_1}, to_apply=max
-}""", lambda n, rng: _padded(n, rng, 1e9),   lambda x, n: ref_reduce_window([x[:n]], [np.float32(-np.inf)], _max, (3,),                                  pad=((1, 1),)), (0, 1, 3, 8)),
+}""", lambda n, rng: _padded(n, rng, 1e9),
+        lambda x, n: _rw(x[:n], -np.inf, _max, (3,), pad=((1, 1),)), (8, 0, 1, 3)),
 ]
 
 
@@ -242,6 +273,11 @@ def _out(n, size, stride, lo, hi):
     return (extent - size) // stride + 1 if extent >= size else 0
 
 
+def _sas(select, scatter, init, size, stride, pad):
+    """Reference for (operand, source) -> select-and-scatter with the given window."""
+    return lambda x, s: ref_select_and_scatter(x, s, init, select, scatter, size, stride, pad)
+
+
 SELECT_AND_SCATTER = [
     OpCase("maxpool-grad-1d", SCALARS + """
 ENTRY e {
@@ -249,21 +285,24 @@ ENTRY e {
   s = f32[<=4] parameter(1)
   z = f32[] constant(0)
   ROOT r = f32[<=8] select-and-scatter(x, s, z), window={size=2 stride=2 pad=0_1}, select=ge, scatter=add
-}""", lambda n, rng: _sas_args((n,), (_out(n, 2, 2, 0, 1),), rng),   lambda x, s: ref_select_and_scatter(x, s, 0, np.greater_equal, np.add, (2,), (2,),                                       ((0, 1),)), (0, 1, 3, 8)),
+}""", lambda n, rng: _sas_args((n,), (_out(n, 2, 2, 0, 1),), rng),
+        _sas(np.greater_equal, np.add, 0, (2,), (2,), ((0, 1),)), (8, 0, 1, 3)),
     OpCase("maxpool-grad-2d", SCALARS + """
 ENTRY e {
   x = f32[<=5,4] parameter(0)
   s = f32[<=3,2] parameter(1)
   z = f32[] constant(0)
   ROOT r = f32[<=5,4] select-and-scatter(x, s, z), window={size=3x2 stride=2x2 pad=1_1x0_0}, select=ge, scatter=add
-}""", lambda n, rng: _sas_args((n, 4), (_out(n, 3, 2, 1, 1), 2), rng),   lambda x, s: ref_select_and_scatter(x, s, 0, np.greater_equal, np.add, (3, 2),                                       (2, 2), ((1, 1), (0, 0))), (0, 1, 2, 5)),
+}""", lambda n, rng: _sas_args((n, 4), (_out(n, 3, 2, 1, 1), 2), rng),
+        _sas(np.greater_equal, np.add, 0, (3, 2), (2, 2), ((1, 1), (0, 0))), (5, 0, 1, 2)),
     OpCase("overlapping-gt", SCALARS + """
 ENTRY e {
   x = f32[<=8] parameter(0)
   s = f32[<=8] parameter(1)
   z = f32[] constant(1)
   ROOT r = f32[<=8] select-and-scatter(x, s, z), window={size=3 pad=1_1}, select=gt, scatter=add
-}""", lambda n, rng: _sas_args((n,), (n,), rng),   lambda x, s: ref_select_and_scatter(x, s, 1, np.greater, np.add, (3,), (1,),                                       ((1, 1),)), (0, 1, 3, 8)),
+}""", lambda n, rng: _sas_args((n,), (n,), rng),
+        _sas(np.greater, np.add, 1, (3,), (1,), ((1, 1),)), (8, 0, 1, 3)),
     # A scatter that is not commutative: the order of updates to one element shows.
     OpCase("ordered-scatter", SCALARS + """
 ENTRY e {
@@ -271,7 +310,9 @@ ENTRY e {
   s = f32[<=8] parameter(1)
   z = f32[] constant(1)
   ROOT r = f32[<=8] select-and-scatter(x, s, z), window={size=4 pad=2_1}, select=ge, scatter=twice_plus
-}""", lambda n, rng: _sas_args((n,), (n,), rng),   lambda x, s: ref_select_and_scatter(x, s, 1, np.greater_equal,                                       lambda a, b: a * 2 + b, (4,), (1,), ((2, 1),)),   (0, 1, 3, 8)),
+}""", lambda n, rng: _sas_args((n,), (n,), rng),
+        _sas(np.greater_equal, lambda a, b: a * 2 + b, 1, (4,), (1,), ((2, 1),)),
+        (8, 0, 1, 3)),
     OpCase("leak-select", SCALARS + """
 ENTRY e {
   full = f32[8] parameter(0)
@@ -280,7 +321,9 @@ ENTRY e {
   x = f32[<=8] set-dimension-size(full, n), dimensions={0}
   z = f32[] constant(0)
   ROOT r = f32[<=8] select-and-scatter(x, s, z), window={size=3 pad=1_1}, select=ge, scatter=add
-}""", lambda n, rng: [*_padded(n, rng, 1e9), _ints(n, rng, 1, 9)],   lambda x, n, s: ref_select_and_scatter(x[:n], s, 0, np.greater_equal, np.add, (3,),                                          (1,), ((1, 1),)), (0, 1, 3, 8)),
+}""", lambda n, rng: [*_padded(n, rng, 1e9), _ints(n, rng, 1, 9)],
+        lambda x, n, s: _sas(np.greater_equal, np.add, 0, (3,), (1,), ((1, 1),))(x[:n], s),
+        (8, 0, 1, 3)),
 ]
 
 

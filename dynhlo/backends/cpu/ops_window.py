@@ -71,8 +71,11 @@ def reduce_window(ctx, inst, args):
     ufunc = _fast_reducer(comp) if n == 1 else None
     if ufunc is not None:
         work = _work_dtype(arrays[0].dtype)
-        acc = np.full(out_shape, inits[0], dtype=work)
         x = arrays[0].astype(work, copy=False)
+        running = _running_axis(x, wins, ufunc)
+        if running is not None:
+            return _accumulate(ufunc, x, inits[0], *running).astype(dtypes[0])
+        acc = np.full(out_shape, inits[0], dtype=work)
         for index, mask in window_taps(x.shape, wins, out_shape):
             acc = np.where(mask, ufunc(acc, x[index]), acc)
         return acc.astype(dtypes[0])
@@ -82,6 +85,45 @@ def reduce_window(ctx, inst, args):
         result = list(result) if isinstance(result, tuple) else [result]
         accs = [np.where(mask, r, a).astype(a.dtype) for r, a in zip(result, accs)]
     return accs[0] if n == 1 else tuple(accs)
+
+
+_ORDER_FREE = (np.maximum, np.minimum, np.logical_and, np.logical_or, np.bitwise_and,
+               np.bitwise_or)
+
+
+def _running_axis(x, wins, ufunc):
+    """(axis, reverse) when the window is a running reduction (cumsum) along one axis.
+
+    That is a stride-1 undilated window of size >= the actual size padded by size-1 on one
+    side, all other dimensions untouched: output i reduces x[0..i] (or x[i..n-1]). A suffix
+    is only taken for order-free reductions, since XLA adds x[i], x[i+1], ... in that order.
+    """
+    found = None
+    for d, (n, w) in enumerate(zip(x.shape, wins)):
+        if (w.stride, w.base_dilation, w.window_dilation) != (1, 1, 1):
+            return None
+        if (w.size, w.lo, w.hi) == (1, 0, 0):
+            continue
+        if found is not None or not 0 < n <= w.size:
+            return None
+        if (w.lo, w.hi) == (w.size - 1, 0):
+            found = (d, False)
+        elif (w.lo, w.hi) == (0, w.size - 1) and (ufunc in _ORDER_FREE
+                                                  or x.dtype.kind in "iub"):
+            found = (d, True)
+        else:
+            return None
+    return found
+
+
+def _accumulate(ufunc, x, init, axis, reverse):
+    """init, x0, x1, ... folded left to right, every prefix kept: XLA's order of operations."""
+    if reverse:
+        x = np.flip(x, axis)
+    head = np.full(x.shape[:axis] + (1,) + x.shape[axis + 1:], init, dtype=x.dtype)
+    out = ufunc.accumulate(np.concatenate([head, x], axis=axis), axis=axis)
+    out = np.delete(out, 0, axis=axis)
+    return np.flip(out, axis) if reverse else out
 
 
 def _fit_operands(ctx, inst, arrays: list) -> list:
