@@ -1,4 +1,4 @@
-"""Shape rules of control flow: while, conditional, map.
+"""Shape rules of control flow: call, fusion, while, conditional, map, copy-start/copy-done.
 
 A while loop's carried value may change a dynamic size from one iteration to the next (a
 set-dimension-size in the body), so the body and the condition never see the operand's Syms:
@@ -6,7 +6,7 @@ each dynamic dimension of their parameter is read off the actual value at every 
 (ResultSize of the parameter, evaluated in that invocation's SizeEnv). Which dimensions are
 dynamic is a fixed point: dynamic in the operand, declared dynamic, or made dynamic by the body.
 A conditional's branches may give different sizes; a dimension on which they disagree is read
-off the computed result. Semantics: XLA operation semantics (While, Conditional, Map) and
+off the computed result, and so is a size that a callee computes inside itself. Semantics: XLA operation semantics (While, Conditional, Map) and
 DynamicDimensionInference.
 """
 
