@@ -6,8 +6,8 @@ each dynamic dimension of their parameter is read off the actual value at every 
 (ResultSize of the parameter, evaluated in that invocation's SizeEnv). Which dimensions are
 dynamic is a fixed point: dynamic in the operand, declared dynamic, or made dynamic by the body.
 A conditional's branches may give different sizes; a dimension on which they disagree is read
-off the computed result, and so is a size that a callee computes inside itself. Semantics: XLA operation semantics (While, Conditional, Map) and
-DynamicDimensionInference.
+off the computed result, and so is a size that a callee computes inside itself. Semantics: XLA
+operation semantics (While, Conditional, Map) and DynamicDimensionInference.
 """
 
 from __future__ import annotations
