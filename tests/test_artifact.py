@@ -222,13 +222,25 @@ def test_another_backend_or_target_is_refused(small_blob, tmp_path):
     with pytest.raises(dynhlo.ArtifactError, match="artifact is for backend 'cpu', asked for "
                                                    "'gpu'"):
         dynhlo.deserialize(small_blob, backend="gpu")
-    with pytest.raises(dynhlo.ArtifactError, match="target 'numpy', asked for 'sm_90'.*"
-                                                   "recompile=True"):
-        dynhlo.deserialize(small_blob, target="sm_90")
-    gpu_file = resign(small_blob, edit=lambda h: h.update(target="sm_80"))
-    (tmp_path / "m.dynhlo").write_bytes(gpu_file)
+    with pytest.raises(dynhlo.ArtifactError, match="target 'numpy', asked for 'sm_90'; the "
+                                                   "cpu backend has the one target"):
+        dynhlo.deserialize(small_blob, target="sm_90", recompile=True)
+    other_target = resign(small_blob, edit=lambda h: h.update(target="sm_80"))
+    (tmp_path / "m.dynhlo").write_bytes(other_target)
     with pytest.raises(dynhlo.ArtifactError, match="cpu backend cannot load target 'sm_80'"):
         dynhlo.load(tmp_path / "m.dynhlo")
+
+
+def test_recompile_on_request_when_the_backend_refuses_the_program(small_blob):
+    """What a GPU artifact on a GPU of another architecture does with recompile=True."""
+    other_target = resign(small_blob, edit=lambda h: h.update(target="sm_80"))
+    before = stats.snapshot().get("compile", 0)
+    with pytest.warns(RuntimeWarning, match="recompiling bucket None of the artifact: .*sm_80"):
+        exe = dynhlo.deserialize(other_target, recompile=True)
+    assert stats.snapshot().get("compile", 0) == before + 1
+    assert exe.target == "numpy"
+    a = np.ones((2, 3), np.float32)
+    np.testing.assert_array_equal(exe(a), -a)
 
 
 @pytest.mark.parametrize("edit, message", [

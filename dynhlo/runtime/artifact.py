@@ -31,8 +31,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import struct
 import secrets
+import struct
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -243,7 +244,10 @@ def deserialize(data: bytes, backend: str | None = None, target: str | None = No
 
     Args:
         backend, target: what the caller expects; a mismatch is an ArtifactError.
-        recompile: on a target mismatch, compile the stored module for `target` instead.
+        recompile: when the stored programs do not fit (another `target` asked for, or the
+            backend refuses them here, e.g. a GPU of another architecture), compile the
+            stored modules again (for `target`, else the backend's default) with a warning,
+            instead of raising. Checksums and the header are checked either way.
 
     Returns an Executable, or a BucketedExecutable for an artifact with several buckets.
 
@@ -255,12 +259,24 @@ def deserialize(data: bytes, backend: str | None = None, target: str | None = No
     if backend is not None and backend != artifact.backend:
         raise ArtifactError(f"artifact is for backend '{artifact.backend}', asked for "
                             f"'{backend}'; compile the module for '{backend}'")
+    if artifact.backend == "cpu" and target not in (None, artifact.target):
+        raise ArtifactError(f"artifact holds code for target '{artifact.target}', asked for "
+                            f"'{target}'; the cpu backend has the one target "
+                            f"'{artifact.target}'")
     if target is not None and target != artifact.target and not recompile:
         raise ArtifactError(f"artifact holds code for target '{artifact.target}', asked for "
                             f"'{target}'; recompile with dynhlo.load(path, target='{target}', "
                             "recompile=True) or `dynhlo compile --target`")
-    retarget = target if target is not None and target != artifact.target else None
-    return build_executable(artifact, retarget)
+    if target is not None and target != artifact.target:
+        return build_executable(artifact, _Recompile(target))
+    return build_executable(artifact, _Recompile(target) if recompile else None)
+
+
+@dataclass
+class _Recompile:
+    """How to recompile: the target asked for (None: the backend's default)."""
+
+    target: str | None
 
 
 # -- header schema: a header that passed its checksum can still be hand-made; check its form
@@ -315,16 +331,16 @@ def _is_int(value) -> bool:
 
 # -- building executables from a checked artifact
 
-def build_executable(artifact: Artifact, retarget: str | None = None):
-    """Executables for every bucket of a checked artifact (compiled only when `retarget`)."""
+def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
+    """Executables for every bucket of a checked artifact; compiles only as `recompile` says:
+    at once for another target, else when the backend refuses the stored program."""
     from .buckets import BucketedExecutable
     parsed: dict[str, HloModule] = {}
     source = _module_of(artifact, artifact.header["module"], parsed)
     exes = {}
     for entry in artifact.header["buckets"]:
         module = _module_of(artifact, entry["module"], parsed)
-        exes[entry["bound"]] = (_compile_for(module, artifact.backend, retarget) if retarget
-                                else _load_program(artifact, module, entry))
+        exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)
     options = dict(artifact.header["options"])
     if not artifact.header["bucket_dims"]:
         exe = exes[None]
@@ -389,9 +405,28 @@ def _backend_package(backend: str):
     raise ArtifactError(f"artifact is for backend '{backend}', which this dynhlo does not have")
 
 
-def _compile_for(module: HloModule, backend: str, target: str):
+def _program_for(artifact: Artifact, module: HloModule, entry: dict,
+                 recompile: _Recompile | None):
+    if recompile is not None and recompile.target not in (None, artifact.target):
+        return _compile_for(artifact, module, recompile.target)
+    try:
+        return _load_program(artifact, module, entry)
+    except (ArtifactError, UnsupportedError) as exc:
+        if recompile is None:
+            raise
+        warnings.warn(f"recompiling bucket {entry['bound']} of the artifact: {exc}",
+                      RuntimeWarning, stacklevel=5)
+        return _compile_for(artifact, module, recompile.target)
+
+
+def _compile_for(artifact: Artifact, module: HloModule, target: str | None):
+    """Compile a stored module with the artifact's backend options, for `target`."""
     from .executable import compile
-    return compile(module, backend, target=target)
+    options = {k: v for k, v in artifact.header["options"].items()
+               if k not in ("backend", "bounds", "buckets", "target")}
+    if target is not None:
+        options["target"] = target
+    return compile(module, artifact.backend, **options)
 
 
 def load(path, backend: str | None = None, target: str | None = None,

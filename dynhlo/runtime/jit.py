@@ -12,7 +12,10 @@ by the sha256 of those fields. It is shared safely by any number of processes:
   replaced, with a warning; the cache is an optimization and never a reason to crash.
 
 Directory: `cache_dir`, else $DYNHLO_CACHE_DIR, else $XDG_CACHE_HOME/dynhlo, else
-~/.cache/dynhlo. `cache_dir=False` keeps executables in memory only.
+~/.cache/dynhlo. `cache_dir=False` keeps executables in memory only, and so does the gpu
+backend's `interpret=True` (Triton's interpreter, for tests): its artifacts hold cubins that
+only load on a CUDA device. Without an explicit `target` the key says "default target"; an
+entry written for another GPU is refused by the backend on load and rewritten (a warning).
 """
 
 from __future__ import annotations
@@ -159,7 +162,8 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
         module = parse_hlo(module)
     if cache_dir is None:
         cache_dir = default_cache_dir()
-    directory = None if cache_dir is False else Path(cache_dir)
+    memory_only = cache_dir is False or options.get("interpret")
+    directory = None if memory_only else Path(cache_dir)
     return JitFunction(module, backend, buckets, directory, options)
 
 
