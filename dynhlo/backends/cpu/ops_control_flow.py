@@ -37,12 +37,15 @@ def while_(ctx, inst, args):
     return state
 
 
-def _branch_index(selector, count: int) -> int:
+def _branch_index(ctx, selector, count: int) -> int:
     """XLA: pred true -> branch 0, false -> 1; an s32 index out of [0, count) -> last branch."""
     selector = np.asarray(selector)
+    if selector.size != 1:
+        raise ctx.error(f"branch selector has {selector.size} values where one was expected "
+                        "(a conditional inside a map is not supported)")
     if selector.dtype == np.bool_:
-        return 0 if bool(selector) else 1
-    index = int(selector)
+        return 0 if bool(selector.reshape(())) else 1
+    index = int(selector.reshape(()))
     return index if 0 <= index < count else count - 1
 
 
@@ -50,7 +53,7 @@ def _branch_index(selector, count: int) -> int:
 def conditional(ctx, inst, args):
     """Run the selected branch on its own operand; its result keeps the branch's sizes."""
     comps = branches(inst)
-    k = _branch_index(args[0], len(comps))
+    k = _branch_index(ctx, args[0], len(comps))
     return ctx.call(k, comps[k], [args[k + 1]])
 
 
