@@ -591,6 +591,22 @@ def test_geqrf_and_orgqr_match_lapack(m, n):
                                    atol=1e-12)
 
 
+@pytest.mark.parametrize("target,t", [("lapack_ssyevd_ffi", "f32"), ("lapack_dsyevd_ffi", "f64"),
+                                      ("lapack_zheevd_ffi", "c128")])
+def test_eigh(target, t):
+    part = {"f32": "f32", "f64": "f64", "c128": "f64"}[t]
+    text = _call_module(target, [f"{t}[2,4,4]"], f"({t}[2,4,4], {part}[2,4], s32[2])",
+                        "mode = 86 : ui8, uplo = 76 : ui8")
+    rng = np.random.default_rng(9)
+    a = rng.normal(size=(2, 4, 4)) + (1j * rng.normal(size=(2, 4, 4)) if t == "c128" else 0)
+    a = (a + np.conj(np.swapaxes(a, -1, -2))).astype(_np(t))
+    v, w, info = run(text, a)
+    np.testing.assert_array_equal(info, [0, 0])
+    assert np.all(np.diff(w, axis=-1) >= 0)  # ascending
+    rebuilt = v @ (w[..., None] * np.conj(np.swapaxes(v, -1, -2)))
+    np.testing.assert_allclose(rebuilt, a, rtol=1e-4, atol=1e-4 if t == "f32" else 1e-10)
+
+
 TRSM_CASES = [(side, uplo, trans, diag) for side in "LR" for uplo in "LU" for trans in "NTC"
               for diag in "NU"]
 

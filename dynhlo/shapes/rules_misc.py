@@ -252,6 +252,13 @@ def _getrf_rule(ctx, inst, operands):
     return [operands[0], batch + (_min_dim(m, n),), batch]
 
 
+@_lapack("sd", "syevd")
+@_lapack("cz", "heevd")
+def _syevd_rule(ctx, inst, operands):
+    batch, m, n = _matrix(ctx, operands[0])
+    return [operands[0], batch + (n,), batch]
+
+
 @_lapack("sd", "geqrf")
 def _geqrf_rule(ctx, inst, operands):
     batch, m, n = _matrix(ctx, operands[0])

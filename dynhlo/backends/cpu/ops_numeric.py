@@ -29,6 +29,8 @@ layouts never matter here):
 - lapack_{s,d}getrf_ffi (x) -> (lu, ipiv s32[batch, min(m,n)] 1-based, info): partial
   pivoting on the first largest |value|, as LAPACK's getrf.
 - lapack_{s,d}geqrf_ffi (x) -> (householder vectors below R, tau): LAPACK's conventions.
+- lapack_{s,d}syevd_ffi, lapack_{c,z}heevd_ffi (x; uplo) -> (eigenvectors as columns,
+  eigenvalues ascending, info): numpy.linalg.eigh, which calls LAPACK's syevd/heevd.
 - lapack_{s,d}orgqr_ffi (x, tau) -> Q (the first n columns of H_1...H_k).
 - lapack_{s,d,c,z}trsm_ffi and blas_{s,d,c,z}trsm_ffi (a, b[, alpha]; side, uplo, trans_x,
   diag) -> x with op(a) x = alpha b (side L) or x op(a) = alpha b (side R).
@@ -329,6 +331,17 @@ def getrf(ctx, inst, args):
             lu[:, j + 1:, j] = col
             lu[:, j + 1:, j + 1:] -= col[:, :, None] * lu[:, j, None, j + 1:]
     return lu.reshape(a.shape), ipiv.reshape(batch + (k,)), info.reshape(batch)
+
+
+@_lapack("sd", "syevd")
+@_lapack("cz", "heevd")
+def syevd(ctx, inst, args):
+    a = np.asarray(args[0])
+    uplo = _ffi_char(inst, "uplo", "L")
+    flat, batch = _batched(a)
+    w, v = np.linalg.eigh(flat, UPLO=uplo)
+    info = np.zeros(batch, np.int32)
+    return v.reshape(a.shape), w.reshape(batch + (a.shape[-1],)), info
 
 
 @_lapack("sd", "geqrf")
