@@ -14,7 +14,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from dynhlo import DynamicSizeError
+from dynhlo import DynamicSizeError, HloVerifyError
 from opcheck import OpCase, check_case, crossed, run_hlo
 
 F32, S32 = np.float32, np.int32
@@ -373,3 +373,34 @@ def test_indexing_ops_keep_every_dtype(ty, n):
     out = run_hlo(text, x, u, S32(4), k, j)
     assert out.dtype == dtype
     np.testing.assert_array_equal(out, want)
+
+
+BAD = [
+    ("gather-offset-dims", HloVerifyError, module("""  a = f32[<=6,3] parameter(0)
+  i = s32[2,1] parameter(1)
+  ROOT bad = f32[2,3] gather(a, i), offset_dims={0,1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}"""),
+     (np.zeros((4, 3), F32), np.zeros((2, 1), S32))),
+    ("gather-slice-over-bound", HloVerifyError, module("""  a = f32[<=6,3] parameter(0)
+  i = s32[2,1] parameter(1)
+  ROOT bad = f32[2,7,3] gather(a, i), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0}, index_vector_dim=1, slice_sizes={7,3}"""),
+     (np.zeros((4, 3), F32), np.zeros((2, 1), S32))),
+    ("dynamic-slice-start-count", HloVerifyError, module("""  a = f32[<=6,3] parameter(0)
+  i = s32[] parameter(1)
+  ROOT bad = f32[2,3] dynamic-slice(a, i), dynamic_slice_sizes={2,3}"""),
+     (np.zeros((4, 3), F32), S32(0))),
+    ("scatter-updates-mismatch", DynamicSizeError, module("""  a = f32[<=6] parameter(0)
+  i = s32[<=4,1] parameter(1)
+  u = f32[<=4] parameter(2)
+  ROOT bad = f32[<=6] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add""", ADD),
+     (np.zeros(5, F32), np.zeros((3, 1), S32), np.zeros(2, F32))),
+    ("gather-slice-over-actual", DynamicSizeError, module("""  a = f32[<=6,3] parameter(0)
+  i = s32[2,1] parameter(1)
+  ROOT bad = f32[2,4,3] gather(a, i), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0}, index_vector_dim=1, slice_sizes={4,3}"""),
+     (np.zeros((3, 3), F32), np.zeros((2, 1), S32))),
+]
+
+
+@pytest.mark.parametrize("name,error,text,args", BAD, ids=[b[0] for b in BAD])
+def test_bad_indexing_is_a_clear_error_naming_the_instruction(name, error, text, args):
+    with pytest.raises(error, match="'bad'"):
+        run_hlo(text, *args)
