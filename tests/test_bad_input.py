@@ -197,9 +197,10 @@ def test_two_dynamic_sizes_meeting_in_an_add():
                                   [2, 2, 2])
     with pytest.raises(dynhlo.DynamicSizeError) as info:
         exe(np.ones(2, np.float32), np.ones(3, np.float32))
-    # Inference has made x.0 and y.0 one size, so the mismatch shows where y comes in.
+    # Inference has made x.0 and y.0 one size: the mismatch shows where y comes in, and the
+    # message names the add where the two sizes meet.
     message = str(info.value)
-    assert ("'y'" in message or "'z'" in message) and "x.0" in message
+    assert "'y'" in message and "x.0" in message and "meet in 'z'" in message
     assert "2" in message and "3" in message
 
 

@@ -46,7 +46,7 @@ def elementwise(ctx: RuleContext, operands) -> tuple:
         if len(t) != len(out):
             raise ctx.error(f"operand ranks differ: {len(out)} and {len(t)}")
         for d, dim in enumerate(t):
-            joined = unify(out[d], dim)
+            joined = unify(out[d], dim, ctx.inst.name)
             if joined is None:
                 raise ctx.error(f"operand dimension {d} sizes differ: {dim_text(out[d])} and "
                                 f"{dim_text(dim)}")
@@ -192,7 +192,7 @@ def _dot(ctx, inst, operands):
 
 
 def _same(ctx, a, b, what):
-    joined = unify(a, b)
+    joined = unify(a, b, ctx.inst.name)
     if joined is None:
         raise ctx.error(f"dot {what} dimension sizes differ: {dim_text(a)} and {dim_text(b)}")
     return joined

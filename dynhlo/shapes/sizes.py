@@ -21,13 +21,14 @@ _ids = itertools.count()
 class Sym:
     """A run-time size `0 <= size <= bound` (bound -1: unbounded)."""
 
-    __slots__ = ("parent", "expr", "bound", "id")
+    __slots__ = ("parent", "expr", "bound", "id", "met")
 
     def __init__(self, bound: int, expr: "SizeExpr | None" = None):
         self.parent: Sym | None = None
         self.expr = expr
         self.bound = bound
         self.id = next(_ids)
+        self.met: str | None = None  # where two sized dims were made one (for errors)
 
     def root(self) -> "Sym":
         node = self
@@ -53,7 +54,7 @@ def is_dynamic(dim: Dim) -> bool:
     return isinstance(dim, Sym)
 
 
-def unify(a: Dim, b: Dim) -> Dim | None:
+def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     """The dimension two elementwise operands share, or None when they cannot match.
 
     A static dimension meeting a dynamic one of the same bound takes the dynamic size (XLA:
@@ -74,6 +75,8 @@ def unify(a: Dim, b: Dim) -> Dim | None:
         # Keep the size that needs no computed value (a parameter's): reading it never waits
         # on the other instruction, so a loop result meeting its own input is no cycle.
         ra, rb = rb, ra
+    if where is not None and rb.expr is not None and ra.met is None:
+        ra.met = where  # two sizes of their own are made one here: errors name the place
     rb.parent = ra
     return ra
 

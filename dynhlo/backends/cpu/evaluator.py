@@ -152,4 +152,10 @@ def _check_sizes(ctx: EvalContext, inst: Instruction, value, tree: DimsTree) -> 
         if actual != expected:
             raise DynamicSizeError(
                 f"instruction '{inst.name}': dimension {d} has run-time size {actual}, but "
-                f"{dim_text(dim)} is {expected} here; sizes that meet in one op must agree")
+                f"{dim_text(dim)} is {expected} here; sizes that meet in one op must agree"
+                + _meeting(dim))
+
+
+def _meeting(dim) -> str:
+    met = dim.root().met if isinstance(dim, Sym) else None
+    return f" (they meet in '{met}')" if met else ""
