@@ -87,6 +87,8 @@ BITCAST = module("""  a = f32[<=4,3] parameter(0)
   ROOT b = f32[<=12] bitcast(a)""")
 BITCAST_LAYOUT = module("""  a = f32[2,3]{1,0} parameter(0)
   ROOT b = f32[3,2]{0,1} bitcast(a)""")
+BITCAST_LAYOUT_DYN = module("""  a = f32[<=4,3]{0,1} parameter(0)
+  ROOT b = f32[3,<=4]{1,0} bitcast(a)""")
 
 BC_SPLIT = module("""  a = f32[<=5] parameter(0)
   ROOT b = u8[<=5,4] bitcast-convert(a)""")
@@ -134,6 +136,9 @@ CASES = [
            lambda n, r: (np.arange(6, dtype=F32).reshape(2, 3),),
            # row-major bytes 0..5 read column-major into 3x2: element (i, j) is byte j*3+i.
            lambda x: np.array([[0, 3], [1, 4], [2, 5]], F32), (2,)),
+    # column-major [n,3] and row-major [3,n] hold the same bytes: a logical transpose
+    OpCase("bitcast-layout-dynamic", BITCAST_LAYOUT_DYN, mat(3), lambda x: x.T.copy(),
+           (4, 0, 1, 3)),
     OpCase("bitcast-convert-split", BC_SPLIT, vec(),
            lambda x: np.frombuffer(x.astype("<f4").tobytes(), np.uint8).reshape(-1, 4),
            (5, 0, 1, 3)),
