@@ -630,6 +630,45 @@ def test_trsm(side, uplo, trans, diag):
     np.testing.assert_allclose(got, 2 * b, rtol=1e-10, atol=1e-10)
 
 
+# target, operand dims (per matrix), result: a list of (type, dims) (one entry: not a tuple)
+BATCHED_LAPACK = [
+    ("lapack_dgetrf_ffi", [(3, 3)], [("f64", (3, 3)), ("s32", (3,)), ("s32", ())]),
+    ("lapack_dgeqrf_ffi", [(3, 3)], [("f64", (3, 3)), ("f64", (3,))]),
+    ("lapack_dorgqr_ffi", [(3, 3), (3,)], [("f64", (3, 3))]),
+    ("lapack_dsyevd_ffi", [(3, 3)], [("f64", (3, 3)), ("f64", (3,)), ("s32", ())]),
+    ("lapack_dtrsm_ffi", [(3, 3), (3, 2)], [("f64", (3, 2))]),
+    ("lapack_dpotrf_ffi", [(3, 3)], [("f64", (3, 3)), ("s32", ())]),
+]
+
+
+def _shape_text(t, dims, batch):
+    return f"{t}[{','.join([batch] * bool(batch) + [str(d) for d in dims])}]"
+
+
+def _batched_module(target, operands, results, batch):
+    ops = [_shape_text("f64", d, batch) for d in operands]
+    res = [_shape_text(t, d, batch) for t, d in results]
+    return _call_module(target, ops, res[0] if len(res) == 1 else f"({', '.join(res)})")
+
+
+@pytest.mark.parametrize("n", [0, 1, 3])
+@pytest.mark.parametrize("target,operands,results", BATCHED_LAPACK,
+                         ids=[r[0] for r in BATCHED_LAPACK])
+def test_lapack_dynamic_batch_equals_static_per_matrix(target, operands, results, n):
+    """A dynamic batch of n matrices gives what each matrix gives in a static module."""
+    dyn = _batched_module(target, operands, results, "<=3")
+    static = _batched_module(target, operands, results, "")
+    rng = np.random.default_rng(n)
+    args = [_spd(rng, (n,), 3)] + [rng.normal(size=(n,) + d) for d in operands[1:]]
+    got = run(dyn, *args)
+    got = got if isinstance(got, tuple) else (got,)
+    assert [g.shape for g in got] == [(n,) + d for _, d in results]
+    for b in range(n):
+        want = run(static, *[a[b] for a in args])
+        for g, w in zip(got, want if isinstance(want, tuple) else (want,)):
+            np.testing.assert_allclose(g[b], w, rtol=1e-12, atol=1e-12)
+
+
 def test_unknown_lapack_target_is_unsupported():
     text = _call_module("lapack_sgesdd_ffi", ["f32[3,3]"], "(f32[3,3], f32[3], s32[])")
     with pytest.raises(dynhlo.UnsupportedError, match="lapack_sgesdd_ffi"):

@@ -378,7 +378,7 @@ def _householder(r, j):
 def orgqr(ctx, inst, args):
     a, tau = np.asarray(args[0]), np.asarray(args[1])
     flat, batch = _batched(a)
-    taus = tau.reshape(len(flat), -1)
+    taus = tau.reshape(len(flat), tau.shape[-1])
     b, m, n = flat.shape
     q = np.zeros_like(flat)
     q[:, np.arange(min(m, n)), np.arange(min(m, n))] = 1
