@@ -98,6 +98,15 @@ def test_bucket_list_picks_the_smallest_that_fits():
     assert [policy.pick(n) for n in (0, 128, 129, 1024, 1025)] == [128, 128, 1024, 1024, None]
     with pytest.raises(dynhlo.UnsupportedError, match="sizes >= 1"):
         BucketPolicy([0, 4])
+    with pytest.raises(dynhlo.UnsupportedError, match="'grow' is not one of error, compile"):
+        BucketPolicy([4], overflow="grow")
+
+
+def test_jit_overflow_policy_compile_adds_a_power_of_two_bucket():
+    f = dynhlo.jit(SOFTMAX, buckets=[8, 32], overflow="compile", cache_dir=False)
+    for n in (3, 33, 64, 65):
+        np.testing.assert_allclose(f(rows(n)), softmax(rows(n)), rtol=1e-5, atol=1e-7)
+    assert (f.compilations, f.buckets) == (3, [8, 64, 128])
 
 
 def test_bounds_name_parameters_with_or_without_suffix_or_by_number():

@@ -32,30 +32,40 @@ def next_power_of_two(size: int) -> int:
     return 1 if size <= 1 else 1 << (size - 1).bit_length()
 
 
+OVERFLOW_POLICIES = ("error", "compile")
+
+
 class BucketPolicy:
     """Maps the largest `?` size of a call to its bucket bound.
 
     `buckets=None` is the power-of-two policy; a list gives fixed buckets (sorted, distinct,
-    each >= 1). Raises UnsupportedError for a malformed list.
+    each >= 1). `overflow` says what a size over the largest listed bucket gets: "error" (an
+    ArgumentError, the default and the only choice for AOT artifacts, which never compile)
+    or "compile" (a new power-of-two bucket, for the JIT). Raises UnsupportedError for a
+    malformed list or an unknown overflow policy.
     """
 
-    def __init__(self, buckets: list[int] | None = None):
+    def __init__(self, buckets: list[int] | None = None, overflow: str = "error"):
         if buckets is not None:
             buckets = sorted(set(int(b) for b in buckets))
             if not buckets or buckets[0] < 1:
                 raise UnsupportedError(f"buckets must be a non-empty list of sizes >= 1, got "
                                        f"{buckets}")
+        if overflow not in OVERFLOW_POLICIES:
+            raise UnsupportedError(f"overflow policy '{overflow}' is not one of "
+                                   f"{', '.join(OVERFLOW_POLICIES)}")
         self.buckets = buckets
-
-    def describe(self) -> str:
-        return "power-of-two" if self.buckets is None else "list " + ",".join(map(str,
-                                                                              self.buckets))
+        self.overflow = overflow
 
     def pick(self, size: int) -> int | None:
-        """The bucket for `size`, or None when it is over the largest listed bucket."""
+        """The bucket for `size`, or None when it is over the largest listed bucket and the
+        overflow policy is "error"."""
         if self.buckets is None:
             return next_power_of_two(size)
-        return next((b for b in self.buckets if b >= size), None)
+        fit = next((b for b in self.buckets if b >= size), None)
+        if fit is None and self.overflow == "compile":
+            return next_power_of_two(size)
+        return fit
 
 
 def pick_bucket(policy: BucketPolicy, params: list[Instruction], dims: BucketDims,

@@ -58,12 +58,12 @@ class JitFunction:
     largest of the listed buckets), and whatever compiling the module raises on first use.
     """
 
-    def __init__(self, module: HloModule, backend: str, buckets: list[int] | None,
+    def __init__(self, module: HloModule, backend: str, policy: BucketPolicy,
                  cache_dir: Path | None, options: dict):
         self.module = module
         self.backend = backend
         self.options = options
-        self.policy = BucketPolicy(buckets)
+        self.policy = policy
         self.cache_dir = cache_dir
         self.bucket_dims = [(p.parameter_number, d) for p, d in unbounded_dims(module)]
         self.compilations = 0
@@ -143,20 +143,23 @@ class JitFunction:
 
 
 def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None = None,
-        cache_dir=None, **options) -> JitFunction:
+        cache_dir=None, overflow: str = "error", **options) -> JitFunction:
     """A callable that compiles `module` on first call per bucket and caches the result.
 
     Args:
         module: an HloModule or HLO text; `?` dimensions are compiled per bucket.
         backend: "cpu" or "gpu".
         buckets: bucket bounds for `?` dimensions; None is the power-of-two policy (sizes 0
-            and 1 share bucket 1). Sizes over the largest listed bucket are ArgumentErrors.
+            and 1 share bucket 1).
+        overflow: for a size over the largest listed bucket, "error" (an ArgumentError) or
+            "compile" (its power-of-two bucket, compiled like any other).
         cache_dir: the disk cache directory (see the module docstring for the default);
             False for memory only.
         options: backend compile options (e.g. target for the gpu backend); part of the key.
 
     Raises:
-        HloParseError: bad module text (at once); compile errors come on the first call.
+        HloParseError: bad module text, UnsupportedError: bad buckets or overflow (at once);
+            compile errors come on the first call.
     """
     if isinstance(module, str):
         module = parse_hlo(module)
@@ -164,7 +167,7 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
         cache_dir = default_cache_dir()
     memory_only = cache_dir is False or options.get("interpret")
     directory = None if memory_only else Path(cache_dir)
-    return JitFunction(module, backend, buckets, directory, options)
+    return JitFunction(module, backend, BucketPolicy(buckets, overflow), directory, options)
 
 
 __all__ = ["JitFunction", "default_cache_dir", "jit"]
