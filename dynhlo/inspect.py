@@ -60,9 +60,18 @@ def invocations(info: ComputationInfo, site: str = "ENTRY") -> list[tuple[str, C
     """Every analyzed invocation under `info`, depth first: (how it is reached, its info)."""
     out = [(site, info)]
     for (inst, index), callee in info.calls.items():
-        where = f"called by '{inst.name}'" + (f" (computation {index})" if index else "")
-        out.extend(invocations(callee, where))
+        out.extend(invocations(callee, f"called by '{inst.name}'{_role(inst, callee, index)}"))
     return out
+
+
+def _role(inst: Instruction, callee: ComputationInfo, index: int) -> str:
+    """` as body`: the attribute that names the callee (`to_apply`, `body`, branch N, ...)."""
+    for key, comps in inst.called.items():
+        if callee.computation in comps:
+            if len(comps) == 1:
+                return f" as {key}"
+            return f" as {key}[{comps.index(callee.computation)}]"
+    return f" (call {index})" if index else ""
 
 
 def size_sources(infos: list[ComputationInfo]) -> list[tuple[str, str, str]]:

@@ -189,3 +189,42 @@ def test_literal_arguments(text, want):
     got = cli.read_argument(0, text)
     assert got.dtype == np.asarray(want).dtype
     np.testing.assert_array_equal(got, want)
+
+
+WHILE_LOOP = """HloModule loop
+cond {
+  p = (s32[], f32[<=8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  k = s32[] constant(3)
+  ROOT lt = pred[] compare(i, k), direction=LT
+}
+body {
+  p = (s32[], f32[<=8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[<=8] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  i2 = s32[] add(i, one)
+  x2 = f32[<=8] add(x, x)
+  ROOT t = (s32[], f32[<=8]) tuple(i2, x2)
+}
+ENTRY e {
+  x = f32[<=8] parameter(0)
+  z = s32[] constant(0)
+  t = (s32[], f32[<=8]) tuple(z, x)
+  w = (s32[], f32[<=8]) while(t), condition=cond, body=body
+  ROOT r = f32[<=8] get-tuple-element(w), index=1
+}
+"""
+
+
+def test_inspect_and_run_a_while_loop(tmp_path, capsys):
+    path = tmp_path / "loop.hlo"
+    path.write_text(WHILE_LOOP)
+    assert cli.main(["inspect", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "body  [called by 'w' as body;" in out
+    assert "cond  [called by 'w' as condition;" in out
+    (root,) = [x for x in out.splitlines() if x.startswith("  ROOT r ")]
+    assert root.endswith("[x.0]")
+    assert cli.main(["run", str(path), "f32[3] {1, 2, 3}"]) == 0
+    assert capsys.readouterr().out == "f32[3] {8, 16, 24}\n"  # doubled three times
