@@ -91,7 +91,8 @@ def _module(body: str, extra: str = "") -> str:
     return f"HloModule bad\n{extra}\nENTRY main {{\n{body}\n}}\n"
 
 
-ADD_F32 = "add_f32 {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n  ROOT s = f32[] add(p, q)\n}"
+ADD_F32 = ("add_f32 {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n"
+           "  ROOT s = f32[] add(p, q)\n}")
 
 # (id, module text, the instruction the error must name)
 VERIFY_ERRORS = [
