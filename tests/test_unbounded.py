@@ -11,7 +11,8 @@ from dynhlo.passes.bound_unbounded import bound_unbounded
 from dynhlo.runtime import stats
 from dynhlo.runtime.buckets import BucketPolicy, next_power_of_two, resolve_bounds
 
-SOFTMAX = """HloModule softmax_unbounded, entry_computation_layout={(f32[?,64]{1,0})->f32[?,64]{1,0}}
+SOFTMAX = """HloModule softmax_unbounded, \
+entry_computation_layout={(f32[?,64]{1,0})->f32[?,64]{1,0}}
 
 max_f32 {
   a = f32[] parameter(0)
