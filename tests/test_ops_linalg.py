@@ -157,7 +157,7 @@ def test_convolution(case, n):
 
 
 def test_convolution_batch_not_divisible_by_batch_groups():
-    case = next(c for c in CONVOLUTION if c.name == "batch-groups")
+    case = _case(CONVOLUTION, "batch-groups")
     x, k = np.zeros((3, 5, 3), np.float32), np.zeros((2, 3, 6), np.float32)
     with pytest.raises(DynamicSizeError, match="batch_group_count=2"):
         run_hlo(case.text, x, k)
@@ -244,7 +244,7 @@ def test_cholesky(case, n):
 
 def test_cholesky_not_positive_definite_gives_nan():
     a = np.stack([np.eye(2), -np.eye(2)]).astype(np.float32)
-    out = run_hlo(CHOLESKY[0].text, _three(a))
+    out = run_hlo(_case(CHOLESKY, "lower-dynamic-batch").text, _three(a))
     np.testing.assert_array_equal(out[0], np.eye(3, dtype=np.float32))
     assert np.isnan(out[1]).all()
 
@@ -259,7 +259,7 @@ def _three(a2):
 
 def test_cholesky_non_square_argument_is_a_size_error():
     with pytest.raises(DynamicSizeError):
-        run_hlo(CHOLESKY[3].text, np.eye(3, 2, dtype=np.float32))
+        run_hlo(_case(CHOLESKY, "dynamic-matrix-size").text, np.eye(3, 2, dtype=np.float32))
 
 
 def ref_solve(a, b, left, lower, transpose, unit):
@@ -481,3 +481,8 @@ ENTRY e {
 }"""
     with pytest.raises(HloVerifyError, match="fft_length"):
         run_hlo(text, np.zeros(6, np.complex64))
+
+
+def _case(table, name):
+    """The row of an op table with this name."""
+    return next(c for c in table if c.name == name)

@@ -69,6 +69,23 @@ abs_lt {
   ab = f32[] abs(b)
   ROOT c = pred[] compare(aa, ab), direction=LT
 }
+legacy_total {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ba = s32[] bitcast-convert(a)
+  bb = s32[] bitcast-convert(b)
+  zero = s32[] constant(0)
+  flip = s32[] constant(2147483647)
+  na = pred[] compare(ba, zero), direction=LT
+  nb = pred[] compare(bb, zero), direction=LT
+  xa = s32[] xor(ba, flip)
+  xb = s32[] xor(bb, flip)
+  ka = s32[] select(na, xa, ba)
+  kb = s32[] select(nb, xb, bb)
+  ROOT c = pred[] compare(ka, kb), direction=LT
+}
 """
 
 _SPECIAL = np.array([-np.inf, -2, -1, -0.0, 0.0, 1, 2, np.inf, np.nan, -np.nan], np.float32)
@@ -121,6 +138,14 @@ ENTRY e {
   x = f32[<=8] parameter(0)
   i = s32[<=8] parameter(1)
   ROOT s = (f32[<=8], s32[<=8]) sort(x, i), dimensions={0}, is_stable=true, to_apply=lt_total
+}""", _special, lambda x, i: _expect_sorted(
+        x, i, lambda x: perm(lambda k: total_order(float(x[k])), len(x))), (8, 0, 1, 5)),
+    # The total order spelled out with bitcast-convert (older JAX): the general path.
+    OpCase("f32-legacy-totalorder-general", COMPARATORS + """
+ENTRY e {
+  x = f32[<=8] parameter(0)
+  i = s32[<=8] parameter(1)
+  ROOT s = (f32[<=8], s32[<=8]) sort(x, i), dimensions={0}, is_stable=true, to_apply=legacy_total
 }""", _special, lambda x, i: _expect_sorted(
         x, i, lambda x: perm(lambda k: total_order(float(x[k])), len(x))), (8, 0, 1, 5)),
     OpCase("s32-descending-stable", COMPARATORS + """
@@ -287,7 +312,7 @@ def test_topk(case, n):
 def test_topk_k_larger_than_actual_size_is_a_dynamic_size_error():
     # The static computation at size 2 would be a top-3 of 2 elements: invalid in XLA.
     with pytest.raises(DynamicSizeError, match=r"'t'.*k=3 is larger than the actual size 2"):
-        run_hlo(TOPK[0].text, np.zeros(2, np.float32))
+        run_hlo(_case(TOPK, "largest-3").text, np.zeros(2, np.float32))
 
 
 def test_topk_k_larger_than_bound_is_a_verify_error():
@@ -316,7 +341,7 @@ def test_general_comparator_in_chunks(monkeypatch):
     # Few pairs per comparator call: the pairwise table is built in several row chunks.
     from dynhlo.backends.cpu import ops_sort
     monkeypatch.setattr(ops_sort, "_PAIRS_PER_CALL", 7)
-    case = SORT[4]  # lexicographic-general
+    case = _case(SORT, "lexicographic-general")
     check_case(case, 8, seed=3)
 
 
@@ -342,3 +367,8 @@ ENTRY e {
     assert sorted(index.tolist()) == list(range(6))
     np.testing.assert_array_equal(values, x[index])
     np.testing.assert_array_equal(values, np.sort(x))
+
+
+def _case(table, name):
+    """The row of an op table with this name."""
+    return next(c for c in table if c.name == name)

@@ -313,6 +313,17 @@ ENTRY e {
 }""", lambda n, rng: _sas_args((n,), (n,), rng),
         _sas(np.greater_equal, lambda a, b: a * 2 + b, 1, (4,), (1,), ((2, 1),)),
         (8, 0, 1, 3)),
+    # The source is a broadcast with no size of its own: it takes one per window.
+    OpCase("sizeless-source", SCALARS + """
+ENTRY e {
+  x = f32[<=8] parameter(0)
+  one = f32[] constant(1)
+  s = f32[<=4] broadcast(one), dimensions={}
+  z = f32[] constant(0)
+  ROOT r = f32[<=8] select-and-scatter(x, s, z), window={size=2 stride=2}, select=ge, scatter=add
+}""", lambda n, rng: [_ints(n, rng, -3, 4)],
+        lambda x: _sas(np.greater_equal, np.add, 0, (2,), (2,), ((0, 0),))(
+            x, np.ones(len(x) // 2, np.float32)), (8, 0, 1, 5)),
     OpCase("leak-select", SCALARS + """
 ENTRY e {
   full = f32[8] parameter(0)
@@ -333,7 +344,7 @@ def test_select_and_scatter(case, n):
 
 
 def test_select_and_scatter_source_size_mismatch_is_clear():
-    case = SELECT_AND_SCATTER[0]
+    case = _case(SELECT_AND_SCATTER, "maxpool-grad-1d")
     x, s = np.zeros(6, np.float32), np.zeros(2, np.float32)  # 6 elements give 3 windows
     with pytest.raises(DynamicSizeError, match="source has size"):
         run_hlo(case.text, x, s)
@@ -360,3 +371,8 @@ ENTRY e {
 }"""
     with pytest.raises(HloVerifyError, match="bound 4"):
         run_hlo(text, np.zeros(3, np.float32))
+
+
+def _case(table, name):
+    """The row of an op table with this name."""
+    return next(c for c in table if c.name == name)

@@ -115,13 +115,18 @@ def _select_and_scatter(ctx, inst, operands):
     if init != () or len(source) != len(operand):
         raise ctx.error("select-and-scatter needs a source of the operand's rank and a "
                         "scalar init value")
+    declared = inst.operands[1].shape.dims
     for d, (dim, w, src) in enumerate(zip(operand, window_dims(inst, len(operand)), source)):
         if w.base_dilation != 1 or w.window_dilation != 1:
             raise ctx.error("select-and-scatter windows have no dilation")
-        if isinstance(dim, int) and isinstance(src, int) and \
-                window_output_size(dim, w) != src:
+        windows = _windowed(dim, w, declared[d])
+        if isinstance(windows, int) and isinstance(src, int) and windows != src:
             raise ctx.error(f"source dimension {d} has size {src}, but the window over the "
-                            f"operand gives {window_output_size(dim, w)}")
+                            f"operand gives {windows}")
+        # A source with no size of its own (a broadcast to `<=`) has one per window.
+        if isinstance(src, Sym) and src.root().expr is None and unify(windows, src) is None:
+            raise ctx.error(f"source dimension {d} is {dim_text(src)}, but the window over "
+                            f"the operand gives {dim_text(windows)}")
     return operand
 
 

@@ -47,6 +47,7 @@ def _swap(x: np.ndarray) -> np.ndarray:
 
 @lowering(Opcode.CONVOLUTION)
 def convolution(ctx, inst, args):
+    """lhs and kernel in any dim_labels -> the convolution in the output's dim_labels."""
     lhs, rhs = args
     labels = conv_labels(inst, lhs.ndim)
     wins = window_dims(inst, lhs.ndim - 2)
@@ -111,6 +112,7 @@ def _dilate_and_pad(x, wins):
 
 @lowering(Opcode.CHOLESKY)
 def cholesky(ctx, inst, args):
+    """a[..., n, n] -> its triangular factor (the other triangle zero; NaN if not PD)."""
     (a,) = args
     lower = attrs.boolean(inst, "lower")
     out_dtype = to_numpy_dtype(inst.shape.element_type)
@@ -138,6 +140,7 @@ _TRANSPOSE_A = ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT")
 
 @lowering(Opcode.TRIANGULAR_SOLVE)
 def triangular_solve(ctx, inst, args):
+    """a[..., m, m], b[..., m, k] (left) or b[..., k, m] (right) -> x of b's shape."""
     a, b = args
     lower = attrs.boolean(inst, "lower")
     transpose = attrs.string(inst, "transpose_a", "NO_TRANSPOSE")
@@ -175,6 +178,7 @@ def _substitute(m, b, lower):
 
 @lowering(Opcode.FFT)
 def fft(ctx, inst, args):
+    """FFT/IFFT (complex), RFFT (real -> n//2+1 bins), IRFFT (bins -> fft_length reals)."""
     (x,) = args
     kind = attrs.string(inst, "fft_type", "FFT")
     lengths = attrs.ints(inst, "fft_length")
