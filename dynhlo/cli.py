@@ -231,12 +231,23 @@ def cmd_compile(ns: argparse.Namespace) -> int:
     """`dynhlo compile`: compile ahead of time and write one artifact file."""
     from .runtime.executable import compile as compile_module
     options = compile_options(ns)
-    exe = compile_module(load_module(ns.module), backend=ns.backend, **options)
+    module = load_module(ns.module)
+    buckets = options.get("buckets")
+    _progress(f"compiling {module.name} for {ns.backend}"
+              + (f" ({len(set(buckets))} buckets)" if buckets else "") + " ...")
+    exe = compile_module(module, backend=ns.backend, **options)
+    _progress(f"writing {ns.output} ...")
     exe.save(ns.output)
     buckets = list(getattr(exe, "executables", {})) or "one program"
     sys.stdout.write(f"wrote {ns.output}: backend {exe.backend}, target {exe.target}, "
                      f"buckets {buckets}\n")
     return 0
+
+
+def _progress(message: str) -> None:
+    """A progress line for people watching a terminal; never mixed into piped output."""
+    if sys.stderr.isatty():
+        print(message, file=sys.stderr, flush=True)
 
 
 def compile_options(ns: argparse.Namespace) -> dict:
@@ -349,7 +360,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:  # `dynhlo run ... | head`: the reader left; not an error
-        sys.stderr.close()
+        # Point stdout at /dev/null so the interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
         return 0
     except RecursionError:
         return _fail("the module is nested too deeply to evaluate")
