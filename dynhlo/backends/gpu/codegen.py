@@ -388,6 +388,9 @@ class KernelWriter:
     def _store(self, val: str, off: str, mask: str) -> None:
         root = self.group.root
         t = self.ttype(root.shape.element_type)
+        axis = "x" if mask == "xmask" else "r"
+        if axis not in self.deps_of(off):  # a scalar output: one lane per program stores
+            off = f"{off} + 0 * {axis}"
         self.emit(f"tl.store(out + {off}, ({val}).to({t}), mask={mask})")
 
     def _finish(self, kind: str, block: dict) -> Kernel:
@@ -398,8 +401,7 @@ class KernelWriter:
         header = [
             "import triton",
             "import triton.language as tl",
-            "from dynhlo.backends.gpu import "
-            + ("math_interp as M" if self.interpret else "math_device as M"),
+            "from dynhlo.backends.gpu import kmath as M",
             "",
             "",
             f"@triton.jit(do_not_specialize={size_args!r})",

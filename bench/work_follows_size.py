@@ -1,0 +1,124 @@
+"""Does the GPU backend's time follow the actual size? (issue 4; DESIGN.md section 6)
+
+The shared layernorm_residual and attention modules, with their row bound raised (the bound
+is only text) so the GPU is busy, run through backend="gpu" at B/8, B/2 and B rows. Times
+are medians of CUDA-event-timed calls (after warm-up) of the whole executable, host
+overhead included, with inputs already on the device. torch eager on the same shapes, and
+the memory floor for layernorm (read x once, write once), give scale.
+
+    python bench/work_follows_size.py [--layernorm-bound 65536] [--attention-bound 16384]
+                                      [--reps 30] [--out results.json]
+
+Target: time(B/8) / time(B) <= 0.25; and zero Triton compilations after the first size.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+MODELS = REPO.parent / "shared" / "models"
+if not MODELS.is_dir():
+    MODELS = REPO / "shared" / "models"
+
+import torch  # noqa: E402
+
+import dynhlo  # noqa: E402
+from dynhlo.runtime import stats  # noqa: E402
+
+
+def cuda_time(fn, reps: int, warmup: int = 5) -> float:
+    """Median milliseconds of `fn()` between CUDA events."""
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return statistics.median(times)
+
+
+def layernorm_eager(x, gamma, beta):
+    mean = x.mean(dim=1, keepdim=True)
+    var = ((x - mean) ** 2).mean(dim=1, keepdim=True)
+    return x + ((x - mean) * torch.rsqrt(var + 1e-5) * gamma + beta)
+
+
+def attention_eager(q, k, v):
+    s = (q @ k.T) / 8.0
+    return torch.softmax(s, dim=1) @ v
+
+
+def bench_model(name: str, old_bound: int, bound: int, make_args, eager, reps: int,
+                bytes_moved=None) -> list[dict]:
+    text = (MODELS / name / "module.hlo").read_text().replace(f"<={old_bound}", f"<={bound}")
+    exe = dynhlo.compile(text, backend="gpu")
+    rows = []
+    compiles_after_first = None
+    for n in (bound, bound // 2, bound // 8):
+        args = make_args(n)
+        out = exe(*args)
+        ref = eager(*args)
+        err = (out - ref).abs().max().item() / max(ref.abs().max().item(), 1e-30)
+        if compiles_after_first is None:
+            compiles_after_first = stats.snapshot().get("kernel_compile", 0)
+        t = cuda_time(lambda: exe(*args), reps)
+        te = cuda_time(lambda: eager(*args), reps)
+        row = {"model": name, "bound": bound, "rows": n, "dynhlo_ms": t, "eager_ms": te,
+               "max_rel_err_vs_eager": err}
+        if bytes_moved:
+            row["floor_ms"] = bytes_moved(n) / 4.25e12 * 1e3
+        rows.append(row)
+    recompiles = stats.snapshot().get("kernel_compile", 0) - compiles_after_first
+    for row in rows:
+        row["ratio_to_B"] = row["dynhlo_ms"] / rows[0]["dynhlo_ms"]
+        row["compiles_after_first_size"] = recompiles
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--layernorm-bound", type=int, default=65536)
+    parser.add_argument("--attention-bound", type=int, default=16384)
+    parser.add_argument("--reps", type=int, default=30)
+    parser.add_argument("--out")
+    opts = parser.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    dev = "cuda"
+    gen = torch.Generator(device=dev).manual_seed(0)
+
+    def ln_args(n):
+        return (torch.randn(n, 512, device=dev, generator=gen),
+                torch.randn(512, device=dev, generator=gen),
+                torch.randn(512, device=dev, generator=gen))
+
+    def attn_args(n):
+        return tuple(torch.randn(n, 64, device=dev, generator=gen) for _ in range(3))
+
+    rows = bench_model("layernorm_residual", 256, opts.layernorm_bound, ln_args,
+                       layernorm_eager, opts.reps, bytes_moved=lambda n: 2 * n * 512 * 4)
+    rows += bench_model("attention", 256, opts.attention_bound, attn_args, attention_eager,
+                        opts.reps)
+    print(f"{'model':20s} {'bound':>6s} {'rows':>6s} {'dynhlo ms':>10s} {'eager ms':>9s} "
+          f"{'t/t(B)':>7s} {'floor ms':>8s} {'rel err':>8s} recompiles")
+    for r in rows:
+        print(f"{r['model']:20s} {r['bound']:6d} {r['rows']:6d} {r['dynhlo_ms']:10.4f} "
+              f"{r['eager_ms']:9.4f} {r['ratio_to_B']:7.3f} {r.get('floor_ms', float('nan')):8.4f} "
+              f"{r['max_rel_err_vs_eager']:8.1e} {r['compiles_after_first_size']}")
+    if opts.out:
+        Path(opts.out).write_text(json.dumps({"device": torch.cuda.get_device_name(),
+                                              "rows": rows}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

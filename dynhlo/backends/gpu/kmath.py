@@ -1,0 +1,13 @@
+"""`M` in generated kernels: libdevice-backed helpers on the GPU, plain-tl ones in the interpreter.
+
+Kernel source is the same in both modes (so an AOT payload made in interpreter mode matches
+the kernels planned on the GPU); which implementation `M.tanh` is depends on the mode Triton
+was imported in.
+"""
+
+from triton import knobs
+
+if knobs.runtime.interpret:
+    from .math_interp import *  # noqa: F401,F403
+else:
+    from .math_device import *  # noqa: F401,F403
