@@ -384,11 +384,16 @@ def _load_program(artifact: Artifact, module: HloModule, entry: dict):
     except ArtifactError:
         raise
     except DynHloError as exc:
-        raise ArtifactError(f"bucket {entry['bound']}: cannot load the program: {exc}") from None
+        raise ArtifactError(f"cannot load {_label(entry)}: {exc}") from None
     except (KeyError, ValueError, TypeError) as exc:  # malformed sections of a hand-made file
-        raise ArtifactError(f"bucket {entry['bound']}: malformed program sections "
+        raise ArtifactError(f"{_label(entry)}: malformed program sections "
                             f"({type(exc).__name__}: {exc})") from None
     return Executable(module, program, {"backend": artifact.backend})
+
+
+def _label(entry: dict) -> str:
+    bound = entry["bound"]
+    return "the artifact's program" if bound is None else f"the artifact's bucket {bound}"
 
 
 def _backend_package(backend: str):
@@ -414,7 +419,7 @@ def _program_for(artifact: Artifact, module: HloModule, entry: dict,
     except (ArtifactError, UnsupportedError) as exc:
         if recompile is None:
             raise
-        warnings.warn(f"recompiling bucket {entry['bound']} of the artifact: {exc}",
+        warnings.warn(f"recompiling {_label(entry)}: {exc}",
                       RuntimeWarning, stacklevel=5)
         return _compile_for(artifact, module, recompile.target)
 
