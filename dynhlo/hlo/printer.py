@@ -1,7 +1,10 @@
 """HloModule -> HLO text, in the short form (no `%` sigils, untyped operands).
 
 parse_hlo(print_module(m)) is structurally equal to m: attributes are printed as they were
-written, literals in a form that reads back to the same values.
+written, literals in a form that reads back to the same values (shortest round-trip decimals,
+`-nan` keeps its sign). What the parser checks and drops is not printed: computation
+signatures (implied by the parameters and root) and XLA's stack frame index. Computations
+written inline in an attribute print as named computations (`_.0`) before their caller.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ def print_instruction(inst: Instruction, is_root: bool = False) -> str:
 
 
 def print_computation(comp: Computation) -> str:
+    """One computation: its name, its instructions in order (ROOT marked), and its thread."""
     head = ("ENTRY " if comp.is_entry else "") + comp.name + " {\n"
     body = "".join("  " + print_instruction(i, i is comp.root) + "\n" for i in comp.instructions)
     tail = "}"
