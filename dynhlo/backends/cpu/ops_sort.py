@@ -9,10 +9,10 @@ equal keys when is_stable=false; a stable order is one of them).
   is an integer key sorted with NumPy's stable argsort. TOTALORDER floats order as IEEE
   totalOrder (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN); a plain float compare orders as
   NumPy does (NaN last, -0 == +0), since XLA leaves the order of unordered values undefined.
-- sort, general comparator: the comparator is evaluated vectorized on every pair of elements
-  of a slice; an element's position is the number of elements that sort before it (ties
-  broken by index). A comparator that is not a strict weak order falls back to a Python sort
-  calling it per pair.
+- sort, general comparator (e.g. JAX's float sort, which canonicalizes NaN and -0 before a
+  TOTALORDER compare; multi-key lexicographic sorts): a stable merge sort whose merges
+  binary-search all elements at once, O(log^2 n) vectorized comparator calls. A comparator
+  that is not a strict weak order falls back to a Python sort calling it per pair.
 - topk: XLA TopK: the k largest (largest=true) or smallest elements of the last dimension,
   sorted, ties to the lower index, with s32 indices; floats compare in totalOrder. k larger
   than the actual size is a DynamicSizeError (the static computation would be invalid).
@@ -28,10 +28,6 @@ import numpy as np
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from .lowering import lowering
-
-# Elements compared per vectorized comparator call on the general path.
-_PAIRS_PER_CALL = 1 << 22
-
 
 def total_order_key(x: np.ndarray) -> np.ndarray:
     """Integers whose order is the IEEE totalOrder of the floats `x` (same width)."""
@@ -77,28 +73,59 @@ def _fast_order(comp, arrays, axis):
 
 
 def _general_order(ctx, comp, arrays, axis):
-    """argsort under any comparator: position = count of elements that sort before."""
+    """argsort under any comparator: a bottom-up merge sort, vectorized over every element.
+
+    Each pass merges runs of `width` sorted elements pairwise. An element's place in the
+    merged run is its offset in its own run plus how many elements of the other run go
+    before it, found by a binary search that runs for all elements at once (one vectorized
+    comparator call per search step): O(log^2 n) calls in all. Ties keep the left run first,
+    so the sort is stable. A comparator that is not a strict weak order can make two
+    elements claim one place; then Python's sort takes over.
+    """
     moved = [np.moveaxis(a, axis, -1) for a in arrays]
     n = moved[0].shape[-1]
-    less = np.zeros(moved[0].shape + (n,), dtype=bool)  # less[..., i, j] = comp(x_i, x_j)
-    rows = max(1, _PAIRS_PER_CALL // max(1, moved[0].size))
-    for start in range(0, n, rows):
-        stop = min(n, start + rows)
-        params = []
-        for a in moved:
-            params += [a[..., start:stop, None], a[..., None, :]]
-        result = ctx.call(0, comp, params, vectorized=True)
-        less[..., start:stop, :] = np.broadcast_to(np.asarray(result, dtype=bool),
-                                                   less[..., start:stop, :].shape)
-    greater = np.swapaxes(less, -1, -2)  # greater[..., i, j] = comp(x_j, x_i)
-    tie = ~less & ~greater
-    earlier = np.tri(n, k=-1, dtype=bool)  # earlier[i, j] = j < i
-    position = greater.sum(-1) + (tie & earlier).sum(-1)
-    order = np.argsort(position, axis=-1, kind="stable")
-    if not np.array_equal(np.take_along_axis(position, order, -1),
-                          np.broadcast_to(np.arange(n), position.shape)):
-        order = _python_order(ctx, comp, moved)
-    return np.moveaxis(order, -1, axis)
+    flat = [a.reshape(-1, n) for a in moved]
+    rows = np.arange(flat[0].shape[0])[:, None]
+    order = np.broadcast_to(np.arange(n), flat[0].shape).copy()
+    width = 1
+    while width < n:
+        order = _merge_pass(ctx, comp, flat, rows, order, width)
+        if order is None:
+            return np.moveaxis(_python_order(ctx, comp, moved), -1, axis)
+        width *= 2
+    return np.moveaxis(order.reshape(moved[0].shape), -1, axis)
+
+
+def _merge_pass(ctx, comp, flat, rows, order, width):
+    """Merge neighbouring runs of `width` elements of every row of `order` (indices)."""
+    n = order.shape[1]
+    position = np.arange(n)
+    run = position // width
+    left = run % 2 == 0
+    other_start = np.where(left, (run + 1) * width, (run - 1) * width)
+    other_len = np.clip(np.minimum(other_start + width, n) - other_start, 0, None)
+    low = np.zeros(order.shape, dtype=np.int64)
+    high = np.broadcast_to(other_len, order.shape).copy()
+    while True:
+        active = low < high
+        if not active.any():
+            break
+        mid = (low + high) // 2
+        candidate = order[rows, np.minimum(other_start + mid, n - 1)]
+        # A left element counts the right elements strictly before it; a right element
+        # counts the left elements not after it (ties: left first).
+        lhs = np.where(left, candidate, order)
+        rhs = np.where(left, order, candidate)
+        params = [v for a in flat for v in (a[rows, lhs], a[rows, rhs])]
+        less = np.broadcast_to(np.asarray(ctx.call(0, comp, params, vectorized=True),
+                                          dtype=bool), order.shape)
+        before = np.where(left, less, ~less)
+        low = np.where(active & before, mid + 1, low)
+        high = np.where(active & ~before, mid, high)
+    target = (run // 2) * 2 * width + (position - run * width) + low
+    merged = np.full(order.shape, -1, dtype=np.int64)
+    merged[rows, target] = order
+    return None if (merged < 0).any() else merged
 
 
 def _python_order(ctx, comp, moved):
