@@ -119,10 +119,17 @@ def read_argument(index: int, text: str):
     if _LITERAL_START.match(text):
         from .hlo.values import parse_literal_text
         try:
-            return parse_literal_text(text)
+            value = parse_literal_text(text)
         except HloParseError as exc:
+            hint = ""
+            if re.search(r"<=|\?", text.split("{")[0]):
+                hint = " (write the literal at its actual shape, e.g. f32[3,5], not its bound)"
             raise CliError(f"argument {index} {text!r}: column {exc.column}: "
-                           f"{_message(exc)}") from None
+                           f"{_message(exc)}{hint}") from None
+        if isinstance(value, tuple):
+            raise CliError(f"argument {index} {text!r} is a tuple; entry parameters are arrays, "
+                           "so pass each element as its own argument")
+        return value
     return _read_npy(index, text)
 
 
