@@ -75,7 +75,7 @@ def _role(inst: Instruction, callee: ComputationInfo, index: int) -> str:
 
 
 def size_sources(infos: list[ComputationInfo]) -> list[tuple[str, str, str]]:
-    """(size text, bound text, where it comes from) for each distinct dynamic size."""
+    """(size text, `<= bound` or `unbounded`, where it comes from) per distinct dynamic size."""
     seen: dict[str, tuple[str, str, str]] = {}
     for info in infos:
         for tree in info.dims.values():
@@ -84,7 +84,7 @@ def size_sources(infos: list[ComputationInfo]) -> list[tuple[str, str, str]]:
                     text = dim_text(dim)
                     if text not in seen:
                         root = dim.root()
-                        bound = "?" if root.bound == UNBOUNDED else str(root.bound)
+                        bound = "unbounded" if root.bound == UNBOUNDED else f"<= {root.bound}"
                         seen[text] = (text, bound, describe_source(root))
     return list(seen.values())
 
@@ -148,5 +148,5 @@ def inspect_module(module: HloModule) -> str:
     width = max((len(s[0]) for s in sources), default=0)
     bwidth = max((len(s[1]) for s in sources), default=0)
     for text, bound, where in sources:
-        lines.append(f"  {text:<{width}}  <= {bound:<{bwidth}}  {where}")
+        lines.append(f"  {text:<{width}}  {bound:<{bwidth}}  {where}")
     return "\n".join(lines) + "\n"
