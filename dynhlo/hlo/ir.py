@@ -3,7 +3,8 @@
 Every instruction has the same form (no class per opcode): a name, an opcode, a shape, its
 operands (other instructions of the same computation), its attributes as they were written
 (`attrs`, text, decoded on demand by dynhlo.hlo.attrs), the computations it calls, and for
-constants the literal value. Names are unique within a module, as in XLA.
+constants the literal value. Instruction names are unique within a computation (XLA's
+canonical printout reuses names across computations); computation names within a module.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ class Instruction:
     """One HLO instruction, e.g. `b = f32[<=5,5]{0,1} copy(a)`.
 
     Attributes:
-        name: unique name within the module (without XLA's `%` sigil).
+        name: unique name within its computation (without XLA's `%` sigil).
         opcode: the Opcode.
         shape: the declared result shape.
         operands: operand instructions, in order.
@@ -170,8 +171,11 @@ def _literal_equal(a, b) -> bool:
                 and all(_literal_equal(x, y) for x, y in zip(a, b)))
     if a is None or b is None:
         return a is b
-    return a.dtype == b.dtype and a.shape == b.shape and np.array_equal(
-        a, b, equal_nan=a.dtype.kind in "fc")
+    if a.dtype != b.dtype or a.shape != b.shape:
+        return False
+    if a.dtype.kind == "V":  # ml_dtypes floats (bf16, f8, f4): compare as f32, NaN == NaN
+        a, b = a.astype(np.float32), b.astype(np.float32)
+    return np.array_equal(a, b, equal_nan=a.dtype.kind in "fc")
 
 
 def instructions_equal(a: Instruction, b: Instruction) -> bool:
