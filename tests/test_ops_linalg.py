@@ -120,6 +120,14 @@ ENTRY e {
   ROOT y = f32[1,<=4,1] convolution(x, k), window={size=2 pad=-1_-2}, dim_labels=b0f_0io->b0f
 }""", lambda n, rng: [_ints((1, n, 1), rng), _ints((2, 1, 1), rng)],
         lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (2,), pad=((-1, -2),)), (8, 0, 3, 4)),
+    OpCase("no-spatial-dims", """
+HloModule m
+ENTRY e {
+  x = f32[<=4,3] parameter(0)
+  k = f32[3,2] parameter(1)
+  ROOT y = f32[<=4,2] convolution(x, k), dim_labels=bf_io->bf
+}""", lambda n, rng: [_ints((n, 3), rng), _ints((3, 2), rng)],
+        lambda x, k: (x.astype(np.float64) @ k).astype(np.float32), (4, 0, 1)),
     OpCase("s32-static", """
 HloModule m
 ENTRY e {

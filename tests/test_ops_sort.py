@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -32,6 +33,30 @@ gt_s32 {
   i = s32[] parameter(2)
   j = s32[] parameter(3)
   ROOT c = pred[] compare(a, b), direction=GT
+}
+lt_bf16 {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ROOT c = pred[] compare(a, b), direction=LT, type=TOTALORDER
+}
+jax_canonical_bf16 {
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  a = bf16[] parameter(0)
+  a_nan = pred[] compare(a, a), direction=NE
+  nan = bf16[] constant(nan)
+  zero = bf16[] constant(0)
+  a_zero = pred[] compare(a, zero), direction=EQ
+  a0 = bf16[] select(a_zero, zero, a)
+  ka = bf16[] select(a_nan, nan, a0)
+  b = bf16[] parameter(1)
+  b_nan = pred[] compare(b, b), direction=NE
+  b_zero = pred[] compare(b, zero), direction=EQ
+  b0 = bf16[] select(b_zero, zero, b)
+  kb = bf16[] select(b_nan, nan, b0)
+  ROOT lt = pred[] compare(ka, kb), direction=LT, type=TOTALORDER
 }
 rhs_lt_u32 {
   a = u32[] parameter(0)
@@ -230,6 +255,34 @@ ENTRY e {
 ]
 
 
+BF16_SORT = COMPARATORS + """
+ENTRY e {
+  x = bf16[<=8] parameter(0)
+  i = s32[<=8] parameter(1)
+  ROOT s = (bf16[<=8], s32[<=8]) sort(x, i), dimensions={0}, is_stable=true, to_apply=lt_bf16
+}"""
+# jnp.sort's comparator: NaNs made one NaN and -0 made +0, then a TOTALORDER compare (the
+# general path, through the comparator's own compare lowering).
+BF16_JAX_SORT = BF16_SORT.replace("to_apply=lt_bf16", "to_apply=jax_canonical_bf16")
+
+
+def canonical_order(v: float):
+    """jnp.sort's order: every NaN last and equal, -0 equal to +0."""
+    return (2, 0.0) if math.isnan(v) else (0, v)
+
+
+@pytest.mark.parametrize("n", [8, 0, 1, 5])
+@pytest.mark.parametrize("text,key", [(BF16_SORT, total_order),
+                                      (BF16_JAX_SORT, canonical_order)], ids=["total", "jax"])
+def test_sort_bf16(text, key, n):
+    # Compared bit for bit: NaNs of both signs must land where the comparator puts them.
+    x = np.random.default_rng(n).choice(_SPECIAL, size=n).astype(ml_dtypes.bfloat16)
+    values, index = run_hlo(text, x, np.arange(n, dtype=np.int32))
+    want = perm(lambda k: key(float(x[k])), n)
+    np.testing.assert_array_equal(index, want)
+    np.testing.assert_array_equal(values.view(np.uint16), x[want].view(np.uint16))
+
+
 def _sorted_2d(x, axis):
     index = sort_along(x, axis, lambda s: perm(lambda k: float(s[k]), len(s)))
     return np.take_along_axis(x, index, axis), index
@@ -262,6 +315,13 @@ ENTRY e {
   x = s32[<=8] parameter(0)
   ROOT t = (s32[2], s32[2]) topk(x), k=2, largest=false
 }""", lambda n, rng: [rng.integers(-3, 4, size=n).astype(np.int32)],
+        lambda x: topk_ref(x, 2, largest=False), (8, 2, 5)),
+    OpCase("bf16-smallest", """
+HloModule m
+ENTRY e {
+  x = bf16[<=8] parameter(0)
+  ROOT t = (bf16[2], s32[2]) topk(x), k=2, largest=false
+}""", lambda n, rng: [rng.integers(-3, 4, size=n).astype(ml_dtypes.bfloat16)],
         lambda x: topk_ref(x, 2, largest=False), (8, 2, 5)),
     OpCase("k1", """
 HloModule m

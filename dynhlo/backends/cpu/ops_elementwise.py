@@ -219,7 +219,7 @@ def compare(ctx, inst, args):
     direction = attrs.string(inst, "direction")
     if direction not in _COMPARE:
         raise ctx.error(f"compare direction={direction} is not one of {sorted(_COMPARE)}")
-    if attrs.string(inst, "type") == "TOTALORDER" and x.dtype.kind == "f":
+    if attrs.string(inst, "type") == "TOTALORDER" and x.dtype.kind in "fV":  # V: bf16, f8
         x, y = _total_order_key(x), _total_order_key(y)
     return _COMPARE[direction](x, y)
 
@@ -227,7 +227,7 @@ def compare(ctx, inst, args):
 def _total_order_key(x):
     """Floats mapped to integers whose order is IEEE totalOrder (-nan < -inf < ... < nan)."""
     bits = x.astype(np.float64).view(np.int64)
-    return np.where(bits < 0, np.int64(-(2**63)) - bits - 1, bits)
+    return np.where(bits < 0, bits ^ np.int64(2**63 - 1), bits)  # flip all but the sign
 
 
 @lowering(Opcode.SELECT)

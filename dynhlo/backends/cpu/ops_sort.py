@@ -55,7 +55,9 @@ def sort_key(x: np.ndarray, total_order: bool, descending: bool) -> np.ndarray:
 def _fast_order(comp, arrays, axis):
     """argsort for a comparator that is one compare of one operand's two parameters."""
     root = comp.root
-    if root.opcode is not Opcode.COMPARE or len(comp.instructions) != 3:
+    # JAX passes every operand's pair of parameters; unused ones are just parameters.
+    if root.opcode is not Opcode.COMPARE or any(
+            i.opcode is not Opcode.PARAMETER for i in comp.instructions if i is not root):
         return None
     lhs, rhs = root.operands
     if lhs.opcode is not Opcode.PARAMETER or rhs.opcode is not Opcode.PARAMETER:
