@@ -86,12 +86,38 @@ def bench_model(name: str, old_bound: int, bound: int, make_args, eager, reps: i
     return rows
 
 
+def sweep(opts, ln_args, attn_args) -> None:
+    """Layernorm at B and attention at B under other (tile, warps, loop BN) settings."""
+    from dynhlo.backends.gpu import codegen
+    saved = codegen.ROW_TILE, codegen.ROW_WARPS, codegen.LOOP_BN
+    ln = (MODELS / "layernorm_residual" / "module.hlo").read_text().replace(
+        "<=256", f"<={opts.layernorm_bound}")
+    at = (MODELS / "attention" / "module.hlo").read_text().replace(
+        "<=256", f"<={opts.attention_bound}")
+    x = ln_args(opts.layernorm_bound)
+    q = attn_args(opts.attention_bound)
+    for tile, warps, loop_bn in [(4096, 4, 512), (2048, 4, 512), (8192, 8, 1024),
+                                 (4096, 8, 1024), (2048, 8, 2048), (1024, 4, 1024)]:
+        codegen.ROW_TILE, codegen.ROW_WARPS, codegen.LOOP_BN = tile, warps, loop_bn
+        t_ln = cuda_time(lambda e=dynhlo.compile(ln, backend="gpu"): e(*x), opts.reps)
+        t_at = cuda_time(lambda e=dynhlo.compile(at, backend="gpu"): e(*q), opts.reps)
+        print(f"sweep tile={tile:5d} warps={warps} loop_bn={loop_bn:5d}: layernorm(B) "
+              f"{t_ln:.4f} ms  attention(B) {t_at:.4f} ms")
+    codegen.ROW_TILE, codegen.ROW_WARPS, codegen.LOOP_BN = saved
+    small = dynhlo.compile((MODELS / "softmax_rows" / "module.hlo").read_text(), backend="gpu")
+    tiny = torch.randn(3, 37, device="cuda")
+    print(f"host overhead: softmax_rows at 3 rows (one kernel) {cuda_time(lambda: small(tiny), 200) * 1e3:.1f} us/call; "
+          f"torch.softmax {cuda_time(lambda: torch.softmax(tiny, 1), 200) * 1e3:.1f} us/call")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--layernorm-bound", type=int, default=65536)
     parser.add_argument("--attention-bound", type=int, default=16384)
     parser.add_argument("--reps", type=int, default=30)
     parser.add_argument("--out")
+    parser.add_argument("--sweep", action="store_true",
+                        help="also time layernorm at B under other row-kernel tilings")
     opts = parser.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     dev = "cuda"
@@ -105,6 +131,8 @@ def main() -> None:
     def attn_args(n):
         return tuple(torch.randn(n, 64, device=dev, generator=gen) for _ in range(3))
 
+    if opts.sweep:
+        sweep(opts, ln_args, attn_args)
     rows = bench_model("layernorm_residual", 256, opts.layernorm_bound, ln_args,
                        layernorm_eager, opts.reps, bytes_moved=lambda n: 2 * n * 512 * 4)
     rows += bench_model("attention", 256, opts.attention_bound, attn_args, attention_eager,

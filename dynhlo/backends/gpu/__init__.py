@@ -10,6 +10,8 @@ opcodes without a kernel or torch lowering run through the CPU backend on host c
 Options:
     interpret: run kernels in Triton's interpreter on CPU tensors (default: when no CUDA
         device is present). This is how CI (no GPU) tests the generated kernels.
+    fast_launch: after a kernel's first launch, call the compiled kernel directly
+        (default True; see JitLauncher).
     target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
 
 AOT: GpuProgram.to_payload() cross-compiles every kernel for the target (no GPU needed) and
@@ -56,7 +58,8 @@ class GpuProgram:
     backend = NAME
 
     def __init__(self, module: HloModule, info: ComputationInfo, interpret: bool | None = None,
-                 target: str | None = None, launchers: dict | None = None):
+                 target: str | None = None, launchers: dict | None = None,
+                 fast_launch: bool = True):
         check_supported(module)
         if interpret is None:
             interpret = not cuda_present()
@@ -73,7 +76,7 @@ class GpuProgram:
         self.plan = plan_computation(info, interpret)
         self.kernels = kernels_of(self.plan)
         if launchers is None:
-            launchers = {id(k): _jit_launcher(k, interpret) for k in self.kernels}
+            launchers = {id(k): JitLauncher(k, interpret, fast_launch) for k in self.kernels}
         self.runner = Runner(module, launchers, self.device)
         if not interpret:
             torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
@@ -107,23 +110,45 @@ def _host_tree(value, shape):
     return np.asarray(to_host(value, shape.element_type))
 
 
-def _jit_launcher(kernel, interpret: bool):
-    fn = load_kernel(kernel.source, kernel.name, interpret)
-    block, num_warps = kernel.block, kernel.num_warps
+class JitLauncher:
+    """Launches a @triton.jit kernel; Triton compiles it on the first launch.
 
-    def launch(grid, tensors, sizes):
-        fn[grid](*tensors, *sizes, **block, num_warps=num_warps)
-    return launch
+    With `fast`, later launches call the compiled kernel directly, skipping Triton's
+    per-launch argument binding and specialization lookup (most of its host overhead). That
+    is sound because every launch has the same specialization: sizes are excluded from it
+    (do_not_specialize), pointers are always 16-byte aligned (program._dense), and the
+    argument types are fixed by the plan. `fast=False` keeps Triton's own dispatch (tests use
+    it to show Triton itself compiles nothing new across sizes).
+    """
+
+    def __init__(self, kernel, interpret: bool, fast: bool = True):
+        self.fn = load_kernel(kernel.source, kernel.name, interpret)
+        self.block, self.num_warps = kernel.block, kernel.num_warps
+        self.constexprs = tuple(kernel.block.values())
+        self.fast = fast and not interpret
+        self.compiled = None
+
+    def __call__(self, grid, tensors, sizes):
+        k = self.compiled
+        if k is None:
+            k = self.fn[grid](*tensors, *sizes, **self.block, num_warps=self.num_warps)
+            if self.fast:
+                self.compiled = k
+            return
+        stream = torch.cuda.current_stream().cuda_stream
+        k.run(grid[0], 1, 1, stream, k.function, k.packed_metadata, None, None, None,
+              *tensors, *sizes, *self.constexprs)
 
 
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
     """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
     install_compile_counter()
-    unknown = set(options) - {"interpret", "target", "backend"}
+    unknown = set(options) - {"interpret", "target", "backend", "fast_launch"}
     if unknown:
         raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
     return GpuProgram(module, info, interpret=options.get("interpret"),
-                      target=options.get("target"))
+                      target=options.get("target"),
+                      fast_launch=options.get("fast_launch", True))
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

@@ -150,16 +150,16 @@ class CubinLauncher:
     """Launches one cubin through CuPy on torch's current stream."""
 
     def __init__(self, cubin: bytes, meta: dict):
-        import tempfile
         import cupy
-        with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
-            f.write(cubin)
-        self.module = cupy.RawModule(path=f.name)
-        os.unlink(f.name)
+        self.module = cupy.cuda.function.Module()
+        self.module.load(cubin)
         self.fn = self.module.get_function(meta["name"])
         self.shared = meta["shared"]
         if self.shared > 48 * 1024:
-            self.fn.max_dynamic_shared_size_bytes = self.shared
+            drv = cupy.cuda.driver
+            drv.funcSetAttribute(self.fn.ptr,
+                                 drv.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                 self.shared)
         self.threads = 32 * meta["num_warps"]
         if meta.get("global_scratch_size") or meta.get("profile_scratch_size"):
             raise ArtifactError("gpu kernels that need scratch memory are not supported yet")

@@ -35,6 +35,9 @@ _NAME = re.compile(r"\b[a-z_][a-z_0-9]*\b")
 _INT32_LIMIT = 2 ** 31 - 1
 PERSISTENT_MAX = 2048    # reduced extents up to this bound are held in one tile
 ELEMENTWISE_BLOCK = 1024
+ROW_TILE = 4096          # elements of one row-kernel tile (BM x BN)
+LOOP_BN = 512            # column tile of looped (non-persistent) reductions
+ROW_WARPS = 4
 
 
 class FusionError(Exception):
@@ -284,8 +287,8 @@ class KernelWriter:
         cols = [group.domain[k] for k in group.reduced]
         col_bound = math.prod(max(bound_of(d), 1) for d in cols)
         persistent = col_bound <= PERSISTENT_MAX
-        bn = max(16, 1 << (col_bound - 1).bit_length()) if persistent else 512
-        bm = max(1, min(64, 4096 // bn))
+        bn = max(16, 1 << (col_bound - 1).bit_length()) if persistent else LOOP_BN
+        bm = max(1, min(64, ROW_TILE // bn))
         self.emit("pid = tl.program_id(0)" + (".to(tl.int64)" if self.wide else ""))
         self.emit("r = pid * BM + tl.arange(0, BM)[:, None]")
         self.deps["r"] = frozenset("r")
@@ -410,8 +413,7 @@ class KernelWriter:
         source = "\n".join(header + self.lines) + "\n"
         return Kernel(name="kernel", source=source, group=self.group,
                       size_syms=[sym for _, sym in syms], kind=kind, block=block,
-                      num_warps=4 if kind == "elementwise" else 8 if block.get("BN", 0) >= 1024
-                      else 4)
+                      num_warps=4 if kind == "elementwise" else ROW_WARPS)
 
 
 def generate(group: Group, info, interpret: bool) -> Kernel:

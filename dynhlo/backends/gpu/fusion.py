@@ -33,6 +33,7 @@ class Plan:
     kernels: dict = field(default_factory=dict)      # root instruction -> Kernel
     fused: set = field(default_factory=set)          # computed inside kernels only
     calls: dict = field(default_factory=dict)        # call instruction -> Plan
+    steps: list = field(default_factory=list)        # (instruction, kind), fused ones left out
 
 
 def plan_computation(info: ComputationInfo, interpret: bool) -> Plan:
@@ -55,6 +56,12 @@ def plan_computation(info: ComputationInfo, interpret: bool) -> Plan:
     for inst in order:
         if inst.opcode is Opcode.CALL:
             plan.calls[inst] = plan_computation(info.calls[(inst, 0)], interpret)
+    for inst in order:
+        if inst in plan.fused:
+            continue
+        kind = "param" if inst.opcode is Opcode.PARAMETER else "kernel" if inst in kernels \
+            else "call" if inst in plan.calls else "library"
+        plan.steps.append((inst, kind))
     return plan
 
 

@@ -53,27 +53,29 @@ class Runner:
     def run(self, plan, args: list, parent: SizeEnv | None = None, args_shapes=None):
         values: dict = {}
         env = SizeEnv(args_shapes, values.__getitem__, parent)
-        ctx = StepContext(self, plan.info, env, self.device, self.constants)
-        for inst in plan.order:
-            if inst in plan.fused:
+        ctx = None
+        dims = plan.info.dims
+        for inst, kind in plan.steps:
+            if kind == "kernel":  # allocated at the sizes inference gives: no check needed
+                values[inst] = self._launch(plan.kernels[inst], dims, values, env)
                 continue
-            ctx.inst = inst
-            if inst.opcode is Opcode.PARAMETER:
+            if kind == "param":
                 value = args[inst.parameter_number]
-            elif inst in plan.kernels:
-                value = self._launch(plan.kernels[inst], plan.info, values, env)
-            elif inst in plan.calls:
+            elif kind == "call":
                 value = self.run(plan.calls[inst], [values[o] for o in inst.operands], env)
             else:
+                if ctx is None:
+                    ctx = StepContext(self, plan.info, env, self.device, self.constants)
+                ctx.inst = inst
                 value = self._library(ctx, inst, [values[o] for o in inst.operands])
             values[inst] = value
-            _check_sizes(env, inst, value, plan.info.dims[inst])
+            _check_sizes(env, inst, value, dims[inst])
         return values[plan.info.computation.root]
 
-    def _launch(self, kernel, info, values, env):
+    def _launch(self, kernel, dims, values, env):
         group = kernel.group
         root = group.root
-        out = torch.empty(env.sizes(info.dims[root]), device=self.device,
+        out = torch.empty(env.sizes(dims[root]), device=self.device,
                           dtype=torch_dtype(root.shape.element_type))
         if kernel.kind == "row":
             kept = [d for k, d in enumerate(group.domain) if k not in group.reduced]
