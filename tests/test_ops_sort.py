@@ -442,3 +442,14 @@ def test_comparator_that_is_not_a_strict_weak_order_gives_a_permutation(directio
 def _case(table, name):
     """The row of an op table with this name."""
     return next(c for c in table if c.name == name)
+
+
+def test_topk_of_complex_values_is_a_verify_error():
+    text = """
+HloModule m
+ENTRY e {
+  x = c64[4] parameter(0)
+  ROOT t = (c64[2], s32[2]) topk(x), k=2
+}"""
+    with pytest.raises(HloVerifyError, match="complex"):
+        run_hlo(text, np.zeros(4, np.complex64))

@@ -149,6 +149,8 @@ def _topk(ctx, inst, operands):
     k = attrs.integer(inst, "k")
     if not operand or k < 0:
         raise ctx.error(f"topk needs an operand of rank >= 1 and k >= 0 (k={k})")
+    if inst.operands[0].shape.element_type in ("c64", "c128"):
+        raise ctx.error("topk of complex values: they have no order")
     last = operand[-1]
     if bound_of(last) != UNBOUNDED and k > bound_of(last):
         raise ctx.error(f"k={k} exceeds the last dimension's size {dim_text(last)}")
