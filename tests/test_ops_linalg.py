@@ -128,6 +128,15 @@ ENTRY e {
   ROOT y = f32[<=4,2] convolution(x, k), dim_labels=bf_io->bf
 }""", lambda n, rng: [_ints((n, 3), rng), _ints((3, 2), rng)],
         lambda x, k: (x.astype(np.float64) @ k).astype(np.float32), (4, 0, 1)),
+    # A dynamic kernel size: the static computation at size k has window size k.
+    OpCase("dynamic-kernel", """
+HloModule m
+ENTRY e {
+  x = f32[2,6,1] parameter(0)
+  k = f32[<=3,1,2] parameter(1)
+  ROOT y = f32[2,<=6,2] convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f
+}""", lambda n, rng: [_ints((2, 6, 1), rng), _ints((n, 1, 2), rng)],
+        lambda x, k: ref_conv(x, k, "b0f_0io->b0f", (len(k),)), (3, 1, 2), static=False),
     OpCase("s32-static", """
 HloModule m
 ENTRY e {
