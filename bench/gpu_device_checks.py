@@ -116,6 +116,26 @@ def sanitize() -> None:
     print(f"sanitize driver: {runs} runs matched the cpu backend")
 
 
+def profile() -> None:
+    """Where a small module's host time goes (cProfile over many calls)."""
+    import cProfile
+    import pstats
+    import torch
+    exe = dynhlo.compile((MODELS / "layernorm_residual" / "module.hlo").read_text(),
+                         backend="gpu")
+    x = [torch.randn(3, 512, device="cuda"), torch.randn(512, device="cuda"),
+         torch.randn(512, device="cuda")]
+    for _ in range(50):
+        exe(*x)
+    prof = cProfile.Profile()
+    prof.enable()
+    for _ in range(2000):
+        exe(*x)
+    torch.cuda.synchronize()
+    prof.disable()
+    pstats.Stats(prof).sort_stats("tottime").print_stats(18)
+
+
 if __name__ == "__main__":
     cmd = sys.argv[1]
     if cmd == "aot-build":
@@ -124,5 +144,7 @@ if __name__ == "__main__":
         aot_check(Path(sys.argv[2]))
     elif cmd == "sanitize":
         sanitize()
+    elif cmd == "profile":
+        profile()
     else:
         raise SystemExit(__doc__)

@@ -40,6 +40,7 @@ def plan_computation(info: ComputationInfo, interpret: bool) -> Plan:
     """Group the instructions of one computation invocation into kernels and other steps."""
     order = schedule(info)
     fusible = {i for i in order if i.opcode is not Opcode.PARAMETER and can_fuse(i)}
+    fusible -= _views_for_libraries(info, order, fusible)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
     while True:
         materialized = _materialized(info, order, fusible) | extra
@@ -63,6 +64,25 @@ def plan_computation(info: ComputationInfo, interpret: bool) -> Plan:
             else "call" if inst in plan.calls else "library"
         plan.steps.append((inst, kind))
     return plan
+
+
+_VIEW_OPS = (Opcode.TRANSPOSE, Opcode.RESHAPE)
+
+
+def _views_for_libraries(info, order, fusible) -> set:
+    """Transposes/reshapes whose every user is a library step: done as torch views.
+
+    A kernel would copy the operand only for cuBLAS to read it again; a view costs nothing
+    (e.g. attention's `transpose(k)` feeding `dot(q, k^T)`).
+    """
+    users: dict = {}
+    for inst in order:
+        for op in inst.operands:
+            users.setdefault(op, []).append(inst)
+    root = info.computation.root
+    return {i for i in order if i.opcode in _VIEW_OPS and i in fusible and i is not root
+            and users.get(i) and all(u not in fusible and u.opcode is Opcode.DOT
+                                     for u in users[i])}
 
 
 class _Retry(Exception):

@@ -53,6 +53,17 @@ def dot(ctx, inst, args):
     return out.reshape(batch + m + n).to(torch_dtype(inst.shape.element_type))
 
 
+@library(Opcode.TRANSPOSE)
+def transpose(ctx, inst, args):
+    """A strided view (fusion.py uses this only where library steps read the result)."""
+    return args[0].permute(attrs.ints(inst, "dimensions"))
+
+
+@library(Opcode.RESHAPE)
+def reshape(ctx, inst, args):
+    return args[0].reshape(ctx.out_shape())
+
+
 @library(Opcode.TUPLE)
 def tuple_(ctx, inst, args):
     return tuple(args)
