@@ -3,7 +3,8 @@
 The shared layernorm_residual and attention modules, with their row bound raised (the bound
 is only text) so the GPU is busy, run through backend="gpu" at B/8, B/2 and B rows. Times
 are medians of CUDA-event-timed calls (after warm-up) of the whole executable, host
-overhead included, with inputs already on the device. torch eager on the same shapes, and
+overhead included, with inputs already on the device ("call"), and of replays of one call
+captured as a CUDA graph ("dev": the device time alone, no host overhead). torch eager on the same shapes, and
 the memory floor for layernorm (read x once, write once), give scale.
 
     python bench/work_follows_size.py [--layernorm-bound 65536] [--attention-bound 16384]
@@ -48,6 +49,20 @@ def cuda_time(fn, reps: int, warmup: int = 5) -> float:
     return statistics.median(times)
 
 
+def graph_time(fn, reps: int) -> float:
+    """Median ms of replaying `fn` captured as a CUDA graph: device time, no host overhead."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        fn()
+        fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn()
+    return cuda_time(graph.replay, reps)
+
+
 def layernorm_eager(x, gamma, beta):
     mean = x.mean(dim=1, keepdim=True)
     var = ((x - mean) ** 2).mean(dim=1, keepdim=True)
@@ -74,14 +89,17 @@ def bench_model(name: str, old_bound: int, bound: int, make_args, eager, reps: i
             compiles_after_first = stats.snapshot().get("kernel_compile", 0)
         t = cuda_time(lambda: exe(*args), reps)
         te = cuda_time(lambda: eager(*args), reps)
+        tg = graph_time(lambda: exe(*args), reps)
+        teg = graph_time(lambda: eager(*args), reps)
         row = {"model": name, "bound": bound, "rows": n, "dynhlo_ms": t, "eager_ms": te,
-               "max_rel_err_vs_eager": err}
+               "dynhlo_device_ms": tg, "eager_device_ms": teg, "max_rel_err_vs_eager": err}
         if bytes_moved:
             row["floor_ms"] = bytes_moved(n) / 4.25e12 * 1e3
         rows.append(row)
     recompiles = stats.snapshot().get("kernel_compile", 0) - compiles_after_first
     for row in rows:
         row["ratio_to_B"] = row["dynhlo_ms"] / rows[0]["dynhlo_ms"]
+        row["device_ratio_to_B"] = row["dynhlo_device_ms"] / rows[0]["dynhlo_device_ms"]
         row["compiles_after_first_size"] = recompiles
     return rows
 
@@ -137,12 +155,15 @@ def main() -> None:
                        layernorm_eager, opts.reps, bytes_moved=lambda n: 2 * n * 512 * 4)
     rows += bench_model("attention", 256, opts.attention_bound, attn_args, attention_eager,
                         opts.reps)
-    print(f"{'model':20s} {'bound':>6s} {'rows':>6s} {'dynhlo ms':>10s} {'eager ms':>9s} "
-          f"{'t/t(B)':>7s} {'floor ms':>8s} {'rel err':>8s} recompiles")
+    print(f"{'model':18s} {'bound':>6s} {'rows':>6s} {'call ms':>8s} {'eager':>8s} "
+          f"{'t/t(B)':>6s} {'dev ms':>8s} {'eager':>8s} {'dev/B':>6s} {'floor':>7s} "
+          f"{'relerr':>7s} recomp")
     for r in rows:
-        print(f"{r['model']:20s} {r['bound']:6d} {r['rows']:6d} {r['dynhlo_ms']:10.4f} "
-              f"{r['eager_ms']:9.4f} {r['ratio_to_B']:7.3f} {r.get('floor_ms', float('nan')):8.4f} "
-              f"{r['max_rel_err_vs_eager']:8.1e} {r['compiles_after_first_size']}")
+        print(f"{r['model'][:18]:18s} {r['bound']:6d} {r['rows']:6d} {r['dynhlo_ms']:8.4f} "
+              f"{r['eager_ms']:8.4f} {r['ratio_to_B']:6.3f} {r['dynhlo_device_ms']:8.4f} "
+              f"{r['eager_device_ms']:8.4f} {r['device_ratio_to_B']:6.3f} "
+              f"{r.get('floor_ms', float('nan')):7.4f} {r['max_rel_err_vs_eager']:7.1e} "
+              f"{r['compiles_after_first_size']}")
     if opts.out:
         Path(opts.out).write_text(json.dumps({"device": torch.cuda.get_device_name(),
                                               "rows": rows}, indent=1))

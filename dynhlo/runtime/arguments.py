@@ -56,14 +56,21 @@ def _is_torch(arg) -> bool:
     return type(arg).__module__.startswith("torch") and hasattr(arg, "data_ptr")
 
 
+_TORCH_DTYPES: dict = {}  # torch dtype -> NumPy dtype, filled on first sight
+
+
 class _TensorView:
     """dtype/ndim/shape of a torch tensor, read without copying it off its device."""
 
     def __init__(self, tensor):
-        import ml_dtypes
-        name = str(tensor.dtype).removeprefix("torch.")
-        special = {"bfloat16": ml_dtypes.bfloat16, "bool": np.bool_,
-                   "float8_e4m3fn": ml_dtypes.float8_e4m3fn, "float8_e5m2": ml_dtypes.float8_e5m2}
-        self.dtype = np.dtype(special.get(name, name))
+        dtype = _TORCH_DTYPES.get(tensor.dtype)
+        if dtype is None:
+            import ml_dtypes
+            name = str(tensor.dtype).removeprefix("torch.")
+            special = {"bfloat16": ml_dtypes.bfloat16, "bool": np.bool_,
+                       "float8_e4m3fn": ml_dtypes.float8_e4m3fn,
+                       "float8_e5m2": ml_dtypes.float8_e5m2}
+            dtype = _TORCH_DTYPES[tensor.dtype] = np.dtype(special.get(name, name))
+        self.dtype = dtype
         self.shape = tuple(tensor.shape)
         self.ndim = len(self.shape)

@@ -88,10 +88,16 @@ class GpuProgram:
         Returns NumPy arrays when every argument is a NumPy array, else torch tensors on the
         device (a tuple for a tuple root).
         """
-        on_host = not any(isinstance(a, torch.Tensor) for a in args)
-        params = self.module.entry.parameters
-        tensors = [to_device(a, self.device, p.shape.element_type).contiguous()
-                   for a, p in zip(args, params)]
+        on_host = True
+        tensors = []
+        for a, p in zip(args, self.module.entry.parameters):
+            if isinstance(a, torch.Tensor):
+                on_host = False
+                if a.device != self.device:
+                    a = a.to(self.device)
+            else:
+                a = to_device(a, self.device, p.shape.element_type)
+            tensors.append(a)
         shapes = [tuple(t.shape) for t in tensors]
         result = self.runner.run(self.plan, tensors, args_shapes=shapes)
         if on_host:

@@ -74,6 +74,17 @@ class Kernel:
     kind: str = "elementwise"      # or "row"
     block: dict = field(default_factory=dict)
     num_warps: int = 4
+    grid_dims: tuple = ()          # row kernels: the kept dims, one program per BM of them
+    grid_block: int = 1            # elements (or rows) one program covers
+
+    def __post_init__(self):
+        group = self.group
+        if self.kind == "row":
+            self.grid_dims = tuple(d for k, d in enumerate(group.domain)
+                                   if k not in group.reduced)
+            self.grid_block = self.block["BM"]
+        else:
+            self.grid_block = self.block["BLOCK"]
 
 
 def canonical_dim(dim):

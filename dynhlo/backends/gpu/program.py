@@ -78,16 +78,15 @@ class Runner:
         out = torch.empty(env.sizes(dims[root]), device=self.device,
                           dtype=torch_dtype(root.shape.element_type))
         if kernel.kind == "row":
-            kept = [d for k, d in enumerate(group.domain) if k not in group.reduced]
-            work, block = math.prod(env.sizes(kept)), kernel.block["BM"]
+            work = math.prod(env.sizes(kernel.grid_dims))
         else:
-            work, block = out.numel(), kernel.block["BLOCK"]
+            work = out.numel()
         if work == 0:
             return out
-        inputs = [_dense(values[i]) for i in group.inputs]
+        args = [_dense(values[i]) for i in group.inputs]
+        args.append(out)
         sizes = [env.size(s) for s in kernel.size_syms]
-        grid = (-(-work // block),)
-        self.launchers[id(kernel)](grid, inputs + [out], sizes)
+        self.launchers[id(kernel)]((-(-work // kernel.grid_block),), args, sizes)
         return out
 
     def _library(self, ctx, inst, args):
@@ -129,8 +128,10 @@ def _check_sizes(env: SizeEnv, inst, value, tree) -> None:
         for v, t in zip(value, tree):
             _check_sizes(env, inst, v, t)
         return
-    shape = tuple(value.shape)
+    shape = value.shape
     for d, (actual, dim) in enumerate(zip(shape, tree)):
+        if actual == dim:  # a static dimension that fits
+            continue
         expected = env.size(dim)
         if actual != expected:
             raise DynamicSizeError(
