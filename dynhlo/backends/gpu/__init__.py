@@ -133,6 +133,7 @@ class JitLauncher:
         self.constexprs = tuple(kernel.block.values())
         self.fast = fast and not interpret
         self.compiled = None
+        self.device_index = torch.cuda.current_device() if self.fast else 0
 
     def __call__(self, grid, tensors, sizes):
         k = self.compiled
@@ -141,9 +142,14 @@ class JitLauncher:
             if self.fast:
                 self.compiled = k
             return
-        stream = torch.cuda.current_stream().cuda_stream
+        stream = _raw_stream(self.device_index)
         k.run(grid[0], 1, 1, stream, k.function, k.packed_metadata, None, None, None,
               *tensors, *sizes, *self.constexprs)
+
+
+def _raw_stream(index: int) -> int:
+    """The current CUDA stream of a device as an int (torch's C call: no Stream object)."""
+    return torch._C._cuda_getCurrentRawStream(index)
 
 
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:

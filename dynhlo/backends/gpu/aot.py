@@ -173,9 +173,21 @@ class CubinLauncher:
                 raise ArtifactError("an unaligned device buffer reached an AOT kernel")
             args.append(np.uint64(t.data_ptr()))
         args += [np.int32(s) for s in sizes] + [np.uint64(0), np.uint64(0)]
-        stream = self.cupy.cuda.ExternalStream(torch.cuda.current_stream().cuda_stream)
+        stream = _cupy_stream(self.cupy, torch._C._cuda_getCurrentRawStream(
+            torch.cuda.current_device()))
         self.fn(tuple(grid) + (1,) * (3 - len(grid)), (self.threads, 1, 1), tuple(args),
                 shared_mem=self.shared, stream=stream)
+
+
+_STREAMS: dict = {}
+
+
+def _cupy_stream(cupy, raw: int):
+    """A CuPy handle on a raw CUDA stream, made once per stream."""
+    stream = _STREAMS.get(raw)
+    if stream is None:
+        stream = _STREAMS[raw] = cupy.cuda.ExternalStream(raw)
+    return stream
 
 
 def _main() -> None:

@@ -35,8 +35,10 @@ _NAME = re.compile(r"\b[a-z_][a-z_0-9]*\b")
 _INT32_LIMIT = 2 ** 31 - 1
 PERSISTENT_MAX = 2048    # reduced extents up to this bound are held in one tile
 ELEMENTWISE_BLOCK = 1024
-ROW_TILE = 4096          # elements of one row-kernel tile (BM x BN)
-LOOP_BN = 512            # column tile of looped (non-persistent) reductions
+# Row-kernel tiling, from a sweep on the H200 (bench/work_follows_size.py --sweep,
+# 2026-11-30): 1024-element tiles and 4 warps were fastest for layernorm 65536x512.
+ROW_TILE = 1024          # elements of one row-kernel tile (BM x BN)
+LOOP_BN = 1024           # column tile of looped (non-persistent) reductions
 ROW_WARPS = 4
 
 
@@ -201,6 +203,8 @@ class KernelWriter:
         """Row-major offset of `idx` in a contiguous array of actual sizes `dims`."""
         terms, stride = [], "1"
         for dim, i in reversed(list(zip(dims, idx))):
+            if not _NAME.fullmatch(i) and not i.isdigit():
+                i = f"({i})"
             if i != "0":
                 terms.append(i if stride == "1" else f"{i} * {stride}")
             size = self.size(dim)

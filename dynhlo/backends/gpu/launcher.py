@@ -70,11 +70,13 @@ def to_device(array, device: torch.device, element_type: str) -> torch.Tensor:
     if isinstance(array, torch.Tensor):
         return array.to(device)
     array = np.asarray(array)
+    if not array.flags.c_contiguous:  # (np.ascontiguousarray would make rank 0 rank 1)
+        array = array.copy(order="C")
     view = _VIEW_AS.get(array.dtype.type)
     if view is not None:
-        host = torch.from_numpy(np.ascontiguousarray(array).view(view))
+        host = torch.from_numpy(array.view(view))
         return host.view(torch_dtype(element_type)).to(device)
-    return torch.from_numpy(np.ascontiguousarray(array)).to(device)
+    return torch.from_numpy(array).to(device)
 
 
 def to_host(tensor: torch.Tensor, element_type: str) -> np.ndarray:

@@ -39,8 +39,12 @@ def _same_dims(k, a, b) -> bool:
 
 
 def _reshape_ok(inst) -> bool:
+    """A bitcast is a logical reshape only with the same element type and row-major layouts."""
     if inst.opcode is Opcode.BITCAST:
-        return inst.shape.element_type == inst.operands[0].shape.element_type
+        from ...shapes.rules_data import physical_order
+        shapes = (inst.shape, inst.operands[0].shape)
+        return shapes[0].element_type == shapes[1].element_type and all(
+            physical_order(s) == list(range(s.rank)) for s in shapes)
     return True
 
 
