@@ -295,3 +295,58 @@ def test_golden_version_1_artifact_keeps_loading():
     assert list(exe.executables) == [2, 4]
     x = np.linspace(-3, 3, 24, dtype=np.float32).reshape(3, 8)
     np.testing.assert_allclose(exe(x), softmax(x), rtol=1e-6)
+
+
+def cuda_available() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
+
+
+# In a fresh process on the GPU: the bucketed artifact and the JIT's disk entries load and run
+# with no compilation at all (dynhlo's nor Triton's).
+FRESH_GPU = r"""
+import json, sys
+import numpy as np
+import dynhlo
+from dynhlo.runtime import stats
+path, cache = sys.argv[1:3]
+def softmax(x):
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+exe = dynhlo.load(path, backend="gpu")
+f = dynhlo.jit(open(path + ".hlo").read(), backend="gpu", cache_dir=cache)
+ok = []
+for n in (0, 1, 128, 129, 1024):
+    x = np.random.default_rng(n).normal(size=(n, 8)).astype(np.float32)
+    ok += [bool(np.allclose(exe(x), softmax(x), rtol=1e-5, atol=1e-6)),
+           bool(np.allclose(f(x), softmax(x), rtol=1e-5, atol=1e-6))]
+try:
+    exe(np.zeros((1025, 8), np.float32))
+    ok.append(False)
+except dynhlo.ArgumentError:
+    pass
+print(json.dumps({"ok": ok, "compilations": f.compilations, "stats": stats.snapshot()}))
+"""
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(not cuda_available(), reason="needs a CUDA device")
+def test_gpu_buckets_and_jit_entries_load_in_a_fresh_process_compiling_nothing(tmp_path):
+    path = tmp_path / "softmax.dynhlo"
+    dynhlo.compile(SOFTMAX_UNBOUNDED, backend="gpu", buckets=[128, 1024]).save(path)
+    (tmp_path / "softmax.dynhlo.hlo").write_text(SOFTMAX_UNBOUNDED)
+    f = dynhlo.jit(SOFTMAX_UNBOUNDED, backend="gpu", cache_dir=tmp_path / "cache")
+    for n in (0, 1, 128, 129, 1024):
+        f(np.zeros((n, 8), np.float32))
+    assert f.compilations == 4  # buckets 1, 1, 128, 256, 1024: four distinct
+    proc = subprocess.run([sys.executable, "-c", FRESH_GPU, str(path), str(tmp_path / "cache")],
+                          env=python_env(), capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["ok"] and all(report["ok"]), report
+    assert report["compilations"] == 0
+    assert report["stats"].get("compile", 0) == 0
+    assert report["stats"].get("kernel_compile", 0) == 0
