@@ -9,6 +9,14 @@ from triton.language.extra import libdevice
 
 
 @triton.jit
+def sqrt(x):
+    if x.dtype == tl.float32:
+        return tl.sqrt_rn(x)
+    else:
+        return tl.sqrt(x)
+
+
+@triton.jit
 def tanh(x):
     return libdevice.tanh(x)
 

@@ -8,6 +8,11 @@ import triton.language as tl
 
 
 @triton.jit
+def sqrt(x):
+    return tl.sqrt(x)
+
+
+@triton.jit
 def tanh(x):
     return tl.where(tl.abs(x) > 20.0, tl.where(x > 0, 1.0, -1.0), 1.0 - 2.0 / (tl.exp(2.0 * x) + 1.0))
 
@@ -54,7 +59,9 @@ def rint(x):
 
 @triton.jit
 def fmod(x, y):
-    return x - y * tl.where(x / y < 0, tl.ceil(x / y), tl.floor(x / y))
+    q = x / y
+    r = x - y * tl.where(q < 0, tl.ceil(q), tl.floor(q))
+    return tl.where((tl.abs(y) == float("inf")) & (tl.abs(x) != float("inf")), x, r)
 
 
 @triton.jit
@@ -63,23 +70,32 @@ def pow(x, y):
 
 
 @triton.jit
-def _atan2(y, x):
-    # atan via its series after range reduction is more than tests need; use the
-    # identity atan2 = 2 atan(y / (sqrt(x^2 + y^2) + x)) with a rational atan.
-    t = y / (tl.sqrt(x * x + y * y) + x)
-    a = tl.abs(t)
+def _atan(z):
+    # atan on |z| <= 1 by a minimax polynomial, outside it by pi/2 - atan(1/z).
+    a = tl.abs(z)
     inv = a > 1.0
-    z = tl.where(inv, 1.0 / a, a)
-    z2 = z * z
-    p = z * (1.0 + z2 * (-0.3333314528 + z2 * (0.1999355085 + z2 * (-0.1420889944 + z2 * (
-        0.1065626393 + z2 * (-0.0752896400 + z2 * (0.0429096138 + z2 * (-0.0161657367 + z2 * 0.0028662257))))))))
+    w = tl.where(inv, 1.0 / a, a)
+    w2 = w * w
+    p = w * (1.0 + w2 * (-0.3333314528 + w2 * (0.1999355085 + w2 * (-0.1420889944 + w2 * (
+        0.1065626393 + w2 * (-0.0752896400 + w2 * (0.0429096138 + w2 * (-0.0161657367
+                                                                            + w2 * 0.0028662257))))))))
     p = tl.where(inv, 1.5707963267948966 - p, p)
-    return 2.0 * tl.where(t < 0, -p, p)
+    return tl.where(z < 0, -p, p)
 
 
 @triton.jit
 def atan2(y, x):
-    return _atan2(y, x)
+    pi = 3.141592653589793
+    both_inf = (tl.abs(x) == float("inf")) & (tl.abs(y) == float("inf"))
+    base = _atan(y / x)
+    base = tl.where(both_inf, 0.7853981633974483 * tl.where(y < 0, -1.0, 1.0), base)
+    neg_sign = (y < 0) | ((y == 0) & (1.0 / y < 0))
+    shifted = tl.where(x < 0, tl.where(neg_sign, base - pi, base + pi), base)
+    shifted = tl.where(both_inf & (x < 0), tl.where(y < 0, -3.0 * pi / 4, 3.0 * pi / 4), shifted)
+    at_zero = tl.where(y == 0, tl.where(1.0 / x < 0, tl.where(neg_sign, -pi, pi), y),
+                       tl.where(y < 0, -pi / 2, pi / 2))
+    out = tl.where(x == 0, at_zero, shifted)
+    return tl.where((y == 0) & (x > 0), y, out)
 
 
 @triton.jit

@@ -30,7 +30,7 @@ def _result(k, inst, expr: str) -> str:
 
 
 _UNARY = {
-    Opcode.EXP: "tl.exp({})", Opcode.LOG: "tl.log({})", Opcode.SQRT: "tl.sqrt_rn({})",
+    Opcode.EXP: "tl.exp({})", Opcode.LOG: "tl.log({})", Opcode.SQRT: "M.sqrt({})",
     Opcode.RSQRT: "tl.rsqrt({})", Opcode.TANH: "M.tanh({})", Opcode.SINE: "tl.sin({})",
     Opcode.COSINE: "tl.cos({})", Opcode.TAN: "M.tan({})", Opcode.FLOOR: "tl.floor({})",
     Opcode.CEIL: "tl.ceil({})", Opcode.LOGISTIC: "M.sigmoid({})",
@@ -53,7 +53,7 @@ def unary_math(k, inst, idx):
 @lowering(Opcode.NEGATE)
 def negate(k, inst, idx):
     (x,) = operands(k, inst, idx)
-    return _result(k, inst, f"-{x}")
+    return _result(k, inst, f"-{_compute(k, inst, x)}")
 
 
 @lowering(Opcode.ABS)
@@ -101,6 +101,8 @@ lowering(Opcode.XOR)(_arith("^"))
 @lowering(Opcode.DIVIDE, check=lambda i: is_float(i.shape.element_type))
 def divide(k, inst, idx):
     x, y = operands(k, inst, idx)
+    if inst.shape.element_type == "f64":
+        return _result(k, inst, f"{x} / {y}")
     return _result(k, inst, f"tl.div_rn({_compute(k, inst, x)}, {_compute(k, inst, y)})")
 
 
