@@ -1,8 +1,10 @@
 """Structural and element-type checks of a parsed module (dimensions: dynhlo.shapes).
 
-What this checks, per instruction: operand element types of elementwise ops agree with each
-other and with the result (XLA's ShapeInference rules for element types), `select` takes a
-pred, called computations take as many parameters as the caller passes. Raises
+What this checks: no instruction is its own operand through a chain of operands and no
+computation calls itself (XLA's HloVerifier rejects both; evaluating them would never end);
+per instruction, operand element types of elementwise ops agree with each other and with the
+result (XLA's ShapeInference rules for element types), `select` takes a pred, and called
+computations have the signature their caller needs (dynhlo.hlo.verify_calls). Raises
 HloVerifyError naming the instruction.
 """
 
@@ -12,6 +14,7 @@ from ..errors import HloVerifyError
 from .ir import HloModule, Instruction
 from .opcodes import OP_SPECS, Group, Opcode
 from .types import COMPLEX_TYPES
+from .verify_calls import check_called_signature
 
 # Unary opcodes whose result element type differs from the operand's.
 _TYPE_CHANGING = {Opcode.CONVERT, Opcode.BITCAST_CONVERT, Opcode.IS_FINITE, Opcode.REAL,
@@ -21,9 +24,57 @@ _COMPLEX_FROM_REAL = {"c64": "f32", "c128": "f64"}
 
 def verify_module(module: HloModule) -> None:
     """Check every instruction of every computation; raise HloVerifyError on the first fault."""
+    _check_call_graph(module)
+    for comp in module.computations:
+        _check_acyclic(comp.instructions)
     for inst in module.instructions():
         _check_types(inst)
         _check_called_arity(inst)
+        check_called_signature(inst)
+
+
+def _find_cycle(nodes, edges) -> list | None:
+    """A cycle `[a, b, ..., a]` of the graph `edges(node) -> nodes`, or None (iterative DFS)."""
+    state: dict[int, int] = {}  # id -> 1 on the current path, 2 done
+    for start in nodes:
+        if id(start) in state:
+            continue
+        path, stack = [start], [iter(edges(start))]
+        state[id(start)] = 1
+        while stack:
+            for nxt in stack[-1]:
+                mark = state.get(id(nxt))
+                if mark == 1:
+                    return path[path.index(nxt):] + [nxt]
+                if mark is None:
+                    state[id(nxt)] = 1
+                    path.append(nxt)
+                    stack.append(iter(edges(nxt)))
+                    break
+            else:
+                state[id(path.pop())] = 2
+                stack.pop()
+    return None
+
+
+def _check_acyclic(instructions) -> None:
+    cycle = _find_cycle(instructions, lambda inst: inst.operands)
+    if cycle:
+        chain = " <- ".join(i.name for i in cycle)
+        raise HloVerifyError(f"operands form a cycle ({chain}); an instruction cannot "
+                             "depend on its own result", cycle[0].name)
+
+
+def _check_call_graph(module: HloModule) -> None:
+    def edges(comp):
+        return [c for inst in comp.instructions for c in inst.called_computations()]
+
+    cycle = _find_cycle(module.computations, edges)
+    if cycle:
+        chain = " -> ".join(c.name for c in cycle)
+        caller = next(i for i in cycle[0].instructions if cycle[1] in i.called_computations())
+        raise HloVerifyError(f"computations call themselves ({chain}); XLA's call graph "
+                             "has no cycles", caller.name)
 
 
 def _types(inst: Instruction) -> list[str]:

@@ -1,0 +1,221 @@
+"""What a hostile (or just unlucky) user does to dynhlo, and what must come out.
+
+Each test here was a crash, a hang, a silent wrong answer or lost data before its fix: a
+traceback from deep inside (KeyError, IndexError, RecursionError), a loop condition that is
+not a pred run as a truth value, results that alias the caller's arrays or the module's
+constants, `-o` overwriting the input. Expected values are numpy on the static computation.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+
+
+def module(body: str) -> str:
+    return "HloModule t\n" + body
+
+
+def assert_verify_error(text: str, instruction: str, *fragments: str) -> None:
+    with pytest.raises(dynhlo.HloVerifyError) as info:
+        dynhlo.compile(text)
+    assert info.value.instruction == instruction
+    for fragment in fragments:
+        assert fragment in str(info.value)
+
+
+# -- cycles: operands and calls --------------------------------------------------------
+
+
+def test_operands_that_form_a_cycle_are_a_verify_error():
+    assert_verify_error(module("""ENTRY m {
+  a = f32[4] parameter(0)
+  b = f32[4] add(a, c)
+  c = f32[4] add(a, b)
+  ROOT d = f32[4] add(b, c)
+}"""), "b", "cycle", "b <- c <- b")
+
+
+def test_an_instruction_that_is_its_own_operand():
+    assert_verify_error(module("""ENTRY m {
+  a = f32[4] parameter(0)
+  ROOT b = f32[4] add(a, b)
+}"""), "b", "cycle")
+
+
+def test_operands_defined_after_their_users_still_run():
+    exe = dynhlo.compile(module("""ENTRY m {
+  ROOT c = f32[<=4] add(a, b)
+  a = f32[<=4] parameter(0)
+  b = f32[<=4] parameter(1)
+}"""))
+    x, y = np.float32([1, 2]), np.float32([10, 20])
+    np.testing.assert_array_equal(exe(x, y), x + y)
+
+
+@pytest.mark.parametrize("text, instruction", [
+    ("""f {
+  p = f32[] parameter(0)
+  ROOT c = f32[] call(p), to_apply=f
+}
+ENTRY m {
+  a = f32[] parameter(0)
+  ROOT r = f32[] call(a), to_apply=f
+}""", "c"),
+    ("""ENTRY m {
+  a = f32[<=4] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=m
+}""", "r"),
+    ("""g {
+  p = f32[] parameter(0)
+  ROOT c = f32[] call(p), to_apply=h
+}
+h {
+  p = f32[] parameter(0)
+  ROOT c2 = f32[] call(p), to_apply=g
+}
+ENTRY m {
+  a = f32[] parameter(0)
+  ROOT r = f32[] call(a), to_apply=g
+}""", "c"),
+], ids=["self", "entry-as-reducer", "mutual"])
+def test_a_computation_that_calls_itself_is_a_verify_error(text, instruction):
+    assert_verify_error(module(text), instruction, "call themselves")
+
+
+# -- signatures of called computations ---------------------------------------------------
+
+NEGATE = """one {
+  p = f32[] parameter(0)
+  ROOT r = f32[] negate(p)
+}
+"""
+THREE = """three {
+  p = f32[] parameter(0)
+  q = f32[] parameter(1)
+  s = f32[] parameter(2)
+  ROOT r = f32[] add(p, q)
+}
+"""
+VECTOR = """vec {
+  p = f32[4] parameter(0)
+  q = f32[4] parameter(1)
+  ROOT r = f32[4] add(p, q)
+}
+"""
+CALLERS = {
+    "reduce": """ENTRY m {
+  a = f32[<=8] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=F
+}""",
+    "sort": """ENTRY m {
+  a = f32[<=8] parameter(0)
+  ROOT r = f32[<=8] sort(a), dimensions={0}, to_apply=F
+}""",
+    "reduce-window": """ENTRY m {
+  a = f32[<=8] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[<=8] reduce-window(a, z), window={size=2 pad=1_0}, to_apply=F
+}""",
+    "scatter": """ENTRY m {
+  a = f32[<=8] parameter(0)
+  idx = s32[2,1] parameter(1)
+  u = f32[2] parameter(2)
+  ROOT r = f32[<=8] scatter(a, idx, u), update_window_dims={}, inserted_window_dims={0},
+    scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=F
+}""",
+    "all-reduce": """ENTRY m {
+  a = f32[<=8] parameter(0)
+  ROOT r = f32[<=8] all-reduce(a), to_apply=F
+}""",
+    "map": """ENTRY m {
+  a = f32[<=8] parameter(0)
+  ROOT r = f32[<=8] map(a, a), dimensions={0}, to_apply=F
+}""",
+    "while": """ENTRY m {
+  a = f32[] parameter(0)
+  ROOT r = f32[] while(a), condition=F, body=F
+}""",
+}
+
+
+@pytest.mark.parametrize("callee", ["one", "three", "vec"])
+@pytest.mark.parametrize("caller", sorted(CALLERS))
+def test_called_computation_with_the_wrong_signature(caller, callee):
+    """Before: garbage (-0. from a 1-parameter reducer), IndexError, or a while loop whose
+    f32 condition was read as True forever."""
+    text = {"one": NEGATE, "three": THREE, "vec": VECTOR}[callee]
+    text += CALLERS[caller].replace("=F", "=" + callee).replace("\n    ", " ")
+    assert_verify_error(module(text), "r")
+
+
+def test_a_loop_condition_must_return_pred():
+    text = NEGATE + CALLERS["while"].replace("condition=F, body=F",
+                                             "condition=one, body=one")
+    assert_verify_error(module(text), "r", "condition 'one' returns f32[], not pred[]")
+
+
+def test_a_loop_body_must_return_what_it_takes():
+    assert_verify_error(module("""cond {
+  p = (s32[], f32[<=4]) parameter(0)
+  ROOT t = pred[] constant(false)
+}
+body {
+  p = (s32[], f32[<=4]) parameter(0)
+  ROOT i = s32[] get-tuple-element(p), index=0
+}
+ENTRY m {
+  a = f32[<=4] parameter(0)
+  z = s32[] constant(0)
+  t = (s32[], f32[<=4]) tuple(z, a)
+  ROOT w = (s32[], f32[<=4]) while(t), condition=cond, body=body
+}"""), "w", "body 'body' returns s32[]")
+
+
+def test_a_reducer_must_return_its_accumulator_type():
+    assert_verify_error(module("""red {
+  p = f32[] parameter(0)
+  q = f32[] parameter(1)
+  ROOT r = pred[] compare(p, q), direction=LT
+}
+ENTRY m {
+  a = f32[<=8] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[] reduce(a, z), dimensions={0}, to_apply=red
+}"""), "r", "reducer 'red' returns pred")
+
+
+def test_good_signatures_still_run():
+    """A variadic reduce (argmax, as JAX lowers it), a sort comparator and a while loop."""
+    exe = dynhlo.compile(module("""argmax {
+  a = f32[] parameter(0)
+  i = s32[] parameter(1)
+  b = f32[] parameter(2)
+  j = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GE
+  v = f32[] select(gt, a, b)
+  k = s32[] select(gt, i, j)
+  ROOT t = (f32[], s32[]) tuple(v, k)
+}
+less {
+  p = f32[] parameter(0)
+  q = f32[] parameter(1)
+  ROOT r = pred[] compare(p, q), direction=LT
+}
+ENTRY m {
+  x = f32[<=8] parameter(0)
+  io = s32[<=8] iota(), iota_dimension=0
+  ninf = f32[] constant(-inf)
+  zero = s32[] constant(0)
+  am = (f32[], s32[]) reduce(x, io, ninf, zero), dimensions={0}, to_apply=argmax
+  s = f32[<=8] sort(x), dimensions={0}, to_apply=less
+  ROOT t = ((f32[], s32[]), f32[<=8]) tuple(am, s)
+}"""))
+    x = np.float32([3, 9, 1, 9, 2])
+    (value, index), s = exe(x)
+    assert (value, index) == (9, 1)
+    np.testing.assert_array_equal(s, np.sort(x))
