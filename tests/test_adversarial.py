@@ -219,3 +219,76 @@ ENTRY m {
     (value, index), s = exe(x)
     assert (value, index) == (9, 1)
     np.testing.assert_array_equal(s, np.sort(x))
+
+
+# -- results own their memory; arguments are never written ----------------------------------
+
+
+@pytest.mark.parametrize("root", [
+    "ROOT b = f32[<=4,3] parameter(0)",
+    "ROOT b = f32[3,<=4] transpose(a), dimensions={1,0}",
+    "ROOT b = f32[<=4,3] reshape(a)",
+    "ROOT b = f32[<=4,3] bitcast(a)",
+], ids=["parameter", "transpose", "reshape", "bitcast"])
+def test_writing_a_result_never_changes_the_argument(root):
+    """Before: `ROOT a = parameter(0)` returned the caller's own array, a transpose a view of
+    it; writing into the result changed the caller's data."""
+    text = "ENTRY m {\n  a = f32[<=4,3] parameter(0)\n  " + root + "\n}"
+    if root.startswith("ROOT b = f32[<=4,3] parameter"):
+        text = "ENTRY m {\n  " + root + "\n}"
+    exe = dynhlo.compile(module(text))
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    y = exe(x)
+    y[...] = -1
+    np.testing.assert_array_equal(x, np.arange(6, dtype=np.float32).reshape(2, 3))
+
+
+def test_writing_a_result_never_changes_the_next_call():
+    """Before: a constant root was the module's own literal; writing into the result changed
+    every later call's answer."""
+    exe = dynhlo.compile(module("""ENTRY m {
+  a = f32[<=3] parameter(0)
+  c = f32[3] constant({1, 2, 3})
+  r = f32[3] reshape(c)
+  ROOT t = (f32[<=3], f32[3], f32[3]) tuple(a, c, r)
+}"""))
+    first = exe(np.float32([5]))
+    for value in first:
+        value[...] = 100
+    again = exe(np.float32([5]))
+    np.testing.assert_array_equal(again[0], [5])
+    np.testing.assert_array_equal(again[1], [1, 2, 3])
+    np.testing.assert_array_equal(again[2], [1, 2, 3])
+
+
+def test_results_do_not_share_memory_with_each_other():
+    exe = dynhlo.compile(module("""ENTRY m {
+  a = f32[<=4] parameter(0)
+  n = f32[<=4] negate(a)
+  r = f32[<=4] reshape(n)
+  ROOT t = (f32[<=4], f32[<=4], f32[<=4]) tuple(n, n, r)
+}"""))
+    p, q, r = exe(np.float32([1, 2]))
+    p[...] = 7
+    np.testing.assert_array_equal(q, [-1, -2])
+    np.testing.assert_array_equal(r, [-1, -2])
+
+
+@pytest.mark.parametrize("layout", ["fortran", "strided", "read-only"])
+def test_unusual_argument_arrays_are_read_not_written(layout):
+    exe = dynhlo.compile(module("""ENTRY m {
+  a = f32[<=6,4] parameter(0)
+  u = f32[1,4] parameter(1)
+  i = s32[] parameter(2)
+  z = s32[] constant(0)
+  ROOT d = f32[<=6,4] dynamic-update-slice(a, u, i, z)
+}"""))
+    base = np.arange(40, dtype=np.float32).reshape(10, 4)
+    x = {"fortran": np.asfortranarray(base[:3]), "strided": base[::3],
+         "read-only": base[:5].copy()}[layout]
+    x.flags.writeable = layout != "read-only"
+    before = x.copy()
+    want = before.copy()
+    want[1] = 9
+    np.testing.assert_array_equal(exe(x, np.full((1, 4), 9, np.float32), np.int32(1)), want)
+    np.testing.assert_array_equal(x, before)

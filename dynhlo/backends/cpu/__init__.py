@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...errors import ArtifactError, UnsupportedError
 from ...hlo import attrs
 from ...hlo.ir import HloModule
@@ -43,15 +45,64 @@ class CpuProgram:
         self.module = module
         self.info = info
         self.evaluator = Evaluator(Inference(module))
+        self._constants = {id(_root(a)) for inst in module.instructions()
+                           if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
 
     def run(self, args: list):
-        """Run on NumPy arrays of actual shapes (already checked); returns the root value."""
+        """Run on NumPy arrays of actual shapes (already checked); returns the root value.
+
+        The arguments are passed to the lowerings as read-only views, so nothing can write
+        into the caller's arrays. Every returned array owns its memory, as with XLA (and
+        JAX): a result that would be an argument, a view of one, the module's constant, or
+        the same buffer as another result is copied, so writing into a result never changes
+        the caller's arrays, another result, or what later calls return.
+        """
         shapes = [a.shape for a in args]
-        return self.evaluator.run(self.info, args, args_shapes=shapes)
+        inputs = [_read_only(a) for a in args]
+        result = self.evaluator.run(self.info, inputs, args_shapes=shapes)
+        return _owned(result, set(self._constants))
 
     def to_payload(self) -> dict[str, bytes]:
         """Artifact sections: the CPU program is its module, so only a marker of the evaluator."""
         return {"program": b'{"evaluator": "numpy"}'}
+
+
+def _leaves(value):
+    if isinstance(value, tuple):
+        return [leaf for v in value for leaf in _leaves(v)]
+    return [value] if isinstance(value, np.ndarray) else []
+
+
+def _read_only(arg):
+    if not isinstance(arg, np.ndarray):
+        return arg
+    view = arg.view()
+    view.flags.writeable = False
+    return view
+
+
+def _owned(value, taken: set[int]):
+    """`value` with every array owning memory no other result, argument or constant holds.
+
+    `taken`: ids of the buffers already spoken for (the module's constants, earlier results).
+    Arrays derived from the read-only argument views are read-only, so they are copied too.
+    """
+    if isinstance(value, tuple):
+        return tuple(_owned(v, taken) for v in value)
+    if not isinstance(value, np.ndarray):
+        return value
+    root = _root(value)
+    if not value.flags.writeable or id(root) in taken:
+        value = root = value.copy()
+    taken.add(id(root))
+    return value
+
+
+def _root(array: np.ndarray) -> np.ndarray:
+    """The array that owns the memory `array` views."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
 
 
 def compile_module(module: HloModule, info: ComputationInfo) -> CpuProgram:
