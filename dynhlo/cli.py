@@ -180,6 +180,9 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_run(ns: argparse.Namespace) -> int:
     """`dynhlo run`: compile, run once, print each output as `SHAPE LITERAL`."""
+    if ns.output:
+        check_output_path(ns.output, [ns.module] + [a for a in ns.args
+                                                     if not _LITERAL_START.match(a)])
     exe = load_executable(ns.module, ns.backend)
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
     result = exe(*args)
@@ -238,6 +241,7 @@ def cmd_compile(ns: argparse.Namespace) -> int:
     """`dynhlo compile`: compile ahead of time and write one artifact file."""
     from .runtime.executable import compile as compile_module
     options = compile_options(ns)
+    check_output_path(ns.output, [ns.module])
     module = load_module(ns.module)
     buckets = options.get("buckets")
     _progress(f"compiling {module.name} for {ns.backend}"
@@ -330,12 +334,38 @@ def format_result(result) -> str:
     return f"{shape} {format_literal(result, shape)}"
 
 
+def check_output_path(path: str, inputs: list[str]) -> None:
+    """Refuse an output path that is a directory or one of the command's input files.
+
+    `-o` overwrites an existing file (as numpy.savez does), but never the module or an
+    argument the command reads: that would destroy the user's input.
+    """
+    if os.path.isdir(path):
+        raise CliError(f"-o {path}: is a directory; give a file name, e.g. {path}/out.npz")
+    for source in inputs:
+        try:
+            same = os.path.samefile(path, source)
+        except OSError:  # one of them does not exist: not the same file
+            same = False
+        if same:
+            raise CliError(f"-o {path}: is the input file {source}; refusing to overwrite "
+                           "it (choose another output name)")
+
+
 def save_outputs(path: str, outputs: list[np.ndarray]) -> None:
+    """Write OUT.npz (keys out0, out1, ...) through a temporary file, so that a failed write
+    never leaves a truncated file where an old one was."""
+    directory, name = os.path.split(os.path.abspath(path))
+    temp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")  # open() keeps the umask
     try:
-        with open(path, "wb") as f:  # a file object: np.savez must not append ".npz"
+        with open(temp, "xb") as f:  # a file object: np.savez must not append ".npz"
             np.savez(f, **{f"out{i}": a for i, a in enumerate(outputs)})
+        os.replace(temp, path)
     except OSError as exc:
         raise CliError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
 
 
 # -- entry point --------------------------------------------------------------------------

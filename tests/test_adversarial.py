@@ -8,6 +8,8 @@ constants, `-o` overwriting the input. Expected values are numpy on the static c
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -292,3 +294,53 @@ def test_unusual_argument_arrays_are_read_not_written(layout):
     want[1] = 9
     np.testing.assert_array_equal(exe(x, np.full((1, 4), 9, np.float32), np.int32(1)), want)
     np.testing.assert_array_equal(x, before)
+
+
+# -- the command line never overwrites its own inputs ---------------------------------------
+
+SEED = Path(__file__).resolve().parents[1] / "examples" / "seed.hlo"
+ROW = "f32[1,5] {{1,2,3,4,5}}"
+
+
+def _main(*argv: str) -> int:
+    from dynhlo.cli import main
+    return main([str(a) for a in argv])
+
+
+def test_run_refuses_to_write_over_its_module(tmp_path, capsys):
+    """Before: `dynhlo run m.hlo ... -o m.hlo` replaced the module with the npz."""
+    path = tmp_path / "m.hlo"
+    path.write_text(SEED.read_text())
+    assert _main("run", path, ROW, "-o", tmp_path / "." / "m.hlo") == 1
+    assert "is the input file" in capsys.readouterr().err
+    assert path.read_text() == SEED.read_text()
+
+
+def test_run_refuses_to_write_over_an_argument(tmp_path, capsys):
+    x = np.arange(10, dtype=np.float32).reshape(2, 5)
+    np.save(tmp_path / "x.npy", x)
+    assert _main("run", SEED, tmp_path / "x.npy", "-o", tmp_path / "x.npy") == 1
+    assert "is the input file" in capsys.readouterr().err
+    np.testing.assert_array_equal(np.load(tmp_path / "x.npy"), x)
+
+
+def test_compile_refuses_to_write_over_its_module(tmp_path, capsys):
+    path = tmp_path / "m.hlo"
+    path.write_text(SEED.read_text())
+    assert _main("compile", path, "-o", path) == 1
+    assert "is the input file" in capsys.readouterr().err
+    assert path.read_text() == SEED.read_text()
+
+
+def test_run_output_that_is_a_directory(tmp_path, capsys):
+    (tmp_path / "d").mkdir()
+    assert _main("run", SEED, ROW, "-o", tmp_path / "d") == 1
+    assert "is a directory" in capsys.readouterr().err
+
+
+def test_run_output_overwrites_another_existing_file(tmp_path, capsys):
+    out = tmp_path / "old.npz"
+    out.write_bytes(b"old contents")
+    assert _main("run", SEED, ROW, "-o", out, "-q") == 0
+    np.testing.assert_array_equal(np.load(out)["out0"], [[1, 2, 3, 4, 5]])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.npz"]  # no temporary left
