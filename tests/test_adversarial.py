@@ -344,3 +344,47 @@ def test_run_output_overwrites_another_existing_file(tmp_path, capsys):
     assert _main("run", SEED, ROW, "-o", out, "-q") == 0
     np.testing.assert_array_equal(np.load(out)["out0"], [[1, 2, 3, 4, 5]])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.npz"]  # no temporary left
+
+
+# -- text as editors and XLA write it ------------------------------------------------------
+
+DUMP = """HloModule jit_f, is_scheduled=true, entry_computation_layout={(f32[<=8,4]{1,0:T(8,128)}, f32[4]{0})->(f32[<=8,4]{1,0}, f32[]{:T(256)})}
+
+%region_0.2 (Arg_0.3: f32[], Arg_1.4: f32[]) -> f32[] {
+  %Arg_0.3 = f32[] parameter(0), metadata={op_name="jit(f)/reduce_sum"}
+  %Arg_1.4 = f32[] parameter(1)
+  ROOT %add.5 = f32[] add(f32[] %Arg_0.3, f32[] %Arg_1.4), metadata={op_name="jit(f)/jit(main)/reduce_sum[axes=(0, 1)]" source_file="/tmp/x.py" source_line=5}
+}
+
+ENTRY %main.10 (Arg_1.2: f32[4], Arg_0.1: f32[<=8,4]) -> (f32[<=8,4], f32[]) {
+  %Arg_1.2 = f32[4]{0} parameter(1), sharding={replicated}
+  %Arg_0.1 = f32[<=8,4]{1,0:T(8,128)} parameter(0), metadata={op_name="x"}
+  %broadcast.6 = f32[<=8,4]{1,0} broadcast(f32[4]{0} %Arg_1.2), dimensions={1}
+  %multiply.7 = f32[<=8,4]{1,0} multiply(f32[<=8,4]{1,0:T(8,128)} %Arg_0.1, f32[<=8,4]{1,0} %broadcast.6), backend_config={"operation_queue_id":"0","wait_on_operation_queues":[]}
+  %constant.8 = f32[] constant(0)
+  %reduce.9 = f32[] reduce(f32[<=8,4]{1,0} %multiply.7, f32[] %constant.8), dimensions={0,1}, to_apply=%region_0.2
+  ROOT %tuple.10 = (f32[<=8,4]{1,0}, f32[]) tuple(f32[<=8,4]{1,0} %multiply.7, /*index=1*/f32[] %reduce.9)
+}
+"""
+
+
+@pytest.mark.parametrize("edit", ["as-is", "crlf", "tabs", "bom", "bom-bytes"])
+def test_dump_form_as_editors_save_it(edit):
+    """XLA's dump form (parameters out of order, tiled layouts, typed operands, metadata,
+    /*index=N*/) with Windows line ends, tabs, or a byte order mark. Before: a BOM was a
+    parse error at 1:1."""
+    text = {"as-is": DUMP, "crlf": DUMP.replace("\n", "\r\n"), "tabs": DUMP.replace("  ", "\t"),
+            "bom": "\ufeff" + DUMP, "bom-bytes": ("\ufeff" + DUMP).encode("utf-8")}[edit]
+    exe = dynhlo.compile(dynhlo.parse_hlo(text))
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    w = np.float32([1, 2, 3, 4])
+    y, total = exe(x, w)
+    np.testing.assert_array_equal(y, x * w)
+    assert total == (x * w).sum()
+
+
+def test_cli_reads_a_module_saved_with_a_bom(tmp_path, capsys):
+    path = tmp_path / "seed.hlo"
+    path.write_text("\ufeff" + SEED.read_text(), encoding="utf-8")
+    assert _main("run", path, ROW) == 0
+    assert capsys.readouterr().out.strip() == "f32[1,5] { {1, 2, 3, 4, 5} }"

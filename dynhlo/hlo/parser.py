@@ -79,7 +79,8 @@ def parse_hlo(text: str | bytes) -> HloModule:
     """
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text))
-    return _Parser(text).module()
+    # A leading byte order mark (Windows editors write one) is not part of the HLO text.
+    return _Parser(text.removeprefix("\ufeff")).module()
 
 
 def _decode(data: bytes) -> str:
