@@ -388,3 +388,43 @@ def test_cli_reads_a_module_saved_with_a_bom(tmp_path, capsys):
     path.write_text("\ufeff" + SEED.read_text(), encoding="utf-8")
     assert _main("run", path, ROW) == 0
     assert capsys.readouterr().out.strip() == "f32[1,5] { {1, 2, 3, 4, 5} }"
+
+
+# -- huge bounds: work and memory follow the actual size --------------------------------------
+
+
+def _peak_bytes(fn) -> int:
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_broadcast_declared_at_the_bound_is_not_materialized():
+    """XLA's params-only form: the broadcast of a constant is declared static at the bound
+    and meets the actual size in the multiply. Before: it was allocated at the bound
+    (256 MB here; 238 GiB at f32[<=1000000000,64])."""
+    bound = 1_000_000
+    exe = dynhlo.compile(module(f"""add {{
+  p = f32[] parameter(0)
+  q = f32[] parameter(1)
+  ROOT r = f32[] add(p, q)
+}}
+ENTRY m {{
+  a = f32[<={bound},64] parameter(0)
+  c = f32[] constant(2)
+  b = f32[{bound},64] broadcast(c), dimensions={{}}
+  r = f32[{bound},64] multiply(a, b)
+  io = f32[{bound},64] iota(), iota_dimension=1
+  s = f32[{bound},64] add(r, io)
+  z = f32[] constant(0)
+  ROOT t = f32[64] reduce(s, z), dimensions={{0}}, to_apply=add
+}}"""))
+    x = np.arange(3 * 64, dtype=np.float32).reshape(3, 64)
+    out = []
+    peak = _peak_bytes(lambda: out.append(exe(x)))
+    np.testing.assert_allclose(out[0], (2 * x + np.arange(64, dtype=np.float32)).sum(axis=0))
+    assert peak < 16 << 20, f"{peak} bytes for a 3x64 input"

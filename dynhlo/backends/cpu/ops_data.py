@@ -30,7 +30,7 @@ def iota(ctx, inst, args):
         raise ctx.error(f"iota_dimension={d} out of range for rank {len(shape)}")
     line = np.arange(shape[d]).astype(to_numpy_dtype(inst.shape.element_type))
     view = line.reshape([-1 if k == d else 1 for k in range(len(shape))])
-    return np.array(np.broadcast_to(view, shape))
+    return np.broadcast_to(view, shape)  # a read-only view: see broadcast
 
 
 @lowering(Opcode.BROADCAST)
@@ -42,7 +42,10 @@ def broadcast(ctx, inst, args):
                       for k in range(len(shape))]) if x.ndim else x
     if any(k in mapped and view.shape[k] != shape[k] for k in range(len(shape))):
         raise ctx.error(f"broadcast of size {list(x.shape)} to {list(shape)}")
-    return np.array(np.broadcast_to(view, shape))
+    # A read-only view, not a copy: a broadcast declared static at its bound (XLA's form
+    # when only the parameters are marked `<=`) meets the actual size in the next op, which
+    # slices it; materializing it would allocate the bound (238 GiB at f32[1e9,64]).
+    return np.broadcast_to(view, shape)
 
 
 @lowering(Opcode.RESHAPE)
