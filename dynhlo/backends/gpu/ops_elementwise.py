@@ -161,6 +161,9 @@ def select(k, inst, idx):
 @lowering(Opcode.CLAMP)
 def clamp(k, inst, idx):
     lo, x, hi = operands(k, inst, idx)
+    if is_float(inst.shape.element_type):  # NaN propagates, as in XLA
+        nan = ", propagate_nan=tl.PropagateNan.ALL"
+        return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}{nan}), {hi}{nan})")
     return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}), {hi})")
 
 
