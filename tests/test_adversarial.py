@@ -428,3 +428,36 @@ ENTRY m {{
     peak = _peak_bytes(lambda: out.append(exe(x)))
     np.testing.assert_allclose(out[0], (2 * x + np.arange(64, dtype=np.float32)).sum(axis=0))
     assert peak < 16 << 20, f"{peak} bytes for a 3x64 input"
+
+
+# -- Python numbers as arguments (JAX's weak types) --------------------------------------------
+
+SIZED = (Path(__file__).resolve().parents[1] / "examples" / "seed_set_dimension_size.hlo")
+
+
+def test_python_numbers_take_the_parameters_type():
+    """Before: `exe(x, 3)` for an s32[] parameter was 'expects s32, got s64', and a Python
+    list could never be f32."""
+    exe = dynhlo.compile(SIZED.read_text())
+    rows = [[float(5 * r + c) for c in range(5)] for r in range(5)]
+    out = exe(rows, 3)
+    assert out.dtype == np.float32
+    np.testing.assert_array_equal(out, np.float32(rows)[:3])
+    np.testing.assert_array_equal(exe([[1, 2, 3, 4, 5]], 1), np.float32([[1, 2, 3, 4, 5]]))
+
+
+@pytest.mark.parametrize("value, parameter, fragment", [
+    (2**40, 1, "does not fit in s32"),
+    (1.5, 1, "expects s32"),
+    (True, 1, "expects s32"),
+    ([[1e300] * 5], 0, "does not fit in f32"),
+    (np.float64(1.0), 0, "expects f32"),   # NumPy values keep their exact dtype
+    ([np.ones(5)], 0, "expects f32"),
+])
+def test_python_numbers_that_do_not_fit(value, parameter, fragment):
+    exe = dynhlo.compile(SIZED.read_text())
+    args = [np.zeros((5, 5), np.float32), np.int32(3)]
+    args[parameter] = value
+    with pytest.raises(dynhlo.ArgumentError) as info:
+        exe(*args)
+    assert info.value.parameter == parameter and fragment in str(info.value)

@@ -45,7 +45,7 @@ BAD_ARGUMENTS = [
     ("complex-for-float", (GOOD_X.astype(np.complex64), GOOD_I), 0, None, None, None),
     ("float-for-s32", (GOOD_X, np.float32(1)), 1, None, None, None),
     ("bool-for-s32", (GOOD_X, True), 1, None, None, None),
-    ("python-int-is-int64", (GOOD_X, 1), 1, None, None, None),
+    ("python-int-over-s32", (GOOD_X, 2**40), 1, None, None, None),
     ("rank-too-low", (np.zeros(3, np.float32), GOOD_I), 0, None, None, None),
     ("rank-too-high", (np.zeros((2, 3, 1), np.float32), GOOD_I), 0, None, None, None),
     ("array-for-scalar", (GOOD_X, np.zeros(2, np.int32)), 1, None, None, None),

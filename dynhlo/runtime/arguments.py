@@ -7,7 +7,8 @@ import numpy as np
 from ..errors import ArgumentError
 from ..hlo.ir import Instruction
 from ..hlo.shape import UNBOUNDED
-from ..hlo.types import from_numpy_dtype, to_numpy_dtype
+from ..hlo.types import (ARRAY_TYPES, COMPLEX_TYPES, FLOAT_TYPES, INTEGRAL_TYPES,
+                         from_numpy_dtype, to_numpy_dtype)
 
 
 def check_arguments(params: list[Instruction], args: tuple) -> list[np.ndarray]:
@@ -32,6 +33,8 @@ def check_argument(param: Instruction, arg) -> np.ndarray:
     except Exception as exc:  # noqa: BLE001 - anything NumPy cannot take is an argument error
         raise ArgumentError(f"{where}: cannot be read as an array ({exc})",
                             param.parameter_number, param.name) from None
+    if shape.element_type in ARRAY_TYPES and _is_python_value(arg):
+        array = _from_python(param, where, array)
     given = from_numpy_dtype(array.dtype)
     if given != shape.element_type:
         raise ArgumentError(f"{where} expects {shape.element_type} ({shape}), got "
@@ -50,6 +53,47 @@ def check_argument(param: Instruction, arg) -> np.ndarray:
                                 f"{shape}; pass at most {bound}", param.parameter_number,
                                 param.name, d, size, bound)
     return arg if isinstance(array, _TensorView) else array
+
+
+# Which kinds of Python values an element type takes, as JAX's weak types do: an int fits
+# any integer, float or complex type; a float any float or complex type; bool only pred.
+_TAKES = {"b": ("pred",), "i": (INTEGRAL_TYPES | FLOAT_TYPES | COMPLEX_TYPES),
+          "f": (FLOAT_TYPES | COMPLEX_TYPES), "c": COMPLEX_TYPES}
+
+
+def _is_python_value(arg) -> bool:
+    """A Python bool/int/float/complex, or a (nested) list or tuple of them (not NumPy's)."""
+    if isinstance(arg, np.generic):
+        return False
+    if isinstance(arg, (bool, int, float, complex)):
+        return True
+    return isinstance(arg, (list, tuple)) and all(_is_python_value(a) for a in arg)
+
+
+def _from_python(param: Instruction, where: str, array: np.ndarray) -> np.ndarray:
+    """Python numbers as the parameter's element type, when every value fits.
+
+    `exe(x, 3)` for an `s32[]` parameter: NumPy reads 3 as int64, which is not the
+    parameter's type, but the value is exactly an s32. A value that does not fit (2**40 for
+    s32, 1.5 for s32, 1e300 for f32) is an ArgumentError.
+    """
+    element_type = param.shape.element_type
+    target = to_numpy_dtype(element_type)
+    if array.size == 0:
+        return array.astype(target)
+    if element_type not in _TAKES.get(array.dtype.kind, ()):
+        return array  # the dtype check below names both types
+    with np.errstate(all="ignore"):
+        converted = array.astype(target)
+        back = converted.astype(array.dtype)
+    exact = element_type in FLOAT_TYPES | COMPLEX_TYPES and array.dtype.kind in "fc"
+    lost = (~np.isfinite(back) & np.isfinite(array)) if exact else (back != array)
+    if np.any(lost):
+        bad = (array[lost].ravel()[0] if array.ndim else array[()]).item()
+        raise ArgumentError(f"{where}: the value {bad!r} does not fit in "
+                            f"{element_type} ({param.shape})", param.parameter_number,
+                            param.name)
+    return converted
 
 
 def _is_torch(arg) -> bool:
