@@ -30,7 +30,7 @@ from ...errors import ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
 from ..cpu import check_supported
-from . import ops_data, ops_elementwise, ops_library  # noqa: F401  (fill the tables)
+from . import ops_data, ops_elementwise, ops_library, ops_torch  # noqa: F401  (fill the tables)
 from .fusion import kernels_of, plan_computation
 from .launcher import (cuda_present, default_device, install_compile_counter,
                        interpreter_active, load_kernel, to_device, to_host)

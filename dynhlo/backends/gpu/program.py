@@ -15,6 +15,7 @@ import torch
 
 from ...errors import DynamicSizeError
 from ...hlo.opcodes import Opcode
+from ...runtime import stats
 from ...shapes.dynamic import Inference
 from ...shapes.sizes import SizeEnv, dim_text
 from ..cpu import evaluator as cpu_eval
@@ -92,11 +93,14 @@ class Runner:
     def _library(self, ctx, inst, args):
         fn = LIBRARY.get(inst.opcode)
         if fn is not None and (inst.opcode is not Opcode.DOT or dot_on_device(inst)):
-            return fn(ctx, inst, args)
+            result = fn(ctx, inst, args)
+            if result is not NotImplemented:  # NotImplemented: a case it does not cover
+                return result
         return self._host(ctx, inst, args)
 
     def _host(self, ctx, inst, args):
         """The CPU backend's lowering on host copies: exact, slow; for rare opcodes."""
+        stats.count("gpu_host_fallback")
         cpu_ctx = cpu_eval.EvalContext(self.cpu, ctx.info, ctx.env, False)
         cpu_ctx.inst = inst
         host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands)]
