@@ -31,6 +31,7 @@ from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
 from ..cpu import check_supported
 from . import ops_data, ops_elementwise, ops_library, ops_torch  # noqa: F401  (fill the tables)
+from .fastpath import FastPlan
 from .fusion import kernels_of, plan_computation
 from .launcher import (cuda_present, default_device, install_compile_counter,
                        interpreter_active, load_kernel, to_device, to_host)
@@ -78,6 +79,7 @@ class GpuProgram:
         if launchers is None:
             launchers = {id(k): JitLauncher(k, interpret, fast_launch) for k in self.kernels}
         self.runner = Runner(module, launchers, self.device)
+        self.fast = FastPlan.build(self.plan, launchers, self.device)
         if not interpret:
             torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
             torch.backends.cudnn.allow_tf32 = False
@@ -99,7 +101,10 @@ class GpuProgram:
                 a = to_device(a, self.device, p.shape.element_type)
             tensors.append(a)
         shapes = [tuple(t.shape) for t in tensors]
-        result = self.runner.run(self.plan, tensors, args_shapes=shapes)
+        if self.fast is not None:
+            result = self.fast.run(tensors, shapes)
+        else:
+            result = self.runner.run(self.plan, tensors, args_shapes=shapes)
         if on_host:
             return _host_tree(result, self.module.entry.root.shape)
         return result

@@ -119,6 +119,7 @@ def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
 def load_payload(module, info, payload: dict[str, bytes], target: str):
     """A GpuProgram launching the payload's cubins (no compilation); see module doc."""
     from . import GpuProgram
+    from .fastpath import FastPlan
     from .launcher import cuda_present
     try:
         meta = json.loads(payload["gpu_program.json"])
@@ -143,6 +144,7 @@ def load_payload(module, info, payload: dict[str, bytes], target: str):
         if km["sha256"] != _sha(kernel.source):
             raise ArtifactError(f"gpu payload kernel {i} does not match the module's kernel")
         program.runner.launchers[id(kernel)] = CubinLauncher(payload[f"kernel_{i}.cubin"], km)
+    program.fast = FastPlan.build(program.plan, program.runner.launchers, program.device)
     return program
 
 
