@@ -75,10 +75,32 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         # Keep the size that needs no computed value (a parameter's): reading it never waits
         # on the other instruction, so a loop result meeting its own input is no cycle.
         ra, rb = rb, ra
+    if _refers_to(ra, rb):
+        # `reshape(reshape(x))` meeting x: the formula (x.0*3)//3 must not become the size
+        # of x.0 itself, or computing it would need itself. The size it refers to stays.
+        ra, rb = rb, ra
     if where is not None and rb.expr is not None and ra.met is None:
         ra.met = where  # two sizes of their own are made one here: errors name the place
     rb.parent = ra
     return ra
+
+
+def _refers_to(node: Sym, target: Sym) -> bool:
+    """True when the size expression of root `node` is computed from root `target`."""
+    stack, seen = [node], set()
+    while stack:
+        expr = stack.pop().expr
+        if not isinstance(expr, Formula):
+            continue
+        for arg in expr.args:
+            if isinstance(arg, Sym):
+                root = arg.root()
+                if root is target:
+                    return True
+                if root.id not in seen:
+                    seen.add(root.id)
+                    stack.append(root)
+    return False
 
 
 class SizeEnv:
