@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from .hlo.ir import HloModule, Instruction
 from .hlo.opcodes import Opcode
 from .hlo.shape import UNBOUNDED
+from .hlo.verifier import verify_module
 from .shapes.dynamic import ComputationInfo, infer_module, is_dynamic_tree, tree_text
 from .shapes.sizes import Formula, ParamSize, ResultSize, Sym, ValueSize, dim_text
 
@@ -130,8 +131,10 @@ def inspect_module(module: HloModule) -> str:
     """The report for a module, as text ending in a newline.
 
     Raises:
-        HloVerifyError: the module's shapes are inconsistent (from dynamic dimension inference).
+        HloVerifyError: operands or calls that form a cycle, a called computation with the
+            wrong signature, or shapes that are inconsistent (dynamic dimension inference).
     """
+    verify_module(module)  # cycles and bad call signatures, named, before inference
     entry = infer_module(module)
     sites = invocations(entry)
     lines = [f"HloModule {module.name}: dynamic size of every instruction",

@@ -609,3 +609,17 @@ def test_random_chains_equal_numpy_at_the_actual_size(seed, static, rows):
     got = dynhlo.compile(chain.text)(x, y, z)
     assert got.shape == want.shape, chain.text
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=chain.text)
+
+
+def test_inspect_names_a_cycle(tmp_path, capsys):
+    """Before: `dynhlo inspect` on operands that form a cycle was an internal KeyError."""
+    path = tmp_path / "cycle.hlo"
+    path.write_text(module("""ENTRY m {
+  a = f32[4] parameter(0)
+  b = f32[4] add(a, c)
+  c = f32[4] add(a, b)
+  ROOT d = f32[4] add(b, c)
+}"""))
+    assert _main("inspect", path) == 1
+    err = capsys.readouterr().err
+    assert "instruction 'b'" in err and "cycle" in err and "internal" not in err
