@@ -122,6 +122,37 @@ def sweep(opts, ln_args, attn_args) -> None:
     codegen.ROW_TILE, codegen.ROW_WARPS, codegen.LOOP_BN = saved
 
 
+ELEMENTWISE = """HloModule gelu_like
+ENTRY main {
+  x = f32[<=65536,1024]{1,0} parameter(0)
+  c = f32[] constant(0.7978846)
+  h = f32[] constant(0.5)
+  one = f32[] constant(1)
+  cb = f32[<=65536,1024]{1,0} broadcast(c), dimensions={}
+  hb = f32[<=65536,1024]{1,0} broadcast(h), dimensions={}
+  ob = f32[<=65536,1024]{1,0} broadcast(one), dimensions={}
+  s = f32[<=65536,1024]{1,0} multiply(x, cb)
+  t = f32[<=65536,1024]{1,0} tanh(s)
+  a = f32[<=65536,1024]{1,0} add(t, ob)
+  m = f32[<=65536,1024]{1,0} multiply(a, hb)
+  ROOT y = f32[<=65536,1024]{1,0} multiply(x, m)
+}
+"""
+
+
+def elementwise_bandwidth(reps: int) -> None:
+    """A fused elementwise chain (one kernel) against a device-to-device copy, 256 MiB."""
+    exe = dynhlo.compile(ELEMENTWISE, backend="gpu")
+    x = torch.randn(65536, 1024, device="cuda")
+    y = torch.empty_like(x)
+    moved = 2 * x.numel() * 4
+    t = graph_time(lambda: exe(x), reps)
+    tc = graph_time(lambda: y.copy_(x), reps)
+    print(f"fused elementwise (5 ops, 1 kernel) at 65536x1024 f32: {t:.4f} ms = "
+          f"{moved / t / 1e9:.0f} GB/s; torch copy {tc:.4f} ms = {moved / tc / 1e9:.0f} GB/s; "
+          f"ratio {tc / t:.2f}")
+
+
 def host_overhead(reps: int) -> None:
     """Per-call time of a one-kernel module at 3 rows: all host overhead."""
     small = dynhlo.compile((MODELS / "softmax_rows" / "module.hlo").read_text(), backend="gpu")
@@ -168,6 +199,7 @@ def main() -> None:
               f"{r.get('floor_ms', float('nan')):7.4f} {r['max_rel_err_vs_eager']:7.1e} "
               f"{r['compiles_after_first_size']}")
     host_overhead(200)
+    elementwise_bandwidth(opts.reps)
     if opts.out:
         Path(opts.out).write_text(json.dumps({"device": torch.cuda.get_device_name(),
                                               "rows": rows}, indent=1))
