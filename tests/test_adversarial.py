@@ -623,3 +623,32 @@ def test_inspect_names_a_cycle(tmp_path, capsys):
     assert _main("inspect", path) == 1
     err = capsys.readouterr().err
     assert "instruction 'b'" in err and "cycle" in err and "internal" not in err
+
+
+def _call_chain(depth: int) -> str:
+    comps = [f"c{depth - 1} {{\n  p = f32[<=4] parameter(0)\n  ROOT r = f32[<=4] negate(p)\n}}"]
+    for i in reversed(range(depth - 1)):
+        comps.append(f"c{i} {{\n  p = f32[<=4] parameter(0)\n"
+                     f"  ROOT r = f32[<=4] call(p), to_apply=c{i + 1}\n}}")
+    return module("\n".join(comps) + "\nENTRY m {\n  a = f32[<=4] parameter(0)\n"
+                  "  ROOT r = f32[<=4] call(a), to_apply=c0\n}")
+
+
+def test_calls_nested_deeper_than_python_allows():
+    """Before: RecursionError from deep inside inference."""
+    with pytest.raises(dynhlo.UnsupportedError, match="call each other more deeply"):
+        dynhlo.compile(_call_chain(3000))
+    exe = dynhlo.compile(_call_chain(40))
+    np.testing.assert_array_equal(exe(np.float32([1, -2])), [-1, 2])
+
+
+def test_evaluation_out_of_stack_is_a_clear_error():
+    import sys
+    exe = dynhlo.compile(_call_chain(60))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200)  # as if evaluation needed more frames than inference did
+    try:
+        with pytest.raises(dynhlo.UnsupportedError, match="call each other more deeply"):
+            exe(np.float32([1, -2]))
+    finally:
+        sys.setrecursionlimit(limit)

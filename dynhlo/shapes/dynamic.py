@@ -12,9 +12,10 @@ computation called with different sizes keeps separate results.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 
-from ..errors import HloVerifyError
+from ..errors import HloVerifyError, UnsupportedError
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED, AnyShape
@@ -119,6 +120,7 @@ def infer_module(module: HloModule) -> ComputationInfo:
 
     Raises:
         HloVerifyError: an instruction whose declared shape disagrees with its operands.
+        UnsupportedError: calls nested deeper than Python's recursion limit allows.
     """
     entry = module.entry
     trees = [declared_tree(p.shape, lambda path, d, bound, p=p: Sym(
@@ -127,7 +129,14 @@ def infer_module(module: HloModule) -> ComputationInfo:
         if p.shape.is_tuple:
             raise HloVerifyError("tuple-shaped entry parameters are not supported; pass the "
                                  "elements as separate parameters", p.name)
-    return Inference(module).analyze(entry, trees)
+    try:
+        return Inference(module).analyze(entry, trees)
+    except RecursionError:
+        # Each level of call nesting costs a few Python frames; hundreds of levels (no real
+        # model has them) exhaust Python's stack. Say so rather than show a traceback.
+        raise UnsupportedError(f"module '{module.name}': computations call each other more "
+                               f"deeply than dynhlo can follow (Python's recursion limit, "
+                               f"{sys.getrecursionlimit()})") from None
 
 
 def is_dynamic_tree(tree: DimsTree) -> bool:

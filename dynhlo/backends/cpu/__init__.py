@@ -59,7 +59,12 @@ class CpuProgram:
         """
         shapes = [a.shape for a in args]
         inputs = [_read_only(a) for a in args]
-        result = self.evaluator.run(self.info, inputs, args_shapes=shapes)
+        try:
+            result = self.evaluator.run(self.info, inputs, args_shapes=shapes)
+        except RecursionError:  # inference followed the calls, evaluation needs more frames
+            raise UnsupportedError(f"module '{self.module.name}': computations call each "
+                                   "other more deeply than the cpu backend can evaluate "
+                                   "(Python's recursion limit)") from None
         return _owned(result, set(self._constants))
 
     def to_payload(self) -> dict[str, bytes]:
