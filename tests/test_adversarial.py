@@ -652,3 +652,43 @@ def test_evaluation_out_of_stack_is_a_clear_error():
             exe(np.float32([1, -2]))
     finally:
         sys.setrecursionlimit(limit)
+
+
+# -- attributes that were checked only at run time, or never --------------------------------
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("""ENTRY m {
+  a = f32[5] parameter(0)
+  n = f32[] parameter(1)
+  ROOT r = f32[<=5] set-dimension-size(a, n), dimensions={0}
+}""", "integer size"),
+    ("""ENTRY m {
+  a = f32[<=5] parameter(0)
+  ROOT r = pred[<=5] compare(a, a), direction=XX
+}""", "direction=XX"),
+    ("""ENTRY m {
+  ROOT r = s32[5] iota(), iota_dimension=3
+}""", "iota_dimension=3"),
+], ids=["f32-size", "compare-direction", "iota-dimension"])
+def test_bad_attributes_are_verify_errors_at_compile_time(text, fragment):
+    """Before: an f32 size 2.7 silently truncated to 2; a bad compare direction or iota
+    dimension compiled and failed only when run."""
+    assert_verify_error(module(text), "r", fragment)
+
+
+def test_a_token_parameter_takes_none():
+    """JAX's ordered effects give ENTRY a token[] parameter. Before: no value passed the
+    argument check ('expects token, got f64; convert with .astype('float64')')."""
+    exe = dynhlo.compile(module("""ENTRY m {
+  tok = token[] parameter(0)
+  a = f32[<=4] parameter(1)
+  after = token[] after-all(tok)
+  n = f32[<=4] negate(a)
+  ROOT r = (token[], f32[<=4]) tuple(after, n)
+}"""))
+    _, out = exe(None, np.float32([1, 2]))
+    np.testing.assert_array_equal(out, [-1, -2])
+    with pytest.raises(dynhlo.ArgumentError, match="token") as info:
+        exe(3.0, np.float32([1, 2]))
+    assert (info.value.parameter, info.value.name) == (0, "tok")

@@ -13,13 +13,14 @@ from __future__ import annotations
 from ..errors import HloVerifyError
 from .ir import HloModule, Instruction
 from .opcodes import OP_SPECS, Group, Opcode
-from .types import COMPLEX_TYPES
+from .types import COMPLEX_TYPES, INTEGRAL_TYPES
 from .verify_calls import check_called_signature
 
 # Unary opcodes whose result element type differs from the operand's.
 _TYPE_CHANGING = {Opcode.CONVERT, Opcode.BITCAST_CONVERT, Opcode.IS_FINITE, Opcode.REAL,
                   Opcode.IMAG, Opcode.ABS, Opcode.REDUCE_PRECISION}
 _COMPLEX_FROM_REAL = {"c64": "f32", "c128": "f64"}
+_DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
 
 
 def verify_module(module: HloModule) -> None:
@@ -90,6 +91,14 @@ def _check_types(inst: Instruction) -> None:
     elif inst.opcode is Opcode.COMPARE:
         _expect(inst, types[0] == types[1], f"compares {types[0]} with {types[1]}")
         _expect(inst, result == "pred", f"compare gives pred, declared {result}")
+        direction = inst.attrs.get("direction")
+        _expect(inst, direction in _DIRECTIONS, f"compare direction={direction} is not one "
+                f"of {', '.join(_DIRECTIONS)}")
+    elif inst.opcode is Opcode.IOTA and not inst.shape.is_tuple:
+        dimension = inst.attrs.get("iota_dimension", "")
+        _expect(inst, dimension.isdigit() and int(dimension) < inst.shape.rank,
+                f"iota_dimension={dimension or '(missing)'} is not a dimension of the "
+                f"rank-{inst.shape.rank} result")
     elif inst.opcode is Opcode.COMPLEX:
         _expect(inst, types[0] == types[1] and _COMPLEX_FROM_REAL.get(result) == types[0],
                 f"complex of {types[0]} and {types[1]} cannot give {result}")
@@ -104,6 +113,10 @@ def _check_types(inst: Instruction) -> None:
     elif inst.opcode is Opcode.CLAMP:
         _expect(inst, types[0] == types[1] == types[2] == result,
                 f"clamp of {', '.join(types)} with result {result}")
+    elif inst.opcode is Opcode.SET_DIMENSION_SIZE:
+        # XLA: the size is an s32[] (an f32 2.7 would silently truncate to 2).
+        _expect(inst, types[1] in INTEGRAL_TYPES,
+                f"set-dimension-size takes an integer size, got {types[1]}")
     elif inst.opcode in (Opcode.REAL, Opcode.IMAG) and types[0] in COMPLEX_TYPES:
         _expect(inst, _COMPLEX_FROM_REAL[types[0]] == result,
                 f"{inst.opcode.value} of {types[0]} gives {_COMPLEX_FROM_REAL[types[0]]}")
