@@ -28,6 +28,13 @@ def check_arguments(params: list[Instruction], args: tuple) -> list[np.ndarray]:
 def check_argument(param: Instruction, arg) -> np.ndarray:
     where = f"parameter {param.parameter_number} '{param.name}'"
     shape = param.shape
+    if not shape.is_tuple and shape.element_type == "token":
+        # JAX's ordered effects give ENTRY a token[] parameter; a token carries no data.
+        if arg is not None and not (isinstance(arg, np.ndarray) and arg.shape == ()
+                                    and arg.dtype == np.bool_):
+            raise ArgumentError(f"{where} is a token[]; pass None", param.parameter_number,
+                                param.name)
+        return np.zeros((), np.bool_)  # the CPU backend's token value
     try:
         array = _TensorView(arg) if _is_torch(arg) else np.asarray(arg)
     except Exception as exc:  # noqa: BLE001 - anything NumPy cannot take is an argument error
