@@ -130,7 +130,20 @@ def read_argument(index: int, text: str):
             raise CliError(f"argument {index} {text!r} is a tuple; entry parameters are arrays, "
                            "so pass each element as its own argument")
         return value
+    number = _bare_number(text)
+    if number is not None and not os.path.exists(text):
+        return number  # a Python number takes the parameter's type when it fits (`3` for s32)
     return _read_npy(index, text)
+
+
+def _bare_number(text: str):
+    """`3` -> 3, `-2.5e3` -> -2500.0, `inf`/`nan` -> float; None for anything else."""
+    text = text.strip()
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if re.fullmatch(r"[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|nan)", text):
+        return float(text)
+    return None
 
 
 def _read_npy(index: int, path: str) -> np.ndarray:
@@ -166,9 +179,9 @@ def _add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     _add_module_argument(parser, artifact=True)
     parser.add_argument("args", nargs="*", metavar="ARG",
-                        help='one per entry parameter, in parameter order: a .npy file or HLO '
+                        help='one per entry parameter, in parameter order: a .npy file, HLO '
                              'literal text such as "f32[2,2] {{1,2},{3,4}}" or "s32[] 3", at '
-                             'its actual (unpadded) shape')
+                             'its actual (unpadded) shape, or a bare number (3) for a scalar')
     parser.add_argument("-o", "--output", metavar="OUT.npz",
                         help="also save the outputs to OUT.npz under keys out0, out1, ...")
     parser.add_argument("-q", "--quiet", action="store_true",

@@ -692,3 +692,13 @@ def test_a_token_parameter_takes_none():
     with pytest.raises(dynhlo.ArgumentError, match="token") as info:
         exe(3.0, np.float32([1, 2]))
     assert (info.value.parameter, info.value.name) == (0, "tok")
+
+
+def test_cli_bare_number_for_a_scalar_parameter(tmp_path, capsys):
+    """Before: `dynhlo run m.hlo X 3` was 'argument 1 (3): no such file'."""
+    sized = Path(__file__).resolve().parents[1] / "examples" / "seed_set_dimension_size.hlo"
+    rows = "f32[2,5] {{1,2,3,4,5},{6,7,8,9,10}}"
+    assert _main("run", sized, rows, "1") == 0
+    assert capsys.readouterr().out.strip() == "f32[1,5] { {1, 2, 3, 4, 5} }"
+    assert _main("run", sized, rows, "2.5") == 1
+    assert "expects s32" in capsys.readouterr().err
