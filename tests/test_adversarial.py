@@ -702,3 +702,13 @@ def test_cli_bare_number_for_a_scalar_parameter(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == "f32[1,5] { {1, 2, 3, 4, 5} }"
     assert _main("run", sized, rows, "2.5") == 1
     assert "expects s32" in capsys.readouterr().err
+
+
+def test_big_endian_arrays_are_their_element_type():
+    """Before: a '>f4' array (np.load of a .npy written big-endian) was 'expects f32, got
+    >f4'."""
+    exe = dynhlo.compile(SEED.read_text())
+    x = np.arange(10, dtype=">f4").reshape(2, 5)
+    y = exe(x)
+    assert y.dtype == np.float32
+    np.testing.assert_array_equal(y, np.arange(10, dtype=np.float32).reshape(2, 5))

@@ -42,6 +42,9 @@ def check_argument(param: Instruction, arg) -> np.ndarray:
                             param.parameter_number, param.name) from None
     if shape.element_type in ARRAY_TYPES and _is_python_value(arg):
         array = _from_python(param, where, array)
+    if isinstance(array, np.ndarray) and not array.dtype.isnative:
+        # '>f4' (a .npy written on a big-endian machine) is f32 in another byte order.
+        array = array.astype(array.dtype.newbyteorder("="))
     given = from_numpy_dtype(array.dtype)
     if given != shape.element_type:
         raise ArgumentError(f"{where} expects {shape.element_type} ({shape}), got "
