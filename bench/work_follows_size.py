@@ -149,7 +149,7 @@ def elementwise_bandwidth(reps: int) -> None:
     t = graph_time(lambda: exe(x), reps)
     tc = graph_time(lambda: y.copy_(x), reps)
     print(f"fused elementwise (5 ops, 1 kernel) at 65536x1024 f32: {t:.4f} ms = "
-          f"{moved / t / 1e9:.0f} GB/s; torch copy {tc:.4f} ms = {moved / tc / 1e9:.0f} GB/s; "
+          f"{moved / t / 1e6:.0f} GB/s; torch copy {tc:.4f} ms = {moved / tc / 1e6:.0f} GB/s; "
           f"ratio {tc / t:.2f}")
 
 

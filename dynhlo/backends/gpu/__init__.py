@@ -79,7 +79,8 @@ class GpuProgram:
         if launchers is None:
             launchers = {id(k): JitLauncher(k, interpret, fast_launch) for k in self.kernels}
         self.runner = Runner(module, launchers, self.device)
-        self.fast = FastPlan.build(self.plan, launchers, self.device)
+        self.fast = FastPlan.build(self.plan, launchers, self.device) if all(
+            id(k) in launchers for k in self.kernels) else None
         if not interpret:
             torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
             torch.backends.cudnn.allow_tf32 = False
