@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .hlo.ir import HloModule, Instruction
+from .hlo.literal import format_literal
 from .hlo.opcodes import Opcode
 from .hlo.shape import UNBOUNDED
 from .hlo.verifier import verify_module
@@ -49,12 +50,26 @@ def instruction_rows(info: ComputationInfo) -> list[Row]:
 
 
 def _opcode_text(inst: Instruction) -> str:
+    """`subtract(x.1, sub.6)`: the opcode and its operands, as HLO text writes them, so the
+    data flow can be followed; `constant(-inf)` for scalar constants."""
     if inst.opcode is Opcode.PARAMETER:
         return f"parameter({inst.parameter_number})"
+    if inst.opcode is Opcode.CONSTANT:
+        if not inst.shape.is_tuple and inst.shape.rank == 0:
+            return f"constant({format_literal(inst.literal, inst.shape)})"
+        return "constant"
+    names = [o.name for o in inst.operands]
+    operands = ", ".join(names)
+    if len(operands) > _MAX_OPERANDS_TEXT:
+        operands = f"{names[0]}, ... {len(names)} operands"
+    text = f"{inst.opcode.value}({operands})"
     if inst.opcode is Opcode.CUSTOM_CALL:
-        target = inst.attrs.get("custom_call_target", "").strip('"')
-        return f"custom-call({target})"
-    return inst.opcode.value
+        text += " " + inst.attrs.get("custom_call_target", "").strip('"')
+    return text
+
+
+_MAX_OPERANDS_TEXT = 48  # past this, name the first operand and count the rest
+_MAX_COLUMN = 40  # a longer cell (a wide tuple shape) overflows its own line only
 
 
 def invocations(info: ComputationInfo, site: str = "ENTRY") -> list[tuple[str, ComputationInfo]]:
@@ -117,7 +132,7 @@ def _leaves(tree):
 
 def _table(rows: list[Row]) -> list[str]:
     names = [("ROOT " if r.is_root else "") + r.name for r in rows]
-    widths = [max((len(x) for x in col), default=0) for col in
+    widths = [min(_MAX_COLUMN, max((len(x) for x in col), default=0)) for col in
               (names, [r.shape for r in rows], [r.opcode for r in rows])]
     lines = []
     for name, r in zip(names, rows):
@@ -138,7 +153,7 @@ def inspect_module(module: HloModule) -> str:
     entry = infer_module(module)
     sites = invocations(entry)
     lines = [f"HloModule {module.name}: dynamic size of every instruction",
-             "  columns: instruction, declared shape, opcode, inferred dims "
+             "  columns: instruction, declared shape, opcode(operands), inferred dims "
              "(a number is static)"]
     for site, info in sites:
         rows = instruction_rows(info)

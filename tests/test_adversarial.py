@@ -712,3 +712,15 @@ def test_big_endian_arrays_are_their_element_type():
     y = exe(x)
     assert y.dtype == np.float32
     np.testing.assert_array_equal(y, np.arange(10, dtype=np.float32).reshape(2, 5))
+
+
+def test_inspect_shows_operands_like_hlo_text(capsys):
+    """An XLA user follows data flow by operands. Before: only the opcode was shown."""
+    models = Path(__file__).resolve().parents[1].parent / "shared" / "models"
+    assert _main("inspect", models / "softmax_rows" / "module.hlo") == 0
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines()
+             if line.startswith("  ") and not line.startswith("  columns")}
+    assert "reduce(x.1, constant.5)" in lines["reduce_max.7"]
+    assert "constant(-inf)" in lines["constant.5"]
+    assert "divide(exp.1, div.6)" in lines["ROOT"]
+    assert lines["ROOT"].rstrip().endswith("[x.1.0,37]")
