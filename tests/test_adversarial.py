@@ -509,10 +509,12 @@ class _Chain:
         for _ in range(self.rng.randint(1, 8)):
             cur, ref = getattr(self, "_" + self.rng.choice(
                 ["unary", "binary", "binary", "select", "reduce1", "reduce0", "reshape",
-                 "transpose"]))(cur, ref)
+                 "transpose", "reverse", "sort", "cumsum", "window", "dot"]))(cur, ref)
         self.lines.append(f"  ROOT root = {self.full} copy({cur})")
         reducers = "".join(f"{r}_f {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
                            f"  ROOT r = f32[] {r}(a, b)\n}}\n" for r in _REDUCE)
+        reducers += ("less_f {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+                     "  ROOT r = pred[] compare(a, b), direction=LT\n}\n")
         self.text = f"HloModule rand\n{reducers}ENTRY main {{\n" + "\n".join(self.lines) + "\n}"
         self.reference = ref
 
@@ -589,6 +591,37 @@ class _Chain:
         flat_dim = str(ROWS * COLS) if self.dim0 == str(ROWS) else f"<={ROWS * COLS}"
         flat = self._emit(f"f32[{flat_dim}]", f"reshape({cur})")
         return self._emit(self.full, f"reshape({flat})"), ref
+
+    def _reverse(self, cur, ref):
+        return (self._emit(self.full, f"reverse({cur}), dimensions={{0}}"),
+                lambda x, y, z: ref(x, y, z)[::-1])
+
+    def _sort(self, cur, ref):  # along the dynamic dim: padding must not sort in
+        return (self._emit(self.full, f"sort({cur}), dimensions={{0}}, to_apply=less_f"),
+                lambda x, y, z: np.sort(ref(x, y, z), axis=0))
+
+    def _cumsum(self, cur, ref):  # jnp.cumsum's reduce-window over the dynamic dim
+        zero = self._emit("f32[]", "constant(0)")
+        return (self._emit(self.full, f"reduce-window({cur}, {zero}), window={{size={ROWS}x1 "
+                                      f"pad={ROWS - 1}_0x0_0}}, to_apply=add_f"),
+                lambda x, y, z: np.cumsum(ref(x, y, z), axis=0))
+
+    def _window(self, cur, ref):  # max of each row and the one after it (the last: itself)
+        ninf = self._emit("f32[]", "constant(-inf)")
+        return (self._emit(self.full, f"reduce-window({cur}, {ninf}), window={{size=2x1 "
+                                      "pad=0_1x0_0}, to_apply=maximum_f"),
+                lambda x, y, z: np.maximum(ref(x, y, z), np.concatenate(
+                    [ref(x, y, z)[1:], np.full((min(1, len(x)), COLS), -np.inf)])))
+
+    def _dot(self, cur, ref):  # cur @ (cur^T cur) / 8: contracts the dynamic dim once
+        gram = self._emit(f"f32[{COLS},{COLS}]", f"dot({cur}, {cur}), lhs_contracting_dims={{0}}, "
+                                                 "rhs_contracting_dims={0}")
+        prod = self._emit(self.full, f"dot({cur}, {gram}), lhs_contracting_dims={{1}}, "
+                                     "rhs_contracting_dims={0}")
+        eighth = self._emit("f32[]", "constant(0.125)")
+        scale = self._emit(self.full, f"broadcast({eighth}), dimensions={{}}")
+        return (self._emit(self.full, f"multiply({prod}, {scale})"),
+                lambda x, y, z: (lambda v: v @ (v.T @ v) * np.float32(0.125))(ref(x, y, z)))
 
     def _transpose(self, cur, ref):
         t = self._emit(f"f32[{COLS},{self.dim0}]{{0,1}}", f"transpose({cur}), dimensions={{1,0}}")
