@@ -757,3 +757,14 @@ def test_inspect_shows_operands_like_hlo_text(capsys):
     assert "constant(-inf)" in lines["constant.5"]
     assert "divide(exp.1, div.6)" in lines["ROOT"]
     assert lines["ROOT"].rstrip().endswith("[x.1.0,37]")
+
+
+def test_rank_over_numpys_limit_is_unsupported_at_compile_time():
+    """Before: a rank-70 broadcast compiled, then NumPy raised ValueError from deep inside."""
+    dims = ",".join(["1"] * 70)
+    with pytest.raises(dynhlo.UnsupportedError) as info:
+        dynhlo.compile(module(f"""ENTRY m {{
+  c = f32[] constant(1)
+  ROOT b = f32[{dims}] broadcast(c), dimensions={{}}
+}}"""))
+    assert "'b'" in str(info.value) and "rank 70" in str(info.value)

@@ -8,6 +8,7 @@ from ...errors import ArtifactError, UnsupportedError
 from ...hlo import attrs
 from ...hlo.ir import HloModule
 from ...hlo.opcodes import Opcode
+from ...hlo.shape import leaf_shapes
 from ...shapes.dynamic import ComputationInfo, Inference
 from . import (ops_collective, ops_control, ops_control_flow, ops_data,  # noqa: F401
                ops_elementwise, ops_indexing, ops_linalg, ops_numeric, ops_reduce,
@@ -16,11 +17,16 @@ from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 
 NAME = "cpu"
+_MAX_RANK = 64  # NumPy's limit on array dimensions (numpy 2: NPY_MAXDIMS)
 
 
 def check_supported(module: HloModule) -> None:
     """Raise UnsupportedError for the first instruction the CPU backend cannot run."""
     for inst in module.instructions():
+        rank = max((s.rank for s in leaf_shapes(inst.shape)), default=0)
+        if rank > _MAX_RANK:
+            raise UnsupportedError(f"instruction '{inst.name}' has rank {rank} ({inst.shape}); "
+                                   f"the cpu backend (NumPy) holds at most {_MAX_RANK} dims")
         if inst.opcode is Opcode.PARAMETER:
             continue
         if inst.opcode not in LOWERINGS:
