@@ -143,3 +143,51 @@ def test_generated_kernel_masks_with_sizes_and_grids_follow_them():
     (kernel,) = exe.program.kernels
     assert "xmask = x < (s0) * (5)" in kernel.source
     assert "do_not_specialize=['s0']" in kernel.source
+
+
+SET_SIZE = """HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[10,4] parameter(0)
+  n = s32[] parameter(1)
+  d = f32[<=10,4] set-dimension-size(x, n), dimensions={0}
+  e = f32[<=10,4] exponential(d)
+  z = f32[] constant(0)
+  s = f32[4] reduce(e, z), dimensions={0}, to_apply=add
+  g = s32[] get-dimension-size(d), dimensions={0}
+  ROOT r = (f32[<=10,4], f32[4], s32[]) tuple(e, s, g)
+}
+"""
+
+
+def test_data_dependent_size_from_a_device_value():
+    """set-dimension-size's size is a computed scalar: read from the device, then used."""
+    on_gpu = dynhlo.compile(SET_SIZE, backend="gpu")
+    x = np.random.default_rng(3).random((10, 4), dtype=np.float32)
+    for n in (0, 1, 7, 10):
+        e, s, g = on_gpu(x, np.int32(n))
+        np.testing.assert_allclose(e, np.exp(x[:n]), rtol=1e-6)
+        np.testing.assert_allclose(s, np.exp(x[:n]).sum(axis=0), rtol=1e-5)
+        assert int(g) == n
+    with pytest.raises(dynhlo.DynamicSizeError, match="outside"):
+        on_gpu(x, np.int32(11))
+
+
+def test_aot_payload_cross_compiles_without_a_gpu():
+    """Cubins for sm_90 and JSON metadata, made here (Triton cross-compiles; no pickle)."""
+    import json
+    from dynhlo.runtime import stats
+    text, _, _ = CASES["row_reduce_max"]
+    program = dynhlo.compile(text, backend="gpu", target="sm_90").program
+    before = stats.snapshot().get("kernel_compile", 0)
+    payload = program.to_payload()
+    assert stats.snapshot().get("kernel_compile", 0) == before + len(program.kernels)
+    meta = json.loads(payload["gpu_program.json"])
+    assert meta["target"] == "sm_90" and len(meta["kernels"]) == len(program.kernels) == 1
+    assert meta["kernels"][0]["signature"]["s0"] == "i32"
+    cubin = payload["kernel_0.cubin"]
+    assert cubin[:4] == b"\x7fELF" and len(cubin) > 1000
