@@ -768,3 +768,46 @@ def test_rank_over_numpys_limit_is_unsupported_at_compile_time():
   ROOT b = f32[{dims}] broadcast(c), dimensions={{}}
 }}"""))
     assert "'b'" in str(info.value) and "rank 70" in str(info.value)
+
+
+# -- sizes from values that disagree with the size they meet ------------------------------------
+
+
+@pytest.mark.parametrize("text, args", [
+    ("""ENTRY m {
+  a = f32[<=4] parameter(0)
+  n = s32[] parameter(1)
+  s = f32[<=4] set-dimension-size(a, n), dimensions={0}
+  ROOT r = f32[<=4] add(s, a)
+}""", (np.float32([1, 2]), np.int32(3))),
+    ("""ENTRY m {
+  a = f32[<=8] parameter(0)
+  n = s32[] parameter(1)
+  s = f32[<=8] custom-call(a, n), custom_call_target="SliceToDynamic"
+  ROOT r = f32[<=8] add(s, a)
+}""", (np.arange(6, dtype=np.float32), np.int32(2))),
+    ("""ENTRY m {
+  a = f32[<=8] parameter(0)
+  n = s32[] parameter(1)
+  k = s32[] parameter(2)
+  b = f32[<=4,<=4] parameter(3)
+  s = f32[<=4,<=4] dynamic-reshape(a, n, k)
+  ROOT r = f32[<=4,<=4] add(s, b)
+}""", (np.arange(6, dtype=np.float32), np.int32(3), np.int32(2), np.ones((2, 3), np.float32))),
+], ids=["set-dimension-size", "SliceToDynamic", "dynamic-reshape"])
+def test_a_size_from_a_value_that_disagrees_with_the_size_it_meets(text, args):
+    """n=3 rows meeting a 2-row argument in an add. Before: inference kept the argument's
+    size, the op ignored its own size operand, and the add silently ran at 2 rows."""
+    exe = dynhlo.compile(module(text))
+    with pytest.raises(dynhlo.DynamicSizeError, match="sizes that meet in one op must agree"):
+        exe(*args)
+
+
+def test_sizes_from_values_that_agree_still_run():
+    exe = dynhlo.compile(module("""ENTRY m {
+  a = f32[<=4] parameter(0)
+  n = s32[] parameter(1)
+  s = f32[<=4] set-dimension-size(a, n), dimensions={0}
+  ROOT r = f32[<=4] add(s, a)
+}"""))
+    np.testing.assert_array_equal(exe(np.float32([1, 2]), np.int32(2)), [2, 4])

@@ -115,8 +115,25 @@ def get_dimension_size(ctx, inst, args):
 
 @lowering(Opcode.SET_DIMENSION_SIZE)
 def set_dimension_size(ctx, inst, args):
-    x, _ = args
-    return _resize(x, ctx.out_shape())
+    x, n = args
+    d = attrs.ints(inst, "dimensions")[0]
+    return _resize(x, own_sizes(ctx, inst, {d: (inst.operands[1], n)}))
+
+
+def own_sizes(ctx, inst, sizes: dict) -> tuple[int, ...]:
+    """The result shape with dimension d at the value of its own size operand.
+
+    Inference may have made this size one with another (the parameter's it meets in an add)
+    and kept only the other's expression; taking the size from the operand itself lets the
+    evaluator's check catch the two disagreeing, instead of silently using the other's.
+    """
+    shape = list(ctx.out_shape())
+    for d, (source, value) in sizes.items():
+        size, bound = int(np.asarray(value)), inst.shape.dims[d]
+        if size < 0 or (bound >= 0 and size > bound):
+            raise ctx.error(f"dynamic size {size} from '{source.name}' is outside [0, {bound}]")
+        shape[d] = size
+    return tuple(shape)
 
 
 def _resize(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -145,4 +162,7 @@ def pad_to_static(ctx, inst, args):
 def slice_to_dynamic(ctx, inst, args):
     """(static array, sizes...) -> the array cut to the sizes (each at most its bound)."""
     x = args[0]
-    return _resize(x, ctx.out_shape())
+    dynamic = inst.shape.dynamic if not inst.shape.is_tuple else ()
+    sizes = {d: (inst.operands[1 + d], args[1 + d]) for d in range(len(dynamic))
+             if dynamic[d] and 1 + d < len(args)}
+    return _resize(x, own_sizes(ctx, inst, sizes))

@@ -17,6 +17,7 @@ from ...hlo.opcodes import Opcode
 from ...hlo.types import bit_width, to_numpy_dtype
 from ...shapes.rules_data import physical_order
 from .lowering import lowering
+from .ops_data import own_sizes as _own_sizes
 from .ops_reduce import _fast_reducer
 
 
@@ -72,7 +73,8 @@ def reverse(ctx, inst, args):
 def dynamic_reshape(ctx, inst, args):
     """Row-major reshape of the valid region to the sizes given by the size operands."""
     x = args[0]
-    shape = ctx.out_shape()
+    shape = _own_sizes(ctx, inst, {d: (inst.operands[1 + d], args[1 + d])
+                                   for d in range(len(args) - 1)})
     if x.size != int(np.prod(shape)):
         raise ctx.error(f"dynamic-reshape of {list(x.shape)} ({x.size} elements) to sizes "
                         f"{list(shape)} ({int(np.prod(shape))} elements)")
