@@ -226,3 +226,14 @@ def test_aot_payload_for_another_target_is_an_artifact_error():
     from dynhlo.shapes.dynamic import infer_module
     with pytest.raises(dynhlo.ArtifactError, match="sm_80"):
         gpu.load_program(module, infer_module(module), payload, "sm_90")
+
+
+def test_attention_with_different_query_and_key_counts_and_a_mismatched_value():
+    """q and k may differ (two dynamic dims in the scores); k and v must agree."""
+    text = (MODELS / "attention" / "module.hlo").read_text()
+    on_gpu, on_cpu = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
+    rng = np.random.default_rng(5)
+    q, k, v = (rng.standard_normal((n, 64)).astype(np.float32) for n in (5, 7, 7))
+    assert_matches(on_gpu(q, k, v), np.asarray(on_cpu(q, k, v)), 1e-5, 1e-5)
+    with pytest.raises(dynhlo.DynamicSizeError, match="'v.1': dimension 0 has run-time size 6"):
+        on_gpu(q, k, rng.standard_normal((6, 64)).astype(np.float32))

@@ -1,4 +1,4 @@
-"""A lean per-call path for entry plans made only of parameters and generated kernels.
+"""A lean per-call path for entry plans of parameters, generated kernels and cuBLAS dots.
 
 Host time per call matters for small and medium modules (DESIGN.md section 4): a
 layer-norm kernel of 70 us at 65536 rows and 12 us at 8192 would otherwise share the call
@@ -6,7 +6,7 @@ with about as much Python. When every size a kernel needs is a parameter's dimen
 plan is flattened once: values live in a list by slot, each size is read straight off an
 argument's shape, and the only run-time check left is the one the module can fail (two
 parameters whose dimensions inference unified must have the same size). Anything else
-(library steps, calls, data-dependent sizes) takes program.Runner.
+(other library steps, calls, data-dependent sizes) takes program.Runner.
 """
 
 from __future__ import annotations
@@ -16,9 +16,12 @@ import math
 import torch
 
 from ...errors import DynamicSizeError
+from ...hlo.opcodes import Opcode
 from ...shapes.sizes import ParamSize, Sym, dim_text
 from .codegen import canonical_dim
 from .launcher import torch_dtype
+from .lowering import LIBRARY
+from .ops_library import dot_on_device
 from .program import _dense
 
 
@@ -33,6 +36,24 @@ def _getter(dim):
     return None
 
 
+class _Ctx:
+    """The little of StepContext that view and dot lowerings ask for."""
+
+    __slots__ = ("inst", "shape")
+
+    def __init__(self, inst, shape):
+        self.inst, self.shape = inst, shape
+
+    def out_shape(self, inst=None):
+        return tuple(self.shape)
+
+    def error(self, message: str) -> DynamicSizeError:
+        return DynamicSizeError(f"instruction '{self.inst.name}': {message}")
+
+
+_LIBRARY_OK = (Opcode.DOT, Opcode.TRANSPOSE, Opcode.RESHAPE)
+
+
 class FastPlan:
     """Slots, size getters and launchers of a kernel-only plan (see module doc)."""
 
@@ -45,7 +66,10 @@ class FastPlan:
         dims = plan.info.dims
         slots, checks, kernels = {}, [], []
         params = [inst for inst, kind in plan.steps if kind == "param"]
-        if any(kind not in ("param", "kernel") for _, kind in plan.steps):
+        if any(kind not in ("param", "kernel", "library") or (
+                kind == "library" and (inst.opcode not in _LIBRARY_OK or (
+                    inst.opcode is Opcode.DOT and not dot_on_device(inst))))
+               for inst, kind in plan.steps):
             return None
         for p in params:
             slots[p] = p.parameter_number
@@ -58,6 +82,15 @@ class FastPlan:
                         checks.append((p, d, dim, source))
         next_slot = len(params)
         for inst, kind in plan.steps:
+            if kind == "library":
+                getters = [_getter(d) for d in dims[inst]]
+                if any(g is None for g in getters):
+                    return None
+                kernels.append((LIBRARY[inst.opcode], inst, [slots[o] for o in inst.operands],
+                                getters))
+                slots[inst] = next_slot
+                next_slot += 1
+                continue
             if kind != "kernel":
                 continue
             kernel = plan.kernels[inst]
@@ -87,7 +120,13 @@ class FastPlan:
                     f"{shapes[n][dd]} here; sizes that meet in one op must agree")
         values = list(tensors)
         device = self.device
-        for launch, inputs, out_dims, size_dims, grid_dims, row, block, dtype in self.kernels:
+        for step in self.kernels:
+            if len(step) == 4:  # a library step: a view or a cuBLAS product
+                fn, inst, operands, out_dims = step
+                shape = [g if g.__class__ is int else shapes[g[0]][g[1]] for g in out_dims]
+                values.append(fn(_Ctx(inst, shape), inst, [values[s] for s in operands]))
+                continue
+            launch, inputs, out_dims, size_dims, grid_dims, row, block, dtype = step
             shape = [g if g.__class__ is int else shapes[g[0]][g[1]] for g in out_dims]
             out = torch.empty(shape, dtype=dtype, device=device)
             values.append(out)

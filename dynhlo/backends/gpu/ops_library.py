@@ -37,6 +37,12 @@ def dot(ctx, inst, args):
         if lhs.shape[a] != rhs.shape[b]:
             raise ctx.error(f"dot dimension {a} of the lhs has size {lhs.shape[a]} but "
                             f"dimension {b} of the rhs has size {rhs.shape[b]}")
+    if not lb and len(lc) == 1 and lhs.dim() == 2 and rhs.dim() == 2:  # a plain matrix product
+        a = lhs if lc[0] == 1 else lhs.T
+        b = rhs if rc[0] == 0 else rhs.T
+        out = torch.matmul(a, b)
+        return out if out.dtype == torch_dtype(inst.shape.element_type) else out.to(
+            torch_dtype(inst.shape.element_type))
     lf = [d for d in range(lhs.dim()) if d not in lb and d not in lc]
     rf = [d for d in range(rhs.dim()) if d not in rb and d not in rc]
     batch = [lhs.shape[d] for d in lb]
