@@ -811,3 +811,22 @@ def test_sizes_from_values_that_agree_still_run():
   ROOT r = f32[<=4] add(s, a)
 }"""))
     np.testing.assert_array_equal(exe(np.float32([1, 2]), np.int32(2)), [2, 4])
+
+
+@pytest.mark.parametrize("op, want", [
+    ("subtract", [False, True, True, False]),   # a - b on 0/1, nonzero is true: a xor b
+    ("negate", [True, True, False, False]),
+    ("sign", [True, True, False, False]),
+])
+def test_arithmetic_on_pred(op, want):
+    """Before: NumPy refused boolean subtract, negative and sign (TypeError from inside)."""
+    a = np.array([True, True, False, False])
+    b = np.array([True, False, True, False])
+    if op == "subtract":
+        body = "b = pred[<=8] parameter(1)\n  ROOT r = pred[<=8] subtract(a, b)"
+        args = (a, b)
+    else:
+        body = f"ROOT r = pred[<=8] {op}(a)"
+        args = (a,)
+    exe = dynhlo.compile(module(f"ENTRY m {{\n  a = pred[<=8] parameter(0)\n  {body}\n}}"))
+    np.testing.assert_array_equal(exe(*args), want)

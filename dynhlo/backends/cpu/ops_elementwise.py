@@ -68,6 +68,8 @@ def _logistic(x):
 
 
 def _sign(x):
+    if x.dtype == np.bool_:  # pred: sign(1) = 1, sign(0) = 0
+        return x.copy()
     return np.sign(x) if x.dtype.kind != "f" else np.where(np.isnan(x), x, np.sign(x))
 
 
@@ -89,8 +91,17 @@ def _not(x):
     return np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
 
 
+def _negate(x):
+    return x.copy() if x.dtype == np.bool_ else np.negative(x)  # pred: -1 is still true
+
+
+def _subtract(x, y):
+    # pred: XLA computes on 0/1 and reads any nonzero as true, so a - b is a xor b.
+    return np.logical_xor(x, y) if x.dtype == np.bool_ else np.subtract(x, y)
+
+
 UNARY = {
-    Opcode.ABS: np.abs, Opcode.NEGATE: np.negative, Opcode.SIGN: _sign,
+    Opcode.ABS: np.abs, Opcode.NEGATE: _negate, Opcode.SIGN: _sign,
     Opcode.EXP: _float_op(np.exp), Opcode.EXPM1: _float_op(np.expm1),
     Opcode.LOG: _float_op(np.log), Opcode.LOG1P: _float_op(np.log1p),
     Opcode.SQRT: _float_op(np.sqrt), Opcode.RSQRT: _float_op(_rsqrt),
@@ -179,7 +190,7 @@ def _logical(bool_fn, int_fn):
 
 
 BINARY = {
-    Opcode.ADD: np.add, Opcode.SUBTRACT: np.subtract, Opcode.MULTIPLY: np.multiply,
+    Opcode.ADD: np.add, Opcode.SUBTRACT: _subtract, Opcode.MULTIPLY: np.multiply,
     Opcode.DIVIDE: _divide, Opcode.REMAINDER: _remainder, Opcode.MAXIMUM: _max,
     Opcode.MINIMUM: _min, Opcode.POWER: _power, Opcode.ATAN2: np.arctan2,
     Opcode.AND: _logical(np.logical_and, np.bitwise_and),
