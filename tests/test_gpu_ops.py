@@ -191,3 +191,30 @@ def test_aot_payload_cross_compiles_without_a_gpu():
     assert meta["kernels"][0]["signature"]["s0"] == "i32"
     cubin = payload["kernel_0.cubin"]
     assert cubin[:4] == b"\x7fELF" and len(cubin) > 1000
+
+
+class _DlpackArray:
+    """A foreign array that only speaks DLPack (as CuPy or JAX arrays do)."""
+
+    def __init__(self, tensor):
+        self._t = tensor
+        self.shape = tuple(tensor.shape)
+        self.dtype = np.dtype(str(tensor.dtype).removeprefix("torch."))
+
+    def __dlpack__(self, **kwargs):
+        return self._t.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return self._t.__dlpack_device__()
+
+
+def test_dlpack_arrays_pass_in_without_a_copy_and_tensors_come_out():
+    text, _, _ = CASES["unary_chain"]
+    exe = dynhlo.compile(text, backend="gpu")
+    x = torch.randn(6, 5, device=exe.program.device)
+    out = exe(_DlpackArray(x))
+    assert isinstance(out, torch.Tensor)
+    want = np.asarray(dynhlo.compile(text, backend="cpu")(x.cpu().numpy()))
+    np.testing.assert_allclose(out.cpu().numpy(), want, rtol=2e-6, atol=1e-6)
+    with pytest.raises(dynhlo.ArgumentError, match="size 25 > bound 24"):
+        exe(_DlpackArray(torch.randn(25, 5, device=exe.program.device)))

@@ -107,7 +107,11 @@ def _from_python(param: Instruction, where: str, array: np.ndarray) -> np.ndarra
 
 
 def _is_torch(arg) -> bool:
-    return type(arg).__module__.startswith("torch") and hasattr(arg, "data_ptr")
+    """A torch tensor, or another DLPack device array (CuPy, JAX): checked without a copy."""
+    if type(arg).__module__.startswith("torch") and hasattr(arg, "data_ptr"):
+        return True
+    return hasattr(arg, "__dlpack__") and not isinstance(arg, (np.ndarray, np.generic)) \
+        and hasattr(arg, "shape") and hasattr(arg, "dtype")
 
 
 _TORCH_DTYPES: dict = {}  # torch dtype -> NumPy dtype, filled on first sight
@@ -118,6 +122,8 @@ class _TensorView:
 
     def __init__(self, tensor):
         dtype = _TORCH_DTYPES.get(tensor.dtype)
+        if dtype is None and not type(tensor).__module__.startswith("torch"):
+            dtype = np.dtype(tensor.dtype)  # DLPack arrays of NumPy-typed libraries
         if dtype is None:
             import ml_dtypes
             name = str(tensor.dtype).removeprefix("torch.")

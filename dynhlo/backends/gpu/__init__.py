@@ -89,11 +89,15 @@ class GpuProgram:
         """Run on NumPy arrays or torch tensors of actual shapes (already checked).
 
         Returns NumPy arrays when every argument is a NumPy array, else torch tensors on the
-        device (a tuple for a tuple root).
+        device (a tuple for a tuple root). Torch tensors and other DLPack arrays stay on the
+        device: no host round trip.
         """
         on_host = True
         tensors = []
         for a, p in zip(args, self.module.entry.parameters):
+            if not isinstance(a, (torch.Tensor, np.ndarray, np.generic)) and hasattr(
+                    a, "__dlpack__"):
+                a = torch.from_dlpack(a)  # CuPy, JAX, ...: shared, not copied
             if isinstance(a, torch.Tensor):
                 on_host = False
                 if a.device != self.device:
