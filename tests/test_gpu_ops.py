@@ -218,3 +218,17 @@ def test_dlpack_arrays_pass_in_without_a_copy_and_tensors_come_out():
     np.testing.assert_allclose(out.cpu().numpy(), want, rtol=2e-6, atol=1e-6)
     with pytest.raises(dynhlo.ArgumentError, match="size 25 > bound 24"):
         exe(_DlpackArray(torch.randn(25, 5, device=exe.program.device)))
+
+
+def test_bounds_past_two_billion_elements_index_in_64_bits():
+    text = """HloModule w
+ENTRY main {
+  x = f32[<=2100000,1024] parameter(0)
+  ROOT y = f32[<=2100000,1024] exponential(x)
+}
+"""
+    exe = dynhlo.compile(text, backend="gpu")
+    (kernel,) = exe.program.kernels
+    assert "s0 = s0.to(tl.int64)" in kernel.source and ".to(tl.int64)" in kernel.source
+    x = np.random.default_rng(0).random((3, 1024), dtype=np.float32)
+    np.testing.assert_allclose(exe(x), np.exp(x), rtol=1e-6)

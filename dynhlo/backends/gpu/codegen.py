@@ -427,7 +427,10 @@ class KernelWriter:
             f"@triton.jit(do_not_specialize={size_args!r})",
             f"def kernel({', '.join(args + consts)}):",
         ]
-        source = "\n".join(header + self.lines) + "\n"
+        # Sizes arrive as i32; products of them (numel, strides) must not wrap in i32 when
+        # the bound's element count needs 64-bit offsets.
+        widen = [f"    {n} = {n}.to(tl.int64)" for n in size_args] if self.wide else []
+        source = "\n".join(header + widen + self.lines) + "\n"
         return Kernel(name="kernel", source=source, group=self.group,
                       size_syms=[sym for _, sym in syms], kind=kind, block=block,
                       num_warps=4 if kind == "elementwise" else ROW_WARPS)
