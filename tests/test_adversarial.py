@@ -830,3 +830,36 @@ def test_arithmetic_on_pred(op, want):
         args = (a,)
     exe = dynhlo.compile(module(f"ENTRY m {{\n  a = pred[<=8] parameter(0)\n  {body}\n}}"))
     np.testing.assert_array_equal(exe(*args), want)
+
+
+# -- sub-byte integers (s4/u4: ml_dtypes, held in a byte by NumPy) --------------------------
+
+
+def _elementwise(op: str, element_type: str, *arrays):
+    params = "\n".join(f"  p{i} = {element_type}[<=8] parameter({i})" for i in range(len(arrays)))
+    names = ", ".join(f"p{i}" for i in range(len(arrays)))
+    exe = dynhlo.compile(module(f"ENTRY m {{\n{params}\n  ROOT r = {element_type}[<=8] "
+                                f"{op}({names})\n}}"))
+    return exe(*arrays).astype(int).tolist()
+
+
+@pytest.mark.parametrize("op, element_type, args, want", [
+    ("and", "s4", ([-8, 7, -1, 5], [7, 3, -1, 6]), [0, 3, -1, 4]),
+    ("or", "u4", ([8, 1], [7, 2]), [15, 3]),
+    ("xor", "s4", ([-1, 5], [7, 3]), [-8, 6]),
+    ("not", "s4", ([0, -1, 5],), [-1, 0, -6]),
+    ("not", "u4", ([0, 15, 5],), [15, 0, 10]),
+    ("shift-right-logical", "s4", ([-8, -1], [1, 3]), [4, 1]),   # 0b1000 >> 1 = 0b0100
+    ("count-leading-zeros", "s4", ([0, 1, -1, 4],), [4, 3, 0, 1]),
+    ("popcnt", "s4", ([0, -1, 5],), [0, 4, 2]),
+    ("add", "s4", ([7, -8, 3], [1, -1, 2]), [-8, 7, 5]),         # wraps in 4 bits
+    ("divide", "s4", ([7, -8, 3], [2, -1, 0]), [3, -8, -1]),     # XLA: x / 0 = -1
+    ("remainder", "s4", ([7, -7, 3], [2, 2, 0]), [1, -1, 3]),    # XLA: x % 0 = x
+    ("subtract", "u4", ([0, 5], [1, 3]), [15, 2]),
+])
+def test_sub_byte_integers(op, element_type, args, want):
+    """Before: and/or/xor/not were TypeErrors (ml_dtypes has no bitwise ufuncs); shifts,
+    clz and popcnt counted 8 bits; arithmetic ran in f32 (x / 0 was not -1)."""
+    import ml_dtypes
+    dtype = {"s4": ml_dtypes.int4, "u4": ml_dtypes.uint4}[element_type]
+    assert _elementwise(op, element_type, *[np.array(a, dtype) for a in args]) == want

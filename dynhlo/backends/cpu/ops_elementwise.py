@@ -13,7 +13,7 @@ import ml_dtypes
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from ...hlo.types import to_numpy_dtype
+from ...hlo.types import bit_width, from_numpy_dtype, to_numpy_dtype
 from .lowering import lowering
 
 
@@ -74,8 +74,8 @@ def _sign(x):
 
 
 def _clz(x):
-    bits = x.dtype.itemsize * 8
-    u = x.astype(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64)
+    bits = bit_width(from_numpy_dtype(x.dtype))  # 4 for s4/u4, held in a byte
+    u = x.astype(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64) & np.uint64((1 << bits) - 1)
     out = np.full(x.shape, bits, dtype=np.int64)
     for b in range(bits):
         out = np.where((u >> np.uint64(b)) & np.uint64(1), bits - 1 - b, out)
@@ -83,12 +83,17 @@ def _clz(x):
 
 
 def _popcnt(x):
-    u = x.astype(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64)
+    bits = bit_width(from_numpy_dtype(x.dtype))
+    u = x.astype(np.dtype(f"u{x.dtype.itemsize}")).astype(np.uint64) & np.uint64((1 << bits) - 1)
     return np.bitwise_count(u).astype(x.dtype)
 
 
 def _not(x):
-    return np.logical_not(x) if x.dtype == np.bool_ else np.invert(x)
+    if x.dtype == np.bool_:
+        return np.logical_not(x)
+    if x.dtype.kind == "V":  # s2/s4/u2/u4: no invert ufunc; ~x in a byte, wrapped back
+        return np.invert(x.astype(np.int8)).astype(x.dtype)
+    return np.invert(x)
 
 
 def _negate(x):
@@ -150,9 +155,10 @@ def _remainder(x, y):
 
 def _shift(kind):
     def apply(x, y):
-        bits = x.dtype.itemsize * 8
+        bits = bit_width(from_numpy_dtype(x.dtype))  # 4 for s4/u4: NumPy holds them in a byte
         unsigned = np.dtype(f"u{x.dtype.itemsize}")
         ux, uy = x.astype(unsigned), y.astype(unsigned)
+        ux &= unsigned.type((1 << bits) - 1)  # a negative s4 is 0xF8 in its byte: keep 4 bits
         big = uy >= bits
         uy = np.where(big, 0, uy).astype(unsigned)
         if kind == "left":
@@ -185,7 +191,12 @@ def _power(x, y):
 
 def _logical(bool_fn, int_fn):
     def apply(x, y):
-        return bool_fn(x, y) if x.dtype == np.bool_ else int_fn(x, y)
+        if x.dtype == np.bool_:
+            return bool_fn(x, y)
+        if x.dtype.kind == "V":  # s2/s4/u2/u4 (ml_dtypes) have no bitwise ufuncs: use a byte
+            wide = np.dtype(("i" if from_numpy_dtype(x.dtype).startswith("s") else "u") + "1")
+            return int_fn(x.astype(wide), y.astype(wide)).astype(x.dtype)
+        return int_fn(x, y)
     return apply
 
 
@@ -214,10 +225,21 @@ def binary(ctx, inst, args):
     x, y = fitted(ctx, args)
     fn = BINARY[inst.opcode]
     with np.errstate(all="ignore"):
+        small = _SMALL_INTS.get(from_numpy_dtype(x.dtype))
+        if small is not None:
+            if inst.opcode in _BITWISE:  # they mask to the element's own bits themselves
+                return _result(inst, fn(x, y))
+            # s2/s4/u2/u4 compute in a byte; the cast back wraps, as XLA's arithmetic does.
+            return fn(x.astype(small), y.astype(small)).astype(x.dtype)
         if x.dtype.kind == "V" or x.dtype == ml_dtypes.bfloat16 or (
                 x.dtype.kind == "f" and x.dtype.itemsize < 4):
             return _result(inst, fn(x.astype(np.float32), y.astype(np.float32)))
         return _result(inst, fn(x, y))
+
+
+_SMALL_INTS = {"s2": np.int8, "s4": np.int8, "u2": np.uint8, "u4": np.uint8}
+_BITWISE = {Opcode.AND, Opcode.OR, Opcode.XOR, Opcode.SHIFT_LEFT, Opcode.SHIFT_RIGHT_LOGICAL,
+            Opcode.SHIFT_RIGHT_ARITHMETIC}
 
 
 _COMPARE = {"EQ": np.equal, "NE": np.not_equal, "LT": np.less, "LE": np.less_equal,
