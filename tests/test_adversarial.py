@@ -863,3 +863,27 @@ def test_sub_byte_integers(op, element_type, args, want):
     import ml_dtypes
     dtype = {"s4": ml_dtypes.int4, "u4": ml_dtypes.uint4}[element_type]
     assert _elementwise(op, element_type, *[np.array(a, dtype) for a in args]) == want
+
+
+@pytest.mark.parametrize("op, element_type", [
+    ("and", "f32"), ("or", "bf16"), ("not", "f32"), ("shift-left", "f32"),
+    ("popcnt", "c64"), ("floor", "c64"), ("erf", "c64"), ("round-nearest-even", "c128"),
+    ("logistic", "pred"), ("exponential", "s32"), ("sqrt", "s32"),
+])
+def test_elementwise_op_on_a_type_xla_rejects(op, element_type):
+    """Before: a TypeError from NumPy at run time, or (exp of an s32) silently truncated."""
+    text = module(f"ENTRY m {{\n  a = {element_type}[<=8] parameter(0)\n  b = {element_type}[<=8] "
+                  f"parameter(1)\n  ROOT r = {element_type}[<=8] "
+                  f"{op}(a{', b' if op in ('and', 'or', 'shift-left') else ''})\n}}")
+    assert_verify_error(text, "r", f"{op} takes")
+
+
+def test_complex_cube_root_and_unsupported_complex_ops():
+    exe = dynhlo.compile(module("ENTRY m {\n  a = c64[<=4] parameter(0)\n"
+                                "  ROOT r = c64[<=4] cbrt(a)\n}"))
+    x = np.complex64([8, -8, 1j])
+    np.testing.assert_allclose(exe(x) ** 3, x, atol=1e-5)
+    for op in ("atan2", "remainder"):
+        with pytest.raises(dynhlo.UnsupportedError, match=f"{op} of complex"):
+            dynhlo.compile(module(f"ENTRY m {{\n  a = c64[<=4] parameter(0)\n"
+                                  f"  ROOT r = c64[<=4] {op}(a, a)\n}}"))

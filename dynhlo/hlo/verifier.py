@@ -30,6 +30,7 @@ def verify_module(module: HloModule) -> None:
         _check_acyclic(comp.instructions)
     for inst in module.instructions():
         _check_types(inst)
+        _check_element_kind(inst)
         _check_called_arity(inst)
         check_called_signature(inst)
 
@@ -76,6 +77,39 @@ def _check_call_graph(module: HloModule) -> None:
         caller = next(i for i in cycle[0].instructions if cycle[1] in i.called_computations())
         raise HloVerifyError(f"computations call themselves ({chain}); XLA's call graph "
                              "has no cycles", caller.name)
+
+
+# Element types each elementwise opcode takes (XLA's ShapeInference and elemental emitters):
+# bit operations want integers, transcendental functions floats (or complex).
+_PRED, _INT, _FLOAT, _COMPLEX = "pred", "integer", "floating-point", "complex"
+_TAKES: dict[Opcode, tuple[str, ...]] = {}
+for _ops, _kinds in [
+    ("and or xor not", (_PRED, _INT)),
+    ("shift-left shift-right-logical shift-right-arithmetic count-leading-zeros popcnt",
+     (_INT,)),
+    ("cosine exponential exponential-minus-one log log-plus-one rsqrt sine sqrt cbrt tan "
+     "tanh logistic", (_FLOAT, _COMPLEX)),
+    ("erf floor ceil is-finite round-nearest-afz round-nearest-even", (_FLOAT,)),
+]:
+    for _name in _ops.split():
+        _TAKES[Opcode(_name)] = _kinds
+
+
+def _kind(element_type: str) -> str:
+    if element_type == "pred":
+        return _PRED
+    if element_type in INTEGRAL_TYPES:
+        return _INT
+    return _COMPLEX if element_type in COMPLEX_TYPES else _FLOAT
+
+
+def _check_element_kind(inst: Instruction) -> None:
+    kinds = _TAKES.get(inst.opcode)
+    if kinds is None or not inst.operands or inst.operands[0].shape.is_tuple:
+        return
+    operand = inst.operands[0].shape.element_type
+    _expect(inst, _kind(operand) in kinds,
+            f"{inst.opcode.value} takes {' or '.join(kinds)} values, not {operand}")
 
 
 def _types(inst: Instruction) -> list[str]:

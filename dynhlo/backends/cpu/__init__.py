@@ -29,6 +29,10 @@ def check_supported(module: HloModule) -> None:
                                    f"the cpu backend (NumPy) holds at most {_MAX_RANK} dims")
         if inst.opcode is Opcode.PARAMETER:
             continue
+        if inst.opcode in (Opcode.ATAN2, Opcode.REMAINDER) and \
+                inst.operands[0].shape.element_type in ("c64", "c128"):
+            raise UnsupportedError(f"{inst.opcode.value} of complex values (instruction "
+                                   f"'{inst.name}') is not supported by the cpu backend")
         if inst.opcode not in LOWERINGS:
             raise UnsupportedError(f"opcode '{inst.opcode.value}' of instruction '{inst.name}' "
                                    "is not supported by the cpu backend yet")

@@ -50,6 +50,11 @@ def _float_op(fn):
     return apply
 
 
+def _cbrt(x):
+    # NumPy's cbrt is real only; a complex cube root is the principal one, x ** (1/3).
+    return np.power(x, 1 / 3) if x.dtype.kind == "c" else np.cbrt(x)
+
+
 def _erf(x):
     from math import erf
     return np.vectorize(erf, otypes=[x.dtype])(x) if x.size else x
@@ -110,7 +115,7 @@ UNARY = {
     Opcode.EXP: _float_op(np.exp), Opcode.EXPM1: _float_op(np.expm1),
     Opcode.LOG: _float_op(np.log), Opcode.LOG1P: _float_op(np.log1p),
     Opcode.SQRT: _float_op(np.sqrt), Opcode.RSQRT: _float_op(_rsqrt),
-    Opcode.CBRT: _float_op(np.cbrt), Opcode.TANH: _float_op(np.tanh),
+    Opcode.CBRT: _float_op(_cbrt), Opcode.TANH: _float_op(np.tanh),
     Opcode.SINE: _float_op(np.sin), Opcode.COSINE: _float_op(np.cos),
     Opcode.TAN: _float_op(np.tan), Opcode.LOGISTIC: _float_op(_logistic),
     Opcode.ERF: _float_op(_erf), Opcode.FLOOR: np.floor, Opcode.CEIL: np.ceil,
