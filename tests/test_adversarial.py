@@ -887,3 +887,29 @@ def test_complex_cube_root_and_unsupported_complex_ops():
         with pytest.raises(dynhlo.UnsupportedError, match=f"{op} of complex"):
             dynhlo.compile(module(f"ENTRY m {{\n  a = c64[<=4] parameter(0)\n"
                                   f"  ROOT r = c64[<=4] {op}(a, a)\n}}"))
+
+
+@pytest.mark.parametrize("source, target, values, want", [
+    ("f32", "s64", [np.inf, -np.inf, 1e30, 3.5, np.nan, -2.5],
+     [2**63 - 1, -2**63, 2**63 - 1, 3, 0, -2]),               # before: INT64_MIN for inf
+    ("f32", "u64", [np.inf, -1, 2**63], [2**64 - 1, 0, 2**63]),
+    ("f32", "u4", [20, -3, 2.7, np.nan], [15, 0, 2, 0]),
+    ("s4", "u4", [-1, 7, -8], [15, 7, 8]),                     # before: TypeError (no cast)
+    ("u4", "s2", [3, 2, 15], [-1, -2, -1]),
+    ("f8e8m0fnu", "f8e4m3fn", [1, 2, 0.5], [1, 2, 0.5]),
+])
+def test_convert_saturates_and_crosses_ml_dtypes(source, target, values, want):
+    from dynhlo.hlo.types import to_numpy_dtype
+    x = np.array(values, np.float64).astype(to_numpy_dtype(source))
+    exe = dynhlo.compile(module(f"ENTRY m {{\n  a = {source}[<=8] parameter(0)\n"
+                                f"  ROOT r = {target}[<=8] convert(a)\n}}"))
+    got = exe(x)
+    got = got.tolist() if got.dtype.kind in "iu" else got.astype(np.float64).tolist()
+    assert got == want
+
+
+def test_reduce_precision_of_complex_is_a_verify_error():
+    """Before: a ComplexWarning, and the imaginary part silently dropped."""
+    assert_verify_error(module("ENTRY m {\n  a = c64[<=8] parameter(0)\n  ROOT r = c64[<=8] "
+                               "reduce-precision(a), exponent_bits=5, mantissa_bits=2\n}"),
+                        "r", "reduce-precision takes")

@@ -89,7 +89,8 @@ for _ops, _kinds in [
      (_INT,)),
     ("cosine exponential exponential-minus-one log log-plus-one rsqrt sine sqrt cbrt tan "
      "tanh logistic", (_FLOAT, _COMPLEX)),
-    ("erf floor ceil is-finite round-nearest-afz round-nearest-even", (_FLOAT,)),
+    ("erf floor ceil is-finite round-nearest-afz round-nearest-even reduce-precision",
+     (_FLOAT,)),
 ]:
     for _name in _ops.split():
         _TAKES[Opcode(_name)] = _kinds

@@ -13,7 +13,7 @@ import ml_dtypes
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from ...hlo.types import bit_width, from_numpy_dtype, to_numpy_dtype
+from ...hlo.types import INTEGRAL_TYPES, bit_width, from_numpy_dtype, to_numpy_dtype
 from .lowering import lowering
 
 
@@ -284,22 +284,40 @@ def clamp(ctx, inst, args):
 def convert(ctx, inst, args):
     (x,) = fitted(ctx, args)
     target = to_numpy_dtype(inst.shape.element_type)
-    if target.kind in "iu" and x.dtype.kind in "fV":
+    source = from_numpy_dtype(x.dtype)
+    if inst.shape.element_type in INTEGRAL_TYPES and source not in INTEGRAL_TYPES | {"pred"}:
+        if x.dtype.kind == "c":
+            x = np.real(x)
         return _float_to_int(x, target)
     if target.kind == "b":
         return x != 0
     with np.errstate(all="ignore"):
         if x.dtype.kind == "c" and target.kind != "c":
             x = np.real(x)
-        return x.astype(target)
+        try:
+            return x.astype(target)
+        except TypeError:
+            # ml_dtypes registers no cast between some of its own types (s4 -> u4,
+            # f8e8m0fnu -> f8e4m3fn): go through s64 (integers wrap) or f32 (exact for
+            # every ml_dtypes float).
+            wide = np.int64 if source in INTEGRAL_TYPES else np.float32
+            return x.astype(wide).astype(target)
 
 
 def _float_to_int(x, target):
-    """XLA converts float->int with saturation and NaN -> 0."""
+    """XLA converts float->int with saturation and NaN -> 0.
+
+    Saturation compares in f64, where INT64_MAX rounds up to 2**63: values at or past a
+    limit take the limit itself, and only values strictly inside are truncated and cast.
+    """
     f = x.astype(np.float64)
-    info = np.iinfo(target)
-    f = np.where(np.isnan(f), 0, np.clip(np.trunc(f), info.min, info.max))
-    return f.astype(target)
+    info = ml_dtypes.iinfo(target) if target.kind == "V" else np.iinfo(target)
+    lo, hi = int(info.min), int(info.max)
+    wide = np.uint64 if hi > 2**63 else np.int64
+    inside = (f > lo) & (f < hi)  # False for NaN
+    out = np.trunc(np.where(inside, f, 0)).astype(wide)
+    out = np.where(f >= hi, wide(hi), np.where(f <= lo, wide(lo), out))
+    return out.astype(target)
 
 
 @lowering(Opcode.COPY)
