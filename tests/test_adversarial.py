@@ -913,3 +913,29 @@ def test_reduce_precision_of_complex_is_a_verify_error():
     assert_verify_error(module("ENTRY m {\n  a = c64[<=8] parameter(0)\n  ROOT r = c64[<=8] "
                                "reduce-precision(a), exponent_bits=5, mantissa_bits=2\n}"),
                         "r", "reduce-precision takes")
+
+
+# -- unbounded (?) dims straight on the CPU -------------------------------------------------
+
+
+@pytest.mark.parametrize("declared, shape, want", [
+    ("a = f32[?,64] parameter(0)\n  ROOT r = f32[?] reshape(a)", (3, 64), (192,)),
+    ("a = f32[?,?] parameter(0)\n  ROOT r = f32[?] reshape(a)", (3, 5), (15,)),
+    ("a = f32[?] parameter(0)\n  ROOT r = f32[?,4] reshape(a)", (12,), (3, 4)),
+    ("a = f32[?,4] parameter(0)\n  ROOT r = f32[?,2,2] reshape(a)", (0, 4), (0, 2, 2)),
+])
+def test_reshape_of_unbounded_dims(declared, shape, want):
+    """Before: 'element counts differ' (bound products of -1 never matched)."""
+    exe = dynhlo.compile(module(f"ENTRY m {{\n  {declared}\n}}"))
+    x = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    np.testing.assert_array_equal(exe(x), x.reshape(want))
+
+
+def test_reshape_of_unbounded_dims_that_does_not_divide():
+    exe = dynhlo.compile(module("ENTRY m {\n  a = f32[?] parameter(0)\n"
+                                "  ROOT r = f32[?,4] reshape(a)\n}"))
+    with pytest.raises(dynhlo.DynamicSizeError, match="does not divide"):
+        exe(np.ones(10, np.float32))
+    with pytest.raises(dynhlo.UnsupportedError, match="exactly one `\\?`"):
+        dynhlo.compile(module("ENTRY m {\n  a = f32[?] parameter(0)\n"
+                              "  ROOT r = f32[?,?] reshape(a)\n}"))

@@ -14,7 +14,8 @@ import math
 from ..hlo import attrs
 from ..hlo.opcodes import OP_SPECS, Group, Opcode
 from ..hlo.shape import UNBOUNDED
-from .dynamic import RuleContext, declared_tree, observed_tree
+from ..errors import UnsupportedError
+from .dynamic import RuleContext, declared_tree, observed_tree, tree_text
 from .sizes import Dim, Sym, ValueSize, bound_of, dim_text, formula, product, unify
 
 RULES: dict = {}
@@ -93,12 +94,38 @@ def _transpose(ctx, inst, operands):
 def _reshape(ctx, inst, operands):
     (operand,) = operands
     target = inst.shape.dims
+    if UNBOUNDED in target or any(bound_of(d) == UNBOUNDED for d in operand):
+        return _reshape_unbounded(ctx, inst, operand)
     if not any(isinstance(d, Sym) for d in operand):
         if math.prod(operand) != math.prod(target):
             raise ctx.error(f"reshape of {len(operand)}-d size {math.prod(operand)} elements "
                             f"to {math.prod(target)} elements")
         return tuple(target)
     return tuple(_reshape_groups(ctx, operand, target, inst.shape.dynamic))
+
+
+def _reshape_unbounded(ctx, inst, operand):
+    """Reshape with `?` dims: bound products cannot be matched, so the one `?` dim of the
+    result takes all the elements the static result dims leave (a run-time check that they
+    divide); f32[?,64] -> f32[?] and f32[?] -> f32[?,4]."""
+    target = inst.shape.dims
+    open_dims = [k for k, (t, dyn) in enumerate(zip(target, inst.shape.dynamic)) if dyn]
+    if len(open_dims) != 1 or target[open_dims[0]] != UNBOUNDED:
+        raise UnsupportedError(f"instruction '{inst.name}': reshape of {tree_text(operand)} to "
+                               f"{inst.shape} with unbounded (?) dims needs exactly one `?` "
+                               "result dim and the others static; give bounds "
+                               "(compile(..., bounds=...)) or run it with dynhlo.jit")
+    k = open_dims[0]
+    rest = math.prod(t for d, t in enumerate(target) if d != k)
+    total = product(operand)
+    out = list(target)
+    if isinstance(total, int):
+        out[k] = _exact_div(ctx, total, rest)
+    else:
+        out[k] = formula(lambda t: _exact_div(ctx, t, rest), (total,),
+                         f"{dim_text(total)}/{rest}" if rest != 1 else dim_text(total),
+                         UNBOUNDED)
+    return tuple(out)
 
 
 def _reshape_groups(ctx, operand, target, dynamic=None):

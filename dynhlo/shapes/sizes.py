@@ -245,6 +245,7 @@ def product(dims: Iterable[Dim]) -> Dim:
     dynamic = [d for d in dims if isinstance(d, Sym)]
     if not dynamic:
         return static
-    bound = static * math.prod(bound_of(d) for d in dynamic)
+    bounds = [bound_of(d) for d in dynamic]
+    bound = -1 if -1 in bounds else static * math.prod(bounds)  # `?` times anything is `?`
     text = "*".join([dim_text(d) for d in dynamic] + ([str(static)] if static != 1 else []))
     return Sym(bound, Formula(lambda *xs: math.prod(xs) * static, tuple(dynamic), text))
