@@ -232,3 +232,42 @@ ENTRY main {
     assert "s0 = s0.to(tl.int64)" in kernel.source and ".to(tl.int64)" in kernel.source
     x = np.random.default_rng(0).random((3, 1024), dtype=np.float32)
     np.testing.assert_allclose(exe(x), np.exp(x), rtol=1e-6)
+
+
+LONG_ROWS = """HloModule long
+max_f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] maximum(a, b)
+}
+add_f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[<=3,<=4100] parameter(0)
+  ninf = f32[] constant(-inf)
+  zero = f32[] constant(0)
+  m = f32[<=3] reduce(x, ninf), dimensions={1}, to_apply=max_f
+  mb = f32[<=3,<=4100] broadcast(m), dimensions={0}
+  d = f32[<=3,<=4100] subtract(x, mb)
+  e = f32[<=3,<=4100] exponential(d)
+  s = f32[<=3] reduce(e, zero), dimensions={1}, to_apply=add_f
+  sb = f32[<=3,<=4100] broadcast(s), dimensions={0}
+  ROOT y = f32[<=3,<=4100] divide(e, sb)
+}
+"""
+
+
+def test_softmax_over_rows_longer_than_one_tile_loops_over_column_tiles():
+    """Reduced extents past codegen.PERSISTENT_MAX are walked in tiles, one pass each."""
+    exe = dynhlo.compile(LONG_ROWS, backend="gpu")
+    (kernel,) = exe.program.kernels
+    assert kernel.kind == "row" and "for cstart in range(0, " in kernel.source
+    rng = np.random.default_rng(11)
+    for rows, cols in ((2, 0), (2, 1), (3, 1500), (2, 4100), (0, 7)):
+        x = (rng.standard_normal((rows, cols)) * 4).astype(np.float32)
+        want = np.exp(x - x.max(axis=1, keepdims=True)) if cols else x
+        want = want / want.sum(axis=1, keepdims=True) if cols else x
+        np.testing.assert_allclose(exe(x), want, rtol=1e-5, atol=1e-7)

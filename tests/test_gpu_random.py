@@ -21,7 +21,13 @@ import dynhlo  # noqa: E402
 from dynhlo.backends import gpu  # noqa: E402,F401  (picks interpreter mode first)
 
 B, C = 12, 5
-SHAPES = {"BC": f"f32[<={B},{C}]", "B": f"f32[<={B}]", "C": f"f32[{C}]", "B1": f"f32[<={B},1]"}
+
+
+def shapes(b: int, c: int) -> dict:
+    return {"BC": f"f32[<={b},{c}]", "B": f"f32[<={b}]", "C": f"f32[{c}]", "B1": f"f32[<={b},1]"}
+
+
+SHAPES = shapes(B, C)
 REDUCERS = """add_f {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
@@ -35,8 +41,9 @@ max_f {
 """
 
 
-def random_module(seed: int) -> str:
-    """HLO text of a random computation over x: f32[<=B,C] and w: f32[C]."""
+def random_module(seed: int, b: int = B, c: int = C) -> str:
+    """HLO text of a random computation over x: f32[<=b,c] and w: f32[c]."""
+    SHAPES = shapes(b, c)  # noqa: N806 - the table above, for these sizes
     rng = random.Random(seed)
     lines = [f"  x = {SHAPES['BC']} parameter(0)", f"  w = {SHAPES['C']} parameter(1)",
              "  zero = f32[] constant(0)", "  ninf = f32[] constant(-inf)"]
@@ -92,3 +99,23 @@ def test_random_module_gpu_matches_cpu(seed):
         got, want = on_gpu(x, w), np.asarray(on_cpu(x, w))
         assert got.shape == want.shape, text
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=text)
+
+
+# Seeds whose modules have a row reduction over the 2100 columns (found by search).
+LONG_SEEDS = [1002, 1013, 1015, 1039, 1042, 1045, 1046, 1052]
+
+
+@pytest.mark.parametrize("seed", LONG_SEEDS)
+def test_random_module_with_rows_longer_than_one_tile(seed):
+    """Rows of 2100 elements: row reductions loop over column tiles (codegen loop mode)."""
+    text = random_module(seed, 3, 2100)
+    on_gpu = dynhlo.compile(text, backend="gpu")
+    assert any("for cstart in range(" in k.source for k in on_gpu.program.kernels)
+    on_cpu = dynhlo.compile(text, backend="cpu")
+    rng = np.random.default_rng(seed)
+    w = rng.standard_normal(2100).astype(np.float32)
+    for n in (0, 1, 3):
+        x = rng.standard_normal((n, 2100)).astype(np.float32)
+        got, want = on_gpu(x, w), np.asarray(on_cpu(x, w))
+        assert got.shape == want.shape, text
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4, err_msg=text)

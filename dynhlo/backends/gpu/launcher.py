@@ -106,6 +106,8 @@ def cache_dir() -> Path:
 
 def load_kernel(source: str, name: str, interpret: bool):
     """The @triton.jit function `name` defined by `source` (imported once per source)."""
+    if interpret:
+        _patch_interpreter_index()
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
     key = f"{digest}-{int(interpret)}"
     with _LOCK:
@@ -134,6 +136,27 @@ def _import(source: str, module_name: str, interpret: bool):
         else:
             os.environ["TRITON_INTERPRET"] = old
     return module
+
+
+def _patch_interpreter_index() -> None:
+    """Let Triton's interpreter use a scalar argument as a loop bound under NumPy 2.4.
+
+    Triton 3.6's interpreter holds a scalar argument as a 1-element array and reads it for
+    `range(0, s1, BN)` with `int(array)`, which NumPy 2.4 refuses for 1-d arrays; read the
+    element instead. Only the interpreter is touched (it restores the attribute after each
+    kernel); compiled kernels are unaffected.
+    """
+    from triton.runtime import interpreter
+    original = interpreter._patch_lang_tensor
+    if getattr(original, "_dynhlo", False):
+        return
+
+    def patched(tensor, scope):
+        original(tensor, scope)
+        scope.set_attr(tensor, "__index__", lambda self: int(self.handle.data.reshape(-1)[0]))
+
+    patched._dynhlo = True
+    interpreter._patch_lang_tensor = patched
 
 
 def install_compile_counter() -> None:
