@@ -5,7 +5,16 @@ kernel per fused group (codegen.py) and returns a GpuProgram. Values live on the
 torch tensors at their actual sizes; each kernel gets the dynamic sizes as scalar
 arguments and a grid computed from them, so one compiled kernel serves every size up to the
 bound and the work done follows the actual size. dot runs through cuBLAS (torch.matmul);
-opcodes without a kernel or torch lowering run through the CPU backend on host copies.
+sort, fft, cholesky and triangular-solve through torch (ops_torch.py); opcodes without a
+kernel or torch lowering run through the CPU backend on host copies (counted in stats as
+`gpu_host_fallback`). Plans of parameters, kernels and dots take a lean per-call path
+(fastpath.py); the rest runs through program.Runner.
+
+Files: fusion.py (grouping), codegen.py (Triton source), lowering.py (tables) with
+ops_elementwise.py / ops_data.py (fused lowerings) and ops_library.py / ops_torch.py (torch
+lowerings), kmath.py (math helpers: libdevice on the GPU, plain tl in the interpreter),
+launcher.py (tensors, kernel loading, compile counting), program.py and fastpath.py
+(running), aot.py (cubins in and out).
 
 Options:
     interpret: run kernels in Triton's interpreter on CPU tensors (default: when no CUDA
