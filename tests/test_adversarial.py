@@ -939,3 +939,24 @@ def test_reshape_of_unbounded_dims_that_does_not_divide():
     with pytest.raises(dynhlo.UnsupportedError, match="exactly one `\\?`"):
         dynhlo.compile(module("ENTRY m {\n  a = f32[?] parameter(0)\n"
                               "  ROOT r = f32[?,?] reshape(a)\n}"))
+
+
+def test_reverse_cumsum_over_a_huge_bound_follows_the_actual_size():
+    """jnp.cumsum(x, reverse=True) lowers to a window of the bound's size padded after.
+    Before: one tap per window offset, 10**9 of them (minutes, then MemoryError)."""
+    bound = 1_000_000_000
+    exe = dynhlo.compile(module(f"""add {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}}
+ENTRY m {{
+  x = f32[<={bound}] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[<={bound}] reduce-window(x, z), window={{size={bound} pad=0_{bound - 1}}},
+    to_apply=add
+}}""".replace(",\n    to_apply", ", to_apply")))
+    out = []
+    peak = _peak_bytes(lambda: out.append(exe(np.float32([3, 1, 2]))))
+    np.testing.assert_array_equal(out[0], [6, 3, 2])
+    assert peak < 16 << 20
