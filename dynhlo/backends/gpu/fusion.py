@@ -32,7 +32,7 @@ class Plan:
     order: list
     kernels: dict = field(default_factory=dict)      # root instruction -> Kernel
     fused: set = field(default_factory=set)          # computed inside kernels only
-    calls: dict = field(default_factory=dict)        # call instruction -> Plan
+    calls: dict = field(default_factory=dict)        # call/while/conditional -> [Plan]
     steps: list = field(default_factory=list)        # (instruction, kind), fused ones left out
 
 
@@ -55,15 +55,26 @@ def plan_computation(info: ComputationInfo, interpret: bool) -> Plan:
     plan = Plan(info, order, kernels)
     plan.fused = {i for i in fusible if i not in kernels}
     for inst in order:
-        if inst.opcode is Opcode.CALL:
-            plan.calls[inst] = plan_computation(info.calls[(inst, 0)], interpret)
+        if inst.opcode in _ON_DEVICE_CALLS and _callees_analyzed(info, inst):
+            plan.calls[inst] = [plan_computation(info.calls[(inst, k)], interpret)
+                                for k in range(len(inst.called_computations()))]
     for inst in order:
         if inst in plan.fused:
             continue
         kind = "param" if inst.opcode is Opcode.PARAMETER else "kernel" if inst in kernels \
-            else "call" if inst in plan.calls else "library"
+            else inst.opcode.value if inst in plan.calls else "library"
         plan.steps.append((inst, kind))
     return plan
+
+
+# Ops whose called computations run as plans of their own on the device: call, while (the
+# predicate is read back each iteration, as XLA's GPU runtime does) and conditional.
+_ON_DEVICE_CALLS = (Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL)
+
+
+def _callees_analyzed(info, inst) -> bool:
+    count = len(inst.called_computations())
+    return count > 0 and all((inst, k) in info.calls for k in range(count))
 
 
 _VIEW_OPS = (Opcode.TRANSPOSE, Opcode.RESHAPE)
@@ -150,6 +161,7 @@ def build_group(info, order, root, fusible, materialized) -> Group:
 def kernels_of(plan: Plan) -> list[Kernel]:
     """Every kernel of a plan and its called plans, in a stable order."""
     out = list(plan.kernels.values())
-    for sub in plan.calls.values():
-        out.extend(kernels_of(sub))
+    for subs in plan.calls.values():
+        for sub in subs:
+            out.extend(kernels_of(sub))
     return out

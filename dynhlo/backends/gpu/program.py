@@ -17,6 +17,7 @@ from ...errors import DynamicSizeError
 from ...hlo.opcodes import Opcode
 from ...runtime import stats
 from ...shapes.dynamic import Inference
+from ...shapes.rules_control import BODY, CONDITION
 from ...shapes.sizes import SizeEnv, dim_text
 from ..cpu import evaluator as cpu_eval
 from ..cpu.lowering import LOWERINGS as CPU_LOWERINGS
@@ -63,7 +64,11 @@ class Runner:
             if kind == "param":
                 value = args[inst.parameter_number]
             elif kind == "call":
-                value = self.run(plan.calls[inst], [values[o] for o in inst.operands], env)
+                value = self.run(plan.calls[inst][0], [values[o] for o in inst.operands], env)
+            elif kind == "while":
+                value = self._while(inst, plan.calls[inst], values[inst.operands[0]], env)
+            elif kind == "conditional":
+                value = self._conditional(inst, plan.calls[inst], values, env)
             else:
                 if ctx is None:
                     ctx = StepContext(self, plan.info, env, self.device, self.constants)
@@ -72,6 +77,23 @@ class Runner:
             values[inst] = value
             _check_sizes(env, inst, value, dims[inst])
         return values[plan.info.computation.root]
+
+    def _while(self, inst, plans, state, env):
+        """XLA While: the body's plan runs while the condition's plan gives true."""
+        cond, body = plans[CONDITION], plans[BODY]
+        while _scalar(inst, self.run(cond, [state], env), "condition"):
+            state = self.run(body, [state], env)
+        return state
+
+    def _conditional(self, inst, plans, values, env):
+        """XLA Conditional: pred true -> branch 0, false -> 1; an index out of range -> last."""
+        selector = values[inst.operands[0]]
+        if selector.dtype == torch.bool:
+            k = 0 if _scalar(inst, selector, "selector") else 1
+        else:
+            k = int(_scalar(inst, selector, "selector"))
+            k = k if 0 <= k < len(plans) else len(plans) - 1
+        return self.run(plans[k], [values[inst.operands[k + 1]]], env)
 
     def _launch(self, kernel, dims, values, env):
         group = kernel.group
@@ -106,6 +128,14 @@ class Runner:
         host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands)]
         result = CPU_LOWERINGS[inst.opcode](cpu_ctx, inst, host_args)
         return _to_device_tree(result, inst.shape, self.device)
+
+
+def _scalar(inst, value: torch.Tensor, what: str):
+    """The one value of a predicate or selector, read back from the device."""
+    if value.numel() != 1:
+        raise DynamicSizeError(f"instruction '{inst.name}': the {what} gave {value.numel()} "
+                               "values where one was expected")
+    return value.reshape(()).item()
 
 
 def _dense(tensor: torch.Tensor) -> torch.Tensor:
