@@ -69,19 +69,33 @@ class Subcommand(NamedTuple):
 # -- reading inputs -----------------------------------------------------------------------
 
 
-def read_text(path: str) -> str:
-    """The text of a file; CliError (one line) when it cannot be read."""
+_READ: dict[str, bytes] = {}  # path -> contents: a pipe (`<(...)`, /dev/stdin) reads once
+
+
+def read_bytes(path: str) -> bytes:
+    """The contents of a file (`-`: standard input), read once per path; CliError (one line)
+    when it cannot be read."""
+    if path in _READ:
+        return _READ[path]
     try:
-        return Path(path).read_text(encoding="utf-8")
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except FileNotFoundError:
         raise CliError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise CliError(f"{path}: is a directory, expected an HLO text file") from None
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    _READ[path] = data
+    return data
+
+
+def read_text(path: str) -> str:
+    """The text of a file (`-`: standard input); CliError (one line) when it cannot be read."""
+    try:
+        return read_bytes(path).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise CliError(f"{path}: not UTF-8 text (byte {exc.start}); expected an HLO text "
                        "file") from None
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def load_module(path: str):
@@ -98,8 +112,12 @@ def load_executable(path: str, backend: str | None):
     """The executable of `path`: an artifact loaded as is (it names its backend; `backend`,
     when given, must match), or an HLO module compiled for `backend` (default cpu)."""
     if is_artifact(path):
-        from .runtime.artifact import load
-        return load(path, backend=backend)
+        from .errors import ArtifactError
+        from .runtime.artifact import deserialize
+        try:
+            return deserialize(read_bytes(path), backend=backend)
+        except ArtifactError as exc:
+            raise ArtifactError(f"{path}: {exc}") from None
     from .runtime.executable import compile as compile_module
     return compile_module(load_module(path), backend=backend or "cpu")
 
@@ -108,9 +126,8 @@ def is_artifact(path: str) -> bool:
     """True when the file starts with the artifact magic bytes (else it is read as HLO text)."""
     from .runtime.artifact import MAGIC
     try:
-        with open(path, "rb") as f:
-            return f.read(len(MAGIC)) == MAGIC
-    except OSError:
+        return read_bytes(path)[:len(MAGIC)] == MAGIC
+    except CliError:
         return False  # read_text reports the problem in HLO terms
 
 
@@ -171,9 +188,10 @@ def _add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False
     if artifact:
         parser.add_argument("module", metavar="MODULE.hlo|ARTIFACT",
                             help="HLO text file (short or dump form), or an artifact written "
-                                 "by `dynhlo compile`")
+                                 "by `dynhlo compile`; - reads standard input")
         return
-    parser.add_argument("module", metavar="MODULE.hlo", help="HLO text file (short or dump form)")
+    parser.add_argument("module", metavar="MODULE.hlo",
+                        help="HLO text file (short or dump form); - reads standard input")
 
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -227,10 +245,7 @@ def inspect_artifact(path: str) -> str:
     from .hlo.parser import parse_hlo
     from .inspect import inspect_module
     from .runtime.artifact import describe, read_artifact
-    try:
-        artifact = read_artifact(Path(path).read_bytes())
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    artifact = read_artifact(read_bytes(path))
     module = parse_hlo(artifact.sections[artifact.header["module"]].decode("utf-8"))
     return describe(artifact) + "\n" + inspect_module(module)
 
@@ -402,6 +417,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]); returns the exit status."""
     parser = build_parser()
+    _READ.clear()  # each command reads its files afresh
     try:
         ns = parser.parse_args(argv)
         return ns.handler(ns)

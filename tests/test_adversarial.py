@@ -960,3 +960,17 @@ ENTRY m {{
     peak = _peak_bytes(lambda: out.append(exe(np.float32([3, 1, 2]))))
     np.testing.assert_array_equal(out[0], [6, 3, 2])
     assert peak < 16 << 20
+
+
+def test_cli_reads_a_module_from_a_pipe(tmp_path):
+    """`dynhlo run <(...)`, `... | dynhlo run -` and /dev/stdin. Before: the artifact check
+    consumed the pipe's first bytes, so the module read back empty ('got end of text')."""
+    import subprocess
+    import sys
+    env = {"PYTHONPATH": str(Path(__file__).resolve().parents[1]), "PATH": "/usr/bin:/bin"}
+    for name in ("-", "/dev/stdin"):
+        proc = subprocess.run([sys.executable, "-m", "dynhlo", "run", name, ROW],
+                              input=SEED.read_text(), capture_output=True, text=True,
+                              env=env, timeout=120)
+        assert (proc.returncode, proc.stdout.strip()) == (0, "f32[1,5] { {1, 2, 3, 4, 5} }"), \
+            proc.stderr
