@@ -974,3 +974,16 @@ def test_cli_reads_a_module_from_a_pipe(tmp_path):
                               env=env, timeout=120)
         assert (proc.returncode, proc.stdout.strip()) == (0, "f32[1,5] { {1, 2, 3, 4, 5} }"), \
             proc.stderr
+
+
+def test_a_scalar_result_is_a_numpy_array():
+    """Before: a constant root came back as np.int32 (a NumPy scalar), not an array, unlike
+    every other result ('NumPy out'): `out[...] = 0` failed on it."""
+    exe = dynhlo.compile(module("ENTRY m {\n  c = s32[] constant(3)\n  d = f32[] constant(2)\n"
+                                "  ROOT t = (s32[], f32[]) tuple(c, d)\n}"))
+    for out, want in zip(exe(), (3, 2.0)):
+        assert isinstance(out, np.ndarray) and out.shape == () and out == want
+    one = dynhlo.compile(module("ENTRY m {\n  ROOT c = s32[] constant(3)\n}"))()
+    assert isinstance(one, np.ndarray)
+    one[...] = 5
+    assert dynhlo.compile(module("ENTRY m {\n  ROOT c = s32[] constant(3)\n}"))() == 3

@@ -104,6 +104,8 @@ def _owned(value, taken: set[int]):
     """
     if isinstance(value, tuple):
         return tuple(_owned(v, taken) for v in value)
+    if isinstance(value, np.generic):  # a NumPy scalar (x[()] of a rank-0 array): NumPy out
+        return np.array(value)
     if not isinstance(value, np.ndarray):
         return value
     root = _root(value)
