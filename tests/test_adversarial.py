@@ -987,3 +987,10 @@ def test_a_scalar_result_is_a_numpy_array():
     assert isinstance(one, np.ndarray)
     one[...] = 5
     assert dynhlo.compile(module("ENTRY m {\n  ROOT c = s32[] constant(3)\n}"))() == 3
+
+
+@pytest.mark.parametrize("value", [None, 123, Path("examples/seed.hlo")], ids=["none", "int", "path"])
+def test_parse_hlo_of_something_that_is_not_text(value):
+    """Before: AttributeError from inside the parser."""
+    with pytest.raises(dynhlo.DynHloError, match="takes HLO text"):
+        dynhlo.parse_hlo(value)

@@ -15,9 +15,10 @@ catastrophically, and nothing recurses deeper than `_MAX_DEPTH`.
 
 from __future__ import annotations
 
+import os
 import re
 
-from ..errors import HloParseError
+from ..errors import DynHloError, HloParseError
 from .ir import Computation, HloModule, Instruction
 from .literal import LiteralSyntaxError, _Reader, read_literal
 from .opcodes import BY_NAME, OP_SPECS, Opcode
@@ -76,9 +77,14 @@ def parse_hlo(text: str | bytes) -> HloModule:
 
     Raises:
         HloParseError: malformed text, with 1-based line and column and what was expected.
+        DynHloError: `text` is neither str nor bytes.
     """
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text))
+    if not isinstance(text, str):
+        hint = " (read a file first: Path(p).read_text())" if isinstance(text, os.PathLike) else ""
+        raise DynHloError(f"parse_hlo() takes HLO text (str or bytes), got "
+                          f"{type(text).__name__}{hint}")
     # A leading byte order mark (Windows editors write one) is not part of the HLO text.
     return _Parser(text.removeprefix("\ufeff")).module()
 
