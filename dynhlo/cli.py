@@ -399,11 +399,23 @@ def save_outputs(path: str, outputs: list[np.ndarray]) -> None:
 # -- entry point --------------------------------------------------------------------------
 
 
+_EPILOG = """examples:
+  dynhlo run m.hlo "f32[3,5] {{1,2,3,4,5},{6,7,8,9,10},{11,12,13,14,15}}"
+  dynhlo run m.hlo x.npy 3 -o out.npz       a .npy file, a bare number, save the outputs
+  dynhlo inspect m.hlo                      the dynamic size of every instruction
+  dynhlo compile m.hlo -o m.dynhlo          ahead of time; `dynhlo run m.dynhlo ...`
+
+HLO text comes from jax.jit(f).lower(...).as_text(dialect="hlo") or XLA's --xla_dump_to;
+mark the dynamic dimensions of the parameters with <=N (f32[<=128,64]).
+`dynhlo COMMAND --help` describes each command."""
+
+
 def build_parser() -> argparse.ArgumentParser:
     from . import __version__
     parser = argparse.ArgumentParser(
         prog=PROG, description="Compile and run XLA HLO modules with bounded dynamic shapes "
-        "(f32[<=128,64]) on the CPU or an NVIDIA GPU.")
+        "(f32[<=128,64]) on the CPU or an NVIDIA GPU.", epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=_IntermixedParser)

@@ -994,3 +994,11 @@ def test_parse_hlo_of_something_that_is_not_text(value):
     """Before: AttributeError from inside the parser."""
     with pytest.raises(dynhlo.DynHloError, match="takes HLO text"):
         dynhlo.parse_hlo(value)
+
+
+def test_top_level_help_shows_examples(capsys):
+    """A new user's first command; before: a list of subcommands with no example."""
+    with pytest.raises(SystemExit):
+        _main("--help")
+    out = capsys.readouterr().out
+    assert "examples:" in out and "dynhlo run m.hlo" in out and "as_text(dialect=" in out
