@@ -1002,3 +1002,43 @@ def test_top_level_help_shows_examples(capsys):
         _main("--help")
     out = capsys.readouterr().out
     assert "examples:" in out and "dynhlo run m.hlo" in out and "as_text(dialect=" in out
+
+
+# -- found by mutating the corpus modules' numbers and opcodes -------------------------------
+
+
+@pytest.mark.parametrize("root", [
+    "f32[<=8] concatenate(a, a), dimensions={}",
+    "f32[<=4] sort(a), dimensions={0,1}, to_apply=lt",
+    "s32[] get-dimension-size(a), dimensions={}",
+])
+def test_an_op_of_one_dimension_given_none_or_two(root):
+    """Before: IndexError / 'too many values to unpack' from inside inference."""
+    text = module("lt {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT c = pred[] "
+                  "compare(x, y), direction=LT\n}\nENTRY m {\n  a = f32[<=4] parameter(0)\n"
+                  f"  ROOT r = {root}\n}}")
+    assert_verify_error(text, "r", "takes exactly one dimension")
+
+
+def test_ieee_results_raise_no_numpy_warnings():
+    """inf - inf in a cumsum and inf * 0 in a dot are NaNs, as in XLA. Before: NumPy's
+    RuntimeWarnings ('invalid value encountered in accumulate / matmul') reached the user."""
+    import warnings
+    exe = dynhlo.compile(module("""add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+ENTRY m {
+  x = f32[<=4] parameter(0)
+  y = f32[<=4] parameter(1)
+  z = f32[] constant(0)
+  c = f32[<=4] reduce-window(x, z), window={size=4 pad=3_0}, to_apply=add
+  d = f32[] dot(x, y), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  ROOT t = (f32[<=4], f32[]) tuple(c, d)
+}"""))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        c, d = exe(np.float32([np.inf, -np.inf, 1]), np.float32([0, 1, 1]))
+    np.testing.assert_array_equal(c, [np.inf, np.nan, np.nan])
+    assert np.isnan(d)

@@ -225,9 +225,18 @@ def _same(ctx, a, b, what):
     return joined
 
 
+def single_dimension(ctx, inst) -> int:
+    """The one entry of `dimensions={d}` (concatenate, sort, get/set-dimension-size)."""
+    dims = attrs.ints(inst, "dimensions", ())
+    if len(dims) != 1:
+        raise ctx.error(f"{inst.opcode.value} takes exactly one dimension, got "
+                        f"dimensions={{{','.join(map(str, dims))}}}")
+    return dims[0]
+
+
 @rule(Opcode.CONCATENATE)
 def _concatenate(ctx, inst, operands):
-    axis = attrs.ints(inst, "dimensions")[0]
+    axis = single_dimension(ctx, inst)
     rank = len(operands[0])
     if not 0 <= axis < rank:
         raise ctx.error(f"concatenates dimension {axis} of rank-{rank} operands")
@@ -293,7 +302,7 @@ def _gte(ctx, inst, operands):
 @rule(Opcode.GET_DIMENSION_SIZE)
 def _get_dimension_size(ctx, inst, operands):
     (operand,) = operands
-    d = attrs.ints(inst, "dimensions")[0]
+    d = single_dimension(ctx, inst)
     if not 0 <= d < len(operand):
         raise ctx.error(f"dimensions={{{d}}} out of range for rank {len(operand)}")
     return ()
@@ -302,7 +311,7 @@ def _get_dimension_size(ctx, inst, operands):
 @rule(Opcode.SET_DIMENSION_SIZE)
 def _set_dimension_size(ctx, inst, operands):
     operand, size = operands
-    d = attrs.ints(inst, "dimensions")[0]
+    d = single_dimension(ctx, inst)
     if size != () or not 0 <= d < len(operand):
         raise ctx.error(f"set-dimension-size needs a scalar size and a dimension of the operand")
     out = list(operand)

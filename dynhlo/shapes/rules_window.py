@@ -17,7 +17,7 @@ from ..errors import HloVerifyError, UnsupportedError
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
-from .rules import elementwise, rule
+from .rules import elementwise, rule, single_dimension
 from .sizes import Sym, bound_of, dim_text, formula, unify
 
 
@@ -135,7 +135,7 @@ def _sort(ctx, inst, operands):
     if not operands:
         raise ctx.error("sort needs at least one operand")
     joined = elementwise(ctx, operands)
-    (d,) = attrs.ints(inst, "dimensions")
+    d = single_dimension(ctx, inst)
     if not 0 <= d < len(joined):
         raise ctx.error(f"sorts dimension {d} of a rank-{len(joined)} operand")
     if "to_apply" not in inst.called:

@@ -70,7 +70,9 @@ class CpuProgram:
         shapes = [a.shape for a in args]
         inputs = [_read_only(a) for a in args]
         try:
-            result = self.evaluator.run(self.info, inputs, args_shapes=shapes)
+            # IEEE arithmetic is XLA's semantics: inf - inf is a NaN, not a NumPy warning.
+            with np.errstate(all="ignore"):
+                result = self.evaluator.run(self.info, inputs, args_shapes=shapes)
         except RecursionError:  # inference followed the calls, evaluation needs more frames
             raise UnsupportedError(f"module '{self.module.name}': computations call each "
                                    "other more deeply than the cpu backend can evaluate "
