@@ -1,0 +1,105 @@
+"""convolution through torch.nn.functional.conv1d/2d/3d on tensors at their actual sizes.
+
+The operands are permuted from their dim_labels to (batch, feature, spatial...) and
+(out, in, spatial...) views; window reversal flips the kernel; lhs_dilate (base dilation) is
+an explicit zero-spread copy of the input; padding (negative pads crop) is F.pad; window
+strides and rhs_dilate are conv's stride and dilation; feature_group_count is conv's
+`groups`. batch_group_count g is the same grouped conv after moving the g batch chunks into
+the feature dimension: chunk j of the batch meets the j-th group of output features (the
+StableHLO definition the CPU backend follows, dynhlo/backends/cpu/ops_linalg.py).
+
+Floats compute in their own type (f16/bf16 in f32), so sums can differ from the CPU
+backend's f64 accumulation in the last bits; TF32 is off (GpuProgram). Taken by the host
+fallback: integer and complex convolutions (cuDNN has none) and more than 3 spatial
+dimensions. Empty reductions (no input features, a zero-sized kernel, or an input of
+padding only) give zeros without a launch.
+Semantics: XLA operation semantics, Conv (ConvWithGeneralPadding).
+"""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from ...shapes.rules_window import conv_labels, window_dims, window_output_size
+from .launcher import torch_dtype
+from .lowering import library
+
+_WORK = {torch.float16: torch.float32, torch.bfloat16: torch.float32,
+         torch.float32: torch.float32, torch.float64: torch.float64}
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+
+
+@library(Opcode.CONVOLUTION)
+def convolution(ctx, inst, args):
+    lhs, rhs = args
+    out_dtype = torch_dtype(inst.shape.element_type)
+    work = _WORK.get(out_dtype)
+    spatial = lhs.dim() - 2
+    if work is None or lhs.dtype not in _WORK or rhs.dtype not in _WORK or spatial > 3:
+        return NotImplemented
+    labels = conv_labels(inst, lhs.dim())
+    wins = window_dims(inst, spatial)
+    x = lhs.permute((labels.lhs_batch, labels.lhs_feature) + labels.lhs_spatial).to(work)
+    w = rhs.permute((labels.rhs_out, labels.rhs_in) + labels.rhs_spatial).to(work)
+    x, groups = _grouped(ctx, inst, x, w)
+    out_spatial = tuple(window_output_size(n, win, k) for n, win, k in
+                        zip(lhs_spatial(lhs, labels), wins, w.shape[2:]))
+    result_shape = (x.shape[0], w.shape[0]) + out_spatial
+    if 0 in result_shape or 0 in w.shape or 0 in x.shape:
+        result = torch.zeros(result_shape, dtype=work, device=x.device)
+    else:
+        result = _conv(x, w, wins, groups)
+    canonical = (labels.out_batch, labels.out_feature) + labels.out_spatial
+    inverse = sorted(range(len(canonical)), key=canonical.__getitem__)
+    return result.permute(inverse).to(out_dtype)
+
+
+def lhs_spatial(lhs, labels) -> list[int]:
+    return [lhs.shape[d] for d in labels.lhs_spatial]
+
+
+def _grouped(ctx, inst, x, w):
+    """x (N, C, *S) -> (N', C', *S) for a conv with `groups` groups (see module doc)."""
+    groups = attrs.integer(inst, "feature_group_count", 1)
+    batch_groups = attrs.integer(inst, "batch_group_count", 1)
+    (n, c), (o, i) = x.shape[:2], w.shape[:2]
+    g = groups * batch_groups
+    if c != groups * i or o % g or n % batch_groups:
+        raise ctx.error(f"lhs batch {n} x features {c}, kernel output {o} x input {i} do not "
+                        f"fit feature_group_count={groups}, batch_group_count={batch_groups}")
+    if batch_groups == 1:
+        return x, groups
+    chunks = x.reshape((g, n // g) + tuple(x.shape[1:]))
+    return chunks.movedim(0, 1).reshape((n // g, g * c) + tuple(x.shape[2:])), g
+
+
+def _conv(x, w, wins, groups: int):
+    flips = [2 + d for d, win in enumerate(wins) if win.reversal]
+    if flips:
+        w = w.flip(flips)
+    x = _base_dilate(x, wins)
+    pads = []
+    for win in reversed(wins):  # F.pad lists the last dimension first
+        pads += [win.lo, win.hi]
+    if any(pads):
+        x = F.pad(x, pads)  # negative pads crop
+    strides = [win.stride for win in wins]
+    dilation = [win.window_dilation for win in wins]
+    if not wins:  # no spatial dims: a grouped matrix product, as a length-1 conv1d
+        return F.conv1d(x.unsqueeze(-1), w.unsqueeze(-1), groups=groups).squeeze(-1)
+    return _CONV[len(wins)](x, w, stride=strides, dilation=dilation, groups=groups)
+
+
+def _base_dilate(x, wins):
+    """Spatial dims spread with base_dilation - 1 zeros between elements (explicit copy)."""
+    if all(win.base_dilation == 1 for win in wins):
+        return x
+    shape = list(x.shape[:2]) + [(n - 1) * win.base_dilation + 1
+                                 for n, win in zip(x.shape[2:], wins)]
+    out = torch.zeros(shape, dtype=x.dtype, device=x.device)
+    out[(slice(None), slice(None)) + tuple(slice(None, None, win.base_dilation)
+                                           for win in wins)] = x
+    return out

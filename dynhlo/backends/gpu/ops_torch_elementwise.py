@@ -1,0 +1,159 @@
+"""Elementwise opcodes that generated kernels refuse, as torch ops at the actual sizes.
+
+The fused kernels (ops_elementwise.py) take the common cases; what they refuse comes here
+instead of the host: convert from float to integer (XLA's saturation, NaN -> 0), converts to
+and from complex, integer divide and remainder (x / 0 = -1, x % 0 = x, and MIN / -1 = MIN
+without a trap), popcnt and count-leading-zeros (byte tables), real, imag and complex. Each
+mirrors the CPU backend (dynhlo/backends/cpu/ops_elementwise.py) exactly.
+
+Taken by the host fallback: integer divide/remainder of u16/u32/u64 (torch lacks the
+unsigned arithmetic), float -> u64 converts, float8 converts (ml_dtypes and torch may round or
+saturate differently), and element types torch does not have.
+Semantics: XLA operation semantics, element-wise operations and ConvertElementType.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ...hlo.opcodes import Opcode
+from .launcher import torch_dtype
+from .lowering import library
+
+_ARITH_INTS = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
+_FLOATS = {torch.float16, torch.bfloat16, torch.float32, torch.float64}
+_INTS = _ARITH_INTS | {torch.uint16, torch.uint32}
+_FP8 = {torch.float8_e4m3fn, torch.float8_e5m2}
+
+
+def fitted(ctx, args):
+    """Operands cut to the result's actual shape (a static operand meets a dynamic one)."""
+    shape = ctx.out_shape()
+    return [a[tuple(slice(0, s) for s in shape)] if a.dim() == len(shape) and a.dim() else a
+            for a in args]
+
+
+@library(Opcode.CONVERT)
+def convert(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    target = torch_dtype(inst.shape.element_type)
+    if _FP8 & {x.dtype, target}:
+        return NotImplemented  # ml_dtypes' and torch's float8 rounding/overflow may differ
+    if x.is_complex() and not target.is_complex:
+        x = x.real
+    if target == torch.bool:
+        return x != 0
+    if x.dtype in _FLOATS and target in _INTS | {torch.int64}:
+        return _float_to_int(x, target)
+    if x.dtype in _FLOATS and target == torch.uint64:
+        return NotImplemented
+    return x.to(target)
+
+
+def _float_to_int(x, target):
+    """Saturating, NaN -> 0; compared in f64, where INT64_MAX rounds up to 2**63."""
+    f = x.to(torch.float64)
+    info = torch.iinfo(target)
+    lo, hi = int(info.min), int(info.max)
+    inside = (f > lo) & (f < hi)  # False for NaN
+    out = torch.trunc(torch.where(inside, f, 0.0)).to(torch.int64)
+    top = torch.full_like(out, hi)
+    bottom = torch.full_like(out, lo)
+    out = torch.where(f >= hi, top, torch.where(f <= lo, bottom, out))
+    return out.to(target)
+
+
+def _int_pair(ctx, args):
+    x, y = fitted(ctx, args)
+    return (x, y) if x.dtype in _ARITH_INTS and y.dtype == x.dtype else (None, None)
+
+
+def _overflow(x, y):
+    """MIN / -1: the one quotient that does not fit (it traps in C); XLA gives MIN."""
+    if x.dtype == torch.uint8:
+        return torch.zeros_like(x, dtype=torch.bool)
+    return (x == torch.iinfo(x.dtype).min) & (y == -1)
+
+
+@library(Opcode.DIVIDE)
+def divide(ctx, inst, args):
+    x, y = _int_pair(ctx, args)
+    if x is None:
+        return NotImplemented
+    zero, over = y == 0, _overflow(x, y)
+    safe = torch.where(zero | over, torch.ones_like(y), y)
+    q = torch.div(x, safe, rounding_mode="trunc")
+    return torch.where(zero, torch.full_like(x, -1), torch.where(over, x, q))
+
+
+@library(Opcode.REMAINDER)
+def remainder(ctx, inst, args):
+    x, y = _int_pair(ctx, args)
+    if x is None:
+        return NotImplemented
+    zero, over = y == 0, _overflow(x, y)
+    safe = torch.where(zero | over, torch.ones_like(y), y)
+    return torch.where(zero, x, torch.fmod(x, safe))
+
+
+def _bytes(x):
+    """(..., itemsize) uint8 bytes of each element, least significant first (little-endian)."""
+    return x.contiguous().view(torch.uint8).reshape(tuple(x.shape) + (x.element_size(),))
+
+
+_TABLES: dict = {}
+
+
+def _table(name: str, device) -> torch.Tensor:
+    key = (name, str(device))
+    table = _TABLES.get(key)
+    if table is None:
+        values = [bin(i).count("1") for i in range(256)] if name == "popcnt" else \
+            [8 - i.bit_length() for i in range(256)]
+        table = _TABLES[key] = torch.tensor(values, dtype=torch.int64, device=device)
+    return table
+
+
+@library(Opcode.POPCNT)
+def popcnt(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    if x.dtype not in _INTS | {torch.uint64}:
+        return NotImplemented
+    counts = _table("popcnt", x.device)[_bytes(x).to(torch.int64)].sum(dim=-1)
+    return counts.to(x.dtype)
+
+
+@library(Opcode.CLZ)
+def count_leading_zeros(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    if x.dtype not in _INTS | {torch.uint64}:
+        return NotImplemented
+    raw = _bytes(x).to(torch.int64)
+    table = _table("clz", x.device)
+    total = torch.zeros(x.shape, dtype=torch.int64, device=x.device)
+    found = torch.zeros(x.shape, dtype=torch.bool, device=x.device)
+    for b in reversed(range(raw.shape[-1])):  # from the most significant byte
+        byte = raw[..., b]
+        total = total + torch.where(found, 0, table[byte])
+        found = found | (byte != 0)
+    return total.to(x.dtype)
+
+
+@library(Opcode.REAL)
+def real(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    return x.real.contiguous() if x.is_complex() else x.clone()
+
+
+@library(Opcode.IMAG)
+def imag(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    return x.imag.contiguous() if x.is_complex() else torch.zeros_like(x)
+
+
+@library(Opcode.COMPLEX)
+def complex_(ctx, inst, args):
+    x, y = fitted(ctx, args)
+    if x.dtype not in (torch.float32, torch.float64) or y.dtype != x.dtype:
+        return NotImplemented
+    return torch.complex(x, y)
