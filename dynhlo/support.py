@@ -7,7 +7,8 @@ Computed, never hand-listed: every Opcode of dynhlo.hlo.opcodes gets
 - "unsupported": no CPU lowering; compiling a module that uses it raises UnsupportedError.
 Per backend, how it runs the opcode: the CPU lowering table; for the GPU, when
 dynhlo.backends.gpu imports (it needs torch and triton), its fused-kernel table (`kernel`), its
-library table (`library`), or the CPU lowering on host copies (`host`). Notes below are the
+library table (`library`), a device plan of its own (`plan`: parameters, call, while,
+conditional), or the CPU lowering on host copies (`host`). Notes below are the
 only hand-written part: what a status does not say (accepted custom-call targets, rng values).
 README.md holds the rendered table between the marker lines; tools/opcode_table.py rewrites
 it and tests/test_support.py checks it is current.
@@ -31,13 +32,26 @@ END_MARKER = "<!-- opcode-table:end -->"
 _EVALUATOR_BUILTINS = frozenset({Opcode.PARAMETER})
 
 NOTES: dict[Opcode, str] = {
-    Opcode.RNG: "values from a NumPy Philox stream per program, not bit-exact with XLA",
+    Opcode.RNG: "values from a NumPy Philox stream per program, not bit-exact with XLA; "
+                "gpu: on the host (the same stream)",
     Opcode.RNG_BIT_GENERATOR: "shapes, dtypes and determinism per state as XLA; bits not "
-                              "bit-exact with XLA",
-    Opcode.RNG_GET_AND_UPDATE_STATE: "a per-program counter, not XLA's state",
+                              "bit-exact with XLA; gpu: on the host (NumPy's Philox bits)",
+    Opcode.RNG_GET_AND_UPDATE_STATE: "a per-program counter, not XLA's state; gpu: on the host",
     Opcode.COLLECTIVE_PERMUTE: "copy with a {0,0} pair, else zeros",
     Opcode.REDUCE_PRECISION: "XLA's rounding: ties to even, overflow to inf, subnormals "
                              "flushed, NaN kept",
+    # What the GPU backend leaves on the host fallback (CPU lowering on host copies); the
+    # gpu lowering modules' docstrings say why (dynhlo/backends/gpu/ops_torch_*.py).
+    Opcode.CONVOLUTION: "gpu: integer/complex and >3 spatial dims on the host",
+    Opcode.SCATTER: "gpu: update computations other than add/mul/max/min/and/or/replace "
+                    "on the host",
+    Opcode.REDUCE_WINDOW: "gpu: variadic or general to_apply on the host",
+    Opcode.SELECT_AND_SCATTER: "gpu: select other than one compare, or a general scatter, "
+                               "on the host",
+    Opcode.MAP: "gpu: on the host",
+    Opcode.FUSION: "gpu: on the host",
+    Opcode.ASYNC_START: "gpu: on the host",
+    Opcode.ASYNC_DONE: "gpu: on the host",
 }
 
 
@@ -68,6 +82,13 @@ def gpu_tables():
     return lowering.LOWERINGS, getattr(lowering, "LIBRARY", {})
 
 
+def _gpu_plan_ops() -> frozenset:
+    """Opcodes the GPU backend runs as device plans of their own (parameters, call, while,
+    conditional: dynhlo/backends/gpu/fusion.py), not through a lowering table."""
+    from .backends.gpu import fusion
+    return frozenset(_EVALUATOR_BUILTINS | set(getattr(fusion, "_ON_DEVICE_CALLS", ())))
+
+
 def status_of(op: Opcode) -> str:
     """The status of one opcode, from the CPU lowering table."""
     lowerings, _ = _cpu_tables()
@@ -85,6 +106,8 @@ def _gpu_how(op: Opcode, gpu, cpu_status: str) -> str:
         return "kernel"
     if op in library:
         return "library"
+    if op in _gpu_plan_ops():
+        return "plan"
     return "host" if cpu_status != UNSUPPORTED else "-"
 
 

@@ -1,0 +1,87 @@
+"""The one-device forms of collectives, and tokens, on the device (no host copies).
+
+On one device a collective's result is its operand (all-reduce, reduce-scatter, all-gather,
+all-to-all, collective-broadcast and their -start/-done halves); collective-permute gives
+the operand for a {0,0} source-target pair, else zeros; replica-id and partition-id are 0;
+after-all is a token (an empty predicate: it orders, it carries no data). This mirrors the
+CPU backend (dynhlo/backends/cpu/ops_collective.py) value for value.
+
+async-start / async-done (which run a wrapped computation) and fusion stay on the host
+fallback: their called computations are not planned for the device (only call, while and
+conditional are, in fusion.py).
+Semantics: XLA operation semantics (AllReduce, AllGather, ..., CollectivePermute, AfterAll).
+"""
+
+from __future__ import annotations
+
+import re
+
+import torch
+
+from ...hlo.opcodes import Opcode
+from ...hlo.shape import leaf_shapes
+from .launcher import torch_dtype
+from .lowering import library
+
+
+def _operands(args):
+    return args[0] if len(args) == 1 else tuple(args)
+
+
+def _context(ctx, inst) -> tuple:
+    """Zeros for the context elements (index 2 on) of a -start's tuple shape."""
+    if not inst.shape.is_tuple:
+        return ()
+    out = []
+    for element in inst.shape.elements[2:]:
+        zeros = [torch.zeros(s.dims, dtype=torch_dtype(s.element_type), device=ctx.device)
+                 for s in leaf_shapes(element)]
+        out.append(zeros[0] if not element.is_tuple else tuple(zeros))
+    return tuple(out)
+
+
+@library(Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START, Opcode.ALL_REDUCE_DONE,
+         Opcode.REDUCE_SCATTER, Opcode.ALL_GATHER, Opcode.ALL_TO_ALL,
+         Opcode.COLLECTIVE_BROADCAST)
+def one_participant(ctx, inst, args):
+    return _operands(args)
+
+
+@library(Opcode.ALL_GATHER_START)
+def all_gather_start(ctx, inst, args):
+    value = _operands(args)
+    return (value, value) + _context(ctx, inst)
+
+
+@library(Opcode.ALL_GATHER_DONE, Opcode.COLLECTIVE_PERMUTE_DONE)
+def collective_done(ctx, inst, args):
+    return args[0][1]
+
+
+_PAIR = re.compile(r"\{\s*(\d+)\s*,\s*(\d+)\s*\}")
+
+
+def _permuted(inst, x):
+    pairs = {(int(a), int(b)) for a, b in _PAIR.findall(inst.attrs.get("source_target_pairs",
+                                                                         ""))}
+    return x if (0, 0) in pairs else torch.zeros_like(x)
+
+
+@library(Opcode.COLLECTIVE_PERMUTE)
+def collective_permute(ctx, inst, args):
+    return _permuted(inst, args[0])
+
+
+@library(Opcode.COLLECTIVE_PERMUTE_START)
+def collective_permute_start(ctx, inst, args):
+    return (args[0], _permuted(inst, args[0])) + _context(ctx, inst)
+
+
+@library(Opcode.REPLICA_ID, Opcode.PARTITION_ID)
+def device_id(ctx, inst, args):
+    return torch.zeros((), dtype=torch_dtype(inst.shape.element_type), device=ctx.device)
+
+
+@library(Opcode.AFTER_ALL)
+def after_all(ctx, inst, args):
+    return torch.zeros((), dtype=torch.bool, device=ctx.device)
