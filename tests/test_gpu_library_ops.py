@@ -119,6 +119,28 @@ def test_op_table_case_runs_on_device_like_cpu(case, n):
     check(text, args, case.name, on_device=case.name not in HOST_ONLY)
 
 
+
+def _collective_params():
+    module = importlib.import_module("test_ops_collective")
+    params = []
+    for name, body, _ in module.RECORDS:
+        for t in ("f32", "s32", "bf16"):
+            for n in (0, 1, 5, "static"):
+                d = "5" if n == "static" else "<=8"
+                text = module._module(t, d, body.replace("T[", f"{t}[").replace("D,", f"{d},"))
+                params.append(pytest.param(name, text, t, 5 if n == "static" else n,
+                                           id=f"{name}-{t}-n{n}"))
+    return params
+
+
+@pytest.mark.parametrize("name,text,t,n", _collective_params())
+def test_single_device_collectives_run_on_device_like_cpu(name, text, t, n):
+    """One-device collectives, tokens and identity custom calls (test_ops_collective's table);
+    async-start/done run their wrapped computation on the host."""
+    from dynhlo.hlo.types import to_numpy_dtype
+    x = (np.arange(n * 4).reshape(n, 4) - 7).astype(to_numpy_dtype(t))
+    check(text, [x], name, on_device=not name.startswith("async"), exact=True)
+
 # --- numerics, converts and bit ops --------------------------------------------------------
 
 BOUND = 8

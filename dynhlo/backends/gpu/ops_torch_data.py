@@ -2,8 +2,9 @@
 
 concatenate, pad (interior and negative padding), dynamic-slice, dynamic-update-slice,
 set-dimension-size, dynamic-reshape, bitcast (layout-changing), bitcast-convert, the
-PadToStatic/SliceToDynamic custom calls, copy-start/copy-done and the bookkeeping ops
-(add-dependency, domain, async-update, opt-barrier). Each mirrors the CPU backend
+PadToStatic / SliceToDynamic and identity (sharding, placement) custom calls,
+copy-start/copy-done and the bookkeeping ops (add-dependency, domain, async-update,
+opt-barrier). Each mirrors the CPU backend
 (dynhlo/backends/cpu/ops_data.py, ops_indexing.py): operands are views of the valid region,
 so padding never enters, and start indices are clamped against the ACTUAL sizes on the
 device (no read-back). Only sizes that decide a result's shape (set-dimension-size,
@@ -11,7 +12,7 @@ dynamic-reshape, SliceToDynamic) are read back, as the host must know a shape to
 
 Left on the host fallback (documented in dynhlo/support.py): bitcast-convert of sub-byte
 types, dynamic-slice / dynamic-update-slice with u64 start indices (torch has no unsigned
-64-bit clamp), and any other custom-call target.
+64-bit clamp), and the LAPACK custom-call targets (lapack_*_ffi, blas_*trsm_ffi).
 Semantics: XLA operation semantics (Concatenate, Pad, DynamicSlice, DynamicUpdateSlice,
 BitcastConvertType) and DESIGN.md section 1 for the dynamic-size ops.
 """
@@ -24,6 +25,7 @@ from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import bit_width
 from ...shapes.rules_data import physical_order
+from ...shapes.rules_misc import IDENTITY_TARGETS
 from .launcher import torch_dtype
 from .lowering import library
 
@@ -209,8 +211,11 @@ def bitcast_convert(ctx, inst, args):
 
 @library(Opcode.CUSTOM_CALL)
 def custom_call(ctx, inst, args):
-    """PadToStatic and SliceToDynamic on the device; other targets take the host path."""
+    """PadToStatic, SliceToDynamic and the identity targets (sharding and placement
+    annotations) on the device; other targets (LAPACK) take the host path."""
     target = attrs.string(inst, "custom_call_target")
+    if target in IDENTITY_TARGETS:
+        return args[0] if len(args) == 1 else tuple(args)
     if target == "PadToStatic":
         (x,) = args
         sizes = tuple(torch.tensor(n, dtype=torch.int32, device=x.device) for n in x.shape)
