@@ -1,4 +1,11 @@
-"""Checking and converting the arguments of an executable against its entry parameters."""
+"""Checking and converting the arguments of an executable against its entry parameters.
+
+Torch tensors take a fast path: a tensor whose type, dtype, rank and sizes fit its parameter
+is passed on as it is after a few comparisons against a per-parameter summary made once
+(`_tensor_spec`, memoized on the parameter instruction). Anything that does not fit, and
+every other kind of argument, goes through `check_argument`, which converts it or raises
+the ArgumentError that names the place.
+"""
 
 from __future__ import annotations
 
@@ -22,7 +29,38 @@ def check_arguments(params: list[Instruction], args: tuple) -> list[np.ndarray]:
     if len(args) != len(params):
         names = ", ".join(f"{p.parameter_number} '{p.name}' {p.shape}" for p in params)
         raise ArgumentError(f"expected {len(params)} argument(s) ({names}), got {len(args)}")
-    return [check_argument(p, a) for p, a in zip(params, args)]
+    return [a if a.__class__ in _TENSOR_TYPES and _tensor_fits(p, a) else check_argument(p, a)
+            for p, a in zip(params, args)]
+
+
+_TENSOR_TYPES: set = set()          # torch tensor classes seen by check_argument
+_ELEMENT_OF_TORCH: dict = {}        # torch dtype -> XLA element type, filled on first sight
+_NO_BOUND = float("inf")
+
+
+def _tensor_spec(param: Instruction):
+    """(element type, rank, ((dimension, bound, dynamic), ...)) of an array parameter."""
+    shape = param.shape
+    if shape.is_tuple or shape.element_type == "token":
+        return None, -1, ()
+    dims = tuple((d, _NO_BOUND if dynamic and bound == UNBOUNDED else bound, dynamic)
+                 for d, (bound, dynamic) in enumerate(zip(shape.dims, shape.dynamic)))
+    return shape.element_type, shape.rank, dims
+
+
+def _tensor_fits(param: Instruction, tensor) -> bool:
+    """Whether a torch tensor passes every check of check_argument as it is."""
+    element, rank, dims = param.decoded(_tensor_spec, _tensor_spec)
+    if _ELEMENT_OF_TORCH.get(tensor.dtype) != element:
+        return False
+    shape = tensor.shape
+    if len(shape) != rank:
+        return False
+    for d, bound, dynamic in dims:
+        size = shape[d]
+        if (size > bound) if dynamic else (size != bound):
+            return False
+    return True
 
 
 def check_argument(param: Instruction, arg) -> np.ndarray:
@@ -62,7 +100,12 @@ def check_argument(param: Instruction, arg) -> np.ndarray:
             raise ArgumentError(f"{where} dimension {d} has size {size} > bound {bound} in "
                                 f"{shape}; pass at most {bound}", param.parameter_number,
                                 param.name, d, size, bound)
-    return arg if isinstance(array, _TensorView) else array
+    if isinstance(array, _TensorView):
+        if type(arg).__module__.startswith("torch"):  # it passed: fast path from now on
+            _ELEMENT_OF_TORCH[arg.dtype] = given
+            _TENSOR_TYPES.add(type(arg))
+        return arg
+    return array
 
 
 # Which kinds of Python values an element type takes, as JAX's weak types do: an int fits

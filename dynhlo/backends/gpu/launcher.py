@@ -8,6 +8,10 @@ kernel is decorated, so it is set around the import only.
 
 Every real Triton compilation is counted as `kernel_compile` in dynhlo.runtime.stats through
 Triton's post-compile hook; interpreter runs compile nothing.
+
+JitLauncher launches one generated kernel: the first launch goes through Triton's dispatch
+(which compiles), later ones straight through the compiled kernel's C launcher with device
+pointers as ints (see JitLauncher for why that is sound).
 """
 
 from __future__ import annotations
@@ -186,3 +190,69 @@ def default_device(interpret: bool) -> torch.device:
 
 def cuda_present() -> bool:
     return torch.cuda.is_available()
+
+
+# --- launching ----------------------------------------------------------------------------
+
+
+class JitLauncher:
+    """Launches a @triton.jit kernel; Triton compiles it on the first launch.
+
+    `launcher(grid, tensors, sizes)` launches on the current stream. With `fast`, once the
+    first launch has compiled the kernel, `direct` holds `(launch, head, constexprs)`:
+    Triton's C launcher of the compiled kernel and its fixed leading arguments, so a
+    launch is one C call,
+
+        launch(grid0, 1, 1, stream, *head, *pointers, *sizes, *constexprs)
+
+    with device pointers as ints. That skips Triton's per-launch argument binding and
+    specialization lookup, its Python launcher wrapper, and the driver query it makes per
+    tensor argument (cuPointerGetAttribute). It is sound because every launch has the same
+    specialization: sizes are excluded from it (do_not_specialize), pointers are always
+    16-byte aligned device memory (program._dense; arguments are moved to the device
+    first), and the argument types are fixed by the plan. Kernels that need Triton's
+    scratch buffers, and other Triton versions' launchers, keep the compiled kernel's `run`.
+    Launch hooks (knobs.runtime.launch_enter_hook) are not called on the fast path.
+    `fast=False` keeps Triton's own dispatch on every launch (tests use it to show Triton
+    itself compiles nothing new across sizes).
+    """
+
+    def __init__(self, kernel, interpret: bool, fast: bool = True):
+        self.fn = load_kernel(kernel.source, kernel.name, interpret)
+        self.block, self.num_warps = kernel.block, kernel.num_warps
+        self.constexprs = tuple(kernel.block.values())
+        self.fast = fast and not interpret
+        self.direct = None
+        self.device_index = torch.cuda.current_device() if self.fast else 0
+
+    def __call__(self, grid, tensors, sizes):
+        direct = self.direct
+        if direct is not None:
+            launch, head, consts = direct
+            launch(grid[0], 1, 1, raw_stream(self.device_index), *head,
+                   *[t.data_ptr() for t in tensors], *sizes, *consts)
+            return
+        k = self.fn[grid](*tensors, *sizes, **self.block, num_warps=self.num_warps)
+        if self.fast:
+            self.direct = _direct_launch(k, self.constexprs)
+
+
+def _direct_launch(k, constexprs: tuple):
+    """(C launch function, leading arguments, constexprs) of a compiled kernel."""
+    runner = k.run  # Triton's CudaLauncher (made on first use)
+    launch = getattr(runner, "launch", None)
+    if launch is None or getattr(runner, "global_scratch_size", 1) or \
+            getattr(runner, "profile_scratch_size", 1):
+        # Not Triton 3.6's launcher, or scratch buffers to allocate per launch: let the
+        # compiled kernel's own launcher do it (tensors as ints still skip the driver query).
+        def launch(g0, g1, g2, stream, *args, _run=runner):
+            _run(g0, g1, g2, stream, *args)
+        return launch, (k.function, k.packed_metadata, None, None, None), constexprs
+    head = (k.function, runner.launch_cooperative_grid, runner.launch_pdl, None, None,
+            k.packed_metadata, None, None, None)
+    return launch, head, constexprs
+
+
+def raw_stream(index: int) -> int:
+    """The current CUDA stream of a device as an int (torch's C call: no Stream object)."""
+    return torch._C._cuda_getCurrentRawStream(index)

@@ -1,0 +1,155 @@
+"""The GPU backend's lean call path: per-shape launch plans, the direct launch, tensor checks.
+
+In CI (no GPU) kernels run in Triton's interpreter on CPU tensors; the direct C launch is
+then off, so a test stands in for it with a function that maps the pointers it is given
+back to their tensors and launches the kernel in the interpreter. Expected values come
+from the CPU backend.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+if importlib.util.find_spec("triton") is None:
+    pytest.skip("the gpu backend needs triton", allow_module_level=True)
+
+import dynhlo  # noqa: E402
+from dynhlo.backends import gpu  # noqa: E402,F401  (picks interpreter mode before triton)
+
+MODELS = Path(__file__).resolve().parents[1].parent / "shared" / "models"
+needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="needs the shared corpus")
+interpreter_only = pytest.mark.skipif(torch.cuda.is_available(),
+                                      reason="stands in for the C launcher in the interpreter")
+
+ADD = """HloModule m
+ENTRY main {
+  a = f32[<=8,4] parameter(0)
+  b = f32[<=8,4] parameter(1)
+  ROOT c = f32[<=8,4] add(a, b)
+}
+"""
+
+
+def _device():
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def _close(got, want):
+    np.testing.assert_allclose(np.asarray(got.cpu()), np.asarray(want), rtol=1e-5, atol=1e-6)
+
+
+@needs_models
+def test_each_shape_is_planned_once_and_sizes_do_not_leak_between_plans():
+    text = (MODELS / "softmax_rows" / "module.hlo").read_text()
+    exe, ref = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
+    rng = np.random.default_rng(3)
+    for n in (5, 3, 5, 0, 3, 100, 1):
+        x = rng.standard_normal((n, 37)).astype(np.float32)
+        _close(exe(torch.from_numpy(x).to(_device())), ref(x))
+    assert len(exe.program.fast.specialized) == 5  # 5, 3, 0, 100, 1
+
+
+def test_sizes_that_disagree_are_an_error_on_every_call_not_only_the_first():
+    exe = dynhlo.compile(ADD, backend="gpu")
+    a3, a4 = torch.ones(3, 4, device=_device()), torch.ones(4, 4, device=_device())
+    _close(exe(a3, a3), np.full((3, 4), 2, np.float32))
+    for _ in range(2):
+        with pytest.raises(dynhlo.DynamicSizeError, match="run-time size 4"):
+            exe(a3, a4)
+    _close(exe(a4, a4), np.full((4, 4), 2, np.float32))
+
+
+@pytest.mark.parametrize("bad, message", [
+    (lambda d: torch.ones(3, 4, dtype=torch.float64, device=d), "expects f32"),
+    (lambda d: torch.ones(9, 4, device=d), "size 9 > bound 8"),
+    (lambda d: torch.ones(3, 5, device=d), "dimension 1 is static 4"),
+    (lambda d: torch.ones(3, 4, 1, device=d), "expects rank 2"),
+])
+def test_tensors_that_do_not_fit_are_argument_errors_after_tensors_that_did(bad, message):
+    exe = dynhlo.compile(ADD, backend="gpu")
+    good = torch.ones(3, 4, device=_device())
+    exe(good, good)  # the fast check has seen f32 tensors of this class
+    with pytest.raises(dynhlo.ArgumentError, match=message):
+        exe(good, bad(_device()))
+
+
+def test_non_contiguous_tensor_arguments_are_read_as_their_logical_values():
+    exe = dynhlo.compile(ADD, backend="gpu")
+    a = torch.arange(32, dtype=torch.float32, device=_device()).reshape(4, 8).T[:6]  # strided
+    b = torch.ones(6, 4, device=_device())
+    for _ in range(2):  # the first call plans, the second runs the plan
+        _close(exe(a, b), a.cpu().numpy() + 1)
+
+
+@needs_models
+@interpreter_only
+@pytest.mark.parametrize("name, shapes", [
+    ("layernorm_residual", [(7, 512), (512,), (512,)]),
+    ("mlp", None),
+])
+def test_direct_launch_gets_pointers_sizes_and_constexprs_in_kernel_order(name, shapes,
+                                                                           monkeypatch):
+    from dynhlo.backends.gpu import fastpath
+    text = (MODELS / name / "module.hlo").read_text()
+    exe, ref = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
+    assert exe.program.fast is not None and exe.program.kernels
+    tensors: dict[int, torch.Tensor] = {}
+
+    def empty(*args, **kwargs):  # kernel outputs: remember them by their pointer
+        out = torch.empty_strided(*args, **kwargs)
+        tensors[out.data_ptr()] = out
+        return out
+    monkeypatch.setattr(fastpath, "torch", _TorchWith(empty))
+    for step in exe.program.fast.steps:  # dot results and views: remember them too
+        if isinstance(step, fastpath._LibraryStep):
+            step.fn = _remembering(step.fn, tensors)
+    for launcher in exe.program.runner.launchers.values():
+        launcher.direct = _interpreting_stand_in(launcher, tensors)
+    rng = np.random.default_rng(4)
+    if shapes is None:
+        shapes = [tuple(5 if d else s for d, s in zip(p.shape.dynamic, p.shape.dims))
+                  for p in exe.parameters]
+    args = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    targs = [torch.from_numpy(a) for a in args]
+    for t in targs:
+        tensors[t.data_ptr()] = t
+    _close(exe(*targs), ref(*args))
+    _close(exe(*targs), ref(*args))  # the same plan again
+
+
+def _interpreting_stand_in(launcher, tensors: dict):
+    """A `direct` triple whose launch maps pointers back to tensors and interprets the kernel."""
+    names = list(launcher.block)
+
+    def launch(grid0, one, one_, stream, marker, *rest):
+        assert (one, one_, marker) == (1, 1, "head")
+        consts = rest[len(rest) - len(names):]
+        assert tuple(consts) == tuple(launcher.block.values())
+        body = rest[:len(rest) - len(names)]
+        count = sum(1 for a in launcher.fn.arg_names if a == "out" or a.startswith("in"))
+        pointers, sizes = body[:count], body[count:]
+        launcher.fn[(grid0,)](*[tensors[p] for p in pointers], *sizes, **launcher.block)
+    return launch, ("head",), tuple(launcher.block.values())
+
+
+def _remembering(fn, tensors: dict):
+    def run(*args):
+        out = fn(*args)
+        tensors[out.data_ptr()] = out
+        return out
+    return run
+
+
+class _TorchWith:
+    """torch with empty_strided replaced (seen by fastpath closures made while patched)."""
+
+    def __init__(self, empty):
+        self.empty_strided = empty
+
+    def __getattr__(self, name):
+        return getattr(torch, name)
