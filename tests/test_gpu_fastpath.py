@@ -39,8 +39,8 @@ def _device():
     return "cuda" if torch.cuda.is_available() else "cpu"
 
 
-def _close(got, want):
-    np.testing.assert_allclose(np.asarray(got.cpu()), np.asarray(want), rtol=1e-5, atol=1e-6)
+def _close(got, want, tol=1e-5):
+    np.testing.assert_allclose(np.asarray(got.cpu()), np.asarray(want), rtol=tol, atol=tol)
 
 
 @needs_models
@@ -153,3 +153,38 @@ class _TorchWith:
 
     def __getattr__(self, name):
         return getattr(torch, name)
+
+
+# --- real GPU ------------------------------------------------------------------------------
+
+needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+
+
+@pytest.mark.gpu
+@needs_cuda
+def test_gpu_plans_and_checks_on_the_device():
+    test_each_shape_is_planned_once_and_sizes_do_not_leak_between_plans()
+    test_sizes_that_disagree_are_an_error_on_every_call_not_only_the_first()
+    test_non_contiguous_tensor_arguments_are_read_as_their_logical_values()
+    test_tensors_that_do_not_fit_are_argument_errors_after_tensors_that_did(
+        lambda d: torch.ones(9, 4, device=d), "size 9 > bound 8")
+
+
+@pytest.mark.gpu
+@needs_cuda
+@needs_models
+@pytest.mark.parametrize("name", ["mlp", "attention", "layernorm_residual", "softmax_rows"])
+def test_gpu_direct_launches_match_the_cpu_backend_at_every_size(name):
+    """After the first call every kernel launches through Triton's C launcher directly."""
+    text = (MODELS / name / "module.hlo").read_text()
+    exe, ref = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
+    rng = np.random.default_rng(6)
+    bound = next(d for p in exe.parameters for d, dyn in zip(p.shape.dims, p.shape.dynamic)
+                 if dyn)
+    for n in (bound, 1, 0, bound // 3 + 1, bound, 1):
+        args = [rng.standard_normal([n if dyn else s for s, dyn in
+                                     zip(p.shape.dims, p.shape.dynamic)]).astype(np.float32)
+                for p in exe.parameters]
+        _close(exe(*[torch.from_numpy(a).to(_device()) for a in args]), ref(*args), 1e-4)
+    launchers = exe.program.runner.launchers.values()
+    assert launchers and all(launcher.direct is not None for launcher in launchers)
