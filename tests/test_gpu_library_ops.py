@@ -402,3 +402,99 @@ def test_padding_past_the_actual_size_never_leaks(name, n):
         "set-dimension-size(x, n), dimensions={0}", "copy(x)")
     _same(_exe(text, "gpu")(x, np.int32(n)), _exe(from_param, "gpu")(x[:n].copy(), np.int32(n)),
           name)
+
+
+# --- element types and attributes generated kernels refuse -----------------------------------
+
+def _small_complex(t: str, n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return _complex(rng.normal(size=(n, 3)) * 2, rng.normal(size=(n, 3)) * 2, t)
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("t", ["c64", "c128"])
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "divide", "power"])
+def test_complex_binary(op, t, n):
+    rows = _rows(n)
+    check(binary(op, t, n), [_small_complex(t, rows, 1), _small_complex(t, rows, 2)],
+          f"{op} {t}")
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("t", ["c64", "c128"])
+@pytest.mark.parametrize("op", ["negate", "sign", "exponential", "log", "sqrt", "rsqrt",
+                                "tanh", "sine", "cosine", "copy"])
+def test_complex_unary(op, t, n):
+    check(unary(op, t, t, n), [_small_complex(t, _rows(n), 3)], f"{op} {t}")
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_complex_abs_and_compare(n):
+    z = _small_complex("c64", _rows(n), 4)
+    w = z.copy()
+    w.reshape(-1)[::2] += 1
+    check(unary("abs", "c64", "f32", n), [z], "abs c64")
+    check(binary("compare", "c64", n, dst="pred").replace(
+        "compare(x, y)", "compare(x, y), direction=NE"), [z, w], "compare c64")
+
+
+TOTAL = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1.0, -1.0, 1e-30, -2.5]
+
+
+@pytest.mark.parametrize("direction", ["EQ", "NE", "LT", "LE", "GT", "GE"])
+@pytest.mark.parametrize("t", ["f16", "bf16", "f32", "f64"])
+def test_total_order_compare(t, direction):
+    from dynhlo.hlo.types import to_numpy_dtype
+    pairs = [(a, b) for a in TOTAL for b in TOTAL]
+    x = np.array([a for a, _ in pairs] + [0.0, 0.0], np.float64)
+    y = np.array([b for _, b in pairs] + [0.0, 0.0], np.float64)
+    with np.errstate(all="ignore"):
+        x, y = x.astype(to_numpy_dtype(t)), y.astype(to_numpy_dtype(t))
+    text = (f"HloModule t\nENTRY main {{\n  x = {t}[<=128] parameter(0)\n"
+            f"  y = {t}[<=128] parameter(1)\n  ROOT z = pred[<=128] compare(x, y), "
+            f"direction={direction}, type=TOTALORDER\n}}\n")
+    for n in (0, 1, len(x)):
+        check(text, [x[:n], y[:n]], f"totalorder {direction} {t}")
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("t", ["s8", "s32", "s64", "u8"])
+def test_integer_power(t, n):
+    from dynhlo.hlo.types import to_numpy_dtype
+    rows = _rows(n)
+    rng = np.random.default_rng(6)
+    low = 0 if t == "u8" else -3
+    x = rng.integers(low, 4, size=(rows, 3)).astype(to_numpy_dtype(t))
+    y = rng.integers(low, 9, size=(rows, 3)).astype(to_numpy_dtype(t))
+    if rows and t != "u8":
+        x[0], y[0] = [-1, 1, -1], [-3, -2, -4]
+    check(binary("power", t, n), [x, y], f"power {t}")
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("t", ["c64", "f8e4m3fn"])
+def test_data_movement_of_types_kernels_refuse(t, n):
+    """broadcast, slice, reverse, select and copy move complex and float8 values exactly."""
+    d, rows_dim = _dims(n), _dims(n, "")
+    text = f"""HloModule t
+ENTRY main {{
+  x = {t}[{d}] parameter(0)
+  y = {t}[{d}] parameter(1)
+  p = pred[{d}] parameter(2)
+  b = {t}[{d},2] broadcast(x), dimensions={{0,1}}
+  s = {t}[{rows_dim},1,1] slice(b), slice={{[0:{BOUND}], [1:3:2], [1:2]}}
+  r = {t}[{d}] reverse(x), dimensions={{0,1}}
+  e = {t}[{d}] select(p, r, y)
+  c = {t}[{d}] copy(e)
+  ROOT o = ({t}[{rows_dim},1,1], {t}[{d}]) tuple(s, c)
+}}
+"""
+    rows = _rows(n)
+    from dynhlo.hlo.types import to_numpy_dtype
+    if t == "c64":
+        x, y = _small_complex(t, rows, 7), _small_complex(t, rows, 8)
+    else:
+        rng = np.random.default_rng(9)
+        x, y = (rng.normal(size=(rows, 3)).astype(to_numpy_dtype(t)) for _ in range(2))
+    p = np.random.default_rng(10).random((rows, 3)) < 0.5
+    check(text, [x, y, p], f"data movement {t}", exact=True)

@@ -27,10 +27,18 @@ _FP8 = {torch.float8_e4m3fn, torch.float8_e5m2}
 
 
 def fitted(ctx, args):
-    """Operands cut to the result's actual shape (a static operand meets a dynamic one)."""
-    shape = ctx.out_shape()
-    return [a[tuple(slice(0, s) for s in shape)] if a.dim() == len(shape) and a.dim() else a
-            for a in args]
+    """Operands cut to the result's actual shape (a static operand meets a dynamic one);
+    rank-0 operands broadcast. An operand smaller than the result is a DynamicSizeError."""
+    shape = tuple(ctx.out_shape())
+    out = []
+    for a in args:
+        if a.dim() and tuple(a.shape) != shape:
+            if a.dim() != len(shape) or any(x < y for x, y in zip(a.shape, shape)):
+                raise ctx.error(f"operand of size {list(a.shape)} meets size {list(shape)}; "
+                                "sizes that meet in one op must agree")
+            a = a[tuple(slice(0, s) for s in shape)]
+        out.append(a)
+    return out
 
 
 @library(Opcode.CONVERT)
@@ -78,8 +86,9 @@ def _overflow(x, y):
 @library(Opcode.DIVIDE)
 def divide(ctx, inst, args):
     x, y = _int_pair(ctx, args)
-    if x is None:
-        return NotImplemented
+    if x is None:  # complex: ops_torch_generic's table (imported late: it imports this)
+        from .ops_torch_generic import elementwise
+        return elementwise(ctx, inst, args)
     zero, over = y == 0, _overflow(x, y)
     safe = torch.where(zero | over, torch.ones_like(y), y)
     q = torch.div(x, safe, rounding_mode="trunc")
