@@ -13,8 +13,8 @@ kernel or torch lowering run through the CPU backend on host copies (counted in 
 Files: fusion.py (grouping), codegen.py (Triton source), lowering.py (tables) with
 ops_elementwise.py / ops_data.py (fused lowerings) and ops_library.py / ops_torch.py (torch
 lowerings), kmath.py (math helpers: libdevice on the GPU, plain tl in the interpreter),
-launcher.py (tensors, kernel loading, compile counting), program.py and fastpath.py
-(running), aot.py (cubins in and out).
+launcher.py (tensors, kernel loading and launching, compile counting), program.py and
+fastpath.py (running; fastpath.py caches per-shape launch plans), aot.py (cubins in and out).
 
 Options:
     interpret: run kernels in Triton's interpreter on CPU tensors (default: when no CUDA
@@ -45,8 +45,8 @@ from . import (ops_torch_collective, ops_torch_conv, ops_torch_data,  # noqa: F4
                ops_torch_numeric, ops_torch_window)
 from .fastpath import FastPlan
 from .fusion import kernels_of, plan_computation
-from .launcher import (cuda_present, default_device, install_compile_counter,
-                       interpreter_active, load_kernel, to_device, to_host)
+from .launcher import (JitLauncher, cuda_present, default_device, install_compile_counter,
+                       interpreter_active, to_device, to_host)
 from .program import Runner
 
 NAME = "gpu"
@@ -86,6 +86,10 @@ class GpuProgram:
         self.module, self.info, self.interpret = module, info, interpret
         self.target = target or _device_target()
         self.device = default_device(interpret)
+        if self.device.type == "cuda" and self.device.index is None:
+            self.device = torch.device("cuda", torch.cuda.current_device())
+        # Tensor.get_device() of a tensor on self.device (-1: the CPU, in the interpreter).
+        self.device_index = -1 if self.device.type == "cpu" else self.device.index
         self.plan = plan_computation(info, interpret)
         self.kernels = kernels_of(self.plan)
         if launchers is None:
@@ -104,6 +108,15 @@ class GpuProgram:
         device (a tuple for a tuple root). Torch tensors and other DLPack arrays stay on the
         device: no host round trip.
         """
+        fast = self.fast
+        if fast is not None:
+            # The common call: every argument a plain tensor already on this device.
+            index = self.device_index
+            for a in args:
+                if a.__class__ is not torch.Tensor or a.get_device() != index:
+                    break
+            else:
+                return fast.run(args)
         on_host = True
         tensors = []
         for a, p in zip(args, self.module.entry.parameters):
@@ -112,16 +125,16 @@ class GpuProgram:
                 a = torch.from_dlpack(a)  # CuPy, JAX, ...: shared, not copied
             if isinstance(a, torch.Tensor):
                 on_host = False
-                if a.device != self.device:
+                if a.get_device() != self.device_index:
                     a = a.to(self.device)
             else:
                 a = to_device(a, self.device, p.shape.element_type)
             tensors.append(a)
-        shapes = [tuple(t.shape) for t in tensors]
-        if self.fast is not None:
-            result = self.fast.run(tensors, shapes)
+        if fast is not None:
+            result = fast.run(tensors)
         else:
-            result = self.runner.run(self.plan, tensors, args_shapes=shapes)
+            result = self.runner.run(self.plan, tensors,
+                                     args_shapes=[tuple(t.shape) for t in tensors])
         if on_host:
             return _host_tree(result, self.module.entry.root.shape)
         return result
@@ -136,42 +149,6 @@ def _host_tree(value, shape):
     if shape.is_tuple:
         return tuple(_host_tree(v, s) for v, s in zip(value, shape.elements))
     return np.asarray(to_host(value, shape.element_type))
-
-
-class JitLauncher:
-    """Launches a @triton.jit kernel; Triton compiles it on the first launch.
-
-    With `fast`, later launches call the compiled kernel directly, skipping Triton's
-    per-launch argument binding and specialization lookup (most of its host overhead). That
-    is sound because every launch has the same specialization: sizes are excluded from it
-    (do_not_specialize), pointers are always 16-byte aligned (program._dense), and the
-    argument types are fixed by the plan. `fast=False` keeps Triton's own dispatch (tests use
-    it to show Triton itself compiles nothing new across sizes).
-    """
-
-    def __init__(self, kernel, interpret: bool, fast: bool = True):
-        self.fn = load_kernel(kernel.source, kernel.name, interpret)
-        self.block, self.num_warps = kernel.block, kernel.num_warps
-        self.constexprs = tuple(kernel.block.values())
-        self.fast = fast and not interpret
-        self.compiled = None
-        self.device_index = torch.cuda.current_device() if self.fast else 0
-
-    def __call__(self, grid, tensors, sizes):
-        k = self.compiled
-        if k is None:
-            k = self.fn[grid](*tensors, *sizes, **self.block, num_warps=self.num_warps)
-            if self.fast:
-                self.compiled = k
-            return
-        stream = _raw_stream(self.device_index)
-        k.run(grid[0], 1, 1, stream, k.function, k.packed_metadata, None, None, None,
-              *tensors, *sizes, *self.constexprs)
-
-
-def _raw_stream(index: int) -> int:
-    """The current CUDA stream of a device as an int (torch's C call: no Stream object)."""
-    return torch._C._cuda_getCurrentRawStream(index)
 
 
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
