@@ -46,7 +46,6 @@ HOST_ONLY = {
     "sum-of-squares-generic", "variadic-argmax",  # reduce-window: a general to_apply
     "scatter-any-computation", "scatter-variadic", "scatter-dynamic-window",  # general
     "ordered-scatter",                          # select-and-scatter: a general scatter
-    "s32-static",                               # integer convolution: no cuDNN kernel
 }
 
 _EXES: dict = {}
@@ -94,6 +93,7 @@ def check(text: str, args, where: str, on_device: bool = True, exact: bool = Fal
     _same(got, want, where, exact, tol)
     if on_device:
         assert fallbacks == 0, f"{where}: {fallbacks} host fallback(s)"
+    return fallbacks
 
 
 def _table_params():
@@ -498,3 +498,32 @@ ENTRY main {{
         x, y = (rng.normal(size=(rows, 3)).astype(to_numpy_dtype(t)) for _ in range(2))
     p = np.random.default_rng(10).random((rows, 3)) < 0.5
     check(text, [x, y, p], f"data movement {t}", exact=True)
+
+
+INT_CONV = """HloModule t
+ENTRY main {{
+  x = {t}[<=6,5,3] parameter(0)
+  k = {t}[3,3,4] parameter(1)
+  ROOT y = {out}[<=6,5,4] convolution(x, k), window={{size=3 pad=1_1}}, dim_labels=b0f_0io->b0f
+}}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 6])
+@pytest.mark.parametrize("t,out,big", [("s8", "s32", False), ("u8", "s32", False),
+                                       ("s32", "s32", False), ("s32", "s32", True),
+                                       ("s8", "s8", False)])
+def test_integer_convolution_exact(t, out, big, n):
+    """Integer convs run in f64 where every partial sum is exact (wrapping as the CPU's);
+    magnitudes past that bound take the host fallback, still exact."""
+    from dynhlo.hlo.types import to_numpy_dtype
+    dtype = to_numpy_dtype(t)
+    info = np.iinfo(dtype)
+    rng = np.random.default_rng(11)
+    x = rng.integers(info.min, info.max, size=(n, 5, 3), endpoint=True, dtype=dtype)
+    k = rng.integers(info.min, info.max, size=(3, 3, 4), endpoint=True, dtype=dtype)
+    if not big and t == "s32":
+        x, k = x // 65536, k // 65536  # |x| * |k| * 9 below 2**40
+    fallbacks = check(INT_CONV.format(t=t, out=out), [x, k], f"conv {t}->{out}",
+                      on_device=not big)
+    assert fallbacks == (1 if big and n else 0)

@@ -9,9 +9,12 @@ the feature dimension: chunk j of the batch meets the j-th group of output featu
 StableHLO definition the CPU backend follows, dynhlo/backends/cpu/ops_linalg.py).
 
 Floats compute in their own type (f16/bf16 in f32), so sums can differ from the CPU
-backend's f64 accumulation in the last bits; TF32 is off (GpuProgram). Taken by the host
-fallback: integer and complex convolutions (cuDNN has none) and more than 3 spatial
-dimensions. Empty reductions (no input features, a zero-sized kernel, or an input of
+backend's f64 accumulation in the last bits; TF32 is off (GpuProgram). Integer convolutions
+(cuDNN has none) run in f64 when max|x| * max|w| * terms per output is below 2**40: every
+partial sum is then an exact integer, and the cast to the result type wraps as the CPU's
+integer arithmetic does; the bound is read back (one scalar). Taken by the host fallback:
+integer convolutions past that bound, u64 and pred ones, complex convolutions,
+and more than 3 spatial dimensions. Empty reductions (no input features, a zero-sized kernel, or an input of
 padding only) give zeros without a launch.
 Semantics: XLA operation semantics, Conv (ConvWithGeneralPadding).
 """
@@ -36,14 +39,21 @@ _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 def convolution(ctx, inst, args):
     lhs, rhs = args
     out_dtype = torch_dtype(inst.shape.element_type)
-    work = _WORK.get(out_dtype)
     spatial = lhs.dim() - 2
-    if work is None or lhs.dtype not in _WORK or rhs.dtype not in _WORK or spatial > 3:
+    integer = out_dtype in _INTEGERS and lhs.dtype in _INTEGERS and rhs.dtype in _INTEGERS
+    work = torch.float64 if integer else _WORK.get(out_dtype)
+    if spatial > 3 or work is None or not integer and (lhs.dtype not in _WORK
+                                                       or rhs.dtype not in _WORK):
         return NotImplemented
     labels = conv_labels(inst, lhs.dim())
     wins = window_dims(inst, spatial)
-    x = lhs.permute((labels.lhs_batch, labels.lhs_feature) + labels.lhs_spatial).to(work)
-    w = rhs.permute((labels.rhs_out, labels.rhs_in) + labels.rhs_spatial).to(work)
+    x = lhs.permute((labels.lhs_batch, labels.lhs_feature) + labels.lhs_spatial)
+    w = rhs.permute((labels.rhs_out, labels.rhs_in) + labels.rhs_spatial)
+    if integer:  # the CPU computes in the result type: operands cast (wrapping) first
+        x, w = x.to(out_dtype), w.to(out_dtype)
+        if not _exact_in_f64(x, w):
+            return NotImplemented
+    x, w = x.to(work), w.to(work)
     x, groups = _grouped(ctx, inst, x, w)
     out_spatial = tuple(window_output_size(n, win, k) for n, win, k in
                         zip(lhs_spatial(lhs, labels), wins, w.shape[2:]))
@@ -54,7 +64,28 @@ def convolution(ctx, inst, args):
         result = _conv(x, w, wins, groups)
     canonical = (labels.out_batch, labels.out_feature) + labels.out_spatial
     inverse = sorted(range(len(canonical)), key=canonical.__getitem__)
+    if integer:  # an exact integer sum; the cast wraps it as the CPU's arithmetic does
+        result = torch.round(result).to(torch.int64)
     return result.permute(inverse).to(out_dtype)
+
+
+_INTEGERS = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
+             torch.uint32}
+_EXACT = 2.0 ** 40
+
+
+def _exact_in_f64(x, w) -> bool:
+    """Whether every partial sum of the conv is an integer far inside f64's exact range.
+
+    max|x| * max|w| * (terms per output) < 2**40 bounds every partial sum, so any summation
+    order (cuDNN's FFT and Winograd algorithms included, whose rounding errors stay far
+    below 0.5 at that magnitude) rounds back to the exact integer. One value is read back.
+    """
+    if x.numel() == 0 or w.numel() == 0:
+        return True
+    terms = w[0].numel()  # input features per group x kernel taps
+    bound = x.to(torch.float64).abs().max() * w.to(torch.float64).abs().max() * terms
+    return bool(bound < _EXACT)
 
 
 def lhs_spatial(lhs, labels) -> list[int]:
