@@ -42,13 +42,14 @@ NOTES: dict[Opcode, str] = {
                              "flushed, NaN kept",
     # What the GPU backend leaves on the host fallback (CPU lowering on host copies); the
     # gpu lowering modules' docstrings say why (dynhlo/backends/gpu/ops_torch_*.py).
-    Opcode.CONVOLUTION: "gpu: integer/complex and >3 spatial dims on the host",
-    Opcode.SCATTER: "gpu: update computations other than add/mul/max/min/and/or/replace "
-                    "on the host",
-    Opcode.REDUCE_WINDOW: "gpu: variadic or general to_apply on the host",
-    Opcode.SELECT_AND_SCATTER: "gpu: select other than one compare, or a general scatter, "
+    Opcode.CONVOLUTION: "gpu: complex, > 3 spatial dims, and integer sums past 2**40 on the "
+                        "host",
+    Opcode.SCATTER: "gpu: update computations with ops beyond arithmetic/compare/select on "
+                    "the host",
+    Opcode.REDUCE_WINDOW: "gpu: to_apply with ops beyond arithmetic/compare/select on the host",
+    Opcode.SELECT_AND_SCATTER: "gpu: select/scatter with ops beyond arithmetic/compare/select "
                                "on the host",
-    Opcode.MAP: "gpu: on the host",
+    Opcode.MAP: "gpu: to_apply with ops beyond arithmetic/compare/select on the host",
     Opcode.FUSION: "gpu: on the host",
     Opcode.ASYNC_START: "gpu: on the host",
     Opcode.ASYNC_DONE: "gpu: on the host",

@@ -14,7 +14,9 @@ Update computations done on the device:
   of atomics is not fixed).
 - replace (to_apply returns the update), any number of operands: where several updates hit
   one element the LAST one wins, as on the CPU backend (made deterministic explicitly).
-Any other update computation (it would be run per update, in rounds) takes the host fallback.
+- any other update computation made of the ops ops_torch_apply.py runs: applied in rounds
+  (an element hit k times takes k rounds, in update order), as on the CPU backend.
+Update computations beyond those (a transcendental, a nested call) take the host fallback.
 Semantics: XLA operation semantics, Gather and Scatter.
 """
 
@@ -25,6 +27,7 @@ import torch
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from .lowering import library, reducer_of
+from .ops_torch_apply import applicable, apply_in_rounds
 
 _INDEX_TYPES = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
                 torch.uint32}
@@ -175,13 +178,17 @@ def scatter(ctx, inst, args):
     (comp,) = inst.called["to_apply"]
     replace = _is_replace(comp, n)
     kind = reducer_of(_as_reduce(comp)) if n == 1 and not replace else None
-    if not replace and kind is None:
-        return NotImplemented  # a general update computation: host fallback
+    general = not replace and kind is None
+    if general and not applicable(comp):
+        return NotImplemented  # an update computation torch cannot run exactly: host
     outs = [op.clone(memory_format=torch.contiguous_format) for op in operands]
     if outs[0].numel() == 0 or updates[0].numel() == 0:
         return outs[0] if n == 1 else tuple(outs)
     target, source = _targets(ctx, inst, outs[0], indices, updates[0])
-    if replace:
+    if general:
+        values = [u.reshape(-1)[source] for u in updates]
+        apply_in_rounds(comp, outs, target, values, outs[0].device)
+    elif replace:
         target, source = _last_writer(target, source, outs[0].numel())
         for out, update in zip(outs, updates):
             out.view(-1)[target] = update.reshape(-1)[source].to(out.dtype)

@@ -12,9 +12,10 @@ size, padded on one side) takes torch.cumsum / cumprod / cummax / cummin instead
 On the device: reduce-window with one operand whose to_apply is add, multiply, maximum,
 minimum, and, or (low-precision floats reduce in f32, as on the CPU); select-and-scatter
 whose `select` is one compare of its two parameters (GE for max-pool gradients) and whose
-`scatter` is one of those binary ops. Taken by the host fallback: variadic reduce-window
-(argmax pooling) and any other to_apply / select / scatter computation, which would be run
-per window tap as an HLO computation.
+`scatter` is one of those binary ops; and variadic reduce-window (argmax pooling) or any
+to_apply / select / scatter computation that ops_torch_apply.py runs, applied per tap
+(scatter: in rounds) exactly as the CPU backend does. Taken by the host fallback: called
+computations beyond those ops (a transcendental, a nested call).
 Semantics: XLA operation semantics, ReduceWindow and SelectAndScatter.
 """
 
@@ -29,6 +30,7 @@ from ...hlo.opcodes import Opcode
 from ...shapes.rules_window import WindowDim, window_dims, window_output_size
 from .launcher import torch_dtype
 from .lowering import library, reducer_of
+from .ops_torch_apply import applicable, apply, apply_in_rounds
 
 _OPS = {"sum": torch.add, "prod": torch.mul, "max": torch.maximum, "min": torch.minimum}
 
@@ -85,11 +87,10 @@ def _fit(arrays):
 
 @library(Opcode.REDUCE_WINDOW)
 def reduce_window(ctx, inst, args):
-    if len(args) != 2:
-        return NotImplemented  # variadic: a general computation per tap
-    kind = reducer_of(_Reduce(inst.called["to_apply"][0]))
+    (comp,) = inst.called["to_apply"]
+    kind = reducer_of(_Reduce(comp)) if len(args) == 2 else None
     if kind is None:
-        return NotImplemented
+        return _general_reduce_window(ctx, inst, comp, args)
     (x,) = _fit(args[:1])
     init = args[1]
     wins = window_dims(inst, x.dim())
@@ -105,6 +106,25 @@ def reduce_window(ctx, inst, args):
     for index, mask in window_taps(x.shape, wins, out_shape, x.device):
         acc = torch.where(mask, op(acc, xw[index]), acc)
     return acc.to(out_dtype).contiguous()
+
+
+def _general_reduce_window(ctx, inst, comp, args):
+    """Variadic or general to_apply, one tap at a time: accs = comp(accs, taps)."""
+    if not applicable(comp):
+        return NotImplemented
+    n = len(args) // 2
+    arrays, inits = _fit(args[:n]), args[n:]
+    wins = window_dims(inst, arrays[0].dim())
+    out_shape = tuple(window_output_size(m, w) for m, w in zip(arrays[0].shape, wins))
+    dtypes = [torch_dtype(s.element_type) for s in
+              (inst.shape.elements if inst.shape.is_tuple else [inst.shape])]
+    accs = [init.reshape(()).to(dt).expand(out_shape) for init, dt in zip(inits, dtypes)]
+    for index, mask in window_taps(arrays[0].shape, wins, out_shape, arrays[0].device):
+        result = apply(comp, accs + [a[index] for a in arrays], arrays[0].device)
+        result = result if isinstance(result, tuple) else (result,)
+        accs = [torch.where(mask, r, a).to(a.dtype) for r, a in zip(result, accs)]
+    accs = [a.contiguous() for a in accs]
+    return accs[0] if n == 1 else tuple(accs)
 
 
 class _Reduce:
@@ -192,9 +212,13 @@ def select_and_scatter(ctx, inst, args):
     nothing. Each pick gets out[pick] = scatter(out[pick], source value).
     """
     operand, source, init = args
-    select = _select_compare(inst.called["select"][0])
-    kind = reducer_of(_Reduce(inst.called["scatter"][0]))
-    if select is None or kind is None:
+    select_comp, scatter_comp = inst.called["select"][0], inst.called["scatter"][0]
+    select = _select_compare(select_comp)
+    kind = reducer_of(_Reduce(scatter_comp))
+    if select is None and applicable(select_comp):
+        def select(a, b, comp=select_comp):
+            return apply(comp, [a, b], a.device).to(torch.bool)
+    if select is None or (kind is None and not applicable(scatter_comp)):
         return NotImplemented
     wins = window_dims(inst, operand.dim())
     out_shape = tuple(window_output_size(n, w) for n, w in zip(operand.shape, wins))
@@ -207,6 +231,9 @@ def select_and_scatter(ctx, inst, args):
     if out.numel() == 0 or source.numel() == 0:
         return out
     targets, values = picked[have], source[have].to(dtype)
+    if kind is None:
+        apply_in_rounds(scatter_comp, [out], targets, [values], out.device)
+        return out
     from .ops_torch_index import _combine
     _combine(out, kind, targets, values)
     return out

@@ -1,0 +1,169 @@
+"""Scalar computations (to_apply, select, scatter) applied elementwise to device tensors.
+
+map (registered here), scatter with a general update computation, variadic or general reduce-window and
+select-and-scatter with a general select/scatter call a scalar HLO computation on many
+elements at once. The CPU backend runs it vectorized on NumPy arrays; here the same
+computation runs instruction by instruction as torch ops on tensors, so nothing leaves the
+device. Only computations made of the ops below run here (`applicable(comp)`), each with the
+CPU backend's exact semantics: parameter, constant (scalar), tuple, get-tuple-element, add,
+subtract, multiply, maximum/minimum (NaN propagates), and/or/xor/not, negate, abs, compare
+(TOTALORDER included), select, clamp, and convert between the same-kind types. 16-bit
+floats compute in f32 and round back, as the CPU backend does. Anything else (a
+transcendental, a nested call) keeps the caller on the host fallback.
+Semantics: XLA operation semantics, Map and the called computations of Scatter,
+ReduceWindow, SelectAndScatter.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from .launcher import torch_dtype, to_device
+from .lowering import library
+
+_BINARY = {Opcode.ADD: torch.add, Opcode.SUBTRACT: torch.sub, Opcode.MULTIPLY: torch.mul,
+           Opcode.MAXIMUM: torch.maximum, Opcode.MINIMUM: torch.minimum}
+_BITWISE = {Opcode.AND: (torch.logical_and, torch.bitwise_and),
+            Opcode.OR: (torch.logical_or, torch.bitwise_or),
+            Opcode.XOR: (torch.logical_xor, torch.bitwise_xor)}
+_COMPARE = {"EQ": torch.eq, "NE": torch.ne, "LT": torch.lt, "LE": torch.le, "GT": torch.gt,
+            "GE": torch.ge}
+_PLAIN = {Opcode.PARAMETER, Opcode.CONSTANT, Opcode.TUPLE, Opcode.GET_TUPLE_ELEMENT,
+          Opcode.NOT, Opcode.NEGATE, Opcode.ABS, Opcode.COMPARE, Opcode.SELECT, Opcode.CLAMP,
+          Opcode.CONVERT, *_BINARY, *_BITWISE}
+_TYPES = {"pred", "s8", "s16", "s32", "s64", "u8", "f16", "bf16", "f32", "f64"}
+_LOW = (torch.float16, torch.bfloat16)
+
+
+def _shapes(inst):
+    shape = inst.shape
+    return shape.elements if shape.is_tuple else [shape]
+
+
+def applicable(comp) -> bool:
+    """Whether every instruction of `comp` is one this module runs exactly on tensors."""
+    for inst in comp.instructions:
+        if inst.opcode not in _PLAIN or inst.called:
+            return False
+        for s in _shapes(inst):
+            if s.is_tuple or s.element_type not in _TYPES:
+                return False
+        if inst.opcode is Opcode.CONSTANT and (inst.shape.is_tuple or inst.shape.rank):
+            return False
+        if inst.opcode is Opcode.CONVERT and not _same_kind_convert(inst):
+            return False
+    return True
+
+
+def _same_kind_convert(inst) -> bool:
+    """Converts with no rounding mode to settle: not float -> integer (saturation)."""
+    src, dst = inst.operands[0].shape.element_type, inst.shape.element_type
+    floating = {"f16", "bf16", "f32", "f64"}
+    return not (src in floating and dst not in floating and dst != "pred")
+
+
+def apply(comp, args: list, device):
+    """Run scalar computation `comp` elementwise over broadcastable tensors `args`."""
+    values: dict = {}
+    for inst in comp.post_order():
+        values[inst] = _one(inst, [values[o] for o in inst.operands], args, device)
+    return values[comp.root]
+
+
+def _one(inst, ops, args, device):
+    op = inst.opcode
+    if op is Opcode.PARAMETER:
+        return args[inst.parameter_number]
+    if op is Opcode.CONSTANT:
+        return to_device(inst.literal, device, inst.shape.element_type)
+    if op is Opcode.TUPLE:
+        return tuple(ops)
+    if op is Opcode.GET_TUPLE_ELEMENT:
+        return ops[0][attrs.integer(inst, "index")]
+    dtype = torch_dtype(inst.shape.element_type)
+    if op is Opcode.COMPARE:
+        return _compare(inst, *ops)
+    if op is Opcode.SELECT:
+        return torch.where(ops[0], ops[1], ops[2]).to(dtype)
+    if op is Opcode.CONVERT:
+        return ops[0] != 0 if dtype == torch.bool else ops[0].to(dtype)
+    if op is Opcode.CLAMP:
+        low, x, high = (_wide(o) for o in ops)
+        return torch.minimum(torch.maximum(x, low), high).to(dtype)
+    if op in _BITWISE:
+        logical, bitwise = _BITWISE[op]
+        return (logical if dtype == torch.bool else bitwise)(*ops)
+    if op is Opcode.NOT:
+        return torch.logical_not(ops[0]) if dtype == torch.bool else torch.bitwise_not(ops[0])
+    if op is Opcode.NEGATE:
+        return ops[0].clone() if dtype == torch.bool else torch.neg(_wide(ops[0])).to(dtype)
+    if op is Opcode.ABS:
+        return torch.abs(_wide(ops[0])).to(dtype)
+    if dtype == torch.bool:  # pred arithmetic on 0/1: add is or, multiply is and, ...
+        fn = {Opcode.ADD: torch.logical_or, Opcode.SUBTRACT: torch.logical_xor,
+              Opcode.MULTIPLY: torch.logical_and, Opcode.MAXIMUM: torch.logical_or,
+              Opcode.MINIMUM: torch.logical_and}[op]
+        return fn(*ops)
+    return _BINARY[op](_wide(ops[0]), _wide(ops[1])).to(dtype)
+
+
+def _wide(x: torch.Tensor) -> torch.Tensor:
+    return x.to(torch.float32) if x.dtype in _LOW else x
+
+
+def _compare(inst, x, y):
+    direction = attrs.string(inst, "direction")
+    if attrs.string(inst, "type") == "TOTALORDER" and x.is_floating_point():
+        from .ops_torch_generic import _total_order_key
+        x, y = _total_order_key(x), _total_order_key(y)
+    return _COMPARE[direction](x, y)
+
+
+def occurrence(target: torch.Tensor) -> torch.Tensor:
+    """For each position, how many earlier positions hold the same value (0 for the first)."""
+    n = target.numel()
+    if n == 0:
+        return torch.zeros(0, dtype=torch.int64, device=target.device)
+    order = torch.sort(target, stable=True).indices
+    ordered = target[order]
+    first = torch.ones(n, dtype=torch.bool, device=target.device)
+    first[1:] = ordered[1:] != ordered[:-1]
+    position = torch.arange(n, device=target.device)
+    group_start = torch.cummax(torch.where(first, position, 0), dim=0).values
+    out = torch.empty(n, dtype=torch.int64, device=target.device)
+    out[order] = position - group_start
+    return out
+
+
+def apply_in_rounds(comp, outs: list, target, values: list, device) -> None:
+    """outs[k][t] = comp(outs..[t], values..)[k] for every update, in order, in place.
+
+    Updates hitting distinct elements are applied at once; an element hit k times takes
+    k rounds, so the computation sees the earlier results (the CPU backend's order).
+    """
+    if target.numel() == 0:
+        return
+    rounds = occurrence(target)
+    flats = [o.view(-1) for o in outs]
+    for r in range(int(rounds.max().item()) + 1):
+        pick = rounds == r
+        t = target[pick]
+        current = [f[t] for f in flats]
+        result = apply(comp, current + [v[pick] for v in values], device)
+        result = result if isinstance(result, tuple) else (result,)
+        for f, value in zip(flats, result):
+            f[t] = value.to(f.dtype).expand(t.shape)
+
+
+@library(Opcode.MAP)
+def map_(ctx, inst, args):
+    """Apply to_apply elementwise: one run of the scalar computation over whole tensors."""
+    (comp,) = inst.called["to_apply"]
+    if not applicable(comp):
+        return NotImplemented
+    from .ops_torch_elementwise import fitted
+    shape = tuple(ctx.out_shape())
+    out = apply(comp, fitted(ctx, args), ctx.device)
+    return out.to(torch_dtype(inst.shape.element_type)).expand(shape).contiguous()
