@@ -1,15 +1,16 @@
 """Scalar computations (to_apply, select, scatter) applied elementwise to device tensors.
 
-map (registered here), scatter with a general update computation, variadic or general reduce-window and
-select-and-scatter with a general select/scatter call a scalar HLO computation on many
-elements at once. The CPU backend runs it vectorized on NumPy arrays; here the same
-computation runs instruction by instruction as torch ops on tensors, so nothing leaves the
-device. Only computations made of the ops below run here (`applicable(comp)`), each with the
-CPU backend's exact semantics: parameter, constant (scalar), tuple, get-tuple-element, add,
-subtract, multiply, maximum/minimum (NaN propagates), and/or/xor/not, negate, abs, compare
-(TOTALORDER included), select, clamp, and convert between the same-kind types. 16-bit
-floats compute in f32 and round back, as the CPU backend does. Anything else (a
-transcendental, a nested call) keeps the caller on the host fallback.
+map (registered here; the module is imported by ops_torch_index), scatter with a general
+update computation, variadic or general reduce-window and select-and-scatter with a general
+select/scatter call a scalar HLO computation on many elements at once. The CPU backend runs
+it vectorized on NumPy arrays; here the same computation runs instruction by instruction as
+torch ops on tensors, so nothing leaves the device. Only computations made of the ops below
+run here (`applicable(comp)`), each with the CPU backend's exact semantics: parameter,
+constant (scalar), tuple, get-tuple-element, add, subtract, multiply, maximum/minimum (NaN
+propagates), and/or/xor/not, negate, abs, compare (TOTALORDER included), select, clamp, and
+convert between the same-kind types. 16-bit floats compute in f32 and round back, as the
+CPU backend does. Anything else (a transcendental, a nested call) keeps the caller on the
+host fallback.
 Semantics: XLA operation semantics, Map and the called computations of Scatter,
 ReduceWindow, SelectAndScatter.
 """

@@ -13,9 +13,9 @@ backend's f64 accumulation in the last bits; TF32 is off (GpuProgram). Integer c
 (cuDNN has none) run in f64 when max|x| * max|w| * terms per output is below 2**40: every
 partial sum is then an exact integer, and the cast to the result type wraps as the CPU's
 integer arithmetic does; the bound is read back (one scalar). Taken by the host fallback:
-integer convolutions past that bound, u64 and pred ones, complex convolutions,
-and more than 3 spatial dimensions. Empty reductions (no input features, a zero-sized kernel, or an input of
-padding only) give zeros without a launch.
+integer convolutions past that bound, u64 and pred ones, complex convolutions, and more
+than 3 spatial dimensions. Empty reductions (no input features, a zero-sized kernel, or an
+input of padding only) give zeros without a launch.
 Semantics: XLA operation semantics, Conv (ConvWithGeneralPadding).
 """
 
@@ -56,7 +56,7 @@ def convolution(ctx, inst, args):
     x, w = x.to(work), w.to(work)
     x, groups = _grouped(ctx, inst, x, w)
     out_spatial = tuple(window_output_size(n, win, k) for n, win, k in
-                        zip(lhs_spatial(lhs, labels), wins, w.shape[2:]))
+                        zip(_lhs_spatial(lhs, labels), wins, w.shape[2:]))
     result_shape = (x.shape[0], w.shape[0]) + out_spatial
     if 0 in result_shape or 0 in w.shape or 0 in x.shape:
         result = torch.zeros(result_shape, dtype=work, device=x.device)
@@ -88,7 +88,7 @@ def _exact_in_f64(x, w) -> bool:
     return bool(bound < _EXACT)
 
 
-def lhs_spatial(lhs, labels) -> list[int]:
+def _lhs_spatial(lhs, labels) -> list[int]:
     return [lhs.shape[d] for d in labels.lhs_spatial]
 
 
