@@ -7,8 +7,8 @@ without a trap), popcnt and count-leading-zeros (byte tables), real, imag and co
 mirrors the CPU backend (dynhlo/backends/cpu/ops_elementwise.py) exactly.
 
 Taken by the host fallback: integer divide/remainder of u16/u32/u64 (torch lacks the
-unsigned arithmetic), float -> u64 converts, float8 converts (ml_dtypes and torch may round or
-saturate differently), and element types torch does not have.
+unsigned arithmetic), float -> u64 converts, converts TO float8 (torch saturates an f8e4m3fn overflow where
+ml_dtypes, the CPU backend's, gives NaN), and element types torch does not have.
 Semantics: XLA operation semantics, element-wise operations and ConvertElementType.
 """
 
@@ -45,8 +45,10 @@ def fitted(ctx, args):
 def convert(ctx, inst, args):
     (x,) = fitted(ctx, args)
     target = torch_dtype(inst.shape.element_type)
-    if _FP8 & {x.dtype, target}:
-        return NotImplemented  # ml_dtypes' and torch's float8 rounding/overflow may differ
+    if target in _FP8:
+        return NotImplemented  # torch saturates f32 -> f8e4m3fn overflow; ml_dtypes gives NaN
+    if x.dtype in _FP8:
+        x = x.to(torch.float32)  # exact: every float8 value is an f32 value
     if x.is_complex() and not target.is_complex:
         x = x.real
     if target == torch.bool:
