@@ -35,13 +35,15 @@ TABLES = {
     "test_ops_control": ["CASES"],
     "test_ops_indexing": ["SLICE_CASES", "GATHER_CASES", "SCATTER_CASES"],
     "test_ops_linalg": ["CONVOLUTION"],
-    "test_ops_sort": ["TOPK"],
+    "test_ops_sort": ["SORT", "TOPK"],
     "test_ops_window": ["REDUCE_WINDOW", "SELECT_AND_SCATTER"],
 }
 
-# Table cases that still take the host fallback, and why (documented in the modules): none
-# today; a case named here is compared with the CPU backend without the device check.
-HOST_ONLY: set = set()
+# Table cases that still take the host fallback, and why (documented in the modules); they
+# are compared with the CPU backend without the device check.
+HOST_ONLY = {
+    "u32-reversed-operands",  # a u32 comparator: torch has no u32 comparisons
+}
 
 _EXES: dict = {}
 
@@ -575,3 +577,38 @@ def test_convert_from_and_to_float8(src, dst, on_device, n):
     x = patterns[:3 * _rows(n)].view(to_numpy_dtype(src)).reshape(-1, 3)
     check(unary("convert", src, dst, n), [x], f"{src}->{dst}", on_device=on_device,
           exact=True)
+
+
+ARGSORT = """HloModule t
+by_key_then_index {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  lt = pred[] compare(a, b), direction=LT, type=TOTALORDER
+  eq = pred[] compare(a, b), direction=EQ, type=TOTALORDER
+  li = pred[] compare(i, j), direction={index_direction}
+  tie = pred[] and(eq, li)
+  ROOT c = pred[] or(lt, tie)
+}}
+ENTRY main {{
+  x = f32[{dims}] parameter(0)
+  i = s32[{dims}] iota(), iota_dimension={axis}
+  ROOT s = (f32[{dims}], s32[{dims}]) sort(x, i), dimensions={{{axis}}}, to_apply=by_key_then_index
+}}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 33, 100])
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("index_direction", ["LT", "GT"])
+def test_general_comparator_sort_on_device(index_direction, axis, n):
+    """A two-operand comparator (keys with many ties and NaNs, then the index either way)
+    through the bitonic network, at sizes that are not powers of two, along either axis."""
+    dims = "<=100,3" if axis == 0 else "3,<=100"
+    text = ARGSORT.format(dims=dims, axis=axis, index_direction=index_direction)
+    rng = np.random.default_rng(n)
+    keys = rng.integers(-3, 4, size=(n, 3)).astype(np.float32)
+    keys.reshape(-1)[::5] = np.nan
+    keys.reshape(-1)[1::7] = -0.0
+    check(text, [keys if axis == 0 else keys.T.copy()], f"argsort {n}", exact=True)

@@ -42,7 +42,7 @@ from ..cpu import check_supported
 from . import ops_data, ops_elementwise, ops_library, ops_torch  # noqa: F401  (fill the tables)
 from . import (ops_torch_collective, ops_torch_conv, ops_torch_data,  # noqa: F401
                ops_torch_elementwise, ops_torch_generic, ops_torch_index,
-               ops_torch_numeric, ops_torch_window)
+               ops_torch_numeric, ops_torch_sort, ops_torch_window)
 from .fastpath import FastPlan
 from .fusion import kernels_of, plan_computation
 from .launcher import (JitLauncher, cuda_present, default_device, install_compile_counter,

@@ -7,12 +7,12 @@ it vectorized on NumPy arrays; here the same computation runs instruction by ins
 torch ops on tensors, so nothing leaves the device. Only computations made of the ops below
 run here (`applicable(comp)`), each with the CPU backend's exact semantics: parameter,
 constant (scalar), tuple, get-tuple-element, add, subtract, multiply, maximum/minimum (NaN
-propagates), and/or/xor/not, negate, abs, compare (TOTALORDER included), select, clamp, and
-convert between the same-kind types. 16-bit floats compute in f32 and round back, as the
-CPU backend does. Anything else (a transcendental, a nested call) keeps the caller on the
-host fallback.
+propagates), and/or/xor/not, negate, abs, compare (TOTALORDER included), select, clamp,
+convert between the same-kind types, and same-width bitcast-convert. 16-bit floats compute
+in f32 and round back, as the CPU backend does. Anything else (a transcendental, a nested
+call, u16/u32/u64 values, which torch cannot compare) keeps the caller on the host fallback.
 Semantics: XLA operation semantics, Map and the called computations of Scatter,
-ReduceWindow, SelectAndScatter.
+ReduceWindow, SelectAndScatter, Sort.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ _COMPARE = {"EQ": torch.eq, "NE": torch.ne, "LT": torch.lt, "LE": torch.le, "GT"
             "GE": torch.ge}
 _PLAIN = {Opcode.PARAMETER, Opcode.CONSTANT, Opcode.TUPLE, Opcode.GET_TUPLE_ELEMENT,
           Opcode.NOT, Opcode.NEGATE, Opcode.ABS, Opcode.COMPARE, Opcode.SELECT, Opcode.CLAMP,
-          Opcode.CONVERT, *_BINARY, *_BITWISE}
+          Opcode.CONVERT, Opcode.BITCAST_CONVERT, *_BINARY, *_BITWISE}
 _TYPES = {"pred", "s8", "s16", "s32", "s64", "u8", "f16", "bf16", "f32", "f64"}
 _LOW = (torch.float16, torch.bfloat16)
 
@@ -54,6 +54,10 @@ def applicable(comp) -> bool:
         if inst.opcode is Opcode.CONSTANT and (inst.shape.is_tuple or inst.shape.rank):
             return False
         if inst.opcode is Opcode.CONVERT and not _same_kind_convert(inst):
+            return False
+        if inst.opcode is Opcode.BITCAST_CONVERT and torch_dtype(
+                inst.shape.element_type).itemsize != torch_dtype(
+                inst.operands[0].shape.element_type).itemsize:
             return False
     return True
 
@@ -90,6 +94,8 @@ def _one(inst, ops, args, device):
         return torch.where(ops[0], ops[1], ops[2]).to(dtype)
     if op is Opcode.CONVERT:
         return ops[0] != 0 if dtype == torch.bool else ops[0].to(dtype)
+    if op is Opcode.BITCAST_CONVERT:  # same width (applicable checks): reinterpret
+        return ops[0].view(dtype)
     if op is Opcode.CLAMP:
         low, x, high = (_wide(o) for o in ops)
         return torch.minimum(torch.maximum(x, low), high).to(dtype)

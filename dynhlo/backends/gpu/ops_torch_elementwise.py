@@ -7,8 +7,9 @@ without a trap), popcnt and count-leading-zeros (byte tables), real, imag and co
 mirrors the CPU backend (dynhlo/backends/cpu/ops_elementwise.py) exactly.
 
 Taken by the host fallback: integer divide/remainder of u16/u32/u64 (torch lacks the
-unsigned arithmetic), float -> u64 converts, converts TO float8 (torch saturates an f8e4m3fn overflow where
-ml_dtypes, the CPU backend's, gives NaN), and element types torch does not have.
+unsigned arithmetic), float -> u64 converts, converts TO float8 (torch saturates an
+f8e4m3fn overflow where ml_dtypes, the CPU backend's, gives NaN), and element types torch
+does not have.
 Semantics: XLA operation semantics, element-wise operations and ConvertElementType.
 """
 
