@@ -1042,3 +1042,30 @@ ENTRY m {
         c, d = exe(np.float32([np.inf, -np.inf, 1]), np.float32([0, 1, 1]))
     np.testing.assert_array_equal(c, [np.inf, np.nan, np.nan])
     assert np.isnan(d)
+
+
+# -- size 0 for every corpus model: the static computation at size 0 -------------------------
+
+MODELS = Path(__file__).resolve().parents[1].parent / "shared" / "models"
+
+
+@pytest.mark.parametrize("variant", ["module", "module_params_only"])
+@pytest.mark.parametrize("model", sorted(p.name for p in MODELS.iterdir() if p.is_dir()))
+def test_corpus_model_at_size_zero(model, variant):
+    """JAX starts dimension variables at 1; the corpus lists sizes >= 1. At 0: a softmax over
+    0 rows is an empty array, a sum over 0 tokens is zeros, attention over 0 keys is empty."""
+    import json
+    from dynhlo.hlo.types import to_numpy_dtype
+    case = json.loads((MODELS / model / "cases.json").read_text())
+    exe = dynhlo.compile((MODELS / model / f"{variant}.hlo").read_text())
+    data = np.random.default_rng(0)
+    args = [data.standard_normal([0 if isinstance(s, str) else s for s in p["bounded_shape"]])
+            .astype(to_numpy_dtype(p["dtype"])) for p in case["params"]]
+    outputs = exe(*args)
+    outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+    for out, spec in zip(outputs, case["outputs"]):
+        want = [0 if isinstance(s, str) else s for s in spec["bounded_shape"]]
+        assert list(out.shape) == want
+        assert not np.isnan(out).any()
+        if out.size:  # a reduction over the 0 dynamic elements: its init value
+            np.testing.assert_array_equal(out, np.zeros_like(out))
