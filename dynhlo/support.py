@@ -50,6 +50,8 @@ NOTES: dict[Opcode, str] = {
     Opcode.SELECT_AND_SCATTER: "gpu: select/scatter with ops beyond arithmetic/compare/select "
                                "on the host",
     Opcode.MAP: "gpu: to_apply with ops beyond arithmetic/compare/select on the host",
+    Opcode.SORT: "gpu: comparators with ops beyond arithmetic/compare/select, or of "
+                 "u16/u32/u64 values, on the host",
     Opcode.FUSION: "gpu: on the host",
     Opcode.ASYNC_START: "gpu: on the host",
     Opcode.ASYNC_DONE: "gpu: on the host",
