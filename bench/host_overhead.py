@@ -17,7 +17,7 @@ Three measures per call, each a median:
   bench/work_follows_size.py reports as "call".
 
     python bench/host_overhead.py [--impl DIR] [--label NAME] [--layernorm-bound 65536]
-                                  [--models DIR] [--out results.json]
+                                  [--models DIR] [--parts] [--out results.json]
 
 `--impl DIR` imports dynhlo from another checkout (an older commit, say) to compare before
 and after on one machine.
@@ -52,6 +52,8 @@ def parse_args():
     parser.add_argument("--calls", type=int, default=2000, help="calls per host-time loop")
     parser.add_argument("--reps", type=int, default=300, help="single calls per median")
     parser.add_argument("--no-jax", action="store_true")
+    parser.add_argument("--parts", action="store_true",
+                        help="also time the pieces of a softmax_rows call")
     parser.add_argument("--device", default="cuda",
                         help="cpu: a smoke run in Triton's interpreter (no event times)")
     parser.add_argument("--out")
@@ -186,6 +188,32 @@ def measure(opts, torch, dynhlo, jaxmods, models: Path) -> list[dict]:
     return rows
 
 
+def parts(opts, torch, dynhlo, models: Path) -> dict:
+    """Host us of the pieces of one softmax_rows call at 3 rows (where the time goes)."""
+    from dynhlo.runtime.arguments import check_arguments
+    exe = dynhlo.compile((models / "softmax_rows" / "module.hlo").read_text(), backend="gpu")
+    x = torch.randn(3, 37, device=opts.device)
+    exe(x)
+    wait = (lambda out: torch.cuda.synchronize()) if opts.device == "cuda" else (lambda o: 0)
+    out = {"whole call": host_time(lambda: exe(x), wait, opts.calls),
+           "argument checks": host_time(lambda: check_arguments(exe.parameters, [x]), wait,
+                                        opts.calls),
+           "program.run": host_time(lambda: exe.program.run([x]), wait, opts.calls),
+           "torch.empty_strided": host_time(lambda: torch.empty_strided(
+               (3, 37), (37, 1), dtype=torch.float32, device=x.device), wait, opts.calls)}
+    launchers = list(getattr(exe.program.runner, "launchers", {}).values())
+    direct = getattr(launchers[0], "direct", None) if len(launchers) == 1 else None
+    if direct is not None:
+        launch, head, consts = direct
+        y = torch.empty_like(x)
+        stream = torch.cuda.current_stream().cuda_stream
+        out["kernel launch alone"] = host_time(lambda: launch(
+            1, 1, 1, stream, *head, x.data_ptr(), y.data_ptr(), 3, *consts), wait, opts.calls)
+    print("parts of softmax_rows at 3 rows, host us: " + ", ".join(
+        f"{k} {v:.1f}" for k, v in out.items()), flush=True)
+    return out
+
+
 def report(label: str, rows: list[dict]) -> None:
     cols = ["dynhlo_host_us", "eager_host_us", "jax_host_us", "dynhlo_sync_us",
             "eager_sync_us", "jax_sync_us", "dynhlo_event_us", "eager_event_us"]
@@ -214,9 +242,11 @@ def main() -> None:
     print(f"[{opts.label}] dynhlo from {Path(dynhlo.__file__).parent}; {where}; "
           f"jax: {'yes' if jaxmods else 'no'}")
     rows = measure(opts, torch, dynhlo, jaxmods, models_dir(opts))
+    split = parts(opts, torch, dynhlo, models_dir(opts)) if opts.parts else None
     report(opts.label, rows)
     if opts.out:
-        Path(opts.out).write_text(json.dumps({"label": opts.label, "rows": rows}, indent=1))
+        Path(opts.out).write_text(json.dumps({"label": opts.label, "rows": rows,
+                                              "parts": split}, indent=1))
 
 
 if __name__ == "__main__":

@@ -72,8 +72,9 @@ class _LibraryStep:
 class _KernelStep:
     """A generated kernel: its launcher, input slots, and getters of its sizes.
 
-    `trusted[k]` is True when input k is another kernel's output (a fresh dense tensor),
-    so only parameters and library results are checked for density per call.
+    `trusted[k]` is True when input k is a parameter (made dense by FastPlan.run) or another
+    kernel's output (a fresh dense tensor), so only library results (views) are checked
+    for density in the step.
     """
 
     def __init__(self, launcher, inputs, trusted, out_dims, size_dims, grid_dims, block,
@@ -90,7 +91,7 @@ class _Flattener:
         self.launchers = launchers
         self.steps: list = []
         self.next_slot = nparams
-        self.kernel_made: set = set()  # slots holding a kernel's output
+        self.kernel_made: set = set(range(nparams))  # slots known dense: params, kernels
 
     def _new_slot(self) -> int:
         self.next_slot += 1
@@ -186,6 +187,9 @@ class FastPlan:
         index = self.stream_index
         stream = raw_stream(index) if index is not None else 0
         values = list(tensors)
+        for k, t in enumerate(tensors):  # kernels read contiguous, 16-byte aligned inputs
+            if t.data_ptr() & 15 or not t.is_contiguous():
+                values[k] = _dense(t)
         for step in steps:
             values.append(step(values, stream))
         return values[self.root_slot]
@@ -241,18 +245,39 @@ def _kernel_closure(step: _KernelStep, shape: tuple, size_args: tuple, work: int
     launcher, inputs, trusted = step.launcher, step.inputs, step.trusted
     grid0 = -(-work // step.block)
     grid = (grid0,)
-    pairs = tuple(zip(inputs, trusted))
+    if not hasattr(launcher, "direct"):  # a cubin launcher (AOT)
+        def run(values, stream):
+            out = empty(shape, strides, dtype=dtype, device=device)
+            launcher(grid, [_input(values, s, ok) for s, ok in zip(inputs, trusted)] + [out],
+                     size_args)
+            return out
+        return run
+    if all(trusted):
+        def run(values, stream):
+            out = empty(shape, strides, dtype=dtype, device=device)
+            direct = launcher.direct
+            if direct is None:  # the first launch (Triton compiles), or the interpreter
+                launcher(grid, [values[s] for s in inputs] + [out], size_args)
+                return out
+            launch, head, consts = direct
+            launch(grid0, 1, 1, stream, *head, *[values[s].data_ptr() for s in inputs],
+                   out.data_ptr(), *size_args, *consts)
+            return out
+        return run
 
     def run(values, stream):
         out = empty(shape, strides, dtype=dtype, device=device)
-        args = [values[s] if ok else _dense(values[s]) for s, ok in pairs]
-        direct = getattr(launcher, "direct", None)
-        if direct is None:  # first launch (Triton compiles), the interpreter, a cubin
-            args.append(out)
-            launcher(grid, args, size_args)
+        args = [_input(values, s, ok) for s, ok in zip(inputs, trusted)]
+        direct = launcher.direct
+        if direct is None:
+            launcher(grid, args + [out], size_args)
             return out
         launch, head, consts = direct
         launch(grid0, 1, 1, stream, *head, *[t.data_ptr() for t in args], out.data_ptr(),
                *size_args, *consts)
         return out
     return run
+
+
+def _input(values: list, slot: int, trusted: bool):
+    return values[slot] if trusted else _dense(values[slot])
