@@ -612,3 +612,15 @@ def test_general_comparator_sort_on_device(index_direction, axis, n):
     keys.reshape(-1)[::5] = np.nan
     keys.reshape(-1)[1::7] = -0.0
     check(text, [keys if axis == 0 else keys.T.copy()], f"argsort {n}", exact=True)
+
+
+def test_rank0_dynamic_slice_and_update():
+    """No start indices at all: the slice is the value, the update replaces it."""
+    text = """HloModule t
+ENTRY main {
+  x = f32[] parameter(0)
+  u = f32[] parameter(1)
+  d = f32[] dynamic-slice(x), dynamic_slice_sizes={}
+  ROOT r = f32[] dynamic-update-slice(d, u)
+}"""
+    check(text, [np.float32(3), np.float32(5)], "rank-0 dynamic slices", exact=True)

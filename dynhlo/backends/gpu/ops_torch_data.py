@@ -65,7 +65,9 @@ def _start_vector(inst, starts, rank: int):
     if len(starts) == 1 and starts[0].dim() == 1:
         return starts[0].to(torch.int64)
     if len(starts) != rank:
-        return None
+        return None  # the host path reports the mismatch
+    if rank == 0:
+        return torch.zeros(0, dtype=torch.int64)
     return torch.stack([s.reshape(()).to(torch.int64) for s in starts])
 
 
