@@ -1069,3 +1069,22 @@ def test_corpus_model_at_size_zero(model, variant):
         assert not np.isnan(out).any()
         if out.size:  # a reduction over the 0 dynamic elements: its init value
             np.testing.assert_array_equal(out, np.zeros_like(out))
+
+
+@pytest.mark.xfail(strict=True, raises=dynhlo.DynamicSizeError, reason=(
+    "known limitation: a sizeless `<=` broadcast takes the size of the first operand it meets "
+    "(union-find), so one broadcast shared by two different sizes (XLA's CSE makes these) "
+    "ties them together; the params-only form of the same module runs"))
+def test_one_sizeless_broadcast_shared_by_two_sizes():
+    exe = dynhlo.compile(module("""ENTRY m {
+  a = f32[<=4] parameter(0)
+  b = f32[<=4] parameter(1)
+  k = f32[] constant(2)
+  c = f32[<=4] broadcast(k), dimensions={}
+  x = f32[<=4] multiply(a, c)
+  y = f32[<=4] multiply(b, c)
+  ROOT t = (f32[<=4], f32[<=4]) tuple(x, y)
+}"""))
+    x, y = exe(np.float32([1, 2]), np.float32([1, 2, 3]))
+    np.testing.assert_array_equal(x, [2, 4])
+    np.testing.assert_array_equal(y, [2, 4, 6])
