@@ -95,7 +95,10 @@ def divide(ctx, inst, args):
     zero, over = y == 0, _overflow(x, y)
     safe = torch.where(zero | over, torch.ones_like(y), y)
     q = torch.div(x, safe, rounding_mode="trunc")
-    return torch.where(zero, torch.full_like(x, -1), torch.where(over, x, q))
+    # x / 0 is -1: all bits set, which for an unsigned type is its maximum (CUDA's fill of
+    # -1 into uint8 is not 255).
+    minus_one = torch.iinfo(x.dtype).max if x.dtype == torch.uint8 else -1
+    return torch.where(zero, torch.full_like(x, minus_one), torch.where(over, x, q))
 
 
 @library(Opcode.REMAINDER)

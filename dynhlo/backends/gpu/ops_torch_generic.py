@@ -59,10 +59,18 @@ _COMPARE = {"EQ": torch.eq, "NE": torch.ne, "LT": torch.lt, "LE": torch.le, "GT"
             "GE": torch.ge}
 
 
+_SAME_WIDTH_INT = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
 def _total_order_key(x: torch.Tensor) -> torch.Tensor:
-    """Floats mapped to int64 whose order is IEEE totalOrder (the CPU backend's key)."""
-    bits = x.to(torch.float64).view(torch.int64)
-    return torch.where(bits < 0, bits ^ (2 ** 63 - 1), bits)
+    """Floats mapped to integers whose order is IEEE totalOrder (as the CPU backend's key).
+
+    Read from the value's own bits: converting to f64 first would lose a NaN's sign on CUDA,
+    which makes every NaN positive.
+    """
+    width = x.element_size()
+    bits = x.contiguous().view(_SAME_WIDTH_INT[width]).to(torch.int64)
+    return torch.where(bits < 0, bits ^ (2 ** (8 * width - 1) - 1), bits)
 
 
 @library(Opcode.COMPARE)
