@@ -132,11 +132,10 @@ def unary(ctx, inst, args):
         return _result(inst, UNARY[inst.opcode](x))
 
 
-def _int_divide(x, y):
-    safe = np.where(y == 0, 1, y)
-    q = np.trunc(np.true_divide(x, safe)) if x.dtype.kind == "i" else x // safe
-    q = np.where(y == 0, -1, q)
-    return q
+def _unsigned_divide(x, y):
+    """x / 0 is -1 in XLA: all bits set, the type's maximum (a Python -1 overflows numpy>=2.5)."""
+    safe = np.where(y == 0, 1, y).astype(y.dtype)
+    return np.where(y == 0, np.iinfo(x.dtype).max, x // safe).astype(x.dtype)
 
 
 def _divide(x, y):
@@ -147,7 +146,7 @@ def _divide(x, y):
             q = np.floor_divide(x, safe)
             q = np.where((q < 0) & (q * safe != x), q + 1, q)
             return np.where(y == 0, -1, q)
-        return _int_divide(x, y)
+        return _unsigned_divide(x, y)
     return np.true_divide(x, y)
 
 
