@@ -21,7 +21,7 @@ _ids = itertools.count()
 class Sym:
     """A run-time size `0 <= size <= bound` (bound -1: unbounded)."""
 
-    __slots__ = ("parent", "expr", "bound", "id", "met")
+    __slots__ = ("parent", "expr", "bound", "id", "met", "shared")
 
     def __init__(self, bound: int, expr: "SizeExpr | None" = None):
         self.parent: Sym | None = None
@@ -29,6 +29,7 @@ class Sym:
         self.bound = bound
         self.id = next(_ids)
         self.met: str | None = None  # where two sized dims were made one (for errors)
+        self.shared = False  # a sizeless dim that met two different sizes: runs at its bound
 
     def root(self) -> "Sym":
         node = self
@@ -71,6 +72,17 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         return ra
     if ra.bound != rb.bound and -1 not in (ra.bound, rb.bound):
         return None
+    if ra.shared or rb.shared:  # runs at its bound: takes no size, gives none
+        return rb if ra.shared else ra
+    for free, other in ((a, b), (b, a)):
+        if _bound_sizeless(free) and ra.expr is not None and rb.expr is not None \
+                and free.bound == bound_of(other):
+            # A broadcast of a constant (no size of its own) took the size of the first
+            # operand it met; meeting another size, it is shared by both (XLA's CSE makes
+            # such broadcasts): it runs at its bound and each user cuts it to its own size,
+            # as XLA computes it, instead of tying the two sizes together.
+            free.parent, free.shared = None, True
+            return other.root()
     if ra.expr is None or (rb.expr is not None and ra.expr.deps() and not rb.expr.deps()):
         # Keep the size that needs no computed value (a parameter's): reading it never waits
         # on the other instruction, so a loop result meeting its own input is no cycle.
@@ -83,6 +95,11 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         ra.met = where  # two sizes of their own are made one here: errors name the place
     rb.parent = ra
     return ra
+
+
+def _bound_sizeless(sym: Sym) -> bool:
+    """A Sym with no size of its own that took another's when it met it."""
+    return sym.expr is None and sym.parent is not None
 
 
 def _refers_to(node: Sym, target: Sym) -> bool:
