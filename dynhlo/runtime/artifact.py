@@ -255,7 +255,10 @@ def deserialize(data: bytes, backend: str | None = None, target: str | None = No
         ArtifactError: any check of read_artifact, another backend or target than expected,
             or sections the backend cannot load.
     """
-    artifact = read_artifact(data)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ArtifactError(f"deserialize() takes the bytes of an artifact, got "
+                            f"{type(data).__name__}; use dynhlo.load(path) for a file")
+    artifact = read_artifact(bytes(data))
     if backend is not None and backend != artifact.backend:
         raise ArtifactError(f"artifact is for backend '{artifact.backend}', asked for "
                             f"'{backend}'; compile the module for '{backend}'")

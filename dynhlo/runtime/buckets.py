@@ -47,7 +47,13 @@ class BucketPolicy:
 
     def __init__(self, buckets: list[int] | None = None, overflow: str = "error"):
         if buckets is not None:
-            buckets = sorted(set(int(b) for b in buckets))
+            try:
+                if isinstance(buckets, (str, bytes)):
+                    raise TypeError
+                buckets = sorted(set(int(b) for b in buckets))
+            except (TypeError, ValueError):
+                raise UnsupportedError(f"buckets must be a list of sizes >= 1, got "
+                                       f"{buckets!r}") from None
             if not buckets or buckets[0] < 1:
                 raise UnsupportedError(f"buckets must be a non-empty list of sizes >= 1, got "
                                        f"{buckets}")

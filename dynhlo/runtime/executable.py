@@ -59,6 +59,16 @@ class Executable:
         return f"<dynhlo.Executable {self.module.name} backend={self.backend}>"
 
 
+def as_module(module, caller: str) -> HloModule:
+    """An HloModule from a module, HLO text (str or bytes); DynHloError for anything else."""
+    if isinstance(module, (str, bytes)):
+        return parse_hlo(module)
+    if not isinstance(module, HloModule):
+        raise DynHloError(f"{caller}() takes an HloModule or HLO text (str or bytes), got "
+                          f"{type(module).__name__}; read a file with open(path).read()")
+    return module
+
+
 def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | None = None,
             buckets: list[int] | None = None, **options) -> Executable:
     """Compile an HLO module (or its text) for a backend.
@@ -76,10 +86,7 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
         UnsupportedError: an opcode or custom-call target the backend cannot run, or an
             unknown backend.
     """
-    if isinstance(module, str):
-        module = parse_hlo(module)
-    if not isinstance(module, HloModule):
-        raise DynHloError(f"compile() takes an HloModule or HLO text, got {type(module).__name__}")
+    module = as_module(module, "compile")
     if bounds or buckets is not None:
         from .buckets import compile_bounded
         return compile_bounded(module, backend, bounds, buckets, compile, options)

@@ -29,12 +29,11 @@ from pathlib import Path
 
 from ..errors import DynHloError
 from ..hlo.ir import HloModule
-from ..hlo.parser import parse_hlo
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
 from . import artifact
 from .arguments import check_arguments
 from .buckets import BucketPolicy, pick_bucket
-from .executable import compile
+from .executable import as_module, compile
 
 
 def default_cache_dir() -> Path:
@@ -161,8 +160,7 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
         HloParseError: bad module text, UnsupportedError: bad buckets or overflow (at once);
             compile errors come on the first call.
     """
-    if isinstance(module, str):
-        module = parse_hlo(module)
+    module = as_module(module, "jit")
     if cache_dir is None:
         cache_dir = default_cache_dir()
     memory_only = cache_dir is False or options.get("interpret")
