@@ -1,0 +1,133 @@
+"""The general instruction path: one HLO instruction in any form, with exact error positions.
+
+`_InstructionParser.instruction()` reads `[ROOT] name = shape opcode(operands), attr=value...`
+at the current position: typed or untyped operands, a constant's literal, a parameter's
+number, and attributes kept as the text written. Called computations are returned as names
+to link once the whole module is read; computations written inline in an attribute are handed
+to `_inline_computations`, which the module parser (`parser._Parser`) provides.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .ir import Instruction
+from .literal import LiteralSyntaxError, _Reader, read_literal
+from .opcodes import BY_NAME, OP_SPECS, Opcode
+from .scanner import _ARRAY_SHAPE, _N, _NAME, _SKIP_INLINE, _Scanner
+
+_INSTR_HEAD = re.compile(rf"(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*")
+_OPCODE = re.compile(r"([a-z][a-z0-9\-]*)[ \t]*\(")
+_PARAM_NUMBER = re.compile(r"\s*([0-9]{1,18})\s*\)")
+_ATTR_NAME = re.compile(rf"[ \t]*,[ \t]*({_N})[ \t]*=[ \t]*")
+_STRIP_PCT = re.compile(r"%(?=[A-Za-z_])")
+_INLINE_START = re.compile(rf"\{{\s*(?:\{{|(?:ROOT\s+)?%?{_N}\s*=)")
+_CALL_KEYS = {op: frozenset(spec.calls) | {"to_apply", "calls"} for op, spec in OP_SPECS.items()}
+_ARITY = {op: spec.arity for op, spec in OP_SPECS.items()}
+
+
+class _InstructionParser(_Scanner):
+    """Reads instructions the general way; subclasses supply `_inline_computations`."""
+
+    def instruction(self):
+        """The general path: one instruction at the current position, any form."""
+        self.skip()
+        start = self.pos
+        m = _INSTR_HEAD.match(self.text, self.pos)
+        if not m:
+            raise self.error("expected an instruction 'name = shape opcode(operands)', got "
+                             f"'{self.got()}'")
+        self.pos = m.end()
+        is_root, name = m.group(1) is not None, m.group(2)
+        shape = self.shape()
+        self.pos = _SKIP_INLINE.match(self.text, self.pos).end()
+        m = _OPCODE.match(self.text, self.pos)
+        if not m:
+            raise self.error(f"expected an opcode followed by '(', got '{self.got()}'")
+        opcode = BY_NAME.get(m.group(1))
+        if opcode is None:
+            raise self.error(f"unknown opcode '{m.group(1)}'")
+        self.pos = m.end()
+        inst = Instruction(name, opcode, shape, offset=start)
+        operands = self.operands(inst)
+        inst.attrs, called = self.attributes(opcode)
+        self._check_arity(inst, operands, start)
+        return inst, is_root, [n for n, _ in operands], [p for _, p in operands], called
+
+    def operands(self, inst: Instruction) -> list[tuple[str, int]]:
+        """The operand list after '(' up to and including ')': (name, position) pairs."""
+        opcode = inst.opcode
+        if opcode is Opcode.CONSTANT:
+            return self.constant_literal(inst)
+        if opcode is Opcode.PARAMETER:
+            m = _PARAM_NUMBER.match(self.text, self.pos)
+            if not m:
+                self.skip()
+                raise self.error(f"expected a parameter number and ')', got '{self.got()}'")
+            inst.parameter_number = int(m.group(1))
+            self.pos = m.end()
+            return []
+        names = []
+        while not self.accept(")"):
+            if names:
+                self.expect(",", "',' or ')' in the operand list")
+            self.skip()
+            if not _NAME.match(self.text, self.pos) or _ARRAY_SHAPE.match(self.text, self.pos):
+                self.shape()
+                self.skip()
+            at = self.pos
+            names.append((self.name("an operand name"), at))
+        return names
+
+    def constant_literal(self, inst: Instruction) -> list:
+        reader = _Reader(self.text)
+        reader.pos = self.pos
+        try:
+            inst.literal = read_literal(reader, inst.shape)
+        except LiteralSyntaxError as exc:
+            raise self.error(f"bad literal for {inst.shape}: {exc}", exc.offset) from None
+        self.pos = reader.pos
+        self.expect(")", "')' after the constant's literal")
+        return []
+
+    def _check_arity(self, inst: Instruction, names: list, pos: int) -> None:
+        arity = _ARITY[inst.opcode]
+        if arity is not None and len(names) != arity:
+            raise self.error(f"{inst.opcode.value} takes {arity} operand(s), got "
+                             f"{len(names)}", pos)
+
+    def attributes(self, opcode: Opcode):
+        """`, key=value` pairs up to the end of the line: (attrs, called or None)."""
+        attrs: dict[str, str] = {}
+        called = None
+        call_keys = _CALL_KEYS[opcode]
+        while True:
+            m = _ATTR_NAME.match(self.text, self.pos)
+            if not m:
+                break
+            key = m.group(1)
+            self.pos = m.end()
+            self.skip()
+            value_at = self.pos
+            value = self.value()
+            if key in attrs:
+                raise self.error(f"attribute '{key}' given twice", m.start(1))
+            if key in call_keys:
+                if _INLINE_START.match(value):
+                    value = self._inline_computations(value_at, self.pos)
+                value = _STRIP_PCT.sub("", value)
+                called = called or {}
+                called[key] = self._computation_names(value, value_at)
+            attrs[key] = value
+        self.pos = _SKIP_INLINE.match(self.text, self.pos).end()
+        if self.pos < len(self.text) and self.text[self.pos] not in "\n}":
+            raise self.error("expected ', attribute=value' or the end of the instruction, "
+                             f"got '{self.got()}'")
+        return attrs, called
+
+    def _computation_names(self, value: str, pos: int) -> list[tuple[str, int]]:
+        names = [n.strip() for n in value.strip("{}").split(",") if n.strip()]
+        for n in names:
+            if not _NAME.fullmatch(n):
+                raise self.error(f"expected a computation name, got '{n}'", pos)
+        return [(n, pos) for n in names]

@@ -1,0 +1,203 @@
+"""Low-level scanning of HLO text: positions and errors, names, shapes, attribute values.
+
+`_Scanner` works on offsets into the whole text with anchored regexes, not on tokens; every
+error is an HloParseError with the line and column of `pos`. Shapes are cached by their text,
+since a module writes the same few shapes many times. Every regex is linear (none can
+backtrack catastrophically) and nothing recurses deeper than `_MAX_DEPTH`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import HloParseError
+from .shape import UNBOUNDED, AnyShape, Layout, Shape, TupleShape
+from .types import ELEMENT_TYPES
+
+_MAX_DEPTH = 64  # tuple shapes nested deeper than this are refused, not a RecursionError
+
+_N = r"[A-Za-z_][\w.\-]*"  # a name
+_ARR = r"[a-z][a-z0-9]*\[[^\]\n]*\](?:\{[^}\n]*\})?"  # an array shape
+_STR = r'"(?:[^"\\\n]|\\.)*"'  # a string on one line
+_SKIP = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
+_SKIP_INLINE = re.compile(r"(?:[ \t\r]+|/\*.*?\*/|//[^\n]*)*", re.S)
+_NAME = re.compile(rf"%?({_N})")
+_ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^}]*\})?")
+_DIM = re.compile(r"\s*(?:(\?)|(<=)?\s*(-?)([0-9]{1,18}))\s*")
+_SIMPLE_VALUE = re.compile(r"[^\s,{}()\[\]\"]+")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_VALUE_PART = re.compile(r'[^{}()\[\]",\n]*')
+_DELIMITER = re.compile(r'[{}()\[\]"]')
+_OPEN = {"{": "}", "(": ")", "[": "]"}
+
+
+def _dims(text: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+    """`<=5, 5` -> ((5, 5), (True, False)); ValueError naming the bad part."""
+    if not text.strip():
+        return (), ()
+    dims, dynamic = [], []
+    for part in text.split(","):
+        m = _DIM.fullmatch(part)
+        if not m:
+            raise ValueError(f"bad dimension '{part.strip()}': expected a size like 5, <=5 or ?")
+        if m.group(3):
+            raise ValueError(f"negative dimension '{part.strip()}'")
+        dims.append(UNBOUNDED if m.group(1) else int(m.group(4)))
+        dynamic.append(bool(m.group(1) or m.group(2)))
+    return tuple(dims), tuple(dynamic)
+
+
+def _layout(text: str, rank: int) -> Layout:
+    body, _, tail = text[1:-1].partition(":")
+    parts = [x.strip() for x in body.split(",")] if body.strip() else []
+    if not all(p.isdigit() and p.isascii() for p in parts):
+        raise ValueError(f"bad layout '{text}': expected dimension numbers like {{1,0}}")
+    minor_to_major = tuple(int(p) for p in parts)
+    if minor_to_major and sorted(minor_to_major) != list(range(rank)):
+        raise ValueError(f"layout {text} is not a permutation of the {rank} dimensions")
+    return Layout(minor_to_major, tail.strip())
+
+
+
+class _Scanner:
+    """The text, the current position `pos`, and the small reads every part of the parser uses."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+        self._shape_cache: dict[str, AnyShape] = {}
+
+    # -- errors and low-level scanning ----------------------------------------------------
+
+    def error(self, message: str, pos: int | None = None) -> HloParseError:
+        """An HloParseError at `pos` (default: the current position), with line:column."""
+        pos = min(self.pos if pos is None else pos, len(self.text))
+        line = self.text.count("\n", 0, pos) + 1
+        start = self.text.rfind("\n", 0, pos) + 1
+        end = self.text.find("\n", pos)
+        source_line = self.text[start:end if end >= 0 else len(self.text)]
+        return HloParseError(message, line, pos - start + 1, source_line)
+
+    def skip(self) -> None:
+        self.pos = _SKIP.match(self.text, self.pos).end()
+
+    def peek(self) -> str:
+        self.skip()
+        return self.text[self.pos:self.pos + 1]
+
+    def got(self) -> str:
+        """The text at the current position, for 'expected X, got Y' messages."""
+        text = self.text[self.pos:self.pos + 12].split("\n")[0] or "end of text"
+        return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+    def expect(self, token: str, what: str | None = None) -> None:
+        self.skip()
+        if not self.text.startswith(token, self.pos):
+            raise self.error(f"expected {what or repr(token)}, got '{self.got()}'")
+        self.pos += len(token)
+
+    def accept(self, token: str) -> bool:
+        self.skip()
+        if self.text.startswith(token, self.pos):
+            self.pos += len(token)
+            return True
+        return False
+
+    def name(self, what: str = "a name") -> str:
+        self.skip()
+        m = _NAME.match(self.text, self.pos)
+        if not m:
+            raise self.error(f"expected {what}, got '{self.got()}'")
+        self.pos = m.end()
+        return m.group(1)
+
+    # -- shapes ---------------------------------------------------------------------------
+
+    def shape(self, depth: int = 0) -> AnyShape:
+        """An array shape `f32[<=5,5]{1,0}` or a tuple shape `(f32[2], s32[])`."""
+        self.skip()
+        if self.text.startswith("(", self.pos):
+            if depth >= _MAX_DEPTH:
+                raise self.error(f"tuple shape nested more than {_MAX_DEPTH} deep")
+            self.pos += 1
+            elements = []
+            while not self.accept(")"):
+                if elements:
+                    self.expect(",", "',' or ')' in a tuple shape")
+                elements.append(self.shape(depth + 1))
+            return TupleShape(tuple(elements))
+        m = _ARRAY_SHAPE.match(self.text, self.pos)
+        if not m:
+            raise self.error(f"expected a shape like f32[2,3]{{1,0}}, got '{self.got()}'")
+        shape = self._shape_cache.get(m.group(0))
+        if shape is None:
+            shape = self._shape_cache[m.group(0)] = self._make_shape(m)
+        self.pos = m.end()
+        return shape
+
+    def _make_shape(self, m: re.Match) -> Shape:
+        element_type, dims_text, layout_text = m.groups()
+        if element_type not in ELEMENT_TYPES:
+            raise self.error(f"unknown element type '{element_type}'", m.start(1))
+        try:
+            dims, dynamic = _dims(dims_text)
+        except ValueError as exc:
+            raise self.error(f"{exc} in '[{dims_text}]'", m.start(2)) from None
+        layout = None
+        if layout_text is not None:
+            try:
+                layout = _layout(layout_text, len(dims))
+            except ValueError as exc:
+                raise self.error(str(exc), m.start(3)) from None
+        return Shape(element_type, dims, dynamic, layout)
+
+    def _cached_shape(self, text: str, pos: int) -> AnyShape:
+        """The shape written as `text` at `pos` (cached by its text)."""
+        shape = self._shape_cache.get(text)
+        if shape is None:
+            self.pos = pos
+            shape = self._shape_cache[text] = self.shape()
+        return shape
+
+    # -- attribute values -----------------------------------------------------------------
+
+    def value(self) -> str:
+        """One attribute value, as written: a bare word, a string, or a balanced group."""
+        self.skip()
+        text = self.text
+        m = _SIMPLE_VALUE.match(text, self.pos)
+        if m and (m.end() >= len(text) or text[m.end()] not in "{([\""):
+            self.pos = m.end()
+            return m.group(0)
+        start = pos = self.pos
+        stack: list[str] = []
+        while True:
+            if not stack:  # outside brackets, a value ends at ',' or a newline
+                pos = _VALUE_PART.match(text, pos).end()
+                if pos >= len(text) or text[pos] in ",\n)}]":
+                    break
+            else:  # inside brackets, only brackets and strings matter
+                dm = _DELIMITER.search(text, pos)
+                if dm is None:
+                    raise self.error(f"expected '{stack[-1]}' to close the attribute value",
+                                     start)
+                pos = dm.start()
+            pos = self._value_delimiter(stack, pos)
+        if pos == start:
+            raise self.error(f"expected an attribute value, got '{self.got()}'")
+        self.pos = pos
+        return text[start:pos].strip()
+
+    def _value_delimiter(self, stack: list[str], pos: int) -> int:
+        """Step over the quote or bracket at `pos` of an attribute value."""
+        ch = self.text[pos]
+        if ch == '"':
+            sm = _STRING.match(self.text, pos)
+            if not sm:
+                raise self.error("unterminated string", pos)
+            return sm.end()
+        if ch in _OPEN:
+            stack.append(_OPEN[ch])
+        elif ch != stack.pop():
+            raise self.error(f"unbalanced '{ch}' in attribute value", pos)
+        return pos + 1
