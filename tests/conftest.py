@@ -1,4 +1,5 @@
-"""Shared test fixtures: where the corpus and examples are, and running the `dynhlo` command.
+"""Shared test fixtures: where the corpus and examples are, running the `dynhlo` command, and
+small helpers for modules written inline (`hlo_module`, `assert_verify_error`).
 
 The read-only corpus lives beside the repository (`../shared/models`), locally and in CI.
 """
@@ -11,6 +12,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+import dynhlo
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -46,3 +49,17 @@ def assert_one_line_error(proc: subprocess.CompletedProcess, *fragments: str,
     for fragment in fragments:
         assert fragment in lines[0], (fragment, lines[0])
     return lines[0]
+
+
+def hlo_module(body: str) -> str:
+    """An HLO module named `t` around `body` (its computations)."""
+    return "HloModule t\n" + body
+
+
+def assert_verify_error(text: str, instruction: str, *fragments: str) -> None:
+    """Compiling `text` is an HloVerifyError naming `instruction`, with every fragment."""
+    with pytest.raises(dynhlo.HloVerifyError) as info:
+        dynhlo.compile(text)
+    assert info.value.instruction == instruction
+    for fragment in fragments:
+        assert fragment in str(info.value)
