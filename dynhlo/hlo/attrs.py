@@ -1,5 +1,8 @@
 """Decoders for attribute text (`dimensions={1,0}`, `slice={[0:5:1]}`, `padding=0_1x2_3`, ...).
 
+Also XLA's dimension-number groups (dot, gather, scatter) decoded at once, so shape rules and
+lowerings read them the same way.
+
 Attributes stay in the IR as written; these functions decode them on demand and memoize the
 result on the instruction. A malformed value is an HloVerifyError naming the instruction.
 Formats: xla/hlo/parser/hlo_parser.cc (ParseAttributes and friends).
@@ -8,6 +11,7 @@ Formats: xla/hlo/parser/hlo_parser.cc (ParseAttributes and friends).
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from ..errors import HloVerifyError
 from .ir import Instruction
@@ -130,3 +134,55 @@ def window(inst: Instruction) -> dict[str, list]:
 def computation_refs(inst: Instruction, key: str):
     """The computations an attribute names (already linked by the parser)."""
     return inst.called.get(key, [])
+
+
+class DotDims(NamedTuple):
+    """XLA's DotDimensionNumbers (all default to empty)."""
+    lhs_batch: tuple[int, ...]
+    rhs_batch: tuple[int, ...]
+    lhs_contracting: tuple[int, ...]
+    rhs_contracting: tuple[int, ...]
+
+
+def dot_dims(inst: Instruction) -> DotDims:
+    """`lhs_batch_dims`, `rhs_batch_dims`, `lhs_contracting_dims`, `rhs_contracting_dims`."""
+    return DotDims(*(ints(inst, key, ()) for key in (
+        "lhs_batch_dims", "rhs_batch_dims", "lhs_contracting_dims", "rhs_contracting_dims")))
+
+
+class GatherDims(NamedTuple):
+    """XLA's GatherDimensionNumbers, plus slice_sizes (required)."""
+    offset_dims: tuple[int, ...]
+    collapsed_slice_dims: tuple[int, ...]
+    start_index_map: tuple[int, ...]
+    operand_batching_dims: tuple[int, ...]
+    start_indices_batching_dims: tuple[int, ...]
+    index_vector_dim: int
+    slice_sizes: tuple[int, ...]
+
+
+def gather_dims(inst: Instruction, index_rank: int) -> GatherDims:
+    """A gather's dimension numbers; index_vector_dim defaults to the indices' rank."""
+    lists = (ints(inst, key, ()) for key in (
+        "offset_dims", "collapsed_slice_dims", "start_index_map", "operand_batching_dims",
+        "start_indices_batching_dims"))
+    return GatherDims(*lists, integer(inst, "index_vector_dim", index_rank),
+                      ints(inst, "slice_sizes"))
+
+
+class ScatterDims(NamedTuple):
+    """XLA's ScatterDimensionNumbers (all lists default to empty)."""
+    update_window_dims: tuple[int, ...]
+    inserted_window_dims: tuple[int, ...]
+    input_batching_dims: tuple[int, ...]
+    scatter_indices_batching_dims: tuple[int, ...]
+    scatter_dims_to_operand_dims: tuple[int, ...]
+    index_vector_dim: int
+
+
+def scatter_dims(inst: Instruction, index_rank: int) -> ScatterDims:
+    """A scatter's dimension numbers; index_vector_dim defaults to the indices' rank."""
+    lists = (ints(inst, key, ()) for key in (
+        "update_window_dims", "inserted_window_dims", "input_batching_dims",
+        "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"))
+    return ScatterDims(*lists, integer(inst, "index_vector_dim", index_rank))

@@ -198,10 +198,7 @@ def _reduce(ctx, inst, operands):
 @rule(Opcode.DOT)
 def _dot(ctx, inst, operands):
     lhs, rhs = operands
-    lb = attrs.ints(inst, "lhs_batch_dims", ())
-    rb = attrs.ints(inst, "rhs_batch_dims", ())
-    lc = attrs.ints(inst, "lhs_contracting_dims", ())
-    rc = attrs.ints(inst, "rhs_contracting_dims", ())
+    lb, rb, lc, rc = attrs.dot_dims(inst)
     if len(lb) != len(rb) or len(lc) != len(rc):
         raise ctx.error("dot needs as many lhs as rhs batch and contracting dimensions")
     for dims, side in ((lb + lc, lhs), (rb + rc, rhs)):

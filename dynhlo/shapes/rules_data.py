@@ -134,24 +134,21 @@ def _batch_dims(indices, ivd: int) -> list:
 @rule(Opcode.GATHER)
 def _gather(ctx, inst, operands):
     operand, indices = operands
-    offset_dims = attrs.ints(inst, "offset_dims", ())
-    collapsed = attrs.ints(inst, "collapsed_slice_dims", ())
-    operand_batching = attrs.ints(inst, "operand_batching_dims", ())
-    slice_sizes = attrs.ints(inst, "slice_sizes")
-    ivd = attrs.integer(inst, "index_vector_dim", len(indices))
+    g = attrs.gather_dims(inst, len(indices))
+    slice_sizes, ivd = g.slice_sizes, g.index_vector_dim
     if len(slice_sizes) != len(operand) or not 0 <= ivd <= len(indices):
         raise ctx.error(f"slice_sizes={list(slice_sizes)} / index_vector_dim={ivd} do not fit "
                         f"a rank-{len(operand)} operand and rank-{len(indices)} indices")
     batch = _batch_dims(indices, ivd)
     offsets = [_window_dim(ctx, operand[k], s, k) for k, s in enumerate(slice_sizes)
-               if k not in collapsed and k not in operand_batching]
+               if k not in g.collapsed_slice_dims and k not in g.operand_batching_dims]
     rank = len(batch) + len(offsets)
-    if len(offset_dims) != len(offsets) or any(not 0 <= d < rank for d in offset_dims):
-        raise ctx.error(f"offset_dims={list(offset_dims)} do not match slice_sizes="
+    if len(g.offset_dims) != len(offsets) or any(not 0 <= d < rank for d in g.offset_dims):
+        raise ctx.error(f"offset_dims={list(g.offset_dims)} do not match slice_sizes="
                         f"{list(slice_sizes)}")
     out, bi, oi = [], iter(batch), iter(offsets)
     for d in range(rank):
-        out.append(next(oi) if d in offset_dims else next(bi))
+        out.append(next(oi) if d in g.offset_dims else next(bi))
     return tuple(out)
 
 
@@ -163,9 +160,7 @@ def _scatter(ctx, inst, operands):
     n = (len(operands) - 1) // 2
     arrays, updates = operands[:n], operands[n + 1:]
     joined = elementwise(ctx, arrays) if len(arrays[0]) else ()
-    window = attrs.ints(inst, "update_window_dims", ())
-    inserted = attrs.ints(inst, "inserted_window_dims", ())
-    batching = attrs.ints(inst, "input_batching_dims", ())
+    window, inserted, batching = attrs.scatter_dims(inst, len(operands[n]))[:3]
     if len(window) + len(inserted) + len(batching) != len(joined):
         raise ctx.error(f"update_window_dims={list(window)}, inserted_window_dims="
                         f"{list(inserted)} and input_batching_dims={list(batching)} do not "

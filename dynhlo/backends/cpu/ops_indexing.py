@@ -154,19 +154,15 @@ def _window_grids(starts: list, sizes: list, lead: tuple, window_of: dict) -> li
 def gather(ctx, inst, args):
     """XLA Gather with batching dims; starts clamped to [0, actual size - slice size]."""
     operand, indices = args
-    offset_dims = attrs.ints(inst, "offset_dims", ())
-    dropped = set(attrs.ints(inst, "collapsed_slice_dims", ()))
-    start_map = attrs.ints(inst, "start_index_map", ())
-    op_batch = attrs.ints(inst, "operand_batching_dims", ())
-    idx_batch = attrs.ints(inst, "start_indices_batching_dims", ())
-    ivd = attrs.integer(inst, "index_vector_dim", np.ndim(indices))
+    offset_dims, dropped, start_map, op_batch, idx_batch, ivd, slice_sizes = attrs.gather_dims(
+        inst, np.ndim(indices))
     idx = _index_vectors(indices, ivd)
     lead = idx.shape[:-1]
     batch_axes = [k for k in range(np.ndim(indices)) if k != ivd]
     offset_operand_dims = [d for d in range(operand.ndim) if d not in dropped
                            and d not in op_batch]
     shape = ctx.out_shape()
-    sizes = list(attrs.ints(inst, "slice_sizes"))
+    sizes = list(slice_sizes)
     for k, d in enumerate(offset_operand_dims):  # a whole dynamic dim: its actual size
         sizes[d] = shape[sorted(offset_dims)[k]]
     starts = []
@@ -191,10 +187,7 @@ def gather(ctx, inst, args):
 
 def _scatter_starts(ctx, inst, indices, rank: int) -> np.ndarray:
     """The operand start index of every scatter point: (points..., rank), int64."""
-    to_operand = attrs.ints(inst, "scatter_dims_to_operand_dims", ())
-    op_batch = attrs.ints(inst, "input_batching_dims", ())
-    idx_batch = attrs.ints(inst, "scatter_indices_batching_dims", ())
-    ivd = attrs.integer(inst, "index_vector_dim", np.ndim(indices))
+    _, _, op_batch, idx_batch, to_operand, ivd = attrs.scatter_dims(inst, np.ndim(indices))
     idx = _index_vectors(indices, ivd)
     if idx.shape[-1] != len(to_operand):
         raise ctx.error(f"index vectors of length {idx.shape[-1]} for scatter_dims_to_operand_"
@@ -257,9 +250,8 @@ def scatter(ctx, inst, args):
     n = (len(args) - 1) // 2
     operands = [np.array(a, copy=True) for a in args[:n]]
     indices, updates = args[n], [np.asarray(u) for u in args[n + 1:]]
-    window_dims = sorted(attrs.ints(inst, "update_window_dims", ()))
-    skipped = set(attrs.ints(inst, "inserted_window_dims", ())) | set(
-        attrs.ints(inst, "input_batching_dims", ()))
+    window_dims, inserted, batching = attrs.scatter_dims(inst, np.ndim(indices))[:3]
+    window_dims, skipped = sorted(window_dims), set(inserted) | set(batching)
     rank, shape = operands[0].ndim, operands[0].shape
     starts = _scatter_starts(ctx, inst, indices, rank)
     lead = starts.shape[:-1]

@@ -71,10 +71,7 @@ def _fold(ctx, comp, arrays, inits, axes):
 @lowering(Opcode.DOT)
 def dot(ctx, inst, args):
     lhs, rhs = args
-    lb = attrs.ints(inst, "lhs_batch_dims", ())
-    rb = attrs.ints(inst, "rhs_batch_dims", ())
-    lc = attrs.ints(inst, "lhs_contracting_dims", ())
-    rc = attrs.ints(inst, "rhs_contracting_dims", ())
+    lb, rb, lc, rc = attrs.dot_dims(inst)
     for a, b in zip(lb + lc, rb + rc):
         if lhs.shape[a] != rhs.shape[b]:
             raise ctx.error(f"dot dimension {a} of the lhs has size {lhs.shape[a]} but "
