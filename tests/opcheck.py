@@ -8,7 +8,8 @@ sizes compiles once) and returns the result as NumPy (a tuple for tuple roots).
 `compiled(text)` gives the cached Executable itself. `DynHloError`s propagate unchanged, so
 tests can assert on them with `pytest.raises`. For op tables: `OpCase` (module, arguments at
 size n, expected value by hand), `crossed(cases)` (pytest params: cases x sizes) and
-`check_case(case, n)`.
+`check_case(case, n)`. For tables parametrized by hand: `SIZES` (a static shape and dynamic
+sizes 0, 1, some and the bound) and `dim(bound, n)`, the dimension text for one of them.
 """
 
 from __future__ import annotations
@@ -26,6 +27,17 @@ import dynhlo
 def compiled(text: str, backend: str = "cpu") -> dynhlo.Executable:
     """The Executable for HLO `text` (compiled on first use, then cached)."""
     return dynhlo.compile(text, backend=backend)
+
+
+BOUND = 8
+# (label, bound or None for a static shape, actual size)
+SIZES = [("static", None, 5), ("dyn0", BOUND, 0), ("dyn1", BOUND, 1), ("dyn5", BOUND, 5),
+         ("dyn-full", BOUND, BOUND)]
+
+
+def dim(bound, n) -> str:
+    """The dimension text for a SIZES row: `5` for a static shape, `<=8` for a dynamic one."""
+    return str(n) if bound is None else f"<={bound}"
 
 
 def run_hlo(text: str, *args):

@@ -9,31 +9,14 @@ with padding-sensitive reductions after the op so a wrong size would change the 
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 import pytest
 
 import dynhlo
 from dynhlo.hlo.types import to_numpy_dtype
+from opcheck import SIZES, dim, run_hlo
 
-BOUND = 8
-SIZES = [("static", None, 5), ("dyn0", BOUND, 0), ("dyn1", BOUND, 1), ("dyn5", BOUND, 5),
-         ("dyn-full", BOUND, BOUND)]
 TYPES = ["f32", "s32", "bf16"]
-
-
-@functools.lru_cache(maxsize=None)
-def _compiled(text: str) -> dynhlo.Executable:
-    return dynhlo.compile(text)
-
-
-def run(text: str, *args):
-    return _compiled(text)(*[np.asarray(a) for a in args])
-
-
-def dim(bound, n) -> str:
-    return str(n) if bound is None else f"<={bound}"
 
 
 def _module(t: str, d: str, body: str) -> str:
@@ -118,7 +101,7 @@ def test_single_device_form(name, body, kind, t, label, bound, n):
     d = dim(bound, n)
     text = _module(t, d, body.replace("T[", f"{t}[").replace("D,", f"{d},"))
     x = (np.arange(n * 4).reshape(n, 4) - 7).astype(to_numpy_dtype(t))
-    y, total = run(text, x)
+    y, total = run_hlo(text, x)
     want = _expected(kind, x)
     assert y.shape == (n, 4) and y.dtype == x.dtype
     np.testing.assert_array_equal(y, want)
@@ -143,8 +126,8 @@ ENTRY main {
 }"""
     padded = np.full(8, 1e30, np.float32)
     padded[:3] = [1, 2, 3]
-    assert float(run(text, padded, np.int32(3))) == 6.0
-    assert float(run(text, padded, np.int32(0))) == 0.0
+    assert float(run_hlo(text, padded, np.int32(3))) == 6.0
+    assert float(run_hlo(text, padded, np.int32(0))) == 0.0
 
 
 @pytest.mark.parametrize("op", ["replica-id", "partition-id"])
@@ -153,7 +136,7 @@ def test_device_ids_are_zero(op):
 ENTRY main {{
   ROOT i = u32[] {op}()
 }}"""
-    got = run(text)
+    got = run_hlo(text)
     assert got.dtype == np.uint32 and got.shape == () and int(got) == 0
 
 
@@ -165,7 +148,7 @@ ENTRY main {
   b = token[] after-all(a, a)
   ROOT t = (f32[<=4], token[]) tuple(x, b)
 }"""
-    y, _ = run(text, np.float32([1, 2]))
+    y, _ = run_hlo(text, np.float32([1, 2]))
     np.testing.assert_array_equal(y, [1, 2])
 
 
@@ -181,7 +164,7 @@ ENTRY main {
   y = f32[3] parameter(1)
   ROOT r = (f32[<=4], f32[3]) all-reduce(x, y), replica_groups={}, to_apply=add
 }"""
-    a, b = run(text, np.float32([1, 2]), np.float32([3, 4, 5]))
+    a, b = run_hlo(text, np.float32([1, 2]), np.float32([3, 4, 5]))
     np.testing.assert_array_equal(a, [1, 2])
     np.testing.assert_array_equal(b, [3, 4, 5])
 

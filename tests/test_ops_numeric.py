@@ -18,16 +18,7 @@ import pytest
 
 import dynhlo
 from dynhlo.hlo.types import to_numpy_dtype
-from opcheck import run_hlo
-
-BOUND = 8
-# (label, bound or None for a static shape, actual size)
-SIZES = [("static", None, 5), ("dyn0", BOUND, 0), ("dyn1", BOUND, 1), ("dyn5", BOUND, 5),
-         ("dyn-full", BOUND, BOUND)]
-
-
-def dim(bound, n) -> str:
-    return str(n) if bound is None else f"<={bound}"
+from opcheck import SIZES, dim, run_hlo
 
 
 def unary_module(op: str, src: str, dst: str, d: str, attrs: str = "") -> str:
