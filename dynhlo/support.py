@@ -8,8 +8,10 @@ Computed, never hand-listed: every Opcode of dynhlo.hlo.opcodes gets
 Per backend, how it runs the opcode: the CPU lowering table; for the GPU, when
 dynhlo.backends.gpu imports (it needs torch and triton), its fused-kernel table (`kernel`), its
 library table (`library`), a device plan of its own (`plan`: parameters, call, while,
-conditional), or the CPU lowering on host copies (`host`). Notes below are the
-only hand-written part: what a status does not say (accepted custom-call targets, rng values).
+conditional), removed before planning by the GPU pass pipeline (`inlined`: fusion, call and
+async wrappers; dynhlo/passes/pipelines.py), or the CPU lowering on host copies (`host`).
+Notes below are the only hand-written part: what a status does not say (accepted custom-call
+targets, rng values).
 README.md holds the rendered table between the marker lines; tools/opcode_table.py rewrites
 it and tests/test_support.py checks it is current.
 """
@@ -30,6 +32,9 @@ END_MARKER = "<!-- opcode-table:end -->"
 
 # Evaluated by each backend's evaluator itself (the arguments), so no lowering table has it.
 _EVALUATOR_BUILTINS = frozenset({Opcode.PARAMETER})
+
+_ASYNC_NOTE = ("gpu: inlined when the start's value only reaches its async-update/-done; "
+               "else async-start runs on the host")
 
 NOTES: dict[Opcode, str] = {
     Opcode.RNG: "values from a NumPy Philox stream per program, not bit-exact with XLA; "
@@ -52,9 +57,8 @@ NOTES: dict[Opcode, str] = {
     Opcode.MAP: "gpu: to_apply with ops beyond arithmetic/compare/select on the host",
     Opcode.SORT: "gpu: comparators with ops beyond arithmetic/compare/select, or of "
                  "u16/u32/u64 values, on the host",
-    Opcode.FUSION: "gpu: on the host",
-    Opcode.ASYNC_START: "gpu: on the host",
-    Opcode.ASYNC_DONE: "gpu: on the host",
+    Opcode.ASYNC_START: _ASYNC_NOTE,
+    Opcode.ASYNC_DONE: _ASYNC_NOTE,
 }
 
 
@@ -92,6 +96,15 @@ def _gpu_plan_ops() -> frozenset:
     return frozenset(_EVALUATOR_BUILTINS | set(getattr(fusion, "_ON_DEVICE_CALLS", ())))
 
 
+def _gpu_inlined_ops() -> frozenset:
+    """Opcodes a pass of the GPU pipeline removes before planning (dynhlo/passes/)."""
+    from .passes import inline_calls
+    from .passes.pipelines import GPU_PIPELINE
+    if any(step.run is inline_calls.inline_calls for step in GPU_PIPELINE):
+        return inline_calls.INLINED
+    return frozenset()
+
+
 def status_of(op: Opcode) -> str:
     """The status of one opcode, from the CPU lowering table."""
     lowerings, _ = _cpu_tables()
@@ -109,6 +122,8 @@ def _gpu_how(op: Opcode, gpu, cpu_status: str) -> str:
         return "kernel"
     if op in library:
         return "library"
+    if op in _gpu_inlined_ops():
+        return "inlined"
     if op in _gpu_plan_ops():
         return "plan"
     return "host" if cpu_status != UNSUPPORTED else "-"
