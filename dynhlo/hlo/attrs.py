@@ -23,10 +23,6 @@ def _bad(inst: Instruction, key: str, what: str) -> HloVerifyError:
     return HloVerifyError(f"attribute {key}={inst.attrs.get(key)!r} is not {what}", inst.name)
 
 
-def has(inst: Instruction, key: str) -> bool:
-    return key in inst.attrs
-
-
 def ints(inst: Instruction, key: str, default: tuple[int, ...] | None = None) -> tuple[int, ...]:
     """`{1,0}` -> (1, 0). Missing: `default`, or an error when no default is given."""
     def decode(i):
@@ -129,11 +125,6 @@ def window(inst: Instruction) -> dict[str, list]:
                 raise _bad(i, "window", "a window like {size=3x3 stride=1x1}") from None
         return fields
     return inst.decoded("window", decode)
-
-
-def computation_refs(inst: Instruction, key: str):
-    """The computations an attribute names (already linked by the parser)."""
-    return inst.called.get(key, [])
 
 
 class DotDims(NamedTuple):

@@ -51,10 +51,6 @@ def bound_of(dim: Dim) -> int:
     return dim.root().bound if isinstance(dim, Sym) else dim
 
 
-def is_dynamic(dim: Dim) -> bool:
-    return isinstance(dim, Sym)
-
-
 def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     """The dimension two elementwise operands share, or None when they cannot match.
 

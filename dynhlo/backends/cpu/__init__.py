@@ -10,13 +10,14 @@ from ...hlo.ir import HloModule
 from ...hlo.opcodes import Opcode
 from ...hlo.shape import leaf_shapes
 from ...shapes.dynamic import ComputationInfo, Inference
-from . import (ops_collective, ops_control, ops_control_flow, ops_data,  # noqa: F401
-               ops_elementwise, ops_indexing, ops_linalg, ops_numeric, ops_reduce,
+from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # noqa: F401
+               ops_indexing, ops_linalg, ops_numeric, ops_reduce,
                ops_sort, ops_window)  # importing them fills the lowering tables
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 
 NAME = "cpu"
+_PAYLOAD = {"program": b'{"evaluator": "numpy"}'}  # the CPU program is its module
 _MAX_RANK = 64  # NumPy's limit on array dimensions (numpy 2: NPY_MAXDIMS)
 
 
@@ -81,7 +82,7 @@ class CpuProgram:
 
     def to_payload(self) -> dict[str, bytes]:
         """Artifact sections: the CPU program is its module, so only a marker of the evaluator."""
-        return {"program": b'{"evaluator": "numpy"}'}
+        return dict(_PAYLOAD)
 
 
 def _leaves(value):
@@ -134,7 +135,7 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
 
     Raises ArtifactError for sections or a target this backend did not write.
     """
-    if target != CpuProgram.target or payload != {"program": b'{"evaluator": "numpy"}'}:
+    if target != CpuProgram.target or payload != _PAYLOAD:
         raise ArtifactError(f"the cpu backend cannot load target '{target}' with sections "
                             f"{sorted(payload)}; it writes target 'numpy' with ['program']")
     return CpuProgram(module, info)

@@ -37,10 +37,10 @@ def schedule(info: ComputationInfo) -> list[Instruction]:
 
 
 def _visit(start, extra, state, order):
-    stack = [(start, iter(list(start.operands) + extra.get(start, [])))]
     if state.get(start):
         return
     state[start] = 1
+    stack = [(start, iter(list(start.operands) + extra.get(start, [])))]
     while stack:
         inst, it = stack[-1]
         for dep in it:

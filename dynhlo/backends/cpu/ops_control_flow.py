@@ -1,9 +1,9 @@
-"""Control flow on the CPU: while, conditional, map, and the copy-start/copy-done pair.
+"""Control flow on the CPU: call, fusion, while, conditional, map, copy-start/copy-done.
 
 Every invocation of a called computation gets its own SizeEnv (EvalContext.call), so a while
 body reads its carried value's dynamic sizes off the value of that iteration: a loop whose
 carried array shrinks or grows through set-dimension-size runs at the actual size each time.
-Semantics: XLA operation semantics (While, Conditional, Map) and HloInstruction's copy-start
+Semantics: XLA operation semantics (Call, While, Conditional, Map) and HloInstruction's copy-start
 (result `(destination, source, u32[] context)`) and copy-done (the destination).
 """
 
@@ -24,6 +24,18 @@ def _predicate(ctx, value, what: str) -> bool:
         raise ctx.error(f"{what} gave {value.size} values where one pred[] was expected "
                         "(a data-dependent loop or branch inside a map is not supported)")
     return bool(value.reshape(()))
+
+
+@lowering(Opcode.CALL)
+def call(ctx, inst, args):
+    (comp,) = inst.called["to_apply"]
+    return ctx.call(0, comp, args)
+
+
+@lowering(Opcode.FUSION)
+def fusion(ctx, inst, args):
+    (comp,) = inst.called["calls"]
+    return ctx.call(0, comp, args)
 
 
 @lowering(Opcode.WHILE)
