@@ -53,7 +53,9 @@ def unary_math(k, inst, idx):
 @lowering(Opcode.NEGATE)
 def negate(k, inst, idx):
     (x,) = operands(k, inst, idx)
-    return _result(k, inst, f"-{_compute(k, inst, x)}")
+    x = _compute(k, inst, x)
+    # Triton's unary minus is 0 - x, which gives +0 for +0; XLA's negate flips the sign.
+    return _result(k, inst, f"{x} * -1.0" if _float_only(inst) else f"-{x}")
 
 
 @lowering(Opcode.ABS)
