@@ -51,7 +51,15 @@ NOTES: dict[Opcode, str] = {
                         "host",
     Opcode.SCATTER: "gpu: update computations with ops beyond arithmetic/compare/select on "
                     "the host",
-    Opcode.REDUCE_WINDOW: "gpu: to_apply with ops beyond arithmetic/compare/select on the host",
+    Opcode.REDUCE_WINDOW: "window positions on padding or base-dilation holes are skipped, as "
+                          "XLA's evaluator does; gpu: to_apply with ops beyond "
+                          "arithmetic/compare/select on the host",
+    Opcode.TOPK: "k above the actual size of a dynamic dimension is a DynamicSizeError",
+    Opcode.CHOLESKY: "the other triangle is zero; not positive definite gives NaN",
+    Opcode.FFT: "a dynamic transformed dimension is transformed at its actual size; IRFFT "
+                "over one is an UnsupportedError",
+    Opcode.SLICE: "on a dynamic dimension, limits are absolute indices clamped to the actual "
+                  "size (XLA instead makes a partial slice static)",
     Opcode.SELECT_AND_SCATTER: "gpu: select/scatter with ops beyond arithmetic/compare/select "
                                "on the host",
     Opcode.MAP: "gpu: to_apply with ops beyond arithmetic/compare/select on the host",
