@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...hlo import attrs
+from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
 from .lowering import lowering
@@ -21,15 +21,12 @@ _FAST = {Opcode.ADD: np.add, Opcode.MULTIPLY: np.multiply, Opcode.MAXIMUM: np.ma
 
 def _fast_reducer(comp):
     """The NumPy ufunc a two-parameter scalar computation is, or None."""
-    root = comp.root
-    if len(comp.instructions) != 3 or root.opcode not in _FAST:
+    op = patterns.binary_reducer(comp)
+    if op is None:
         return None
-    if {o.opcode for o in root.operands} != {Opcode.PARAMETER} or len(set(root.operands)) != 2:
-        return None
-    ufunc = _FAST[root.opcode]
-    if root.opcode in (Opcode.AND, Opcode.OR) and root.shape.element_type != "pred":
-        ufunc = np.bitwise_and if root.opcode is Opcode.AND else np.bitwise_or
-    return ufunc
+    if op in (Opcode.AND, Opcode.OR) and comp.root.shape.element_type != "pred":
+        return np.bitwise_and if op is Opcode.AND else np.bitwise_or
+    return _FAST[op]
 
 
 @lowering(Opcode.REDUCE)

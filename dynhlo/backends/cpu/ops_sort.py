@@ -25,7 +25,7 @@ import functools
 
 import numpy as np
 
-from ...hlo import attrs
+from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
 from .lowering import lowering
 
@@ -55,23 +55,10 @@ def sort_key(x: np.ndarray, total_order: bool, descending: bool) -> np.ndarray:
 
 def _fast_order(comp, arrays, axis):
     """argsort for a comparator that is one compare of one operand's two parameters."""
-    root = comp.root
-    # JAX passes every operand's pair of parameters; unused ones are just parameters.
-    if root.opcode is not Opcode.COMPARE or any(
-            i.opcode is not Opcode.PARAMETER for i in comp.instructions if i is not root):
+    found = patterns.sort_comparator(comp)
+    if found is None or arrays[found.operand].dtype.kind == "c":
         return None
-    lhs, rhs = root.operands
-    if lhs.opcode is not Opcode.PARAMETER or rhs.opcode is not Opcode.PARAMETER:
-        return None
-    i, j = lhs.parameter_number, rhs.parameter_number
-    direction = attrs.string(root, "direction")
-    if i // 2 != j // 2 or i == j or direction not in ("LT", "GT"):
-        return None
-    x = arrays[i // 2]
-    if x.dtype.kind == "c":
-        return None
-    descending = (direction == "GT") == (i < j)
-    key = sort_key(x, attrs.string(root, "type") == "TOTALORDER", descending)
+    key = sort_key(arrays[found.operand], found.total_order, found.descending)
     return np.argsort(key, axis=axis, kind="stable")
 
 

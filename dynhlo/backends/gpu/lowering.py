@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+from ...hlo import patterns
 from ...hlo.opcodes import Opcode
 from ...hlo.types import FLOAT_TYPES, SIGNED_TYPES, UNSIGNED_TYPES
 
@@ -88,14 +89,13 @@ def reducer_of(inst) -> str | None:
     comps = inst.called.get("to_apply") or []
     if len(inst.operands) != 2 or len(comps) != 1:
         return None
-    comp = comps[0]
-    root = comp.root
-    if len(comp.instructions) != 3 or root.opcode not in _REDUCERS:
-        return None
-    if any(o.opcode is not Opcode.PARAMETER for o in root.operands) or \
-            len(set(root.operands)) != 2:
-        return None
-    return _REDUCERS[root.opcode]
+    return computation_reducer(comps[0])
+
+
+def computation_reducer(comp) -> str | None:
+    """'sum'/'max'/... when `comp` (a to_apply, a scatter's update) is one binary op."""
+    op = patterns.binary_reducer(comp)
+    return None if op is None else _REDUCERS[op]
 
 
 def _acc_type(element_type: str) -> str:

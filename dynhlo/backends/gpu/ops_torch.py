@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import torch
 
-from ...hlo import attrs
+from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
 from .launcher import torch_dtype
 from .lowering import library
@@ -21,22 +21,6 @@ _SORTABLE = {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.
              torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool}
 _INT_OF = {torch.float16: torch.int16, torch.bfloat16: torch.int16, torch.float32: torch.int32,
            torch.float64: torch.int64}
-
-
-def _comparator(comp):
-    """(operand index, descending, total order) for a one-compare comparator, else None."""
-    root = comp.root
-    if root.opcode is not Opcode.COMPARE or any(
-            i.opcode is not Opcode.PARAMETER for i in comp.instructions if i is not root):
-        return None
-    lhs, rhs = root.operands
-    if lhs.opcode is not Opcode.PARAMETER or rhs.opcode is not Opcode.PARAMETER:
-        return None
-    i, j = lhs.parameter_number, rhs.parameter_number
-    direction = attrs.string(root, "direction")
-    if i // 2 != j // 2 or i == j or direction not in ("LT", "GT"):
-        return None
-    return i // 2, (direction == "GT") == (i < j), attrs.string(root, "type") == "TOTALORDER"
 
 
 def _sort_key(x: torch.Tensor, total: bool, descending: bool) -> torch.Tensor:
@@ -59,7 +43,7 @@ def _sort_key(x: torch.Tensor, total: bool, descending: bool) -> torch.Tensor:
 @library(Opcode.SORT)
 def sort(ctx, inst, args):
     (axis,) = attrs.ints(inst, "dimensions")
-    found = _comparator(inst.called["to_apply"][0])
+    found = patterns.sort_comparator(inst.called["to_apply"][0])
     if found is None or any(a.dtype not in _SORTABLE for a in args):
         return NotImplemented
     shape = [min(a.shape[d] for a in args) for d in range(args[0].dim())]

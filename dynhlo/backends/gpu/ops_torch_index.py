@@ -26,7 +26,7 @@ import torch
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from .lowering import library, reducer_of
+from .lowering import computation_reducer, library
 from .ops_torch_apply import applicable, apply_in_rounds
 
 _INDEX_TYPES = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
@@ -177,7 +177,7 @@ def scatter(ctx, inst, args):
         return NotImplemented
     (comp,) = inst.called["to_apply"]
     replace = _is_replace(comp, n)
-    kind = reducer_of(_as_reduce(comp)) if n == 1 and not replace else None
+    kind = computation_reducer(comp) if n == 1 and not replace else None
     general = not replace and kind is None
     if general and not applicable(comp):
         return NotImplemented  # an update computation torch cannot run exactly: host
@@ -195,14 +195,6 @@ def scatter(ctx, inst, args):
     else:
         _combine(outs[0], kind, target, updates[0].reshape(-1)[source].to(outs[0].dtype))
     return outs[0] if n == 1 else tuple(outs)
-
-
-class _as_reduce:
-    """A stand-in reduce instruction so lowering.reducer_of can read a scatter's to_apply."""
-
-    def __init__(self, comp):
-        self.operands = (None, None)
-        self.called = {"to_apply": [comp]}
 
 
 def _last_writer(target, source, numel: int):

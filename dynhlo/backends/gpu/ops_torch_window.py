@@ -29,7 +29,7 @@ from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...shapes.rules_window import WindowDim, window_dims, window_output_size
 from .launcher import torch_dtype
-from .lowering import library, reducer_of
+from .lowering import computation_reducer, library
 from .ops_torch_apply import applicable, apply, apply_in_rounds
 
 _OPS = {"sum": torch.add, "prod": torch.mul, "max": torch.maximum, "min": torch.minimum}
@@ -88,7 +88,7 @@ def _fit(arrays):
 @library(Opcode.REDUCE_WINDOW)
 def reduce_window(ctx, inst, args):
     (comp,) = inst.called["to_apply"]
-    kind = reducer_of(_Reduce(comp)) if len(args) == 2 else None
+    kind = computation_reducer(comp) if len(args) == 2 else None
     if kind is None:
         return _general_reduce_window(ctx, inst, comp, args)
     (x,) = _fit(args[:1])
@@ -125,14 +125,6 @@ def _general_reduce_window(ctx, inst, comp, args):
         accs = [torch.where(mask, r, a).to(a.dtype) for r, a in zip(result, accs)]
     accs = [a.contiguous() for a in accs]
     return accs[0] if n == 1 else tuple(accs)
-
-
-class _Reduce:
-    """A stand-in reduce instruction so lowering.reducer_of can read a to_apply."""
-
-    def __init__(self, comp):
-        self.operands = (None, None)
-        self.called = {"to_apply": [comp]}
 
 
 _ORDER_FREE = {"max", "min", "and", "or"}
@@ -214,7 +206,7 @@ def select_and_scatter(ctx, inst, args):
     operand, source, init = args
     select_comp, scatter_comp = inst.called["select"][0], inst.called["scatter"][0]
     select = _select_compare(select_comp)
-    kind = reducer_of(_Reduce(scatter_comp))
+    kind = computation_reducer(scatter_comp)
     if select is None and applicable(select_comp):
         def select(a, b, comp=select_comp):
             return apply(comp, [a, b], a.device).to(torch.bool)
