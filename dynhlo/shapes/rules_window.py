@@ -3,89 +3,21 @@
 Opcodes: reduce-window, select-and-scatter, sort, topk, convolution, cholesky,
 triangular-solve, fft. A windowed dimension's size is a Formula of its operand's size
 (XLA's window arithmetic, see `window_output_size`), so a dynamic input gives an output that
-follows the actual size. The window helpers here are shared with the backends' lowerings, so
-shape and value agree on one formula. Semantics: XLA operation semantics (ReduceWindow,
-SelectAndScatter, Sort, TopK, Conv, Cholesky, TriangularSolve, Fft) and
-DynamicDimensionInference.
+follows the actual size. The window geometry (dynhlo/shapes/windows.py) is shared with the
+backends' lowerings, so shape and value agree on one formula. Semantics: XLA operation
+semantics (ReduceWindow, SelectAndScatter, Sort, TopK, Conv, Cholesky, TriangularSolve, Fft)
+and DynamicDimensionInference.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from ..errors import HloVerifyError, UnsupportedError
+from ..errors import UnsupportedError
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
 from .rules import elementwise, rule, single_dimension
 from .sizes import Sym, bound_of, dim_text, formula, unify
-
-
-@dataclass(frozen=True)
-class WindowDim:
-    """One dimension of an XLA `window={...}`: size, stride, padding, dilations, reversal."""
-
-    size: int
-    stride: int = 1
-    lo: int = 0
-    hi: int = 0
-    base_dilation: int = 1
-    window_dilation: int = 1
-    reversal: bool = False
-
-
-def window_dims(inst, rank: int) -> list[WindowDim]:
-    """The decoded `window=` attribute, one WindowDim per dimension (XLA's defaults filled).
-
-    Raises:
-        HloVerifyError: an unknown field, a field with a count other than `rank`, or a
-            size < 0 or stride/dilation < 1.
-    """
-    fields = dict(attrs.window(inst))
-    # XLA prints window reversal as `rhs_reversal=1x0` (window_util.cc ToString).
-    if "rhs_reversal" in fields:
-        fields["window_reversal"] = [bool(v) for v in fields.pop("rhs_reversal")]
-    unknown = set(fields) - {"size", "stride", "pad", "lhs_dilate", "rhs_dilate",
-                             "window_reversal"}
-    if unknown:
-        raise HloVerifyError(f"window has unknown field(s) {', '.join(sorted(unknown))}; XLA's "
-                             "are size, stride, pad, lhs_dilate, rhs_dilate, rhs_reversal",
-                             inst.name)
-    if rank and "size" not in fields:
-        raise HloVerifyError(f"window={{...}} needs size= for a rank-{rank} operand", inst.name)
-    defaults = {"size": [1] * rank, "stride": [1] * rank, "pad": [(0, 0)] * rank,
-                "lhs_dilate": [1] * rank, "rhs_dilate": [1] * rank,
-                "window_reversal": [False] * rank}
-    values = {k: fields.get(k, v) for k, v in defaults.items()}
-    for key, items in values.items():
-        if len(items) != rank:
-            raise HloVerifyError(f"window {key} has {len(items)} entries for {rank} "
-                                 "dimensions", inst.name)
-    out = [WindowDim(values["size"][d], values["stride"][d], *values["pad"][d],
-                     values["lhs_dilate"][d], values["rhs_dilate"][d],
-                     values["window_reversal"][d]) for d in range(rank)]
-    for d, w in enumerate(out):
-        if w.size < 0 or min(w.stride, w.base_dilation, w.window_dilation) < 1:
-            raise HloVerifyError(f"window dimension {d} has size {w.size}, stride {w.stride}, "
-                                 f"dilations {w.base_dilation}/{w.window_dilation}; sizes must "
-                                 "be >= 0 and strides and dilations >= 1", inst.name)
-    return out
-
-
-def window_output_size(n: int, w: WindowDim, size: int | None = None) -> int:
-    """Output positions of a window over `n` elements (XLA ShapeInference::InferWindowOutputShape).
-
-    The operand is base-dilated ((n-1)*base_dilation + 1 elements, 0 for n = 0), padded by
-    lo/hi, and the window-dilated window ((size-1)*window_dilation + 1) is slid by `stride`.
-    `size` overrides w.size (a convolution kernel's actual spatial size).
-    """
-    size = w.size if size is None else size
-    dilated = (n - 1) * w.base_dilation + 1 if n > 0 else 0
-    padded = dilated + w.lo + w.hi
-    extent = (size - 1) * w.window_dilation + 1 if size > 0 else 0
-    if padded < extent:
-        return 0
-    return (padded - extent) // w.stride + 1
+from .windows import ConvLabels, WindowDim, conv_labels, window_dims, window_output_size
 
 
 def _windowed(dim, w: WindowDim, declared: int):
@@ -156,47 +88,6 @@ def _topk(ctx, inst, operands):
         raise ctx.error(f"k={k} exceeds the last dimension's size {dim_text(last)}")
     out = tuple(operand[:-1]) + (k,)
     return [out, out]
-
-
-@dataclass(frozen=True)
-class ConvLabels:
-    """Positions of the roles in a convolution's dim_labels (`b01f_01io->b01f`)."""
-
-    lhs_batch: int
-    lhs_feature: int
-    lhs_spatial: tuple[int, ...]
-    rhs_in: int
-    rhs_out: int
-    rhs_spatial: tuple[int, ...]
-    out_batch: int
-    out_feature: int
-    out_spatial: tuple[int, ...]
-
-
-def conv_labels(inst, rank: int) -> ConvLabels:
-    """Decode `dim_labels=b01f_01io->b01f` for rank-`rank` operands.
-
-    Raises:
-        HloVerifyError: labels missing, of the wrong length, or naming a role twice.
-    """
-    text = attrs.string(inst, "dim_labels")
-    if text is None:
-        raise HloVerifyError("convolution needs dim_labels= (e.g. b01f_01io->b01f)", inst.name)
-    try:
-        operands, out = text.split("->")
-        lhs, rhs = operands.split("_")
-    except ValueError:
-        raise HloVerifyError(f"dim_labels={text} is not like b01f_01io->b01f", inst.name) \
-            from None
-    spatial = [str(k) for k in range(rank - 2)]
-    parts = []
-    for labels, roles in ((lhs, "bf"), (rhs, "io"), (out, "bf")):
-        if sorted(labels) != sorted(list(roles) + spatial):
-            raise HloVerifyError(f"dim_labels={text}: '{labels}' must hold {roles} and "
-                                 f"spatial dims 0..{rank - 3} once each", inst.name)
-        parts.append((labels.index(roles[0]), labels.index(roles[1]),
-                      tuple(labels.index(s) for s in spatial)))
-    return ConvLabels(*parts[0], *parts[1], *parts[2])
 
 
 @rule(Opcode.CONVOLUTION)

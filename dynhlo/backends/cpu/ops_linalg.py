@@ -29,7 +29,7 @@ import numpy as np
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
-from ...shapes.rules_window import conv_labels, window_dims, window_output_size
+from ...shapes.windows import conv_groups, conv_labels, window_dims, window_output_size
 from .lowering import lowering
 
 
@@ -55,7 +55,7 @@ def convolution(ctx, inst, args):
     work = _accumulator(out_dtype)
     x = np.transpose(lhs, (labels.lhs_batch, labels.lhs_feature) + labels.lhs_spatial)
     w = np.transpose(rhs, (labels.rhs_out, labels.rhs_in) + labels.rhs_spatial)
-    xg, wg = _grouped(ctx, inst, x.astype(work), w.astype(work))
+    xg, wg = _grouped(inst, x.astype(work), w.astype(work))
     for d, win in enumerate(wins):
         if win.reversal:
             wg = np.flip(wg, axis=3 + d)
@@ -77,15 +77,11 @@ def convolution(ctx, inst, args):
     return np.transpose(result, np.argsort(canonical)).astype(out_dtype)
 
 
-def _grouped(ctx, inst, x, w):
+def _grouped(inst, x, w):
     """x (N, C, *S), w (O, I, *K) -> xg (g, N', I, *S), wg (g, O/g, I, *K)."""
-    groups = attrs.integer(inst, "feature_group_count", 1)
-    batch_groups = attrs.integer(inst, "batch_group_count", 1)
     (n, c), (o, i) = x.shape[:2], w.shape[:2]
+    groups, batch_groups = conv_groups(inst, n, c, o, i)
     g = groups * batch_groups
-    if c != groups * i or o % g or n % batch_groups:
-        raise ctx.error(f"lhs batch {n} x features {c}, kernel output {o} x input {i} do not "
-                        f"fit feature_group_count={groups}, batch_group_count={batch_groups}")
     wg = w.reshape((g, o // g) + w.shape[1:])
     if batch_groups > 1:
         return x.reshape((g, n // g) + x.shape[1:]), wg

@@ -17,7 +17,7 @@ import numpy as np
 
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
-from ...shapes.rules_window import WindowDim, window_dims, window_output_size
+from ...shapes.windows import WindowDim, running_axis, window_dims, window_output_size
 from .lowering import lowering
 from .ops_reduce import _fast_reducer  # the same add/max/... detection reduce uses
 
@@ -108,28 +108,11 @@ _ORDER_FREE = (np.maximum, np.minimum, np.logical_and, np.logical_or, np.bitwise
 
 
 def _running_axis(x, wins, ufunc):
-    """(axis, reverse) when the window is a running reduction (cumsum) along one axis.
+    """(axis, reverse) when the window is a running reduction along one axis (cumsum).
 
-    That is a stride-1 undilated window of size >= the actual size padded by size-1 on one
-    side, all other dimensions untouched: output i reduces x[0..i] (or x[i..n-1]). A suffix
-    is only taken for order-free reductions, since XLA adds x[i], x[i+1], ... in that order.
+    A suffix only for order-free reductions or integers (see windows.running_axis).
     """
-    found = None
-    for d, (n, w) in enumerate(zip(x.shape, wins)):
-        if (w.stride, w.base_dilation, w.window_dilation) != (1, 1, 1):
-            return None
-        if (w.size, w.lo, w.hi) == (1, 0, 0):
-            continue
-        if found is not None or not 0 < n <= w.size:
-            return None
-        if (w.lo, w.hi) == (w.size - 1, 0):
-            found = (d, False)
-        elif (w.lo, w.hi) == (0, w.size - 1) and (ufunc in _ORDER_FREE
-                                                  or x.dtype.kind in "iub"):
-            found = (d, True)
-        else:
-            return None
-    return found
+    return running_axis(x.shape, wins, ufunc in _ORDER_FREE or x.dtype.kind in "iub")
 
 
 def _accumulate(ufunc, x, init, axis, reverse):

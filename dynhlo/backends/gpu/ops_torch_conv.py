@@ -24,9 +24,8 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from ...shapes.rules_window import conv_labels, window_dims, window_output_size
+from ...shapes.windows import conv_groups, conv_labels, window_dims, window_output_size
 from .launcher import torch_dtype
 from .lowering import library
 
@@ -54,7 +53,7 @@ def convolution(ctx, inst, args):
         if not _exact_in_f64(x, w):
             return NotImplemented
     x, w = x.to(work), w.to(work)
-    x, groups = _grouped(ctx, inst, x, w)
+    x, groups = _grouped(inst, x, w)
     out_spatial = tuple(window_output_size(n, win, k) for n, win, k in
                         zip(_lhs_spatial(lhs, labels), wins, w.shape[2:]))
     result_shape = (x.shape[0], w.shape[0]) + out_spatial
@@ -92,15 +91,11 @@ def _lhs_spatial(lhs, labels) -> list[int]:
     return [lhs.shape[d] for d in labels.lhs_spatial]
 
 
-def _grouped(ctx, inst, x, w):
+def _grouped(inst, x, w):
     """x (N, C, *S) -> (N', C', *S) for a conv with `groups` groups (see module doc)."""
-    groups = attrs.integer(inst, "feature_group_count", 1)
-    batch_groups = attrs.integer(inst, "batch_group_count", 1)
     (n, c), (o, i) = x.shape[:2], w.shape[:2]
+    groups, batch_groups = conv_groups(inst, n, c, o, i)
     g = groups * batch_groups
-    if c != groups * i or o % g or n % batch_groups:
-        raise ctx.error(f"lhs batch {n} x features {c}, kernel output {o} x input {i} do not "
-                        f"fit feature_group_count={groups}, batch_group_count={batch_groups}")
     if batch_groups == 1:
         return x, groups
     chunks = x.reshape((g, n // g) + tuple(x.shape[1:]))

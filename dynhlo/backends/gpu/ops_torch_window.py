@@ -27,7 +27,7 @@ import torch
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from ...shapes.rules_window import WindowDim, window_dims, window_output_size
+from ...shapes.windows import WindowDim, running_axis, window_dims, window_output_size
 from .launcher import torch_dtype
 from .lowering import computation_reducer, library
 from .ops_torch_apply import applicable, apply, apply_in_rounds
@@ -132,21 +132,7 @@ _ORDER_FREE = {"max", "min", "and", "or"}
 
 def _running_axis(x, wins, kind, work):
     """(axis, reverse) when the window is a running reduction along one axis (cumsum)."""
-    found = None
-    for d, (n, w) in enumerate(zip(x.shape, wins)):
-        if (w.stride, w.base_dilation, w.window_dilation) != (1, 1, 1):
-            return None
-        if (w.size, w.lo, w.hi) == (1, 0, 0):
-            continue
-        if found is not None or not 0 < n <= w.size:
-            return None
-        if (w.lo, w.hi) == (w.size - 1, 0):
-            found = (d, False)
-        elif (w.lo, w.hi) == (0, w.size - 1) and (kind in _ORDER_FREE
-                                                  or not work.is_floating_point):
-            found = (d, True)
-        else:
-            return None
+    found = running_axis(x.shape, wins, kind in _ORDER_FREE or not work.is_floating_point)
     if found is not None and kind in ("and", "or") and work != torch.bool:
         return None  # bitwise: no torch scan; the tap walk handles it
     return found

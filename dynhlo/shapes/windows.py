@@ -1,0 +1,171 @@
+"""Window and convolution geometry, shared by the shape rules and every backend's lowerings.
+
+A `window={...}` decoded into one WindowDim per dimension with XLA's defaults, the number of
+output positions a window gives, a convolution's dim_labels and group counts, and the shape
+of a window that is a running reduction (cumsum). Shape rules and lowerings read them here so
+that a shape and the value computed for it agree on one formula.
+May assume: the instruction's attributes as written (malformed ones are HloVerifyErrors).
+Semantics: XLA operation semantics (ReduceWindow, Conv) and ShapeInference.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import DynamicSizeError, HloVerifyError
+from ..hlo import attrs
+
+
+@dataclass(frozen=True)
+class WindowDim:
+    """One dimension of an XLA `window={...}`: size, stride, padding, dilations, reversal."""
+
+    size: int
+    stride: int = 1
+    lo: int = 0
+    hi: int = 0
+    base_dilation: int = 1
+    window_dilation: int = 1
+    reversal: bool = False
+
+
+def window_dims(inst, rank: int) -> list[WindowDim]:
+    """The decoded `window=` attribute, one WindowDim per dimension (XLA's defaults filled).
+
+    Raises:
+        HloVerifyError: an unknown field, a field with a count other than `rank`, or a
+            size < 0 or stride/dilation < 1.
+    """
+    fields = dict(attrs.window(inst))
+    # XLA prints window reversal as `rhs_reversal=1x0` (window_util.cc ToString).
+    if "rhs_reversal" in fields:
+        fields["window_reversal"] = [bool(v) for v in fields.pop("rhs_reversal")]
+    unknown = set(fields) - {"size", "stride", "pad", "lhs_dilate", "rhs_dilate",
+                             "window_reversal"}
+    if unknown:
+        raise HloVerifyError(f"window has unknown field(s) {', '.join(sorted(unknown))}; XLA's "
+                             "are size, stride, pad, lhs_dilate, rhs_dilate, rhs_reversal",
+                             inst.name)
+    if rank and "size" not in fields:
+        raise HloVerifyError(f"window={{...}} needs size= for a rank-{rank} operand", inst.name)
+    defaults = {"size": [1] * rank, "stride": [1] * rank, "pad": [(0, 0)] * rank,
+                "lhs_dilate": [1] * rank, "rhs_dilate": [1] * rank,
+                "window_reversal": [False] * rank}
+    values = {k: fields.get(k, v) for k, v in defaults.items()}
+    for key, items in values.items():
+        if len(items) != rank:
+            raise HloVerifyError(f"window {key} has {len(items)} entries for {rank} "
+                                 "dimensions", inst.name)
+    out = [WindowDim(values["size"][d], values["stride"][d], *values["pad"][d],
+                     values["lhs_dilate"][d], values["rhs_dilate"][d],
+                     values["window_reversal"][d]) for d in range(rank)]
+    for d, w in enumerate(out):
+        if w.size < 0 or min(w.stride, w.base_dilation, w.window_dilation) < 1:
+            raise HloVerifyError(f"window dimension {d} has size {w.size}, stride {w.stride}, "
+                                 f"dilations {w.base_dilation}/{w.window_dilation}; sizes must "
+                                 "be >= 0 and strides and dilations >= 1", inst.name)
+    return out
+
+
+def window_output_size(n: int, w: WindowDim, size: int | None = None) -> int:
+    """Output positions of a window over `n` elements (XLA ShapeInference::InferWindowOutputShape).
+
+    The operand is base-dilated ((n-1)*base_dilation + 1 elements, 0 for n = 0), padded by
+    lo/hi, and the window-dilated window ((size-1)*window_dilation + 1) is slid by `stride`.
+    `size` overrides w.size (a convolution kernel's actual spatial size).
+    """
+    size = w.size if size is None else size
+    dilated = (n - 1) * w.base_dilation + 1 if n > 0 else 0
+    padded = dilated + w.lo + w.hi
+    extent = (size - 1) * w.window_dilation + 1 if size > 0 else 0
+    if padded < extent:
+        return 0
+    return (padded - extent) // w.stride + 1
+
+
+@dataclass(frozen=True)
+class ConvLabels:
+    """Positions of the roles in a convolution's dim_labels (`b01f_01io->b01f`)."""
+
+    lhs_batch: int
+    lhs_feature: int
+    lhs_spatial: tuple[int, ...]
+    rhs_in: int
+    rhs_out: int
+    rhs_spatial: tuple[int, ...]
+    out_batch: int
+    out_feature: int
+    out_spatial: tuple[int, ...]
+
+
+def conv_labels(inst, rank: int) -> ConvLabels:
+    """Decode `dim_labels=b01f_01io->b01f` for rank-`rank` operands.
+
+    Raises:
+        HloVerifyError: labels missing, of the wrong length, or naming a role twice.
+    """
+    text = attrs.string(inst, "dim_labels")
+    if text is None:
+        raise HloVerifyError("convolution needs dim_labels= (e.g. b01f_01io->b01f)", inst.name)
+    try:
+        operands, out = text.split("->")
+        lhs, rhs = operands.split("_")
+    except ValueError:
+        raise HloVerifyError(f"dim_labels={text} is not like b01f_01io->b01f", inst.name) \
+            from None
+    spatial = [str(k) for k in range(rank - 2)]
+    parts = []
+    for labels, roles in ((lhs, "bf"), (rhs, "io"), (out, "bf")):
+        if sorted(labels) != sorted(list(roles) + spatial):
+            raise HloVerifyError(f"dim_labels={text}: '{labels}' must hold {roles} and "
+                                 f"spatial dims 0..{rank - 3} once each", inst.name)
+        parts.append((labels.index(roles[0]), labels.index(roles[1]),
+                      tuple(labels.index(s) for s in spatial)))
+    return ConvLabels(*parts[0], *parts[1], *parts[2])
+
+
+def running_axis(shape, wins: list[WindowDim], suffix_ok: bool) -> tuple[int, bool] | None:
+    """(axis, reverse) when the window is a running reduction (cumsum) along one axis.
+
+    That is a stride-1 undilated window of size >= the actual size `shape[axis]` padded by
+    size-1 on one side, all other dimensions untouched: output i reduces x[0..i] (prefix,
+    reverse=False) or x[i..n-1] (suffix, reverse=True). A suffix is only taken when
+    `suffix_ok`: XLA folds x[i], x[i+1], ... in that order, which a reversed scan matches only
+    for order-free reductions or exact (integer) arithmetic; the caller knows which.
+    """
+    found = None
+    for d, (n, w) in enumerate(zip(shape, wins)):
+        if (w.stride, w.base_dilation, w.window_dilation) != (1, 1, 1):
+            return None
+        if (w.size, w.lo, w.hi) == (1, 0, 0):
+            continue
+        if found is not None or not 0 < n <= w.size:
+            return None
+        if (w.lo, w.hi) == (w.size - 1, 0):
+            found = (d, False)
+        elif (w.lo, w.hi) == (0, w.size - 1) and suffix_ok:
+            found = (d, True)
+        else:
+            return None
+    return found
+
+
+def conv_groups(inst, lhs_batch: int, lhs_features: int, kernel_out: int,
+                kernel_in: int) -> tuple[int, int]:
+    """(feature_group_count, batch_group_count), checked against the actual sizes.
+
+    XLA: lhs features = feature_group_count * kernel input features, and the kernel's output
+    features and the lhs batch divide by the group counts.
+
+    Raises:
+        DynamicSizeError: actual sizes that do not fit the group counts.
+    """
+    groups = attrs.integer(inst, "feature_group_count", 1)
+    batch_groups = attrs.integer(inst, "batch_group_count", 1)
+    g = groups * batch_groups
+    if lhs_features != groups * kernel_in or kernel_out % g or lhs_batch % batch_groups:
+        raise DynamicSizeError(
+            f"instruction '{inst.name}': lhs batch {lhs_batch} x features {lhs_features}, "
+            f"kernel output {kernel_out} x input {kernel_in} do not fit "
+            f"feature_group_count={groups}, batch_group_count={batch_groups}")
+    return groups, batch_groups
