@@ -262,3 +262,25 @@ def product(dims: Iterable[Dim]) -> Dim:
     bound = -1 if -1 in bounds else static * math.prod(bounds)  # `?` times anything is `?`
     text = "*".join([dim_text(d) for d in dynamic] + ([str(static)] if static != 1 else []))
     return Sym(bound, Formula(lambda *xs: math.prod(xs) * static, tuple(dynamic), text))
+
+
+def sizes_from_operands(inst, shape, sizes: dict) -> tuple[int, ...]:
+    """`shape` with dimension d at the run-time value of its own size operand.
+
+    `sizes` maps d -> (size operand instruction, its scalar value: any 0-d array or tensor).
+    Used by set-dimension-size, dynamic-reshape and SliceToDynamic: inference may have made
+    this size one with another (the parameter's it meets in an add) and kept only the other's
+    expression; taking the size from the operand itself lets the evaluator's check catch the
+    two disagreeing, instead of silently using the other's.
+
+    Raises:
+        DynamicSizeError: a size below 0 or above the dimension's bound in `inst.shape`.
+    """
+    shape = list(shape)
+    for d, (source, value) in sizes.items():
+        size, bound = int(value), inst.shape.dims[d]
+        if size < 0 or (bound >= 0 and size > bound):
+            raise DynamicSizeError(f"instruction '{inst.name}': dynamic size {size} from "
+                                   f"'{source.name}' is outside [0, {bound}]")
+        shape[d] = size
+    return tuple(shape)

@@ -12,6 +12,7 @@ import numpy as np
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
+from ...shapes.sizes import sizes_from_operands
 from .lowering import custom_call, lowering, CUSTOM_CALLS
 
 
@@ -121,19 +122,8 @@ def set_dimension_size(ctx, inst, args):
 
 
 def own_sizes(ctx, inst, sizes: dict) -> tuple[int, ...]:
-    """The result shape with dimension d at the value of its own size operand.
-
-    Inference may have made this size one with another (the parameter's it meets in an add)
-    and kept only the other's expression; taking the size from the operand itself lets the
-    evaluator's check catch the two disagreeing, instead of silently using the other's.
-    """
-    shape = list(ctx.out_shape())
-    for d, (source, value) in sizes.items():
-        size, bound = int(np.asarray(value)), inst.shape.dims[d]
-        if size < 0 or (bound >= 0 and size > bound):
-            raise ctx.error(f"dynamic size {size} from '{source.name}' is outside [0, {bound}]")
-        shape[d] = size
-    return tuple(shape)
+    """The result shape with dimension d at the value of its own size operand."""
+    return sizes_from_operands(inst, ctx.out_shape(), sizes)
 
 
 def _resize(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -26,6 +26,7 @@ from ...hlo.opcodes import Opcode
 from ...hlo.types import bit_width
 from ...shapes.rules_data import physical_order
 from ...shapes.rules_misc import IDENTITY_TARGETS
+from ...shapes.sizes import sizes_from_operands
 from .launcher import torch_dtype
 from .lowering import library
 
@@ -124,13 +125,7 @@ def dynamic_update_slice(ctx, inst, args):
 
 def _own_shape(ctx, inst, sizes: dict) -> tuple[int, ...]:
     """The result shape with dimension d at its size operand's value (read back)."""
-    shape = list(ctx.out_shape())
-    for d, (source, value) in sizes.items():
-        size, bound = int(value.reshape(()).item()), inst.shape.dims[d]
-        if size < 0 or (bound >= 0 and size > bound):
-            raise ctx.error(f"dynamic size {size} from '{source.name}' is outside [0, {bound}]")
-        shape[d] = size
-    return tuple(shape)
+    return sizes_from_operands(inst, ctx.out_shape(), sizes)
 
 
 def _resize(x: torch.Tensor, shape) -> torch.Tensor:
