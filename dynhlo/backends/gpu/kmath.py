@@ -2,10 +2,12 @@
 
 Kernel source is the same in both modes (so an AOT payload made in interpreter mode matches
 the kernels planned on the GPU); which implementation `M.tanh` is depends on the mode Triton
-was imported in.
+was imported in. Helpers the same in both modes are in math_common.py.
 """
 
 from triton import knobs
+
+from .math_common import *  # noqa: F401,F403
 
 if knobs.runtime.interpret:
     from .math_interp import *  # noqa: F401,F403

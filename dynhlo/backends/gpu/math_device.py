@@ -27,11 +27,6 @@ def tan(x):
 
 
 @triton.jit
-def sigmoid(x):
-    return 1.0 / (1.0 + tl.exp(-x))
-
-
-@triton.jit
 def log1p(x):
     return libdevice.log1p(x)
 
@@ -74,33 +69,3 @@ def pow(x, y):
 @triton.jit
 def atan2(y, x):
     return libdevice.atan2(y, x)
-
-
-@triton.jit
-def _mul(a, b):
-    return a * b
-
-
-@triton.jit
-def _and(a, b):
-    return a & b
-
-
-@triton.jit
-def _or(a, b):
-    return a | b
-
-
-@triton.jit
-def reduce_prod(x):
-    return tl.reduce(x, 1, _mul, keep_dims=True)
-
-
-@triton.jit
-def reduce_and(x):
-    return tl.reduce(x, 1, _and, keep_dims=True)
-
-
-@triton.jit
-def reduce_or(x):
-    return tl.reduce(x, 1, _or, keep_dims=True)

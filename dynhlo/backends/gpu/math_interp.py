@@ -23,11 +23,6 @@ def tan(x):
 
 
 @triton.jit
-def sigmoid(x):
-    return 1.0 / (1.0 + tl.exp(-x))
-
-
-@triton.jit
 def log1p(x):
     return tl.where(tl.abs(x) < 1e-4, x - x * x / 2.0, tl.log(1.0 + x))
 
@@ -96,33 +91,3 @@ def atan2(y, x):
                        tl.where(y < 0, -pi / 2, pi / 2))
     out = tl.where(x == 0, at_zero, shifted)
     return tl.where((y == 0) & (x > 0), y, out)
-
-
-@triton.jit
-def _mul(a, b):
-    return a * b
-
-
-@triton.jit
-def _and(a, b):
-    return a & b
-
-
-@triton.jit
-def _or(a, b):
-    return a | b
-
-
-@triton.jit
-def reduce_prod(x):
-    return tl.reduce(x, 1, _mul, keep_dims=True)
-
-
-@triton.jit
-def reduce_and(x):
-    return tl.reduce(x, 1, _and, keep_dims=True)
-
-
-@triton.jit
-def reduce_or(x):
-    return tl.reduce(x, 1, _or, keep_dims=True)
