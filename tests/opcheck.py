@@ -8,7 +8,7 @@ sizes compiles once) and returns the result as NumPy (a tuple for tuple roots).
 `compiled(text)` gives the cached Executable itself. `DynHloError`s propagate unchanged, so
 tests can assert on them with `pytest.raises`. For op tables: `OpCase` (module, arguments at
 size n, expected value by hand), `crossed(cases)` (pytest params: cases x sizes) and
-`check_case(case, n)`. For tables parametrized by hand: `SIZES` (a static shape and dynamic
+`check_case(case, n)`; `compare(got, want, where, tol)` is its comparison. For tables parametrized by hand: `SIZES` (a static shape and dynamic
 sizes 0, 1, some and the bound) and `dim(bound, n)`, the dimension text for one of them.
 """
 
@@ -88,20 +88,22 @@ def check_case(case: OpCase, n, seed: int = 0) -> None:
     args = case.args(n, rng)
     got = run_hlo(text, *args)
     want = case.expect(*args)
-    _compare(got, want, case.name)
+    compare(got, want, case.name)
 
 
-def _compare(got, want, where: str) -> None:
+def compare(got, want, where: str, tol: float = 1e-6) -> None:
+    """`got` equals `want` (nested tuples of arrays): shape and dtype exactly, values exactly
+    for integers and bools, within `tol` (relative and absolute) for floats and complex."""
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want), where
         for g, w in zip(got, want):
-            _compare(g, w, where)
+            compare(g, w, where, tol)
         return
     want = np.asarray(want)
     got = np.asarray(got)
     assert got.shape == want.shape, f"{where}: shape {got.shape} != {want.shape}"
     assert got.dtype == want.dtype, f"{where}: dtype {got.dtype} != {want.dtype}"
     if want.dtype.kind in "fc":
-        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6, err_msg=where)
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol, err_msg=where)
     else:
         np.testing.assert_array_equal(got, want, err_msg=where)

@@ -7,18 +7,13 @@ signed zeros for floats, and extremes for integers; the CPU backend is the refer
 
 from __future__ import annotations
 
-import importlib.util
 
 import ml_dtypes
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-if importlib.util.find_spec("triton") is None:
-    pytest.skip("the gpu backend needs triton", allow_module_level=True)
-
-import dynhlo  # noqa: E402
-from dynhlo.backends import gpu  # noqa: E402,F401  (picks interpreter mode first)
+import dynhlo
+import gpucheck  # noqa: F401  (skips without torch or triton; picks interpreter mode)
 from dynhlo.hlo.types import to_numpy_dtype  # noqa: E402
 
 FLOATS = ["f16", "bf16", "f32", "f64"]

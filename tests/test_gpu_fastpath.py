@@ -8,18 +8,13 @@ from the CPU backend.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-if importlib.util.find_spec("triton") is None:
-    pytest.skip("the gpu backend needs triton", allow_module_level=True)
-
-import dynhlo  # noqa: E402
-from dynhlo.backends import gpu  # noqa: E402,F401  (picks interpreter mode before triton)
+import dynhlo
+from gpucheck import torch  # skips without torch or triton; picks interpreter mode
 
 MODELS = Path(__file__).resolve().parents[1].parent / "shared" / "models"
 needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="needs the shared corpus")

@@ -10,17 +10,12 @@ host fallback, so the counter check is not vacuous.
 
 from __future__ import annotations
 
-import importlib.util
 
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-if importlib.util.find_spec("triton") is None:
-    pytest.skip("the gpu backend needs triton", allow_module_level=True)
-
-import dynhlo  # noqa: E402
-from dynhlo.backends import gpu  # noqa: E402  (picks interpreter mode first)
+import dynhlo
+from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
 from dynhlo.hlo.opcodes import Opcode  # noqa: E402
 from dynhlo.runtime import stats  # noqa: E402
 from test_gpu_library_ops import check  # noqa: E402

@@ -17,17 +17,13 @@ that leaked into a result would change it.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-if importlib.util.find_spec("triton") is None:
-    pytest.skip("the gpu backend needs triton", allow_module_level=True)
-
-import dynhlo  # noqa: E402
-from dynhlo.backends import gpu  # noqa: E402,F401  (picks interpreter mode first)
+import dynhlo
+from gpucheck import F32_REDUCERS  # skips without torch or triton; interpreter mode
+from opcheck import compiled
 from dynhlo.runtime import stats  # noqa: E402
 
 TABLES = {
@@ -44,16 +40,6 @@ TABLES = {
 HOST_ONLY = {
     "u32-reversed-operands",  # a u32 comparator: torch has no u32 comparisons
 }
-
-_EXES: dict = {}
-
-
-def _exe(text: str, backend: str):
-    key = (text, backend)
-    if key not in _EXES:
-        _EXES[key] = dynhlo.compile(text, backend=backend)
-    return _EXES[key]
-
 
 def _same(got, want, where: str, exact: bool = False, tol: float = 1e-5):
     if isinstance(want, tuple):
@@ -85,9 +71,9 @@ def check(text: str, args, where: str, on_device: bool = True, exact: bool = Fal
           tol: float = 1e-5):
     """Run `text` on both backends; same results; no host fallback when `on_device`."""
     with np.errstate(all="ignore"):
-        want = _exe(text, "cpu")(*args)
+        want = compiled(text, "cpu")(*args)
     before = stats.snapshot().get("gpu_host_fallback", 0)
-    got = _exe(text, "gpu")(*args)
+    got = compiled(text, "gpu")(*args)
     fallbacks = stats.snapshot().get("gpu_host_fallback", 0) - before
     _same(got, want, where, exact, tol)
     if on_device:
@@ -331,18 +317,7 @@ def test_batch_norm(kind, t, n):
 # x is a static f32[8,6] whose rows past n are NaN and 1e30; d = set-dimension-size(x, n)
 # holds the first n rows. Any of those rows reaching a result changes it.
 
-LEAK_HEAD = """HloModule t
-add_f {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
-max_f {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] maximum(a, b)
-}
-ge_f {
+LEAK_HEAD = "HloModule t\n" + F32_REDUCERS + """ge_f {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT c = pred[] compare(a, b), direction=GE
@@ -393,13 +368,13 @@ def test_padding_past_the_actual_size_never_leaks(name, n):
         # top-1 of nothing, a row written into no rows: errors on both backends
         for backend in ("cpu", "gpu"):
             with pytest.raises(dynhlo.DynamicSizeError, match="actual size 0"):
-                _exe(text, backend)(x, np.int32(n))
+                compiled(text, backend)(x, np.int32(n))
         return
     check(text, [x, np.int32(n)], name)
     # The same op on a parameter of actual size n (a size from the argument) agrees.
     from_param = text.replace("x = f32[8,6] parameter(0)", "x = f32[<=8,6] parameter(0)").replace(
         "set-dimension-size(x, n), dimensions={0}", "copy(x)")
-    _same(_exe(text, "gpu")(x, np.int32(n)), _exe(from_param, "gpu")(x[:n].copy(), np.int32(n)),
+    _same(compiled(text, "gpu")(x, np.int32(n)), compiled(from_param, "gpu")(x[:n].copy(), np.int32(n)),
           name)
 
 

@@ -8,19 +8,14 @@ Expected values: JAX's outputs in the corpus and the CPU backend (the reference)
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-if importlib.util.find_spec("triton") is None:
-    pytest.skip("the gpu backend needs triton", allow_module_level=True)
-
-import dynhlo  # noqa: E402
-from dynhlo.backends import gpu  # noqa: E402  (picks interpreter mode before triton loads)
+import dynhlo
+from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
 from dynhlo.runtime import stats  # noqa: E402
 
 MODELS = Path(__file__).resolve().parents[1].parent / "shared" / "models"

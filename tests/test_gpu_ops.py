@@ -8,29 +8,14 @@ backend="cpu" (the reference). `fused` says the op must run inside a generated k
 
 from __future__ import annotations
 
-import importlib.util
 
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-if importlib.util.find_spec("triton") is None:
-    pytest.skip("the gpu backend needs triton", allow_module_level=True)
+import dynhlo
+from gpucheck import F32_REDUCERS, torch  # skips without torch or triton; picks interpreter mode
 
-import dynhlo  # noqa: E402
-from dynhlo.backends import gpu  # noqa: E402,F401  (picks interpreter mode first)
-
-ADD = """add_f {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
-max_f {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] maximum(a, b)
-}
-add_s {
+ADD = F32_REDUCERS + """add_s {
   a = s32[] parameter(0)
   b = s32[] parameter(1)
   ROOT c = s32[] add(a, b)

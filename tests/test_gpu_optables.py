@@ -8,17 +8,12 @@ kernels, the rest through torch or the host fallback. At the bound, 0 and one si
 from __future__ import annotations
 
 import importlib
-import importlib.util
 
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-if importlib.util.find_spec("triton") is None:
-    pytest.skip("the gpu backend needs triton", allow_module_level=True)
-
-import dynhlo  # noqa: E402
-from dynhlo.backends import gpu  # noqa: E402,F401  (picks interpreter mode first)
+import gpucheck  # noqa: F401  (skips without torch or triton; picks interpreter mode)
+from opcheck import compare, compiled
 
 TABLES = {
     "test_ops_data": ["CASES"],
@@ -46,29 +41,9 @@ def _params():
     return params
 
 
-_EXES: dict = {}
-
-
-def _compare(got, want, where):
-    if isinstance(want, tuple):
-        assert isinstance(got, tuple) and len(got) == len(want), where
-        for g, w in zip(got, want):
-            _compare(g, w, where)
-        return
-    want, got = np.asarray(want), np.asarray(got)
-    assert got.shape == want.shape, f"{where}: shape {got.shape} != {want.shape}"
-    assert got.dtype == want.dtype, f"{where}: dtype {got.dtype} != {want.dtype}"
-    if want.dtype.kind in "fc":
-        np.testing.assert_allclose(got, want, rtol=2e-6, atol=2e-6, err_msg=where)
-    else:
-        np.testing.assert_array_equal(got, want, err_msg=where)
-
-
 @pytest.mark.parametrize("case,n", _params())
 def test_op_table_case_on_gpu_backend(case, n):
-    exe = _EXES.get(case.text)
-    if exe is None:
-        exe = _EXES[case.text] = dynhlo.compile(case.text, backend="gpu")
+    exe = compiled(case.text, "gpu")
     rng = np.random.default_rng(n)
     args = case.args(n, rng)
-    _compare(exe(*[np.asarray(a) for a in args]), case.expect(*args), case.name)
+    compare(exe(*[np.asarray(a) for a in args]), case.expect(*args), case.name, tol=2e-6)

@@ -7,18 +7,13 @@ values used by several groups. Each module is built from a seed that the test id
 
 from __future__ import annotations
 
-import importlib.util
 import random
 
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-if importlib.util.find_spec("triton") is None:
-    pytest.skip("the gpu backend needs triton", allow_module_level=True)
-
-import dynhlo  # noqa: E402
-from dynhlo.backends import gpu  # noqa: E402,F401  (picks interpreter mode first)
+import dynhlo
+from gpucheck import F32_REDUCERS  # skips without torch or triton; interpreter mode
 
 B, C = 12, 5
 
@@ -28,17 +23,6 @@ def shapes(b: int, c: int) -> dict:
 
 
 SHAPES = shapes(B, C)
-REDUCERS = """add_f {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] add(a, b)
-}
-max_f {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = f32[] maximum(a, b)
-}
-"""
 
 
 def random_module(seed: int, b: int = B, c: int = C) -> str:
@@ -84,7 +68,7 @@ def random_module(seed: int, b: int = B, c: int = C) -> str:
         values[out].append(name)
     root = lines[-1].split("=")[0].strip()
     lines[-1] = lines[-1].replace(f"  {root} =", f"  ROOT {root} =", 1)
-    return f"HloModule r{seed}\n{REDUCERS}\nENTRY main {{\n" + "\n".join(lines) + "\n}\n"
+    return f"HloModule r{seed}\n{F32_REDUCERS}\nENTRY main {{\n" + "\n".join(lines) + "\n}\n"
 
 
 @pytest.mark.parametrize("seed", range(40))
