@@ -11,7 +11,7 @@ and DynamicDimensionInference.
 
 from __future__ import annotations
 
-from ..errors import UnsupportedError
+from ..errors import DynamicSizeError, UnsupportedError
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
@@ -88,6 +88,21 @@ def _topk(ctx, inst, operands):
         raise ctx.error(f"k={k} exceeds the last dimension's size {dim_text(last)}")
     out = tuple(operand[:-1]) + (k,)
     return [out, out]
+
+
+def topk_k(inst, n: int) -> tuple[int, bool]:
+    """(k, largest) of a topk whose last dimension has actual size `n` (for the lowerings).
+
+    Raises:
+        DynamicSizeError: k > n; top-k of fewer than k elements is not defined (XLA TopK).
+    """
+    k = attrs.integer(inst, "k")
+    if k > n:
+        raise DynamicSizeError(
+            f"instruction '{inst.name}': k={k} is larger than the actual size {n} of the last "
+            f"dimension (bound {inst.operands[0].shape.dims[-1]}); top-k of fewer than k "
+            "elements is not defined")
+    return k, attrs.boolean(inst, "largest", True)
 
 
 @rule(Opcode.CONVOLUTION)

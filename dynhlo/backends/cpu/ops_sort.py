@@ -27,6 +27,7 @@ import numpy as np
 
 from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
+from ...shapes.rules_window import topk_k
 from .lowering import lowering
 
 
@@ -155,13 +156,7 @@ def sort(ctx, inst, args):
 def topk(ctx, inst, args):
     """(values[..., k], s32 indices[..., k]) of the last dimension, ties to the lower index."""
     (x,) = args
-    k = attrs.integer(inst, "k")
-    largest = attrs.boolean(inst, "largest", True)
-    n = x.shape[-1]
-    if k > n:
-        raise ctx.error(f"k={k} is larger than the actual size {n} of the last dimension "
-                        f"(bound {inst.operands[0].shape.dims[-1]}); top-k of fewer than k "
-                        "elements is not defined")
+    k, largest = topk_k(inst, x.shape[-1])
     key = sort_key(x, True, largest)
     order = np.argsort(key, axis=-1, kind="stable")[..., :k]
     return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)

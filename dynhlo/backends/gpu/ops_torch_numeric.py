@@ -24,6 +24,7 @@ import torch
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
+from ...shapes.rules_window import topk_k
 from .lowering import library
 from .ops_torch import _SORTABLE, _sort_key
 
@@ -34,13 +35,7 @@ def topk(ctx, inst, args):
     (x,) = args
     if x.dtype not in _SORTABLE:
         return NotImplemented
-    k = attrs.integer(inst, "k")
-    largest = attrs.boolean(inst, "largest", True)
-    n = x.shape[-1]
-    if k > n:
-        raise ctx.error(f"k={k} is larger than the actual size {n} of the last dimension "
-                        f"(bound {inst.operands[0].shape.dims[-1]}); top-k of fewer than k "
-                        "elements is not defined")
+    k, largest = topk_k(inst, x.shape[-1])
     if x.numel() == 0 or k == 0:
         shape = tuple(x.shape[:-1]) + (k,)
         return (torch.empty(shape, dtype=x.dtype, device=x.device),
