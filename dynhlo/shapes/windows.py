@@ -1,9 +1,10 @@
 """Window and convolution geometry, shared by the shape rules and every backend's lowerings.
 
 A `window={...}` decoded into one WindowDim per dimension with XLA's defaults, the number of
-output positions a window gives, a convolution's dim_labels and group counts, and the shape
-of a window that is a running reduction (cumsum). Shape rules and lowerings read them here so
-that a shape and the value computed for it agree on one formula.
+output positions a window gives, the window offsets that can reach an operand element, the
+shape of a window that is a running reduction (cumsum), and a convolution's dim_labels and
+group counts. Shape rules and lowerings read them here so that a shape and the value
+computed for it agree on one formula.
 May assume: the instruction's attributes as written (malformed ones are HloVerifyErrors).
 Semantics: XLA operation semantics (ReduceWindow, Conv) and ShapeInference.
 """
@@ -122,6 +123,22 @@ def conv_labels(inst, rank: int) -> ConvLabels:
         parts.append((labels.index(roles[0]), labels.index(roles[1]),
                       tuple(labels.index(s) for s in spatial)))
     return ConvLabels(*parts[0], *parts[1], *parts[2])
+
+
+def useful_taps(n: int, w: WindowDim, m: int) -> range:
+    """The window offsets k that land on an operand element for some output position.
+
+    Output o reads padded position o*stride + k*window_dilation - lo, an element when it is
+    in [0, (n-1)*base_dilation]. Offsets outside this range only ever see padding: skipping
+    them keeps the work proportional to the actual size even when the window spans the bound
+    (`jnp.cumsum(x, reverse=True)` over `<=1000000000` is a window of 10**9 taps).
+    """
+    if n == 0 or m == 0:
+        return range(0)
+    last = (n - 1) * w.base_dilation
+    first_k = max(0, -(-(w.lo - (m - 1) * w.stride) // w.window_dilation))
+    last_k = min(w.size - 1, (last + w.lo) // w.window_dilation)
+    return range(first_k, last_k + 1)
 
 
 def running_axis(shape, wins: list[WindowDim], suffix_ok: bool) -> tuple[int, bool] | None:

@@ -17,7 +17,8 @@ import numpy as np
 
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
-from ...shapes.windows import WindowDim, running_axis, window_dims, window_output_size
+from ...shapes.windows import (WindowDim, running_axis, useful_taps, window_dims,
+                               window_output_size)
 from .lowering import lowering
 from .ops_reduce import _fast_reducer  # the same add/max/... detection reduce uses
 
@@ -33,7 +34,7 @@ def window_taps(shape: tuple[int, ...], wins: list[WindowDim], out_shape: tuple[
     for n, w, m in zip(shape, wins, out_shape):
         o = np.arange(m)
         taps = []
-        for k in _useful_taps(n, w, m):
+        for k in useful_taps(n, w, m):
             p = o * w.stride + k * w.window_dilation - w.lo
             valid = (p >= 0) & (p % w.base_dilation == 0) & (p // w.base_dilation < n)
             taps.append((np.where(valid, p // w.base_dilation, 0), valid))
@@ -45,22 +46,6 @@ def window_taps(shape: tuple[int, ...], wins: list[WindowDim], out_shape: tuple[
             mask &= valid.reshape([-1 if k == d else 1 for k in range(len(out_shape))])
         if mask.any():
             yield index, mask
-
-
-def _useful_taps(n: int, w: WindowDim, m: int) -> range:
-    """The window offsets k that land on an operand element for some output position.
-
-    Output o reads padded position o*stride + k*window_dilation - lo, an element when it is
-    in [0, (n-1)*base_dilation]. Offsets outside this range only ever see padding: skipping
-    them keeps the work proportional to the actual size even when the window spans the bound
-    (`jnp.cumsum(x, reverse=True)` over `<=1000000000` is a window of 10**9 taps).
-    """
-    if n == 0 or m == 0:
-        return range(0)
-    last = (n - 1) * w.base_dilation
-    first_k = max(0, -(-(w.lo - (m - 1) * w.stride) // w.window_dilation))
-    last_k = min(w.size - 1, (last + w.lo) // w.window_dilation)
-    return range(first_k, last_k + 1)
 
 
 def _out_shape(x: np.ndarray, wins: list[WindowDim]) -> tuple[int, ...]:

@@ -27,7 +27,7 @@ import torch
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from ...shapes.windows import WindowDim, running_axis, window_dims, window_output_size
+from ...shapes.windows import running_axis, useful_taps, window_dims, window_output_size
 from .launcher import torch_dtype
 from .lowering import computation_reducer, library
 from .ops_torch_apply import applicable, apply, apply_in_rounds
@@ -45,16 +45,6 @@ def _op(kind: str, dtype: torch.dtype):
     return torch.bitwise_and if kind == "and" else torch.bitwise_or
 
 
-def _useful_taps(n: int, w: WindowDim, m: int) -> range:
-    """Window offsets k that land on an operand element for some output position."""
-    if n == 0 or m == 0:
-        return range(0)
-    last = (n - 1) * w.base_dilation
-    first_k = max(0, -(-(w.lo - (m - 1) * w.stride) // w.window_dilation))
-    last_k = min(w.size - 1, (last + w.lo) // w.window_dilation)
-    return range(first_k, last_k + 1)
-
-
 def window_taps(shape, wins, out_shape, device):
     """Per tap: (broadcast index tensors, validity mask), both over output positions."""
     per_dim = []
@@ -62,7 +52,7 @@ def window_taps(shape, wins, out_shape, device):
         o = torch.arange(m, device=device)
         view = [-1 if k == d else 1 for k in range(len(out_shape))]
         taps = []
-        for k in _useful_taps(n, w, m):
+        for k in useful_taps(n, w, m):
             p = o * w.stride + (k * w.window_dilation - w.lo)
             valid = (p >= 0) & (p % w.base_dilation == 0) & (p // w.base_dilation < n)
             taps.append((torch.where(valid, p // w.base_dilation, 0).reshape(view),
