@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import dynhlo
 from dynhlo.hlo.types import to_numpy_dtype
 from opcheck import run_hlo
 

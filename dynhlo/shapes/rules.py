@@ -310,7 +310,8 @@ def _set_dimension_size(ctx, inst, operands):
     operand, size = operands
     d = single_dimension(ctx, inst)
     if size != () or not 0 <= d < len(operand):
-        raise ctx.error(f"set-dimension-size needs a scalar size and a dimension of the operand")
+        raise ctx.error(f"set-dimension-size needs a scalar size and a dimension of the "
+                        f"rank-{len(operand)} operand, got dimensions={{{d}}}")
     out = list(operand)
     bound = bound_of(operand[d])
     out[d] = Sym(bound, ValueSize(inst.operands[1], bound, inst))
