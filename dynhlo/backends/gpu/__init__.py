@@ -118,7 +118,7 @@ class GpuProgram:
                 if a.__class__ is not torch.Tensor or a.get_device() != index:
                     break
             else:
-                return fast.run(args)
+                return _unshared(fast.run(args), args, self.runner.constants)
         on_host = True
         tensors = []
         for a, p in zip(args, self.module.entry.parameters):
@@ -137,6 +137,7 @@ class GpuProgram:
         else:
             result = self.runner.run(self.plan, tensors,
                                      args_shapes=[tuple(t.shape) for t in tensors])
+        result = _unshared(result, tensors, self.runner.constants)
         if on_host:
             return _host_tree(result, self.module.entry.root.shape)
         return result
@@ -145,6 +146,26 @@ class GpuProgram:
         """Cubins of every kernel compiled for `target`, plus JSON metadata (no pickle)."""
         from .aot import build_payload
         return build_payload(self)
+
+
+def _unshared(result, args: list, constants: dict):
+    """The result with every array that shares storage with an argument, a cached constant
+    or an earlier output copied: a root that is a parameter, a view of one, or a constant
+    would otherwise hand the caller memory that writing to corrupts its own arguments or the
+    module's next run (the README's contract: results are new arrays)."""
+    taken = {t.untyped_storage().data_ptr() for t in args}
+    taken.update(c.untyped_storage().data_ptr() for c in constants.values())
+    return _unshared_tree(result, taken)
+
+
+def _unshared_tree(value, taken: set):
+    if isinstance(value, tuple):
+        return tuple(_unshared_tree(v, taken) for v in value)
+    ptr = value.untyped_storage().data_ptr()
+    if ptr in taken:
+        return value.clone()
+    taken.add(ptr)
+    return value
 
 
 def _host_tree(value, shape):
