@@ -52,3 +52,44 @@ def test_gpu_results_never_alias_arguments_constants_or_each_other(torch, kind):
     again = exe(arg)
     np.testing.assert_array_equal(np.asarray(again[0]), x)
     np.testing.assert_array_equal(np.asarray(again[3]), np.array([1, 2], np.float32))
+
+
+UNBOUNDED_HLO = """HloModule unb
+ENTRY e {
+  x = f32[?,4] parameter(0)
+  ROOT y = f32[?,4] add(x, x)
+}
+"""
+
+
+@pytest.mark.parametrize("bounds", [
+    {"x": {0: "abc"}}, {"x": {"abc": 4}}, {"x": 4}, {"x": {0: 2.5}}, {"x": {0: True}},
+    {"x": {0: None}}, [1], {"x": {0: 10**30}}])
+def test_malformed_bounds_are_unsupported_errors_naming_the_place(bounds):
+    with pytest.raises(dynhlo.UnsupportedError, match=r"bound"):
+        dynhlo.compile(UNBOUNDED_HLO, bounds=bounds)
+
+
+def test_bounds_take_numpy_integers_and_json_digit_keys():
+    for bounds in ({0: {np.int32(0): np.int64(4)}}, {"x": {"0": 4}}):
+        exe = dynhlo.compile(UNBOUNDED_HLO, bounds=bounds)
+        x = np.arange(12, dtype=np.float32).reshape(3, 4)
+        np.testing.assert_array_equal(exe(x), x + x)
+        with pytest.raises(dynhlo.ArgumentError):
+            exe(np.ones((5, 4), np.float32))
+
+
+def test_cli_bound_or_bucket_too_large_for_hlo_text_is_refused_before_writing(tmp_path):
+    from dynhlo.cli import main
+    module = tmp_path / "unb.hlo"
+    module.write_text(UNBOUNDED_HLO)
+    out = tmp_path / "unb.dynhlo"
+    # 20 digits: compiled, the artifact's module could never be parsed back by load.
+    assert main(["compile", str(module), "-o", str(out), "--bound",
+                 "x:0=99999999999999999999"]) == 1
+    assert main(["compile", str(module), "-o", str(out),
+                 "--buckets", "99999999999999999999"]) == 1
+    assert not out.exists()
+    assert main(["compile", str(module), "-o", str(out), "--buckets", "8"]) == 0
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(dynhlo.load(out)(x), x + x)

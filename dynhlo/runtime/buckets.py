@@ -17,6 +17,7 @@ has that stem (`x`), or by parameter number.
 
 from __future__ import annotations
 
+import operator
 import re
 
 from ..errors import ArgumentError, UnsupportedError
@@ -33,6 +34,9 @@ def next_power_of_two(size: int) -> int:
 
 
 OVERFLOW_POLICIES = ("error", "compile")
+# The largest dimension HLO text holds (the parser reads at most 18 digits): a larger bound
+# would compile, then write an artifact whose module cannot be read back.
+MAX_BOUND = 10**18 - 1
 
 
 class BucketPolicy:
@@ -57,6 +61,9 @@ class BucketPolicy:
             if not buckets or buckets[0] < 1:
                 raise UnsupportedError(f"buckets must be a non-empty list of sizes >= 1, got "
                                        f"{buckets}")
+            if buckets[-1] > MAX_BOUND:
+                raise UnsupportedError(f"bucket {buckets[-1]} is over the largest dimension "
+                                       f"HLO text can hold ({MAX_BOUND})")
         if overflow not in OVERFLOW_POLICIES:
             raise UnsupportedError(f"overflow policy '{overflow}' is not one of "
                                    f"{', '.join(OVERFLOW_POLICIES)}")
@@ -106,17 +113,38 @@ def resolve_bounds(module: HloModule, bounds: dict) -> dict[int, dict[int, int]]
     """
     unbounded = {(p.parameter_number, d) for p, d in unbounded_dims(module)}
     resolved: dict[int, dict[int, int]] = {}
+    if not isinstance(bounds, dict):
+        raise UnsupportedError(f"bounds must be a dict like {{\"x\": {{0: 1024}}}}, got "
+                               f"{type(bounds).__name__} {bounds!r}")
     for key, per_dim in bounds.items():
         param = _find_parameter(module.entry.parameters, key)
+        if not isinstance(per_dim, dict):
+            raise UnsupportedError(f"bounds['{key}'] must map dimensions to bounds, like "
+                                   f"{{0: 1024}}, got {per_dim!r}")
         for d, bound in per_dim.items():
-            d = int(d)
+            d = _whole(d, f"bounds['{key}'] dimension", 0, 1 << 31)
             if (param.parameter_number, d) not in unbounded:
                 raise ArgumentError(
                     f"bounds name parameter {param.parameter_number} '{param.name}' dimension "
                     f"{d}, which is not unbounded in {param.shape}; only `?` dimensions take "
                     "bounds", param.parameter_number, param.name, d)
-            resolved.setdefault(param.parameter_number, {})[d] = int(bound)
+            bound = _whole(bound, f"bound of parameter {param.parameter_number} "
+                           f"'{param.name}' dimension {d}", 0, MAX_BOUND)
+            resolved.setdefault(param.parameter_number, {})[d] = bound
     return resolved
+
+
+def _whole(value, what: str, low: int, high: int) -> int:
+    """`value` as an int in [low, high] (a str of digits too, as JSON keys are);
+    UnsupportedError naming `what` for a float, a bool, text or a value out of range."""
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value)
+    elif not isinstance(value, bool) and hasattr(value, "__index__"):  # numpy integers too
+        value = operator.index(value)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise UnsupportedError(f"{what} must be a whole number in {low}..{high}, got "
+                               f"{value!r}")
+    return value
 
 
 def _find_parameter(params: list[Instruction], key) -> Instruction:
