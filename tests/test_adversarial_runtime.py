@@ -93,3 +93,47 @@ def test_cli_bound_or_bucket_too_large_for_hlo_text_is_refused_before_writing(tm
     assert main(["compile", str(module), "-o", str(out), "--buckets", "8"]) == 0
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     np.testing.assert_array_equal(dynhlo.load(out)(x), x + x)
+
+
+SEED_HLO = """HloModule seed
+ENTRY main {
+  a = f32[<=5,5] parameter(0)
+  ROOT b = f32[<=5,5] copy(a)
+}
+"""
+
+
+def test_save_never_overwrites_hlo_text(tmp_path):
+    module = tmp_path / "seed.hlo"
+    module.write_text("\n  " + SEED_HLO)
+    exe = dynhlo.compile(module.read_text())
+    with pytest.raises(dynhlo.ArtifactError, match="refusing to overwrite .*seed.hlo"):
+        exe.save(module)
+    assert module.read_text() == "\n  " + SEED_HLO  # the user's module is intact
+    out = tmp_path / "seed.dynhlo"
+    exe.save(out)
+    exe.save(out)  # an artifact may be replaced
+    (tmp_path / "empty").write_bytes(b"")
+    exe.save(tmp_path / "empty")  # so may an empty file (mkstemp)
+    x = np.arange(10, dtype=np.float32).reshape(2, 5)
+    np.testing.assert_array_equal(dynhlo.load(tmp_path / "empty")(x), x)
+
+
+@pytest.mark.parametrize("path, message", [
+    (None, "takes a file path"), (3, "takes a file path"), ("", "empty"),
+    (".", "is a directory"), ("nodir/m.dynhlo", "directory 'nodir' does not exist")])
+def test_save_and_load_bad_paths_are_artifact_errors(tmp_path, monkeypatch, path, message):
+    monkeypatch.chdir(tmp_path)
+    exe = dynhlo.compile(SEED_HLO)
+    with pytest.raises(dynhlo.ArtifactError, match=message):
+        exe.save(path)
+    with pytest.raises(dynhlo.ArtifactError):
+        dynhlo.load(path)
+    assert list(tmp_path.iterdir()) == []  # no temporary file left behind
+
+
+def test_write_error_names_the_artifact_not_a_temporary_file(tmp_path):
+    exe = dynhlo.compile(SEED_HLO)
+    with pytest.raises(dynhlo.ArtifactError) as info:
+        exe.save("/proc/m.dynhlo")  # a directory nothing can be created in, even as root
+    assert "/proc/m.dynhlo" in str(info.value) and ".tmp" not in str(info.value)

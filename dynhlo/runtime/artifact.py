@@ -137,8 +137,52 @@ def dynhlo_version() -> str:
 
 
 def save(exe, path) -> None:
-    """Serialize `exe` and write it to `path` atomically. Raises ArtifactError on I/O errors."""
-    write_atomic(Path(path), serialize(exe))
+    """Serialize `exe` and write it to `path` atomically.
+
+    Replaces an existing file, except one that holds HLO text: saving over the module the
+    artifact was compiled from (`exe.save("model.hlo")`) would destroy the user's source, so
+    it is refused, as are a directory and a missing directory. Raises ArtifactError for
+    those and for I/O errors.
+    """
+    path = _as_path(path, "save")
+    _check_replaceable(path)
+    write_atomic(path, serialize(exe))
+
+
+def _as_path(path, caller: str) -> Path:
+    if not isinstance(path, (str, bytes, os.PathLike)):
+        raise ArtifactError(f"{caller}() takes a file path (str or os.PathLike), got "
+                            f"{type(path).__name__}")
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    if not str(path):
+        raise ArtifactError(f"{caller}() takes a file path, got an empty one")
+    return Path(path)
+
+
+def _check_replaceable(path: Path) -> None:
+    """ArtifactError unless `path` may be written: its directory exists and it is not a
+    directory or a file of HLO text."""
+    if path.is_dir():
+        raise ArtifactError(f"cannot write artifact '{path}': it is a directory; give a file "
+                            f"name, e.g. {path / 'module.dynhlo'}")
+    if not path.parent.is_dir():
+        raise ArtifactError(f"cannot write artifact '{path}': directory '{path.parent}' does "
+                            "not exist")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096).lstrip()[:len(_HLO_START)]
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise ArtifactError(f"cannot write artifact '{path}': {exc.strerror or exc}") from None
+    if head == _HLO_START:
+        raise ArtifactError(f"refusing to overwrite '{path}': it holds HLO text (an artifact "
+                            "replaces only other files); choose another path, e.g. "
+                            f"{path.with_suffix('.dynhlo')}")
+
+
+_HLO_START = b"HloModule"
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -149,7 +193,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
                      0o666)
     except OSError as exc:
-        raise ArtifactError(f"cannot write artifact '{path}': {exc}") from None
+        raise ArtifactError(f"cannot write artifact '{path}': {exc.strerror or exc}"
+                            ) from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
@@ -158,7 +203,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         _remove_quietly(tmp)
-        raise ArtifactError(f"cannot write artifact '{path}': {exc}") from None
+        raise ArtifactError(f"cannot write artifact '{path}': {exc.strerror or exc}"
+                            ) from None
     except BaseException:
         _remove_quietly(tmp)
         raise
@@ -440,6 +486,7 @@ def _compile_for(artifact: Artifact, module: HloModule, target: str | None):
 def load(path, backend: str | None = None, target: str | None = None,
          recompile: bool = False):
     """deserialize() of the file at `path`; ArtifactError when it cannot be read."""
+    path = _as_path(path, "load")
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
