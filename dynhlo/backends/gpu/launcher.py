@@ -22,6 +22,7 @@ import os
 import sys
 import tempfile
 import threading
+import warnings
 from pathlib import Path
 
 import ml_dtypes
@@ -121,13 +122,45 @@ def load_kernel(source: str, name: str, interpret: bool):
     return getattr(module, name)
 
 
-def _import(source: str, module_name: str, interpret: bool):
-    path = cache_dir() / f"{module_name}.py"
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+_PRIVATE: list[Path] = []  # a per-process directory when the cache cannot be used
+
+
+def _source_file(source: str, module_name: str) -> Path:
+    """The kernel module's file, holding exactly `source`: in the cache, else (a cache that
+    is a file, read-only, or an entry that is a directory or has other text) in a private
+    temporary directory, with a warning; kernels never fail for want of a cache."""
+    try:
+        return _write_source(cache_dir(), source, module_name)
+    except OSError as exc:
+        if not _PRIVATE:
+            _PRIVATE.append(Path(tempfile.mkdtemp(prefix="dynhlo-triton-")))
+            warnings.warn(f"dynhlo cannot use the kernel cache under $DYNHLO_CACHE_DIR or "
+                          f"~/.cache/dynhlo ({exc}); writing kernels to {_PRIVATE[0]}",
+                          RuntimeWarning, stacklevel=5)
+        return _write_source(_PRIVATE[0], source, module_name)
+
+
+def _write_source(directory: Path, source: str, module_name: str) -> Path:
+    path = directory / f"{module_name}.py"
+    try:  # a file that holds other text (damaged, hand-edited) is replaced, never run
+        if path.is_file() and path.read_text() == source:
+            return path
+    except (OSError, UnicodeDecodeError):
+        pass
+    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
+    try:
         with os.fdopen(fd, "w") as f:
             f.write(source)
         os.replace(tmp, path)
+    except OSError:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def _import(source: str, module_name: str, interpret: bool):
+    path = _source_file(source, module_name)
     spec = importlib.util.spec_from_file_location(module_name, path)
     module = importlib.util.module_from_spec(spec)
     old = os.environ.get("TRITON_INTERPRET")
