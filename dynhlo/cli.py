@@ -269,7 +269,10 @@ def cmd_compile(ns: argparse.Namespace) -> int:
     """`dynhlo compile`: compile ahead of time and write one artifact file."""
     from .runtime.executable import compile as compile_module
     options = compile_options(ns)
-    check_output_path(ns.output, [ns.module])
+    check_output_path(ns.output, [ns.module], "module.dynhlo")
+    if is_artifact(ns.module):
+        raise CliError(f"{ns.module}: is already a compiled artifact; `dynhlo compile` takes "
+                       "HLO text (`dynhlo run` and `dynhlo inspect` read artifacts)")
     module = load_module(ns.module)
     buckets = options.get("buckets")
     _progress(f"compiling {module.name} for {ns.backend}"
@@ -362,14 +365,15 @@ def format_result(result) -> str:
     return f"{shape} {format_literal(result, shape)}"
 
 
-def check_output_path(path: str, inputs: list[str]) -> None:
+def check_output_path(path: str, inputs: list[str], example: str = "out.npz") -> None:
     """Refuse an output path that is a directory or one of the command's input files.
 
     `-o` overwrites an existing file (as numpy.savez does), but never the module or an
     argument the command reads: that would destroy the user's input.
     """
     if os.path.isdir(path):
-        raise CliError(f"-o {path}: is a directory; give a file name, e.g. {path}/out.npz")
+        raise CliError(f"-o {path}: is a directory; give a file name, e.g. "
+                       f"{os.path.join(path, example)}")
     for source in inputs:
         try:
             same = os.path.samefile(path, source)

@@ -184,3 +184,18 @@ def test_gpu_kernel_cache_entry_damaged(torch, tmp_path, monkeypatch, damage):
         with pytest.warns(RuntimeWarning, match="cannot use the kernel cache"):
             _run_seed_on_gpu()
         assert all((e / "keep").read_text() == "x" for e in entries)
+
+
+def test_cli_compile_of_an_artifact_or_into_a_directory_says_what_to_do(tmp_path, capsys):
+    from dynhlo.cli import main
+    module = tmp_path / "seed.hlo"
+    module.write_text(SEED_HLO)
+    artifact = tmp_path / "seed.dynhlo"
+    assert main(["compile", str(module), "-o", str(artifact)]) == 0
+    capsys.readouterr()
+    assert main(["compile", str(artifact), "-o", str(tmp_path / "again.dynhlo")]) == 1
+    assert "already a compiled artifact" in capsys.readouterr().err  # was "not UTF-8 text"
+    assert main(["compile", str(module), "-o", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "is a directory" in err and ".npz" not in err
+    assert not (tmp_path / "again.dynhlo").exists()
