@@ -199,3 +199,14 @@ def test_cli_compile_of_an_artifact_or_into_a_directory_says_what_to_do(tmp_path
     err = capsys.readouterr().err
     assert "is a directory" in err and ".npz" not in err
     assert not (tmp_path / "again.dynhlo").exists()
+
+
+@pytest.mark.parametrize("make", ["meta", "sparse"])
+def test_gpu_tensor_without_dense_data_is_an_argument_error(torch, make):
+    exe = dynhlo.compile(SEED_HLO, backend="gpu")
+    x = torch.ones(3, 5, device="meta") if make == "meta" else torch.ones(3, 5).to_sparse()
+    with pytest.raises(dynhlo.ArgumentError, match=f"parameter 0 'a' is a {make}") as info:
+        exe(x)
+    assert info.value.parameter == 0
+    dense = torch.arange(15, dtype=torch.float32).reshape(3, 5)
+    np.testing.assert_array_equal(exe(dense).numpy(), dense.numpy())  # still usable

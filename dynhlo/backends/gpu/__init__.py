@@ -36,7 +36,7 @@ import os
 import numpy as np
 import torch
 
-from ...errors import ArtifactError, UnsupportedError
+from ...errors import ArgumentError, ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
 from ...passes.pipelines import GPU_PIPELINE, run_pipeline
 from ...shapes.dynamic import ComputationInfo, infer_module
@@ -108,8 +108,16 @@ class GpuProgram:
 
         Returns NumPy arrays when every argument is a NumPy array, else torch tensors on the
         device (a tuple for a tuple root). Torch tensors and other DLPack arrays stay on the
-        device: no host round trip.
+        device: no host round trip. A tensor without dense data (meta, sparse) is an
+        ArgumentError naming its parameter.
         """
+        try:
+            return self._run(args)
+        except (RuntimeError, NotImplementedError):  # diagnosed only when a call fails
+            _check_dense(self.module.entry.parameters, args)
+            raise
+
+    def _run(self, args: list):
         fast = self.fast
         if fast is not None:
             # The common call: every argument a plain tensor already on this device.
@@ -146,6 +154,17 @@ class GpuProgram:
         """Cubins of every kernel compiled for `target`, plus JSON metadata (no pickle)."""
         from .aot import build_payload
         return build_payload(self)
+
+
+def _check_dense(params, args: list) -> None:
+    """ArgumentError for the first tensor argument that has no strided data to read."""
+    for param, arg in zip(params, args):
+        if isinstance(arg, torch.Tensor) and (arg.is_meta or arg.layout is not torch.strided):
+            kind = "a meta" if arg.is_meta else f"a {str(arg.layout).removeprefix('torch.')}"
+            raise ArgumentError(f"parameter {param.parameter_number} '{param.name}' is {kind} "
+                                "tensor, which has no dense data; pass a strided tensor with "
+                                "data (e.g. .to_dense())", param.parameter_number,
+                                param.name) from None
 
 
 def _unshared(result, args: list, constants: dict):
