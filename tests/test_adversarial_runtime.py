@@ -210,3 +210,15 @@ def test_gpu_tensor_without_dense_data_is_an_argument_error(torch, make):
     assert info.value.parameter == 0
     dense = torch.arange(15, dtype=torch.float32).reshape(3, 5)
     np.testing.assert_array_equal(exe(dense).numpy(), dense.numpy())  # still usable
+
+
+def test_jit_cache_dir_that_is_not_a_path_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for bad in ("", 3, True):
+        with pytest.raises(dynhlo.UnsupportedError, match="cache_dir"):
+            dynhlo.jit(SEED_HLO, cache_dir=bad)
+    assert list(tmp_path.iterdir()) == []  # "" used to fill the working directory
+    f = dynhlo.jit(SEED_HLO, cache_dir=tmp_path / "cache")
+    x = np.ones((2, 5), np.float32)
+    np.testing.assert_array_equal(f(x), x)
+

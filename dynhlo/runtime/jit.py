@@ -27,7 +27,7 @@ import threading
 import warnings
 from pathlib import Path
 
-from ..errors import DynHloError
+from ..errors import DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
 from . import artifact
@@ -157,12 +157,18 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
         options: backend compile options (e.g. target for the gpu backend); part of the key.
 
     Raises:
-        HloParseError: bad module text, UnsupportedError: bad buckets or overflow (at once);
+        HloParseError: bad module text, UnsupportedError: bad buckets, overflow or cache_dir
+            (at once);
             compile errors come on the first call.
     """
     module = as_module(module, "jit")
     if cache_dir is None:
         cache_dir = default_cache_dir()
+    elif cache_dir is not False and (not isinstance(cache_dir, (str, os.PathLike))
+                                     or not str(cache_dir)):
+        # "" would be Path("") = the working directory: entries strewn among the user's files
+        raise UnsupportedError(f"jit(cache_dir=...) takes a directory path, None (the default "
+                               f"directory) or False (memory only), got {cache_dir!r}")
     memory_only = cache_dir is False or options.get("interpret")
     directory = None if memory_only else Path(cache_dir)
     return JitFunction(module, backend, BucketPolicy(buckets, overflow), directory, options)
