@@ -222,3 +222,22 @@ def test_jit_cache_dir_that_is_not_a_path_is_refused(tmp_path, monkeypatch):
     x = np.ones((2, 5), np.float32)
     np.testing.assert_array_equal(f(x), x)
 
+
+def test_gpu_interpreter_calls_from_several_threads(torch):
+    import threading
+    f = dynhlo.jit(UNBOUNDED_HLO, backend="gpu", interpret=True)
+    errors = []
+
+    def work(k):
+        try:
+            for n in range(1, 40, 7):
+                x = torch.arange(n * 4, dtype=torch.float32).reshape(n, 4) + k
+                np.testing.assert_array_equal(f(x).numpy(), (x + x).numpy())
+        except Exception as exc:  # noqa: BLE001 - reported below, with its thread
+            errors.append((k, repr(exc)))
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

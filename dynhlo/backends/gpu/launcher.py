@@ -228,6 +228,9 @@ def cuda_present() -> bool:
 # --- launching ----------------------------------------------------------------------------
 
 
+_INTERPRETER_LOCK = threading.Lock()
+
+
 class JitLauncher:
     """Launches a @triton.jit kernel; Triton compiles it on the first launch.
 
@@ -255,6 +258,7 @@ class JitLauncher:
         self.block, self.num_warps = kernel.block, kernel.num_warps
         self.constexprs = tuple(kernel.block.values())
         self.fast = fast and not interpret
+        self.interpret = interpret
         self.direct = None
         self.device_index = torch.cuda.current_device() if self.fast else 0
 
@@ -264,6 +268,12 @@ class JitLauncher:
             launch, head, consts = direct
             launch(grid[0], 1, 1, raw_stream(self.device_index), *head,
                    *[t.data_ptr() for t in tensors], *sizes, *consts)
+            return
+        if self.interpret:
+            # Triton's interpreter patches triton.language globals for the length of a run,
+            # so two threads interpreting at once break each other's kernels.
+            with _INTERPRETER_LOCK:
+                self.fn[grid](*tensors, *sizes, **self.block, num_warps=self.num_warps)
             return
         k = self.fn[grid](*tensors, *sizes, **self.block, num_warps=self.num_warps)
         if self.fast:
