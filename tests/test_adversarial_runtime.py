@@ -241,3 +241,16 @@ def test_gpu_interpreter_calls_from_several_threads(torch):
     for t in threads:
         t.join()
     assert errors == []
+
+
+def test_cli_gpu_cross_compile_failure_says_why_on_its_one_line(torch, tmp_path, capsys):
+    from dynhlo.cli import main
+    module = tmp_path / "seed.hlo"
+    module.write_text(SEED_HLO)
+    out = tmp_path / "seed.dynhlo"
+    status = main(["compile", str(module), "-o", str(out), "--backend", "gpu",
+                   "--target", "sm_9999"])
+    err = capsys.readouterr().err
+    assert status == 1 and not out.exists()
+    # The line used to end at "failed:", the reason lost in the traceback below it.
+    assert err.count("\n") == 1 and "sm_9999" in err.split("failed:", 1)[1]

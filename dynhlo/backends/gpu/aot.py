@@ -62,6 +62,15 @@ def parse_target(target: str) -> int:
     return int(target[3:])
 
 
+def _failure_summary(stderr: str) -> str:
+    """The line of a compiler subprocess's stderr that says why: a `fatal` line (ptxas names
+    the bad option there), else the last non-empty one (the exception), for the one line
+    the CLI prints."""
+    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    fatal = [line for line in lines if "fatal" in line]
+    return (fatal or lines or ["no error output"])[-1]
+
+
 def build_payload(program) -> dict[str, bytes]:
     """Compile the program's kernels for its target; the AOT payload (see module doc)."""
     specs = [_spec(k) for k in program.kernels]
@@ -92,8 +101,9 @@ def compile_specs(specs: list[dict], cc: int) -> list[tuple[bytes, dict]]:
     proc = subprocess.run([sys.executable, "-m", "dynhlo.backends.gpu.aot", str(cc)],
                           input=json.dumps(specs).encode(), capture_output=True, env=env)
     if proc.returncode != 0:
-        raise UnsupportedError("cross-compiling the gpu kernels failed:\n"
-                               + proc.stderr.decode()[-3000:])
+        stderr = proc.stderr.decode(errors="replace")
+        raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
+                               f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
     out = json.loads(proc.stdout)
     return [(base64.b64decode(c), info) for c, info in out]
 
