@@ -296,6 +296,9 @@ def compile_options(ns: argparse.Namespace) -> dict:
     """compile() keywords from `--target`, `--bound` and `--buckets`."""
     options: dict = {}
     if ns.target is not None:
+        if not ns.target.strip():  # an empty `--target "$ARCH"` must not mean the default
+            raise CliError("--target is empty; give a GPU target such as sm_90, or leave the "
+                           "option out for this machine's GPU")
         if ns.backend != "gpu":
             raise CliError(f"--target {ns.target} is for the gpu backend; the cpu backend has "
                            "one target")

@@ -254,3 +254,14 @@ def test_cli_gpu_cross_compile_failure_says_why_on_its_one_line(torch, tmp_path,
     assert status == 1 and not out.exists()
     # The line used to end at "failed:", the reason lost in the traceback below it.
     assert err.count("\n") == 1 and "sm_9999" in err.split("failed:", 1)[1]
+
+
+def test_cli_empty_target_is_refused_not_taken_as_the_default(tmp_path, capsys):
+    from dynhlo.cli import main
+    module = tmp_path / "seed.hlo"
+    module.write_text(SEED_HLO)
+    out = tmp_path / "seed.dynhlo"
+    # `--target "$ARCH"` with ARCH unset compiled for the default target (sm_90) silently.
+    assert main(["compile", str(module), "-o", str(out), "--backend", "gpu",
+                 "--target", ""]) == 1
+    assert "--target is empty" in capsys.readouterr().err and not out.exists()
