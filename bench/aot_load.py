@@ -38,8 +38,8 @@ import numpy as np  # noqa: E402
 import dynhlo  # noqa: E402
 from dynhlo.runtime import stats  # noqa: E402
 
-MODELS = ROOT.parent / "shared" / "models"
-LARGE = ROOT.parent / "shared" / "large" / "transformer_48_layers.hlo"
+MODELS = ROOT / "tests" / "data" / "models"
+LARGE = ROOT / "tests" / "data" / "large" / "transformer_48_layers.hlo"
 RESULTS = ROOT / "bench" / "RESULTS.md"
 SECTION = "## AOT load"
 CPU_HEADING = "### CPU backend"
@@ -184,7 +184,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=31, help="timed runs per figure (median)")
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu")
     parser.add_argument("--models", type=Path, default=MODELS,
-                        help="the corpus folder (default: ../shared/models)")
+                        help="the corpus folder (default: tests/data/models)")
     parser.add_argument("--write-results", action="store_true",
                         help=f"replace this backend's part of the '{SECTION}' section of "
                              "bench/RESULTS.md")

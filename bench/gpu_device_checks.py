@@ -17,7 +17,7 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-MODELS = REPO.parent / "shared" / "models"
+MODELS = REPO / "tests" / "data" / "models"
 if not MODELS.is_dir():
     MODELS = REPO / "shared" / "models"
 

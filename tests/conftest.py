@@ -1,7 +1,8 @@
 """Shared test fixtures: where the corpus and examples are, running the `dynhlo` command, and
 small helpers for modules written inline (`hlo_module`, `assert_verify_error`).
 
-The read-only corpus lives beside the repository (`../shared/models`), locally and in CI.
+The corpus is in the repository (`tests/data/models`, `tests/data/large`): a fresh clone runs
+the whole suite.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ import pytest
 import dynhlo
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-MODELS = SHARED / "models"
+DATA = REPO / "tests" / "data"  # the corpus, copied from the project's shared/ folder
+MODELS = DATA / "models"
+LARGE = DATA / "large"
 EXAMPLES = REPO / "examples"
 
 

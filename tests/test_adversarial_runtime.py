@@ -139,53 +139,6 @@ def test_write_error_names_the_artifact_not_a_temporary_file(tmp_path):
     assert "/proc/m.dynhlo" in str(info.value) and ".tmp" not in str(info.value)
 
 
-def _fresh_kernel_cache(monkeypatch):
-    """The launcher as in a new process: no kernel module imported, no private directory."""
-    from dynhlo.backends.gpu import launcher
-    monkeypatch.setattr(launcher, "_LOADED", {})
-    monkeypatch.setattr(launcher, "_PRIVATE", [])
-    return launcher
-
-
-def _run_seed_on_gpu():
-    x = np.arange(10, dtype=np.float32).reshape(2, 5)
-    np.testing.assert_array_equal(dynhlo.compile(SEED_HLO, backend="gpu")(x), x)
-
-
-def test_gpu_kernels_run_when_the_cache_dir_is_a_file(torch, tmp_path, monkeypatch):
-    _fresh_kernel_cache(monkeypatch)
-    blocker = tmp_path / "not-a-directory"
-    blocker.write_text("the user's data")
-    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(blocker))
-    with pytest.warns(RuntimeWarning, match="cannot use the kernel cache"):
-        _run_seed_on_gpu()  # was NotADirectoryError from deep inside the launcher
-    assert blocker.read_text() == "the user's data"
-
-
-@pytest.mark.parametrize("damage", ["other text", "a directory"])
-def test_gpu_kernel_cache_entry_damaged(torch, tmp_path, monkeypatch, damage):
-    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
-    _fresh_kernel_cache(monkeypatch)
-    _run_seed_on_gpu()
-    entries = sorted((tmp_path / "triton_src").glob("*.py"))
-    assert entries
-    for entry in entries:
-        if damage == "other text":  # importing it as it is would run it
-            entry.write_text("raise SystemExit('a damaged cache entry must never run')\n")
-        else:
-            entry.unlink()
-            entry.mkdir()
-            (entry / "keep").write_text("x")
-    _fresh_kernel_cache(monkeypatch)
-    if damage == "other text":
-        _run_seed_on_gpu()  # rewritten in place
-        assert not any("SystemExit" in e.read_text() for e in entries)
-    else:
-        with pytest.warns(RuntimeWarning, match="cannot use the kernel cache"):
-            _run_seed_on_gpu()
-        assert all((e / "keep").read_text() == "x" for e in entries)
-
-
 def test_cli_compile_of_an_artifact_or_into_a_directory_says_what_to_do(tmp_path, capsys):
     from dynhlo.cli import main
     module = tmp_path / "seed.hlo"

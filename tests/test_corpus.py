@@ -1,6 +1,6 @@
 """Acceptance tests of issue 2 on real input.
 
-- Every model of ../shared/models (module.hlo and module_params_only.hlo) at every case of its
+- Every model of tests/data/models (module.hlo and module_params_only.hlo) at every case of its
   cases.json gives JAX's outputs (computed statically at the actual sizes) within the corpus's
   tolerance rule: |got - want| <= atol + rtol * |want|, integer outputs exact, shapes equal.
 - parse -> print -> parse gives the same module for every corpus module.
@@ -55,7 +55,7 @@ def _corpus_cases():
 
 
 def test_corpus_is_there():
-    # Without this, a missing ../shared would make every corpus test vanish silently.
+    # Without this, a missing tests/data/models would make every corpus test vanish silently.
     assert MODELS.is_dir(), f"corpus not found at {MODELS}"
     folders = sorted(p.name for p in MODELS.iterdir() if p.is_dir())
     assert folders == MODEL_NAMES and len(MODEL_NAMES) >= 6

@@ -16,7 +16,7 @@ import pytest
 import dynhlo
 from gpucheck import torch  # skips without torch or triton; picks interpreter mode
 
-MODELS = Path(__file__).resolve().parents[1].parent / "shared" / "models"
+MODELS = Path(__file__).resolve().parent / "data" / "models"
 needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="needs the shared corpus")
 interpreter_only = pytest.mark.skipif(torch.cuda.is_available(),
                                       reason="stands in for the C launcher in the interpreter")

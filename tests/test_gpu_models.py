@@ -18,7 +18,7 @@ import dynhlo
 from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
 from dynhlo.runtime import stats  # noqa: E402
 
-MODELS = Path(__file__).resolve().parents[1].parent / "shared" / "models"
+MODELS = Path(__file__).resolve().parent / "data" / "models"
 NAMES = sorted(p.name for p in MODELS.iterdir() if p.is_dir()) if MODELS.is_dir() else []
 FILES = ["module.hlo", "module_params_only.hlo"]
 HAS_CUDA = torch.cuda.is_available()

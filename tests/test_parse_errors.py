@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from dynhlo.errors import DynHloError, HloParseError
 from dynhlo.hlo import parse_hlo
 
-SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")
+SHARED = os.path.join(os.path.dirname(__file__), "data")
 CORPUS = [open(p).read() for p in sorted(glob.glob(os.path.join(SHARED, "models", "*",
                                                                    "module.hlo")))]
 

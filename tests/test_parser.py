@@ -12,7 +12,7 @@ from dynhlo.hlo import UNBOUNDED, Opcode, parse_hlo, print_module
 from dynhlo.hlo import parser as parser_module
 from dynhlo.hlo.types import ELEMENT_TYPES
 
-SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "shared")
+SHARED = os.path.join(os.path.dirname(__file__), "data")
 CORPUS = sorted(glob.glob(os.path.join(SHARED, "models", "*", "module*.hlo")))
 LARGE = os.path.join(SHARED, "large", "transformer_48_layers.hlo")
 

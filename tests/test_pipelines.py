@@ -19,7 +19,7 @@ from dynhlo.hlo.shape import Shape
 from dynhlo.passes import inline_calls
 from dynhlo.passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step, run_pipeline
 
-MODELS = Path(__file__).resolve().parents[1].parent / "shared" / "models"
+MODELS = Path(__file__).resolve().parent / "data" / "models"
 NAMES = sorted(p.name for p in MODELS.iterdir() if p.is_dir()) if MODELS.is_dir() else []
 
 MODULE = """HloModule m

@@ -4,8 +4,9 @@ build_payload(program) compiles each generated kernel for the program's target w
 `triton.compile(ASTSource(...), target=GPUTarget("cuda", cc, 32))`, which needs no GPU. The
 signature is fixed: pointers (assumed 16-byte aligned; the launcher copies an unaligned
 input), sizes as i32 with no value specialization, so one cubin serves every size. When
-this process runs Triton's interpreter, compilation happens in a child process with it
-off (Triton's own library kernels are decorated at import in one mode or the other).
+this process runs Triton's interpreter, compilation happens in an isolated child process
+with it off (Triton's own library kernels are decorated at import in one mode or the
+other); the child imports exactly this process's dynhlo (see _child_command).
 
 The payload: "gpu_program.json" (format version, target, per kernel: source hash, entry
 name, block, warps, shared memory, scratch sizes, signature) and "kernel_<i>.cubin".
@@ -22,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -98,14 +100,31 @@ def compile_specs(specs: list[dict], cc: int) -> list[tuple[bytes, dict]]:
     if not interpreter_active():
         return [_compile_one(s, cc) for s in specs]
     env = dict(os.environ, TRITON_INTERPRET="0")
-    proc = subprocess.run([sys.executable, "-m", "dynhlo.backends.gpu.aot", str(cc)],
-                          input=json.dumps(specs).encode(), capture_output=True, env=env)
+    proc = subprocess.run(_child_command(cc), input=json.dumps(specs).encode(),
+                          capture_output=True, env=env)
     if proc.returncode != 0:
         stderr = proc.stderr.decode(errors="replace")
         raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
                                f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
     out = json.loads(proc.stdout)
     return [(base64.b64decode(c), info) for c, info in out]
+
+
+def _child_command(cc: int) -> list[str]:
+    """A Python child that imports exactly this process's dynhlo and its libraries.
+
+    Isolated mode (-I) keeps the working directory, the script's directory, PYTHON*
+    variables and the user site off the child's path, so a `./dynhlo/` (or `./triton/`)
+    beside the user cannot run in its place; the child's path is this process's own, with
+    the folder holding this dynhlo package first and no relative or working-directory entry.
+    """
+    root = str(Path(__file__).resolve().parents[3])
+    cwd = os.getcwd()
+    paths = [root] + [p for p in sys.path
+                      if p and os.path.isabs(p) and p != root and p != cwd]
+    script = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+              "from dynhlo.backends.gpu.aot import _main; _main(int(sys.argv[2]))")
+    return [sys.executable, "-I", "-c", script, json.dumps(paths), str(cc)]
 
 
 def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
@@ -202,14 +221,10 @@ def _cupy_stream(cupy, raw: int):
     return stream
 
 
-def _main() -> None:
-    """Child process: compile the JSON specs on stdin for sm_<argv[1]>; JSON on stdout."""
+def _main(cc: int) -> None:
+    """Child process: compile the JSON specs on stdin for sm_<cc>; JSON on stdout."""
     specs = json.loads(sys.stdin.read())
-    cc = int(sys.argv[1])
     out = [(base64.b64encode(c).decode(), info) for c, info in
            (_compile_one(s, cc) for s in specs)]
     sys.stdout.write(json.dumps(out))
 
-
-if __name__ == "__main__":
-    _main()

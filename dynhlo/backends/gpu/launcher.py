@@ -1,9 +1,9 @@
 """Torch tensors in and out, element-type maps, and loading generated Triton kernels.
 
-Generated kernel source is written to a cache folder (atomically: temp file, then
-os.replace, as Triton's own cache does) and imported from there, because Triton reads a
-kernel's source back with `inspect`. One loaded module per distinct source text, shared by
-every program in the process. Interpreter mode (TRITON_INTERPRET, no GPU) is decided when a
+Generated kernel source is compiled in memory, never imported from a file (a cache any
+process of the user can write would let a planted file run). One namespace per distinct
+source text, shared by every program in the process; Triton's own cache keeps the compiled
+kernels. Interpreter mode (TRITON_INTERPRET, no GPU) is decided when a
 kernel is decorated, so it is set around the import only.
 
 Every real Triton compilation is counted as `kernel_compile` in dynhlo.runtime.stats through
@@ -17,13 +17,10 @@ pointers as ints (see JitLauncher for why that is sound).
 from __future__ import annotations
 
 import hashlib
-import importlib.util
+import linecache
 import os
 import sys
-import tempfile
 import threading
-import warnings
-from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -102,77 +99,40 @@ _LOADED: dict[str, object] = {}
 _LOCK = threading.Lock()
 
 
-def cache_dir() -> Path:
-    root = os.environ.get("DYNHLO_CACHE_DIR") or Path.home() / ".cache" / "dynhlo"
-    path = Path(root) / "triton_src"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 def load_kernel(source: str, name: str, interpret: bool):
-    """The @triton.jit function `name` defined by `source` (imported once per source)."""
+    """The @triton.jit function `name` defined by `source` (compiled once per source).
+
+    The source text dynhlo generated is compiled in memory; nothing is imported from a file,
+    so no cache entry (a `.py` or a planted `__pycache__/*.pyc`) can ever run. Triton reads a
+    kernel's source back with `inspect`, which finds it in `linecache` under a name that is
+    no path on disk.
+    """
     if interpret:
         _patch_interpreter_index()
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
     key = f"{digest}-{int(interpret)}"
     with _LOCK:
-        module = _LOADED.get(key)
-        if module is None:
-            module = _LOADED[key] = _import(source, f"dynhlo_k_{digest}", interpret)
-    return getattr(module, name)
+        namespace = _LOADED.get(key)
+        if namespace is None:
+            namespace = _LOADED[key] = _exec_source(source, digest, interpret)
+    return namespace[name]
 
 
-_PRIVATE: list[Path] = []  # a per-process directory when the cache cannot be used
-
-
-def _source_file(source: str, module_name: str) -> Path:
-    """The kernel module's file, holding exactly `source`: in the cache, else (a cache that
-    is a file, read-only, or an entry that is a directory or has other text) in a private
-    temporary directory, with a warning; kernels never fail for want of a cache."""
-    try:
-        return _write_source(cache_dir(), source, module_name)
-    except OSError as exc:
-        if not _PRIVATE:
-            _PRIVATE.append(Path(tempfile.mkdtemp(prefix="dynhlo-triton-")))
-            warnings.warn(f"dynhlo cannot use the kernel cache under $DYNHLO_CACHE_DIR or "
-                          f"~/.cache/dynhlo ({exc}); writing kernels to {_PRIVATE[0]}",
-                          RuntimeWarning, stacklevel=5)
-        return _write_source(_PRIVATE[0], source, module_name)
-
-
-def _write_source(directory: Path, source: str, module_name: str) -> Path:
-    path = directory / f"{module_name}.py"
-    try:  # a file that holds other text (damaged, hand-edited) is replaced, never run
-        if path.is_file() and path.read_text() == source:
-            return path
-    except (OSError, UnicodeDecodeError):
-        pass
-    fd, tmp = tempfile.mkstemp(dir=directory, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(source)
-        os.replace(tmp, path)
-    except OSError:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
-
-
-def _import(source: str, module_name: str, interpret: bool):
-    path = _source_file(source, module_name)
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    module = importlib.util.module_from_spec(spec)
+def _exec_source(source: str, digest: str, interpret: bool) -> dict:
+    filename = f"<dynhlo-kernel-{digest}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    code = compile(source, filename, "exec", dont_inherit=True)
+    namespace = {"__name__": f"dynhlo_kernel_{digest}", "__file__": filename}
     old = os.environ.get("TRITON_INTERPRET")
     os.environ["TRITON_INTERPRET"] = "1" if interpret else "0"
     try:
-        spec.loader.exec_module(module)
+        exec(code, namespace)  # the text dynhlo's code generator wrote, never a file's
     finally:
         if old is None:
             os.environ.pop("TRITON_INTERPRET", None)
         else:
             os.environ["TRITON_INTERPRET"] = old
-    return module
+    return namespace
 
 
 def _patch_interpreter_index() -> None:
