@@ -270,6 +270,8 @@ def cmd_compile(ns: argparse.Namespace) -> int:
     from .runtime.executable import compile as compile_module
     options = compile_options(ns)
     check_output_path(ns.output, [ns.module], "module.dynhlo")
+    from .runtime.artifact import check_replaceable
+    check_replaceable(Path(ns.output))  # before compiling: refuse at once, not minutes later
     if is_artifact(ns.module):
         raise CliError(f"{ns.module}: is already a compiled artifact; `dynhlo compile` takes "
                        "HLO text (`dynhlo run` and `dynhlo inspect` read artifacts)")
