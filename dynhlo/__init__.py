@@ -8,7 +8,7 @@
 """
 
 from .errors import (ArgumentError, ArtifactError, DynamicSizeError, DynHloError,
-                     HloParseError, HloVerifyError, UnsupportedError)
+                     HloParseError, HloVerifyError, IterationLimitError, UnsupportedError)
 from .hlo import HloModule, parse_hlo
 from .runtime.artifact import deserialize, load
 from .runtime.buckets import BucketedExecutable
@@ -18,6 +18,6 @@ from .runtime.jit import jit
 __version__ = "0.1.0"
 
 __all__ = ["ArgumentError", "ArtifactError", "DynamicSizeError", "DynHloError",
-           "HloParseError", "HloVerifyError", "UnsupportedError", "HloModule", "parse_hlo",
+           "HloParseError", "HloVerifyError", "IterationLimitError", "UnsupportedError", "HloModule", "parse_hlo",
            "Executable", "compile", "__version__", "BucketedExecutable", "deserialize", "load",
            "jit"]

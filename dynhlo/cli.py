@@ -245,9 +245,16 @@ def inspect_artifact(path: str) -> str:
     from .hlo.parser import parse_hlo
     from .inspect import inspect_module
     from .runtime.artifact import describe, read_artifact
-    artifact = read_artifact(read_bytes(path))
-    module = parse_hlo(artifact.sections[artifact.header["module"]].decode("utf-8"))
-    return describe(artifact) + "\n" + inspect_module(module)
+    from .errors import ArtifactError
+    try:
+        artifact = read_artifact(read_bytes(path))
+        text = artifact.sections[artifact.header["module"]].decode("utf-8")
+    except UnicodeDecodeError as exc:  # a hand-made file whose checksums were recomputed
+        raise ArtifactError(f"{path}: the module section is not UTF-8 HLO text ({exc.reason} "
+                            f"at byte {exc.start})") from None
+    except ArtifactError as exc:
+        raise ArtifactError(f"{path}: {exc}") from None
+    return describe(artifact) + "\n" + inspect_module(parse_hlo(text))
 
 
 def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:

@@ -75,5 +75,10 @@ class DynamicSizeError(DynHloError):
     """
 
 
+class IterationLimitError(DynHloError):
+    """A while loop ran more iterations than the `max_while_iterations` compile option allows
+    (a loop that would never end, or a bigger input than the limit was chosen for)."""
+
+
 class ArtifactError(DynHloError):
     """A serialized executable that cannot be loaded: says which check failed."""

@@ -370,6 +370,9 @@ def _check_buckets(header: dict, names: set) -> None:
         raise ArtifactError(f"malformed artifact header: bucket bounds {bounds!r} do not fit "
                             f"bucket_dims {dims!r}")
     for entry in header["buckets"]:
+        if not isinstance(entry, dict):
+            raise ArtifactError(f"malformed artifact header: bucket entry {entry!r} is not an "
+                                "object")
         program = entry.get("program")
         refs = [entry.get("module")] + (list(program.values()) if isinstance(program, dict)
                                         else [None])
@@ -395,6 +398,10 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
         module = _module_of(artifact, entry["module"], parsed)
         exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)
     options = dict(artifact.header["options"])
+    from .executable import while_limit
+    limit = while_limit(options)
+    for exe in exes.values():
+        exe.program.while_limit = limit
     if not artifact.header["bucket_dims"]:
         exe = exes[None]
         exe.options = options

@@ -80,6 +80,9 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
             dynhlo.runtime.buckets for how parameters are named).
         buckets: bucket bounds for the `?` dimensions `bounds` leaves: one program per bucket
             in a BucketedExecutable, and a call runs the smallest bucket that fits.
+        max_while_iterations: a positive int: a while loop that runs more iterations is an
+            IterationLimitError naming it, instead of running forever (default None: no
+            limit, as XLA). Kept in artifacts.
 
     Raises:
         HloParseError, HloVerifyError: bad module text or inconsistent shapes.
@@ -90,6 +93,8 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
     if bounds or buckets is not None:
         from .buckets import compile_bounded
         return compile_bounded(module, backend, bounds, buckets, compile, options)
+    limit = while_limit(options)
+    backend_options = {k: v for k, v in options.items() if k != "max_while_iterations"}
     verify_module(module)
     info = infer_module(module)
     stats.count("compile")
@@ -101,7 +106,18 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
             from ..backends import gpu
         except ImportError as exc:
             raise UnsupportedError(f"the gpu backend needs torch and triton: {exc}") from None
-        program = gpu.compile_module(module, info, **options)
+        program = gpu.compile_module(module, info, **backend_options)
     else:
         raise UnsupportedError(f"unknown backend '{backend}'; choose one of {', '.join(BACKENDS)}")
+    program.while_limit = limit
     return Executable(module, program, {"backend": backend, **options})
+
+
+def while_limit(options: dict) -> int | None:
+    """The max_while_iterations option checked: None or a positive int; UnsupportedError else."""
+    limit = options.get("max_while_iterations")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
+                              or limit < 1):
+        raise UnsupportedError(f"max_while_iterations={limit!r}: give a positive number of "
+                               "iterations, or None for no limit")
+    return limit

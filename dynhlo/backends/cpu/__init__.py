@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import ArtifactError, UnsupportedError
+from ...errors import ArgumentError, ArtifactError, UnsupportedError
 from ...hlo import attrs
 from ...hlo.ir import HloModule
 from ...hlo.opcodes import Opcode
 from ...hlo.shape import leaf_shapes
+from ...hlo.types import to_numpy_dtype
 from ...shapes.dynamic import ComputationInfo, Inference
 from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # noqa: F401
                ops_indexing, ops_linalg, ops_numeric, ops_reduce,
@@ -68,8 +69,9 @@ class CpuProgram:
         the same buffer as another result is copied, so writing into a result never changes
         the caller's arrays, another result, or what later calls return.
         """
-        shapes = [a.shape for a in args]
-        inputs = [_read_only(a) for a in args]
+        params = self.module.entry.parameters
+        inputs = [_read_only(_host_array(p, a)) for p, a in zip(params, args)]
+        shapes = [a.shape for a in inputs]
         try:
             # IEEE arithmetic is XLA's semantics: inf - inf is a NaN, not a NumPy warning.
             with np.errstate(all="ignore"):
@@ -80,6 +82,15 @@ class CpuProgram:
                                    "(Python's recursion limit)") from None
         return _owned(result, set(self._constants))
 
+    @property
+    def while_limit(self) -> int | None:
+        """Iterations a while loop may run (the max_while_iterations option); None: no limit."""
+        return self.evaluator.while_limit
+
+    @while_limit.setter
+    def while_limit(self, limit: int | None) -> None:
+        self.evaluator.while_limit = limit
+
     def to_payload(self) -> dict[str, bytes]:
         """Artifact sections: the CPU program is its module, so only a marker of the evaluator."""
         return dict(_PAYLOAD)
@@ -89,6 +100,40 @@ def _leaves(value):
     if isinstance(value, tuple):
         return [leaf for v in value for leaf in _leaves(v)]
     return [value] if isinstance(value, np.ndarray) else []
+
+
+_SAME_WIDTH_INTS = {1: "uint8", 2: "int16", 4: "int32", 8: "int64"}
+
+
+def _host_array(param, arg):
+    """A NumPy array of a device-array argument (torch tensor, other DLPack array), which the
+    argument checks passed on as it is: a tensor that requires grad, lives on a GPU or has a
+    dtype NumPy lacks (bf16, f8) is read as plain host data. ArgumentError when it cannot be."""
+    if isinstance(arg, (np.ndarray, np.generic)) or not hasattr(arg, "__dlpack__"):
+        return arg
+    try:
+        if hasattr(arg, "detach") and hasattr(arg, "resolve_conj"):  # torch
+            return _torch_to_numpy(param, arg)
+        try:
+            return np.from_dlpack(arg)
+        except (BufferError, TypeError, ValueError, RuntimeError):
+            return np.asarray(arg)
+    except Exception as exc:  # noqa: BLE001 - whatever the library raises, name the place
+        where = f"parameter {param.parameter_number} '{param.name}'"
+        raise ArgumentError(f"{where}: cannot be read as a host array for the cpu backend "
+                            f"({type(exc).__name__}: {exc})", param.parameter_number,
+                            param.name) from None
+
+
+def _torch_to_numpy(param, tensor) -> np.ndarray:
+    import torch  # only reached with a torch tensor in hand
+    tensor = tensor.detach().cpu().resolve_conj().resolve_neg()
+    try:
+        return tensor.numpy()
+    except TypeError:  # bf16 and f8 have no NumPy dtype in torch: move the bits
+        ints = getattr(torch, _SAME_WIDTH_INTS[tensor.element_size()])
+        bits = tensor.contiguous().view(ints).numpy()
+        return bits.view(to_numpy_dtype(param.shape.element_type))
 
 
 def _read_only(arg):

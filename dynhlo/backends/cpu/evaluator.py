@@ -111,6 +111,7 @@ class Evaluator:
 
     def __init__(self, inference):
         self.inference = inference
+        self.while_limit: int | None = None  # max_while_iterations (ops_control_flow.while_)
         self._scalar: dict[Computation, ComputationInfo] = {}
         self._schedules: dict[int, list[Instruction]] = {}
 

@@ -150,6 +150,15 @@ class GpuProgram:
             return _host_tree(result, self.module.entry.root.shape)
         return result
 
+    @property
+    def while_limit(self) -> int | None:
+        """Iterations a while loop may run (the max_while_iterations option); None: no limit."""
+        return self.runner.while_limit
+
+    @while_limit.setter
+    def while_limit(self, limit: int | None) -> None:
+        self.runner.while_limit = limit
+
     def to_payload(self) -> dict[str, bytes]:
         """Cubins of every kernel compiled for `target`, plus JSON metadata (no pickle)."""
         from .aot import build_payload

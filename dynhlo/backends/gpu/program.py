@@ -21,6 +21,7 @@ from ...shapes.rules_control import BODY, CONDITION
 from ...shapes.sizes import SizeEnv, dim_text
 from ..cpu import evaluator as cpu_eval
 from ..cpu.lowering import LOWERINGS as CPU_LOWERINGS
+from ..cpu.ops_control_flow import count_iteration
 from .launcher import to_device, to_host, torch_dtype
 from .lowering import LIBRARY
 from .ops_library import dot_on_device
@@ -52,6 +53,15 @@ class Runner:
         self.constants: dict = {}
         self.cpu = cpu_eval.Evaluator(Inference(module))
 
+    @property
+    def while_limit(self) -> int | None:
+        """max_while_iterations (None: no limit); loops on the host share it."""
+        return self.cpu.while_limit
+
+    @while_limit.setter
+    def while_limit(self, limit: int | None) -> None:
+        self.cpu.while_limit = limit
+
     def run(self, plan, args: list, parent: SizeEnv | None = None, args_shapes=None):
         values: dict = {}
         env = SizeEnv(args_shapes, values.__getitem__, parent)
@@ -81,7 +91,9 @@ class Runner:
     def _while(self, inst, plans, state, env):
         """XLA While: the body's plan runs while the condition's plan gives true."""
         cond, body = plans[CONDITION], plans[BODY]
+        limit, done = self.while_limit, 0
         while _scalar(inst, self.run(cond, [state], env), "condition"):
+            done = count_iteration(inst, done, limit)
             state = self.run(body, [state], env)
         return state
 
