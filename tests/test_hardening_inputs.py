@@ -8,6 +8,7 @@ Every one is now a DynHloError that names the place. Expected values are NumPy b
 from __future__ import annotations
 
 import hashlib
+import re
 import json
 import struct
 
@@ -121,3 +122,134 @@ def test_max_while_iterations_ends_a_runaway_loop(tmp_path):
 def test_max_while_iterations_must_be_a_positive_int(limit):
     with pytest.raises(dynhlo.UnsupportedError, match="max_while_iterations"):
         dynhlo.compile(COUNT_UP, max_while_iterations=limit)
+
+
+# -- reducers that are valid HLO but not elementwise inside ------------------------------
+
+# name -> (reducer computations named `r`, what the fold adds per element, from NumPy)
+REDUCERS = {
+    "dot_of_scalars": ("""r {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  two = f32[] constant(2)
+  d = f32[] dot(b, two), lhs_contracting_dims={}, rhs_contracting_dims={}
+  ROOT s = f32[] add(a, d)
+}""", lambda b: 2 * b),
+    "broadcast_then_reduce": ("""add2 {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT z = f32[] add(x, y)
+}
+r {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  bb = f32[3] broadcast(b), dimensions={}
+  z = f32[] constant(0)
+  s3 = f32[] reduce(bb, z), dimensions={0}, to_apply=add2
+  ROOT s = f32[] add(a, s3)
+}""", lambda b: 3 * b),
+    "scalar_pad": ("""r {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  z = f32[] constant(0)
+  p = f32[] pad(b, z)
+  ROOT s = f32[] add(a, p)
+}""", lambda b: b),
+    "conditional": ("""neg {
+  x = f32[] parameter(0)
+  ROOT y = f32[] negate(x)
+}
+same {
+  x = f32[] parameter(0)
+  ROOT y = f32[] copy(x)
+}
+r {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  z = f32[] constant(0)
+  lt = pred[] compare(b, z), direction=LT
+  c = f32[] conditional(lt, b, b), true_computation=neg, false_computation=same
+  ROOT s = f32[] add(a, c)
+}""", np.abs),
+    "data_dependent_while": ("""wc {
+  p = (f32[], f32[]) parameter(0)
+  x = f32[] get-tuple-element(p), index=0
+  lim = f32[] get-tuple-element(p), index=1
+  ROOT lt = pred[] compare(x, lim), direction=LT
+}
+wb {
+  p = (f32[], f32[]) parameter(0)
+  x = f32[] get-tuple-element(p), index=0
+  lim = f32[] get-tuple-element(p), index=1
+  one = f32[] constant(1)
+  y = f32[] add(x, one)
+  ROOT t = (f32[], f32[]) tuple(y, lim)
+}
+r {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  z = f32[] constant(0)
+  t = (f32[], f32[]) tuple(z, b)
+  w = (f32[], f32[]) while(t), condition=wc, body=wb
+  x = f32[] get-tuple-element(w), index=0
+  ROOT s = f32[] add(a, x)
+}""", lambda b: np.maximum(np.ceil(b), 0)),  # counts up from 0 past b
+}
+REDUCE_USES = {
+    "reduce": ("f32[3] reduce(a, z), dimensions={1}, to_apply=r",
+               lambda g: g.sum(axis=1)),
+    "reduce-window": ("f32[3,3] reduce-window(a, z), window={size=1x2}, to_apply=r",
+                      lambda g: g[:, :-1] + g[:, 1:]),
+}
+REDUCE_X = np.float32([[-2.5, 1, 3, -0.5], [4, -1, 0, 2], [1.5, 2.5, -3, 5]])
+
+
+def reducer_module(name: str, use: str) -> str:
+    return (f"HloModule m\n{REDUCERS[name][0]}\nENTRY e {{\n  a = f32[3,4] parameter(0)\n"
+            f"  z = f32[] constant(0)\n  ROOT s = {REDUCE_USES[use][0]}\n}}\n")
+
+
+def reducer_expected(name: str, use: str) -> np.ndarray:
+    return REDUCE_USES[use][1](REDUCERS[name][1](REDUCE_X))
+
+
+@pytest.mark.parametrize("use", sorted(REDUCE_USES))
+@pytest.mark.parametrize("name", sorted(REDUCERS))
+def test_reducers_that_are_not_elementwise_inside_fold_per_element(name, use):
+    out = dynhlo.compile(reducer_module(name, use))(REDUCE_X)
+    np.testing.assert_array_equal(out, reducer_expected(name, use))
+
+
+# -- shapes nothing can size, custom calls of the wrong form ----------------------------
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ("ROOT s = f32[?] iota(), iota_dimension=0", "nothing gives it a size"),
+    ("c = f32[] constant(1)\n ROOT s = f32[?,2] broadcast(c), dimensions={}",
+     "nothing gives it a size"),
+    ("a = f32[4] parameter(0)\n ROOT s = f32[?,0] reshape(a)", "cannot size its `?`"),
+])
+def test_unsizable_unbounded_dimensions_are_refused_at_compile_time(body, fragment):
+    with pytest.raises(dynhlo.UnsupportedError, match=fragment):
+        dynhlo.compile("HloModule m\nENTRY e {\n " + body + "\n}\n")
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ('a = f32[<=4] parameter(0)\n ROOT p = (f32[4], s32[]) custom-call(a, a), '
+     'custom_call_target="PadToStatic"', "takes one array"),
+    ('a = f32[<=4] parameter(0)\n ROOT p = (f32[4], f32[]) custom-call(a), '
+     'custom_call_target="PadToStatic"', "declared (f32[4], f32[])"),
+    ('a = f32[<=4] parameter(0)\n t = (f32[<=4]) tuple(a)\n ROOT p = (f32[4], s32[]) '
+     'custom-call(t), custom_call_target="PadToStatic"', "it takes arrays"),
+    ('a = f32[4] parameter(0)\n ROOT p = f32[<=4] custom-call(a), '
+     'custom_call_target="SliceToDynamic"', "takes 1 s32[] sizes"),
+    ('a = f32[4] parameter(0)\n n = f32[] constant(2)\n ROOT p = f32[<=4] custom-call(a, n), '
+     'custom_call_target="SliceToDynamic"', "got (f32[])"),
+    ('a = f32[4] parameter(0)\n n = s32[2] constant({2,2})\n ROOT p = f32[<=4] '
+     'custom-call(a, n), custom_call_target="SliceToDynamic"', "got (s32[2])"),
+    ('a = f32[4] parameter(0)\n n = s32[] constant(2)\n ROOT p = s32[<=4] '
+     'custom-call(a, n), custom_call_target="SliceToDynamic"', "same element type"),
+])
+def test_malformed_pad_to_static_and_slice_to_dynamic_are_verify_errors(body, fragment):
+    with pytest.raises(dynhlo.HloVerifyError, match=re.escape(fragment)):
+        dynhlo.compile("HloModule m\nENTRY e {\n " + body + "\n}\n")

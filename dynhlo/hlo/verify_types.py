@@ -297,7 +297,45 @@ def _same_types(a: AnyShape, b: AnyShape) -> bool:
     return a.element_type == b.element_type
 
 
+def _check_custom_call(inst: Instruction) -> None:
+    """XLA's dynamic padder custom calls: PadToStatic(x) -> (x at its bound, s32[] size per
+    dimension); SliceToDynamic(x, s32[] size per dimension) -> x at those sizes."""
+    target = attrs.string(inst, "custom_call_target", "")
+    if target in ("PadToStatic", "SliceToDynamic"):
+        for i, o in enumerate(inst.operands):
+            _expect(inst, not o.shape.is_tuple, f"operand {i} '{o.name}' of {target} is the "
+                                                f"tuple {o.shape}; it takes arrays")
+    if target == "PadToStatic":
+        _expect(inst, len(inst.operands) == 1, f"PadToStatic takes one array, got "
+                                               f"{len(inst.operands)} operands")
+        x = inst.operands[0].shape
+        want = f"({x.element_type}[...rank {x.rank}], {x.rank} x s32[])"
+        result = inst.shape
+        ok = (result.is_tuple and len(result.elements) == x.rank + 1
+              and not result.elements[0].is_tuple
+              and result.elements[0].element_type == x.element_type
+              and result.elements[0].rank == x.rank
+              and all(_is_s32_scalar(s) for s in result.elements[1:]))
+        _expect(inst, ok, f"PadToStatic of {x} gives {want}, declared {result}")
+    elif target == "SliceToDynamic":
+        result = inst.shape
+        _expect(inst, len(inst.operands) >= 1 and not result.is_tuple,
+                f"SliceToDynamic gives an array from an array and its sizes, declared {result}")
+        x = inst.operands[0].shape
+        sizes = inst.operands[1:]
+        _expect(inst, x.element_type == result.element_type and x.rank == result.rank,
+                f"SliceToDynamic of {x} declared {result} (same element type and rank)")
+        _expect(inst, len(sizes) == result.rank and all(_is_s32_scalar(s.shape) for s in sizes),
+                f"SliceToDynamic to rank {result.rank} takes {result.rank} s32[] sizes after "
+                f"the array, got ({', '.join(str(s.shape) for s in sizes)})")
+
+
+def _is_s32_scalar(shape: AnyShape) -> bool:
+    return not shape.is_tuple and shape.rank == 0 and shape.element_type == "s32"
+
+
 _RULES: dict[Opcode, Callable[[Instruction], None]] = {
+    Opcode.CUSTOM_CALL: _check_custom_call,
     Opcode.BROADCAST: _check_broadcast,
     Opcode.GET_TUPLE_ELEMENT: _check_get_tuple_element,
     Opcode.TUPLE: _check_tuple,
