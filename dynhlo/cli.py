@@ -108,9 +108,10 @@ def load_module(path: str):
         raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
 
 
-def load_executable(path: str, backend: str | None):
+def load_executable(path: str, backend: str | None, options: dict | None = None):
     """The executable of `path`: an artifact loaded as is (it names its backend; `backend`,
-    when given, must match), or an HLO module compiled for `backend` (default cpu)."""
+    when given, must match), or an HLO module compiled for `backend` (default cpu) with
+    `options` (compile keywords)."""
     if is_artifact(path):
         from .errors import ArtifactError
         from .runtime.artifact import deserialize
@@ -119,7 +120,7 @@ def load_executable(path: str, backend: str | None):
         except ArtifactError as exc:
             raise ArtifactError(f"{path}: {exc}") from None
     from .runtime.executable import compile as compile_module
-    return compile_module(load_module(path), backend=backend or "cpu")
+    return compile_module(load_module(path), backend=backend or "cpu", **(options or {}))
 
 
 def is_artifact(path: str) -> bool:
@@ -207,6 +208,28 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
                         help="where to run (default: cpu, the NumPy reference; an artifact "
                              "runs on the backend it was compiled for)")
+    _add_gpu_run_arguments(parser)
+
+
+def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--interpret", action="store_true",
+                        help="gpu backend: run the kernels in Triton's interpreter on the CPU "
+                             "(slow; for machines without a GPU)")
+    parser.add_argument("--max-while-iterations", type=int, default=None, metavar="N",
+                        help="end a while loop that runs more than N iterations with an "
+                             "error (default: no limit)")
+
+
+def run_options(ns: argparse.Namespace) -> dict:
+    """compile() keywords from `--interpret` and `--max-while-iterations`."""
+    options: dict = {}
+    if ns.interpret:
+        if (ns.backend or "cpu") != "gpu":
+            raise CliError("--interpret is for the gpu backend (add --backend gpu)")
+        options["interpret"] = True
+    if ns.max_while_iterations is not None:
+        options["max_while_iterations"] = ns.max_while_iterations
+    return options
 
 
 def cmd_run(ns: argparse.Namespace) -> int:
@@ -214,7 +237,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
     if ns.output:
         check_output_path(ns.output, [ns.module] + [a for a in ns.args
                                                      if not _LITERAL_START.match(a)])
-    exe = load_executable(ns.module, ns.backend)
+    exe = load_executable(ns.module, ns.backend, run_options(ns))
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
     result = exe(*args)
     outputs = flatten(result)
@@ -264,6 +287,7 @@ def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
                         help="the backend to compile for (default: cpu)")
     parser.add_argument("--target", help="the GPU target, e.g. sm_90 (gpu backend only)")
+    _add_gpu_run_arguments(parser)
     parser.add_argument("--bound", action="append", default=[], metavar="NAME:DIM=BOUND",
                         help="bound an unbounded (?) dimension, e.g. x:0=1024 (NAME: the "
                              "parameter's name, with or without its .N suffix, or its number)")
@@ -316,7 +340,7 @@ def compile_options(ns: argparse.Namespace) -> dict:
         options["bounds"] = parse_bounds(ns.bound)
     if ns.buckets is not None:
         options["buckets"] = _int_list("--buckets", ns.buckets)
-    return options
+    return {**options, **run_options(ns)}
 
 
 def parse_bounds(specs: list[str]) -> dict:

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
+from gpucheck import GPU, gpu, torch  # skips without torch or triton; picks interpreter mode
 from dynhlo.hlo.opcodes import Opcode  # noqa: E402
 from dynhlo.runtime import stats  # noqa: E402
 from test_gpu_library_ops import check  # noqa: E402
@@ -142,7 +142,7 @@ def test_xla_dump_module_runs_on_the_device_like_cpu(name, n):
 
 
 def test_fusions_are_gone_from_what_the_gpu_plans():
-    program = dynhlo.compile(SOFTMAX, backend="gpu").program
+    program = dynhlo.compile(SOFTMAX, **GPU).program
     opcodes = {i.opcode for i in program.module.instructions()}
     assert not opcodes & {Opcode.FUSION, Opcode.ASYNC_START, Opcode.ASYNC_DONE}
     assert program.kernels  # the inlined instructions are fused into generated kernels
@@ -151,7 +151,7 @@ def test_fusions_are_gone_from_what_the_gpu_plans():
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_without_the_pipeline_fusions_take_the_host_fallback(name, monkeypatch):
     monkeypatch.setattr(gpu, "GPU_PIPELINE", [])
-    exe = dynhlo.compile(MODULES[name], backend="gpu")
+    exe = dynhlo.compile(MODULES[name], **GPU)
     before = stats.snapshot().get("gpu_host_fallback", 0)
     exe(_x(3))
     assert stats.snapshot().get("gpu_host_fallback", 0) > before
@@ -163,7 +163,7 @@ def test_without_the_pipeline_fusions_take_the_host_fallback(name, monkeypatch):
 def test_aot_payload_of_an_xla_dump_module_loads_with_zero_compilations(name):
     from dynhlo.shapes.dynamic import infer_module
     text = MODULES[name]
-    payload = dynhlo.compile(text, backend="gpu", target="sm_90").program.to_payload()
+    payload = dynhlo.compile(text, **GPU, target="sm_90").program.to_payload()
     module = dynhlo.parse_hlo(text)  # what the artifact stores: the module as the user gave it
     before = stats.snapshot()
     program = gpu.load_program(module, infer_module(module), payload, "sm_90")

@@ -464,8 +464,8 @@ def _backend_package(backend: str):
         try:
             from ..backends import gpu
         except ImportError as exc:
-            raise UnsupportedError(f"loading a gpu artifact needs torch and triton: {exc}"
-                                   ) from None
+            raise UnsupportedError(f"loading a gpu artifact needs torch and triton ({exc}); "
+                                   'install them with: pip install "dynhlo[gpu]"') from None
         return gpu
     raise ArtifactError(f"artifact is for backend '{backend}', which this dynhlo does not have")
 

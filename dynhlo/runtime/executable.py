@@ -105,7 +105,8 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
         try:
             from ..backends import gpu
         except ImportError as exc:
-            raise UnsupportedError(f"the gpu backend needs torch and triton: {exc}") from None
+            raise UnsupportedError(f"the gpu backend needs torch and triton ({exc}); install "
+                                   'them with: pip install "dynhlo[gpu]"') from None
         program = gpu.compile_module(module, info, **backend_options)
     else:
         raise UnsupportedError(f"unknown backend '{backend}'; choose one of {', '.join(BACKENDS)}")

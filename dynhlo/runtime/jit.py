@@ -13,8 +13,8 @@ by the sha256 of those fields. It is shared safely by any number of processes:
 
 Directory: `cache_dir`, else $DYNHLO_CACHE_DIR, else $XDG_CACHE_HOME/dynhlo, else
 ~/.cache/dynhlo. `cache_dir=False` keeps executables in memory only, and so does the gpu
-backend's `interpret=True` (Triton's interpreter, for tests): its artifacts hold cubins that
-only load on a CUDA device. Without an explicit `target` the key says "default target"; an
+backend without a CUDA device (`interpret=True`, Triton's interpreter, for tests; or a
+cross-compile for a named target): its artifacts hold cubins that only load on a device. Without an explicit `target` the key says "default target"; an
 entry written for another GPU is refused by the backend on load and rewritten (a warning).
 """
 
@@ -185,6 +185,14 @@ def read_regular(path: Path) -> bytes | None:
         os.close(fd)
 
 
+def _cuda_present() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False  # compiling says what to install
+    return torch.cuda.is_available()
+
+
 def _as_json(options: dict):
     """Options as JSON data (as an artifact stores them), or None when they are not JSON."""
     try:
@@ -221,7 +229,10 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
         # "" would be Path("") = the working directory: entries strewn among the user's files
         raise UnsupportedError(f"jit(cache_dir=...) takes a directory path, None (the default "
                                f"directory) or False (memory only), got {cache_dir!r}")
-    memory_only = cache_dir is False or options.get("interpret")
+    # Interpreter runs (asked for, or a cross-compile with no device) keep executables in
+    # memory: their artifacts' cubins could never load here, so writing them is wasted work.
+    memory_only = cache_dir is False or (backend == "gpu" and (options.get("interpret")
+                                                               or not _cuda_present()))
     directory = None if memory_only else Path(cache_dir)
     return JitFunction(module, backend, BucketPolicy(buckets, overflow), directory, options)
 

@@ -18,8 +18,10 @@ launcher.py (tensors, kernel loading and launching, compile counting), program.p
 fastpath.py (running; fastpath.py caches per-shape launch plans), aot.py (cubins in and out).
 
 Options:
-    interpret: run kernels in Triton's interpreter on CPU tensors (default: when no CUDA
-        device is present). This is how CI (no GPU) tests the generated kernels.
+    interpret: run kernels in Triton's interpreter on CPU tensors; asked for explicitly (this
+        is how CI, with no GPU, tests the generated kernels). Default: the CUDA device; with
+        none, an UnsupportedError saying how to ask for the interpreter, except for a named
+        `target` (a cross-compile, which needs no GPU).
     fast_launch: after a kernel's first launch, call the compiled kernel directly
         (default True; see JitLauncher).
     target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
@@ -61,6 +63,25 @@ def _device_target() -> str:
     return "sm_90"
 
 
+NO_DEVICE = ("backend='gpu' needs a CUDA device, and this machine has none "
+             "(torch.cuda.is_available() is False). To run the generated kernels in Triton's "
+             "interpreter on the CPU (slow: for tests), ask for it with "
+             "dynhlo.compile(..., backend='gpu', interpret=True) or `--interpret` on the "
+             "command line; to cross-compile an artifact for a GPU elsewhere, name its target "
+             "(target='sm_90', `--target sm_90`)")
+
+
+def _default_interpret(target: str | None) -> bool:
+    """No CUDA device: the interpreter only for a cross-compile (a named target: the
+    artifact's cubins are built for it, the program here is never meant to run fast);
+    anything else is an UnsupportedError that says how to ask for the interpreter."""
+    if cuda_present():
+        return False
+    if target is None:
+        raise UnsupportedError(NO_DEVICE)
+    return True
+
+
 class GpuProgram:
     """A module ready to run on the GPU (or in Triton's interpreter).
 
@@ -77,9 +98,9 @@ class GpuProgram:
                  fast_launch: bool = True):
         check_supported(module)
         if interpret is None:
-            interpret = not cuda_present()
+            interpret = _default_interpret(target)
         if not interpret and not cuda_present():
-            raise UnsupportedError("backend='gpu' needs a CUDA device (or interpret=True)")
+            raise UnsupportedError(NO_DEVICE)
         if interpret != interpreter_active():
             raise UnsupportedError(
                 f"interpret={interpret} but Triton was imported with TRITON_INTERPRET="
@@ -109,24 +130,24 @@ class GpuProgram:
         Returns NumPy arrays when every argument is a NumPy array, else torch tensors on the
         device (a tuple for a tuple root). Torch tensors and other DLPack arrays stay on the
         device: no host round trip. A tensor without dense data (meta, sparse) is an
-        ArgumentError naming its parameter.
+        ArgumentError naming its parameter, checked before anything runs: on a real device
+        a kernel given its pointer would read memory that is not the tensor's.
         """
-        try:
-            return self._run(args)
-        except (RuntimeError, NotImplementedError):  # diagnosed only when a call fails
-            _check_dense(self.module.entry.parameters, args)
-            raise
-
-    def _run(self, args: list):
         fast = self.fast
         if fast is not None:
-            # The common call: every argument a plain tensor already on this device.
+            # The common call: every argument a plain strided tensor already on this device.
             index = self.device_index
             for a in args:
-                if a.__class__ is not torch.Tensor or a.get_device() != index:
+                if a.__class__ is not torch.Tensor or a.get_device() != index \
+                        or a.layout is not _STRIDED or a.is_meta:
                     break
             else:
                 return _unshared(fast.run(args), args, self.runner.constants)
+        _check_dense(self.module.entry.parameters, args)
+        return self._run(args)
+
+    def _run(self, args: list):
+        fast = self.fast
         on_host = True
         tensors = []
         for a, p in zip(args, self.module.entry.parameters):
@@ -163,6 +184,9 @@ class GpuProgram:
         """Cubins of every kernel compiled for `target`, plus JSON metadata (no pickle)."""
         from .aot import build_payload
         return build_payload(self)
+
+
+_STRIDED = torch.strided
 
 
 def _check_dense(params, args: list) -> None:
