@@ -8,7 +8,8 @@
 """
 
 from .errors import (ArgumentError, ArtifactError, DynamicSizeError, DynHloError,
-                     HloParseError, HloVerifyError, IterationLimitError, UnsupportedError)
+                     HloParseError, HloVerifyError, IterationLimitError,
+                     ResourceExhaustedError, UnsupportedError)
 from .hlo import HloModule, parse_hlo
 from .runtime.artifact import deserialize, load
 from .runtime.buckets import BucketedExecutable
@@ -18,6 +19,7 @@ from .runtime.jit import jit
 __version__ = "0.1.0"
 
 __all__ = ["ArgumentError", "ArtifactError", "DynamicSizeError", "DynHloError",
-           "HloParseError", "HloVerifyError", "IterationLimitError", "UnsupportedError", "HloModule", "parse_hlo",
+           "HloParseError", "HloVerifyError", "IterationLimitError", "ResourceExhaustedError",
+           "UnsupportedError", "HloModule", "parse_hlo",
            "Executable", "compile", "__version__", "BucketedExecutable", "deserialize", "load",
            "jit"]

@@ -80,5 +80,10 @@ class IterationLimitError(DynHloError):
     (a loop that would never end, or a bigger input than the limit was chosen for)."""
 
 
+class ResourceExhaustedError(DynHloError):
+    """An array larger than its device's memory (XLA: RESOURCE_EXHAUSTED): names the
+    instruction, the bytes it needs, the device and what is available."""
+
+
 class ArtifactError(DynHloError):
     """A serialized executable that cannot be loaded: says which check failed."""

@@ -14,6 +14,7 @@ from ...shapes.dynamic import ComputationInfo, Inference
 from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # noqa: F401
                ops_indexing, ops_linalg, ops_numeric, ops_reduce,
                ops_sort, ops_window)  # importing them fills the lowering tables
+from .. import memory
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 
@@ -80,7 +81,12 @@ class CpuProgram:
             raise UnsupportedError(f"module '{self.module.name}': computations call each "
                                    "other more deeply than the cpu backend can evaluate "
                                    "(Python's recursion limit)") from None
-        return _owned(result, set(self._constants))
+        try:
+            return _owned(result, set(self._constants), self.evaluator.memory_limit)
+        except MemoryError as exc:
+            need = exc.args[0] if exc.args and isinstance(exc.args[0], int) else None
+            raise memory.too_big(self.module.entry.root, need, self.evaluator.memory_limit,
+                                 "cpu") from None
 
     @property
     def while_limit(self) -> int | None:
@@ -144,20 +150,22 @@ def _read_only(arg):
     return view
 
 
-def _owned(value, taken: set[int]):
+def _owned(value, taken: set[int], limit: int):
     """`value` with every array owning memory no other result, argument or constant holds.
 
     `taken`: ids of the buffers already spoken for (the module's constants, earlier results).
     Arrays derived from the read-only argument views are read-only, so they are copied too.
     """
     if isinstance(value, tuple):
-        return tuple(_owned(v, taken) for v in value)
+        return tuple(_owned(v, taken, limit) for v in value)
     if isinstance(value, np.generic):  # a NumPy scalar (x[()] of a rank-0 array): NumPy out
         return np.array(value)
     if not isinstance(value, np.ndarray):
         return value
     root = _root(value)
     if not value.flags.writeable or id(root) in taken:
+        if value.nbytes > limit:  # a broadcast view at a big size, about to be copied
+            raise MemoryError(value.nbytes)
         value = root = value.copy()
     taken.add(id(root))
     return value

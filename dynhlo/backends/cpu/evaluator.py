@@ -15,6 +15,7 @@ from ...hlo.ir import Computation, Instruction
 from ...hlo.opcodes import OP_SPECS, Group, Opcode
 from ...shapes.dynamic import ComputationInfo, DimsTree
 from ...shapes.sizes import SizeEnv, Sym, dim_text
+from .. import memory
 from .lowering import LOWERINGS
 
 
@@ -165,6 +166,8 @@ class Evaluator:
     def __init__(self, inference):
         self.inference = inference
         self._vectorizable: dict[int, bool] = {}
+        self.memory_limit = memory.host_memory()
+        self._sized: dict[int, frozenset] = {}  # per computation: results sized before running
         self.while_limit: int | None = None  # max_while_iterations (ops_control_flow.while_)
         self._scalar: dict[Computation, ComputationInfo] = {}
         self._schedules: dict[int, list[Instruction]] = {}
@@ -191,12 +194,19 @@ class Evaluator:
         order = self._schedules.get(id(info))
         if order is None:
             order = self._schedules[id(info)] = schedule(info)
+            self._sized[id(info)] = memory.to_size(info.computation, self.memory_limit)
+        sized = self._sized[id(info)]
         for inst in order:
             ctx.inst = inst
             if inst.opcode is Opcode.PARAMETER:
                 value = args[inst.parameter_number]
             else:
-                value = LOWERINGS[inst.opcode](ctx, inst, [values[o] for o in inst.operands])
+                if inst in sized and not vectorized:
+                    memory.check_fits(inst, ctx.out_shape(inst), self.memory_limit, "cpu")
+                try:
+                    value = LOWERINGS[inst.opcode](ctx, inst, [values[o] for o in inst.operands])
+                except MemoryError:  # the sum of live arrays: what no single size foretold
+                    raise memory.too_big(inst, None, None, "cpu") from None
             values[inst] = value
             if not vectorized:
                 _check_sizes(ctx, inst, value, info.dims[inst])

@@ -51,7 +51,8 @@ from .fastpath import FastPlan
 from .fusion import kernels_of, plan_computation
 from .launcher import (JitLauncher, cuda_present, default_device, install_compile_counter,
                        interpreter_active, to_device, to_host)
-from .program import Runner
+from .. import memory
+from .program import Runner, is_out_of_memory
 
 NAME = "gpu"
 
@@ -133,7 +134,7 @@ class GpuProgram:
         ArgumentError naming its parameter, checked before anything runs: on a real device
         a kernel given its pointer would read memory that is not the tensor's.
         """
-        fast = self.fast
+        fast = self.fast if not self.runner.sized(self.plan) else None
         if fast is not None:
             # The common call: every argument a plain strided tensor already on this device.
             index = self.device_index
@@ -144,10 +145,14 @@ class GpuProgram:
             else:
                 return _unshared(fast.run(args), args, self.runner.constants)
         _check_dense(self.module.entry.parameters, args)
-        return self._run(args)
+        try:
+            return self._run(args, fast)
+        except RuntimeError as exc:  # the fast path's buffers, or the results' copies
+            if not is_out_of_memory(exc):
+                raise
+            raise memory.too_big(None, None, None, str(self.device)) from None
 
-    def _run(self, args: list):
-        fast = self.fast
+    def _run(self, args: list, fast):
         on_host = True
         tensors = []
         for a, p in zip(args, self.module.entry.parameters):

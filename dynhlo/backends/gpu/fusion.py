@@ -81,19 +81,24 @@ _VIEW_OPS = (Opcode.TRANSPOSE, Opcode.RESHAPE)
 
 
 def _views_for_libraries(info, order, fusible) -> set:
-    """Transposes/reshapes whose every user is a library step: done as torch views.
+    """Transposes/reshapes whose every user is a library step, and broadcasts only cut by
+    set-dimension-size: done as torch views.
 
     A kernel would copy the operand only for cuBLAS to read it again; a view costs nothing
-    (e.g. attention's `transpose(k)` feeding `dot(q, k^T)`).
+    (e.g. attention's `transpose(k)` feeding `dot(q, k^T)`). A broadcast of a constant
+    declared at its bound and cut to its size by set-dimension-size (tf2xla's form) would
+    otherwise be written at the bound: 4 TB for a bound of 1e12 cut to 3.
     """
     users: dict = {}
     for inst in order:
         for op in inst.operands:
             users.setdefault(op, []).append(inst)
     root = info.computation.root
-    return {i for i in order if i.opcode in _VIEW_OPS and i in fusible and i is not root
-            and users.get(i) and all(u not in fusible and u.opcode is Opcode.DOT
-                                     for u in users[i])}
+    return {i for i in order if i in fusible and i is not root and users.get(i) and (
+        (i.opcode in _VIEW_OPS and all(u not in fusible and u.opcode is Opcode.DOT
+                                       for u in users[i]))
+        or (i.opcode is Opcode.BROADCAST and all(u.opcode is Opcode.SET_DIMENSION_SIZE
+                                                 for u in users[i])))}
 
 
 class _Retry(Exception):

@@ -19,6 +19,7 @@ from ...runtime import stats
 from ...shapes.dynamic import Inference
 from ...shapes.rules_control import BODY, CONDITION
 from ...shapes.sizes import SizeEnv, dim_text
+from .. import memory
 from ..cpu import evaluator as cpu_eval
 from ..cpu.lowering import LOWERINGS as CPU_LOWERINGS
 from ..cpu.ops_control_flow import count_iteration
@@ -52,6 +53,16 @@ class Runner:
         self.device = device
         self.constants: dict = {}
         self.cpu = cpu_eval.Evaluator(Inference(module))
+        self.memory_limit = device_memory(device)
+        self._sized: dict[int, frozenset] = {}  # per plan: results sized before running
+
+    def sized(self, plan) -> frozenset:
+        """The instructions of `plan` whose bound could exceed the device's memory."""
+        found = self._sized.get(id(plan))
+        if found is None:
+            found = self._sized[id(plan)] = memory.to_size(
+                plan.info.computation, self.memory_limit, frozenset(plan.kernels))
+        return found
 
     @property
     def while_limit(self) -> int | None:
@@ -67,25 +78,36 @@ class Runner:
         env = SizeEnv(args_shapes, values.__getitem__, parent)
         ctx = None
         dims = plan.info.dims
-        for inst, kind in plan.steps:
-            if kind == "kernel":  # allocated at the sizes inference gives: no check needed
-                values[inst] = self._launch(plan.kernels[inst], dims, values, env)
-                continue
-            if kind == "param":
-                value = args[inst.parameter_number]
-            elif kind == "call":
-                value = self.run(plan.calls[inst][0], [values[o] for o in inst.operands], env)
-            elif kind == "while":
-                value = self._while(inst, plan.calls[inst], values[inst.operands[0]], env)
-            elif kind == "conditional":
-                value = self._conditional(inst, plan.calls[inst], values, env)
-            else:
-                if ctx is None:
-                    ctx = StepContext(self, plan.info, env, self.device, self.constants)
-                ctx.inst = inst
-                value = self._library(ctx, inst, [values[o] for o in inst.operands])
-            values[inst] = value
-            _check_sizes(env, inst, value, dims[inst])
+        sized = self.sized(plan)
+        inst = None
+        try:
+            for inst, kind in plan.steps:
+                if inst in sized:
+                    memory.check_fits(inst, env.sizes(dims[inst]), self.memory_limit,
+                                      str(self.device))
+                if kind == "kernel":  # allocated at the sizes inference gives: no check
+                    values[inst] = self._launch(plan.kernels[inst], dims, values, env)
+                    continue
+                if kind == "param":
+                    value = args[inst.parameter_number]
+                elif kind == "call":
+                    value = self.run(plan.calls[inst][0], [values[o] for o in inst.operands],
+                                     env)
+                elif kind == "while":
+                    value = self._while(inst, plan.calls[inst], values[inst.operands[0]], env)
+                elif kind == "conditional":
+                    value = self._conditional(inst, plan.calls[inst], values, env)
+                else:
+                    if ctx is None:
+                        ctx = StepContext(self, plan.info, env, self.device, self.constants)
+                    ctx.inst = inst
+                    value = self._library(ctx, inst, [values[o] for o in inst.operands])
+                values[inst] = value
+                _check_sizes(env, inst, value, dims[inst])
+        except RuntimeError as exc:  # live buffers together: what no single size foretold
+            if not is_out_of_memory(exc):
+                raise
+            raise memory.too_big(inst, None, None, str(self.device)) from None
         return values[plan.info.computation.root]
 
     def _while(self, inst, plans, state, env):
@@ -140,6 +162,20 @@ class Runner:
         host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands)]
         result = CPU_LOWERINGS[inst.opcode](cpu_ctx, inst, host_args)
         return _to_device_tree(result, inst.shape, self.device)
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """torch's allocator failing: CUDA's OutOfMemoryError, or the CPU allocator's
+    RuntimeError (the interpreter's tensors)."""
+    return isinstance(exc, torch.OutOfMemoryError) or (
+        isinstance(exc, RuntimeError) and "can't allocate memory" in str(exc))
+
+
+def device_memory(device: torch.device) -> int:
+    """Bytes one array may take on `device`: the GPU's memory, or the host's for CPU tensors."""
+    if device.type == "cuda":
+        return torch.cuda.get_device_properties(device).total_memory
+    return memory.host_memory()
 
 
 def _scalar(inst, value: torch.Tensor, what: str):
