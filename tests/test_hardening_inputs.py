@@ -253,3 +253,32 @@ def test_unsizable_unbounded_dimensions_are_refused_at_compile_time(body, fragme
 def test_malformed_pad_to_static_and_slice_to_dynamic_are_verify_errors(body, fragment):
     with pytest.raises(dynhlo.HloVerifyError, match=re.escape(fragment)):
         dynhlo.compile("HloModule m\nENTRY e {\n " + body + "\n}\n")
+
+
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_ctrl_c_ends_a_loop_without_a_limit(tmp_path, backend):
+    """A loop with no limit still ends on Ctrl-C: `dynhlo run` exits 130 saying so."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from conftest import REPO
+    if backend == "gpu":
+        gpucheck = pytest.importorskip("gpucheck")
+        flags = gpucheck.CLI_GPU
+    else:
+        flags = []
+    module = tmp_path / "forever.hlo"
+    module.write_text(FOREVER)
+    proc = subprocess.Popen([sys.executable, "-m", "dynhlo", "run", str(module), "10", *flags],
+                            cwd=REPO, stderr=subprocess.PIPE, stdout=subprocess.PIPE,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)))
+    try:
+        time.sleep(12)  # imported, compiled and looping (a loaded CI machine is slow)
+        assert proc.poll() is None, proc.stderr.read().decode()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and "interrupted" in err.decode()
