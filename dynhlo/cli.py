@@ -85,6 +85,8 @@ def read_bytes(path: str) -> bytes:
         raise CliError(f"{path}: is a directory, expected an HLO text file") from None
     except OSError as exc:
         raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL or a lone surrogate (main() called from Python)
+        raise CliError(f"{path!r}: not a file name ({exc})") from None
     _READ[path] = data
     return data
 

@@ -282,3 +282,11 @@ def test_ctrl_c_ends_a_loop_without_a_limit(tmp_path, backend):
     finally:
         proc.kill()
     assert proc.returncode == 130 and "interrupted" in err.decode()
+
+
+def test_cli_file_name_that_no_file_can_have_is_a_usage_error(capsys):
+    """Found by the attack pass: main() given a lone surrogate (or a NUL) as a path."""
+    for name in ("\ud800.hlo", "a\x00.hlo"):
+        assert main(["run", name]) == 1
+        err = capsys.readouterr().err
+        assert "not a file name" in err and "internal error" not in err

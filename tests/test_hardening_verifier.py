@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+import dynhlo
 from conftest import assert_verify_error, hlo_module
 
 ADD = """add {
@@ -69,6 +70,11 @@ CASES = {
     "reduce_result_type": (ADD + "ENTRY e {\n a = f32[4] parameter(0)\n z = f32[] "
                            "constant(0)\n ROOT s = s32[] reduce(a, z), dimensions={0}, "
                            "to_apply=add", "declared s32"),
+    "reduce_repeated_dimension": (ADD + "ENTRY e {\n a = f32[4,2] parameter(0)\n z = f32[] "
+                                  "constant(0)\n ROOT s = f32[2] reduce(a, z), "
+                                  "dimensions={0,0}, to_apply=add", "repeats a dimension"),
+    "reverse_repeated_dimension": ("a = f32[4] parameter(0)\n ROOT s = f32[4] reverse(a), "
+                                   "dimensions={0,0}", "repeats a dimension"),
     "tuple_operand_unary": ("a = f32[4] parameter(0)\n t = (f32[4]) tuple(a)\n ROOT s = "
                             "f32[4] negate(t)", "is the tuple (f32[4])"),
     "tuple_operand_slice": ("a = f32[4] parameter(0)\n t = (f32[4]) tuple(a)\n ROOT s = "
@@ -101,3 +107,15 @@ def test_ill_typed_or_incomplete_modules_are_verify_errors(name):
     body, fragment = CASES[name]
     root = body.rsplit("ROOT ", 1)[1].split(" ")[0]
     assert_verify_error(_module(body), root, fragment)
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ("a = f32[4] parameter(0)\n ROOT d = f32[4] all-reduce-done(a, a)", "takes 1 operand"),
+    ("a = f32[] parameter(0)\n ROOT r = f32[4] rng(a), distribution=rng_uniform",
+     "takes 2 operand"),
+])
+def test_fixed_operand_counts_are_parse_errors(body, fragment):
+    """Found by the fuzzer: the extra operand of an all-reduce-done, a one-operand rng were
+    ValueErrors at run time."""
+    with pytest.raises(dynhlo.HloParseError, match=fragment):
+        dynhlo.compile(_module(body))

@@ -151,6 +151,16 @@ def _check_broadcast(inst: Instruction) -> None:
                         f"{result.rank} result")
 
 
+def _check_distinct(inst: Instruction, key: str) -> None:
+    dims = attrs.ints(inst, key, ())
+    if len(set(dims)) != len(dims):
+        _fail(inst, f"{key}={{{','.join(map(str, dims))}}} repeats a dimension")
+
+
+def _check_reverse(inst: Instruction) -> None:
+    _check_distinct(inst, "dimensions")
+
+
 def _check_get_tuple_element(inst: Instruction) -> None:
     tup = inst.operands[0].shape
     if not tup.is_tuple:
@@ -187,6 +197,8 @@ def _check_reduce(inst: Instruction) -> None:
                     f"{len(ops)} operand(s)")
     n = len(ops) // 2
     inputs, inits = ops[:n], ops[n:]
+    if inst.opcode is Opcode.REDUCE:
+        _check_distinct(inst, "dimensions")
     _check_scalars(inst, inits, "init value")
     _check_variadic(inst, inputs, [i.shape.element_type for i in inits], n)
     _check_reducer_types(inst, "to_apply", [i.shape.element_type for i in inits],
@@ -348,6 +360,7 @@ _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.MAP: _check_map,
     Opcode.SORT: _check_sort,
     Opcode.CONDITIONAL: _check_conditional,
+    Opcode.REVERSE: _check_reverse,
 }
 
 
