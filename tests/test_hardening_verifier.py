@@ -75,6 +75,8 @@ CASES = {
                                   "dimensions={0,0}, to_apply=add", "repeats a dimension"),
     "reverse_repeated_dimension": ("a = f32[4] parameter(0)\n ROOT s = f32[4] reverse(a), "
                                    "dimensions={0,0}", "repeats a dimension"),
+    "dynamic_update_slice_one_operand": ("a = f32[4] parameter(0)\n ROOT s = f32[4] "
+                                         "dynamic-update-slice(a)", "at least 2 operand"),
     "tuple_operand_unary": ("a = f32[4] parameter(0)\n t = (f32[4]) tuple(a)\n ROOT s = "
                             "f32[4] negate(t)", "is the tuple (f32[4])"),
     "tuple_operand_slice": ("a = f32[4] parameter(0)\n t = (f32[4]) tuple(a)\n ROOT s = "

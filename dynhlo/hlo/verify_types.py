@@ -78,8 +78,23 @@ _INDEX_OPERANDS = {
 }
 
 
+# The fewest operands a variadic opcode takes (the parser checks fixed counts).
+_MIN_OPERANDS = {
+    Opcode.DYNAMIC_SLICE: 1, Opcode.DYNAMIC_UPDATE_SLICE: 2, Opcode.CONCATENATE: 1,
+    Opcode.SORT: 1, Opcode.DYNAMIC_RESHAPE: 1, Opcode.CONDITIONAL: 1, Opcode.MAP: 1,
+    Opcode.ALL_GATHER: 1, Opcode.ALL_GATHER_START: 1, Opcode.ALL_REDUCE: 1,
+    Opcode.ALL_REDUCE_START: 1, Opcode.ALL_TO_ALL: 1, Opcode.REDUCE_SCATTER: 1,
+    Opcode.COLLECTIVE_PERMUTE: 1, Opcode.COLLECTIVE_PERMUTE_START: 1,
+    Opcode.COLLECTIVE_BROADCAST: 1,
+}
+
+
 def check_instruction(inst: Instruction) -> None:
     """Raise HloVerifyError naming `inst` when it breaks one of the rules above."""
+    least = _MIN_OPERANDS.get(inst.opcode, 0)
+    if len(inst.operands) < least:
+        _fail(inst, f"{inst.opcode.value} takes at least {least} operand(s), got "
+                    f"{len(inst.operands)}")
     _check_tuple_operands(inst)
     _check_required_calls(inst)
     if inst.opcode in _KEEPS_TYPE:
