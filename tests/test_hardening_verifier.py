@@ -77,6 +77,8 @@ CASES = {
                                    "dimensions={0,0}", "repeats a dimension"),
     "dynamic_update_slice_one_operand": ("a = f32[4] parameter(0)\n ROOT s = f32[4] "
                                          "dynamic-update-slice(a)", "at least 2 operand"),
+    "call_result_type": (ADD + "ENTRY e {\n a = f32[] parameter(0)\n ROOT c = s32[] "
+                         "call(a, a), to_apply=add", "'add' returns f32[], declared s32[]"),
     "tuple_operand_unary": ("a = f32[4] parameter(0)\n t = (f32[4]) tuple(a)\n ROOT s = "
                             "f32[4] negate(t)", "is the tuple (f32[4])"),
     "tuple_operand_slice": ("a = f32[4] parameter(0)\n t = (f32[4]) tuple(a)\n ROOT s = "

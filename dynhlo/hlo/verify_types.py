@@ -253,6 +253,19 @@ def _check_select_and_scatter(inst: Instruction) -> None:
     _check_reducer_types(inst, "select", [t], [t])
 
 
+def _check_call(inst: Instruction) -> None:
+    """call and fusion give their computation's root (XLA: the shapes must match); each
+    argument has its parameter's element type."""
+    key = "to_apply" if inst.opcode is Opcode.CALL else "calls"
+    comp = inst.called[key][0]
+    _expect(inst, _same_types(comp.root.shape, inst.shape),
+            f"'{comp.name}' returns {comp.root.shape}, declared {inst.shape}")
+    for p, o in zip(comp.parameters, inst.operands):
+        _expect(inst, _same_types(p.shape, o.shape),
+                f"'{comp.name}' parameter '{p.name}' is {p.shape}, passed {o.shape} "
+                f"'{o.name}'")
+
+
 def _check_map(inst: Instruction) -> None:
     comp = inst.called["to_apply"][0]
     root = comp.root.shape
@@ -373,6 +386,8 @@ _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.SCATTER: _check_scatter,
     Opcode.SELECT_AND_SCATTER: _check_select_and_scatter,
     Opcode.MAP: _check_map,
+    Opcode.CALL: _check_call,
+    Opcode.FUSION: _check_call,
     Opcode.SORT: _check_sort,
     Opcode.CONDITIONAL: _check_conditional,
     Opcode.REVERSE: _check_reverse,
