@@ -107,3 +107,21 @@ def test_cli_compile_refuses_every_file_that_is_not_an_artifact(tmp_path, name, 
     assert main(["compile", str(module), "-o", str(artifact)]) == 0
     assert main(["compile", str(module), "-o", str(artifact)]) == 0  # an artifact is replaced
     np.testing.assert_array_equal(dynhlo.load(artifact)(X), X + X)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_save_over_a_fifo_is_refused_without_blocking(tmp_path):
+    fifo = tmp_path / "pipe.dynhlo"
+    os.mkfifo(fifo)
+    errors = []
+
+    def save():
+        try:
+            dynhlo.compile(ADD).save(fifo)
+        except dynhlo.ArtifactError as exc:
+            errors.append(str(exc))
+    worker = threading.Thread(target=save, daemon=True)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "checking a FIFO before saving blocked"
+    assert errors and "not a regular file" in errors[0]
