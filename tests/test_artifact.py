@@ -1,7 +1,7 @@
 """AOT artifacts: round trips of the corpus through a fresh process, and every corruption case.
 
 Expected values come from the corpus (JAX at the actual sizes) or from NumPy by hand; "loading
-compiles nothing" is read off dynhlo.runtime.stats, in this process and in a fresh one.
+compiles nothing" is read off dynhlo.stats, in this process and in a fresh one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.runtime import artifact, stats
+from dynhlo import stats
+from dynhlo.runtime import artifact
 from conftest import MODELS, REPO
 
 MODEL_DIRS = sorted(p for p in MODELS.iterdir() if p.is_dir())
@@ -60,7 +61,7 @@ FRESH_PROCESS = r"""
 import json, sys
 import numpy as np
 import dynhlo
-from dynhlo.runtime import stats
+from dynhlo import stats
 results = {}
 for path, model in zip(sys.argv[1::2], sys.argv[2::2]):
     exe = dynhlo.load(path)
@@ -311,7 +312,7 @@ FRESH_GPU = r"""
 import json, sys
 import numpy as np
 import dynhlo
-from dynhlo.runtime import stats
+from dynhlo import stats
 path, cache = sys.argv[1:3]
 def softmax(x):
     e = np.exp(x - x.max(axis=1, keepdims=True))
