@@ -9,9 +9,13 @@ written inline in an attribute print as named computations (`_.0`) before their 
 
 from __future__ import annotations
 
-from .ir import Computation, HloModule, Instruction
+from typing import TYPE_CHECKING
+
 from .literal import format_literal
 from .opcodes import Opcode
+
+if TYPE_CHECKING:  # ir.py prints through this module (HloModule.to_text): no import back
+    from .ir import Computation, HloModule, Instruction
 
 
 def print_instruction(inst: Instruction, is_root: bool = False) -> str:
