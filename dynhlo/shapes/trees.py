@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..hlo.ir import Computation, Instruction
 from ..hlo.shape import AnyShape
-from .sizes import ResultSize, Sym, dim_text
+from .sizes import ResultSize, SizeEnv, Sym, dim_text, size_mismatch
 
 DimsTree = tuple | list
 
@@ -48,3 +50,19 @@ def tree_text(tree: DimsTree) -> str:
     if isinstance(tree, list):
         return "(" + ", ".join(tree_text(t) for t in tree) + ")"
     return "[" + ",".join(dim_text(d) for d in tree) + "]"
+
+
+def check_sizes(env: SizeEnv, inst: Instruction, value, tree: DimsTree) -> None:
+    """Raise size_mismatch unless `value` (an array or tensor; a tuple of them for a tuple
+    tree) has the sizes `tree` takes in `env`: where an op's operands disagree at run time,
+    whatever backend computed it."""
+    if isinstance(tree, list):
+        for v, t in zip(value, tree):
+            check_sizes(env, inst, v, t)
+        return
+    for d, (actual, dim) in enumerate(zip(np.shape(value), tree)):
+        if actual == dim:  # a static dimension that fits
+            continue
+        expected = env.size(dim)
+        if actual != expected:
+            raise size_mismatch(inst.name, d, actual, dim, expected)

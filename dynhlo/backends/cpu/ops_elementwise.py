@@ -14,6 +14,7 @@ import ml_dtypes
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import INTEGRAL_TYPES, bit_width, from_numpy_dtype, to_numpy_dtype
+from ...shapes.sizes import operand_mismatch
 from .lowering import lowering
 
 
@@ -24,8 +25,7 @@ def fit(ctx, value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if value.ndim == 0:
         return np.broadcast_to(value, shape)
     if value.ndim != len(shape) or any(a < b for a, b in zip(value.shape, shape)):
-        raise ctx.error(f"operand of size {list(value.shape)} meets size {list(shape)}; "
-                        "sizes that meet in one op must agree")
+        raise operand_mismatch(ctx.inst.name, value.shape, shape)
     return value[tuple(slice(0, n) for n in shape)]
 
 
