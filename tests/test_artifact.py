@@ -63,7 +63,7 @@ import numpy as np
 import dynhlo
 from dynhlo import stats
 results = {}
-for path, model in zip(sys.argv[1::2], sys.argv[2::2]):
+for path, model in zip(sys.argv[1::2], sys.argv[2::2], strict=True):
     exe = dynhlo.load(path)
     meta = json.load(open(model + "/cases.json"))
     arrays = np.load(model + "/cases.npz")
@@ -73,7 +73,7 @@ for path, model in zip(sys.argv[1::2], sys.argv[2::2]):
         outs = out if isinstance(out, tuple) else (out,)
         ok.append(all(o.shape == arrays[e["npz_key"]].shape and np.allclose(
             o, arrays[e["npz_key"]], rtol=case["rtol"], atol=case["atol"])
-            for o, e in zip(outs, case["outputs"])))
+            for o, e in zip(outs, case["outputs"], strict=True)))
     results[model] = ok
 print(json.dumps({"results": results, "stats": stats.snapshot()}))
 """

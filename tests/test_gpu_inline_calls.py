@@ -10,6 +10,7 @@ host fallback, so the counter check is not vacuous.
 
 from __future__ import annotations
 
+import dataclasses
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ import pytest
 import dynhlo
 from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
 from dynhlo.hlo.opcodes import Opcode  # noqa: E402
-from dynhlo import stats  # noqa: E402
+from dynhlo import backends, stats  # noqa: E402
 from test_gpu_library_ops import check  # noqa: E402
 
 LOOP = """HloModule jit_loop, is_scheduled=true, entry_computation_layout={(f32[<=8,4]{1,0})->f32[<=8,4]{1,0}}
@@ -150,7 +151,8 @@ def test_fusions_are_gone_from_what_the_gpu_plans():
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_without_the_pipeline_fusions_take_the_host_fallback(name, monkeypatch):
-    monkeypatch.setattr(gpu, "GPU_PIPELINE", [])
+    without = dataclasses.replace(backends.BACKENDS["gpu"], pipeline=[])
+    monkeypatch.setitem(backends.BACKENDS, "gpu", without)
     exe = dynhlo.compile(MODULES[name], backend="gpu")
     before = stats.snapshot().get("gpu_host_fallback", 0)
     exe(_x(3))

@@ -50,7 +50,7 @@ for name in models:
         out = f(*[arrays[a["npz_key"]] for a in case["args"]])
         outs = out if isinstance(out, tuple) else (out,)
         ok += [bool(np.allclose(o, arrays[e["npz_key"]], rtol=case["rtol"], atol=case["atol"]))
-               for o, e in zip(outs, case["outputs"])]
+               for o, e in zip(outs, case["outputs"], strict=True)]
     compilations += f.compilations
 f = dynhlo.jit(Path(softmax_text).read_text(), cache_dir=cache)
 for n in [1, 5, 17, 100]:

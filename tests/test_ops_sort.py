@@ -407,7 +407,7 @@ def test_general_comparator_merges_runs_of_any_length(n):
     args.append(np.arange(n, dtype=np.int32))
     got = run_hlo(text, *args)
     want = case.expect(*args)
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w)
 
 
