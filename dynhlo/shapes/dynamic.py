@@ -42,7 +42,7 @@ class Inference:
             else:
                 operands = [info.dims[o] for o in inst.operands]
                 rule = RULES.get(inst.opcode, default_rule)
-                tree = rule(RuleContext(self, info, inst), inst, operands)
+                tree = rule(RuleContext(self.analyze, info, inst), inst, operands)
             info.dims[inst] = check_against_declared(inst, tree, inst.shape)
         return info
 

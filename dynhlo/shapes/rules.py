@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Callable
 
 from ..errors import DynamicSizeError, HloVerifyError, UnsupportedError
 from ..hlo import attrs
@@ -24,23 +24,24 @@ from ..hlo.shape import UNBOUNDED
 from .sizes import Dim, Sym, ValueSize, bound_of, dim_text, formula, product, unify
 from .trees import ComputationInfo, DimsTree, declared_tree, observed_tree, tree_text
 
-if TYPE_CHECKING:  # the engine runs the rules: it imports this module, not the other way
-    from .dynamic import Inference
-
 RULES: dict = {}
 
 
 @dataclass
 class RuleContext:
     """What a rule may ask while it runs one instruction: its call site's results so far,
-    inference of a called computation, and an error naming the instruction."""
+    inference of a called computation, and an error naming the instruction.
 
-    inference: Inference
+    `analyze(computation, param_trees) -> ComputationInfo` is the engine's (dynamic.py), passed
+    in so that the rules need not import the engine that runs them.
+    """
+
+    analyze: Callable[[Computation, list[DimsTree]], ComputationInfo]
     info: ComputationInfo
     inst: Instruction
 
     def call(self, comp: Computation, param_trees: list[DimsTree], index: int = 0):
-        callee = self.inference.analyze(comp, param_trees)
+        callee = self.analyze(comp, param_trees)
         self.info.calls[(self.inst, index)] = callee
         return callee
 
