@@ -16,6 +16,7 @@ from ...hlo.opcodes import Opcode
 from ...hlo.types import INTEGRAL_TYPES, bit_width, from_numpy_dtype, to_numpy_dtype
 from ...shapes.sizes import operand_mismatch
 from .lowering import lowering
+from .ops_sort import total_order_key
 
 
 def fit(ctx, value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -257,14 +258,8 @@ def compare(ctx, inst, args):
     if direction not in _COMPARE:
         raise ctx.error(f"compare direction={direction} is not one of {sorted(_COMPARE)}")
     if attrs.string(inst, "type") == "TOTALORDER" and x.dtype.kind in "fV":  # V: bf16, f8
-        x, y = _total_order_key(x), _total_order_key(y)
+        x, y = total_order_key(x), total_order_key(y)
     return _COMPARE[direction](x, y)
-
-
-def _total_order_key(x):
-    """Floats mapped to integers whose order is IEEE totalOrder (-nan < -inf < ... < nan)."""
-    bits = x.astype(np.float64).view(np.int64)
-    return np.where(bits < 0, bits ^ np.int64(2**63 - 1), bits)  # flip all but the sign
 
 
 @lowering(Opcode.SELECT)
