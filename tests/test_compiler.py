@@ -75,7 +75,8 @@ def test_backend_gets_the_pipelines_output_and_its_inference(recorder, monkeypat
 def test_loading_takes_the_same_path(recorder, monkeypatch):
     inferred = _count_inference(monkeypatch)
     payload = {"program": b"bytes"}
-    assert compiler.load_program(SOFTMAX_ROWS, "rec", payload, "t") == "loaded"
+    module = compiler.checked(SOFTMAX_ROWS)
+    assert compiler.load_program(module, "rec", payload, "t") == "loaded"
     ((what, module, info, got, target),) = recorder
     assert (what, module.name, got, target) == ("load", "m_lowered", payload, "t")
     assert info.computation is module.entry

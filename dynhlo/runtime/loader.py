@@ -1,9 +1,9 @@
 """Loading artifacts: checked artifact bytes (dynhlo.runtime.artifact) -> executables.
 
-Each bucket's program goes through the compile driver's load path (dynhlo.compiler: parse,
-verify, infer, the backend's pipeline, infer, the backend's load of its payload), so nothing
-is compiled unless the caller asks for a recompile (another target, or a program the backend
-refuses here).
+Each bucket's program goes through the compile driver's load path (dynhlo.compiler: parse and
+verify each stored module once, infer, the backend's pipeline, infer, the backend's load of
+its payload), so nothing is compiled unless the caller asks for a recompile (another target,
+or a program the backend refuses here).
 """
 
 from __future__ import annotations
@@ -13,11 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..backends import BACKENDS
-from ..compiler import load_program
+from ..compiler import checked, load_program
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
-from ..hlo.parser import parse_hlo
-from ..hlo.verifier import verify_module
 from .artifact import Artifact, _as_path, read_artifact
 from .buckets import BucketedExecutable
 from .executable import Executable, compile
@@ -91,8 +89,7 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
 def _module_of(artifact: Artifact, section: str, parsed: dict) -> HloModule:
     if section not in parsed:
         try:
-            parsed[section] = parse_hlo(artifact.sections[section].decode("utf-8"))
-            verify_module(parsed[section])
+            parsed[section] = checked(artifact.sections[section].decode("utf-8"))
         except (DynHloError, UnicodeDecodeError) as exc:
             raise ArtifactError(f"section '{section}' does not hold a valid HLO module: "
                                 f"{exc}") from None
