@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
+from ..compiler import compile_program
 from ..errors import DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
-from ..hlo.verifier import verify_module
-from ..shapes.dynamic import infer_module
-from . import stats
+from . import artifact
 from .arguments import check_arguments
-
-BACKENDS = ("cpu", "gpu")
+from .buckets import compile_bounded
 
 
 class Executable:
@@ -43,13 +41,11 @@ class Executable:
 
         Raises UnsupportedError when the module still has unbounded (`?`) dimensions.
         """
-        from .artifact import serialize
-        return serialize(self)
+        return artifact.serialize(self)
 
     def save(self, path) -> None:
         """Write the artifact to `path` atomically (temporary file, then rename)."""
-        from .artifact import save
-        save(self, path)
+        artifact.save(self, path)
 
     def __call__(self, *args):
         arrays = check_arguments(self.parameters, args)
@@ -91,25 +87,10 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
     """
     module = as_module(module, "compile")
     if bounds or buckets is not None:
-        from .buckets import compile_bounded
         return compile_bounded(module, backend, bounds, buckets, compile, options)
     limit = while_limit(options)
     backend_options = {k: v for k, v in options.items() if k != "max_while_iterations"}
-    verify_module(module)
-    info = infer_module(module)
-    stats.count("compile")
-    if backend == "cpu":
-        from ..backends import cpu
-        program = cpu.compile_module(module, info)
-    elif backend == "gpu":
-        try:
-            from ..backends import gpu
-        except ImportError as exc:
-            raise UnsupportedError(f"the gpu backend needs torch and triton ({exc}); install "
-                                   'them with: pip install "dynhlo[gpu]"') from None
-        program = gpu.compile_module(module, info, **backend_options)
-    else:
-        raise UnsupportedError(f"unknown backend '{backend}'; choose one of {', '.join(BACKENDS)}")
+    program = compile_program(module, backend, **backend_options)
     program.while_limit = limit
     return Executable(module, program, {"backend": backend, **options})
 

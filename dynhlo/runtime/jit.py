@@ -31,7 +31,7 @@ from pathlib import Path
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
-from . import artifact
+from . import artifact, loader
 from .arguments import check_arguments
 from .buckets import BucketPolicy, pick_bucket
 from .executable import as_module, compile
@@ -119,8 +119,8 @@ class JitFunction:
         if data is None:
             return None
         try:
-            exe = artifact.deserialize(data, backend=self.backend,
-                                       target=self.options.get("target"))
+            exe = loader.deserialize(data, backend=self.backend,
+                                     target=self.options.get("target"))
             self._check_entry_is_ours(exe, bucket)
             return exe
         except DynHloError as exc:  # ArtifactError, or a backend that refuses it here
