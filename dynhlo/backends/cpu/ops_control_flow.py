@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import IterationLimitError
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
 from ...shapes.rules_control import BODY, CONDITION, branches
+from ..limits import count_iteration
 from .lowering import lowering
 from .ops_elementwise import fitted
 
@@ -50,17 +50,6 @@ def while_(ctx, inst, args):
         done = count_iteration(inst, done, limit)
         state = ctx.call(BODY, body, [state])
     return state
-
-
-def count_iteration(inst, done: int, limit: int | None) -> int:
-    """`done + 1`, or IterationLimitError naming the loop when that is past `limit` (the
-    max_while_iterations compile option; None: no limit, as XLA)."""
-    if limit is not None and done >= limit:
-        raise IterationLimitError(
-            f"instruction '{inst.name}': while loop did not end within max_while_iterations="
-            f"{limit} iterations; its condition may never become false (raise the limit if "
-            "the loop is meant to run longer)")
-    return done + 1
 
 
 def _branch_index(ctx, selector, count: int) -> int:

@@ -20,9 +20,9 @@ from ...shapes.dynamic import Inference
 from ...shapes.rules_control import BODY, CONDITION
 from ...shapes.sizes import SizeEnv, dim_text
 from .. import memory
+from ..limits import count_iteration
 from ..cpu import evaluator as cpu_eval
 from ..cpu.lowering import LOWERINGS as CPU_LOWERINGS
-from ..cpu.ops_control_flow import count_iteration
 from .launcher import to_device, to_host, torch_dtype
 from .lowering import LIBRARY
 from .ops_library import dot_on_device
