@@ -1,20 +1,5 @@
-"""Process-wide counters that tests and benchmarks read (e.g. to prove a load compiled nothing).
+"""Moved to dynhlo.stats (a lower layer every backend may import); kept importable here."""
 
-Keys:
-    compile: modules compiled by dynhlo.compile (any backend).
-    kernel_compile: GPU kernels compiled (Triton), whether JIT or AOT.
-"""
+from ..stats import COUNTERS, count, snapshot  # noqa: F401
 
-from __future__ import annotations
-
-from collections import Counter
-
-COUNTERS: Counter = Counter()
-
-
-def count(key: str, n: int = 1) -> None:
-    COUNTERS[key] += n
-
-
-def snapshot() -> dict[str, int]:
-    return dict(COUNTERS)
+__all__ = ["COUNTERS", "count", "snapshot"]

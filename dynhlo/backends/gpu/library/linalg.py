@@ -24,17 +24,15 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from ...hlo.opcodes import Opcode
-from ...shapes.windows import conv_groups, conv_labels, window_dims, window_output_size
-from .launcher import torch_dtype
-from .lowering import library
+from ....hlo import attrs
+from ....shapes.windows import conv_groups, conv_labels, window_dims, window_output_size
+from ..tensors import torch_dtype
 
 _WORK = {torch.float16: torch.float32, torch.bfloat16: torch.float32,
          torch.float32: torch.float32, torch.float64: torch.float64}
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 
 
-@library(Opcode.CONVOLUTION)
 def convolution(ctx, inst, args):
     lhs, rhs = args
     out_dtype = torch_dtype(inst.shape.element_type)
@@ -129,3 +127,58 @@ def _base_dilate(x, wins):
     out[(slice(None), slice(None)) + tuple(slice(None, None, win.base_dilation)
                                            for win in wins)] = x
     return out
+
+
+def fft(ctx, inst, args):
+    (x,) = args
+    kind = attrs.string(inst, "fft_type", "FFT")
+    lengths = list(attrs.ints(inst, "fft_length"))
+    dims = list(range(x.dim() - len(lengths), x.dim()))
+    out_dtype = torch_dtype(inst.shape.element_type)
+    out_shape = ctx.out_shape()
+    if 0 in out_shape or 0 in [x.shape[d] for d in dims]:
+        return torch.zeros(out_shape, dtype=out_dtype, device=x.device)
+    if kind == "IRFFT":
+        result = torch.fft.irfftn(x, s=lengths, dim=dims)
+    elif kind in ("FFT", "IFFT", "RFFT"):
+        transform = {"FFT": torch.fft.fftn, "IFFT": torch.fft.ifftn,
+                     "RFFT": torch.fft.rfftn}[kind]
+        result = transform(x, dim=dims)
+    else:
+        return NotImplemented
+    return result.to(out_dtype)
+
+
+_LINALG = {torch.float32, torch.float64, torch.complex64, torch.complex128}
+
+
+def cholesky(ctx, inst, args):
+    """The factor in the named triangle, the other triangle zero; NaN where not PD."""
+    (a,) = args
+    if a.dtype not in _LINALG:
+        return NotImplemented
+    if a.numel() == 0:
+        return a.clone()
+    lower = attrs.boolean(inst, "lower")
+    half = torch.tril(a) if lower else torch.triu(a)
+    strict = torch.tril(a, -1) if lower else torch.triu(a, 1)
+    full = half + strict.mH  # Hermitian from the named triangle only
+    factor, info = torch.linalg.cholesky_ex(full)
+    factor = torch.where((info != 0)[..., None, None], torch.nan, factor)
+    return factor if lower else factor.mH.contiguous()
+
+
+def triangular_solve(ctx, inst, args):
+    a, b = args
+    transpose = attrs.string(inst, "transpose_a", "NO_TRANSPOSE")
+    if a.dtype not in _LINALG or transpose not in ("NO_TRANSPOSE", "TRANSPOSE", "ADJOINT"):
+        return NotImplemented
+    lower = attrs.boolean(inst, "lower")
+    m = torch.tril(a) if lower else torch.triu(a)
+    if transpose != "NO_TRANSPOSE":
+        m, lower = (m.mH if transpose == "ADJOINT" else m.mT), not lower
+    if b.numel() == 0 or m.numel() == 0:
+        return torch.zeros(ctx.out_shape(), dtype=b.dtype, device=b.device)
+    return torch.linalg.solve_triangular(
+        m, b, upper=not lower, left=attrs.boolean(inst, "left_side"),
+        unitriangular=attrs.boolean(inst, "unit_diagonal"))

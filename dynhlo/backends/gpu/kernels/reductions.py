@@ -1,67 +1,17 @@
-"""The GPU backend's lowering tables.
+"""Reductions and literals in generated kernels: reducer kinds, identities, tile combines.
 
-Two kinds of lowering, one per opcode:
-- fused (`@lowering(Opcode.X)`): `fn(k, inst, idx) -> var` emits Triton code computing `inst`
-  at index `idx` inside a generated kernel (`k` is a codegen.KernelWriter). Ops in this table
-  are fused into kernels (see fusion.py).
-- library (`@library(Opcode.X)`): `fn(ctx, inst, args) -> value` runs on torch tensors held
-  at their actual sizes (dot through cuBLAS, ...). `ctx` is a program.StepContext.
-
-An opcode in neither table runs through the CPU backend's lowering on host copies (a slow
-but exact fallback for rare ops); `can_fuse(inst)` may refuse an instruction whose operands
-or attributes a generated kernel does not handle (it then takes the library or host path).
+A reduce fuses when its to_apply is one binary op of its two parameters (sum, prod, max,
+min, and, or); codegen.py accumulates it in the type `reducer_kind` names.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Callable
 
-from ...hlo import patterns
-from ...hlo.opcodes import Opcode
-from ...hlo.types import FLOAT_TYPES, SIGNED_TYPES, UNSIGNED_TYPES
-
-LOWERINGS: dict[Opcode, Callable] = {}
-LIBRARY: dict[Opcode, Callable] = {}
-# opcode -> fn(inst) -> bool: whether this instruction can be generated in a kernel.
-FUSE_CHECKS: dict[Opcode, Callable] = {}
-
-
-def lowering(*opcodes: Opcode, check: Callable | None = None):
-    """Register a fused (Triton expression) lowering for opcodes."""
-    def register(fn):
-        for op in opcodes:
-            LOWERINGS[op] = fn
-            if check is not None:
-                FUSE_CHECKS[op] = check
-        return fn
-    return register
-
-
-def library(*opcodes: Opcode):
-    """Register a library (torch) lowering for opcodes."""
-    def register(fn):
-        for op in opcodes:
-            LIBRARY[op] = fn
-        return fn
-    return register
-
-
-_KERNEL_TYPES = {"pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64",
-                 "f16", "bf16", "f32", "f64"}
-
-
-def _types_ok(inst) -> bool:
-    shapes = [inst.shape] + [o.shape for o in inst.operands]
-    return all(not s.is_tuple and s.element_type in _KERNEL_TYPES for s in shapes)
-
-
-def can_fuse(inst) -> bool:
-    """Whether `inst` can be computed inside a generated kernel."""
-    if inst.opcode not in LOWERINGS or not _types_ok(inst):
-        return False
-    check = FUSE_CHECKS.get(inst.opcode)
-    return check is None or check(inst)
+from ....hlo import patterns
+from ....hlo.opcodes import Opcode
+from ....hlo.types import FLOAT_TYPES, SIGNED_TYPES
+from .group import FusionError
 
 
 def literal(value, element_type: str) -> str:
@@ -111,7 +61,6 @@ def _acc_type(element_type: str) -> str:
 
 
 def reducer_kind(inst) -> tuple[str, str]:
-    from .codegen import FusionError
     kind = reducer_of(inst)
     if kind is None:
         raise FusionError(f"reduce '{inst.name}' has a reducer kernels do not generate")
@@ -145,11 +94,3 @@ def combine(kind: str, acc: str, part: str) -> str:
     return {"sum": f"{acc} + {part}", "prod": f"{acc} * {part}",
             "max": f"tl.maximum({acc}, {part})", "min": f"tl.minimum({acc}, {part})",
             "and": f"{acc} & {part}", "or": f"{acc} | {part}"}[kind]
-
-
-def is_unsigned(element_type: str) -> bool:
-    return element_type in UNSIGNED_TYPES
-
-
-def is_float(element_type: str) -> bool:
-    return element_type in FLOAT_TYPES

@@ -22,27 +22,9 @@ import math
 
 import torch
 
-from ...hlo import attrs
-from ...hlo.opcodes import Opcode
-from ...shapes.rules_window import topk_k
-from .lowering import library
-from .ops_torch import _SORTABLE, _sort_key
+from ....hlo import attrs
 
 
-@library(Opcode.TOPK)
-def topk(ctx, inst, args):
-    """(values[..., k], s32 indices[..., k]) of the last dimension, ties to the lower index."""
-    (x,) = args
-    if x.dtype not in _SORTABLE:
-        return NotImplemented
-    k, largest = topk_k(inst, x.shape[-1])
-    if x.numel() == 0 or k == 0:
-        shape = tuple(x.shape[:-1]) + (k,)
-        return (torch.empty(shape, dtype=x.dtype, device=x.device),
-                torch.empty(shape, dtype=torch.int32, device=x.device))
-    key = _sort_key(x, True, largest)
-    order = torch.sort(key, dim=-1, stable=True).indices[..., :k]
-    return torch.take_along_dim(x, order, dim=-1), order.to(torch.int32)
 
 
 # dtype -> (exponent bits, mantissa bits, same-width integer dtype)
@@ -50,7 +32,6 @@ _LAYOUT = {torch.float16: (5, 10, torch.int16), torch.bfloat16: (8, 7, torch.int
            torch.float32: (8, 23, torch.int32), torch.float64: (11, 52, torch.int64)}
 
 
-@library(Opcode.REDUCE_PRECISION)
 def reduce_precision(ctx, inst, args):
     (x,) = args
     exponent_bits = attrs.integer(inst, "exponent_bits")
@@ -123,7 +104,6 @@ def _floating(*tensors) -> bool:
     return all(t.is_floating_point() for t in tensors)
 
 
-@library(Opcode.BATCH_NORM_TRAINING)
 def batch_norm_training(ctx, inst, args):
     x, scale, offset = args
     if not _floating(*args):
@@ -135,7 +115,6 @@ def batch_norm_training(ctx, inst, args):
     return (y.to(x.dtype), mean.reshape(-1).to(x.dtype), var.reshape(-1).to(x.dtype))
 
 
-@library(Opcode.BATCH_NORM_INFERENCE)
 def batch_norm_inference(ctx, inst, args):
     x = args[0]
     if not _floating(*args):
@@ -145,7 +124,6 @@ def batch_norm_inference(ctx, inst, args):
     return y.to(x.dtype)
 
 
-@library(Opcode.BATCH_NORM_GRAD)
 def batch_norm_grad(ctx, inst, args):
     x, scale, mean, var, dy = args
     if not _floating(*args):

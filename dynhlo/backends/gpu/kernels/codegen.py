@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from typing import Callable
 
-from ...hlo import attrs
-from ...hlo.ir import Instruction
-from ...hlo.opcodes import Opcode
-from ...shapes.sizes import Formula, Sym, bound_of, dim_text
-from . import lowering as lw
-from .launcher import triton_type
+from ....hlo import attrs
+from ....hlo.ir import Instruction
+from ....hlo.opcodes import Opcode
+from ....shapes.sizes import Sym, bound_of
+from . import reductions as lw
+from .group import FusionError, Group, Kernel, canonical_dim, dims_equal
+from .types import triton_type
 
 _NAME = re.compile(r"\b[a-z_][a-z_0-9]*\b")
 _INT32_LIMIT = 2 ** 31 - 1
@@ -44,84 +45,13 @@ LOOP_BN = 1024           # column tile of looped (non-persistent) reductions
 ROW_WARPS = 4
 
 
-class FusionError(Exception):
-    """A group cannot be generated as one kernel; `inst` is the reduction to split off."""
-
-    def __init__(self, message: str, inst: Instruction | None = None):
-        super().__init__(message)
-        self.inst = inst
-
-
-@dataclass
-class Group:
-    """A fused group: `root` is stored; `inputs` are loaded; the rest is computed in-kernel.
-
-    `domain` is the iteration space (dims); `reduced` the domain positions that the group's
-    reductions reduce (empty for an elementwise group).
-    """
-
-    root: Instruction
-    inputs: list[Instruction]
-    reduces: list[Instruction]
-    domain: tuple
-    reduced: tuple[int, ...] = ()
-
-
-@dataclass
-class Kernel:
-    """Generated source and what the launcher needs to call it."""
-
-    name: str
-    source: str
-    group: Group
-    size_syms: list[Sym] = field(default_factory=list)
-    kind: str = "elementwise"      # or "row"
-    block: dict = field(default_factory=dict)
-    num_warps: int = 4
-    grid_dims: tuple = ()          # row kernels: the kept dims, one program per BM of them
-    grid_block: int = 1            # elements (or rows) one program covers
-
-    def __post_init__(self):
-        group = self.group
-        if self.kind == "row":
-            self.grid_dims = tuple(d for k, d in enumerate(group.domain)
-                                   if k not in group.reduced)
-            self.grid_block = self.block["BM"]
-        else:
-            self.grid_block = self.block["BLOCK"]
-
-
-def canonical_dim(dim):
-    """The Sym a dimension's size is read from, seeing through identity formulas.
-
-    Inference gives `reshape f32[<=n,1] -> f32[<=n]` a new Sym whose formula is the old
-    one's size; both must be the same size argument and compare equal here.
-    """
-    while isinstance(dim, Sym):
-        root = dim.root()
-        expr = root.expr
-        if isinstance(expr, Formula) and len(expr.args) == 1 and \
-                expr.text == dim_text(expr.args[0]):
-            dim = expr.args[0]
-            continue
-        return root
-    return dim
-
-
-def dims_equal(a, b) -> bool:
-    a, b = canonical_dim(a), canonical_dim(b)
-    if isinstance(a, Sym) or isinstance(b, Sym):
-        return a is b
-    return a == b
-
-
 class KernelWriter:
     """Builds one kernel's source; lowerings call back into value/let/size/load."""
 
-    def __init__(self, group: Group, info, interpret: bool):
+    def __init__(self, group: Group, info, emitters: dict[Opcode, Callable]):
         self.group = group
         self.info = info
-        self.interpret = interpret
+        self.emitters = emitters
         self.lines: list[str] = []
         self.indent = 1
         self.memo: dict = {}
@@ -184,7 +114,38 @@ class KernelWriter:
         return "tl.int64" if self.wide else "tl.int32"
 
     def value(self, inst: Instruction, idx: tuple[str, ...]) -> str:
-        """The variable holding `inst` at index `idx` (emitting it once per index)."""
+        """The variable holding `inst` at index `idx` (emitting it once per index).
+
+        Operands read at the same index (elementwise emitters, marked `same_index`) are
+        emitted first, deepest first, from an explicit stack: a chain of thousands of
+        elementwise ops needs no Python recursion (emitters then find them memoized).
+        """
+        var = self.memo.get((inst, idx))
+        if var is not None:
+            return var
+        self._emit_operands_first(inst, idx)
+        return self._value_one(inst, idx)
+
+    def _emit_operands_first(self, inst: Instruction, idx: tuple[str, ...]) -> None:
+        stack, seen = [(inst, idx, False)], set()
+        while stack:
+            node, at, ready = stack.pop()
+            key = (node, at)
+            if ready:
+                if key not in self.memo and (node, at) != (inst, idx):
+                    self._value_one(node, at)
+                continue
+            if key in self.memo or key in seen:
+                continue
+            seen.add(key)
+            stack.append((node, at, True))
+            if node in self.inputs or not getattr(self.emitters.get(node.opcode),
+                                                  "same_index", False):
+                continue
+            for op in reversed(node.operands):
+                stack.append((op, at if op.shape.rank == len(at) else (), False))
+
+    def _value_one(self, inst: Instruction, idx: tuple[str, ...]) -> str:
         key = (inst, idx)
         var = self.memo.get(key)
         if var is not None:
@@ -194,7 +155,7 @@ class KernelWriter:
         elif inst.opcode is Opcode.REDUCE:
             var = self._reduced_value(inst, idx)
         else:
-            fn = lw.LOWERINGS.get(inst.opcode)
+            fn = self.emitters.get(inst.opcode)
             if fn is None:
                 raise FusionError(f"no fused lowering for {inst.opcode.value}")
             var = fn(self, inst, idx)
@@ -421,7 +382,7 @@ class KernelWriter:
         header = [
             "import triton",
             "import triton.language as tl",
-            "from dynhlo.backends.gpu import kmath as M",
+            "from dynhlo.backends.gpu.kernels import kmath as M",
             "",
             "",
             f"@triton.jit(do_not_specialize={size_args!r})",
@@ -436,6 +397,10 @@ class KernelWriter:
                       num_warps=4 if kind == "elementwise" else ROW_WARPS)
 
 
-def generate(group: Group, info, interpret: bool) -> Kernel:
-    """Triton source for a group; FusionError when the group cannot be one kernel."""
-    return KernelWriter(group, info, interpret).write()
+def generate(group: Group, info, emitters: dict[Opcode, Callable]) -> Kernel:
+    """Triton source for a group; FusionError when the group cannot be one kernel.
+
+    `emitters[opcode](writer, inst, idx) -> var` emits one instruction (the kernel tier of
+    the GPU rule table, rules.py).
+    """
+    return KernelWriter(group, info, emitters).write()

@@ -1,7 +1,7 @@
 """Fused lowerings that move data: they rewrite the index and read the operand there.
 
 broadcast, transpose, reshape/bitcast, slice, reverse, gather, iota, scalar constants, and
-reduce (computed by codegen's reduction passes, registered here so fusion sees it).
+reduce (computed by codegen's reduction passes; listed so fusion sees it).
 Reshape follows XLA: row-major linearization of the actual sizes (size-1 dimensions are
 dropped or inserted without index arithmetic). Gather clamps each start index to
 [0, operand actual size - slice size], as XLA does. Semantics: XLA operation semantics.
@@ -9,18 +9,18 @@ dropped or inserted without index arithmetic). Gather clamps each start index to
 
 from __future__ import annotations
 
-from ...hlo import attrs
-from ...hlo.opcodes import Opcode
-from .lowering import lowering, reducer_of
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ....shapes.rules_data import physical_order
+from .group import dims_equal
+from .reductions import reducer_of
 
 
-@lowering(Opcode.BROADCAST)
 def broadcast(k, inst, idx):
     mapped = attrs.ints(inst, "dimensions", ())
     return k.value(inst.operands[0], tuple(idx[d] for d in mapped))
 
 
-@lowering(Opcode.TRANSPOSE)
 def transpose(k, inst, idx):
     perm = attrs.ints(inst, "dimensions")
     operand_idx = [None] * len(perm)
@@ -34,21 +34,18 @@ def _non_unit(k, dims):
 
 
 def _same_dims(k, a, b) -> bool:
-    from .codegen import dims_equal
     return len(a) == len(b) and all(dims_equal(x, y) for (_, x), (_, y) in zip(a, b))
 
 
-def _reshape_ok(inst) -> bool:
+def reshape_ok(inst) -> bool:
     """A bitcast is a logical reshape only with the same element type and row-major layouts."""
     if inst.opcode is Opcode.BITCAST:
-        from ...shapes.rules_data import physical_order
         shapes = (inst.shape, inst.operands[0].shape)
         return shapes[0].element_type == shapes[1].element_type and all(
             physical_order(s) == list(range(s.rank)) for s in shapes)
     return True
 
 
-@lowering(Opcode.RESHAPE, Opcode.BITCAST, check=_reshape_ok)
 def reshape(k, inst, idx):
     operand = inst.operands[0]
     out_dims, in_dims = k.dims(inst), k.dims(operand)
@@ -72,7 +69,6 @@ def reshape(k, inst, idx):
     return k.value(operand, tuple(operand_idx))
 
 
-@lowering(Opcode.SLICE)
 def slice_(k, inst, idx):
     operand_idx = []
     for i, (start, _, step) in zip(idx, attrs.slices(inst)):
@@ -81,7 +77,6 @@ def slice_(k, inst, idx):
     return k.value(inst.operands[0], tuple(operand_idx))
 
 
-@lowering(Opcode.REVERSE)
 def reverse(k, inst, idx):
     flipped = set(attrs.ints(inst, "dimensions", ()))
     dims = k.dims(inst)
@@ -90,7 +85,6 @@ def reverse(k, inst, idx):
     return k.value(inst.operands[0], operand_idx)
 
 
-@lowering(Opcode.IOTA)
 def iota(k, inst, idx):
     i = idx[attrs.integer(inst, "iota_dimension")]
     t = k.ttype(inst.shape.element_type)
@@ -99,28 +93,30 @@ def iota(k, inst, idx):
     return k.let(f"({i}).to({t})")
 
 
-def _scalar_constant(inst) -> bool:
+def scalar_constant(inst) -> bool:
     return inst.literal is not None and not inst.shape.is_tuple and inst.literal.size == 1 \
         and inst.shape.rank == 0
 
 
-@lowering(Opcode.CONSTANT, check=_scalar_constant)
 def constant(k, inst, idx):
     value = inst.literal.reshape(()).item()
     return k.const(value, inst.shape.element_type)
 
 
-@lowering(Opcode.REDUCE, check=lambda inst: reducer_of(inst) is not None)
 def reduce(k, inst, idx):  # pragma: no cover - codegen computes reductions itself
     raise AssertionError("reductions are computed by codegen's reduction passes")
 
 
-def _plain_gather(inst) -> bool:
+def reduce_fuses(inst) -> bool:
+    """A reduce fuses when its to_apply is one binary op (reductions.reducer_of)."""
+    return reducer_of(inst) is not None
+
+
+def plain_gather(inst) -> bool:
     return not attrs.ints(inst, "operand_batching_dims", ()) and inst.operands[1].shape.element_type in (
         "s32", "s64", "u32", "s16", "s8", "u8", "u16")
 
 
-@lowering(Opcode.GATHER, check=_plain_gather)
 def gather(k, inst, idx):
     operand, indices = inst.operands
     offset_dims = attrs.ints(inst, "offset_dims", ())
@@ -149,6 +145,3 @@ def gather(k, inst, idx):
         off = offset_idx[window.index(d)] if d in window else "0"
         operand_idx.append(start if off == "0" else off if start == "0" else f"{start} + {off}")
     return k.value(operand, tuple(operand_idx))
-
-
-

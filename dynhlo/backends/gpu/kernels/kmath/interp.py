@@ -1,4 +1,4 @@
-"""The interpreter's versions of math_device.py: the same names, in plain `tl` (no libdevice).
+"""The interpreter's versions of device.py: the same names, in plain `tl` (no libdevice).
 
 Accurate enough for tests (float32 within a few ulp on ordinary inputs), not for speed.
 """

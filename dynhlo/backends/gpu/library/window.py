@@ -25,12 +25,13 @@ import itertools
 
 import torch
 
-from ...hlo import attrs
-from ...hlo.opcodes import Opcode
-from ...shapes.windows import running_axis, useful_taps, window_dims, window_output_size
-from .launcher import torch_dtype
-from .lowering import computation_reducer, library
-from .ops_torch_apply import applicable, apply, apply_in_rounds
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ....shapes.windows import running_axis, useful_taps, window_dims, window_output_size
+from ..tensors import torch_dtype
+from ..kernels.reductions import computation_reducer
+from .apply import applicable, apply, apply_in_rounds
+from .indexing import combine_updates
 
 _OPS = {"sum": torch.add, "prod": torch.mul, "max": torch.maximum, "min": torch.minimum}
 
@@ -75,7 +76,6 @@ def _fit(arrays):
     return [a[tuple(slice(0, s) for s in shape)] for a in arrays]
 
 
-@library(Opcode.REDUCE_WINDOW)
 def reduce_window(ctx, inst, args):
     (comp,) = inst.called["to_apply"]
     kind = computation_reducer(comp) if len(args) == 2 else None
@@ -171,7 +171,6 @@ def _select_compare(comp):
     return lambda a, b: fn(b, a)
 
 
-@library(Opcode.SELECT_AND_SCATTER)
 def select_and_scatter(ctx, inst, args):
     """Scatter `source` onto the element `select` picks in each window of `operand`.
 
@@ -202,8 +201,7 @@ def select_and_scatter(ctx, inst, args):
     if kind is None:
         apply_in_rounds(scatter_comp, [out], targets, [values], out.device)
         return out
-    from .ops_torch_index import _combine
-    _combine(out, kind, targets, values)
+    combine_updates(out, kind, targets, values)
     return out
 
 

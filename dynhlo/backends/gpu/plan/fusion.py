@@ -1,6 +1,6 @@
 """Fusion: which instructions are computed together in one generated kernel.
 
-An instruction that a kernel can compute (lowering.can_fuse) is computed inside the kernels
+An instruction that a kernel can compute (rules.can_fuse: the kernel tier) is computed inside the kernels
 of its users, unless its value must exist in memory ("materialized"): the computation's
 root, operands of library and host steps, values that sizes are read from, and reductions
 that cannot share their user's kernel. Each materialized fusible instruction is the root of
@@ -8,7 +8,7 @@ one group: it and its fusible, non-materialized producers, transitively (a produ
 two groups is recomputed in each, like Inductor). A group with reductions iterates over
 the reductions' operand shape, so softmax and layer norm are one kernel each.
 
-When a group cannot be generated (codegen.FusionError), the reduction it names is
+When a group cannot be generated (kernels.group.FusionError), the reduction it names is
 materialized and planning starts again; a group without reductions that still fails is
 taken off the fused path. Each retry materializes one more instruction, so planning ends.
 """
@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...hlo.opcodes import Opcode
-from ...shapes.dynamic import ComputationInfo
-from ..cpu.evaluator import schedule, _leaf_dims, _sym_deps
-from .codegen import FusionError, Group, Kernel, generate
-from .lowering import can_fuse
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ....shapes.dynamic import ComputationInfo
+from ....shapes.schedule import leaf_dims, schedule, sym_deps
+from ..kernels.codegen import generate
+from ..kernels.group import FusionError, Group, Kernel
+from ..rules import EMITTERS, can_fuse, rule_of
 
 
 @dataclass
@@ -36,7 +38,7 @@ class Plan:
     steps: list = field(default_factory=list)        # (instruction, kind), fused ones left out
 
 
-def plan_computation(info: ComputationInfo, interpret: bool) -> Plan:
+def plan_computation(info: ComputationInfo) -> Plan:
     """Group the instructions of one computation invocation into kernels and other steps."""
     order = schedule(info)
     fusible = {i for i in order if i.opcode is not Opcode.PARAMETER and can_fuse(i)}
@@ -45,7 +47,7 @@ def plan_computation(info: ComputationInfo, interpret: bool) -> Plan:
     while True:
         materialized = _materialized(info, order, fusible) | extra
         try:
-            kernels = _generate_all(info, order, fusible, materialized, interpret)
+            kernels = _generate_all(info, order, fusible, materialized)
             break
         except _Retry as retry:
             if retry.demote is not None:
@@ -55,8 +57,8 @@ def plan_computation(info: ComputationInfo, interpret: bool) -> Plan:
     plan = Plan(info, order, kernels)
     plan.fused = {i for i in fusible if i not in kernels}
     for inst in order:
-        if inst.opcode in _ON_DEVICE_CALLS and _callees_analyzed(info, inst):
-            plan.calls[inst] = [plan_computation(info.calls[(inst, k)], interpret)
+        if rule_of(inst.opcode).plan and _callees_analyzed(info, inst):
+            plan.calls[inst] = [plan_computation(info.calls[(inst, k)])
                                 for k in range(len(inst.called_computations()))]
     for inst in order:
         if inst in plan.fused:
@@ -67,21 +69,14 @@ def plan_computation(info: ComputationInfo, interpret: bool) -> Plan:
     return plan
 
 
-# Ops whose called computations run as plans of their own on the device: call, while (the
-# predicate is read back each iteration, as XLA's GPU runtime does) and conditional.
-_ON_DEVICE_CALLS = (Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL)
-
-
 def _callees_analyzed(info, inst) -> bool:
     count = len(inst.called_computations())
     return count > 0 and all((inst, k) in info.calls for k in range(count))
 
 
-_VIEW_OPS = (Opcode.TRANSPOSE, Opcode.RESHAPE)
-
-
 def _views_for_libraries(info, order, fusible) -> set:
-    """Transposes/reshapes whose every user is a library step: done as torch views.
+    """Views (rules: `view`) whose every user is a library step that `reads_views`: done
+    as torch views.
 
     A kernel would copy the operand only for cuBLAS to read it again; a view costs nothing
     (e.g. attention's `transpose(k)` feeding `dot(q, k^T)`).
@@ -91,8 +86,8 @@ def _views_for_libraries(info, order, fusible) -> set:
         for op in inst.operands:
             users.setdefault(op, []).append(inst)
     root = info.computation.root
-    return {i for i in order if i.opcode in _VIEW_OPS and i in fusible and i is not root
-            and users.get(i) and all(u not in fusible and u.opcode is Opcode.DOT
+    return {i for i in order if rule_of(i.opcode).view and i in fusible and i is not root
+            and users.get(i) and all(u not in fusible and rule_of(u.opcode).reads_views
                                      for u in users[i])}
 
 
@@ -108,18 +103,18 @@ def _materialized(info, order, fusible) -> set:
     for inst in order:
         if inst not in fusible:
             out.update(inst.operands)
-        for dim in _leaf_dims(info.dims.get(inst, ())):
-            out.update(d for d in _sym_deps(dim) if d in members)
+        for dim in leaf_dims(info.dims.get(inst, ())):
+            out.update(d for d in sym_deps(dim) if d in members)
     return out
 
 
-def _generate_all(info, order, fusible, materialized, interpret) -> dict:
+def _generate_all(info, order, fusible, materialized) -> dict:
     kernels: dict = {}
     for inst in order:
         if inst in fusible and inst in materialized:
             group = build_group(info, order, inst, fusible, materialized)
             try:
-                kernels[inst] = generate(group, info, interpret)
+                kernels[inst] = generate(group, info, EMITTERS)
             except FusionError as exc:
                 raise _retry_for(exc, group, materialized) from None
     return kernels
@@ -152,7 +147,7 @@ def build_group(info, order, root, fusible, materialized) -> Group:
     reduces = sorted((m for m in members if m.opcode is Opcode.REDUCE), key=position.__getitem__)
     if not reduces:
         return Group(root, inputs, [], tuple(info.dims[root]))
-    from ...hlo import attrs
+    from ....hlo import attrs
     first = reduces[0]
     axes = tuple(sorted(attrs.ints(first, "dimensions")))
     return Group(root, inputs, reduces, tuple(info.dims[first.operands[0]]), axes)

@@ -1,6 +1,9 @@
 """Library lowerings that move data, as torch ops on tensors at their actual sizes.
 
-concatenate, pad (interior and negative padding), dynamic-slice, dynamic-update-slice,
+Views and bookkeeping: transpose and reshape (strided views; the planner uses them where
+only library steps read the result), tuple, get-tuple-element, constant (cached on the
+device), get-dimension-size; broadcast, slice and reverse for what kernels refuse
+(float8, complex: bit-exact moves). And concatenate, pad (interior and negative padding), dynamic-slice, dynamic-update-slice,
 set-dimension-size, dynamic-reshape, bitcast (layout-changing), bitcast-convert, the
 PadToStatic / SliceToDynamic and identity (sharding, placement) custom calls,
 copy-start/copy-done and the bookkeeping ops (add-dependency, domain, async-update,
@@ -19,19 +22,19 @@ BitcastConvertType) and DESIGN.md section 1 for the dynamic-size ops.
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
-from ...hlo import attrs
-from ...hlo.opcodes import Opcode
-from ...hlo.types import bit_width
-from ...shapes.rules_data import physical_order
-from ...shapes.rules_misc import IDENTITY_TARGETS
-from ...shapes.sizes import sizes_from_operands
-from .launcher import torch_dtype
-from .lowering import library
+from ....hlo import attrs
+from ....hlo.types import bit_width
+from ....shapes.rules_data import physical_order
+from ....shapes.rules_misc import IDENTITY_TARGETS
+from ....shapes.sizes import sizes_from_operands
+from ..tensors import to_device, torch_dtype
+
+_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
 
 
-@library(Opcode.CONCATENATE)
 def concatenate(ctx, inst, args):
     """Operands cut to the result's actual sizes off the axis, then joined along it."""
     axis = attrs.ints(inst, "dimensions")[0]
@@ -41,7 +44,6 @@ def concatenate(ctx, inst, args):
     return torch.cat(parts, dim=axis)
 
 
-@library(Opcode.PAD)
 def pad(ctx, inst, args):
     """Interior padding spreads the elements (a strided write); negative padding crops."""
     x, value = args
@@ -91,7 +93,6 @@ def _windows(ctx, starts, sizes, extents, what: str) -> list:
     return out
 
 
-@library(Opcode.DYNAMIC_SLICE)
 def dynamic_slice(ctx, inst, args):
     x, *starts = args
     vector = _start_vector(inst, starts, x.dim())
@@ -105,7 +106,6 @@ def dynamic_slice(ctx, inst, args):
     return out.clone() if out is x else out
 
 
-@library(Opcode.DYNAMIC_UPDATE_SLICE)
 def dynamic_update_slice(ctx, inst, args):
     x, update, *starts = args
     vector = _start_vector(inst, starts, x.dim())
@@ -138,14 +138,12 @@ def _resize(x: torch.Tensor, shape) -> torch.Tensor:
     return out
 
 
-@library(Opcode.SET_DIMENSION_SIZE)
 def set_dimension_size(ctx, inst, args):
     x, n = args
     d = attrs.ints(inst, "dimensions")[0]
     return _resize(x, _own_shape(ctx, inst, {d: (inst.operands[1], n)}))
 
 
-@library(Opcode.DYNAMIC_RESHAPE)
 def dynamic_reshape(ctx, inst, args):
     x = args[0]
     shape = _own_shape(ctx, inst, {d: (inst.operands[1 + d], args[1 + d])
@@ -159,7 +157,6 @@ def dynamic_reshape(ctx, inst, args):
     return x.reshape(shape)
 
 
-@library(Opcode.BITCAST)
 def bitcast(ctx, inst, args):
     """Reshape in physical (layout) order, then reinterpret the element type if it differs."""
     (x,) = args
@@ -185,7 +182,6 @@ def _count(shape) -> int:
     return count
 
 
-@library(Opcode.BITCAST_CONVERT)
 def bitcast_convert(ctx, inst, args):
     """Reinterpret bits (little-endian): a wider source splits each element along a new last
     dimension, a narrower one joins the last dimension (torch's view(dtype))."""
@@ -206,7 +202,6 @@ def bitcast_convert(ctx, inst, args):
     return x.view(dtype).reshape(x.shape[:-1])
 
 
-@library(Opcode.CUSTOM_CALL)
 def custom_call(ctx, inst, args):
     """PadToStatic, SliceToDynamic and the identity targets (sharding and placement
     annotations) on the device; other targets (LAPACK) take the host path."""
@@ -226,23 +221,83 @@ def custom_call(ctx, inst, args):
     return NotImplemented
 
 
-@library(Opcode.COPY_START)
 def copy_start(ctx, inst, args):
     """(destination copy, source, u32[] context 0): the copy is made at once."""
     (x,) = args
     return (x.clone(), x, torch.zeros((), dtype=torch.uint32, device=x.device))
 
 
-@library(Opcode.COPY_DONE)
 def copy_done(ctx, inst, args):
     return args[0][0]
 
 
-@library(Opcode.ADD_DEPENDENCY, Opcode.DOMAIN, Opcode.ASYNC_UPDATE)
 def first_operand(ctx, inst, args):
     return args[0]
 
 
-@library(Opcode.OPTIMIZATION_BARRIER)
 def opt_barrier(ctx, inst, args):
     return args[0] if len(args) == 1 else tuple(args)
+
+
+def broadcast(ctx, inst, args):
+    """A view (no copy): a broadcast declared at its bound meets the actual size later."""
+    (x,) = args
+    shape = tuple(ctx.out_shape())
+    mapped = attrs.ints(inst, "dimensions", ())
+    if x.dim() == 0:
+        return x.expand(shape)
+    view = x.reshape([x.shape[mapped.index(k)] if k in mapped else 1
+                      for k in range(len(shape))])
+    if any(k in mapped and view.shape[k] != shape[k] for k in range(len(shape))):
+        raise ctx.error(f"broadcast of size {list(x.shape)} to {list(shape)}")
+    return view.expand(shape)
+
+
+def slice_(ctx, inst, args):
+    (x,) = args
+    return x[tuple(slice(s, limit, step) for s, limit, step in attrs.slices(inst))]
+
+
+def reverse(ctx, inst, args):
+    (x,) = args
+    dims = list(attrs.ints(inst, "dimensions", ()))
+    if x.dtype in _FP8:  # torch has no flip for float8: move the bytes
+        return x.view(torch.uint8).flip(dims).view(x.dtype)
+    return x.flip(dims)
+
+
+def transpose(ctx, inst, args):
+    """A strided view (fusion.py uses this only where library steps read the result)."""
+    return args[0].permute(attrs.ints(inst, "dimensions"))
+
+
+def reshape(ctx, inst, args):
+    return args[0].reshape(ctx.out_shape())
+
+
+def tuple_(ctx, inst, args):
+    return tuple(args)
+
+
+def get_tuple_element(ctx, inst, args):
+    return args[0][attrs.integer(inst, "index")]
+
+
+def constant(ctx, inst, args):
+    if inst.shape.is_tuple:
+        return tuple(to_device(v, ctx.device, s.element_type)
+                     for v, s in zip(inst.literal, inst.shape.elements))
+    cached = ctx.constants.get(inst)
+    if cached is None:
+        cached = ctx.constants[inst] = to_device(inst.literal, ctx.device,
+                                                 inst.shape.element_type)
+    shape = ctx.out_shape()
+    if tuple(cached.shape) == shape:
+        return cached
+    return cached[tuple(slice(0, s) for s in shape)]
+
+
+def get_dimension_size(ctx, inst, args):
+    d = attrs.ints(inst, "dimensions")[0]
+    size = ctx.env.size(ctx.info.dims[inst.operands[0]][d])
+    return torch.tensor(np.int32(size), device=ctx.device)

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import torch
 
-from ...hlo import attrs
-from ...hlo.opcodes import Opcode
-from .launcher import torch_dtype, to_device
-from .lowering import library
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ..tensors import to_device, torch_dtype
+from .elementwise import fitted, total_order_key
 
 _BINARY = {Opcode.ADD: torch.add, Opcode.SUBTRACT: torch.sub, Opcode.MULTIPLY: torch.mul,
            Opcode.MAXIMUM: torch.maximum, Opcode.MINIMUM: torch.minimum}
@@ -123,8 +123,7 @@ def _wide(x: torch.Tensor) -> torch.Tensor:
 def _compare(inst, x, y):
     direction = attrs.string(inst, "direction")
     if attrs.string(inst, "type") == "TOTALORDER" and x.is_floating_point():
-        from .ops_torch_generic import _total_order_key
-        x, y = _total_order_key(x), _total_order_key(y)
+        x, y = total_order_key(x), total_order_key(y)
     return _COMPARE[direction](x, y)
 
 
@@ -164,13 +163,11 @@ def apply_in_rounds(comp, outs: list, target, values: list, device) -> None:
             f[t] = value.to(f.dtype).expand(t.shape)
 
 
-@library(Opcode.MAP)
 def map_(ctx, inst, args):
     """Apply to_apply elementwise: one run of the scalar computation over whole tensors."""
     (comp,) = inst.called["to_apply"]
     if not applicable(comp):
         return NotImplemented
-    from .ops_torch_elementwise import fitted
     shape = tuple(ctx.out_shape())
     out = apply(comp, fitted(ctx, args), ctx.device)
     return out.to(torch_dtype(inst.shape.element_type)).expand(shape).contiguous()

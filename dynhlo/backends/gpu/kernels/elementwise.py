@@ -9,9 +9,16 @@ the interpreter). Semantics: XLA operation semantics, element-wise operations.
 
 from __future__ import annotations
 
-from ...hlo import attrs
-from ...hlo.opcodes import Opcode
-from .lowering import is_float, is_unsigned, lowering
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from .types import is_float, is_unsigned
+
+
+def same_index(emit):
+    """Mark an emitter that reads every operand at the result's index (codegen.py emits
+    those operands first, without recursion)."""
+    emit.same_index = True
+    return emit
 
 
 def operands(k, inst, idx):
@@ -29,7 +36,7 @@ def _result(k, inst, expr: str) -> str:
     return k.let(f"({expr}).to({k.ttype(inst.shape.element_type)})")
 
 
-_UNARY = {
+UNARY = {
     Opcode.EXP: "tl.exp({})", Opcode.LOG: "tl.log({})", Opcode.SQRT: "M.sqrt({})",
     Opcode.RSQRT: "tl.rsqrt({})", Opcode.TANH: "M.tanh({})", Opcode.SINE: "tl.sin({})",
     Opcode.COSINE: "tl.cos({})", Opcode.TAN: "M.tan({})", Opcode.FLOOR: "tl.floor({})",
@@ -40,44 +47,44 @@ _UNARY = {
 }
 
 
-def _float_only(inst) -> bool:
+def float_only(inst) -> bool:
     return is_float(inst.shape.element_type)
 
 
-@lowering(*_UNARY, check=_float_only)
+@same_index
 def unary_math(k, inst, idx):
     (x,) = operands(k, inst, idx)
-    return _result(k, inst, _UNARY[inst.opcode].format(_compute(k, inst, x)))
+    return _result(k, inst, UNARY[inst.opcode].format(_compute(k, inst, x)))
 
 
-@lowering(Opcode.NEGATE)
+@same_index
 def negate(k, inst, idx):
     (x,) = operands(k, inst, idx)
     x = _compute(k, inst, x)
     # Triton's unary minus is 0 - x, which gives +0 for +0; XLA's negate flips the sign.
-    return _result(k, inst, f"{x} * -1.0" if _float_only(inst) else f"-{x}")
+    return _result(k, inst, f"{x} * -1.0" if float_only(inst) else f"-{x}")
 
 
-@lowering(Opcode.ABS)
+@same_index
 def abs_(k, inst, idx):
     (x,) = operands(k, inst, idx)
     return _result(k, inst, f"tl.abs({_compute(k, inst, x)})")
 
 
-@lowering(Opcode.SIGN)
+@same_index
 def sign(k, inst, idx):
     (x,) = operands(k, inst, idx)
     x = _compute(k, inst, x)
     return _result(k, inst, f"tl.where({x} > 0, 1, tl.where({x} < 0, -1, {x}))")
 
 
-@lowering(Opcode.IS_FINITE, check=lambda i: is_float(i.operands[0].shape.element_type))
+@same_index
 def is_finite(k, inst, idx):
     (x,) = operands(k, inst, idx)
     return k.let(f"({x} == {x}) & (tl.abs({x}) != float('inf'))")
 
 
-@lowering(Opcode.NOT)
+@same_index
 def not_(k, inst, idx):
     (x,) = operands(k, inst, idx)
     if inst.shape.element_type == "pred":
@@ -86,21 +93,18 @@ def not_(k, inst, idx):
 
 
 def _arith(symbol):
+    @same_index
     def emit(k, inst, idx):
         x, y = operands(k, inst, idx)
         return _result(k, inst, f"{_compute(k, inst, x)} {symbol} {_compute(k, inst, y)}")
     return emit
 
 
-lowering(Opcode.ADD)(_arith("+"))
-lowering(Opcode.SUBTRACT)(_arith("-"))
-lowering(Opcode.MULTIPLY)(_arith("*"))
-lowering(Opcode.AND)(_arith("&"))
-lowering(Opcode.OR)(_arith("|"))
-lowering(Opcode.XOR)(_arith("^"))
+add, subtract, multiply = _arith("+"), _arith("-"), _arith("*")
+and_, or_, xor = _arith("&"), _arith("|"), _arith("^")
 
 
-@lowering(Opcode.DIVIDE, check=lambda i: is_float(i.shape.element_type))
+@same_index
 def divide(k, inst, idx):
     x, y = operands(k, inst, idx)
     if inst.shape.element_type == "f64":
@@ -108,25 +112,26 @@ def divide(k, inst, idx):
     return _result(k, inst, f"tl.div_rn({_compute(k, inst, x)}, {_compute(k, inst, y)})")
 
 
-@lowering(Opcode.REMAINDER, check=lambda i: is_float(i.shape.element_type))
+@same_index
 def remainder(k, inst, idx):
     x, y = operands(k, inst, idx)
     return _result(k, inst, f"M.fmod({_compute(k, inst, x)}, {_compute(k, inst, y)})")
 
 
-@lowering(Opcode.POWER, check=lambda i: is_float(i.shape.element_type))
+@same_index
 def power(k, inst, idx):
     x, y = operands(k, inst, idx)
     return _result(k, inst, f"M.pow({_compute(k, inst, x)}, {_compute(k, inst, y)})")
 
 
-@lowering(Opcode.ATAN2, check=lambda i: is_float(i.shape.element_type))
+@same_index
 def atan2(k, inst, idx):
     x, y = operands(k, inst, idx)
     return _result(k, inst, f"M.atan2({_compute(k, inst, x)}, {_compute(k, inst, y)})")
 
 
 def _minmax(fn):
+    @same_index
     def emit(k, inst, idx):
         x, y = operands(k, inst, idx)
         if is_float(inst.shape.element_type):
@@ -137,30 +142,29 @@ def _minmax(fn):
     return emit
 
 
-lowering(Opcode.MAXIMUM)(_minmax("maximum"))
-lowering(Opcode.MINIMUM)(_minmax("minimum"))
+maximum, minimum = _minmax("maximum"), _minmax("minimum")
 
 _COMPARE = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
 
 
-def _plain_compare(inst) -> bool:
+def plain_compare(inst) -> bool:
     return attrs.string(inst, "direction") in _COMPARE and attrs.string(
         inst, "type") != "TOTALORDER"
 
 
-@lowering(Opcode.COMPARE, check=_plain_compare)
+@same_index
 def compare(k, inst, idx):
     x, y = operands(k, inst, idx)
     return k.let(f"{x} {_COMPARE[attrs.string(inst, 'direction')]} {y}")
 
 
-@lowering(Opcode.SELECT)
+@same_index
 def select(k, inst, idx):
     p, x, y = operands(k, inst, idx)
     return _result(k, inst, f"tl.where({p}, {x}, {y})")
 
 
-@lowering(Opcode.CLAMP)
+@same_index
 def clamp(k, inst, idx):
     lo, x, hi = operands(k, inst, idx)
     if is_float(inst.shape.element_type):  # NaN propagates, as in XLA
@@ -169,12 +173,12 @@ def clamp(k, inst, idx):
     return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}), {hi})")
 
 
-def _convert_ok(inst) -> bool:
+def convert_ok(inst) -> bool:
     src, dst = inst.operands[0].shape.element_type, inst.shape.element_type
     return not (is_float(src) and not is_float(dst) and dst != "pred")
 
 
-@lowering(Opcode.CONVERT, check=_convert_ok)
+@same_index
 def convert(k, inst, idx):
     (x,) = operands(k, inst, idx)
     if inst.shape.element_type == "pred":
@@ -182,13 +186,14 @@ def convert(k, inst, idx):
     return k.let(f"{x}.to({k.ttype(inst.shape.element_type)})")
 
 
-@lowering(Opcode.COPY)
+@same_index
 def copy(k, inst, idx):
     (x,) = operands(k, inst, idx)
     return x
 
 
 def _shift(kind):
+    @same_index
     def emit(k, inst, idx):
         x, y = operands(k, inst, idx)
         t = inst.shape.element_type
@@ -201,10 +206,17 @@ def _shift(kind):
     return emit
 
 
-def _int_only(inst) -> bool:
+def int_only(inst) -> bool:
     return not is_float(inst.shape.element_type) and inst.shape.element_type != "pred"
 
 
-lowering(Opcode.SHIFT_LEFT, check=_int_only)(_shift("left"))
-lowering(Opcode.SHIFT_RIGHT_LOGICAL, check=_int_only)(_shift("logical"))
-lowering(Opcode.SHIFT_RIGHT_ARITHMETIC, check=_int_only)(_shift("arith"))
+shift_left = _shift("left")
+shift_right_logical, shift_right_arithmetic = _shift("logical"), _shift("arith")
+
+
+def float_result(inst) -> bool:
+    return is_float(inst.shape.element_type)
+
+
+def float_operand(inst) -> bool:
+    return is_float(inst.operands[0].shape.element_type)

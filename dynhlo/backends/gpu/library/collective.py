@@ -18,10 +18,8 @@ import re
 
 import torch
 
-from ...hlo.opcodes import Opcode
-from ...hlo.shape import leaf_shapes
-from .launcher import torch_dtype
-from .lowering import library
+from ....hlo.shape import leaf_shapes
+from ..tensors import torch_dtype
 
 
 def _operands(args):
@@ -40,20 +38,15 @@ def _context(ctx, inst) -> tuple:
     return tuple(out)
 
 
-@library(Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START, Opcode.ALL_REDUCE_DONE,
-         Opcode.REDUCE_SCATTER, Opcode.ALL_GATHER, Opcode.ALL_TO_ALL,
-         Opcode.COLLECTIVE_BROADCAST)
 def one_participant(ctx, inst, args):
     return _operands(args)
 
 
-@library(Opcode.ALL_GATHER_START)
 def all_gather_start(ctx, inst, args):
     value = _operands(args)
     return (value, value) + _context(ctx, inst)
 
 
-@library(Opcode.ALL_GATHER_DONE, Opcode.COLLECTIVE_PERMUTE_DONE)
 def collective_done(ctx, inst, args):
     return args[0][1]
 
@@ -67,21 +60,17 @@ def _permuted(inst, x):
     return x if (0, 0) in pairs else torch.zeros_like(x)
 
 
-@library(Opcode.COLLECTIVE_PERMUTE)
 def collective_permute(ctx, inst, args):
     return _permuted(inst, args[0])
 
 
-@library(Opcode.COLLECTIVE_PERMUTE_START)
 def collective_permute_start(ctx, inst, args):
     return (args[0], _permuted(inst, args[0])) + _context(ctx, inst)
 
 
-@library(Opcode.REPLICA_ID, Opcode.PARTITION_ID)
 def device_id(ctx, inst, args):
     return torch.zeros((), dtype=torch_dtype(inst.shape.element_type), device=ctx.device)
 
 
-@library(Opcode.AFTER_ALL)
 def after_all(ctx, inst, args):
     return torch.zeros((), dtype=torch.bool, device=ctx.device)

@@ -1,4 +1,4 @@
-"""Elementwise opcodes that generated kernels refuse, as torch ops at the actual sizes.
+"""Elementwise opcodes as torch ops at the actual sizes: what generated kernels refuse.
 
 The fused kernels (ops_elementwise.py) take the common cases; what they refuse comes here
 instead of the host: convert from float to integer (XLA's saturation, NaN -> 0), converts to
@@ -10,6 +10,20 @@ Taken by the host fallback: integer divide/remainder of u16/u32/u64 (torch lacks
 unsigned arithmetic), float -> u64 converts, converts TO float8 (torch saturates an
 f8e4m3fn overflow where ml_dtypes, the CPU backend's, gives NaN), and element types torch
 does not have.
+Also (formerly a separate "generic" module):
+Generated kernels handle pred, integers and f16/bf16/f32/f64 (lowering._KERNEL_TYPES) and
+a few attribute forms. What they refuse lands here instead of the host:
+- complex (c64, c128) arithmetic: add, subtract, multiply, divide, negate, abs (to the
+  real magnitude), sign (z/|z|), exp, log, sqrt, rsqrt, tanh, sine, cosine, power, compare
+  EQ/NE, select, copy; float8 and complex values through broadcast, slice, reverse, copy,
+  select (bit-exact moves);
+- compare with type=TOTALORDER (IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < NaN),
+  through the same integer key as the CPU backend;
+- integer power (x ** negative: 1 for x = 1, +-1 for x = -1, else 0, as on the CPU).
+Complex results agree with the CPU backend's NumPy ones to rounding (the formulas of
+complex division and transcendentals differ in the last bits), the rest exactly.
+Left on the host: float8 arithmetic (ml_dtypes' and torch's f8 rounding may differ) and
+unsigned power wider than u8.
 Semantics: XLA operation semantics, element-wise operations and ConvertElementType.
 """
 
@@ -17,9 +31,9 @@ from __future__ import annotations
 
 import torch
 
-from ...hlo.opcodes import Opcode
-from .launcher import torch_dtype
-from .lowering import library
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ..tensors import torch_dtype
 
 _ARITH_INTS = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
 _FLOATS = {torch.float16, torch.bfloat16, torch.float32, torch.float64}
@@ -42,7 +56,6 @@ def fitted(ctx, args):
     return out
 
 
-@library(Opcode.CONVERT)
 def convert(ctx, inst, args):
     (x,) = fitted(ctx, args)
     target = torch_dtype(inst.shape.element_type)
@@ -86,12 +99,10 @@ def _overflow(x, y):
     return (x == torch.iinfo(x.dtype).min) & (y == -1)
 
 
-@library(Opcode.DIVIDE)
 def divide(ctx, inst, args):
     x, y = _int_pair(ctx, args)
-    if x is None:  # complex: ops_torch_generic's table (imported late: it imports this)
-        from .ops_torch_generic import elementwise
-        return elementwise(ctx, inst, args)
+    if x is None:  # complex
+        return complex_arith(ctx, inst, args)
     zero, over = y == 0, _overflow(x, y)
     safe = torch.where(zero | over, torch.ones_like(y), y)
     q = torch.div(x, safe, rounding_mode="trunc")
@@ -101,7 +112,6 @@ def divide(ctx, inst, args):
     return torch.where(zero, torch.full_like(x, minus_one), torch.where(over, x, q))
 
 
-@library(Opcode.REMAINDER)
 def remainder(ctx, inst, args):
     x, y = _int_pair(ctx, args)
     if x is None:
@@ -129,7 +139,6 @@ def _table(name: str, device) -> torch.Tensor:
     return table
 
 
-@library(Opcode.POPCNT)
 def popcnt(ctx, inst, args):
     (x,) = fitted(ctx, args)
     if x.dtype not in _INTS | {torch.uint64}:
@@ -138,7 +147,6 @@ def popcnt(ctx, inst, args):
     return counts.to(x.dtype)
 
 
-@library(Opcode.CLZ)
 def count_leading_zeros(ctx, inst, args):
     (x,) = fitted(ctx, args)
     if x.dtype not in _INTS | {torch.uint64}:
@@ -154,19 +162,16 @@ def count_leading_zeros(ctx, inst, args):
     return total.to(x.dtype)
 
 
-@library(Opcode.REAL)
 def real(ctx, inst, args):
     (x,) = fitted(ctx, args)
     return x.real.contiguous() if x.is_complex() else x.clone()
 
 
-@library(Opcode.IMAG)
 def imag(ctx, inst, args):
     (x,) = fitted(ctx, args)
     return x.imag.contiguous() if x.is_complex() else torch.zeros_like(x)
 
 
-@library(Opcode.COMPLEX)
 def complex_(ctx, inst, args):
     x, y = fitted(ctx, args)
     if x.dtype not in (torch.float32, torch.float64) or y.dtype != x.dtype:
@@ -174,7 +179,6 @@ def complex_(ctx, inst, args):
     return torch.complex(x, y)
 
 
-@library(Opcode.STOCHASTIC_CONVERT)
 def stochastic_convert(ctx, inst, args):
     """|x| truncated, plus one where random < frac(|x|) * 2**bits; sign back; saturating;
     NaN -> 0 (the CPU backend's definition, computed in f64 as there)."""
@@ -192,3 +196,82 @@ def stochastic_convert(ctx, inst, args):
     info = torch.iinfo(target)
     clipped = signed.clamp(int(info.min), int(info.max))
     return torch.where(torch.isnan(f), 0.0, clipped).to(target)
+
+
+COMPLEX_UNARY = {
+    Opcode.NEGATE: torch.neg, Opcode.ABS: torch.abs, Opcode.SIGN: torch.sgn,
+    Opcode.EXP: torch.exp, Opcode.LOG: torch.log, Opcode.SQRT: torch.sqrt,
+    Opcode.RSQRT: lambda z: 1 / torch.sqrt(z), Opcode.TANH: torch.tanh,
+    Opcode.SINE: torch.sin, Opcode.COSINE: torch.cos,
+}
+_COMPLEX_BINARY = {
+    Opcode.ADD: torch.add, Opcode.SUBTRACT: torch.sub, Opcode.MULTIPLY: torch.mul,
+    Opcode.DIVIDE: torch.div, Opcode.POWER: torch.pow,
+}
+
+
+def complex_arith(ctx, inst, args):
+    """Complex arithmetic (see module doc); NotImplemented for any other element type."""
+    values = fitted(ctx, args)
+    if not values or not all(v.is_complex() for v in values):
+        return NotImplemented
+    fn = COMPLEX_UNARY.get(inst.opcode) or _COMPLEX_BINARY.get(inst.opcode)
+    if fn is None:
+        return NotImplemented
+    return fn(*values).to(torch_dtype(inst.shape.element_type))
+
+
+
+
+_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+_COMPARE = {"EQ": torch.eq, "NE": torch.ne, "LT": torch.lt, "LE": torch.le, "GT": torch.gt,
+            "GE": torch.ge}
+
+
+_SAME_WIDTH_INT = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def total_order_key(x: torch.Tensor) -> torch.Tensor:
+    """Floats mapped to integers whose order is IEEE totalOrder (as the CPU backend's key).
+
+    Read from the value's own bits: converting to f64 first would lose a NaN's sign on CUDA,
+    which makes every NaN positive.
+    """
+    width = x.element_size()
+    bits = x.contiguous().view(_SAME_WIDTH_INT[width]).to(torch.int64)
+    return torch.where(bits < 0, bits ^ (2 ** (8 * width - 1) - 1), bits)
+
+
+def compare(ctx, inst, args):
+    x, y = fitted(ctx, args)
+    direction = attrs.string(inst, "direction")
+    fn = _COMPARE.get(direction)
+    if fn is None or x.dtype in _FP8 or (x.is_complex() and direction not in ("EQ", "NE")):
+        return NotImplemented  # a bad direction (the host path reports it), float8 values
+    if attrs.string(inst, "type") == "TOTALORDER" and x.is_floating_point():
+        x, y = total_order_key(x), total_order_key(y)
+    return fn(x, y)
+
+
+def power(ctx, inst, args):
+    x, y = fitted(ctx, args)
+    if x.is_complex():
+        return complex_arith(ctx, inst, args)
+    if x.dtype not in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8):
+        return NotImplemented
+    negative = y < 0
+    out = torch.pow(x, torch.where(negative, torch.zeros_like(y), y))
+    one, zero = torch.ones_like(x), torch.zeros_like(x)
+    odd = torch.remainder(y, 2) != 0
+    special = torch.where(x == 1, one, torch.where(x == -1, torch.where(odd, -one, one), zero)) \
+        if x.dtype != torch.uint8 else torch.where(x == 1, one, zero)
+    return torch.where(negative, special, out)
+
+
+def select(ctx, inst, args):
+    pred, on_true, on_false = fitted(ctx, args)
+    return torch.where(pred, on_true, on_false)
+
+
+def copy(ctx, inst, args):
+    return args[0].clone()

@@ -19,14 +19,14 @@ import math
 
 import torch
 
-from ...errors import DynamicSizeError
-from ...hlo.opcodes import Opcode
-from ...shapes.sizes import ParamSize, Sym, dim_text
-from .codegen import canonical_dim
-from .launcher import raw_stream, torch_dtype
-from .lowering import LIBRARY
-from .ops_library import dot_on_device
-from .program import _dense
+from ....errors import DynamicSizeError
+from ....shapes.sizes import ParamSize, Sym
+from ..kernels.group import canonical_dim
+from ..rules import library_for, rule_of
+from ..tensors import torch_dtype
+from .direct import raw_stream
+from .runner import dense
+from .sizes import size_mismatch
 
 # Specialized plans kept per FastPlan; past this many distinct argument shapes the cache
 # starts again (a bound on memory, not a correctness matter: specializing is cheap).
@@ -57,9 +57,6 @@ class _Ctx:
 
     def error(self, message: str) -> DynamicSizeError:
         return DynamicSizeError(f"instruction '{self.inst.name}': {message}")
-
-
-_LIBRARY_OK = (Opcode.DOT, Opcode.TRANSPOSE, Opcode.RESHAPE)
 
 
 class _LibraryStep:
@@ -126,13 +123,13 @@ class _Flattener:
         return slots.get(plan.info.computation.root)
 
     def _library(self, plan, inst, slots) -> "_LibraryStep | None":
-        if inst.opcode not in _LIBRARY_OK or (
-                inst.opcode is Opcode.DOT and not dot_on_device(inst)):
+        fn = library_for(inst)
+        if fn is None or not rule_of(inst.opcode).fast:
             return None
         getters = [_getter(d) for d in plan.info.dims[inst]]
         if any(g is None for g in getters):
             return None
-        return _LibraryStep(LIBRARY[inst.opcode], inst, [slots[o] for o in inst.operands],
+        return _LibraryStep(fn, inst, [slots[o] for o in inst.operands],
                             getters)
 
     def _kernel(self, plan, inst, slots) -> "_KernelStep | None":
@@ -189,7 +186,7 @@ class FastPlan:
         values = list(tensors)
         for k, t in enumerate(tensors):  # kernels read contiguous, 16-byte aligned inputs
             if t.data_ptr() & 15 or not t.is_contiguous():
-                values[k] = _dense(t)
+                values[k] = dense(t)
         for step in steps:
             values.append(step(values, stream))
         return values[self.root_slot]
@@ -198,10 +195,7 @@ class FastPlan:
         """The steps as closures bound to these argument shapes (see module doc)."""
         for p, d, dim, (n, dd) in self.checks:
             if shapes[p.parameter_number][d] != shapes[n][dd]:
-                raise DynamicSizeError(
-                    f"instruction '{p.name}': dimension {d} has run-time size "
-                    f"{shapes[p.parameter_number][d]}, but {dim_text(dim)} is "
-                    f"{shapes[n][dd]} here; sizes that meet in one op must agree")
+                raise size_mismatch(p, d, shapes[p.parameter_number][d], dim, shapes[n][dd])
 
         def sizes(getters) -> tuple:
             return tuple(g if g.__class__ is int else shapes[g[0]][g[1]] for g in getters)
@@ -259,9 +253,8 @@ def _kernel_closure(step: _KernelStep, shape: tuple, size_args: tuple, work: int
             if direct is None:  # the first launch (Triton compiles), or the interpreter
                 launcher(grid, [values[s] for s in inputs] + [out], size_args)
                 return out
-            launch, head, consts = direct
-            launch(grid0, 1, 1, stream, *head, *[values[s].data_ptr() for s in inputs],
-                   out.data_ptr(), *size_args, *consts)
+            direct(grid0, stream, [values[s].data_ptr() for s in inputs] + [out.data_ptr()],
+                   size_args)
             return out
         return run
 
@@ -272,12 +265,10 @@ def _kernel_closure(step: _KernelStep, shape: tuple, size_args: tuple, work: int
         if direct is None:
             launcher(grid, args + [out], size_args)
             return out
-        launch, head, consts = direct
-        launch(grid0, 1, 1, stream, *head, *[t.data_ptr() for t in args], out.data_ptr(),
-               *size_args, *consts)
+        direct(grid0, stream, [t.data_ptr() for t in args] + [out.data_ptr()], size_args)
         return out
     return run
 
 
 def _input(values: list, slot: int, trusted: bool):
-    return values[slot] if trusted else _dense(values[slot])
+    return values[slot] if trusted else dense(values[slot])

@@ -1,6 +1,6 @@
 """Math helpers generated kernels call as `M.*` on the GPU: libdevice, and tile reductions.
 
-The interpreter has no libdevice; math_interp.py has the same names in plain `tl`.
+The interpreter has no libdevice; interp.py has the same names in plain `tl`.
 """
 
 import triton

@@ -2,14 +2,14 @@
 
 Kernel source is the same in both modes (so an AOT payload made in interpreter mode matches
 the kernels planned on the GPU); which implementation `M.tanh` is depends on the mode Triton
-was imported in. Helpers the same in both modes are in math_common.py.
+was imported in. Helpers the same in both modes are in common.py.
 """
 
 from triton import knobs
 
-from .math_common import *  # noqa: F401,F403
+from .common import *  # noqa: F401,F403
 
 if knobs.runtime.interpret:
-    from .math_interp import *  # noqa: F401,F403
+    from .interp import *  # noqa: F401,F403
 else:
-    from .math_device import *  # noqa: F401,F403
+    from .device import *  # noqa: F401,F403

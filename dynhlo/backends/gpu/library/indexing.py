@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import torch
 
-from ...hlo import attrs
-from ...hlo.opcodes import Opcode
-from .lowering import computation_reducer, library
-from .ops_torch_apply import applicable, apply_in_rounds
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ..kernels.reductions import computation_reducer
+from .apply import applicable, apply_in_rounds
 
 _INDEX_TYPES = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
                 torch.uint32}
@@ -61,7 +61,6 @@ def _grids(starts: list, sizes: list, lead: tuple, window_of: dict) -> list:
     return grids
 
 
-@library(Opcode.GATHER)
 def gather(ctx, inst, args):
     operand, indices = args
     if indices.dtype not in _INDEX_TYPES:
@@ -169,7 +168,6 @@ def _targets(ctx, inst, operand, indices, update):
 _REDUCE = {"sum": "sum", "prod": "prod", "max": "amax", "min": "amin"}
 
 
-@library(Opcode.SCATTER)
 def scatter(ctx, inst, args):
     n = (len(args) - 1) // 2
     operands, indices, updates = args[:n], args[n], args[n + 1:]
@@ -193,7 +191,7 @@ def scatter(ctx, inst, args):
         for out, update in zip(outs, updates):
             out.view(-1)[target] = update.reshape(-1)[source].to(out.dtype)
     else:
-        _combine(outs[0], kind, target, updates[0].reshape(-1)[source].to(outs[0].dtype))
+        combine_updates(outs[0], kind, target, updates[0].reshape(-1)[source].to(outs[0].dtype))
     return outs[0] if n == 1 else tuple(outs)
 
 
@@ -208,7 +206,7 @@ def _last_writer(target, source, numel: int):
     return target[keep], source[keep]
 
 
-def _combine(out, kind: str, target, values) -> None:
+def combine_updates(out, kind: str, target, values) -> None:
     """out[t] = op(out[t], v) for every (t, v), in place."""
     flat = out.view(-1)
     if out.dtype == torch.bool:  # and/or/max/min of predicates: min/max of bytes

@@ -1,6 +1,6 @@
 """Kernel math helpers (`M.*`) that are the same on the GPU and in the interpreter.
 
-kmath.py imports these first, then the mode's own helpers (math_device.py or math_interp.py);
+kmath/__init__.py imports these first, then the mode's own helpers (device.py or interp.py);
 only helpers written in plain `tl` that need no libdevice belong here.
 """
 
