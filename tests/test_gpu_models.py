@@ -56,7 +56,7 @@ def check_model(name: str, fname: str, exe) -> int:
     for case, args, wants in load_cases(name):
         out = exe(*args)
         outs = out if isinstance(out, tuple) else (out,)
-        for got, want in zip(outs, wants):
+        for got, want in zip(outs, wants, strict=True):
             assert_matches(got, want, case["rtol"], case["atol"])
         count += 1
     return count
@@ -114,7 +114,7 @@ def test_size_zero_and_one_on_every_model():
         arrays = np.load(MODELS / name / "cases.npz")
         for n in (0, 1):
             args = []
-            for p, a in zip(meta["params"], case["args"]):
+            for p, a in zip(meta["params"], case["args"], strict=True):
                 x = arrays[a["npz_key"]]
                 for d in map(int, p["dynamic_dims"]):
                     x = np.resize(x, x.shape[:d] + (n,) + x.shape[d + 1:]) if x.size else \

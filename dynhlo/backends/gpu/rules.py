@@ -144,6 +144,7 @@ _rule(Opcode.GATHER, kernel=KD.gather, kernel_if=KD.plain_gather, library=LI.gat
 _rule(Opcode.SCATTER, library=LI.scatter)
 
 # --- control flow (plan/fusion.py, library/apply.py) ------------------------------------
+_rule(Opcode.PARAMETER, plan=True)  # the plan's arguments
 _rule(Opcode.CALL, plan=True)
 _rule(Opcode.WHILE, plan=True)
 _rule(Opcode.CONDITIONAL, plan=True)
