@@ -31,6 +31,7 @@ from ...shapes.dynamic import ComputationInfo
 from ...stats import count
 from . import mode
 from .launch.cubin import CubinLauncher
+from .launch.kernel_cache import load_kernel
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
 
@@ -140,7 +141,6 @@ def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
-    from .launch.kernel_cache import load_kernel
     fn = load_kernel(spec["source"], "kernel", interpret=False)
     names = list(spec["signature"])
     attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in spec["pointers"]}

@@ -1,8 +1,8 @@
-"""Triton source generation for one fused group (see fusion.py for what a group is).
+"""Triton source generation for one fused group (see plan/fusion.py for what a group is).
 
 Every value of a group is computed as a function of an index: `value(inst, idx)` emits the
 Triton expression of `inst` at the index tuple `idx` (one expression per dimension), using
-the lowering of inst's opcode (lowering.py). Broadcasts, transposes, reshapes, slices and
+the emitter of inst's opcode (the kernel tier of rules.py, passed in as `emitters`). Broadcasts, transposes, reshapes, slices and
 gathers only rewrite the index; loads of external inputs compute their offset from the
 input's actual sizes. So a group has no intermediate buffers, and padding is never read.
 

@@ -1,6 +1,6 @@
 """Scalar computations (to_apply, select, scatter) applied elementwise to device tensors.
 
-map (registered here; the module is imported by ops_torch_index), scatter with a general
+map (its library rule, rules.py), scatter with a general
 update computation, variadic or general reduce-window and select-and-scatter with a general
 select/scatter call a scalar HLO computation on many elements at once. The CPU backend runs
 it vectorized on NumPy arrays; here the same computation runs instruction by instruction as

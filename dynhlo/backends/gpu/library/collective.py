@@ -8,7 +8,7 @@ CPU backend (dynhlo/backends/cpu/ops_collective.py) value for value.
 
 async-start / async-done (which run a wrapped computation) and fusion stay on the host
 fallback: their called computations are not planned for the device (only call, while and
-conditional are, in fusion.py).
+conditional are, in plan/fusion.py).
 Semantics: XLA operation semantics (AllReduce, AllGather, ..., CollectivePermute, AfterAll).
 """
 

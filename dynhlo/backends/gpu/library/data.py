@@ -267,7 +267,7 @@ def reverse(ctx, inst, args):
 
 
 def transpose(ctx, inst, args):
-    """A strided view (fusion.py uses this only where library steps read the result)."""
+    """A strided view (plan/fusion.py uses this only where library steps read the result)."""
     return args[0].permute(attrs.ints(inst, "dimensions"))
 
 

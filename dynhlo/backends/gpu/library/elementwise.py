@@ -1,29 +1,24 @@
 """Elementwise opcodes as torch ops at the actual sizes: what generated kernels refuse.
 
-The fused kernels (ops_elementwise.py) take the common cases; what they refuse comes here
-instead of the host: convert from float to integer (XLA's saturation, NaN -> 0), converts to
-and from complex, integer divide and remainder (x / 0 = -1, x % 0 = x, and MIN / -1 = MIN
-without a trap), popcnt and count-leading-zeros (byte tables), real, imag and complex. Each
-mirrors the CPU backend (dynhlo/backends/cpu/ops_elementwise.py) exactly.
-
-Taken by the host fallback: integer divide/remainder of u16/u32/u64 (torch lacks the
-unsigned arithmetic), float -> u64 converts, converts TO float8 (torch saturates an
-f8e4m3fn overflow where ml_dtypes, the CPU backend's, gives NaN), and element types torch
-does not have.
-Also (formerly a separate "generic" module):
-Generated kernels handle pred, integers and f16/bf16/f32/f64 (lowering._KERNEL_TYPES) and
-a few attribute forms. What they refuse lands here instead of the host:
+Generated kernels (kernels/elementwise.py) handle pred, integers and f16/bf16/f32/f64 and a
+few attribute forms; what they refuse comes here instead of the host, each mirroring the
+CPU backend (dynhlo/backends/cpu/ops_elementwise.py):
+- convert from float to integer (XLA's saturation, NaN -> 0), converts to and from complex;
+- integer divide and remainder (x / 0 = -1, x % 0 = x, and MIN / -1 = MIN without a trap)
+  and integer power (x ** negative: 1 for x = 1, +-1 for x = -1, else 0);
+- popcnt and count-leading-zeros (byte tables), real, imag and complex;
 - complex (c64, c128) arithmetic: add, subtract, multiply, divide, negate, abs (to the
   real magnitude), sign (z/|z|), exp, log, sqrt, rsqrt, tanh, sine, cosine, power, compare
-  EQ/NE, select, copy; float8 and complex values through broadcast, slice, reverse, copy,
-  select (bit-exact moves);
+  EQ/NE, select, copy (float8 and complex select and copy move bits exactly);
 - compare with type=TOTALORDER (IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < NaN),
-  through the same integer key as the CPU backend;
-- integer power (x ** negative: 1 for x = 1, +-1 for x = -1, else 0, as on the CPU).
+  through `total_order_key`, the GPU's one such key (sort uses it too).
 Complex results agree with the CPU backend's NumPy ones to rounding (the formulas of
 complex division and transcendentals differ in the last bits), the rest exactly.
-Left on the host: float8 arithmetic (ml_dtypes' and torch's f8 rounding may differ) and
-unsigned power wider than u8.
+
+Left on the host: integer divide/remainder of u16/u32/u64 (torch lacks the unsigned
+arithmetic), float -> u64 converts, converts TO float8 (torch saturates an f8e4m3fn
+overflow where ml_dtypes, the CPU backend's, gives NaN), float8 arithmetic, unsigned power
+wider than u8, and element types torch does not have.
 Semantics: XLA operation semantics, element-wise operations and ConvertElementType.
 """
 

@@ -1,7 +1,7 @@
 """Gather (general form) and scatter as torch indexing on tensors at their actual sizes.
 
 gather: XLA Gather with batching dimensions (operand_batching_dims) and any index type: the
-fused kernel (ops_data.py) takes the plain form; this lowering takes what the kernel refuses.
+fused kernel (kernels/data.py) takes the plain form; this lowering takes what the kernel refuses.
 Every start is clamped to [0, actual size - slice size] on the device, as on the CPU backend
 (dynhlo/backends/cpu/ops_indexing.py).
 
@@ -14,7 +14,7 @@ Update computations done on the device:
   of atomics is not fixed).
 - replace (to_apply returns the update), any number of operands: where several updates hit
   one element the LAST one wins, as on the CPU backend (made deterministic explicitly).
-- any other update computation made of the ops ops_torch_apply.py runs: applied in rounds
+- any other update computation made of the ops apply.py runs: applied in rounds
   (an element hit k times takes k rounds, in update order), as on the CPU backend.
 Update computations beyond those (a transcendental, a nested call) take the host fallback.
 Semantics: XLA operation semantics, Gather and Scatter.

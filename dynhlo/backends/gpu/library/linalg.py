@@ -1,4 +1,8 @@
-"""convolution through torch.nn.functional.conv1d/2d/3d on tensors at their actual sizes.
+"""Linear algebra on the device: convolution, fft, cholesky, triangular-solve (torch).
+
+fft, cholesky and triangular-solve call torch.fft / torch.linalg on the valid region and
+return NotImplemented for configurations they do not cover (then the host tier runs them).
+convolution goes through torch.nn.functional.conv1d/2d/3d on tensors at their actual sizes:
 
 The operands are permuted from their dim_labels to (batch, feature, spatial...) and
 (out, in, spatial...) views; window reversal flips the kernel; lhs_dilate (base dilation) is
@@ -16,7 +20,8 @@ integer arithmetic does; the bound is read back (one scalar). Taken by the host 
 integer convolutions past that bound, u64 and pred ones, complex convolutions, and more
 than 3 spatial dimensions. Empty reductions (no input features, a zero-sized kernel, or an
 input of padding only) give zeros without a launch.
-Semantics: XLA operation semantics, Conv (ConvWithGeneralPadding).
+Semantics: XLA operation semantics, Conv (ConvWithGeneralPadding), Fft, Cholesky,
+TriangularSolve.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""topk, reduce-precision and the batch-norm ops as torch ops at the actual sizes.
+"""reduce-precision and the batch-norm ops as torch ops at the actual sizes (topk: sort.py).
 
-- topk: a stable sort of the last dimension by the same key the CPU backend uses (IEEE
-  total order for floats, so NaN counts as the largest), first k kept: ties go to the lower
-  index, exactly as dynhlo/backends/cpu/ops_sort.py.
 - reduce-precision: XLA's bit algorithm (round to nearest, ties to even; overflow to inf,
   the reduced format's subnormals flushed to zero; NaN kept) on the operand's own encoding
   (f16, bf16, f32, f64), in int64 arithmetic on the device; bit-exact with the CPU backend.
@@ -12,7 +9,7 @@
 Taken by the host fallback: reduce-precision of float8 types. rng-bit-generator and rng stay
 on the host: their bits come from NumPy's Philox stream (dynhlo/backends/cpu/ops_numeric.py),
 which torch does not reproduce.
-Semantics: XLA operation semantics, TopK, ReducePrecision, BatchNormTraining,
+Semantics: XLA operation semantics, ReducePrecision, BatchNormTraining,
 BatchNormInference, BatchNormGrad.
 """
 

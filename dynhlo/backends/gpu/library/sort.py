@@ -1,11 +1,18 @@
-"""Library lowerings where torch has the kernel: sort, fft, cholesky, triangular-solve.
+"""sort and topk on the device, as torch ops on tensors at their actual sizes.
 
-Operands are tensors at their actual sizes (views of the valid region), so padding never
-enters a sort, a transform or a factorization. Each lowering mirrors the CPU backend's
-semantics (dynhlo/backends/cpu/ops_sort.py, ops_linalg.py) and returns NotImplemented for
-the configurations it does not cover (a general sort comparator, unusual element types),
-which then run on the host through the CPU backend.
-Semantics: XLA operation semantics, Sort, Fft, Cholesky, TriangularSolve.
+sort: torch.sort (stable) by a key when the comparator is one compare of one operand's two
+parameters (the key is IEEE totalOrder's `total_order_key` for TOTALORDER floats); any
+other comparator that apply.py runs (JAX's argsort and lexicographic sorts compare several
+operands, NaN-aware sorts select between compares) goes through a bitonic network of
+O(log^2 n) vectorized compare-exchange steps along the sorted dimension. The network sorts
+by a strict total order: `a` goes before `b` when comparator(a, b), or when neither goes
+before the other and `a` came first; for a strict weak order (what XLA requires) that is
+exactly the stable sort the CPU backend computes. The sorted dimension is padded to a
+power of two with elements that go after every real one; only the actual size enters.
+topk: a stable sort of the last dimension by the same key the CPU backend uses (NaN counts
+as the largest), first k kept: ties go to the lower index, as dynhlo/backends/cpu/ops_sort.py.
+Anything else returns NotImplemented and takes the host tier.
+Semantics: XLA operation semantics, Sort, TopK.
 """
 
 from __future__ import annotations
@@ -15,19 +22,17 @@ import torch
 from ....hlo import attrs, patterns
 from ....shapes.rules_window import topk_k
 from .apply import applicable, apply
+from .elementwise import total_order_key
 
 _SORTABLE = {torch.float16, torch.bfloat16, torch.float32, torch.float64, torch.int8,
              torch.int16, torch.int32, torch.int64, torch.uint8, torch.bool}
-_INT_OF = {torch.float16: torch.int16, torch.bfloat16: torch.int16, torch.float32: torch.int32,
-           torch.float64: torch.int64}
 
 
 def _sort_key(x: torch.Tensor, total: bool, descending: bool) -> torch.Tensor:
     """A tensor whose ascending stable sort is the requested order of `x` (as the CPU's)."""
     floating = x.dtype.is_floating_point
     if floating and total:
-        bits = x.view(_INT_OF[x.dtype])
-        key = torch.where(bits < 0, bits ^ torch.iinfo(bits.dtype).max, bits)
+        key = total_order_key(x)
     elif x.dtype in (torch.float16, torch.bfloat16):
         key = x.float()
     elif x.dtype == torch.bool:

@@ -13,7 +13,7 @@ On the device: reduce-window with one operand whose to_apply is add, multiply, m
 minimum, and, or (low-precision floats reduce in f32, as on the CPU); select-and-scatter
 whose `select` is one compare of its two parameters (GE for max-pool gradients) and whose
 `scatter` is one of those binary ops; and variadic reduce-window (argmax pooling) or any
-to_apply / select / scatter computation that ops_torch_apply.py runs, applied per tap
+to_apply / select / scatter computation that apply.py runs, applied per tap
 (scatter: in rounds) exactly as the CPU backend does. Taken by the host fallback: called
 computations beyond those ops (a transcendental, a nested call).
 Semantics: XLA operation semantics, ReduceWindow and SelectAndScatter.

@@ -147,7 +147,6 @@ def build_group(info, order, root, fusible, materialized) -> Group:
     reduces = sorted((m for m in members if m.opcode is Opcode.REDUCE), key=position.__getitem__)
     if not reduces:
         return Group(root, inputs, [], tuple(info.dims[root]))
-    from ....hlo import attrs
     first = reduces[0]
     axes = tuple(sorted(attrs.ints(first, "dimensions")))
     return Group(root, inputs, reduces, tuple(info.dims[first.operands[0]]), axes)
