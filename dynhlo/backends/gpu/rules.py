@@ -30,8 +30,8 @@ from ..cpu.lowering import LOWERINGS as CPU_LOWERINGS
 from .kernels import data as KD
 from .kernels import elementwise as KE
 from .kernels.types import types_ok
-from .library import apply as LA
 from .library import collective as LC
+from .library import control_flow as LF
 from .library import data as LD
 from .library import elementwise as LE
 from .library import indexing as LI
@@ -105,14 +105,12 @@ _rule(Opcode.CLZ, library=LE.count_leading_zeros)
 _rule(Opcode.REAL, library=LE.real)
 _rule(Opcode.IMAG, library=LE.imag)
 _rule(Opcode.COMPLEX, library=LE.complex_)
-_rule(Opcode.STOCHASTIC_CONVERT, library=LE.stochastic_convert)
 
 # --- data movement (kernels/data.py, library/data.py) -----------------------------------
 _rule(Opcode.BROADCAST, kernel=KD.broadcast, library=LD.broadcast)
 _rule(Opcode.TRANSPOSE, kernel=KD.transpose, library=LD.transpose, view=True, fast=True)
 _rule(Opcode.RESHAPE, kernel=KD.reshape, kernel_if=KD.reshape_ok, library=LD.reshape,
       view=True, fast=True)
-_rule(Opcode.BITCAST, kernel=KD.reshape, kernel_if=KD.reshape_ok, library=LD.bitcast)
 _rule(Opcode.SLICE, kernel=KD.slice_, library=LD.slice_)
 _rule(Opcode.REVERSE, kernel=KD.reverse, library=LD.reverse)
 _rule(Opcode.IOTA, kernel=KD.iota)
@@ -122,33 +120,30 @@ _rule(Opcode.GET_TUPLE_ELEMENT, library=LD.get_tuple_element)
 _rule(Opcode.GET_DIMENSION_SIZE, library=LD.get_dimension_size)
 _rule(Opcode.CONCATENATE, library=LD.concatenate)
 _rule(Opcode.PAD, library=LD.pad)
-_rule(Opcode.DYNAMIC_SLICE, library=LD.dynamic_slice)
-_rule(Opcode.DYNAMIC_UPDATE_SLICE, library=LD.dynamic_update_slice)
 _rule(Opcode.SET_DIMENSION_SIZE, library=LD.set_dimension_size)
-_rule(Opcode.DYNAMIC_RESHAPE, library=LD.dynamic_reshape)
-_rule(Opcode.BITCAST_CONVERT, library=LD.bitcast_convert)
 _rule(Opcode.CUSTOM_CALL, library=LD.custom_call)
-_rule(Opcode.COPY_START, library=LD.copy_start)
-_rule(Opcode.COPY_DONE, library=LD.copy_done)
-_rule(Opcode.ADD_DEPENDENCY, library=LD.first_operand)
-_rule(Opcode.DOMAIN, library=LD.first_operand)
-_rule(Opcode.ASYNC_UPDATE, library=LD.first_operand)
-_rule(Opcode.OPTIMIZATION_BARRIER, library=LD.opt_barrier)
 
 # --- reductions and dot (kernels/data.py, library/reduce.py) ----------------------------
 _rule(Opcode.REDUCE, kernel=KD.reduce, kernel_if=KD.reduce_fuses)
 _rule(Opcode.DOT, library=LR.dot, library_if=LR.dot_on_device, reads_views=True, fast=True)
 
-# --- indexing (kernels/data.py, library/indexing.py) ------------------------------------
+# --- indexing (kernels/data.py: gather and bitcast; library/indexing.py) -----------------
 _rule(Opcode.GATHER, kernel=KD.gather, kernel_if=KD.plain_gather, library=LI.gather)
 _rule(Opcode.SCATTER, library=LI.scatter)
+_rule(Opcode.DYNAMIC_SLICE, library=LI.dynamic_slice)
+_rule(Opcode.DYNAMIC_UPDATE_SLICE, library=LI.dynamic_update_slice)
+_rule(Opcode.DYNAMIC_RESHAPE, library=LI.dynamic_reshape)
+_rule(Opcode.BITCAST, kernel=KD.reshape, kernel_if=KD.reshape_ok, library=LI.bitcast)
+_rule(Opcode.BITCAST_CONVERT, library=LI.bitcast_convert)
 
-# --- control flow (plan/fusion.py, library/apply.py) ------------------------------------
+# --- control flow (plan/fusion.py, library/control_flow.py) ----------------------------
 _rule(Opcode.PARAMETER, plan=True)  # the plan's arguments
 _rule(Opcode.CALL, plan=True)
 _rule(Opcode.WHILE, plan=True)
 _rule(Opcode.CONDITIONAL, plan=True)
-_rule(Opcode.MAP, library=LA.map_)
+_rule(Opcode.MAP, library=LF.map_)
+_rule(Opcode.COPY_START, library=LF.copy_start)
+_rule(Opcode.COPY_DONE, library=LF.copy_done)
 
 # --- sort, linalg, numeric, window, collective (library/<family>.py) --------------------
 _rule(Opcode.SORT, library=LS.sort)
@@ -161,6 +156,7 @@ _rule(Opcode.REDUCE_PRECISION, library=LN.reduce_precision)
 _rule(Opcode.BATCH_NORM_TRAINING, library=LN.batch_norm_training)
 _rule(Opcode.BATCH_NORM_INFERENCE, library=LN.batch_norm_inference)
 _rule(Opcode.BATCH_NORM_GRAD, library=LN.batch_norm_grad)
+_rule(Opcode.STOCHASTIC_CONVERT, library=LN.stochastic_convert)
 _rule(Opcode.REDUCE_WINDOW, library=LW.reduce_window)
 _rule(Opcode.SELECT_AND_SCATTER, library=LW.select_and_scatter)
 for _op in (Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START, Opcode.ALL_REDUCE_DONE,
@@ -175,6 +171,10 @@ _rule(Opcode.COLLECTIVE_PERMUTE_START, library=LC.collective_permute_start)
 _rule(Opcode.REPLICA_ID, library=LC.device_id)
 _rule(Opcode.PARTITION_ID, library=LC.device_id)
 _rule(Opcode.AFTER_ALL, library=LC.after_all)
+_rule(Opcode.ADD_DEPENDENCY, library=LC.first_operand)
+_rule(Opcode.DOMAIN, library=LC.first_operand)
+_rule(Opcode.ASYNC_UPDATE, library=LC.first_operand)
+_rule(Opcode.OPTIMIZATION_BARRIER, library=LC.opt_barrier)
 
 _NONE = Rule()
 

@@ -1,7 +1,6 @@
 """Scalar computations (to_apply, select, scatter) applied elementwise to device tensors.
 
-map (its library rule, rules.py), scatter with a general
-update computation, variadic or general reduce-window and select-and-scatter with a general
+map (control_flow.py), scatter with a general update computation, variadic or general reduce-window and select-and-scatter with a general
 select/scatter call a scalar HLO computation on many elements at once. The CPU backend runs
 it vectorized on NumPy arrays; here the same computation runs instruction by instruction as
 torch ops on tensors, so nothing leaves the device. Only computations made of the ops below
@@ -22,7 +21,7 @@ import torch
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ..tensors import to_device, torch_dtype
-from .elementwise import fitted, total_order_key
+from .elementwise import total_order_key
 
 _BINARY = {Opcode.ADD: torch.add, Opcode.SUBTRACT: torch.sub, Opcode.MULTIPLY: torch.mul,
            Opcode.MAXIMUM: torch.maximum, Opcode.MINIMUM: torch.minimum}
@@ -163,11 +162,3 @@ def apply_in_rounds(comp, outs: list, target, values: list, device) -> None:
             f[t] = value.to(f.dtype).expand(t.shape)
 
 
-def map_(ctx, inst, args):
-    """Apply to_apply elementwise: one run of the scalar computation over whole tensors."""
-    (comp,) = inst.called["to_apply"]
-    if not applicable(comp):
-        return NotImplemented
-    shape = tuple(ctx.out_shape())
-    out = apply(comp, fitted(ctx, args), ctx.device)
-    return out.to(torch_dtype(inst.shape.element_type)).expand(shape).contiguous()

@@ -3,7 +3,8 @@
 On one device a collective's result is its operand (all-reduce, reduce-scatter, all-gather,
 all-to-all, collective-broadcast and their -start/-done halves); collective-permute gives
 the operand for a {0,0} source-target pair, else zeros; replica-id and partition-id are 0;
-after-all is a token (an empty predicate: it orders, it carries no data). This mirrors the
+after-all is a token (an empty predicate: it orders, it carries no data); add-dependency,
+domain, async-update and opt-barrier pass their operands through. This mirrors the
 CPU backend (dynhlo/backends/cpu/ops_collective.py) value for value.
 
 async-start / async-done (which run a wrapped computation) and fusion stay on the host
@@ -74,3 +75,11 @@ def device_id(ctx, inst, args):
 
 def after_all(ctx, inst, args):
     return torch.zeros((), dtype=torch.bool, device=ctx.device)
+
+
+def first_operand(ctx, inst, args):
+    return args[0]
+
+
+def opt_barrier(ctx, inst, args):
+    return args[0] if len(args) == 1 else tuple(args)

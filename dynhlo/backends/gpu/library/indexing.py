@@ -1,9 +1,10 @@
-"""Gather (general form) and scatter as torch indexing on tensors at their actual sizes.
+"""Indexing as torch ops on tensors at their actual sizes: gather, scatter, dynamic-slice,
+dynamic-update-slice, dynamic-reshape, bitcast (layout-changing) and bitcast-convert.
 
 gather: XLA Gather with batching dimensions (operand_batching_dims) and any index type: the
-fused kernel (kernels/data.py) takes the plain form; this lowering takes what the kernel refuses.
-Every start is clamped to [0, actual size - slice size] on the device, as on the CPU backend
-(dynhlo/backends/cpu/ops_indexing.py).
+fused kernel (kernels/data.py) takes the plain form; this lowering takes what the kernel
+refuses. Every start is clamped to [0, actual size - slice size] on the device, as on the
+CPU backend (dynhlo/backends/cpu/ops_indexing.py).
 
 scatter: the index of every updated element is computed on the device; a window that does
 not fit the operand at its ACTUAL sizes is dropped whole (XLA skips out-of-bounds windows).
@@ -16,9 +17,16 @@ Update computations done on the device:
   one element the LAST one wins, as on the CPU backend (made deterministic explicitly).
 - any other update computation made of the ops apply.py runs: applied in rounds
   (an element hit k times takes k rounds, in update order), as on the CPU backend.
-Update computations beyond those (a transcendental, a nested call) take the host fallback.
-Semantics: XLA operation semantics, Gather and Scatter.
+
+dynamic-slice / dynamic-update-slice clamp start indices against the ACTUAL sizes on the
+device (no read-back); dynamic-reshape reads its sizes back (the host allocates).
+Left on the host tier: update computations beyond those above (a transcendental, a nested
+call), bitcast-convert of sub-byte types, and u64 start indices (torch has no unsigned
+64-bit clamp).
+Semantics: XLA operation semantics, Gather, Scatter, DynamicSlice, DynamicUpdateSlice,
+BitcastConvertType.
 """
+
 
 from __future__ import annotations
 
@@ -26,8 +34,12 @@ import torch
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
+from ....hlo.types import bit_width
+from ....shapes.rules_data import physical_order
 from ..kernels.reductions import computation_reducer
+from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
+from .data import own_shape
 
 _INDEX_TYPES = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
                 torch.uint32}
@@ -236,3 +248,123 @@ def _bitwise_rounds(flat, kind, target, values) -> None:
         t = remaining_t[now]
         flat[t] = op(flat[t], remaining_v[now])
         remaining_t, remaining_v = remaining_t[~now], remaining_v[~now]
+
+
+def _start_vector(inst, starts, rank: int):
+    """Start indices as one int64 device tensor of length `rank`, or None (u64 starts)."""
+    if any(s.dtype == torch.uint64 for s in starts):
+        return None
+    if len(starts) == 1 and starts[0].dim() == 1:
+        return starts[0].to(torch.int64)
+    if len(starts) != rank:
+        return None  # the host path reports the mismatch
+    if rank == 0:
+        return torch.zeros(0, dtype=torch.int64)
+    return torch.stack([s.reshape(()).to(torch.int64) for s in starts])
+
+
+def _windows(ctx, starts, sizes, extents, what: str) -> list:
+    """Per dimension: None (the whole dimension) or the clamped index tensor of the window.
+
+    XLA clamps each start to [0, extent - size]; a window larger than the actual extent has
+    no static meaning and is a DynamicSizeError, as on the CPU backend.
+    """
+    out = []
+    for d, (size, extent) in enumerate(zip(sizes, extents)):
+        if size > extent:
+            raise ctx.error(f"{what} of size {size} along dimension {d}, which has actual size "
+                            f"{extent}")
+        if size == extent:
+            out.append(None)  # the only clamped start is 0
+            continue
+        start = starts[d].clamp(0, extent - size)
+        out.append(start + torch.arange(size, device=starts.device))
+    return out
+
+
+def dynamic_slice(ctx, inst, args):
+    x, *starts = args
+    vector = _start_vector(inst, starts, x.dim())
+    if vector is None:
+        return NotImplemented
+    out = x
+    for d, index in enumerate(_windows(ctx, vector, ctx.out_shape(), x.shape,
+                                       "dynamic-slice")):
+        if index is not None:
+            out = out.index_select(d, index)
+    return out.clone() if out is x else out
+
+
+def dynamic_update_slice(ctx, inst, args):
+    x, update, *starts = args
+    vector = _start_vector(inst, starts, x.dim())
+    if vector is None:
+        return NotImplemented
+    windows = _windows(ctx, vector, update.shape, x.shape, "dynamic-update-slice update")
+    out = x.clone()
+    if update.numel() == 0:
+        return out
+    rank = x.dim()
+    index = tuple(
+        (torch.arange(x.shape[d], device=x.device) if w is None else w).reshape(
+            [-1 if k == d else 1 for k in range(rank)]) for d, w in enumerate(windows))
+    out[index] = update.to(out.dtype)
+    return out
+
+
+def dynamic_reshape(ctx, inst, args):
+    x = args[0]
+    shape = own_shape(ctx, inst, {d: (inst.operands[1 + d], args[1 + d])
+                                   for d in range(len(args) - 1)})
+    count = 1
+    for s in shape:
+        count *= s
+    if x.numel() != count:
+        raise ctx.error(f"dynamic-reshape of {list(x.shape)} ({x.numel()} elements) to sizes "
+                        f"{list(shape)} ({count} elements)")
+    return x.reshape(shape)
+
+
+def bitcast(ctx, inst, args):
+    """Reshape in physical (layout) order, then reinterpret the element type if it differs."""
+    (x,) = args
+    src, dst = physical_order(inst.operands[0].shape), physical_order(inst.shape)
+    shape = ctx.out_shape()
+    if x.numel() != _count(shape):
+        raise ctx.error(f"bitcast of {list(x.shape)} ({x.numel()} elements) to {list(shape)}")
+    phys = x.permute(src).reshape([shape[p] for p in dst])
+    inverse = sorted(range(len(dst)), key=dst.__getitem__)
+    out = phys.permute(inverse)
+    dtype = torch_dtype(inst.shape.element_type)
+    if dtype == out.dtype:
+        return out
+    if dtype.itemsize != out.dtype.itemsize:
+        return NotImplemented
+    return out.contiguous().view(dtype)
+
+
+def _count(shape) -> int:
+    count = 1
+    for s in shape:
+        count *= s
+    return count
+
+
+def bitcast_convert(ctx, inst, args):
+    """Reinterpret bits (little-endian): a wider source splits each element along a new last
+    dimension, a narrower one joins the last dimension (torch's view(dtype))."""
+    (x,) = args
+    src_bits, dst_bits = bit_width(inst.operands[0].shape.element_type), bit_width(
+        inst.shape.element_type)
+    dtype = torch_dtype(inst.shape.element_type)
+    if src_bits % 8 or dst_bits % 8 or x.dtype.itemsize * 8 != src_bits \
+            or dtype.itemsize * 8 != dst_bits:
+        return NotImplemented  # sub-byte types: the host path reports them
+    if x.numel() == 0:  # (torch cannot view an empty tensor's strides as another width)
+        return torch.empty(ctx.out_shape(), dtype=dtype, device=x.device)
+    x = x.contiguous()
+    if x.dtype.itemsize == dtype.itemsize:
+        return x.view(dtype)
+    if x.dtype.itemsize > dtype.itemsize:
+        return x.unsqueeze(-1).view(dtype)
+    return x.view(dtype).reshape(x.shape[:-1])

@@ -20,6 +20,8 @@ import math
 import torch
 
 from ....hlo import attrs
+from ..tensors import torch_dtype
+from .elementwise import fitted
 
 
 
@@ -136,3 +138,27 @@ def batch_norm_grad(ctx, inst, args):
     dx = scale * inv_std * (dy_w - grad_offset / count - c * centered)
     return (dx.to(x.dtype), grad_scale.reshape(-1).to(x.dtype),
             grad_offset.reshape(-1).to(x.dtype))
+
+
+_FLOATS = {torch.float16, torch.bfloat16, torch.float32, torch.float64}
+_INTS = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
+         torch.uint32}
+
+
+def stochastic_convert(ctx, inst, args):
+    """|x| truncated, plus one where random < frac(|x|) * 2**bits; sign back; saturating;
+    NaN -> 0 (the CPU backend's definition, computed in f64 as there)."""
+    x, random = fitted(ctx, args)
+    target = torch_dtype(inst.shape.element_type)
+    if target not in _INTS or x.dtype not in _FLOATS or \
+            random.element_size() != x.element_size() or random.dtype == torch.uint64:
+        return NotImplemented  # a mismatch the host path reports, or u64 bits
+    f = x.to(torch.float64)
+    magnitude = f.abs()
+    whole = torch.floor(magnitude)
+    threshold = (magnitude - whole) * float(2 ** (random.element_size() * 8))
+    rounded = whole + (random.to(torch.float64) < threshold).to(torch.float64)
+    signed = torch.where(torch.signbit(f), -rounded, rounded)
+    info = torch.iinfo(target)
+    clipped = signed.clamp(int(info.min), int(info.max))
+    return torch.where(torch.isnan(f), 0.0, clipped).to(target)
