@@ -30,9 +30,6 @@ _BITWISE = {Opcode.AND: (torch.logical_and, torch.bitwise_and),
             Opcode.XOR: (torch.logical_xor, torch.bitwise_xor)}
 _COMPARE = {"EQ": torch.eq, "NE": torch.ne, "LT": torch.lt, "LE": torch.le, "GT": torch.gt,
             "GE": torch.ge}
-_PLAIN = {Opcode.PARAMETER, Opcode.CONSTANT, Opcode.TUPLE, Opcode.GET_TUPLE_ELEMENT,
-          Opcode.NOT, Opcode.NEGATE, Opcode.ABS, Opcode.COMPARE, Opcode.SELECT, Opcode.CLAMP,
-          Opcode.CONVERT, Opcode.BITCAST_CONVERT, *_BINARY, *_BITWISE}
 _TYPES = {"pred", "s8", "s16", "s32", "s64", "u8", "f16", "bf16", "f32", "f64"}
 _LOW = (torch.float16, torch.bfloat16)
 
@@ -77,42 +74,57 @@ def apply(comp, args: list, device):
 
 
 def _one(inst, ops, args, device):
-    op = inst.opcode
-    if op is Opcode.PARAMETER:
+    if inst.opcode is Opcode.PARAMETER:
         return args[inst.parameter_number]
-    if op is Opcode.CONSTANT:
-        return to_device(inst.literal, device, inst.shape.element_type)
-    if op is Opcode.TUPLE:
-        return tuple(ops)
-    if op is Opcode.GET_TUPLE_ELEMENT:
-        return ops[0][attrs.integer(inst, "index")]
-    dtype = torch_dtype(inst.shape.element_type)
-    if op is Opcode.COMPARE:
-        return _compare(inst, *ops)
-    if op is Opcode.SELECT:
-        return torch.where(ops[0], ops[1], ops[2]).to(dtype)
-    if op is Opcode.CONVERT:
-        return ops[0] != 0 if dtype == torch.bool else ops[0].to(dtype)
-    if op is Opcode.BITCAST_CONVERT:  # same width (applicable checks): reinterpret
-        return ops[0].view(dtype)
-    if op is Opcode.CLAMP:
-        low, x, high = (_wide(o) for o in ops)
-        return torch.minimum(torch.maximum(x, low), high).to(dtype)
-    if op in _BITWISE:
-        logical, bitwise = _BITWISE[op]
-        return (logical if dtype == torch.bool else bitwise)(*ops)
-    if op is Opcode.NOT:
-        return torch.logical_not(ops[0]) if dtype == torch.bool else torch.bitwise_not(ops[0])
-    if op is Opcode.NEGATE:
-        return ops[0].clone() if dtype == torch.bool else torch.neg(_wide(ops[0])).to(dtype)
-    if op is Opcode.ABS:
-        return torch.abs(_wide(ops[0])).to(dtype)
+    shape = inst.shape
+    dtype = None if shape.is_tuple else torch_dtype(shape.element_type)
+    return _SCALAR[inst.opcode](inst, ops, device, dtype)
+
+
+def _binary(inst, ops, device, dtype):
     if dtype == torch.bool:  # pred arithmetic on 0/1: add is or, multiply is and, ...
-        fn = {Opcode.ADD: torch.logical_or, Opcode.SUBTRACT: torch.logical_xor,
-              Opcode.MULTIPLY: torch.logical_and, Opcode.MAXIMUM: torch.logical_or,
-              Opcode.MINIMUM: torch.logical_and}[op]
-        return fn(*ops)
-    return _BINARY[op](_wide(ops[0]), _wide(ops[1])).to(dtype)
+        return _PRED_BINARY[inst.opcode](*ops)
+    return _BINARY[inst.opcode](_wide(ops[0]), _wide(ops[1])).to(dtype)
+
+
+def _bitwise(inst, ops, device, dtype):
+    logical, bitwise = _BITWISE[inst.opcode]
+    return (logical if dtype == torch.bool else bitwise)(*ops)
+
+
+def _clamp(inst, ops, device, dtype):
+    low, x, high = (_wide(o) for o in ops)
+    return torch.minimum(torch.maximum(x, low), high).to(dtype)
+
+
+_PRED_BINARY = {Opcode.ADD: torch.logical_or, Opcode.SUBTRACT: torch.logical_xor,
+                Opcode.MULTIPLY: torch.logical_and, Opcode.MAXIMUM: torch.logical_or,
+                Opcode.MINIMUM: torch.logical_and}
+
+# opcode -> fn(inst, operand values, device, result dtype): the ops a scalar computation
+# may use here (`applicable`), with the CPU backend's semantics. Parameters are the args.
+_SCALAR = {
+    Opcode.CONSTANT: lambda inst, ops, device, dtype: to_device(
+        inst.literal, device, inst.shape.element_type),
+    Opcode.TUPLE: lambda inst, ops, device, dtype: tuple(ops),
+    Opcode.GET_TUPLE_ELEMENT: lambda inst, ops, device, dtype: ops[0][
+        attrs.integer(inst, "index")],
+    Opcode.COMPARE: lambda inst, ops, device, dtype: _compare(inst, *ops),
+    Opcode.SELECT: lambda inst, ops, device, dtype: torch.where(*ops).to(dtype),
+    Opcode.CONVERT: lambda inst, ops, device, dtype: (
+        ops[0] != 0 if dtype == torch.bool else ops[0].to(dtype)),
+    # same width (applicable checks): reinterpret
+    Opcode.BITCAST_CONVERT: lambda inst, ops, device, dtype: ops[0].view(dtype),
+    Opcode.CLAMP: _clamp,
+    Opcode.NOT: lambda inst, ops, device, dtype: (
+        torch.logical_not(ops[0]) if dtype == torch.bool else torch.bitwise_not(ops[0])),
+    Opcode.NEGATE: lambda inst, ops, device, dtype: (
+        ops[0].clone() if dtype == torch.bool else torch.neg(_wide(ops[0])).to(dtype)),
+    Opcode.ABS: lambda inst, ops, device, dtype: torch.abs(_wide(ops[0])).to(dtype),
+    **{op: _bitwise for op in _BITWISE},
+    **{op: _binary for op in _BINARY},
+}
+_PLAIN = frozenset(_SCALAR) | {Opcode.PARAMETER}
 
 
 def _wide(x: torch.Tensor) -> torch.Tensor:
