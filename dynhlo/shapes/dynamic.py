@@ -19,7 +19,7 @@ from ..errors import HloVerifyError, UnsupportedError
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED, AnyShape
-from .sizes import Dim, ParamSize, ResultSize, Sym, bound_of, dim_text
+from .sizes import ParamSize, ResultSize, Sym, bound_of, dim_text
 
 DimsTree = tuple | list
 
@@ -145,4 +145,3 @@ def is_dynamic_tree(tree: DimsTree) -> bool:
     return any(isinstance(d, Sym) for d in tree)
 
 
-Dim = Dim
