@@ -49,6 +49,7 @@ class Kernel:
     num_warps: int = 4
     grid_dims: tuple = ()          # row kernels: the kept dims, one program per BM of them
     grid_block: int = 1            # elements (or rows) one program covers
+    index: int = -1                # position among an AOT payload's cubins (plan/data.py)
 
     def __post_init__(self):
         group = self.group

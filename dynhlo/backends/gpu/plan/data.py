@@ -103,9 +103,7 @@ def _kernel_from_data(data: dict, info: ComputationInfo, inst) -> Kernel:
                   [inst(n) for n in data["reduces"]],
                   tuple(_dim_from(d, info, inst) for d in data["domain"]),
                   tuple(data["reduced"]))
-    kernel = Kernel(name=data["name"], source="", group=group,
-                    size_syms=[_dim_from(s, info, inst) for s in data["size_syms"]],
-                    kind=data["kind"], block=dict(data["block"]),
-                    num_warps=data["num_warps"])
-    kernel.index = data["index"]
-    return kernel
+    return Kernel(name=data["name"], source="", group=group,
+                  size_syms=[_dim_from(s, info, inst) for s in data["size_syms"]],
+                  kind=data["kind"], block=dict(data["block"]), num_warps=data["num_warps"],
+                  index=data["index"])
