@@ -16,11 +16,11 @@ import numpy as np
 import pytest
 
 import dynhlo
+from dynhlo import compiler
 from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
 from dynhlo.backends.gpu import aot
 from dynhlo.backends.gpu.kernels import codegen
 from dynhlo.backends.gpu.plan import fusion
-from dynhlo.shapes.dynamic import infer_module
 
 SOFTMAX = (Path(__file__).parent / "filecheck" / "softmax_rows.hlo").read_text()
 
@@ -72,8 +72,7 @@ def test_loading_a_payload_neither_plans_nor_generates(text, shape, monkeypatch)
     monkeypatch.setattr(aot, "check_device", lambda target: None)
     monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: by_cubin[cubin])
     monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
-    module = dynhlo.parse_hlo(text)
-    loaded = gpu.load_program(module, infer_module(module), payload, "sm_90")
+    loaded = compiler.load_program(compiler.checked(text), "gpu", payload, "sm_90")
     assert len(loaded.kernels) == len(compiled.kernels) >= 1
     assert [k.source for k in loaded.kernels] == [""] * len(loaded.kernels)  # no source
     assert [(i.name, kind) for i, kind in loaded.plan.steps] == \
@@ -88,6 +87,5 @@ def test_loading_a_payload_neither_plans_nor_generates(text, shape, monkeypatch)
 def test_a_payload_of_the_first_format_is_refused_with_recompile():
     payload = {"gpu_program.json": json.dumps({"format": 1, "target": "sm_90",
                                                 "kernels": []}).encode()}
-    module = dynhlo.parse_hlo(SOFTMAX)
     with pytest.raises(dynhlo.ArtifactError, match="format 1 is not .*recompile"):
-        gpu.load_program(module, infer_module(module), payload, "sm_90")
+        compiler.load_program(compiler.checked(SOFTMAX), "gpu", payload, "sm_90")

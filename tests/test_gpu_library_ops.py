@@ -24,7 +24,7 @@ import pytest
 import dynhlo
 from gpucheck import F32_REDUCERS  # skips without torch or triton; interpreter mode
 from opcheck import compiled
-from dynhlo.runtime import stats  # noqa: E402
+from dynhlo import stats  # noqa: E402
 
 TABLES = {
     "test_ops_data": ["CASES"],

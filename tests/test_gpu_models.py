@@ -16,7 +16,7 @@ import pytest
 
 import dynhlo
 from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
-from dynhlo.runtime import stats  # noqa: E402
+from dynhlo import stats  # noqa: E402
 
 MODELS = Path(__file__).resolve().parent / "data" / "models"
 NAMES = sorted(p.name for p in MODELS.iterdir() if p.is_dir()) if MODELS.is_dir() else []
@@ -202,13 +202,13 @@ def test_gpu_cuda_tensors_in_and_out_without_host_copies():
 @needs_cuda
 @pytest.mark.parametrize("name", NAMES)
 def test_gpu_aot_payload_launches_with_zero_compilations(name):
-    from dynhlo.shapes.dynamic import infer_module
+    from dynhlo.compiler import load_program
     text = (MODELS / name / "module.hlo").read_text()
     exe = dynhlo.compile(text, backend="gpu", target="sm_90")
     payload = exe.program.to_payload()
     module = dynhlo.parse_hlo(text)
     before = stats.snapshot().get("kernel_compile", 0)
-    program = gpu.load_program(module, infer_module(module), payload, "sm_90")
+    program = load_program(module, "gpu", payload, "sm_90")
     loaded = dynhlo.runtime.executable.Executable(module, program, {"backend": "gpu"})
     check_model(name, "module.hlo", loaded)
     assert stats.snapshot().get("kernel_compile", 0) == before
@@ -219,9 +219,9 @@ def test_aot_payload_for_another_target_is_an_artifact_error():
     payload = {"gpu_program.json": json.dumps({"format": FORMAT, "target": "sm_80",
                                                 "kernels": []}).encode()}
     module = dynhlo.parse_hlo(SEED)
-    from dynhlo.shapes.dynamic import infer_module
+    from dynhlo.compiler import load_program
     with pytest.raises(dynhlo.ArtifactError, match="sm_80"):
-        gpu.load_program(module, infer_module(module), payload, "sm_90")
+        load_program(module, "gpu", payload, "sm_90")
 
 
 def test_attention_with_different_query_and_key_counts_and_a_mismatched_value():

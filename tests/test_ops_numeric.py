@@ -281,7 +281,7 @@ ENTRY main {{
     offset = rng.normal(size=c).astype(_np(t))
     y, mean, var = run_hlo(text, x, scale, offset)
     want = _bn_reference(x, scale.astype(np.float64), offset.astype(np.float64), 0.001, f)
-    for got, ref, name in zip((y, mean, var), want, ("output", "mean", "variance")):
+    for got, ref, name in zip((y, mean, var), want, ("output", "mean", "variance"), strict=True):
         assert got.dtype == _np(t) and got.shape == ref.shape, name
         np.testing.assert_allclose(got.astype(np.float64), ref, rtol=BN_TOL[t],
                                    atol=BN_TOL[t], equal_nan=True, err_msg=name)
@@ -306,7 +306,7 @@ ENTRY main {
         y, mean, var = run_hlo(text, padded, np.int32(n), scale, offset)
         want = _bn_reference(padded[:n], scale, offset, 0.5, 1)
         assert y.shape == (n, 3)
-        for got, ref in zip((y, mean, var), want):
+        for got, ref in zip((y, mean, var), want, strict=True):
             np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..errors import HloVerifyError
 from ..hlo.ir import Instruction
-from .dynamic import ComputationInfo, DimsTree
+from .trees import ComputationInfo, DimsTree
 from .sizes import Sym
 
 

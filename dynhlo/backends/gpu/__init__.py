@@ -1,7 +1,7 @@
 """The GPU backend: generated Triton kernels whose work follows the actual sizes.
 
-compile_module(module, info, **options) runs GPU_PIPELINE (dynhlo/passes/pipelines.py: XLA's
-fusion/call/async wrappers inlined), plans the result (plan/fusion.py: which instructions
+compile_module(module, info, **options) takes GPU_PIPELINE's output (dynhlo/compiler.py runs
+it: XLA's fusion/call/async wrappers inlined), plans it (plan/fusion.py: which instructions
 share a generated kernel), generates one Triton kernel per fused group (kernels/) and
 returns a GpuProgram (program.py). Where each opcode runs is one table, rules.py: a fused
 kernel, else a torch call on the device (library/<family>.py), else the CPU backend's
@@ -45,8 +45,7 @@ import torch
 from . import mode  # first: picks interpreter mode before triton is imported
 from ...errors import ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
-from ...passes.pipelines import GPU_PIPELINE, run_pipeline
-from ...shapes.dynamic import ComputationInfo, infer_module
+from ...shapes.dynamic import ComputationInfo
 from ..cpu import check_supported
 from . import aot
 from .launch.jit import JitLauncher
@@ -85,7 +84,6 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
             f"interpret={interpret} but Triton was imported with TRITON_INTERPRET="
             f"{os.environ.get('TRITON_INTERPRET')!r}; set TRITON_INTERPRET=1 before "
             "importing triton to run kernels in the interpreter")
-    module, info = _lowered(module, info)
     plan = plan_computation(info)
     fast = options.get("fast_launch", True)
     launchers = {id(k): JitLauncher(k, interpret, fast) for k in kernels_of(plan)}
@@ -104,17 +102,8 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
         UnsupportedError: no CUDA device.
     """
     check_supported(module)
-    module, info = _lowered(module, info)
     plan, launchers = aot.load_payload(payload, info, target)
     return GpuProgram(module, info, plan, launchers, _device(False), target)
-
-
-def _lowered(module: HloModule, info: ComputationInfo):
-    """The module the GPU plans: GPU_PIPELINE's output (fusions and calls inlined, so the
-    planner fuses them itself) and its inference. Deterministic, so the instruction names
-    an AOT payload's plan uses are the ones a load sees."""
-    lowered = run_pipeline(module, GPU_PIPELINE)
-    return (module, info) if lowered is module else (lowered, infer_module(lowered))
 
 
 __all__ = ["NAME", "GpuProgram", "compile_module", "load_program", "ArtifactError"]

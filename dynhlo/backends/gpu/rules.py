@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ...hlo.opcodes import Opcode
-from ..cpu.lowering import LOWERINGS as CPU_LOWERINGS
 from .kernels import data as KD
 from .kernels import elementwise as KE
 from .kernels.types import types_ok
@@ -215,16 +214,14 @@ def how(op: Opcode) -> str:
     return "plan" if rule.plan else "host"
 
 
-def missing(ops=None) -> dict[Opcode, list[str]]:
-    """Per opcode, the tiers it has no rule for (`host` where the CPU backend lacks it).
-
-    The CPU lowering table is the host tier; an opcode in neither column has no way to run.
-    """
+def missing(host, ops=None) -> dict[Opcode, list[str]]:
+    """Per opcode, the tiers it has no rule for; `host` is what the host tier runs (the CPU
+    backend's lowering table: launch/runner.py). An opcode lacking all three cannot run."""
     out = {}
     for op in ops or Opcode:
         rule = rule_of(op)
         lacks = [t for t, have in (("kernel", rule.kernel), ("library", rule.library or
-                                                             rule.plan), ("host", op in CPU_LOWERINGS))
+                                                             rule.plan), ("host", op in host))
                  if not have]
         if lacks:
             out[op] = lacks

@@ -20,13 +20,12 @@ import math
 import torch
 
 from ....errors import DynamicSizeError
-from ....shapes.sizes import ParamSize, Sym
+from ....shapes.sizes import ParamSize, Sym, size_mismatch
 from ..kernels.group import canonical_dim
 from ..rules import library_for, rule_of
 from ..tensors import torch_dtype
 from .direct import raw_stream
 from .runner import dense
-from .sizes import size_mismatch
 
 # Specialized plans kept per FastPlan; past this many distinct argument shapes the cache
 # starts again (a bound on memory, not a correctness matter: specializing is cheap).
@@ -195,7 +194,7 @@ class FastPlan:
         """The steps as closures bound to these argument shapes (see module doc)."""
         for p, d, dim, (n, dd) in self.checks:
             if shapes[p.parameter_number][d] != shapes[n][dd]:
-                raise size_mismatch(p, d, shapes[p.parameter_number][d], dim, shapes[n][dd])
+                raise size_mismatch(p.name, d, shapes[p.parameter_number][d], dim, shapes[n][dd])
 
         def sizes(getters) -> tuple:
             return tuple(g if g.__class__ is int else shapes[g[0]][g[1]] for g in getters)

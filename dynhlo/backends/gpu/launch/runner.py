@@ -17,12 +17,12 @@ from ....errors import DynamicSizeError
 from ....shapes.dynamic import Inference
 from ....shapes.rules_control import BODY, CONDITION
 from ....shapes.sizes import SizeEnv
+from ....shapes.trees import check_sizes
 from ....stats import count
 from ...cpu import evaluator as cpu_eval
 from ...cpu.lowering import LOWERINGS as CPU_LOWERINGS
 from ..rules import library_for
 from ..tensors import to_device, to_host, torch_dtype
-from .sizes import size_mismatch
 
 
 class StepContext:
@@ -74,7 +74,7 @@ class Runner:
                 ctx.inst = inst
                 value = self._library(ctx, inst, [values[o] for o in inst.operands])
             values[inst] = value
-            _check_sizes(env, inst, value, dims[inst])
+            check_sizes(env, inst, value, dims[inst])
         return values[plan.info.computation.root]
 
     def _while(self, inst, plans, state, env):
@@ -155,17 +155,3 @@ def _to_device_tree(value, shape, device):
     if shape.is_tuple:
         return tuple(_to_device_tree(v, s, device) for v, s in zip(value, shape.elements))
     return to_device(value, device, shape.element_type)
-
-
-def _check_sizes(env: SizeEnv, inst, value, tree) -> None:
-    if isinstance(tree, list):
-        for v, t in zip(value, tree):
-            _check_sizes(env, inst, v, t)
-        return
-    shape = value.shape
-    for d, (actual, dim) in enumerate(zip(shape, tree)):
-        if actual == dim:  # a static dimension that fits
-            continue
-        expected = env.size(dim)
-        if actual != expected:
-            raise size_mismatch(inst, d, actual, dim, expected)

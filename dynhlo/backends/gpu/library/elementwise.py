@@ -28,6 +28,7 @@ import torch
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
+from ....shapes.sizes import operand_mismatch
 from ..tensors import torch_dtype
 
 _ARITH_INTS = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
@@ -44,8 +45,7 @@ def fitted(ctx, args):
     for a in args:
         if a.dim() and tuple(a.shape) != shape:
             if a.dim() != len(shape) or any(x < y for x, y in zip(a.shape, shape)):
-                raise ctx.error(f"operand of size {list(a.shape)} meets size {list(shape)}; "
-                                "sizes that meet in one op must agree")
+                raise operand_mismatch(ctx.inst.name, a.shape, shape)
             a = a[tuple(slice(0, s) for s in shape)]
         out.append(a)
     return out
