@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
+from .sizes import unify
 from .rules import elementwise, rule
 from .sizes import ResultSize, Sym, bound_of
 
@@ -172,7 +173,7 @@ def _map(ctx, inst, operands):
     mapped = attrs.ints(inst, "dimensions", tuple(range(len(operands[0]))))
     if sorted(mapped) != list(range(len(operands[0]))):
         raise ctx.error(f"dimensions={list(mapped)} must list every operand dimension")
-    return elementwise(ctx, operands)
+    return elementwise(ctx, operands, join=unify)
 
 
 

@@ -33,7 +33,7 @@ def _reduce_window(ctx, inst, operands):
         raise ctx.error("reduce-window takes N arrays and N init values")
     if any(t != () for t in operands[n:]):
         raise ctx.error("reduce-window init values must be scalars")
-    joined = elementwise(ctx, operands[:n])
+    joined = elementwise(ctx, operands[:n], join=unify)
     wins = window_dims(inst, len(joined))
     declared = inst.shape.elements[0] if inst.shape.is_tuple else inst.shape
     out = tuple(_windowed(dim, w, declared.dims[d])
@@ -66,7 +66,7 @@ def _select_and_scatter(ctx, inst, operands):
 def _sort(ctx, inst, operands):
     if not operands:
         raise ctx.error("sort needs at least one operand")
-    joined = elementwise(ctx, operands)
+    joined = elementwise(ctx, operands, join=unify)
     d = single_dimension(ctx, inst)
     if not 0 <= d < len(joined):
         raise ctx.error(f"sorts dimension {d} of a rank-{len(joined)} operand")
@@ -178,7 +178,7 @@ def _triangular_solve(ctx, inst, operands):
     if len(b) != len(a):
         raise ctx.error(f"a and b ranks differ: {len(a)} and {len(b)}")
     left = attrs.boolean(inst, "left_side")
-    out = list(elementwise(ctx, [a[:-2], b[:-2]]))
+    out = list(elementwise(ctx, [a[:-2], b[:-2]], join=unify))
     m = unify(a[-1], b[-2] if left else b[-1])
     if m is None:
         raise ctx.error(f"a is {dim_text(a[-1])} x {dim_text(a[-1])} but b is "

@@ -93,6 +93,31 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     return ra
 
 
+def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
+    """The dimension of an elementwise op's result where operand dimensions `a`, `b` meet.
+
+    XLA (DynamicDimensionInference::HandleElementwiseNary, shape check off by default): two
+    different dynamic sizes do not have to agree; at run time a size of 1 broadcasts to the
+    other (dynamic_padder.cc RewriteDynamicBinaryOp) and otherwise the result takes the
+    smaller size. Sizes with nothing of their own (a broadcast constant), a static dimension
+    and the same size met twice go through `unify` (one size; no run-time formula).
+    """
+    if isinstance(a, Sym) and isinstance(b, Sym):
+        ra, rb = a.root(), b.root()
+        if ra is not rb and ra.bound == rb.bound and ra.expr is not None and \
+                rb.expr is not None and not (ra.shared or rb.shared
+                                             or _bound_sizeless(a) or _bound_sizeless(b)):
+            return Sym(ra.bound, Formula(broadcast_or_smaller, (a, b),
+                                         f"meet({dim_text(a)},{dim_text(b)})"))
+    return unify(a, b, where)
+
+
+def broadcast_or_smaller(x: int, y: int) -> int:
+    """XLA's result size for operand sizes x, y: 1 broadcasts, else the smaller."""
+    small, large = min(x, y), max(x, y)
+    return large if small == 1 else small
+
+
 def _bound_sizeless(sym: Sym) -> bool:
     """A Sym with no size of its own that took another's when it met it."""
     return sym.expr is None and sym.parent is not None

@@ -18,15 +18,18 @@ from .lowering import lowering
 
 
 def fit(ctx, value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """`value` cut (or broadcast from rank 0) to `shape`; a mismatch is a DynamicSizeError."""
+    """`value` cut to `shape` (XLA: the result of operands of different sizes takes the
+    smaller), a dimension of size 1 broadcast (XLA's implicit broadcast of a dynamic size 1),
+    rank 0 broadcast; anything else is a DynamicSizeError."""
     if value.shape == shape or ctx.vectorized:
         return value
     if value.ndim == 0:
         return np.broadcast_to(value, shape)
-    if value.ndim != len(shape) or any(a < b for a, b in zip(value.shape, shape)):
+    if value.ndim != len(shape) or any(a < b and a != 1 for a, b in zip(value.shape, shape)):
         raise ctx.error(f"operand of size {list(value.shape)} meets size {list(shape)}; "
                         "sizes that meet in one op must agree")
-    return value[tuple(slice(0, n) for n in shape)]
+    value = value[tuple(slice(0, n) for n in shape)]
+    return value if value.shape == shape else np.broadcast_to(value, shape)
 
 
 def fitted(ctx, args):

@@ -243,6 +243,18 @@ def _is_replace(comp, n: int) -> bool:
                                   o.parameter_number == n + k for k, o in enumerate(outs))
 
 
+def _cut_points(update: np.ndarray, point_axes: list[int], lead: tuple) -> np.ndarray:
+    """Static updates meeting dynamic indices (tf.where's scatter): the rows past the indices'
+    actual count have no index and are not scattered (TF's and XLA's answer)."""
+    if len(point_axes) != len(lead) or all(update.shape[d] <= n
+                                           for d, n in zip(point_axes, lead)):
+        return update
+    cut = [slice(None)] * update.ndim
+    for d, n in zip(point_axes, lead):
+        cut[d] = slice(0, n)
+    return update[tuple(cut)]
+
+
 @lowering(Opcode.SCATTER)
 def scatter(ctx, inst, args):
     """XLA Scatter (variadic, batching dims, any to_apply). A window that does not fit in the
@@ -256,6 +268,7 @@ def scatter(ctx, inst, args):
     starts = _scatter_starts(ctx, inst, indices, rank)
     lead = starts.shape[:-1]
     point_axes = [d for d in range(updates[0].ndim) if d not in window_dims]
+    updates = [_cut_points(u, point_axes, lead) for u in updates]
     if tuple(updates[0].shape[d] for d in point_axes) != lead:
         raise ctx.error(f"updates of size {list(updates[0].shape)} do not match "
                         f"{list(lead)} scatter indices")
@@ -263,7 +276,8 @@ def scatter(ctx, inst, args):
     sizes = [1] * rank
     for k, d in enumerate(window_operand_dims):
         sizes[d] = updates[0].shape[window_dims[k]]
-    fits = np.all((starts >= 0) & (starts + np.array(sizes, np.int64) <= np.array(shape)),
+    # XLA's optimized modules put INT64_MAX on padded rows: compare without overflowing
+    fits = np.all((starts >= 0) & (starts <= np.array(shape) - np.array(sizes, np.int64)),
                   axis=-1)
     window_of = {d: k for k, d in enumerate(window_operand_dims)}
     grids = _window_grids([starts[..., d] for d in range(rank)], sizes, lead, window_of)
