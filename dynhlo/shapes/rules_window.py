@@ -72,7 +72,13 @@ def _sort(ctx, inst, operands):
         raise ctx.error(f"sorts dimension {d} of a rank-{len(joined)} operand")
     if "to_apply" not in inst.called:
         raise ctx.error("sort needs a comparator to_apply=")
-    return joined if len(operands) == 1 else [joined] * len(operands)
+    if len(operands) == 1:
+        return joined
+    # XLA's HandleSort gives the dynamic size only to the outputs of dynamic operands: a
+    # static operand sorted with dynamic keys (tf.unique's iota) stays static, its elements
+    # past the keys' size kept last in their order (dynamic_padder.cc RewriteDynamicSort).
+    return [joined[:d] + (t[d] if isinstance(t[d], int) else joined[d],) + joined[d + 1:]
+            for t in operands]
 
 
 @rule(Opcode.TOPK)

@@ -148,8 +148,20 @@ def sort(ctx, inst, args):
         order = _fast_order(comp, arrays, axis)
         if order is None:
             order = _general_order(ctx, comp, arrays, axis)
-    out = tuple(np.take_along_axis(a, order, axis=axis) for a in arrays)
+    out = tuple(_with_tail(np.take_along_axis(a, order, axis=axis), full, axis)
+                for a, full in zip(arrays, args))
     return out[0] if len(out) == 1 else out
+
+
+def _with_tail(part: np.ndarray, full: np.ndarray, axis: int) -> np.ndarray:
+    """A static operand sorted with shorter dynamic keys keeps its elements past the keys'
+    size after the sorted ones, in their order (XLA sorts padding last, stably)."""
+    if full.shape[axis] == part.shape[axis] or full.ndim != part.ndim:
+        return part
+    tail = np.take(full, np.arange(part.shape[axis], full.shape[axis]), axis=axis)
+    cut = [slice(0, n) for n in part.shape]
+    cut[axis] = slice(None)
+    return np.concatenate([part, tail[tuple(cut)]], axis=axis)
 
 
 @lowering(Opcode.TOPK)
