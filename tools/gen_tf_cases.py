@@ -75,12 +75,12 @@ def _max_pool(x):
 
 
 def _conv_same(x):
-    w = tf.constant(np.arange(1, 13, dtype=np.float32).reshape(3, 2, 2) / 10)
+    w = tf.constant(np.arange(1, 7, dtype=np.float32).reshape(3, 2, 1) / 10)
     return (tf.nn.conv1d(x, w, stride=1, padding="SAME"),)
 
 
 def _conv_grad_input(x):
-    w = tf.constant(np.arange(1, 13, dtype=np.float32).reshape(3, 2, 2) / 10)
+    w = tf.constant(np.arange(1, 7, dtype=np.float32).reshape(3, 2, 1) / 10)
     with tf.GradientTape() as tape:
         tape.watch(x)
         y = tf.nn.conv1d(x, w, stride=1, padding="SAME")
@@ -88,11 +88,21 @@ def _conv_grad_input(x):
 
 
 def _conv_grad_kernel(x):
-    w = tf.constant(np.arange(1, 13, dtype=np.float32).reshape(3, 2, 2) / 10)
+    w = tf.constant(np.arange(1, 7, dtype=np.float32).reshape(3, 2, 1) / 10)
     with tf.GradientTape() as tape:
         tape.watch(w)
         y = tf.nn.conv1d(x, w, stride=1, padding="SAME")
     return (tape.gradient(y, w),)
+
+
+def _conv_stride2_grads(x):
+    w = tf.constant(np.arange(1, 7, dtype=np.float32).reshape(3, 2, 1) / 10)
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        tape.watch(w)
+        y = tf.nn.conv1d(x, w, stride=2, padding="SAME")
+        loss = tf.reduce_sum(y * y)
+    return y, tape.gradient(loss, x), tape.gradient(loss, w)
 
 
 def _max_pool_grad(x):
@@ -137,9 +147,15 @@ CASES = {
     "conv_same": (_conv_same, [lambda n: _floats((1, n, 2))], (1, 3, 6), 6),
     "conv_grad_input": (_conv_grad_input, [lambda n: _floats((1, n, 2))], (1, 3, 6), 6),
     "conv_grad_kernel": (_conv_grad_kernel, [lambda n: _floats((1, n, 2))], (1, 3, 6), 6),
+    "conv_stride2_grads": (_conv_stride2_grads, [lambda n: _floats((1, n, 2))], (1, 2, 5, 7),
+                           7),
     "max_pool_grad": (_max_pool_grad, [lambda n: _floats((1, n, 2))], (1, 2, 5, 7), 7),
     "nms": (_nms, [_boxes, lambda n: RNG.uniform(0, 1, n).astype(np.float32)], (0, 1, 4, 6), 6),
 }
+
+# The same functions fed static inputs (no dynamic dimension until TF's own, e.g. tf.unique's
+# count): `NAME_static` runs once, at the bound.
+STATIC = ("where_1d", "unique", "top_k", "nms")
 
 _FILL = {np.dtype(np.float32): 1e6, np.dtype(np.int32): 77}
 
@@ -149,7 +165,8 @@ def _dynamic_axis(name: str) -> int:
 
 
 def generate(name: str) -> None:
-    core, makers, sizes, bound = CASES[name]
+    static = name.endswith("_static")
+    core, makers, sizes, bound = CASES[name.removesuffix("_static")]
     axis = _dynamic_axis(name)
     full = [m(bound) for m in makers]
 
@@ -157,10 +174,11 @@ def generate(name: str) -> None:
         arrays, ns = args[:len(makers)], args[len(makers):]
         return core(*(xla.set_dynamic_dimension_size(a, axis, n) for a, n in zip(arrays, ns)))
 
-    fn = tf.function(bounded, jit_compile=True)
-    ns = [tf.constant(bound, tf.int32)] * len(makers)
+    fn = tf.function(core if static else bounded, jit_compile=True)
+    ns = [] if static else [tf.constant(bound, tf.int32)] * len(makers)
     hlo = fn.experimental_get_compiler_ir(*full, *ns)(stage="hlo")
-    data = {"sizes": np.array(sizes, np.int32)}
+    sizes = (bound,) if static else sizes
+    data = {"sizes": np.array(sizes, np.int32), "static": np.array(static)}
     for n in sizes:
         args = [m(n) for m in makers]
         outs = core(*(tf.constant(a) for a in args))
@@ -185,7 +203,7 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="*", default=None)
     args = parser.parse_args(argv)
     os.makedirs(OUT, exist_ok=True)
-    for name in args.only or CASES:
+    for name in args.only or list(CASES) + [f"{n}_static" for n in STATIC]:
         try:
             generate(name)
         except Exception as exc:  # a case TF itself cannot lower is reported, not fatal

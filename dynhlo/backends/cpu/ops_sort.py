@@ -28,7 +28,7 @@ import numpy as np
 from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
 from ...shapes.rules_window import topk_k
-from .lowering import lowering
+from .lowering import custom_call, lowering
 
 
 def total_order_key(x: np.ndarray) -> np.ndarray:
@@ -171,4 +171,21 @@ def topk(ctx, inst, args):
     k, largest = topk_k(inst, x.shape[-1])
     key = sort_key(x, True, largest)
     order = np.argsort(key, axis=-1, kind="stable")[..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
+
+
+@custom_call("TopK")
+def topk_custom_call(ctx, inst, args):
+    """XLA CPU's TopK custom call (TopkRewriter): (values, s32 indices) of the k largest of the
+    last dimension, k the result's last dimension; a comparator `to_apply` that is one LT
+    compare asks for the smallest instead."""
+    (x,) = args
+    k = inst.shape.elements[0].dims[-1]
+    if k > x.shape[-1]:
+        raise ctx.error(f"TopK of k={k} over a last dimension of actual size {x.shape[-1]}: "
+                        "top-k of fewer than k elements is not defined")
+    comps = inst.called.get("to_apply") or inst.called.get("called_computations") or []
+    found = patterns.sort_comparator(comps[0]) if comps else None
+    largest = found is None or found.descending
+    order = np.argsort(sort_key(x, True, largest), axis=-1, kind="stable")[..., :k]
     return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
