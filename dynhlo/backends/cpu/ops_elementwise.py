@@ -125,6 +125,11 @@ UNARY = {
     Opcode.ROUND_NEAREST_EVEN: np.rint, Opcode.ROUND_NEAREST_AFZ: _round_afz,
     Opcode.IS_FINITE: np.isfinite, Opcode.NOT: _not, Opcode.REAL: np.real,
     Opcode.IMAG: np.imag, Opcode.POPCNT: _popcnt, Opcode.CLZ: _clz,
+    # Opcodes XLA added later (hlo_opcode.h): the inverse and hyperbolic functions.
+    Opcode.ACOS: _float_op(np.arccos), Opcode.ACOSH: _float_op(np.arccosh),
+    Opcode.ASIN: _float_op(np.arcsin), Opcode.ASINH: _float_op(np.arcsinh),
+    Opcode.ATAN: _float_op(np.arctan), Opcode.ATANH: _float_op(np.arctanh),
+    Opcode.COSH: _float_op(np.cosh), Opcode.SINH: _float_op(np.sinh),
 }
 
 
@@ -217,7 +222,19 @@ BINARY = {
     Opcode.SHIFT_LEFT: _shift("left"), Opcode.SHIFT_RIGHT_LOGICAL: _shift("logical"),
     Opcode.SHIFT_RIGHT_ARITHMETIC: _shift("arithmetic"),
     Opcode.COMPLEX: lambda x, y: _complex(x, y),
+    Opcode.MULHI: lambda x, y: _mulhi(x, y),
 }
+
+
+def _mulhi(x, y):
+    """The high N bits of the 2N-bit product (XLA kMulhi, lax.mulhi); Python ints for 64-bit
+    (exact: `>>` floors, which is the signed high half), a wider NumPy type below."""
+    bits = x.dtype.itemsize * 8
+    if bits == 64:
+        product = np.asarray(x, dtype=object) * np.asarray(y, dtype=object)
+        return np.asarray(product >> 64, dtype=object).astype(x.dtype)
+    wide = np.int64 if x.dtype.kind == "i" else np.uint64
+    return (x.astype(wide) * y.astype(wide) >> wide(bits)).astype(x.dtype)
 
 
 def _complex(x, y):
