@@ -124,9 +124,13 @@ def _reshape_unbounded(ctx, inst, operand):
     if isinstance(total, int):
         out[k] = _exact_div(ctx, total, rest)
     else:
+        # `?` of a bounded operand (bound-unbounded gave the parameter a bound; JAX's keepdims
+        # writes f32[?,1] reshape(f32[?])): the bound follows, so jit, AOT and buckets can
+        # size it.
+        total_bound = bound_of(total)
+        bound = UNBOUNDED if total_bound == UNBOUNDED or rest == 0 else total_bound // rest
         out[k] = formula(lambda t: _exact_div(ctx, t, rest), (total,),
-                         f"{dim_text(total)}/{rest}" if rest != 1 else dim_text(total),
-                         UNBOUNDED)
+                         f"{dim_text(total)}/{rest}" if rest != 1 else dim_text(total), bound)
     return tuple(out)
 
 
