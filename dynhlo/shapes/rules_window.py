@@ -23,7 +23,7 @@ from .windows import ConvLabels, WindowDim, conv_labels, window_dims, window_out
 def _windowed(dim, w: WindowDim, declared: int):
     text = f"window({dim_text(dim)})"
     bound = window_output_size(bound_of(dim), w) if bound_of(dim) != UNBOUNDED else declared
-    return formula(lambda n: window_output_size(n, w), (dim,), text, bound)
+    return formula(lambda n: window_output_size(n, w), (dim,), text, bound, key=("window", w))
 
 
 @rule(Opcode.REDUCE_WINDOW)

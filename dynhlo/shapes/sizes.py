@@ -21,15 +21,18 @@ _ids = itertools.count()
 class Sym:
     """A run-time size `0 <= size <= bound` (bound -1: unbounded)."""
 
-    __slots__ = ("parent", "expr", "bound", "id", "met", "shared")
+    __slots__ = ("parent", "expr", "bound", "id", "met", "shared", "static_like")
 
-    def __init__(self, bound: int, expr: "SizeExpr | None" = None):
+    def __init__(self, bound: int, expr: "SizeExpr | None" = None, static_like: bool = False):
         self.parent: Sym | None = None
         self.expr = expr
         self.bound = bound
         self.id = next(_ids)
         self.met: str | None = None  # where two sized dims were made one (for errors)
         self.shared = False  # a sizeless dim that met two different sizes: runs at its bound
+        # XLA would hold it static (a loop-carried broadcast of a constant, read off the loop
+        # state): `meet` does not apply XLA's broadcast-or-smaller rule to it
+        self.static_like = static_like
 
     def root(self) -> "Sym":
         node = self
@@ -68,6 +71,8 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         return ra
     if ra.bound != rb.bound and -1 not in (ra.bound, rb.bound):
         return None
+    if _pull_size(ra, rb, where):
+        return rb
     if ra.shared or rb.shared:  # runs at its bound: takes no size, gives none
         return rb if ra.shared else ra
     for free, other in ((a, b), (b, a)):
@@ -102,6 +107,13 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     smaller size. Sizes with nothing of their own (a broadcast constant), a static dimension
     and the same size met twice go through `unify` (one size; no run-time formula).
     """
+    if any(isinstance(d, Sym) and d.root().static_like for d in (a, b)):
+        # a constant carried through a loop: XLA would hold it static, dynhlo reads its size
+        # off the loop state; they must agree at run time (no broadcast of a size 1, which
+        # would silently give the constant's bound)
+        return unify(a, b, where)
+    if isinstance(a, Sym) and isinstance(b, Sym) and _pull_size(a.root(), b.root(), where):
+        return a.root()
     if isinstance(a, Sym) and isinstance(b, Sym):
         ra, rb = a.root(), b.root()
         if ra is not rb and ra.bound == rb.bound and ra.expr is not None and \
@@ -110,6 +122,30 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
             return Sym(ra.bound, Formula(broadcast_or_smaller, (a, b),
                                          f"meet({dim_text(a)},{dim_text(b)})"))
     return unify(a, b, where)
+
+
+def _pull_size(ra: Sym, rb: Sym, where) -> bool:
+    """f(sizeless) meeting f(sized), one keyed formula f (a reduce-window of ones_like(x)
+    meeting the one of x: average pooling): the sizeless arguments take the sized ones'
+    sizes, as a broadcast takes the size of what it meets, and the two sizes become one."""
+    fa, fb = ra.expr, rb.expr
+    if ra is rb or not (isinstance(fa, Formula) and isinstance(fb, Formula)) or \
+            fa.key is None or fa.key != fb.key or len(fa.args) != len(fb.args):
+        return False
+    for free, sized, free_root, sized_root in ((fa, fb, ra, rb), (fb, fa, rb, ra)):
+        pairs = list(zip(free.args, sized.args))
+        if all(_free(x) or x == y for x, y in pairs) and any(_free(x) for x, _ in pairs):
+            for x, y in pairs:
+                if isinstance(x, Sym):
+                    unify(x, y, where)
+            free_root.parent = sized_root
+            return True
+    return False
+
+
+def _free(dim: Dim) -> bool:
+    """A dynamic dim with no size of its own yet (a broadcast of a constant)."""
+    return isinstance(dim, Sym) and dim.root().expr is None and not dim.root().shared
 
 
 def broadcast_or_smaller(x: int, y: int) -> int:
@@ -247,10 +283,14 @@ class ResultSize(SizeExpr):
 
 
 class Formula(SizeExpr):
-    """A size computed from other sizes, e.g. `n*64` for a reshape that merges dims."""
+    """A size computed from other sizes, e.g. `n*64` for a reshape that merges dims.
 
-    def __init__(self, fn: Callable[..., int], args: tuple[Dim, ...], text: str):
-        self.fn, self.args, self.text = fn, args, text
+    `key` names the function (e.g. the window's geometry): two formulas with one key compute
+    equal sizes from equal arguments, which lets a size flow back into a sizeless argument.
+    """
+
+    def __init__(self, fn: Callable[..., int], args: tuple[Dim, ...], text: str, key=None):
+        self.fn, self.args, self.text, self.key = fn, args, text, key
 
     def evaluate(self, env: SizeEnv) -> int:
         return int(self.fn(*(env.size(a) for a in self.args)))
@@ -266,11 +306,12 @@ class Formula(SizeExpr):
         return self.text
 
 
-def formula(fn: Callable[..., int], args: tuple[Dim, ...], text: str, bound: int) -> Dim:
+def formula(fn: Callable[..., int], args: tuple[Dim, ...], text: str, bound: int,
+            key=None) -> Dim:
     """A Dim from other dims: an int when all are static, else a Sym with a Formula."""
     if all(isinstance(a, int) for a in args):
         return int(fn(*args))
-    return Sym(bound, Formula(fn, args, text))
+    return Sym(bound, Formula(fn, args, text, key))
 
 
 def dim_text(dim: Dim) -> str:
