@@ -269,7 +269,8 @@ def _slice(ctx, inst, operands):
         static = -(-(limit - start) // stride)
         if isinstance(dim, Sym) and static != 1:
             out.append(formula(lambda n, s=start, st=stride, b=static: min(b, max(
-                0, -(-(n - s) // st))), (dim,), f"slice({dim_text(dim)})", static))
+                0, -(-(n - s) // st))), (dim,), f"slice({dim_text(dim)})", static,
+                key=("slice", start, stride, static)))
         else:
             out.append(static)
     return tuple(out)

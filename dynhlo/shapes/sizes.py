@@ -116,11 +116,12 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         return a.root()
     if isinstance(a, Sym) and isinstance(b, Sym):
         ra, rb = a.root(), b.root()
+        if same_size(ra, rb):
+            return unify(a, b, where)
         if ra is not rb and ra.bound == rb.bound and ra.expr is not None and \
                 rb.expr is not None and not (ra.shared or rb.shared
                                              or _bound_sizeless(a) or _bound_sizeless(b)):
-            return Sym(ra.bound, Formula(broadcast_or_smaller, (a, b),
-                                         f"meet({dim_text(a)},{dim_text(b)})"))
+            return Sym(ra.bound, MeetSize(a, b, where))
     return unify(a, b, where)
 
 
@@ -146,6 +147,40 @@ def _pull_size(ra: Sym, rb: Sym, where) -> bool:
 def _free(dim: Dim) -> bool:
     """A dynamic dim with no size of its own yet (a broadcast of a constant)."""
     return isinstance(dim, Sym) and dim.root().expr is None and not dim.root().shared
+
+
+def same_size(a: Dim, b: Dim, depth: int = 0) -> bool:
+    """True when two dims are computed the same way (one parameter's dimension reached along
+    two paths): they are one size, whatever XLA's elementwise rule would do with two."""
+    if isinstance(a, int) or isinstance(b, int):
+        return a == b
+    ra, rb = _unwrap(a.root()), _unwrap(b.root())
+    if ra is rb:
+        return True
+    ea, eb = ra.expr, rb.expr
+    if ea is None or eb is None or type(ea) is not type(eb) or depth > 8:
+        return False
+    if isinstance(ea, ParamSize):
+        return (ea.number, ea.dim) == (eb.number, eb.dim)
+    if isinstance(ea, ResultSize):
+        return (ea.inst, ea.path, ea.dim) == (eb.inst, eb.path, eb.dim)
+    if isinstance(ea, ValueSize):
+        return ea.inst is eb.inst
+    if isinstance(ea, Formula):
+        return ea.key is not None and ea.key == eb.key and len(ea.args) == len(eb.args) and \
+            all(same_size(x, y, depth + 1) for x, y in zip(ea.args, eb.args))
+    return False
+
+
+def _unwrap(root: Sym) -> Sym:
+    """The argument of an identity formula (a reshape's n/1, written as `n`)."""
+    for _ in range(8):
+        expr = root.expr
+        if not (isinstance(expr, Formula) and len(expr.args) == 1 and
+                isinstance(expr.args[0], Sym) and expr.text == dim_text(expr.args[0])):
+            break
+        root = expr.args[0].root()
+    return root
 
 
 def broadcast_or_smaller(x: int, y: int) -> int:
@@ -185,10 +220,14 @@ class SizeEnv:
     """
 
     def __init__(self, args_shapes: list | None = None, lookup: Callable | None = None,
-                 parent: "SizeEnv | None" = None):
+                 parent: "SizeEnv | None" = None, xla_rules: bool | None = None):
         self.args_shapes = args_shapes if args_shapes is not None else parent.args_shapes
         self._lookup = lookup
         self.parent = parent
+        # whether the backend runs XLA's broadcast-or-smaller rule (MeetSize); a backend that
+        # does not gets "sizes that meet in one op must agree" instead of a wrong answer
+        self.xla_rules = xla_rules if xla_rules is not None else (
+            parent.xla_rules if parent is not None else False)
         self.memo: dict[int, int] = {}
 
     def value_of(self, inst):
@@ -304,6 +343,25 @@ class Formula(SizeExpr):
 
     def __str__(self) -> str:
         return self.text
+
+
+class MeetSize(Formula):
+    """The size where two different dynamic sizes meet elementwise (`meet`): XLA's
+    broadcast-or-smaller, on a backend that applies it (SizeEnv.xla_rules)."""
+
+    def __init__(self, a: Dim, b: Dim, where: str | None):
+        super().__init__(broadcast_or_smaller, (a, b), f"meet({dim_text(a)},{dim_text(b)})")
+        self.where = where
+
+    def evaluate(self, env: SizeEnv) -> int:
+        x, y = env.size(self.args[0]), env.size(self.args[1])
+        if x != y and not env.xla_rules:
+            place = f"instruction '{self.where}': " if self.where else ""
+            raise DynamicSizeError(
+                f"{place}an operand of run-time size {y} meets one of run-time size {x}; sizes "
+                "that meet in one op must agree on this backend (XLA's broadcast-a-1-or-take-"
+                "the-smaller rule runs on the cpu backend)")
+        return broadcast_or_smaller(x, y)
 
 
 def formula(fn: Callable[..., int], args: tuple[Dim, ...], text: str, bound: int,
