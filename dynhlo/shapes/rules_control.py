@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
-from .sizes import unify
 from .rules import elementwise, rule
-from .sizes import ResultSize, Sym, bound_of
+from .sizes import ResultSize, Sym, bound_of, unify
 
 CONDITION, BODY = 0, 1  # call-site indices of a while's computations (the lowering uses them)
 

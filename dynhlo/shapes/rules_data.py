@@ -13,9 +13,8 @@ from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
 from ..hlo.types import bit_width
-from .sizes import unify
 from .rules import _reshape_groups, elementwise, rule
-from .sizes import Sym, ValueSize, bound_of, dim_text
+from .sizes import Sym, ValueSize, bound_of, dim_text, unify
 
 
 @rule(Opcode.REVERSE)
