@@ -1,0 +1,187 @@
+"""dynhlo.from_jax: a JAX function as a dynhlo executable whose sizes stay symbolic.
+
+The route: `jax.export` with `jax.export.symbolic_shape` dimension variables (the bounds become
+its constraints `n <= 64`), then dynhlo's StableHLO import (dynhlo.frontends.stablehlo). JAX
+never sees a concrete size, so nothing is baked in: a mean over a dynamic axis divides by the
+actual size. JAX's shape assertions (`n >= 1`, the constraints) are checked from the argument
+shapes before each call and raise ArgumentError with JAX's message.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..errors import ArgumentError, UnsupportedError
+from ..hlo.types import to_numpy_dtype
+from .mlir_load import INSTALL
+
+_SHAPE = re.compile(r"^\s*([a-z0-9]+)\[([^\]]*)\]\s*$")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def parse_symbolic_shape(text: str) -> tuple[str, list]:
+    """`"f32[n,16]"` -> ("f32", ["n", 16]). UnsupportedError for anything else."""
+    m = _SHAPE.match(text) if isinstance(text, str) else None
+    if m is None:
+        raise UnsupportedError(f"shape {text!r} is not an HLO shape like \"f32[n,16]\"")
+    element, body = m.group(1), m.group(2).strip()
+    try:
+        to_numpy_dtype(element)
+    except (KeyError, TypeError):
+        raise UnsupportedError(f"shape {text!r}: unknown element type '{element}'") from None
+    dims = []
+    for tok in (t.strip() for t in body.split(",")) if body else ():
+        if tok.isdigit():
+            dims.append(int(tok))
+        elif _NAME.match(tok):
+            dims.append(tok)
+        else:
+            raise UnsupportedError(f"shape {text!r}: dimension '{tok}' is neither a size nor "
+                                   "a name")
+    return element, dims
+
+
+def export_jax(fn, shapes, bounds: dict):
+    """jax.export of `fn` at symbolic `shapes`: (exported, dimension names in order)."""
+    try:
+        import jax
+        from jax import export
+    except ImportError as exc:
+        raise UnsupportedError(f"from_jax needs jax ({exc}); install it with: {INSTALL}") \
+            from None
+    parsed = [parse_symbolic_shape(s) for s in shapes]
+    names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
+    unknown = sorted(set(bounds) - set(names))
+    if unknown:
+        raise UnsupportedError(f"bounds name {unknown} that no shape uses (names: {names})")
+    constraints = [f"{n} <= {int(bounds[n])}" for n in names if n in bounds]
+    symbols = export.symbolic_shape(", ".join(names), constraints=constraints) if names else ()
+    env = dict(zip(names, symbols))
+    specs = [jax.ShapeDtypeStruct(tuple(env.get(d, d) for d in dims), to_numpy_dtype(el))
+             for el, dims in parsed]
+    exported = export.export(fn if hasattr(fn, "lower") else jax.jit(fn))(*specs)
+    return exported, names
+
+
+class JaxExecutable:
+    """What from_jax returns: call it with arrays of actual sizes.
+
+    `exe.module` is the HloModule (print it, save it, `dynhlo.compile` it for AOT) and
+    `exe.executable` the compiled dynhlo Executable. While a name is unbounded, one module is
+    converted and compiled per power-of-two bucket of the sizes met, and these two are the
+    last bucket's (None before the first call).
+    """
+
+    def __init__(self, exported, names: list[str], bounds: dict, backend: str, options: dict):
+        from .stablehlo import parse_stablehlo
+        self.exported, self.names, self.bounds = exported, names, dict(bounds)
+        self.backend, self.options = backend, options
+        self._text = exported.mlir_module()
+        self._by_bucket: dict = {}
+        self._where = _first_use(exported, names)
+        self.executable = self.module = None
+        if all(n in self.bounds for n in names):
+            self.module = parse_stablehlo(self._text, bounds=self.bounds)
+            self.executable = self._compile(self.module)
+
+    def _compile(self, module):
+        from ..runtime.executable import compile as compile_module
+        return compile_module(module, self.backend, **self.options)
+
+    def _for_sizes(self, sizes: dict):
+        if self.executable is not None:
+            return self.executable, self.module
+        from ..runtime.buckets import next_power_of_two
+        from .stablehlo import parse_stablehlo
+        key = tuple(self.bounds[n] if n in self.bounds
+                    else next_power_of_two(sizes.get(self._where[n], 1))
+                    for n in self.names)
+        if key not in self._by_bucket:
+            module = parse_stablehlo(self._text, bounds=dict(zip(self.names, key)))
+            self._by_bucket[key] = (self._compile(module), module)
+        self.executable, self.module = self._by_bucket[key]
+        return self._by_bucket[key]
+
+    def __call__(self, *args):
+        jax_in = any(_is_jax(a) for a in args)
+        arrays = [_from_jax(a, self.backend) if _is_jax(a) else a for a in args]
+        sizes = {(p, d): int(s) for p, a in enumerate(arrays)
+                 for d, s in enumerate(np.shape(a))}
+        exe, module = self._for_sizes(sizes)
+        for assertion in module.shape_assertions:
+            message = assertion.failure(sizes)
+            if message is not None:
+                raise ArgumentError(f"{message} (JAX shape assertion)")
+        out = exe(*arrays)
+        if not jax_in:
+            return out
+        return tuple(_to_jax(o) for o in out) if isinstance(out, tuple) else _to_jax(out)
+
+    def __repr__(self) -> str:
+        return f"<dynhlo.from_jax {self.module.name} bounds={self.bounds} backend={self.backend}>"
+
+
+def _first_use(exported, names: list[str]) -> dict:
+    """name -> (argument, dimension) where the name first appears in the arguments' shapes."""
+    where = {}
+    for p, aval in enumerate(exported.in_avals):
+        for d, dim in enumerate(aval.shape):
+            if not isinstance(dim, int) and str(dim) in names:
+                where.setdefault(str(dim), (p, d))
+    return where
+
+
+def _is_jax(value) -> bool:
+    return type(value).__module__.startswith(("jax", "jaxlib")) and hasattr(value, "__dlpack__")
+
+
+def _from_jax(array, backend: str):
+    """A JAX array as NumPy (CPU: a zero-copy DLPack view) or, for the gpu backend, as a
+    torch tensor on its device (DLPack, no copy)."""
+    if backend == "gpu":
+        import torch
+        return torch.from_dlpack(array)
+    try:
+        return np.from_dlpack(array)
+    except (BufferError, RuntimeError, TypeError):
+        return np.asarray(array)
+
+
+def _to_jax(value):
+    """A result as a JAX array: DLPack (no copy where jax accepts the buffer), else a copy."""
+    import jax
+    try:
+        return jax.dlpack.from_dlpack(value)
+    except (BufferError, RuntimeError, TypeError, ValueError):
+        return jax.numpy.asarray(np.asarray(value))
+
+
+def from_jax(fn, *shapes: str, bounds: dict | None = None, backend: str = "cpu",
+             **compile_options) -> JaxExecutable:
+    """Compile a JAX function for every size within bounds, with its sizes kept symbolic.
+
+    Args:
+        fn: a function of JAX arrays (or a jax.jit-wrapped one).
+        shapes: one HLO shape string per argument, whose dimensions may be names:
+            `"f32[n,16]"`, `"s32[n]"`; one name in several shapes is one size.
+        bounds: name -> upper bound (`{"n": 64}`). A name without a bound is an unbounded
+            size: one program is compiled per power-of-two bucket of the sizes met.
+        backend: "cpu" or "gpu"; compile_options go to dynhlo.compile.
+
+    Returns:
+        A JaxExecutable: `exe(*arrays)` computes what `jax.jit(fn)` computes at the arrays'
+        actual sizes. NumPy in, NumPy out; JAX arrays in, JAX arrays out (through DLPack:
+        no copy on the way in on the CPU, and none on the way out where jax accepts NumPy's
+        buffer). `exe.module` is the HloModule.
+
+    Raises:
+        UnsupportedError: jax missing (`pip install "dynhlo[jax]"`), a bad shape string or
+            bounds, or an op the StableHLO import cannot represent (named).
+        ArgumentError: at call time, arguments that break a bound or JAX's shape assertions
+            (JAX's sizes start at 1: a size 0 is refused as jax.export refuses it).
+    """
+    bounds = dict(bounds or {})
+    exported, names = export_jax(fn, shapes, bounds)
+    return JaxExecutable(exported, names, bounds, backend, compile_options)

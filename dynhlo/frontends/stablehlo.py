@@ -1,0 +1,129 @@
+"""dynhlo.parse_stablehlo: StableHLO (MLIR text, bytecode, portable artifact) -> HloModule.
+
+Symbolic dimensions (`tensor<?x16xf32>`) become bounded dynamic dimensions (`f32[<=64,16]`)
+where a bound is given (or encoded as `#stablehlo.bounds`), else `?`. Sizes computed at run
+time stay computed at run time (get-dimension-size, set-dimension-size), so a module exported
+with `jax.export` and symbolic shapes gives jax.jit's result at every size within the bounds.
+"""
+
+from __future__ import annotations
+
+from ..errors import UnsupportedError
+from ..hlo.ir import HloModule
+from ..hlo.parser import parse_hlo
+from . import stablehlo_dynamic, stablehlo_ops, stablehlo_regions, stablehlo_chlo  # noqa: F401
+from .mlir_load import inline_calls, load_module
+from .stablehlo_convert import Converter
+
+
+def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
+    """Convert a StableHLO module to an HloModule.
+
+    Args:
+        data: MLIR text (`jax.jit(f).lower(x).as_text()`, `exported.mlir_module()`), MLIR
+            bytecode, or a portable artifact (`exported.mlir_module_serialized`).
+        bounds: upper bounds of the dynamic (`?`) dimensions of the entry arguments: by JAX
+            dimension variable name (`{"n": 64}`, for `jax.export` modules) or by argument
+            index and dimension (`{0: {0: 64}}`). A dimension without a bound stays `?`.
+
+    Returns:
+        The HloModule; its `shape_assertions` attribute lists JAX's shape assertions (checked
+        by dynhlo.from_jax before each call; dynamic dimension bounds already enforce `<=`).
+
+    Raises:
+        UnsupportedError: jax is not installed (`pip install "dynhlo[jax]"`), or an op, type
+            or run-time size dynhlo cannot represent (named, with its MLIR location).
+        HloParseError: the input is not MLIR.
+    """
+    ctx, module = load_module(data)
+    with ctx:
+        names = dimension_names(module)
+        inline_calls(ctx, module)
+        converter = Converter(resolve_bounds(bounds or {}, names))
+        functions = {str(op.attributes["sym_name"]).strip('"'): op
+                     for op in module.body.operations if "sym_name" in op.attributes}
+        converter.functions = functions
+        main = functions.get("main") or _only_public(functions)
+        converter.convert_entry(main)
+    text = converter.module.text(_module_name(module))
+    hlo = parse_hlo(text)
+    if any(inst.shape.is_unbounded for inst in hlo.instructions()) and not any(
+            p.shape.is_unbounded for p in hlo.entry.parameters):
+        from ..passes.bound_unbounded import bound_unbounded
+        hlo = bound_unbounded(hlo)
+    hlo.shape_assertions = converter.assertions
+    hlo.dimension_names = names
+    return hlo
+
+
+def _only_public(functions: dict):
+    public = [f for f in functions.values()
+              if "sym_visibility" not in f.attributes
+              or str(f.attributes["sym_visibility"]).strip('"') == "public"]
+    if len(public) != 1:
+        raise UnsupportedError(f"no @main function and {len(public)} public functions: "
+                               "cannot tell which is the entry")
+    return public[0]
+
+
+def _module_name(module) -> str:
+    attrs = module.operation.attributes
+    name = str(attrs["sym_name"]).strip('"') if "sym_name" in attrs else "stablehlo"
+    return name or "stablehlo"
+
+
+def dimension_names(module) -> dict[str, tuple[int, int]]:
+    """JAX dimension variable -> (argument, dimension) of @main that gives its value.
+
+    jax.export's @main computes each variable with `get_dimension_size` and passes it to
+    the wrapped function as an argument marked `jax.global_constant = "n"`."""
+    from jaxlib.mlir import ir
+    functions = {str(op.attributes["sym_name"]).strip('"'): op
+                 for op in module.body.operations if "sym_name" in op.attributes}
+    main = functions.get("main")
+    if main is None:
+        return {}
+    args = list(main.regions[0].blocks[0].arguments)
+    names = {}
+    for op in main.regions[0].blocks[0].operations:
+        if op.operation.name != "func.call":
+            continue
+        callee = functions.get(str(op.attributes["callee"]).lstrip("@"))
+        if callee is None or "arg_attrs" not in callee.attributes:
+            continue
+        for attr, operand in zip(ir.ArrayAttr(callee.attributes["arg_attrs"]), op.operands):
+            attr = ir.DictAttr(attr)
+            if "jax.global_constant" not in attr:
+                continue
+            name = str(attr["jax.global_constant"]).strip('"')
+            owner = operand.owner
+            if getattr(owner, "name", "") == "stablehlo.get_dimension_size":
+                source = owner.operands[0]
+                if source in args:
+                    names[name] = (args.index(source),
+                                   int(owner.attributes["dimension"].value))
+    return names
+
+
+def resolve_bounds(bounds: dict, names: dict) -> dict[tuple[int, int], int]:
+    """User bounds (by name or by argument index) as (argument, dimension) -> bound."""
+    out = {}
+    for key, value in bounds.items():
+        if isinstance(key, str):
+            if key not in names:
+                raise UnsupportedError(f"bounds name '{key}' is not a dimension variable of "
+                                       f"this module (it has {sorted(names) or 'none'})")
+            out[names[key]] = _bound(key, value)
+        elif isinstance(key, int) and isinstance(value, dict):
+            for d, b in value.items():
+                out[(key, int(d))] = _bound(f"{key}.{d}", b)
+        else:
+            raise UnsupportedError(f"bounds takes {{'n': 64}} or {{0: {{0: 64}}}}, got "
+                                   f"{key!r}: {value!r}")
+    return out
+
+
+def _bound(where: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise UnsupportedError(f"bound for {where} must be a whole number >= 0, got {value!r}")
+    return value
