@@ -20,6 +20,7 @@ import argparse
 import os
 import re
 import sys
+import warnings
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -99,8 +100,16 @@ def read_text(path: str) -> str:
 
 
 def load_module(path: str):
-    """Parse an HLO text file; a parse error becomes one line, `PATH:LINE:COLUMN: ...`."""
+    """Parse an HLO text file (or StableHLO .mlir/.mlirbc, HloModuleProto .pb/.pbtxt); a parse
+    error becomes one line, `PATH:LINE:COLUMN: ...`."""
+    from .frontends.files import load_module_file
     from .hlo.parser import parse_hlo
+    try:
+        module = load_module_file(path, read_bytes(path))
+    except HloParseError as exc:
+        raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
+    if module is not None:
+        return module
     text = read_text(path)
     try:
         return parse_hlo(text)
@@ -235,7 +244,10 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if is_artifact(ns.module):
         sys.stdout.write(inspect_artifact(ns.module))
         return 0
-    sys.stdout.write(inspect_module(load_module(ns.module)))
+    module = load_module(ns.module)
+    from .hlo.baked_sizes import warn_baked_sizes
+    warn_baked_sizes(module)
+    sys.stdout.write(inspect_module(module))
     return 0
 
 
@@ -439,7 +451,9 @@ def main(argv: list[str] | None = None) -> int:
     _READ.clear()  # each command reads its files afresh
     try:
         ns = parser.parse_args(argv)
-        return ns.handler(ns)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return ns.handler(ns)
     except DynHloError as exc:
         return _fail(_first_line(exc))
     except KeyboardInterrupt:
@@ -458,6 +472,11 @@ def main(argv: list[str] | None = None) -> int:
             raise
         return _fail(f"internal error: {type(exc).__name__}: {_first_line(exc)} (a bug in "
                      "dynhlo; set DYNHLO_TRACEBACK=1 to see where)")
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """dynhlo's warnings (a size baked into a module) as one line on stderr."""
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
 
 
 def _fail(message: str, status: int = EXIT_ERROR) -> int:

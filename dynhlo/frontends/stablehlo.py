@@ -8,10 +8,11 @@ with `jax.export` and symbolic shapes gives jax.jit's result at every size withi
 
 from __future__ import annotations
 
-from ..errors import UnsupportedError
+from ..errors import DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from . import stablehlo_dynamic, stablehlo_ops, stablehlo_regions, stablehlo_chlo  # noqa: F401
+from . import shape_exprs as sx
 from .mlir_load import inline_calls, load_module
 from .stablehlo_convert import Converter
 
@@ -24,7 +25,8 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
             bytecode, or a portable artifact (`exported.mlir_module_serialized`).
         bounds: upper bounds of the dynamic (`?`) dimensions of the entry arguments: by JAX
             dimension variable name (`{"n": 64}`, for `jax.export` modules) or by argument
-            index and dimension (`{0: {0: 64}}`). A dimension without a bound stays `?`.
+            index and dimension (`{0: {0: 64}}`). A dimension without one takes the bound
+            JAX's constraints assert (`n <= 64` in jax.export's symbolic_shape), else stays `?`.
 
     Returns:
         The HloModule; its `shape_assertions` attribute lists JAX's shape assertions (checked
@@ -39,12 +41,8 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
     with ctx:
         names = dimension_names(module)
         inline_calls(ctx, module)
-        converter = Converter(resolve_bounds(bounds or {}, names))
-        functions = {str(op.attributes["sym_name"]).strip('"'): op
-                     for op in module.body.operations if "sym_name" in op.attributes}
-        converter.functions = functions
-        main = functions.get("main") or _only_public(functions)
-        converter.convert_entry(main)
+        given = resolve_bounds(bounds or {}, names)
+        converter = _convert(module, {**derived_bounds(module, given), **given})
     text = converter.module.text(_module_name(module))
     hlo = parse_hlo(text)
     if any(inst.shape.is_unbounded for inst in hlo.instructions()) and not any(
@@ -54,6 +52,61 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
     hlo.shape_assertions = converter.assertions
     hlo.dimension_names = names
     return hlo
+
+
+def _convert(module, param_bounds: dict) -> Converter:
+    converter = Converter(param_bounds)
+    functions = {str(op.attributes["sym_name"]).strip('"'): op
+                 for op in module.body.operations if "sym_name" in op.attributes}
+    converter.functions = functions
+    converter.convert_entry(functions.get("main") or _only_public(functions))
+    return converter
+
+
+PROBE = 2**31 - 1
+
+
+def derived_bounds(module, given: dict) -> dict:
+    """Bounds JAX's own constraints imply (`n <= 64` is a shape assertion in the module), for
+    the `?` dims `given` leaves: the largest size every assertion on that dim alone allows,
+    shared with the dims asserted equal to it. {} when there is nothing to derive."""
+    try:
+        probe = _convert(module, _ProbeBounds(given))
+    except DynHloError:
+        return {}
+    dims = [(p, d) for p, v in enumerate(probe.entry_params) for d in range(v.shape.rank)
+            if v.shape.dynamic[d] and (p, d) not in given]
+    out = {}
+    for key in dims:
+        own = [a.pred for a in probe.assertions if sx.params_of(a.pred) == {key}]
+        bound = _largest(lambda v: all(sx.evaluate(p, {key: v}) for p in own)) if own else None
+        if bound is not None:
+            out[key] = bound
+    for a in probe.assertions:  # `arg1.shape[0] == n`: equal dims share the bound
+        pair = sorted(sx.params_of(a.pred))
+        if len(pair) == 2 and a.pred[0] == "cmpEQ" and (pair[0] in out) != (pair[1] in out):
+            known, other = (pair[0], pair[1]) if pair[0] in out else (pair[1], pair[0])
+            out[other] = out[known]
+    return out
+
+
+class _ProbeBounds(dict):
+    """Bounds for a first conversion that only collects the assertions: unknown dims get a
+    huge bound."""
+
+    def get(self, key, default=None):
+        return super().get(key, PROBE)
+
+
+def _largest(ok) -> int | None:
+    """The largest v in [1, PROBE) with ok(v), for ok true up to a point and false after."""
+    if not ok(1) or ok(PROBE - 1):
+        return None
+    lo, hi = 1, PROBE - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo
 
 
 def _only_public(functions: dict):

@@ -53,8 +53,9 @@ def result_bounds(cx: OpContext, exprs: list[tuple], shape: Shape) -> list:
             continue
         bound = sx.upper_bound(exprs[d])
         if bound is None:
-            raise cx.error(f"result dimension {d} has no upper bound: give bounds for the "
-                           "dimensions it is computed from")
+            raise cx.error(f"result dimension {d} has no upper bound: bound the argument "
+                           "dimensions it is computed from (parse_stablehlo(m, bounds={'n': "
+                           "1024}), from_jax(..., bounds=...), or a jax.export constraint)")
         out.append(bound)
     return out
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..errors import DynHloError, UnsupportedError
+from ..hlo.baked_sizes import warn_baked_sizes
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from ..hlo.verifier import verify_module
@@ -91,6 +92,7 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
         from .buckets import compile_bounded
         return compile_bounded(module, backend, bounds, buckets, compile, options)
     verify_module(module)
+    warn_baked_sizes(module)  # a BakedSizeWarning per constant equal to a dynamic bound
     info = infer_module(module)
     stats.count("compile")
     if backend == "cpu":
