@@ -81,3 +81,52 @@ def test_from_jax_matches_jit(family):
         if family == "where_take":
             args[1] = rng.integers(0, n, args[1].shape).astype(np.int32)
         _close(exe(*args), jax.jit(fn)(*args))
+
+
+def test_jax_arrays_in_jax_arrays_out():
+    exe = from_jax(lambda x: (x * 2, x.sum(0)), "f32[n,3]", bounds={"n": 8})
+    x = jnp.arange(15, dtype=jnp.float32).reshape(5, 3)
+    doubled, total = exe(x)
+    assert isinstance(doubled, jax.Array) and isinstance(total, jax.Array)
+    np.testing.assert_array_equal(np.asarray(doubled), np.asarray(x) * 2)
+    out = exe(np.asarray(x))  # numpy in, numpy out
+    assert isinstance(out[0], np.ndarray)
+
+
+def test_unbounded_name_compiles_per_bucket():
+    exe = from_jax(lambda x: x - x.mean(0), "f32[n,2]")
+    assert exe.module is None
+    rng = np.random.default_rng(3)
+    for n in (1, 3, 100):
+        x = rng.standard_normal((n, 2)).astype(np.float32)
+        np.testing.assert_allclose(exe(x), x - x.mean(0), rtol=1e-5, atol=1e-6)
+    assert str(exe.module.entry.parameters[0].shape).startswith("f32[<=128,2]")
+
+
+def test_shape_assertion_and_bound_are_argument_errors():
+    exe = from_jax(lambda x, y: x + y, "f32[n]", "f32[n]", bounds={"n": 8})
+    with pytest.raises(dynhlo.ArgumentError, match="dimension variable 'n'"):
+        exe(np.ones(0, np.float32), np.ones(0, np.float32))  # JAX's sizes start at 1
+    with pytest.raises(dynhlo.ArgumentError, match="> bound 8"):
+        exe(np.ones(9, np.float32), np.ones(9, np.float32))
+    with pytest.raises(dynhlo.ArgumentError):
+        exe(np.ones(3, np.float32), np.ones(4, np.float32))  # one name, two sizes
+
+
+def test_bad_shapes_and_bounds():
+    with pytest.raises(dynhlo.UnsupportedError, match="not an HLO shape"):
+        from_jax(lambda x: x, "n,4")
+    with pytest.raises(dynhlo.UnsupportedError, match="unknown element type 'f33'"):
+        from_jax(lambda x: x, "f33[n]")
+    with pytest.raises(dynhlo.UnsupportedError, match="no shape uses"):
+        from_jax(lambda x: x, "f32[n]", bounds={"m": 3})
+
+
+def test_module_prints_and_compiles_ahead_of_time(tmp_path):
+    exe = from_jax(lambda x: jnp.cumsum(x) / x.shape[0], "f32[n]", bounds={"n": 32})
+    text = exe.module.to_text()
+    assert "f32[<=32]" in text and dynhlo.parse_hlo(text) == exe.module
+    exe.executable.save(tmp_path / "m.dynhlo")
+    loaded = dynhlo.load(tmp_path / "m.dynhlo")
+    x = np.arange(1, 6, dtype=np.float32)
+    np.testing.assert_allclose(loaded(x), np.cumsum(x) / 5, rtol=1e-6)

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import ArgumentError, UnsupportedError
 from ..hlo.types import to_numpy_dtype
+from ..runtime.arguments import check_arguments
 from .mlir_load import INSTALL
 
 _SHAPE = re.compile(r"^\s*([a-z0-9]+)\[([^\]]*)\]\s*$")
@@ -82,7 +83,8 @@ class JaxExecutable:
         self._by_bucket: dict = {}
         self._where = _first_use(exported, names)
         self.executable = self.module = None
-        if all(n in self.bounds for n in names):
+        self._bucketed = not all(n in self.bounds for n in names)
+        if not self._bucketed:
             self.module = parse_stablehlo(self._text, bounds=self.bounds)
             self.executable = self._compile(self.module)
 
@@ -91,7 +93,7 @@ class JaxExecutable:
         return compile_module(module, self.backend, **self.options)
 
     def _for_sizes(self, sizes: dict):
-        if self.executable is not None:
+        if not self._bucketed:
             return self.executable, self.module
         from ..runtime.buckets import next_power_of_two
         from .stablehlo import parse_stablehlo
@@ -110,6 +112,7 @@ class JaxExecutable:
         sizes = {(p, d): int(s) for p, a in enumerate(arrays)
                  for d, s in enumerate(np.shape(a))}
         exe, module = self._for_sizes(sizes)
+        check_arguments(exe.parameters, tuple(arrays))  # dynhlo's own messages come first
         for assertion in module.shape_assertions:
             message = assertion.failure(sizes)
             if message is not None:

@@ -1,0 +1,140 @@
+"""StableHLO and HloModuleProto files: parse_stablehlo, parse_hlo_proto(_text), and the CLI.
+
+tests/data/frontends/ holds a jax.export module (x - mean(x, 0) + cumsum(x, 0), n <= 64) as
+MLIR text and as a portable artifact, and a TensorFlow boolean_mask module as HloModuleProto
+(binary and text). Expected values are NumPy by hand; tools/make_frontend_*data.py regenerate
+the files.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo import cli
+
+DATA = __import__("pathlib").Path(__file__).parent / "data" / "frontends"
+SIZES = (1, 7, 64)
+
+
+def center(x):
+    return x - x.mean(0) + np.cumsum(x, 0)
+
+
+@pytest.mark.parametrize("name", ["center.mlir", "center.mlirbc"])
+def test_stablehlo_file_runs_at_every_size(name):
+    pytest.importorskip("jax")
+    module = dynhlo.parse_stablehlo((DATA / name).read_bytes())
+    # the bound comes from the module's own constraint (n <= 64): no bounds= needed
+    assert str(module.entry.parameters[0].shape).startswith("f32[<=64,4]")
+    exe = dynhlo.compile(module)
+    rng = np.random.default_rng(1)
+    for n in SIZES:
+        x = rng.standard_normal((n, 4)).astype(np.float32)
+        np.testing.assert_allclose(exe(x), center(x), rtol=1e-5, atol=1e-5)
+
+
+def test_stablehlo_text_bounds_by_name_and_by_index():
+    pytest.importorskip("jax")
+    text = (DATA / "center.mlir").read_text()
+    assert str(dynhlo.parse_stablehlo(text, bounds={"n": 9}).entry.parameters[0].shape) \
+        .startswith("f32[<=9,4]")
+    assert str(dynhlo.parse_stablehlo(text, bounds={0: {0: 5}}).entry.parameters[0].shape) \
+        .startswith("f32[<=5,4]")
+    with pytest.raises(dynhlo.UnsupportedError, match="'m' is not a dimension variable"):
+        dynhlo.parse_stablehlo(text, bounds={"m": 9})
+
+
+def test_stablehlo_shape_assertions_are_kept():
+    pytest.importorskip("jax")
+    module = dynhlo.parse_stablehlo((DATA / "center.mlir").read_text())
+    failures = [a.failure({(0, 0): 0}) for a in module.shape_assertions]
+    assert any(f and "Expected value >= 1 for dimension variable 'n'" in f for f in failures)
+    assert all(a.failure({(0, 0): 5}) is None for a in module.shape_assertions)
+
+
+def test_stablehlo_bad_input_is_a_parse_error():
+    pytest.importorskip("jax")
+    with pytest.raises(dynhlo.HloParseError, match="not a StableHLO module"):
+        dynhlo.parse_stablehlo("module { this is not mlir")
+
+
+def test_stablehlo_unsupported_op_is_named():
+    pytest.importorskip("jax")
+    text = """
+    func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %0 = stablehlo.custom_call @my_kernel(%x) : (tensor<4xf32>) -> tensor<4xf32>
+      return %0 : tensor<4xf32>
+    }"""
+    with pytest.raises(dynhlo.UnsupportedError, match="custom call target 'my_kernel'"):
+        dynhlo.parse_stablehlo(text)
+
+
+def test_stablehlo_without_jax_names_the_extra(monkeypatch):
+    import builtins
+    real_import = builtins.__import__
+
+    def no_jax(name, *args, **kwargs):
+        if name.startswith(("jax", "jaxlib")):
+            raise ImportError(f"No module named '{name}'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_jax)
+    with pytest.raises(dynhlo.UnsupportedError, match=r'pip install "dynhlo\[jax\]"'):
+        dynhlo.parse_stablehlo("module {}")
+    with pytest.raises(dynhlo.UnsupportedError, match=r'pip install "dynhlo\[jax\]"'):
+        dynhlo.from_jax(lambda x: x, "f32[n]", bounds={"n": 4})
+
+
+def test_cli_runs_a_mlir_file(tmp_path, capsys):
+    pytest.importorskip("jax")
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.save(tmp_path / "x.npy", x)
+    assert cli.main(["run", str(DATA / "center.mlir"), str(tmp_path / "x.npy"),
+                     "-o", str(tmp_path / "out.npz")]) == 0
+    np.testing.assert_allclose(np.load(tmp_path / "out.npz")["out0"], center(x), rtol=1e-6)
+    assert cli.main(["inspect", str(DATA / "center.mlirbc")]) == 0
+    assert "set-dimension-size" in capsys.readouterr().out
+
+
+def _masked_sum(x):
+    kept = x[x > 0]
+    return np.float32(kept.sum() * 2), kept
+
+
+def test_hlo_proto_binary_keeps_tf_bounded_dims():
+    pytest.importorskip("jaxlib")
+    module = dynhlo.parse_hlo_proto((DATA / "masked_sum.pb").read_bytes())
+    assert "f32[<=8]" in str(module.entry.root.shape)
+    exe = dynhlo.compile(module)
+    x = np.array([1, -2, 3, -4, 5, 0, 0, -1], np.float32)
+    total, kept = exe(x)
+    want_total, want_kept = _masked_sum(x)
+    assert total == want_total
+    np.testing.assert_array_equal(kept, want_kept)
+
+
+def test_hlo_proto_text_form():
+    pytest.importorskip("jaxlib")
+    pytest.importorskip("google.protobuf")
+    try:
+        module = dynhlo.parse_hlo_proto_text((DATA / "masked_sum.pbtxt").read_text())
+    except dynhlo.UnsupportedError as exc:  # protobuf without XLA's hlo_pb2 (no tensorflow)
+        pytest.skip(str(exc))
+    x = np.array([-1, 2, 0.5, -3, 0, 0, 7, 1], np.float32)
+    total, kept = dynhlo.compile(module)(x)
+    np.testing.assert_array_equal(kept, _masked_sum(x)[1])
+
+
+def test_hlo_proto_garbage_is_a_parse_error():
+    pytest.importorskip("jaxlib")
+    with pytest.raises(dynhlo.HloParseError, match="not an HloModuleProto"):
+        dynhlo.parse_hlo_proto(b"\x01\x02garbage")
+
+
+def test_cli_runs_a_pb_file(capsys):
+    pytest.importorskip("jaxlib")
+    assert cli.main(["run", str(DATA / "masked_sum.pb"), "f32[8] {1,-2,3,-4,5,0,0,-1}"]) == 0
+    out = capsys.readouterr().out
+    assert out == "(f32[], f32[3]) (18, {1, 3, 5})\n"
