@@ -81,12 +81,20 @@ class JaxExecutable:
         self.backend, self.options = backend, options
         self._text = exported.mlir_module()
         self._by_bucket: dict = {}
-        self._where = _first_use(exported, names)
+        self._places = _places(exported, names)
         self.executable = self.module = None
         self._bucketed = not all(n in self.bounds for n in names)
         if not self._bucketed:
-            self.module = parse_stablehlo(self._text, bounds=self.bounds)
+            self.module = parse_stablehlo(self._text, bounds=self._by_position(self.bounds))
             self.executable = self._compile(self.module)
+
+    def _by_position(self, bounds: dict) -> dict:
+        """{argument: {dimension: bound}} for every dimension a bounded name appears in."""
+        out: dict = {}
+        for name, places in self._places.items():
+            for p, d in places if name in bounds else ():
+                out.setdefault(p, {})[d] = bounds[name]
+        return out
 
     def _compile(self, module):
         from ..runtime.executable import compile as compile_module
@@ -98,10 +106,11 @@ class JaxExecutable:
         from ..runtime.buckets import next_power_of_two
         from .stablehlo import parse_stablehlo
         key = tuple(self.bounds[n] if n in self.bounds
-                    else next_power_of_two(sizes.get(self._where[n], 1))
+                    else next_power_of_two(sizes.get(self._places[n][0], 1))
                     for n in self.names)
         if key not in self._by_bucket:
-            module = parse_stablehlo(self._text, bounds=dict(zip(self.names, key)))
+            module = parse_stablehlo(self._text,
+                                     bounds=self._by_position(dict(zip(self.names, key))))
             self._by_bucket[key] = (self._compile(module), module)
         self.executable, self.module = self._by_bucket[key]
         return self._by_bucket[key]
@@ -126,14 +135,14 @@ class JaxExecutable:
         return f"<dynhlo.from_jax {self.module.name} bounds={self.bounds} backend={self.backend}>"
 
 
-def _first_use(exported, names: list[str]) -> dict:
-    """name -> (argument, dimension) where the name first appears in the arguments' shapes."""
-    where = {}
+def _places(exported, names: list[str]) -> dict[str, list[tuple[int, int]]]:
+    """name -> every (argument, dimension) whose size it is."""
+    out: dict = {n: [] for n in names}
     for p, aval in enumerate(exported.in_avals):
         for d, dim in enumerate(aval.shape):
-            if not isinstance(dim, int) and str(dim) in names:
-                where.setdefault(str(dim), (p, d))
-    return where
+            if not isinstance(dim, int) and str(dim) in out:
+                out[str(dim)].append((p, d))
+    return out
 
 
 def _is_jax(value) -> bool:

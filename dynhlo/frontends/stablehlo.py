@@ -82,11 +82,12 @@ def derived_bounds(module, given: dict) -> dict:
         bound = _largest(lambda v: all(sx.evaluate(p, {key: v}) for p in own)) if own else None
         if bound is not None:
             out[key] = bound
+    known = {**out, **given}
     for a in probe.assertions:  # `arg1.shape[0] == n`: equal dims share the bound
         pair = sorted(sx.params_of(a.pred))
-        if len(pair) == 2 and a.pred[0] == "cmpEQ" and (pair[0] in out) != (pair[1] in out):
-            known, other = (pair[0], pair[1]) if pair[0] in out else (pair[1], pair[0])
-            out[other] = out[known]
+        if len(pair) == 2 and a.pred[0] == "cmpEQ" and (pair[0] in known) != (pair[1] in known):
+            source, other = (pair[0], pair[1]) if pair[0] in known else (pair[1], pair[0])
+            out[other] = known[other] = known[source]
     return out
 
 
