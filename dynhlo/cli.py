@@ -4,6 +4,9 @@
     dynhlo inspect MODULE.hlo|ARTIFACT       the dynamic size of every instruction
     dynhlo compile MODULE.hlo -o M.dynhlo    compile ahead of time into an artifact file
 
+MODULE may also be StableHLO (.mlir text, .mlirbc bytecode) or an HloModuleProto (.pb, or the
+.pbtxt text form); dynhlo.frontends.files picks the reader (these need jax installed).
+
 Each subcommand is one entry of SUBCOMMANDS: a function that adds its arguments to its
 argparse parser and a function that does the work and returns the exit status. Adding a
 command (`compile`, `bench`) is one more entry. Modules are read by `load_module` and
@@ -423,6 +426,7 @@ _EPILOG = """examples:
   dynhlo run m.hlo x.npy 3 -o out.npz       a .npy file, a bare number, save the outputs
   dynhlo inspect m.hlo                      the dynamic size of every instruction
   dynhlo compile m.hlo -o m.dynhlo          ahead of time; `dynhlo run m.dynhlo ...`
+  dynhlo run model.mlir x.npy               StableHLO (.mlir/.mlirbc) or HloModuleProto (.pb)
 
 HLO text comes from jax.jit(f).lower(...).as_text(dialect="hlo") or XLA's --xla_dump_to;
 mark the dynamic dimensions of the parameters with <=N (f32[<=128,64]).
