@@ -24,6 +24,8 @@ def _args(shapes, sizes, rng):
         dims = [sizes.get(d.strip(), None) or int(d) for d in dims.rstrip("]").split(",")]
         if element == "f32":
             out.append(rng.standard_normal(dims).astype(np.float32))
+        elif element == "u32":
+            out.append(rng.integers(0, 2**31, dims).astype(np.uint32))
         else:
             out.append(rng.integers(-50, 50, dims).astype(np.int32))
     return out
@@ -67,6 +69,40 @@ FAMILIES = {
                                jnp.sinh(x), jax.scipy.special.erf(x), jax.nn.relu(x)),
                     ["f32[n]"]),
 }
+
+# More programs, one per converter family: control flow, windows, scatter, linalg, random, AD.
+MORE = {
+    "xent": (lambda logits, y: -(jax.nn.log_softmax(logits) * jax.nn.one_hot(y, 5))
+             .sum(-1).mean(), ["f32[n,5]", "s32[n]"]),
+    "conv": (lambda x, w: lax.conv_general_dilated(x, w, (1,), "SAME"),
+             ["f32[1,2,n]", "f32[3,2,3]"]),
+    "maxpool_grad": (lambda x: jax.grad(lambda v: lax.reduce_window(
+        v, -jnp.inf, lax.max, (1, 2), (1, 2), "VALID").sum())(x), ["f32[n,8]"]),
+    "control": (lambda x: (lax.fori_loop(0, x.shape[0], lambda i, c: c + x[i], 0.0),
+                           lax.cond(x.sum() > 0, lambda v: v * 2, lambda v: -v, x)), ["f32[n]"]),
+    "topk_median": (lambda x: (lax.top_k(x, 2), jnp.median(x, 1)), ["f32[n,6]"]),
+    "segment_scatter": (lambda x, ids: (jax.ops.segment_sum(x, ids, num_segments=4),
+                                        x.at[0].set(5.0)), ["f32[n]", "s32[n]"]),
+    "linalg": (lambda a, b: jax.scipy.linalg.solve_triangular(
+        jnp.linalg.cholesky(a @ a.T + 4 * jnp.eye(3)), b, lower=True), ["f32[3,3]", "f32[3,n]"]),
+    "fft_grad": (lambda x, w: (jnp.fft.rfft(x, axis=1).real,
+                               jax.grad(lambda w: (jnp.tanh(x @ w) ** 2).mean())(w)),
+                 ["f32[n,4]", "f32[4,3]"]),
+    "random": (lambda k, x: x + jax.random.normal(jax.random.wrap_key_data(k), x.shape),
+               ["u32[2]", "f32[n]"]),
+}
+
+
+@pytest.mark.parametrize("family", sorted(MORE))
+def test_from_jax_more_programs(family):
+    fn, shapes = MORE[family]
+    exe = from_jax(fn, *shapes, bounds={"n": BOUND})
+    rng = np.random.default_rng(1)
+    for n in (1, 7, BOUND):
+        args = _args(shapes, {"n": n}, rng)
+        if family == "segment_scatter":
+            args[1] = rng.integers(0, 4, n).astype(np.int32)
+        _close(exe(*args), jax.jit(fn)(*args))
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

@@ -11,7 +11,8 @@ from __future__ import annotations
 from ..errors import DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
-from . import stablehlo_dynamic, stablehlo_ops, stablehlo_regions, stablehlo_chlo  # noqa: F401
+from . import (stablehlo_chlo, stablehlo_dynamic, stablehlo_misc, stablehlo_ops,  # noqa: F401
+               stablehlo_regions)
 from . import shape_exprs as sx
 from .mlir_load import inline_calls, load_module
 from .stablehlo_convert import Converter

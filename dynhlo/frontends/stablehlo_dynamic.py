@@ -265,6 +265,9 @@ def _custom_call(cx):
     if target == "stablehlo.dynamic_reduce_window":
         from .stablehlo_regions import dynamic_reduce_window
         return dynamic_reduce_window(cx)
+    from .stablehlo_misc import PASS_THROUGH, pass_through
+    if target in PASS_THROUGH:
+        return pass_through(cx, target)
     raise cx.error(f"custom call target '{target}' is not supported")
 
 
