@@ -162,7 +162,7 @@ def test_module_prints_and_compiles_ahead_of_time(tmp_path):
     exe = from_jax(lambda x: jnp.cumsum(x) / x.shape[0], "f32[n]", bounds={"n": 32})
     text = exe.module.to_text()
     assert "f32[<=32]" in text and dynhlo.parse_hlo(text) == exe.module
-    exe.executable.save(tmp_path / "m.dynhlo")
+    exe.save(tmp_path / "m.dynhlo")
     loaded = dynhlo.load(tmp_path / "m.dynhlo")
     x = np.arange(1, 6, dtype=np.float32)
     np.testing.assert_allclose(loaded(x), np.cumsum(x) / 5, rtol=1e-6)

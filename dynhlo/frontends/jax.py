@@ -131,6 +131,14 @@ class JaxExecutable:
             return out
         return tuple(_to_jax(o) for o in out) if isinstance(out, tuple) else _to_jax(out)
 
+    def save(self, path) -> None:
+        """Write the compiled executable as an AOT artifact (dynhlo.load reads it). The
+        artifact checks the bounds; JAX's other shape assertions (sizes >= 1) stay here."""
+        if self.executable is None:
+            raise UnsupportedError("save needs bounds for every size name (an unbounded "
+                                   "name compiles per bucket at call time)")
+        self.executable.save(path)
+
     def __repr__(self) -> str:
         return f"<dynhlo.from_jax {self.module.name} bounds={self.bounds} backend={self.backend}>"
 
@@ -162,12 +170,14 @@ def _from_jax(array, backend: str):
 
 
 def _to_jax(value):
-    """A result as a JAX array: DLPack (no copy where jax accepts the buffer), else a copy."""
+    """A result as a JAX array: DLPack (no copy where jax accepts the buffer), else a copy
+    through the host (a device tensor jax cannot import: jax without that device's plugin)."""
     import jax
     try:
         return jax.dlpack.from_dlpack(value)
     except (BufferError, RuntimeError, TypeError, ValueError):
-        return jax.numpy.asarray(np.asarray(value))
+        host = value.cpu() if hasattr(value, "cpu") else value
+        return jax.numpy.asarray(np.asarray(host))
 
 
 def from_jax(fn, *shapes: str, bounds: dict | None = None, backend: str = "cpu",

@@ -11,6 +11,8 @@ state).
 
 from __future__ import annotations
 
+import re
+
 from ..errors import UnsupportedError
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
@@ -83,7 +85,7 @@ class OpContext:
         return shape_of(self.op.results[i].type, bounds)
 
     def error(self, message: str) -> UnsupportedError:
-        return UnsupportedError(f"{self.name}: {message} (at {self.op.location})")
+        return UnsupportedError(f"{self.name}: {message} ({where(self.op)})")
 
 
 class Converter:
@@ -118,7 +120,7 @@ class Converter:
             rule = CONVERTERS.get(name)
             if rule is None:
                 raise UnsupportedError(f"StableHLO op {name} is not supported by dynhlo's "
-                                       f"importer (at {op.location})")
+                                       f"importer ({where(op)})")
             results = rule(OpContext(self, op, scope))
             for value, val in zip(op.results, results):
                 scope.vals[value] = val
@@ -158,6 +160,22 @@ class Converter:
             return [tup]
         return [comp.emit(tup.shape.elements[i], "get-tuple-element", [tup], f"index={i}")
                 for i in range(n)]
+
+
+def where(op) -> str:
+    """An op's place for messages: `at FILE:LINE:COL (jit(f)/op)` from its MLIR location,
+    the user's source line first (JAX records the Python frame of each op)."""
+    text = str(op.location)
+    name = re.search(r'loc\("([^"]*)"', text)
+    frames = [f for f in re.findall(r'"([^"]+\.py)":(\d+):(\d+)', text)
+              if "/dynhlo/" not in f[0]]  # from_jax's own call of jax.export is no news
+    source = frames[0] if frames else None
+    parts = []
+    if source:
+        parts.append(f"at {source[0]}:{source[1]}:{source[2]}")
+    if name:
+        parts.append(f"({name.group(1)})" if source else f"at {name.group(1)}")
+    return " ".join(parts) or "at an unknown location"
 
 
 def _rank(mlir_type) -> int:

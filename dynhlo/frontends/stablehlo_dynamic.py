@@ -15,7 +15,7 @@ from ..hlo.shape import UNBOUNDED, Shape
 from . import shape_exprs as sx
 from .stablehlo_convert import Assertion, OpContext, bounded, converts
 from .stablehlo_emit import Val, dims_text
-from .stablehlo_ops import broadcast, same_rank_bounds
+from .stablehlo_ops import broadcast
 
 S32 = Shape("s32")
 
@@ -156,10 +156,10 @@ def window(cx: OpContext, x: Val, starts: Val, s: list, sizes: list, size_vals: 
     """x[start_d : start_d + size_d*stride_d : stride_d] per dim, with run-time starts and
     sizes (`size_vals`, s32[] values; `sizes` their expressions): one gather per dimension
     not taken whole, with indices `start + stride*iota` cut to the size."""
-    samples = _samples(cx)
+    points = samples(cx)
     for d in range(x.shape.rank):
         whole = (s[d] == sx.const(0) and strides[d] == 1
-                 and sx.same_function(sizes[d], dimension_expr(cx, x, d), samples))
+                 and sx.same_function(sizes[d], dimension_expr(cx, x, d), points))
         if not whole:
             x = _gather_dim(cx, x, d, element(cx, starts, d), sizes[d], size_vals[d],
                             strides[d])
@@ -202,7 +202,9 @@ def _splat(cx, scalar: Val, n: int) -> Val:
     return cx.comp.emit(Shape("s32", (n,), (False,)), "broadcast", [scalar], "dimensions={}")
 
 
-def _samples(cx) -> list[dict]:
+def samples(cx) -> list[dict]:
+    """Four assignments of sizes to the entry's dynamic dims: two size expressions equal at
+    all of them are taken as one function (a window that is the whole dimension)."""
     params = cx.converter.entry_params
     keys = [(p, d) for p, v in enumerate(params) for d in range(v.shape.rank)
             if v.shape.dynamic[d]]
@@ -279,7 +281,3 @@ def _shape_assertion(cx):
     cx.converter.assertions.append(Assertion(pred.exprs[0], message,
                                              [a.exprs[0] for a in args]))
     return []
-
-
-def elementwise_bounds(shape: Shape, operands: list[Val]) -> Shape:
-    return bounded(shape, same_rank_bounds(shape, operands))

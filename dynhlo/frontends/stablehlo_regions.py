@@ -155,10 +155,10 @@ def dynamic_reduce_window(cx):
     for every n <= B, since the extra window positions hold the reduction's initial value.
     A window is taken as the whole dimension when its upper bound is the dimension's bound
     and its padding is the window less one (JAX's cumulative reductions write exactly this)."""
-    from .stablehlo_dynamic import _samples, shape_elements
+    from .stablehlo_dynamic import samples, shape_elements
     x, init, *tensors = cx.operands
     windows, strides, base, wdil, padding = (shape_elements(cx, t, "window") for t in tensors)
-    samples, rank = _samples(cx), x.shape.rank
+    points, rank = samples(cx), x.shape.rank
     sizes, pads = [], []
     for d in range(rank):
         w, b = windows[d], x.shape.dims[d]
@@ -166,7 +166,7 @@ def dynamic_reduce_window(cx):
         less_one = sx.fold("sub", w, sx.const(1))
         if x.shape.dynamic[d] and w[0] != "c" and sx.upper_bound(w) == b:
             sizes.append(b)
-            pads.append(tuple(b - 1 if sx.same_function(p, less_one, samples)
+            pads.append(tuple(b - 1 if sx.same_function(p, less_one, points)
                               else _const(cx, p) for p in pad))
         else:
             sizes.append(_const(cx, windows[d]))
