@@ -88,6 +88,8 @@ MORE = {
     "fft_grad": (lambda x, w: (jnp.fft.rfft(x, axis=1).real,
                                jax.grad(lambda w: (jnp.tanh(x @ w) ** 2).mean())(w)),
                  ["f32[n,4]", "f32[4,3]"]),
+    "special": (lambda x: (lax.lgamma(x * x + 1), lax.digamma(x * x + 1),
+                           lax.erf_inv(jnp.tanh(x)), jnp.cosh(x), jnp.arcsinh(x)), ["f32[n]"]),
     "random": (lambda k, x: x + jax.random.normal(jax.random.wrap_key_data(k), x.shape),
                ["u32[2]", "f32[n]"]),
 }

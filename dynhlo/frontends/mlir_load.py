@@ -64,7 +64,35 @@ def _first_lines(exc: Exception, n: int = 4) -> str:
 
 def inline_calls(ctx, module) -> None:
     """Run MLIR's inliner and drop functions nothing calls any more."""
+    _run(ctx, module, "inline, symbol-dce")
+
+
+def legalize_chlo(ctx, module) -> None:
+    """StableHLO's own decompositions of CHLO ops (lgamma, digamma, erf_inv, acos, ...) and
+    of the shape-dialect ops they bring (shapes as get_dimension_size arithmetic)."""
+    from jaxlib.mlir.dialects import stablehlo
+    stablehlo.register_stablehlo_passes()
+    _run(ctx, module, "func.func(stablehlo-legalize-composite-to-call), inline, "
+                      "func.func(chlo-legalize-to-stablehlo), "
+                      "func.func(shape-legalize-to-stablehlo), symbol-dce")
+
+
+def _run(ctx, module, pipeline: str) -> None:
     from jaxlib.mlir import passmanager
     with ctx:
-        passmanager.PassManager.parse("builtin.module(inline, symbol-dce)").run(
-            module.operation)
+        passmanager.PassManager.parse(f"builtin.module({pipeline})").run(module.operation)
+
+
+def op_names(module) -> set[str]:
+    """The names of every op in the module, nested regions included."""
+    names: set[str] = set()
+
+    def walk(op):
+        names.add(op.operation.name)
+        for region in op.operation.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    walk(inner)
+
+    walk(module.operation)
+    return names
