@@ -138,3 +138,24 @@ def test_cli_runs_a_pb_file(capsys):
     assert cli.main(["run", str(DATA / "masked_sum.pb"), "f32[8] {1,-2,3,-4,5,0,0,-1}"]) == 0
     out = capsys.readouterr().out
     assert out == "(f32[], f32[3]) (18, {1, 3, 5})\n"
+
+
+BOUNDED = """func.func @main(%x: tensor<?x4xf32, #stablehlo.bounds<8, ?>>, %n: tensor<i32>)
+    -> (tensor<?x4xf32, #stablehlo.bounds<8, ?>>, tensor<i32>) {
+  %0 = stablehlo.add %x, %x : tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+  %1 = stablehlo.set_dimension_size %0, %n, dim = 0
+    : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>, tensor<i32>) -> tensor<?x4xf32, #stablehlo.bounds<8, ?>>
+  %2 = stablehlo.get_dimension_size %1, dim = 0 : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> tensor<i32>
+  return %1, %2 : tensor<?x4xf32, #stablehlo.bounds<8, ?>>, tensor<i32>
+}"""
+
+
+def test_stablehlo_bounded_types_and_set_dimension_size():
+    """torch_xla's and MHLO's bounded dims (`#stablehlo.bounds<8, ?>`) are `<=8`."""
+    pytest.importorskip("jax")
+    module = dynhlo.parse_stablehlo(BOUNDED)
+    assert str(module.entry.parameters[0].shape) == "f32[<=8,4]"
+    x = np.arange(20, dtype=np.float32).reshape(5, 4)
+    cut, size = dynhlo.compile(module)(x, 3)
+    np.testing.assert_array_equal(cut, 2 * x[:3])
+    assert size == 3

@@ -93,6 +93,14 @@ def dimension_expr(cx: OpContext, x: Val, d: int) -> tuple:
     return ("size", x.name, d, 0, hi)
 
 
+@converts("stablehlo.set_dimension_size")
+def _set_dimension_size(cx):
+    x, size = cx.operands
+    d = int(cx.attr("dimension").value)
+    shape = bounded(cx.result_shape(), list(x.shape.dims))
+    return [cx.comp.emit(shape, "set-dimension-size", [x, size], f"dimensions={{{d}}}")]
+
+
 @converts("stablehlo.dynamic_broadcast_in_dim")
 def _dynamic_broadcast_in_dim(cx):
     x, dims_tensor = cx.operands
