@@ -159,3 +159,27 @@ def test_stablehlo_bounded_types_and_set_dimension_size():
     cut, size = dynhlo.compile(module)(x, 3)
     np.testing.assert_array_equal(cut, 2 * x[:3])
     assert size == 3
+
+
+BATCH_NORM = """func.func @main(%x: tensor<?x3xf32>, %s: tensor<3xf32>, %o: tensor<3xf32>,
+                 %m: tensor<3xf32>, %v: tensor<3xf32>) -> (tensor<?x3xf32>, tensor<2x?x3xf32>) {
+  %0 = "stablehlo.batch_norm_inference"(%x, %s, %o, %m, %v)
+    {epsilon = 0.001 : f32, feature_index = 1 : i64}
+    : (tensor<?x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>)
+    -> tensor<?x3xf32>
+  %1 = "stablehlo.broadcast"(%x) {broadcast_sizes = array<i64: 2>}
+    : (tensor<?x3xf32>) -> tensor<2x?x3xf32>
+  return %0, %1 : tensor<?x3xf32>, tensor<2x?x3xf32>
+}"""
+
+
+def test_stablehlo_batch_norm_and_broadcast():
+    pytest.importorskip("jax")
+    module = dynhlo.parse_stablehlo(BATCH_NORM, bounds={0: {0: 6}})
+    rng = np.random.default_rng(2)
+    x = rng.random((4, 3), np.float32)
+    scale, offset, mean, var = (rng.random(3, np.float32) for _ in range(4))
+    y, b = dynhlo.compile(module)(x, scale, offset, mean, var)
+    np.testing.assert_allclose(y, (x - mean) / np.sqrt(var + 0.001) * scale + offset,
+                               rtol=1e-5)
+    np.testing.assert_array_equal(b, np.broadcast_to(x, (2, 4, 3)))

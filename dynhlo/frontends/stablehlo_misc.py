@@ -131,3 +131,35 @@ def pass_through(cx, target: str):
     shape = shapes[0] if len(shapes) == 1 else TupleShape(tuple(shapes))
     out = cx.comp.emit(shape, "custom-call", operands, ", ".join(attrs))
     return cx.converter.unpack(cx.comp, out, len(shapes))
+
+
+@converts("stablehlo.batch_norm_inference", "stablehlo.batch_norm_training",
+          "stablehlo.batch_norm_grad")
+def _batch_norm(cx):
+    operands = cx.operands
+    opcode = cx.name.split(".")[1].replace("_", "-")
+    eps = float(cx.attr("epsilon").value)
+    feature = int(cx.attr("feature_index").value)
+    x = operands[0]
+    shapes = [bounded(cx.result_shape(i), list(x.shape.dims) if i == 0 else [None])
+              for i in range(len(cx.op.results))]
+    shape = shapes[0] if len(shapes) == 1 else TupleShape(tuple(shapes))
+    out = cx.comp.emit(shape, opcode, operands, f"epsilon={eps!r}, feature_index={feature}")
+    return cx.converter.unpack(cx.comp, out, len(shapes))
+
+
+@converts("stablehlo.broadcast")
+def _broadcast(cx):
+    """`broadcast` prepends `broadcast_sizes` dims: HLO broadcast onto the trailing ones."""
+    (x,) = cx.operands
+    added = len(list(cx.attr("broadcast_sizes")))
+    shape = bounded(cx.result_shape(), [None] * added + list(x.shape.dims))
+    dims = list(range(added, added + x.shape.rank))
+    return [cx.comp.emit(shape, "broadcast", [x], f"dimensions={dims_text(dims)}")]
+
+
+@converts("stablehlo.rng")
+def _rng(cx):
+    a, b, _shape = cx.operands
+    kind = {"UNIFORM": "rng_uniform", "NORMAL": "rng_normal"}[_enum(cx, "rng_distribution")]
+    return [cx.comp.emit(cx.result_shape(), "rng", [a, b], f"distribution={kind}")]
