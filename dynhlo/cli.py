@@ -228,6 +228,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
                                                      if not _LITERAL_START.match(a)])
     exe = load_executable(ns.module, ns.backend)
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
+    from .frontends.stablehlo_convert import check_assertions
+    check_assertions(exe.module, args)  # a jax.export module's own shape checks (n >= 1)
     result = exe(*args)
     outputs = flatten(result)
     if ns.output:

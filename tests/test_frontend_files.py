@@ -13,6 +13,7 @@ import pytest
 
 import dynhlo
 from dynhlo import cli
+from conftest import run_cli
 
 DATA = __import__("pathlib").Path(__file__).parent / "data" / "frontends"
 SIZES = (1, 7, 64)
@@ -183,3 +184,11 @@ def test_stablehlo_batch_norm_and_broadcast():
     np.testing.assert_allclose(y, (x - mean) / np.sqrt(var + 0.001) * scale + offset,
                                rtol=1e-5)
     np.testing.assert_array_equal(b, np.broadcast_to(x, (2, 4, 3)))
+
+
+def test_cli_checks_jax_shape_assertions(tmp_path):
+    pytest.importorskip("jax")
+    np.save(tmp_path / "empty.npy", np.zeros((0, 4), np.float32))
+    done = run_cli("run", str(DATA / "center.mlir"), str(tmp_path / "empty.npy"))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("dynhlo: error: Input shapes do not match the polymorphic shapes")

@@ -13,10 +13,11 @@ import re
 
 import numpy as np
 
-from ..errors import ArgumentError, UnsupportedError
+from ..errors import UnsupportedError
 from ..hlo.types import to_numpy_dtype
 from ..runtime.arguments import check_arguments
 from .mlir_load import INSTALL
+from .stablehlo_convert import check_assertions
 
 _SHAPE = re.compile(r"^\s*([a-z0-9]+)\[([^\]]*)\]\s*$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -122,10 +123,7 @@ class JaxExecutable:
                  for d, s in enumerate(np.shape(a))}
         exe, module = self._for_sizes(sizes)
         check_arguments(exe.parameters, tuple(arrays))  # dynhlo's own messages come first
-        for assertion in module.shape_assertions:
-            message = assertion.failure(sizes)
-            if message is not None:
-                raise ArgumentError(f"{message} (JAX shape assertion)")
+        check_assertions(module, arrays)
         out = exe(*arrays)
         if not jax_in:
             return out

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+
 from ..errors import UnsupportedError
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
@@ -44,6 +46,20 @@ class Assertion:
             return self.message.format(*values)
         except (IndexError, KeyError, ValueError):
             return self.message
+
+
+def check_assertions(module, arrays) -> None:
+    """Raise ArgumentError with JAX's message when the arguments' shapes break one of the
+    module's `shape_assertions` (parse_stablehlo keeps them; other modules have none)."""
+    from ..errors import ArgumentError
+    assertions = getattr(module, "shape_assertions", ())
+    if not assertions:
+        return
+    sizes = {(p, d): int(s) for p, a in enumerate(arrays) for d, s in enumerate(np.shape(a))}
+    for assertion in assertions:
+        message = assertion.failure(sizes)
+        if message is not None:
+            raise ArgumentError(f"{message} (JAX shape assertion)")
 
 
 class Scope:

@@ -163,3 +163,9 @@ def _rng(cx):
     a, b, _shape = cx.operands
     kind = {"UNIFORM": "rng_uniform", "NORMAL": "rng_normal"}[_enum(cx, "rng_distribution")]
     return [cx.comp.emit(cx.result_shape(), "rng", [a, b], f"distribution={kind}")]
+
+
+@converts("sdy.sharding_constraint", "sdy.reshard")
+def _sharding(cx):
+    """Shardy's placement marks: the identity on one device."""
+    return cx.operands
