@@ -192,3 +192,38 @@ def test_cli_checks_jax_shape_assertions(tmp_path):
     done = run_cli("run", str(DATA / "center.mlir"), str(tmp_path / "empty.npy"))
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith("dynhlo: error: Input shapes do not match the polymorphic shapes")
+
+
+PAD_CONV = """func.func @main(%x: tensor<?xf32>, %x3: tensor<1x1x?xf32>, %w: tensor<1x1x3xf32>)
+    -> (tensor<?xf32>, tensor<1x1x?xf32>) {
+  %z = stablehlo.constant dense<0.0> : tensor<f32>
+  %lo = stablehlo.constant dense<[1]> : tensor<1xi32>
+  %hi = stablehlo.constant dense<[2]> : tensor<1xi32>
+  %in = stablehlo.constant dense<[0]> : tensor<1xi32>
+  %0 = stablehlo.dynamic_pad %x, %z, %lo, %hi, %in : (tensor<?xf32>, tensor<f32>,
+    tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>
+  %pad = stablehlo.constant dense<[[1, 1]]> : tensor<1x2xi32>
+  %1 = "stablehlo.dynamic_conv"(%x3, %w, %pad) {
+    dimension_numbers = #stablehlo.conv<[b, f, 0]x[o, i, 0]->[b, f, 0]>,
+    feature_group_count = 1 : i64, batch_group_count = 1 : i64}
+    : (tensor<1x1x?xf32>, tensor<1x1x3xf32>, tensor<1x2xi32>) -> tensor<1x1x?xf32>
+  return %0, %1 : tensor<?xf32>, tensor<1x1x?xf32>
+}"""
+
+
+def test_stablehlo_dynamic_pad_and_conv():
+    pytest.importorskip("jax")
+    module = dynhlo.parse_stablehlo(PAD_CONV, bounds={0: {0: 8}, 1: {2: 8}})
+    x = np.arange(1, 6, dtype=np.float32)
+    w = np.array([1, 2, 3], np.float32)
+    padded, conv = dynhlo.compile(module)(x, x.reshape(1, 1, -1), w.reshape(1, 1, 3))
+    np.testing.assert_array_equal(padded, np.pad(x, (1, 2)))
+    np.testing.assert_array_equal(conv[0, 0], np.convolve(np.pad(x, 1), w[::-1], "valid"))
+
+
+def test_stablehlo_type_error_has_its_line():
+    pytest.importorskip("jax")
+    bad = PAD_CONV.replace("%x3: tensor<1x1x?xf32>", "%x3: tensor<1x1x?xi32>")
+    with pytest.raises(dynhlo.HloParseError) as info:
+        dynhlo.parse_stablehlo(bad)
+    assert info.value.line > 1

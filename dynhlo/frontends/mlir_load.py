@@ -49,13 +49,21 @@ def load_module(data: str | bytes):
                 module = ir.Module.parse(data if isinstance(data, (bytes, bytearray))
                                          and not _looks_textual(bytes(data)) else text)
             except Exception as exc:  # MLIRError: diagnostics with file:line:col
-                raise HloParseError(f"not a StableHLO module: {_first_lines(exc)}", 1, 1) \
-                    from None
+                line, column = _position(str(exc))
+                raise HloParseError(f"not a StableHLO module: {_first_lines(exc)}", line,
+                                    column) from None
     return ctx, module
 
 
 def _looks_textual(data: bytes) -> bool:
     return not data.startswith(b"ML\xefR")
+
+
+def _position(message: str) -> tuple[int, int]:
+    """line, column of MLIR's first diagnostic (`"-":7:8: error: ...`), else 1, 1."""
+    import re
+    m = re.search(r'":(\d+):(\d+)', message)
+    return (int(m.group(1)), int(m.group(2))) if m else (1, 1)
 
 
 def _first_lines(exc: Exception, n: int = 4) -> str:
