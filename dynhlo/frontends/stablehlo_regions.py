@@ -96,7 +96,7 @@ def _case(cx):
         shape = TupleShape(tuple(v.shape for v in arg_vals))
         comp, results = conv.region(region, f"branch{k}", [shape], cx.scope,
                                     {v: a.shape for v, a in zip(captured, arg_vals)}, True)
-        comp.finish(conv.pack(comp, results) if len(results) != 1 else results[0])
+        comp.finish(conv.pack(comp, results))
         branches.append((comp, cx.comp.emit(shape, "tuple", arg_vals), results))
     shapes = [bounded(cx.result_shape(i), list(r.shape.dims))
               for i, r in enumerate(branches[0][2])]
