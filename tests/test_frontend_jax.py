@@ -90,6 +90,11 @@ MORE = {
                  ["f32[n,4]", "f32[4,3]"]),
     "special": (lambda x: (lax.lgamma(x * x + 1), lax.digamma(x * x + 1),
                            lax.erf_inv(jnp.tanh(x)), jnp.cosh(x), jnp.arcsinh(x)), ["f32[n]"]),
+    "trig_complex_bf16": (lambda x: (jnp.arctan(x), jnp.arccos(x / 4), jnp.angle(x + 1j),
+                                     # XLA keeps excess precision in bf16 arithmetic
+                                     # (jax.jit elides roundings): compare bf16 data only
+                                     jnp.full_like(x, 1.5, jnp.bfloat16), x.astype(
+                                         jnp.bfloat16)), ["f32[n]"]),
     "random": (lambda k, x: x + jax.random.normal(jax.random.wrap_key_data(k), x.shape),
                ["u32[2]", "f32[n]"]),
 }
