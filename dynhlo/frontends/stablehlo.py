@@ -16,6 +16,7 @@ from . import (stablehlo_chlo, stablehlo_dynamic, stablehlo_misc, stablehlo_ops,
 from . import shape_exprs as sx
 from .mlir_load import inline_calls, legalize_chlo, load_module, op_names
 from .stablehlo_convert import CONVERTERS, Converter
+from .stablehlo_emit import fill_large_constants
 
 
 def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
@@ -48,6 +49,7 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
         converter = _convert(module, {**derived_bounds(module, given), **given})
     text = converter.module.text(_module_name(module))
     hlo = parse_hlo(text)
+    fill_large_constants(hlo, converter.module.large_constants)
     if any(inst.shape.is_unbounded for inst in hlo.instructions()) and not any(
             p.shape.is_unbounded for p in hlo.entry.parameters):
         from ..passes.bound_unbounded import bound_unbounded
@@ -59,11 +61,19 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
 
 def _convert(module, param_bounds: dict) -> Converter:
     converter = Converter(param_bounds)
-    functions = {str(op.attributes["sym_name"]).strip('"'): op
-                 for op in module.body.operations if "sym_name" in op.attributes}
-    converter.functions = functions
-    converter.convert_entry(functions.get("main") or _only_public(functions))
+    converter.functions = functions(module)
+    converter.convert_entry(_entry(converter.functions))
     return converter
+
+
+def functions(module) -> dict:
+    """Symbol name -> func.func op, for the module's functions."""
+    return {str(op.attributes["sym_name"]).strip('"'): op for op in module.body.operations
+            if op.operation.name == "func.func" and "sym_name" in op.attributes}
+
+
+def _entry(named: dict):
+    return named.get("main") or _only_public(named)
 
 
 PROBE = 2**31 - 1
@@ -73,6 +83,8 @@ def derived_bounds(module, given: dict) -> dict:
     """Bounds JAX's own constraints imply (`n <= 64` is a shape assertion in the module), for
     the `?` dims `given` leaves: the largest size every assertion on that dim alone allows,
     shared with the dims asserted equal to it. {} when there is nothing to derive."""
+    if not _has_open_dims(module, given):
+        return {}
     try:
         probe = _convert(module, _ProbeBounds(given))
     except DynHloError:
@@ -94,6 +106,20 @@ def derived_bounds(module, given: dict) -> dict:
     return out
 
 
+def _has_open_dims(module, given: dict) -> bool:
+    """True when an entry argument has a `?` dim that `given` does not bound."""
+    from jaxlib.mlir import ir
+    from .stablehlo_emit import is_type
+    main = _entry(functions(module))
+    for p, arg in enumerate(main.regions[0].blocks[0].arguments):
+        if is_type(arg.type, ir.RankedTensorType):
+            shape = ir.RankedTensorType(arg.type).shape
+            if any(ir.ShapedType.is_dynamic_size(s) and (p, d) not in given
+                   for d, s in enumerate(shape)):
+                return True
+    return False
+
+
 class _ProbeBounds(dict):
     """Bounds for a first conversion that only collects the assertions: unknown dims get a
     huge bound."""
@@ -113,8 +139,8 @@ def _largest(ok) -> int | None:
     return lo
 
 
-def _only_public(functions: dict):
-    public = [f for f in functions.values()
+def _only_public(named: dict):
+    public = [f for f in named.values()
               if "sym_visibility" not in f.attributes
               or str(f.attributes["sym_visibility"]).strip('"') == "public"]
     if len(public) != 1:
@@ -135,9 +161,8 @@ def dimension_names(module) -> dict[str, tuple[int, int]]:
     jax.export's @main computes each variable with `get_dimension_size` and passes it to
     the wrapped function as an argument marked `jax.global_constant = "n"`."""
     from jaxlib.mlir import ir
-    functions = {str(op.attributes["sym_name"]).strip('"'): op
-                 for op in module.body.operations if "sym_name" in op.attributes}
-    main = functions.get("main")
+    named = functions(module)
+    main = named.get("main")
     if main is None:
         return {}
     args = list(main.regions[0].blocks[0].arguments)
@@ -145,7 +170,7 @@ def dimension_names(module) -> dict[str, tuple[int, int]]:
     for op in main.regions[0].blocks[0].operations:
         if op.operation.name != "func.call":
             continue
-        callee = functions.get(str(op.attributes["callee"]).lstrip("@"))
+        callee = named.get(str(op.attributes["callee"]).lstrip("@"))
         if callee is None or "arg_attrs" not in callee.attributes:
             continue
         for attr, operand in zip(ir.ArrayAttr(callee.attributes["arg_attrs"]), op.operands):

@@ -84,6 +84,26 @@ def _encoded_bounds(t) -> list:
     return [None if b.strip() == "?" else int(b) for b in m.group(1).split(",")]
 
 
+INLINE_ELEMENTS = 64  # larger constants skip the text round trip (ModuleBuilder.large_constants)
+
+
+def fill_large_constants(module, large: dict) -> None:
+    """Turn the placeholder broadcasts of `large` into the constants they stand for."""
+    from ..hlo.opcodes import Opcode
+    if not large:
+        return
+    for comp in module.computations:
+        scalars = set()
+        for inst in comp.instructions:
+            if inst.name in large:
+                scalar, array = large[inst.name]
+                inst.opcode, inst.operands, inst.attrs, inst.literal = \
+                    Opcode.CONSTANT, [], {}, array
+                scalars.add(scalar)
+        if scalars:
+            comp.instructions = [i for i in comp.instructions if i.name not in scalars]
+
+
 class Val:
     """One emitted HLO value: name, shape, the size expressions of a small integer tensor,
     and the literal when it is a constant (so regions can re-emit it)."""
@@ -103,6 +123,7 @@ class ModuleBuilder:
     def __init__(self):
         self.computations: list[str] = []
         self._ids = itertools.count()
+        self.large_constants: dict[str, tuple[str, np.ndarray]] = {}  # name -> (scalar, value)
 
     def fresh(self, hint: str) -> str:
         return f"{re.sub(r'[^A-Za-z0-9_]', '_', hint)}.{next(self._ids)}"
@@ -134,7 +155,15 @@ class Comp:
 
     def constant(self, array: np.ndarray, shape: Shape, exprs=None) -> Val:
         name = self.module.fresh("constant")
-        self.lines.append(f"{name} = {shape} constant({format_literal(array, shape)})")
+        if array.size > INLINE_ELEMENTS:
+            # written as a broadcast of a scalar and given its values after parsing: printing
+            # and re-reading a million decimals would take seconds (dynhlo.frontends.stablehlo)
+            scalar = self.module.fresh("placeholder")
+            self.lines.append(f"{scalar} = {shape.element_type}[] constant(0)")
+            self.lines.append(f"{name} = {shape} broadcast({scalar}), dimensions={{}}")
+            self.module.large_constants[name] = (scalar, array)
+        else:
+            self.lines.append(f"{name} = {shape} constant({format_literal(array, shape)})")
         return Val(name, shape, exprs, array)
 
     def scalar(self, value: int, element: str = "s32") -> Val:
