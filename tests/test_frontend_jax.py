@@ -173,3 +173,13 @@ def test_module_prints_and_compiles_ahead_of_time(tmp_path):
     loaded = dynhlo.load(tmp_path / "m.dynhlo")
     x = np.arange(1, 6, dtype=np.float32)
     np.testing.assert_allclose(loaded(x), np.cumsum(x) / 5, rtol=1e-6)
+
+
+def test_large_captured_constant_keeps_its_values():
+    """A weight the function closes over (64x80: written outside the HLO text) is exact."""
+    w = np.random.default_rng(4).standard_normal((64, 80)).astype(np.float32)
+    exe = from_jax(lambda x: jnp.tanh(x @ w), "f32[n,64]", bounds={"n": 8})
+    x = np.random.default_rng(5).standard_normal((3, 64)).astype(np.float32)
+    _close(exe(x), jax.jit(lambda x: jnp.tanh(x @ w))(x))
+    assert np.array_equal(next(i.literal for i in exe.module.instructions()
+                               if i.literal is not None and i.literal.shape == (64, 80)), w)
