@@ -163,6 +163,9 @@ def test_bad_shapes_and_bounds():
         from_jax(lambda x: x, "f33[n]")
     with pytest.raises(dynhlo.UnsupportedError, match="no shape uses"):
         from_jax(lambda x: x, "f32[n]", bounds={"m": 3})
+    # what jax.export itself refuses: a comparison of a symbolic size
+    with pytest.raises(dynhlo.UnsupportedError, match="jax.export cannot export.*inconclusive"):
+        from_jax(lambda x: x * jnp.linspace(0, 1, x.shape[0]), "f32[n]", bounds={"n": 8})
 
 
 def test_module_prints_and_compiles_ahead_of_time(tmp_path):

@@ -63,7 +63,12 @@ def export_jax(fn, shapes, bounds: dict):
     env = dict(zip(names, symbols))
     specs = [jax.ShapeDtypeStruct(tuple(env.get(d, d) for d in dims), to_numpy_dtype(el))
              for el, dims in parsed]
-    exported = export.export(fn if hasattr(fn, "lower") else jax.jit(fn))(*specs)
+    try:
+        exported = export.export(fn if hasattr(fn, "lower") else jax.jit(fn))(*specs)
+    except Exception as exc:  # noqa: BLE001 - JAX's own refusals: callbacks, size-1 checks, ...
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise UnsupportedError(f"jax.export cannot export this function at shapes "
+                               f"{list(shapes)}: {type(exc).__name__}: {first}") from exc
     return exported, names
 
 
@@ -80,7 +85,7 @@ class JaxExecutable:
         from .stablehlo import parse_stablehlo
         self.exported, self.names, self.bounds = exported, names, dict(bounds)
         self.backend, self.options = backend, options
-        self._text = exported.mlir_module()
+        self._text = exported.mlir_module_serialized  # bytecode: faster to read than text
         self._by_bucket: dict = {}
         self._places = _places(exported, names)
         self.executable = self.module = None
