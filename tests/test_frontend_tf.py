@@ -40,3 +40,8 @@ def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
 def test_from_tf_needs_a_bound_per_name():
     with pytest.raises(dynhlo.UnsupportedError, match="one bound per size name"):
         dynhlo.from_tf(lambda x: x, "f32[n]", bounds={})
+
+
+def test_from_tf_lowering_failure_is_an_unsupported_error():
+    with pytest.raises(dynhlo.UnsupportedError, match="tensorflow cannot lower"):
+        dynhlo.from_tf(lambda x: tf.strings.as_string(x), "f32[n]", bounds={"n": 4})

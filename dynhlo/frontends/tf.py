@@ -31,7 +31,12 @@ def lower_tf(fn, shapes: list, sizes: dict) -> str:
     args = [np.zeros([sizes[d] if isinstance(d, str) else d for d in dims],
                      to_numpy_dtype(element)) for element, dims in shapes]
     compiled = tf.function(fn, jit_compile=True)
-    return compiled.experimental_get_compiler_ir(*args)(stage="hlo")
+    try:
+        return compiled.experimental_get_compiler_ir(*args)(stage="hlo")
+    except Exception as exc:  # noqa: BLE001 - TF's refusals (ops XLA cannot compile, ...)
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise UnsupportedError(f"tensorflow cannot lower this function to HLO at sizes "
+                               f"{sizes}: {type(exc).__name__}: {first[:300]}") from exc
 
 
 def _tokens(text: str) -> list[tuple[str, int]]:
