@@ -32,8 +32,8 @@ def _args(shapes, sizes, rng):
 
 
 def _close(got, want):
-    got = got if isinstance(got, tuple) else (got,)
-    want = jax.tree_util.tree_leaves(want)
+    assert jax.tree_util.tree_structure(got) == jax.tree_util.tree_structure(want)
+    got, want = jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)
     assert len(got) == len(want)
     for g, w in zip(got, want):
         w = np.asarray(w)
@@ -134,6 +134,9 @@ def test_jax_arrays_in_jax_arrays_out():
     np.testing.assert_array_equal(np.asarray(doubled), np.asarray(x) * 2)
     out = exe(np.asarray(x))  # numpy in, numpy out
     assert isinstance(out[0], np.ndarray)
+    named = from_jax(lambda x: {"double": x * 2, "pair": (x, x.sum())}, "f32[n]",
+                     bounds={"n": 4})(np.ones(3, np.float32))
+    assert sorted(named) == ["double", "pair"] and named["pair"][1] == 3
 
 
 def test_unbounded_name_compiles_per_bucket():

@@ -18,9 +18,9 @@ GPU_FAMILIES = ["mean_var", "attention", "cumsum_sort", "scan", "integer", "slic
 
 
 def _numpy(out):
-    if isinstance(out, tuple):
-        return tuple(_numpy(o) for o in out)
-    return out.cpu().numpy() if hasattr(out, "cpu") else np.asarray(out)
+    """Results as NumPy (the gpu backend may return torch tensors), in the same structure."""
+    return jax.tree_util.tree_map(
+        lambda o: o.cpu().numpy() if hasattr(o, "cpu") else np.asarray(o), out)
 
 
 @pytest.mark.parametrize("family", GPU_FAMILIES)

@@ -130,9 +130,11 @@ class JaxExecutable:
         check_arguments(exe.parameters, tuple(arrays))  # dynhlo's own messages come first
         check_assertions(module, arrays)
         out = exe(*arrays)
-        if not jax_in:
-            return out
-        return tuple(_to_jax(o) for o in out) if isinstance(out, tuple) else _to_jax(out)
+        leaves = list(out) if isinstance(out, tuple) else [out]
+        if jax_in:
+            leaves = [_to_jax(o) for o in leaves]
+        # the structure fn returns (tuples, dicts, nested), as jax.jit(fn) returns it
+        return self.exported.out_tree.unflatten(leaves)
 
     def save(self, path) -> None:
         """Write the compiled executable as an AOT artifact (dynhlo.load reads it). The
@@ -197,7 +199,7 @@ def from_jax(fn, *shapes: str, bounds: dict | None = None, backend: str = "cpu",
 
     Returns:
         A JaxExecutable: `exe(*arrays)` computes what `jax.jit(fn)` computes at the arrays'
-        actual sizes. NumPy in, NumPy out; JAX arrays in, JAX arrays out (through DLPack:
+        actual sizes, in the same structure (tuples, dicts). NumPy in, NumPy out; JAX arrays in, JAX arrays out (through DLPack:
         no copy on the way in on the CPU, and none on the way out where jax accepts NumPy's
         buffer). `exe.module` is the HloModule.
 
