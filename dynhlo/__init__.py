@@ -17,12 +17,11 @@ from .frontends.stablehlo import parse_stablehlo
 from .frontends.tf import from_tf
 from .hlo import HloModule, parse_hlo
 from .hlo.baked_sizes import BakedSizeWarning, DynHloWarning
-from .runtime.artifact import deserialize, load
+from .runtime.loader import deserialize, load
 from .runtime.buckets import BucketedExecutable
 from .runtime.executable import Executable, compile
 from .runtime.jit import jit
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = ["ArgumentError", "ArtifactError", "DynamicSizeError", "DynHloError",
            "HloParseError", "HloVerifyError", "UnsupportedError", "HloModule", "parse_hlo",

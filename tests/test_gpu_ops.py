@@ -165,7 +165,7 @@ def test_data_dependent_size_from_a_device_value():
 def test_aot_payload_cross_compiles_without_a_gpu():
     """Cubins for sm_90 and JSON metadata, made here (Triton cross-compiles; no pickle)."""
     import json
-    from dynhlo.runtime import stats
+    from dynhlo import stats
     text, _, _ = CASES["row_reduce_max"]
     program = dynhlo.compile(text, backend="gpu", target="sm_90").program
     before = stats.snapshot().get("kernel_compile", 0)
@@ -289,7 +289,7 @@ ENTRY main {
 
 def test_while_runs_its_body_plan_on_the_device():
     """The body's ops are generated kernels; only the predicate is read back per iteration."""
-    from dynhlo.runtime import stats
+    from dynhlo import stats
     exe = dynhlo.compile(WHILE, backend="gpu")
     assert ("while" in [kind for _, kind in exe.program.plan.steps])
     assert exe.program.kernels  # the body's tanh + add (and the condition's compare)

@@ -92,7 +92,7 @@ def _sha(text: str) -> str:
 
 
 def compile_specs(specs: list[dict], cc: int) -> list[tuple[bytes, dict]]:
-    from ...runtime import stats
+    from ... import stats
     from .launcher import interpreter_active
     if not specs:
         return []
