@@ -15,62 +15,11 @@ from ..hlo.shape import UNBOUNDED, Shape
 from . import shape_exprs as sx
 from .stablehlo_convert import Assertion, OpContext, bounded, converts
 from .stablehlo_emit import Val, dims_text
+from .stablehlo_misc import PASS_THROUGH, pass_through
 from .stablehlo_ops import broadcast
-
-S32 = Shape("s32")
-
-
-def shape_elements(cx: OpContext, tensor: Val, what: str) -> list[tuple]:
-    """The size expressions of a shape tensor; UnsupportedError when one is not computed from
-    the argument shapes (a size that depends on data)."""
-    if tensor.exprs is None:
-        raise cx.error(f"the {what} is computed from data, not from argument shapes; "
-                       "dynhlo needs sizes it can bound")
-    return tensor.exprs
-
-
-def element(cx: OpContext, tensor: Val, j: int) -> Val:
-    """Element j of a rank-1 integer tensor as an `s32[]` HLO value."""
-    if tensor.shape.rank == 0:
-        scalar = tensor
-    else:
-        piece = cx.comp.emit(Shape(tensor.shape.element_type, (1,), (False,)), "slice",
-                             [tensor], f"slice={{[{j}:{j + 1}]}}")
-        scalar = cx.comp.emit(Shape(tensor.shape.element_type), "reshape", [piece])
-    if scalar.shape.element_type != "s32":
-        scalar = cx.comp.emit(S32, "convert", [scalar])
-    if tensor.exprs is not None:
-        scalar.exprs = [tensor.exprs[j]]
-    return scalar
-
-
-def result_bounds(cx: OpContext, exprs: list[tuple], shape: Shape) -> list:
-    """Bounds of a result's `?` dims from its size expressions."""
-    out = []
-    for d in range(shape.rank):
-        if not shape.dynamic[d]:
-            out.append(None)
-            continue
-        bound = sx.upper_bound(exprs[d])
-        if bound is None:
-            raise cx.error(f"result dimension {d} has no upper bound: bound the argument "
-                           "dimensions it is computed from (parse_stablehlo(m, bounds={'n': "
-                           "1024}), from_jax(..., bounds=...), or a jax.export constraint)")
-        out.append(bound)
-    return out
-
-
-def set_sizes(cx: OpContext, val: Val, tensor: Val, shape: Shape) -> Val:
-    """set-dimension-size on every dynamic dim of `shape` (val's dims, at their bounds),
-    the sizes read from the shape tensor."""
-    dynamic = list(val.shape.dynamic)
-    for d in range(shape.rank):
-        if shape.dynamic[d]:
-            dynamic[d] = True
-            step = Shape(shape.element_type, shape.dims, tuple(dynamic))
-            val = cx.comp.emit(step, "set-dimension-size", [val, element(cx, tensor, d)],
-                               f"dimensions={{{d}}}")
-    return val
+from .stablehlo_regions import dynamic_reduce_window
+from .stablehlo_sizes import (S32, dimension_expr, element, result_bounds, samples,
+                              set_sizes, shape_elements)
 
 
 @converts("stablehlo.get_dimension_size")
@@ -80,17 +29,6 @@ def _get_dimension_size(cx):
     val = cx.comp.emit(S32, "get-dimension-size", [x], f"dimensions={{{d}}}")
     val.exprs = [dimension_expr(cx, x, d)]
     return [val]
-
-
-def dimension_expr(cx: OpContext, x: Val, d: int) -> tuple:
-    if not x.shape.dynamic[d]:
-        return sx.const(x.shape.dims[d])
-    bound = x.shape.dims[d]
-    hi = sx.INF if bound == UNBOUNDED else bound
-    params = cx.converter.entry_params
-    if x in params:
-        return ("dim", params.index(x), d, 0, hi)
-    return ("size", x.name, d, 0, hi)
 
 
 @converts("stablehlo.set_dimension_size")
@@ -210,15 +148,6 @@ def _splat(cx, scalar: Val, n: int) -> Val:
     return cx.comp.emit(Shape("s32", (n,), (False,)), "broadcast", [scalar], "dimensions={}")
 
 
-def samples(cx) -> list[dict]:
-    """Four assignments of sizes to the entry's dynamic dims: two size expressions equal at
-    all of them are taken as one function (a window that is the whole dimension)."""
-    params = cx.converter.entry_params
-    keys = [(p, d) for p, v in enumerate(params) for d in range(v.shape.rank)
-            if v.shape.dynamic[d]]
-    return [{k: (v + 3 * i) % 97 + 1 for i, k in enumerate(keys)} for v in (0, 5, 17, 40)]
-
-
 @converts("stablehlo.dynamic_gather")
 def _dynamic_gather(cx):
     from jaxlib.mlir.dialects import stablehlo
@@ -273,9 +202,7 @@ def _custom_call(cx):
     if target == "shape_assertion":
         return _shape_assertion(cx)
     if target == "stablehlo.dynamic_reduce_window":
-        from .stablehlo_regions import dynamic_reduce_window
         return dynamic_reduce_window(cx)
-    from .stablehlo_misc import PASS_THROUGH, pass_through
     if target in PASS_THROUGH:
         return pass_through(cx, target)
     raise cx.error(f"custom call target '{target}' is not supported")

@@ -13,6 +13,8 @@ from ..shapes.rules_misc import CUSTOM_CALL_RULES, IDENTITY_TARGETS
 from .stablehlo_convert import bounded, converts
 from .stablehlo_emit import dims_text
 from .stablehlo_ops import same_rank_bounds
+from .stablehlo_regions import region_computation, int_list, padding_pairs, window_attr
+from .stablehlo_sizes import result_bounds
 
 PASS_THROUGH = set(CUSTOM_CALL_RULES) | set(IDENTITY_TARGETS) | {"PadToStatic",
                                                                   "SliceToDynamic"}
@@ -77,15 +79,14 @@ def _rng_bit_generator(cx):
 
 @converts("stablehlo.select_and_scatter")
 def _select_and_scatter(cx):
-    from .stablehlo_regions import _body, _ints, _padding, _window_attr
     x, source, init = cx.operands
     rank = x.shape.rank
-    window = _window_attr(_ints(cx.attr("window_dimensions"), rank),
-                          _ints(cx.attr("window_strides"), rank), [1] * rank, [1] * rank,
-                          _padding(cx.attr("padding"), rank))
+    window = window_attr(int_list(cx.attr("window_dimensions"), rank),
+                          int_list(cx.attr("window_strides"), rank), [1] * rank, [1] * rank,
+                          padding_pairs(cx.attr("padding"), rank))
     scalar = [Shape(x.shape.element_type)] * 2
-    select = _body(cx, 0, scalar, "select")
-    scatter = _body(cx, 1, scalar, "scatter")
+    select = region_computation(cx, 0, scalar, "select")
+    scatter = region_computation(cx, 1, scalar, "scatter")
     return [cx.comp.emit(bounded(cx.result_shape(), list(x.shape.dims)), "select-and-scatter",
                          [x, source, init],
                          f"{window}, select={select.name}, scatter={scatter.name}")]
@@ -115,7 +116,6 @@ def pass_through(cx, target: str):
     for i in range(len(cx.op.results)):
         shape = cx.result_shape(i)
         if i < len(shape_tensors) and shape_tensors[i].exprs is not None:
-            from .stablehlo_dynamic import result_bounds
             shapes.append(bounded(shape, result_bounds(cx, shape_tensors[i].exprs, shape)))
         else:
             shapes.append(bounded(shape, same_rank_bounds(shape, operands)))

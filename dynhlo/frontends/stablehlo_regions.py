@@ -12,6 +12,7 @@ from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, Scope, bounded, converts, free_values
 from .stablehlo_emit import Val, dims_text
+from .stablehlo_sizes import samples, shape_elements
 
 
 def _scalar_params(vals: list[Val]) -> list[Shape]:
@@ -25,7 +26,7 @@ def _multi(cx: OpContext, shapes: list, opcode: str, operands: list[Val], attrs:
     return conv.unpack(cx.comp, out, len(shapes))
 
 
-def _body(cx: OpContext, index: int, params: list[Shape], name: str):
+def region_computation(cx: OpContext, index: int, params: list[Shape], name: str):
     comp, results = cx.converter.region(cx.op.regions[index], name, params, cx.scope)
     comp.finish(cx.converter.pack(comp, results))
     return comp
@@ -36,7 +37,7 @@ def _reduce(cx):
     vals = cx.operands
     n = len(vals) // 2
     dims = list(cx.attr("dimensions"))
-    body = _body(cx, 0, _scalar_params(vals[n:]) * 2, "reduce_body")
+    body = region_computation(cx, 0, _scalar_params(vals[n:]) * 2, "reduce_body")
     shapes = []
     for i in range(n):
         x = vals[i].shape
@@ -51,7 +52,7 @@ def _sort(cx):
     vals = cx.operands
     d = int(cx.attr("dimension").value)
     params = [s for v in vals for s in (Shape(v.shape.element_type),) * 2]
-    body = _body(cx, 0, params, "compare")
+    body = region_computation(cx, 0, params, "compare")
     stable = cx.attr("is_stable") is not None and cx.attr("is_stable").value
     shapes = [bounded(cx.result_shape(i), list(v.shape.dims)) for i, v in enumerate(vals)]
     attrs = f"dimensions={{{d}}}, to_apply={body.name}" + (", is_stable=true" if stable else "")
@@ -108,7 +109,7 @@ def _case(cx):
     return _multi(cx, shapes, "conditional", [index] + [t for _, t, _ in branches], attrs)
 
 
-def _window_attr(sizes, strides, base, window_dil, padding) -> str:
+def window_attr(sizes, strides, base, window_dil, padding) -> str:
     parts = [f"size={'x'.join(map(str, sizes))}"]
     if any(s != 1 for s in strides):
         parts.append(f"stride={'x'.join(map(str, strides))}")
@@ -121,11 +122,11 @@ def _window_attr(sizes, strides, base, window_dil, padding) -> str:
     return "window={" + " ".join(parts) + "}"
 
 
-def _ints(attr, n: int, default: int = 1) -> list[int]:
+def int_list(attr, n: int, default: int = 1) -> list[int]:
     return [default] * n if attr is None else [int(v) for v in attr]
 
 
-def _padding(attr, n: int) -> list[tuple[int, int]]:
+def padding_pairs(attr, n: int) -> list[tuple[int, int]]:
     if attr is None:
         return [(0, 0)] * n
     import numpy as np
@@ -138,12 +139,12 @@ def _reduce_window(cx):
     vals = cx.operands
     n = len(vals) // 2
     rank = vals[0].shape.rank
-    attr = _window_attr(_ints(cx.attr("window_dimensions"), rank),
-                        _ints(cx.attr("window_strides"), rank),
-                        _ints(cx.attr("base_dilations"), rank),
-                        _ints(cx.attr("window_dilations"), rank),
-                        _padding(cx.attr("padding"), rank))
-    body = _body(cx, 0, _scalar_params(vals[n:]) * 2, "reduce_window_body")
+    attr = window_attr(int_list(cx.attr("window_dimensions"), rank),
+                        int_list(cx.attr("window_strides"), rank),
+                        int_list(cx.attr("base_dilations"), rank),
+                        int_list(cx.attr("window_dilations"), rank),
+                        padding_pairs(cx.attr("padding"), rank))
+    body = region_computation(cx, 0, _scalar_params(vals[n:]) * 2, "reduce_window_body")
     shapes = [cx.result_shape(i) for i in range(n)]
     return _multi(cx, shapes, "reduce-window", vals, f"{attr}, to_apply={body.name}")
 
@@ -155,7 +156,6 @@ def dynamic_reduce_window(cx):
     for every n <= B, since the extra window positions hold the reduction's initial value.
     A window is taken as the whole dimension when its upper bound is the dimension's bound
     and its padding is the window less one (JAX's cumulative reductions write exactly this)."""
-    from .stablehlo_dynamic import samples, shape_elements
     x, init, *tensors = cx.operands
     windows, strides, base, wdil, padding = (shape_elements(cx, t, "window") for t in tensors)
     points, rank = samples(cx), x.shape.rank
@@ -171,7 +171,7 @@ def dynamic_reduce_window(cx):
         else:
             sizes.append(_const(cx, windows[d]))
             pads.append(tuple(_const(cx, p) for p in pad))
-    attr = _window_attr(sizes, [_const(cx, e) for e in strides], [_const(cx, e) for e in base],
+    attr = window_attr(sizes, [_const(cx, e) for e in strides], [_const(cx, e) for e in base],
                         [_const(cx, e) for e in wdil], pads)
     callee = cx.attr("called_computations")[0].value
     body = _call_body(cx, callee, [Shape(init.shape.element_type)] * 2)
@@ -208,7 +208,7 @@ def _scatter(cx):
     for key in ("indices_are_sorted", "unique_indices"):
         if cx.attr(key) is not None and cx.attr(key).value:
             attrs.append(f"{key}=true")
-    body = _body(cx, 0, _scalar_params(vals[:n]) * 2, "scatter_body")
+    body = region_computation(cx, 0, _scalar_params(vals[:n]) * 2, "scatter_body")
     shapes = [bounded(cx.result_shape(i), list(vals[i].shape.dims)) for i in range(n)]
     return _multi(cx, shapes, "scatter", vals, ", ".join(attrs) + f", to_apply={body.name}")
 
@@ -216,7 +216,7 @@ def _scatter(cx):
 @converts("stablehlo.map")
 def _map(cx):
     vals = cx.operands
-    body = _body(cx, 0, _scalar_params(vals), "map_body")
+    body = region_computation(cx, 0, _scalar_params(vals), "map_body")
     dims = list(cx.attr("dimensions"))
     shape = bounded(cx.result_shape(), list(vals[0].shape.dims))
     return [cx.comp.emit(shape, "map", vals, f"dimensions={dims_text(dims)}, "
@@ -245,15 +245,14 @@ def _convolution(cx):
     c = stablehlo.ConvDimensionNumbers(cx.attr("dimension_numbers"))
     spatial = len(c.input_spatial_dimensions)
     if cx.name == "stablehlo.dynamic_conv":
-        from .stablehlo_dynamic import shape_elements
         flat = [_const(cx, e) for e in shape_elements(cx, rest[0], "padding")]
         padding = [(flat[2 * i], flat[2 * i + 1]) for i in range(spatial)]
     else:
-        padding = _padding(cx.attr("padding"), spatial)
+        padding = padding_pairs(cx.attr("padding"), spatial)
     sizes = [rhs.shape.dims[d] for d in c.kernel_spatial_dimensions]
-    attr = _window_attr(sizes, _ints(cx.attr("window_strides"), spatial),
-                        _ints(cx.attr("lhs_dilation"), spatial),
-                        _ints(cx.attr("rhs_dilation"), spatial), padding)
+    attr = window_attr(sizes, int_list(cx.attr("window_strides"), spatial),
+                        int_list(cx.attr("lhs_dilation"), spatial),
+                        int_list(cx.attr("rhs_dilation"), spatial), padding)
     reversal = cx.attr("window_reversal")
     if reversal is not None and any(bool(v) for v in reversal):
         raise cx.error("window_reversal is not supported")
