@@ -34,8 +34,7 @@ def _args(shapes, sizes, rng):
 def _close(got, want):
     assert jax.tree_util.tree_structure(got) == jax.tree_util.tree_structure(want)
     got, want = jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=True):
         w = np.asarray(w)
         assert g.shape == w.shape and g.dtype == w.dtype
         if w.dtype.kind == "f":

@@ -27,7 +27,7 @@ def test_from_tf_matches_tensorflow_at_every_size():
     for n in (1, 5, 8):
         x = rng.standard_normal((n, 4)).astype(np.float32)
         y = rng.standard_normal((n, 3)).astype(np.float32)
-        for got, want in zip(exe(x, y), _model(x, y)):
+        for got, want in zip(exe(x, y), _model(x, y), strict=True):
             np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-5)
 
 

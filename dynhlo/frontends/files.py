@@ -4,6 +4,8 @@ portable artifact), or an HloModuleProto (.pb binary, .pbtxt / `hlo_module {` te
 from __future__ import annotations
 
 from ..hlo.ir import HloModule
+from .proto import parse_hlo_proto, parse_hlo_proto_text
+from .stablehlo import parse_stablehlo
 
 STABLEHLO_SUFFIXES = (".mlir", ".mlirbc", ".stablehlo")
 PROTO_SUFFIXES = (".pb", ".hlo.pb", ".binpb")
@@ -29,12 +31,9 @@ def load_module_file(path: str, data: bytes) -> HloModule | None:
     parser reports its errors with the file's line and column)."""
     kind = kind_of(path, data)
     if kind == "stablehlo":
-        from .stablehlo import parse_stablehlo
         return parse_stablehlo(data)
     if kind == "proto":
-        from .proto import parse_hlo_proto
         return parse_hlo_proto(data)
     if kind == "proto_text":
-        from .proto import parse_hlo_proto_text
         return parse_hlo_proto_text(data.decode("utf-8", "replace"))
     return None

@@ -16,7 +16,10 @@ import numpy as np
 from ..errors import UnsupportedError
 from ..hlo.types import to_numpy_dtype
 from ..runtime.arguments import check_arguments
+from ..runtime.buckets import next_power_of_two
+from ..runtime.executable import compile as compile_module
 from .mlir_load import INSTALL
+from .stablehlo import parse_stablehlo
 from .stablehlo_convert import check_assertions
 
 _SHAPE = re.compile(r"^\s*([a-z0-9]+)\[([^\]]*)\]\s*$")
@@ -82,7 +85,6 @@ class JaxExecutable:
     """
 
     def __init__(self, exported, names: list[str], bounds: dict, backend: str, options: dict):
-        from .stablehlo import parse_stablehlo
         self.exported, self.names, self.bounds = exported, names, dict(bounds)
         self.backend, self.options = backend, options
         self._text = exported.mlir_module_serialized  # bytecode: faster to read than text
@@ -103,14 +105,11 @@ class JaxExecutable:
         return out
 
     def _compile(self, module):
-        from ..runtime.executable import compile as compile_module
         return compile_module(module, self.backend, **self.options)
 
     def _for_sizes(self, sizes: dict):
         if not self._bucketed:
             return self.executable, self.module
-        from ..runtime.buckets import next_power_of_two
-        from .stablehlo import parse_stablehlo
         key = tuple(self.bounds[n] if n in self.bounds
                     else next_power_of_two(sizes.get(self._places[n][0], 1))
                     for n in self.names)

@@ -11,12 +11,13 @@ from __future__ import annotations
 from ..errors import DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
+from ..passes.bound_unbounded import bound_unbounded
 from . import (stablehlo_chlo, stablehlo_dynamic, stablehlo_misc, stablehlo_ops,  # noqa: F401
                stablehlo_regions)
 from . import shape_exprs as sx
 from .mlir_load import inline_calls, legalize_chlo, load_module, op_names
 from .stablehlo_convert import CONVERTERS, Converter
-from .stablehlo_emit import fill_large_constants
+from .stablehlo_emit import fill_large_constants, is_type
 
 
 def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
@@ -52,7 +53,6 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
     fill_large_constants(hlo, converter.module.large_constants)
     if any(inst.shape.is_unbounded for inst in hlo.instructions()) and not any(
             p.shape.is_unbounded for p in hlo.entry.parameters):
-        from ..passes.bound_unbounded import bound_unbounded
         hlo = bound_unbounded(hlo)
     hlo.shape_assertions = converter.assertions
     hlo.dimension_names = names
@@ -109,7 +109,6 @@ def derived_bounds(module, given: dict) -> dict:
 def _has_open_dims(module, given: dict) -> bool:
     """True when an entry argument has a `?` dim that `given` does not bound."""
     from jaxlib.mlir import ir
-    from .stablehlo_emit import is_type
     main = _entry(functions(module))
     for p, arg in enumerate(main.regions[0].blocks[0].arguments):
         if is_type(arg.type, ir.RankedTensorType):

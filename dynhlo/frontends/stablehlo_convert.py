@@ -15,10 +15,10 @@ import re
 
 import numpy as np
 
-from ..errors import UnsupportedError
+from ..errors import ArgumentError, UnsupportedError
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
-from .stablehlo_emit import Comp, ModuleBuilder, Val, shape_of
+from .stablehlo_emit import Comp, ModuleBuilder, Val, is_type, shape_of
 
 CONVERTERS: dict = {}
 
@@ -51,7 +51,6 @@ class Assertion:
 def check_assertions(module, arrays) -> None:
     """Raise ArgumentError with JAX's message when the arguments' shapes break one of the
     module's `shape_assertions` (parse_stablehlo keeps them; other modules have none)."""
-    from ..errors import ArgumentError
     assertions = getattr(module, "shape_assertions", ())
     if not assertions:
         return
@@ -196,7 +195,6 @@ def where(op) -> str:
 
 def _rank(mlir_type) -> int:
     from jaxlib.mlir import ir
-    from .stablehlo_emit import is_type
     return ir.RankedTensorType(mlir_type).rank if is_type(mlir_type, ir.RankedTensorType) else 0
 
 

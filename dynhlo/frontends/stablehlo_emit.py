@@ -16,7 +16,9 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..hlo.literal import format_literal
+from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
+from ..hlo.types import to_numpy_dtype
 
 _INT = re.compile(r"^(u?i)(\d+)$")
 _FLOATS = {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64", "f8E4M3FN": "f8e4m3fn",
@@ -89,7 +91,6 @@ INLINE_ELEMENTS = 64  # larger constants skip the text round trip (ModuleBuilder
 
 def fill_large_constants(module, large: dict) -> None:
     """Turn the placeholder broadcasts of `large` into the constants they stand for."""
-    from ..hlo.opcodes import Opcode
     if not large:
         return
     for comp in module.computations:
@@ -167,7 +168,6 @@ class Comp:
         return Val(name, shape, exprs, array)
 
     def scalar(self, value: int, element: str = "s32") -> Val:
-        from ..hlo.types import to_numpy_dtype
         return self.constant(np.array(value, to_numpy_dtype(element)), Shape(element))
 
     def finish(self, root: Val, entry: bool = False) -> None:

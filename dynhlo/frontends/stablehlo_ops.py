@@ -13,7 +13,7 @@ import re
 
 import numpy as np
 
-from ..hlo.shape import UNBOUNDED, Shape
+from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from ..hlo.types import to_numpy_dtype
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, bounded, converts
@@ -285,7 +285,6 @@ def _get_tuple_element(cx):
 @converts("stablehlo.tuple")
 def _tuple(cx):
     operands = cx.operands
-    from ..hlo.shape import TupleShape
     return [cx.comp.emit(TupleShape(tuple(v.shape for v in operands)), "tuple", operands)]
 
 

@@ -8,6 +8,8 @@ MLIR's inliner and `stablehlo.composite` convert their callee's body in place.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, Scope, bounded, converts, free_values
@@ -129,7 +131,6 @@ def int_list(attr, n: int, default: int = 1) -> list[int]:
 def padding_pairs(attr, n: int) -> list[tuple[int, int]]:
     if attr is None:
         return [(0, 0)] * n
-    import numpy as np
     flat = np.array(attr).reshape(-1).tolist()
     return [(flat[2 * i], flat[2 * i + 1]) for i in range(n)]
 

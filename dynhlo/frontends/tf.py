@@ -20,6 +20,7 @@ from ..errors import UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from ..hlo.types import ELEMENT_TYPES, to_numpy_dtype
+from ..runtime.executable import compile as compile_module
 from .jax import parse_symbolic_shape
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_%][\w.\-]*|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\S')
@@ -147,5 +148,4 @@ def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_opti
         UnsupportedError: tensorflow missing (`pip install "dynhlo[tf]"`), a name without a
             bound, or a size baked into the program (the message quotes the HLO line).
     """
-    from ..runtime.executable import compile as compile_module
     return compile_module(tf_module(fn, list(shapes), dict(bounds)), backend, **compile_options)
