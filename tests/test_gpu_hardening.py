@@ -31,7 +31,7 @@ X = np.arange(10, dtype=np.float32).reshape(2, 5) / 10
 @pytest.fixture
 def no_device(monkeypatch):
     """This process as if it had no CUDA device (it has none in CI)."""
-    monkeypatch.setattr(gpu, "cuda_present", lambda: False)
+    monkeypatch.setattr(gpu.mode, "cuda_present", lambda: False)
 
 
 def test_gpu_backend_without_a_device_says_how_to_ask_for_the_interpreter(no_device):

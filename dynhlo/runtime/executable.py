@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..compiler import compile_program
 from ..errors import DynHloError, UnsupportedError
+from ..hlo.baked_sizes import warn_baked_sizes
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from . import artifact
@@ -92,6 +93,7 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
     backend_options = {k: v for k, v in options.items() if k != "max_while_iterations"}
     program = compile_program(module, backend, **backend_options)
     program.while_limit = limit
+    warn_baked_sizes(module)  # a BakedSizeWarning per constant equal to a dynamic bound
     return Executable(module, program, {"backend": backend, **options})
 
 

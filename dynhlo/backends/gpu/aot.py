@@ -8,11 +8,11 @@ this process runs Triton's interpreter, compilation happens in an isolated child
 with it off (Triton's own library kernels are decorated at import in one mode or the
 other); the child imports exactly this process's dynhlo (see _child_command).
 
-The payload: "gpu_program.json" (format version, target, per kernel: source hash, entry
-name, block, warps, shared memory, scratch sizes, signature) and "kernel_<i>.cubin".
-load_payload re-plans the module (deterministic, no compilation), checks every kernel's
-source hash against the payload, and launches the cubins through CuPy's driver wrappers
-(block = 32 x warps, the two trailing scratch pointers Triton 3.x appends passed as null).
+The payload: "gpu_program.json" (format version, target, the plan as data (plan/data.py),
+per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
+signature) and "kernel_<i>.cubin". load_payload rebuilds the plan from that data (no
+planning, no code generation) and launches the cubins through CuPy's driver wrappers
+(launch/cubin.py).
 """
 
 from __future__ import annotations
@@ -25,11 +25,21 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 
 from ...errors import ArtifactError, UnsupportedError
+from ...shapes.dynamic import ComputationInfo
+from ...stats import count
+from . import mode
+from .launch.cubin import CubinLauncher
+from .launch.kernel_cache import load_kernel
+from .plan.data import plan_from_data, plan_to_data
+from .plan.fusion import kernels_of
 
-FORMAT = 1  # 2026-11-30: first version
+# The payload format; a payload of another version is refused (recompile it).
+#   1 (2026-11-30): first version; load re-planned the module and regenerated the kernels
+#     to match their source hashes.
+#   2 (2026-12-01): the plan is stored as data ("plan"); load neither plans nor generates.
+FORMAT = 2
 _PTR = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64": "*i64",
         "u8": "*u8", "u16": "*u16", "u32": "*u32", "u64": "*u64", "f16": "*fp16",
         "bf16": "*bf16", "f32": "*fp32", "f64": "*fp64", "f8e4m3fn": "*fp8e4nv",
@@ -73,11 +83,13 @@ def _failure_summary(stderr: str) -> str:
     return (fatal or lines or ["no error output"])[-1]
 
 
-def build_payload(program) -> dict[str, bytes]:
-    """Compile the program's kernels for its target; the AOT payload (see module doc)."""
-    specs = [_spec(k) for k in program.kernels]
-    compiled = compile_specs(specs, parse_target(program.target))
-    meta = {"format": FORMAT, "target": program.target, "kernels": []}
+def build_payload(plan, kernels: list, target: str) -> dict[str, bytes]:
+    """Compile the plan's kernels (`kernels_of(plan)`) for `target`; the AOT payload."""
+    specs = [_spec(k) for k in kernels]
+    compiled = compile_specs(specs, parse_target(target))
+    index = {id(k): i for i, k in enumerate(kernels)}
+    meta = {"format": FORMAT, "target": target, "plan": plan_to_data(plan, index),
+            "kernels": []}
     payload: dict[str, bytes] = {}
     for i, (spec, (cubin, info)) in enumerate(zip(specs, compiled)):
         payload[f"kernel_{i}.cubin"] = cubin
@@ -92,12 +104,10 @@ def _sha(text: str) -> str:
 
 
 def compile_specs(specs: list[dict], cc: int) -> list[tuple[bytes, dict]]:
-    from ... import stats
-    from .launcher import interpreter_active
     if not specs:
         return []
-    stats.count("kernel_compile", len(specs))
-    if not interpreter_active():
+    count("kernel_compile", len(specs))
+    if not mode.interpreter_active():
         try:
             return [_compile_one(s, cc) for s in specs]
         except Exception as exc:  # noqa: BLE001 - ptxas/Triton errors: one line says why
@@ -136,7 +146,6 @@ def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
-    from .launcher import load_kernel
     fn = load_kernel(spec["source"], "kernel", interpret=False)
     names = list(spec["signature"])
     attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in spec["pointers"]}
@@ -150,80 +159,49 @@ def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
     return compiled.asm["cubin"], info
 
 
-def load_payload(module, info, payload: dict[str, bytes], target: str):
-    """A GpuProgram launching the payload's cubins (no compilation); see module doc."""
-    from . import GpuProgram
-    from .fastpath import FastPlan
-    from .launcher import cuda_present
+def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
+    """(plan, launchers) of an AOT payload for the module whose inference is `info`.
+
+    The plan is read from the payload's data and each kernel launches its cubin: nothing
+    is planned, generated or compiled.
+
+    Raises:
+        ArtifactError: an unreadable payload, another format version (recompile), another
+            target, or a plan that does not match the module.
+        UnsupportedError: no CUDA device to launch on.
+    """
     try:
         meta = json.loads(payload["gpu_program.json"])
     except (KeyError, ValueError) as exc:
         raise ArtifactError(f"gpu payload has no readable gpu_program.json ({exc})") from None
     if meta.get("format") != FORMAT:
-        raise ArtifactError(f"gpu payload format {meta.get('format')} is not {FORMAT}")
+        raise ArtifactError(f"gpu payload format {meta.get('format')} is not {FORMAT} (this "
+                            "dynhlo's); recompile the artifact")
     if meta.get("target") != target:
         raise ArtifactError(f"the artifact's kernels are for {meta.get('target')}, not "
                             f"{target}; compile again with --target {target}")
-    if not cuda_present():
+    check_device(target)
+    plan = plan_from_data(meta["plan"], info)
+    kernels = kernels_of(plan)
+    if len(kernels) != len(meta["kernels"]):
+        raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, its plan "
+                            f"{len(kernels)}; recompile the artifact")
+    launchers = {}
+    for kernel in kernels:
+        i = kernel.index
+        launchers[id(kernel)] = CubinLauncher(payload[f"kernel_{i}.cubin"], meta["kernels"][i])
+    return plan, launchers
+
+
+def check_device(target: str) -> None:
+    """UnsupportedError without a CUDA device, ArtifactError when it is not `target`."""
+    if not mode.cuda_present():
         raise UnsupportedError("loading a gpu artifact needs a CUDA device")
-    major, minor = __import__("torch").cuda.get_device_capability()
+    import torch
+    major, minor = torch.cuda.get_device_capability()
     if f"sm_{major}{minor}" != target:
         raise ArtifactError(f"the artifact's kernels are for {target} but this GPU is "
                             f"sm_{major}{minor}; recompile for it")
-    program = GpuProgram(module, info, interpret=False, target=target, launchers={})
-    if len(program.kernels) != len(meta["kernels"]):
-        raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, the module "
-                            f"plans {len(program.kernels)}")
-    for i, (kernel, km) in enumerate(zip(program.kernels, meta["kernels"])):
-        if km["sha256"] != _sha(kernel.source):
-            raise ArtifactError(f"gpu payload kernel {i} does not match the module's kernel")
-        program.runner.launchers[id(kernel)] = CubinLauncher(payload[f"kernel_{i}.cubin"], km)
-    program.fast = FastPlan.build(program.plan, program.runner.launchers, program.device)
-    return program
-
-
-class CubinLauncher:
-    """Launches one cubin through CuPy on torch's current stream."""
-
-    def __init__(self, cubin: bytes, meta: dict):
-        import cupy
-        self.module = cupy.cuda.function.Module()
-        self.module.load(cubin)
-        self.fn = self.module.get_function(meta["name"])
-        self.shared = meta["shared"]
-        if self.shared > 48 * 1024:
-            drv = cupy.cuda.driver
-            drv.funcSetAttribute(self.fn.ptr,
-                                 drv.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 self.shared)
-        self.threads = 32 * meta["num_warps"]
-        if meta.get("global_scratch_size") or meta.get("profile_scratch_size"):
-            raise ArtifactError("gpu kernels that need scratch memory are not supported yet")
-        self.cupy = cupy
-
-    def __call__(self, grid, tensors, sizes):
-        import torch
-        args = []
-        for t in tensors:
-            if t.data_ptr() % 16:
-                raise ArtifactError("an unaligned device buffer reached an AOT kernel")
-            args.append(np.uint64(t.data_ptr()))
-        args += [np.int32(s) for s in sizes] + [np.uint64(0), np.uint64(0)]
-        stream = _cupy_stream(self.cupy, torch._C._cuda_getCurrentRawStream(
-            torch.cuda.current_device()))
-        self.fn(tuple(grid) + (1,) * (3 - len(grid)), (self.threads, 1, 1), tuple(args),
-                shared_mem=self.shared, stream=stream)
-
-
-_STREAMS: dict = {}
-
-
-def _cupy_stream(cupy, raw: int):
-    """A CuPy handle on a raw CUDA stream, made once per stream."""
-    stream = _STREAMS.get(raw)
-    if stream is None:
-        stream = _STREAMS[raw] = cupy.cuda.ExternalStream(raw)
-    return stream
 
 
 def _main(cc: int) -> None:
