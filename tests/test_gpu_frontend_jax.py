@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gpucheck import torch  # noqa: F401  (skips without torch/triton; interpreter mode first)
+from gpucheck import GPU  # skips without torch/triton; interpreter mode first
 
 jax = pytest.importorskip("jax")
 
@@ -26,7 +26,7 @@ def _numpy(out):
 @pytest.mark.parametrize("family", GPU_FAMILIES)
 def test_from_jax_gpu_matches_jit(family):
     fn, shapes = FAMILIES[family]
-    exe = from_jax(fn, *shapes, bounds={"n": BOUND}, backend="gpu")
+    exe = from_jax(fn, *shapes, bounds={"n": BOUND}, **GPU)
     rng = np.random.default_rng(0)
     for n in (1, 7, BOUND):
         args = _args(shapes, {"n": n}, rng)
