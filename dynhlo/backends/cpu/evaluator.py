@@ -55,8 +55,10 @@ class EvalContext:
 class Evaluator:
     """Runs ComputationInfo trees; `scalar_info` analyzes callees used elementwise."""
 
-    def __init__(self, inference):
+    def __init__(self, inference, lowerings: dict | None = None, comm=None):
         self.inference = inference
+        self.lowerings = LOWERINGS if lowerings is None else lowerings
+        self.comm = comm  # a backends.distributed.Communicator when compiled distributed=True
         self._scalar: dict[Computation, ComputationInfo] = {}
         self._schedules: dict[int, list[Instruction]] = {}
 
@@ -80,7 +82,8 @@ class Evaluator:
             if inst.opcode is Opcode.PARAMETER:
                 value = args[inst.parameter_number]
             else:
-                value = LOWERINGS[inst.opcode](ctx, inst, [values[o] for o in inst.operands])
+                lower = self.lowerings[inst.opcode]
+                value = lower(ctx, inst, [values[o] for o in inst.operands])
             values[inst] = value
             if not vectorized:
                 check_sizes(env, inst, value, info.dims[inst])
