@@ -1,0 +1,179 @@
+"""Partitioned modules on several processes through torch.distributed (gloo on the CPU).
+
+The modules and expected values are JAX's (tools/gen_partitioned.py: jax.jit with
+in/out shardings over N host devices, compiled; the outputs JAX computed on those devices).
+Each run forks N processes (dynhlo.runtime.launch), so the cases are few and small.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo.cli import main
+from dynhlo.hlo import collectives
+from dynhlo.hlo.parser import parse_hlo
+from dynhlo.runtime.launch import DistributedError, run_distributed
+
+pytest.importorskip("torch.distributed")
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "partitioned")
+
+# Every family at 2 and 4 processes, and a second size for some (the sizes are JAX's).
+CASES = ["mlp_n2_s1", "mlp_n4_s3", "tp_n2_s3", "tp_n4_s1", "rsag_n2_s1", "rsag_n2_s3",
+         "rsag_n4_s3", "a2a_n2_s3", "a2a_n4_s1", "dptp_n4_s2"]
+
+
+def _case(name):
+    with open(os.path.join(DATA, f"{name}.hlo")) as f:
+        text = f.read()
+    data = np.load(os.path.join(DATA, f"{name}.npz"))
+    inputs = [data[f"in{i}"] for i in range(sum(k.startswith("in") for k in data))]
+    outputs = [data[f"out{i}"] for i in range(sum(k.startswith("out") for k in data))]
+    return text, inputs, outputs
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_partitioned_module_matches_jax(name):
+    text, inputs, expected = _case(name)
+    nproc = int(name.split("_n")[1].split("_")[0])
+    result = run_distributed(text, inputs, nproc, timeout=60)
+    result = result if isinstance(result, tuple) else (result,)
+    for got, want in zip(result, expected, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+
+
+def test_run_nproc_prints_the_gathered_result(tmp_path, capsys):
+    text, (x, w), (want,) = _case("tp_n2_s1")
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "w.npy", w)
+    assert main(["run", "--nproc", "2", os.path.join(DATA, "tp_n2_s1.hlo"),
+                 str(tmp_path / "x.npy"), str(tmp_path / "w.npy"), "-o",
+                 str(tmp_path / "out.npz"), "-q"]) == 0
+    np.testing.assert_allclose(np.load(tmp_path / "out.npz")["out0"], want, rtol=1e-5,
+                               atol=1e-5)
+
+
+def test_run_nproc_that_does_not_match_the_module(capsys):
+    status = main(["run", "--nproc", "4", os.path.join(DATA, "tp_n2_s1.hlo"), "1", "2"])
+    assert status != 0
+    assert "num_partitions=2 = 2 devices" in capsys.readouterr().err
+
+
+DYNAMIC = """HloModule dyn, num_partitions=2
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[<=8] parameter(0)
+  ROOT r = f32[<=8] all-reduce(x), channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=add
+}"""
+
+
+def test_all_reduce_of_a_dynamic_operand_at_its_actual_size():
+    x = np.arange(5, dtype=np.float32)
+    np.testing.assert_array_equal(run_distributed(DYNAMIC, [x], 2, timeout=60), 2 * x)
+
+
+def test_participants_that_disagree_on_a_dynamic_size_fail_on_every_rank():
+    # Each partition cuts its operand to partition-id + 1 elements.
+    text = DYNAMIC.replace("""  ROOT r = f32[<=8] all-reduce(x)""", """  p = u32[] partition-id()
+  n = s32[] convert(p)
+  one = s32[] constant(1)
+  m = s32[] add(n, one)
+  y = f32[<=8] set-dimension-size(x, m), dimensions={0}
+  ROOT r = f32[<=8] all-reduce(y)""")
+    with pytest.raises(DistributedError, match=r"rank \d: instruction 'r'.*different actual "
+                                               r"sizes.*rank 0: \(1,\), rank 1: \(2,\)"):
+        run_distributed(text, [np.ones(4, np.float32)], 2, timeout=60)
+
+
+def test_all_gather_along_a_dynamic_dimension_is_refused():
+    text = """HloModule g, num_partitions=2
+ENTRY main {
+  x = f32[<=4,64] parameter(0)
+  ROOT r = f32[<=8,64] all-gather(x), channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true, dimensions={0}
+}"""
+    with pytest.raises(dynhlo.UnsupportedError, match=r"instruction 'r'.*dimension 0.*dynamic"):
+        dynhlo.compile(text, distributed=True)
+
+
+def test_a_reduction_torch_cannot_do_fails_the_run_in_one_line():
+    text = DYNAMIC.replace("ROOT s = f32[] add(a, b)", "ROOT s = f32[] subtract(a, b)")
+    with pytest.raises(DistributedError) as info:
+        run_distributed(text, [np.ones(3, np.float32)], 2, timeout=60)
+    message = str(info.value)
+    assert message.startswith("rank ") and "to_apply=add" in message
+    assert "\n" not in message
+
+
+def test_distributed_outside_a_process_group_is_refused():
+    text, _, _ = _case("tp_n2_s1")
+    with pytest.raises(dynhlo.UnsupportedError, match="init_process_group"):
+        dynhlo.compile(text, distributed=True)
+
+
+# --- who takes part: XLA's group modes (facts from collective_ops_utils / op semantics) ----
+
+def _inst(attrs: str, op: str = "all-reduce(x)", module_attrs: str = ""):
+    text = f"""HloModule t{module_attrs}
+add {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}}
+ENTRY main {{
+  x = f32[4] parameter(0)
+  ROOT y = f32[4] {op}, to_apply=add{attrs}
+}}"""
+    return parse_hlo(text).entry.root
+
+
+@pytest.mark.parametrize("attrs,devices,want", [
+    # no channel_id: cross-replica, the same groups in each partition
+    (", replica_groups={{0,1}}", (2, 2), [[0, 2], [1, 3]]),
+    # channel_id, use_global_device_ids=false: replicas, each with all its partitions
+    (", channel_id=1, replica_groups={{0,1}}", (2, 2), [[0, 1, 2, 3]]),
+    # channel_id, use_global_device_ids=true: flattened ids as written
+    (", channel_id=1, replica_groups={{0,2},{1,3}}, use_global_device_ids=true", (1, 4),
+     [[0, 2], [1, 3]]),
+    # iota groups, transposed: [2,2]<=[2,2]T(1,0) is {{0,2},{1,3}}
+    (", channel_id=1, replica_groups=[2,2]<=[2,2]T(1,0), use_global_device_ids=true",
+     (1, 4), [[0, 2], [1, 3]]),
+    # mesh groups: devices that differ along 'b' only
+    (", channel_id=1, replica_groups=mesh['a'=2,'b'=2] {'b'}, use_global_device_ids=true",
+     (1, 4), [[0, 1], [2, 3]]),
+    (", channel_id=1, replica_groups=mesh['a'=2,'b'=2] {'a'}, use_global_device_ids=true",
+     (1, 4), [[0, 2], [1, 3]]),
+    # empty groups without a channel: all replicas
+    ("", (2, 1), [[0, 1]]),
+])
+def test_participants_follow_xla_group_modes(attrs, devices, want):
+    inst = _inst(attrs)
+    assert collectives.participants(inst, collectives.Devices(*devices)) == want
+
+
+def test_cross_partition_all_to_all_groups_partitions_per_replica():
+    inst = _inst(", channel_id=1, replica_groups={{0,1}}, dimensions={0}",
+                 op="all-to-all(x)")
+    assert collectives.group_mode(inst) == collectives.CROSS_PARTITION
+    assert collectives.participants(inst, collectives.Devices(2, 2)) == [[0, 1], [2, 3]]
+
+
+def test_groups_that_miss_a_device_are_refused():
+    inst = _inst(", channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true")
+    with pytest.raises(dynhlo.UnsupportedError, match="'y'.*once each"):
+        collectives.participants(inst, collectives.Devices(1, 4))
+
+
+def test_permute_pairs_without_a_source_get_nothing():
+    inst = _inst(", channel_id=1, source_target_pairs={{0,1},{1,2}}",
+                 op="collective-permute(x)")
+    devices = collectives.Devices(1, 3)
+    assert collectives.permute_pairs(inst, devices, 0) == ([1], None)
+    assert collectives.permute_pairs(inst, devices, 2) == ([], 1)
