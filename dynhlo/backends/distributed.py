@@ -182,6 +182,18 @@ class Communicator:
         self.dist.all_to_all(received, sent, group=pg)
         return _reordered(received, ranks)
 
+    def all_to_all_array(self, inst: Instruction, x, dim: int, dynamic=()):
+        """XLA AllToAll's array form (dimensions={dim}): x split along dim into one piece
+        per participant, piece i to participant i, the pieces received concatenated along
+        dim in group order. DynamicSizeError when dim does not split evenly."""
+        _, ranks = self.group(inst)
+        if x.shape[dim] % len(ranks):
+            raise DynamicSizeError(f"instruction '{inst.name}': all-to-all splits dimension "
+                                   f"{dim} of size {x.shape[dim]} into {len(ranks)} equal "
+                                   "pieces")
+        received = self.all_to_all(inst, list(x.chunk(len(ranks), dim=dim)), dynamic)
+        return self.torch.cat(received, dim=dim)
+
     def collective_broadcast(self, inst: Instruction, x):
         """XLA CollectiveBroadcast: the first participant's operand, to every participant."""
         pg, ranks = self.group(inst)

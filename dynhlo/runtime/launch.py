@@ -110,16 +110,18 @@ def _flat(value) -> list[np.ndarray]:
 
 
 def _launch(text: str, shards: list, nproc: int, backend: str, timeout: float) -> list:
+    import torch
     import torch.multiprocessing as mp
     # fork: the parent's imports come along (a spawned process pays for torch's again);
-    # CUDA cannot be forked once initialised, so the GPU spawns.
-    ctx = mp.get_context("spawn" if backend == "gpu" else "fork")
+    # CUDA cannot be forked once initialised, so CUDA GPUs spawn (the interpreter forks).
+    cuda = backend == "gpu" and torch.cuda.is_available()
+    ctx = mp.get_context("spawn" if cuda else "fork")
     messages = ctx.Queue()
     with tempfile.TemporaryDirectory(prefix="dynhlo-dist-") as tmp:
         store = os.path.join(tmp, "store")  # a FileStore: no port to pick, none to collide
         procs = [ctx.Process(target=_rank_main, daemon=True,
-                             args=(rank, nproc, text, shards[rank], backend, store, timeout,
-                                   messages))
+                             args=(rank, nproc, text, shards[rank], backend, cuda, store,
+                                   timeout, messages))
                  for rank in range(nproc)]
         for p in procs:
             p.start()
@@ -158,14 +160,15 @@ def _collect(procs, messages, nproc: int, timeout: float) -> list:
     return [results[r] for r in range(nproc)]
 
 
-def _rank_main(rank, nproc, text, args, backend, store, timeout, messages):
-    """One device's process: join the group, compile distributed, run, report."""
+def _rank_main(rank, nproc, text, args, backend, cuda, store, timeout, messages):
+    """One device's process: join the group, compile distributed, run, report. With CUDA,
+    rank r runs on GPU r (of this host) and the group is NCCL's; else gloo's."""
     try:
         import torch.distributed as dist
-        if backend == "gpu":
+        if cuda:
             import torch
-            torch.cuda.set_device(rank % max(torch.cuda.device_count(), 1))
-        dist.init_process_group("nccl" if backend == "gpu" else "gloo",
+            torch.cuda.set_device(rank % torch.cuda.device_count())
+        dist.init_process_group("nccl" if cuda else "gloo",
                                 init_method=f"file://{store}", rank=rank, world_size=nproc,
                                 timeout=datetime.timedelta(seconds=timeout))
         try:

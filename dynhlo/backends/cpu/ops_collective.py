@@ -229,7 +229,6 @@ def reduce_scatter_across(ctx, inst, args):
 def all_to_all_across(ctx, inst, args):
     """Array form (dimensions={d}): x split along d, piece i to participant i, the pieces
     received concatenated along d. Tuple form: operand i to participant i."""
-    import torch
     comm = ctx.evaluator.comm
     dims = attrs.ints(inst, "dimensions", ())
     dynamic = sorted({d for o in inst.operands for d in _dynamic(ctx, o)})
@@ -237,13 +236,7 @@ def all_to_all_across(ctx, inst, args):
         received = comm.all_to_all(inst, [_tensor(inst, a) for a in args], dynamic)
         return tuple(_array(a, r) for a, r in zip(args, received))
     (d,) = dims
-    _, ranks = comm.group(inst)
-    x = _tensor(inst, args[0])
-    if x.shape[d] % len(ranks):
-        raise ctx.error(f"all-to-all splits dimension {d} of size {x.shape[d]} into "
-                        f"{len(ranks)} equal pieces")
-    received = comm.all_to_all(inst, list(x.chunk(len(ranks), dim=d)), dynamic)
-    return _array(args[0], torch.cat(received, dim=d))
+    return _array(args[0], comm.all_to_all_array(inst, _tensor(inst, args[0]), d, dynamic))
 
 
 @distributed(Opcode.COLLECTIVE_BROADCAST)
