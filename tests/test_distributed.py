@@ -16,6 +16,7 @@ import dynhlo
 from dynhlo.cli import main
 from dynhlo.hlo import collectives
 from dynhlo.hlo.parser import parse_hlo
+from dynhlo.hlo.sharding import parse_sharding
 from dynhlo.runtime.launch import DistributedError, run_distributed
 
 pytest.importorskip("torch.distributed")
@@ -177,3 +178,59 @@ def test_permute_pairs_without_a_source_get_nothing():
     devices = collectives.Devices(1, 3)
     assert collectives.permute_pairs(inst, devices, 0) == ([1], None)
     assert collectives.permute_pairs(inst, devices, 2) == ([], 1)
+
+
+# --- the launcher never hangs -------------------------------------------------------------
+
+def _sleeper(rank, *args):
+    import time
+    time.sleep(60)
+
+
+def _dies_on_rank_1(rank, *args):
+    if rank == 1:
+        os._exit(3)
+    _sleeper(rank)
+
+
+def test_a_rank_that_dies_ends_the_run(monkeypatch):
+    from dynhlo.runtime import launch
+    monkeypatch.setattr(launch, "_rank_main", _dies_on_rank_1)
+    with pytest.raises(DistributedError, match=r"^rank 1 died \(exit code 3\)$"):
+        run_distributed(DYNAMIC, [np.ones(2, np.float32)], 2, timeout=30)
+
+
+def test_a_run_past_its_deadline_ends(monkeypatch):
+    from dynhlo.runtime import launch
+    monkeypatch.setattr(launch, "_rank_main", _sleeper)
+    with pytest.raises(DistributedError, match=r"ranks \[0, 1\] did not finish within 1 s"):
+        run_distributed(DYNAMIC, [np.ones(2, np.float32)], 2, timeout=1)
+
+
+# --- shardings: XLA's tile assignments ----------------------------------------------------
+
+def test_iota_sharding_with_a_replicated_last_tile_dim():
+    # devices=[2,1,2]<=[4] last_tile_dim_replicate: partitions 0,1 hold rows 0:2, 2,3 rows 2:4
+    sharding = parse_sharding("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", "p")
+    full = np.arange(12).reshape(4, 3)
+    pieces = [sharding.piece(full, p, "p") for p in range(4)]
+    for p, rows in enumerate([(0, 2), (0, 2), (2, 4), (2, 4)]):
+        np.testing.assert_array_equal(pieces[p], full[rows[0]:rows[1]])
+    np.testing.assert_array_equal(sharding.assemble(pieces, "r"), full)
+
+
+def test_listed_and_transposed_tile_assignments():
+    full = np.arange(16).reshape(4, 4)
+    listed = parse_sharding("{devices=[1,2]1,0}", "p")  # partition 1 holds columns 0:2
+    np.testing.assert_array_equal(listed.piece(full, 1, "p"), full[:, :2])
+    moved = parse_sharding("{devices=[2,2]<=[2,2]T(1,0)}", "p")  # tiles [[0,2],[1,3]]
+    np.testing.assert_array_equal(moved.piece(full, 1, "p"), full[2:, :2])
+    np.testing.assert_array_equal(
+        moved.assemble([moved.piece(full, p, "p") for p in range(4)], "r"), full)
+
+
+def test_a_size_that_does_not_split_is_refused():
+    sharding = parse_sharding("{devices=[2]<=[2]}", "parameter 0 ('x')")
+    with pytest.raises(dynhlo.UnsupportedError, match=r"parameter 0 \('x'\): dimension 0 of "
+                                                      r"size 5 does not split into 2"):
+        sharding.piece(np.zeros(5), 0, "parameter 0 ('x')")

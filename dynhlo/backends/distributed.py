@@ -9,10 +9,12 @@ returns torch tensors (CPU tensors with gloo, CUDA tensors with NCCL) and follow
 semantics (AllReduce, AllGather, ReduceScatter, AllToAll, CollectivePermute,
 CollectiveBroadcast in XLA's operation semantics). torch.distributed moves every byte.
 
-Dynamic dimensions: the participants of a collective must agree on the actual size of each
-dynamic dimension of its operand (XLA's dynamic padder gives every participant the same
-padded shape and lets one size stand for all): checked before the data moves, and a
-disagreement is a DynamicSizeError naming the instruction and each rank's sizes.
+Dynamic dimensions: XLA defines no collective on a dynamic operand (its dynamic dimension
+inference refuses them all: DefaultAction, Unimplemented). dynhlo refuses, at compile time,
+a collective that resizes a dynamic dim (shapes/rules_misc.py: an all-gather of f32[<=B,64]
+pieces along dim 0), and runs one that keeps its dynamic dims when every participant has
+the same actual sizes there, the one case with a single meaning: checked before the data
+moves, a disagreement is a DynamicSizeError naming the instruction and each rank's sizes.
 """
 
 from __future__ import annotations

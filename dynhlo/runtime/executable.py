@@ -76,6 +76,12 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
             dynhlo.runtime.buckets for how parameters are named).
         buckets: bucket bounds for the `?` dimensions `bounds` leaves: one program per bucket
             in a BucketedExecutable, and a call runs the smallest bucket that fits.
+        distributed: True for a partitioned module run by one process per device inside an
+            initialised torch.distributed process group (rank = replica_id * num_partitions
+            + partition_id; gloo on the CPU, NCCL on GPUs): its collectives run across the
+            group (dynhlo/backends/distributed.py). Default: their one-device forms.
+            `dynhlo.runtime.launch.run_distributed` (`dynhlo run --nproc N`) starts the
+            processes.
 
     Raises:
         HloParseError, HloVerifyError: bad module text or inconsistent shapes.

@@ -129,9 +129,11 @@ def _collective(ctx, inst, operands):
 def _resized(inst, operand: tuple) -> tuple:
     """`operand` with each dim the collective resizes set to its declared size.
 
-    A dynamic dim cannot be resized: XLA's dynamic dimension inference has no rule for
-    all-gather, reduce-scatter or all-to-all along a dynamic dimension (its DefaultAction:
-    Unimplemented), since the participants' pieces would have sizes no one device knows.
+    A dynamic dim cannot be resized: XLA defines no collective on a dynamic operand (its
+    dynamic dimension inference has no handler for any collective: DefaultAction,
+    Unimplemented), and the pieces of an all-gather along a dynamic dim would sit at offsets
+    no participant knows. Dynamic dims a collective keeps pass through (dynhlo checks at run
+    time that the participants agree on them: backends/distributed.py).
     """
     declared = inst.shape.elements[1] if inst.shape.is_tuple else inst.shape
     if declared.is_tuple or len(declared.dims) != len(operand):
