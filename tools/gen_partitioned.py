@@ -1,7 +1,7 @@
 """Generate tests/data/partitioned/: modules partitioned by JAX over N host devices, with
 JAX's inputs and outputs, for tests/test_distributed.py.
 
-    XLA_FLAGS is set here: /work/venv/bin/python tools/gen_partitioned.py
+    XLA_FLAGS is set here: /work/venv/bin/python tools/gen_partitioned.py [--bench]
 
 Each case NAME_nN_sS is `jax.jit(f, in_shardings, out_shardings).lower(...).compile()
 .as_text()` (the per-device module XLA runs, with its collectives) at size S on N devices,
@@ -9,6 +9,10 @@ saved as NAME_nN_sS.hlo, plus NAME_nN_sS.npz with the full inputs (in0, in1, ...
 full outputs (out0, ...). XLA does not print the ROOT's sharding in the compiled module, so
 this script adds the output sharding there (`sharding=` on the ROOT), which is how dynhlo's
 launcher assembles the pieces.
+
+--bench writes bench/data/transformer_tp_nN.hlo (N = 1, 2, 4) instead: one tensor-parallel
+transformer layer (1024 tokens, d_model 2048, 16 heads, MLP 8192) for
+bench/distributed_scaling.py.
 """
 
 from __future__ import annotations
@@ -63,6 +67,40 @@ def a2a_permute(n):
     return body
 
 
+def transformer_layer(heads):
+    """One pre-norm transformer layer, Megatron-style tensor parallel: q/k/v and the first
+    MLP matrix split by columns (heads), the output projections by rows; two all-reduces."""
+    def rms(x, g):
+        return x * jax.lax.rsqrt(jnp.mean(x * x, axis=-1, keepdims=True) + 1e-6) * g
+
+    def layer(x, g1, wq, wk, wv, wo, g2, w1, w2):
+        t, d = x.shape
+        h = rms(x, g1)
+        q, k, v = ((h @ w).reshape(t, heads, d // heads) for w in (wq, wk, wv))
+        s = jnp.einsum("thd,shd->hts", q, k) / np.sqrt(d // heads).astype(np.float32)
+        a = jnp.einsum("hts,shd->thd", jax.nn.softmax(s, axis=-1), v).reshape(t, d)
+        x = x + a @ wo
+        return x + jax.nn.gelu(rms(x, g2) @ w1) @ w2
+    return layer
+
+
+def save_transformer(n, tokens, d, heads, ffn, out_dir):
+    """bench/data/transformer_tp_nN.hlo: the layer on N devices (shapes only, no data)."""
+    mesh = Mesh(np.array(jax.devices()[:n]), ("x",))
+    named = lambda spec: NamedSharding(mesh, spec)  # noqa: E731
+    col, row, rep = P(None, "x"), P("x", None), P()
+    specs = (rep, rep, col, col, col, row, rep, col, row)
+    shapes = [(tokens, d), (d,), (d, d), (d, d), (d, d), (d, d), (d,), (d, ffn), (ffn, d)]
+    args = [jax.ShapeDtypeStruct(s, jnp.float32) for s in shapes]
+    jitted = jax.jit(transformer_layer(heads), in_shardings=tuple(named(s) for s in specs),
+                     out_shardings=named(rep))
+    text = _with_root_sharding(jitted.lower(*args).compile().as_text(), "{replicated}")
+    path = os.path.join(out_dir, f"transformer_tp_n{n}.hlo")
+    with open(path, "w") as f:
+        f.write(text)
+    print(path, text.count("all-reduce("), "all-reduces")
+
+
 def save(name, fn, in_specs, out_specs, inputs, mesh):
     named = lambda spec: NamedSharding(mesh, spec)  # noqa: E731
     outs = out_specs if isinstance(out_specs, tuple) else (out_specs,)
@@ -101,6 +139,12 @@ def _with_root_sharding(text: str, sharding: str) -> str:
 
 
 def main():
+    if "--bench" in sys.argv:  # the layer bench/distributed_scaling.py times
+        out_dir = os.path.join(os.path.dirname(__file__), "..", "bench", "data")
+        os.makedirs(out_dir, exist_ok=True)
+        for n in (1, 2, 4):
+            save_transformer(n, tokens=1024, d=2048, heads=16, ffn=8192, out_dir=out_dir)
+        return
     os.makedirs(OUT, exist_ok=True)
     rng = np.random.default_rng(0)
     f32 = lambda *s: rng.standard_normal(s).astype(np.float32)  # noqa: E731
