@@ -234,3 +234,9 @@ def test_a_size_that_does_not_split_is_refused():
     with pytest.raises(dynhlo.UnsupportedError, match=r"parameter 0 \('x'\): dimension 0 of "
                                                       r"size 5 does not split into 2"):
         sharding.piece(np.zeros(5), 0, "parameter 0 ('x')")
+
+
+def test_a_piece_that_cannot_be_the_parameter_is_refused_before_launch():
+    text, (x, w), _ = _case("tp_n2_s1")
+    with pytest.raises(DistributedError, match=r"parameter 0 \('param'\).*pass the full"):
+        run_distributed(text, [w, w], 2, timeout=30)

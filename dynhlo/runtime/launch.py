@@ -73,11 +73,25 @@ def run_distributed(module: HloModule | str, args: list, nproc: int, backend: st
 
 
 def _piece(param, value, partition: int):
+    """Partition `partition`'s piece of the full argument `value` of `param`; a piece whose
+    shape cannot be the parameter's is refused here, before any process starts."""
     where = f"parameter {param.parameter_number} ('{param.name}')"
-    sharding = parse_sharding(param.attrs.get("sharding"), where)
+    text = param.attrs.get("sharding")
+    sharding = parse_sharding(text, where)
     if isinstance(sharding, list) or not isinstance(value, np.ndarray):
         return value  # tuple parameters and Python scalars go whole
-    return sharding.piece(value, partition, where)
+    piece = sharding.piece(value, partition, where)
+    shape = param.shape
+    if not shape.is_tuple and (piece.ndim != len(shape.dims) or any(
+            (n > d >= 0) or (n != d and not dyn)
+            for n, d, dyn in zip(piece.shape, shape.dims, shape.dynamic or
+                                 (False,) * len(shape.dims)))):
+        cut = f"cut by sharding={text}" if text else "given whole (no sharding=)"
+        raise DistributedError(
+            f"{where}: the argument of shape {list(value.shape)}, {cut}, gives partition "
+            f"{partition} a piece of shape {list(piece.shape)}, but the module takes {shape} "
+            "on each device; pass the full (unsharded) array")
+    return piece
 
 
 def assemble(module: HloModule, pieces: list, results: list):
