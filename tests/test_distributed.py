@@ -17,7 +17,7 @@ from dynhlo.cli import main
 from dynhlo.hlo import collectives
 from dynhlo.hlo.parser import parse_hlo
 from dynhlo.hlo.sharding import parse_sharding
-from dynhlo.runtime.launch import DistributedError, run_distributed
+from dynhlo.runtime.launch import DistributedError, run_distributed, run_ranks
 
 pytest.importorskip("torch.distributed")
 
@@ -240,3 +240,53 @@ def test_a_piece_that_cannot_be_the_parameter_is_refused_before_launch():
     text, (x, w), _ = _case("tp_n2_s1")
     with pytest.raises(DistributedError, match=r"parameter 0 \('param'\).*pass the full"):
         run_distributed(text, [w, w], 2, timeout=30)
+
+
+# --- replicas and partitions: every group mode on 2 replicas x 2 partitions ---------------
+
+MODES = """HloModule modes, replica_count=2, num_partitions=2
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+max {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[2] parameter(0)
+  replicas = f32[2] all-reduce(x), replica_groups={{0,1}}, to_apply=add
+  everyone = f32[2] all-reduce(x), channel_id=1, replica_groups={{0,1}}, to_apply=add
+  gathered = f32[8] all-gather(x), channel_id=2, replica_groups={{0,1}}, dimensions={0}
+  pairs = f32[4] all-gather(x), channel_id=3, replica_groups={{3,0},{1,2}}, use_global_device_ids=true, dimensions={0}
+  shifted = f32[2] collective-permute(x), source_target_pairs={{0,1}}
+  swapped = f32[2] all-to-all(x), channel_id=4, replica_groups={{0,1}}, dimensions={0}
+  scattered = f32[1] reduce-scatter(x), channel_id=5, replica_groups={{0,1},{2,3}}, use_global_device_ids=true, dimensions={0}, to_apply=max
+  r = u32[] replica-id()
+  p = u32[] partition-id()
+  ROOT out = (f32[2], f32[2], f32[8], f32[4], f32[2], f32[2], f32[1], u32[], u32[]) tuple(replicas, everyone, gathered, pairs, shifted, swapped, scattered, r, p)
+}"""
+
+
+def test_every_group_mode_on_replicas_and_partitions():
+    # rank = replica * 2 + partition; rank r holds x_r = [r, 10 + r]
+    xs = [np.array([r, 10 + r], np.float32) for r in range(4)]
+    results = run_ranks(MODES, [[x] for x in xs], timeout=60)
+    for rank, got in enumerate(results):
+        replica, partition = divmod(rank, 2)
+        other_replica = (1 - replica) * 2 + partition
+        row = replica * 2  # the ranks of this replica: row, row + 1
+        want = [
+            xs[rank] + xs[other_replica],  # cross-replica: replicas of this partition
+            sum(xs),  # cross-replica-and-partition over replicas {0,1}: all four
+            np.concatenate(xs),  # replica-major, then partition: ranks 0, 1, 2, 3
+            np.concatenate([xs[3], xs[0]] if rank in (0, 3) else [xs[1], xs[2]]),
+            xs[partition] if replica == 1 else np.zeros(2, np.float32),  # replica 0 -> 1
+            np.array([xs[row][partition], xs[row + 1][partition]]),  # within the replica
+            np.maximum(xs[row], xs[row + 1])[partition:partition + 1],  # piece = position
+            np.uint32(replica), np.uint32(partition)]
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(g, w)
+

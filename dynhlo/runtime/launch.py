@@ -67,9 +67,26 @@ def run_distributed(module: HloModule | str, args: list, nproc: int, backend: st
                                f"got {len(args)}")
     shards = [[_piece(p, a, devices.partition_id(rank)) for p, a in zip(params, args)]
               for rank in range(nproc)]
-    text = module.to_text()
-    results = _launch(text, shards, nproc, backend, timeout)
+    results = run_ranks(module, shards, backend, timeout)
     return assemble(module, [results[r] for r in range(devices.num_partitions)], results)
+
+
+def run_ranks(module: HloModule | str, rank_args: list[list], backend: str = "cpu",
+              timeout: float = 120.0) -> list:
+    """Run `module` on one process per entry of `rank_args` (rank r gets `rank_args[r]`, its
+    own per-device arguments, as torchrun would) and return every rank's result, by rank.
+
+    Raises DistributedError (a rank failed or died, the deadline passed, or the number of
+    ranks is not the module's replica_count x num_partitions).
+    """
+    module = as_module(module, "run_ranks")
+    devices = Devices.of(module)
+    if len(rank_args) != devices.world_size:
+        raise DistributedError(
+            f"--nproc {len(rank_args)}: module '{module.name}' runs on replica_count="
+            f"{devices.replica_count} x num_partitions={devices.num_partitions} = "
+            f"{devices.world_size} devices")
+    return _launch(module.to_text(), rank_args, len(rank_args), backend, timeout)
 
 
 def _piece(param, value, partition: int):
@@ -203,4 +220,4 @@ def _first_line(exc: BaseException) -> str:
     return lines[0] if lines else type(exc).__name__
 
 
-__all__ = ["DistributedError", "assemble", "run_distributed"]
+__all__ = ["DistributedError", "assemble", "run_distributed", "run_ranks"]
