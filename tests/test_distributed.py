@@ -272,8 +272,9 @@ ENTRY main {
 
 def test_every_group_mode_on_replicas_and_partitions():
     # rank = replica * 2 + partition; rank r holds x_r = [r, 10 + r]
-    xs = [np.array([r, 10 + r], np.float32) for r in range(4)]
-    results = run_ranks(MODES, [[x] for x in xs], timeout=60)
+    args = modes_args()
+    xs = [a[0] for a in args]
+    results = run_ranks(MODES, args, timeout=60)
     for rank, got in enumerate(results):
         replica, partition = divmod(rank, 2)
         other_replica = (1 - replica) * 2 + partition
@@ -290,3 +291,71 @@ def test_every_group_mode_on_replicas_and_partitions():
         for g, w in zip(got, want, strict=True):
             np.testing.assert_array_equal(g, w)
 
+
+
+# --- reductions, async halves, dynamic sizes that agree -----------------------------------
+
+KINDS = """HloModule kinds, num_partitions=2
+mul {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] multiply(a, b)
+}
+min {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT m = s32[] minimum(a, b)
+}
+and {
+  a = pred[] parameter(0)
+  b = pred[] parameter(1)
+  ROOT m = pred[] and(a, b)
+}
+or {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT m = s32[] or(a, b)
+}
+ENTRY main {
+  x = f32[3] parameter(0)
+  i = s32[3] parameter(1)
+  b = pred[3] parameter(2)
+  d = f32[<=4,2] parameter(3)
+  product = f32[3] all-reduce(x), channel_id=1, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=mul
+  least = s32[3] all-reduce(i), channel_id=2, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=min
+  both = pred[3] all-reduce(b), channel_id=3, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=and
+  bits = s32[3] all-reduce(i), channel_id=4, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=or
+  start = f32[3] all-reduce-start(x), channel_id=5, replica_groups={{0,1}}, use_global_device_ids=true, to_apply=mul
+  done = f32[3] all-reduce-done(start)
+  gs = (f32[3], f32[6]) all-gather-start(x), channel_id=6, replica_groups={{0,1}}, use_global_device_ids=true, dimensions={0}
+  gd = f32[6] all-gather-done(gs)
+  ps = (f32[3], f32[3], u32[], u32[]) collective-permute-start(x), channel_id=7, source_target_pairs={{0,1},{1,0}}
+  pd = f32[3] collective-permute-done(ps)
+  wide = f32[<=4,4] all-gather(d), channel_id=8, replica_groups={{0,1}}, use_global_device_ids=true, dimensions={1}
+  ROOT out = (f32[3], s32[3], pred[3], s32[3], f32[3], f32[6], f32[3], f32[<=4,4]) tuple(product, least, both, bits, done, gd, pd, wide)
+}"""
+
+
+def kinds_args() -> list[list[np.ndarray]]:
+    """Each rank's arguments of KINDS: (x, i, b, d), d with 3 of its <=4 rows on both."""
+    x = [np.array([1, 2, 3], np.float32), np.array([4, -5, 0.5], np.float32)]
+    i = [np.array([1, 6, -3], np.int32), np.array([2, 5, 8], np.int32)]
+    b = [np.array([True, True, False]), np.array([True, False, False])]
+    d = [np.full((3, 2), r + 1, np.float32) for r in range(2)]
+    return [[x[r], i[r], b[r], d[r]] for r in range(2)]
+
+
+def modes_args() -> list[list[np.ndarray]]:
+    """Each rank's argument of MODES: rank r holds [r, 10 + r]."""
+    return [[np.array([r, 10 + r], np.float32)] for r in range(4)]
+
+
+def test_reductions_async_halves_and_agreeing_dynamic_sizes():
+    args = kinds_args()
+    x, i, b, d = ([a[k] for a in args] for k in range(4))
+    results = run_ranks(KINDS, args, timeout=60)
+    for rank, got in enumerate(results):
+        want = [x[0] * x[1], np.minimum(i[0], i[1]), b[0] & b[1], i[0] | i[1], x[0] * x[1],
+                np.concatenate(x), x[1 - rank], np.concatenate(d, axis=1)]
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(g, w)

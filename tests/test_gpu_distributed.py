@@ -22,13 +22,15 @@ def test_gpu_partitioned_module_matches_jax(name):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-def test_gpu_group_modes_match_the_cpu():
-    from test_distributed import MODES
+@pytest.mark.parametrize("which", ["MODES", "KINDS"])
+def test_gpu_collectives_match_the_cpu(which):
+    import test_distributed
 
     from dynhlo.runtime.launch import run_ranks
-    args = [[np.array([r, 10 + r], np.float32)] for r in range(4)]
-    cpu = run_ranks(MODES, args, backend="cpu", timeout=60)
-    gpu = run_ranks(MODES, args, backend="gpu", timeout=120)
+    text = getattr(test_distributed, which)
+    args = getattr(test_distributed, f"{which.lower()}_args")()
+    cpu = run_ranks(text, args, backend="cpu", timeout=60)
+    gpu = run_ranks(text, args, backend="gpu", timeout=120)
     for c, g in zip(cpu, gpu, strict=True):
         for a, b in zip(c, g, strict=True):
             np.testing.assert_array_equal(b, a)
