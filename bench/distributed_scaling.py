@@ -42,10 +42,11 @@ def _worker(rank, nproc, backend, cuda, store, runs, out):
     import dynhlo
     from dynhlo.hlo.parser import parse_hlo
     from dynhlo.hlo.sharding import parse_sharding
+    device = torch.device("cuda", rank) if cuda else None
     if cuda:
-        torch.cuda.set_device(rank)
+        torch.cuda.set_device(device)
     dist.init_process_group("nccl" if cuda else "gloo", init_method=f"file://{store}",
-                            rank=rank, world_size=nproc,
+                            rank=rank, world_size=nproc, device_id=device,
                             timeout=datetime.timedelta(seconds=300))
     text = (ROOT / "bench" / "data" / f"transformer_tp_n{nproc}.hlo").read_text()
     module = parse_hlo(text)

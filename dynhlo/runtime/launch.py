@@ -146,6 +146,9 @@ def _launch(text: str, shards: list, nproc: int, backend: str, timeout: float) -
     # fork: the parent's imports come along (a spawned process pays for torch's again);
     # CUDA cannot be forked once initialised, so CUDA GPUs spawn (the interpreter forks).
     cuda = backend == "gpu" and torch.cuda.is_available()
+    if cuda and nproc > torch.cuda.device_count():
+        raise DistributedError(f"--nproc {nproc} needs {nproc} GPUs (one per process, as "
+                               f"NCCL requires); this host has {torch.cuda.device_count()}")
     ctx = mp.get_context("spawn" if cuda else "fork")
     messages = ctx.Queue()
     with tempfile.TemporaryDirectory(prefix="dynhlo-dist-") as tmp:
@@ -196,12 +199,17 @@ def _rank_main(rank, nproc, text, args, backend, cuda, store, timeout, messages)
     rank r runs on GPU r (of this host) and the group is NCCL's; else gloo's."""
     try:
         import torch.distributed as dist
+        device = None
         if cuda:
             import torch
-            torch.cuda.set_device(rank % torch.cuda.device_count())
+            device = torch.device("cuda", rank)
+            torch.cuda.set_device(device)
+        # device_id: NCCL's communicator is made now, by every rank together, so a first
+        # collective-permute (point to point, not every rank sends) does not have to.
         dist.init_process_group("nccl" if cuda else "gloo",
                                 init_method=f"file://{store}", rank=rank, world_size=nproc,
-                                timeout=datetime.timedelta(seconds=timeout))
+                                timeout=datetime.timedelta(seconds=timeout),
+                                device_id=device)
         try:
             exe = compile_module(text, backend=backend, distributed=True)
             messages.put(("ok", rank, exe(*args)))
