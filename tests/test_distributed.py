@@ -122,6 +122,8 @@ def test_distributed_outside_a_process_group_is_refused():
 # --- who takes part: XLA's group modes (facts from collective_ops_utils / op semantics) ----
 
 def _inst(attrs: str, op: str = "all-reduce(x)", module_attrs: str = ""):
+    if op.startswith("all-reduce"):
+        attrs = ", to_apply=add" + attrs
     text = f"""HloModule t{module_attrs}
 add {{
   a = f32[] parameter(0)
@@ -130,7 +132,7 @@ add {{
 }}
 ENTRY main {{
   x = f32[4] parameter(0)
-  ROOT y = f32[4] {op}, to_apply=add{attrs}
+  ROOT y = f32[4] {op}{attrs}
 }}"""
     return parse_hlo(text).entry.root
 

@@ -283,6 +283,6 @@ def _binary_kind(comp: Computation) -> str | None:
     return _REDUCTIONS[root.opcode]
 
 
-__all__ = ["COLLECTIVES", "check_one_device", "CROSS_PARTITION", "CROSS_REPLICA", "CROSS_REPLICA_AND_PARTITION",
-           "Devices", "FLATTENED_ID", "group_mode", "group_of", "largest_group",
-           "participants", "permute_pairs", "reduction", "replica_groups"]
+__all__ = ["COLLECTIVES", "CROSS_PARTITION", "CROSS_REPLICA", "CROSS_REPLICA_AND_PARTITION",
+           "Devices", "FLATTENED_ID", "check_one_device", "group_mode", "group_of",
+           "largest_group", "participants", "permute_pairs", "reduction", "replica_groups"]
