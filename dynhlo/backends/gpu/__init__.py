@@ -22,6 +22,9 @@ Options:
         device is present). This is how CI (no GPU) tests the generated kernels.
     fast_launch: after a kernel's first launch, call the compiled kernel directly
         (default True; see JitLauncher).
+    graph: run the whole module as one CUDA graph replayed at every size (graph/;
+        default: on with a GPU when the module allows it, off in the interpreter;
+        DYNHLO_GPU_GRAPH=0/1 changes the default).
     target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
 
 AOT: GpuProgram.to_payload() cross-compiles every kernel for the target (no GPU needed) and
@@ -74,7 +77,7 @@ class GpuProgram:
 
     def __init__(self, module: HloModule, info: ComputationInfo, interpret: bool | None = None,
                  target: str | None = None, launchers: dict | None = None,
-                 fast_launch: bool = True):
+                 fast_launch: bool = True, graph: bool | None = None):
         check_supported(module)
         if interpret is None:
             interpret = not cuda_present()
@@ -99,6 +102,10 @@ class GpuProgram:
         self.runner = Runner(module, launchers, self.device)
         self.fast = FastPlan.build(self.plan, launchers, self.device) if all(
             id(k) in launchers for k in self.kernels) else None
+        self.graph, self.graph_refusal = None, "off"
+        if _graph_wanted(graph, interpret) and launchers is not None:
+            from .graph import make
+            self.graph, self.graph_refusal = make(self)
         if not interpret:
             torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
             torch.backends.cudnn.allow_tf32 = False
@@ -118,6 +125,14 @@ class GpuProgram:
             raise
 
     def _run(self, args: list):
+        graph = self.graph
+        if graph is not None:
+            index = self.device_index
+            for a in args:
+                if a.__class__ is not torch.Tensor or a.get_device() != index:
+                    break
+            else:
+                return graph.run(args, [a.shape for a in args])
         fast = self.fast
         if fast is not None:
             # The common call: every argument a plain tensor already on this device.
@@ -140,6 +155,9 @@ class GpuProgram:
             else:
                 a = to_device(a, self.device, p.shape.element_type)
             tensors.append(a)
+        if graph is not None:  # results are copies out of the graph's buffers
+            result = graph.run(tensors, [t.shape for t in tensors], in_place=False)
+            return _host_tree(result, self.module.entry.root.shape) if on_host else result
         if fast is not None:
             result = fast.run(tensors)
         else:
@@ -154,6 +172,17 @@ class GpuProgram:
         """Cubins of every kernel compiled for `target`, plus JSON metadata (no pickle)."""
         from .aot import build_payload
         return build_payload(self)
+
+
+def _graph_wanted(option: bool | None, interpret: bool) -> bool:
+    """The `graph` option; by default on with a GPU, off in the interpreter, and
+    DYNHLO_GPU_GRAPH=0/1 overrides the default (tests run the suite both ways)."""
+    if option is not None:
+        return bool(option)
+    env = os.environ.get("DYNHLO_GPU_GRAPH")
+    if env in ("0", "1"):
+        return env == "1"
+    return not interpret
 
 
 def _check_dense(params, args: list) -> None:
@@ -196,13 +225,14 @@ def _host_tree(value, shape):
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
     """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
     install_compile_counter()
-    unknown = set(options) - {"interpret", "target", "backend", "fast_launch"}
+    unknown = set(options) - {"interpret", "target", "backend", "fast_launch", "graph"}
     if unknown:
         raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
     module, info = _lowered(module, info)
     return GpuProgram(module, info, interpret=options.get("interpret"),
                       target=options.get("target"),
-                      fast_launch=options.get("fast_launch", True))
+                      fast_launch=options.get("fast_launch", True),
+                      graph=options.get("graph"))
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

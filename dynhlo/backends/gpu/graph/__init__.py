@@ -1,0 +1,48 @@
+"""The graph path: a whole executable captured once as a CUDA graph, replayed at every size.
+
+DESIGN.md section 4's plan. A plain call walks the plan in Python, one launch per kernel
+and per cuBLAS product, each with its grid and sizes from the actual shapes: a deep model
+is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
+
+- plan.py      flattens the plan into kernel and product launches over value slots; sizes
+               become slots of one int32 device buffer; what cannot be captured (host
+               fallbacks, other library ops, loops, data-dependent sizes) is a GraphRefusal
+               and the module keeps the plain path;
+- kernels.py   rewrites each generated kernel to read its sizes from that buffer and stride
+               over the blocks of the actual size, so a grid fixed at capture does work
+               proportional to the actual size; products are Triton matmuls reading M/N/K
+               from it (f32 in IEEE arithmetic);
+- buffers.py   a static buffer plan at the bound with liveness-based reuse;
+- runner.py    per call: sizes, dynamic arguments into their static buffers, replay, copy
+               the root out.
+
+`make(program)` returns (GraphRunner or None, the reason when None).
+"""
+
+from __future__ import annotations
+
+from .plan import GraphRefusal, build
+from .runner import GraphRunner
+
+
+def make(program, launchers: dict | None = None):
+    """(GraphRunner, None) for a GpuProgram whose entry plan can be captured, else
+    (None, why). `launchers` maps kernel source -> launcher (AOT cubins); missing ones are
+    JIT-compiled on first launch."""
+    try:
+        prog = build(program.plan, program.info)
+    except GraphRefusal as exc:
+        return None, str(exc)
+    return GraphRunner(prog, program.device, program.interpret, launchers), None
+
+
+def kernels(program) -> list:
+    """The distinct GraphKernels of a program's graph path ([] when it has none)."""
+    try:
+        prog = build(program.plan, program.info)
+    except GraphRefusal:
+        return []
+    return list({step.kernel.source: step.kernel for step in prog.steps}.values())
+
+
+__all__ = ["GraphRefusal", "GraphRunner", "kernels", "make"]

@@ -1,0 +1,119 @@
+"""Kernels of the graph path: sizes read from device memory, a fixed grid that strides.
+
+A CUDA graph fixes every launch's arguments and grid when it is captured, so a kernel that
+one graph runs at every size cannot take its sizes as scalar arguments nor its grid from
+them. `strided(kernel)` rewrites a generated kernel (codegen.Kernel) so that it
+
+- takes one pointer `sz` instead of its size arguments and loads `s0, s1, ...` from it
+  (the executable writes the actual sizes there before each replay), and
+- loops its program index over the blocks of the actual size (`for pid in range(
+  program_id, blocks, num_programs)`): a grid fixed at capture (at most the bound's
+  blocks) does work proportional to the actual size, and programs past it exit at once.
+
+Everything else of the kernel (masks, offsets from actual sizes) is unchanged, so its
+results are the kernel's own. `matmul(...)` is the Triton matrix product of the graph path:
+M, N and K read from `sz`, tiles strided the same way, f32 in IEEE arithmetic
+(`input_precision="ieee"`) unless TF32 is allowed.
+
+Both give a GraphKernel: source, name, constexprs (block) and warps, which is what
+launcher.JitLauncher and the AOT compiler take. Sources do not depend on names, constants'
+spelling or where sizes live, so equal structure is equal text (one compile each).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_HEADER = re.compile(r"^@triton\.jit\(do_not_specialize=\[[^\]]*\]\)$", re.M)
+_DEF = re.compile(r"^def kernel\((?P<args>[^)]*)\):$", re.M)
+_WORK = re.compile(r"^    (?:x|r) = pid \* (?P<block>BLOCK|BM) \+ .*$", re.M)
+_MASK = re.compile(r"^    (?:xmask = x|rmask = r) < (?P<numel>.+)$", re.M)
+
+
+@dataclass
+class GraphKernel:
+    """A kernel of the graph path (see module doc)."""
+
+    name: str
+    source: str
+    block: dict = field(default_factory=dict)
+    num_warps: int = 4
+    nsizes: int = 0            # int32 values it reads from `sz`
+    per_program: int = 1       # elements (or rows) one loop iteration covers
+
+
+class NotStrided(Exception):
+    """The kernel text is not of the form `strided` rewrites (left to the plain path)."""
+
+
+def strided(kernel) -> GraphKernel:
+    """The graph-path form of a generated kernel (see module doc); NotStrided if its text
+    is not the form codegen writes."""
+    src = kernel.source
+    nsizes = len(kernel.size_syms)
+    sizes = [f"s{k}" for k in range(nsizes)]
+    mdef, mask = _DEF.search(src), _MASK.search(src)
+    if not _HEADER.search(src) or mdef is None or mask is None:
+        raise NotStrided(f"kernel text not recognized:\n{src}")
+    args = [a.strip() for a in mdef.group("args").split(",")]
+    if args[len(args) - nsizes - len(kernel.block):len(args) - len(kernel.block)] != sizes:
+        raise NotStrided("size arguments not where expected")
+    args = [a for a in args if a not in sizes]
+    args.insert(len(args) - len(kernel.block), "sz")
+    head, body = src[:mdef.start()], src[mdef.end() + 1:]
+    lines = body.splitlines()
+    start = next(k for k, line in enumerate(lines) if line.startswith("    pid = "))
+    wide = lines[start].endswith(".to(tl.int64)")
+    block = "BLOCK" if kernel.kind == "elementwise" else "BM"
+    out = [f"def kernel({', '.join(args)}):"]
+    out += [f"    s{k} = tl.load(sz + {k})" for k in range(nsizes)]
+    out += lines[:start]  # widening of the sizes to 64 bits, when the bound needs it
+    out.append(f"    nblocks = tl.cdiv({mask.group('numel')}, {block})")
+    out.append("    for pid0 in range(tl.program_id(0), nblocks, tl.num_programs(0)):")
+    out.append("        pid = pid0.to(tl.int64)" if wide else "        pid = pid0")
+    out += ["    " + line if line else line for line in lines[start + 1:]]
+    head = _HEADER.sub("@triton.jit", head)
+    return GraphKernel("kernel", head + "\n".join(out) + "\n", dict(kernel.block),
+                       kernel.num_warps, nsizes, kernel.grid_block)
+
+
+_TL_TYPES = {"f32": "tl.float32", "f16": "tl.float16", "bf16": "tl.bfloat16"}
+MATMUL_TYPES = frozenset(_TL_TYPES)
+
+
+def matmul(element_type: str, a_km: bool, b_nk: bool, tf32: bool = False) -> GraphKernel:
+    """C[M,N] = A[M,K] @ B[K,N], all dense row-major at their actual sizes.
+
+    `a_km`: A is stored as [K, M] (XLA lhs_contracting_dims={0}, or a transposed view);
+    `b_nk`: B is stored as [N, K]. M, N, K are `sz[0:3]`. f16/bf16 accumulate in f32; f32
+    multiplies in IEEE f32 unless `tf32` (XLA's DEFAULT precision may use TF32 on GPU).
+    """
+    out_type = _TL_TYPES[element_type]
+    precision = "tf32" if tf32 or element_type != "f32" else "ieee"
+    a_off = "rk[None, :] * M + rm[:, None]" if a_km else "rm[:, None] * K + rk[None, :]"
+    b_off = "rn[None, :] * K + rk[:, None]" if b_nk else "rk[:, None] * N + rn[None, :]"
+    source = f"""import triton
+import triton.language as tl
+
+
+@triton.jit
+def kernel(a, b, out, sz, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    M = tl.load(sz + 0)
+    N = tl.load(sz + 1)
+    K = tl.load(sz + 2)
+    tiles_n = tl.cdiv(N, BN)
+    tiles = tl.cdiv(M, BM) * tiles_n
+    for t in range(tl.program_id(0), tiles, tl.num_programs(0)):
+        rm = (t // tiles_n) * BM + tl.arange(0, BM)
+        rn = (t % tiles_n) * BN + tl.arange(0, BN)
+        acc = tl.zeros((BM, BN), tl.float32)
+        for k0 in range(0, K, BK):
+            rk = k0 + tl.arange(0, BK)
+            av = tl.load(a + {a_off}, mask=(rm[:, None] < M) & (rk[None, :] < K), other=0)
+            bv = tl.load(b + {b_off}, mask=(rk[:, None] < K) & (rn[None, :] < N), other=0)
+            acc = tl.dot(av, bv, acc, input_precision="{precision}")
+        tl.store(out + rm[:, None] * N + rn[None, :], acc.to({out_type}),
+                 mask=(rm[:, None] < M) & (rn[None, :] < N))
+"""
+    return GraphKernel("kernel", source, {"BM": 64, "BN": 64, "BK": 32}, 4, 3, 1)

@@ -1,0 +1,184 @@
+"""Running a graph program: one CUDA graph, captured once, replayed for every size.
+
+Per call the host does four things: gathers the sizes from the arguments' shapes into the
+size buffer (one host-to-device copy), copies each dynamic-size argument into its static
+buffer at the bound (one device copy each), replays the graph, and copies the root out of
+its static buffer (the next replay overwrites it). Static-size arguments are read where
+they are: the graph is captured for their addresses (kept alive by a reference), and a
+call with other tensors captures again (at most MAX_GRAPHS kept); NumPy arguments and
+tensors the kernels cannot read in place (unaligned, strided, on another device) are
+copied into static buffers instead, so they never cause a capture.
+
+In Triton's interpreter (no CUDA) the same steps run directly at every call: the tests of
+the graph path check the strided kernels, the size buffer and the buffer plan on the CPU.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+
+import torch
+
+from ....errors import DynamicSizeError
+from ..launcher import JitLauncher, to_device, torch_dtype
+from .buffers import assign
+
+MAX_GRAPHS = 8
+GRID_WAVES = 8        # programs per multiprocessor, at most, in a strided grid
+INTERPRET_GRID = 3    # programs in the interpreter: small, so the stride loop is exercised
+
+
+class GraphRunner:
+    """Static buffers, launchers and captured graphs of one GraphProgram."""
+
+    def __init__(self, prog, device: torch.device, interpret: bool, launchers: dict | None):
+        self.prog, self.device, self.interpret = prog, device, interpret
+        self.launchers = launchers if launchers is not None else {}
+        for step in prog.steps:
+            src = step.kernel.source
+            if src not in self.launchers:
+                self.launchers[src] = JitLauncher(step.kernel, interpret, True)
+        cap = INTERPRET_GRID if interpret else GRID_WAVES * torch.cuda.get_device_properties(
+            device).multi_processor_count
+        self.grids = [max(1, min(step.bound_work, cap)) for step in prog.steps]
+        self.values: dict = {}
+        self._allocate()
+        self._size_tables()
+        self.fixed = [all(isinstance(g, int) for g in prog.dims[slot])
+                      for slot in range(prog.nparams)]
+        self.graphs: OrderedDict = OrderedDict()
+        self.stream = None
+
+    def _size_tables(self) -> None:
+        """The size buffer is `where(dynamic, vals[which], const)`: a call writes only
+        `vals`, the few distinct argument dimensions (a fill each, no host-to-device copy
+        that would wait for the device), and the graph expands them itself."""
+        index = self.prog.size_index
+        self.distinct = sorted({g for g in index if not isinstance(g, int)})
+        pos = {g: k for k, g in enumerate(self.distinct)}
+        dev = self.device
+        self.vals = torch.zeros(max(len(self.distinct), 1), dtype=torch.int32, device=dev)
+        self.which = torch.tensor([0 if isinstance(g, int) else pos[g] for g in index],
+                                  dtype=torch.int64, device=dev)
+        self.dynamic = torch.tensor([not isinstance(g, int) for g in index], device=dev)
+        self.const = torch.tensor([g if isinstance(g, int) else 0 for g in index],
+                                  dtype=torch.int32, device=dev)
+        self.sizes = torch.zeros(len(index), dtype=torch.int32, device=dev)
+
+    def _allocate(self) -> None:
+        prog = self.prog
+        nbytes = {s: prog.bound_numel[s] * _itemsize(prog.dtypes[s]) for s in prog.dtypes}
+        keep = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
+        where, sizes = assign(prog.steps, nbytes, keep)
+        buffers = [torch.empty(n, dtype=torch.uint8, device=self.device) for n in sizes]
+        for slot, buf in where.items():
+            self.values[slot] = _typed(buffers[buf], prog.dtypes[slot], prog.bound_numel[slot])
+        for slot, inst in prog.constants.items():
+            self.values[slot] = to_device(inst.literal, self.device, inst.shape.element_type
+                                          ).reshape(-1)
+        self.statics: dict = {}   # parameter slot -> its static buffer, made on first need
+
+    def _static(self, slot: int) -> torch.Tensor:
+        buf = self.statics.get(slot)
+        if buf is None:
+            prog = self.prog
+            buf = self.statics[slot] = torch.empty(
+                max(prog.bound_numel[slot], 1), dtype=torch_dtype(prog.dtypes[slot]),
+                device=self.device)
+        return buf
+
+    # --- a call ---------------------------------------------------------------------------
+
+    def run(self, tensors: list, shapes: list, in_place: bool = True):
+        """The root for argument tensors (any device) of the given actual shapes;
+        `in_place=False` for tensors made for this call only (never captured by address)."""
+        prog = self.prog
+        for a, b, what in prog.equal:
+            if _size(a, shapes) != _size(b, shapes):
+                raise DynamicSizeError(f"{what} has run-time size {_size(a, shapes)}, but "
+                                       f"must equal {_size(b, shapes)} here; sizes that meet "
+                                       "in one op must agree")
+        vals = self.vals
+        for k, (p, d) in enumerate(self.distinct):
+            vals[k].fill_(shapes[p][d])
+        key, refs = self._arguments(tensors, shapes, in_place)
+        if self.interpret:
+            self._launch_all()
+        else:
+            self._replay(key, refs)
+        return self._root(prog.root, shapes)
+
+    def _arguments(self, tensors: list, shapes: list, in_place: bool) -> tuple:
+        """Static buffers filled; (graph key, tensors read in place) for the rest."""
+        key, refs = [], []
+        for slot, t in enumerate(tensors):
+            if in_place and self.fixed[slot] and t.device == self.device and t.is_contiguous() and \
+                    t.data_ptr() % 16 == 0 and t.dtype == torch_dtype(self.prog.dtypes[slot]):
+                self.values[slot] = t.reshape(-1)
+                key.append(t.data_ptr())
+                refs.append(t)
+                continue
+            buf = self._static(slot)
+            n = math.prod(shapes[slot])
+            if n:
+                buf[:n].copy_(t.reshape(-1), non_blocking=t.device.type == "cpu")
+            self.values[slot] = buf
+            key.append(buf.data_ptr())
+        return tuple(key), refs
+
+    def _launch_all(self) -> None:
+        values, sizes = self.values, self.sizes
+        sizes.copy_(torch.where(self.dynamic, self.vals.index_select(0, self.which),
+                                self.const))
+        for step, grid in zip(self.prog.steps, self.grids):
+            tensors = [values[s] for s in step.inputs]
+            tensors.append(values[step.out])
+            tensors.append(sizes[step.size_offset:])
+            self.launchers[step.kernel.source]((grid,), tensors, [])
+
+    def _replay(self, key: tuple, refs: list) -> None:
+        stream = torch.cuda.current_stream(self.device)
+        if self.stream is not None and stream != self.stream:
+            stream.wait_stream(self.stream)  # the buffers' last users ran there
+        self.stream = stream
+        entry = self.graphs.get(key)
+        if entry is None:
+            entry = self.graphs[key] = (self._capture(), refs)
+            if len(self.graphs) > MAX_GRAPHS:
+                self.graphs.popitem(last=False)
+        else:
+            self.graphs.move_to_end(key)
+        entry[0].replay()
+
+    def _capture(self) -> "torch.cuda.CUDAGraph":
+        """Launch once outside (Triton compiles on a first launch), then capture."""
+        side = torch.cuda.Stream(self.device)
+        side.wait_stream(torch.cuda.current_stream(self.device))
+        with torch.cuda.stream(side):
+            self._launch_all()
+        torch.cuda.current_stream(self.device).wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            self._launch_all()
+        return graph
+
+    def _root(self, root, shapes):
+        if isinstance(root, tuple):
+            return tuple(self._root(r, shapes) for r in root)
+        shape = tuple(_size(g, shapes) for g in self.prog.dims[root])
+        return self.values[root][:math.prod(shape)].view(shape).clone()
+
+
+def _size(g, shapes) -> int:
+    return g if g.__class__ is int else shapes[g[0]][g[1]]
+
+
+def _itemsize(element_type: str) -> int:
+    return torch.empty((), dtype=torch_dtype(element_type)).element_size()
+
+
+def _typed(buf: torch.Tensor, element_type: str, numel: int) -> torch.Tensor:
+    dtype = torch_dtype(element_type)
+    width = torch.empty((), dtype=dtype).element_size()
+    return buf[:max(numel, 1) * width].view(dtype)
