@@ -103,7 +103,7 @@ class GpuProgram:
         self.fast = FastPlan.build(self.plan, launchers, self.device) if all(
             id(k) in launchers for k in self.kernels) else None
         self.graph, self.graph_refusal = None, "off"
-        if _graph_wanted(graph, interpret) and launchers is not None:
+        if _graph_wanted(graph, interpret) and launchers is None:  # AOT: not yet
             from .graph import make
             self.graph, self.graph_refusal = make(self)
         if not interpret:
