@@ -79,6 +79,7 @@ class GpuProgram:
                  target: str | None = None, launchers: dict | None = None,
                  fast_launch: bool = True, graph: bool | None = None):
         check_supported(module)
+        jit = launchers is None  # AOT programs bring cubin launchers (no graph kernels yet)
         if interpret is None:
             interpret = not cuda_present()
         if not interpret and not cuda_present():
@@ -103,7 +104,7 @@ class GpuProgram:
         self.fast = FastPlan.build(self.plan, launchers, self.device) if all(
             id(k) in launchers for k in self.kernels) else None
         self.graph, self.graph_refusal = None, "off"
-        if _graph_wanted(graph, interpret) and launchers is None:  # AOT: not yet
+        if _graph_wanted(graph, interpret) and jit:
             from .graph import make
             self.graph, self.graph_refusal = make(self)
         if not interpret:

@@ -47,7 +47,9 @@ class GraphRunner:
         self._size_tables()
         self.fixed = [all(isinstance(g, int) for g in prog.dims[slot])
                       for slot in range(prog.nparams)]
+        self.param_dtypes = [torch_dtype(prog.dtypes[slot]) for slot in range(prog.nparams)]
         self.graphs: OrderedDict = OrderedDict()
+        self.bound_key = None
         self.stream = None
 
     def _size_tables(self) -> None:
@@ -102,30 +104,29 @@ class GraphRunner:
         vals = self.vals
         for k, (p, d) in enumerate(self.distinct):
             vals[k].fill_(shapes[p][d])
-        key, refs = self._arguments(tensors, shapes, in_place)
+        key, args = self._arguments(tensors, shapes, in_place)
         if self.interpret:
+            self._bind(key, args)
             self._launch_all()
         else:
-            self._replay(key, refs)
+            self._replay(key, args)
         return self._root(prog.root, shapes)
 
     def _arguments(self, tensors: list, shapes: list, in_place: bool) -> tuple:
         """Static buffers filled; (graph key, tensors read in place) for the rest."""
-        key, refs = [], []
+        key, fixed, dtypes = [], self.fixed, self.param_dtypes
         for slot, t in enumerate(tensors):
-            if in_place and self.fixed[slot] and t.device == self.device and t.is_contiguous() and \
-                    t.data_ptr() % 16 == 0 and t.dtype == torch_dtype(self.prog.dtypes[slot]):
-                self.values[slot] = t.reshape(-1)
-                key.append(t.data_ptr())
-                refs.append(t)
-                continue
+            if in_place and fixed[slot]:
+                ptr = t.data_ptr()
+                if not ptr & 15 and t.dtype is dtypes[slot] and t.is_contiguous():
+                    key.append(ptr)
+                    continue
             buf = self._static(slot)
             n = math.prod(shapes[slot])
             if n:
                 buf[:n].copy_(t.reshape(-1), non_blocking=t.device.type == "cpu")
-            self.values[slot] = buf
-            key.append(buf.data_ptr())
-        return tuple(key), refs
+            key.append(-1 - slot)
+        return tuple(key), tensors
 
     def _launch_all(self) -> None:
         values, sizes = self.values, self.sizes
@@ -137,18 +138,28 @@ class GraphRunner:
             tensors.append(sizes[step.size_offset:])
             self.launchers[step.kernel.source]((grid,), tensors, [])
 
-    def _replay(self, key: tuple, refs: list) -> None:
+    def _bind(self, key: tuple, args: list) -> None:
+        """Each parameter slot's tensor: the argument itself, or its static buffer."""
+        for slot, k in enumerate(key):
+            self.values[slot] = args[slot].reshape(-1) if k >= 0 else self.statics[slot]
+        self.bound_key = key
+
+    def _replay(self, key: tuple, args: list) -> None:
         stream = torch.cuda.current_stream(self.device)
         if self.stream is not None and stream != self.stream:
             stream.wait_stream(self.stream)  # the buffers' last users ran there
         self.stream = stream
         entry = self.graphs.get(key)
         if entry is None:
+            self._bind(key, args)
+            refs = [a for a, k in zip(args, key) if k >= 0]  # read in place: kept alive
             entry = self.graphs[key] = (self._capture(), refs)
             if len(self.graphs) > MAX_GRAPHS:
                 self.graphs.popitem(last=False)
         else:
             self.graphs.move_to_end(key)
+            if key != self.bound_key:  # the root may be a parameter read in place
+                self._bind(key, args)
         entry[0].replay()
 
     def _capture(self) -> "torch.cuda.CUDAGraph":
