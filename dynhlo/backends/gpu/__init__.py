@@ -106,7 +106,7 @@ class GpuProgram:
         self.graph, self.graph_refusal = None, "off"
         if _graph_wanted(graph, interpret) and jit:
             from .graph import make
-            self.graph, self.graph_refusal = make(self)
+            self.graph, self.graph_refusal = make(self, force=graph is True)
         if not interpret:
             torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
             torch.backends.cudnn.allow_tf32 = False

@@ -25,14 +25,24 @@ from .plan import GraphRefusal, build
 from .runner import GraphRunner
 
 
-def make(program, launchers: dict | None = None):
+# A replay costs the host more than a few direct launches (size fills, argument and result
+# copies, the graph launch: ~40-80 us on the H200's host, 2026-12-01, against ~10 us for a
+# one-kernel module's plain call), so by default only programs of at least this many
+# launches take the graph path; `graph=True` forces it.
+MIN_LAUNCHES = 16
+
+
+def make(program, launchers: dict | None = None, force: bool = False):
     """(GraphRunner, None) for a GpuProgram whose entry plan can be captured, else
     (None, why). `launchers` maps kernel source -> launcher (AOT cubins); missing ones are
-    JIT-compiled on first launch."""
+    JIT-compiled on first launch. Unless `force`, a program of fewer than MIN_LAUNCHES
+    launches keeps the plain path."""
     try:
         prog = build(program.plan, program.info)
     except GraphRefusal as exc:
         return None, str(exc)
+    if not force and len(prog.steps) < MIN_LAUNCHES:
+        return None, f"{len(prog.steps)} launches: the plain path is faster below {MIN_LAUNCHES}"
     return GraphRunner(prog, program.device, program.interpret, launchers), None
 
 

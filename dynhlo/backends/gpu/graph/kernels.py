@@ -82,38 +82,102 @@ _TL_TYPES = {"f32": "tl.float32", "f16": "tl.float16", "bf16": "tl.bfloat16"}
 MATMUL_TYPES = frozenset(_TL_TYPES)
 
 
-def matmul(element_type: str, a_km: bool, b_nk: bool, tf32: bool = False) -> GraphKernel:
+# 32x32 output tiles: f32 IEEE products run on the FMA units, where a 64x64 tile leaves
+# too few programs for a 128-row product and too much serial work per program.
+MATMUL_TILE = {"BM": 32, "BN": 32, "BK": 32}
+
+
+@dataclass
+class Epilogue:
+    """An elementwise kernel computed on a product's tile before it is stored.
+
+    `lines`: the kernel's body between its mask and its store, reading the product as
+    `acc` and its other inputs as e0, e1, ...; `store`: its store line; `inputs`: how many
+    e-inputs; `nsizes`: its size values, read from `sz[3:]`.
+    """
+
+    lines: list
+    store: str
+    inputs: int
+    nsizes: int
+
+
+_LOAD_FLAT = "tl.load({} + x, mask=xmask, other=0)"
+_IN = re.compile(r"\bin(\d+)\b")
+
+
+def epilogue(kernel, product_input: int) -> "Epilogue | None":
+    """The epilogue form of an elementwise generated kernel whose input `product_input` is
+    a product of its own shape, read at the flat index; None when it is not of that form
+    (64-bit indexing, the product read elsewhere or twice, another kernel shape)."""
+    src = kernel.source
+    if kernel.kind != "elementwise" or ".to(tl.int64)" in src:
+        return None
+    mdef, mask = _DEF.search(src), _MASK.search(src)
+    if mdef is None or mask is None:
+        return None
+    lines = src[mask.end() + 1:].rstrip("\n").splitlines()
+    store = lines.pop()
+    if not store.startswith("    tl.store(out + x, ") or any("tl.store" in x for x in lines):
+        return None
+    name = f"in{product_input}"
+    load = _LOAD_FLAT.format(name)
+    body = "\n".join(lines)
+    if body.count(load) != 1 or len(re.findall(rf"\b{name}\b", body)) != 1:
+        return None
+    body = body.replace(load, "acc.to({OUT_TYPE})")
+    renumber = {k: j for j, k in enumerate(
+        k for k in range(len(kernel.group.inputs)) if k != product_input)}
+    body = _IN.sub(lambda m: f"e{renumber[int(m.group(1))]}", body)
+    return Epilogue(body.splitlines(), store, len(renumber), len(kernel.size_syms))
+
+
+def matmul(element_type: str, a_km: bool, b_nk: bool, tf32: bool = False,
+           epi: "Epilogue | None" = None) -> GraphKernel:
     """C[M,N] = A[M,K] @ B[K,N], all dense row-major at their actual sizes.
 
     `a_km`: A is stored as [K, M] (XLA lhs_contracting_dims={0}, or a transposed view);
     `b_nk`: B is stored as [N, K]. M, N, K are `sz[0:3]`. f16/bf16 accumulate in f32; f32
     multiplies in IEEE f32 unless `tf32` (XLA's DEFAULT precision may use TF32 on GPU).
+    With `epi`, the elementwise kernel that reads the product is computed on each tile
+    and stored instead (its inputs after `b`, its sizes at `sz[3:]`).
     """
     out_type = _TL_TYPES[element_type]
     precision = "tf32" if tf32 or element_type != "f32" else "ieee"
-    a_off = "rk[None, :] * M + rm[:, None]" if a_km else "rm[:, None] * K + rk[None, :]"
-    b_off = "rn[None, :] * K + rk[:, None]" if b_nk else "rk[:, None] * N + rn[None, :]"
+    a_off = "rk[None, :] * mm + rm[:, None]" if a_km else "rm[:, None] * kk + rk[None, :]"
+    b_off = "rn[None, :] * kk + rk[:, None]" if b_nk else "rk[:, None] * nn + rn[None, :]"
+    extra = [f"e{k}" for k in range(epi.inputs)] if epi else []
+    sizes = [f"    s{k} = tl.load(sz + {3 + k})" for k in range(epi.nsizes)] if epi else []
+    if epi:
+        tail = ["        x = rm[:, None] * nn + rn[None, :]",
+                "        xmask = (rm[:, None] < mm) & (rn[None, :] < nn)"]
+        tail += ["    " + line.replace("{OUT_TYPE}", out_type) for line in epi.lines]
+        tail.append("    " + epi.store)
+    else:
+        tail = [f"        tl.store(out + rm[:, None] * nn + rn[None, :], acc.to({out_type}),",
+                "                 mask=(rm[:, None] < mm) & (rn[None, :] < nn))"]
+    args = ", ".join(["a", "b"] + extra + ["out", "sz"])
     source = f"""import triton
 import triton.language as tl
+from dynhlo.backends.gpu import kmath as M
 
 
 @triton.jit
-def kernel(a, b, out, sz, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-    M = tl.load(sz + 0)
-    N = tl.load(sz + 1)
-    K = tl.load(sz + 2)
-    tiles_n = tl.cdiv(N, BN)
-    tiles = tl.cdiv(M, BM) * tiles_n
+def kernel({args}, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    mm = tl.load(sz + 0)
+    nn = tl.load(sz + 1)
+    kk = tl.load(sz + 2)
+""" + "".join(line + "\n" for line in sizes) + f"""    tiles_n = tl.cdiv(nn, BN)
+    tiles = tl.cdiv(mm, BM) * tiles_n
     for t in range(tl.program_id(0), tiles, tl.num_programs(0)):
         rm = (t // tiles_n) * BM + tl.arange(0, BM)
         rn = (t % tiles_n) * BN + tl.arange(0, BN)
         acc = tl.zeros((BM, BN), tl.float32)
-        for k0 in range(0, K, BK):
+        for k0 in range(0, kk, BK):
             rk = k0 + tl.arange(0, BK)
-            av = tl.load(a + {a_off}, mask=(rm[:, None] < M) & (rk[None, :] < K), other=0)
-            bv = tl.load(b + {b_off}, mask=(rk[:, None] < K) & (rn[None, :] < N), other=0)
+            av = tl.load(a + {a_off}, mask=(rm[:, None] < mm) & (rk[None, :] < kk), other=0)
+            bv = tl.load(b + {b_off}, mask=(rk[:, None] < kk) & (rn[None, :] < nn), other=0)
             acc = tl.dot(av, bv, acc, input_precision="{precision}")
-        tl.store(out + rm[:, None] * N + rn[None, :], acc.to({out_type}),
-                 mask=(rm[:, None] < M) & (rn[None, :] < N))
-"""
-    return GraphKernel("kernel", source, {"BM": 64, "BN": 64, "BK": 32}, 4, 3, 1)
+""" + "\n".join(tail) + "\n"
+    return GraphKernel("kernel", source, dict(MATMUL_TILE), 4, 3 + (epi.nsizes if epi else 0),
+                       1)

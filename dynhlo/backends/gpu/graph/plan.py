@@ -22,7 +22,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import ParamSize, Sym, bound_of
 from ..codegen import canonical_dim
-from .kernels import MATMUL_TYPES, NotStrided, matmul, strided
+from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
 
 
 class GraphRefusal(Exception):
@@ -39,6 +39,8 @@ class Step:
     sizes: list                    # getters: int or (parameter, dim)
     bound_work: int                # blocks of work at the bound (before the grid cap)
     size_offset: int = 0           # first int32 of this step's sizes in the size buffer
+    origin: object = None          # kernel steps: the codegen.Kernel it was made from
+    dot: tuple = ()                # product steps: (element type, a_km, b_nk)
 
 
 @dataclass
@@ -89,6 +91,7 @@ def build(plan, info) -> GraphProgram:
                 prog.equal.append(((slot, d), getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
     prog.root = _Builder(prog).add(plan, list(range(len(params))))
+    _fuse_epilogues(prog)
     _lay_out_sizes(prog)
     return prog
 
@@ -132,7 +135,7 @@ class _Builder:
         grid_dims = kernel.grid_dims if kernel.kind == "row" else info.dims[inst]
         work = math.prod(max(bound_of(d), 0) for d in grid_dims)
         self.prog.steps.append(Step(gk, inputs, out, _getters(kernel.size_syms, inst),
-                                    -(-work // gk.per_program)))
+                                    -(-work // gk.per_program), origin=kernel))
         return out
 
     def _dense(self, value, inst) -> int:
@@ -180,7 +183,8 @@ class _Builder:
         gk = matmul(etype, a_km, b_nk)
         tiles = math.prod(-(-max(bound_of(d), 0) // gk.block[b]) for d, b in
                           ((m, "BM"), (n, "BN")))
-        self.prog.steps.append(Step(gk, [a, b], out, _getters((m, n, k), inst), tiles))
+        self.prog.steps.append(Step(gk, [a, b], out, _getters((m, n, k), inst), tiles,
+                                    dot=(etype, a_km, b_nk)))
         return out
 
 
@@ -189,6 +193,38 @@ def _layout(value, transposed: bool) -> tuple[bool, int]:
     if isinstance(value, tuple):
         return not transposed, value[1]
     return transposed, value
+
+
+def _fuse_epilogues(prog: GraphProgram) -> None:
+    """An elementwise kernel that is the only reader of a product of its own shape runs
+    on the product's tiles (bias, activation, residual add): one launch and one round trip
+    through memory fewer."""
+    readers: dict = {}
+    for step in prog.steps:
+        for slot in step.inputs:
+            readers[slot] = readers.get(slot, 0) + 1
+    roots = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
+    made = {step.out: step for step in prog.steps if step.dot}
+    fused: dict = {}   # product step -> its fused replacement
+    drop = set()
+    for step in prog.steps:
+        if step.origin is None:
+            continue
+        for j, slot in enumerate(step.inputs):
+            dot = made.get(slot)
+            if dot is None or id(dot) in fused or readers[slot] != 1 or slot in roots or \
+                    prog.dims[slot] != prog.dims[step.out] or step.inputs.count(slot) != 1:
+                continue
+            epi = epilogue(step.origin, j)
+            if epi is None:
+                continue
+            others = [s for k, s in enumerate(step.inputs) if k != j]
+            kernel = matmul(*dot.dot, epi=epi)
+            fused[id(dot)] = Step(kernel, dot.inputs + others, step.out,
+                                  dot.sizes + step.sizes, dot.bound_work, dot=dot.dot)
+            drop.add(id(step))
+            break
+    prog.steps = [fused.get(id(s), s) for s in prog.steps if id(s) not in drop]
 
 
 def _lay_out_sizes(prog: GraphProgram) -> None:
