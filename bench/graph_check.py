@@ -26,7 +26,7 @@ def main() -> None:
         if not (d / "cases.json").exists():
             continue
         for module in ("module.hlo", "module_params_only.hlo"):
-            exe = dynhlo.compile((d / module).read_text(), backend="gpu")
+            exe = dynhlo.compile((d / module).read_text(), backend="gpu", graph=True)
             graph = exe.program.graph
             cases = json.loads((d / "cases.json").read_text())["cases"]
             npz = np.load(d / "cases.npz")
@@ -48,7 +48,37 @@ def main() -> None:
             print(f"{d.name:20s} {module:24s} graph={'on' if graph else 'off (' + exe.program.graph_refusal + ')'}"
                   f" graphs={graphs} ok={sum(results)}/{len(results)} "
                   f"compiles after first round={stats.snapshot().get('kernel_compile', 0) - before}")
+    failures += transformer()
     print("FAILURES", failures)
+
+
+def transformer() -> int:
+    """The 48-layer transformer (default options: the graph path) at sizes 0, 1 and up to
+    the bound, against torch in float64: one graph, no compilation after the first size."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from compare_workloads import workloads
+    w = workloads()["transformer_48"]
+    exe = dynhlo.compile(w.hlo, backend="gpu")
+    gen = torch.Generator(device="cuda").manual_seed(0)
+    weights = [torch.randn(s, device="cuda", generator=gen) / (s[0] ** 0.5 if len(s) == 2
+               else 10) for s in w.shapes(1)[1:]]
+    failures, before = 0, None
+    for n in (0, 1, 7, 128, 1000, 2048):
+        x = torch.randn(n, 64, device="cuda", generator=gen)
+        got = exe(x, *weights)
+        if before is None:
+            before = stats.snapshot().get("kernel_compile", 0)
+        ref = w.torch_fn(x.double(), *[t.double() for t in weights])
+        err = ((got.double() - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item() \
+            if n else 0.0
+        ok = tuple(got.shape) == (n, 64) and err < 1e-5
+        failures += not ok
+        print(f"transformer_48 n={n:5d} rel err vs float64 {err:.1e} ok={ok}")
+    graph = exe.program.graph
+    print(f"transformer_48 graph={'on' if graph else exe.program.graph_refusal} graphs="
+          f"{len(graph.graphs) if graph else 0} launches={len(graph.prog.steps) if graph else 0}"
+          f" compiles after first size={stats.snapshot().get('kernel_compile', 0) - before}")
+    return failures
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ def make(program, launchers: dict | None = None, force: bool = False):
     return GraphRunner(prog, program.device, program.interpret, launchers), None
 
 
-def kernels(program) -> list:
+def distinct_kernels(program) -> list:
     """The distinct GraphKernels of a program's graph path ([] when it has none)."""
     try:
         prog = build(program.plan, program.info)
@@ -55,4 +55,4 @@ def kernels(program) -> list:
     return list({step.kernel.source: step.kernel for step in prog.steps}.values())
 
 
-__all__ = ["GraphRefusal", "GraphRunner", "kernels", "make"]
+__all__ = ["GraphRefusal", "GraphRunner", "distinct_kernels", "make"]

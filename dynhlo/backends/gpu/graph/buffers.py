@@ -13,8 +13,9 @@ from __future__ import annotations
 ALIGN = 256  # bytes; also keeps every view 16-byte aligned for Triton's pointer hints
 
 
-def assign(steps: list, nbytes: dict, keep: set) -> tuple[dict, list]:
-    """(slot -> buffer index, buffer sizes in bytes) for the outputs of `steps`.
+def assign(steps: list, nbytes: dict, keep: set) -> tuple[dict, list, dict]:
+    """(slot -> buffer index, buffer sizes in bytes, slot -> the slot that held its buffer
+    before it, for the ordering of concurrent launches) for the outputs of `steps`.
 
     `steps`: objects with `.inputs` (slots read) and `.out` (slot written), in order;
     `nbytes`: bytes of each output slot at the bound; `keep`: slots never freed (the root).
@@ -26,6 +27,8 @@ def assign(steps: list, nbytes: dict, keep: set) -> tuple[dict, list]:
     where: dict = {}
     sizes: list = []
     free: list = []
+    holder: dict = {}    # buffer -> the slot that last held it
+    before: dict = {}
     for k, step in enumerate(steps):
         need = max(ALIGN, -(-nbytes[step.out] // ALIGN) * ALIGN)
         fits = [b for b in free if sizes[b] >= need]
@@ -36,10 +39,13 @@ def assign(steps: list, nbytes: dict, keep: set) -> tuple[dict, list]:
             buf = len(sizes)
             sizes.append(need)
         where[step.out] = buf
+        if buf in holder:
+            before[step.out] = holder[buf]
+        holder[buf] = step.out
         done = [s for s in set(step.inputs) if last.get(s) == k]
         if last.get(step.out) is None:
             done.append(step.out)   # written, never read (dead, or the root)
         for slot in done:
             if slot in where and slot not in keep:
                 free.append(where[slot])
-    return where, sizes
+    return where, sizes, before

@@ -27,6 +27,7 @@ from .buffers import assign
 MAX_GRAPHS = 8
 GRID_WAVES = 8        # programs per multiprocessor, at most, in a strided grid
 INTERPRET_GRID = 3    # programs in the interpreter: small, so the stride loop is exercised
+STREAMS = 3           # streams a capture spreads independent launches over
 
 
 class GraphRunner:
@@ -72,7 +73,8 @@ class GraphRunner:
         prog = self.prog
         nbytes = {s: prog.bound_numel[s] * _itemsize(prog.dtypes[s]) for s in prog.dtypes}
         keep = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
-        where, sizes = assign(prog.steps, nbytes, keep)
+        where, sizes, before = assign(prog.steps, nbytes, keep)
+        self.deps = _dependencies(prog.steps, before)
         buffers = [torch.empty(n, dtype=torch.uint8, device=self.device) for n in sizes]
         for slot, buf in where.items():
             self.values[slot] = _typed(buffers[buf], prog.dtypes[slot], prog.bound_numel[slot])
@@ -163,7 +165,8 @@ class GraphRunner:
         entry[0].replay()
 
     def _capture(self) -> "torch.cuda.CUDAGraph":
-        """Launch once outside (Triton compiles on a first launch), then capture."""
+        """Launch once outside (Triton compiles on a first launch), then capture with
+        independent launches on separate streams: the graph runs them concurrently."""
         side = torch.cuda.Stream(self.device)
         side.wait_stream(torch.cuda.current_stream(self.device))
         with torch.cuda.stream(side):
@@ -171,14 +174,64 @@ class GraphRunner:
         torch.cuda.current_stream(self.device).wait_stream(side)
         graph = torch.cuda.CUDAGraph()
         with torch.cuda.graph(graph):
-            self._launch_all()
+            self._launch_concurrent()
         return graph
+
+    def _launch_concurrent(self) -> None:
+        """_launch_all's launches, each on a stream that continues one of its
+        dependencies' chains (else the least recently used), waiting for the others."""
+        main = torch.cuda.current_stream(self.device)
+        values, sizes = self.values, self.sizes
+        sizes.copy_(torch.where(self.dynamic, self.vals.index_select(0, self.which),
+                                self.const))
+        streams = [main] + [torch.cuda.Stream(self.device) for _ in range(STREAMS - 1)]
+        for s in streams[1:]:
+            s.wait_stream(main)
+        tail = [None] * len(streams)       # the last step launched on each stream
+        on, events = {}, {}
+        for k, (step, grid) in enumerate(zip(self.prog.steps, self.grids)):
+            deps = self.deps[k]
+            chain = [i for i, t in enumerate(tail) if t in deps]
+            i = chain[0] if chain else min(range(len(streams)),
+                                          key=lambda j: -1 if tail[j] is None else tail[j])
+            stream = streams[i]
+            for d in deps:
+                if on[d] != i:
+                    stream.wait_event(events[d])
+            tensors = [values[s] for s in step.inputs]
+            tensors.append(values[step.out])
+            tensors.append(sizes[step.size_offset:])
+            with torch.cuda.stream(stream):
+                self.launchers[step.kernel.source]((grid,), tensors, [])
+            events[k] = torch.cuda.Event()
+            events[k].record(stream)
+            on[k], tail[i] = i, k
+        for s in streams[1:]:
+            main.wait_stream(s)
 
     def _root(self, root, shapes):
         if isinstance(root, tuple):
             return tuple(self._root(r, shapes) for r in root)
         shape = tuple(_size(g, shapes) for g in self.prog.dims[root])
         return self.values[root][:math.prod(shape)].view(shape).clone()
+
+
+def _dependencies(steps: list, before: dict) -> list:
+    """Per step, the earlier steps it must follow: the producers of its inputs, and the
+    producer and readers of the value that held its output buffer before it."""
+    producer = {step.out: k for k, step in enumerate(steps)}
+    readers: dict = {}
+    out = []
+    for k, step in enumerate(steps):
+        deps = {producer[s] for s in step.inputs if s in producer}
+        prev = before.get(step.out)
+        if prev is not None:
+            deps.add(producer[prev])
+            deps.update(readers.get(prev, ()))
+        out.append(deps)
+        for s in step.inputs:
+            readers.setdefault(s, []).append(k)
+    return out
 
 
 def _size(g, shapes) -> int:
