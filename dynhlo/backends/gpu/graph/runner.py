@@ -35,11 +35,7 @@ class GraphRunner:
 
     def __init__(self, prog, device: torch.device, interpret: bool, launchers: dict | None):
         self.prog, self.device, self.interpret = prog, device, interpret
-        self.launchers = launchers if launchers is not None else {}
-        for step in prog.steps:
-            src = step.kernel.source
-            if src not in self.launchers:
-                self.launchers[src] = JitLauncher(step.kernel, interpret, True)
+        self.launchers = self._launchers(launchers or {})
         cap = INTERPRET_GRID if interpret else GRID_WAVES * torch.cuda.get_device_properties(
             device).multi_processor_count
         self.grids = [max(1, min(step.bound_work, cap)) for step in prog.steps]
@@ -68,6 +64,30 @@ class GraphRunner:
         self.const = torch.tensor([g if isinstance(g, int) else 0 for g in index],
                                   dtype=torch.int32, device=dev)
         self.sizes = torch.zeros(len(index), dtype=torch.int32, device=dev)
+
+    def _launchers(self, given: dict) -> list:
+        """One launcher per step: Triton's JIT in the interpreter; on the GPU the cubins
+        given (AOT), else each distinct kernel compiled once, concurrently (cubins.py)."""
+        steps = self.prog.steps
+        if self.interpret:
+            jit = {}
+            return [jit.setdefault(s.kernel.source, JitLauncher(s.kernel, True, True))
+                    for s in steps]
+        from .cubins import cache_dir, compile_distinct, spec_key, step_specs
+        from ..aot import CubinLauncher
+        from ..launcher import cuda_present
+        major, minor = torch.cuda.get_device_capability(self.device) if cuda_present() \
+            else (9, 0)
+        cc = major * 10 + minor
+        specs = step_specs(self.prog)
+        keys = [spec_key(s, cc) for s in specs]
+        missing = [s for s, k in zip(specs, keys) if k not in given]
+        cubins = compile_distinct(missing, cc, cache_dir()) if missing else {}
+        made: dict = {}
+        for k in keys:
+            if k not in made:
+                made[k] = given[k] if k in given else CubinLauncher(*cubins[k])
+        return [made[k] for k in keys]
 
     def _allocate(self) -> None:
         prog = self.prog
@@ -134,11 +154,11 @@ class GraphRunner:
         values, sizes = self.values, self.sizes
         sizes.copy_(torch.where(self.dynamic, self.vals.index_select(0, self.which),
                                 self.const))
-        for step, grid in zip(self.prog.steps, self.grids):
+        for k, (step, grid) in enumerate(zip(self.prog.steps, self.grids)):
             tensors = [values[s] for s in step.inputs]
             tensors.append(values[step.out])
             tensors.append(sizes[step.size_offset:])
-            self.launchers[step.kernel.source]((grid,), tensors, [])
+            self.launchers[k]((grid,), tensors, [])
 
     def _bind(self, key: tuple, args: list) -> None:
         """Each parameter slot's tensor: the argument itself, or its static buffer."""
@@ -202,7 +222,7 @@ class GraphRunner:
             tensors.append(values[step.out])
             tensors.append(sizes[step.size_offset:])
             with torch.cuda.stream(stream):
-                self.launchers[step.kernel.source]((grid,), tensors, [])
+                self.launchers[k]((grid,), tensors, [])
             events[k] = torch.cuda.Event()
             events[k].record(stream)
             on[k], tail[i] = i, k
