@@ -17,6 +17,8 @@ bad input never shows a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
 import re
 import sys
@@ -279,11 +281,31 @@ def cmd_compile(ns: argparse.Namespace) -> int:
               + (f" ({len(set(buckets))} buckets)" if buckets else "") + " ...")
     exe = compile_module(module, backend=ns.backend, **options)
     _progress(f"writing {ns.output} ...")
-    exe.save(ns.output)
+    with _kernel_progress():
+        exe.save(ns.output)
     buckets = list(getattr(exe, "executables", {})) or "one program"
     sys.stdout.write(f"wrote {ns.output}: backend {exe.backend}, target {exe.target}, "
                      f"buckets {buckets}\n")
     return 0
+
+
+class _ProgressHandler(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        _progress(record.getMessage())
+
+
+@contextlib.contextmanager
+def _kernel_progress():
+    """The GPU kernel compiler's progress lines (dynhlo.gpu.compile) as _progress lines."""
+    logger = logging.getLogger("dynhlo.gpu.compile")
+    handler, level = _ProgressHandler(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def _progress(message: str) -> None:

@@ -21,7 +21,6 @@ import base64
 import hashlib
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -29,7 +28,8 @@ import numpy as np
 
 from ...errors import ArtifactError, UnsupportedError
 
-FORMAT = 1  # 2026-11-30: first version
+FORMAT = 2  # 2026-11-30: 1, a cubin per kernel; 2026-12-01: 2, each distinct cubin once
+#             (kernels name theirs by key), and the graph path's kernels
 _PTR = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64": "*i64",
         "u8": "*u8", "u16": "*u16", "u32": "*u32", "u64": "*u64", "f16": "*fp16",
         "bf16": "*bf16", "f32": "*fp32", "f64": "*fp64", "f8e4m3fn": "*fp8e4nv",
@@ -74,40 +74,30 @@ def _failure_summary(stderr: str) -> str:
 
 
 def build_payload(program) -> dict[str, bytes]:
-    """Compile the program's kernels for its target; the AOT payload (see module doc)."""
+    """Compile the program's kernels for its target; the AOT payload (see module doc).
+
+    Each distinct kernel is compiled once (graph/cubins.py: in parallel, cached on disk)
+    and stored once, as `cubin_<key>.cubin`; `kernels` name theirs by key, and `graph`
+    lists the keys of the graph path's kernels when the module takes that path."""
+    from .graph import cubins, wanted_steps
+    cc = parse_target(program.target)
     specs = [_spec(k) for k in program.kernels]
-    compiled = compile_specs(specs, parse_target(program.target))
-    meta = {"format": FORMAT, "target": program.target, "kernels": []}
-    payload: dict[str, bytes] = {}
-    for i, (spec, (cubin, info)) in enumerate(zip(specs, compiled)):
-        payload[f"kernel_{i}.cubin"] = cubin
-        meta["kernels"].append({"sha256": _sha(spec["source"]), **info,
-                                "signature": spec["signature"]})
+    graph = wanted_steps(program)
+    graph_specs = cubins.step_specs(graph) if graph is not None else []
+    compiled = cubins.compile_distinct(specs + graph_specs, cc, cubins.cache_dir())
+    keys = [cubins.spec_key(s, cc) for s in specs]
+    graph_keys = sorted({cubins.spec_key(s, cc) for s in graph_specs})
+    meta = {"format": FORMAT, "target": program.target, "graph": graph_keys,
+            "cubins": {k: compiled[k][1] for k in sorted(set(keys) | set(graph_keys))},
+            "kernels": [{"sha256": _sha(spec["source"]), "cubin": key,
+                         "signature": spec["signature"]} for spec, key in zip(specs, keys)]}
+    payload: dict[str, bytes] = {f"cubin_{k}.cubin": compiled[k][0] for k in meta["cubins"]}
     payload["gpu_program.json"] = json.dumps(meta, sort_keys=True).encode()
     return payload
 
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-def compile_specs(specs: list[dict], cc: int) -> list[tuple[bytes, dict]]:
-    from ...runtime import stats
-    from .launcher import interpreter_active
-    if not specs:
-        return []
-    stats.count("kernel_compile", len(specs))
-    if not interpreter_active():
-        return [_compile_one(s, cc) for s in specs]
-    env = dict(os.environ, TRITON_INTERPRET="0")
-    proc = subprocess.run(_child_command(cc), input=json.dumps(specs).encode(),
-                          capture_output=True, env=env)
-    if proc.returncode != 0:
-        stderr = proc.stderr.decode(errors="replace")
-        raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
-                               f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
-    out = json.loads(proc.stdout)
-    return [(base64.b64decode(c), info) for c, info in out]
 
 
 def _child_command(cc: int) -> list[str]:
@@ -154,8 +144,8 @@ def load_payload(module, info, payload: dict[str, bytes], target: str):
         meta = json.loads(payload["gpu_program.json"])
     except (KeyError, ValueError) as exc:
         raise ArtifactError(f"gpu payload has no readable gpu_program.json ({exc})") from None
-    if meta.get("format") != FORMAT:
-        raise ArtifactError(f"gpu payload format {meta.get('format')} is not {FORMAT}")
+    if meta.get("format") not in (1, FORMAT):
+        raise ArtifactError(f"gpu payload format {meta.get('format')} is not 1 or {FORMAT}")
     if meta.get("target") != target:
         raise ArtifactError(f"the artifact's kernels are for {meta.get('target')}, not "
                             f"{target}; compile again with --target {target}")
@@ -169,12 +159,32 @@ def load_payload(module, info, payload: dict[str, bytes], target: str):
     if len(program.kernels) != len(meta["kernels"]):
         raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, the module "
                             f"plans {len(program.kernels)}")
+    cubins = _cubins(meta, payload)
     for i, (kernel, km) in enumerate(zip(program.kernels, meta["kernels"])):
         if km["sha256"] != _sha(kernel.source):
             raise ArtifactError(f"gpu payload kernel {i} does not match the module's kernel")
-        program.runner.launchers[id(kernel)] = CubinLauncher(payload[f"kernel_{i}.cubin"], km)
+        program.runner.launchers[id(kernel)] = cubins(km.get("cubin", i), km)
     program.fast = FastPlan.build(program.plan, program.runner.launchers, program.device)
+    if meta.get("graph"):
+        from .graph import attach
+        attach(program, {k: cubins(k, meta["cubins"][k]) for k in meta["graph"]})
     return program
+
+
+def _cubins(meta: dict, payload: dict):
+    """cubin(key or format-1 index, info) -> a CubinLauncher, one per distinct cubin."""
+    made: dict = {}
+
+    def cubin(key, info):
+        launcher = made.get(key)
+        if launcher is None:
+            name = f"kernel_{key}.cubin" if isinstance(key, int) else f"cubin_{key}.cubin"
+            info = meta["cubins"][key] if isinstance(key, str) else info
+            if name not in payload:
+                raise ArtifactError(f"gpu payload has no {name}")
+            launcher = made[key] = CubinLauncher(payload[name], info)
+        return launcher
+    return cubin
 
 
 class CubinLauncher:

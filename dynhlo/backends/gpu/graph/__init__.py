@@ -46,13 +46,24 @@ def make(program, launchers: dict | None = None, force: bool = False):
     return GraphRunner(prog, program.device, program.interpret, launchers), None
 
 
-def distinct_kernels(program) -> list:
-    """The distinct GraphKernels of a program's graph path ([] when it has none)."""
+def wanted_steps(program):
+    """The GraphProgram the default options would run (None: the plain path)."""
     try:
         prog = build(program.plan, program.info)
     except GraphRefusal:
-        return []
-    return list({step.kernel.source: step.kernel for step in prog.steps}.values())
+        return None
+    return prog if len(prog.steps) >= MIN_LAUNCHES else None
 
 
-__all__ = ["GraphRefusal", "GraphRunner", "distinct_kernels", "make"]
+def attach(program, launchers: dict) -> None:
+    """Give an AOT-loaded program its graph path, launching the payload's cubins
+    (`launchers`: spec key -> launcher), unless DYNHLO_GPU_GRAPH=0."""
+    import os
+    if os.environ.get("DYNHLO_GPU_GRAPH") == "0":
+        program.graph_refusal = "off"
+        return
+    program.graph, program.graph_refusal = make(program, launchers)
+
+
+__all__ = ["GraphRefusal", "GraphRunner", "attach", "make",
+           "wanted_steps"]
