@@ -229,6 +229,9 @@ def cmd_run(ns: argparse.Namespace) -> int:
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
     _add_module_argument(parser, artifact=True)
+    parser.add_argument("--backend", choices=["gpu"], default=None,
+                        help="also show how the backend runs the module (gpu: its CUDA "
+                             "graph, or the instruction that keeps it off the graph)")
 
 
 def cmd_inspect(ns: argparse.Namespace) -> int:
@@ -237,7 +240,12 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if is_artifact(ns.module):
         sys.stdout.write(inspect_artifact(ns.module))
         return 0
-    sys.stdout.write(inspect_module(load_module(ns.module)))
+    module = load_module(ns.module)
+    sys.stdout.write(inspect_module(module))
+    if ns.backend == "gpu":
+        from .backends.gpu.graph import summary
+        from .runtime.executable import compile as compile_module
+        sys.stdout.write("\n" + summary(compile_module(module, backend="gpu").program))
     return 0
 
 

@@ -144,20 +144,23 @@ class GpuProgram:
             else:
                 return _unshared(fast.run(args), args, self.runner.constants)
         on_host = True
-        tensors = []
+        tensors, caller_owned = [], []
         for a, p in zip(args, self.module.entry.parameters):
             if not isinstance(a, (torch.Tensor, np.ndarray, np.generic)) and hasattr(
                     a, "__dlpack__"):
                 a = torch.from_dlpack(a)  # CuPy, JAX, ...: shared, not copied
-            if isinstance(a, torch.Tensor):
+            owned = isinstance(a, torch.Tensor)
+            if owned:
                 on_host = False
                 if a.get_device() != self.device_index:
-                    a = a.to(self.device)
+                    a, owned = a.to(self.device), False
             else:
                 a = to_device(a, self.device, p.shape.element_type)
             tensors.append(a)
-        if graph is not None:  # results are copies out of the graph's buffers
-            result = graph.run(tensors, [t.shape for t in tensors], in_place=False)
+            caller_owned.append(owned)
+        if graph is not None:  # results are copies out of the graph's buffers; copies
+            # made for this call are never captured by address (each call makes new ones)
+            result = graph.run(tensors, [t.shape for t in tensors], in_place=caller_owned)
             return _host_tree(result, self.module.entry.root.shape) if on_host else result
         if fast is not None:
             result = fast.run(tensors)

@@ -65,5 +65,24 @@ def attach(program, launchers: dict) -> None:
     program.graph, program.graph_refusal = make(program, launchers)
 
 
-__all__ = ["GraphRefusal", "GraphRunner", "attach", "make",
+def summary(program) -> str:
+    """What `dynhlo inspect --backend gpu` prints: the graph's launches, distinct kernels
+    and buffers, or the instruction that keeps the module on the plain path (the point
+    where a capture would have to split)."""
+    try:
+        prog = build(program.plan, program.info)
+    except GraphRefusal as exc:
+        return f"gpu graph: off; plain path (not capturable: {exc})\n"
+    from .buffers import assign, bound_bytes
+    _, sizes, _ = assign(prog.steps, bound_bytes(prog), set())
+    distinct = len({step.kernel.source for step in prog.steps})
+    products = sum(1 for step in prog.steps if step.dot)
+    state = "on" if len(prog.steps) >= MIN_LAUNCHES else \
+        f"off by default (fewer than {MIN_LAUNCHES} launches; graph=True forces it)"
+    return (f"gpu graph: {state}; one segment, {len(prog.steps)} launches ({products} "
+            f"products), {distinct} distinct kernels, {len(sizes)} buffers of "
+            f"{sum(sizes) / 2**20:.1f} MiB at the bound, {len(prog.size_index)} size slots\n")
+
+
+__all__ = ["GraphRefusal", "GraphRunner", "attach", "make", "summary",
            "wanted_steps"]

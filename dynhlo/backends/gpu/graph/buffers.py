@@ -10,7 +10,15 @@ every actual size; kernels write their values densely at the actual sizes from t
 
 from __future__ import annotations
 
+from ....hlo.types import to_numpy_dtype
+
 ALIGN = 256  # bytes; also keeps every view 16-byte aligned for Triton's pointer hints
+
+
+def bound_bytes(prog) -> dict:
+    """Bytes of each slot of a GraphProgram at the bound."""
+    return {s: prog.bound_numel[s] * to_numpy_dtype(prog.dtypes[s]).itemsize
+            for s in prog.dtypes}
 
 
 def assign(steps: list, nbytes: dict, keep: set) -> tuple[dict, list, dict]:

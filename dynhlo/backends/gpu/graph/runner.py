@@ -22,7 +22,7 @@ import torch
 
 from ....errors import DynamicSizeError
 from ..launcher import JitLauncher, to_device, torch_dtype
-from .buffers import assign
+from .buffers import assign, bound_bytes
 
 MAX_GRAPHS = 8
 GRID_WAVES = 8        # programs per multiprocessor, at most, in a strided grid
@@ -91,9 +91,8 @@ class GraphRunner:
 
     def _allocate(self) -> None:
         prog = self.prog
-        nbytes = {s: prog.bound_numel[s] * _itemsize(prog.dtypes[s]) for s in prog.dtypes}
         keep = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
-        where, sizes, before = assign(prog.steps, nbytes, keep)
+        where, sizes, before = assign(prog.steps, bound_bytes(prog), keep)
         self.deps = _dependencies(prog.steps, before)
         buffers = [torch.empty(n, dtype=torch.uint8, device=self.device) for n in sizes]
         for slot, buf in where.items():
@@ -114,9 +113,10 @@ class GraphRunner:
 
     # --- a call ---------------------------------------------------------------------------
 
-    def run(self, tensors: list, shapes: list, in_place: bool = True):
+    def run(self, tensors: list, shapes: list, in_place=True):
         """The root for argument tensors (any device) of the given actual shapes;
-        `in_place=False` for tensors made for this call only (never captured by address)."""
+        `in_place` (one bool, or one per argument) is False for tensors made for this call
+        only: they are copied into static buffers, never captured by address."""
         prog = self.prog
         for a, b, what in prog.equal:
             if _size(a, shapes) != _size(b, shapes):
@@ -134,11 +134,12 @@ class GraphRunner:
             self._replay(key, args)
         return self._root(prog.root, shapes)
 
-    def _arguments(self, tensors: list, shapes: list, in_place: bool) -> tuple:
+    def _arguments(self, tensors: list, shapes: list, in_place) -> tuple:
         """Static buffers filled; (graph key, tensors read in place) for the rest."""
         key, fixed, dtypes = [], self.fixed, self.param_dtypes
+        every = in_place if in_place.__class__ is bool else None
         for slot, t in enumerate(tensors):
-            if in_place and fixed[slot]:
+            if fixed[slot] and (every if every is not None else in_place[slot]):
                 ptr = t.data_ptr()
                 if not ptr & 15 and t.dtype is dtypes[slot] and t.is_contiguous():
                     key.append(ptr)
@@ -256,10 +257,6 @@ def _dependencies(steps: list, before: dict) -> list:
 
 def _size(g, shapes) -> int:
     return g if g.__class__ is int else shapes[g[0]][g[1]]
-
-
-def _itemsize(element_type: str) -> int:
-    return torch.empty((), dtype=torch_dtype(element_type)).element_size()
 
 
 def _typed(buf: torch.Tensor, element_type: str, numel: int) -> torch.Tensor:
