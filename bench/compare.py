@@ -10,6 +10,7 @@ in block_until_ready, so their events bracket the device work too):
     xla_n_tf32  the same at JAX's default precision (TF32 dots on this GPU)
     eager       torch eager at n (TF32 off)
     inductor    torch.compile(dynamic=True) at n (TF32 off)
+    dynhlo_plain  dynhlo with graph=False (a launch per kernel and product), for reference
 
 plus the floor (bytes each read and written once over the copy bandwidth measured in this
 run), a serving stream per system (100 requests of random n in [1, B], NumPy in and out,
@@ -48,15 +49,20 @@ import numpy as np  # noqa: E402
 
 from compare_workloads import workloads  # noqa: E402
 
-SYSTEMS = ("dynhlo", "xla_bound", "xla_n", "xla_n_tf32", "eager", "inductor")
+SYSTEMS = ("dynhlo", "xla_bound", "xla_n", "xla_n_tf32", "eager", "inductor", "dynhlo_plain")
 STREAMS = ("dynhlo", "xla_bound", "xla_pow2", "inductor", "eager")
 
 
 def bench_us(fn, quick: bool) -> float:
-    """Median microseconds of fn() (CUDA events, do_bench's warm-up and repeats)."""
+    """Median microseconds of fn() (CUDA events, do_bench's warm-up and repeats); NaN, with
+    the error printed, when a system fails (the other columns still get measured)."""
     from triton.testing import do_bench
-    return 1e3 * do_bench(fn, warmup=10 if quick else 25, rep=40 if quick else 100,
-                          return_mode="median")
+    try:
+        return 1e3 * do_bench(fn, warmup=10 if quick else 25, rep=40 if quick else 100,
+                              return_mode="median")
+    except Exception as exc:  # noqa: BLE001  (a peer's failure is a result, not a crash)
+        print(f"  failed: {type(exc).__name__}: {str(exc)[:300]}", flush=True)
+        return float("nan")
 
 
 def copy_bandwidth() -> float:
@@ -151,12 +157,16 @@ def run_streams(w, peers, weights, requests: list, first: dict) -> dict:
     def timed(name, serve):
         torch.cuda.synchronize()
         t0 = time.perf_counter()
-        for k, xs in enumerate(inputs):
-            serve(xs)
-            if k == 0:
-                first[name] = time.perf_counter() - t0
-        torch.cuda.synchronize()
-        out[name] = time.perf_counter() - t0
+        try:
+            for k, xs in enumerate(inputs):
+                serve(xs)
+                if k == 0:
+                    first[name] = time.perf_counter() - t0
+            torch.cuda.synchronize()
+            out[name] = time.perf_counter() - t0
+        except Exception as exc:  # noqa: BLE001
+            print(f"  stream {name} failed: {type(exc).__name__}: {str(exc)[:300]}")
+            out[name] = first[name] = float("nan")
 
     def serve_dynhlo(xs, state={}):
         if "exe" not in state:
@@ -198,6 +208,7 @@ def kernel_rows(w, peers, weights, gen, bandwidth: float, quick: bool) -> list:
     import torch
     if peers.exe is None:
         peers.exe = dynhlo.compile(w.hlo, backend="gpu")
+    plain = dynhlo.compile(w.hlo, backend="gpu", graph=False)  # the per-launch path
     if peers.inductor is None:
         peers.inductor = torch.compile(w.torch_fn, dynamic=True)
     jw = [to_jax(t) for t in weights]
@@ -209,8 +220,12 @@ def kernel_rows(w, peers, weights, gen, bandwidth: float, quick: bool) -> list:
         args = xs + weights
         jargs = [to_jax(t) for t in xs] + jw
         ref = w.torch_fn(*args)
-        got = peers.exe(*args)
-        err = ((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item()
+        try:
+            got = peers.exe(*args)
+            err = ((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item()
+        except Exception as exc:  # noqa: BLE001
+            print(f"  dynhlo failed: {type(exc).__name__}: {str(exc)[:300]}")
+            err = float("nan")
         us = {
             "dynhlo": bench_us(lambda: peers.exe(*args), quick),
             "xla_bound": bench_us(lambda: jax_call(peers.jit_high, bound_in + jw, True), quick),
@@ -218,6 +233,7 @@ def kernel_rows(w, peers, weights, gen, bandwidth: float, quick: bool) -> list:
             "xla_n_tf32": bench_us(lambda: jax_call(peers.jit_default, jargs, False), quick),
             "eager": bench_us(lambda: w.torch_fn(*args), quick),
             "inductor": bench_us(lambda: peers.inductor(*args), quick),
+            "dynhlo_plain": bench_us(lambda: plain(*args), quick),
         }
         rows.append({"workload": w.name, "bound": w.bound, "n": n,
                      "floor_us": w.bytes(n) / bandwidth * 1e6,

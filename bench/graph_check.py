@@ -49,7 +49,38 @@ def main() -> None:
                   f" graphs={graphs} ok={sum(results)}/{len(results)} "
                   f"compiles after first round={stats.snapshot().get('kernel_compile', 0) - before}")
     failures += transformer()
+    if len(sys.argv) > 1:
+        failures += aot(sys.argv[1])
     print("FAILURES", failures)
+
+
+def aot(path: str) -> int:
+    """An artifact made on a CPU machine (`dynhlo compile ... --target sm_90`) loads and
+    runs the transformer through its graph with zero compilations, as the JIT does."""
+    sys.path.insert(0, str(REPO / "bench"))
+    from compare_workloads import workloads
+    w = workloads()["transformer_48"]
+    before = stats.snapshot().get("kernel_compile", 0)
+    exe = dynhlo.load(path)
+    jit = dynhlo.compile(w.hlo, backend="gpu")
+    gen = torch.Generator(device="cuda").manual_seed(1)
+    weights = [torch.randn(s, device="cuda", generator=gen) / (s[0] ** 0.5 if len(s) == 2
+               else 10) for s in w.shapes(1)[1:]]
+    failures = 0
+    for n in (0, 1, 100, 2048):
+        x = torch.randn(n, 64, device="cuda", generator=gen)
+        loaded_compiles = stats.snapshot().get("kernel_compile", 0)
+        got = exe(x, *weights)
+        loaded_compiles = stats.snapshot().get("kernel_compile", 0) - loaded_compiles
+        want = jit(x, *weights)
+        ok = bool(torch.equal(got, want)) and loaded_compiles == 0
+        failures += not ok
+        print(f"aot transformer_48 n={n:5d} equal to JIT: {torch.equal(got, want)} "
+              f"compilations in the loaded call: {loaded_compiles}")
+    graph = exe.program.graph
+    print(f"aot graph={'on' if graph else exe.program.graph_refusal}; load+calls compiled "
+          f"{stats.snapshot().get('kernel_compile', 0) - before} (the JIT's included)")
+    return failures
 
 
 def transformer() -> int:
