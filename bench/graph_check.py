@@ -73,9 +73,11 @@ def aot(path: str) -> int:
         got = exe(x, *weights)
         loaded_compiles = stats.snapshot().get("kernel_compile", 0) - loaded_compiles
         want = jit(x, *weights)
-        ok = bool(torch.equal(got, want)) and loaded_compiles == 0
+        err = ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item() if n \
+            else 0.0
+        ok = got.shape == want.shape and err < 1e-6 and loaded_compiles == 0
         failures += not ok
-        print(f"aot transformer_48 n={n:5d} equal to JIT: {torch.equal(got, want)} "
+        print(f"aot transformer_48 n={n:5d} rel diff to the JIT {err:.1e}; "
               f"compilations in the loaded call: {loaded_compiles}")
     graph = exe.program.graph
     print(f"aot graph={'on' if graph else exe.program.graph_refusal}; load+calls compiled "

@@ -49,6 +49,7 @@ from . import (ops_torch_collective, ops_torch_conv, ops_torch_data,  # noqa: F4
                ops_torch_elementwise, ops_torch_generic, ops_torch_index,
                ops_torch_numeric, ops_torch_sort, ops_torch_window)
 from .fastpath import FastPlan
+from .graph.runner import GraphCaptureError
 from .fusion import kernels_of, plan_computation
 from .launcher import (JitLauncher, cuda_present, default_device, install_compile_counter,
                        interpreter_active, to_device, to_host)
@@ -133,7 +134,11 @@ class GpuProgram:
                 if a.__class__ is not torch.Tensor or a.get_device() != index:
                     break
             else:
-                return graph.run(args, [a.shape for a in args])
+                try:
+                    return graph.run(args, [a.shape for a in args])
+                except GraphCaptureError as exc:
+                    self._drop_graph(exc)
+                    graph = None
         fast = self.fast
         if fast is not None:
             # The common call: every argument a plain tensor already on this device.
@@ -160,8 +165,11 @@ class GpuProgram:
             caller_owned.append(owned)
         if graph is not None:  # results are copies out of the graph's buffers; copies
             # made for this call are never captured by address (each call makes new ones)
-            result = graph.run(tensors, [t.shape for t in tensors], in_place=caller_owned)
-            return _host_tree(result, self.module.entry.root.shape) if on_host else result
+            try:
+                result = graph.run(tensors, [t.shape for t in tensors], in_place=caller_owned)
+                return _host_tree(result, self.module.entry.root.shape) if on_host else result
+            except GraphCaptureError as exc:
+                self._drop_graph(exc)
         if fast is not None:
             result = fast.run(tensors)
         else:
@@ -171,6 +179,13 @@ class GpuProgram:
         if on_host:
             return _host_tree(result, self.module.entry.root.shape)
         return result
+
+    def _drop_graph(self, exc: Exception) -> None:
+        """A capture the driver refused: this program keeps the plain path from now on."""
+        import warnings
+        warnings.warn(f"dynhlo: the CUDA graph of {self.module.name} could not be captured "
+                      f"({exc}); running it launch by launch", RuntimeWarning, stacklevel=4)
+        self.graph, self.graph_refusal = None, f"capture failed: {exc}"
 
     def to_payload(self) -> dict[str, bytes]:
         """Cubins of every kernel compiled for `target`, plus JSON metadata (no pickle)."""

@@ -30,6 +30,11 @@ INTERPRET_GRID = 3    # programs in the interpreter: small, so the stride loop i
 STREAMS = 3           # streams a capture spreads independent launches over
 
 
+class GraphCaptureError(RuntimeError):
+    """Capturing failed (the driver refused a call inside the capture): nothing ran, the
+    program falls back to its plain path."""
+
+
 class GraphRunner:
     """Static buffers, launchers and captured graphs of one GraphProgram."""
 
@@ -176,7 +181,12 @@ class GraphRunner:
         if entry is None:
             self._bind(key, args)
             refs = [a for a, k in zip(args, key) if k >= 0]  # read in place: kept alive
-            entry = self.graphs[key] = (self._capture(), refs)
+            try:
+                graph = self._capture()
+            except Exception as exc:  # noqa: BLE001  (torch's, CuPy's or Triton's errors)
+                raise GraphCaptureError(str(exc).splitlines()[0] if str(exc) else
+                                        type(exc).__name__) from exc
+            entry = self.graphs[key] = (graph, refs)
             if len(self.graphs) > MAX_GRAPHS:
                 self.graphs.popitem(last=False)
         else:
