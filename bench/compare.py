@@ -356,8 +356,8 @@ def main() -> None:
                                                 "xla_n": first["xla_pow2"],
                                                 "inductor": first["inductor"]}
         result["kernels"] += kernel_rows(w, peers, weights, gen, bandwidth, opts.quick)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1))
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=1))  # after each workload: runs in parts
     print(markdown(result))
     try:
         plot(result, out.with_suffix(".png"))
