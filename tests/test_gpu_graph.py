@@ -145,3 +145,31 @@ ENTRY main {
     assert exe.program.graph is None
     with pytest.raises(plan.GraphRefusal):
         plan.build(exe.program.plan, exe.program.info)
+
+
+def test_graph_program_round_trips_as_json_data():
+    """What an AOT payload stores: the graph program as data, launches by cubin key."""
+    import json
+    from dynhlo.backends.gpu.graph import data
+    exe = graph_exe((MODELS / "mlp" / "module.hlo").read_text())
+    prog = exe.program.graph.prog
+    keys = [f"key{k}" for k in range(len(prog.steps))]
+    back = data.from_data(json.loads(json.dumps(data.to_data(prog, keys))), exe.module)
+    assert [s.key for s in back.steps] == keys
+    for a, b in zip(prog.steps, back.steps):
+        assert (a.inputs, a.out, a.sizes, a.bound_work, a.size_offset) == \
+            (b.inputs, b.out, b.sizes, b.bound_work, b.size_offset)
+        assert (a.kernel.block, a.kernel.nsizes) == (b.kernel.block, b.kernel.nsizes)
+    assert (back.dtypes, back.bound_numel, back.dims, back.root, back.size_index) == \
+        (prog.dtypes, prog.bound_numel, prog.dims, prog.root, prog.size_index)
+    with pytest.raises(dynhlo.ArtifactError):
+        data.from_data({"nparams": 1}, exe.module)
+
+
+def test_inspect_shows_the_graph_or_why_not(capsys):
+    from dynhlo.cli import main
+    assert main(["inspect", "--backend", "gpu", str(MODELS / "mlp" / "module.hlo")]) == 0
+    assert "gpu graph: off by default (fewer than 16 launches" in capsys.readouterr().out
+    assert main(["inspect", "--backend", "gpu",
+                 str(MODELS / "batched_matmul" / "module.hlo")]) == 0
+    assert "not capturable: dot 'dot_general.1'" in capsys.readouterr().out

@@ -80,14 +80,17 @@ def build_payload(program) -> dict[str, bytes]:
     and stored once, as `cubin_<key>.cubin`; `kernels` name theirs by key, and `graph`
     lists the keys of the graph path's kernels when the module takes that path."""
     from .graph import cubins, wanted_steps
+    from .graph.data import to_data
     cc = parse_target(program.target)
     specs = [_spec(k) for k in program.kernels]
     graph = wanted_steps(program)
     graph_specs = cubins.step_specs(graph) if graph is not None else []
     compiled = cubins.compile_distinct(specs + graph_specs, cc, cubins.cache_dir())
     keys = [cubins.spec_key(s, cc) for s in specs]
-    graph_keys = sorted({cubins.spec_key(s, cc) for s in graph_specs})
+    step_keys = [cubins.spec_key(s, cc) for s in graph_specs]
+    graph_keys = sorted(set(step_keys))
     meta = {"format": FORMAT, "target": program.target, "graph": graph_keys,
+            "graph_program": to_data(graph, step_keys) if graph is not None else None,
             "cubins": {k: compiled[k][1] for k in sorted(set(keys) | set(graph_keys))},
             "kernels": [{"sha256": _sha(spec["source"]), "cubin": key,
                          "signature": spec["signature"]} for spec, key in zip(specs, keys)]}
@@ -165,9 +168,10 @@ def load_payload(module, info, payload: dict[str, bytes], target: str):
             raise ArtifactError(f"gpu payload kernel {i} does not match the module's kernel")
         program.runner.launchers[id(kernel)] = cubins(km.get("cubin", i), km)
     program.fast = FastPlan.build(program.plan, program.runner.launchers, program.device)
-    if meta.get("graph"):
+    if meta.get("graph_program"):
         from .graph import attach
-        attach(program, {k: cubins(k, meta["cubins"][k]) for k in meta["graph"]})
+        attach(program, {k: cubins(k, meta["cubins"][k]) for k in meta["graph"]},
+               meta["graph_program"])
     return program
 
 

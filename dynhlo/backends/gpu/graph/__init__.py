@@ -32,15 +32,16 @@ from .runner import GraphRunner
 MIN_LAUNCHES = 16
 
 
-def make(program, launchers: dict | None = None, force: bool = False):
+def make(program, launchers: dict | None = None, force: bool = False, prog=None):
     """(GraphRunner, None) for a GpuProgram whose entry plan can be captured, else
-    (None, why). `launchers` maps kernel source -> launcher (AOT cubins); missing ones are
-    JIT-compiled on first launch. Unless `force`, a program of fewer than MIN_LAUNCHES
-    launches keeps the plain path."""
-    try:
-        prog = build(program.plan, program.info)
-    except GraphRefusal as exc:
-        return None, str(exc)
+    (None, why). `launchers` maps cubin key -> launcher (AOT); the others are compiled
+    (cubins.py). `prog`: a GraphProgram already made (an artifact's). Unless `force`, a
+    program of fewer than MIN_LAUNCHES launches keeps the plain path."""
+    if prog is None:
+        try:
+            prog = build(program.plan, program.info)
+        except GraphRefusal as exc:
+            return None, str(exc)
     if not force and len(prog.steps) < MIN_LAUNCHES:
         return None, f"{len(prog.steps)} launches: the plain path is faster below {MIN_LAUNCHES}"
     return GraphRunner(prog, program.device, program.interpret, launchers), None
@@ -55,14 +56,17 @@ def wanted_steps(program):
     return prog if len(prog.steps) >= MIN_LAUNCHES else None
 
 
-def attach(program, launchers: dict) -> None:
-    """Give an AOT-loaded program its graph path, launching the payload's cubins
-    (`launchers`: spec key -> launcher), unless DYNHLO_GPU_GRAPH=0."""
+def attach(program, launchers: dict, data: dict) -> None:
+    """Give an AOT-loaded program its graph path: the payload's graph program (`data`,
+    graph/data.py) launching the payload's cubins (`launchers`: cubin key -> launcher),
+    unless DYNHLO_GPU_GRAPH=0."""
     import os
+    from .data import from_data
     if os.environ.get("DYNHLO_GPU_GRAPH") == "0":
         program.graph_refusal = "off"
         return
-    program.graph, program.graph_refusal = make(program, launchers)
+    program.graph, program.graph_refusal = make(program, launchers, force=True,
+                                                prog=from_data(data, program.module))
 
 
 def summary(program) -> str:

@@ -41,6 +41,7 @@ class Step:
     size_offset: int = 0           # first int32 of this step's sizes in the size buffer
     origin: object = None          # kernel steps: the codegen.Kernel it was made from
     dot: tuple = ()                # product steps: (element type, a_km, b_nk)
+    key: str = ""                  # cubin key, when loaded from an artifact (data.py)
 
 
 @dataclass

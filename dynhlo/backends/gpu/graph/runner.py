@@ -20,7 +20,7 @@ from collections import OrderedDict
 
 import torch
 
-from ....errors import DynamicSizeError
+from ....errors import ArtifactError, DynamicSizeError
 from ..launcher import JitLauncher, to_device, torch_dtype
 from .buffers import assign, bound_bytes
 
@@ -84,13 +84,18 @@ class GraphRunner:
         major, minor = torch.cuda.get_device_capability(self.device) if cuda_present() \
             else (9, 0)
         cc = major * 10 + minor
-        specs = step_specs(self.prog)
-        keys = [spec_key(s, cc) for s in specs]
-        missing = [s for s, k in zip(specs, keys) if k not in given]
+        if all(step.key for step in steps):  # loaded from an artifact: no sources
+            keys, missing = [step.key for step in steps], []
+        else:
+            specs = step_specs(self.prog)
+            keys = [spec_key(s, cc) for s in specs]
+            missing = [s for s, k in zip(specs, keys) if k not in given]
         cubins = compile_distinct(missing, cc, cache_dir()) if missing else {}
         made: dict = {}
         for k in keys:
             if k not in made:
+                if k not in given and k not in cubins:
+                    raise ArtifactError(f"gpu payload has no cubin {k} for its graph")
                 made[k] = given[k] if k in given else CubinLauncher(*cubins[k])
         return [made[k] for k in keys]
 
