@@ -7,7 +7,7 @@ inference, backend lowering); `load` is dynhlo.load(path) of the artifact that c
 (read, checksums, parse, inference, the backend's load_program); `load+run` adds the first call
 at the smallest case size. Each figure is the median of N rounds after a warm-up round; compile
 and load take turns within a round so that other load on the machine hits both alike. The benchmark
-also checks that loading compiled nothing (dynhlo.runtime.stats) and that the loaded
+also checks that loading compiled nothing (dynhlo.stats) and that the loaded
 executable gives the corpus's expected output. --write-results replaces the "## AOT load"
 section of bench/RESULTS.md (other sections are left as they are).
 
@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 import numpy as np  # noqa: E402
 
 import dynhlo  # noqa: E402
-from dynhlo.runtime import stats  # noqa: E402
+from dynhlo import stats  # noqa: E402
 
 MODELS = ROOT / "tests" / "data" / "models"
 LARGE = ROOT / "tests" / "data" / "large" / "transformer_48_layers.hlo"

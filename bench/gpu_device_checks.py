@@ -23,7 +23,7 @@ if not MODELS.is_dir():
 
 import dynhlo  # noqa: E402
 from dynhlo.backends import gpu  # noqa: E402,F401
-from dynhlo.runtime import stats  # noqa: E402
+from dynhlo import stats  # noqa: E402
 
 SEED = """HloModule Test
 ENTRY main {

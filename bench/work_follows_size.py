@@ -30,7 +30,7 @@ if not MODELS.is_dir():
 import torch  # noqa: E402
 
 import dynhlo  # noqa: E402
-from dynhlo.runtime import stats  # noqa: E402
+from dynhlo import stats  # noqa: E402
 
 
 def cuda_time(fn, reps: int, warmup: int = 5) -> float:

@@ -10,12 +10,11 @@
 from .errors import (ArgumentError, ArtifactError, DynamicSizeError, DynHloError,
                      HloParseError, HloVerifyError, UnsupportedError)
 from .hlo import HloModule, parse_hlo
-from .runtime.artifact import deserialize, load
+from .runtime.loader import deserialize, load
 from .runtime.buckets import BucketedExecutable
 from .runtime.executable import Executable, compile
 from .runtime.jit import jit
-
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = ["ArgumentError", "ArtifactError", "DynamicSizeError", "DynHloError",
            "HloParseError", "HloVerifyError", "UnsupportedError", "HloModule", "parse_hlo",

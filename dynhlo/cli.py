@@ -115,7 +115,7 @@ def load_executable(path: str, backend: str | None):
     when given, must match), or an HLO module compiled for `backend` (default cpu)."""
     if is_artifact(path):
         from .errors import ArtifactError
-        from .runtime.artifact import deserialize
+        from .runtime.loader import deserialize
         try:
             return deserialize(read_bytes(path), backend=backend)
         except ArtifactError as exc:
@@ -448,7 +448,7 @@ mark the dynamic dimensions of the parameters with <=N (f32[<=128,64]).
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from .version import __version__
     parser = argparse.ArgumentParser(
         prog=PROG, description="Compile and run XLA HLO modules with bounded dynamic shapes "
         "(f32[<=128,64]) on the CPU or an NVIDIA GPU.", epilog=_EPILOG,

@@ -96,7 +96,7 @@ def compare(got, want, where: str, tol: float = 1e-6) -> None:
     for integers and bools, within `tol` (relative and absolute) for floats and complex."""
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want), where
-        for g, w in zip(got, want):
+        for g, w in zip(got, want, strict=True):
             compare(g, w, where, tol)
         return
     want = np.asarray(want)

@@ -84,7 +84,7 @@ def test_a_scalar_result_is_a_numpy_array():
     every other result ('NumPy out'): `out[...] = 0` failed on it."""
     exe = dynhlo.compile(hlo_module("ENTRY m {\n  c = s32[] constant(3)\n  d = f32[] constant(2)\n"
                                     "  ROOT t = (s32[], f32[]) tuple(c, d)\n}"))
-    for out, want in zip(exe(), (3, 2.0)):
+    for out, want in zip(exe(), (3, 2.0), strict=True):
         assert isinstance(out, np.ndarray) and out.shape == () and out == want
     one = dynhlo.compile(hlo_module("ENTRY m {\n  ROOT c = s32[] constant(3)\n}"))()
     assert isinstance(one, np.ndarray)

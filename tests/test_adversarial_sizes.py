@@ -121,7 +121,7 @@ def test_corpus_model_at_size_zero(model, variant):
             .astype(to_numpy_dtype(p["dtype"])) for p in case["params"]]
     outputs = exe(*args)
     outputs = outputs if isinstance(outputs, tuple) else (outputs,)
-    for out, spec in zip(outputs, case["outputs"]):
+    for out, spec in zip(outputs, case["outputs"], strict=True):
         want = [0 if isinstance(s, str) else s for s in spec["bounded_shape"]]
         assert list(out.shape) == want
         assert not np.isnan(out).any()

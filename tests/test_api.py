@@ -49,7 +49,7 @@ def test_compile_text_and_module_agree():
     x = np.arange(15, dtype=np.float32).reshape(5, 3)
     from_text = dynhlo.compile(ROW_SUMS)(x)
     from_module = dynhlo.compile(dynhlo.parse_hlo(ROW_SUMS), backend="cpu")(x)
-    for a, b in zip(from_text, from_module):
+    for a, b in zip(from_text, from_module, strict=True):
         np.testing.assert_array_equal(a, b)
 
 

@@ -1,7 +1,7 @@
 """AOT artifacts: round trips of the corpus through a fresh process, and every corruption case.
 
 Expected values come from the corpus (JAX at the actual sizes) or from NumPy by hand; "loading
-compiles nothing" is read off dynhlo.runtime.stats, in this process and in a fresh one.
+compiles nothing" is read off dynhlo.stats, in this process and in a fresh one.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.runtime import artifact, stats
+from dynhlo import stats
+from dynhlo.runtime import artifact
 from conftest import MODELS, REPO
 
 MODEL_DIRS = sorted(p for p in MODELS.iterdir() if p.is_dir())
@@ -60,9 +61,9 @@ FRESH_PROCESS = r"""
 import json, sys
 import numpy as np
 import dynhlo
-from dynhlo.runtime import stats
+from dynhlo import stats
 results = {}
-for path, model in zip(sys.argv[1::2], sys.argv[2::2]):
+for path, model in zip(sys.argv[1::2], sys.argv[2::2], strict=True):
     exe = dynhlo.load(path)
     meta = json.load(open(model + "/cases.json"))
     arrays = np.load(model + "/cases.npz")
@@ -72,7 +73,7 @@ for path, model in zip(sys.argv[1::2], sys.argv[2::2]):
         outs = out if isinstance(out, tuple) else (out,)
         ok.append(all(o.shape == arrays[e["npz_key"]].shape and np.allclose(
             o, arrays[e["npz_key"]], rtol=case["rtol"], atol=case["atol"])
-            for o, e in zip(outs, case["outputs"])))
+            for o, e in zip(outs, case["outputs"], strict=True)))
     results[model] = ok
 print(json.dumps({"results": results, "stats": stats.snapshot()}))
 """
@@ -311,7 +312,7 @@ FRESH_GPU = r"""
 import json, sys
 import numpy as np
 import dynhlo
-from dynhlo.runtime import stats
+from dynhlo import stats
 path, cache = sys.argv[1:3]
 def softmax(x):
     e = np.exp(x - x.max(axis=1, keepdims=True))

@@ -177,7 +177,7 @@ def _literal_cases():
 def test_printed_results_read_back_exactly(value):
     text = cli.format_result(value)
     back = parse_literal_text(text)
-    for got, want in zip(cli.flatten(back), cli.flatten(value)):
+    for got, want in zip(cli.flatten(back), cli.flatten(value), strict=True):
         assert got.dtype == want.dtype and got.shape == want.shape
         np.testing.assert_array_equal(got.astype(np.complex128), want.astype(np.complex128))
 

@@ -66,13 +66,13 @@ def test_model_matches_jax(model, variant, case_id):
     case = _cases(model)["cases"][case_id]
     arrays = _arrays(model)
     args = [arrays[a["npz_key"]] for a in case["args"]]
-    for arg, spec in zip(args, case["args"]):
+    for arg, spec in zip(args, case["args"], strict=True):
         assert list(arg.shape) == spec["shape"]
     result = _executable(model, variant)(*args)
     outputs = result if isinstance(result, tuple) else (result,)
     assert isinstance(result, tuple) == _cases(model)["root_is_tuple"]
     assert len(outputs) == len(case["outputs"])
-    for got, spec in zip(outputs, case["outputs"]):
+    for got, spec in zip(outputs, case["outputs"], strict=True):
         want = arrays[spec["npz_key"]]
         _assert_close(got, want, case["rtol"], case["atol"], f"output {spec['index']}")
 

@@ -107,7 +107,7 @@ def test_direct_launch_gets_pointers_sizes_and_constexprs_in_kernel_order(name, 
         launcher.direct = _interpreting_stand_in(launcher, tensors)
     rng = np.random.default_rng(4)
     if shapes is None:
-        shapes = [tuple(5 if d else s for d, s in zip(p.shape.dynamic, p.shape.dims))
+        shapes = [tuple(5 if d else s for d, s in zip(p.shape.dynamic, p.shape.dims, strict=True))
                   for p in exe.parameters]
     args = [rng.standard_normal(s).astype(np.float32) for s in shapes]
     targs = [torch.from_numpy(a) for a in args]
@@ -174,11 +174,11 @@ def test_gpu_direct_launches_match_the_cpu_backend_at_every_size(name):
     text = (MODELS / name / "module.hlo").read_text()
     exe, ref = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
     rng = np.random.default_rng(6)
-    bound = next(d for p in exe.parameters for d, dyn in zip(p.shape.dims, p.shape.dynamic)
-                 if dyn)
+    bound = next(d for p in exe.parameters
+                 for d, dyn in zip(p.shape.dims, p.shape.dynamic, strict=True) if dyn)
     for n in (bound, 1, 0, bound // 3 + 1, bound, 1):
-        args = [rng.standard_normal([n if dyn else s for s, dyn in
-                                     zip(p.shape.dims, p.shape.dynamic)]).astype(np.float32)
+        args = [rng.standard_normal([n if dyn else s for s, dyn in zip(
+                    p.shape.dims, p.shape.dynamic, strict=True)]).astype(np.float32)
                 for p in exe.parameters]
         _close(exe(*[torch.from_numpy(a).to(_device()) for a in args]), ref(*args), 1e-4)
     launchers = exe.program.runner.launchers.values()

@@ -10,6 +10,7 @@ host fallback, so the counter check is not vacuous.
 
 from __future__ import annotations
 
+import dataclasses
 
 import numpy as np
 import pytest
@@ -17,7 +18,7 @@ import pytest
 import dynhlo
 from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
 from dynhlo.hlo.opcodes import Opcode  # noqa: E402
-from dynhlo.runtime import stats  # noqa: E402
+from dynhlo import backends, stats  # noqa: E402
 from test_gpu_library_ops import check  # noqa: E402
 
 LOOP = """HloModule jit_loop, is_scheduled=true, entry_computation_layout={(f32[<=8,4]{1,0})->f32[<=8,4]{1,0}}
@@ -150,7 +151,8 @@ def test_fusions_are_gone_from_what_the_gpu_plans():
 
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_without_the_pipeline_fusions_take_the_host_fallback(name, monkeypatch):
-    monkeypatch.setattr(gpu, "GPU_PIPELINE", [])
+    without = dataclasses.replace(backends.BACKENDS["gpu"], pipeline=[])
+    monkeypatch.setitem(backends.BACKENDS, "gpu", without)
     exe = dynhlo.compile(MODULES[name], backend="gpu")
     before = stats.snapshot().get("gpu_host_fallback", 0)
     exe(_x(3))
@@ -161,12 +163,12 @@ def test_without_the_pipeline_fusions_take_the_host_fallback(name, monkeypatch):
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_aot_payload_of_an_xla_dump_module_loads_with_zero_compilations(name):
-    from dynhlo.shapes.dynamic import infer_module
+    from dynhlo.compiler import load_program
     text = MODULES[name]
     payload = dynhlo.compile(text, backend="gpu", target="sm_90").program.to_payload()
     module = dynhlo.parse_hlo(text)  # what the artifact stores: the module as the user gave it
     before = stats.snapshot()
-    program = gpu.load_program(module, infer_module(module), payload, "sm_90")
+    program = load_program(module, "gpu", payload, "sm_90")
     reference = dynhlo.compile(text)
     for n in SIZES:
         got = program.run([_x(n)])

@@ -24,7 +24,7 @@ import pytest
 import dynhlo
 from gpucheck import F32_REDUCERS  # skips without torch or triton; interpreter mode
 from opcheck import compiled
-from dynhlo.runtime import stats  # noqa: E402
+from dynhlo import stats  # noqa: E402
 
 TABLES = {
     "test_ops_data": ["CASES"],
@@ -44,7 +44,7 @@ HOST_ONLY = {
 def _same(got, want, where: str, exact: bool = False, tol: float = 1e-5):
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want), where
-        for g, w in zip(got, want):
+        for g, w in zip(got, want, strict=True):
             _same(g, w, where, exact, tol)
         return
     got, want = np.asarray(got), np.asarray(want)

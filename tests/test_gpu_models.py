@@ -16,7 +16,7 @@ import pytest
 
 import dynhlo
 from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
-from dynhlo.runtime import stats  # noqa: E402
+from dynhlo import stats  # noqa: E402
 
 MODELS = Path(__file__).resolve().parent / "data" / "models"
 NAMES = sorted(p.name for p in MODELS.iterdir() if p.is_dir()) if MODELS.is_dir() else []
@@ -56,7 +56,7 @@ def check_model(name: str, fname: str, exe) -> int:
     for case, args, wants in load_cases(name):
         out = exe(*args)
         outs = out if isinstance(out, tuple) else (out,)
-        for got, want in zip(outs, wants):
+        for got, want in zip(outs, wants, strict=True):
             assert_matches(got, want, case["rtol"], case["atol"])
         count += 1
     return count
@@ -114,7 +114,7 @@ def test_size_zero_and_one_on_every_model():
         arrays = np.load(MODELS / name / "cases.npz")
         for n in (0, 1):
             args = []
-            for p, a in zip(meta["params"], case["args"]):
+            for p, a in zip(meta["params"], case["args"], strict=True):
                 x = arrays[a["npz_key"]]
                 for d in map(int, p["dynamic_dims"]):
                     x = np.resize(x, x.shape[:d] + (n,) + x.shape[d + 1:]) if x.size else \
@@ -202,13 +202,13 @@ def test_gpu_cuda_tensors_in_and_out_without_host_copies():
 @needs_cuda
 @pytest.mark.parametrize("name", NAMES)
 def test_gpu_aot_payload_launches_with_zero_compilations(name):
-    from dynhlo.shapes.dynamic import infer_module
+    from dynhlo.compiler import load_program
     text = (MODELS / name / "module.hlo").read_text()
     exe = dynhlo.compile(text, backend="gpu", target="sm_90")
     payload = exe.program.to_payload()
     module = dynhlo.parse_hlo(text)
     before = stats.snapshot().get("kernel_compile", 0)
-    program = gpu.load_program(module, infer_module(module), payload, "sm_90")
+    program = load_program(module, "gpu", payload, "sm_90")
     loaded = dynhlo.runtime.executable.Executable(module, program, {"backend": "gpu"})
     check_model(name, "module.hlo", loaded)
     assert stats.snapshot().get("kernel_compile", 0) == before
@@ -218,9 +218,9 @@ def test_aot_payload_for_another_target_is_an_artifact_error():
     payload = {"gpu_program.json": json.dumps({"format": 1, "target": "sm_80",
                                                 "kernels": []}).encode()}
     module = dynhlo.parse_hlo(SEED)
-    from dynhlo.shapes.dynamic import infer_module
+    from dynhlo.compiler import load_program
     with pytest.raises(dynhlo.ArtifactError, match="sm_80"):
-        gpu.load_program(module, infer_module(module), payload, "sm_90")
+        load_program(module, "gpu", payload, "sm_90")
 
 
 def test_attention_with_different_query_and_key_counts_and_a_mismatched_value():

@@ -166,7 +166,7 @@ def test_aot_payload_cross_compiles_without_a_gpu(tmp_path, monkeypatch):
     """Cubins for sm_90 and JSON metadata, made here (Triton cross-compiles; no pickle);
     a second payload of the same kernels compiles nothing (the cubin cache)."""
     import json
-    from dynhlo.runtime import stats
+    from dynhlo import stats
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     text, _, _ = CASES["row_reduce_max"]
     program = dynhlo.compile(text, backend="gpu", target="sm_90").program
@@ -293,7 +293,7 @@ ENTRY main {
 
 def test_while_runs_its_body_plan_on_the_device():
     """The body's ops are generated kernels; only the predicate is read back per iteration."""
-    from dynhlo.runtime import stats
+    from dynhlo import stats
     exe = dynhlo.compile(WHILE, backend="gpu")
     assert ("while" in [kind for _, kind in exe.program.plan.steps])
     assert exe.program.kernels  # the body's tanh + add (and the condition's compare)

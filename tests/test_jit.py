@@ -1,7 +1,7 @@
 """dynhlo.jit: memory and disk caches, processes sharing one cache directory, corrupted entries.
 
 Values are checked against the corpus (JAX at the actual sizes) and NumPy; "compiles nothing"
-is read off the JIT's own count and dynhlo.runtime.stats, in fresh processes.
+is read off the JIT's own count and dynhlo.stats, in fresh processes.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.runtime import artifact, stats
+from dynhlo import stats
+from dynhlo.runtime import artifact
 from dynhlo.runtime.jit import default_cache_dir
 from conftest import MODELS, REPO
 from test_unbounded import SOFTMAX, rows, softmax
@@ -33,7 +34,7 @@ import json, os, sys, time
 from pathlib import Path
 import numpy as np
 import dynhlo
-from dynhlo.runtime import stats
+from dynhlo import stats
 cache, go, models_dir, softmax_text = sys.argv[1:5]
 models = sys.argv[5:]
 deadline = time.time() + 60
@@ -49,7 +50,7 @@ for name in models:
         out = f(*[arrays[a["npz_key"]] for a in case["args"]])
         outs = out if isinstance(out, tuple) else (out,)
         ok += [bool(np.allclose(o, arrays[e["npz_key"]], rtol=case["rtol"], atol=case["atol"]))
-               for o, e in zip(outs, case["outputs"])]
+               for o, e in zip(outs, case["outputs"], strict=True)]
     compilations += f.compilations
 f = dynhlo.jit(Path(softmax_text).read_text(), cache_dir=cache)
 for n in [1, 5, 17, 100]:

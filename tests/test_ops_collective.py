@@ -14,7 +14,7 @@ import pytest
 
 import dynhlo
 from dynhlo.hlo.types import to_numpy_dtype
-from opcheck import SIZES, dim, run_hlo
+from opcheck import SIZES, OpCase, dim, run_hlo
 
 TYPES = ["f32", "s32", "bf16"]
 
@@ -106,6 +106,22 @@ def test_single_device_form(name, body, kind, t, label, bound, n):
     assert y.shape == (n, 4) and y.dtype == x.dtype
     np.testing.assert_array_equal(y, want)
     np.testing.assert_array_equal(total, want.astype(np.float64).sum().astype(x.dtype))
+
+
+def _case(name: str, body: str, kind: str) -> OpCase:
+    """A record as an op-table row in f32 at bound 8 (the GPU backend runs these too)."""
+    text = _module("f32", "<=8", body.replace("T[", "f32[").replace("D,", "<=8,"))
+
+    def expect(x):
+        want = _expected(kind, x)
+        return want, np.float32(want.astype(np.float64).sum())
+    return OpCase(name, text, lambda n, rng: [(np.arange(n * 4).reshape(n, 4) - 7).astype(
+        np.float32)], expect, sizes=(8, 0, 1, 5))
+
+
+# The records as this family's op table, for the backends' cross-check
+# (tests/test_gpu_optables.py); the CPU runs them above, in three element types.
+CASES = [_case(*record) for record in RECORDS]
 
 
 def test_collective_keeps_a_size_set_inside_the_module():

@@ -200,7 +200,7 @@ def ref_scatter(operands, indices, updates, combine, window_dims, inserted, to_o
         full = tuple(start[d] + (window[window_operand.index(d)] if d in window_operand else 0)
                      for d in range(rank))
         new = combine(*[o[full] for o in outs], *[u[u_idx] for u in updates])
-        for o, v in zip(outs, new if isinstance(new, tuple) else (new,)):
+        for o, v in zip(outs, new if isinstance(new, tuple) else (new,), strict=True):
             o[full] = v
     return outs[0] if len(outs) == 1 else tuple(outs)
 

@@ -178,7 +178,7 @@ def test_lapack_dynamic_batch_equals_static_per_matrix(target, operands, results
     assert [g.shape for g in got] == [(n,) + d for _, d in results]
     for b in range(n):
         want = run_hlo(static, *[a[b] for a in args])
-        for g, w in zip(got, want if isinstance(want, tuple) else (want,)):
+        for g, w in zip(got, want if isinstance(want, tuple) else (want,), strict=True):
             np.testing.assert_allclose(g[b], w, rtol=1e-12, atol=1e-12)
 
 

@@ -18,7 +18,7 @@ import pytest
 
 import dynhlo
 from dynhlo.hlo.types import to_numpy_dtype
-from opcheck import SIZES, dim, run_hlo
+from opcheck import SIZES, OpCase, check_case, crossed, dim, run_hlo
 
 
 def unary_module(op: str, src: str, dst: str, d: str, attrs: str = "") -> str:
@@ -110,6 +110,52 @@ def test_unary_numerics(op, types, reference, label, bound, n):
             got = run_hlo(text, x)
             assert got.dtype == _np(t) and got.shape == (n, 3)
             np.testing.assert_array_equal(got, reference(x, t), err_msg=f"{op} {t}")
+
+
+def _unary_case(op: str, t: str, reference) -> OpCase:
+    """A record as an op-table row in one element type, at bound 8."""
+    if hasattr(reference, "domain"):
+        def args(n, rng):
+            return [_domain_values(t, (n, 3), reference.domain, seed=n)]
+
+        def expect(x):
+            return reference(x.astype(np.float64), t).astype(_np(t))
+    else:
+        def args(n, rng):
+            return [_values(t, n * 3, seed=n).reshape(n, 3)]
+
+        def expect(x):
+            return reference(x, t)
+    return OpCase(f"{op}-{t}", unary_module(op, t, t, "<=8"), args, expect, sizes=(8, 0, 1, 5))
+
+
+BN_INFERENCE = """HloModule t
+ENTRY main {
+  x = f32[<=8,2,3] parameter(0)
+  s = f32[2] parameter(1)
+  o = f32[2] parameter(2)
+  m = f32[2] parameter(3)
+  v = f32[2] parameter(4)
+  ROOT y = f32[<=8,2,3] batch-norm-inference(x, s, o, m, v), epsilon=0.01, feature_index=1
+}"""
+
+
+def _bn_inference_args(n, rng):
+    return [rng.normal(size=(n, 2, 3)).astype(np.float32), np.float32([2, 0.5]),
+            np.float32([1, -1]), np.float32([0.5, -0.25]), np.float32([4, 0.25])]
+
+
+def _bn_inference(x, s, o, m, v):
+    return ((x - m[:, None]) / np.sqrt(v[:, None] + 0.01) * s[:, None] + o[:, None]).astype(
+        np.float32)
+
+
+# This family's op table, run on the CPU below and on the GPU by tests/test_gpu_optables.py
+# (the tests above run the unary records in every element type).
+CASES = [_unary_case(op, t, reference) for op, types, reference in UNARY_RECORDS
+         for t in (("s32", "u8") if types is INT_TYPES else ("f32",))]
+CASES.append(OpCase("batch-norm-inference", BN_INFERENCE, _bn_inference_args, _bn_inference,
+                    sizes=(8, 0, 1, 5)))
 
 
 SPECIALS = [0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan, 1e-30, -65504.0, 3e38]
@@ -281,7 +327,7 @@ ENTRY main {{
     offset = rng.normal(size=c).astype(_np(t))
     y, mean, var = run_hlo(text, x, scale, offset)
     want = _bn_reference(x, scale.astype(np.float64), offset.astype(np.float64), 0.001, f)
-    for got, ref, name in zip((y, mean, var), want, ("output", "mean", "variance")):
+    for got, ref, name in zip((y, mean, var), want, ("output", "mean", "variance"), strict=True):
         assert got.dtype == _np(t) and got.shape == ref.shape, name
         np.testing.assert_allclose(got.astype(np.float64), ref, rtol=BN_TOL[t],
                                    atol=BN_TOL[t], equal_nan=True, err_msg=name)
@@ -306,7 +352,7 @@ ENTRY main {
         y, mean, var = run_hlo(text, padded, np.int32(n), scale, offset)
         want = _bn_reference(padded[:n], scale, offset, 0.5, 1)
         assert y.shape == (n, 3)
-        for got, ref in zip((y, mean, var), want):
+        for got, ref in zip((y, mean, var), want, strict=True):
             np.testing.assert_allclose(got, ref, rtol=1e-5, atol=1e-5)
 
 
@@ -397,3 +443,8 @@ ENTRY main {
 }"""
     with pytest.raises(dynhlo.HloVerifyError, match="features"):
         dynhlo.compile(text)
+
+
+@pytest.mark.parametrize("case,n", crossed(CASES))
+def test_numeric_table(case, n):
+    check_case(case, n)

@@ -407,7 +407,7 @@ def test_general_comparator_merges_runs_of_any_length(n):
     args.append(np.arange(n, dtype=np.int32))
     got = run_hlo(text, *args)
     want = case.expect(*args)
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w)
 
 
@@ -453,3 +453,47 @@ ENTRY e {
 }"""
     with pytest.raises(HloVerifyError, match="complex"):
         run_hlo(text, np.zeros(4, np.complex64))
+
+
+NARROW_SORT = """HloModule narrow
+lt {
+  a = TYPE[] parameter(0)
+  b = TYPE[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT, type=TOTALORDER
+}
+ENTRY main {
+  x = TYPE[<=8] parameter(0)
+  ROOT s = TYPE[<=8] sort(x), dimensions={0}, to_apply=lt
+}"""
+
+
+@pytest.mark.parametrize("element_type,dtype,values", [
+    ("f4e2m1fn", ml_dtypes.float4_e2m1fn, [2.0, -1.0, 0.5, -3.0, 6.0, -0.5, 1.5]),
+    ("f8e8m0fnu", ml_dtypes.float8_e8m0fnu, [2.0, 0.5, 1.0, 4.0, 0.25, 1024.0]),
+    ("f8e4m3fn", ml_dtypes.float8_e4m3fn, [2.0, -1.0, 0.5, -3.0, 448.0, -448.0]),
+])
+def test_total_order_sort_of_narrow_floats_is_their_numeric_order(element_type, dtype, values):
+    # f4e2m1fn keeps its sign at bit 3 of a byte and f8e8m0fnu has none: their bytes read as
+    # signed integers are not their order (sorting by them put -3 after 2, and 4 before 1).
+    x = np.array(values, dtype=dtype)
+    got = run_hlo(NARROW_SORT.replace("TYPE", element_type), x)
+    np.testing.assert_array_equal(got.astype(np.float64), np.sort(np.array(values)))
+
+
+COMPARE_TOTAL = """HloModule c
+ENTRY main {
+  a = f32[2] parameter(0)
+  b = f32[2] parameter(1)
+  ROOT c = pred[2] compare(a, b), direction=LT, type=TOTALORDER
+}"""
+
+
+def test_total_order_puts_a_signaling_nan_between_inf_and_a_quiet_nan():
+    # IEEE 754-2019 5.10 totalOrder: -qNaN < -sNaN < -inf and +inf < +sNaN < +qNaN. Compared at
+    # f32 width: converting to f64 would quiet the signaling NaN and move it past the quiet one.
+    bits = np.array([0x7F800001, 0xFF800001], np.uint32).view(np.float32)    # +sNaN, -sNaN
+    quiet = np.array([0x7FC00000, 0xFFC00000], np.uint32).view(np.float32)   # +qNaN, -qNaN
+    np.testing.assert_array_equal(run_hlo(COMPARE_TOTAL, bits, quiet), [True, False])
+    np.testing.assert_array_equal(run_hlo(COMPARE_TOTAL, quiet, bits), [False, True])
+    inf = np.array([np.inf, -np.inf], np.float32)
+    np.testing.assert_array_equal(run_hlo(COMPARE_TOTAL, inf, bits), [True, False])

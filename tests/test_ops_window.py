@@ -83,11 +83,11 @@ def ref_reduce_window(arrays, inits, fn, size, stride=None, pad=None, base=None,
     """Explicit loops; `fn(accs, values) -> accs` over tuples (variadic reduce-window)."""
     size, stride, pad, base, wdil = _window(arrays[0].ndim, size, stride, pad, base, wdil)
     out_shape = []
-    for n, k, s, (lo, hi), b, w in zip(arrays[0].shape, size, stride, pad, base, wdil):
+    for n, k, s, (lo, hi), b, w in zip(arrays[0].shape, size, stride, pad, base, wdil, strict=True):
         extent = lo + hi + ((n - 1) * b + 1 if n else 0)
         span = (k - 1) * w + 1
         out_shape.append((extent - span) // s + 1 if extent >= span else 0)
-    outs = [np.full(out_shape, init, dtype=a.dtype) for a, init in zip(arrays, inits)]
+    outs = [np.full(out_shape, init, dtype=a.dtype) for a, init in zip(arrays, inits, strict=True)]
     for o in np.ndindex(*out_shape):
         accs = tuple(inits)
         for k in np.ndindex(*size):
@@ -99,7 +99,7 @@ def ref_reduce_window(arrays, inits, fn, size, stride=None, pad=None, base=None,
                 index.append(p // base[d])
             else:
                 accs = fn(accs, tuple(a[tuple(index)] for a in arrays))
-        for out, acc in zip(outs, accs):
+        for out, acc in zip(outs, accs, strict=True):
             out[o] = acc
     return outs[0] if len(outs) == 1 else tuple(outs)
 
@@ -255,7 +255,7 @@ def ref_select_and_scatter(operand, source, init, select, scatter, size, stride,
         pick = None
         for k in np.ndindex(*size):
             index = tuple(o[d] * stride[d] + k[d] - pad[d][0] for d in range(len(size)))
-            if any(not 0 <= i < n for i, n in zip(index, operand.shape)):
+            if any(not 0 <= i < n for i, n in zip(index, operand.shape, strict=True)):
                 continue
             if pick is None or not select(operand[pick], operand[index]):
                 pick = index

@@ -123,7 +123,7 @@ RUNS = {
 def _same(got, want):
     if isinstance(want, tuple):
         assert isinstance(got, tuple) and len(got) == len(want)
-        for g, w in zip(got, want):
+        for g, w in zip(got, want, strict=True):
             _same(g, w)
         return
     got = np.asarray(got)

@@ -8,7 +8,7 @@ import pytest
 
 import dynhlo
 from dynhlo.passes.bound_unbounded import bound_unbounded
-from dynhlo.runtime import stats
+from dynhlo import stats
 from dynhlo.runtime.buckets import BucketPolicy, next_power_of_two, resolve_bounds
 
 SOFTMAX = """HloModule softmax_unbounded, \

@@ -1,0 +1,63 @@
+"""The backends by name: what dynhlo.compiler needs of each, and nothing else.
+
+A backend is a package that exposes
+    compile_module(module, info, **options) -> program
+    load_program(module, info, payload, target) -> program   (an artifact's payload; no compile)
+where `module` is the output of the backend's pass pipeline (dynhlo/passes/pipelines.py) and
+`info` its dynamic dimension inference; a program has `backend`, `target`, `run(arrays)` and
+`to_payload() -> {name: bytes}`. A backend is imported only when asked for, so the GPU's
+torch and triton are needed only by those who use it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+from ..errors import UnsupportedError
+from ..passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step
+
+
+@dataclass(frozen=True)
+class Backend:
+    """One backend: its name, its pass pipeline, the package that implements it, and what
+    that package needs beyond dynhlo's own dependencies (said when it cannot import)."""
+
+    name: str
+    pipeline: list[Step]
+    package: str
+    needs: str = ""
+
+    def implementation(self):
+        """The backend's package; UnsupportedError naming what it needs when it cannot import."""
+        try:
+            return importlib.import_module(self.package)
+        except ImportError as exc:
+            raise UnsupportedError(f"the {self.name} backend needs {self.needs}: {exc}"
+                                   ) from None
+
+    def compile(self, module, info, **options):
+        """A program for a module its pipeline already ran on (see the module docstring)."""
+        return self.implementation().compile_module(module, info, **options)
+
+    def load(self, module, info, payload: dict[str, bytes], target: str):
+        """The program an artifact's payload holds, for the module its pipeline ran on."""
+        return self.implementation().load_program(module, info, payload, target)
+
+
+BACKENDS: dict[str, Backend] = {
+    "cpu": Backend("cpu", CPU_PIPELINE, "dynhlo.backends.cpu"),
+    "gpu": Backend("gpu", GPU_PIPELINE, "dynhlo.backends.gpu", needs="torch and triton"),
+}
+
+
+def get(name: str) -> Backend:
+    """The backend called `name`; UnsupportedError listing the backends for any other name."""
+    backend = BACKENDS.get(name) if isinstance(name, str) else None
+    if backend is None:
+        raise UnsupportedError(f"unknown backend '{name}'; choose one of "
+                               f"{', '.join(BACKENDS)}")
+    return backend
+
+
+__all__ = ["BACKENDS", "Backend", "get"]

@@ -14,6 +14,7 @@ from typing import Iterator
 import numpy as np
 
 from .opcodes import Opcode
+from .printer import print_module
 from .shape import AnyShape
 
 
@@ -153,7 +154,6 @@ class HloModule:
         return self.source.count("\n", 0, inst.offset) + 1
 
     def to_text(self) -> str:
-        from .printer import print_module
         return print_module(self)
 
     def __str__(self) -> str:

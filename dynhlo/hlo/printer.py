@@ -9,12 +9,14 @@ written inline in an attribute print as named computations (`_.0`) before their 
 
 from __future__ import annotations
 
-from .ir import Computation, HloModule, Instruction
 from .literal import format_literal
 from .opcodes import Opcode
 
+# The IR (ir.py) prints itself through this module (HloModule.to_text), so this module does
+# not import it back: it reads instructions, computations and modules by their attributes.
 
-def print_instruction(inst: Instruction, is_root: bool = False) -> str:
+
+def print_instruction(inst, is_root: bool = False) -> str:
     """One instruction line, e.g. `ROOT b = f32[<=5,5]{0,1} copy(a)`."""
     if inst.opcode is Opcode.CONSTANT:
         args = format_literal(inst.literal, inst.shape)
@@ -28,7 +30,7 @@ def print_instruction(inst: Instruction, is_root: bool = False) -> str:
     return text
 
 
-def print_computation(comp: Computation) -> str:
+def print_computation(comp) -> str:
     """One computation: its name, its instructions in order (ROOT marked), and its thread."""
     head = ("ENTRY " if comp.is_entry else "") + comp.name + " {\n"
     body = "".join("  " + print_instruction(i, i is comp.root) + "\n" for i in comp.instructions)
@@ -38,7 +40,7 @@ def print_computation(comp: Computation) -> str:
     return head + body + tail + "\n"
 
 
-def print_module(module: HloModule) -> str:
+def print_module(module) -> str:
     """The whole module as HLO text."""
     head = "HloModule " + module.name
     for key, value in module.attrs.items():

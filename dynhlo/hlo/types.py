@@ -48,10 +48,6 @@ def from_numpy_dtype(dtype) -> str | None:
     return _BY_DTYPE.get(np.dtype(dtype))
 
 
-def is_floating(element_type: str) -> bool:
-    return element_type in FLOAT_TYPES
-
-
 def bit_width(element_type: str) -> int:
     """Bits per element (pred counts as 8, as XLA stores it)."""
     if element_type in ("s2", "u2"):

@@ -19,8 +19,8 @@ mapping the backend's payload keys to section names), `sections` ([{name, length
 
 Every byte is checked: the magic compared, the version range-checked, the header by its
 checksum, the sections by the payload checksum, and the file length must match exactly.
-Loading reads JSON and HLO text and hands the backend its sections: no pickle, no eval,
-nothing in the file is ever run as code.
+Loading (dynhlo.runtime.loader) reads JSON and HLO text and hands the backend its sections: no
+pickle, no eval, nothing in the file is ever run as code.
 
 Format versions (the version says how to read the bytes above; bump it on any change):
     1 (2026-11-30): first version.
@@ -33,14 +33,14 @@ import json
 import os
 import secrets
 import struct
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import ArtifactError, DynHloError, UnsupportedError
+from ..errors import ArtifactError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.printer import print_module
 from ..passes.bound_unbounded import HOW_TO_BOUND
+from ..version import __version__
 
 MAGIC = b"\x89DYNHLO\n"
 FORMAT_VERSION = 1
@@ -132,7 +132,6 @@ def _json_options(options: dict) -> dict:
 
 
 def dynhlo_version() -> str:
-    from .. import __version__  # the package root imports this module: import late
     return __version__
 
 
@@ -284,50 +283,6 @@ def _split_sections(data: bytes, start: int, header: dict) -> dict[str, bytes]:
     return sections
 
 
-def deserialize(data: bytes, backend: str | None = None, target: str | None = None,
-                recompile: bool = False):
-    """The executable in artifact bytes, loaded without compiling (stats stay unchanged).
-
-    Args:
-        backend, target: what the caller expects; a mismatch is an ArtifactError.
-        recompile: when the stored programs do not fit (another `target` asked for, or the
-            backend refuses them here, e.g. a GPU of another architecture), compile the
-            stored modules again (for `target`, else the backend's default) with a warning,
-            instead of raising. Checksums and the header are checked either way.
-
-    Returns an Executable, or a BucketedExecutable for an artifact with several buckets.
-
-    Raises:
-        ArtifactError: any check of read_artifact, another backend or target than expected,
-            or sections the backend cannot load.
-    """
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise ArtifactError(f"deserialize() takes the bytes of an artifact, got "
-                            f"{type(data).__name__}; use dynhlo.load(path) for a file")
-    artifact = read_artifact(bytes(data))
-    if backend is not None and backend != artifact.backend:
-        raise ArtifactError(f"artifact is for backend '{artifact.backend}', asked for "
-                            f"'{backend}'; compile the module for '{backend}'")
-    if artifact.backend == "cpu" and target not in (None, artifact.target):
-        raise ArtifactError(f"artifact holds code for target '{artifact.target}', asked for "
-                            f"'{target}'; the cpu backend has the one target "
-                            f"'{artifact.target}'")
-    if target is not None and target != artifact.target and not recompile:
-        raise ArtifactError(f"artifact holds code for target '{artifact.target}', asked for "
-                            f"'{target}'; recompile with dynhlo.load(path, target='{target}', "
-                            "recompile=True) or `dynhlo compile --target`")
-    if target is not None and target != artifact.target:
-        return build_executable(artifact, _Recompile(target))
-    return build_executable(artifact, _Recompile(target) if recompile else None)
-
-
-@dataclass
-class _Recompile:
-    """How to recompile: the target asked for (None: the backend's default)."""
-
-    target: str | None
-
-
 # -- header schema: a header that passed its checksum can still be hand-made; check its form
 
 _HEADER_FIELDS = {"dynhlo_version": str, "backend": str, "target": str, "options": dict,
@@ -378,125 +333,6 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-# -- building executables from a checked artifact
-
-def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
-    """Executables for every bucket of a checked artifact; compiles only as `recompile` says:
-    at once for another target, else when the backend refuses the stored program."""
-    from .buckets import BucketedExecutable
-    parsed: dict[str, HloModule] = {}
-    source = _module_of(artifact, artifact.header["module"], parsed)
-    exes = {}
-    for entry in artifact.header["buckets"]:
-        module = _module_of(artifact, entry["module"], parsed)
-        exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)
-    options = dict(artifact.header["options"])
-    if not artifact.header["bucket_dims"]:
-        exe = exes[None]
-        exe.options = options
-        return exe
-    dims = [tuple(d) for d in artifact.header["bucket_dims"]]
-    _check_bucket_dims(source, dims)
-    return BucketedExecutable(source, dims, exes, options)
-
-
-def _module_of(artifact: Artifact, section: str, parsed: dict) -> HloModule:
-    if section not in parsed:
-        from ..hlo.parser import parse_hlo
-        from ..hlo.verifier import verify_module
-        try:
-            parsed[section] = parse_hlo(artifact.sections[section].decode("utf-8"))
-            verify_module(parsed[section])
-        except (DynHloError, UnicodeDecodeError) as exc:
-            raise ArtifactError(f"section '{section}' does not hold a valid HLO module: "
-                                f"{exc}") from None
-    return parsed[section]
-
-
-def _check_bucket_dims(source: HloModule, dims: list) -> None:
-    params = source.entry.parameters
-    for number, d in dims:
-        if number >= len(params) or d >= params[number].shape.rank or params[
-                number].shape.is_tuple or not params[number].shape.dynamic[d]:
-            raise ArtifactError(f"malformed artifact header: bucket dimension {d} of "
-                                f"parameter {number} is not a dynamic dimension of the module")
-
-
-def _load_program(artifact: Artifact, module: HloModule, entry: dict):
-    from ..shapes.dynamic import infer_module
-    from .executable import Executable
-    payload = {key: artifact.sections[name] for key, name in entry["program"].items()}
-    try:
-        info = infer_module(module)
-        program = _backend_package(artifact.backend).load_program(module, info, payload,
-                                                                   artifact.target)
-    except ArtifactError:
-        raise
-    except DynHloError as exc:
-        raise ArtifactError(f"cannot load {_label(entry)}: {exc}") from None
-    except (KeyError, ValueError, TypeError) as exc:  # malformed sections of a hand-made file
-        raise ArtifactError(f"{_label(entry)}: malformed program sections "
-                            f"({type(exc).__name__}: {exc})") from None
-    return Executable(module, program, {"backend": artifact.backend})
-
-
-def _label(entry: dict) -> str:
-    bound = entry["bound"]
-    return "the artifact's program" if bound is None else f"the artifact's bucket {bound}"
-
-
-def _backend_package(backend: str):
-    if backend == "cpu":
-        from ..backends import cpu
-        return cpu
-    if backend == "gpu":
-        try:
-            from ..backends import gpu
-        except ImportError as exc:
-            raise UnsupportedError(f"loading a gpu artifact needs torch and triton: {exc}"
-                                   ) from None
-        return gpu
-    raise ArtifactError(f"artifact is for backend '{backend}', which this dynhlo does not have")
-
-
-def _program_for(artifact: Artifact, module: HloModule, entry: dict,
-                 recompile: _Recompile | None):
-    if recompile is not None and recompile.target not in (None, artifact.target):
-        return _compile_for(artifact, module, recompile.target)
-    try:
-        return _load_program(artifact, module, entry)
-    except (ArtifactError, UnsupportedError) as exc:
-        if recompile is None:
-            raise
-        warnings.warn(f"recompiling {_label(entry)}: {exc}",
-                      RuntimeWarning, stacklevel=5)
-        return _compile_for(artifact, module, recompile.target)
-
-
-def _compile_for(artifact: Artifact, module: HloModule, target: str | None):
-    """Compile a stored module with the artifact's backend options, for `target`."""
-    from .executable import compile
-    options = {k: v for k, v in artifact.header["options"].items()
-               if k not in ("backend", "bounds", "buckets", "target")}
-    if target is not None:
-        options["target"] = target
-    return compile(module, artifact.backend, **options)
-
-
-def load(path, backend: str | None = None, target: str | None = None,
-         recompile: bool = False):
-    """deserialize() of the file at `path`; ArtifactError when it cannot be read."""
-    path = _as_path(path, "load")
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ArtifactError(f"cannot read artifact '{path}': {exc}") from None
-    try:
-        return deserialize(data, backend, target, recompile)
-    except ArtifactError as exc:
-        raise ArtifactError(f"{path}: {exc}") from None
-
-
 def describe(artifact: Artifact) -> str:
     """What an artifact holds, for `dynhlo inspect`: versions, backend, target, options,
     buckets and sections (the module itself is reported by dynhlo.inspect)."""
@@ -518,5 +354,5 @@ def describe(artifact: Artifact) -> str:
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["Artifact", "FORMAT_VERSION", "MAGIC", "describe", "deserialize", "fingerprint",
-           "load", "read_artifact", "save", "serialize", "write_atomic"]
+__all__ = ["Artifact", "FORMAT_VERSION", "MAGIC", "describe", "fingerprint", "read_artifact",
+           "save", "serialize", "write_atomic"]

@@ -23,6 +23,7 @@ import re
 from ..errors import ArgumentError, UnsupportedError
 from ..hlo.ir import HloModule, Instruction
 from ..passes.bound_unbounded import HOW_TO_BOUND, bound_unbounded, unbounded_dims
+from . import artifact
 from .arguments import check_arguments
 
 BucketDims = list[tuple[int, int]]
@@ -209,13 +210,11 @@ class BucketedExecutable:
 
     def serialize(self) -> bytes:
         """The AOT artifact bytes (see dynhlo.runtime.artifact)."""
-        from .artifact import serialize
-        return serialize(self)
+        return artifact.serialize(self)
 
     def save(self, path) -> None:
         """Write the artifact to `path` atomically."""
-        from .artifact import save
-        save(self, path)
+        artifact.save(self, path)
 
     def __repr__(self) -> str:
         return (f"<dynhlo.BucketedExecutable {self.module.name} backend={self.backend} "

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from ..errors import DynHloError, UnsupportedError
+from ..compiler import compile_program
+from ..errors import DynHloError
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
-from ..hlo.verifier import verify_module
-from ..shapes.dynamic import infer_module
-from . import stats
+from . import artifact
 from .arguments import check_arguments
-
-BACKENDS = ("cpu", "gpu")
+from .buckets import compile_bounded
 
 
 class Executable:
@@ -43,13 +41,11 @@ class Executable:
 
         Raises UnsupportedError when the module still has unbounded (`?`) dimensions.
         """
-        from .artifact import serialize
-        return serialize(self)
+        return artifact.serialize(self)
 
     def save(self, path) -> None:
         """Write the artifact to `path` atomically (temporary file, then rename)."""
-        from .artifact import save
-        save(self, path)
+        artifact.save(self, path)
 
     def __call__(self, *args):
         arrays = check_arguments(self.parameters, args)
@@ -88,20 +84,6 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
     """
     module = as_module(module, "compile")
     if bounds or buckets is not None:
-        from .buckets import compile_bounded
         return compile_bounded(module, backend, bounds, buckets, compile, options)
-    verify_module(module)
-    info = infer_module(module)
-    stats.count("compile")
-    if backend == "cpu":
-        from ..backends import cpu
-        program = cpu.compile_module(module, info)
-    elif backend == "gpu":
-        try:
-            from ..backends import gpu
-        except ImportError as exc:
-            raise UnsupportedError(f"the gpu backend needs torch and triton: {exc}") from None
-        program = gpu.compile_module(module, info, **options)
-    else:
-        raise UnsupportedError(f"unknown backend '{backend}'; choose one of {', '.join(BACKENDS)}")
+    program = compile_program(module, backend, **options)
     return Executable(module, program, {"backend": backend, **options})

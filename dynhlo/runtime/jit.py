@@ -30,7 +30,7 @@ from pathlib import Path
 from ..errors import DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
-from . import artifact
+from . import artifact, loader
 from .arguments import check_arguments
 from .buckets import BucketPolicy, pick_bucket
 from .executable import as_module, compile
@@ -104,8 +104,8 @@ class JitFunction:
         path = self._entry_path(bucket)
         if path is not None and path.exists():
             try:
-                exe = artifact.load(path, backend=self.backend,
-                                    target=self.options.get("target"))
+                exe = loader.load(path, backend=self.backend,
+                                  target=self.options.get("target"))
                 self.disk_loads += 1
                 return exe
             except DynHloError as exc:  # ArtifactError, or a backend that refuses it here

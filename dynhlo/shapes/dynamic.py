@@ -13,53 +13,25 @@ computation called with different sizes keeps separate results.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 
 from ..errors import HloVerifyError, UnsupportedError
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED, AnyShape
-from .sizes import Dim, ParamSize, ResultSize, Sym, bound_of, dim_text
-
-DimsTree = tuple | list
-
-
-@dataclass
-class ComputationInfo:
-    """Inference results for one invocation site of one computation."""
-
-    computation: Computation
-    dims: dict[Instruction, DimsTree] = field(default_factory=dict)
-    calls: dict[tuple[Instruction, int], "ComputationInfo"] = field(default_factory=dict)
-
-    def callee(self, inst: Instruction, index: int = 0) -> "ComputationInfo":
-        return self.calls[(inst, index)]
-
-
-def declared_tree(shape: AnyShape, make_dynamic) -> DimsTree:
-    """A dims tree from a declared shape; `make_dynamic(path, dim, bound)` makes each Sym."""
-    def build(s, path):
-        if s.is_tuple:
-            return [build(e, path + (i,)) for i, e in enumerate(s.elements)]
-        return tuple(make_dynamic(path, d, s.dims[d]) if s.dynamic[d] else s.dims[d]
-                     for d in range(s.rank))
-    return build(shape, ())
-
-
-def observed_tree(inst: Instruction, shape: AnyShape | None = None) -> DimsTree:
-    """Dims read off the instruction's computed result where the shape says `<=` or `?`."""
-    return declared_tree(shape or inst.shape,
-                         lambda path, d, bound: Sym(bound, ResultSize(inst, path, d)))
-
+# The shape rules of every family: importing a family's file registers its @rule functions.
+from . import rules_control, rules_data, rules_misc, rules_window  # noqa: F401
+from .rules import RULES, RuleContext, default_rule
+from .sizes import ParamSize, Sym, bound_of, dim_text
+from .trees import ComputationInfo, DimsTree, declared_tree, tree_text
 
 class Inference:
-    """Runs the rules over a module; rules call back into `analyze` for called computations."""
+    """Runs the rules over a module; rules call back into `analyze` for called computations
+    (through RuleContext.call)."""
 
     def __init__(self, module: HloModule):
         self.module = module
 
     def analyze(self, comp: Computation, param_trees: list[DimsTree]) -> ComputationInfo:
-        from .rules import RULES, default_rule
         info = ComputationInfo(comp)
         if len(param_trees) != len(comp.parameters):
             raise HloVerifyError(f"computation '{comp.name}' takes {len(comp.parameters)} "
@@ -70,24 +42,9 @@ class Inference:
             else:
                 operands = [info.dims[o] for o in inst.operands]
                 rule = RULES.get(inst.opcode, default_rule)
-                tree = rule(RuleContext(self, info, inst), inst, operands)
+                tree = rule(RuleContext(self.analyze, info, inst), inst, operands)
             info.dims[inst] = check_against_declared(inst, tree, inst.shape)
         return info
-
-
-@dataclass
-class RuleContext:
-    inference: Inference
-    info: ComputationInfo
-    inst: Instruction
-
-    def call(self, comp: Computation, param_trees: list[DimsTree], index: int = 0):
-        callee = self.inference.analyze(comp, param_trees)
-        self.info.calls[(self.inst, index)] = callee
-        return callee
-
-    def error(self, message: str) -> HloVerifyError:
-        return HloVerifyError(message, self.inst.name)
 
 
 def check_against_declared(inst: Instruction, tree: DimsTree, shape: AnyShape) -> DimsTree:
@@ -107,12 +64,6 @@ def check_against_declared(inst: Instruction, tree: DimsTree, shape: AnyShape) -
                                  f"{dim_text(dim)} (bound {bound}) from the operands",
                                  inst.name)
     return tree
-
-
-def tree_text(tree: DimsTree) -> str:
-    if isinstance(tree, list):
-        return "(" + ", ".join(tree_text(t) for t in tree) + ")"
-    return "[" + ",".join(dim_text(d) for d in tree) + "]"
 
 
 def infer_module(module: HloModule) -> ComputationInfo:
@@ -144,5 +95,3 @@ def is_dynamic_tree(tree: DimsTree) -> bool:
         return any(is_dynamic_tree(t) for t in tree)
     return any(isinstance(d, Sym) for d in tree)
 
-
-Dim = Dim

@@ -5,20 +5,48 @@ dynamic with a bound) and returns the result's; dynhlo.shapes.dynamic checks the
 the declared shape. Opcodes without a rule get `default_rule`: the declared shape, its dynamic
 dimensions read off the computed result. Semantics: XLA operation semantics and
 DynamicDimensionInference (xla/service/dynamic_dimension_inference.cc).
+
+This file holds the common rules and the table; the rules of each opcode family live in
+rules_<family>.py and register into RULES when dynamic.py (the engine) imports them.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from typing import Callable
 
+from ..errors import DynamicSizeError, HloVerifyError, UnsupportedError
 from ..hlo import attrs
+from ..hlo.ir import Computation, Instruction
 from ..hlo.opcodes import OP_SPECS, Group, Opcode
 from ..hlo.shape import UNBOUNDED
-from ..errors import UnsupportedError
-from .dynamic import RuleContext, declared_tree, observed_tree, tree_text
 from .sizes import Dim, Sym, ValueSize, bound_of, dim_text, formula, product, unify
+from .trees import ComputationInfo, DimsTree, declared_tree, observed_tree, tree_text
 
 RULES: dict = {}
+
+
+@dataclass
+class RuleContext:
+    """What a rule may ask while it runs one instruction: its call site's results so far,
+    inference of a called computation, and an error naming the instruction.
+
+    `analyze(computation, param_trees) -> ComputationInfo` is the engine's (dynamic.py), passed
+    in so that the rules need not import the engine that runs them.
+    """
+
+    analyze: Callable[[Computation, list[DimsTree]], ComputationInfo]
+    info: ComputationInfo
+    inst: Instruction
+
+    def call(self, comp: Computation, param_trees: list[DimsTree], index: int = 0):
+        callee = self.analyze(comp, param_trees)
+        self.info.calls[(self.inst, index)] = callee
+        return callee
+
+    def error(self, message: str) -> HloVerifyError:
+        return HloVerifyError(message, self.inst.name)
 
 
 def rule(*opcodes: Opcode):
@@ -175,7 +203,6 @@ def _reshape_group(ctx, src, dst, declared):
 
 
 def _exact_div(ctx, total: int, part: int) -> int:
-    from ..errors import DynamicSizeError
     if total % part:
         raise DynamicSizeError(f"instruction '{ctx.inst.name}': reshape of {total} elements "
                                f"into rows of {part} does not divide")
@@ -333,7 +360,3 @@ def _custom_call(ctx, inst, operands):
                              ValueSize(size, bound_of(array[d]), inst))
         return tuple(out)
     return default_rule(ctx, inst, operands)
-
-
-# Rules of further opcode families live in their own files and register into RULES.
-from . import rules_control, rules_data, rules_misc, rules_window  # noqa: E402,F401

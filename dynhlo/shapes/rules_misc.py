@@ -17,9 +17,9 @@ from ..errors import UnsupportedError
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import AnyShape
-from .dynamic import declared_tree
 from .rules import RULES, default_rule, elementwise, rule
 from .sizes import Sym, bound_of, dim_text, formula, unify
+from .trees import declared_tree
 
 
 def _static_tree(shape: AnyShape):

@@ -252,6 +252,25 @@ def dim_text(dim: Dim) -> str:
     return str(dim) if isinstance(dim, int) else repr(dim)
 
 
+def size_mismatch(name: str, d: int, actual: int, dim: Dim, expected: int) -> DynamicSizeError:
+    """The error every backend raises when dimension `d` of instruction `name`'s value has
+    run-time size `actual` where inference says `dim` is `expected`: it names both sizes and,
+    when inference knows it, the instruction where they meet."""
+    met = dim.root().met if isinstance(dim, Sym) else None
+    where = f" (they meet in '{met}')" if met else ""
+    return DynamicSizeError(f"instruction '{name}': dimension {d} has run-time size {actual}, "
+                            f"but {dim_text(dim)} is {expected} here; sizes that meet in one "
+                            f"op must agree{where}")
+
+
+def operand_mismatch(name: str, operand: Iterable[int], shape: Iterable[int]
+                     ) -> DynamicSizeError:
+    """The error every backend raises when an operand of elementwise instruction `name` is
+    smaller than (or of another rank than) the result's actual shape."""
+    return DynamicSizeError(f"instruction '{name}': operand of size {list(operand)} meets "
+                            f"size {list(shape)}; sizes that meet in one op must agree")
+
+
 def product(dims: Iterable[Dim]) -> Dim:
     dims = list(dims)
     static = math.prod(d for d in dims if isinstance(d, int))

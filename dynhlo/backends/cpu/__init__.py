@@ -125,7 +125,9 @@ def _root(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def compile_module(module: HloModule, info: ComputationInfo) -> CpuProgram:
+def compile_module(module: HloModule, info: ComputationInfo, **options) -> CpuProgram:
+    """The program of a module: its inference and an evaluator. The CPU has no compile
+    options of its own; the options other backends take are accepted and change nothing."""
     return CpuProgram(module, info)
 
 

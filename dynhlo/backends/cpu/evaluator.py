@@ -8,13 +8,12 @@ instruction after the instructions its sizes are read from.
 
 from __future__ import annotations
 
-import numpy as np
-
 from ...errors import DynamicSizeError, HloVerifyError
 from ...hlo.ir import Computation, Instruction
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic import ComputationInfo, DimsTree
-from ...shapes.sizes import SizeEnv, Sym, dim_text
+from ...shapes.sizes import SizeEnv, Sym
+from ...shapes.trees import check_sizes
 from .lowering import LOWERINGS
 
 
@@ -137,25 +136,5 @@ class Evaluator:
                 value = LOWERINGS[inst.opcode](ctx, inst, [values[o] for o in inst.operands])
             values[inst] = value
             if not vectorized:
-                _check_sizes(ctx, inst, value, info.dims[inst])
+                check_sizes(env, inst, value, info.dims[inst])
         return values[info.computation.root]
-
-
-def _check_sizes(ctx: EvalContext, inst: Instruction, value, tree: DimsTree) -> None:
-    if isinstance(tree, list):
-        for v, t in zip(value, tree):
-            _check_sizes(ctx, inst, v, t)
-        return
-    shape = np.shape(value)
-    for d, (actual, dim) in enumerate(zip(shape, tree)):
-        expected = ctx.env.size(dim)
-        if actual != expected:
-            raise DynamicSizeError(
-                f"instruction '{inst.name}': dimension {d} has run-time size {actual}, but "
-                f"{dim_text(dim)} is {expected} here; sizes that meet in one op must agree"
-                + _meeting(dim))
-
-
-def _meeting(dim) -> str:
-    met = dim.root().met if isinstance(dim, Sym) else None
-    return f" (they meet in '{met}')" if met else ""

@@ -14,7 +14,9 @@ import ml_dtypes
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import INTEGRAL_TYPES, bit_width, from_numpy_dtype, to_numpy_dtype
+from ...shapes.sizes import operand_mismatch
 from .lowering import lowering
+from .ops_sort import total_order_key
 
 
 def fit(ctx, value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
@@ -24,8 +26,7 @@ def fit(ctx, value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     if value.ndim == 0:
         return np.broadcast_to(value, shape)
     if value.ndim != len(shape) or any(a < b for a, b in zip(value.shape, shape)):
-        raise ctx.error(f"operand of size {list(value.shape)} meets size {list(shape)}; "
-                        "sizes that meet in one op must agree")
+        raise operand_mismatch(ctx.inst.name, value.shape, shape)
     return value[tuple(slice(0, n) for n in shape)]
 
 
@@ -257,14 +258,8 @@ def compare(ctx, inst, args):
     if direction not in _COMPARE:
         raise ctx.error(f"compare direction={direction} is not one of {sorted(_COMPARE)}")
     if attrs.string(inst, "type") == "TOTALORDER" and x.dtype.kind in "fV":  # V: bf16, f8
-        x, y = _total_order_key(x), _total_order_key(y)
+        x, y = total_order_key(x), total_order_key(y)
     return _COMPARE[direction](x, y)
-
-
-def _total_order_key(x):
-    """Floats mapped to integers whose order is IEEE totalOrder (-nan < -inf < ... < nan)."""
-    bits = x.astype(np.float64).view(np.int64)
-    return np.where(bits < 0, bits ^ np.int64(2**63 - 1), bits)  # flip all but the sign
 
 
 @lowering(Opcode.SELECT)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 
+import ml_dtypes
 import numpy as np
 
 from ...hlo import attrs, patterns
@@ -31,8 +32,18 @@ from ...shapes.rules_window import topk_k
 from .lowering import lowering
 
 
+# Floats whose storage is not sign and magnitude across its whole width: f4e2m1fn (4 bits in
+# a byte, the sign at bit 3) and f8e8m0fnu (no sign bit). f64 holds each of their values.
+_WIDENED = (np.dtype(ml_dtypes.float4_e2m1fn), np.dtype(ml_dtypes.float8_e8m0fnu))
+
+
 def total_order_key(x: np.ndarray) -> np.ndarray:
-    """Integers whose order is the IEEE totalOrder of the floats `x` (same width)."""
+    """Integers whose order is the IEEE totalOrder of the floats `x`, as XLA's TOTALORDER
+    compares: the bits read as sign and magnitude, so -NaN < -inf < ... < -0 < +0 < ... < inf
+    < NaN and NaN payloads keep their order (a signaling NaN below a quiet one). Read at the
+    type's own width (no conversion quiets a NaN), except the types in _WIDENED."""
+    if x.dtype in _WIDENED:
+        x = x.astype(np.float64)
     bits = x.view(np.dtype(f"i{x.dtype.itemsize}"))
     flip = np.array(np.iinfo(bits.dtype).max, dtype=bits.dtype)
     return np.where(bits < 0, bits ^ flip, bits)

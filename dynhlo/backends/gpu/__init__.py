@@ -1,7 +1,7 @@
 """The GPU backend: generated Triton kernels whose work follows the actual sizes.
 
-compile_module(module, info, **options) runs GPU_PIPELINE (dynhlo/passes/pipelines.py: XLA's
-fusion/call/async wrappers inlined), plans the result (fusion.py), generates one Triton
+compile_module(module, info, **options) takes GPU_PIPELINE's output (dynhlo/compiler.py runs
+it: XLA's fusion/call/async wrappers inlined), plans it (fusion.py), generates one Triton
 kernel per fused group (codegen.py) and returns a GpuProgram. Values live on the device as
 torch tensors at their actual sizes; each kernel gets the dynamic sizes as scalar
 arguments and a grid computed from them, so one compiled kernel serves every size up to the
@@ -41,8 +41,7 @@ import torch
 
 from ...errors import ArgumentError, ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
-from ...passes.pipelines import GPU_PIPELINE, run_pipeline
-from ...shapes.dynamic import ComputationInfo, infer_module
+from ...shapes.dynamic import ComputationInfo
 from ..cpu import check_supported
 from . import ops_data, ops_elementwise, ops_library, ops_torch  # noqa: F401  (fill the tables)
 from . import (ops_torch_collective, ops_torch_conv, ops_torch_data,  # noqa: F401
@@ -247,7 +246,6 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     unknown = set(options) - {"interpret", "target", "backend", "fast_launch", "graph"}
     if unknown:
         raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
-    module, info = _lowered(module, info)
     return GpuProgram(module, info, interpret=options.get("interpret"),
                       target=options.get("target"),
                       fast_launch=options.get("fast_launch", True),
@@ -262,16 +260,7 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
         ArtifactError: the payload is for another target or does not match the module.
     """
     from .aot import load_payload
-    module, info = _lowered(module, info)
     return load_payload(module, info, payload, target)
-
-
-def _lowered(module: HloModule, info: ComputationInfo):
-    """The module the GPU plans: GPU_PIPELINE's output (fusions and calls inlined, so the
-    planner fuses them itself) and its inference. Deterministic, so AOT kernels planned at
-    load match those planned at compile."""
-    lowered = run_pipeline(module, GPU_PIPELINE)
-    return (module, info) if lowered is module else (lowered, infer_module(lowered))
 
 
 __all__ = ["GpuProgram", "compile_module", "load_program", "ArtifactError"]

@@ -6,7 +6,7 @@ source text, shared by every program in the process; Triton's own cache keeps th
 kernels. Interpreter mode (TRITON_INTERPRET, no GPU) is decided when a
 kernel is decorated, so it is set around the import only.
 
-Every real Triton compilation is counted as `kernel_compile` in dynhlo.runtime.stats through
+Every real Triton compilation is counted as `kernel_compile` in dynhlo.stats through
 Triton's post-compile hook; interpreter runs compile nothing.
 
 JitLauncher launches one generated kernel: the first launch goes through Triton's dispatch
@@ -33,7 +33,7 @@ if "TRITON_INTERPRET" not in os.environ and "triton" not in sys.modules \
     os.environ["TRITON_INTERPRET"] = "1"
 
 from ...errors import UnsupportedError
-from ...runtime import stats
+from ... import stats
 
 # XLA element type -> (torch dtype, Triton type name).
 _TYPES = {

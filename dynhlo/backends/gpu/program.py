@@ -15,7 +15,7 @@ import torch
 
 from ...errors import DynamicSizeError
 from ...hlo.opcodes import Opcode
-from ...runtime import stats
+from ... import stats
 from ...shapes.dynamic import Inference
 from ...shapes.rules_control import BODY, CONDITION
 from ...shapes.sizes import SizeEnv, dim_text

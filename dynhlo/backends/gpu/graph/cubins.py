@@ -55,7 +55,7 @@ def spec_key(spec: dict, cc: int) -> str:
 
 def compile_distinct(specs: list, cc: int, cache: Path | None = None) -> dict:
     """{spec_key: (cubin, info)} for every spec, each distinct one compiled once."""
-    from ....runtime import stats
+    from .... import stats
     distinct = {spec_key(s, cc): s for s in specs}
     out = {k: hit for k in distinct if (hit := _read(cache, k)) is not None}
     missing = [k for k in distinct if k not in out]

@@ -1,0 +1,167 @@
+"""Loading artifacts: checked artifact bytes (dynhlo.runtime.artifact) -> executables.
+
+Each bucket's program goes through the compile driver's load path (dynhlo.compiler: parse and
+verify each stored module once, infer, the backend's pipeline, infer, the backend's load of
+its payload), so nothing is compiled unless the caller asks for a recompile (another target,
+or a program the backend refuses here).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..backends import BACKENDS
+from ..compiler import checked, load_program
+from ..errors import ArtifactError, DynHloError, UnsupportedError
+from ..hlo.ir import HloModule
+from .artifact import Artifact, _as_path, read_artifact
+from .buckets import BucketedExecutable
+from .executable import Executable, compile
+
+
+def deserialize(data: bytes, backend: str | None = None, target: str | None = None,
+                recompile: bool = False):
+    """The executable in artifact bytes, loaded without compiling (stats stay unchanged).
+
+    Args:
+        backend, target: what the caller expects; a mismatch is an ArtifactError.
+        recompile: when the stored programs do not fit (another `target` asked for, or the
+            backend refuses them here, e.g. a GPU of another architecture), compile the
+            stored modules again (for `target`, else the backend's default) with a warning,
+            instead of raising. Checksums and the header are checked either way.
+
+    Returns an Executable, or a BucketedExecutable for an artifact with several buckets.
+
+    Raises:
+        ArtifactError: any check of read_artifact, another backend or target than expected,
+            or sections the backend cannot load.
+    """
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise ArtifactError(f"deserialize() takes the bytes of an artifact, got "
+                            f"{type(data).__name__}; use dynhlo.load(path) for a file")
+    artifact = read_artifact(bytes(data))
+    if backend is not None and backend != artifact.backend:
+        raise ArtifactError(f"artifact is for backend '{artifact.backend}', asked for "
+                            f"'{backend}'; compile the module for '{backend}'")
+    if artifact.backend == "cpu" and target not in (None, artifact.target):
+        raise ArtifactError(f"artifact holds code for target '{artifact.target}', asked for "
+                            f"'{target}'; the cpu backend has the one target "
+                            f"'{artifact.target}'")
+    if target is not None and target != artifact.target and not recompile:
+        raise ArtifactError(f"artifact holds code for target '{artifact.target}', asked for "
+                            f"'{target}'; recompile with dynhlo.load(path, target='{target}', "
+                            "recompile=True) or `dynhlo compile --target`")
+    if target is not None and target != artifact.target:
+        return build_executable(artifact, _Recompile(target))
+    return build_executable(artifact, _Recompile(target) if recompile else None)
+
+
+@dataclass
+class _Recompile:
+    """How to recompile: the target asked for (None: the backend's default)."""
+
+    target: str | None
+
+
+# -- building executables from a checked artifact
+
+def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
+    """Executables for every bucket of a checked artifact; compiles only as `recompile` says:
+    at once for another target, else when the backend refuses the stored program."""
+    parsed: dict[str, HloModule] = {}
+    source = _module_of(artifact, artifact.header["module"], parsed)
+    exes = {}
+    for entry in artifact.header["buckets"]:
+        module = _module_of(artifact, entry["module"], parsed)
+        exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)
+    options = dict(artifact.header["options"])
+    if not artifact.header["bucket_dims"]:
+        exe = exes[None]
+        exe.options = options
+        return exe
+    dims = [tuple(d) for d in artifact.header["bucket_dims"]]
+    _check_bucket_dims(source, dims)
+    return BucketedExecutable(source, dims, exes, options)
+
+
+def _module_of(artifact: Artifact, section: str, parsed: dict) -> HloModule:
+    if section not in parsed:
+        try:
+            parsed[section] = checked(artifact.sections[section].decode("utf-8"))
+        except (DynHloError, UnicodeDecodeError) as exc:
+            raise ArtifactError(f"section '{section}' does not hold a valid HLO module: "
+                                f"{exc}") from None
+    return parsed[section]
+
+
+def _check_bucket_dims(source: HloModule, dims: list) -> None:
+    params = source.entry.parameters
+    for number, d in dims:
+        if number >= len(params) or d >= params[number].shape.rank or params[
+                number].shape.is_tuple or not params[number].shape.dynamic[d]:
+            raise ArtifactError(f"malformed artifact header: bucket dimension {d} of "
+                                f"parameter {number} is not a dynamic dimension of the module")
+
+
+def _load_program(artifact: Artifact, module: HloModule, entry: dict):
+    if artifact.backend not in BACKENDS:
+        raise ArtifactError(f"artifact is for backend '{artifact.backend}', which this dynhlo "
+                            "does not have")
+    payload = {key: artifact.sections[name] for key, name in entry["program"].items()}
+    try:
+        program = load_program(module, artifact.backend, payload, artifact.target)
+    except ArtifactError:
+        raise
+    except DynHloError as exc:
+        raise ArtifactError(f"cannot load {_label(entry)}: {exc}") from None
+    except (KeyError, ValueError, TypeError) as exc:  # malformed sections of a hand-made file
+        raise ArtifactError(f"{_label(entry)}: malformed program sections "
+                            f"({type(exc).__name__}: {exc})") from None
+    return Executable(module, program, {"backend": artifact.backend})
+
+
+def _label(entry: dict) -> str:
+    bound = entry["bound"]
+    return "the artifact's program" if bound is None else f"the artifact's bucket {bound}"
+
+
+def _program_for(artifact: Artifact, module: HloModule, entry: dict,
+                 recompile: _Recompile | None):
+    if recompile is not None and recompile.target not in (None, artifact.target):
+        return _compile_for(artifact, module, recompile.target)
+    try:
+        return _load_program(artifact, module, entry)
+    except (ArtifactError, UnsupportedError) as exc:
+        if recompile is None:
+            raise
+        warnings.warn(f"recompiling {_label(entry)}: {exc}",
+                      RuntimeWarning, stacklevel=5)
+        return _compile_for(artifact, module, recompile.target)
+
+
+def _compile_for(artifact: Artifact, module: HloModule, target: str | None):
+    """Compile a stored module with the artifact's backend options, for `target`."""
+    options = {k: v for k, v in artifact.header["options"].items()
+               if k not in ("backend", "bounds", "buckets", "target")}
+    if target is not None:
+        options["target"] = target
+    return compile(module, artifact.backend, **options)
+
+
+def load(path, backend: str | None = None, target: str | None = None,
+         recompile: bool = False):
+    """deserialize() of the file at `path`; ArtifactError when it cannot be read."""
+    path = _as_path(path, "load")
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ArtifactError(f"cannot read artifact '{path}': {exc}") from None
+    try:
+        return deserialize(data, backend, target, recompile)
+    except ArtifactError as exc:
+        raise ArtifactError(f"{path}: {exc}") from None
+
+
+__all__ = ["build_executable", "deserialize", "load"]

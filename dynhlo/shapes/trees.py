@@ -1,0 +1,68 @@
+"""Dims trees: the values dynamic dimension inference computes, and where they are kept.
+
+A dims tree is a tuple of Dims (int: static, Sym: dynamic with a bound) for an array, and a
+list of trees for a tuple. Shared by the inference engine (dynamic.py), the shape rules
+(rules*.py) and the backends, which read the sizes of every instruction from ComputationInfo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..hlo.ir import Computation, Instruction
+from ..hlo.shape import AnyShape
+from .sizes import ResultSize, SizeEnv, Sym, dim_text, size_mismatch
+
+DimsTree = tuple | list
+
+
+@dataclass
+class ComputationInfo:
+    """Inference results for one invocation site of one computation."""
+
+    computation: Computation
+    dims: dict[Instruction, DimsTree] = field(default_factory=dict)
+    calls: dict[tuple[Instruction, int], "ComputationInfo"] = field(default_factory=dict)
+
+    def callee(self, inst: Instruction, index: int = 0) -> "ComputationInfo":
+        return self.calls[(inst, index)]
+
+
+def declared_tree(shape: AnyShape, make_dynamic) -> DimsTree:
+    """A dims tree from a declared shape; `make_dynamic(path, dim, bound)` makes each Sym."""
+    def build(s, path):
+        if s.is_tuple:
+            return [build(e, path + (i,)) for i, e in enumerate(s.elements)]
+        return tuple(make_dynamic(path, d, s.dims[d]) if s.dynamic[d] else s.dims[d]
+                     for d in range(s.rank))
+    return build(shape, ())
+
+
+def observed_tree(inst: Instruction, shape: AnyShape | None = None) -> DimsTree:
+    """Dims read off the instruction's computed result where the shape says `<=` or `?`."""
+    return declared_tree(shape or inst.shape,
+                         lambda path, d, bound: Sym(bound, ResultSize(inst, path, d)))
+
+
+def tree_text(tree: DimsTree) -> str:
+    if isinstance(tree, list):
+        return "(" + ", ".join(tree_text(t) for t in tree) + ")"
+    return "[" + ",".join(dim_text(d) for d in tree) + "]"
+
+
+def check_sizes(env: SizeEnv, inst: Instruction, value, tree: DimsTree) -> None:
+    """Raise size_mismatch unless `value` (an array or tensor; a tuple of them for a tuple
+    tree) has the sizes `tree` takes in `env`: where an op's operands disagree at run time,
+    whatever backend computed it."""
+    if isinstance(tree, list):
+        for v, t in zip(value, tree):
+            check_sizes(env, inst, v, t)
+        return
+    for d, (actual, dim) in enumerate(zip(np.shape(value), tree)):
+        if actual == dim:  # a static dimension that fits
+            continue
+        expected = env.size(dim)
+        if actual != expected:
+            raise size_mismatch(inst.name, d, actual, dim, expected)
