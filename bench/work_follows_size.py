@@ -104,7 +104,7 @@ def bench_model(name: str, old_bound: int, bound: int, make_args, eager, reps: i
 
 def sweep(opts, ln_args, attn_args) -> None:
     """Layernorm at B and attention at B under other (tile, warps, loop BN) settings."""
-    from dynhlo.backends.gpu import codegen
+    from dynhlo.backends.gpu.kernels import codegen
     saved = codegen.ROW_TILE, codegen.ROW_WARPS, codegen.LOOP_BN
     ln = (MODELS / "layernorm_residual" / "module.hlo").read_text().replace(
         "<=256", f"<={opts.layernorm_bound}")

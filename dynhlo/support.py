@@ -46,7 +46,7 @@ NOTES: dict[Opcode, str] = {
     Opcode.REDUCE_PRECISION: "XLA's rounding: ties to even, overflow to inf, subnormals "
                              "flushed, NaN kept",
     # What the GPU backend leaves on the host fallback (CPU lowering on host copies); the
-    # gpu lowering modules' docstrings say why (dynhlo/backends/gpu/ops_torch_*.py).
+    # gpu lowering modules' docstrings say why (dynhlo/backends/gpu/library/*.py).
     Opcode.CONVOLUTION: "gpu: complex, > 3 spatial dims, and integer sums past 2**40 on the "
                         "host",
     Opcode.SCATTER: "gpu: update computations with ops beyond arithmetic/compare/select on "
@@ -88,20 +88,21 @@ def _cpu_tables():
 
 
 def gpu_tables():
-    """(fused, library) lowering tables of the GPU backend, or None where it cannot import."""
+    """(kernel, library) opcode sets of the GPU backend's rule table
+    (dynhlo/backends/gpu/rules.py), or None where it cannot import."""
     try:
-        from .backends import gpu  # noqa: F401  (importing it fills the tables)
-        from .backends.gpu import lowering
+        from .backends.gpu import rules
     except ImportError:
         return None
-    return lowering.LOWERINGS, getattr(lowering, "LIBRARY", {})
+    return ({op for op, r in rules.RULES.items() if r.kernel is not None},
+            {op for op, r in rules.RULES.items() if r.library is not None})
 
 
 def _gpu_plan_ops() -> frozenset:
     """Opcodes the GPU backend runs as device plans of their own (parameters, call, while,
-    conditional: dynhlo/backends/gpu/fusion.py), not through a lowering table."""
-    from .backends.gpu import fusion
-    return frozenset(_EVALUATOR_BUILTINS | set(getattr(fusion, "_ON_DEVICE_CALLS", ())))
+    conditional: the rule table's `plan`), not through a kernel or library call."""
+    from .backends.gpu import rules
+    return frozenset(_EVALUATOR_BUILTINS | {op for op, r in rules.RULES.items() if r.plan})
 
 
 def _gpu_inlined_ops() -> frozenset:

@@ -28,8 +28,8 @@ ENTRY e {
 @pytest.fixture(scope="module")
 def launcher():
     import gpucheck  # noqa: F401  (skips without torch/triton; interpreter mode)
-    from dynhlo.backends.gpu import launcher
-    return launcher
+    from dynhlo.backends.gpu.launch import kernel_cache
+    return kernel_cache
 
 
 def _payload(marker) -> str:
@@ -94,8 +94,8 @@ def test_compiler_child_imports_this_dynhlo_not_the_working_directorys(
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path / "cache"))  # compiled, not cached
     monkeypatch.syspath_prepend(str(tmp_path / "elsewhere"))
     import json
-    from dynhlo.backends.gpu import aot
-    monkeypatch.setattr(launcher, "interpreter_active", lambda: True)
+    from dynhlo.backends.gpu import aot, mode
+    monkeypatch.setattr(mode, "interpreter_active", lambda: True)
     exe = dynhlo.compile(SEED_HLO, backend="gpu", target="sm_90")
     payload = exe.program.to_payload()
     assert not marker.exists()

@@ -89,7 +89,7 @@ def test_non_contiguous_tensor_arguments_are_read_as_their_logical_values():
 ])
 def test_direct_launch_gets_pointers_sizes_and_constexprs_in_kernel_order(name, shapes,
                                                                            monkeypatch):
-    from dynhlo.backends.gpu import fastpath
+    from dynhlo.backends.gpu.launch import fastpath
     text = (MODELS / name / "module.hlo").read_text()
     exe, ref = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
     assert exe.program.fast is not None and exe.program.kernels
@@ -107,7 +107,8 @@ def test_direct_launch_gets_pointers_sizes_and_constexprs_in_kernel_order(name, 
         launcher.direct = _interpreting_stand_in(launcher, tensors)
     rng = np.random.default_rng(4)
     if shapes is None:
-        shapes = [tuple(5 if d else s for d, s in zip(p.shape.dynamic, p.shape.dims, strict=True))
+        shapes = [tuple(5 if d else s
+                        for d, s in zip(p.shape.dynamic, p.shape.dims, strict=True))
                   for p in exe.parameters]
     args = [rng.standard_normal(s).astype(np.float32) for s in shapes]
     targs = [torch.from_numpy(a) for a in args]
@@ -118,18 +119,36 @@ def test_direct_launch_gets_pointers_sizes_and_constexprs_in_kernel_order(name, 
 
 
 def _interpreting_stand_in(launcher, tensors: dict):
-    """A `direct` triple whose launch maps pointers back to tensors and interprets the kernel."""
-    names = list(launcher.block)
+    """A direct launch (launch/direct.py: `fire(grid0, stream, pointers, sizes)`) that maps
+    pointers back to tensors and interprets the kernel."""
+    count = sum(1 for a in launcher.fn.arg_names if a == "out" or a.startswith("in"))
 
-    def launch(grid0, one, one_, stream, marker, *rest):
-        assert (one, one_, marker) == (1, 1, "head")
-        consts = rest[len(rest) - len(names):]
-        assert tuple(consts) == tuple(launcher.block.values())
-        body = rest[:len(rest) - len(names)]
-        count = sum(1 for a in launcher.fn.arg_names if a == "out" or a.startswith("in"))
-        pointers, sizes = body[:count], body[count:]
+    def fire(grid0, stream, pointers, sizes):
+        assert len(pointers) == count
         launcher.fn[(grid0,)](*[tensors[p] for p in pointers], *sizes, **launcher.block)
-    return launch, ("head",), tuple(launcher.block.values())
+    return fire
+
+
+def test_the_one_direct_launch_passes_grid_stream_head_pointers_sizes_constexprs_in_order():
+    """Triton 3.6's C launcher signature: (grid0, 1, 1, stream, function, cooperative, pdl,
+    None, None, packed metadata, None, None, None, *args)."""
+    from dynhlo.backends.gpu.launch.direct import direct_launch
+    calls = []
+
+    class Run:
+        launch_cooperative_grid, launch_pdl = "coop", "pdl"
+        global_scratch_size = profile_scratch_size = 0
+
+        def launch(self, *args):
+            calls.append(args)
+
+    class Compiled:
+        run, function, packed_metadata = Run(), "fn", "meta"
+
+    fire = direct_launch(Compiled(), (1024,))
+    fire(7, 99, [1000, 2000], (5, 6))
+    assert calls == [(7, 1, 1, 99, "fn", "coop", "pdl", None, None, "meta", None, None, None,
+                      1000, 2000, 5, 6, 1024)]
 
 
 def _remembering(fn, tensors: dict):
@@ -175,10 +194,12 @@ def test_gpu_direct_launches_match_the_cpu_backend_at_every_size(name):
     exe, ref = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
     rng = np.random.default_rng(6)
     bound = next(d for p in exe.parameters
-                 for d, dyn in zip(p.shape.dims, p.shape.dynamic, strict=True) if dyn)
+                 for d, dyn in zip(p.shape.dims, p.shape.dynamic, strict=True)
+                 if dyn)
     for n in (bound, 1, 0, bound // 3 + 1, bound, 1):
-        args = [rng.standard_normal([n if dyn else s for s, dyn in zip(
-                    p.shape.dims, p.shape.dynamic, strict=True)]).astype(np.float32)
+        args = [rng.standard_normal([n if dyn else s for s, dyn in
+                                     zip(p.shape.dims, p.shape.dynamic, strict=True)]
+                                    ).astype(np.float32)
                 for p in exe.parameters]
         _close(exe(*[torch.from_numpy(a).to(_device()) for a in args]), ref(*args), 1e-4)
     launchers = exe.program.runner.launchers.values()

@@ -215,7 +215,8 @@ def test_gpu_aot_payload_launches_with_zero_compilations(name):
 
 
 def test_aot_payload_for_another_target_is_an_artifact_error():
-    payload = {"gpu_program.json": json.dumps({"format": 1, "target": "sm_80",
+    from dynhlo.backends.gpu.aot import FORMAT
+    payload = {"gpu_program.json": json.dumps({"format": FORMAT, "target": "sm_80",
                                                 "kernels": []}).encode()}
     module = dynhlo.parse_hlo(SEED)
     from dynhlo.compiler import load_program

@@ -8,67 +8,14 @@ instruction after the instructions its sizes are read from.
 
 from __future__ import annotations
 
-from ...errors import DynamicSizeError, HloVerifyError
+from ...errors import DynamicSizeError
 from ...hlo.ir import Computation, Instruction
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic import ComputationInfo, DimsTree
+from ...shapes.schedule import schedule
 from ...shapes.sizes import SizeEnv, Sym
 from ...shapes.trees import check_sizes
 from .lowering import LOWERINGS
-
-
-def schedule(info: ComputationInfo) -> list[Instruction]:
-    """Post order over operands plus size dependencies (where a Sym's size is read from)."""
-    comp = info.computation
-    members = set(comp.instructions)
-    extra: dict[Instruction, list[Instruction]] = {}
-    for inst in comp.instructions:
-        deps = [dep for dim in _leaf_dims(info.dims.get(inst, ()))
-                for dep in _sym_deps(dim) if dep in members and dep is not inst]
-        if deps:
-            extra[inst] = deps
-    if not extra:
-        return comp.post_order()
-    order, state = [], {}
-    for start in comp.instructions:
-        _visit(start, extra, state, order)
-    return order
-
-
-def _visit(start, extra, state, order):
-    if state.get(start):
-        return
-    state[start] = 1
-    stack = [(start, iter(list(start.operands) + extra.get(start, [])))]
-    while stack:
-        inst, it = stack[-1]
-        for dep in it:
-            mark = state.get(dep)
-            if mark == 1:
-                raise HloVerifyError("the size of this instruction depends on its own result",
-                                     dep.name)
-            if mark is None:
-                state[dep] = 1
-                stack.append((dep, iter(list(dep.operands) + extra.get(dep, []))))
-                break
-        else:
-            stack.pop()
-            state[inst] = 2
-            order.append(inst)
-
-
-def _leaf_dims(tree: DimsTree):
-    if isinstance(tree, list):
-        for t in tree:
-            yield from _leaf_dims(t)
-    else:
-        yield from tree
-
-
-def _sym_deps(dim) -> list:
-    if isinstance(dim, Sym) and dim.root().expr is not None:
-        return dim.root().expr.deps()
-    return []
 
 
 class EvalContext:

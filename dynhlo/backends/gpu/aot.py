@@ -8,11 +8,11 @@ this process runs Triton's interpreter, compilation happens in an isolated child
 with it off (Triton's own library kernels are decorated at import in one mode or the
 other); the child imports exactly this process's dynhlo (see _child_command).
 
-The payload: "gpu_program.json" (format version, target, per kernel: source hash, entry
-name, block, warps, shared memory, scratch sizes, signature) and "kernel_<i>.cubin".
-load_payload re-plans the module (deterministic, no compilation), checks every kernel's
-source hash against the payload, and launches the cubins through CuPy's driver wrappers
-(block = 32 x warps, the two trailing scratch pointers Triton 3.x appends passed as null).
+The payload: "gpu_program.json" (format version, target, the plan as data (plan/data.py),
+per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
+signature) and "kernel_<i>.cubin". load_payload rebuilds the plan from that data (no
+planning, no code generation) and launches the cubins through CuPy's driver wrappers
+(launch/cubin.py).
 """
 
 from __future__ import annotations
@@ -21,15 +21,29 @@ import base64
 import hashlib
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 
 from ...errors import ArtifactError, UnsupportedError
+from ...shapes.dynamic import ComputationInfo
+from . import mode
+from .graph import cubins, wanted_program
+from .graph.data import to_data
+from .launch.cubin import CubinLauncher
+from .launch.kernel_cache import load_kernel
+from .plan.data import plan_from_data, plan_to_data
+from .plan.fusion import kernels_of
 
-FORMAT = 2  # 2026-11-30: 1, a cubin per kernel; 2026-12-01: 2, each distinct cubin once
-#             (kernels name theirs by key), and the graph path's kernels
+# The payload format; a payload of another version is refused (recompile it).
+#   1 (2026-11-30): first version; load re-planned the module and regenerated the kernels
+#     to match their source hashes.
+#   2 (2026-12-01): the plan is stored as data ("plan"); load neither plans nor generates.
+#   3 (2026-12-01): each distinct cubin stored once ("cubin_<key>.cubin"; kernels name
+#     theirs by key) and the graph path's program as data ("graph_program") with its
+#     cubins: a loaded artifact replays its CUDA graph with zero compilations.
+FORMAT = 3
 _PTR = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64": "*i64",
         "u8": "*u8", "u16": "*u16", "u32": "*u32", "u64": "*u64", "f16": "*fp16",
         "bf16": "*bf16", "f32": "*fp32", "f64": "*fp64", "f8e4m3fn": "*fp8e4nv",
@@ -73,34 +87,59 @@ def _failure_summary(stderr: str) -> str:
     return (fatal or lines or ["no error output"])[-1]
 
 
-def build_payload(program) -> dict[str, bytes]:
-    """Compile the program's kernels for its target; the AOT payload (see module doc).
+def build_payload(plan, kernels: list, target: str) -> dict[str, bytes]:
+    """Compile the plan's kernels (`kernels_of(plan)`) for `target`; the AOT payload.
 
-    Each distinct kernel is compiled once (graph/cubins.py: in parallel, cached on disk)
-    and stored once, as `cubin_<key>.cubin`; `kernels` name theirs by key, and `graph`
-    lists the keys of the graph path's kernels when the module takes that path."""
-    from .graph import cubins, wanted_steps
-    from .graph.data import to_data
-    cc = parse_target(program.target)
-    specs = [_spec(k) for k in program.kernels]
-    graph = wanted_steps(program)
+    Each distinct kernel is compiled once (in parallel, through the cubin cache:
+    graph/cubins.py) and stored once as `cubin_<key>.cubin`; `kernels` name theirs by key.
+    When the module takes the graph path, its graph program and kernels are stored too."""
+    cc = parse_target(target)
+    specs = [_spec(k) for k in kernels]
+    graph = wanted_program(plan)
     graph_specs = cubins.step_specs(graph) if graph is not None else []
-    compiled = cubins.compile_distinct(specs + graph_specs, cc, cubins.cache_dir())
+    compiled = cubins.compile_distinct(specs + graph_specs, cc, cubins.cache_dir(),
+                                       compile_parallel)
     keys = [cubins.spec_key(s, cc) for s in specs]
     step_keys = [cubins.spec_key(s, cc) for s in graph_specs]
-    graph_keys = sorted(set(step_keys))
-    meta = {"format": FORMAT, "target": program.target, "graph": graph_keys,
-            "graph_program": to_data(graph, step_keys) if graph is not None else None,
-            "cubins": {k: compiled[k][1] for k in sorted(set(keys) | set(graph_keys))},
+    index = {id(k): i for i, k in enumerate(kernels)}
+    meta = {"format": FORMAT, "target": target, "plan": plan_to_data(plan, index),
             "kernels": [{"sha256": _sha(spec["source"]), "cubin": key,
-                         "signature": spec["signature"]} for spec, key in zip(specs, keys)]}
-    payload: dict[str, bytes] = {f"cubin_{k}.cubin": compiled[k][0] for k in meta["cubins"]}
+                         "signature": spec["signature"]} for spec, key in zip(specs, keys)],
+            "graph_program": to_data(graph, step_keys) if graph is not None else None,
+            "cubins": {k: compiled[k][1] for k in sorted(set(keys) | set(step_keys))}}
+    payload = {f"cubin_{k}.cubin": compiled[k][0] for k in meta["cubins"]}
     payload["gpu_program.json"] = json.dumps(meta, sort_keys=True).encode()
     return payload
 
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+MAX_WORKERS = 8
+
+
+def compile_parallel(specs: list, keys: list, cc: int):
+    """(key, (cubin, info)) of each spec as its child finishes: the specs are dealt to up
+    to MAX_WORKERS cross-compiler children (as Inductor's async compile uses workers), each
+    an isolated process with Triton's interpreter off (see _child_command)."""
+    workers = max(1, min(len(specs), os.cpu_count() or 1, MAX_WORKERS))
+    chunks = [list(range(k, len(specs), workers)) for k in range(workers)]
+    env = dict(os.environ, TRITON_INTERPRET="0")
+    procs = [subprocess.Popen(_child_command(cc), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+             for _ in chunks]
+    for proc, chunk in zip(procs, chunks):
+        proc.stdin.write(json.dumps([specs[i] for i in chunk]).encode())
+        proc.stdin.close()
+    for proc, chunk in zip(procs, chunks):
+        stdout, stderr = proc.stdout.read(), proc.stderr.read()
+        if proc.wait() != 0:
+            stderr = stderr.decode(errors="replace")
+            raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
+                                   f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
+        for i, (cubin, info) in zip(chunk, json.loads(stdout)):
+            yield keys[i], (base64.b64decode(cubin), info)
 
 
 def _child_command(cc: int) -> list[str]:
@@ -124,7 +163,6 @@ def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
-    from .launcher import load_kernel
     fn = load_kernel(spec["source"], "kernel", interpret=False)
     names = list(spec["signature"])
     attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in spec["pointers"]}
@@ -138,101 +176,67 @@ def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
     return compiled.asm["cubin"], info
 
 
-def load_payload(module, info, payload: dict[str, bytes], target: str):
-    """A GpuProgram launching the payload's cubins (no compilation); see module doc."""
-    from . import GpuProgram
-    from .fastpath import FastPlan
-    from .launcher import cuda_present
+def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
+    """(plan, launchers, graph) of an AOT payload for the module whose inference is `info`;
+    graph: (cubin key -> launcher, the graph program's data) or None.
+
+    The plan is read from the payload's data and each kernel launches its cubin: nothing
+    is planned, generated or compiled.
+
+    Raises:
+        ArtifactError: an unreadable payload, another format version (recompile), another
+            target, or a plan that does not match the module.
+        UnsupportedError: no CUDA device to launch on.
+    """
     try:
         meta = json.loads(payload["gpu_program.json"])
     except (KeyError, ValueError) as exc:
         raise ArtifactError(f"gpu payload has no readable gpu_program.json ({exc})") from None
-    if meta.get("format") not in (1, FORMAT):
-        raise ArtifactError(f"gpu payload format {meta.get('format')} is not 1 or {FORMAT}")
+    if meta.get("format") != FORMAT:
+        raise ArtifactError(f"gpu payload format {meta.get('format')} is not {FORMAT} (this "
+                            "dynhlo's); recompile the artifact")
     if meta.get("target") != target:
         raise ArtifactError(f"the artifact's kernels are for {meta.get('target')}, not "
                             f"{target}; compile again with --target {target}")
-    if not cuda_present():
-        raise UnsupportedError("loading a gpu artifact needs a CUDA device")
-    major, minor = __import__("torch").cuda.get_device_capability()
-    if f"sm_{major}{minor}" != target:
-        raise ArtifactError(f"the artifact's kernels are for {target} but this GPU is "
-                            f"sm_{major}{minor}; recompile for it")
-    program = GpuProgram(module, info, interpret=False, target=target, launchers={})
-    if len(program.kernels) != len(meta["kernels"]):
-        raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, the module "
-                            f"plans {len(program.kernels)}")
-    cubins = _cubins(meta, payload)
-    for i, (kernel, km) in enumerate(zip(program.kernels, meta["kernels"])):
-        if km["sha256"] != _sha(kernel.source):
-            raise ArtifactError(f"gpu payload kernel {i} does not match the module's kernel")
-        program.runner.launchers[id(kernel)] = cubins(km.get("cubin", i), km)
-    program.fast = FastPlan.build(program.plan, program.runner.launchers, program.device)
+    check_device(target)
+    plan = plan_from_data(meta["plan"], info)
+    kernels = kernels_of(plan)
+    if len(kernels) != len(meta["kernels"]):
+        raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, its plan "
+                            f"{len(kernels)}; recompile the artifact")
+    cubin = _cubins(meta, payload)
+    launchers = {id(k): cubin(meta["kernels"][k.index]["cubin"]) for k in kernels}
+    graph = None
     if meta.get("graph_program"):
-        from .graph import attach
-        attach(program, {k: cubins(k, meta["cubins"][k]) for k in meta["graph"]},
-               meta["graph_program"])
-    return program
+        graph_keys = {s["key"] for s in meta["graph_program"]["steps"]}
+        graph = ({key: cubin(key) for key in graph_keys}, meta["graph_program"])
+    return plan, launchers, graph
 
 
 def _cubins(meta: dict, payload: dict):
-    """cubin(key or format-1 index, info) -> a CubinLauncher, one per distinct cubin."""
+    """cubin(key) -> its CubinLauncher, one per distinct cubin of the payload."""
     made: dict = {}
 
-    def cubin(key, info):
+    def cubin(key: str):
         launcher = made.get(key)
         if launcher is None:
-            name = f"kernel_{key}.cubin" if isinstance(key, int) else f"cubin_{key}.cubin"
-            info = meta["cubins"][key] if isinstance(key, str) else info
-            if name not in payload:
-                raise ArtifactError(f"gpu payload has no {name}")
-            launcher = made[key] = CubinLauncher(payload[name], info)
+            name = f"cubin_{key}.cubin"
+            if name not in payload or key not in meta.get("cubins", {}):
+                raise ArtifactError(f"gpu payload has no {name}; recompile the artifact")
+            launcher = made[key] = CubinLauncher(payload[name], meta["cubins"][key])
         return launcher
     return cubin
 
 
-class CubinLauncher:
-    """Launches one cubin through CuPy on torch's current stream."""
-
-    def __init__(self, cubin: bytes, meta: dict):
-        import cupy
-        self.module = cupy.cuda.function.Module()
-        self.module.load(cubin)
-        self.fn = self.module.get_function(meta["name"])
-        self.shared = meta["shared"]
-        if self.shared > 48 * 1024:
-            drv = cupy.cuda.driver
-            drv.funcSetAttribute(self.fn.ptr,
-                                 drv.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 self.shared)
-        self.threads = 32 * meta["num_warps"]
-        if meta.get("global_scratch_size") or meta.get("profile_scratch_size"):
-            raise ArtifactError("gpu kernels that need scratch memory are not supported yet")
-        self.cupy = cupy
-
-    def __call__(self, grid, tensors, sizes):
-        import torch
-        args = []
-        for t in tensors:
-            if t.data_ptr() % 16:
-                raise ArtifactError("an unaligned device buffer reached an AOT kernel")
-            args.append(np.uint64(t.data_ptr()))
-        args += [np.int32(s) for s in sizes] + [np.uint64(0), np.uint64(0)]
-        stream = _cupy_stream(self.cupy, torch._C._cuda_getCurrentRawStream(
-            torch.cuda.current_device()))
-        self.fn(tuple(grid) + (1,) * (3 - len(grid)), (self.threads, 1, 1), tuple(args),
-                shared_mem=self.shared, stream=stream)
-
-
-_STREAMS: dict = {}
-
-
-def _cupy_stream(cupy, raw: int):
-    """A CuPy handle on a raw CUDA stream, made once per stream."""
-    stream = _STREAMS.get(raw)
-    if stream is None:
-        stream = _STREAMS[raw] = cupy.cuda.ExternalStream(raw)
-    return stream
+def check_device(target: str) -> None:
+    """UnsupportedError without a CUDA device, ArtifactError when it is not `target`."""
+    if not mode.cuda_present():
+        raise UnsupportedError("loading a gpu artifact needs a CUDA device")
+    import torch
+    major, minor = torch.cuda.get_device_capability()
+    if f"sm_{major}{minor}" != target:
+        raise ArtifactError(f"the artifact's kernels are for {target} but this GPU is "
+                            f"sm_{major}{minor}; recompile for it")
 
 
 def _main(cc: int) -> None:

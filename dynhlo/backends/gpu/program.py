@@ -1,173 +1,172 @@
-"""Running a plan: values are torch tensors at their actual sizes, kernels launched on them.
+"""GpuProgram: a planned module and its kernels' launchers, ready to run on the device.
 
-Each step's result is checked against the sizes inference says it has (as the CPU backend
-does), so two different run-time sizes meeting in one op are a DynamicSizeError naming the
-instruction. Sizes are evaluated in a SizeEnv from the arguments' shapes; only a
-data-dependent size (set-dimension-size, a loop result) reads a device value, and only then
-does the host wait for the device.
+Made by compile_module (plan + JIT launchers) or load_program (the plan read from an AOT
+payload + cubin launchers); see the package doc. Values live on the device as torch
+tensors at their actual sizes; plans of parameters, kernels and fast library steps take a
+lean per-call path (launch/fastpath.py), the rest runs through launch/runner.py.
 """
 
 from __future__ import annotations
 
-import math
-
+import numpy as np
 import torch
 
-from ...errors import DynamicSizeError
-from ...hlo.opcodes import Opcode
-from ... import stats
-from ...shapes.dynamic import Inference
-from ...shapes.rules_control import BODY, CONDITION
-from ...shapes.sizes import SizeEnv, dim_text
-from ..cpu import evaluator as cpu_eval
-from ..cpu.lowering import LOWERINGS as CPU_LOWERINGS
-from .launcher import to_device, to_host, torch_dtype
-from .lowering import LIBRARY
-from .ops_library import dot_on_device
+from ...errors import ArgumentError
+from ...hlo.ir import HloModule
+from ...shapes.dynamic import ComputationInfo
+from .aot import build_payload
+from .graph.runner import GraphCaptureError
+from .launch.fastpath import FastPlan
+from .launch.runner import Runner
+from .plan.fusion import Plan, kernels_of
+from .tensors import to_device, to_host
+
+NAME = "gpu"
 
 
-class StepContext:
-    """What a library lowering may ask while it runs one instruction."""
+class GpuProgram:
+    """A module ready to run on the GPU (or in Triton's interpreter).
 
-    __slots__ = ("runner", "info", "env", "inst", "device", "constants")
+    Attributes:
+        backend: "gpu".
+        target: the GPU architecture its kernels are for, e.g. "sm_90".
+        kernels: the generated kernels (codegen.Kernel), one per fused group.
+    """
 
-    def __init__(self, runner, info, env, device, constants):
-        self.runner, self.info, self.env = runner, info, env
-        self.device, self.constants = device, constants
-        self.inst = None
+    backend = NAME
 
-    def out_shape(self, inst=None) -> tuple[int, ...]:
-        return self.env.sizes(self.info.dims[inst or self.inst])
-
-    def error(self, message: str) -> DynamicSizeError:
-        return DynamicSizeError(f"instruction '{self.inst.name}': {message}")
-
-
-class Runner:
-    """Runs plans; `launchers[id(kernel)]` launches one generated kernel."""
-
-    def __init__(self, module, launchers: dict, device: torch.device):
-        self.launchers = launchers
+    def __init__(self, module: HloModule, info: ComputationInfo, plan: Plan, launchers: dict,
+                 device: torch.device, target: str):
+        """`plan` for `info` (the module's entry), `launchers[id(kernel)]` for every kernel
+        of the plan, `device` where values live (the CPU in the interpreter)."""
+        self.module, self.info, self.plan = module, info, plan
+        self.interpret = device.type == "cpu"
+        self.target = target
         self.device = device
-        self.constants: dict = {}
-        self.cpu = cpu_eval.Evaluator(Inference(module))
+        # Tensor.get_device() of a tensor on self.device (-1: the CPU, in the interpreter).
+        self.device_index = -1 if device.type == "cpu" else device.index
+        self.kernels = kernels_of(plan)
+        self.runner = Runner(module, launchers, device)
+        self.fast = FastPlan.build(plan, launchers, device)
+        # The graph path (graph/): set by compile_module / load_program when taken.
+        self.graph, self.graph_refusal = None, "off"
+        if not self.interpret:
+            torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
+            torch.backends.cudnn.allow_tf32 = False
 
-    def run(self, plan, args: list, parent: SizeEnv | None = None, args_shapes=None):
-        values: dict = {}
-        env = SizeEnv(args_shapes, values.__getitem__, parent)
-        ctx = None
-        dims = plan.info.dims
-        for inst, kind in plan.steps:
-            if kind == "kernel":  # allocated at the sizes inference gives: no check needed
-                values[inst] = self._launch(plan.kernels[inst], dims, values, env)
-                continue
-            if kind == "param":
-                value = args[inst.parameter_number]
-            elif kind == "call":
-                value = self.run(plan.calls[inst][0], [values[o] for o in inst.operands], env)
-            elif kind == "while":
-                value = self._while(inst, plan.calls[inst], values[inst.operands[0]], env)
-            elif kind == "conditional":
-                value = self._conditional(inst, plan.calls[inst], values, env)
+    def run(self, args: list):
+        """Run on NumPy arrays or torch tensors of actual shapes (already checked).
+
+        Returns NumPy arrays when every argument is a NumPy array, else torch tensors on the
+        device (a tuple for a tuple root). Torch tensors and other DLPack arrays stay on the
+        device: no host round trip. A tensor without dense data (meta, sparse) is an
+        ArgumentError naming its parameter.
+        """
+        try:
+            return self._run(args)
+        except (RuntimeError, NotImplementedError):  # diagnosed only when a call fails
+            _check_dense(self.module.entry.parameters, args)
+            raise
+
+    def _run(self, args: list):
+        graph = self.graph
+        if graph is not None:
+            index = self.device_index
+            for a in args:
+                if a.__class__ is not torch.Tensor or a.get_device() != index:
+                    break
             else:
-                if ctx is None:
-                    ctx = StepContext(self, plan.info, env, self.device, self.constants)
-                ctx.inst = inst
-                value = self._library(ctx, inst, [values[o] for o in inst.operands])
-            values[inst] = value
-            _check_sizes(env, inst, value, dims[inst])
-        return values[plan.info.computation.root]
-
-    def _while(self, inst, plans, state, env):
-        """XLA While: the body's plan runs while the condition's plan gives true."""
-        cond, body = plans[CONDITION], plans[BODY]
-        while _scalar(inst, self.run(cond, [state], env), "condition"):
-            state = self.run(body, [state], env)
-        return state
-
-    def _conditional(self, inst, plans, values, env):
-        """XLA Conditional: pred true -> branch 0, false -> 1; an index out of range -> last."""
-        selector = values[inst.operands[0]]
-        if selector.dtype == torch.bool:
-            k = 0 if _scalar(inst, selector, "selector") else 1
+                try:
+                    return graph.run(args, [a.shape for a in args])
+                except GraphCaptureError as exc:
+                    self._drop_graph(exc)
+                    graph = None
+        fast = self.fast
+        if fast is not None:
+            # The common call: every argument a plain tensor already on this device.
+            index = self.device_index
+            for a in args:
+                if a.__class__ is not torch.Tensor or a.get_device() != index:
+                    break
+            else:
+                return _unshared(fast.run(args), args, self.runner.constants)
+        on_host = True
+        tensors, caller_owned = [], []
+        for a, p in zip(args, self.module.entry.parameters):
+            if not isinstance(a, (torch.Tensor, np.ndarray, np.generic)) and hasattr(
+                    a, "__dlpack__"):
+                a = torch.from_dlpack(a)  # CuPy, JAX, ...: shared, not copied
+            owned = isinstance(a, torch.Tensor)
+            if owned:
+                on_host = False
+                if a.get_device() != self.device_index:
+                    a, owned = a.to(self.device), False
+            else:
+                a = to_device(a, self.device, p.shape.element_type)
+            tensors.append(a)
+            caller_owned.append(owned)
+        if graph is not None:  # results are copies out of the graph's buffers; copies
+            # made for this call are never captured by address (each call makes new ones)
+            try:
+                result = graph.run(tensors, [t.shape for t in tensors], in_place=caller_owned)
+                return _host_tree(result, self.module.entry.root.shape) if on_host else result
+            except GraphCaptureError as exc:
+                self._drop_graph(exc)
+        if fast is not None:
+            result = fast.run(tensors)
         else:
-            k = int(_scalar(inst, selector, "selector"))
-            k = k if 0 <= k < len(plans) else len(plans) - 1
-        return self.run(plans[k], [values[inst.operands[k + 1]]], env)
+            result = self.runner.run(self.plan, tensors,
+                                     args_shapes=[tuple(t.shape) for t in tensors])
+        result = _unshared(result, tensors, self.runner.constants)
+        if on_host:
+            return _host_tree(result, self.module.entry.root.shape)
+        return result
 
-    def _launch(self, kernel, dims, values, env):
-        group = kernel.group
-        root = group.root
-        out = torch.empty(env.sizes(dims[root]), device=self.device,
-                          dtype=torch_dtype(root.shape.element_type))
-        if kernel.kind == "row":
-            work = math.prod(env.sizes(kernel.grid_dims))
-        else:
-            work = out.numel()
-        if work == 0:
-            return out
-        args = [_dense(values[i]) for i in group.inputs]
-        args.append(out)
-        sizes = [env.size(s) for s in kernel.size_syms]
-        self.launchers[id(kernel)]((-(-work // kernel.grid_block),), args, sizes)
-        return out
+    def _drop_graph(self, exc: Exception) -> None:
+        """A capture the driver refused: this program keeps the plain path from now on."""
+        import warnings
+        warnings.warn(f"dynhlo: the CUDA graph of {self.module.name} could not be captured "
+                      f"({exc}); running it launch by launch", RuntimeWarning, stacklevel=4)
+        self.graph, self.graph_refusal = None, f"capture failed: {exc}"
 
-    def _library(self, ctx, inst, args):
-        fn = LIBRARY.get(inst.opcode)
-        if fn is not None and (inst.opcode is not Opcode.DOT or dot_on_device(inst)):
-            result = fn(ctx, inst, args)
-            if result is not NotImplemented:  # NotImplemented: a case it does not cover
-                return result
-        return self._host(ctx, inst, args)
-
-    def _host(self, ctx, inst, args):
-        """The CPU backend's lowering on host copies: exact, slow; for rare opcodes."""
-        stats.count("gpu_host_fallback")
-        cpu_ctx = cpu_eval.EvalContext(self.cpu, ctx.info, ctx.env, False)
-        cpu_ctx.inst = inst
-        host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands)]
-        result = CPU_LOWERINGS[inst.opcode](cpu_ctx, inst, host_args)
-        return _to_device_tree(result, inst.shape, self.device)
+    def to_payload(self) -> dict[str, bytes]:
+        """Cubins of every kernel compiled for `target`, plus the plan and kernel metadata as
+        JSON (no pickle): what load_program needs to run without planning or codegen."""
+        return build_payload(self.plan, self.kernels, self.target)
 
 
-def _scalar(inst, value: torch.Tensor, what: str):
-    """The one value of a predicate or selector, read back from the device."""
-    if value.numel() != 1:
-        raise DynamicSizeError(f"instruction '{inst.name}': the {what} gave {value.numel()} "
-                               "values where one was expected")
-    return value.reshape(()).item()
+def _check_dense(params, args: list) -> None:
+    """ArgumentError for the first tensor argument that has no strided data to read."""
+    for param, arg in zip(params, args):
+        if isinstance(arg, torch.Tensor) and (arg.is_meta or arg.layout is not torch.strided):
+            kind = "a meta" if arg.is_meta else f"a {str(arg.layout).removeprefix('torch.')}"
+            raise ArgumentError(f"parameter {param.parameter_number} '{param.name}' is {kind} "
+                                "tensor, which has no dense data; pass a strided tensor with "
+                                "data (e.g. .to_dense())", param.parameter_number,
+                                param.name) from None
 
 
-def _dense(tensor: torch.Tensor) -> torch.Tensor:
-    """Kernels index inputs as contiguous row-major arrays at 16-byte-aligned addresses."""
-    if tensor.is_contiguous() and tensor.data_ptr() % 16 == 0:
-        return tensor
-    return tensor.clone(memory_format=torch.contiguous_format)
+def _unshared(result, args: list, constants: dict):
+    """The result with every array that shares storage with an argument, a cached constant
+    or an earlier output copied: a root that is a parameter, a view of one, or a constant
+    would otherwise hand the caller memory that writing to corrupts its own arguments or the
+    module's next run (the README's contract: results are new arrays)."""
+    taken = {t.untyped_storage().data_ptr() for t in args}
+    taken.update(c.untyped_storage().data_ptr() for c in constants.values())
+    return _unshared_tree(result, taken)
 
 
-def _to_host_tree(value, shape):
+def _unshared_tree(value, taken: set):
+    if isinstance(value, tuple):
+        return tuple(_unshared_tree(v, taken) for v in value)
+    ptr = value.untyped_storage().data_ptr()
+    if ptr in taken:
+        return value.clone()
+    taken.add(ptr)
+    return value
+
+
+def _host_tree(value, shape):
     if shape.is_tuple:
-        return tuple(_to_host_tree(v, s) for v, s in zip(value, shape.elements))
-    return to_host(value, shape.element_type)
-
-
-def _to_device_tree(value, shape, device):
-    if shape.is_tuple:
-        return tuple(_to_device_tree(v, s, device) for v, s in zip(value, shape.elements))
-    return to_device(value, device, shape.element_type)
-
-
-def _check_sizes(env: SizeEnv, inst, value, tree) -> None:
-    if isinstance(tree, list):
-        for v, t in zip(value, tree):
-            _check_sizes(env, inst, v, t)
-        return
-    shape = value.shape
-    for d, (actual, dim) in enumerate(zip(shape, tree)):
-        if actual == dim:  # a static dimension that fits
-            continue
-        expected = env.size(dim)
-        if actual != expected:
-            raise DynamicSizeError(
-                f"instruction '{inst.name}': dimension {d} has run-time size {actual}, but "
-                f"{dim_text(dim)} is {expected} here; sizes that meet in one op must agree")
+        return tuple(_host_tree(v, s) for v, s in zip(value, shape.elements))
+    return np.asarray(to_host(value, shape.element_type))

@@ -32,11 +32,13 @@ from .runner import GraphRunner
 MIN_LAUNCHES = 16
 
 
-def make(program, launchers: dict | None = None, force: bool = False, prog=None):
+def make(program, launchers: dict | None = None, force: bool = False, prog=None,
+         compiler=None):
     """(GraphRunner, None) for a GpuProgram whose entry plan can be captured, else
-    (None, why). `launchers` maps cubin key -> launcher (AOT); the others are compiled
-    (cubins.py). `prog`: a GraphProgram already made (an artifact's). Unless `force`, a
-    program of fewer than MIN_LAUNCHES launches keeps the plain path."""
+    (None, why). `launchers` maps cubin key -> launcher (AOT); the others are compiled by
+    `compiler` (aot.compile_parallel, through cubins.py's cache). `prog`: a GraphProgram
+    already made (an artifact's). Unless `force`, a program of fewer than MIN_LAUNCHES
+    launches keeps the plain path."""
     if prog is None:
         try:
             prog = build(program.plan, program.info)
@@ -44,13 +46,14 @@ def make(program, launchers: dict | None = None, force: bool = False, prog=None)
             return None, str(exc)
     if not force and len(prog.steps) < MIN_LAUNCHES:
         return None, f"{len(prog.steps)} launches: the plain path is faster below {MIN_LAUNCHES}"
-    return GraphRunner(prog, program.device, program.interpret, launchers), None
+    return GraphRunner(prog, program.device, program.interpret, launchers, compiler), None
 
 
-def wanted_steps(program):
-    """The GraphProgram the default options would run (None: the plain path)."""
+def wanted_program(plan):
+    """The GraphProgram of a plan that the default options would run (None: the plain
+    path)."""
     try:
-        prog = build(program.plan, program.info)
+        prog = build(plan, plan.info)
     except GraphRefusal:
         return None
     return prog if len(prog.steps) >= MIN_LAUNCHES else None
@@ -89,4 +92,4 @@ def summary(program) -> str:
 
 
 __all__ = ["GraphRefusal", "GraphRunner", "attach", "make", "summary",
-           "wanted_steps"]
+           "wanted_program"]

@@ -11,13 +11,11 @@ process. Progress goes to the `dynhlo.gpu.compile` logger (the CLI shows it).
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import logging
 import os
 import re
-import subprocess
 import time
 from pathlib import Path
 
@@ -30,7 +28,6 @@ _PTR = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64": "*i64",
         "bf16": "*bf16", "f32": "*fp32", "f64": "*fp64", "f8e4m3fn": "*fp8e4nv",
         "f8e5m2": "*fp8e5"}
 _ARGS = re.compile(r"^def kernel\(([^)]*)\):$", re.M)
-MAX_WORKERS = 8
 
 
 def graph_spec(kernel, element_types: list) -> dict:
@@ -53,8 +50,11 @@ def spec_key(spec: dict, cc: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def compile_distinct(specs: list, cc: int, cache: Path | None = None) -> dict:
-    """{spec_key: (cubin, info)} for every spec, each distinct one compiled once."""
+def compile_distinct(specs: list, cc: int, cache: Path | None, compiler) -> dict:
+    """{spec_key: (cubin, info)} for every spec, each distinct one compiled once.
+
+    `compiler(specs, keys, cc)` yields (key, (cubin, info)) as kernels finish (aot.py's
+    parallel cross-compiler; passed in, since aot.py sits above this package)."""
     from .... import stats
     distinct = {spec_key(s, cc): s for s in specs}
     out = {k: hit for k in distinct if (hit := _read(cache, k)) is not None}
@@ -65,37 +65,14 @@ def compile_distinct(specs: list, cc: int, cache: Path | None = None) -> dict:
     log.info("compiling %d distinct kernels for sm_%d (%d launches, %d cached) ...",
              len(missing), cc, len(specs), len(out))
     stats.count("kernel_compile", len(missing))
-    for key, result in _compile_parallel([distinct[k] for k in missing], missing, cc, start):
+    for done, (key, result) in enumerate(compiler([distinct[k] for k in missing], missing,
+                                                  cc), 1):
+        log.info("  kernel %d/%d compiled (%.1f s)", done, len(missing),
+                 time.perf_counter() - start)
         out[key] = result
         _write(cache, key, *result)
     log.info("compiled %d kernels in %.1f s", len(missing), time.perf_counter() - start)
     return out
-
-
-def _compile_parallel(specs: list, keys: list, cc: int, start: float):
-    """(key, (cubin, info)) as each child finishes; chunks of the specs per child."""
-    from ..aot import _child_command, _failure_summary
-    workers = max(1, min(len(specs), os.cpu_count() or 1, MAX_WORKERS))
-    chunks = [list(range(k, len(specs), workers)) for k in range(workers)]
-    env = dict(os.environ, TRITON_INTERPRET="0")
-    procs = [subprocess.Popen(_child_command(cc), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-             for _ in chunks]
-    for proc, chunk in zip(procs, chunks):
-        proc.stdin.write(json.dumps([specs[i] for i in chunk]).encode())
-        proc.stdin.close()
-    done = 0
-    for proc, chunk in zip(procs, chunks):
-        stdout, stderr = proc.stdout.read(), proc.stderr.read()
-        if proc.wait() != 0:
-            stderr = stderr.decode(errors="replace")
-            raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
-                                   f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
-        for i, (cubin, info) in zip(chunk, json.loads(stdout)):
-            done += 1
-            log.info("  kernel %d/%d compiled (%.1f s)", done, len(specs),
-                     time.perf_counter() - start)
-            yield keys[i], (base64.b64decode(cubin), info)
 
 
 def cache_dir() -> Path:

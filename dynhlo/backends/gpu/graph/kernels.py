@@ -159,7 +159,7 @@ def matmul(element_type: str, a_km: bool, b_nk: bool, tf32: bool = False,
     args = ", ".join(["a", "b"] + extra + ["out", "sz"])
     source = f"""import triton
 import triton.language as tl
-from dynhlo.backends.gpu import kmath as M
+from dynhlo.backends.gpu.kernels import kmath as M
 
 
 @triton.jit

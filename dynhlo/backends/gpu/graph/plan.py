@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import ParamSize, Sym, bound_of
-from ..codegen import canonical_dim
+from ..kernels.group import canonical_dim
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
 
 

@@ -21,7 +21,8 @@ from collections import OrderedDict
 import torch
 
 from ....errors import ArtifactError, DynamicSizeError
-from ..launcher import JitLauncher, to_device, torch_dtype
+from ..launch.jit import JitLauncher
+from ..tensors import to_device, torch_dtype
 from .buffers import assign, bound_bytes
 
 MAX_GRAPHS = 8
@@ -38,9 +39,10 @@ class GraphCaptureError(RuntimeError):
 class GraphRunner:
     """Static buffers, launchers and captured graphs of one GraphProgram."""
 
-    def __init__(self, prog, device: torch.device, interpret: bool, launchers: dict | None):
+    def __init__(self, prog, device: torch.device, interpret: bool, launchers: dict | None,
+                 compiler=None):
         self.prog, self.device, self.interpret = prog, device, interpret
-        self.launchers = self._launchers(launchers or {})
+        self.launchers = self._launchers(launchers or {}, compiler)
         cap = INTERPRET_GRID if interpret else GRID_WAVES * torch.cuda.get_device_properties(
             device).multi_processor_count
         self.grids = [max(1, min(step.bound_work, cap)) for step in prog.steps]
@@ -70,7 +72,7 @@ class GraphRunner:
                                   dtype=torch.int32, device=dev)
         self.sizes = torch.zeros(len(index), dtype=torch.int32, device=dev)
 
-    def _launchers(self, given: dict) -> list:
+    def _launchers(self, given: dict, compiler) -> list:
         """One launcher per step: Triton's JIT in the interpreter; on the GPU the cubins
         given (AOT), else each distinct kernel compiled once, concurrently (cubins.py)."""
         steps = self.prog.steps
@@ -79,8 +81,8 @@ class GraphRunner:
             return [jit.setdefault(s.kernel.source, JitLauncher(s.kernel, True, True))
                     for s in steps]
         from .cubins import cache_dir, compile_distinct, spec_key, step_specs
-        from ..aot import CubinLauncher
-        from ..launcher import cuda_present
+        from ..launch.cubin import CubinLauncher
+        from ..mode import cuda_present
         major, minor = torch.cuda.get_device_capability(self.device) if cuda_present() \
             else (9, 0)
         cc = major * 10 + minor
@@ -90,7 +92,7 @@ class GraphRunner:
             specs = step_specs(self.prog)
             keys = [spec_key(s, cc) for s in specs]
             missing = [s for s, k in zip(specs, keys) if k not in given]
-        cubins = compile_distinct(missing, cc, cache_dir()) if missing else {}
+        cubins = compile_distinct(missing, cc, cache_dir(), compiler) if missing else {}
         made: dict = {}
         for k in keys:
             if k not in made:

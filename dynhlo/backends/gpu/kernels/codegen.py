@@ -1,0 +1,406 @@
+"""Triton source generation for one fused group (see plan/fusion.py for what a group is).
+
+Every value of a group is computed as a function of an index: `value(inst, idx)` emits the
+Triton expression of `inst` at the index tuple `idx` (one expression per dimension), using
+the emitter of inst's opcode (the kernel tier of rules.py, passed in as `emitters`). Broadcasts, transposes, reshapes, slices and
+gathers only rewrite the index; loads of external inputs compute their offset from the
+input's actual sizes. So a group has no intermediate buffers, and padding is never read.
+
+Two kernel shapes:
+- elementwise: a 1-D grid over the output's elements (`x` in [0, numel)), masked by numel.
+- row: a grid over the kept ("row") elements of the group's reductions, BM rows a program;
+  the reduced ("column") elements are walked in BN-wide tiles: one pass per reduction (in
+  dependency order), then a pass that stores the domain-shaped output. When the reduced
+  extent's bound fits one tile the tile is loaded once ("persistent": no loop).
+
+Every dynamic size is a scalar argument (`s0`, `s1`, ...), excluded from Triton's
+specialization (`do_not_specialize`), so one compiled kernel serves every size up to the
+bound; the grid comes from the actual sizes at launch.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Callable
+
+from ....hlo import attrs
+from ....hlo.ir import Instruction
+from ....hlo.opcodes import Opcode
+from ....shapes.sizes import Sym, bound_of
+from . import reductions as lw
+from .group import FusionError, Group, Kernel, canonical_dim, dims_equal
+from .types import triton_type
+
+_NAME = re.compile(r"\b[a-z_][a-z_0-9]*\b")
+_INT32_LIMIT = 2 ** 31 - 1
+PERSISTENT_MAX = 2048    # reduced extents up to this bound are held in one tile
+ELEMENTWISE_BLOCK = 1024
+# Row-kernel tiling, from runs on the H200 (bench/work_follows_size.py, 2026-11-30): with
+# 4096-element tiles layernorm 65536x512 runs at 0.071 ms (floor 0.063) and 8192 rows at
+# 0.012 ms (1024-element tiles: same at the bound, 0.017 ms at 8192 rows); attention's
+# looped softmax over 16384 columns ran 8% faster with 1024-wide column tiles than 512.
+ROW_TILE = 4096          # elements of one row-kernel tile (BM x BN)
+LOOP_BN = 1024           # column tile of looped (non-persistent) reductions
+ROW_WARPS = 4
+
+
+class KernelWriter:
+    """Builds one kernel's source; lowerings call back into value/let/size/load."""
+
+    def __init__(self, group: Group, info, emitters: dict[Opcode, Callable]):
+        self.group = group
+        self.info = info
+        self.emitters = emitters
+        self.lines: list[str] = []
+        self.indent = 1
+        self.memo: dict = {}
+        self.deps: dict[str, frozenset] = {}
+        self.counter = 0
+        self.sizes: dict[int, tuple[str, Sym]] = {}
+        self.inputs = {inst: f"in{k}" for k, inst in enumerate(group.inputs)}
+        self.acc: dict[Instruction, tuple[tuple[str, ...], str]] = {}
+        self.masks = {"x": "xmask", "r": "rmask", "c": "cmask"}
+        self.wide = self._needs_int64()
+        self.canonical: tuple | None = None
+        self.flat: str | None = None
+
+    # --- helpers lowerings use -------------------------------------------------------------
+
+    def dims(self, inst: Instruction) -> tuple:
+        return self.info.dims[inst]
+
+    def size(self, dim) -> str:
+        """The size of a dimension as a kernel expression: a literal or a size argument."""
+        if isinstance(dim, int):
+            return str(dim)
+        root = canonical_dim(dim)
+        if isinstance(root, int):
+            return str(root)
+        entry = self.sizes.get(root.id)
+        if entry is None:
+            entry = self.sizes[root.id] = (f"s{len(self.sizes)}", root)
+        return entry[0]
+
+    def let(self, expr: str) -> str:
+        """Assign `expr` to a fresh variable (its index dependencies recorded)."""
+        if _NAME.fullmatch(expr) and expr in self.deps:
+            return expr
+        name = f"v{self.counter}"
+        self.counter += 1
+        self.deps[name] = self.deps_of(expr)
+        self.emit(f"{name} = {expr}")
+        return name
+
+    def deps_of(self, expr: str) -> frozenset:
+        out = frozenset()
+        for n in _NAME.findall(expr):
+            out |= self.deps.get(n, frozenset())
+        return out
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.indent + line)
+
+    def ttype(self, element_type: str) -> str:
+        t = triton_type(element_type)
+        if t is None:
+            raise FusionError(f"element type {element_type} has no Triton type")
+        return t
+
+    def const(self, value, element_type: str) -> str:
+        return f"tl.full([], {lw.literal(value, element_type)}, {self.ttype(element_type)})"
+
+    def index_type(self) -> str:
+        return "tl.int64" if self.wide else "tl.int32"
+
+    def value(self, inst: Instruction, idx: tuple[str, ...]) -> str:
+        """The variable holding `inst` at index `idx` (emitting it once per index).
+
+        Operands read at the same index (elementwise emitters, marked `same_index`) are
+        emitted first, deepest first, from an explicit stack: a chain of thousands of
+        elementwise ops needs no Python recursion (emitters then find them memoized).
+        """
+        var = self.memo.get((inst, idx))
+        if var is not None:
+            return var
+        self._emit_operands_first(inst, idx)
+        return self._value_one(inst, idx)
+
+    def _emit_operands_first(self, inst: Instruction, idx: tuple[str, ...]) -> None:
+        stack, seen = [(inst, idx, False)], set()
+        while stack:
+            node, at, ready = stack.pop()
+            key = (node, at)
+            if ready:
+                if key not in self.memo and (node, at) != (inst, idx):
+                    self._value_one(node, at)
+                continue
+            if key in self.memo or key in seen:
+                continue
+            seen.add(key)
+            stack.append((node, at, True))
+            if node in self.inputs or not getattr(self.emitters.get(node.opcode),
+                                                  "same_index", False):
+                continue
+            for op in reversed(node.operands):
+                stack.append((op, at if op.shape.rank == len(at) else (), False))
+
+    def _value_one(self, inst: Instruction, idx: tuple[str, ...]) -> str:
+        key = (inst, idx)
+        var = self.memo.get(key)
+        if var is not None:
+            return var
+        if inst in self.inputs:
+            var = self.load(inst, idx)
+        elif inst.opcode is Opcode.REDUCE:
+            var = self._reduced_value(inst, idx)
+        else:
+            fn = self.emitters.get(inst.opcode)
+            if fn is None:
+                raise FusionError(f"no fused lowering for {inst.opcode.value}")
+            var = fn(self, inst, idx)
+        self.memo[key] = var
+        return var
+
+    def offset(self, dims: tuple, idx: tuple[str, ...]) -> str:
+        """Row-major offset of `idx` in a contiguous array of actual sizes `dims`."""
+        terms, stride = [], "1"
+        for dim, i in reversed(list(zip(dims, idx))):
+            if not _NAME.fullmatch(i) and not i.isdigit():
+                i = f"({i})"
+            if i != "0":
+                terms.append(i if stride == "1" else f"{i} * {stride}")
+            size = self.size(dim)
+            stride = size if stride == "1" else (
+                str(int(stride) * int(size)) if stride.isdigit() and size.isdigit()
+                else f"{stride} * {size}")
+        return " + ".join(reversed(terms)) or "0"
+
+    def mask_for(self, expr: str) -> str | None:
+        deps = self.deps_of(expr)
+        parts = [self.masks[a] for a in ("x", "r", "c") if a in deps]
+        return " & ".join(parts) if parts else None
+
+    def load(self, inst: Instruction, idx: tuple[str, ...]) -> str:
+        ptr = self.inputs[inst]
+        dims = self.dims(inst)
+        if idx == self.canonical and all(dims_equal(a, b) for a, b in zip(dims, self.group.domain)) \
+                and self.flat is not None:
+            off = self.flat
+        else:
+            off = self.offset(dims, idx)
+        mask = self.mask_for(off)
+        if mask is None:
+            return self.let(f"tl.load({ptr} + {off})")
+        return self.let(f"tl.load({ptr} + {off}, mask={mask}, other=0)")
+
+    # --- reductions --------------------------------------------------------------------------
+
+    def _reduced_value(self, inst: Instruction, idx: tuple[str, ...]) -> str:
+        entry = self.acc.get(inst)
+        if entry is None:
+            raise FusionError(f"reduction '{inst.name}' is used before it is computed", inst)
+        canonical, var = entry
+        if idx != canonical:
+            raise FusionError(f"reduction '{inst.name}' is read at another index", inst)
+        return var
+
+    # --- whole kernels ---------------------------------------------------------------------
+
+    def _needs_int64(self) -> bool:
+        values = [self.group.root] + list(self.group.inputs)
+        for inst in values:
+            tree = self.info.dims[inst]
+            if math.prod(max(bound_of(d), 1) for d in tree) > _INT32_LIMIT // 2:
+                return True
+        return math.prod(max(bound_of(d), 1) for d in self.group.domain) > _INT32_LIMIT // 2
+
+    def _split(self, dims: tuple, flat: str, axis: str, prefix: str) -> list[str]:
+        """Per-dimension index variables of the row-major flat index `flat` over `dims`."""
+        out, stride = [None] * len(dims), "1"
+        for k in reversed(range(len(dims))):
+            size = self.size(dims[k])
+            if size == "1":
+                out[k] = "0"
+                continue
+            expr = flat if stride == "1" else f"({flat} // ({stride}))"
+            if k > 0 and any(self.size(d) != "1" for d in dims[:k]):
+                expr = f"{expr} % ({size})"
+            name = f"{prefix}{k}"
+            self.deps[name] = frozenset(axis)
+            self.emit(f"{name} = {expr}")
+            out[k] = name
+            stride = size if stride == "1" else f"{stride} * {size}"
+        return out
+
+    def numel(self, dims) -> str:
+        parts = [self.size(d) for d in dims if self.size(d) != "1"]
+        return " * ".join(f"({p})" for p in parts) or "1"
+
+    def write(self) -> Kernel:
+        group = self.group
+        if group.reduced:
+            kind, body = "row", self._row_body
+        else:
+            kind, body = "elementwise", self._elementwise_body
+        block = body()
+        return self._finish(kind, block)
+
+    def _elementwise_body(self) -> dict:
+        group = self.group
+        self.emit("pid = tl.program_id(0)" + (".to(tl.int64)" if self.wide else ""))
+        self.emit("x = pid * BLOCK + tl.arange(0, BLOCK)")
+        self.deps["x"] = frozenset("x")
+        numel = self.numel(group.domain)
+        self.emit(f"xmask = x < {numel}")
+        self.flat = "x"
+        self.canonical = tuple(self._split(group.domain, "x", "x", "x"))
+        val = self.value(group.root, self.canonical)
+        self._store(val, "x", "xmask")
+        return {"BLOCK": ELEMENTWISE_BLOCK}
+
+    def _row_body(self) -> dict:
+        group = self.group
+        kept = [d for k, d in enumerate(group.domain) if k not in group.reduced]
+        cols = [group.domain[k] for k in group.reduced]
+        col_bound = math.prod(max(bound_of(d), 1) for d in cols)
+        persistent = col_bound <= PERSISTENT_MAX
+        bn = max(16, 1 << (col_bound - 1).bit_length()) if persistent else LOOP_BN
+        bm = max(1, min(64, ROW_TILE // bn))
+        self.emit("pid = tl.program_id(0)" + (".to(tl.int64)" if self.wide else ""))
+        self.emit("r = pid * BM + tl.arange(0, BM)[:, None]")
+        self.deps["r"] = frozenset("r")
+        nrows, ncols = self.numel(kept), self.numel(cols)
+        self.emit(f"rmask = r < {nrows}")
+        rvars = self._split(tuple(kept), "r", "r", "r")
+        self.flat = None
+        self.row_canonical = tuple(rvars)
+        canonical = []
+        rit = iter(rvars)
+        for k in range(len(group.domain)):
+            canonical.append(None if k in group.reduced else next(rit))
+        self.canonical_slots = canonical
+        root_kept = self._is_kept_shaped(group.root, kept)
+        if persistent:
+            self._col_tile("0", cols, ncols)
+            for red in group.reduces:
+                self._reduce_pass(red, cols, ncols, loop=False)
+            self._final(root_kept, cols, ncols)
+        else:
+            for red in group.reduces:
+                self._reduce_pass(red, cols, ncols, loop=True)
+            self._final(root_kept, cols, ncols, loop=True)
+        return {"BM": bm, "BN": bn}
+
+    def _is_kept_shaped(self, inst: Instruction, kept) -> bool:
+        dims = self.dims(inst)
+        if len(dims) == len(kept) and all(dims_equal(a, b) for a, b in zip(dims, kept)):
+            return True
+        if len(dims) == len(self.group.domain) and all(
+                dims_equal(a, b) for a, b in zip(dims, self.group.domain)):
+            return False
+        raise FusionError(f"output '{inst.name}' has neither the rows' nor the domain's shape")
+
+    def _col_tile(self, start: str, cols, ncols: str) -> None:
+        self.emit(f"c = {start} + tl.arange(0, BN)[None, :]")
+        self.deps["c"] = frozenset("c")
+        self.emit(f"cmask = c < {ncols}")
+        cvars = iter(self._split(tuple(cols), "c", "c", "c"))
+        slots = list(self.canonical_slots)
+        for k in range(len(slots)):
+            if slots[k] is None:
+                slots[k] = next(cvars)
+        self.canonical = tuple(slots)
+
+    def _reduce_pass(self, red: Instruction, cols, ncols: str, loop: bool) -> None:
+        operand, init = red.operands
+        kind, acc_type = lw.reducer_kind(red)
+        kept_idx = self.row_canonical
+        init_var = self.value(init, ())
+        acc = f"acc{len(self.acc)}"
+        self.emit(f"{acc} = tl.full([BM, 1], 0, {acc_type}) + {init_var}.to({acc_type})")
+        saved = dict(self.memo)
+        if loop:
+            self.emit(f"for cstart in range(0, {ncols}, BN):")
+            self.indent += 1
+            self._col_tile("cstart", cols, ncols)
+        full_idx = self._operand_index(red, kept_idx)
+        val = self.value(operand, full_idx)
+        ident = lw.identity(kind, red.operands[0].shape.element_type)
+        part = self.let(f"tl.where(rmask & cmask, {val}.to({acc_type}), "
+                        f"{lw.literal(ident, red.operands[0].shape.element_type)})")
+        self.emit(f"{acc} = {lw.combine(kind, acc, lw.tile_reduce(kind, part))}")
+        if loop:
+            self.indent -= 1
+            self.memo = saved
+        out_type = self.ttype(red.shape.element_type)
+        var = self.let(f"{acc}.to({out_type})")
+        self.deps[var] = frozenset("r")
+        self.acc[red] = (kept_idx, var)
+
+    def _operand_index(self, red: Instruction, kept_idx) -> tuple[str, ...]:
+        """The domain index of a reduction's operand: kept dims from the rows, reduced from c."""
+        axes = tuple(sorted(attrs.ints(red, "dimensions")))
+        if axes != tuple(sorted(self.group.reduced)):
+            raise FusionError(f"reduction '{red.name}' reduces other dimensions", red)
+        dims = self.dims(red.operands[0])
+        if len(dims) != len(self.group.domain) or not all(
+                dims_equal(a, b) for a, b in zip(dims, self.group.domain)):
+            raise FusionError(f"reduction '{red.name}' reduces another shape", red)
+        return self.canonical
+
+    def _final(self, root_kept: bool, cols, ncols: str, loop: bool = False) -> None:
+        root = self.group.root
+        if root_kept:
+            val = self.value(root, self.row_canonical)
+            off = self.offset(self.dims(root), self.row_canonical)
+            self._store(val, off, "rmask")
+            return
+        if loop:
+            self.emit(f"for cstart in range(0, {ncols}, BN):")
+            self.indent += 1
+            self._col_tile("cstart", cols, ncols)
+        val = self.value(root, self.canonical)
+        off = self.offset(self.dims(root), self.canonical)
+        self._store(val, off, "rmask & cmask")
+        if loop:
+            self.indent -= 1
+
+    def _store(self, val: str, off: str, mask: str) -> None:
+        root = self.group.root
+        t = self.ttype(root.shape.element_type)
+        axis = "x" if mask == "xmask" else "r"
+        if axis not in self.deps_of(off):  # a scalar output: one lane per program stores
+            off = f"{off} + 0 * {axis}"
+        self.emit(f"tl.store(out + {off}, ({val}).to({t}), mask={mask})")
+
+    def _finish(self, kind: str, block: dict) -> Kernel:
+        syms = sorted(self.sizes.values(), key=lambda e: int(e[0][1:]))
+        size_args = [name for name, _ in syms]
+        args = list(self.inputs.values()) + ["out"] + size_args
+        consts = [f"{k}: tl.constexpr" for k in block]
+        header = [
+            "import triton",
+            "import triton.language as tl",
+            "from dynhlo.backends.gpu.kernels import kmath as M",
+            "",
+            "",
+            f"@triton.jit(do_not_specialize={size_args!r})",
+            f"def kernel({', '.join(args + consts)}):",
+        ]
+        # Sizes arrive as i32; products of them (numel, strides) must not wrap in i32 when
+        # the bound's element count needs 64-bit offsets.
+        widen = [f"    {n} = {n}.to(tl.int64)" for n in size_args] if self.wide else []
+        source = "\n".join(header + widen + self.lines) + "\n"
+        return Kernel(name="kernel", source=source, group=self.group,
+                      size_syms=[sym for _, sym in syms], kind=kind, block=block,
+                      num_warps=4 if kind == "elementwise" else ROW_WARPS)
+
+
+def generate(group: Group, info, emitters: dict[Opcode, Callable]) -> Kernel:
+    """Triton source for a group; FusionError when the group cannot be one kernel.
+
+    `emitters[opcode](writer, inst, idx) -> var` emits one instruction (the kernel tier of
+    the GPU rule table, rules.py).
+    """
+    return KernelWriter(group, info, emitters).write()

@@ -1,0 +1,147 @@
+"""Fused lowerings that move data: they rewrite the index and read the operand there.
+
+broadcast, transpose, reshape/bitcast, slice, reverse, gather, iota, scalar constants, and
+reduce (computed by codegen's reduction passes; listed so fusion sees it).
+Reshape follows XLA: row-major linearization of the actual sizes (size-1 dimensions are
+dropped or inserted without index arithmetic). Gather clamps each start index to
+[0, operand actual size - slice size], as XLA does. Semantics: XLA operation semantics.
+"""
+
+from __future__ import annotations
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ....shapes.rules_data import physical_order
+from .group import dims_equal
+from .reductions import reducer_of
+
+
+def broadcast(k, inst, idx):
+    mapped = attrs.ints(inst, "dimensions", ())
+    return k.value(inst.operands[0], tuple(idx[d] for d in mapped))
+
+
+def transpose(k, inst, idx):
+    perm = attrs.ints(inst, "dimensions")
+    operand_idx = [None] * len(perm)
+    for i, p in enumerate(perm):
+        operand_idx[p] = idx[i]
+    return k.value(inst.operands[0], tuple(operand_idx))
+
+
+def _non_unit(k, dims):
+    return [(pos, d) for pos, d in enumerate(dims) if k.size(d) != "1"]
+
+
+def _same_dims(k, a, b) -> bool:
+    return len(a) == len(b) and all(dims_equal(x, y) for (_, x), (_, y) in zip(a, b))
+
+
+def reshape_ok(inst) -> bool:
+    """A bitcast is a logical reshape only with the same element type and row-major layouts."""
+    if inst.opcode is Opcode.BITCAST:
+        shapes = (inst.shape, inst.operands[0].shape)
+        return shapes[0].element_type == shapes[1].element_type and all(
+            physical_order(s) == list(range(s.rank)) for s in shapes)
+    return True
+
+
+def reshape(k, inst, idx):
+    operand = inst.operands[0]
+    out_dims, in_dims = k.dims(inst), k.dims(operand)
+    out_nu, in_nu = _non_unit(k, out_dims), _non_unit(k, in_dims)
+    operand_idx = ["0"] * len(in_dims)
+    if _same_dims(k, out_nu, in_nu):
+        for (po, _), (pi, _) in zip(out_nu, in_nu):
+            operand_idx[pi] = idx[po]
+        return k.value(operand, tuple(operand_idx))
+    flat = k.let(k.offset(out_dims, idx)) if idx else "0"
+    stride = "1"
+    for pos in reversed(range(len(in_dims))):
+        size = k.size(in_dims[pos])
+        if size == "1":
+            continue
+        expr = flat if stride == "1" else f"({flat} // ({stride}))"
+        if any(k.size(d) != "1" for d in in_dims[:pos]):
+            expr = f"{expr} % ({size})"
+        operand_idx[pos] = k.let(expr)
+        stride = size if stride == "1" else f"{stride} * {size}"
+    return k.value(operand, tuple(operand_idx))
+
+
+def slice_(k, inst, idx):
+    operand_idx = []
+    for i, (start, _, step) in zip(idx, attrs.slices(inst)):
+        expr = i if step == 1 else f"{i} * {step}"
+        operand_idx.append(expr if start == 0 else f"({expr} + {start})")
+    return k.value(inst.operands[0], tuple(operand_idx))
+
+
+def reverse(k, inst, idx):
+    flipped = set(attrs.ints(inst, "dimensions", ()))
+    dims = k.dims(inst)
+    operand_idx = tuple(f"({k.size(dims[d])} - 1 - {i})" if d in flipped else i
+                        for d, i in enumerate(idx))
+    return k.value(inst.operands[0], operand_idx)
+
+
+def iota(k, inst, idx):
+    i = idx[attrs.integer(inst, "iota_dimension")]
+    t = k.ttype(inst.shape.element_type)
+    if i == "0":
+        return k.const(0, inst.shape.element_type)
+    return k.let(f"({i}).to({t})")
+
+
+def scalar_constant(inst) -> bool:
+    return inst.literal is not None and not inst.shape.is_tuple and inst.literal.size == 1 \
+        and inst.shape.rank == 0
+
+
+def constant(k, inst, idx):
+    value = inst.literal.reshape(()).item()
+    return k.const(value, inst.shape.element_type)
+
+
+def reduce(k, inst, idx):  # pragma: no cover - codegen computes reductions itself
+    raise AssertionError("reductions are computed by codegen's reduction passes")
+
+
+def reduce_fuses(inst) -> bool:
+    """A reduce fuses when its to_apply is one binary op (reductions.reducer_of)."""
+    return reducer_of(inst) is not None
+
+
+def plain_gather(inst) -> bool:
+    return not attrs.ints(inst, "operand_batching_dims", ()) and inst.operands[1].shape.element_type in (
+        "s32", "s64", "u32", "s16", "s8", "u8", "u16")
+
+
+def gather(k, inst, idx):
+    operand, indices = inst.operands
+    offset_dims = attrs.ints(inst, "offset_dims", ())
+    collapsed = set(attrs.ints(inst, "collapsed_slice_dims", ()))
+    start_map = attrs.ints(inst, "start_index_map", ())
+    ivd = attrs.integer(inst, "index_vector_dim", indices.shape.rank)
+    slice_sizes = attrs.ints(inst, "slice_sizes")
+    out_dims, op_dims = k.dims(inst), k.dims(operand)
+    batch_idx = [i for d, i in enumerate(idx) if d not in offset_dims]
+    offset_idx = [idx[d] for d in sorted(offset_dims)]
+    window = [d for d in range(len(op_dims)) if d not in collapsed]
+    slice_size = {d: str(slice_sizes[d]) for d in range(len(op_dims))}
+    for j, d in enumerate(window):  # a whole dynamic dimension: its actual size
+        slice_size[d] = k.size(out_dims[sorted(offset_dims)[j]])
+    it = k.index_type()
+    operand_idx = []
+    for d in range(len(op_dims)):
+        start = "0"
+        if d in start_map:
+            vec = list(batch_idx)
+            if ivd < indices.shape.rank:
+                vec.insert(ivd, str(start_map.index(d)))
+            raw = k.value(indices, tuple(vec))
+            high = f"{k.size(op_dims[d])} - {slice_size[d]}"
+            start = k.let(f"tl.minimum(tl.maximum({raw}.to({it}), 0), {high})")
+        off = offset_idx[window.index(d)] if d in window else "0"
+        operand_idx.append(start if off == "0" else off if start == "0" else f"{start} + {off}")
+    return k.value(operand, tuple(operand_idx))

@@ -1,0 +1,222 @@
+"""Fused lowerings of elementwise opcodes: one Triton expression per op, at the given index.
+
+Operands are read at the same index as the result (a rank-0 operand at the empty index).
+Low-precision floats compute in f32, as XLA's GPU backend does, then round to the type.
+Integer division and remainder truncate toward zero (Triton's `//` and `%` on integers are
+C's, as XLA's). Transcendentals come from `M` (libdevice on the GPU, plain-tl versions in
+the interpreter). Semantics: XLA operation semantics, element-wise operations.
+"""
+
+from __future__ import annotations
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from .types import is_float, is_unsigned
+
+
+def same_index(emit):
+    """Mark an emitter that reads every operand at the result's index (codegen.py emits
+    those operands first, without recursion)."""
+    emit.same_index = True
+    return emit
+
+
+def operands(k, inst, idx):
+    return [k.value(o, idx if o.shape.rank == len(idx) else ()) for o in inst.operands]
+
+
+def _compute(k, inst, x: str) -> str:
+    """`x` as the type arithmetic happens in (f32 for f16/bf16)."""
+    if inst.operands[0].shape.element_type in ("f16", "bf16"):
+        return f"{x}.to(tl.float32)"
+    return x
+
+
+def _result(k, inst, expr: str) -> str:
+    return k.let(f"({expr}).to({k.ttype(inst.shape.element_type)})")
+
+
+UNARY = {
+    Opcode.EXP: "tl.exp({})", Opcode.LOG: "tl.log({})", Opcode.SQRT: "M.sqrt({})",
+    Opcode.RSQRT: "tl.rsqrt({})", Opcode.TANH: "M.tanh({})", Opcode.SINE: "tl.sin({})",
+    Opcode.COSINE: "tl.cos({})", Opcode.TAN: "M.tan({})", Opcode.FLOOR: "tl.floor({})",
+    Opcode.CEIL: "tl.ceil({})", Opcode.LOGISTIC: "M.sigmoid({})",
+    Opcode.LOG1P: "M.log1p({})", Opcode.EXPM1: "M.expm1({})", Opcode.ERF: "M.erf({})",
+    Opcode.CBRT: "M.cbrt({})", Opcode.ROUND_NEAREST_AFZ: "M.round_afz({})",
+    Opcode.ROUND_NEAREST_EVEN: "M.rint({})",
+}
+
+
+def float_only(inst) -> bool:
+    return is_float(inst.shape.element_type)
+
+
+@same_index
+def unary_math(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    return _result(k, inst, UNARY[inst.opcode].format(_compute(k, inst, x)))
+
+
+@same_index
+def negate(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    x = _compute(k, inst, x)
+    # Triton's unary minus is 0 - x, which gives +0 for +0; XLA's negate flips the sign.
+    return _result(k, inst, f"{x} * -1.0" if float_only(inst) else f"-{x}")
+
+
+@same_index
+def abs_(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    return _result(k, inst, f"tl.abs({_compute(k, inst, x)})")
+
+
+@same_index
+def sign(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    x = _compute(k, inst, x)
+    return _result(k, inst, f"tl.where({x} > 0, 1, tl.where({x} < 0, -1, {x}))")
+
+
+@same_index
+def is_finite(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    return k.let(f"({x} == {x}) & (tl.abs({x}) != float('inf'))")
+
+
+@same_index
+def not_(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    if inst.shape.element_type == "pred":
+        return k.let(f"{x} == 0")
+    return k.let(f"~{x}")
+
+
+def _arith(symbol):
+    @same_index
+    def emit(k, inst, idx):
+        x, y = operands(k, inst, idx)
+        return _result(k, inst, f"{_compute(k, inst, x)} {symbol} {_compute(k, inst, y)}")
+    return emit
+
+
+add, subtract, multiply = _arith("+"), _arith("-"), _arith("*")
+and_, or_, xor = _arith("&"), _arith("|"), _arith("^")
+
+
+@same_index
+def divide(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    if inst.shape.element_type == "f64":
+        return _result(k, inst, f"{x} / {y}")
+    return _result(k, inst, f"tl.div_rn({_compute(k, inst, x)}, {_compute(k, inst, y)})")
+
+
+@same_index
+def remainder(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    return _result(k, inst, f"M.fmod({_compute(k, inst, x)}, {_compute(k, inst, y)})")
+
+
+@same_index
+def power(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    return _result(k, inst, f"M.pow({_compute(k, inst, x)}, {_compute(k, inst, y)})")
+
+
+@same_index
+def atan2(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    return _result(k, inst, f"M.atan2({_compute(k, inst, x)}, {_compute(k, inst, y)})")
+
+
+def _minmax(fn):
+    @same_index
+    def emit(k, inst, idx):
+        x, y = operands(k, inst, idx)
+        if is_float(inst.shape.element_type):
+            x, y = _compute(k, inst, x), _compute(k, inst, y)
+            # XLA's maximum/minimum propagate NaN.
+            return _result(k, inst, f"tl.{fn}({x}, {y}, propagate_nan=tl.PropagateNan.ALL)")
+        return k.let(f"tl.{fn}({x}, {y})")
+    return emit
+
+
+maximum, minimum = _minmax("maximum"), _minmax("minimum")
+
+_COMPARE = {"EQ": "==", "NE": "!=", "LT": "<", "LE": "<=", "GT": ">", "GE": ">="}
+
+
+def plain_compare(inst) -> bool:
+    return attrs.string(inst, "direction") in _COMPARE and attrs.string(
+        inst, "type") != "TOTALORDER"
+
+
+@same_index
+def compare(k, inst, idx):
+    x, y = operands(k, inst, idx)
+    return k.let(f"{x} {_COMPARE[attrs.string(inst, 'direction')]} {y}")
+
+
+@same_index
+def select(k, inst, idx):
+    p, x, y = operands(k, inst, idx)
+    return _result(k, inst, f"tl.where({p}, {x}, {y})")
+
+
+@same_index
+def clamp(k, inst, idx):
+    lo, x, hi = operands(k, inst, idx)
+    if is_float(inst.shape.element_type):  # NaN propagates, as in XLA
+        nan = ", propagate_nan=tl.PropagateNan.ALL"
+        return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}{nan}), {hi}{nan})")
+    return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}), {hi})")
+
+
+def convert_ok(inst) -> bool:
+    src, dst = inst.operands[0].shape.element_type, inst.shape.element_type
+    return not (is_float(src) and not is_float(dst) and dst != "pred")
+
+
+@same_index
+def convert(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    if inst.shape.element_type == "pred":
+        return k.let(f"{x} != 0")
+    return k.let(f"{x}.to({k.ttype(inst.shape.element_type)})")
+
+
+@same_index
+def copy(k, inst, idx):
+    (x,) = operands(k, inst, idx)
+    return x
+
+
+def _shift(kind):
+    @same_index
+    def emit(k, inst, idx):
+        x, y = operands(k, inst, idx)
+        t = inst.shape.element_type
+        if kind == "left":
+            return _result(k, inst, f"{x} << {y}")
+        if kind == "logical" and not is_unsigned(t):
+            u = {"s8": "tl.uint8", "s16": "tl.uint16", "s32": "tl.uint32", "s64": "tl.uint64"}[t]
+            return _result(k, inst, f"{x}.to({u}, bitcast=True) >> {y}.to({u}, bitcast=True)")
+        return _result(k, inst, f"{x} >> {y}")
+    return emit
+
+
+def int_only(inst) -> bool:
+    return not is_float(inst.shape.element_type) and inst.shape.element_type != "pred"
+
+
+shift_left = _shift("left")
+shift_right_logical, shift_right_arithmetic = _shift("logical"), _shift("arith")
+
+
+def float_result(inst) -> bool:
+    return is_float(inst.shape.element_type)
+
+
+def float_operand(inst) -> bool:
+    return is_float(inst.operands[0].shape.element_type)

@@ -1,0 +1,85 @@
+"""What one generated kernel is made of: a fused group, the Kernel, and size identity.
+
+A Group is planned (plan/fusion.py); a Kernel is its generated source and launch facts
+(codegen.py). `canonical_dim`/`dims_equal` say when two dimensions are the same size
+argument. No torch, no triton: this is data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ....hlo.ir import Instruction
+from ....shapes.sizes import Formula, Sym, dim_text
+
+
+class FusionError(Exception):
+    """A group cannot be generated as one kernel; `inst` is the reduction to split off."""
+
+    def __init__(self, message: str, inst: Instruction | None = None):
+        super().__init__(message)
+        self.inst = inst
+
+
+@dataclass
+class Group:
+    """A fused group: `root` is stored; `inputs` are loaded; the rest is computed in-kernel.
+
+    `domain` is the iteration space (dims); `reduced` the domain positions that the group's
+    reductions reduce (empty for an elementwise group).
+    """
+
+    root: Instruction
+    inputs: list[Instruction]
+    reduces: list[Instruction]
+    domain: tuple
+    reduced: tuple[int, ...] = ()
+
+
+@dataclass
+class Kernel:
+    """Generated source and what the launcher needs to call it."""
+
+    name: str
+    source: str
+    group: Group
+    size_syms: list[Sym] = field(default_factory=list)
+    kind: str = "elementwise"      # or "row"
+    block: dict = field(default_factory=dict)
+    num_warps: int = 4
+    grid_dims: tuple = ()          # row kernels: the kept dims, one program per BM of them
+    grid_block: int = 1            # elements (or rows) one program covers
+    index: int = -1                # position among an AOT payload's cubins (plan/data.py)
+
+    def __post_init__(self):
+        group = self.group
+        if self.kind == "row":
+            self.grid_dims = tuple(d for k, d in enumerate(group.domain)
+                                   if k not in group.reduced)
+            self.grid_block = self.block["BM"]
+        else:
+            self.grid_block = self.block["BLOCK"]
+
+
+def canonical_dim(dim):
+    """The Sym a dimension's size is read from, seeing through identity formulas.
+
+    Inference gives `reshape f32[<=n,1] -> f32[<=n]` a new Sym whose formula is the old
+    one's size; both must be the same size argument and compare equal here.
+    """
+    while isinstance(dim, Sym):
+        root = dim.root()
+        expr = root.expr
+        if isinstance(expr, Formula) and len(expr.args) == 1 and \
+                expr.text == dim_text(expr.args[0]):
+            dim = expr.args[0]
+            continue
+        return root
+    return dim
+
+
+def dims_equal(a, b) -> bool:
+    a, b = canonical_dim(a), canonical_dim(b)
+    if isinstance(a, Sym) or isinstance(b, Sym):
+        return a is b
+    return a == b

@@ -1,0 +1,71 @@
+"""Math helpers generated kernels call as `M.*` on the GPU: libdevice, and tile reductions.
+
+The interpreter has no libdevice; interp.py has the same names in plain `tl`.
+"""
+
+import triton
+import triton.language as tl
+from triton.language.extra import libdevice
+
+
+@triton.jit
+def sqrt(x):
+    if x.dtype == tl.float32:
+        return tl.sqrt_rn(x)
+    else:
+        return tl.sqrt(x)
+
+
+@triton.jit
+def tanh(x):
+    return libdevice.tanh(x)
+
+
+@triton.jit
+def tan(x):
+    return libdevice.tan(x)
+
+
+@triton.jit
+def log1p(x):
+    return libdevice.log1p(x)
+
+
+@triton.jit
+def expm1(x):
+    return libdevice.expm1(x)
+
+
+@triton.jit
+def erf(x):
+    return libdevice.erf(x)
+
+
+@triton.jit
+def cbrt(x):
+    return libdevice.cbrt(x)
+
+
+@triton.jit
+def round_afz(x):
+    return libdevice.round(x)
+
+
+@triton.jit
+def rint(x):
+    return libdevice.rint(x)
+
+
+@triton.jit
+def fmod(x, y):
+    return libdevice.fmod(x, y)
+
+
+@triton.jit
+def pow(x, y):
+    return libdevice.pow(x, y)
+
+
+@triton.jit
+def atan2(y, x):
+    return libdevice.atan2(y, x)

@@ -1,0 +1,93 @@
+"""The interpreter's versions of device.py: the same names, in plain `tl` (no libdevice).
+
+Accurate enough for tests (float32 within a few ulp on ordinary inputs), not for speed.
+"""
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def sqrt(x):
+    return tl.sqrt(x)
+
+
+@triton.jit
+def tanh(x):
+    return tl.where(tl.abs(x) > 20.0, tl.where(x > 0, 1.0, -1.0), 1.0 - 2.0 / (tl.exp(2.0 * x) + 1.0))
+
+
+@triton.jit
+def tan(x):
+    return tl.sin(x) / tl.cos(x)
+
+
+@triton.jit
+def log1p(x):
+    return tl.where(tl.abs(x) < 1e-4, x - x * x / 2.0, tl.log(1.0 + x))
+
+
+@triton.jit
+def expm1(x):
+    return tl.where(tl.abs(x) < 1e-4, x + x * x / 2.0, tl.exp(x) - 1.0)
+
+
+@triton.jit
+def erf(x):
+    return tl.erf(x)
+
+
+@triton.jit
+def cbrt(x):
+    return tl.where(x < 0, -tl.exp(tl.log(-x) / 3.0), tl.exp(tl.log(x) / 3.0))
+
+
+@triton.jit
+def round_afz(x):
+    return tl.where(x >= 0, tl.floor(x + 0.5), tl.ceil(x - 0.5))
+
+
+@triton.jit
+def rint(x):
+    return tl.where(tl.floor(x) + 0.5 == x, 2.0 * tl.floor(x / 2.0 + 0.5), tl.floor(x + 0.5))
+
+
+@triton.jit
+def fmod(x, y):
+    q = x / y
+    r = x - y * tl.where(q < 0, tl.ceil(q), tl.floor(q))
+    return tl.where((tl.abs(y) == float("inf")) & (tl.abs(x) != float("inf")), x, r)
+
+
+@triton.jit
+def pow(x, y):
+    return tl.exp(y * tl.log(x))
+
+
+@triton.jit
+def _atan(z):
+    # atan on |z| <= 1 by a minimax polynomial, outside it by pi/2 - atan(1/z).
+    a = tl.abs(z)
+    inv = a > 1.0
+    w = tl.where(inv, 1.0 / a, a)
+    w2 = w * w
+    p = w * (1.0 + w2 * (-0.3333314528 + w2 * (0.1999355085 + w2 * (-0.1420889944 + w2 * (
+        0.1065626393 + w2 * (-0.0752896400 + w2 * (0.0429096138 + w2 * (-0.0161657367
+                                                                            + w2 * 0.0028662257))))))))
+    p = tl.where(inv, 1.5707963267948966 - p, p)
+    return tl.where(z < 0, -p, p)
+
+
+@triton.jit
+def atan2(y, x):
+    pi = 3.141592653589793
+    both_inf = (tl.abs(x) == float("inf")) & (tl.abs(y) == float("inf"))
+    base = _atan(y / x)
+    base = tl.where(both_inf, 0.7853981633974483 * tl.where(y < 0, -1.0, 1.0), base)
+    neg_sign = (y < 0) | ((y == 0) & (1.0 / y < 0))
+    shifted = tl.where(x < 0, tl.where(neg_sign, base - pi, base + pi), base)
+    shifted = tl.where(both_inf & (x < 0), tl.where(y < 0, -3.0 * pi / 4, 3.0 * pi / 4), shifted)
+    at_zero = tl.where(y == 0, tl.where(1.0 / x < 0, tl.where(neg_sign, -pi, pi), y),
+                       tl.where(y < 0, -pi / 2, pi / 2))
+    out = tl.where(x == 0, at_zero, shifted)
+    return tl.where((y == 0) & (x > 0), y, out)

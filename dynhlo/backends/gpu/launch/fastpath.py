@@ -1,0 +1,273 @@
+"""A lean per-call path for entry plans of parameters, generated kernels and cuBLAS dots.
+
+Host time per call matters for small and medium modules (DESIGN.md section 4): a
+layer-norm kernel of 70 us at 65536 rows and 12 us at 8192 would otherwise share the call
+with about as much Python. When every size a kernel needs is a parameter's dimension, the
+plan is flattened once (FastPlan.build; the plans of `call`s inlined): values live in a
+list by slot and each size is a parameter's dimension. The first call at a new combination of argument shapes specializes
+the plan to those shapes (`_specialize`): the one run-time check the module can fail (two
+parameters whose dimensions inference unified must have the same size) runs there, and
+every step becomes a small closure with its output shape, strides, grid and size
+arguments bound. Later calls at the same shapes look the closures up by the shapes and run
+them: per kernel, one allocation and one launch. Anything else (other library steps, calls,
+data-dependent sizes) takes program.Runner.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ....errors import DynamicSizeError
+from ....shapes.sizes import ParamSize, Sym, size_mismatch
+from ..kernels.group import canonical_dim
+from ..rules import library_for, rule_of
+from ..tensors import torch_dtype
+from .direct import raw_stream
+from .runner import dense
+
+# Specialized plans kept per FastPlan; past this many distinct argument shapes the cache
+# starts again (a bound on memory, not a correctness matter: specializing is cheap).
+MAX_SPECIALIZED = 1024
+
+
+def _getter(dim):
+    """An int, or (parameter number, dimension) to read the size from; None if neither."""
+    dim = canonical_dim(dim)
+    if isinstance(dim, int):
+        return dim
+    expr = dim.root().expr
+    if isinstance(expr, ParamSize):
+        return (expr.number, expr.dim)
+    return None
+
+
+class _Ctx:
+    """The little of StepContext that view and dot lowerings ask for."""
+
+    __slots__ = ("inst", "shape")
+
+    def __init__(self, inst, shape: tuple):
+        self.inst, self.shape = inst, shape
+
+    def out_shape(self, inst=None):
+        return self.shape
+
+    def error(self, message: str) -> DynamicSizeError:
+        return DynamicSizeError(f"instruction '{self.inst.name}': {message}")
+
+
+class _LibraryStep:
+    """A view or a cuBLAS product: `fn(ctx, inst, operands)`; out_dims are size getters."""
+
+    def __init__(self, fn, inst, operands, out_dims):
+        self.fn, self.inst, self.operands, self.out_dims = fn, inst, operands, out_dims
+
+
+class _KernelStep:
+    """A generated kernel: its launcher, input slots, and getters of its sizes.
+
+    `trusted[k]` is True when input k is a parameter (made dense by FastPlan.run) or another
+    kernel's output (a fresh dense tensor), so only library results (views) are checked
+    for density in the step.
+    """
+
+    def __init__(self, launcher, inputs, trusted, out_dims, size_dims, grid_dims, block,
+                 dtype):
+        self.launcher, self.inputs, self.trusted = launcher, inputs, trusted
+        self.out_dims, self.size_dims, self.grid_dims = out_dims, size_dims, grid_dims
+        self.block, self.dtype = block, dtype
+
+
+class _Flattener:
+    """Lays a plan (and the plans of its `call`s, inlined) out as steps over value slots."""
+
+    def __init__(self, launchers: dict, nparams: int):
+        self.launchers = launchers
+        self.steps: list = []
+        self.next_slot = nparams
+        self.kernel_made: set = set(range(nparams))  # slots known dense: params, kernels
+
+    def _new_slot(self) -> int:
+        self.next_slot += 1
+        return self.next_slot - 1
+
+    def add(self, plan, arg_slots: list) -> int | None:
+        """The slot of the plan's root, its steps appended; None if a step does not fit."""
+        slots = {}
+        for inst, kind in plan.steps:
+            if kind == "param":
+                slots[inst] = arg_slots[inst.parameter_number]
+            elif kind == "call":
+                slot = self.add(plan.calls[inst][0], [slots[o] for o in inst.operands])
+                if slot is None:
+                    return None
+                slots[inst] = slot
+            elif kind == "library":
+                step = self._library(plan, inst, slots)
+                if step is None:
+                    return None
+                self.steps.append(step)
+                slots[inst] = self._new_slot()
+            elif kind == "kernel":
+                step = self._kernel(plan, inst, slots)
+                if step is None:
+                    return None
+                self.steps.append(step)
+                slots[inst] = self._new_slot()
+                self.kernel_made.add(slots[inst])
+            else:
+                return None
+        return slots.get(plan.info.computation.root)
+
+    def _library(self, plan, inst, slots) -> "_LibraryStep | None":
+        fn = library_for(inst)
+        if fn is None or not rule_of(inst.opcode).fast:
+            return None
+        getters = [_getter(d) for d in plan.info.dims[inst]]
+        if any(g is None for g in getters):
+            return None
+        return _LibraryStep(fn, inst, [slots[o] for o in inst.operands],
+                            getters)
+
+    def _kernel(self, plan, inst, slots) -> "_KernelStep | None":
+        kernel = plan.kernels[inst]
+        out_dims = [_getter(d) for d in plan.info.dims[inst]]
+        size_dims = [_getter(s) for s in kernel.size_syms]
+        grid_dims = [_getter(d) for d in kernel.grid_dims] if kernel.kind == "row" \
+            else out_dims
+        if any(g is None for g in out_dims + size_dims + grid_dims):
+            return None
+        inputs = [slots[i] for i in kernel.group.inputs]
+        return _KernelStep(self.launchers[id(kernel)], inputs,
+                           [s in self.kernel_made for s in inputs], out_dims, size_dims,
+                           grid_dims, kernel.grid_block, torch_dtype(inst.shape.element_type))
+
+
+class FastPlan:
+    """Slots, size getters and launchers of a kernel-only plan (see module doc)."""
+
+    def __init__(self, checks, steps, root_slot, device):
+        self.checks, self.steps = checks, steps
+        self.root_slot, self.device = root_slot, device
+        self.stream_index = device.index if device.type == "cuda" else None
+        if self.stream_index is None and device.type == "cuda":
+            self.stream_index = torch.cuda.current_device()
+        self.specialized: dict = {}
+
+    @classmethod
+    def build(cls, plan, launchers: dict, device) -> "FastPlan | None":
+        params = [inst for inst, kind in plan.steps if kind == "param"]
+        checks = []
+        for p in params:
+            for d, dim in enumerate(plan.info.dims[p]):
+                if isinstance(dim, Sym):
+                    source = _getter(dim)
+                    if source is None:
+                        return None
+                    if source != (p.parameter_number, d):
+                        checks.append((p, d, dim, source))
+        flat = _Flattener(launchers, len(params))
+        root_slot = flat.add(plan, list(range(len(params))))
+        if root_slot is None:
+            return None
+        return cls(checks, flat.steps, root_slot, device)
+
+    def run(self, tensors: list):
+        """The root's tensor for parameter tensors on the device (checked by the caller)."""
+        key = tuple([t.shape for t in tensors])
+        steps = self.specialized.get(key)
+        if steps is None:
+            steps = self._specialize(key)
+        index = self.stream_index
+        stream = raw_stream(index) if index is not None else 0
+        values = list(tensors)
+        for k, t in enumerate(tensors):  # kernels read contiguous, 16-byte aligned inputs
+            if t.data_ptr() & 15 or not t.is_contiguous():
+                values[k] = dense(t)
+        for step in steps:
+            values.append(step(values, stream))
+        return values[self.root_slot]
+
+    def _specialize(self, shapes: tuple) -> tuple:
+        """The steps as closures bound to these argument shapes (see module doc)."""
+        for p, d, dim, (n, dd) in self.checks:
+            if shapes[p.parameter_number][d] != shapes[n][dd]:
+                raise size_mismatch(p.name, d, shapes[p.parameter_number][d], dim, shapes[n][dd])
+
+        def sizes(getters) -> tuple:
+            return tuple(g if g.__class__ is int else shapes[g[0]][g[1]] for g in getters)
+
+        steps = []
+        for step in self.steps:
+            if isinstance(step, _LibraryStep):
+                steps.append(_library_closure(step, sizes(step.out_dims)))
+            else:
+                steps.append(_kernel_closure(step, sizes(step.out_dims), sizes(step.size_dims),
+                                             math.prod(sizes(step.grid_dims)), self.device))
+        if len(self.specialized) >= MAX_SPECIALIZED:
+            self.specialized.clear()
+        steps = self.specialized[shapes] = tuple(steps)
+        return steps
+
+
+def _library_closure(step: _LibraryStep, shape: tuple):
+    fn, inst, operands, ctx = step.fn, step.inst, step.operands, _Ctx(step.inst, shape)
+
+    def run(values, stream):
+        return fn(ctx, inst, [values[s] for s in operands])
+    return run
+
+
+def _contiguous_strides(shape: tuple) -> tuple:
+    strides, stride = [], 1
+    for size in reversed(shape):
+        strides.append(stride)
+        stride *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def _kernel_closure(step: _KernelStep, shape: tuple, size_args: tuple, work: int, device):
+    """Allocate the output and launch: through the C launcher once the kernel is compiled."""
+    empty, strides, dtype = torch.empty_strided, _contiguous_strides(shape), step.dtype
+    if work == 0:  # nothing to compute: the (empty) output alone
+        def run(values, stream):
+            return empty(shape, strides, dtype=dtype, device=device)
+        return run
+    launcher, inputs, trusted = step.launcher, step.inputs, step.trusted
+    grid0 = -(-work // step.block)
+    grid = (grid0,)
+    if not hasattr(launcher, "direct"):  # a cubin launcher (AOT)
+        def run(values, stream):
+            out = empty(shape, strides, dtype=dtype, device=device)
+            launcher(grid, [_input(values, s, ok) for s, ok in zip(inputs, trusted)] + [out],
+                     size_args)
+            return out
+        return run
+    if all(trusted):
+        def run(values, stream):
+            out = empty(shape, strides, dtype=dtype, device=device)
+            direct = launcher.direct
+            if direct is None:  # the first launch (Triton compiles), or the interpreter
+                launcher(grid, [values[s] for s in inputs] + [out], size_args)
+                return out
+            direct(grid0, stream, [values[s].data_ptr() for s in inputs] + [out.data_ptr()],
+                   size_args)
+            return out
+        return run
+
+    def run(values, stream):
+        out = empty(shape, strides, dtype=dtype, device=device)
+        args = [_input(values, s, ok) for s, ok in zip(inputs, trusted)]
+        direct = launcher.direct
+        if direct is None:
+            launcher(grid, args + [out], size_args)
+            return out
+        direct(grid0, stream, [t.data_ptr() for t in args] + [out.data_ptr()], size_args)
+        return out
+    return run
+
+
+def _input(values: list, slot: int, trusted: bool):
+    return values[slot] if trusted else dense(values[slot])

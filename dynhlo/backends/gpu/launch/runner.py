@@ -1,0 +1,157 @@
+"""Running a plan: values are torch tensors at their actual sizes, kernels launched on them.
+
+Each step's result is checked against the sizes inference says it has (as the CPU backend
+does), so two different run-time sizes meeting in one op are a DynamicSizeError naming the
+instruction. Sizes are evaluated in a SizeEnv from the arguments' shapes; only a
+data-dependent size (set-dimension-size, a loop result) reads a device value, and only then
+does the host wait for the device.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ....errors import DynamicSizeError
+from ....shapes.dynamic import Inference
+from ....shapes.rules_control import BODY, CONDITION
+from ....shapes.sizes import SizeEnv
+from ....shapes.trees import check_sizes
+from ....stats import count
+from ...cpu import evaluator as cpu_eval
+from ...cpu.lowering import LOWERINGS as CPU_LOWERINGS
+from ..rules import library_for
+from ..tensors import to_device, to_host, torch_dtype
+
+
+class StepContext:
+    """What a library lowering may ask while it runs one instruction."""
+
+    __slots__ = ("runner", "info", "env", "inst", "device", "constants")
+
+    def __init__(self, runner, info, env, device, constants):
+        self.runner, self.info, self.env = runner, info, env
+        self.device, self.constants = device, constants
+        self.inst = None
+
+    def out_shape(self, inst=None) -> tuple[int, ...]:
+        return self.env.sizes(self.info.dims[inst or self.inst])
+
+    def error(self, message: str) -> DynamicSizeError:
+        return DynamicSizeError(f"instruction '{self.inst.name}': {message}")
+
+
+class Runner:
+    """Runs plans; `launchers[id(kernel)]` launches one generated kernel."""
+
+    def __init__(self, module, launchers: dict, device: torch.device):
+        self.launchers = launchers
+        self.device = device
+        self.constants: dict = {}
+        self.cpu = cpu_eval.Evaluator(Inference(module))
+
+    def run(self, plan, args: list, parent: SizeEnv | None = None, args_shapes=None):
+        values: dict = {}
+        env = SizeEnv(args_shapes, values.__getitem__, parent)
+        ctx = None
+        dims = plan.info.dims
+        for inst, kind in plan.steps:
+            if kind == "kernel":  # allocated at the sizes inference gives: no check needed
+                values[inst] = self._launch(plan.kernels[inst], dims, values, env)
+                continue
+            if kind == "param":
+                value = args[inst.parameter_number]
+            elif kind == "call":
+                value = self.run(plan.calls[inst][0], [values[o] for o in inst.operands], env)
+            elif kind == "while":
+                value = self._while(inst, plan.calls[inst], values[inst.operands[0]], env)
+            elif kind == "conditional":
+                value = self._conditional(inst, plan.calls[inst], values, env)
+            else:
+                if ctx is None:
+                    ctx = StepContext(self, plan.info, env, self.device, self.constants)
+                ctx.inst = inst
+                value = self._library(ctx, inst, [values[o] for o in inst.operands])
+            values[inst] = value
+            check_sizes(env, inst, value, dims[inst])
+        return values[plan.info.computation.root]
+
+    def _while(self, inst, plans, state, env):
+        """XLA While: the body's plan runs while the condition's plan gives true."""
+        cond, body = plans[CONDITION], plans[BODY]
+        while _scalar(inst, self.run(cond, [state], env), "condition"):
+            state = self.run(body, [state], env)
+        return state
+
+    def _conditional(self, inst, plans, values, env):
+        """XLA Conditional: pred true -> branch 0, false -> 1; an index out of range -> last."""
+        selector = values[inst.operands[0]]
+        if selector.dtype == torch.bool:
+            k = 0 if _scalar(inst, selector, "selector") else 1
+        else:
+            k = int(_scalar(inst, selector, "selector"))
+            k = k if 0 <= k < len(plans) else len(plans) - 1
+        return self.run(plans[k], [values[inst.operands[k + 1]]], env)
+
+    def _launch(self, kernel, dims, values, env):
+        group = kernel.group
+        root = group.root
+        out = torch.empty(env.sizes(dims[root]), device=self.device,
+                          dtype=torch_dtype(root.shape.element_type))
+        if kernel.kind == "row":
+            work = math.prod(env.sizes(kernel.grid_dims))
+        else:
+            work = out.numel()
+        if work == 0:
+            return out
+        args = [dense(values[i]) for i in group.inputs]
+        args.append(out)
+        sizes = [env.size(s) for s in kernel.size_syms]
+        self.launchers[id(kernel)]((-(-work // kernel.grid_block),), args, sizes)
+        return out
+
+    def _library(self, ctx, inst, args):
+        """Tier 2 of the rule table (rules.py), else tier 3 (the host)."""
+        fn = library_for(inst)
+        if fn is not None:
+            result = fn(ctx, inst, args)
+            if result is not NotImplemented:  # NotImplemented: a case it does not cover
+                return result
+        return self._host(ctx, inst, args)
+
+    def _host(self, ctx, inst, args):
+        """The CPU backend's lowering on host copies: exact, slow; for rare opcodes."""
+        count("gpu_host_fallback")
+        cpu_ctx = cpu_eval.EvalContext(self.cpu, ctx.info, ctx.env, False)
+        cpu_ctx.inst = inst
+        host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands)]
+        result = CPU_LOWERINGS[inst.opcode](cpu_ctx, inst, host_args)
+        return _to_device_tree(result, inst.shape, self.device)
+
+
+def _scalar(inst, value: torch.Tensor, what: str):
+    """The one value of a predicate or selector, read back from the device."""
+    if value.numel() != 1:
+        raise DynamicSizeError(f"instruction '{inst.name}': the {what} gave {value.numel()} "
+                               "values where one was expected")
+    return value.reshape(()).item()
+
+
+def dense(tensor: torch.Tensor) -> torch.Tensor:
+    """Kernels index inputs as contiguous row-major arrays at 16-byte-aligned addresses."""
+    if tensor.is_contiguous() and tensor.data_ptr() % 16 == 0:
+        return tensor
+    return tensor.clone(memory_format=torch.contiguous_format)
+
+
+def _to_host_tree(value, shape):
+    if shape.is_tuple:
+        return tuple(_to_host_tree(v, s) for v, s in zip(value, shape.elements))
+    return to_host(value, shape.element_type)
+
+
+def _to_device_tree(value, shape, device):
+    if shape.is_tuple:
+        return tuple(_to_device_tree(v, s, device) for v, s in zip(value, shape.elements))
+    return to_device(value, device, shape.element_type)

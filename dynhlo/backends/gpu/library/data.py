@@ -1,0 +1,182 @@
+"""Library lowerings that move data, as torch ops on tensors at their actual sizes.
+
+Views and bookkeeping: transpose and reshape (strided views; the planner uses them where
+only library steps read the result), tuple, get-tuple-element, constant (cached on the
+device), get-dimension-size; broadcast, slice and reverse for what kernels refuse (float8,
+complex: bit-exact moves). Concatenate, pad (interior and negative padding),
+set-dimension-size, and the PadToStatic / SliceToDynamic and identity (sharding, placement)
+custom calls. Each mirrors the CPU backend (dynhlo/backends/cpu/ops_data.py): operands are
+views of the valid region, so padding never enters. Only sizes that decide a result's
+shape (set-dimension-size, SliceToDynamic) are read back, as the host must know a shape to
+allocate. Left on the host tier: the LAPACK custom-call targets (lapack_*_ffi,
+blas_*trsm_ffi).
+Semantics: XLA operation semantics (Broadcast, Slice, Rev, Concatenate, Pad, Tuple,
+Constant) and DESIGN.md section 1 for the dynamic-size ops.
+"""
+
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from ....hlo import attrs
+from ....shapes.rules_misc import IDENTITY_TARGETS
+from ....shapes.sizes import sizes_from_operands
+from ..tensors import to_device
+
+_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+
+
+def concatenate(ctx, inst, args):
+    """Operands cut to the result's actual sizes off the axis, then joined along it."""
+    axis = attrs.ints(inst, "dimensions")[0]
+    shape = ctx.out_shape()
+    parts = [a[tuple(slice(0, n) if k != axis else slice(None) for k, n in enumerate(shape))]
+             for a in args]
+    return torch.cat(parts, dim=axis)
+
+
+def pad(ctx, inst, args):
+    """Interior padding spreads the elements (a strided write); negative padding crops."""
+    x, value = args
+    shape = ctx.out_shape()
+    full, placed, crop = [], [], []
+    for n, (lo, hi, interior) in zip(x.shape, attrs.padding(inst)):
+        spread = (n - 1) * (interior + 1) + 1 if n else 0
+        low, high = max(lo, 0), max(hi, 0)
+        full.append(low + spread + high)
+        placed.append(slice(low, low + spread, interior + 1))
+        crop.append(max(-lo, 0))
+    out = value.reshape(()).to(x.dtype).expand(full).contiguous()
+    if x.numel():
+        out[tuple(placed)] = x
+    return out[tuple(slice(c, c + s) for c, s in zip(crop, shape))]
+
+
+
+
+
+
+
+
+
+
+def own_shape(ctx, inst, sizes: dict) -> tuple[int, ...]:
+    """The result shape with dimension d at its size operand's value (read back)."""
+    return sizes_from_operands(inst, ctx.out_shape(), sizes)
+
+
+def _resize(x: torch.Tensor, shape) -> torch.Tensor:
+    """`x` cut (a view) or zero-extended to `shape` (data past the actual size reads 0)."""
+    if all(s <= n for s, n in zip(shape, x.shape)):
+        return x[tuple(slice(0, s) for s in shape)]
+    out = torch.zeros(shape, dtype=x.dtype, device=x.device)
+    common = tuple(slice(0, min(a, b)) for a, b in zip(x.shape, shape))
+    out[common] = x[common]
+    return out
+
+
+def set_dimension_size(ctx, inst, args):
+    x, n = args
+    d = attrs.ints(inst, "dimensions")[0]
+    return _resize(x, own_shape(ctx, inst, {d: (inst.operands[1], n)}))
+
+
+
+
+
+
+
+
+
+
+def custom_call(ctx, inst, args):
+    """PadToStatic, SliceToDynamic and the identity targets (sharding and placement
+    annotations) on the device; other targets (LAPACK) take the host path."""
+    target = attrs.string(inst, "custom_call_target")
+    if target in IDENTITY_TARGETS:
+        return args[0] if len(args) == 1 else tuple(args)
+    if target == "PadToStatic":
+        (x,) = args
+        sizes = tuple(torch.tensor(n, dtype=torch.int32, device=x.device) for n in x.shape)
+        return (_resize(x, inst.shape.elements[0].dims).contiguous(),) + sizes
+    if target == "SliceToDynamic":
+        x = args[0]
+        dynamic = inst.shape.dynamic if not inst.shape.is_tuple else ()
+        sizes = {d: (inst.operands[1 + d], args[1 + d]) for d in range(len(dynamic))
+                 if dynamic[d] and 1 + d < len(args)}
+        return _resize(x, own_shape(ctx, inst, sizes))
+    return NotImplemented
+
+
+
+
+
+
+
+
+
+
+def broadcast(ctx, inst, args):
+    """A view (no copy): a broadcast declared at its bound meets the actual size later."""
+    (x,) = args
+    shape = tuple(ctx.out_shape())
+    mapped = attrs.ints(inst, "dimensions", ())
+    if x.dim() == 0:
+        return x.expand(shape)
+    view = x.reshape([x.shape[mapped.index(k)] if k in mapped else 1
+                      for k in range(len(shape))])
+    if any(k in mapped and view.shape[k] != shape[k] for k in range(len(shape))):
+        raise ctx.error(f"broadcast of size {list(x.shape)} to {list(shape)}")
+    return view.expand(shape)
+
+
+def slice_(ctx, inst, args):
+    (x,) = args
+    return x[tuple(slice(s, limit, step) for s, limit, step in attrs.slices(inst))]
+
+
+def reverse(ctx, inst, args):
+    (x,) = args
+    dims = list(attrs.ints(inst, "dimensions", ()))
+    if x.dtype in _FP8:  # torch has no flip for float8: move the bytes
+        return x.view(torch.uint8).flip(dims).view(x.dtype)
+    return x.flip(dims)
+
+
+def transpose(ctx, inst, args):
+    """A strided view (plan/fusion.py uses this only where library steps read the result)."""
+    return args[0].permute(attrs.ints(inst, "dimensions"))
+
+
+def reshape(ctx, inst, args):
+    return args[0].reshape(ctx.out_shape())
+
+
+def tuple_(ctx, inst, args):
+    return tuple(args)
+
+
+def get_tuple_element(ctx, inst, args):
+    return args[0][attrs.integer(inst, "index")]
+
+
+def constant(ctx, inst, args):
+    if inst.shape.is_tuple:
+        return tuple(to_device(v, ctx.device, s.element_type)
+                     for v, s in zip(inst.literal, inst.shape.elements))
+    cached = ctx.constants.get(inst)
+    if cached is None:
+        cached = ctx.constants[inst] = to_device(inst.literal, ctx.device,
+                                                 inst.shape.element_type)
+    shape = ctx.out_shape()
+    if tuple(cached.shape) == shape:
+        return cached
+    return cached[tuple(slice(0, s) for s in shape)]
+
+
+def get_dimension_size(ctx, inst, args):
+    d = attrs.ints(inst, "dimensions")[0]
+    size = ctx.env.size(ctx.info.dims[inst.operands[0]][d])
+    return torch.tensor(np.int32(size), device=ctx.device)

@@ -1,0 +1,255 @@
+"""Elementwise opcodes as torch ops at the actual sizes: what generated kernels refuse.
+
+Generated kernels (kernels/elementwise.py) handle pred, integers and f16/bf16/f32/f64 and a
+few attribute forms; what they refuse comes here instead of the host, each mirroring the
+CPU backend (dynhlo/backends/cpu/ops_elementwise.py):
+- convert from float to integer (XLA's saturation, NaN -> 0), converts to and from complex;
+- integer divide and remainder (x / 0 = -1, x % 0 = x, and MIN / -1 = MIN without a trap)
+  and integer power (x ** negative: 1 for x = 1, +-1 for x = -1, else 0);
+- popcnt and count-leading-zeros (byte tables), real, imag and complex;
+- complex (c64, c128) arithmetic: add, subtract, multiply, divide, negate, abs (to the
+  real magnitude), sign (z/|z|), exp, log, sqrt, rsqrt, tanh, sine, cosine, power, compare
+  EQ/NE, select, copy (float8 and complex select and copy move bits exactly);
+- compare with type=TOTALORDER (IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < NaN),
+  through `total_order_key`, the GPU's one such key (sort uses it too).
+Complex results agree with the CPU backend's NumPy ones to rounding (the formulas of
+complex division and transcendentals differ in the last bits), the rest exactly.
+
+Left on the host: integer divide/remainder of u16/u32/u64 (torch lacks the unsigned
+arithmetic), float -> u64 converts, converts TO float8 (torch saturates an f8e4m3fn
+overflow where ml_dtypes, the CPU backend's, gives NaN), float8 arithmetic, unsigned power
+wider than u8, and element types torch does not have.
+Semantics: XLA operation semantics, element-wise operations and ConvertElementType.
+"""
+
+from __future__ import annotations
+
+import torch
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ....shapes.sizes import operand_mismatch
+from ..tensors import torch_dtype
+
+_ARITH_INTS = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8}
+_FLOATS = {torch.float16, torch.bfloat16, torch.float32, torch.float64}
+_INTS = _ARITH_INTS | {torch.uint16, torch.uint32}
+_FP8 = {torch.float8_e4m3fn, torch.float8_e5m2}
+
+
+def fitted(ctx, args):
+    """Operands cut to the result's actual shape (a static operand meets a dynamic one);
+    rank-0 operands broadcast. An operand smaller than the result is a DynamicSizeError."""
+    shape = tuple(ctx.out_shape())
+    out = []
+    for a in args:
+        if a.dim() and tuple(a.shape) != shape:
+            if a.dim() != len(shape) or any(x < y for x, y in zip(a.shape, shape)):
+                raise operand_mismatch(ctx.inst.name, a.shape, shape)
+            a = a[tuple(slice(0, s) for s in shape)]
+        out.append(a)
+    return out
+
+
+def convert(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    target = torch_dtype(inst.shape.element_type)
+    if target in _FP8:
+        return NotImplemented  # torch saturates f32 -> f8e4m3fn overflow; ml_dtypes gives NaN
+    if x.dtype in _FP8:
+        x = x.to(torch.float32)  # exact: every float8 value is an f32 value
+    if x.is_complex() and not target.is_complex:
+        x = x.real
+    if target == torch.bool:
+        return x != 0
+    if x.dtype in _FLOATS and target in _INTS | {torch.int64}:
+        return _float_to_int(x, target)
+    if x.dtype in _FLOATS and target == torch.uint64:
+        return NotImplemented
+    return x.to(target)
+
+
+def _float_to_int(x, target):
+    """Saturating, NaN -> 0; compared in f64, where INT64_MAX rounds up to 2**63."""
+    f = x.to(torch.float64)
+    info = torch.iinfo(target)
+    lo, hi = int(info.min), int(info.max)
+    inside = (f > lo) & (f < hi)  # False for NaN
+    out = torch.trunc(torch.where(inside, f, 0.0)).to(torch.int64)
+    top = torch.full_like(out, hi)
+    bottom = torch.full_like(out, lo)
+    out = torch.where(f >= hi, top, torch.where(f <= lo, bottom, out))
+    return out.to(target)
+
+
+def _int_pair(ctx, args):
+    x, y = fitted(ctx, args)
+    return (x, y) if x.dtype in _ARITH_INTS and y.dtype == x.dtype else (None, None)
+
+
+def _overflow(x, y):
+    """MIN / -1: the one quotient that does not fit (it traps in C); XLA gives MIN."""
+    if x.dtype == torch.uint8:
+        return torch.zeros_like(x, dtype=torch.bool)
+    return (x == torch.iinfo(x.dtype).min) & (y == -1)
+
+
+def divide(ctx, inst, args):
+    x, y = _int_pair(ctx, args)
+    if x is None:  # complex
+        return complex_arith(ctx, inst, args)
+    zero, over = y == 0, _overflow(x, y)
+    safe = torch.where(zero | over, torch.ones_like(y), y)
+    q = torch.div(x, safe, rounding_mode="trunc")
+    # x / 0 is -1: all bits set, which for an unsigned type is its maximum (CUDA's fill of
+    # -1 into uint8 is not 255).
+    minus_one = torch.iinfo(x.dtype).max if x.dtype == torch.uint8 else -1
+    return torch.where(zero, torch.full_like(x, minus_one), torch.where(over, x, q))
+
+
+def remainder(ctx, inst, args):
+    x, y = _int_pair(ctx, args)
+    if x is None:
+        return NotImplemented
+    zero, over = y == 0, _overflow(x, y)
+    safe = torch.where(zero | over, torch.ones_like(y), y)
+    return torch.where(zero, x, torch.fmod(x, safe))
+
+
+def _bytes(x):
+    """(..., itemsize) uint8 bytes of each element, least significant first (little-endian)."""
+    return x.contiguous().view(torch.uint8).reshape(tuple(x.shape) + (x.element_size(),))
+
+
+_TABLES: dict = {}
+
+
+def _table(name: str, device) -> torch.Tensor:
+    key = (name, str(device))
+    table = _TABLES.get(key)
+    if table is None:
+        values = [bin(i).count("1") for i in range(256)] if name == "popcnt" else \
+            [8 - i.bit_length() for i in range(256)]
+        table = _TABLES[key] = torch.tensor(values, dtype=torch.int64, device=device)
+    return table
+
+
+def popcnt(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    if x.dtype not in _INTS | {torch.uint64}:
+        return NotImplemented
+    counts = _table("popcnt", x.device)[_bytes(x).to(torch.int64)].sum(dim=-1)
+    return counts.to(x.dtype)
+
+
+def count_leading_zeros(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    if x.dtype not in _INTS | {torch.uint64}:
+        return NotImplemented
+    raw = _bytes(x).to(torch.int64)
+    table = _table("clz", x.device)
+    total = torch.zeros(x.shape, dtype=torch.int64, device=x.device)
+    found = torch.zeros(x.shape, dtype=torch.bool, device=x.device)
+    for b in reversed(range(raw.shape[-1])):  # from the most significant byte
+        byte = raw[..., b]
+        total = total + torch.where(found, 0, table[byte])
+        found = found | (byte != 0)
+    return total.to(x.dtype)
+
+
+def real(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    return x.real.contiguous() if x.is_complex() else x.clone()
+
+
+def imag(ctx, inst, args):
+    (x,) = fitted(ctx, args)
+    return x.imag.contiguous() if x.is_complex() else torch.zeros_like(x)
+
+
+def complex_(ctx, inst, args):
+    x, y = fitted(ctx, args)
+    if x.dtype not in (torch.float32, torch.float64) or y.dtype != x.dtype:
+        return NotImplemented
+    return torch.complex(x, y)
+
+
+
+
+COMPLEX_UNARY = {
+    Opcode.NEGATE: torch.neg, Opcode.ABS: torch.abs, Opcode.SIGN: torch.sgn,
+    Opcode.EXP: torch.exp, Opcode.LOG: torch.log, Opcode.SQRT: torch.sqrt,
+    Opcode.RSQRT: lambda z: 1 / torch.sqrt(z), Opcode.TANH: torch.tanh,
+    Opcode.SINE: torch.sin, Opcode.COSINE: torch.cos,
+}
+_COMPLEX_BINARY = {
+    Opcode.ADD: torch.add, Opcode.SUBTRACT: torch.sub, Opcode.MULTIPLY: torch.mul,
+    Opcode.DIVIDE: torch.div, Opcode.POWER: torch.pow,
+}
+
+
+def complex_arith(ctx, inst, args):
+    """Complex arithmetic (see module doc); NotImplemented for any other element type."""
+    values = fitted(ctx, args)
+    if not values or not all(v.is_complex() for v in values):
+        return NotImplemented
+    fn = COMPLEX_UNARY.get(inst.opcode) or _COMPLEX_BINARY.get(inst.opcode)
+    if fn is None:
+        return NotImplemented
+    return fn(*values).to(torch_dtype(inst.shape.element_type))
+
+
+
+
+_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+_COMPARE = {"EQ": torch.eq, "NE": torch.ne, "LT": torch.lt, "LE": torch.le, "GT": torch.gt,
+            "GE": torch.ge}
+
+
+_SAME_WIDTH_INT = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}
+
+
+def total_order_key(x: torch.Tensor) -> torch.Tensor:
+    """Floats mapped to integers whose order is IEEE totalOrder (as the CPU backend's key).
+
+    Read from the value's own bits: converting to f64 first would lose a NaN's sign on CUDA,
+    which makes every NaN positive.
+    """
+    width = x.element_size()
+    bits = x.contiguous().view(_SAME_WIDTH_INT[width]).to(torch.int64)
+    return torch.where(bits < 0, bits ^ (2 ** (8 * width - 1) - 1), bits)
+
+
+def compare(ctx, inst, args):
+    x, y = fitted(ctx, args)
+    direction = attrs.string(inst, "direction")
+    fn = _COMPARE.get(direction)
+    if fn is None or x.dtype in _FP8 or (x.is_complex() and direction not in ("EQ", "NE")):
+        return NotImplemented  # a bad direction (the host path reports it), float8 values
+    if attrs.string(inst, "type") == "TOTALORDER" and x.is_floating_point():
+        x, y = total_order_key(x), total_order_key(y)
+    return fn(x, y)
+
+
+def power(ctx, inst, args):
+    x, y = fitted(ctx, args)
+    if x.is_complex():
+        return complex_arith(ctx, inst, args)
+    if x.dtype not in (torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8):
+        return NotImplemented
+    negative = y < 0
+    out = torch.pow(x, torch.where(negative, torch.zeros_like(y), y))
+    one, zero = torch.ones_like(x), torch.zeros_like(x)
+    odd = torch.remainder(y, 2) != 0
+    special = torch.where(x == 1, one, torch.where(x == -1, torch.where(odd, -one, one), zero)) \
+        if x.dtype != torch.uint8 else torch.where(x == 1, one, zero)
+    return torch.where(negative, special, out)
+
+
+def select(ctx, inst, args):
+    pred, on_true, on_false = fitted(ctx, args)
+    return torch.where(pred, on_true, on_false)
+
+
+def copy(ctx, inst, args):
+    return args[0].clone()

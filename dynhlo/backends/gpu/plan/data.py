@@ -1,0 +1,109 @@
+"""A Plan as plain data (JSON-ready dicts and lists) and back, for AOT artifacts.
+
+Loading an artifact must neither plan nor generate code: the payload stores the plan
+itself. Instructions are named (names are unique in a module); a dynamic size a kernel
+takes is stored as where to read it, (instruction, dimension) in the computation's
+inference, which is deterministic, so the same Sym comes back. Kernels carry no source:
+their launch facts (kind, block, warps) and their position in `kernels_of(plan)`, the
+order of the payload's cubins.
+"""
+
+from __future__ import annotations
+
+from ....errors import ArtifactError
+from ....shapes.dynamic import ComputationInfo
+from ....shapes.schedule import leaf_dims
+from ..kernels.group import Group, Kernel, canonical_dim
+from .fusion import Plan
+
+
+def plan_to_data(plan: Plan, index: dict) -> dict:
+    """`plan` as data; `index[id(kernel)]` is each kernel's position among the cubins."""
+    refs = _size_refs(plan.info)
+    return {
+        "computation": plan.info.computation.name,
+        "order": [i.name for i in plan.order],
+        "fused": sorted(i.name for i in plan.fused),
+        "steps": [[i.name, kind] for i, kind in plan.steps],
+        "kernels": {root.name: _kernel_to_data(k, index, refs)
+                    for root, k in plan.kernels.items()},
+        "calls": {inst.name: [plan_to_data(p, index) for p in plans]
+                  for inst, plans in plan.calls.items()},
+    }
+
+
+def plan_from_data(data: dict, info: ComputationInfo) -> Plan:
+    """The Plan `plan_to_data` stored, for the same module's inference `info`.
+
+    Raises ArtifactError when the data names what the module does not have.
+    """
+    by_name = {i.name: i for i in info.computation.instructions}
+
+    def inst(name: str):
+        found = by_name.get(name)
+        if found is None:
+            raise ArtifactError(f"gpu payload plan names instruction '{name}', which "
+                                f"computation '{info.computation.name}' does not have; "
+                                "recompile the artifact")
+        return found
+
+    if data.get("computation") != info.computation.name:
+        raise ArtifactError(f"gpu payload plan is for computation '{data.get('computation')}'"
+                            f", not '{info.computation.name}'; recompile the artifact")
+    plan = Plan(info, [inst(n) for n in data["order"]])
+    plan.fused = {inst(n) for n in data["fused"]}
+    plan.steps = [(inst(n), kind) for n, kind in data["steps"]]
+    plan.kernels = {inst(r): _kernel_from_data(k, info, inst)
+                    for r, k in data["kernels"].items()}
+    for name, subs in data["calls"].items():
+        call = inst(name)
+        plan.calls[call] = [plan_from_data(s, info.calls[(call, k)])
+                            for k, s in enumerate(subs)]
+    return plan
+
+
+def _size_refs(info: ComputationInfo) -> dict:
+    """Sym id -> [instruction name, leaf dimension position] of one place it is read."""
+    refs: dict = {}
+    for inst in info.computation.instructions:
+        for pos, dim in enumerate(leaf_dims(info.dims.get(inst, ()))):
+            root = canonical_dim(dim)
+            if not isinstance(root, int):
+                refs.setdefault(root.id, [inst.name, pos])
+    return refs
+
+
+def _dim_ref(dim, refs: dict):
+    root = canonical_dim(dim)
+    return root if isinstance(root, int) else refs[root.id]
+
+
+def _dim_from(ref, info: ComputationInfo, inst):
+    if isinstance(ref, int):
+        return ref
+    name, pos = ref
+    return canonical_dim(list(leaf_dims(info.dims[inst(name)]))[pos])
+
+
+def _kernel_to_data(kernel: Kernel, index: dict, refs: dict) -> dict:
+    group = kernel.group
+    return {
+        "index": index[id(kernel)], "name": kernel.name, "kind": kernel.kind,
+        "block": kernel.block, "num_warps": kernel.num_warps,
+        "size_syms": [_dim_ref(s, refs) for s in kernel.size_syms],
+        "root": group.root.name, "inputs": [i.name for i in group.inputs],
+        "reduces": [r.name for r in group.reduces],
+        "domain": [_dim_ref(d, refs) for d in group.domain],
+        "reduced": list(group.reduced),
+    }
+
+
+def _kernel_from_data(data: dict, info: ComputationInfo, inst) -> Kernel:
+    group = Group(inst(data["root"]), [inst(n) for n in data["inputs"]],
+                  [inst(n) for n in data["reduces"]],
+                  tuple(_dim_from(d, info, inst) for d in data["domain"]),
+                  tuple(data["reduced"]))
+    return Kernel(name=data["name"], source="", group=group,
+                  size_syms=[_dim_from(s, info, inst) for s in data["size_syms"]],
+                  kind=data["kind"], block=dict(data["block"]), num_warps=data["num_warps"],
+                  index=data["index"])

@@ -1,0 +1,228 @@
+"""THE GPU rule table: per opcode, where an instruction runs, tiers tried in order.
+
+1. kernel: fused into a generated Triton kernel (`kernel(writer, inst, idx) -> var`,
+   kernels/); only where `kernel_if(inst)` holds and every type is one kernels compute on
+   (kernels/types.py).
+2. library: a torch call on the device (`library(ctx, inst, args) -> value`, library/);
+   only where `library_if(inst)` holds; it may still return NotImplemented for a case it
+   does not cover (an attribute form, an element type torch lacks).
+3. host: the CPU backend's lowering on host copies (exact, slow; counted as
+   `gpu_host_fallback`): every opcode the CPU backend runs, for what the tiers above refuse.
+
+Besides the tiers: `plan` (call, while, conditional: their computations run as device plans
+of their own, plan/fusion.py), `view` (the library result is a zero-copy view, used when
+every user `reads_views`: a transpose feeding cuBLAS is not copied by a kernel first) and
+`fast` (the per-call fast path, launch/fastpath.py, may run the library step).
+
+One line per opcode; an opcode absent here runs on the host. Nothing registers itself from
+an import, so no import order decides which rule wins; `missing()` names every opcode and
+tier without a rule (tests/test_gpu_rules.py), as JAX names a primitive with no lowering
+for a platform.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ...hlo.opcodes import Opcode
+from .kernels import data as KD
+from .kernels import elementwise as KE
+from .kernels.types import types_ok
+from .library import collective as LC
+from .library import control_flow as LF
+from .library import data as LD
+from .library import elementwise as LE
+from .library import indexing as LI
+from .library import linalg as LL
+from .library import numeric as LN
+from .library import reduce as LR
+from .library import sort as LS
+from .library import window as LW
+
+TIERS = ("kernel", "library", "host")
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Where one opcode runs on the GPU (see the module doc)."""
+
+    kernel: Callable | None = None
+    kernel_if: Callable | None = None
+    library: Callable | None = None
+    library_if: Callable | None = None
+    plan: bool = False
+    view: bool = False
+    reads_views: bool = False
+    fast: bool = False
+
+
+RULES: dict[Opcode, Rule] = {}
+
+
+def _rule(op: Opcode, **tiers) -> None:
+    if op in RULES:  # pragma: no cover - a table written twice is a bug in this file
+        raise AssertionError(f"the GPU rule for {op.value} is written twice")
+    RULES[op] = Rule(**tiers)
+
+
+def _kernel_and_complex(ops, kernel_if=None) -> None:
+    for op in ops:
+        _rule(op, kernel=KE.unary_math, kernel_if=kernel_if or KE.float_only,
+              library=LE.complex_arith if op in LE.COMPLEX_UNARY else None)
+
+
+# --- elementwise (kernels/elementwise.py, library/elementwise.py) -------------------------
+_kernel_and_complex(KE.UNARY)
+_rule(Opcode.NEGATE, kernel=KE.negate, library=LE.complex_arith)
+_rule(Opcode.ABS, kernel=KE.abs_, library=LE.complex_arith)
+_rule(Opcode.SIGN, kernel=KE.sign, library=LE.complex_arith)
+_rule(Opcode.IS_FINITE, kernel=KE.is_finite, kernel_if=KE.float_operand)
+_rule(Opcode.NOT, kernel=KE.not_)
+_rule(Opcode.ADD, kernel=KE.add, library=LE.complex_arith)
+_rule(Opcode.SUBTRACT, kernel=KE.subtract, library=LE.complex_arith)
+_rule(Opcode.MULTIPLY, kernel=KE.multiply, library=LE.complex_arith)
+_rule(Opcode.AND, kernel=KE.and_)
+_rule(Opcode.OR, kernel=KE.or_)
+_rule(Opcode.XOR, kernel=KE.xor)
+_rule(Opcode.DIVIDE, kernel=KE.divide, kernel_if=KE.float_result, library=LE.divide)
+_rule(Opcode.REMAINDER, kernel=KE.remainder, kernel_if=KE.float_result, library=LE.remainder)
+_rule(Opcode.POWER, kernel=KE.power, kernel_if=KE.float_result, library=LE.power)
+_rule(Opcode.ATAN2, kernel=KE.atan2, kernel_if=KE.float_result)
+_rule(Opcode.MAXIMUM, kernel=KE.maximum)
+_rule(Opcode.MINIMUM, kernel=KE.minimum)
+_rule(Opcode.COMPARE, kernel=KE.compare, kernel_if=KE.plain_compare, library=LE.compare)
+_rule(Opcode.SELECT, kernel=KE.select, library=LE.select)
+_rule(Opcode.CLAMP, kernel=KE.clamp)
+_rule(Opcode.CONVERT, kernel=KE.convert, kernel_if=KE.convert_ok, library=LE.convert)
+_rule(Opcode.COPY, kernel=KE.copy, library=LE.copy)
+_rule(Opcode.SHIFT_LEFT, kernel=KE.shift_left, kernel_if=KE.int_only)
+_rule(Opcode.SHIFT_RIGHT_LOGICAL, kernel=KE.shift_right_logical, kernel_if=KE.int_only)
+_rule(Opcode.SHIFT_RIGHT_ARITHMETIC, kernel=KE.shift_right_arithmetic, kernel_if=KE.int_only)
+_rule(Opcode.POPCNT, library=LE.popcnt)
+_rule(Opcode.CLZ, library=LE.count_leading_zeros)
+_rule(Opcode.REAL, library=LE.real)
+_rule(Opcode.IMAG, library=LE.imag)
+_rule(Opcode.COMPLEX, library=LE.complex_)
+
+# --- data movement (kernels/data.py, library/data.py) -----------------------------------
+_rule(Opcode.BROADCAST, kernel=KD.broadcast, library=LD.broadcast)
+_rule(Opcode.TRANSPOSE, kernel=KD.transpose, library=LD.transpose, view=True, fast=True)
+_rule(Opcode.RESHAPE, kernel=KD.reshape, kernel_if=KD.reshape_ok, library=LD.reshape,
+      view=True, fast=True)
+_rule(Opcode.SLICE, kernel=KD.slice_, library=LD.slice_)
+_rule(Opcode.REVERSE, kernel=KD.reverse, library=LD.reverse)
+_rule(Opcode.IOTA, kernel=KD.iota)
+_rule(Opcode.CONSTANT, kernel=KD.constant, kernel_if=KD.scalar_constant, library=LD.constant)
+_rule(Opcode.TUPLE, library=LD.tuple_)
+_rule(Opcode.GET_TUPLE_ELEMENT, library=LD.get_tuple_element)
+_rule(Opcode.GET_DIMENSION_SIZE, library=LD.get_dimension_size)
+_rule(Opcode.CONCATENATE, library=LD.concatenate)
+_rule(Opcode.PAD, library=LD.pad)
+_rule(Opcode.SET_DIMENSION_SIZE, library=LD.set_dimension_size)
+_rule(Opcode.CUSTOM_CALL, library=LD.custom_call)
+
+# --- reductions and dot (kernels/data.py, library/reduce.py) ----------------------------
+_rule(Opcode.REDUCE, kernel=KD.reduce, kernel_if=KD.reduce_fuses)
+_rule(Opcode.DOT, library=LR.dot, library_if=LR.dot_on_device, reads_views=True, fast=True)
+
+# --- indexing (kernels/data.py: gather and bitcast; library/indexing.py) -----------------
+_rule(Opcode.GATHER, kernel=KD.gather, kernel_if=KD.plain_gather, library=LI.gather)
+_rule(Opcode.SCATTER, library=LI.scatter)
+_rule(Opcode.DYNAMIC_SLICE, library=LI.dynamic_slice)
+_rule(Opcode.DYNAMIC_UPDATE_SLICE, library=LI.dynamic_update_slice)
+_rule(Opcode.DYNAMIC_RESHAPE, library=LI.dynamic_reshape)
+_rule(Opcode.BITCAST, kernel=KD.reshape, kernel_if=KD.reshape_ok, library=LI.bitcast)
+_rule(Opcode.BITCAST_CONVERT, library=LI.bitcast_convert)
+
+# --- control flow (plan/fusion.py, library/control_flow.py) ----------------------------
+_rule(Opcode.PARAMETER, plan=True)  # the plan's arguments
+_rule(Opcode.CALL, plan=True)
+_rule(Opcode.WHILE, plan=True)
+_rule(Opcode.CONDITIONAL, plan=True)
+_rule(Opcode.MAP, library=LF.map_)
+_rule(Opcode.COPY_START, library=LF.copy_start)
+_rule(Opcode.COPY_DONE, library=LF.copy_done)
+
+# --- sort, linalg, numeric, window, collective (library/<family>.py) --------------------
+_rule(Opcode.SORT, library=LS.sort)
+_rule(Opcode.TOPK, library=LS.topk)
+_rule(Opcode.CONVOLUTION, library=LL.convolution)
+_rule(Opcode.FFT, library=LL.fft)
+_rule(Opcode.CHOLESKY, library=LL.cholesky)
+_rule(Opcode.TRIANGULAR_SOLVE, library=LL.triangular_solve)
+_rule(Opcode.REDUCE_PRECISION, library=LN.reduce_precision)
+_rule(Opcode.BATCH_NORM_TRAINING, library=LN.batch_norm_training)
+_rule(Opcode.BATCH_NORM_INFERENCE, library=LN.batch_norm_inference)
+_rule(Opcode.BATCH_NORM_GRAD, library=LN.batch_norm_grad)
+_rule(Opcode.STOCHASTIC_CONVERT, library=LN.stochastic_convert)
+_rule(Opcode.REDUCE_WINDOW, library=LW.reduce_window)
+_rule(Opcode.SELECT_AND_SCATTER, library=LW.select_and_scatter)
+for _op in (Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START, Opcode.ALL_REDUCE_DONE,
+            Opcode.ALL_GATHER, Opcode.ALL_TO_ALL, Opcode.REDUCE_SCATTER,
+            Opcode.COLLECTIVE_BROADCAST):
+    _rule(_op, library=LC.one_participant)
+_rule(Opcode.ALL_GATHER_START, library=LC.all_gather_start)
+_rule(Opcode.ALL_GATHER_DONE, library=LC.collective_done)
+_rule(Opcode.COLLECTIVE_PERMUTE_DONE, library=LC.collective_done)
+_rule(Opcode.COLLECTIVE_PERMUTE, library=LC.collective_permute)
+_rule(Opcode.COLLECTIVE_PERMUTE_START, library=LC.collective_permute_start)
+_rule(Opcode.REPLICA_ID, library=LC.device_id)
+_rule(Opcode.PARTITION_ID, library=LC.device_id)
+_rule(Opcode.AFTER_ALL, library=LC.after_all)
+_rule(Opcode.ADD_DEPENDENCY, library=LC.first_operand)
+_rule(Opcode.DOMAIN, library=LC.first_operand)
+_rule(Opcode.ASYNC_UPDATE, library=LC.first_operand)
+_rule(Opcode.OPTIMIZATION_BARRIER, library=LC.opt_barrier)
+
+_NONE = Rule()
+
+# The kernel tier as code generation takes it (kernels/codegen.py: generate's emitters).
+EMITTERS = {op: r.kernel for op, r in RULES.items() if r.kernel is not None}
+
+
+def rule_of(op: Opcode) -> Rule:
+    """The opcode's rule (an empty one, host only, for an opcode not in the table)."""
+    return RULES.get(op, _NONE)
+
+
+def can_fuse(inst) -> bool:
+    """Tier 1: whether `inst` can be computed inside a generated kernel."""
+    rule = RULES.get(inst.opcode)
+    if rule is None or rule.kernel is None or not types_ok(inst):
+        return False
+    return rule.kernel_if is None or rule.kernel_if(inst)
+
+
+def library_for(inst) -> Callable | None:
+    """Tier 2: the torch call for `inst`, or None (then the host tier runs it)."""
+    rule = RULES.get(inst.opcode)
+    if rule is None or rule.library is None:
+        return None
+    if rule.library_if is not None and not rule.library_if(inst):
+        return None
+    return rule.library
+
+
+def how(op: Opcode) -> str:
+    """The first tier the opcode has: 'kernel', 'library', 'plan' or 'host' (support table)."""
+    rule = rule_of(op)
+    if rule.kernel is not None:
+        return "kernel"
+    if rule.library is not None:
+        return "library"
+    return "plan" if rule.plan else "host"
+
+
+def missing(host, ops=None) -> dict[Opcode, list[str]]:
+    """Per opcode, the tiers it has no rule for; `host` is what the host tier runs (the CPU
+    backend's lowering table: launch/runner.py). An opcode lacking all three cannot run."""
+    out = {}
+    for op in ops or Opcode:
+        rule = rule_of(op)
+        lacks = [t for t, have in (("kernel", rule.kernel), ("library", rule.library or
+                                                             rule.plan), ("host", op in host))
+                 if not have]
+        if lacks:
+            out[op] = lacks
+    return out

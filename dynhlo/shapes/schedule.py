@@ -1,0 +1,68 @@
+"""The order a computation's instructions run in: operands first, and size sources first.
+
+Shared by both backends (the CPU evaluator and the GPU planner): post order over operands
+plus size dependencies (the instructions a dynamic dimension's size is read from).
+"""
+
+from __future__ import annotations
+
+from ..errors import HloVerifyError
+from ..hlo.ir import Instruction
+from .trees import ComputationInfo, DimsTree
+from .sizes import Sym
+
+
+def schedule(info: ComputationInfo) -> list[Instruction]:
+    """Post order over operands plus size dependencies (where a Sym's size is read from)."""
+    comp = info.computation
+    members = set(comp.instructions)
+    extra: dict[Instruction, list[Instruction]] = {}
+    for inst in comp.instructions:
+        deps = [dep for dim in leaf_dims(info.dims.get(inst, ()))
+                for dep in sym_deps(dim) if dep in members and dep is not inst]
+        if deps:
+            extra[inst] = deps
+    if not extra:
+        return comp.post_order()
+    order, state = [], {}
+    for start in comp.instructions:
+        _visit(start, extra, state, order)
+    return order
+
+
+def _visit(start, extra, state, order):
+    if state.get(start):
+        return
+    state[start] = 1
+    stack = [(start, iter(list(start.operands) + extra.get(start, [])))]
+    while stack:
+        inst, it = stack[-1]
+        for dep in it:
+            mark = state.get(dep)
+            if mark == 1:
+                raise HloVerifyError("the size of this instruction depends on its own result",
+                                     dep.name)
+            if mark is None:
+                state[dep] = 1
+                stack.append((dep, iter(list(dep.operands) + extra.get(dep, []))))
+                break
+        else:
+            stack.pop()
+            state[inst] = 2
+            order.append(inst)
+
+
+def leaf_dims(tree: DimsTree):
+    """The dimensions of a dims tree (a tuple shape's are nested lists), in order."""
+    if isinstance(tree, list):
+        for t in tree:
+            yield from leaf_dims(t)
+    else:
+        yield from tree
+
+
+def sym_deps(dim) -> list:
+    """The instructions a dynamic dimension's size is read from (none for an int)."""
+    if isinstance(dim, Sym) and dim.root().expr is not None:
+        return dim.root().expr.deps()
+    return []

@@ -1,0 +1,92 @@
+"""AOT load of a GPU artifact plans nothing and generates no kernel source.
+
+The payload stores the plan as JSON (plan/data.py) and each kernel's cubin and metadata;
+loading rebuilds the program from that data. Without a GPU the cubins cannot launch, so
+here the cubin launcher's constructor alone is stood in for (it hands back the compiled
+program's interpreter launcher for the same kernel), the planner and the code generator
+raise if called, and the loaded program must still run and match the CPU backend.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo import compiler
+from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
+from dynhlo.backends.gpu import aot
+from dynhlo.backends.gpu.kernels import codegen
+from dynhlo.backends.gpu.plan import fusion
+
+SOFTMAX = (Path(__file__).parent / "filecheck" / "softmax_rows.hlo").read_text()
+
+LOOP = """HloModule loop
+
+cond {
+  s = (s32[], f32[<=8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+
+body {
+  s = (s32[], f32[<=8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[<=8] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  y = f32[<=8] multiply(x, x)
+  z = f32[<=8] add(y, x)
+  ROOT t = (s32[], f32[<=8]) tuple(j, z)
+}
+
+ENTRY e {
+  x = f32[<=8] parameter(0)
+  zero = s32[] constant(0)
+  s = (s32[], f32[<=8]) tuple(zero, x)
+  w = (s32[], f32[<=8]) while(s), condition=cond, body=body
+  ROOT r = f32[<=8] get-tuple-element(w), index=1
+}
+"""
+
+
+def _boom(*args, **kwargs):
+    raise AssertionError("loading an artifact planned or generated code")
+
+
+@pytest.mark.parametrize("text,shape", [(SOFTMAX, (5, 64)), (LOOP, (6,))],
+                         ids=["softmax", "while"])
+def test_loading_a_payload_neither_plans_nor_generates(text, shape, monkeypatch):
+    compiled = dynhlo.compile(text, backend="gpu", target="sm_90").program
+    payload = compiled.to_payload()
+    meta = json.loads(payload["gpu_program.json"])
+    by_cubin = {payload[f"cubin_{meta['kernels'][i]['cubin']}.cubin"]:
+                compiled.runner.launchers[id(k)] for i, k in enumerate(compiled.kernels)}
+    for owner, name in ((fusion, "plan_computation"), (fusion, "generate"),
+                        (codegen, "generate"), (gpu, "plan_computation")):
+        monkeypatch.setattr(owner, name, _boom)
+    monkeypatch.setattr(codegen.KernelWriter, "write", _boom)
+    monkeypatch.setattr(aot, "check_device", lambda target: None)
+    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: by_cubin[cubin])
+    monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
+    loaded = compiler.load_program(compiler.checked(text), "gpu", payload, "sm_90")
+    assert len(loaded.kernels) == len(compiled.kernels) >= 1
+    assert [k.source for k in loaded.kernels] == [""] * len(loaded.kernels)  # no source
+    assert [(i.name, kind) for i, kind in loaded.plan.steps] == \
+        [(i.name, kind) for i, kind in compiled.plan.steps]
+    reference = dynhlo.compile(text, backend="cpu")
+    rng = np.random.default_rng(3)
+    for n in (shape[0], 1, 0):
+        x = rng.standard_normal((n,) + shape[1:]).astype(np.float32) / 4
+        np.testing.assert_allclose(loaded.run([x]), reference(x), rtol=1e-5, atol=1e-6)
+
+
+def test_a_payload_of_the_first_format_is_refused_with_recompile():
+    payload = {"gpu_program.json": json.dumps({"format": 1, "target": "sm_90",
+                                                "kernels": []}).encode()}
+    with pytest.raises(dynhlo.ArtifactError, match="format 1 is not .*recompile"):
+        compiler.load_program(compiler.checked(SOFTMAX), "gpu", payload, "sm_90")
