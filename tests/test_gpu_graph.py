@@ -50,16 +50,16 @@ def test_sizes_zero_and_one(name, dynamic):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-def test_refusals_name_the_reason(monkeypatch):
-    monkeypatch.setenv("DYNHLO_GPU_GRAPH", "1")  # the default as on a GPU
+def test_refusals_name_the_reason():
     bmm = dynhlo.compile((MODELS / "batched_matmul" / "module.hlo").read_text(),
                          backend="gpu", graph=True)
     assert bmm.program.graph is None
     assert "dot_general.1" in bmm.program.graph_refusal
+    from dynhlo.backends.gpu import graph
     small = dynhlo.compile((MODELS / "softmax_rows" / "module.hlo").read_text(),
-                           backend="gpu", graph=None)
-    assert small.program.graph is None  # one launch: the plain path is faster
-    assert "launches" in small.program.graph_refusal
+                           backend="gpu")
+    runner, why = graph.make(small.program)  # the default rule, as on a GPU
+    assert runner is None and "1 launches" in why  # the plain path is faster
 
 
 def test_strided_kernel_reads_sizes_from_the_buffer():

@@ -34,8 +34,8 @@ Options:
     target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
     graph: run the whole module as one CUDA graph replayed at every size (graph/;
         default: on with a GPU when the module allows it and has at least
-        graph.MIN_LAUNCHES launches, off in the interpreter; DYNHLO_GPU_GRAPH=0/1 changes
-        the default; True forces it where the module allows it).
+        graph.MIN_LAUNCHES launches, off in the interpreter; True takes it wherever the
+        module allows it; an unset option follows DYNHLO_GPU_GRAPH=1/0 when set).
 
 AOT: GpuProgram.to_payload() cross-compiles every kernel for the target (no GPU needed) and
 returns the cubins with the plan and metadata as JSON; load_program(module, info, payload,
@@ -97,21 +97,12 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     program = GpuProgram(module, info, plan, launchers, _device(interpret),
                          options.get("target") or _device_target())
     option = options.get("graph")
-    if _graph_wanted(option, interpret):
+    if option is None:  # DYNHLO_GPU_GRAPH=1/0: as graph=True/False (test runs both ways)
+        option = {"1": True, "0": False}.get(os.environ.get("DYNHLO_GPU_GRAPH", ""))
+    if option is True or (option is None and not interpret):
         program.graph, program.graph_refusal = graph.make(
             program, force=option is True, compiler=aot.compile_parallel)
     return program
-
-
-def _graph_wanted(option: bool | None, interpret: bool) -> bool:
-    """The `graph` option; by default on with a GPU, off in the interpreter, and
-    DYNHLO_GPU_GRAPH=0/1 overrides the default (tests run the suite both ways)."""
-    if option is not None:
-        return bool(option)
-    env = os.environ.get("DYNHLO_GPU_GRAPH")
-    if env in ("0", "1"):
-        return env == "1"
-    return not interpret
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],
