@@ -7,7 +7,7 @@ them. `strided(kernel)` rewrites a generated kernel (codegen.Kernel) so that it
 - takes one pointer `sz` instead of its size arguments and loads `s0, s1, ...` from it
   (the executable writes the actual sizes there before each replay), and
 - loops its program index over the blocks of the actual size (`for pid in range(
-  program_id, blocks, num_programs)`): a grid fixed at capture (at most the bound's
+  program_id, nblocks, num_programs)`): a grid fixed at capture (at most the bound's
   blocks) does work proportional to the actual size, and programs past it exit at once.
 
 Everything else of the kernel (masks, offsets from actual sizes) is unchanged, so its
@@ -70,8 +70,10 @@ def strided(kernel) -> GraphKernel:
     out += [f"    s{k} = tl.load(sz + {k})" for k in range(nsizes)]
     out += lines[:start]  # widening of the sizes to 64 bits, when the bound needs it
     out.append(f"    nblocks = tl.cdiv({mask.group('numel')}, {block})")
-    out.append("    for pid0 in range(tl.program_id(0), nblocks, tl.num_programs(0)):")
-    out.append("        pid = pid0.to(tl.int64)" if wide else "        pid = pid0")
+    # 64-bit offsets: the loop index is 64-bit from its start (Triton promotes the bounds
+    # to one type; the interpreter's index is a Python int, which has no .to()).
+    first = "tl.program_id(0).to(tl.int64)" if wide else "tl.program_id(0)"
+    out.append(f"    for pid in range({first}, nblocks, tl.num_programs(0)):")
     out += ["    " + line if line else line for line in lines[start + 1:]]
     head = _HEADER.sub("@triton.jit", head)
     return GraphKernel("kernel", head + "\n".join(out) + "\n", dict(kernel.block),

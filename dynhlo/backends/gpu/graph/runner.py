@@ -16,6 +16,7 @@ the graph path check the strided kernels, the size buffer and the buffer plan on
 from __future__ import annotations
 
 import math
+import threading
 from collections import OrderedDict
 
 import torch
@@ -53,6 +54,7 @@ class GraphRunner:
                       for slot in range(prog.nparams)]
         self.param_dtypes = [torch_dtype(prog.dtypes[slot]) for slot in range(prog.nparams)]
         self.graphs: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
         self.bound_key = None
         self.stream = None
 
@@ -135,16 +137,27 @@ class GraphRunner:
                 raise DynamicSizeError(f"{what} has run-time size {_size(a, shapes)}, but "
                                        f"must equal {_size(b, shapes)} here; sizes that meet "
                                        "in one op must agree")
-        vals = self.vals
-        for k, (p, d) in enumerate(self.distinct):
-            vals[k].fill_(shapes[p][d])
-        key, args = self._arguments(tensors, shapes, in_place)
-        if self.interpret:
-            self._bind(key, args)
-            self._launch_all()
-        else:
-            self._replay(key, args)
-        return self._root(prog.root, shapes)
+        with self.lock:  # one call at a time: the buffers are the executable's, not the call's
+            if not self.interpret:
+                self._follow_stream()
+            vals = self.vals
+            for k, (p, d) in enumerate(self.distinct):
+                vals[k].fill_(shapes[p][d])
+            key, args = self._arguments(tensors, shapes, in_place)
+            if self.interpret:
+                self._bind(key, args)
+                self._launch_all()
+            else:
+                self._replay(key, args)
+            return self._root(prog.root, shapes)
+
+    def _follow_stream(self) -> None:
+        """A call on another stream than the last waits for the last call's work there
+        (its replay and the copy of its result out of the shared buffers)."""
+        stream = torch.cuda.current_stream(self.device)
+        if self.stream is not None and stream != self.stream:
+            stream.wait_stream(self.stream)
+        self.stream = stream
 
     def _arguments(self, tensors: list, shapes: list, in_place) -> tuple:
         """Static buffers filled; (graph key, tensors read in place) for the rest."""
@@ -180,10 +193,6 @@ class GraphRunner:
         self.bound_key = key
 
     def _replay(self, key: tuple, args: list) -> None:
-        stream = torch.cuda.current_stream(self.device)
-        if self.stream is not None and stream != self.stream:
-            stream.wait_stream(self.stream)  # the buffers' last users ran there
-        self.stream = stream
         entry = self.graphs.get(key)
         if entry is None:
             self._bind(key, args)
