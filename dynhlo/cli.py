@@ -4,6 +4,9 @@
     dynhlo inspect MODULE.hlo|ARTIFACT       the dynamic size of every instruction
     dynhlo compile MODULE.hlo -o M.dynhlo    compile ahead of time into an artifact file
 
+MODULE may also be StableHLO (.mlir text, .mlirbc bytecode) or an HloModuleProto (.pb, or the
+.pbtxt text form); dynhlo.frontends.files picks the reader (these need jax installed).
+
 Each subcommand is one entry of SUBCOMMANDS: a function that adds its arguments to its
 argparse parser and a function that does the work and returns the exit status. Adding a
 command (`compile`, `bench`) is one more entry. Modules are read by `load_module` and
@@ -22,6 +25,7 @@ import logging
 import os
 import re
 import sys
+import warnings
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -101,8 +105,16 @@ def read_text(path: str) -> str:
 
 
 def load_module(path: str):
-    """Parse an HLO text file; a parse error becomes one line, `PATH:LINE:COLUMN: ...`."""
+    """Parse an HLO text file (or StableHLO .mlir/.mlirbc, HloModuleProto .pb/.pbtxt); a parse
+    error becomes one line, `PATH:LINE:COLUMN: ...`."""
+    from .frontends.files import load_module_file
     from .hlo.parser import parse_hlo
+    try:
+        module = load_module_file(path, read_bytes(path))
+    except HloParseError as exc:
+        raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
+    if module is not None:
+        return module
     text = read_text(path)
     try:
         return parse_hlo(text)
@@ -218,6 +230,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
                                                      if not _LITERAL_START.match(a)])
     exe = load_executable(ns.module, ns.backend)
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
+    from .frontends.stablehlo_convert import check_assertions
+    check_assertions(exe.module, args)  # a jax.export module's own shape checks (n >= 1)
     result = exe(*args)
     outputs = flatten(result)
     if ns.output:
@@ -241,6 +255,8 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
         sys.stdout.write(inspect_artifact(ns.module))
         return 0
     module = load_module(ns.module)
+    from .hlo.baked_sizes import warn_baked_sizes
+    warn_baked_sizes(module)
     sys.stdout.write(inspect_module(module))
     if ns.backend == "gpu":
         from .backends.gpu.graph import summary
@@ -441,6 +457,7 @@ _EPILOG = """examples:
   dynhlo run m.hlo x.npy 3 -o out.npz       a .npy file, a bare number, save the outputs
   dynhlo inspect m.hlo                      the dynamic size of every instruction
   dynhlo compile m.hlo -o m.dynhlo          ahead of time; `dynhlo run m.dynhlo ...`
+  dynhlo run model.mlir x.npy               StableHLO (.mlir/.mlirbc) or HloModuleProto (.pb)
 
 HLO text comes from jax.jit(f).lower(...).as_text(dialect="hlo") or XLA's --xla_dump_to;
 mark the dynamic dimensions of the parameters with <=N (f32[<=128,64]).
@@ -469,7 +486,9 @@ def main(argv: list[str] | None = None) -> int:
     _READ.clear()  # each command reads its files afresh
     try:
         ns = parser.parse_args(argv)
-        return ns.handler(ns)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return ns.handler(ns)
     except DynHloError as exc:
         return _fail(_first_line(exc))
     except KeyboardInterrupt:
@@ -488,6 +507,11 @@ def main(argv: list[str] | None = None) -> int:
             raise
         return _fail(f"internal error: {type(exc).__name__}: {_first_line(exc)} (a bug in "
                      "dynhlo; set DYNHLO_TRACEBACK=1 to see where)")
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """dynhlo's warnings (a size baked into a module) as one line on stderr."""
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
 
 
 def _fail(message: str, status: int = EXIT_ERROR) -> int:

@@ -35,12 +35,28 @@ class HloVerifyError(DynHloError):
 
     Attributes:
         instruction: name of the offending instruction (None for module-level problems).
+        line, column: 1-based position of the instruction in the parsed text, when known.
     """
 
-    def __init__(self, message: str, instruction: str | None = None):
+    def __init__(self, message: str, instruction: str | None = None,
+                 line: int | None = None, column: int | None = None):
+        self.message = message
         self.instruction = instruction
-        prefix = f"instruction '{instruction}': " if instruction else ""
-        super().__init__(prefix + message)
+        self.line = line
+        self.column = column
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        where = f"{self.line}:{self.column}: " if self.line is not None else ""
+        prefix = f"instruction '{self.instruction}': " if self.instruction else ""
+        return where + prefix + self.message
+
+    def locate(self, position: tuple[int, int] | None) -> "HloVerifyError":
+        """Set the instruction's (line, column) unless already set; returns self."""
+        if position is not None and self.line is None:
+            self.line, self.column = position
+            self.args = (self._text(),)
+        return self
 
 
 class UnsupportedError(DynHloError):

@@ -58,13 +58,16 @@ NOTES: dict[Opcode, str] = {
     Opcode.CHOLESKY: "the other triangle is zero; not positive definite gives NaN",
     Opcode.FFT: "a dynamic transformed dimension is transformed at its actual size; IRFFT "
                 "over one is an UnsupportedError",
-    Opcode.SLICE: "on a dynamic dimension, limits are absolute indices clamped to the actual "
-                  "size (XLA instead makes a partial slice static)",
+    Opcode.SLICE: "on a dynamic dimension, XLA's rule: length 1 is static (reading padding "
+                  "is a DynamicSizeError), else ceil((n - start) / stride)",
+    Opcode.GATHER: "a start past the actual size of a dynamic dimension reads XLA's padding: "
+                   "a DynamicSizeError",
+    Opcode.SORT: "a static operand sorted with dynamic keys stays static (XLA HandleSort); "
+                 "gpu: comparators with ops beyond arithmetic/compare/select, or of "
+                 "u16/u32/u64 values, on the host",
     Opcode.SELECT_AND_SCATTER: "gpu: select/scatter with ops beyond arithmetic/compare/select "
                                "on the host",
     Opcode.MAP: "gpu: to_apply with ops beyond arithmetic/compare/select on the host",
-    Opcode.SORT: "gpu: comparators with ops beyond arithmetic/compare/select, or of "
-                 "u16/u32/u64 values, on the host",
     Opcode.ASYNC_START: _ASYNC_NOTE,
     Opcode.ASYNC_DONE: _ASYNC_NOTE,
 }

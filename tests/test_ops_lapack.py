@@ -183,6 +183,6 @@ def test_lapack_dynamic_batch_equals_static_per_matrix(target, operands, results
 
 
 def test_unknown_lapack_target_is_unsupported():
-    text = _call_module("lapack_sgesdd_ffi", ["f32[3,3]"], "(f32[3,3], f32[3], s32[])")
-    with pytest.raises(dynhlo.UnsupportedError, match="lapack_sgesdd_ffi"):
+    text = _call_module("lapack_sgeev_ffi", ["f32[3,3]"], "(f32[3,3], f32[3], s32[])")
+    with pytest.raises(dynhlo.UnsupportedError, match="lapack_sgeev_ffi"):
         dynhlo.compile(text)

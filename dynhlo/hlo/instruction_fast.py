@@ -13,6 +13,7 @@ import re
 from .ir import Instruction
 from .instruction_parser import _ARITY, _CALL_KEYS, _STRIP_PCT, _InstructionParser
 from .opcodes import BY_NAME, Opcode
+from .opcodes_attrs import ATTRIBUTES
 from .scanner import _ARR, _N, _STR
 
 _P = r'[^{}()\[\]"\n]'
@@ -22,7 +23,7 @@ _UNTYPED = rf"[ \t]*%?{_N}[ \t]*(?:,[ \t]*%?{_N}[ \t]*)*|[ \t]*"
 _FAST = re.compile(  # groups: start, ROOT, name, shape, opcode, untyped, other operands, attrs
     rf"\s*()(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*({_ARR}|\([^()\n]*\))"
     rf"[ \t]+([a-z][a-z0-9\-]*)\((?:({_UNTYPED})|([^()\n]*))\)"
-    rf"((?:[ \t]*,[ \t]*{_N}[ \t]*=[ \t]*{_VAL})*)[ \t\r]*(?=\n|\}}|\Z)")
+    rf"((?:[ \t]*,[ \t]*{_N}[ \t]*=[ \t]*{_VAL})*)[ \t\r]*(?=\n(?!\s*,)|\}}|\Z)")
 _FAST_ATTR = re.compile(rf"[ \t]*,[ \t]*({_N})[ \t]*=[ \t]*({_VAL})")
 _TYPED = re.compile(rf"[ \t]*(?:(?:{_ARR}[ \t]+)?%?{_N}[ \t]*(?:,[ \t]*(?:{_ARR}[ \t]+)?%?{_N}"
                     rf"[ \t]*)*)?")
@@ -63,6 +64,9 @@ class _FastPath(_InstructionParser):
             attrs = inst.attrs = dict(items)
             if len(attrs) != len(items):
                 return None
+            allowed = ATTRIBUTES[opcode]
+            if allowed is not None and not allowed.issuperset(attrs):
+                return None  # the general path names the attribute and its position
             if not _CALL_KEYS[opcode].isdisjoint(attrs):
                 called = self._fast_calls(inst, m.start(8), m.end(8))
         arity = _ARITY[opcode]

@@ -14,12 +14,15 @@ import re
 from .ir import Instruction
 from .literal import LiteralSyntaxError, _Reader, read_literal
 from .opcodes import BY_NAME, OP_SPECS, Opcode
-from .scanner import _ARRAY_SHAPE, _N, _NAME, _SKIP_INLINE, _Scanner
+from .opcodes_attrs import ATTRIBUTES
+from .parser_infer import INFERABLE
+from .scanner import _ARRAY_SHAPE, _N, _NAME, _SKIP, _SKIP_INLINE, _Scanner
 
 _INSTR_HEAD = re.compile(rf"(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*")
-_OPCODE = re.compile(r"([a-z][a-z0-9\-]*)[ \t]*\(")
+_OPCODE = re.compile(r"([a-z][a-z0-9\-]*)\s*\(")
 _PARAM_NUMBER = re.compile(r"\s*([0-9]{1,18})\s*\)")
-_ATTR_NAME = re.compile(rf"[ \t]*,[ \t]*({_N})[ \t]*=[ \t]*")
+# XLA's lexer skips newlines like any space: `..., \n dimensions={0}` continues the instruction.
+_ATTR_NAME = re.compile(rf"{_SKIP.pattern},{_SKIP.pattern}({_N})\s*=\s*", re.S)
 _STRIP_PCT = re.compile(r"%(?=[A-Za-z_])")
 _INLINE_START = re.compile(rf"\{{\s*(?:\{{|(?:ROOT\s+)?%?{_N}\s*=)")
 _CALL_KEYS = {op: frozenset(spec.calls) | {"to_apply", "calls"} for op, spec in OP_SPECS.items()}
@@ -28,6 +31,10 @@ _ARITY = {op: spec.arity for op, spec in OP_SPECS.items()}
 
 class _InstructionParser(_Scanner):
     """Reads instructions the general way; subclasses supply `_inline_computations`."""
+
+    def __init__(self, text: str):
+        super().__init__(text)
+        self._shapeless: list[Instruction] = []  # shapes to infer once the module is read
 
     def instruction(self):
         """The general path: one instruction at the current position, any form."""
@@ -39,16 +46,24 @@ class _InstructionParser(_Scanner):
                              f"'{self.got()}'")
         self.pos = m.end()
         is_root, name = m.group(1) is not None, m.group(2)
-        shape = self.shape()
-        self.pos = _SKIP_INLINE.match(self.text, self.pos).end()
+        self.skip()
+        # XLA infers the shape of an instruction written without one (`tuple(a, b)`): the
+        # shape stays None here and the module parser infers it once operands are linked.
+        shape = None if _OPCODE.match(self.text, self.pos) else self.shape()
+        self.skip()  # the opcode may be on the next line
         m = _OPCODE.match(self.text, self.pos)
         if not m:
             raise self.error(f"expected an opcode followed by '(', got '{self.got()}'")
         opcode = BY_NAME.get(m.group(1))
         if opcode is None:
             raise self.error(f"unknown opcode '{m.group(1)}'")
+        if shape is None and opcode not in INFERABLE:
+            raise self.error(f"cannot infer shape for opcode: {opcode.value}; write the "
+                             "shape before the opcode")
         self.pos = m.end()
         inst = Instruction(name, opcode, shape, offset=start)
+        if shape is None:
+            self._shapeless.append(inst)
         operands = self.operands(inst)
         inst.attrs, called = self.attributes(opcode)
         self._check_arity(inst, operands, start)
@@ -101,11 +116,15 @@ class _InstructionParser(_Scanner):
         attrs: dict[str, str] = {}
         called = None
         call_keys = _CALL_KEYS[opcode]
+        allowed = ATTRIBUTES[opcode]
         while True:
             m = _ATTR_NAME.match(self.text, self.pos)
             if not m:
                 break
             key = m.group(1)
+            if allowed is not None and key not in allowed:
+                raise self.error(f"{opcode.value} takes no attribute '{key}' (XLA's parser "
+                                 f"refuses it too)", m.start(1))
             self.pos = m.end()
             self.skip()
             value_at = self.pos

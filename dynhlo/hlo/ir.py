@@ -153,6 +153,23 @@ class HloModule:
             return None
         return self.source.count("\n", 0, inst.offset) + 1
 
+    def position_of(self, inst: Instruction) -> tuple[int, int] | None:
+        """1-based (line, column) where an instruction starts, when parsed from text."""
+        if inst.offset < 0 or not self.source or inst.offset > len(self.source):
+            return None
+        start = self.source.rfind("\n", 0, inst.offset) + 1
+        return self.source.count("\n", 0, inst.offset) + 1, inst.offset - start + 1
+
+    def locate(self, exc, name: str | None = None):
+        """`exc` (an HloVerifyError) with the line:column of the instruction it names."""
+        name = name or exc.instruction
+        if name is None or exc.line is not None:
+            return exc
+        for inst in self.instructions():
+            if inst.name == name and inst.offset >= 0:
+                return exc.locate(self.position_of(inst))
+        return exc
+
     def to_text(self) -> str:
         return print_module(self)
 

@@ -15,6 +15,8 @@ class Opcode(str, enum.Enum):
     """An HLO opcode; the value is its spelling in HLO text."""
 
     ABS = "abs"
+    ACOS = "acos"
+    ACOSH = "acosh"
     ADD = "add"
     ADD_DEPENDENCY = "add-dependency"
     AFTER_ALL = "after-all"
@@ -26,10 +28,14 @@ class Opcode(str, enum.Enum):
     ALL_REDUCE_START = "all-reduce-start"
     ALL_TO_ALL = "all-to-all"
     AND = "and"
+    ASIN = "asin"
+    ASINH = "asinh"
     ASYNC_DONE = "async-done"
     ASYNC_START = "async-start"
     ASYNC_UPDATE = "async-update"
+    ATAN = "atan"
     ATAN2 = "atan2"
+    ATANH = "atanh"
     BATCH_NORM_GRAD = "batch-norm-grad"
     BATCH_NORM_INFERENCE = "batch-norm-inference"
     BATCH_NORM_TRAINING = "batch-norm-training"
@@ -46,6 +52,7 @@ class Opcode(str, enum.Enum):
     COLLECTIVE_PERMUTE = "collective-permute"
     COLLECTIVE_PERMUTE_DONE = "collective-permute-done"
     COLLECTIVE_PERMUTE_START = "collective-permute-start"
+    COLLECTIVE_REDUCE = "collective-reduce"
     COMPARE = "compare"
     COMPLEX = "complex"
     CONCATENATE = "concatenate"
@@ -56,6 +63,7 @@ class Opcode(str, enum.Enum):
     COPY = "copy"
     COPY_DONE = "copy-done"
     COPY_START = "copy-start"
+    COSH = "cosh"
     COSINE = "cosine"
     CUSTOM_CALL = "custom-call"
     DIVIDE = "divide"
@@ -83,6 +91,7 @@ class Opcode(str, enum.Enum):
     MAP = "map"
     MAXIMUM = "maximum"
     MINIMUM = "minimum"
+    MULHI = "mulhi"
     MULTIPLY = "multiply"
     NEGATE = "negate"
     NOT = "not"
@@ -113,6 +122,8 @@ class Opcode(str, enum.Enum):
     ROUND_NEAREST_AFZ = "round-nearest-afz"
     ROUND_NEAREST_EVEN = "round-nearest-even"
     RSQRT = "rsqrt"
+    SCALED_DOT = "scaled-dot"
+    SCAN = "scan"
     SCATTER = "scatter"
     SELECT = "select"
     SELECT_AND_SCATTER = "select-and-scatter"
@@ -122,8 +133,10 @@ class Opcode(str, enum.Enum):
     SHIFT_LEFT = "shift-left"
     SHIFT_RIGHT_ARITHMETIC = "shift-right-arithmetic"
     SHIFT_RIGHT_LOGICAL = "shift-right-logical"
+    SHUFFLE = "shuffle"
     SIGN = "sign"
     SINE = "sine"
+    SINH = "sinh"
     SLICE = "slice"
     SORT = "sort"
     SQRT = "sqrt"
@@ -175,10 +188,10 @@ class OpSpec:
 _UNARY = """abs cbrt ceil count-leading-zeros convert copy cosine erf exponential
 exponential-minus-one floor imag is-finite log log-plus-one logistic negate not popcnt real
 reduce-precision round-nearest-afz round-nearest-even rsqrt sign sine sqrt tan tanh
-bitcast-convert""".split()
+bitcast-convert acos acosh asin asinh atan atanh cosh sinh""".split()
 _BINARY = """add and atan2 complex divide maximum minimum multiply or power remainder
 shift-left shift-right-arithmetic shift-right-logical subtract xor compare
-stochastic-convert""".split()
+stochastic-convert mulhi""".split()
 
 _SPECIAL: dict[str, OpSpec] = {
     "clamp": OpSpec(3, Group.TERNARY),
@@ -210,6 +223,10 @@ _SPECIAL: dict[str, OpSpec] = {
     "sort": OpSpec(None, Group.OTHER, ("to_apply",)),
     "topk": OpSpec(1, Group.OTHER),
     "dot": OpSpec(2, Group.CONTRACTION),
+    "scaled-dot": OpSpec(4, Group.CONTRACTION),
+    "scan": OpSpec(None, Group.CONTROL, ("to_apply",)),
+    "shuffle": OpSpec(1, Group.DATA),
+    "collective-reduce": OpSpec(None, Group.COLLECTIVE, ("to_apply",)),
     "ragged-dot": OpSpec(3, Group.CONTRACTION),
     "convolution": OpSpec(2, Group.CONTRACTION),
     "cholesky": OpSpec(1, Group.OTHER),

@@ -20,6 +20,7 @@ import re
 from ..errors import DynHloError, HloParseError
 from .ir import Computation, HloModule, Instruction
 from .instruction_fast import _OPERAND, _FAST, _FastPath
+from .parser_infer import infer_shapes
 from .scanner import _MAX_DEPTH, _NAME, _STRING
 
 _FRAMES_START = re.compile(r"FileNames\s+(?:[0-9]|FunctionNames\b)")
@@ -96,6 +97,13 @@ class _Parser(_FastPath):
             entry = computations[-1][0]
             entry.is_entry = True
         self._link_calls(computations)
+        if self._shapeless:
+            try:
+                infer_shapes(self._shapeless)
+            except ValueError as exc:
+                inst, reason = exc.args
+                raise self.error(f"cannot infer the shape of '{inst.name}': {reason}",
+                                 inst.offset) from None
         return HloModule(name, [c for c, _, _ in computations], entry, attrs, self.text)
 
     def stack_frame_index(self) -> None:

@@ -24,15 +24,24 @@ _DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
 
 
 def verify_module(module: HloModule) -> None:
-    """Check every instruction of every computation; raise HloVerifyError on the first fault."""
-    _check_call_graph(module)
-    for comp in module.computations:
-        _check_acyclic(comp.instructions)
+    """Check every instruction of every computation; raise HloVerifyError on the first fault,
+    with the line:column of the instruction it names."""
+    try:
+        _check_call_graph(module)
+        for comp in module.computations:
+            _check_acyclic(comp.instructions)
+    except HloVerifyError as exc:
+        raise module.locate(exc)
     for inst in module.instructions():
-        _check_types(inst)
-        _check_element_kind(inst)
-        _check_called_arity(inst)
-        check_called_signature(inst)
+        try:
+            _check_types(inst)
+            _check_element_kind(inst)
+            _check_called_arity(inst)
+            check_called_signature(inst)
+        except HloVerifyError as exc:
+            if exc.instruction == inst.name:
+                exc.locate(module.position_of(inst))
+            raise
 
 
 def _find_cycle(nodes, edges) -> list | None:

@@ -71,6 +71,8 @@ def _check(module: HloModule, after: str) -> None:
 
 def _message(exc: DynHloError) -> str:
     """The error's text without HloVerifyError's own `instruction 'x': ` prefix."""
+    if isinstance(exc, HloVerifyError):
+        return exc.message  # a position in the input text is not one in the pass's output
     text = str(exc)
     name = getattr(exc, "instruction", None)
     prefix = f"instruction '{name}': "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..compiler import compile_program
 from ..errors import DynHloError
+from ..hlo.baked_sizes import warn_baked_sizes
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from . import artifact
@@ -86,4 +87,5 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
     if bounds or buckets is not None:
         return compile_bounded(module, backend, bounds, buckets, compile, options)
     program = compile_program(module, backend, **options)
+    warn_baked_sizes(module)  # a BakedSizeWarning per constant equal to a dynamic bound
     return Executable(module, program, {"backend": backend, **options})

@@ -31,6 +31,13 @@ class Inference:
     def __init__(self, module: HloModule):
         self.module = module
 
+    def _located(self, exc: HloVerifyError, inst: Instruction) -> HloVerifyError:
+        """The error with the line:column of `inst` when it names `inst` (names repeat
+        across computations, so the instruction itself is used, not a search by name)."""
+        if exc.instruction == inst.name:
+            exc.locate(self.module.position_of(inst))
+        return exc
+
     def analyze(self, comp: Computation, param_trees: list[DimsTree]) -> ComputationInfo:
         info = ComputationInfo(comp)
         if len(param_trees) != len(comp.parameters):
@@ -42,8 +49,14 @@ class Inference:
             else:
                 operands = [info.dims[o] for o in inst.operands]
                 rule = RULES.get(inst.opcode, default_rule)
-                tree = rule(RuleContext(self.analyze, info, inst), inst, operands)
-            info.dims[inst] = check_against_declared(inst, tree, inst.shape)
+                try:
+                    tree = rule(RuleContext(self.analyze, info, inst), inst, operands)
+                except HloVerifyError as exc:
+                    raise self._located(exc, inst)
+            try:
+                info.dims[inst] = check_against_declared(inst, tree, inst.shape)
+            except HloVerifyError as exc:
+                raise self._located(exc, inst)
         return info
 
 

@@ -21,7 +21,7 @@ from ..hlo import attrs
 from ..hlo.ir import Computation, Instruction
 from ..hlo.opcodes import OP_SPECS, Group, Opcode
 from ..hlo.shape import UNBOUNDED
-from .sizes import Dim, Sym, ValueSize, bound_of, dim_text, formula, product, unify
+from .sizes import Dim, Sym, ValueSize, bound_of, dim_text, formula, meet, product, unify
 from .trees import ComputationInfo, DimsTree, declared_tree, observed_tree, tree_text
 
 RULES: dict = {}
@@ -66,7 +66,9 @@ def fresh_declared(inst):
     return declared_tree(inst.shape, lambda path, d, bound: Sym(bound))
 
 
-def elementwise(ctx: RuleContext, operands) -> tuple:
+def elementwise(ctx: RuleContext, operands, join=meet) -> tuple:
+    """The result dims of operands that meet elementwise; `join` makes one dim of two
+    (default: XLA's elementwise rule, `sizes.meet`; `unify` where sizes must be one)."""
     arrays = [t for t in operands if len(t)]  # rank-0 operands broadcast (clamp, select)
     if not arrays:
         return ()
@@ -75,7 +77,7 @@ def elementwise(ctx: RuleContext, operands) -> tuple:
         if len(t) != len(out):
             raise ctx.error(f"operand ranks differ: {len(out)} and {len(t)}")
         for d, dim in enumerate(t):
-            joined = unify(out[d], dim, ctx.inst.name)
+            joined = join(out[d], dim, ctx.inst.name)
             if joined is None:
                 raise ctx.error(f"operand dimension {d} sizes differ: {dim_text(out[d])} and "
                                 f"{dim_text(dim)}")
@@ -150,9 +152,13 @@ def _reshape_unbounded(ctx, inst, operand):
     if isinstance(total, int):
         out[k] = _exact_div(ctx, total, rest)
     else:
+        # `?` of a bounded operand (bound-unbounded gave the parameter a bound; JAX's keepdims
+        # writes f32[?,1] reshape(f32[?])): the bound follows, so jit, AOT and buckets can
+        # size it.
+        total_bound = bound_of(total)
+        bound = UNBOUNDED if total_bound == UNBOUNDED or rest == 0 else total_bound // rest
         out[k] = formula(lambda t: _exact_div(ctx, t, rest), (total,),
-                         f"{dim_text(total)}/{rest}" if rest != 1 else dim_text(total),
-                         UNBOUNDED)
+                         f"{dim_text(total)}/{rest}" if rest != 1 else dim_text(total), bound)
     return tuple(out)
 
 
@@ -214,7 +220,7 @@ def _reduce(ctx, inst, operands):
     n = len(operands) // 2
     reduced = set(attrs.ints(inst, "dimensions"))
     arrays = operands[:n]
-    joined = elementwise(ctx, arrays)
+    joined = elementwise(ctx, arrays, join=unify)
     for d in reduced:
         if not 0 <= d < len(joined):
             raise ctx.error(f"reduces dimension {d} of a rank-{len(joined)} operand")
@@ -264,7 +270,8 @@ def _concatenate(ctx, inst, operands):
     rank = len(operands[0])
     if not 0 <= axis < rank:
         raise ctx.error(f"concatenates dimension {axis} of rank-{rank} operands")
-    others = elementwise(ctx, [tuple(t[:axis]) + tuple(t[axis + 1:]) for t in operands])
+    others = elementwise(ctx, [tuple(t[:axis]) + tuple(t[axis + 1:]) for t in operands],
+                         join=unify)
     parts = tuple(t[axis] for t in operands)
     bound = sum(bound_of(p) for p in parts)
     joined = formula(lambda *xs: sum(xs), parts, "+".join(dim_text(p) for p in parts), bound)
@@ -273,6 +280,9 @@ def _concatenate(ctx, inst, operands):
 
 @rule(Opcode.SLICE)
 def _slice(ctx, inst, operands):
+    """XLA's HandleSlice: a slice of length 1 is static (the padder reads element `start`,
+    which must then exist: checked at run time by the lowering); any other slice of a dynamic
+    dimension has size ceil((n - start) / stride), at most the slice's own length."""
     (operand,) = operands
     spec = attrs.slices(inst)
     if len(spec) != len(operand):
@@ -284,9 +294,10 @@ def _slice(ctx, inst, operands):
             raise ctx.error(f"slice [{start}:{limit}:{stride}] out of range for dimension "
                             f"{d} of size {dim_text(dim)}")
         static = -(-(limit - start) // stride)
-        if isinstance(dim, Sym):
-            out.append(formula(lambda n, s=start, l=limit, st=stride: max(0, -(-(min(n, l) - s)
-                               // st)), (dim,), f"slice({dim_text(dim)})", static))
+        if isinstance(dim, Sym) and static != 1:
+            out.append(formula(lambda n, s=start, st=stride, b=static: min(b, max(
+                0, -(-(n - s) // st))), (dim,), f"slice({dim_text(dim)})", static,
+                key=("slice", start, stride, static)))
         else:
             out.append(static)
     return tuple(out)

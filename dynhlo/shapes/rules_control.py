@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from .rules import elementwise, rule
-from .sizes import ResultSize, Sym, bound_of
+from .sizes import ResultSize, Sym, bound_of, unify
 
 CONDITION, BODY = 0, 1  # call-site indices of a while's computations (the lowering uses them)
 
@@ -64,12 +64,26 @@ def _merge(a, b):
     return tuple(x or y for x, y in zip(a, b))
 
 
-def _read_off(inst, mask, bounds, path=()):
-    """A tree whose masked dims are read off `inst`'s value (ResultSize) at run time."""
+def _read_off(inst, mask, bounds, static_like=None, path=()):
+    """A tree whose masked dims are read off `inst`'s value (ResultSize) at run time;
+    `static_like` marks those XLA holds static (Sym.static_like)."""
     if isinstance(mask, list):
-        return [_read_off(inst, m, b, path + (i,)) for i, (m, b) in enumerate(zip(mask, bounds))]
-    return tuple(Sym(bound_of(b), ResultSize(inst, path, d)) if m else b
-                 for d, (m, b) in enumerate(zip(mask, bounds)))
+        like = static_like or [None] * len(mask)
+        return [_read_off(inst, m, b, s, path + (i,))
+                for i, (m, b, s) in enumerate(zip(mask, bounds, like))]
+    like = static_like or (False,) * len(mask)
+    return tuple(Sym(bound_of(b), ResultSize(inst, path, d), s) if m else b
+                 for d, (m, b, s) in enumerate(zip(mask, bounds, like)))
+
+
+def _constant_dims(tree):
+    """Per leaf dimension: a broadcast of a constant carried into the loop (its Sym has no
+    size of its own; XLA holds it static). Inside the loop it meets sizes as a static
+    dimension: igamma's loops mix such constants with x-sized values, and at size 1 they
+    are not a size 1 to broadcast."""
+    if isinstance(tree, list):
+        return [_constant_dims(t) for t in tree]
+    return tuple(isinstance(d, Sym) and d.expr is None for d in tree)
 
 
 def _bounds(tree):
@@ -87,9 +101,10 @@ def _while(ctx, inst, operands):
         raise ctx.error("while needs condition= and body=")
     bounds = _bounds(state)
     mask = _merge(_mask(state, inst.shape), _mask(state, body.parameters[0].shape))
+    carried = _constant_dims(state)
     # Each pass can only add dynamic dims, so this ends within (number of dims + 1) passes.
     while True:
-        info = ctx.call(body, [_read_off(body.parameters[0], mask, bounds)], BODY)
+        info = ctx.call(body, [_read_off(body.parameters[0], mask, bounds, carried)], BODY)
         if _bounds(info.dims[body.root]) != bounds:
             raise ctx.error(f"while body '{body.name}' returns bounds "
                             f"{_bounds(info.dims[body.root])}, the loop carries {bounds}")
@@ -97,7 +112,8 @@ def _while(ctx, inst, operands):
         if grown == mask:
             break
         mask = grown
-    cond_info = ctx.call(cond, [_read_off(cond.parameters[0], mask, bounds)], CONDITION)
+    cond_info = ctx.call(cond, [_read_off(cond.parameters[0], mask, bounds, carried)],
+                         CONDITION)
     if cond_info.dims[cond.root] != ():
         raise ctx.error(f"while condition '{cond.name}' must return pred[]")
     param = info.dims[body.parameters[0]]
@@ -172,7 +188,7 @@ def _map(ctx, inst, operands):
     mapped = attrs.ints(inst, "dimensions", tuple(range(len(operands[0]))))
     if sorted(mapped) != list(range(len(operands[0]))):
         raise ctx.error(f"dimensions={list(mapped)} must list every operand dimension")
-    return elementwise(ctx, operands)
+    return elementwise(ctx, operands, join=unify)
 
 
 

@@ -14,7 +14,7 @@ from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
 from ..hlo.types import bit_width
 from .rules import _reshape_groups, elementwise, rule
-from .sizes import Sym, ValueSize, bound_of, dim_text
+from .sizes import Sym, ValueSize, bound_of, dim_text, unify
 
 
 @rule(Opcode.REVERSE)
@@ -159,7 +159,7 @@ def _scatter(ctx, inst, operands):
                         f"{len(operands)} operands")
     n = (len(operands) - 1) // 2
     arrays, updates = operands[:n], operands[n + 1:]
-    joined = elementwise(ctx, arrays) if len(arrays[0]) else ()
+    joined = elementwise(ctx, arrays, join=unify) if len(arrays[0]) else ()
     window, inserted, batching = attrs.scatter_dims(inst, len(operands[n]))[:3]
     if len(window) + len(inserted) + len(batching) != len(joined):
         raise ctx.error(f"update_window_dims={list(window)}, inserted_window_dims="

@@ -76,7 +76,7 @@ def _batch_norm_inference(ctx, inst, operands):
 @rule(Opcode.BATCH_NORM_GRAD)
 def _batch_norm_grad(ctx, inst, operands):
     operand, scale, mean, variance, grad_output = operands
-    joined = elementwise(ctx, [operand, grad_output])
+    joined = elementwise(ctx, [operand, grad_output], join=unify)
     f = _feature(ctx, inst, joined)
     names = ["scale", "mean", "variance"]
     vecs = _vectors(ctx, [scale, mean, variance], names)

@@ -23,7 +23,7 @@ from .windows import ConvLabels, WindowDim, conv_labels, window_dims, window_out
 def _windowed(dim, w: WindowDim, declared: int):
     text = f"window({dim_text(dim)})"
     bound = window_output_size(bound_of(dim), w) if bound_of(dim) != UNBOUNDED else declared
-    return formula(lambda n: window_output_size(n, w), (dim,), text, bound)
+    return formula(lambda n: window_output_size(n, w), (dim,), text, bound, key=("window", w))
 
 
 @rule(Opcode.REDUCE_WINDOW)
@@ -33,7 +33,7 @@ def _reduce_window(ctx, inst, operands):
         raise ctx.error("reduce-window takes N arrays and N init values")
     if any(t != () for t in operands[n:]):
         raise ctx.error("reduce-window init values must be scalars")
-    joined = elementwise(ctx, operands[:n])
+    joined = elementwise(ctx, operands[:n], join=unify)
     wins = window_dims(inst, len(joined))
     declared = inst.shape.elements[0] if inst.shape.is_tuple else inst.shape
     out = tuple(_windowed(dim, w, declared.dims[d])
@@ -66,13 +66,19 @@ def _select_and_scatter(ctx, inst, operands):
 def _sort(ctx, inst, operands):
     if not operands:
         raise ctx.error("sort needs at least one operand")
-    joined = elementwise(ctx, operands)
+    joined = elementwise(ctx, operands, join=unify)
     d = single_dimension(ctx, inst)
     if not 0 <= d < len(joined):
         raise ctx.error(f"sorts dimension {d} of a rank-{len(joined)} operand")
     if "to_apply" not in inst.called:
         raise ctx.error("sort needs a comparator to_apply=")
-    return joined if len(operands) == 1 else [joined] * len(operands)
+    if len(operands) == 1:
+        return joined
+    # XLA's HandleSort gives the dynamic size only to the outputs of dynamic operands: a
+    # static operand sorted with dynamic keys (tf.unique's iota) stays static, its elements
+    # past the keys' size kept last in their order (dynamic_padder.cc RewriteDynamicSort).
+    return [joined[:d] + (t[d] if isinstance(t[d], int) else joined[d],) + joined[d + 1:]
+            for t in operands]
 
 
 @rule(Opcode.TOPK)
@@ -178,7 +184,7 @@ def _triangular_solve(ctx, inst, operands):
     if len(b) != len(a):
         raise ctx.error(f"a and b ranks differ: {len(a)} and {len(b)}")
     left = attrs.boolean(inst, "left_side")
-    out = list(elementwise(ctx, [a[:-2], b[:-2]]))
+    out = list(elementwise(ctx, [a[:-2], b[:-2]], join=unify))
     m = unify(a[-1], b[-2] if left else b[-1])
     if m is None:
         raise ctx.error(f"a is {dim_text(a[-1])} x {dim_text(a[-1])} but b is "

@@ -21,15 +21,18 @@ _ids = itertools.count()
 class Sym:
     """A run-time size `0 <= size <= bound` (bound -1: unbounded)."""
 
-    __slots__ = ("parent", "expr", "bound", "id", "met", "shared")
+    __slots__ = ("parent", "expr", "bound", "id", "met", "shared", "static_like")
 
-    def __init__(self, bound: int, expr: "SizeExpr | None" = None):
+    def __init__(self, bound: int, expr: "SizeExpr | None" = None, static_like: bool = False):
         self.parent: Sym | None = None
         self.expr = expr
         self.bound = bound
         self.id = next(_ids)
         self.met: str | None = None  # where two sized dims were made one (for errors)
         self.shared = False  # a sizeless dim that met two different sizes: runs at its bound
+        # XLA would hold it static (a loop-carried broadcast of a constant, read off the loop
+        # state): `meet` does not apply XLA's broadcast-or-smaller rule to it
+        self.static_like = static_like
 
     def root(self) -> "Sym":
         node = self
@@ -68,6 +71,8 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         return ra
     if ra.bound != rb.bound and -1 not in (ra.bound, rb.bound):
         return None
+    if _pull_size(ra, rb, where):
+        return rb
     if ra.shared or rb.shared:  # runs at its bound: takes no size, gives none
         return rb if ra.shared else ra
     for free, other in ((a, b), (b, a)):
@@ -91,6 +96,97 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         ra.met = where  # two sizes of their own are made one here: errors name the place
     rb.parent = ra
     return ra
+
+
+def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
+    """The dimension of an elementwise op's result where operand dimensions `a`, `b` meet.
+
+    XLA (DynamicDimensionInference::HandleElementwiseNary, shape check off by default): two
+    different dynamic sizes do not have to agree; at run time a size of 1 broadcasts to the
+    other (dynamic_padder.cc RewriteDynamicBinaryOp) and otherwise the result takes the
+    smaller size. Sizes with nothing of their own (a broadcast constant), a static dimension
+    and the same size met twice go through `unify` (one size; no run-time formula).
+    """
+    if any(isinstance(d, Sym) and d.root().static_like for d in (a, b)):
+        # a constant carried through a loop: XLA would hold it static, dynhlo reads its size
+        # off the loop state; they must agree at run time (no broadcast of a size 1, which
+        # would silently give the constant's bound)
+        return unify(a, b, where)
+    if isinstance(a, Sym) and isinstance(b, Sym) and _pull_size(a.root(), b.root(), where):
+        return a.root()
+    if isinstance(a, Sym) and isinstance(b, Sym):
+        ra, rb = a.root(), b.root()
+        if same_size(ra, rb):
+            return unify(a, b, where)
+        if ra is not rb and ra.bound == rb.bound and ra.expr is not None and \
+                rb.expr is not None and not (ra.shared or rb.shared
+                                             or _bound_sizeless(a) or _bound_sizeless(b)):
+            return Sym(ra.bound, MeetSize(a, b, where))
+    return unify(a, b, where)
+
+
+def _pull_size(ra: Sym, rb: Sym, where) -> bool:
+    """f(sizeless) meeting f(sized), one keyed formula f (a reduce-window of ones_like(x)
+    meeting the one of x: average pooling): the sizeless arguments take the sized ones'
+    sizes, as a broadcast takes the size of what it meets, and the two sizes become one."""
+    fa, fb = ra.expr, rb.expr
+    if ra is rb or not (isinstance(fa, Formula) and isinstance(fb, Formula)) or \
+            fa.key is None or fa.key != fb.key or len(fa.args) != len(fb.args):
+        return False
+    for free, sized, free_root, sized_root in ((fa, fb, ra, rb), (fb, fa, rb, ra)):
+        pairs = list(zip(free.args, sized.args))
+        if all(_free(x) or x == y for x, y in pairs) and any(_free(x) for x, _ in pairs):
+            for x, y in pairs:
+                if isinstance(x, Sym):
+                    unify(x, y, where)
+            free_root.parent = sized_root
+            return True
+    return False
+
+
+def _free(dim: Dim) -> bool:
+    """A dynamic dim with no size of its own yet (a broadcast of a constant)."""
+    return isinstance(dim, Sym) and dim.root().expr is None and not dim.root().shared
+
+
+def same_size(a: Dim, b: Dim, depth: int = 0) -> bool:
+    """True when two dims are computed the same way (one parameter's dimension reached along
+    two paths): they are one size, whatever XLA's elementwise rule would do with two."""
+    if isinstance(a, int) or isinstance(b, int):
+        return a == b
+    ra, rb = _unwrap(a.root()), _unwrap(b.root())
+    if ra is rb:
+        return True
+    ea, eb = ra.expr, rb.expr
+    if ea is None or eb is None or type(ea) is not type(eb) or depth > 8:
+        return False
+    if isinstance(ea, ParamSize):
+        return (ea.number, ea.dim) == (eb.number, eb.dim)
+    if isinstance(ea, ResultSize):
+        return (ea.inst, ea.path, ea.dim) == (eb.inst, eb.path, eb.dim)
+    if isinstance(ea, ValueSize):
+        return ea.inst is eb.inst
+    if isinstance(ea, Formula):
+        return ea.key is not None and ea.key == eb.key and len(ea.args) == len(eb.args) and \
+            all(same_size(x, y, depth + 1) for x, y in zip(ea.args, eb.args))
+    return False
+
+
+def _unwrap(root: Sym) -> Sym:
+    """The argument of an identity formula (a reshape's n/1, written as `n`)."""
+    for _ in range(8):
+        expr = root.expr
+        if not (isinstance(expr, Formula) and len(expr.args) == 1 and
+                isinstance(expr.args[0], Sym) and expr.text == dim_text(expr.args[0])):
+            break
+        root = expr.args[0].root()
+    return root
+
+
+def broadcast_or_smaller(x: int, y: int) -> int:
+    """XLA's result size for operand sizes x, y: 1 broadcasts, else the smaller."""
+    small, large = min(x, y), max(x, y)
+    return large if small == 1 else small
 
 
 def _bound_sizeless(sym: Sym) -> bool:
@@ -124,10 +220,14 @@ class SizeEnv:
     """
 
     def __init__(self, args_shapes: list | None = None, lookup: Callable | None = None,
-                 parent: "SizeEnv | None" = None):
+                 parent: "SizeEnv | None" = None, xla_rules: bool | None = None):
         self.args_shapes = args_shapes if args_shapes is not None else parent.args_shapes
         self._lookup = lookup
         self.parent = parent
+        # whether the backend runs XLA's broadcast-or-smaller rule (MeetSize); a backend that
+        # does not gets "sizes that meet in one op must agree" instead of a wrong answer
+        self.xla_rules = xla_rules if xla_rules is not None else (
+            parent.xla_rules if parent is not None else False)
         self.memo: dict[int, int] = {}
 
     def value_of(self, inst):
@@ -222,10 +322,14 @@ class ResultSize(SizeExpr):
 
 
 class Formula(SizeExpr):
-    """A size computed from other sizes, e.g. `n*64` for a reshape that merges dims."""
+    """A size computed from other sizes, e.g. `n*64` for a reshape that merges dims.
 
-    def __init__(self, fn: Callable[..., int], args: tuple[Dim, ...], text: str):
-        self.fn, self.args, self.text = fn, args, text
+    `key` names the function (e.g. the window's geometry): two formulas with one key compute
+    equal sizes from equal arguments, which lets a size flow back into a sizeless argument.
+    """
+
+    def __init__(self, fn: Callable[..., int], args: tuple[Dim, ...], text: str, key=None):
+        self.fn, self.args, self.text, self.key = fn, args, text, key
 
     def evaluate(self, env: SizeEnv) -> int:
         return int(self.fn(*(env.size(a) for a in self.args)))
@@ -241,11 +345,31 @@ class Formula(SizeExpr):
         return self.text
 
 
-def formula(fn: Callable[..., int], args: tuple[Dim, ...], text: str, bound: int) -> Dim:
+class MeetSize(Formula):
+    """The size where two different dynamic sizes meet elementwise (`meet`): XLA's
+    broadcast-or-smaller, on a backend that applies it (SizeEnv.xla_rules)."""
+
+    def __init__(self, a: Dim, b: Dim, where: str | None):
+        super().__init__(broadcast_or_smaller, (a, b), f"meet({dim_text(a)},{dim_text(b)})")
+        self.where = where
+
+    def evaluate(self, env: SizeEnv) -> int:
+        x, y = env.size(self.args[0]), env.size(self.args[1])
+        if x != y and not env.xla_rules:
+            place = f"instruction '{self.where}': " if self.where else ""
+            raise DynamicSizeError(
+                f"{place}an operand of run-time size {y} meets one of run-time size {x}; sizes "
+                "that meet in one op must agree on this backend (XLA's broadcast-a-1-or-take-"
+                "the-smaller rule runs on the cpu backend)")
+        return broadcast_or_smaller(x, y)
+
+
+def formula(fn: Callable[..., int], args: tuple[Dim, ...], text: str, bound: int,
+            key=None) -> Dim:
     """A Dim from other dims: an int when all are static, else a Sym with a Formula."""
     if all(isinstance(a, int) for a in args):
         return int(fn(*args))
-    return Sym(bound, Formula(fn, args, text))
+    return Sym(bound, Formula(fn, args, text, key))
 
 
 def dim_text(dim: Dim) -> str:

@@ -12,7 +12,8 @@ from ...hlo.shape import leaf_shapes
 from ...shapes.dynamic import ComputationInfo, Inference
 from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # noqa: F401
                ops_indexing, ops_linalg, ops_numeric, ops_reduce,
-               ops_sort, ops_window)  # importing them fills the lowering tables
+               ops_dynamic_window, ops_lapack_svd, ops_sort,
+               ops_window)  # importing them fills the lowering tables
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 

@@ -70,7 +70,7 @@ class Evaluator:
     def run(self, info: ComputationInfo, args: list, parent: SizeEnv | None = None,
             args_shapes: list | None = None, vectorized: bool = False):
         values: dict[Instruction, object] = {}
-        env = SizeEnv(args_shapes, values.__getitem__, parent)
+        env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, vectorized)
         order = self._schedules.get(id(info))
         if order is None:

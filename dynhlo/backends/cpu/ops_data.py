@@ -76,7 +76,16 @@ def concatenate(ctx, inst, args):
 @lowering(Opcode.SLICE)
 def slice_(ctx, inst, args):
     (x,) = args
-    return x[tuple(slice(s, l, st) for s, l, st in attrs.slices(inst))]
+    spec = attrs.slices(inst)
+    out = x[tuple(slice(s, l, st) for s, l, st in spec)]
+    for d, (start, limit, stride) in enumerate(spec):
+        if -(-(limit - start) // stride) == 1 and out.shape[d] == 0:
+            # XLA makes a length-1 slice static and reads element `start` of the padded
+            # buffer: past the actual size that is uninitialised padding, not a value.
+            raise ctx.error(f"slice [{start}:{limit}:{stride}] of dimension {d} reads element "
+                            f"{start} of a dimension of actual size {x.shape[d]}; XLA's "
+                            "answer would be uninitialised padding")
+    return out
 
 
 @lowering(Opcode.PAD)

@@ -20,14 +20,17 @@ from .ops_sort import total_order_key
 
 
 def fit(ctx, value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """`value` cut (or broadcast from rank 0) to `shape`; a mismatch is a DynamicSizeError."""
+    """`value` cut to `shape` (XLA: the result of operands of different sizes takes the
+    smaller), a dimension of size 1 broadcast (XLA's implicit broadcast of a dynamic size 1),
+    rank 0 broadcast; anything else is a DynamicSizeError."""
     if value.shape == shape or ctx.vectorized:
         return value
     if value.ndim == 0:
         return np.broadcast_to(value, shape)
-    if value.ndim != len(shape) or any(a < b for a, b in zip(value.shape, shape)):
+    if value.ndim != len(shape) or any(a < b and a != 1 for a, b in zip(value.shape, shape)):
         raise operand_mismatch(ctx.inst.name, value.shape, shape)
-    return value[tuple(slice(0, n) for n in shape)]
+    value = value[tuple(slice(0, n) for n in shape)]
+    return value if value.shape == shape else np.broadcast_to(value, shape)
 
 
 def fitted(ctx, args):
@@ -123,6 +126,11 @@ UNARY = {
     Opcode.ROUND_NEAREST_EVEN: np.rint, Opcode.ROUND_NEAREST_AFZ: _round_afz,
     Opcode.IS_FINITE: np.isfinite, Opcode.NOT: _not, Opcode.REAL: np.real,
     Opcode.IMAG: np.imag, Opcode.POPCNT: _popcnt, Opcode.CLZ: _clz,
+    # Opcodes XLA added later (hlo_opcode.h): the inverse and hyperbolic functions.
+    Opcode.ACOS: _float_op(np.arccos), Opcode.ACOSH: _float_op(np.arccosh),
+    Opcode.ASIN: _float_op(np.arcsin), Opcode.ASINH: _float_op(np.arcsinh),
+    Opcode.ATAN: _float_op(np.arctan), Opcode.ATANH: _float_op(np.arctanh),
+    Opcode.COSH: _float_op(np.cosh), Opcode.SINH: _float_op(np.sinh),
 }
 
 
@@ -215,7 +223,19 @@ BINARY = {
     Opcode.SHIFT_LEFT: _shift("left"), Opcode.SHIFT_RIGHT_LOGICAL: _shift("logical"),
     Opcode.SHIFT_RIGHT_ARITHMETIC: _shift("arithmetic"),
     Opcode.COMPLEX: lambda x, y: _complex(x, y),
+    Opcode.MULHI: lambda x, y: _mulhi(x, y),
 }
+
+
+def _mulhi(x, y):
+    """The high N bits of the 2N-bit product (XLA kMulhi, lax.mulhi); Python ints for 64-bit
+    (exact: `>>` floors, which is the signed high half), a wider NumPy type below."""
+    bits = x.dtype.itemsize * 8
+    if bits == 64:
+        product = np.asarray(x, dtype=object) * np.asarray(y, dtype=object)
+        return np.asarray(product >> 64, dtype=object).astype(x.dtype)
+    wide = np.int64 if x.dtype.kind == "i" else np.uint64
+    return (x.astype(wide) * y.astype(wide) >> wide(bits)).astype(x.dtype)
 
 
 def _complex(x, y):

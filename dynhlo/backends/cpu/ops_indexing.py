@@ -36,7 +36,7 @@ def _clamped(ctx, starts, sizes, extents, what: str) -> tuple[slice, ...]:
     for d, (start, size, extent) in enumerate(zip(starts, sizes, extents)):
         if size > extent:
             raise ctx.error(f"{what} of size {size} along dimension {d}, which has actual size "
-                            f"{extent}")
+                            f"{extent}: XLA's answer would read uninitialised padding")
         start = min(max(start, 0), extent - size)
         out.append(slice(start, start + size))
     return tuple(out)
@@ -150,6 +150,19 @@ def _window_grids(starts: list, sizes: list, lead: tuple, window_of: dict) -> li
     return grids
 
 
+def _check_no_padding_read(ctx, start, size: int, actual: int, bound: int, d: int) -> None:
+    """XLA clamps a gather start to [0, bound - size] of the padded buffer: a window past the
+    actual size then reads padding, which has no value (tf.unique over bounded input)."""
+    if actual >= bound or bound < 0 or not np.size(start):
+        return
+    clamped = np.clip(start, 0, bound - size)
+    if (clamped + size > actual).any():
+        worst = int(np.max(clamped))
+        raise ctx.error(f"gather reads rows {worst}..{worst + size - 1} of operand dimension "
+                        f"{d}, which has actual size {actual} (bound {bound}): XLA's answer "
+                        "would read uninitialised padding")
+
+
 @lowering(Opcode.GATHER)
 def gather(ctx, inst, args):
     """XLA Gather with batching dims; starts clamped to [0, actual size - slice size]."""
@@ -172,8 +185,13 @@ def gather(ctx, inst, args):
             continue
         start = idx[..., start_map.index(d)] if d in start_map else np.zeros(lead, np.int64)
         if sizes[d] > operand.shape[d]:
+            if not np.prod(lead, dtype=np.int64):  # no index: nothing is read
+                return np.zeros(shape, operand.dtype)
             raise ctx.error(f"gather slice of size {sizes[d]} along operand dimension {d}, "
-                            f"which has actual size {operand.shape[d]}")
+                            f"which has actual size {operand.shape[d]}: XLA's answer would "
+                            "read uninitialised padding")
+        _check_no_padding_read(ctx, start, sizes[d], operand.shape[d],
+                               inst.operands[0].shape.dims[d], d)
         starts.append(np.clip(start, 0, operand.shape[d] - sizes[d]))
     window_of = {d: k for k, d in enumerate(range(operand.ndim))}
     grids = _window_grids(starts, sizes, lead, window_of)
@@ -243,6 +261,18 @@ def _is_replace(comp, n: int) -> bool:
                                   o.parameter_number == n + k for k, o in enumerate(outs))
 
 
+def _cut_points(update: np.ndarray, point_axes: list[int], lead: tuple) -> np.ndarray:
+    """Static updates meeting dynamic indices (tf.where's scatter): the rows past the indices'
+    actual count have no index and are not scattered (TF's and XLA's answer)."""
+    if len(point_axes) != len(lead) or all(update.shape[d] <= n
+                                           for d, n in zip(point_axes, lead)):
+        return update
+    cut = [slice(None)] * update.ndim
+    for d, n in zip(point_axes, lead):
+        cut[d] = slice(0, n)
+    return update[tuple(cut)]
+
+
 @lowering(Opcode.SCATTER)
 def scatter(ctx, inst, args):
     """XLA Scatter (variadic, batching dims, any to_apply). A window that does not fit in the
@@ -256,6 +286,7 @@ def scatter(ctx, inst, args):
     starts = _scatter_starts(ctx, inst, indices, rank)
     lead = starts.shape[:-1]
     point_axes = [d for d in range(updates[0].ndim) if d not in window_dims]
+    updates = [_cut_points(u, point_axes, lead) for u in updates]
     if tuple(updates[0].shape[d] for d in point_axes) != lead:
         raise ctx.error(f"updates of size {list(updates[0].shape)} do not match "
                         f"{list(lead)} scatter indices")
@@ -263,7 +294,8 @@ def scatter(ctx, inst, args):
     sizes = [1] * rank
     for k, d in enumerate(window_operand_dims):
         sizes[d] = updates[0].shape[window_dims[k]]
-    fits = np.all((starts >= 0) & (starts + np.array(sizes, np.int64) <= np.array(shape)),
+    # XLA's optimized modules put INT64_MAX on padded rows: compare without overflowing
+    fits = np.all((starts >= 0) & (starts <= np.array(shape) - np.array(sizes, np.int64)),
                   axis=-1)
     window_of = {d: k for k, d in enumerate(window_operand_dims)}
     grids = _window_grids([starts[..., d] for d in range(rank)], sizes, lead, window_of)

@@ -51,10 +51,16 @@ def reduce(ctx, inst, args):
 
 
 def _fold(ctx, comp, arrays, inits, axes):
-    """General reduce: acc = f(acc, x[i]) over every reduced element, vectorized."""
+    """General reduce: acc = f(acc, x[i]) over every reduced element, vectorized.
+
+    Operands are cut to their shared actual shape first (a static iota reduced with a
+    dynamic operand, as JAX's argmin writes it)."""
+    shape = tuple(min(a.shape[d] for a in arrays) for d in range(arrays[0].ndim))
+    arrays = [a[tuple(slice(0, s) for s in shape)] for a in arrays]
     kept = [k for k in range(arrays[0].ndim) if k not in axes]
+    count = int(np.prod([shape[k] for k in axes], dtype=np.int64))  # not -1: kept may be 0
     moved = [np.moveaxis(a, axes, range(len(kept), a.ndim)).reshape(
-        [a.shape[k] for k in kept] + [-1]) for a in arrays]
+        [a.shape[k] for k in kept] + [count]) for a in arrays]
     kept_shape = tuple(arrays[0].shape[k] for k in kept)
     accs = [np.full(kept_shape, init, dtype=np.asarray(init).dtype) for init in inits]
     for i in range(moved[0].shape[-1]):

@@ -29,7 +29,7 @@ import numpy as np
 from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
 from ...shapes.rules_window import topk_k
-from .lowering import lowering
+from .lowering import custom_call, lowering
 
 
 # Floats whose storage is not sign and magnitude across its whole width: f4e2m1fn (4 bits in
@@ -159,8 +159,20 @@ def sort(ctx, inst, args):
         order = _fast_order(comp, arrays, axis)
         if order is None:
             order = _general_order(ctx, comp, arrays, axis)
-    out = tuple(np.take_along_axis(a, order, axis=axis) for a in arrays)
+    out = tuple(_with_tail(np.take_along_axis(a, order, axis=axis), full, axis)
+                for a, full in zip(arrays, args))
     return out[0] if len(out) == 1 else out
+
+
+def _with_tail(part: np.ndarray, full: np.ndarray, axis: int) -> np.ndarray:
+    """A static operand sorted with shorter dynamic keys keeps its elements past the keys'
+    size after the sorted ones, in their order (XLA sorts padding last, stably)."""
+    if full.shape[axis] == part.shape[axis] or full.ndim != part.ndim:
+        return part
+    tail = np.take(full, np.arange(part.shape[axis], full.shape[axis]), axis=axis)
+    cut = [slice(0, n) for n in part.shape]
+    cut[axis] = slice(None)
+    return np.concatenate([part, tail[tuple(cut)]], axis=axis)
 
 
 @lowering(Opcode.TOPK)
@@ -170,4 +182,21 @@ def topk(ctx, inst, args):
     k, largest = topk_k(inst, x.shape[-1])
     key = sort_key(x, True, largest)
     order = np.argsort(key, axis=-1, kind="stable")[..., :k]
+    return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)
+
+
+@custom_call("TopK")
+def topk_custom_call(ctx, inst, args):
+    """XLA CPU's TopK custom call (TopkRewriter): (values, s32 indices) of the k largest of the
+    last dimension, k the result's last dimension; a comparator `to_apply` that is one LT
+    compare asks for the smallest instead."""
+    (x,) = args
+    k = inst.shape.elements[0].dims[-1]
+    if k > x.shape[-1]:
+        raise ctx.error(f"TopK of k={k} over a last dimension of actual size {x.shape[-1]}: "
+                        "top-k of fewer than k elements is not defined")
+    comps = inst.called.get("to_apply") or inst.called.get("called_computations") or []
+    found = patterns.sort_comparator(comps[0]) if comps else None
+    largest = found is None or found.descending
+    order = np.argsort(sort_key(x, True, largest), axis=-1, kind="stable")[..., :k]
     return np.take_along_axis(x, order, axis=-1), order.astype(np.int32)

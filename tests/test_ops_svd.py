@@ -1,0 +1,42 @@
+"""SVD through JAX's CPU custom call (lapack_*gesdd_ffi): modules lowered by JAX, answers from
+NumPy (singular values; u s vt rebuilds the matrix; u and v orthonormal)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+
+jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
+
+
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
+@pytest.mark.parametrize("full", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.complex64])  # JAX without x64: 32-bit
+def test_svd_custom_call(shape, full, dtype):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal(shape).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal(shape).astype(dtype)
+    text = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=full)).lower(x).as_text(
+        dialect="hlo")
+    assert "gesdd_ffi" in text
+    u, s, vt = dynhlo.compile(text)(x)
+    tol = 1e-4 if np.dtype(dtype).itemsize <= 8 else 1e-10
+    np.testing.assert_allclose(s, np.linalg.svd(x, compute_uv=False), rtol=tol, atol=tol)
+    k = s.shape[-1]
+    rebuilt = (u[..., :k] * s[..., None, :].astype(dtype)) @ vt[..., :k, :]
+    np.testing.assert_allclose(rebuilt, x, rtol=10 * tol, atol=10 * tol)
+    eye = np.eye(u.shape[-1])
+    np.testing.assert_allclose(np.conj(np.swapaxes(u, -1, -2)) @ u, np.broadcast_to(
+        eye, u.shape[:-2] + eye.shape), atol=10 * tol)
+
+
+def test_svd_values_only():
+    x = np.arange(12, dtype=np.float32).reshape(4, 3) ** 1.5
+    text = jax.jit(lambda a: jnp.linalg.svd(a, compute_uv=False)).lower(x).as_text(
+        dialect="hlo")
+    np.testing.assert_allclose(dynhlo.compile(text)(x), np.linalg.svd(x, compute_uv=False),
+                               rtol=1e-5)

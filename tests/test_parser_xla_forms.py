@@ -1,0 +1,142 @@
+"""Forms XLA's own parser reads that a line-by-line reader misses: an instruction over several
+lines, the shape and the opcode on different lines, shape-less instructions whose shape XLA
+infers, and attributes an opcode does not take (refused at line:column, as XLA refuses them).
+
+Modules in the style of xla/tests/dynamic_ops_test.cc and dynamic_padder_test.cc.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo.errors import HloParseError, HloVerifyError
+from dynhlo.hlo import parse_hlo
+
+# dynamic_padder_test.cc writes set-dimension-size's attribute on the next line.
+MULTILINE = """HloModule m
+
+ENTRY main {
+  param = s32[5] parameter(0)
+  size = s32[] parameter(1)
+  dyn = s32[<=5] set-dimension-size(param, size),
+    dimensions={0}
+  one = s32[] constant(1)
+  ones = s32[<=5]
+    broadcast(one), dimensions={}
+  add.0 = s32[<=5] add(dyn,
+                       ones)
+  add.1 = multiply(dyn, dyn)
+  ROOT out = tuple(add.0, add.1)
+}
+"""
+
+
+def test_multiline_instruction_and_shapeless_tuple_run_as_xla_runs_them():
+    module = parse_hlo(MULTILINE)
+    root = module.entry.root
+    assert str(root.shape) == "(s32[<=5], s32[<=5])"
+    assert module.entry.root.operands[1].attrs == {}
+    exe = dynhlo.compile(MULTILINE)
+    x = np.arange(5, dtype=np.int32)
+    a, b = exe(x, np.int32(3))
+    np.testing.assert_array_equal(a, x[:3] + 1)
+    np.testing.assert_array_equal(b, x[:3] * x[:3])
+
+
+def test_a_comma_at_the_start_of_the_next_line_continues_the_instruction():
+    text = ("HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] reverse(p)\n"
+            "    , dimensions={0}\n}\n")
+    root = parse_hlo(text).entry.root
+    assert root.attrs == {"dimensions": "{0}"}
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(dynhlo.compile(text)(x), x[::-1])
+
+
+@pytest.mark.parametrize("body,shape", [
+    ("ROOT r = compare(p, p), direction=LT", "pred[<=6,2]"),
+    ("ROOT r = transpose(p), dimensions={1,0}", "f32[2,<=6]"),
+    ("ROOT r = reduce(p, z), dimensions={1}, to_apply=add", "f32[<=6]"),
+    ("ROOT r = concatenate(p, p), dimensions={0}", "f32[<=12,2]"),
+    ("ROOT r = pad(p, z), padding=1_2x0_0", "f32[<=9,2]"),
+    ("ROOT r = get-dimension-size(p), dimensions={0}", "s32[]"),
+    ("t = tuple(p, z)\n  ROOT r = get-tuple-element(t), index=1", "f32[]"),
+    ("ROOT r = call(p, z), to_apply=scale", "f32[<=6,2]"),
+    ("ROOT r = dot(p, p), lhs_contracting_dims={0}, rhs_contracting_dims={0}", "f32[2,2]"),
+])
+def test_shapeless_instructions_get_xlas_inferred_shape(body, shape):
+    text = f"""HloModule m
+add {{
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = add(x, y)
+}}
+scale {{
+  a = f32[<=6,2] parameter(0)
+  b = f32[] parameter(1)
+  bb = f32[<=6,2] broadcast(b), dimensions={{}}
+  ROOT m = multiply(a, bb)
+}}
+ENTRY e {{
+  p = f32[<=6,2] parameter(0)
+  z = f32[] constant(0)
+  {body}
+}}
+"""
+    assert str(parse_hlo(text).entry.root.shape) == shape
+
+
+def test_shapeless_instruction_xla_cannot_infer_is_refused_at_its_opcode():
+    text = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT c = convert(p)\n}\n"
+    with pytest.raises(HloParseError) as info:
+        parse_hlo(text)
+    assert (info.value.line, info.value.column) == (4, 12)
+    assert "cannot infer shape for opcode: convert" in str(info.value)
+
+
+@pytest.mark.parametrize("line", [
+    "  ROOT r = f32[4] add(p, p), bogus_attr={1}",
+    "  ROOT r = f32[4] negate(p), dimensions={0}",
+    "  ROOT r = f32[4] reverse(p), dimensions={0},\n     bogus_attr={1}",
+])
+def test_an_attribute_the_opcode_does_not_take_is_a_parse_error(line):
+    text = "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n" + line + "\n}\n"
+    with pytest.raises(HloParseError, match="takes no attribute") as info:
+        parse_hlo(text)
+    key = "bogus_attr" if "bogus_attr" in line else "dimensions"
+    lines = text.splitlines()
+    row = next(k for k, t in enumerate(lines) if key + "=" in t)
+    assert (info.value.line, info.value.column) == (row + 1, lines[row].index(key) + 1)
+
+
+def test_attributes_every_instruction_may_carry_are_accepted():
+    text = ("HloModule m\nENTRY e {\n  p = f32[4] parameter(0), sharding={replicated}\n"
+            "  ROOT r = f32[4] negate(p), metadata={op_name=\"x\"}, frontend_attributes={a=\"b\"},"
+            " backend_config=\"{}\", statistics={visualizing_index=1,stat-1=1}\n}\n")
+    assert parse_hlo(text).entry.root.attrs["backend_config"] == '"{}"'
+
+
+def test_verify_errors_name_the_instructions_line_and_column():
+    text = ("HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n"
+            "    ROOT a = f32[5] add(p, p)\n}\n")
+    with pytest.raises(HloVerifyError) as info:
+        dynhlo.compile(text)
+    assert (info.value.line, info.value.column) == (4, 5)
+    assert str(info.value).startswith("4:5: instruction 'a': ")
+
+
+def test_verify_errors_in_a_called_computation_point_into_it():
+    text = """HloModule m
+body {
+  x = f32[4] parameter(0)
+  ROOT y = f32[5] add(x, x)
+}
+ENTRY e {
+  p = f32[4] parameter(0)
+  ROOT c = f32[4] call(p), to_apply=body
+}
+"""
+    with pytest.raises(HloVerifyError) as info:
+        dynhlo.compile(text)
+    assert (info.value.instruction, info.value.line, info.value.column) == ("y", 4, 3)

@@ -1,0 +1,72 @@
+"""TensorFlow's bridge (tf2xla, TF 2.21): modules lowered from TF functions over bounded inputs
+(TF's own `set_dynamic_dimension_size`), run at sizes 0, 1, a middle size and the bound, and
+compared with TF's eager answer on the valid rows. Saved data: tests/data/tf, made by
+tools/gen_tf_cases.py (CI has no TensorFlow).
+
+Where XLA itself does not get TF's eager answer, the test says what XLA computes instead:
+- tf.unique below the bound gathers rows past the actual size (a static s32[N] iota sorted
+  with the s32[<=N] keys indexes them): XLA reads uninitialised padding, dynhlo refuses;
+- non-max suppression of 0 boxes reads box 0 (a dynamic-slice of size 1): padding again;
+- tf.nn.avg_pool1d divides by window counts computed for the bound (a static array), so the
+  last output row of a shorter input is divided by the full window size.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import numpy as np
+import pytest
+
+import dynhlo
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "tf")
+CASES = sorted(os.path.basename(p)[:-4] for p in glob.glob(os.path.join(DATA, "*.hlo")))
+READS_PADDING = {"unique": lambda n: n < 8, "nms": lambda n: n == 0}
+
+
+def _arrays(data, prefix):
+    keys = sorted((k for k in data if k.startswith(prefix)), key=lambda k: int(k.split("_")[1]))
+    return [data[k] for k in keys]
+
+
+def _runs(name):
+    data = np.load(os.path.join(DATA, name + ".npz"))
+    for n in data["sizes"]:
+        n = int(n)
+        args = _arrays(data, f"in{n}_")
+        sizes = [] if data["static"] else [np.int32(n)] * len(args)
+        yield n, args + sizes, _arrays(data, f"out{n}_")
+
+
+def _avg_pool_at_bound(expected, n, bound=7, window=3):
+    """XLA's avg_pool1d: SAME window sums over the n rows, divided by the counts the module
+    computes for the bound (edge rows of the bound, not of n)."""
+    def counts(m):
+        return np.array([min(i + 1, m - 1) - max(i - 1, 0) + 1 for i in range(m)], np.float32)
+    return expected * (counts(n) / counts(bound)[:n])[None, :, None]
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_tf_bridge_case_matches_tf_eager(name):
+    with open(os.path.join(DATA, name + ".hlo")) as f:
+        exe = dynhlo.compile(f.read())
+    for n, args, expected in _runs(name):
+        if READS_PADDING.get(name, lambda n: False)(n):
+            with pytest.raises(dynhlo.DynamicSizeError, match="uninitialised padding"):
+                exe(*args)
+            continue
+        got = exe(*args)
+        got = list(got) if isinstance(got, tuple) else [got]
+        if name == "avg_pool":
+            expected = [_avg_pool_at_bound(expected[0], n)]
+        assert len(got) == len(expected), name
+        for g, e in zip(got, expected):
+            g = np.asarray(g)
+            if g.shape != e.shape and g.ndim == e.ndim:
+                # a static result of XLA's (tf.unique's idx: s32[N]): TF's are its first rows
+                g = g[tuple(slice(0, k) for k in e.shape)]
+            assert g.shape == e.shape, (name, n, g.shape, e.shape)
+            np.testing.assert_allclose(g.astype(e.dtype), e, rtol=1e-5, atol=1e-5,
+                                       err_msg=f"{name} at size {n}")

@@ -1,0 +1,121 @@
+"""XLA's dynamic-dimension rules (dynamic_dimension_inference.cc, dynamic_padder.cc), in the
+style of xla/tests/dynamic_ops_test.cc and dynamic_padder_test.cc; expected values by numpy.
+
+- HandleSlice: a slice of length 1 is static; any other slice of a dynamic dimension has size
+  ceil((n - start) / stride), at most its own length.
+- HandleElementwiseNary (+ RewriteDynamicBinaryOp): operand sizes that differ broadcast a 1,
+  else the result takes the smaller.
+- HandleSort: a static operand sorted with dynamic keys stays static, its tail kept last.
+- Where XLA's answer would depend on uninitialised padding: a DynamicSizeError.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo import DynamicSizeError
+
+
+def module(body: str, computations: str = "") -> str:
+    return f"HloModule m\n{computations}\nENTRY main {{\n{body}\n}}\n"
+
+
+STRIDED = module("""  x = s32[<=16] parameter(0)
+  a = s32[<=4] slice(x), slice={[1:16:4]}
+  b = s32[<=4] slice(x), slice={[0:16:4]}
+  ROOT r = s32[<=4] add(a, b)""")
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 5, 6, 16])
+def test_strided_slices_of_a_dynamic_dimension_meet_as_xla_computes(n):
+    x = np.arange(100, 100 + n, dtype=np.int32)
+    a, b = x[1::4], x[0::4]  # sizes ceil((n-1)/4) and ceil(n/4)
+    if len(a) == 1 and len(b) > 1:
+        expected = np.broadcast_to(a, b.shape) + b
+    elif len(b) == 1 and len(a) > 1:
+        expected = a + np.broadcast_to(b, a.shape)
+    else:
+        m = min(len(a), len(b))
+        expected = a[:m] + b[:m]
+    np.testing.assert_array_equal(dynhlo.compile(STRIDED)(x), expected)
+
+
+SIZE_ONE = module("""  x = s32[<=8] parameter(0)
+  s = s32[1] slice(x), slice={[2:3]}
+  v = s32[] reshape(s)
+  b = s32[<=8] broadcast(v), dimensions={}
+  ROOT r = s32[<=8] multiply(x, b)""")
+
+
+def test_a_length_one_slice_is_static_and_refuses_to_read_padding():
+    exe = dynhlo.compile(SIZE_ONE)
+    x = np.arange(1, 6, dtype=np.int32)
+    np.testing.assert_array_equal(exe(x), x * 3)
+    with pytest.raises(DynamicSizeError, match="uninitialised padding"):
+        exe(np.int32([4, 5]))
+
+
+SORT_WITH_IOTA = module("""  x = s32[<=6] parameter(0)
+  i = s32[6] iota(), iota_dimension=0
+  ROOT s = (s32[<=6], s32[6]) sort(x, i), dimensions={0}, is_stable=true, to_apply=lt""",
+                        """lt {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  ROOT l = pred[] compare(a, b), direction=LT
+}""")
+
+
+@pytest.mark.parametrize("n", [0, 1, 4, 6])
+def test_sort_with_a_static_iota_keeps_it_static(n):
+    x = np.array([5, 1, 4, 1, 9, 2][:n], np.int32)
+    keys, index = dynhlo.compile(SORT_WITH_IOTA)(x)
+    order = np.argsort(x, kind="stable")
+    np.testing.assert_array_equal(keys, x[order])
+    np.testing.assert_array_equal(index, np.concatenate([order, np.arange(n, 6)]))
+
+
+TOPK = module("""  x = f32[2,<=6] parameter(0)
+  ROOT t = (f32[2,3], s32[2,3]) custom-call(x), custom_call_target="TopK", to_apply=gt""",
+              """gt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GT
+}""")
+
+
+@pytest.mark.parametrize("n", [3, 4, 6])
+def test_topk_custom_call_of_xlas_cpu_pipeline(n):
+    x = np.array([[1, 5, 2, 7, 7, 0], [3, 3, 9, 0, -1, 8]], np.float32)[:, :n]
+    values, indices = dynhlo.compile(TOPK)(x)
+    order = np.argsort(-x, axis=1, kind="stable")[:, :3]
+    np.testing.assert_array_equal(indices, order)
+    np.testing.assert_array_equal(values, np.take_along_axis(x, order, 1))
+
+
+def test_topk_custom_call_of_fewer_than_k_is_a_clear_error():
+    with pytest.raises(DynamicSizeError, match="k=3"):
+        dynhlo.compile(TOPK)(np.ones((2, 2), np.float32))
+
+
+REDUCE_WINDOW_SAME = module("""  x = f32[<=9] parameter(0)
+  z = f32[] constant(-inf)
+  ROOT r = f32[<=5] custom-call(x, z), window={size=3 stride=2 pad=1_1}, custom_call_target="DynamicReduceWindowSamePadding", called_computations={mx}""",
+                            """mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT m = f32[] maximum(a, b)
+}""")
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 7, 9])
+def test_dynamic_reduce_window_same_padding_pads_for_the_actual_size(n):
+    x = (np.arange(n)[::-1] * (-1.0) ** np.arange(n)).astype(np.float32)
+    out = -(-n // 2)
+    before = max((out - 1) * 2 + 3 - n, 0) // 2
+    padded = np.concatenate([np.full(before, -np.inf), x, np.full(3, -np.inf)])
+    expected = [padded[2 * i:2 * i + 3].max() for i in range(out)]
+    np.testing.assert_array_equal(dynhlo.compile(REDUCE_WINDOW_SAME)(x), expected)
