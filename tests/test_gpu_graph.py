@@ -173,3 +173,51 @@ def test_inspect_shows_the_graph_or_why_not(capsys):
     assert main(["inspect", "--backend", "gpu",
                  str(MODELS / "batched_matmul" / "module.hlo")]) == 0
     assert "not capturable: dot 'dot_general.1'" in capsys.readouterr().out
+
+
+def _chain(n: int) -> str:
+    """x @ w, n times: n products, so the default rule takes the graph path."""
+    lines = ["HloModule chain", "ENTRY main {", "  x = f32[<=8,4]{1,0} parameter(0)",
+             "  w = f32[4,4]{1,0} parameter(1)"]
+    prev = "x"
+    for k in range(n):
+        lines.append(f"  d{k} = f32[<=8,4]{{1,0}} dot({prev}, w), lhs_contracting_dims={{1}}, "
+                     "rhs_contracting_dims={0}")
+        prev = f"d{k}"
+    lines[-1] = "  ROOT" + lines[-1][1:]
+    return "\n".join(lines + ["}"]) + "\n"
+
+
+def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp_path):
+    """The payload's graph program (data) and cubins (stood in by interpreter launchers of
+    the same kernels, found by cubin bytes) run the module: same results as the CPU."""
+    import json
+    from dynhlo import compiler
+    from dynhlo.backends.gpu import aot
+    from dynhlo.backends.gpu import graph as graph_pkg
+    from dynhlo.backends.gpu.graph import cubins
+    from dynhlo.backends.gpu.launch.jit import JitLauncher
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    text = _chain(graph_pkg.MIN_LAUNCHES)
+    compiled = dynhlo.compile(text, backend="gpu", target="sm_90").program
+    payload = compiled.to_payload()
+    meta = json.loads(payload["gpu_program.json"])
+    assert len(meta["graph_program"]["steps"]) == graph_pkg.MIN_LAUNCHES
+    prog = plan.build(compiled.plan, compiled.info)
+    by_cubin = {}
+    for step, spec in zip(prog.steps, cubins.step_specs(prog)):
+        cubin = payload[f"cubin_{cubins.spec_key(spec, 90)}.cubin"]
+        by_cubin[cubin] = JitLauncher(step.kernel, True)
+    monkeypatch.setattr(aot, "check_device", lambda target: None)
+    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, info: by_cubin.get(cubin))
+    monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
+    monkeypatch.setattr(plan, "build", lambda *a: (_ for _ in ()).throw(AssertionError(
+        "loading planned the graph")))
+    loaded = compiler.load_program(compiler.checked(text), "gpu", payload, "sm_90")
+    assert loaded.graph is not None, loaded.graph_refusal
+    cpu = dynhlo.compile(text)
+    rng = np.random.default_rng(5)
+    w = (rng.standard_normal((4, 4)) / 2).astype(np.float32)
+    for n in (0, 1, 8):
+        x = rng.standard_normal((n, 4)).astype(np.float32)
+        np.testing.assert_allclose(loaded.run([x, w]), cpu(x, w), rtol=1e-5, atol=1e-5)
