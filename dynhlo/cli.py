@@ -20,6 +20,8 @@ bad input never shows a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
 import re
 import sys
@@ -283,6 +285,9 @@ def _run_distributed(ns: argparse.Namespace):
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
     _add_module_argument(parser, artifact=True)
+    parser.add_argument("--backend", choices=["gpu"], default=None,
+                        help="also show how the backend runs the module (gpu: its CUDA "
+                             "graph, or the instruction that keeps it off the graph)")
 
 
 def cmd_inspect(ns: argparse.Namespace) -> int:
@@ -295,6 +300,10 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     from .hlo.baked_sizes import warn_baked_sizes
     warn_baked_sizes(module)
     sys.stdout.write(inspect_module(module))
+    if ns.backend == "gpu":
+        from .backends.gpu.graph import summary
+        from .runtime.executable import compile as compile_module
+        sys.stdout.write("\n" + summary(compile_module(module, backend="gpu").program))
     return 0
 
 
@@ -348,11 +357,31 @@ def cmd_compile(ns: argparse.Namespace) -> int:
               + (f" ({len(set(buckets))} buckets)" if buckets else "") + " ...")
     exe = compile_module(module, backend=ns.backend, **options)
     _progress(f"writing {ns.output} ...")
-    exe.save(ns.output)
+    with _kernel_progress():
+        exe.save(ns.output)
     buckets = list(getattr(exe, "executables", {})) or "one program"
     sys.stdout.write(f"wrote {ns.output}: backend {exe.backend}, target {exe.target}, "
                      f"buckets {buckets}\n")
     return 0
+
+
+class _ProgressHandler(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        _progress(record.getMessage())
+
+
+@contextlib.contextmanager
+def _kernel_progress():
+    """The GPU kernel compiler's progress lines (dynhlo.gpu.compile) as _progress lines."""
+    logger = logging.getLogger("dynhlo.gpu.compile")
+    handler, level = _ProgressHandler(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def _progress(message: str) -> None:

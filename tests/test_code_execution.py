@@ -97,6 +97,7 @@ def test_compiler_child_imports_this_dynhlo_not_the_working_directorys(
         (tmp_path / name / "__init__.py").write_text(_payload(marker))
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path / "cache"))  # compiled, not cached
     monkeypatch.syspath_prepend(str(tmp_path / "elsewhere"))
     import json
     from dynhlo.backends.gpu import aot, mode
@@ -107,6 +108,7 @@ def test_compiler_child_imports_this_dynhlo_not_the_working_directorys(
     payload = exe.program.to_payload()
     assert not marker.exists()
     meta = json.loads(payload["gpu_program.json"])
-    assert meta["target"] == "sm_90" and payload["kernel_0.cubin"][:4] == b"\x7fELF"
+    cubin = payload[f"cubin_{meta['kernels'][0]['cubin']}.cubin"]
+    assert meta["target"] == "sm_90" and cubin[:4] == b"\x7fELF"
     assert sys.modules["dynhlo"].__file__ != str(tmp_path / "dynhlo" / "__init__.py")
     assert aot._child_command(90)[1] == "-I"

@@ -63,8 +63,9 @@ def _boom(*args, **kwargs):
 def test_loading_a_payload_neither_plans_nor_generates(text, shape, monkeypatch):
     compiled = dynhlo.compile(text, backend="gpu", target="sm_90").program
     payload = compiled.to_payload()
-    by_cubin = {payload[f"kernel_{i}.cubin"]: compiled.runner.launchers[id(k)]
-                for i, k in enumerate(compiled.kernels)}
+    meta = json.loads(payload["gpu_program.json"])
+    by_cubin = {payload[f"cubin_{meta['kernels'][i]['cubin']}.cubin"]:
+                compiled.runner.launchers[id(k)] for i, k in enumerate(compiled.kernels)}
     for owner, name in ((fusion, "plan_computation"), (fusion, "generate"),
                         (codegen, "generate"), (gpu, "plan_computation")):
         monkeypatch.setattr(owner, name, _boom)

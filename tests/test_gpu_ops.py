@@ -162,10 +162,12 @@ def test_data_dependent_size_from_a_device_value():
         on_gpu(x, np.int32(11))
 
 
-def test_aot_payload_cross_compiles_without_a_gpu():
-    """Cubins for sm_90 and JSON metadata, made here (Triton cross-compiles; no pickle)."""
+def test_aot_payload_cross_compiles_without_a_gpu(tmp_path, monkeypatch):
+    """Cubins for sm_90 and JSON metadata, made here (Triton cross-compiles; no pickle);
+    a second payload of the same kernels compiles nothing (the cubin cache)."""
     import json
     from dynhlo import stats
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     text, _, _ = CASES["row_reduce_max"]
     program = dynhlo.compile(text, **GPU, target="sm_90").program
     before = stats.snapshot().get("kernel_compile", 0)
@@ -174,8 +176,10 @@ def test_aot_payload_cross_compiles_without_a_gpu():
     meta = json.loads(payload["gpu_program.json"])
     assert meta["target"] == "sm_90" and len(meta["kernels"]) == len(program.kernels) == 1
     assert meta["kernels"][0]["signature"]["s0"] == "i32"
-    cubin = payload["kernel_0.cubin"]
+    cubin = payload[f"cubin_{meta['kernels'][0]['cubin']}.cubin"]
     assert cubin[:4] == b"\x7fELF" and len(cubin) > 1000
+    assert program.to_payload() == payload
+    assert stats.snapshot().get("kernel_compile", 0) == before + len(program.kernels)
 
 
 class _DlpackArray:

@@ -20,6 +20,9 @@ Layout, bottom to top (each imports only those before it):
     plan/        fusion and planning; the plan as data for artifacts (plan/data.py)
     launch/      kernel cache, the one direct launch, JIT and cubin launchers, runner,
                  per-call fast path
+    graph/       the graph path: the whole module as one CUDA graph replayed at every size
+                 (strided kernels reading sizes from a device buffer, Triton matmuls with
+                 fused epilogues, a static buffer plan, distinct cubins compiled once)
     aot.py       cross-compiling the kernels to cubins; reading a payload back
     program.py   GpuProgram
 
@@ -31,6 +34,10 @@ Options:
     fast_launch: after a kernel's first launch, call the compiled kernel directly
         (default True; see launch/jit.py).
     target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
+    graph: run the whole module as one CUDA graph replayed at every size (graph/;
+        default: on with a GPU when the module allows it and has at least
+        graph.MIN_LAUNCHES launches, off in the interpreter; True takes it wherever the
+        module allows it; an unset option follows DYNHLO_GPU_GRAPH=1/0 when set).
 
 AOT: GpuProgram.to_payload() cross-compiles every kernel for the target (no GPU needed) and
 returns the cubins with the plan and metadata as JSON; load_program(module, info, payload,
@@ -50,7 +57,7 @@ from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
 from ..cpu import check_supported
 from ..distributed import Communicator
-from . import aot
+from . import aot, graph
 from .launch.jit import JitLauncher
 from .plan.fusion import kernels_of, plan_computation
 from .program import NAME, GpuProgram
@@ -92,7 +99,8 @@ def _default_interpret(target: str | None) -> bool:
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
     """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
     mode.install_compile_counter()
-    unknown = set(options) - {"interpret", "target", "backend", "fast_launch", "distributed"}
+    unknown = set(options) - {"interpret", "target", "backend", "fast_launch", "distributed",
+                              "graph"}
     if unknown:
         raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
     distributed = bool(options.get("distributed"))
@@ -112,8 +120,19 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     launchers = {id(k): JitLauncher(k, interpret, fast) for k in kernels_of(plan)}
     # distributed: collectives through torch.distributed on this process's device (NCCL).
     comm = Communicator(module) if distributed else None
-    return GpuProgram(module, info, plan, launchers, _device(interpret),
-                      options.get("target") or _device_target(), comm)
+    program = GpuProgram(module, info, plan, launchers, _device(interpret),
+                         options.get("target") or _device_target(), comm)
+    option = options.get("graph")
+    if option is None:  # DYNHLO_GPU_GRAPH=1/0: as graph=True/False (test runs both ways)
+        option = {"1": True, "0": False}.get(os.environ.get("DYNHLO_GPU_GRAPH", ""))
+    if comm is not None or program.runner.sized(plan):
+        # Collectives run on the host's schedule; buffers at a bound beyond the device's
+        # memory cannot be planned statically: both keep the per-launch path.
+        option = False
+    if option is True or (option is None and not interpret):
+        program.graph, program.graph_refusal = graph.make(
+            program, force=option is True, compiler=aot.compile_parallel)
+    return program
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],
@@ -127,8 +146,11 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
         UnsupportedError: no CUDA device.
     """
     check_supported(module)
-    plan, launchers = aot.load_payload(payload, info, target)
-    return GpuProgram(module, info, plan, launchers, _device(False), target)
+    plan, launchers, graph_parts = aot.load_payload(payload, info, target)
+    program = GpuProgram(module, info, plan, launchers, _device(False), target)
+    if graph_parts is not None:
+        graph.attach(program, *graph_parts)
+    return program
 
 
 __all__ = ["NAME", "GpuProgram", "compile_module", "load_program", "ArtifactError"]

@@ -28,8 +28,9 @@ from pathlib import Path
 
 from ...errors import ArtifactError, UnsupportedError
 from ...shapes.dynamic import ComputationInfo
-from ...stats import count
 from . import mode
+from .graph import cubins, wanted_program
+from .graph.data import to_data
 from .launch.cubin import CubinLauncher
 from .launch.kernel_cache import load_kernel
 from .plan.data import plan_from_data, plan_to_data
@@ -39,7 +40,10 @@ from .plan.fusion import kernels_of
 #   1 (2026-11-30): first version; load re-planned the module and regenerated the kernels
 #     to match their source hashes.
 #   2 (2026-12-01): the plan is stored as data ("plan"); load neither plans nor generates.
-FORMAT = 2
+#   3 (2026-12-01): each distinct cubin stored once ("cubin_<key>.cubin"; kernels name
+#     theirs by key) and the graph path's program as data ("graph_program") with its
+#     cubins: a loaded artifact replays its CUDA graph with zero compilations.
+FORMAT = 3
 _PTR = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64": "*i64",
         "u8": "*u8", "u16": "*u16", "u32": "*u32", "u64": "*u64", "f16": "*fp16",
         "bf16": "*bf16", "f32": "*fp32", "f64": "*fp64", "f8e4m3fn": "*fp8e4nv",
@@ -84,17 +88,26 @@ def _failure_summary(stderr: str) -> str:
 
 
 def build_payload(plan, kernels: list, target: str) -> dict[str, bytes]:
-    """Compile the plan's kernels (`kernels_of(plan)`) for `target`; the AOT payload."""
+    """Compile the plan's kernels (`kernels_of(plan)`) for `target`; the AOT payload.
+
+    Each distinct kernel is compiled once (in parallel, through the cubin cache:
+    graph/cubins.py) and stored once as `cubin_<key>.cubin`; `kernels` name theirs by key.
+    When the module takes the graph path, its graph program and kernels are stored too."""
+    cc = parse_target(target)
     specs = [_spec(k) for k in kernels]
-    compiled = compile_specs(specs, parse_target(target))
+    graph = wanted_program(plan)
+    graph_specs = cubins.step_specs(graph) if graph is not None else []
+    compiled = cubins.compile_distinct(specs + graph_specs, cc, cubins.cache_dir(),
+                                       compile_parallel)
+    keys = [cubins.spec_key(s, cc) for s in specs]
+    step_keys = [cubins.spec_key(s, cc) for s in graph_specs]
     index = {id(k): i for i, k in enumerate(kernels)}
     meta = {"format": FORMAT, "target": target, "plan": plan_to_data(plan, index),
-            "kernels": []}
-    payload: dict[str, bytes] = {}
-    for i, (spec, (cubin, info)) in enumerate(zip(specs, compiled)):
-        payload[f"kernel_{i}.cubin"] = cubin
-        meta["kernels"].append({"sha256": _sha(spec["source"]), **info,
-                                "signature": spec["signature"]})
+            "kernels": [{"sha256": _sha(spec["source"]), "cubin": key,
+                         "signature": spec["signature"]} for spec, key in zip(specs, keys)],
+            "graph_program": to_data(graph, step_keys) if graph is not None else None,
+            "cubins": {k: compiled[k][1] for k in sorted(set(keys) | set(step_keys))}}
+    payload = {f"cubin_{k}.cubin": compiled[k][0] for k in meta["cubins"]}
     payload["gpu_program.json"] = json.dumps(meta, sort_keys=True).encode()
     return payload
 
@@ -103,26 +116,30 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def compile_specs(specs: list[dict], cc: int) -> list[tuple[bytes, dict]]:
-    if not specs:
-        return []
-    count("kernel_compile", len(specs))
-    if not mode.interpreter_active():
-        try:
-            return [_compile_one(s, cc) for s in specs]
-        except Exception as exc:  # noqa: BLE001 - ptxas/Triton errors: one line says why
-            text = f"{type(exc).__name__}: {exc}"
-            raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
-                                   f"{_failure_summary(text)}\n{text[-3000:]}") from None
+MAX_WORKERS = 8
+
+
+def compile_parallel(specs: list, keys: list, cc: int):
+    """(key, (cubin, info)) of each spec as its child finishes: the specs are dealt to up
+    to MAX_WORKERS cross-compiler children (as Inductor's async compile uses workers), each
+    an isolated process with Triton's interpreter off (see _child_command)."""
+    workers = max(1, min(len(specs), os.cpu_count() or 1, MAX_WORKERS))
+    chunks = [list(range(k, len(specs), workers)) for k in range(workers)]
     env = dict(os.environ, TRITON_INTERPRET="0")
-    proc = subprocess.run(_child_command(cc), input=json.dumps(specs).encode(),
-                          capture_output=True, env=env)
-    if proc.returncode != 0:
-        stderr = proc.stderr.decode(errors="replace")
-        raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
-                               f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
-    out = json.loads(proc.stdout)
-    return [(base64.b64decode(c), info) for c, info in out]
+    procs = [subprocess.Popen(_child_command(cc), stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+             for _ in chunks]
+    for proc, chunk in zip(procs, chunks):
+        proc.stdin.write(json.dumps([specs[i] for i in chunk]).encode())
+        proc.stdin.close()
+    for proc, chunk in zip(procs, chunks):
+        stdout, stderr = proc.stdout.read(), proc.stderr.read()
+        if proc.wait() != 0:
+            stderr = stderr.decode(errors="replace")
+            raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
+                                   f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
+        for i, (cubin, info) in zip(chunk, json.loads(stdout)):
+            yield keys[i], (base64.b64decode(cubin), info)
 
 
 def _child_command(cc: int) -> list[str]:
@@ -160,7 +177,8 @@ def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
 
 
 def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
-    """(plan, launchers) of an AOT payload for the module whose inference is `info`.
+    """(plan, launchers, graph) of an AOT payload for the module whose inference is `info`;
+    graph: (cubin key -> launcher, the graph program's data) or None.
 
     The plan is read from the payload's data and each kernel launches its cubin: nothing
     is planned, generated or compiled.
@@ -186,11 +204,28 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
     if len(kernels) != len(meta["kernels"]):
         raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, its plan "
                             f"{len(kernels)}; recompile the artifact")
-    launchers = {}
-    for kernel in kernels:
-        i = kernel.index
-        launchers[id(kernel)] = CubinLauncher(payload[f"kernel_{i}.cubin"], meta["kernels"][i])
-    return plan, launchers
+    cubin = _cubins(meta, payload)
+    launchers = {id(k): cubin(meta["kernels"][k.index]["cubin"]) for k in kernels}
+    graph = None
+    if meta.get("graph_program"):
+        graph_keys = {s["key"] for s in meta["graph_program"]["steps"]}
+        graph = ({key: cubin(key) for key in graph_keys}, meta["graph_program"])
+    return plan, launchers, graph
+
+
+def _cubins(meta: dict, payload: dict):
+    """cubin(key) -> its CubinLauncher, one per distinct cubin of the payload."""
+    made: dict = {}
+
+    def cubin(key: str):
+        launcher = made.get(key)
+        if launcher is None:
+            name = f"cubin_{key}.cubin"
+            if name not in payload or key not in meta.get("cubins", {}):
+                raise ArtifactError(f"gpu payload has no {name}; recompile the artifact")
+            launcher = made[key] = CubinLauncher(payload[name], meta["cubins"][key])
+        return launcher
+    return cubin
 
 
 def check_device(target: str) -> None:

@@ -16,6 +16,7 @@ from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
 from .. import memory
 from .aot import build_payload
+from .graph.runner import GraphCaptureError
 from .launch.fastpath import FastPlan
 from .launch.runner import Runner, is_out_of_memory
 from .plan.fusion import Plan, kernels_of
@@ -50,6 +51,8 @@ class GpuProgram:
         self.runner = Runner(module, launchers, device, comm)
         # The fast path runs library steps without the runner, so without its comm.
         self.fast = FastPlan.build(plan, launchers, device) if comm is None else None
+        # The graph path (graph/): set by compile_module / load_program when taken.
+        self.graph, self.graph_refusal = None, "off"
         if not self.interpret:
             torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
             torch.backends.cudnn.allow_tf32 = False
@@ -64,16 +67,15 @@ class GpuProgram:
         a kernel given its pointer would read memory that is not the tensor's. An array
         beyond the device's memory is a ResourceExhaustedError (dynhlo.backends.memory).
         """
+        graph = self.graph
+        if graph is not None and self._on_device(args):
+            try:
+                return graph.run(args, [a.shape for a in args])
+            except GraphCaptureError as exc:
+                self._drop_graph(exc)
         fast = self.fast if not self.runner.sized(self.plan) else None
-        if fast is not None:
-            # The common call: every argument a plain strided tensor already on this device.
-            index = self.device_index
-            for a in args:
-                if a.__class__ is not torch.Tensor or a.get_device() != index \
-                        or a.layout is not _STRIDED or a.is_meta:
-                    break
-            else:
-                return _unshared(fast.run(args), args, self.runner.constants)
+        if fast is not None and self._on_device(args):
+            return _unshared(fast.run(args), args, self.runner.constants)
         _check_dense(self.module.entry.parameters, args)
         try:
             return self._run(args, fast)
@@ -81,6 +83,15 @@ class GpuProgram:
             if not is_out_of_memory(exc):
                 raise
             raise memory.too_big(None, None, None, str(self.device)) from None
+
+    def _on_device(self, args: list) -> bool:
+        """The common call: every argument a plain strided tensor already on this device."""
+        index = self.device_index
+        for a in args:
+            if a.__class__ is not torch.Tensor or a.get_device() != index \
+                    or a.layout is not _STRIDED or a.is_meta:
+                return False
+        return True
 
     @property
     def while_limit(self) -> int | None:
@@ -93,18 +104,28 @@ class GpuProgram:
 
     def _run(self, args: list, fast):
         on_host = True
-        tensors = []
-        for a, p in zip(args, self.module.entry.parameters):
+        tensors, caller_owned = [], []
+        for a, p in zip(args, self.module.entry.parameters, strict=True):
             if not isinstance(a, (torch.Tensor, np.ndarray, np.generic)) and hasattr(
                     a, "__dlpack__"):
                 a = torch.from_dlpack(a)  # CuPy, JAX, ...: shared, not copied
-            if isinstance(a, torch.Tensor):
+            owned = isinstance(a, torch.Tensor)
+            if owned:
                 on_host = False
                 if a.get_device() != self.device_index:
-                    a = a.to(self.device)
+                    a, owned = a.to(self.device), False
             else:
                 a = to_device(a, self.device, p.shape.element_type)
             tensors.append(a)
+            caller_owned.append(owned)
+        graph = self.graph
+        if graph is not None:  # results are copies out of the graph's buffers; copies
+            # made for this call are never captured by address (each call makes new ones)
+            try:
+                result = graph.run(tensors, [t.shape for t in tensors], in_place=caller_owned)
+                return _host_tree(result, self.module.entry.root.shape) if on_host else result
+            except GraphCaptureError as exc:
+                self._drop_graph(exc)
         if fast is not None:
             result = fast.run(tensors)
         else:
@@ -114,6 +135,13 @@ class GpuProgram:
         if on_host:
             return _host_tree(result, self.module.entry.root.shape)
         return result
+
+    def _drop_graph(self, exc: Exception) -> None:
+        """A capture the driver refused: this program keeps the plain path from now on."""
+        import warnings
+        warnings.warn(f"dynhlo: the CUDA graph of {self.module.name} could not be captured "
+                      f"({exc}); running it launch by launch", RuntimeWarning, stacklevel=4)
+        self.graph, self.graph_refusal = None, f"capture failed: {exc}"
 
     def to_payload(self) -> dict[str, bytes]:
         """Cubins of every kernel compiled for `target`, plus the plan and kernel metadata as

@@ -44,8 +44,9 @@ def plan_computation(info: ComputationInfo) -> Plan:
     fusible = {i for i in order if i.opcode is not Opcode.PARAMETER and can_fuse(i)}
     fusible -= _views_for_libraries(info, order, fusible)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
+    shared = _shared_producers(info, order, fusible)
     while True:
-        materialized = _materialized(info, order, fusible) | extra
+        materialized = _materialized(info, order, fusible) | extra | shared
         try:
             kernels = _generate_all(info, order, fusible, materialized)
             break
@@ -106,6 +107,60 @@ def _materialized(info, order, fusible) -> set:
         for dim in leaf_dims(info.dims.get(inst, ())):
             out.update(d for d in sym_deps(dim) if d in members)
     return out
+
+
+# A value read by several groups is recomputed in each (cheap for a broadcast or a cast of
+# one input); once its fused producers load more than this many arrays, it is stored once
+# instead. A residual stream `x + a1 + a2 + ...` otherwise grows one load per layer in
+# every later layer's kernels (a 48-layer transformer's last layer norm loaded 96 arrays).
+SHARED_LOADS_MAX = 1
+
+
+def _shared_producers(info, order, fusible) -> set:
+    """Fusible values that several groups would each recompute from more than
+    SHARED_LOADS_MAX loaded arrays: materialized, as Inductor realizes a buffer with many
+    readers (its realize_reads_threshold). Grows to a fixed point: each one stored changes
+    the groups of the values below it."""
+    out: set = set()
+    while True:
+        materialized = _materialized(info, order, fusible) | out
+        owners: dict = {}
+        for root in order:
+            if root in fusible and root in materialized:
+                for member in _fused_members(root, fusible, materialized):
+                    owners.setdefault(member, set()).add(root)
+        new = {inst for inst, roots in owners.items()
+               if len(roots) > 1 and inst.opcode is not Opcode.REDUCE
+               and _loads(inst, fusible, materialized) > SHARED_LOADS_MAX}
+        if not new - out:
+            return out
+        out |= new
+
+
+def _fused_members(root, fusible, materialized) -> set:
+    """The fusible, non-materialized producers computed inside root's kernel."""
+    members, stack = set(), [root]
+    while stack:
+        for op in stack.pop().operands:
+            if op not in members and op in fusible and op not in materialized:
+                members.add(op)
+                stack.append(op)
+    return members
+
+
+def _loads(inst, fusible, materialized) -> int:
+    """How many distinct non-scalar arrays computing `inst` in a kernel loads."""
+    leaves, seen, stack = set(), {inst}, [inst]
+    while stack:
+        for op in stack.pop().operands:
+            if op in seen:
+                continue
+            seen.add(op)
+            if op in fusible and op not in materialized:
+                stack.append(op)
+            elif op.shape.is_tuple or op.shape.dims:
+                leaves.add(op)
+    return len(leaves)
 
 
 def _generate_all(info, order, fusible, materialized) -> dict:

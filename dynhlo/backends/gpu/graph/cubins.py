@@ -1,0 +1,115 @@
+"""Cubins of kernels: each distinct kernel compiled once, concurrently, cached on disk.
+
+A kernel is keyed by its canonical form: the generated source (which names no instruction
+and spells constants one way), its pointer types, constexprs and warps, the target and the
+Triton version. Equal keys compile once, however many launches use them (a 48-layer model
+has a handful of distinct kernels). The missing ones compile in parallel child processes
+(as Inductor's async compile does; each child is aot.py's cross-compiler, which needs no
+GPU), and land in `<cache>/cubins/<key>.cubin` + `.json` (written atomically) for the next
+process. Progress goes to the `dynhlo.gpu.compile` logger (the CLI shows it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import re
+import time
+from pathlib import Path
+
+from ....errors import UnsupportedError
+
+log = logging.getLogger("dynhlo.gpu.compile")
+
+_PTR = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64": "*i64",
+        "u8": "*u8", "u16": "*u16", "u32": "*u32", "u64": "*u64", "f16": "*fp16",
+        "bf16": "*bf16", "f32": "*fp32", "f64": "*fp64", "f8e4m3fn": "*fp8e4nv",
+        "f8e5m2": "*fp8e5"}
+_ARGS = re.compile(r"^def kernel\(([^)]*)\):$", re.M)
+
+
+def graph_spec(kernel, element_types: list) -> dict:
+    """The compile spec of a GraphKernel whose pointer arguments, in order, hold these
+    element types (its last pointer, `sz`, is the int32 size buffer)."""
+    names = [a.strip() for a in _ARGS.search(kernel.source).group(1).split(",")]
+    pointers = [n for n in names if ":" not in n]
+    types = [_PTR[t] for t in element_types] + ["*i32"]
+    if len(types) != len(pointers):
+        raise UnsupportedError(f"kernel takes {len(pointers)} pointers, given {len(types)}")
+    signature = dict(zip(pointers, types))
+    signature.update({name: "constexpr" for name in kernel.block})
+    return {"source": kernel.source, "signature": signature, "constexprs": dict(kernel.block),
+            "pointers": pointers, "num_warps": kernel.num_warps}
+
+
+def spec_key(spec: dict, cc: int) -> str:
+    import triton
+    text = json.dumps([spec, cc, triton.__version__], sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def compile_distinct(specs: list, cc: int, cache: Path | None, compiler) -> dict:
+    """{spec_key: (cubin, info)} for every spec, each distinct one compiled once.
+
+    `compiler(specs, keys, cc)` yields (key, (cubin, info)) as kernels finish (aot.py's
+    parallel cross-compiler; passed in, since aot.py sits above this package)."""
+    from .... import stats
+    distinct = {spec_key(s, cc): s for s in specs}
+    out = {k: hit for k in distinct if (hit := _read(cache, k)) is not None}
+    missing = [k for k in distinct if k not in out]
+    if not missing:
+        return out
+    start = time.perf_counter()
+    log.info("compiling %d distinct kernels for sm_%d (%d launches, %d cached) ...",
+             len(missing), cc, len(specs), len(out))
+    stats.count("kernel_compile", len(missing))
+    for done, (key, result) in enumerate(compiler([distinct[k] for k in missing], missing,
+                                                  cc), 1):
+        log.info("  kernel %d/%d compiled (%.1f s)", done, len(missing),
+                 time.perf_counter() - start)
+        out[key] = result
+        _write(cache, key, *result)
+    log.info("compiled %d kernels in %.1f s", len(missing), time.perf_counter() - start)
+    return out
+
+
+def cache_dir() -> Path:
+    """`cubins/` under the JIT cache's directory (runtime.jit.default_cache_dir's rule, not
+    imported: the backend sits below the runtime)."""
+    if os.environ.get("DYNHLO_CACHE_DIR"):
+        return Path(os.environ["DYNHLO_CACHE_DIR"]) / "cubins"
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "dynhlo" / "cubins"
+
+
+def step_specs(prog) -> list:
+    """Per step of a GraphProgram, its compile spec (pointer types from the slots)."""
+    return [graph_spec(step.kernel, [prog.dtypes[s] for s in step.inputs + [step.out]])
+            for step in prog.steps]
+
+
+def _read(cache: Path | None, key: str):
+    if cache is None:
+        return None
+    try:
+        info = json.loads((cache / f"{key}.json").read_text())
+        return (cache / f"{key}.cubin").read_bytes(), info
+    except (OSError, ValueError):
+        return None
+
+
+def _write(cache: Path | None, key: str, cubin: bytes, info: dict) -> None:
+    """Cubin first, then its metadata, each through a temporary file and a rename: a
+    reader finds both or neither. A cache that cannot be written is skipped."""
+    if cache is None:
+        return
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        for name, data in ((f"{key}.cubin", cubin), (f"{key}.json", json.dumps(info).encode())):
+            tmp = cache / f".{name}.{os.getpid()}.tmp"
+            tmp.write_bytes(data)
+            os.replace(tmp, cache / name)
+    except OSError as exc:
+        log.warning("kernel cache %s not written: %s", cache, exc)

@@ -1,0 +1,77 @@
+"""A GraphProgram as plain data (JSON-ready) and back, for AOT payloads.
+
+Loading an artifact plans nothing and generates no kernel text: the payload stores the
+graph program itself (slots, launches, the size buffer's layout) and, per launch, the key
+of its cubin (cubins.spec_key). Sizes are getters (an int, or [parameter, dimension]);
+constants are named by instruction (names are unique in a module).
+"""
+
+from __future__ import annotations
+
+from ....errors import ArtifactError
+from .kernels import GraphKernel
+from .plan import GraphProgram, Step
+
+
+def to_data(prog: GraphProgram, keys: list) -> dict:
+    """`prog` as data; `keys[k]` is the cubin key of launch k."""
+    return {
+        "nparams": prog.nparams,
+        "steps": [{"key": key, "inputs": s.inputs, "out": s.out, "sizes": s.sizes,
+                   "bound_work": s.bound_work, "size_offset": s.size_offset,
+                   "block": s.kernel.block, "num_warps": s.kernel.num_warps,
+                   "nsizes": s.kernel.nsizes, "per_program": s.kernel.per_program}
+                  for s, key in zip(prog.steps, keys)],
+        "slots": [[slot, prog.dtypes[slot], prog.bound_numel[slot], prog.dims[slot]]
+                  for slot in sorted(prog.dtypes)],
+        "constants": {str(slot): inst.name for slot, inst in prog.constants.items()},
+        "root": list(prog.root) if isinstance(prog.root, tuple) else prog.root,
+        "equal": [[a, b, what] for a, b, what in prog.equal],
+        "size_index": prog.size_index,
+    }
+
+
+def from_data(data: dict, module) -> GraphProgram:
+    """The GraphProgram `to_data` stored, for the same module; each step's `key` set.
+
+    Raises ArtifactError when the data is malformed or names what the module lacks.
+    """
+    try:
+        return _from_data(data, module)
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ArtifactError(f"gpu payload graph program is malformed ({exc!r}); recompile "
+                            "the artifact") from None
+
+
+def _from_data(data: dict, module) -> GraphProgram:
+    prog = GraphProgram(int(data["nparams"]))
+    for slot, dtype, numel, dims in data["slots"]:
+        prog.dtypes[slot], prog.bound_numel[slot] = dtype, int(numel)
+        prog.dims[slot] = [_getter(g) for g in dims]
+    by_name = {i.name: i for c in module.computations for i in c.instructions}
+    for slot, name in data["constants"].items():
+        if name not in by_name:
+            raise ArtifactError(f"gpu payload graph names constant '{name}', which the "
+                                "module does not have; recompile the artifact")
+        prog.constants[int(slot)] = by_name[name]
+    for s in data["steps"]:
+        kernel = GraphKernel("kernel", "", dict(s["block"]), int(s["num_warps"]),
+                             int(s["nsizes"]), int(s["per_program"]))
+        step = Step(kernel, list(s["inputs"]), int(s["out"]),
+                    [_getter(g) for g in s["sizes"]], int(s["bound_work"]),
+                    int(s["size_offset"]))
+        step.key = s["key"]
+        prog.steps.append(step)
+    root = data["root"]
+    prog.root = tuple(root) if isinstance(root, list) else int(root)
+    prog.equal = [(_getter(a), _getter(b), str(what)) for a, b, what in data["equal"]]
+    prog.size_index = [_getter(g) for g in data["size_index"]]
+    return prog
+
+
+def _getter(g):
+    """An int, or a (parameter, dimension) pair (JSON gives lists)."""
+    if isinstance(g, int):
+        return g
+    p, d = g
+    return (int(p), int(d))

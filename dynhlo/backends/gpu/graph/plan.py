@@ -1,0 +1,238 @@
+"""The graph path's program: steps over value slots, sizes as slots of one int32 buffer.
+
+`build(plan, info)` flattens a fusion.Plan (the plans of `call`s inlined) into steps the
+graph path can capture: generated kernels (in their strided form, kernels.strided) and
+matrix products (kernels.matmul), over values that are parameters, constants or step
+outputs. Transposes and reshapes that only feed products are views: a reshape of a dense
+value is the value itself, a 2-D transpose flips the product's operand layout. Every size a
+step needs must be an entry parameter's dimension (or static); each step reads its sizes
+from its own 16-byte slot range of the size buffer, filled per call from the arguments'
+shapes with one gather (`size_index`).
+
+Anything else (host fallbacks, other library ops, while/conditional, data-dependent sizes)
+makes `build` return a GraphRefusal naming the instruction: the module keeps the plain path.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ....shapes.sizes import ParamSize, Sym, bound_of
+from ..kernels.group import canonical_dim
+from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
+
+
+class GraphRefusal(Exception):
+    """Why a module cannot run as one captured graph (its plain path runs instead)."""
+
+
+@dataclass
+class Step:
+    """One launch: kernel, input slots (+ output slot), size getters, grid at the bound."""
+
+    kernel: object                 # kernels.GraphKernel
+    inputs: list                   # slots read
+    out: int                       # slot written
+    sizes: list                    # getters: int or (parameter, dim)
+    bound_work: int                # blocks of work at the bound (before the grid cap)
+    size_offset: int = 0           # first int32 of this step's sizes in the size buffer
+    origin: object = None          # kernel steps: the codegen.Kernel it was made from
+    dot: tuple = ()                # product steps: (element type, a_km, b_nk)
+    key: str = ""                  # cubin key, when loaded from an artifact (data.py)
+
+
+@dataclass
+class GraphProgram:
+    """Slots: 0..nparams-1 are the entry parameters; `values[slot]` describes the others."""
+
+    nparams: int
+    steps: list = field(default_factory=list)
+    dtypes: dict = field(default_factory=dict)       # slot -> element type
+    bound_numel: dict = field(default_factory=dict)  # slot -> elements at the bound
+    dims: dict = field(default_factory=dict)         # slot -> getters of its actual shape
+    constants: dict = field(default_factory=dict)    # slot -> constant instruction
+    root: object = None                              # slot, or tuple of slots
+    equal: list = field(default_factory=list)        # (getter, getter, what): same size
+    size_index: list = field(default_factory=list)   # getter per int32 of the size buffer
+
+
+def getter(dim):
+    """An int, or (parameter number, dimension) to read the size from; None if neither."""
+    dim = canonical_dim(dim)
+    if isinstance(dim, int):
+        return dim
+    expr = dim.root().expr
+    if isinstance(expr, ParamSize):
+        return (expr.number, expr.dim)
+    return None
+
+
+def _getters(dims, inst) -> list:
+    out = [getter(d) for d in dims]
+    if any(g is None for g in out):
+        raise GraphRefusal(f"instruction '{inst.name}': a size that is not an argument's "
+                           "dimension (data-dependent or computed)")
+    return out
+
+
+def build(plan, info) -> GraphProgram:
+    """The graph program of an entry plan (see module doc); GraphRefusal if it has none."""
+    params = [inst for inst, kind in plan.steps if kind == "param"]
+    prog = GraphProgram(len(params))
+    for p in params:
+        slot = p.parameter_number
+        prog.dtypes[slot] = p.shape.element_type
+        prog.bound_numel[slot] = math.prod(p.shape.dims)
+        prog.dims[slot] = _getters(info.dims[p], p)
+        for d, dim in enumerate(info.dims[p]):
+            if isinstance(dim, Sym) and getter(dim) != (slot, d):
+                prog.equal.append(((slot, d), getter(dim),
+                                   f"instruction '{p.name}': dimension {d}"))
+    prog.root = _Builder(prog).add(plan, list(range(len(params))))
+    _fuse_epilogues(prog)
+    _lay_out_sizes(prog)
+    return prog
+
+
+class _Builder:
+    def __init__(self, prog: GraphProgram):
+        self.prog = prog
+        self.next = prog.nparams
+
+    def _slot(self, inst, dims, element_type: str) -> int:
+        slot, self.next = self.next, self.next + 1
+        self.prog.dtypes[slot] = element_type
+        self.prog.bound_numel[slot] = math.prod(max(bound_of(d), 0) for d in dims)
+        self.prog.dims[slot] = _getters(dims, inst)
+        return slot
+
+    def add(self, plan, arg_slots: list):
+        slots: dict = {}   # instruction -> slot, or ("T", slot) for a transposed 2-D view
+        info = plan.info
+        for inst, kind in plan.steps:
+            if kind == "param":
+                slots[inst] = arg_slots[inst.parameter_number]
+            elif kind == "call":
+                slots[inst] = self.add(plan.calls[inst][0], [slots[o] for o in inst.operands])
+            elif kind == "kernel":
+                slots[inst] = self._kernel(plan.kernels[inst], info, slots)
+            elif kind == "library":
+                slots[inst] = self._library(inst, info, slots)
+            else:
+                raise GraphRefusal(f"instruction '{inst.name}' ({kind}) needs the host")
+        return slots[info.computation.root]
+
+    def _kernel(self, kernel, info, slots) -> int:
+        inst = kernel.group.root
+        try:
+            gk = strided(kernel)
+        except NotStrided as exc:
+            raise GraphRefusal(f"kernel of '{inst.name}': {exc}") from None
+        inputs = [self._dense(slots[i], i) for i in kernel.group.inputs]
+        out = self._slot(inst, info.dims[inst], inst.shape.element_type)
+        grid_dims = kernel.grid_dims if kernel.kind == "row" else info.dims[inst]
+        work = math.prod(max(bound_of(d), 0) for d in grid_dims)
+        self.prog.steps.append(Step(gk, inputs, out, _getters(kernel.size_syms, inst),
+                                    -(-work // gk.per_program), origin=kernel))
+        return out
+
+    def _dense(self, value, inst) -> int:
+        if isinstance(value, tuple):
+            raise GraphRefusal(f"'{inst.name}': a transposed view read by a kernel")
+        return value
+
+    def _library(self, inst, info, slots):
+        op = inst.opcode
+        if op is Opcode.DOT:
+            return self._dot(inst, info, slots)
+        if op is Opcode.RESHAPE and not isinstance(slots[inst.operands[0]], tuple):
+            return slots[inst.operands[0]]   # row-major data is its own reshape
+        if op is Opcode.TRANSPOSE and len(inst.shape.dims) == 2 and \
+                tuple(attrs.ints(inst, "dimensions")) == (1, 0):
+            src = slots[inst.operands[0]]
+            return src[1] if isinstance(src, tuple) else ("T", src)
+        if op is Opcode.TUPLE and inst is info.computation.root:
+            return tuple(self._dense(slots[o], o) for o in inst.operands)
+        if op is Opcode.CONSTANT and not inst.shape.is_tuple and inst.shape.is_static:
+            slot = self._slot(inst, info.dims[inst], inst.shape.element_type)
+            self.prog.constants[slot] = inst
+            return slot
+        raise GraphRefusal(f"instruction '{inst.name}' ({op.value}) runs as a library or "
+                           "host step")
+
+    def _dot(self, inst, info, slots) -> int:
+        lhs, rhs = inst.operands
+        etype = inst.shape.element_type
+        lc = attrs.ints(inst, "lhs_contracting_dims", ())
+        rc = attrs.ints(inst, "rhs_contracting_dims", ())
+        if attrs.ints(inst, "lhs_batch_dims", ()) or len(lc) != 1 or len(rc) != 1 or \
+                lhs.shape.rank != 2 or rhs.shape.rank != 2 or etype not in MATMUL_TYPES or \
+                lhs.shape.element_type != etype or rhs.shape.element_type != etype:
+            raise GraphRefusal(f"dot '{inst.name}' is not a 2-D product of one float type")
+        a_km, a = _layout(slots[lhs], lc[0] == 0)
+        b_nk, b = _layout(slots[rhs], rc[0] == 1)
+        ld, rd = info.dims[lhs], info.dims[rhs]
+        m, k, n = ld[1 - lc[0]], ld[lc[0]], rd[1 - rc[0]]
+        ka, kb = _getters((k, rd[rc[0]]), inst)
+        if ka != kb:
+            self.prog.equal.append((ka, kb, f"instruction '{inst.name}': the contracting "
+                                    "dimensions"))
+        out = self._slot(inst, info.dims[inst], etype)
+        gk = matmul(etype, a_km, b_nk)
+        tiles = math.prod(-(-max(bound_of(d), 0) // gk.block[b]) for d, b in
+                          ((m, "BM"), (n, "BN")))
+        self.prog.steps.append(Step(gk, [a, b], out, _getters((m, n, k), inst), tiles,
+                                    dot=(etype, a_km, b_nk)))
+        return out
+
+
+def _layout(value, transposed: bool) -> tuple[bool, int]:
+    """(stored transposed, slot) of a product operand that is a slot or a ("T", slot) view."""
+    if isinstance(value, tuple):
+        return not transposed, value[1]
+    return transposed, value
+
+
+def _fuse_epilogues(prog: GraphProgram) -> None:
+    """An elementwise kernel that is the only reader of a product of its own shape runs
+    on the product's tiles (bias, activation, residual add): one launch and one round trip
+    through memory fewer."""
+    readers: dict = {}
+    for step in prog.steps:
+        for slot in step.inputs:
+            readers[slot] = readers.get(slot, 0) + 1
+    roots = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
+    made = {step.out: step for step in prog.steps if step.dot}
+    fused: dict = {}   # product step -> its fused replacement
+    drop = set()
+    for step in prog.steps:
+        if step.origin is None:
+            continue
+        for j, slot in enumerate(step.inputs):
+            dot = made.get(slot)
+            if dot is None or id(dot) in fused or readers[slot] != 1 or slot in roots or \
+                    prog.dims[slot] != prog.dims[step.out] or step.inputs.count(slot) != 1:
+                continue
+            epi = epilogue(step.origin, j)
+            if epi is None:
+                continue
+            others = [s for k, s in enumerate(step.inputs) if k != j]
+            kernel = matmul(*dot.dot, epi=epi)
+            fused[id(dot)] = Step(kernel, dot.inputs + others, step.out,
+                                  dot.sizes + step.sizes, dot.bound_work, dot=dot.dot)
+            drop.add(id(step))
+            break
+    prog.steps = [fused.get(id(s), s) for s in prog.steps if id(s) not in drop]
+
+
+def _lay_out_sizes(prog: GraphProgram) -> None:
+    """Each step's sizes at a 16-byte-aligned offset of the size buffer."""
+    index: list = []
+    for step in prog.steps:
+        step.size_offset = len(index)
+        index += step.sizes
+        index += [0] * (-len(index) % 4)
+    prog.size_index = index or [0, 0, 0, 0]
