@@ -288,6 +288,8 @@ def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=["gpu"], default=None,
                         help="also show how the backend runs the module (gpu: its CUDA "
                              "graph, or the instruction that keeps it off the graph)")
+    parser.add_argument("--interpret", action="store_true",
+                        help="gpu backend without a GPU: plan it for Triton's interpreter")
 
 
 def cmd_inspect(ns: argparse.Namespace) -> int:
@@ -303,7 +305,8 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if ns.backend == "gpu":
         from .backends.gpu.graph import summary
         from .runtime.executable import compile as compile_module
-        sys.stdout.write("\n" + summary(compile_module(module, backend="gpu").program))
+        sys.stdout.write("\n" + summary(compile_module(
+            module, backend="gpu", **({"interpret": True} if ns.interpret else {})).program))
     return 0
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import gpu, torch  # noqa: F401  (skips without torch/triton; interpreter)
+from gpucheck import CLI_GPU, GPU, gpu, torch  # noqa: F401  (skips without torch/triton; interpreter)
 from dynhlo.backends.gpu.graph import buffers, kernels, plan
 from dynhlo.backends.gpu.graph.runner import _dependencies
 from test_gpu_models import MODELS, assert_matches, load_cases
@@ -23,7 +23,7 @@ GRAPH_MODELS = ["attention", "embedding_sum", "layernorm_residual", "mlp", "soft
 
 
 def graph_exe(text: str):
-    exe = dynhlo.compile(text, backend="gpu", graph=True)
+    exe = dynhlo.compile(text, **GPU, graph=True)
     assert exe.program.graph is not None, exe.program.graph_refusal
     return exe
 
@@ -52,12 +52,12 @@ def test_sizes_zero_and_one(name, dynamic):
 
 def test_refusals_name_the_reason():
     bmm = dynhlo.compile((MODELS / "batched_matmul" / "module.hlo").read_text(),
-                         backend="gpu", graph=True)
+                         **GPU, graph=True)
     assert bmm.program.graph is None
     assert "dot_general.1" in bmm.program.graph_refusal
     from dynhlo.backends.gpu import graph
     small = dynhlo.compile((MODELS / "softmax_rows" / "module.hlo").read_text(),
-                           backend="gpu")
+                           **GPU)
     runner, why = graph.make(small.program)  # the default rule, as on a GPU
     assert runner is None and "1 launches" in why  # the plain path is faster
 
@@ -141,7 +141,7 @@ ENTRY main {
   ROOT e = f32[<=8]{0} exponential(s)
 }
 """
-    exe = dynhlo.compile(text, backend="gpu", graph=True)
+    exe = dynhlo.compile(text, **GPU, graph=True)
     assert exe.program.graph is None
     with pytest.raises(plan.GraphRefusal):
         plan.build(exe.program.plan, exe.program.info)
@@ -168,9 +168,9 @@ def test_graph_program_round_trips_as_json_data():
 
 def test_inspect_shows_the_graph_or_why_not(capsys):
     from dynhlo.cli import main
-    assert main(["inspect", "--backend", "gpu", str(MODELS / "mlp" / "module.hlo")]) == 0
+    assert main(["inspect", *CLI_GPU, str(MODELS / "mlp" / "module.hlo")]) == 0
     assert "gpu graph: off by default (fewer than 16 launches" in capsys.readouterr().out
-    assert main(["inspect", "--backend", "gpu",
+    assert main(["inspect", *CLI_GPU,
                  str(MODELS / "batched_matmul" / "module.hlo")]) == 0
     assert "not capturable: dot 'dot_general.1'" in capsys.readouterr().out
 
