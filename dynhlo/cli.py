@@ -280,7 +280,8 @@ def _run_distributed(ns: argparse.Namespace):
         raise CliError(f"--nproc {ns.nproc}: give a number of processes >= 1")
     module = load_module(ns.module)
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
-    return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu")
+    return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu",
+                           **run_options(ns))
 
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:

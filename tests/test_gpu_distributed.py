@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gpucheck import torch  # skips without torch/triton; picks interpreter mode without CUDA
+from gpucheck import GPU, torch  # skips without torch/triton; picks interpreter mode without CUDA
 from test_distributed import CASES, _case
 
 from dynhlo.runtime.launch import run_distributed, run_ranks
@@ -27,7 +27,7 @@ def test_gpu_partitioned_module_matches_jax(name):
     text, inputs, expected = _case(name)
     nproc = int(name.split("_n")[1].split("_")[0])
     _needs(nproc)
-    result = run_distributed(text, inputs, nproc, backend="gpu", timeout=300)
+    result = run_distributed(text, inputs, nproc, timeout=300, **GPU)
     result = result if isinstance(result, tuple) else (result,)
     for got, want in zip(result, expected, strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)  # GPU summation order
@@ -40,7 +40,7 @@ def test_gpu_collectives_match_the_cpu(which):
     args = getattr(test_distributed, f"{which.lower()}_args")()
     _needs(len(args))
     cpu = run_ranks(text, args, backend="cpu", timeout=60)
-    gpu = run_ranks(text, args, backend="gpu", timeout=300)
+    gpu = run_ranks(text, args, timeout=300, **GPU)
     for c, g in zip(cpu, gpu, strict=True):
         for a, b in zip(c, g, strict=True):
             np.testing.assert_array_equal(b, a)

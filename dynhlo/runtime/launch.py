@@ -37,7 +37,7 @@ class DistributedError(DynHloError):
 
 
 def run_distributed(module: HloModule | str, args: list, nproc: int, backend: str = "cpu",
-                    timeout: float = 120.0):
+                    timeout: float = 120.0, **options):
     """Run `module` on `nproc` local processes and return the assembled result (a NumPy
     array, or a tuple for a tuple root), as `Executable.__call__` would on one device.
 
@@ -48,6 +48,8 @@ def run_distributed(module: HloModule | str, args: list, nproc: int, backend: st
         nproc: the number of processes (devices).
         backend: "cpu" (gloo, forked processes) or "gpu" (NCCL, spawned, one GPU each).
         timeout: seconds for the whole run, and for any one collective.
+        options: compile() keywords for every rank (interpret=True for the gpu backend in
+            Triton's interpreter with gloo, max_while_iterations, ...).
 
     Raises:
         DistributedError: a rank failed (its one-line error), died, or the run timed out.
@@ -67,12 +69,12 @@ def run_distributed(module: HloModule | str, args: list, nproc: int, backend: st
                                f"got {len(args)}")
     shards = [[_piece(p, a, devices.partition_id(rank)) for p, a in zip(params, args)]
               for rank in range(nproc)]
-    results = run_ranks(module, shards, backend, timeout)
+    results = run_ranks(module, shards, backend, timeout, **options)
     return assemble(module, [results[r] for r in range(devices.num_partitions)], results)
 
 
 def run_ranks(module: HloModule | str, rank_args: list[list], backend: str = "cpu",
-              timeout: float = 120.0) -> list:
+              timeout: float = 120.0, **options) -> list:
     """Run `module` on one process per entry of `rank_args` (rank r gets `rank_args[r]`, its
     own per-device arguments, as torchrun would) and return every rank's result, by rank.
 
@@ -86,7 +88,7 @@ def run_ranks(module: HloModule | str, rank_args: list[list], backend: str = "cp
             f"--nproc {len(rank_args)}: module '{module.name}' runs on replica_count="
             f"{devices.replica_count} x num_partitions={devices.num_partitions} = "
             f"{devices.world_size} devices")
-    return _launch(module.to_text(), rank_args, len(rank_args), backend, timeout)
+    return _launch(module.to_text(), rank_args, len(rank_args), backend, timeout, options)
 
 
 def _piece(param, value, partition: int):
@@ -140,12 +142,13 @@ def _flat(value) -> list[np.ndarray]:
     return [np.asarray(value)]
 
 
-def _launch(text: str, shards: list, nproc: int, backend: str, timeout: float) -> list:
+def _launch(text: str, shards: list, nproc: int, backend: str, timeout: float,
+            options: dict) -> list:
     import torch
     import torch.multiprocessing as mp
     # fork: the parent's imports come along (a spawned process pays for torch's again);
     # CUDA cannot be forked once initialised, so CUDA GPUs spawn (the interpreter forks).
-    cuda = backend == "gpu" and torch.cuda.is_available()
+    cuda = backend == "gpu" and torch.cuda.is_available() and not options.get("interpret")
     if cuda and nproc > torch.cuda.device_count():
         raise DistributedError(f"--nproc {nproc} needs {nproc} GPUs (one per process, as "
                                f"NCCL requires); this host has {torch.cuda.device_count()}")
@@ -155,7 +158,7 @@ def _launch(text: str, shards: list, nproc: int, backend: str, timeout: float) -
         store = os.path.join(tmp, "store")  # a FileStore: no port to pick, none to collide
         procs = [ctx.Process(target=_rank_main, daemon=True,
                              args=(rank, nproc, text, shards[rank], backend, cuda, store,
-                                   timeout, messages))
+                                   timeout, options, messages))
                  for rank in range(nproc)]
         for p in procs:
             p.start()
@@ -194,7 +197,7 @@ def _collect(procs, messages, nproc: int, timeout: float) -> list:
     return [results[r] for r in range(nproc)]
 
 
-def _rank_main(rank, nproc, text, args, backend, cuda, store, timeout, messages):
+def _rank_main(rank, nproc, text, args, backend, cuda, store, timeout, options, messages):
     """One device's process: join the group, compile distributed, run, report. With CUDA,
     rank r runs on GPU r (of this host) and the group is NCCL's; else gloo's."""
     try:
@@ -211,7 +214,7 @@ def _rank_main(rank, nproc, text, args, backend, cuda, store, timeout, messages)
                                 timeout=datetime.timedelta(seconds=timeout),
                                 device_id=device)
         try:
-            exe = compile_module(text, backend=backend, distributed=True)
+            exe = compile_module(text, backend=backend, distributed=True, **options)
             messages.put(("ok", rank, exe(*args)))
         finally:
             dist.destroy_process_group()
