@@ -43,7 +43,7 @@ def plan_computation(info: ComputationInfo) -> Plan:
     """Group the instructions of one computation invocation into kernels and other steps."""
     order = schedule(info)
     fusible = {i for i in order if i.opcode is not Opcode.PARAMETER and can_fuse(i)
-               and not sizes_meet(info, i)}
+               and not sizes_meet(info, i) and not may_read_padding(info, i)}
     fusible -= _views_for_libraries(info, order, fusible)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
     while True:
@@ -91,6 +91,18 @@ def sizes_meet(info, inst) -> bool:
                     not dims_equal(odims[d], dim):
                 return True
     return False
+
+
+def may_read_padding(info, inst) -> bool:
+    """A slice of length 1 in a dynamic dimension (XLA makes it static): it reads element
+    `start`, past the actual size padding, which a kernel cannot report; the library step
+    checks start < actual size on the host (sizes.slice_past_size)."""
+    if inst.opcode is not Opcode.SLICE:
+        return False
+    dims = info.dims.get(inst.operands[0])
+    return isinstance(dims, tuple) and any(
+        -(-(limit - start) // stride) == 1 and isinstance(canonical_dim(dim), Sym)
+        for (start, limit, stride), dim in zip(attrs.slices(inst), dims))
 
 
 def _callees_analyzed(info, inst) -> bool:
