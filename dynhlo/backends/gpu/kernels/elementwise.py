@@ -22,7 +22,9 @@ def same_index(emit):
 
 
 def operands(k, inst, idx):
-    return [k.value(o, idx if o.shape.rank == len(idx) else ()) for o in inst.operands]
+    """The operands' variables at the result's index (codegen's operand_index: a rank-0
+    operand at the empty index, a dynamic size 1 meeting a larger one broadcast)."""
+    return [k.value(o, k.operand_index(inst, o, idx)) for o in inst.operands]
 
 
 def _compute(k, inst, x: str) -> str:
@@ -192,17 +194,35 @@ def copy(k, inst, idx):
     return x
 
 
+_UNSIGNED = {8: "tl.uint8", 16: "tl.uint16", 32: "tl.uint32", 64: "tl.uint64"}
+_SIGNED = {8: "tl.int8", 16: "tl.int16", 32: "tl.int32", 64: "tl.int64"}
+_WIDTH = {"s8": 8, "u8": 8, "s16": 16, "u16": 16, "s32": 32, "u32": 32, "s64": 64, "u64": 64}
+
+
 def _shift(kind):
+    """XLA's shifts (elemental_ir_emitter SaturateShiftIfNecessary): the amount is read as
+    unsigned; an amount >= the bit width gives 0 (left, logical) or the sign fill
+    (arithmetic, which shifts the bits as signed whatever the type). LLVM's shl/lshr/ashr
+    by >= the width are poison, so the amount is masked before the shift."""
     @same_index
     def emit(k, inst, idx):
         x, y = operands(k, inst, idx)
         t = inst.shape.element_type
+        bits = _WIDTH[t]
+        u, s, out = _UNSIGNED[bits], _SIGNED[bits], k.ttype(t)
+        ux, uy = k.let(f"{x}.to({u}, bitcast=True)"), k.let(f"{y}.to({u}, bitcast=True)")
+        big = k.let(f"{uy} >= tl.full([], {bits}, {u})")
+        amount = k.let(f"tl.where({big}, tl.full([], 0, {u}), {uy})")
         if kind == "left":
-            return _result(k, inst, f"{x} << {y}")
-        if kind == "logical" and not is_unsigned(t):
-            u = {"s8": "tl.uint8", "s16": "tl.uint16", "s32": "tl.uint32", "s64": "tl.uint64"}[t]
-            return _result(k, inst, f"{x}.to({u}, bitcast=True) >> {y}.to({u}, bitcast=True)")
-        return _result(k, inst, f"{x} >> {y}")
+            expr = f"tl.where({big}, tl.full([], 0, {u}), {ux} << {amount})"
+        elif kind == "logical":
+            expr = f"tl.where({big}, tl.full([], 0, {u}), {ux} >> {amount})"
+        else:
+            sx = k.let(f"{x}.to({s}, bitcast=True)")
+            fill = f"tl.where({sx} < tl.full([], 0, {s}), tl.full([], -1, {s}), tl.full([], 0, {s}))"
+            shifted = f"{sx} >> {amount}.to({s}, bitcast=True)"
+            return k.let(f"tl.where({big}, {fill}, {shifted}).to({out}, bitcast=True)")
+        return k.let(f"({expr}).to({out}, bitcast=True)")
     return emit
 
 

@@ -21,9 +21,9 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.dynamic import ComputationInfo
 from ....shapes.schedule import leaf_dims, schedule, sym_deps
-from ....shapes.sizes import MeetSize, Sym
+from ....shapes.sizes import Sym
 from ..kernels.codegen import generate
-from ..kernels.group import FusionError, Group, Kernel, canonical_dim, dims_equal
+from ..kernels.group import FusionError, Group, Kernel, canonical_dim
 from ..rules import EMITTERS, can_fuse, rule_of
 
 
@@ -43,7 +43,7 @@ def plan_computation(info: ComputationInfo) -> Plan:
     """Group the instructions of one computation invocation into kernels and other steps."""
     order = schedule(info)
     fusible = {i for i in order if i.opcode is not Opcode.PARAMETER and can_fuse(i)
-               and not sizes_meet(info, i) and not may_read_padding(info, i)}
+               and not may_read_padding(info, i)}
     fusible -= _views_for_libraries(info, order, fusible)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
     while True:
@@ -69,28 +69,6 @@ def plan_computation(info: ComputationInfo) -> Plan:
             else inst.opcode.value if inst in plan.calls else "library"
         plan.steps.append((inst, kind))
     return plan
-
-
-def sizes_meet(info, inst) -> bool:
-    """Whether operands of different dynamic sizes meet in `inst` (sizes.MeetSize: XLA's
-    elementwise rule, a size of 1 broadcasts, else the result takes the smaller).
-
-    A kernel indexes every operand at the result's index, which reads past an operand of
-    size 1; such an instruction runs as a library or host step, which fit the operands
-    (library/elementwise.fitted, the CPU backend's fit)."""
-    dims = info.dims.get(inst)
-    if not isinstance(dims, tuple) or inst.shape.is_tuple:
-        return False
-    for d, dim in enumerate(dims):
-        root = canonical_dim(dim)
-        if not (isinstance(root, Sym) and isinstance(root.expr, MeetSize)):
-            continue
-        for op in inst.operands:
-            odims = info.dims.get(op)
-            if isinstance(odims, tuple) and len(odims) == len(dims) and \
-                    not dims_equal(odims[d], dim):
-                return True
-    return False
 
 
 def may_read_padding(info, inst) -> bool:
