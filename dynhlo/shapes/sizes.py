@@ -409,6 +409,17 @@ def slice_past_size(name: str, spec, actual: Iterable[int]) -> DynamicSizeError 
     return None
 
 
+def gather_past_size(name: str, d: int, first: int, size: int, actual: int,
+                     bound: int) -> DynamicSizeError:
+    """The error every backend raises for a gather whose start, clamped as XLA clamps it
+    (to [0, bound - size] of the padded buffer), reads rows `first`.. past the actual size
+    of operand dimension `d`: XLA's answer there is uninitialised padding."""
+    return DynamicSizeError(
+        f"instruction '{name}': gather reads rows {first}..{first + size - 1} of operand "
+        f"dimension {d}, which has actual size {actual} (bound {bound}): XLA's answer would "
+        "read uninitialised padding")
+
+
 def product(dims: Iterable[Dim]) -> Dim:
     dims = list(dims)
     static = math.prod(d for d in dims if isinstance(d, int))

@@ -30,12 +30,15 @@ BitcastConvertType.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.types import bit_width
 from ....shapes.rules_data import physical_order
+from ....shapes.sizes import gather_past_size
 from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
@@ -98,10 +101,14 @@ def gather(ctx, inst, args):
             starts.append(_batch_iota(lead, axis, operand.device))
             continue
         if sizes[d] > operand.shape[d]:
+            if not math.prod(lead):  # no index: nothing is read
+                return torch.zeros(shape, dtype=operand.dtype, device=operand.device)
             raise ctx.error(f"gather slice of size {sizes[d]} along operand dimension {d}, "
-                            f"which has actual size {operand.shape[d]}")
+                            f"which has actual size {operand.shape[d]}: XLA's answer would "
+                            "read uninitialised padding")
         start = idx[..., start_map.index(d)] if d in start_map else torch.zeros(
             lead, dtype=torch.int64, device=operand.device)
+        _check_no_padding_read(inst, start, sizes[d], operand.shape[d], d)
         starts.append(start.clamp(0, operand.shape[d] - sizes[d]))
     if 0 in shape:
         return torch.empty(shape, dtype=operand.dtype, device=operand.device)
@@ -112,6 +119,19 @@ def gather(ctx, inst, args):
     order = [next(window_iter) if j in offset_dims else next(batch_iter)
              for j in range(full.dim())]
     return full.permute(order).contiguous()
+
+
+def _check_no_padding_read(inst, start, size: int, actual: int, d: int) -> None:
+    """XLA clamps a gather start to [0, bound - size] of the padded buffer: a window past the
+    actual size then reads padding, which has no value (tf.unique over bounded input); the
+    CPU backend raises, and so does this (one read-back, only below the bound)."""
+    bound = inst.operands[0].shape.dims[d]
+    if actual >= bound or bound < 0 or not start.numel():
+        return
+    clamped = start.clamp(0, bound - size)
+    worst = int(clamped.max().item())
+    if worst + size > actual:
+        raise gather_past_size(inst.name, d, worst, size, actual, bound)
 
 
 def _scatter_starts(ctx, inst, indices, rank: int) -> torch.Tensor:
