@@ -76,8 +76,15 @@ def abs_(k, inst, idx):
 @same_index
 def sign(k, inst, idx):
     (x,) = operands(k, inst, idx)
+    t = inst.shape.element_type
+    if is_unsigned(t):  # Triton refuses -1 next to an unsigned value
+        return _result(k, inst, f"{x} != 0")
     x = _compute(k, inst, x)
-    return _result(k, inst, f"tl.where({x} > 0, 1, tl.where({x} < 0, -1, {x}))")
+    if is_float(t):  # NaN and -0.0 stay themselves
+        return _result(k, inst, f"tl.where({x} > 0, 1, tl.where({x} < 0, -1, {x}))")
+    tt = k.ttype(t)
+    one, zero = f"tl.full([], 1, {tt})", f"tl.full([], 0, {tt})"
+    return k.let(f"tl.where({x} > {zero}, {one}, tl.where({x} < {zero}, -{one}, {zero}))")
 
 
 @same_index
@@ -89,9 +96,12 @@ def is_finite(k, inst, idx):
 @same_index
 def not_(k, inst, idx):
     (x,) = operands(k, inst, idx)
-    if inst.shape.element_type == "pred":
+    t = inst.shape.element_type
+    if t == "pred":
         return k.let(f"{x} == 0")
-    return k.let(f"~{x}")
+    # all ones of the type: Triton's `~` xors with -1, which it refuses for unsigned types
+    ones = (1 << _WIDTH[t]) - 1 if is_unsigned(t) else -1
+    return k.let(f"{x} ^ tl.full([], {ones}, {k.ttype(t)})")
 
 
 def _arith(symbol):
