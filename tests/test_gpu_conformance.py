@@ -114,7 +114,7 @@ def test_threefry_at_the_bound_is_jax_bit_for_bit():
 # --- integer ops: every kernel emitter on edge values ------------------------------------
 
 _BINARY = ("add", "subtract", "multiply", "and", "or", "xor", "maximum", "minimum",
-           "shift-left", "shift-right-logical", "shift-right-arithmetic")
+           "shift-left", "shift-right-logical", "shift-right-arithmetic", "mulhi")
 _UNARY = ("negate", "abs", "sign", "not")
 _COMPARE = ("EQ", "NE", "LT", "LE", "GT", "GE")
 N = 40  # elements of the integer modules (a dynamic length, run at N and below)
@@ -211,3 +211,37 @@ def test_integer_reductions_bit_exact(t, cols):
             init = dtype.type(info.max // 3)
         for n in (3, 1, 0):
             assert_same(gpu, cpu, [x[:n], init], f"{t} {kind} over {cols} at {n} rows")
+
+
+_LATER_UNARY = {"acos": (-1, 1), "asin": (-1, 1), "atan": (-50, 50), "acosh": (1, 50),
+                "asinh": (-50, 50), "atanh": (-0.999, 0.999), "cosh": (-20, 20),
+                "sinh": (-20, 20)}
+
+
+@pytest.mark.parametrize("t", ["f16", "f32", "f64"])
+def test_later_unary_ops_fused_match_cpu(t):
+    """acos ... sinh (XLA's later opcodes) run in one generated kernel (no host step) and
+    match the CPU backend (NumPy) on their domain, tiny arguments and the edges included."""
+    names = sorted(_LATER_UNARY)
+    params = "\n".join(f"  x{k} = {t}[<={N}] parameter({k})" for k in range(len(names)))
+    body = "\n".join(f"  y{k} = {t}[<={N}] {op}(x{k})" for k, op in enumerate(names))
+    root = ", ".join(f"y{k}" for k in range(len(names)))
+    text = (f"HloModule later\nENTRY main {{\n{params}\n{body}\n  ROOT r = "
+            f"({', '.join([f'{t}[<={N}]'] * len(names))}) tuple({root})\n}}\n")
+    gpu, cpu = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text)
+    steps = gpu.program.plan.steps
+    assert [i.opcode.value for i, kind in steps if kind == "library"] == ["tuple"]
+    dtype = {"f16": np.float16, "f32": np.float32, "f64": np.float64}[t]
+    rng = np.random.default_rng(3)
+    args = []
+    for op in names:
+        lo, hi = _LATER_UNARY[op]
+        edge = [lo, hi, 1e-6 if lo < 1e-6 < hi else lo, -1e-6 if lo < -1e-6 < hi else hi]
+        args.append(np.concatenate([edge, rng.uniform(lo, hi, N - 4)]).astype(dtype))
+    for n in (N, 1, 0):
+        want, _ = _outputs(cpu, [a[:n] for a in args])
+        got, _ = _outputs(gpu, [a[:n] for a in args])
+        for op, g, w in zip(names, got, want, strict=True):
+            np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(w, np.float64),
+                                       rtol=2e-3 if t == "f16" else 1e-5, atol=1e-6,
+                                       err_msg=f"{op} {t} at {n}")

@@ -46,6 +46,9 @@ UNARY = {
     Opcode.LOG1P: "M.log1p({})", Opcode.EXPM1: "M.expm1({})", Opcode.ERF: "M.erf({})",
     Opcode.CBRT: "M.cbrt({})", Opcode.ROUND_NEAREST_AFZ: "M.round_afz({})",
     Opcode.ROUND_NEAREST_EVEN: "M.rint({})",
+    Opcode.ACOS: "M.acos({})", Opcode.ACOSH: "M.acosh({})", Opcode.ASIN: "M.asin({})",
+    Opcode.ASINH: "M.asinh({})", Opcode.ATAN: "M.atan({})", Opcode.ATANH: "M.atanh({})",
+    Opcode.COSH: "M.cosh({})", Opcode.SINH: "M.sinh({})",
 }
 
 
@@ -234,6 +237,22 @@ def _shift(kind):
             return k.let(f"tl.where({big}, {fill}, {shifted}).to({out}, bitcast=True)")
         return k.let(f"({expr}).to({out}, bitcast=True)")
     return emit
+
+
+@same_index
+def mulhi(k, inst, idx):
+    """XLA kMulhi: the high half of the double-width product, bit-exact: below 64 bits
+    through the 64-bit product (signed or unsigned as the type), 64 bits from 32-bit halves
+    (kmath.umulhi64/smulhi64)."""
+    x, y = operands(k, inst, idx)
+    t = inst.shape.element_type
+    bits, out = _WIDTH[t], k.ttype(t)
+    if bits == 64:
+        fn = "M.umulhi64" if is_unsigned(t) else "M.smulhi64"
+        return k.let(f"{fn}({x}, {y}).to({out}, bitcast=True)")
+    wide = "tl.uint64" if is_unsigned(t) else "tl.int64"
+    return k.let(f"(({x}.to({wide}) * {y}.to({wide})) >> tl.full([], {bits}, {wide}))"
+                 f".to({out})")
 
 
 def int_only(inst) -> bool:
