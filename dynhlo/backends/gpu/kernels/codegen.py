@@ -349,7 +349,11 @@ class KernelWriter:
         ident = lw.identity(kind, red.operands[0].shape.element_type)
         part = self.let(f"tl.where(rmask & cmask, {val}.to({acc_type}), "
                         f"{lw.literal(ident, red.operands[0].shape.element_type)})")
-        self.emit(f"{acc} = {lw.combine(kind, acc, lw.tile_reduce(kind, part))}")
+        # the loop-carried accumulator keeps its type: a tile reduction may promote (tl.max
+        # of a small int gives int32), and compiled Triton refuses a loop variable whose
+        # type changes (the interpreter does not check)
+        self.emit(f"{acc} = ({lw.combine(kind, acc, lw.tile_reduce(kind, part))})"
+                  f".to({acc_type})")
         if loop:
             self.indent -= 1
             self.memo, self.op_index = saved, saved_index
