@@ -5,11 +5,19 @@
     out = exe(x)                            # NumPy in, NumPy out, at actual sizes
     exe.save("m.dynhlo"); exe = dynhlo.load("m.dynhlo")   # AOT: loading compiles nothing
     f = dynhlo.jit(hlo_text)                # compiles per size bucket on first call, cached
+    exe = dynhlo.from_jax(fn, "f32[n,16]", bounds={"n": 64})   # a JAX function, sizes symbolic
+    module = dynhlo.parse_stablehlo(mlir_text_or_bytecode)     # StableHLO -> HloModule
 """
 
 from .errors import (ArgumentError, ArtifactError, DynamicSizeError, DynHloError,
-                     HloParseError, HloVerifyError, UnsupportedError)
+                     HloParseError, HloVerifyError, IterationLimitError,
+                     ResourceExhaustedError, UnsupportedError)
+from .frontends.jax import from_jax
+from .frontends.proto import parse_hlo_proto, parse_hlo_proto_text
+from .frontends.stablehlo import parse_stablehlo
+from .frontends.tf import from_tf
 from .hlo import HloModule, parse_hlo
+from .hlo.baked_sizes import BakedSizeWarning, DynHloWarning
 from .runtime.loader import deserialize, load
 from .runtime.buckets import BucketedExecutable
 from .runtime.executable import Executable, compile
@@ -17,6 +25,8 @@ from .runtime.jit import jit
 from .version import __version__
 
 __all__ = ["ArgumentError", "ArtifactError", "DynamicSizeError", "DynHloError",
-           "HloParseError", "HloVerifyError", "UnsupportedError", "HloModule", "parse_hlo",
+           "HloParseError", "HloVerifyError", "IterationLimitError", "ResourceExhaustedError",
+           "UnsupportedError", "HloModule", "parse_hlo",
            "Executable", "compile", "__version__", "BucketedExecutable", "deserialize", "load",
-           "jit"]
+           "jit", "from_jax", "from_tf", "parse_stablehlo", "parse_hlo_proto",
+           "parse_hlo_proto_text", "BakedSizeWarning", "DynHloWarning"]

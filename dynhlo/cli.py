@@ -4,6 +4,9 @@
     dynhlo inspect MODULE.hlo|ARTIFACT       the dynamic size of every instruction
     dynhlo compile MODULE.hlo -o M.dynhlo    compile ahead of time into an artifact file
 
+MODULE may also be StableHLO (.mlir text, .mlirbc bytecode) or an HloModuleProto (.pb, or the
+.pbtxt text form); dynhlo.frontends.files picks the reader (these need jax installed).
+
 Each subcommand is one entry of SUBCOMMANDS: a function that adds its arguments to its
 argparse parser and a function that does the work and returns the exit status. Adding a
 command (`compile`, `bench`) is one more entry. Modules are read by `load_module` and
@@ -20,6 +23,7 @@ import argparse
 import os
 import re
 import sys
+import warnings
 from pathlib import Path
 from typing import Callable, NamedTuple
 
@@ -85,6 +89,8 @@ def read_bytes(path: str) -> bytes:
         raise CliError(f"{path}: is a directory, expected an HLO text file") from None
     except OSError as exc:
         raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a NUL or a lone surrogate (main() called from Python)
+        raise CliError(f"{path!r}: not a file name ({exc})") from None
     _READ[path] = data
     return data
 
@@ -99,8 +105,16 @@ def read_text(path: str) -> str:
 
 
 def load_module(path: str):
-    """Parse an HLO text file; a parse error becomes one line, `PATH:LINE:COLUMN: ...`."""
+    """Parse an HLO text file (or StableHLO .mlir/.mlirbc, HloModuleProto .pb/.pbtxt); a parse
+    error becomes one line, `PATH:LINE:COLUMN: ...`."""
+    from .frontends.files import load_module_file
     from .hlo.parser import parse_hlo
+    try:
+        module = load_module_file(path, read_bytes(path))
+    except HloParseError as exc:
+        raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
+    if module is not None:
+        return module
     text = read_text(path)
     try:
         return parse_hlo(text)
@@ -108,9 +122,10 @@ def load_module(path: str):
         raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
 
 
-def load_executable(path: str, backend: str | None):
+def load_executable(path: str, backend: str | None, options: dict | None = None):
     """The executable of `path`: an artifact loaded as is (it names its backend; `backend`,
-    when given, must match), or an HLO module compiled for `backend` (default cpu)."""
+    when given, must match), or an HLO module compiled for `backend` (default cpu) with
+    `options` (compile keywords)."""
     if is_artifact(path):
         from .errors import ArtifactError
         from .runtime.loader import deserialize
@@ -119,7 +134,7 @@ def load_executable(path: str, backend: str | None):
         except ArtifactError as exc:
             raise ArtifactError(f"{path}: {exc}") from None
     from .runtime.executable import compile as compile_module
-    return compile_module(load_module(path), backend=backend or "cpu")
+    return compile_module(load_module(path), backend=backend or "cpu", **(options or {}))
 
 
 def is_artifact(path: str) -> bool:
@@ -207,6 +222,32 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
                         help="where to run (default: cpu, the NumPy reference; an artifact "
                              "runs on the backend it was compiled for)")
+    _add_gpu_run_arguments(parser)
+    parser.add_argument("--nproc", type=int, default=None, metavar="N",
+                        help="run a partitioned module on N local processes, one per device "
+                             "(torch.distributed: gloo on cpu, NCCL on gpu); each gets its "
+                             "shard of each argument by the parameter's sharding=")
+
+
+def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--interpret", action="store_true",
+                        help="gpu backend: run the kernels in Triton's interpreter on the CPU "
+                             "(slow; for machines without a GPU)")
+    parser.add_argument("--max-while-iterations", type=int, default=None, metavar="N",
+                        help="end a while loop that runs more than N iterations with an "
+                             "error (default: no limit)")
+
+
+def run_options(ns: argparse.Namespace) -> dict:
+    """compile() keywords from `--interpret` and `--max-while-iterations`."""
+    options: dict = {}
+    if ns.interpret:
+        if (ns.backend or "cpu") != "gpu":
+            raise CliError("--interpret is for the gpu backend (add --backend gpu)")
+        options["interpret"] = True
+    if ns.max_while_iterations is not None:
+        options["max_while_iterations"] = ns.max_while_iterations
+    return options
 
 
 def cmd_run(ns: argparse.Namespace) -> int:
@@ -214,15 +255,30 @@ def cmd_run(ns: argparse.Namespace) -> int:
     if ns.output:
         check_output_path(ns.output, [ns.module] + [a for a in ns.args
                                                      if not _LITERAL_START.match(a)])
-    exe = load_executable(ns.module, ns.backend)
-    args = [read_argument(i, a) for i, a in enumerate(ns.args)]
-    result = exe(*args)
+    if ns.nproc is not None:
+        result = _run_distributed(ns)
+    else:
+        exe = load_executable(ns.module, ns.backend, run_options(ns))
+        args = [read_argument(i, a) for i, a in enumerate(ns.args)]
+        from .frontends.stablehlo_convert import check_assertions
+        check_assertions(exe.module, args)  # a jax.export module's own shape checks (n >= 1)
+        result = exe(*args)
     outputs = flatten(result)
     if ns.output:
         save_outputs(ns.output, outputs)
     if not ns.quiet:
         sys.stdout.write(format_result(result) + "\n")
     return 0
+
+
+def _run_distributed(ns: argparse.Namespace):
+    """`dynhlo run --nproc N`: the module on N processes, the result assembled here."""
+    from .runtime.launch import run_distributed
+    if ns.nproc < 1:
+        raise CliError(f"--nproc {ns.nproc}: give a number of processes >= 1")
+    module = load_module(ns.module)
+    args = [read_argument(i, a) for i, a in enumerate(ns.args)]
+    return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu")
 
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
@@ -235,7 +291,10 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if is_artifact(ns.module):
         sys.stdout.write(inspect_artifact(ns.module))
         return 0
-    sys.stdout.write(inspect_module(load_module(ns.module)))
+    module = load_module(ns.module)
+    from .hlo.baked_sizes import warn_baked_sizes
+    warn_baked_sizes(module)
+    sys.stdout.write(inspect_module(module))
     return 0
 
 
@@ -245,9 +304,16 @@ def inspect_artifact(path: str) -> str:
     from .hlo.parser import parse_hlo
     from .inspect import inspect_module
     from .runtime.artifact import describe, read_artifact
-    artifact = read_artifact(read_bytes(path))
-    module = parse_hlo(artifact.sections[artifact.header["module"]].decode("utf-8"))
-    return describe(artifact) + "\n" + inspect_module(module)
+    from .errors import ArtifactError
+    try:
+        artifact = read_artifact(read_bytes(path))
+        text = artifact.sections[artifact.header["module"]].decode("utf-8")
+    except UnicodeDecodeError as exc:  # a hand-made file whose checksums were recomputed
+        raise ArtifactError(f"{path}: the module section is not UTF-8 HLO text ({exc.reason} "
+                            f"at byte {exc.start})") from None
+    except ArtifactError as exc:
+        raise ArtifactError(f"{path}: {exc}") from None
+    return describe(artifact) + "\n" + inspect_module(parse_hlo(text))
 
 
 def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
@@ -257,6 +323,7 @@ def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
                         help="the backend to compile for (default: cpu)")
     parser.add_argument("--target", help="the GPU target, e.g. sm_90 (gpu backend only)")
+    _add_gpu_run_arguments(parser)
     parser.add_argument("--bound", action="append", default=[], metavar="NAME:DIM=BOUND",
                         help="bound an unbounded (?) dimension, e.g. x:0=1024 (NAME: the "
                              "parameter's name, with or without its .N suffix, or its number)")
@@ -270,6 +337,8 @@ def cmd_compile(ns: argparse.Namespace) -> int:
     from .runtime.executable import compile as compile_module
     options = compile_options(ns)
     check_output_path(ns.output, [ns.module], "module.dynhlo")
+    from .runtime.artifact import check_replaceable
+    check_replaceable(Path(ns.output))  # before compiling: refuse at once, not minutes later
     if is_artifact(ns.module):
         raise CliError(f"{ns.module}: is already a compiled artifact; `dynhlo compile` takes "
                        "HLO text (`dynhlo run` and `dynhlo inspect` read artifacts)")
@@ -307,7 +376,7 @@ def compile_options(ns: argparse.Namespace) -> dict:
         options["bounds"] = parse_bounds(ns.bound)
     if ns.buckets is not None:
         options["buckets"] = _int_list("--buckets", ns.buckets)
-    return options
+    return {**options, **run_options(ns)}
 
 
 def parse_bounds(specs: list[str]) -> dict:
@@ -411,6 +480,7 @@ _EPILOG = """examples:
   dynhlo run m.hlo x.npy 3 -o out.npz       a .npy file, a bare number, save the outputs
   dynhlo inspect m.hlo                      the dynamic size of every instruction
   dynhlo compile m.hlo -o m.dynhlo          ahead of time; `dynhlo run m.dynhlo ...`
+  dynhlo run model.mlir x.npy               StableHLO (.mlir/.mlirbc) or HloModuleProto (.pb)
 
 HLO text comes from jax.jit(f).lower(...).as_text(dialect="hlo") or XLA's --xla_dump_to;
 mark the dynamic dimensions of the parameters with <=N (f32[<=128,64]).
@@ -439,7 +509,9 @@ def main(argv: list[str] | None = None) -> int:
     _READ.clear()  # each command reads its files afresh
     try:
         ns = parser.parse_args(argv)
-        return ns.handler(ns)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return ns.handler(ns)
     except DynHloError as exc:
         return _fail(_first_line(exc))
     except KeyboardInterrupt:
@@ -458,6 +530,11 @@ def main(argv: list[str] | None = None) -> int:
             raise
         return _fail(f"internal error: {type(exc).__name__}: {_first_line(exc)} (a bug in "
                      "dynhlo; set DYNHLO_TRACEBACK=1 to see where)")
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """dynhlo's warnings (a size baked into a module) as one line on stderr."""
+    print(f"{PROG}: warning: {message}", file=sys.stderr)
 
 
 def _fail(message: str, status: int = EXIT_ERROR) -> int:

@@ -91,5 +91,15 @@ class DynamicSizeError(DynHloError):
     """
 
 
+class IterationLimitError(DynHloError):
+    """A while loop ran more iterations than the `max_while_iterations` compile option allows
+    (a loop that would never end, or a bigger input than the limit was chosen for)."""
+
+
+class ResourceExhaustedError(DynHloError):
+    """An array larger than its device's memory (XLA: RESOURCE_EXHAUSTED): names the
+    instruction, the bytes it needs, the device and what is available."""
+
+
 class ArtifactError(DynHloError):
     """A serialized executable that cannot be loaded: says which check failed."""

@@ -6,7 +6,8 @@ itself loads; import it before anything that imports triton. It also holds HLO t
 GPU tests share:
 
     import dynhlo
-    from gpucheck import F32_REDUCERS, gpu, torch
+    from gpucheck import F32_REDUCERS, GPU, gpu, torch
+    exe = dynhlo.compile(text, **GPU)     # the interpreter where there is no GPU
 """
 
 from __future__ import annotations
@@ -21,7 +22,13 @@ if importlib.util.find_spec("triton") is None:
 
 from dynhlo.backends import gpu  # noqa: E402  (picks interpreter mode first)
 
-__all__ = ["F32_REDUCERS", "gpu", "torch"]
+# Without a CUDA device the GPU tests ask for Triton's interpreter explicitly (backend="gpu"
+# alone is then an UnsupportedError); on a device they run the real kernels.
+INTERPRET = not torch.cuda.is_available()
+GPU = {"backend": "gpu", "interpret": INTERPRET}   # compile()/jit() keywords
+CLI_GPU = ["--backend", "gpu"] + (["--interpret"] if INTERPRET else [])
+
+__all__ = ["CLI_GPU", "F32_REDUCERS", "GPU", "INTERPRET", "gpu", "torch"]
 
 # add_f and max_f: the f32 reducers of reduce / reduce-window tests.
 F32_REDUCERS = """add_f {

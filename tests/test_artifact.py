@@ -282,7 +282,7 @@ def test_file_errors_are_artifact_errors(tmp_path, small_blob):
 
 def test_save_replaces_atomically_and_leaves_no_temporary_files(tmp_path):
     path = tmp_path / "m.dynhlo"
-    path.write_bytes(b"old")
+    path.write_bytes(artifact.MAGIC + b"an older, truncated artifact")
     dynhlo.compile(SMALL).save(path)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["m.dynhlo"]
     assert dynhlo.load(path).module.name == "small"

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-import gpucheck  # noqa: F401  (skips without torch or triton; picks interpreter mode)
+from gpucheck import GPU  # skips without torch or triton; picks interpreter mode
 
 FILECHECK = Path(__file__).parent / "filecheck"
 
@@ -30,7 +30,7 @@ def _chain(n: int) -> str:
 def test_a_chain_of_2000_elementwise_ops_is_one_kernel_matching_the_cpu():
     """Code generation walks same-index operands with a stack: no RecursionError."""
     text = _chain(2000)
-    on_gpu, on_cpu = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
+    on_gpu, on_cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text, backend="cpu")
     assert len(on_gpu.program.kernels) == 1
     for n in (0, 5, 16):
         x = np.linspace(-1, 1, n, dtype=np.float32)
@@ -52,5 +52,5 @@ def test_generated_triton_text(path):
               if line.strip().startswith("// CHECK:")]
     assert checks, f"{path.name} has no CHECK lines"
     module = "\n".join(line for line in text.splitlines() if not line.strip().startswith("//"))
-    kernels = dynhlo.compile(module, backend="gpu").program.kernels
+    kernels = dynhlo.compile(module, **GPU).program.kernels
     _check("\n".join(k.source for k in kernels), checks, path.name)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-import gpucheck  # noqa: F401  (skips without torch or triton; picks interpreter mode)
+from gpucheck import GPU  # skips without torch or triton; picks interpreter mode
 from dynhlo.hlo.types import to_numpy_dtype  # noqa: E402
 
 FLOATS = ["f16", "bf16", "f32", "f64"]
@@ -60,7 +60,7 @@ ENTRY main {{
 
 
 def run_both(text: str, args, t: str):
-    on_gpu = dynhlo.compile(text, backend="gpu")
+    on_gpu = dynhlo.compile(text, **GPU)
     assert on_gpu.program.kernels
     assert all(kind in ("param", "kernel") for _, kind in on_gpu.program.plan.steps)
     got = on_gpu(*args)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import torch  # skips without torch or triton; picks interpreter mode
+from gpucheck import GPU, torch  # skips without torch or triton; picks interpreter mode
 
 MODELS = Path(__file__).resolve().parent / "data" / "models"
 needs_models = pytest.mark.skipif(not MODELS.is_dir(), reason="needs the shared corpus")
@@ -41,7 +41,7 @@ def _close(got, want, tol=1e-5):
 @needs_models
 def test_each_shape_is_planned_once_and_sizes_do_not_leak_between_plans():
     text = (MODELS / "softmax_rows" / "module.hlo").read_text()
-    exe, ref = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
+    exe, ref = dynhlo.compile(text, **GPU), dynhlo.compile(text, backend="cpu")
     rng = np.random.default_rng(3)
     for n in (5, 3, 5, 0, 3, 100, 1):
         x = rng.standard_normal((n, 37)).astype(np.float32)
@@ -51,7 +51,7 @@ def test_each_shape_is_planned_once_and_sizes_do_not_leak_between_plans():
 
 def test_sizes_that_differ_follow_xla_on_every_call_not_only_the_first():
     """XLA's elementwise rule: the smaller size wins, a size of 1 broadcasts."""
-    exe = dynhlo.compile(ADD, backend="gpu")
+    exe = dynhlo.compile(ADD, **GPU)
     a3, a4 = torch.ones(3, 4, device=_device()), torch.ones(4, 4, device=_device())
     a1 = torch.full((1, 4), 5.0, device=_device())
     _close(exe(a3, a3), np.full((3, 4), 2, np.float32))
@@ -68,7 +68,7 @@ def test_sizes_that_differ_follow_xla_on_every_call_not_only_the_first():
     (lambda d: torch.ones(3, 4, 1, device=d), "expects rank 2"),
 ])
 def test_tensors_that_do_not_fit_are_argument_errors_after_tensors_that_did(bad, message):
-    exe = dynhlo.compile(ADD, backend="gpu")
+    exe = dynhlo.compile(ADD, **GPU)
     good = torch.ones(3, 4, device=_device())
     exe(good, good)  # the fast check has seen f32 tensors of this class
     with pytest.raises(dynhlo.ArgumentError, match=message):
@@ -76,7 +76,7 @@ def test_tensors_that_do_not_fit_are_argument_errors_after_tensors_that_did(bad,
 
 
 def test_non_contiguous_tensor_arguments_are_read_as_their_logical_values():
-    exe = dynhlo.compile(ADD, backend="gpu")
+    exe = dynhlo.compile(ADD, **GPU)
     a = torch.arange(32, dtype=torch.float32, device=_device()).reshape(4, 8).T[:6]  # strided
     b = torch.ones(6, 4, device=_device())
     for _ in range(2):  # the first call plans, the second runs the plan
@@ -93,7 +93,7 @@ def test_direct_launch_gets_pointers_sizes_and_constexprs_in_kernel_order(name, 
                                                                            monkeypatch):
     from dynhlo.backends.gpu.launch import fastpath
     text = (MODELS / name / "module.hlo").read_text()
-    exe, ref = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
+    exe, ref = dynhlo.compile(text, **GPU), dynhlo.compile(text, backend="cpu")
     assert exe.program.fast is not None and exe.program.kernels
     tensors: dict[int, torch.Tensor] = {}
 
@@ -193,7 +193,7 @@ def test_gpu_plans_and_checks_on_the_device():
 def test_gpu_direct_launches_match_the_cpu_backend_at_every_size(name):
     """After the first call every kernel launches through Triton's C launcher directly."""
     text = (MODELS / name / "module.hlo").read_text()
-    exe, ref = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
+    exe, ref = dynhlo.compile(text, **GPU), dynhlo.compile(text, backend="cpu")
     rng = np.random.default_rng(6)
     bound = next(d for p in exe.parameters
                  for d, dyn in zip(p.shape.dims, p.shape.dynamic, strict=True)

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
+from gpucheck import GPU, gpu, torch  # skips without torch or triton; picks interpreter mode
 from dynhlo.hlo.opcodes import Opcode  # noqa: E402
 from dynhlo import backends, stats  # noqa: E402
 from test_gpu_library_ops import check  # noqa: E402
@@ -143,7 +143,7 @@ def test_xla_dump_module_runs_on_the_device_like_cpu(name, n):
 
 
 def test_fusions_are_gone_from_what_the_gpu_plans():
-    program = dynhlo.compile(SOFTMAX, backend="gpu").program
+    program = dynhlo.compile(SOFTMAX, **GPU).program
     opcodes = {i.opcode for i in program.module.instructions()}
     assert not opcodes & {Opcode.FUSION, Opcode.ASYNC_START, Opcode.ASYNC_DONE}
     assert program.kernels  # the inlined instructions are fused into generated kernels
@@ -153,7 +153,7 @@ def test_fusions_are_gone_from_what_the_gpu_plans():
 def test_without_the_pipeline_fusions_take_the_host_fallback(name, monkeypatch):
     without = dataclasses.replace(backends.BACKENDS["gpu"], pipeline=[])
     monkeypatch.setitem(backends.BACKENDS, "gpu", without)
-    exe = dynhlo.compile(MODULES[name], backend="gpu")
+    exe = dynhlo.compile(MODULES[name], **GPU)
     before = stats.snapshot().get("gpu_host_fallback", 0)
     exe(_x(3))
     assert stats.snapshot().get("gpu_host_fallback", 0) > before
@@ -165,7 +165,7 @@ def test_without_the_pipeline_fusions_take_the_host_fallback(name, monkeypatch):
 def test_aot_payload_of_an_xla_dump_module_loads_with_zero_compilations(name):
     from dynhlo.compiler import load_program
     text = MODULES[name]
-    payload = dynhlo.compile(text, backend="gpu", target="sm_90").program.to_payload()
+    payload = dynhlo.compile(text, **GPU, target="sm_90").program.to_payload()
     module = dynhlo.parse_hlo(text)  # what the artifact stores: the module as the user gave it
     before = stats.snapshot()
     program = load_program(module, "gpu", payload, "sm_90")

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import gpu, torch  # skips without torch or triton; picks interpreter mode
+from gpucheck import GPU, gpu, torch  # skips without torch or triton; picks interpreter mode
 from dynhlo import stats  # noqa: E402
 
 MODELS = Path(__file__).resolve().parent / "data" / "models"
@@ -65,7 +65,7 @@ def check_model(name: str, fname: str, exe) -> int:
 @pytest.mark.parametrize("fname", FILES)
 @pytest.mark.parametrize("name", NAMES)
 def test_corpus_model_matches_jax(name, fname):
-    exe = dynhlo.compile((MODELS / name / fname).read_text(), backend="gpu")
+    exe = dynhlo.compile((MODELS / name / fname).read_text(), **GPU)
     assert exe.backend == "gpu"
     assert check_model(name, fname, exe) >= 1
 
@@ -73,7 +73,7 @@ def test_corpus_model_matches_jax(name, fname):
 @pytest.mark.parametrize("name", NAMES)
 def test_corpus_model_matches_cpu_backend(name):
     text = (MODELS / name / "module.hlo").read_text()
-    on_gpu = dynhlo.compile(text, backend="gpu")
+    on_gpu = dynhlo.compile(text, **GPU)
     on_cpu = dynhlo.compile(text, backend="cpu")
     for case, args, _ in load_cases(name):
         assert_matches(on_gpu(*args), np.asarray(on_cpu(*args)), 1e-5, 1e-5)
@@ -83,12 +83,12 @@ def test_corpus_model_matches_cpu_backend(name):
                                         ("embedding_sum", 1), ("attention", 1)])
 def test_reductions_fuse_with_their_producers_and_users(name, most):
     """softmax and layer norm are one kernel each (the issue asks for at most two)."""
-    exe = dynhlo.compile((MODELS / name / "module.hlo").read_text(), backend="gpu")
+    exe = dynhlo.compile((MODELS / name / "module.hlo").read_text(), **GPU)
     assert 1 <= len(exe.program.kernels) <= most
 
 
 def test_kernels_take_sizes_as_unspecialized_scalars():
-    exe = dynhlo.compile((MODELS / "attention" / "module.hlo").read_text(), backend="gpu")
+    exe = dynhlo.compile((MODELS / "attention" / "module.hlo").read_text(), **GPU)
     for kernel in exe.program.kernels:
         names = [f"s{k}" for k in range(len(kernel.size_syms))]
         assert names, "the attention kernels depend on the dynamic size"
@@ -97,7 +97,7 @@ def test_kernels_take_sizes_as_unspecialized_scalars():
 
 
 def test_seed_module_sizes_5_and_3_and_6_is_an_argument_error():
-    exe = dynhlo.compile(SEED, backend="gpu")
+    exe = dynhlo.compile(SEED, **GPU)
     for n in (5, 3, 0, 1):
         a = np.arange(n * 5, dtype=np.float32).reshape(n, 5)
         np.testing.assert_array_equal(exe(a), a)
@@ -108,7 +108,7 @@ def test_seed_module_sizes_5_and_3_and_6_is_an_argument_error():
 def test_size_zero_and_one_on_every_model():
     for name in NAMES:
         meta = json.loads((MODELS / name / "cases.json").read_text())
-        exe = dynhlo.compile((MODELS / name / "module.hlo").read_text(), backend="gpu")
+        exe = dynhlo.compile((MODELS / name / "module.hlo").read_text(), **GPU)
         ref = dynhlo.compile((MODELS / name / "module.hlo").read_text(), backend="cpu")
         case = meta["cases"][0]
         arrays = np.load(MODELS / name / "cases.npz")
@@ -133,7 +133,7 @@ ENTRY main {
   ROOT c = f32[<=8] add(a, b)
 }
 """
-    exe = dynhlo.compile(text, backend="gpu")
+    exe = dynhlo.compile(text, **GPU)
     np.testing.assert_array_equal(exe(np.ones(3, np.float32), np.ones(3, np.float32)),
                                   np.full(3, 2, np.float32))
     b = np.arange(4, dtype=np.float32)
@@ -151,7 +151,7 @@ ENTRY main {
 @pytest.mark.parametrize("fname", FILES)
 @pytest.mark.parametrize("name", NAMES)
 def test_gpu_corpus_model_on_device(name, fname):
-    exe = dynhlo.compile((MODELS / name / fname).read_text(), backend="gpu")
+    exe = dynhlo.compile((MODELS / name / fname).read_text(), **GPU)
     assert exe.program.target.startswith("sm_")
     assert check_model(name, fname, exe) >= 1
 
@@ -170,7 +170,7 @@ def test_gpu_twenty_sizes_compile_nothing_after_the_first_call(name):
     bound = next(iter(meta["dims"].values()))["bound"]
     # Triton's own dispatch on every launch (no fast path): Triton itself must find the
     # kernel it compiled for the first size.
-    exe = dynhlo.compile((MODELS / name / "module.hlo").read_text(), backend="gpu",
+    exe = dynhlo.compile((MODELS / name / "module.hlo").read_text(), **GPU,
                          fast_launch=False)
     ref = dynhlo.compile((MODELS / name / "module.hlo").read_text(), backend="cpu")
     rng = np.random.default_rng(0)
@@ -196,7 +196,7 @@ def test_gpu_twenty_sizes_compile_nothing_after_the_first_call(name):
 @pytest.mark.gpu
 @needs_cuda
 def test_gpu_cuda_tensors_in_and_out_without_host_copies():
-    exe = dynhlo.compile((MODELS / "softmax_rows" / "module.hlo").read_text(), backend="gpu")
+    exe = dynhlo.compile((MODELS / "softmax_rows" / "module.hlo").read_text(), **GPU)
     x = torch.randn(17, 37, device="cuda")
     out = exe(x)
     assert isinstance(out, torch.Tensor) and out.is_cuda
@@ -209,7 +209,7 @@ def test_gpu_cuda_tensors_in_and_out_without_host_copies():
 def test_gpu_aot_payload_launches_with_zero_compilations(name):
     from dynhlo.compiler import load_program
     text = (MODELS / name / "module.hlo").read_text()
-    exe = dynhlo.compile(text, backend="gpu", target="sm_90")
+    exe = dynhlo.compile(text, **GPU, target="sm_90")
     payload = exe.program.to_payload()
     module = dynhlo.parse_hlo(text)
     before = stats.snapshot().get("kernel_compile", 0)
@@ -232,7 +232,7 @@ def test_aot_payload_for_another_target_is_an_artifact_error():
 def test_attention_with_different_query_and_key_counts_and_a_mismatched_value():
     """q and k may differ (two dynamic dims in the scores); k and v must agree."""
     text = (MODELS / "attention" / "module.hlo").read_text()
-    on_gpu, on_cpu = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text, backend="cpu")
+    on_gpu, on_cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text, backend="cpu")
     rng = np.random.default_rng(5)
     q, k, v = (rng.standard_normal((n, 64)).astype(np.float32) for n in (5, 7, 7))
     assert_matches(on_gpu(q, k, v), np.asarray(on_cpu(q, k, v)), 1e-5, 1e-5)

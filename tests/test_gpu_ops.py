@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import F32_REDUCERS, torch  # skips without torch or triton; picks interpreter mode
+from gpucheck import F32_REDUCERS, GPU, torch  # skips without torch or triton
 
 ADD = F32_REDUCERS + """add_s {
   a = s32[] parameter(0)
@@ -109,7 +109,7 @@ def make_arg(kind: str, n: int, rng):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_op_matches_cpu_backend(name):
     text, kinds, fused = CASES[name]
-    on_gpu = dynhlo.compile(text, backend="gpu")
+    on_gpu = dynhlo.compile(text, **GPU)
     on_cpu = dynhlo.compile(text, backend="cpu")
     if fused:
         assert on_gpu.program.kernels, "expected a generated kernel"
@@ -124,7 +124,7 @@ def test_op_matches_cpu_backend(name):
 
 def test_generated_kernel_masks_with_sizes_and_grids_follow_them():
     text, kinds, _ = CASES["unary_chain"]
-    exe = dynhlo.compile(text, backend="gpu")
+    exe = dynhlo.compile(text, **GPU)
     (kernel,) = exe.program.kernels
     assert "xmask = x < (s0) * (5)" in kernel.source
     assert "do_not_specialize=['s0']" in kernel.source
@@ -151,7 +151,7 @@ ENTRY main {
 
 def test_data_dependent_size_from_a_device_value():
     """set-dimension-size's size is a computed scalar: read from the device, then used."""
-    on_gpu = dynhlo.compile(SET_SIZE, backend="gpu")
+    on_gpu = dynhlo.compile(SET_SIZE, **GPU)
     x = np.random.default_rng(3).random((10, 4), dtype=np.float32)
     for n in (0, 1, 7, 10):
         e, s, g = on_gpu(x, np.int32(n))
@@ -167,7 +167,7 @@ def test_aot_payload_cross_compiles_without_a_gpu():
     import json
     from dynhlo import stats
     text, _, _ = CASES["row_reduce_max"]
-    program = dynhlo.compile(text, backend="gpu", target="sm_90").program
+    program = dynhlo.compile(text, **GPU, target="sm_90").program
     before = stats.snapshot().get("kernel_compile", 0)
     payload = program.to_payload()
     assert stats.snapshot().get("kernel_compile", 0) == before + len(program.kernels)
@@ -195,7 +195,7 @@ class _DlpackArray:
 
 def test_dlpack_arrays_pass_in_without_a_copy_and_tensors_come_out():
     text, _, _ = CASES["unary_chain"]
-    exe = dynhlo.compile(text, backend="gpu")
+    exe = dynhlo.compile(text, **GPU)
     x = torch.randn(6, 5, device=exe.program.device)
     out = exe(_DlpackArray(x))
     assert isinstance(out, torch.Tensor)
@@ -212,7 +212,7 @@ ENTRY main {
   ROOT y = f32[<=2100000,1024] exponential(x)
 }
 """
-    exe = dynhlo.compile(text, backend="gpu")
+    exe = dynhlo.compile(text, **GPU)
     (kernel,) = exe.program.kernels
     assert "s0 = s0.to(tl.int64)" in kernel.source and ".to(tl.int64)" in kernel.source
     x = np.random.default_rng(0).random((3, 1024), dtype=np.float32)
@@ -247,7 +247,7 @@ ENTRY main {
 
 def test_softmax_over_rows_longer_than_one_tile_loops_over_column_tiles():
     """Reduced extents past codegen.PERSISTENT_MAX are walked in tiles, one pass each."""
-    exe = dynhlo.compile(LONG_ROWS, backend="gpu")
+    exe = dynhlo.compile(LONG_ROWS, **GPU)
     (kernel,) = exe.program.kernels
     assert kernel.kind == "row" and "for cstart in range(0, " in kernel.source
     rng = np.random.default_rng(11)
@@ -290,7 +290,7 @@ ENTRY main {
 def test_while_runs_its_body_plan_on_the_device():
     """The body's ops are generated kernels; only the predicate is read back per iteration."""
     from dynhlo import stats
-    exe = dynhlo.compile(WHILE, backend="gpu")
+    exe = dynhlo.compile(WHILE, **GPU)
     assert ("while" in [kind for _, kind in exe.program.plan.steps])
     assert exe.program.kernels  # the body's tanh + add (and the condition's compare)
     rng = np.random.default_rng(4)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import F32_REDUCERS  # skips without torch or triton; interpreter mode
+from gpucheck import F32_REDUCERS, GPU  # skips without torch or triton; interpreter mode
 
 B, C = 12, 5
 
@@ -74,7 +74,7 @@ def random_module(seed: int, b: int = B, c: int = C) -> str:
 @pytest.mark.parametrize("seed", range(40))
 def test_random_module_gpu_matches_cpu(seed):
     text = random_module(seed)
-    on_gpu = dynhlo.compile(text, backend="gpu")
+    on_gpu = dynhlo.compile(text, **GPU)
     on_cpu = dynhlo.compile(text, backend="cpu")
     rng = np.random.default_rng(seed)
     w = rng.standard_normal(C).astype(np.float32)
@@ -93,7 +93,7 @@ LONG_SEEDS = [1002, 1013, 1015, 1039, 1042, 1045, 1046, 1052]
 def test_random_module_with_rows_longer_than_one_tile(seed):
     """Rows of 2100 elements: row reductions loop over column tiles (codegen loop mode)."""
     text = random_module(seed, 3, 2100)
-    on_gpu = dynhlo.compile(text, backend="gpu")
+    on_gpu = dynhlo.compile(text, **GPU)
     assert any("for cstart in range(" in k.source for k in on_gpu.program.kernels)
     on_cpu = dynhlo.compile(text, backend="cpu")
     rng = np.random.default_rng(seed)

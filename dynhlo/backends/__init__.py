@@ -47,7 +47,8 @@ class Backend:
 
 BACKENDS: dict[str, Backend] = {
     "cpu": Backend("cpu", CPU_PIPELINE, "dynhlo.backends.cpu"),
-    "gpu": Backend("gpu", GPU_PIPELINE, "dynhlo.backends.gpu", needs="torch and triton"),
+    "gpu": Backend("gpu", GPU_PIPELINE, "dynhlo.backends.gpu",
+                   needs='torch and triton (pip install "dynhlo[gpu]")'),
 }
 
 

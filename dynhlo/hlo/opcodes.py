@@ -243,7 +243,7 @@ _SPECIAL: dict[str, OpSpec] = {
     "custom-call": OpSpec(None, Group.OTHER, ("called_computations", "to_apply")),
     "get-dimension-size": OpSpec(1, Group.STRUCTURE),
     "set-dimension-size": OpSpec(2, Group.STRUCTURE),
-    "rng": OpSpec(None, Group.OTHER),
+    "rng": OpSpec(2, Group.OTHER),  # rng(a, b): the distribution's two parameters
     "rng-bit-generator": OpSpec(1, Group.OTHER),
     "rng-get-and-update-state": OpSpec(0, Group.OTHER),
     "async-start": OpSpec(None, Group.CONTROL, ("calls",)),
@@ -265,9 +265,11 @@ def _spec(op: Opcode) -> OpSpec:
     if op.value in ("replica-id", "partition-id", "after-all"):
         return OpSpec(None if op.value == "after-all" else 0, Group.STRUCTURE)
     if op.value in ("add-dependency", "opt-barrier", "domain"):
-        return OpSpec(None, Group.STRUCTURE)
-    return OpSpec(None, Group.COLLECTIVE if "all-" in op.value or "collective" in op.value
-                  else Group.OTHER)
+        # XLA: add-dependency(value, token), opt-barrier(tuple), domain(operand)
+        return OpSpec(2 if op.value == "add-dependency" else 1, Group.STRUCTURE)
+    group = Group.COLLECTIVE if "all-" in op.value or "collective" in op.value else Group.OTHER
+    # An asynchronous op's -done takes the one value its -start (or send/recv) gave.
+    return OpSpec(1 if op.value.endswith("-done") else None, group)
 
 
 OP_SPECS: dict[Opcode, OpSpec] = {op: _spec(op) for op in Opcode}

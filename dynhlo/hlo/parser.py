@@ -46,8 +46,21 @@ def parse_hlo(text: str | bytes) -> HloModule:
         hint = " (read a file first: Path(p).read_text())" if isinstance(text, os.PathLike) else ""
         raise DynHloError(f"parse_hlo() takes HLO text (str or bytes), got "
                           f"{type(text).__name__}{hint}")
+    if not text.isascii():
+        _check_encodable(text)
     # A leading byte order mark (Windows editors write one) is not part of the HLO text.
     return _Parser(text.removeprefix("\ufeff")).module()
+
+
+def _check_encodable(text: str) -> None:
+    """HloParseError at a lone surrogate ('\\ud800' from a bad decode): no file can hold it,
+    so the module could never be printed, serialized or cached."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        shown = text.encode("utf-8", "backslashreplace").decode("utf-8")  # printable
+        raise _Parser(shown).error(f"character U+{ord(text[exc.start]):04X} is a lone "
+                                  "surrogate, not Unicode text", exc.start) from None
 
 
 def _decode(data: bytes) -> str:

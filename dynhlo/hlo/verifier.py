@@ -4,7 +4,8 @@ What this checks: no instruction is its own operand through a chain of operands 
 computation calls itself (XLA's HloVerifier rejects both; evaluating them would never end);
 per instruction, operand element types of elementwise ops agree with each other and with the
 result (XLA's ShapeInference rules for element types), `select` takes a pred, and called
-computations have the signature their caller needs (dynhlo.hlo.verify_calls). Raises
+computations have the signature their caller needs (dynhlo.hlo.verify_calls); every other
+op's element types, operand kinds and called computations: dynhlo.hlo.verify_types. Raises
 HloVerifyError naming the instruction.
 """
 
@@ -15,6 +16,7 @@ from .ir import HloModule, Instruction
 from .opcodes import OP_SPECS, Group, Opcode
 from .types import COMPLEX_TYPES, INTEGRAL_TYPES
 from .verify_calls import check_called_signature
+from .verify_types import check_instruction
 
 # Unary opcodes whose result element type differs from the operand's.
 _TYPE_CHANGING = {Opcode.CONVERT, Opcode.BITCAST_CONVERT, Opcode.IS_FINITE, Opcode.REAL,
@@ -34,6 +36,7 @@ def verify_module(module: HloModule) -> None:
         raise module.locate(exc)
     for inst in module.instructions():
         try:
+            check_instruction(inst)
             _check_types(inst)
             _check_element_kind(inst)
             _check_called_arity(inst)
@@ -157,10 +160,6 @@ def _check_types(inst: Instruction) -> None:
     elif inst.opcode is Opcode.CLAMP:
         _expect(inst, types[0] == types[1] == types[2] == result,
                 f"clamp of {', '.join(types)} with result {result}")
-    elif inst.opcode is Opcode.SET_DIMENSION_SIZE:
-        # XLA: the size is an s32[] (an f32 2.7 would silently truncate to 2).
-        _expect(inst, types[1] in INTEGRAL_TYPES,
-                f"set-dimension-size takes an integer size, got {types[1]}")
     elif inst.opcode in (Opcode.REAL, Opcode.IMAG) and types[0] in COMPLEX_TYPES:
         _expect(inst, _COMPLEX_FROM_REAL[types[0]] == result,
                 f"{inst.opcode.value} of {types[0]} gives {_COMPLEX_FROM_REAL[types[0]]}")

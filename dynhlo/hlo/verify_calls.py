@@ -10,6 +10,8 @@ between static and `<=` forms, which dynamic dimension inference checks.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..errors import HloVerifyError
 from .ir import Computation, Instruction
 from .opcodes import Opcode
@@ -89,6 +91,8 @@ def _check_while(inst: Instruction) -> None:
     for comp in inst.called.get("condition", []):
         _check_one_param(inst, comp, inst.operands[0].shape, "condition")
         _check_pred_root(inst, comp, "condition")
+        if _always_true(comp.root):
+            _fail(inst, f"condition '{comp.name}' is the constant true: the loop never ends")
     for comp in inst.called.get("body", []):
         _check_one_param(inst, comp, inst.operands[0].shape, "body")
         if not same_kind(comp.root.shape, comp.parameters[0].shape):
@@ -96,6 +100,16 @@ def _check_while(inst: Instruction) -> None:
                         f"{comp.parameters[0].shape}; a loop carries one shape")
     if not same_kind(inst.shape, inst.operands[0].shape):
         _fail(inst, f"while of {inst.operands[0].shape} declared {inst.shape}")
+
+
+def _always_true(root: Instruction) -> bool:
+    """A condition whose root is constant(true), through copies (a loop nothing can end)."""
+    while root.opcode is Opcode.COPY and root.operands:
+        root = root.operands[0]
+    if root.opcode is not Opcode.CONSTANT or root.literal is None:
+        return False
+    value = np.asarray(root.literal)
+    return value.size == 1 and bool(value.reshape(()))
 
 
 def _check_conditional(inst: Instruction) -> None:

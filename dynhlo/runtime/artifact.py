@@ -138,13 +138,14 @@ def dynhlo_version() -> str:
 def save(exe, path) -> None:
     """Serialize `exe` and write it to `path` atomically.
 
-    Replaces an existing file, except one that holds HLO text: saving over the module the
-    artifact was compiled from (`exe.save("model.hlo")`) would destroy the user's source, so
-    it is refused, as are a directory and a missing directory. Raises ArtifactError for
-    those and for I/O errors.
+    Replaces an existing file only when it is a dynhlo artifact (starts with the magic
+    bytes) or empty: any other file (the HLO module the artifact was compiled from, with or
+    without a BOM, comment or blank lines first; a .npy; anything) is the user's data and is
+    refused, as are a directory and a missing directory. Raises ArtifactError for those and
+    for I/O errors.
     """
     path = _as_path(path, "save")
-    _check_replaceable(path)
+    check_replaceable(path)
     write_atomic(path, serialize(exe))
 
 
@@ -159,9 +160,10 @@ def _as_path(path, caller: str) -> Path:
     return Path(path)
 
 
-def _check_replaceable(path: Path) -> None:
-    """ArtifactError unless `path` may be written: its directory exists and it is not a
-    directory or a file of HLO text."""
+def check_replaceable(path: Path) -> None:
+    """ArtifactError unless an artifact may be written at `path`: its directory exists, and
+    it is missing, empty or already a dynhlo artifact (by its magic bytes; never guessed
+    from text, which a BOM, a comment or whitespace can hide)."""
     if path.is_dir():
         raise ArtifactError(f"cannot write artifact '{path}': it is a directory; give a file "
                             f"name, e.g. {path / 'module.dynhlo'}")
@@ -169,19 +171,21 @@ def _check_replaceable(path: Path) -> None:
         raise ArtifactError(f"cannot write artifact '{path}': directory '{path.parent}' does "
                             "not exist")
     try:
+        if not path.is_file():  # a FIFO or device: opening it could block or destroy data
+            if not path.exists():
+                return
+            raise ArtifactError(f"refusing to overwrite '{path}': it is not a regular file")
         with open(path, "rb") as f:
-            head = f.read(4096).lstrip()[:len(_HLO_START)]
+            head = f.read(len(MAGIC))
     except FileNotFoundError:
         return
     except OSError as exc:
         raise ArtifactError(f"cannot write artifact '{path}': {exc.strerror or exc}") from None
-    if head == _HLO_START:
-        raise ArtifactError(f"refusing to overwrite '{path}': it holds HLO text (an artifact "
-                            "replaces only other files); choose another path, e.g. "
-                            f"{path.with_suffix('.dynhlo')}")
-
-
-_HLO_START = b"HloModule"
+    if head and head != MAGIC:
+        other = path.with_suffix(".dynhlo")
+        raise ArtifactError(f"refusing to overwrite '{path}': it is not a dynhlo artifact "
+                            "(an artifact replaces only an older artifact); choose another "
+                            "path" + (f", e.g. {other}" if other != path else ""))
 
 
 def write_atomic(path: Path, data: bytes) -> None:
@@ -321,6 +325,9 @@ def _check_buckets(header: dict, names: set) -> None:
         raise ArtifactError(f"malformed artifact header: bucket bounds {bounds!r} do not fit "
                             f"bucket_dims {dims!r}")
     for entry in header["buckets"]:
+        if not isinstance(entry, dict):
+            raise ArtifactError(f"malformed artifact header: bucket entry {entry!r} is not an "
+                                "object")
         program = entry.get("program")
         refs = [entry.get("module")] + (list(program.values()) if isinstance(program, dict)
                                         else [None])

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..compiler import compile_program
-from ..errors import DynHloError
+from ..errors import DynHloError, UnsupportedError
+from ..hlo.baked_sizes import warn_baked_sizes
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from . import artifact
@@ -76,6 +77,15 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
             dynhlo.runtime.buckets for how parameters are named).
         buckets: bucket bounds for the `?` dimensions `bounds` leaves: one program per bucket
             in a BucketedExecutable, and a call runs the smallest bucket that fits.
+        max_while_iterations: a positive int: a while loop that runs more iterations is an
+            IterationLimitError naming it, instead of running forever (default None: no
+            limit, as XLA). Kept in artifacts.
+        distributed: True for a partitioned module run by one process per device inside an
+            initialised torch.distributed process group (rank = replica_id * num_partitions
+            + partition_id; gloo on the CPU, NCCL on GPUs): its collectives run across the
+            group (dynhlo/backends/distributed.py). Default: their one-device forms.
+            `dynhlo.runtime.launch.run_distributed` (`dynhlo run --nproc N`) starts the
+            processes.
 
     Raises:
         HloParseError, HloVerifyError: bad module text or inconsistent shapes.
@@ -85,5 +95,19 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
     module = as_module(module, "compile")
     if bounds or buckets is not None:
         return compile_bounded(module, backend, bounds, buckets, compile, options)
-    program = compile_program(module, backend, **options)
+    limit = while_limit(options)
+    backend_options = {k: v for k, v in options.items() if k != "max_while_iterations"}
+    program = compile_program(module, backend, **backend_options)
+    program.while_limit = limit
+    warn_baked_sizes(module)  # a BakedSizeWarning per constant equal to a dynamic bound
     return Executable(module, program, {"backend": backend, **options})
+
+
+def while_limit(options: dict) -> int | None:
+    """The max_while_iterations option checked: None or a positive int; UnsupportedError else."""
+    limit = options.get("max_while_iterations")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
+                              or limit < 1):
+        raise UnsupportedError(f"max_while_iterations={limit!r}: give a positive number of "
+                               "iterations, or None for no limit")
+    return limit

@@ -13,8 +13,8 @@ by the sha256 of those fields. It is shared safely by any number of processes:
 
 Directory: `cache_dir`, else $DYNHLO_CACHE_DIR, else $XDG_CACHE_HOME/dynhlo, else
 ~/.cache/dynhlo. `cache_dir=False` keeps executables in memory only, and so does the gpu
-backend's `interpret=True` (Triton's interpreter, for tests): its artifacts hold cubins that
-only load on a CUDA device. Without an explicit `target` the key says "default target"; an
+backend without a CUDA device (`interpret=True`, Triton's interpreter, for tests; or a
+cross-compile for a named target): its artifacts hold cubins that only load on a device. Without an explicit `target` the key says "default target"; an
 entry written for another GPU is refused by the backend on load and rewritten (a warning).
 """
 
@@ -23,11 +23,12 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import threading
 import warnings
 from pathlib import Path
 
-from ..errors import DynHloError, UnsupportedError
+from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
 from . import artifact, loader
@@ -102,19 +103,43 @@ class JitFunction:
 
     def _load_or_compile(self, bucket: int | None):
         path = self._entry_path(bucket)
-        if path is not None and path.exists():
-            try:
-                exe = loader.load(path, backend=self.backend,
-                                  target=self.options.get("target"))
-                self.disk_loads += 1
-                return exe
-            except DynHloError as exc:  # ArtifactError, or a backend that refuses it here
-                warnings.warn(f"dynhlo cache entry {path} is unusable ({exc}); recompiling "
-                              "and replacing it", RuntimeWarning, stacklevel=4)
+        exe = None if path is None else self._load_entry(path, bucket)
+        if exe is not None:
+            self.disk_loads += 1
+            return exe
         exe = self._compile(bucket)
         if path is not None:
             self._store(path, exe)
         return exe
+
+    def _load_entry(self, path: Path, bucket: int | None):
+        """The executable in a cache entry, or None (a miss) when there is none or it is not
+        this module's: entries are untrusted input, a file anyone of the user may replace."""
+        data = read_regular(path)
+        if data is None:
+            return None
+        try:
+            exe = loader.deserialize(data, backend=self.backend,
+                                     target=self.options.get("target"))
+            self._check_entry_is_ours(exe, bucket)
+            return exe
+        except DynHloError as exc:  # ArtifactError, or a backend that refuses it here
+            warnings.warn(f"dynhlo cache entry {path} is unusable ({exc}); recompiling "
+                          "and replacing it", RuntimeWarning, stacklevel=5)
+            return None
+
+    def _check_entry_is_ours(self, exe, bucket: int | None) -> None:
+        """ArtifactError unless `exe` was compiled from this module (at this bucket) with
+        these options: a valid artifact of another module, copied or renamed into the entry's
+        name, would otherwise silently compute something else."""
+        module = self.module if bucket is None else bound_unbounded(self.module, bucket)
+        if artifact.fingerprint(exe.module) != artifact.fingerprint(module):
+            raise ArtifactError(f"it holds module '{exe.module.name}' (fingerprint "
+                                f"{artifact.fingerprint(exe.module)[:12]}), not this one")
+        ours = _as_json({"backend": self.backend, **self.options})
+        if ours is None or _as_json(exe.options) != ours:
+            raise ArtifactError(f"it was compiled with options {exe.options!r}, not "
+                                f"{dict(self.options, backend=self.backend)!r}")
 
     def _compile(self, bucket: int | None):
         module = self.module if bucket is None else bound_unbounded(self.module, bucket)
@@ -139,6 +164,41 @@ class JitFunction:
     def __repr__(self) -> str:
         return (f"<dynhlo.jit {self.module.name} backend={self.backend} "
                 f"buckets={self.buckets} compilations={self.compilations}>")
+
+
+def read_regular(path: Path) -> bytes | None:
+    """The bytes of `path` when it is a regular file, else None (missing, a FIFO, a device,
+    a directory). Opened without blocking and checked on the open descriptor, so a FIFO
+    planted as an entry (or swapped in after a check) can never block a call."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def _cuda_present() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False  # compiling says what to install
+    return torch.cuda.is_available()
+
+
+def _as_json(options: dict):
+    """Options as JSON data (as an artifact stores them), or None when they are not JSON."""
+    try:
+        return json.loads(json.dumps(options, sort_keys=True))
+    except (TypeError, ValueError):
+        return None
 
 
 def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None = None,
@@ -169,7 +229,10 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
         # "" would be Path("") = the working directory: entries strewn among the user's files
         raise UnsupportedError(f"jit(cache_dir=...) takes a directory path, None (the default "
                                f"directory) or False (memory only), got {cache_dir!r}")
-    memory_only = cache_dir is False or options.get("interpret")
+    # Interpreter runs (asked for, or a cross-compile with no device) keep executables in
+    # memory: their artifacts' cubins could never load here, so writing them is wasted work.
+    memory_only = cache_dir is False or (backend == "gpu" and (options.get("interpret")
+                                                               or not _cuda_present()))
     directory = None if memory_only else Path(cache_dir)
     return JitFunction(module, backend, BucketPolicy(buckets, overflow), directory, options)
 

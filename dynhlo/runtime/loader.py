@@ -18,7 +18,7 @@ from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from .artifact import Artifact, _as_path, read_artifact
 from .buckets import BucketedExecutable
-from .executable import Executable, compile
+from .executable import Executable, compile, while_limit
 
 
 def deserialize(data: bytes, backend: str | None = None, target: str | None = None,
@@ -77,6 +77,9 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
         module = _module_of(artifact, entry["module"], parsed)
         exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)
     options = dict(artifact.header["options"])
+    limit = while_limit(options)  # a run option: kept in the header, not the payload
+    for exe in exes.values():
+        exe.program.while_limit = limit
     if not artifact.header["bucket_dims"]:
         exe = exes[None]
         exe.options = options

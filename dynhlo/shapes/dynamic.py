@@ -94,14 +94,46 @@ def infer_module(module: HloModule) -> ComputationInfo:
             raise HloVerifyError("tuple-shaped entry parameters are not supported; pass the "
                                  "elements as separate parameters", p.name)
     try:
-        return Inference(module).analyze(entry, trees)
+        info = Inference(module).analyze(entry, trees)
     except RecursionError:
         # Each level of call nesting costs a few Python frames; hundreds of levels (no real
         # model has them) exhaust Python's stack. Say so rather than show a traceback.
         raise UnsupportedError(f"module '{module.name}': computations call each other more "
                                f"deeply than dynhlo can follow (Python's recursion limit, "
                                f"{sys.getrecursionlimit()})") from None
+    _check_sized(info)
+    return info
 
+
+def _check_sized(info: ComputationInfo) -> None:
+    """UnsupportedError for a `?` dimension that nothing gives a size to (an iota or a
+    broadcast of a constant declared `?` that meets no sized operand): it has no bound to
+    run at either, so no program can compute it."""
+    stack, seen = [info], set()
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        stack.extend(current.calls.values())
+        for inst, tree in current.dims.items():
+            for d, dim in _unsized(tree):
+                raise UnsupportedError(
+                    f"instruction '{inst.name}' ({inst.shape}): dimension {d} is unbounded (?) "
+                    "and nothing gives it a size (no parameter, set-dimension-size or operand "
+                    "of known size reaches it); declare a bound (<=N) or a static size")
+
+
+def _unsized(tree: DimsTree):
+    if isinstance(tree, list):
+        for t in tree:
+            yield from _unsized(t)
+        return
+    for d, dim in enumerate(tree):
+        if isinstance(dim, Sym):
+            root = dim.root()
+            if root.expr is None and root.bound == UNBOUNDED:
+                yield d, dim
 
 def is_dynamic_tree(tree: DimsTree) -> bool:
     if isinstance(tree, list):

@@ -147,6 +147,10 @@ def _reshape_unbounded(ctx, inst, operand):
                                "(compile(..., bounds=...)) or run it with dynhlo.jit")
     k = open_dims[0]
     rest = math.prod(t for d, t in enumerate(target) if d != k)
+    if rest == 0:  # rows of no elements: any number of them holds the operand's elements
+        raise UnsupportedError(f"instruction '{inst.name}': reshape to {inst.shape} cannot "
+                               "size its `?` dimension (the other dimensions hold 0 "
+                               "elements); declare it static or bounded")
     total = product(operand)
     out = list(target)
     if isinstance(total, int):

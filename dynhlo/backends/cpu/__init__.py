@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...errors import ArtifactError, UnsupportedError
+from ...errors import ArgumentError, ArtifactError, UnsupportedError
 from ...hlo import attrs
+from ...hlo.collectives import check_one_device
 from ...hlo.ir import HloModule
 from ...hlo.opcodes import Opcode
 from ...hlo.shape import leaf_shapes
+from ...hlo.types import to_numpy_dtype
 from ...shapes.dynamic import ComputationInfo, Inference
 from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # noqa: F401
                ops_indexing, ops_linalg, ops_numeric, ops_reduce,
                ops_dynamic_window, ops_lapack_svd, ops_sort,
                ops_window)  # importing them fills the lowering tables
+from .. import memory
+from ..distributed import Communicator
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 
@@ -22,8 +26,11 @@ _PAYLOAD = {"program": b'{"evaluator": "numpy"}'}  # the CPU program is its modu
 _MAX_RANK = 64  # NumPy's limit on array dimensions (numpy 2: NPY_MAXDIMS)
 
 
-def check_supported(module: HloModule) -> None:
-    """Raise UnsupportedError for the first instruction the CPU backend cannot run."""
+def check_supported(module: HloModule, distributed: bool = False) -> None:
+    """Raise UnsupportedError for the first instruction the CPU backend cannot run; without
+    `distributed`, that includes every collective that needs more than one device."""
+    if not distributed:
+        check_one_device(module)
     for inst in module.instructions():
         rank = max((s.rank for s in leaf_shapes(inst.shape)), default=0)
         if rank > _MAX_RANK:
@@ -52,11 +59,15 @@ class CpuProgram:
     backend = NAME
     target = "numpy"
 
-    def __init__(self, module: HloModule, info: ComputationInfo):
-        check_supported(module)
+    def __init__(self, module: HloModule, info: ComputationInfo, distributed: bool = False):
+        check_supported(module, distributed)
         self.module = module
         self.info = info
-        self.evaluator = Evaluator(Inference(module))
+        if distributed:  # collectives across this process group's ranks
+            lowerings = {**LOWERINGS, **ops_collective.DISTRIBUTED}
+            self.evaluator = Evaluator(Inference(module), lowerings, Communicator(module))
+        else:
+            self.evaluator = Evaluator(Inference(module))
         self._constants = {id(_root(a)) for inst in module.instructions()
                            if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
 
@@ -69,8 +80,9 @@ class CpuProgram:
         the same buffer as another result is copied, so writing into a result never changes
         the caller's arrays, another result, or what later calls return.
         """
-        shapes = [a.shape for a in args]
-        inputs = [_read_only(a) for a in args]
+        params = self.module.entry.parameters
+        inputs = [_read_only(_host_array(p, a)) for p, a in zip(params, args)]
+        shapes = [a.shape for a in inputs]
         try:
             # IEEE arithmetic is XLA's semantics: inf - inf is a NaN, not a NumPy warning.
             with np.errstate(all="ignore"):
@@ -79,7 +91,21 @@ class CpuProgram:
             raise UnsupportedError(f"module '{self.module.name}': computations call each "
                                    "other more deeply than the cpu backend can evaluate "
                                    "(Python's recursion limit)") from None
-        return _owned(result, set(self._constants))
+        try:
+            return _owned(result, set(self._constants), self.evaluator.memory_limit)
+        except MemoryError as exc:
+            need = exc.args[0] if exc.args and isinstance(exc.args[0], int) else None
+            raise memory.too_big(self.module.entry.root, need, self.evaluator.memory_limit,
+                                 "cpu") from None
+
+    @property
+    def while_limit(self) -> int | None:
+        """Iterations a while loop may run (the max_while_iterations option); None: no limit."""
+        return self.evaluator.while_limit
+
+    @while_limit.setter
+    def while_limit(self, limit: int | None) -> None:
+        self.evaluator.while_limit = limit
 
     def to_payload(self) -> dict[str, bytes]:
         """Artifact sections: the CPU program is its module, so only a marker of the evaluator."""
@@ -92,6 +118,40 @@ def _leaves(value):
     return [value] if isinstance(value, np.ndarray) else []
 
 
+_SAME_WIDTH_INTS = {1: "uint8", 2: "int16", 4: "int32", 8: "int64"}
+
+
+def _host_array(param, arg):
+    """A NumPy array of a device-array argument (torch tensor, other DLPack array), which the
+    argument checks passed on as it is: a tensor that requires grad, lives on a GPU or has a
+    dtype NumPy lacks (bf16, f8) is read as plain host data. ArgumentError when it cannot be."""
+    if isinstance(arg, (np.ndarray, np.generic)) or not hasattr(arg, "__dlpack__"):
+        return arg
+    try:
+        if hasattr(arg, "detach") and hasattr(arg, "resolve_conj"):  # torch
+            return _torch_to_numpy(param, arg)
+        try:
+            return np.from_dlpack(arg)
+        except (BufferError, TypeError, ValueError, RuntimeError):
+            return np.asarray(arg)
+    except Exception as exc:  # noqa: BLE001 - whatever the library raises, name the place
+        where = f"parameter {param.parameter_number} '{param.name}'"
+        raise ArgumentError(f"{where}: cannot be read as a host array for the cpu backend "
+                            f"({type(exc).__name__}: {exc})", param.parameter_number,
+                            param.name) from None
+
+
+def _torch_to_numpy(param, tensor) -> np.ndarray:
+    import torch  # only reached with a torch tensor in hand
+    tensor = tensor.detach().cpu().resolve_conj().resolve_neg()
+    try:
+        return tensor.numpy()
+    except TypeError:  # bf16 and f8 have no NumPy dtype in torch: move the bits
+        ints = getattr(torch, _SAME_WIDTH_INTS[tensor.element_size()])
+        bits = tensor.contiguous().view(ints).numpy()
+        return bits.view(to_numpy_dtype(param.shape.element_type))
+
+
 def _read_only(arg):
     if not isinstance(arg, np.ndarray):
         return arg
@@ -100,20 +160,22 @@ def _read_only(arg):
     return view
 
 
-def _owned(value, taken: set[int]):
+def _owned(value, taken: set[int], limit: int):
     """`value` with every array owning memory no other result, argument or constant holds.
 
     `taken`: ids of the buffers already spoken for (the module's constants, earlier results).
     Arrays derived from the read-only argument views are read-only, so they are copied too.
     """
     if isinstance(value, tuple):
-        return tuple(_owned(v, taken) for v in value)
+        return tuple(_owned(v, taken, limit) for v in value)
     if isinstance(value, np.generic):  # a NumPy scalar (x[()] of a rank-0 array): NumPy out
         return np.array(value)
     if not isinstance(value, np.ndarray):
         return value
     root = _root(value)
     if not value.flags.writeable or id(root) in taken:
+        if value.nbytes > limit:  # a broadcast view at a big size, about to be copied
+            raise MemoryError(value.nbytes)
         value = root = value.copy()
     taken.add(id(root))
     return value
@@ -126,10 +188,13 @@ def _root(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def compile_module(module: HloModule, info: ComputationInfo, **options) -> CpuProgram:
-    """The program of a module: its inference and an evaluator. The CPU has no compile
-    options of its own; the options other backends take are accepted and change nothing."""
-    return CpuProgram(module, info)
+def compile_module(module: HloModule, info: ComputationInfo, distributed: bool = False,
+                   **options) -> CpuProgram:
+    """The program of a module: its inference and an evaluator. With distributed=True, inside
+    an initialised torch.distributed process group (one process per device), collectives run
+    across the group (backends/distributed.py); the options other backends take are accepted
+    and change nothing."""
+    return CpuProgram(module, info, distributed)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

@@ -8,13 +8,16 @@ instruction after the instructions its sizes are read from.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ...errors import DynamicSizeError
 from ...hlo.ir import Computation, Instruction
-from ...hlo.opcodes import Opcode
+from ...hlo.opcodes import OP_SPECS, Group, Opcode
 from ...shapes.dynamic import ComputationInfo, DimsTree
 from ...shapes.schedule import schedule
 from ...shapes.sizes import SizeEnv, Sym
 from ...shapes.trees import check_sizes
+from .. import memory
 from .lowering import LOWERINGS
 
 
@@ -45,20 +48,86 @@ class EvalContext:
         callee = self.info.calls.get((self.inst, index))
         if callee is None:  # scalar computations (to_apply of reduce): analyzed lazily
             callee = self.evaluator.scalar_info(comp)
-        return self.evaluator.run(callee, args, parent=self.env,
-                                  vectorized=vectorized or self.vectorized)
+        vectorized = vectorized or self.vectorized
+        if vectorized and not self.evaluator.vectorizable(comp):
+            return self._per_element(callee, args)
+        return self.evaluator.run(callee, args, parent=self.env, vectorized=vectorized)
+
+    def _per_element(self, callee: ComputationInfo, args: list):
+        """Run a scalar computation once per element of its (broadcast) array arguments:
+        the fold for reducers that are valid HLO but not elementwise inside (a broadcast
+        then reduce, a dot, a conditional or data-dependent while), which running once on
+        whole arrays would get wrong."""
+        arrays = [np.asarray(a) for a in args]
+        shape = np.broadcast_shapes(*(a.shape for a in arrays))
+        wide = [np.broadcast_to(a, shape) for a in arrays]
+        results = [self.evaluator.run(callee, [a[index] for a in wide], parent=self.env)
+                   for index in np.ndindex(shape)]
+        if not shape:
+            return results[0]
+        first = results[0] if results else self.evaluator.run(
+            callee, [np.zeros((), a.dtype) for a in arrays], parent=self.env)
+        if isinstance(first, tuple):
+            return tuple(_stacked([r[k] for r in results], shape, first[k])
+                         for k in range(len(first)))
+        return _stacked(results, shape, first)
 
     def error(self, message: str) -> DynamicSizeError:
         return DynamicSizeError(f"instruction '{self.inst.name}': {message}")
 
 
+def _stacked(values: list, shape: tuple, like) -> np.ndarray:
+    out = np.empty(shape, dtype=np.asarray(like).dtype)
+    out.reshape(-1)[:] = [np.asarray(v).reshape(()) for v in values] if values else []
+    return out
+
+
+# Opcodes a scalar computation may hold and still run once on whole arrays (each element
+# independent): elementwise math and the plumbing around it.
+_VECTOR_SAFE_GROUPS = frozenset({Group.UNARY, Group.BINARY, Group.TERNARY})
+_VECTOR_SAFE = frozenset({Opcode.PARAMETER, Opcode.CONSTANT, Opcode.TUPLE,
+                          Opcode.GET_TUPLE_ELEMENT, Opcode.CALL, Opcode.FUSION,
+                          Opcode.OPTIMIZATION_BARRIER})
+
+
+def _vectorizable(comp: Computation, seen: set | None = None) -> bool:
+    """True when every instruction (through calls) is elementwise on scalars."""
+    seen = set() if seen is None else seen
+    if id(comp) in seen:
+        return True
+    seen.add(id(comp))
+    for inst in comp.instructions:
+        shapes = inst.shape.elements if inst.shape.is_tuple else (inst.shape,)
+        if any(s.is_tuple or s.rank for s in shapes):
+            return False
+        if inst.opcode not in _VECTOR_SAFE and OP_SPECS[inst.opcode].group not in \
+                _VECTOR_SAFE_GROUPS:
+            return False
+        if not all(_vectorizable(c, seen) for c in inst.called_computations()):
+            return False
+    return True
+
+
 class Evaluator:
     """Runs ComputationInfo trees; `scalar_info` analyzes callees used elementwise."""
 
-    def __init__(self, inference):
+    def __init__(self, inference, lowerings: dict | None = None, comm=None):
         self.inference = inference
+        self.lowerings = LOWERINGS if lowerings is None else lowerings
+        self.comm = comm  # a backends.distributed.Communicator when compiled distributed=True
+        self._vectorizable: dict[int, bool] = {}
+        self.memory_limit = memory.host_memory()
+        self._sized: dict[int, frozenset] = {}  # per computation: results sized before running
+        self.while_limit: int | None = None  # max_while_iterations (ops_control_flow.while_)
         self._scalar: dict[Computation, ComputationInfo] = {}
         self._schedules: dict[int, list[Instruction]] = {}
+
+    def vectorizable(self, comp: Computation) -> bool:
+        """Whether `comp` may run once on whole arrays for an elementwise use (memoized)."""
+        known = self._vectorizable.get(id(comp))
+        if known is None:
+            known = self._vectorizable[id(comp)] = _vectorizable(comp)
+        return known
 
     def scalar_info(self, comp: Computation) -> ComputationInfo:
         info = self._scalar.get(comp)
@@ -75,12 +144,20 @@ class Evaluator:
         order = self._schedules.get(id(info))
         if order is None:
             order = self._schedules[id(info)] = schedule(info)
+            self._sized[id(info)] = memory.to_size(info.computation, self.memory_limit)
+        sized = self._sized[id(info)]
         for inst in order:
             ctx.inst = inst
             if inst.opcode is Opcode.PARAMETER:
                 value = args[inst.parameter_number]
             else:
-                value = LOWERINGS[inst.opcode](ctx, inst, [values[o] for o in inst.operands])
+                if inst in sized and not vectorized:
+                    memory.check_fits(inst, ctx.out_shape(inst), self.memory_limit, "cpu")
+                try:
+                    value = self.lowerings[inst.opcode](ctx, inst,
+                                                         [values[o] for o in inst.operands])
+                except MemoryError:  # the sum of live arrays: what no single size foretold
+                    raise memory.too_big(inst, None, None, "cpu") from None
             values[inst] = value
             if not vectorized:
                 check_sizes(env, inst, value, info.dims[inst])

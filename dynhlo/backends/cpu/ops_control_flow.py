@@ -14,6 +14,7 @@ import numpy as np
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
 from ...shapes.rules_control import BODY, CONDITION, branches
+from ..limits import count_iteration
 from .lowering import lowering
 from .ops_elementwise import fitted
 
@@ -44,7 +45,9 @@ def while_(ctx, inst, args):
     (state,) = args
     (cond,) = inst.called["condition"]
     (body,) = inst.called["body"]
+    limit, done = ctx.evaluator.while_limit, 0
     while _predicate(ctx, ctx.call(CONDITION, cond, [state]), f"condition '{cond.name}'"):
+        done = count_iteration(inst, done, limit)
         state = ctx.call(BODY, body, [state])
     return state
 

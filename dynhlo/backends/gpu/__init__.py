@@ -24,8 +24,10 @@ Layout, bottom to top (each imports only those before it):
     program.py   GpuProgram
 
 Options:
-    interpret: run kernels in Triton's interpreter on CPU tensors (default: when no CUDA
-        device is present). This is how CI (no GPU) tests the generated kernels.
+    interpret: run kernels in Triton's interpreter on CPU tensors; asked for explicitly (this
+        is how CI, with no GPU, tests the generated kernels). Default: the CUDA device; with
+        none, an UnsupportedError saying how to ask for the interpreter, except for a named
+        `target` (a cross-compile, which needs no GPU).
     fast_launch: after a kernel's first launch, call the compiled kernel directly
         (default True; see launch/jit.py).
     target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
@@ -47,6 +49,7 @@ from ...errors import ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
 from ..cpu import check_supported
+from ..distributed import Communicator
 from . import aot
 from .launch.jit import JitLauncher
 from .plan.fusion import kernels_of, plan_computation
@@ -67,18 +70,38 @@ def _device(interpret: bool) -> torch.device:
     return device
 
 
+NO_DEVICE = ("backend='gpu' needs a CUDA device, and this machine has none "
+             "(torch.cuda.is_available() is False). To run the generated kernels in Triton's "
+             "interpreter on the CPU (slow: for tests), ask for it with "
+             "dynhlo.compile(..., backend='gpu', interpret=True) or `--interpret` on the "
+             "command line; to cross-compile an artifact for a GPU elsewhere, name its target "
+             "(target='sm_90', `--target sm_90`)")
+
+
+def _default_interpret(target: str | None) -> bool:
+    """No CUDA device: the interpreter only for a cross-compile (a named target: the
+    artifact's cubins are built for it, the program here is never meant to run fast);
+    anything else is an UnsupportedError that says how to ask for the interpreter."""
+    if mode.cuda_present():
+        return False
+    if target is None:
+        raise UnsupportedError(NO_DEVICE)
+    return True
+
+
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
     """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
     mode.install_compile_counter()
-    unknown = set(options) - {"interpret", "target", "backend", "fast_launch"}
+    unknown = set(options) - {"interpret", "target", "backend", "fast_launch", "distributed"}
     if unknown:
         raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
-    check_supported(module)
+    distributed = bool(options.get("distributed"))
+    check_supported(module, distributed)
     interpret = options.get("interpret")
     if interpret is None:
-        interpret = not mode.cuda_present()
+        interpret = _default_interpret(options.get("target"))
     if not interpret and not mode.cuda_present():
-        raise UnsupportedError("backend='gpu' needs a CUDA device (or interpret=True)")
+        raise UnsupportedError(NO_DEVICE)
     if interpret != mode.interpreter_active():
         raise UnsupportedError(
             f"interpret={interpret} but Triton was imported with TRITON_INTERPRET="
@@ -87,8 +110,10 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     plan = plan_computation(info)
     fast = options.get("fast_launch", True)
     launchers = {id(k): JitLauncher(k, interpret, fast) for k in kernels_of(plan)}
+    # distributed: collectives through torch.distributed on this process's device (NCCL).
+    comm = Communicator(module) if distributed else None
     return GpuProgram(module, info, plan, launchers, _device(interpret),
-                      options.get("target") or _device_target())
+                      options.get("target") or _device_target(), comm)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

@@ -108,7 +108,12 @@ def compile_specs(specs: list[dict], cc: int) -> list[tuple[bytes, dict]]:
         return []
     count("kernel_compile", len(specs))
     if not mode.interpreter_active():
-        return [_compile_one(s, cc) for s in specs]
+        try:
+            return [_compile_one(s, cc) for s in specs]
+        except Exception as exc:  # noqa: BLE001 - ptxas/Triton errors: one line says why
+            text = f"{type(exc).__name__}: {exc}"
+            raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
+                                   f"{_failure_summary(text)}\n{text[-3000:]}") from None
     env = dict(os.environ, TRITON_INTERPRET="0")
     proc = subprocess.run(_child_command(cc), input=json.dumps(specs).encode(),
                           capture_output=True, env=env)

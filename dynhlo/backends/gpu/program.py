@@ -14,9 +14,10 @@ import torch
 from ...errors import ArgumentError
 from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
+from .. import memory
 from .aot import build_payload
 from .launch.fastpath import FastPlan
-from .launch.runner import Runner
+from .launch.runner import Runner, is_out_of_memory
 from .plan.fusion import Plan, kernels_of
 from .tensors import to_device, to_host
 
@@ -35,9 +36,10 @@ class GpuProgram:
     backend = NAME
 
     def __init__(self, module: HloModule, info: ComputationInfo, plan: Plan, launchers: dict,
-                 device: torch.device, target: str):
+                 device: torch.device, target: str, comm=None):
         """`plan` for `info` (the module's entry), `launchers[id(kernel)]` for every kernel
-        of the plan, `device` where values live (the CPU in the interpreter)."""
+        of the plan, `device` where values live (the CPU in the interpreter), `comm` the
+        backends.distributed.Communicator of a program compiled with distributed=True."""
         self.module, self.info, self.plan = module, info, plan
         self.interpret = device.type == "cpu"
         self.target = target
@@ -45,8 +47,9 @@ class GpuProgram:
         # Tensor.get_device() of a tensor on self.device (-1: the CPU, in the interpreter).
         self.device_index = -1 if device.type == "cpu" else device.index
         self.kernels = kernels_of(plan)
-        self.runner = Runner(module, launchers, device)
-        self.fast = FastPlan.build(plan, launchers, device)
+        self.runner = Runner(module, launchers, device, comm)
+        # The fast path runs library steps without the runner, so without its comm.
+        self.fast = FastPlan.build(plan, launchers, device) if comm is None else None
         if not self.interpret:
             torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
             torch.backends.cudnn.allow_tf32 = False
@@ -57,24 +60,38 @@ class GpuProgram:
         Returns NumPy arrays when every argument is a NumPy array, else torch tensors on the
         device (a tuple for a tuple root). Torch tensors and other DLPack arrays stay on the
         device: no host round trip. A tensor without dense data (meta, sparse) is an
-        ArgumentError naming its parameter.
+        ArgumentError naming its parameter, checked before anything runs: on a real device
+        a kernel given its pointer would read memory that is not the tensor's. An array
+        beyond the device's memory is a ResourceExhaustedError (dynhlo.backends.memory).
         """
-        try:
-            return self._run(args)
-        except (RuntimeError, NotImplementedError):  # diagnosed only when a call fails
-            _check_dense(self.module.entry.parameters, args)
-            raise
-
-    def _run(self, args: list):
-        fast = self.fast
+        fast = self.fast if not self.runner.sized(self.plan) else None
         if fast is not None:
-            # The common call: every argument a plain tensor already on this device.
+            # The common call: every argument a plain strided tensor already on this device.
             index = self.device_index
             for a in args:
-                if a.__class__ is not torch.Tensor or a.get_device() != index:
+                if a.__class__ is not torch.Tensor or a.get_device() != index \
+                        or a.layout is not _STRIDED or a.is_meta:
                     break
             else:
                 return _unshared(fast.run(args), args, self.runner.constants)
+        _check_dense(self.module.entry.parameters, args)
+        try:
+            return self._run(args, fast)
+        except RuntimeError as exc:  # the fast path's buffers, or the results' copies
+            if not is_out_of_memory(exc):
+                raise
+            raise memory.too_big(None, None, None, str(self.device)) from None
+
+    @property
+    def while_limit(self) -> int | None:
+        """Iterations a while loop may run (the max_while_iterations option); None: no limit."""
+        return self.runner.while_limit
+
+    @while_limit.setter
+    def while_limit(self, limit: int | None) -> None:
+        self.runner.while_limit = limit
+
+    def _run(self, args: list, fast):
         on_host = True
         tensors = []
         for a, p in zip(args, self.module.entry.parameters):
@@ -102,6 +119,9 @@ class GpuProgram:
         """Cubins of every kernel compiled for `target`, plus the plan and kernel metadata as
         JSON (no pickle): what load_program needs to run without planning or codegen."""
         return build_payload(self.plan, self.kernels, self.target)
+
+
+_STRIDED = torch.strided
 
 
 def _check_dense(params, args: list) -> None:

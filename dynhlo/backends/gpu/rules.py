@@ -107,7 +107,9 @@ _rule(Opcode.IMAG, library=LE.imag)
 _rule(Opcode.COMPLEX, library=LE.complex_)
 
 # --- data movement (kernels/data.py, library/data.py) -----------------------------------
-_rule(Opcode.BROADCAST, kernel=KD.broadcast, library=LD.broadcast)
+# A broadcast only set-dimension-size cuts stays an expand view: a constant broadcast at a
+# 1e12 bound cut to 3 (tf2xla's form) would otherwise be written at its bound (4 TB).
+_rule(Opcode.BROADCAST, kernel=KD.broadcast, library=LD.broadcast, view=True)
 _rule(Opcode.TRANSPOSE, kernel=KD.transpose, library=LD.transpose, view=True, fast=True)
 _rule(Opcode.RESHAPE, kernel=KD.reshape, kernel_if=KD.reshape_ok, library=LD.reshape,
       view=True, fast=True)
@@ -120,7 +122,7 @@ _rule(Opcode.GET_TUPLE_ELEMENT, library=LD.get_tuple_element)
 _rule(Opcode.GET_DIMENSION_SIZE, library=LD.get_dimension_size)
 _rule(Opcode.CONCATENATE, library=LD.concatenate)
 _rule(Opcode.PAD, library=LD.pad)
-_rule(Opcode.SET_DIMENSION_SIZE, library=LD.set_dimension_size)
+_rule(Opcode.SET_DIMENSION_SIZE, library=LD.set_dimension_size, reads_views=True)
 _rule(Opcode.CUSTOM_CALL, library=LD.custom_call)
 
 # --- reductions and dot (kernels/data.py, library/reduce.py) ----------------------------

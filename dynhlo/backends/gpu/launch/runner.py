@@ -20,8 +20,10 @@ from ....shapes.rules_control import BODY, CONDITION
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
 from ....stats import count
+from ... import memory
 from ...cpu import evaluator as cpu_eval
 from ...cpu.lowering import LOWERINGS as CPU_LOWERINGS
+from ...limits import count_iteration
 from ..rules import library_for
 from ..tensors import to_device, to_host, torch_dtype
 
@@ -46,11 +48,31 @@ class StepContext:
 class Runner:
     """Runs plans; `launchers[id(kernel)]` launches one generated kernel."""
 
-    def __init__(self, module, launchers: dict, device: torch.device):
+    def __init__(self, module, launchers: dict, device: torch.device, comm=None):
         self.launchers = launchers
+        self.comm = comm  # backends.distributed.Communicator when compiled distributed=True
         self.device = device
         self.constants: dict = {}
         self.cpu = cpu_eval.Evaluator(Inference(module))
+        self.memory_limit = device_memory(device)
+        self._sized: dict[int, frozenset] = {}  # per plan: results sized before running
+
+    @property
+    def while_limit(self) -> int | None:
+        """max_while_iterations (None: no limit); loops on the host share it."""
+        return self.cpu.while_limit
+
+    @while_limit.setter
+    def while_limit(self, limit: int | None) -> None:
+        self.cpu.while_limit = limit
+
+    def sized(self, plan) -> frozenset:
+        """The instructions of `plan` whose bound could exceed the device's memory."""
+        found = self._sized.get(id(plan))
+        if found is None:
+            found = self._sized[id(plan)] = memory.to_size(
+                plan.info.computation, self.memory_limit, frozenset(plan.kernels))
+        return found
 
     def run(self, plan, args: list, parent: SizeEnv | None = None, args_shapes=None):
         values: dict = {}
@@ -59,31 +81,44 @@ class Runner:
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = None
         dims = plan.info.dims
-        for inst, kind in plan.steps:
-            if kind == "kernel":  # allocated at the sizes inference gives: no check needed
-                values[inst] = self._launch(plan.kernels[inst], dims, values, env)
-                continue
-            if kind == "param":
-                value = args[inst.parameter_number]
-            elif kind == "call":
-                value = self.run(plan.calls[inst][0], [values[o] for o in inst.operands], env)
-            elif kind == "while":
-                value = self._while(inst, plan.calls[inst], values[inst.operands[0]], env)
-            elif kind == "conditional":
-                value = self._conditional(inst, plan.calls[inst], values, env)
-            else:
-                if ctx is None:
-                    ctx = StepContext(self, plan.info, env, self.device, self.constants)
-                ctx.inst = inst
-                value = self._library(ctx, inst, [values[o] for o in inst.operands])
-            values[inst] = value
-            check_sizes(env, inst, value, dims[inst])
+        sized = self.sized(plan)
+        inst = None
+        try:
+            for inst, kind in plan.steps:
+                if inst in sized:
+                    memory.check_fits(inst, env.sizes(dims[inst]), self.memory_limit,
+                                      str(self.device))
+                if kind == "kernel":  # allocated at the sizes inference gives: no check
+                    values[inst] = self._launch(plan.kernels[inst], dims, values, env)
+                    continue
+                if kind == "param":
+                    value = args[inst.parameter_number]
+                elif kind == "call":
+                    value = self.run(plan.calls[inst][0], [values[o] for o in inst.operands],
+                                     env)
+                elif kind == "while":
+                    value = self._while(inst, plan.calls[inst], values[inst.operands[0]], env)
+                elif kind == "conditional":
+                    value = self._conditional(inst, plan.calls[inst], values, env)
+                else:
+                    if ctx is None:
+                        ctx = StepContext(self, plan.info, env, self.device, self.constants)
+                    ctx.inst = inst
+                    value = self._library(ctx, inst, [values[o] for o in inst.operands])
+                values[inst] = value
+                check_sizes(env, inst, value, dims[inst])
+        except RuntimeError as exc:  # live buffers together: what no single size foretold
+            if not is_out_of_memory(exc):
+                raise
+            raise memory.too_big(inst, None, None, str(self.device)) from None
         return values[plan.info.computation.root]
 
     def _while(self, inst, plans, state, env):
         """XLA While: the body's plan runs while the condition's plan gives true."""
         cond, body = plans[CONDITION], plans[BODY]
+        limit, done = self.while_limit, 0
         while _scalar(inst, self.run(cond, [state], env), "condition"):
+            done = count_iteration(inst, done, limit)
             state = self.run(body, [state], env)
         return state
 
@@ -131,6 +166,20 @@ class Runner:
         host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands)]
         result = CPU_LOWERINGS[inst.opcode](cpu_ctx, inst, host_args)
         return _to_device_tree(result, inst.shape, self.device)
+
+
+def is_out_of_memory(exc: BaseException) -> bool:
+    """torch's allocator failing: CUDA's OutOfMemoryError, or the CPU allocator's
+    RuntimeError (the interpreter's tensors)."""
+    return isinstance(exc, torch.OutOfMemoryError) or (
+        isinstance(exc, RuntimeError) and "can't allocate memory" in str(exc))
+
+
+def device_memory(device: torch.device) -> int:
+    """Bytes one array may take on `device`: the GPU's memory, or the host's for CPU tensors."""
+    if device.type == "cuda":
+        return torch.cuda.get_device_properties(device).total_memory
+    return memory.host_memory()
 
 
 def _scalar(inst, value: torch.Tensor, what: str):

@@ -1,0 +1,156 @@
+"""Integer size expressions: what a StableHLO shape computation computes, symbolically.
+
+JAX's shape-polymorphic exports compute sizes at run time (`get_dimension_size`, then integer
+arithmetic, then a shape tensor fed to `dynamic_broadcast_in_dim` and friends). The importer
+follows those computations with expressions over the entry parameters' dimension sizes, so it
+can (1) give each dynamic result dimension a bound (the expression's upper end over the
+parameters' ranges) and (2) check `shape_assertion`s from the argument shapes before a call.
+
+An expression is a tuple: `("c", v)` a constant, `("dim", p, d, lo, hi)` the size of dimension
+d of entry parameter p, `("size", name, d, lo, hi)` the size of an intermediate, or
+`(op, *args)` for op in OPS. Integer semantics are StableHLO's (division truncates toward zero,
+the remainder has the dividend's sign).
+"""
+
+from __future__ import annotations
+
+import math
+
+INF = math.inf
+
+
+def const(v: int) -> tuple:
+    return ("c", int(v))
+
+
+def _tdiv(a: int, b: int) -> int:
+    q = abs(a) // abs(b)
+    return q if (a < 0) == (b < 0) else -q
+
+
+def _trem(a: int, b: int) -> int:
+    return a - b * _tdiv(a, b)
+
+
+_CMP = {"EQ": lambda a, b: a == b, "NE": lambda a, b: a != b, "LT": lambda a, b: a < b,
+        "LE": lambda a, b: a <= b, "GT": lambda a, b: a > b, "GE": lambda a, b: a >= b}
+
+OPS = {
+    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+    "div": lambda a, b: None if b == 0 else _tdiv(a, b),
+    "rem": lambda a, b: None if b == 0 else _trem(a, b),
+    "max": max, "min": min, "neg": lambda a: -a, "abs": abs,
+    "sign": lambda a: (a > 0) - (a < 0),
+    "select": lambda c, a, b: a if c else b,
+    "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
+    "not1": lambda a: 1 - a,  # logical not of an i1
+    **{"cmp" + k: (lambda f: lambda a, b: int(f(a, b)))(f) for k, f in _CMP.items()},
+}
+
+
+def evaluate(expr: tuple, sizes: dict) -> int | None:
+    """The value at run time, given `sizes[(param, dim)]`; None if it needs other data."""
+    kind = expr[0]
+    if kind == "c":
+        return expr[1]
+    if kind == "dim":
+        return sizes.get((expr[1], expr[2]))
+    if kind == "size":
+        return None
+    args = [evaluate(a, sizes) for a in expr[1:]]
+    if any(a is None for a in args):
+        return None
+    return OPS[kind](*args)
+
+
+def interval(expr: tuple) -> tuple[float, float]:
+    """(lo, hi) containing every value `expr` takes over the parameters' ranges."""
+    kind = expr[0]
+    if kind == "c":
+        return expr[1], expr[1]
+    if kind in ("dim", "size"):
+        return expr[3], expr[4]
+    args = [interval(a) for a in expr[1:]]
+    rule = _INTERVALS.get(kind)
+    if rule is None:
+        return (0, 1) if kind.startswith("cmp") else (-INF, INF)
+    return rule(*args)
+
+
+def _mul(a, b):
+    corners = [x * y if x and y else 0 for x in a for y in b]
+    return min(corners), max(corners)
+
+
+def _div(a, b):
+    if b[0] <= 0 <= b[1]:
+        return -INF, INF
+    corners = [x / y if abs(x) != INF or abs(y) != INF else 0 for x in a for y in b]
+    return math.floor(min(corners)) if min(corners) > -INF else -INF, \
+        math.ceil(max(corners)) if max(corners) < INF else INF
+
+
+def _rem(a, b):
+    if b[0] <= 0:
+        return -INF, INF
+    top = b[1] - 1
+    lo = 0 if a[0] >= 0 else -top
+    hi = min(top, a[1]) if a[0] >= 0 else top
+    return lo, hi
+
+
+def _select(c, a, b):
+    if c[0] == c[1]:
+        return a if c[0] else b
+    return min(a[0], b[0]), max(a[1], b[1])
+
+
+def _bitand(a, b):
+    return (0, min(a[1], b[1])) if a[0] >= 0 and b[0] >= 0 else (-INF, INF)
+
+
+_INTERVALS = {
+    "add": lambda a, b: (a[0] + b[0], a[1] + b[1]),
+    "sub": lambda a, b: (a[0] - b[1], a[1] - b[0]),
+    "mul": _mul, "div": _div, "rem": _rem,
+    "max": lambda a, b: (max(a[0], b[0]), max(a[1], b[1])),
+    "min": lambda a, b: (min(a[0], b[0]), min(a[1], b[1])),
+    "neg": lambda a: (-a[1], -a[0]),
+    "abs": lambda a: (0 if a[0] <= 0 <= a[1] else min(abs(a[0]), abs(a[1])),
+                      max(abs(a[0]), abs(a[1]))),
+    "sign": lambda a: (-1 if a[0] < 0 else (0 if a[0] == 0 else 1),
+                       1 if a[1] > 0 else (0 if a[1] == 0 else -1)),
+    "select": _select, "and": _bitand,
+    "not1": lambda a: (1 - a[1], 1 - a[0]),
+}
+
+
+def upper_bound(expr: tuple) -> int | None:
+    """The largest value `expr` can take (clamped at 0), or None when it is unbounded."""
+    hi = interval(expr)[1]
+    return None if hi == INF else max(0, int(hi))
+
+
+def fold(op: str, *args: tuple) -> tuple:
+    """`(op, *args)`, computed at once when every argument is a constant."""
+    if all(a[0] == "c" for a in args):
+        value = OPS[op](*(a[1] for a in args))
+        if value is not None:
+            return const(value)
+    return (op, *args)
+
+
+def same_function(a: tuple, b: tuple, samples: list[dict]) -> bool:
+    """True when `a` and `b` agree on every sample assignment of sizes (a cheap equality)."""
+    return all(evaluate(a, s) == evaluate(b, s) for s in samples)
+
+
+def params_of(expr: tuple, out: set | None = None) -> set:
+    """The (param, dim) pairs an expression reads."""
+    out = set() if out is None else out
+    if expr[0] == "dim":
+        out.add((expr[1], expr[2]))
+    elif expr[0] not in ("c", "size"):
+        for a in expr[1:]:
+            params_of(a, out)
+    return out

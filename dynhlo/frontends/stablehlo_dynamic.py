@@ -1,0 +1,218 @@
+"""StableHLO's dynamic-shape ops as HLO with bounded dynamic dimensions.
+
+A result size computed at run time becomes an HLO dynamic dimension: the op is written at the
+bound (the size expression's upper end, shape_exprs.upper_bound) and `set-dimension-size`
+gives it the actual size, read from the shape tensor the program computed. So
+`dynamic_broadcast_in_dim(x, [n, 16])` is `broadcast` to `f32[<=64,16]` then
+`set-dimension-size(.., n)`, and a mean over that axis divides by n at run time, not by 64.
+`get_dimension_size` is HLO's `get-dimension-size`; `shape_assertion` custom calls become
+checks of the argument shapes made before each call (dynhlo.frontends.jax).
+"""
+
+from __future__ import annotations
+
+from ..hlo.shape import UNBOUNDED, Shape
+from . import shape_exprs as sx
+from .stablehlo_convert import Assertion, OpContext, bounded, converts
+from .stablehlo_emit import Val, dims_text
+from .stablehlo_misc import PASS_THROUGH, pass_through
+from .stablehlo_ops import broadcast
+from .stablehlo_regions import dynamic_reduce_window
+from .stablehlo_sizes import (S32, dimension_expr, element, result_bounds, samples,
+                              set_sizes, shape_elements)
+
+
+@converts("stablehlo.get_dimension_size")
+def _get_dimension_size(cx):
+    (x,) = cx.operands
+    d = int(cx.attr("dimension").value)
+    val = cx.comp.emit(S32, "get-dimension-size", [x], f"dimensions={{{d}}}")
+    val.exprs = [dimension_expr(cx, x, d)]
+    return [val]
+
+
+@converts("stablehlo.set_dimension_size")
+def _set_dimension_size(cx):
+    x, size = cx.operands
+    d = int(cx.attr("dimension").value)
+    shape = bounded(cx.result_shape(), list(x.shape.dims))
+    return [cx.comp.emit(shape, "set-dimension-size", [x, size], f"dimensions={{{d}}}")]
+
+
+@converts("stablehlo.dynamic_broadcast_in_dim")
+def _dynamic_broadcast_in_dim(cx):
+    x, dims_tensor = cx.operands
+    exprs = shape_elements(cx, dims_tensor, "output shape")
+    shape = cx.result_shape()
+    shape = bounded(shape, result_bounds(cx, exprs, shape))
+    out = broadcast(cx, x, shape, list(cx.attr("broadcast_dimensions")))
+    return [set_sizes(cx, out, dims_tensor, shape)]
+
+
+@converts("stablehlo.dynamic_iota")
+def _dynamic_iota(cx):
+    (dims_tensor,) = cx.operands
+    exprs = shape_elements(cx, dims_tensor, "output shape")
+    shape = cx.result_shape()
+    shape = bounded(shape, result_bounds(cx, exprs, shape))
+    d = int(cx.attr("iota_dimension").value)
+    static = Shape(shape.element_type, shape.dims, (False,) * shape.rank)
+    out = cx.comp.emit(static, "iota", [], f"iota_dimension={d}")
+    val = set_sizes(cx, out, dims_tensor, shape)
+    if shape.rank == 1 and shape.is_static and val.shape.element_type.startswith("s") \
+            and shape.dims[0] <= 16:
+        val.exprs = [sx.const(i) for i in range(shape.dims[0])]
+    return [val]
+
+
+@converts("stablehlo.dynamic_reshape")
+def _dynamic_reshape(cx):
+    x, dims_tensor = cx.operands
+    exprs = shape_elements(cx, dims_tensor, "output shape")
+    shape = cx.result_shape()
+    shape = bounded(shape, result_bounds(cx, exprs, shape))
+    sizes = [element(cx, dims_tensor, d) for d in range(shape.rank)]
+    val = cx.comp.emit(shape, "dynamic-reshape", [x, *sizes])
+    if x.exprs is not None and shape.rank <= 1 and shape.is_static:
+        val.exprs = list(x.exprs)
+    return [val]
+
+
+@converts("stablehlo.real_dynamic_slice")
+def _real_dynamic_slice(cx):
+    x, starts, limits, strides = cx.operands
+    s = shape_elements(cx, starts, "start")
+    lim = shape_elements(cx, limits, "limit")
+    st = shape_elements(cx, strides, "strides")
+    sizes, size_vals = [], []
+    for d in range(x.shape.rank):
+        if st[d][0] != "c" or st[d][1] <= 0:
+            raise cx.error(f"dimension {d} needs a constant positive stride")
+        span = sx.fold("add", sx.fold("sub", lim[d], s[d]), sx.const(st[d][1] - 1))
+        sizes.append(sx.fold("div", span, st[d]))
+        # the same arithmetic on the values the program computed: (limit - start + st-1)/st
+        value = cx.comp.emit(S32, "subtract", [element(cx, limits, d), element(cx, starts, d)])
+        value = cx.comp.emit(S32, "add", [value, cx.comp.scalar(st[d][1] - 1)])
+        size_vals.append(cx.comp.emit(S32, "divide", [value, cx.comp.scalar(st[d][1])]))
+    return [window(cx, x, starts, s, sizes, size_vals, [e[1] for e in st])]
+
+
+def window(cx: OpContext, x: Val, starts: Val, s: list, sizes: list, size_vals: list,
+           strides: list) -> Val:
+    """x[start_d : start_d + size_d*stride_d : stride_d] per dim, with run-time starts and
+    sizes (`size_vals`, s32[] values; `sizes` their expressions): one gather per dimension
+    not taken whole, with indices `start + stride*iota` cut to the size."""
+    points = samples(cx)
+    for d in range(x.shape.rank):
+        whole = (s[d] == sx.const(0) and strides[d] == 1
+                 and sx.same_function(sizes[d], dimension_expr(cx, x, d), points))
+        if not whole:
+            x = _gather_dim(cx, x, d, element(cx, starts, d), sizes[d], size_vals[d],
+                            strides[d])
+    return x
+
+
+def _gather_dim(cx, x: Val, d: int, start: Val, size: tuple, size_val: Val,
+                stride: int) -> Val:
+    # a window of x is never larger than x: its bound caps the expression's
+    bound, limit = sx.upper_bound(size), x.shape.dims[d]
+    if limit != UNBOUNDED:
+        bound = limit if bound is None else min(bound, limit)
+    if bound is None:
+        raise cx.error(f"the size of dimension {d} has no upper bound")
+    dynamic = not (size[0] == "c")
+    iota = cx.comp.emit(Shape("s32", (bound,), (False,)), "iota", [], "iota_dimension=0")
+    idx = cx.comp.emit(Shape("s32", (bound,), (False,)), "multiply",
+                       [iota, _splat(cx, cx.comp.scalar(stride), bound)])
+    idx = cx.comp.emit(Shape("s32", (bound,), (False,)), "add",
+                       [idx, _splat(cx, start, bound)])
+    idx = cx.comp.emit(Shape("s32", (bound, 1), (False, False)), "reshape", [idx])
+    if dynamic:
+        idx = cx.comp.emit(Shape("s32", (bound, 1), (True, False)), "set-dimension-size",
+                           [idx, size_val], "dimensions={0}")
+    rank = x.shape.rank
+    slice_sizes = [1 if k == d else x.shape.dims[k] for k in range(rank)]
+    offset = [k for k in range(rank) if k != d]
+    dims = list(x.shape.dims)
+    dims[d] = bound
+    dyn = list(x.shape.dynamic)
+    dyn[d] = dynamic
+    attrs = (f"offset_dims={dims_text(offset)}, collapsed_slice_dims={{{d}}}, "
+             f"start_index_map={{{d}}}, index_vector_dim=1, "
+             f"slice_sizes={dims_text(slice_sizes)}")
+    return cx.comp.emit(Shape(x.shape.element_type, tuple(dims), tuple(dyn)), "gather",
+                        [x, idx], attrs)
+
+
+def _splat(cx, scalar: Val, n: int) -> Val:
+    return cx.comp.emit(Shape("s32", (n,), (False,)), "broadcast", [scalar], "dimensions={}")
+
+
+@converts("stablehlo.dynamic_gather")
+def _dynamic_gather(cx):
+    from jaxlib.mlir.dialects import stablehlo
+    x, idx, slice_sizes = cx.operands
+    g = stablehlo.GatherDimensionNumbers(cx.attr("dimension_numbers"))
+    sizes = shape_elements(cx, slice_sizes, "slice sizes")
+    ivd = int(g.index_vector_dim)
+    if idx.shape.rank - (1 if ivd < idx.shape.rank else 0) != 0 or list(g.operand_batching_dims):
+        raise cx.error("only a gather of one window (no batch dimensions) is supported")
+    starts = [sx.const(0)] * x.shape.rank
+    start_vals = [cx.comp.scalar(0)] * x.shape.rank
+    for k, d in enumerate(g.start_index_map):
+        start_vals[d] = element(cx, idx, k)
+        starts[d] = start_vals[d].exprs[0] if start_vals[d].exprs else ("size", "?", 0, 0, 0)
+    size_vals = [element(cx, slice_sizes, d) for d in range(x.shape.rank)]
+    # XLA clamps a window's start into [0, size - window]
+    for d in g.start_index_map:
+        actual = cx.comp.emit(S32, "get-dimension-size", [x], f"dimensions={{{d}}}")
+        limit = cx.comp.emit(S32, "subtract", [actual, size_vals[d]])
+        start_vals[d] = cx.comp.emit(S32, "clamp", [cx.comp.scalar(0), start_vals[d], limit])
+    vector = cx.comp.emit(Shape("s32", (x.shape.rank,), (False,)), "concatenate",
+                          [cx.comp.emit(Shape("s32", (1,), (False,)), "reshape", [v]) for v in start_vals],
+                          "dimensions={0}")
+    out = window(cx, x, vector, [("size", "start", 0, 0, 0)] * x.shape.rank, sizes,
+                 size_vals, [1] * x.shape.rank)
+    collapsed = list(g.collapsed_slice_dims)
+    if collapsed:
+        shape = cx.result_shape()
+        shape = bounded(shape, [out.shape.dims[k] for k in range(x.shape.rank)
+                                if k not in collapsed])
+        out = cx.comp.emit(shape, "reshape", [out])
+    return [out]
+
+
+@converts("stablehlo.dynamic_pad")
+def _dynamic_pad(cx):
+    x, value, lo, hi, interior = cx.operands
+    amounts = [shape_elements(cx, t, "padding") for t in (lo, hi, interior)]
+    if any(e[0] != "c" for t in amounts for e in t):
+        raise cx.error("padding amounts computed at run time are not supported")
+    lo_, hi_, in_ = ([e[1] for e in t] for t in amounts)
+    text = "x".join(f"{a}_{b}_{c}" for a, b, c in zip(lo_, hi_, in_))
+    bounds = [None if b == UNBOUNDED else b + lo_[d] + hi_[d] + max(b - 1, 0) * in_[d]
+              for d, b in enumerate(x.shape.dims)]
+    return [cx.comp.emit(bounded(cx.result_shape(), bounds), "pad", [x, value],
+                         f"padding={text}")]
+
+
+@converts("stablehlo.custom_call")
+def _custom_call(cx):
+    target = str(cx.attr("call_target_name").value)
+    if target == "shape_assertion":
+        return _shape_assertion(cx)
+    if target == "stablehlo.dynamic_reduce_window":
+        return dynamic_reduce_window(cx)
+    if target in PASS_THROUGH:
+        return pass_through(cx, target)
+    raise cx.error(f"custom call target '{target}' is not supported")
+
+
+def _shape_assertion(cx):
+    pred, *args = cx.operands
+    if pred.exprs is None or any(a.exprs is None for a in args):
+        raise cx.error("a shape assertion that depends on data")
+    message = str(cx.attr("error_message").value)
+    cx.converter.assertions.append(Assertion(pred.exprs[0], message,
+                                             [a.exprs[0] for a in args]))
+    return []

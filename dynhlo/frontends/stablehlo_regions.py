@@ -1,0 +1,284 @@
+"""StableHLO ops with regions (reduce, sort, while, case, windows, scatter) and calls.
+
+A region becomes an HLO computation. `while` and `case` pass the values their regions use
+from outside as extra loop state or branch operands (HLO computations capture nothing); the
+other regions may use outside constants only (re-emitted inside). `func.call` left after
+MLIR's inliner and `stablehlo.composite` convert their callee's body in place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..hlo.shape import UNBOUNDED, Shape, TupleShape
+from . import shape_exprs as sx
+from .stablehlo_convert import OpContext, Scope, bounded, converts, free_values
+from .stablehlo_emit import Val, dims_text
+from .stablehlo_sizes import samples, shape_elements
+
+
+def _scalar_params(vals: list[Val]) -> list[Shape]:
+    return [Shape(v.shape.element_type) for v in vals]
+
+
+def _multi(cx: OpContext, shapes: list, opcode: str, operands: list[Val], attrs: str) -> list:
+    conv = cx.converter
+    shape = shapes[0] if len(shapes) == 1 else TupleShape(tuple(shapes))
+    out = cx.comp.emit(shape, opcode, operands, attrs)
+    return conv.unpack(cx.comp, out, len(shapes))
+
+
+def region_computation(cx: OpContext, index: int, params: list[Shape], name: str):
+    comp, results = cx.converter.region(cx.op.regions[index], name, params, cx.scope)
+    comp.finish(cx.converter.pack(comp, results))
+    return comp
+
+
+@converts("stablehlo.reduce")
+def _reduce(cx):
+    vals = cx.operands
+    n = len(vals) // 2
+    dims = list(cx.attr("dimensions"))
+    body = region_computation(cx, 0, _scalar_params(vals[n:]) * 2, "reduce_body")
+    shapes = []
+    for i in range(n):
+        x = vals[i].shape
+        kept = [x.dims[d] for d in range(x.rank) if d not in dims]
+        shapes.append(bounded(cx.result_shape(i), [None if b == UNBOUNDED else b for b in kept]))
+    return _multi(cx, shapes, "reduce", vals,
+                  f"dimensions={dims_text(dims)}, to_apply={body.name}")
+
+
+@converts("stablehlo.sort")
+def _sort(cx):
+    vals = cx.operands
+    d = int(cx.attr("dimension").value)
+    params = [s for v in vals for s in (Shape(v.shape.element_type),) * 2]
+    body = region_computation(cx, 0, params, "compare")
+    stable = cx.attr("is_stable") is not None and cx.attr("is_stable").value
+    shapes = [bounded(cx.result_shape(i), list(v.shape.dims)) for i, v in enumerate(vals)]
+    attrs = f"dimensions={{{d}}}, to_apply={body.name}" + (", is_stable=true" if stable else "")
+    return _multi(cx, shapes, "sort", vals, attrs)
+
+
+@converts("stablehlo.while")
+def _while(cx):
+    conv, vals = cx.converter, cx.operands
+    captured = {}
+    for region in cx.op.regions:
+        for v in free_values(region):
+            outer = cx.scope.get(v)
+            if outer.literal is None and v not in captured:
+                captured[v] = outer
+    state = TupleShape(tuple(v.shape for v in vals) + tuple(v.shape for v in captured.values()))
+    cap_shapes = {v: val.shape for v, val in captured.items()}
+    cond, (pred,) = conv.region(cx.op.regions[0], "cond", [state], cx.scope, cap_shapes, True)
+    cond.finish(pred)
+    body, results = conv.region(cx.op.regions[1], "body", [state], cx.scope, cap_shapes, True)
+    passed = [_captured_in(body, v) for v in captured]
+    body.finish(body.emit(state, "tuple", results + passed))
+    init = cx.comp.emit(state, "tuple", vals + list(captured.values()))
+    out = cx.comp.emit(state, "while", [init], f"condition={cond.name}, body={body.name}")
+    return [cx.comp.emit(state.elements[i], "get-tuple-element", [out], f"index={i}")
+            for i in range(len(vals))]
+
+
+def _captured_in(comp, value) -> Val:
+    """The Val a region's computation reads a threaded outside value from (found by name)."""
+    return comp.scope.captured[value]
+
+
+@converts("stablehlo.case", "stablehlo.if")
+def _case(cx):
+    conv = cx.converter
+    (index,) = cx.operands
+    branches = []
+    for k, region in enumerate(cx.op.regions):
+        captured = [v for v in free_values(region) if cx.scope.get(v).literal is None]
+        arg_vals = [cx.scope.get(v) for v in captured]
+        shape = TupleShape(tuple(v.shape for v in arg_vals))
+        comp, results = conv.region(region, f"branch{k}", [shape], cx.scope,
+                                    {v: a.shape for v, a in zip(captured, arg_vals)}, True)
+        comp.finish(conv.pack(comp, results))
+        branches.append((comp, cx.comp.emit(shape, "tuple", arg_vals), results))
+    shapes = [bounded(cx.result_shape(i), list(r.shape.dims))
+              for i, r in enumerate(branches[0][2])]
+    names = ", ".join(c.name for c, _, _ in branches)
+    if cx.name == "stablehlo.if":
+        attrs = f"true_computation={branches[0][0].name}, false_computation={branches[1][0].name}"
+    else:
+        attrs = f"branch_computations={{{names}}}"
+    return _multi(cx, shapes, "conditional", [index] + [t for _, t, _ in branches], attrs)
+
+
+def window_attr(sizes, strides, base, window_dil, padding) -> str:
+    parts = [f"size={'x'.join(map(str, sizes))}"]
+    if any(s != 1 for s in strides):
+        parts.append(f"stride={'x'.join(map(str, strides))}")
+    if any(p != (0, 0) for p in padding):
+        parts.append("pad=" + "x".join(f"{a}_{b}" for a, b in padding))
+    if any(b != 1 for b in base):
+        parts.append(f"lhs_dilate={'x'.join(map(str, base))}")
+    if any(w != 1 for w in window_dil):
+        parts.append(f"rhs_dilate={'x'.join(map(str, window_dil))}")
+    return "window={" + " ".join(parts) + "}"
+
+
+def int_list(attr, n: int, default: int = 1) -> list[int]:
+    return [default] * n if attr is None else [int(v) for v in attr]
+
+
+def padding_pairs(attr, n: int) -> list[tuple[int, int]]:
+    if attr is None:
+        return [(0, 0)] * n
+    flat = np.array(attr).reshape(-1).tolist()
+    return [(flat[2 * i], flat[2 * i + 1]) for i in range(n)]
+
+
+@converts("stablehlo.reduce_window")
+def _reduce_window(cx):
+    vals = cx.operands
+    n = len(vals) // 2
+    rank = vals[0].shape.rank
+    attr = window_attr(int_list(cx.attr("window_dimensions"), rank),
+                        int_list(cx.attr("window_strides"), rank),
+                        int_list(cx.attr("base_dilations"), rank),
+                        int_list(cx.attr("window_dilations"), rank),
+                        padding_pairs(cx.attr("padding"), rank))
+    body = region_computation(cx, 0, _scalar_params(vals[n:]) * 2, "reduce_window_body")
+    shapes = [cx.result_shape(i) for i in range(n)]
+    return _multi(cx, shapes, "reduce-window", vals, f"{attr}, to_apply={body.name}")
+
+
+def dynamic_reduce_window(cx):
+    """`stablehlo.dynamic_reduce_window` (JAX's cumsum/cumprod/cummax over a dynamic axis):
+    supported when each window and padding is constant, or the whole dimension (window n,
+    padding n-1 on one side): at the bound B, window B and padding B-1 give the same values
+    for every n <= B, since the extra window positions hold the reduction's initial value.
+    A window is taken as the whole dimension when its upper bound is the dimension's bound
+    and its padding is the window less one (JAX's cumulative reductions write exactly this)."""
+    x, init, *tensors = cx.operands
+    windows, strides, base, wdil, padding = (shape_elements(cx, t, "window") for t in tensors)
+    points, rank = samples(cx), x.shape.rank
+    sizes, pads = [], []
+    for d in range(rank):
+        w, b = windows[d], x.shape.dims[d]
+        pad = [padding[2 * d], padding[2 * d + 1]]
+        less_one = sx.fold("sub", w, sx.const(1))
+        if x.shape.dynamic[d] and w[0] != "c" and sx.upper_bound(w) == b:
+            sizes.append(b)
+            pads.append(tuple(b - 1 if sx.same_function(p, less_one, points)
+                              else _const(cx, p) for p in pad))
+        else:
+            sizes.append(_const(cx, windows[d]))
+            pads.append(tuple(_const(cx, p) for p in pad))
+    attr = window_attr(sizes, [_const(cx, e) for e in strides], [_const(cx, e) for e in base],
+                        [_const(cx, e) for e in wdil], pads)
+    callee = cx.attr("called_computations")[0].value
+    body = _call_body(cx, callee, [Shape(init.shape.element_type)] * 2)
+    shape = bounded(cx.result_shape(), list(x.shape.dims))
+    return [cx.comp.emit(shape, "reduce-window", [x, init], f"{attr}, to_apply={body.name}")]
+
+
+def _const(cx, expr) -> int:
+    if expr[0] != "c":
+        raise cx.error(f"a window attribute computed at run time ({expr}) is not supported")
+    return expr[1]
+
+
+def _call_body(cx, callee: str, params: list[Shape]):
+    func = cx.converter.functions[callee]
+    comp, results = cx.converter.region(func.regions[0], callee, params, cx.scope)
+    comp.finish(cx.converter.pack(comp, results))
+    return comp
+
+
+@converts("stablehlo.scatter")
+def _scatter(cx):
+    from jaxlib.mlir.dialects import stablehlo
+    vals = cx.operands
+    n = (len(vals) - 1) // 2
+    s = stablehlo.ScatterDimensionNumbers(cx.attr("scatter_dimension_numbers"))
+    attrs = [f"update_window_dims={dims_text(s.update_window_dims)}",
+             f"inserted_window_dims={dims_text(s.inserted_window_dims)}",
+             f"scatter_dims_to_operand_dims={dims_text(s.scattered_dims_to_operand_dims)}",
+             f"index_vector_dim={int(s.index_vector_dim)}"]
+    if list(s.input_batching_dims):
+        attrs += [f"input_batching_dims={dims_text(s.input_batching_dims)}",
+                  f"scatter_indices_batching_dims={dims_text(s.scatter_indices_batching_dims)}"]
+    for key in ("indices_are_sorted", "unique_indices"):
+        if cx.attr(key) is not None and cx.attr(key).value:
+            attrs.append(f"{key}=true")
+    body = region_computation(cx, 0, _scalar_params(vals[:n]) * 2, "scatter_body")
+    shapes = [bounded(cx.result_shape(i), list(vals[i].shape.dims)) for i in range(n)]
+    return _multi(cx, shapes, "scatter", vals, ", ".join(attrs) + f", to_apply={body.name}")
+
+
+@converts("stablehlo.map")
+def _map(cx):
+    vals = cx.operands
+    body = region_computation(cx, 0, _scalar_params(vals), "map_body")
+    dims = list(cx.attr("dimensions"))
+    shape = bounded(cx.result_shape(), list(vals[0].shape.dims))
+    return [cx.comp.emit(shape, "map", vals, f"dimensions={dims_text(dims)}, "
+                         f"to_apply={body.name}")]
+
+
+@converts("func.call", "stablehlo.composite")
+def _call(cx):
+    """Convert the callee's body here, its arguments bound to the operands (an inline)."""
+    key = "callee" if cx.name == "func.call" else "decomposition"
+    callee = str(cx.attr(key)).lstrip("@").strip('"')
+    func = cx.converter.functions.get(callee)
+    if func is None:
+        raise cx.error(f"unknown function @{callee}")
+    scope = Scope(cx.comp, cx.scope)
+    block = func.regions[0].blocks[0]
+    for arg, val in zip(block.arguments, cx.operands):
+        scope.vals[arg] = val
+    return cx.converter.convert_block(block, scope)
+
+
+@converts("stablehlo.convolution", "stablehlo.dynamic_conv")
+def _convolution(cx):
+    from jaxlib.mlir.dialects import stablehlo
+    lhs, rhs, *rest = cx.operands
+    c = stablehlo.ConvDimensionNumbers(cx.attr("dimension_numbers"))
+    spatial = len(c.input_spatial_dimensions)
+    if cx.name == "stablehlo.dynamic_conv":
+        flat = [_const(cx, e) for e in shape_elements(cx, rest[0], "padding")]
+        padding = [(flat[2 * i], flat[2 * i + 1]) for i in range(spatial)]
+    else:
+        padding = padding_pairs(cx.attr("padding"), spatial)
+    sizes = [rhs.shape.dims[d] for d in c.kernel_spatial_dimensions]
+    attr = window_attr(sizes, int_list(cx.attr("window_strides"), spatial),
+                        int_list(cx.attr("lhs_dilation"), spatial),
+                        int_list(cx.attr("rhs_dilation"), spatial), padding)
+    reversal = cx.attr("window_reversal")
+    if reversal is not None and any(bool(v) for v in reversal):
+        raise cx.error("window_reversal is not supported")
+    labels = _dim_labels(c, spatial)
+    groups = int(cx.attr("feature_group_count").value)
+    batch_groups = int(cx.attr("batch_group_count").value)
+    attrs = f"{attr}, dim_labels={labels}"
+    attrs += f", feature_group_count={groups}" if groups != 1 else ""
+    attrs += f", batch_group_count={batch_groups}" if batch_groups != 1 else ""
+    return [cx.comp.emit(cx.result_shape(), "convolution", [lhs, rhs], attrs)]
+
+
+def _dim_labels(c, spatial: int) -> str:
+    def labels(rank, named, spatial_dims):
+        out = ["?"] * rank
+        for d, ch in named:
+            out[d] = ch
+        for i, d in enumerate(spatial_dims):
+            out[d] = str(i)
+        return "".join(out)
+    n = spatial + 2
+    lhs = labels(n, [(c.input_batch_dimension, "b"), (c.input_feature_dimension, "f")],
+                 c.input_spatial_dimensions)
+    rhs = labels(n, [(c.kernel_output_feature_dimension, "o"),
+                     (c.kernel_input_feature_dimension, "i")], c.kernel_spatial_dimensions)
+    out = labels(n, [(c.output_batch_dimension, "b"), (c.output_feature_dimension, "f")],
+                 c.output_spatial_dimensions)
+    return f"{lhs}_{rhs}->{out}"

@@ -1,0 +1,151 @@
+"""dynhlo.from_tf: a TensorFlow function as a dynhlo executable with bounded sizes.
+
+TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_compile=True)
+.experimental_get_compiler_ir(*args)(stage="hlo")`). from_tf lowers it at the bounds and again
+with each named size changed, and compares the texts number by number: a number that moves
+must be a dimension of a shape and equal to the size, and it becomes `<=B`. Anything else that
+moves (a mean's divisor `constant(64)`, a pad amount, `0.015625` = 1/64) means the size is
+baked into the program: from_tf refuses and quotes that line, since running it at another size
+would be silently wrong. tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already
+read `<=N` and stay as they are.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from ..errors import UnsupportedError
+from ..hlo.ir import HloModule
+from ..hlo.parser import parse_hlo
+from ..hlo.types import ELEMENT_TYPES, to_numpy_dtype
+from ..runtime.executable import compile as compile_module
+from .jax import parse_symbolic_shape
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_%][\w.\-]*|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\S')
+
+
+def lower_tf(fn, shapes: list, sizes: dict) -> str:
+    """HLO text of `fn` at these sizes (zeros of each argument's shape and dtype)."""
+    import tensorflow as tf
+    args = [np.zeros([sizes[d] if isinstance(d, str) else d for d in dims],
+                     to_numpy_dtype(element)) for element, dims in shapes]
+    compiled = tf.function(fn, jit_compile=True)
+    try:
+        return compiled.experimental_get_compiler_ir(*args)(stage="hlo")
+    except Exception as exc:  # noqa: BLE001 - TF's refusals (ops XLA cannot compile, ...)
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise UnsupportedError(f"tensorflow cannot lower this function to HLO at sizes "
+                               f"{sizes}: {type(exc).__name__}: {first[:300]}") from exc
+
+
+def _tokens(text: str) -> list[tuple[str, int]]:
+    return [(m.group(0), m.start()) for m in _TOKEN.finditer(text)]
+
+
+def _is_number(tok: str) -> bool:
+    return tok[0].isdigit()
+
+
+def _in_shape(tokens, i: int) -> bool:
+    """True when token i is a dimension inside `type[...]`."""
+    j = i - 1
+    while j >= 0 and (tokens[j][0] in (",", "<", "=") or _is_number(tokens[j][0])):
+        j -= 1
+    return j >= 1 and tokens[j][0] == "[" and tokens[j - 1][0] in ELEMENT_TYPES
+
+
+def _line_at(text: str, offset: int) -> str:
+    start = text.rfind("\n", 0, offset) + 1
+    end = text.find("\n", offset)
+    return text[start:end if end >= 0 else len(text)].strip()
+
+
+def moving_dims(base: str, other: str, name: str, bound: int, size: int) -> set[int]:
+    """Token indices of `base` (lowered at the bound) that are dimensions equal to the size
+    `name`; UnsupportedError quoting the line where anything else moves."""
+    a, b = _tokens(base), _tokens(other)
+    if len(a) != len(b):
+        raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
+                               f"{size}): TensorFlow lowers it differently per size")
+    out = set()
+    for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
+        if ta == tb or not (_is_number(ta) and _is_number(tb)):
+            continue  # identifiers (names with counters) may differ
+        if _in_shape(a, i) and int(ta) > int(tb):
+            out.add(i)  # the size or one computed from it (n+1 of a pad): inference
+            continue    # derives the actual size from the data flow
+        if ta == str(bound) and tb == str(size):
+            if _is_slice_limit(a, i):
+                continue  # slice [s:n] of a `<=B` dim at the bound: XLA's dynamic slice rule
+                # gives it the size ceil((n - s)/stride), what TF wrote at each size
+        raise UnsupportedError(f"size '{name}' is baked into the program: '{ta}' becomes "
+                               f"'{tb}' when '{name}' goes from {bound} to {size}, in: "
+                               f"{_line_at(base, pos)[:300]}")
+    return out
+
+
+def _is_slice_limit(tokens, i: int) -> bool:
+    """True when token i is the limit of a `slice={[start:limit(:stride)], ...}` entry."""
+    if i < 3 or tokens[i - 1][0] != ":" or tokens[i - 3][0] != "[":
+        return False
+    j = i - 3
+    while j > 0 and tokens[j][0] != "{":
+        j -= 1
+    return j >= 2 and tokens[j - 1][0] == "=" and tokens[j - 2][0] == "slice"
+
+
+def mark_bounded(text: str, indices: set[int]) -> str:
+    """`text` with the tokens at `indices` (dimensions) written `<=N`."""
+    pieces, last = [], 0
+    for i, (tok, pos) in enumerate(_tokens(text)):
+        if i in indices:
+            pieces += [text[last:pos], "<=" + tok]
+            last = pos + len(tok)
+    return "".join(pieces) + text[last:]
+
+
+def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
+    """The HloModule of `fn` with each named dimension `<=bound` (see the module doc)."""
+    try:
+        import tensorflow  # noqa: F401
+    except ImportError as exc:
+        raise UnsupportedError(f"from_tf needs tensorflow ({exc}); pip install "
+                               "\"dynhlo[tf]\"") from None
+    parsed = [parse_symbolic_shape(s) for s in shapes]
+    names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
+    missing = [n for n in names if n not in bounds]
+    if missing or sorted(set(bounds) - set(names)):
+        raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
+                               f"bounds {sorted(bounds)}")
+    for n in names:
+        if isinstance(bounds[n], bool) or not isinstance(bounds[n], int) or bounds[n] < 2:
+            raise UnsupportedError(f"bound for '{n}' must be a whole number >= 2 (it is "
+                                   f"compared with a smaller size), got {bounds[n]!r}")
+    base = lower_tf(fn, parsed, bounds)
+    marked: set[int] = set()
+    for n in names:
+        for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
+            other = lower_tf(fn, parsed, {**bounds, n: size})
+            marked |= moving_dims(base, other, n, bounds[n], size)
+    return parse_hlo(mark_bounded(base, marked))
+
+
+def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_options):
+    """Compile a TensorFlow function for every size within bounds.
+
+    Args:
+        fn: a function of tf tensors that `tf.function(fn, jit_compile=True)` can compile.
+        shapes: one HLO shape string per argument, dimensions may be names (`"f32[n,16]"`).
+        bounds: name -> upper bound (>= 2), one per name.
+        backend, compile_options: as for dynhlo.compile.
+
+    Returns:
+        A dynhlo Executable (NumPy in, NumPy out at actual sizes); `.module` is the HLO.
+
+    Raises:
+        UnsupportedError: tensorflow missing (`pip install "dynhlo[tf]"`), a name without a
+            bound, or a size baked into the program (the message quotes the HLO line).
+    """
+    return compile_module(tf_module(fn, list(shapes), dict(bounds)), backend, **compile_options)

@@ -1,0 +1,83 @@
+"""Sizes baked into modules: the BakedSizeWarning of compile and inspect, and from_tf's diff.
+
+The modules are what a JAX user gets by lowering at the bound and marking the parameter `<=`
+by hand: a mean that divides by constant(64), or multiplies by 0.015625 (XLA's optimized form).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo import cli
+from dynhlo.frontends.tf import mark_bounded, moving_dims
+from dynhlo.hlo.baked_sizes import baked_sizes
+
+MEAN = """HloModule baked
+add_f32 {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}}
+ENTRY main {{
+  x = f32[<=64,16] parameter(0)
+  zero = f32[] constant(0)
+  s = f32[16] reduce(x, zero), dimensions={{0}}, to_apply=add_f32
+  n = f32[] constant({value})
+  nb = f32[16] broadcast(n), dimensions={{}}
+  ROOT m = f32[16] {op}(s, nb)
+}}
+"""
+
+
+@pytest.mark.parametrize("value, op", [("64", "divide"), ("0.015625", "multiply")])
+def test_compile_warns_on_a_baked_mean(value, op):
+    text = MEAN.format(value=value, op=op)
+    with pytest.warns(dynhlo.BakedSizeWarning, match=r"constant 'n' equal to 64"):
+        exe = dynhlo.compile(text)
+    # ... and the warning is right: at 3 rows the "mean" is off by 64/3
+    x = np.ones((3, 16), np.float32)
+    np.testing.assert_allclose(exe(x), np.full(16, 3 / 64, np.float32))
+
+
+def test_no_warning_for_an_unrelated_constant_or_a_run_time_size():
+    text = MEAN.format(value="63", op="divide")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dynhlo.BakedSizeWarning)
+        dynhlo.compile(text)
+    size = MEAN.format(value="0", op="divide").replace(
+        "n = f32[] constant(0)", "k = s32[] get-dimension-size(x), dimensions={0}\n"
+        "  n = f32[] convert(k)")
+    assert baked_sizes(dynhlo.parse_hlo(size)) == []
+
+
+def test_inspect_prints_the_warning_on_stderr(tmp_path, capsys):
+    path = tmp_path / "m.hlo"
+    path.write_text(MEAN.format(value="64", op="divide"))
+    assert cli.main(["inspect", str(path)]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("dynhlo: warning: instruction 'm' (divide) uses the constant 'n' "
+                          "equal to 64")
+
+
+def test_from_jax_modules_bake_nothing():
+    pytest.importorskip("jax")
+    exe = dynhlo.from_jax(lambda x: x - x.mean(0), "f32[n,16]", bounds={"n": 64})
+    assert baked_sizes(exe.module) == []
+
+
+def test_tf_diff_marks_only_moving_dims():
+    base = "x = f32[8,4]{1,0} parameter(0), slice={[0:8]}\nc = f32[] constant(4)"
+    other = "x = f32[7,4]{1,0} parameter(0), slice={[0:7]}\nc = f32[] constant(4)"
+    marked = mark_bounded(base, moving_dims(base, other, "n", 8, 7))
+    assert marked == "x = f32[<=8,4]{1,0} parameter(0), slice={[0:8]}\nc = f32[] constant(4)"
+
+
+def test_tf_diff_refuses_a_moving_constant():
+    base = "x = f32[8]{0} parameter(0)\nc = s32[] constant(8)"
+    other = "x = f32[7]{0} parameter(0)\nc = s32[] constant(7)"
+    with pytest.raises(dynhlo.UnsupportedError, match=r"in: c = s32\[\] constant\(8\)"):
+        moving_dims(base, other, "n", 8, 7)

@@ -1,0 +1,190 @@
+"""from_jax on real JAX programs of each family, against jax.jit at the same static sizes.
+
+Every function goes through jax.export with symbolic sizes and dynhlo's StableHLO import, and
+runs at sizes 1, 7 and the bound; the expected values are jax.jit's at those static shapes.
+"""
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+lax = jax.lax
+
+import dynhlo  # noqa: E402
+from dynhlo.frontends.jax import from_jax  # noqa: E402
+
+BOUND = 16
+
+
+def _args(shapes, sizes, rng):
+    out = []
+    for text in shapes:
+        element, dims = text.split("[")
+        dims = [sizes.get(d.strip(), None) or int(d) for d in dims.rstrip("]").split(",")]
+        if element == "f32":
+            out.append(rng.standard_normal(dims).astype(np.float32))
+        elif element == "u32":
+            out.append(rng.integers(0, 2**31, dims).astype(np.uint32))
+        else:
+            out.append(rng.integers(-50, 50, dims).astype(np.int32))
+    return out
+
+
+def _close(got, want):
+    assert jax.tree_util.tree_structure(got) == jax.tree_util.tree_structure(want)
+    got, want = jax.tree_util.tree_leaves(got), jax.tree_util.tree_leaves(want)
+    for g, w in zip(got, want, strict=True):
+        w = np.asarray(w)
+        assert g.shape == w.shape and g.dtype == w.dtype
+        if w.dtype.kind == "f":
+            np.testing.assert_allclose(g, w, rtol=2e-5, atol=2e-5)
+        else:
+            np.testing.assert_array_equal(g, w)
+
+
+FAMILIES = {
+    "mean_var": (lambda x: (x.mean(0), x.var(0), x - x.mean(0)), ["f32[n,6]"]),
+    "layernorm": (lambda x: (x - x.mean(-1, keepdims=True))
+                  / jnp.sqrt(x.var(-1, keepdims=True) + 1e-5), ["f32[n,8]"]),
+    "attention": (lambda q, k, v: jax.nn.softmax(q @ k.T / 8.0, axis=-1) @ v,
+                  ["f32[n,8]", "f32[n,8]", "f32[n,8]"]),
+    "two_sizes": (lambda a, b: (a @ b.T, a.sum(0) * b.mean(0), jnp.concatenate([a, b], 0)),
+                  ["f32[n,4]", "f32[m,4]"]),
+    "cumsum_sort": (lambda x: (jnp.cumsum(x, 0), jnp.sort(x, 0), jnp.argsort(x[:, 0]),
+                               jnp.cumprod(x[:, 1]), lax.cummax(x, 0)), ["f32[n,3]"]),
+    "argmax": (lambda x: (jnp.argmax(x, 0), jnp.max(x, 1), jnp.argmin(x[:, 0])), ["f32[n,5]"]),
+    "scan": (lambda x: lax.scan(lambda c, r: (c + r, c * 2 + r), jnp.zeros(3), x),
+             ["f32[n,3]"]),
+    "integer": (lambda x: (x // 3, x % 5, x >> 1, x & 7, jnp.abs(x), jnp.clip(x, -2, 2),
+                           x.sum(), jnp.cumsum(x)), ["s32[n]"]),
+    "slices": (lambda x: (x[1:], x[:-1], x[::2], jnp.flip(x), jnp.roll(x, 1),
+                          x + jnp.arange(x.shape[0])), ["f32[n]"]),
+    "reshape_pad": (lambda x: (x.reshape(-1), x.reshape(x.shape[0] * 2, 3), jnp.pad(
+        x, ((1, 2), (0, 0))), jnp.concatenate([x, x], 0), x.T @ x), ["f32[n,6]"]),
+    "where_take": (lambda x, i: (jnp.where(x > 0, x, 0.0).max(0), x[i], jnp.tril(x @ x.T)),
+                   ["f32[n,4]", "s32[m]"]),
+    "elementwise": (lambda x: (jnp.tanh(x), jax.nn.gelu(x), jnp.log1p(jnp.abs(x)),
+                               jnp.sinh(x), jax.scipy.special.erf(x), jax.nn.relu(x)),
+                    ["f32[n]"]),
+}
+
+# More programs, one per converter family: control flow, windows, scatter, linalg, random, AD.
+MORE = {
+    "xent": (lambda logits, y: -(jax.nn.log_softmax(logits) * jax.nn.one_hot(y, 5))
+             .sum(-1).mean(), ["f32[n,5]", "s32[n]"]),
+    "conv": (lambda x, w: lax.conv_general_dilated(x, w, (1,), "SAME"),
+             ["f32[1,2,n]", "f32[3,2,3]"]),
+    "maxpool_grad": (lambda x: jax.grad(lambda v: lax.reduce_window(
+        v, -jnp.inf, lax.max, (1, 2), (1, 2), "VALID").sum())(x), ["f32[n,8]"]),
+    "control": (lambda x: (lax.fori_loop(0, x.shape[0], lambda i, c: c + x[i], 0.0),
+                           lax.cond(x.sum() > 0, lambda v: v * 2, lambda v: -v, x)), ["f32[n]"]),
+    "topk_median": (lambda x: (lax.top_k(x, 2), jnp.median(x, 1)), ["f32[n,6]"]),
+    "segment_scatter": (lambda x, ids: (jax.ops.segment_sum(x, ids, num_segments=4),
+                                        x.at[0].set(5.0)), ["f32[n]", "s32[n]"]),
+    "linalg": (lambda a, b: jax.scipy.linalg.solve_triangular(
+        jnp.linalg.cholesky(a @ a.T + 4 * jnp.eye(3)), b, lower=True), ["f32[3,3]", "f32[3,n]"]),
+    "fft_grad": (lambda x, w: (jnp.fft.rfft(x, axis=1).real,
+                               jax.grad(lambda w: (jnp.tanh(x @ w) ** 2).mean())(w)),
+                 ["f32[n,4]", "f32[4,3]"]),
+    "special": (lambda x: (lax.lgamma(x * x + 1), lax.digamma(x * x + 1),
+                           lax.erf_inv(jnp.tanh(x)), jnp.cosh(x), jnp.arcsinh(x)), ["f32[n]"]),
+    "trig_complex_bf16": (lambda x: (jnp.arctan(x), jnp.arccos(x / 4), jnp.angle(x + 1j),
+                                     # XLA keeps excess precision in bf16 arithmetic
+                                     # (jax.jit elides roundings): compare bf16 data only
+                                     jnp.full_like(x, 1.5, jnp.bfloat16), x.astype(
+                                         jnp.bfloat16)), ["f32[n]"]),
+    "random": (lambda k, x: x + jax.random.normal(jax.random.wrap_key_data(k), x.shape),
+               ["u32[2]", "f32[n]"]),
+}
+
+
+@pytest.mark.parametrize("family", sorted(MORE))
+def test_from_jax_more_programs(family):
+    fn, shapes = MORE[family]
+    exe = from_jax(fn, *shapes, bounds={"n": BOUND})
+    rng = np.random.default_rng(1)
+    for n in (1, 7, BOUND):
+        args = _args(shapes, {"n": n}, rng)
+        if family == "segment_scatter":
+            args[1] = rng.integers(0, 4, n).astype(np.int32)
+        _close(exe(*args), jax.jit(fn)(*args))
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_from_jax_matches_jit(family):
+    fn, shapes = FAMILIES[family]
+    exe = from_jax(fn, *shapes, bounds={"n": BOUND, "m": 9} if "m" in str(shapes)
+                   else {"n": BOUND})
+    rng = np.random.default_rng(0)
+    for n in (1, 7, BOUND):
+        sizes = {"n": n, "m": min(n, 9)}
+        args = _args(shapes, sizes, rng)
+        if family == "where_take":
+            args[1] = rng.integers(0, n, args[1].shape).astype(np.int32)
+        _close(exe(*args), jax.jit(fn)(*args))
+
+
+def test_jax_arrays_in_jax_arrays_out():
+    exe = from_jax(lambda x: (x * 2, x.sum(0)), "f32[n,3]", bounds={"n": 8})
+    x = jnp.arange(15, dtype=jnp.float32).reshape(5, 3)
+    doubled, total = exe(x)
+    assert isinstance(doubled, jax.Array) and isinstance(total, jax.Array)
+    np.testing.assert_array_equal(np.asarray(doubled), np.asarray(x) * 2)
+    out = exe(np.asarray(x))  # numpy in, numpy out
+    assert isinstance(out[0], np.ndarray)
+    named = from_jax(lambda x: {"double": x * 2, "pair": (x, x.sum())}, "f32[n]",
+                     bounds={"n": 4})(np.ones(3, np.float32))
+    assert sorted(named) == ["double", "pair"] and named["pair"][1] == 3
+
+
+def test_unbounded_name_compiles_per_bucket():
+    exe = from_jax(lambda x: x - x.mean(0), "f32[n,2]")
+    assert exe.module is None
+    rng = np.random.default_rng(3)
+    for n in (1, 3, 100):
+        x = rng.standard_normal((n, 2)).astype(np.float32)
+        np.testing.assert_allclose(exe(x), x - x.mean(0), rtol=1e-5, atol=1e-6)
+    assert str(exe.module.entry.parameters[0].shape).startswith("f32[<=128,2]")
+
+
+def test_shape_assertion_and_bound_are_argument_errors():
+    exe = from_jax(lambda x, y: x + y, "f32[n]", "f32[n]", bounds={"n": 8})
+    with pytest.raises(dynhlo.ArgumentError, match="dimension variable 'n'"):
+        exe(np.ones(0, np.float32), np.ones(0, np.float32))  # JAX's sizes start at 1
+    with pytest.raises(dynhlo.ArgumentError, match="> bound 8"):
+        exe(np.ones(9, np.float32), np.ones(9, np.float32))
+    with pytest.raises(dynhlo.ArgumentError):
+        exe(np.ones(3, np.float32), np.ones(4, np.float32))  # one name, two sizes
+
+
+def test_bad_shapes_and_bounds():
+    with pytest.raises(dynhlo.UnsupportedError, match="not an HLO shape"):
+        from_jax(lambda x: x, "n,4")
+    with pytest.raises(dynhlo.UnsupportedError, match="unknown element type 'f33'"):
+        from_jax(lambda x: x, "f33[n]")
+    with pytest.raises(dynhlo.UnsupportedError, match="no shape uses"):
+        from_jax(lambda x: x, "f32[n]", bounds={"m": 3})
+    # what jax.export itself refuses: a comparison of a symbolic size
+    with pytest.raises(dynhlo.UnsupportedError, match="jax.export cannot export.*inconclusive"):
+        from_jax(lambda x: x * jnp.linspace(0, 1, x.shape[0]), "f32[n]", bounds={"n": 8})
+
+
+def test_module_prints_and_compiles_ahead_of_time(tmp_path):
+    exe = from_jax(lambda x: jnp.cumsum(x) / x.shape[0], "f32[n]", bounds={"n": 32})
+    text = exe.module.to_text()
+    assert "f32[<=32]" in text and dynhlo.parse_hlo(text) == exe.module
+    exe.save(tmp_path / "m.dynhlo")
+    loaded = dynhlo.load(tmp_path / "m.dynhlo")
+    x = np.arange(1, 6, dtype=np.float32)
+    np.testing.assert_allclose(loaded(x), np.cumsum(x) / 5, rtol=1e-6)
+
+
+def test_large_captured_constant_keeps_its_values():
+    """A weight the function closes over (64x80: written outside the HLO text) is exact."""
+    w = np.random.default_rng(4).standard_normal((64, 80)).astype(np.float32)
+    exe = from_jax(lambda x: jnp.tanh(x @ w), "f32[n,64]", bounds={"n": 8})
+    x = np.random.default_rng(5).standard_normal((3, 64)).astype(np.float32)
+    _close(exe(x), jax.jit(lambda x: jnp.tanh(x @ w))(x))
+    assert np.array_equal(next(i.literal for i in exe.module.instructions()
+                               if i.literal is not None and i.literal.shape == (64, 80)), w)

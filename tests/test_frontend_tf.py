@@ -1,0 +1,47 @@
+"""from_tf: a TensorFlow function with bounded sizes, against TensorFlow at the same sizes.
+
+CI does not install tensorflow: these tests skip there. Run them with /work/venv-tf (or any
+environment with tensorflow): `python -m pytest tests/test_frontend_tf.py`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+tf = pytest.importorskip("tensorflow")
+
+import dynhlo  # noqa: E402
+
+
+def _model(x, y):
+    h = tf.nn.relu(tf.matmul(x, tf.ones((4, 3))) + 1.0)
+    return tf.reduce_sum(h * y, 0), tf.reduce_max(x, 1), tf.matmul(x, x, transpose_a=True)
+
+
+def test_from_tf_matches_tensorflow_at_every_size():
+    exe = dynhlo.from_tf(_model, "f32[n,4]", "f32[n,3]", bounds={"n": 8})
+    assert [str(p.shape) for p in exe.module.entry.parameters] == ["f32[<=8,4]{1,0}",
+                                                                   "f32[<=8,3]{1,0}"]
+    rng = np.random.default_rng(0)
+    for n in (1, 5, 8):
+        x = rng.standard_normal((n, 4)).astype(np.float32)
+        y = rng.standard_normal((n, 3)).astype(np.float32)
+        for got, want in zip(exe(x, y), _model(x, y), strict=True):
+            np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
+    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '8' becomes "
+                       r"'7'.*constant\(8\)"):
+        dynhlo.from_tf(lambda x: tf.reduce_mean(x, 0), "f32[n,4]", bounds={"n": 8})
+
+
+def test_from_tf_needs_a_bound_per_name():
+    with pytest.raises(dynhlo.UnsupportedError, match="one bound per size name"):
+        dynhlo.from_tf(lambda x: x, "f32[n]", bounds={})
+
+
+def test_from_tf_lowering_failure_is_an_unsupported_error():
+    with pytest.raises(dynhlo.UnsupportedError, match="tensorflow cannot lower"):
+        dynhlo.from_tf(lambda x: tf.strings.as_string(x), "f32[n]", bounds={"n": 4})

@@ -1,0 +1,33 @@
+"""from_jax on the GPU backend (Triton's interpreter in CI, the real GPU with -m gpu on the
+device), against jax.jit at sizes 1, 7 and the bound, for the families of test_frontend_jax."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gpucheck import GPU  # skips without torch/triton; interpreter mode first
+
+jax = pytest.importorskip("jax")
+
+from test_frontend_jax import BOUND, FAMILIES, _args, _close  # noqa: E402
+
+from dynhlo.frontends.jax import from_jax  # noqa: E402
+
+GPU_FAMILIES = ["mean_var", "attention", "cumsum_sort", "scan", "integer", "slices"]
+
+
+def _numpy(out):
+    """Results as NumPy (the gpu backend may return torch tensors), in the same structure."""
+    return jax.tree_util.tree_map(
+        lambda o: o.cpu().numpy() if hasattr(o, "cpu") else np.asarray(o), out)
+
+
+@pytest.mark.parametrize("family", GPU_FAMILIES)
+def test_from_jax_gpu_matches_jit(family):
+    fn, shapes = FAMILIES[family]
+    exe = from_jax(fn, *shapes, bounds={"n": BOUND}, **GPU)
+    rng = np.random.default_rng(0)
+    for n in (1, 7, BOUND):
+        args = _args(shapes, {"n": n}, rng)
+        _close(_numpy(exe(*args)), jax.jit(fn)(*args))
