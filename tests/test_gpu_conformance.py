@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import torch  # noqa: F401  (skips without torch or triton; interpreter mode)
+from gpucheck import GPU  # skips without torch or triton; the interpreter without a GPU
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 TF = sorted(glob.glob(os.path.join(DATA, "tf", "*.hlo")))
@@ -86,7 +86,7 @@ def _saved_runs(path: str):
 def _compile_both(path: str):
     with open(path) as f:
         text = f.read()
-    return dynhlo.compile(text, backend="gpu"), dynhlo.compile(text)
+    return dynhlo.compile(text, **GPU), dynhlo.compile(text)
 
 
 @pytest.mark.parametrize("path", TF + JAX, ids=lambda p: os.path.basename(p)[:-4])
@@ -164,7 +164,7 @@ def _integer_module(t: str) -> str:
 @pytest.mark.parametrize("t", sorted(INT_TYPES))
 def test_integer_ops_bit_exact(t):
     text = _integer_module(t)
-    gpu, cpu = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text)
+    gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
     x, y = _edge_values(t, 1), _edge_values(t, 2)
     # y also as shift amounts: each x shifted by every small and past-the-width amount
     for n in (N, 17, 1, 0):
@@ -176,41 +176,44 @@ _REDUCERS = {"add": "add", "max": "maximum", "min": "minimum", "mul": "multiply"
              "and": "and", "or": "or"}
 
 
-def _reduce_module(t: str, op: str, cols: int) -> str:
-    return f"""HloModule red
-r {{
+def _reduce_module(t: str, kinds: list, cols: int) -> str:
+    """One reduce per kind over the rows of x: f32[<=3, cols] (each its own kernel)."""
+    comps = "".join(f"""r_{k} {{
   a = {t}[] parameter(0)
   b = {t}[] parameter(1)
-  ROOT c = {t}[] {op}(a, b)
+  ROOT c = {t}[] {_REDUCERS[k]}(a, b)
 }}
-ENTRY main {{
-  x = {t}[<=3,{cols}] parameter(0)
-  z = {t}[] parameter(1)
-  ROOT s = {t}[<=3] reduce(x, z), dimensions={{1}}, to_apply=r
-}}
-"""
+""" for k in kinds)
+    body = "".join(f"  s_{k} = {t}[<=3] reduce(x, z), dimensions={{1}}, to_apply=r_{k}\n"
+                   for k in kinds)
+    shapes = ", ".join([f"{t}[<=3]"] * len(kinds))
+    return (f"HloModule red\n{comps}ENTRY main {{\n  x = {t}[<=3,{cols}] parameter(0)\n"
+            f"  z = {t}[] parameter(1)\n{body}  ROOT r = ({shapes}) tuple("
+            f"{', '.join(f's_{k}' for k in kinds)})\n}}\n")
 
 
 @pytest.mark.parametrize("cols", [40, 3000], ids=["one_tile", "looped"])
 @pytest.mark.parametrize("t", sorted(INT_TYPES) + ["pred"])
 def test_integer_reductions_bit_exact(t, cols):
+    """Every fused reduction kind per integer type (a looped one: 3000 columns pass the
+    one-tile limit), started from a non-identity value, extremes of the type included."""
     rng = np.random.default_rng(cols)
-    for kind, op in _REDUCERS.items():
-        if t == "pred" and kind in ("add", "mul"):
-            continue
-        text = _reduce_module(t, op, cols)
-        gpu, cpu = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text)
-        if t == "pred":
-            x = rng.random((3, cols)) < (0.999 if kind in ("and", "min") else 0.001)
-            init = np.bool_(kind in ("and", "min"))
-        else:
-            dtype = np.dtype(INT_TYPES[t])
-            info = np.iinfo(dtype)
-            x = rng.integers(info.min, info.max, size=(3, cols), dtype=dtype, endpoint=True)
-            x[0, 0], x[1, -1] = info.max, info.min
-            init = dtype.type(info.max // 3)
-        for n in (3, 1, 0):
-            assert_same(gpu, cpu, [x[:n], init], f"{t} {kind} over {cols} at {n} rows")
+    kinds = [k for k in _REDUCERS if not (t == "pred" and k in ("add", "mul"))]
+    text = _reduce_module(t, kinds, cols)
+    gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
+    assert len(gpu.program.kernels) == len(kinds)
+    if t == "pred":
+        xs = {True: rng.random((3, cols)) < 0.999, False: rng.random((3, cols)) < 0.001}
+        for init in (True, False):
+            for n in (3, 1, 0):
+                assert_same(gpu, cpu, [xs[init][:n], np.bool_(init)], f"pred from {init} at {n}")
+        return
+    dtype = np.dtype(INT_TYPES[t])
+    info = np.iinfo(dtype)
+    x = rng.integers(info.min, info.max, size=(3, cols), dtype=dtype, endpoint=True)
+    x[0, 0], x[1, -1] = info.max, info.min
+    for n in (3, 1, 0):
+        assert_same(gpu, cpu, [x[:n], dtype.type(info.max // 3)], f"{t} over {cols} at {n}")
 
 
 _LATER_UNARY = {"acos": (-1, 1), "asin": (-1, 1), "atan": (-50, 50), "acosh": (1, 50),
@@ -228,7 +231,7 @@ def test_later_unary_ops_fused_match_cpu(t):
     root = ", ".join(f"y{k}" for k in range(len(names)))
     text = (f"HloModule later\nENTRY main {{\n{params}\n{body}\n  ROOT r = "
             f"({', '.join([f'{t}[<={N}]'] * len(names))}) tuple({root})\n}}\n")
-    gpu, cpu = dynhlo.compile(text, backend="gpu"), dynhlo.compile(text)
+    gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
     steps = gpu.program.plan.steps
     assert [i.opcode.value for i, kind in steps if kind == "library"] == ["tuple"]
     dtype = {"f16": np.float16, "f32": np.float32, "f64": np.float64}[t]
