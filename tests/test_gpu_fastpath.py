@@ -50,13 +50,15 @@ def test_each_shape_is_planned_once_and_sizes_do_not_leak_between_plans():
     assert len(exe.program.fast.specialized) == 5  # 5, 3, 0, 100, 1
 
 
-def test_sizes_that_disagree_are_an_error_on_every_call_not_only_the_first():
+def test_sizes_that_differ_follow_xla_on_every_call_not_only_the_first():
+    """XLA's elementwise rule: the smaller size wins, a size of 1 broadcasts."""
     exe = dynhlo.compile(ADD, **GPU)
     a3, a4 = torch.ones(3, 4, device=_device()), torch.ones(4, 4, device=_device())
+    a1 = torch.full((1, 4), 5.0, device=_device())
     _close(exe(a3, a3), np.full((3, 4), 2, np.float32))
     for _ in range(2):
-        with pytest.raises(dynhlo.DynamicSizeError, match="run-time size 4"):
-            exe(a3, a4)
+        _close(exe(a3, a4), np.full((3, 4), 2, np.float32))
+        _close(exe(a1, a4), np.full((4, 4), 6, np.float32))
     _close(exe(a4, a4), np.full((4, 4), 2, np.float32))
 
 

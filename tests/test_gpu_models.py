@@ -123,7 +123,9 @@ def test_size_zero_and_one_on_every_model():
             assert_matches(exe(*args), np.asarray(ref(*args)), 1e-5, 1e-5)
 
 
-def test_mismatched_sizes_meeting_in_one_op_are_a_dynamic_size_error():
+def test_different_sizes_meeting_in_one_op_follow_xla_as_the_cpu_does():
+    """XLA's elementwise rule (dynamic_dimension_inference.cc, HandleElementwiseNary): the
+    result takes the smaller size, and a size of 1 broadcasts."""
     text = """HloModule m
 ENTRY main {
   a = f32[<=8] parameter(0)
@@ -134,8 +136,11 @@ ENTRY main {
     exe = dynhlo.compile(text, **GPU)
     np.testing.assert_array_equal(exe(np.ones(3, np.float32), np.ones(3, np.float32)),
                                   np.full(3, 2, np.float32))
-    with pytest.raises(dynhlo.DynHloError, match="size"):
-        exe(np.ones(3, np.float32), np.ones(4, np.float32))
+    b = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(exe(np.ones(3, np.float32), b), 1 + b[:3])
+    np.testing.assert_array_equal(exe(b, np.ones(3, np.float32)), 1 + b[:3])
+    np.testing.assert_array_equal(exe(np.full(1, 5, np.float32), b), 5 + b)
+    np.testing.assert_array_equal(exe(np.ones(0, np.float32), b), np.ones(0, np.float32))
 
 
 # --- real GPU ------------------------------------------------------------------------------

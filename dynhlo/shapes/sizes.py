@@ -395,6 +395,31 @@ def operand_mismatch(name: str, operand: Iterable[int], shape: Iterable[int]
                             f"size {list(shape)}; sizes that meet in one op must agree")
 
 
+def slice_past_size(name: str, spec, actual: Iterable[int]) -> DynamicSizeError | None:
+    """The error every backend raises for a slice (`spec`: (start, limit, stride) per
+    dimension) of an operand of actual sizes `actual` whose length-1 dimension starts at or
+    past the actual size: XLA makes a length-1 slice static and reads element `start` of
+    the padded buffer, which there is uninitialised padding, not a value. None if none."""
+    for d, ((start, limit, stride), n) in enumerate(zip(spec, actual)):
+        if -(-(limit - start) // stride) == 1 and start >= n:
+            return DynamicSizeError(
+                f"instruction '{name}': slice [{start}:{limit}:{stride}] of dimension {d} "
+                f"reads element {start} of a dimension of actual size {n}; XLA's answer "
+                "would be uninitialised padding")
+    return None
+
+
+def gather_past_size(name: str, d: int, first: int, size: int, actual: int,
+                     bound: int) -> DynamicSizeError:
+    """The error every backend raises for a gather whose start, clamped as XLA clamps it
+    (to [0, bound - size] of the padded buffer), reads rows `first`.. past the actual size
+    of operand dimension `d`: XLA's answer there is uninitialised padding."""
+    return DynamicSizeError(
+        f"instruction '{name}': gather reads rows {first}..{first + size - 1} of operand "
+        f"dimension {d}, which has actual size {actual} (bound {bound}): XLA's answer would "
+        "read uninitialised padding")
+
+
 def product(dims: Iterable[Dim]) -> Dim:
     dims = list(dims)
     static = math.prod(d for d in dims if isinstance(d, int))

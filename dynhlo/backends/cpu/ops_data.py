@@ -12,7 +12,7 @@ import numpy as np
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
-from ...shapes.sizes import sizes_from_operands
+from ...shapes.sizes import sizes_from_operands, slice_past_size
 from .lowering import custom_call, lowering, CUSTOM_CALLS
 
 
@@ -77,15 +77,10 @@ def concatenate(ctx, inst, args):
 def slice_(ctx, inst, args):
     (x,) = args
     spec = attrs.slices(inst)
-    out = x[tuple(slice(s, l, st) for s, l, st in spec)]
-    for d, (start, limit, stride) in enumerate(spec):
-        if -(-(limit - start) // stride) == 1 and out.shape[d] == 0:
-            # XLA makes a length-1 slice static and reads element `start` of the padded
-            # buffer: past the actual size that is uninitialised padding, not a value.
-            raise ctx.error(f"slice [{start}:{limit}:{stride}] of dimension {d} reads element "
-                            f"{start} of a dimension of actual size {x.shape[d]}; XLA's "
-                            "answer would be uninitialised padding")
-    return out
+    error = slice_past_size(inst.name, spec, x.shape)
+    if error is not None:
+        raise error
+    return x[tuple(slice(s, l, st) for s, l, st in spec)]
 
 
 @lowering(Opcode.PAD)

@@ -16,6 +16,7 @@ from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import bit_width, to_numpy_dtype
 from ...shapes.rules_data import physical_order
+from ...shapes.sizes import gather_past_size
 from .lowering import lowering
 from .ops_data import own_sizes as _own_sizes
 from .ops_reduce import _fast_reducer
@@ -157,10 +158,7 @@ def _check_no_padding_read(ctx, start, size: int, actual: int, bound: int, d: in
         return
     clamped = np.clip(start, 0, bound - size)
     if (clamped + size > actual).any():
-        worst = int(np.max(clamped))
-        raise ctx.error(f"gather reads rows {worst}..{worst + size - 1} of operand dimension "
-                        f"{d}, which has actual size {actual} (bound {bound}): XLA's answer "
-                        "would read uninitialised padding")
+        raise gather_past_size(ctx.inst.name, d, int(np.max(clamped)), size, actual, bound)
 
 
 @lowering(Opcode.GATHER)

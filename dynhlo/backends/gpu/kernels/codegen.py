@@ -27,7 +27,7 @@ from typing import Callable
 from ....hlo import attrs
 from ....hlo.ir import Instruction
 from ....hlo.opcodes import Opcode
-from ....shapes.sizes import Sym, bound_of
+from ....shapes.sizes import MeetSize, Sym, bound_of
 from . import reductions as lw
 from .group import FusionError, Group, Kernel, canonical_dim, dims_equal
 from .types import triton_type
@@ -55,6 +55,7 @@ class KernelWriter:
         self.lines: list[str] = []
         self.indent = 1
         self.memo: dict = {}
+        self.op_index: dict = {}
         self.deps: dict[str, frozenset] = {}
         self.counter = 0
         self.sizes: dict[int, tuple[str, Sym]] = {}
@@ -143,7 +144,26 @@ class KernelWriter:
                                                   "same_index", False):
                 continue
             for op in reversed(node.operands):
-                stack.append((op, at if op.shape.rank == len(at) else (), False))
+                stack.append((op, self.operand_index(node, op, at), False))
+
+    def operand_index(self, inst: Instruction, op: Instruction, idx: tuple) -> tuple:
+        """Where a same-index emitter reads operand `op` of `inst` at the result's `idx`:
+        the same index (rank 0: the empty one), except where operands of different dynamic
+        sizes meet (sizes.MeetSize, XLA's elementwise rule): the result has the smaller
+        size, so the index is in range, but an operand of size 1 broadcasts (index 0)."""
+        if op.shape.rank != len(idx):
+            return ()
+        key = (inst, op, idx)
+        out = self.op_index.get(key)
+        if out is None:
+            out = list(idx)
+            for d, (dim, odim) in enumerate(zip(self.dims(inst), self.dims(op))):
+                root = canonical_dim(dim)
+                if idx[d] != "0" and isinstance(root, Sym) and \
+                        isinstance(root.expr, MeetSize) and not dims_equal(dim, odim):
+                    out[d] = self.let(f"tl.where({self.size(odim)} == 1, 0, {idx[d]})")
+            out = self.op_index[key] = tuple(out)
+        return out
 
     def _value_one(self, inst: Instruction, idx: tuple[str, ...]) -> str:
         key = (inst, idx)
@@ -319,7 +339,7 @@ class KernelWriter:
         init_var = self.value(init, ())
         acc = f"acc{len(self.acc)}"
         self.emit(f"{acc} = tl.full([BM, 1], 0, {acc_type}) + {init_var}.to({acc_type})")
-        saved = dict(self.memo)
+        saved, saved_index = dict(self.memo), dict(self.op_index)
         if loop:
             self.emit(f"for cstart in range(0, {ncols}, BN):")
             self.indent += 1
@@ -329,10 +349,14 @@ class KernelWriter:
         ident = lw.identity(kind, red.operands[0].shape.element_type)
         part = self.let(f"tl.where(rmask & cmask, {val}.to({acc_type}), "
                         f"{lw.literal(ident, red.operands[0].shape.element_type)})")
-        self.emit(f"{acc} = {lw.combine(kind, acc, lw.tile_reduce(kind, part))}")
+        # the loop-carried accumulator keeps its type: a tile reduction may promote (tl.max
+        # of a small int gives int32), and compiled Triton refuses a loop variable whose
+        # type changes (the interpreter does not check)
+        self.emit(f"{acc} = ({lw.combine(kind, acc, lw.tile_reduce(kind, part))})"
+                  f".to({acc_type})")
         if loop:
             self.indent -= 1
-            self.memo = saved
+            self.memo, self.op_index = saved, saved_index
         out_type = self.ttype(red.shape.element_type)
         var = self.let(f"{acc}.to({out_type})")
         self.deps[var] = frozenset("r")

@@ -113,8 +113,14 @@ def reduce_fuses(inst) -> bool:
 
 
 def plain_gather(inst) -> bool:
-    return not attrs.ints(inst, "operand_batching_dims", ()) and inst.operands[1].shape.element_type in (
-        "s32", "s64", "u32", "s16", "s8", "u8", "u16")
+    """A gather a kernel computes: no batching dims, a signed or small index type, and no
+    start into a dynamic operand dimension (XLA clamps those to the bound, which below the
+    bound may read padding: the library step checks that on the host, as the CPU does)."""
+    operand = inst.operands[0].shape
+    if any(operand.dynamic[d] for d in attrs.ints(inst, "start_index_map", ())):
+        return False
+    return not attrs.ints(inst, "operand_batching_dims", ()) and \
+        inst.operands[1].shape.element_type in ("s32", "s64", "s16", "s8", "u8", "u16")
 
 
 def gather(k, inst, idx):

@@ -22,7 +22,9 @@ def same_index(emit):
 
 
 def operands(k, inst, idx):
-    return [k.value(o, idx if o.shape.rank == len(idx) else ()) for o in inst.operands]
+    """The operands' variables at the result's index (codegen's operand_index: a rank-0
+    operand at the empty index, a dynamic size 1 meeting a larger one broadcast)."""
+    return [k.value(o, k.operand_index(inst, o, idx)) for o in inst.operands]
 
 
 def _compute(k, inst, x: str) -> str:
@@ -44,6 +46,9 @@ UNARY = {
     Opcode.LOG1P: "M.log1p({})", Opcode.EXPM1: "M.expm1({})", Opcode.ERF: "M.erf({})",
     Opcode.CBRT: "M.cbrt({})", Opcode.ROUND_NEAREST_AFZ: "M.round_afz({})",
     Opcode.ROUND_NEAREST_EVEN: "M.rint({})",
+    Opcode.ACOS: "M.acos({})", Opcode.ACOSH: "M.acosh({})", Opcode.ASIN: "M.asin({})",
+    Opcode.ASINH: "M.asinh({})", Opcode.ATAN: "M.atan({})", Opcode.ATANH: "M.atanh({})",
+    Opcode.COSH: "M.cosh({})", Opcode.SINH: "M.sinh({})",
 }
 
 
@@ -74,8 +79,15 @@ def abs_(k, inst, idx):
 @same_index
 def sign(k, inst, idx):
     (x,) = operands(k, inst, idx)
+    t = inst.shape.element_type
+    if is_unsigned(t):  # Triton refuses -1 next to an unsigned value
+        return _result(k, inst, f"{x} != 0")
     x = _compute(k, inst, x)
-    return _result(k, inst, f"tl.where({x} > 0, 1, tl.where({x} < 0, -1, {x}))")
+    if is_float(t):  # NaN and -0.0 stay themselves
+        return _result(k, inst, f"tl.where({x} > 0, 1, tl.where({x} < 0, -1, {x}))")
+    tt = k.ttype(t)
+    one, zero = f"tl.full([], 1, {tt})", f"tl.full([], 0, {tt})"
+    return k.let(f"tl.where({x} > {zero}, {one}, tl.where({x} < {zero}, -{one}, {zero}))")
 
 
 @same_index
@@ -87,9 +99,12 @@ def is_finite(k, inst, idx):
 @same_index
 def not_(k, inst, idx):
     (x,) = operands(k, inst, idx)
-    if inst.shape.element_type == "pred":
+    t = inst.shape.element_type
+    if t == "pred":
         return k.let(f"{x} == 0")
-    return k.let(f"~{x}")
+    # all ones of the type: Triton's `~` xors with -1, which it refuses for unsigned types
+    ones = (1 << _WIDTH[t]) - 1 if is_unsigned(t) else -1
+    return k.let(f"{x} ^ tl.full([], {ones}, {k.ttype(t)})")
 
 
 def _arith(symbol):
@@ -192,18 +207,52 @@ def copy(k, inst, idx):
     return x
 
 
+_UNSIGNED = {8: "tl.uint8", 16: "tl.uint16", 32: "tl.uint32", 64: "tl.uint64"}
+_SIGNED = {8: "tl.int8", 16: "tl.int16", 32: "tl.int32", 64: "tl.int64"}
+_WIDTH = {"s8": 8, "u8": 8, "s16": 16, "u16": 16, "s32": 32, "u32": 32, "s64": 64, "u64": 64}
+
+
 def _shift(kind):
+    """XLA's shifts (elemental_ir_emitter SaturateShiftIfNecessary): the amount is read as
+    unsigned; an amount >= the bit width gives 0 (left, logical) or the sign fill
+    (arithmetic, which shifts the bits as signed whatever the type). LLVM's shl/lshr/ashr
+    by >= the width are poison, so the amount is masked before the shift."""
     @same_index
     def emit(k, inst, idx):
         x, y = operands(k, inst, idx)
         t = inst.shape.element_type
+        bits = _WIDTH[t]
+        u, s, out = _UNSIGNED[bits], _SIGNED[bits], k.ttype(t)
+        ux, uy = k.let(f"{x}.to({u}, bitcast=True)"), k.let(f"{y}.to({u}, bitcast=True)")
+        big = k.let(f"{uy} >= tl.full([], {bits}, {u})")
+        amount = k.let(f"tl.where({big}, tl.full([], 0, {u}), {uy})")
         if kind == "left":
-            return _result(k, inst, f"{x} << {y}")
-        if kind == "logical" and not is_unsigned(t):
-            u = {"s8": "tl.uint8", "s16": "tl.uint16", "s32": "tl.uint32", "s64": "tl.uint64"}[t]
-            return _result(k, inst, f"{x}.to({u}, bitcast=True) >> {y}.to({u}, bitcast=True)")
-        return _result(k, inst, f"{x} >> {y}")
+            expr = f"tl.where({big}, tl.full([], 0, {u}), {ux} << {amount})"
+        elif kind == "logical":
+            expr = f"tl.where({big}, tl.full([], 0, {u}), {ux} >> {amount})"
+        else:
+            sx = k.let(f"{x}.to({s}, bitcast=True)")
+            fill = f"tl.where({sx} < tl.full([], 0, {s}), tl.full([], -1, {s}), tl.full([], 0, {s}))"
+            shifted = f"{sx} >> {amount}.to({s}, bitcast=True)"
+            return k.let(f"tl.where({big}, {fill}, {shifted}).to({out}, bitcast=True)")
+        return k.let(f"({expr}).to({out}, bitcast=True)")
     return emit
+
+
+@same_index
+def mulhi(k, inst, idx):
+    """XLA kMulhi: the high half of the double-width product, bit-exact: below 64 bits
+    through the 64-bit product (signed or unsigned as the type), 64 bits from 32-bit halves
+    (kmath.umulhi64/smulhi64)."""
+    x, y = operands(k, inst, idx)
+    t = inst.shape.element_type
+    bits, out = _WIDTH[t], k.ttype(t)
+    if bits == 64:
+        fn = "M.umulhi64" if is_unsigned(t) else "M.smulhi64"
+        return k.let(f"{fn}({x}, {y}).to({out}, bitcast=True)")
+    wide = "tl.uint64" if is_unsigned(t) else "tl.int64"
+    return k.let(f"(({x}.to({wide}) * {y}.to({wide})) >> tl.full([], {bits}, {wide}))"
+                 f".to({out})")
 
 
 def int_only(inst) -> bool:

@@ -10,7 +10,7 @@ import math
 
 from ....hlo import patterns
 from ....hlo.opcodes import Opcode
-from ....hlo.types import FLOAT_TYPES, SIGNED_TYPES
+from ....hlo.types import FLOAT_TYPES, SIGNED_TYPES, UNSIGNED_TYPES
 from .group import FusionError
 
 
@@ -73,10 +73,12 @@ def identity(kind: str, element_type: str):
         return 0
     if kind == "prod":
         return 1
-    if kind == "and":
-        return 1 if element_type == "pred" else -1
+    if kind == "and":  # all ones of the accumulator (Triton refuses -1 next to unsigned)
+        return 1 if element_type == "pred" else (1 << 64) - 1 if element_type == "u64" \
+            else (1 << 32) - 1 if element_type in UNSIGNED_TYPES else -1
     big = float("inf") if floating else (1 << 31) - 1 if element_type in ("s32", "s8", "s16") \
-        else (1 << 63) - 1 if element_type == "s64" else (1 << 32) - 1
+        else (1 << 63) - 1 if element_type == "s64" else (1 << 64) - 1 \
+        if element_type == "u64" else (1 << 32) - 1  # (u8/u16 accumulate as u32)
     small = float("-inf") if floating else -(1 << 31) if element_type in ("s32", "s8", "s16") \
         else -(1 << 63) if element_type == "s64" else 0
     return big if kind == "min" else small

@@ -1,8 +1,9 @@
 """Running a plan: values are torch tensors at their actual sizes, kernels launched on them.
 
 Each step's result is checked against the sizes inference says it has (as the CPU backend
-does), so two different run-time sizes meeting in one op are a DynamicSizeError naming the
-instruction. Sizes are evaluated in a SizeEnv from the arguments' shapes; only a
+does), so sizes that must agree and do not are a DynamicSizeError naming the instruction;
+where XLA lets them differ (an elementwise op: a size of 1 broadcasts, else the smaller
+wins) the runner follows XLA, as the CPU backend does. Sizes are evaluated in a SizeEnv from the arguments' shapes; only a
 data-dependent size (set-dimension-size, a loop result) reads a device value, and only then
 does the host wait for the device.
 """
@@ -75,7 +76,9 @@ class Runner:
 
     def run(self, plan, args: list, parent: SizeEnv | None = None, args_shapes=None):
         values: dict = {}
-        env = SizeEnv(args_shapes, values.__getitem__, parent)
+        # XLA's broadcast-or-smaller rule (sizes.MeetSize) holds here too: instructions
+        # where different sizes meet run as library or host steps (plan/fusion.py)
+        env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = None
         dims = plan.info.dims
         sized = self.sized(plan)

@@ -22,7 +22,7 @@ import torch
 
 from ....hlo import attrs
 from ....shapes.rules_misc import IDENTITY_TARGETS
-from ....shapes.sizes import sizes_from_operands
+from ....shapes.sizes import sizes_from_operands, slice_past_size
 from ..tensors import to_device
 
 _FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
@@ -133,8 +133,14 @@ def broadcast(ctx, inst, args):
 
 
 def slice_(ctx, inst, args):
+    """XLA Slice; a length-1 slice past the actual size is a DynamicSizeError (as the CPU's:
+    XLA would read padding)."""
     (x,) = args
-    return x[tuple(slice(s, limit, step) for s, limit, step in attrs.slices(inst))]
+    spec = attrs.slices(inst)
+    error = slice_past_size(inst.name, spec, x.shape)
+    if error is not None:
+        raise error
+    return x[tuple(slice(s, limit, step) for s, limit, step in spec)]
 
 
 def reverse(ctx, inst, args):

@@ -38,15 +38,19 @@ _FP8 = {torch.float8_e4m3fn, torch.float8_e5m2}
 
 
 def fitted(ctx, args):
-    """Operands cut to the result's actual shape (a static operand meets a dynamic one);
-    rank-0 operands broadcast. An operand smaller than the result is a DynamicSizeError."""
+    """Operands cut to the result's actual shape (XLA: operands of different sizes give the
+    smaller; a static operand meets a dynamic one), a dimension of size 1 broadcast (XLA's
+    implicit broadcast of a dynamic size 1), rank-0 operands broadcast (as the CPU backend's
+    `fit`). An operand otherwise smaller than the result is a DynamicSizeError."""
     shape = tuple(ctx.out_shape())
     out = []
     for a in args:
         if a.dim() and tuple(a.shape) != shape:
-            if a.dim() != len(shape) or any(x < y for x, y in zip(a.shape, shape)):
+            if a.dim() != len(shape) or any(x < y and x != 1 for x, y in zip(a.shape, shape)):
                 raise operand_mismatch(ctx.inst.name, a.shape, shape)
             a = a[tuple(slice(0, s) for s in shape)]
+            if tuple(a.shape) != shape:
+                a = a.expand(shape)
         out.append(a)
     return out
 

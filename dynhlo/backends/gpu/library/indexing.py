@@ -30,12 +30,15 @@ BitcastConvertType.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.types import bit_width
 from ....shapes.rules_data import physical_order
+from ....shapes.sizes import gather_past_size
 from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
@@ -98,10 +101,14 @@ def gather(ctx, inst, args):
             starts.append(_batch_iota(lead, axis, operand.device))
             continue
         if sizes[d] > operand.shape[d]:
+            if not math.prod(lead):  # no index: nothing is read
+                return torch.zeros(shape, dtype=operand.dtype, device=operand.device)
             raise ctx.error(f"gather slice of size {sizes[d]} along operand dimension {d}, "
-                            f"which has actual size {operand.shape[d]}")
+                            f"which has actual size {operand.shape[d]}: XLA's answer would "
+                            "read uninitialised padding")
         start = idx[..., start_map.index(d)] if d in start_map else torch.zeros(
             lead, dtype=torch.int64, device=operand.device)
+        _check_no_padding_read(inst, start, sizes[d], operand.shape[d], d)
         starts.append(start.clamp(0, operand.shape[d] - sizes[d]))
     if 0 in shape:
         return torch.empty(shape, dtype=operand.dtype, device=operand.device)
@@ -112,6 +119,19 @@ def gather(ctx, inst, args):
     order = [next(window_iter) if j in offset_dims else next(batch_iter)
              for j in range(full.dim())]
     return full.permute(order).contiguous()
+
+
+def _check_no_padding_read(inst, start, size: int, actual: int, d: int) -> None:
+    """XLA clamps a gather start to [0, bound - size] of the padded buffer: a window past the
+    actual size then reads padding, which has no value (tf.unique over bounded input); the
+    CPU backend raises, and so does this (one read-back, only below the bound)."""
+    bound = inst.operands[0].shape.dims[d]
+    if actual >= bound or bound < 0 or not start.numel():
+        return
+    clamped = start.clamp(0, bound - size)
+    worst = int(clamped.max().item())
+    if worst + size > actual:
+        raise gather_past_size(inst.name, d, worst, size, actual, bound)
 
 
 def _scatter_starts(ctx, inst, indices, rank: int) -> torch.Tensor:
@@ -146,8 +166,20 @@ def _is_replace(comp, n: int) -> bool:
                                   o.parameter_number == n + k for k, o in enumerate(outs))
 
 
+def _cut_points(shape, point_axes: list[int], lead: tuple) -> tuple:
+    """Static updates meeting dynamic indices (tf.where's scatter): the rows past the
+    indices' actual count have no index and are not scattered (TF's and XLA's answer; the
+    CPU backend's ops_indexing._cut_points). The slice that keeps the others."""
+    cut = [slice(None)] * len(shape)
+    if len(point_axes) == len(lead) and any(shape[d] > n for d, n in zip(point_axes, lead)):
+        for d, n in zip(point_axes, lead):
+            cut[d] = slice(0, n)
+    return tuple(cut)
+
+
 def _targets(ctx, inst, operand, indices, update):
-    """(flat operand index, flat update position) of every update element that lands."""
+    """(flat operand index, flat update position) of every update element that lands, and
+    the slice of the updates that have an index (`_cut_points`)."""
     window_dims = sorted(attrs.ints(inst, "update_window_dims", ()))
     skipped = set(attrs.ints(inst, "inserted_window_dims", ())) | set(
         attrs.ints(inst, "input_batching_dims", ()))
@@ -155,6 +187,8 @@ def _targets(ctx, inst, operand, indices, update):
     starts = _scatter_starts(ctx, inst, indices, rank)
     lead = tuple(starts.shape[:-1])
     point_axes = [d for d in range(update.dim()) if d not in window_dims]
+    cut = _cut_points(update.shape, point_axes, lead)
+    update = update[cut]
     if tuple(update.shape[d] for d in point_axes) != lead:
         raise ctx.error(f"updates of size {list(update.shape)} do not match "
                         f"{list(lead)} scatter indices")
@@ -174,7 +208,7 @@ def _targets(ctx, inst, operand, indices, update):
     order = point_axes + window_dims
     positions = torch.arange(update.numel(), device=update.device).reshape(
         update.shape).permute(order)
-    return flat[keep], positions.reshape(flat.shape)[keep]
+    return flat[keep], positions.reshape(flat.shape)[keep], cut
 
 
 _REDUCE = {"sum": "sum", "prod": "prod", "max": "amax", "min": "amin"}
@@ -194,7 +228,8 @@ def scatter(ctx, inst, args):
     outs = [op.clone(memory_format=torch.contiguous_format) for op in operands]
     if outs[0].numel() == 0 or updates[0].numel() == 0:
         return outs[0] if n == 1 else tuple(outs)
-    target, source = _targets(ctx, inst, outs[0], indices, updates[0])
+    target, source, cut = _targets(ctx, inst, outs[0], indices, updates[0])
+    updates = [u[cut] for u in updates]
     if general:
         values = [u.reshape(-1)[source] for u in updates]
         apply_in_rounds(comp, outs, target, values, outs[0].device)

@@ -58,7 +58,20 @@ def _sort_by_key(ctx, inst, args):
         key = _sort_key(arrays[index], total, descending)
         order = torch.sort(key, dim=axis, stable=True).indices
         out = tuple(torch.take_along_dim(a, order, dim=axis) for a in arrays)
+    out = tuple(_with_tail(part, full, axis) for part, full in zip(out, args, strict=True))
     return out[0] if len(out) == 1 else out
+
+
+def _with_tail(part: torch.Tensor, full: torch.Tensor, axis: int) -> torch.Tensor:
+    """A static operand sorted with shorter dynamic keys keeps its elements past the keys'
+    size after the sorted ones, in their order (XLA sorts padding last, stably; tf.unique's
+    static iota; the CPU backend's ops_sort._with_tail)."""
+    if full.shape[axis] == part.shape[axis] or full.dim() != part.dim():
+        return part
+    tail = full.narrow(axis, part.shape[axis], full.shape[axis] - part.shape[axis])
+    cut = [slice(0, n) for n in part.shape]
+    cut[axis] = slice(None)
+    return torch.cat([part, tail[tuple(cut)]], dim=axis)
 
 
 def topk(ctx, inst, args):
@@ -92,6 +105,7 @@ def sort(ctx, inst, args):
     else:
         moved = [a.movedim(axis, -1) for a in arrays]
         out = [s.movedim(-1, axis).contiguous() for s in _bitonic(comp, moved, ctx.device)]
+    out = [_with_tail(part, full, axis) for part, full in zip(out, args, strict=True)]
     return out[0] if len(out) == 1 else tuple(out)
 
 

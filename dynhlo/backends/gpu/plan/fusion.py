@@ -21,8 +21,9 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.dynamic import ComputationInfo
 from ....shapes.schedule import leaf_dims, schedule, sym_deps
+from ....shapes.sizes import Sym
 from ..kernels.codegen import generate
-from ..kernels.group import FusionError, Group, Kernel
+from ..kernels.group import FusionError, Group, Kernel, canonical_dim
 from ..rules import EMITTERS, can_fuse, rule_of
 
 
@@ -41,7 +42,8 @@ class Plan:
 def plan_computation(info: ComputationInfo) -> Plan:
     """Group the instructions of one computation invocation into kernels and other steps."""
     order = schedule(info)
-    fusible = {i for i in order if i.opcode is not Opcode.PARAMETER and can_fuse(i)}
+    fusible = {i for i in order if i.opcode is not Opcode.PARAMETER and can_fuse(i)
+               and not may_read_padding(info, i)}
     fusible -= _views_for_libraries(info, order, fusible)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
     shared = _shared_producers(info, order, fusible)
@@ -68,6 +70,18 @@ def plan_computation(info: ComputationInfo) -> Plan:
             else inst.opcode.value if inst in plan.calls else "library"
         plan.steps.append((inst, kind))
     return plan
+
+
+def may_read_padding(info, inst) -> bool:
+    """A slice of length 1 in a dynamic dimension (XLA makes it static): it reads element
+    `start`, past the actual size padding, which a kernel cannot report; the library step
+    checks start < actual size on the host (sizes.slice_past_size)."""
+    if inst.opcode is not Opcode.SLICE:
+        return False
+    dims = info.dims.get(inst.operands[0])
+    return isinstance(dims, tuple) and any(
+        -(-(limit - start) // stride) == 1 and isinstance(canonical_dim(dim), Sym)
+        for (start, limit, stride), dim in zip(attrs.slices(inst), dims))
 
 
 def _callees_analyzed(info, inst) -> bool:

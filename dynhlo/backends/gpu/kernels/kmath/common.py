@@ -41,3 +41,25 @@ def reduce_and(x):
 @triton.jit
 def reduce_or(x):
     return tl.reduce(x, 1, _or, keep_dims=True)
+
+
+@triton.jit
+def umulhi64(a, b):
+    """The high 64 bits of the 128-bit product of two uint64 (XLA kMulhi), from 32-bit
+    halves: exact in both modes (libdevice's umul64hi has no interpreter version)."""
+    low = tl.full([], 0xFFFFFFFF, tl.uint64)
+    half = tl.full([], 32, tl.uint64)
+    a0, a1 = a & low, a >> half
+    b0, b1 = b & low, b >> half
+    p00, p01, p10, p11 = a0 * b0, a0 * b1, a1 * b0, a1 * b1
+    mid = (p00 >> half) + (p01 & low) + (p10 & low)
+    return p11 + (p01 >> half) + (p10 >> half) + (mid >> half)
+
+
+@triton.jit
+def smulhi64(a, b):
+    """The signed high half: the unsigned one less b where a < 0 and a where b < 0."""
+    ua, ub = a.to(tl.uint64, bitcast=True), b.to(tl.uint64, bitcast=True)
+    zero = tl.full([], 0, tl.uint64)
+    hi = umulhi64(ua, ub) - tl.where(a < 0, ub, zero) - tl.where(b < 0, ua, zero)
+    return hi.to(tl.int64, bitcast=True)

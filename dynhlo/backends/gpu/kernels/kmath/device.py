@@ -69,3 +69,44 @@ def pow(x, y):
 @triton.jit
 def atan2(y, x):
     return libdevice.atan2(y, x)
+
+
+# XLA's later unary opcodes (acos ... sinh): libdevice's, at the operand's precision.
+@triton.jit
+def acos(x):
+    return libdevice.acos(x)
+
+
+@triton.jit
+def acosh(x):
+    return libdevice.acosh(x)
+
+
+@triton.jit
+def asin(x):
+    return libdevice.asin(x)
+
+
+@triton.jit
+def asinh(x):
+    return libdevice.asinh(x)
+
+
+@triton.jit
+def atan(x):
+    return libdevice.atan(x)
+
+
+@triton.jit
+def atanh(x):
+    return libdevice.atanh(x)
+
+
+@triton.jit
+def cosh(x):
+    return libdevice.cosh(x)
+
+
+@triton.jit
+def sinh(x):
+    return libdevice.sinh(x)

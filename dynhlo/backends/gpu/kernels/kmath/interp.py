@@ -91,3 +91,57 @@ def atan2(y, x):
                        tl.where(y < 0, -pi / 2, pi / 2))
     out = tl.where(x == 0, at_zero, shifted)
     return tl.where((y == 0) & (x > 0), y, out)
+
+
+# XLA's later unary opcodes (acos ... sinh): computed in f64 (NumPy underneath), rounded to
+# the operand's type; tiny arguments by their series, where the closed form cancels.
+@triton.jit
+def acos(x):
+    d = x.to(tl.float64)
+    return (2.0 * _atan(tl.sqrt((1.0 - d) / (1.0 + d)))).to(x.dtype)
+
+
+@triton.jit
+def asin(x):
+    d = x.to(tl.float64)
+    return _atan(d / tl.sqrt((1.0 - d) * (1.0 + d))).to(x.dtype)
+
+
+@triton.jit
+def atan(x):
+    return _atan(x.to(tl.float64)).to(x.dtype)
+
+
+@triton.jit
+def acosh(x):
+    d = x.to(tl.float64)
+    return tl.log(d + tl.sqrt((d - 1.0) * (d + 1.0))).to(x.dtype)
+
+
+@triton.jit
+def asinh(x):
+    d = x.to(tl.float64)
+    a = tl.abs(d)
+    big = tl.log(a + tl.sqrt(a * a + 1.0))
+    r = tl.where(a < 1e-4, a - a * a * a / 6.0, big)
+    return tl.where(d < 0, -r, r).to(x.dtype)
+
+
+@triton.jit
+def atanh(x):
+    d = x.to(tl.float64)
+    r = 0.5 * tl.log((1.0 + d) / (1.0 - d))
+    return tl.where(tl.abs(d) < 1e-4, d + d * d * d / 3.0, r).to(x.dtype)
+
+
+@triton.jit
+def cosh(x):
+    d = x.to(tl.float64)
+    return (0.5 * (tl.exp(d) + tl.exp(-d))).to(x.dtype)
+
+
+@triton.jit
+def sinh(x):
+    d = x.to(tl.float64)
+    r = 0.5 * (tl.exp(d) - tl.exp(-d))
+    return tl.where(tl.abs(d) < 1e-4, d + d * d * d / 6.0, r).to(x.dtype)
