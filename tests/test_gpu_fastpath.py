@@ -181,7 +181,7 @@ needs_cuda = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a C
 @needs_cuda
 def test_gpu_plans_and_checks_on_the_device():
     test_each_shape_is_planned_once_and_sizes_do_not_leak_between_plans()
-    test_sizes_that_disagree_are_an_error_on_every_call_not_only_the_first()
+    test_sizes_that_differ_follow_xla_on_every_call_not_only_the_first()
     test_non_contiguous_tensor_arguments_are_read_as_their_logical_values()
     test_tensors_that_do_not_fit_are_argument_errors_after_tensors_that_did(
         lambda d: torch.ones(9, 4, device=d), "size 9 > bound 8")
