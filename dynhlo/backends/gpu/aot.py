@@ -174,6 +174,9 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
         meta = json.loads(payload["gpu_program.json"])
     except (KeyError, ValueError) as exc:
         raise ArtifactError(f"gpu payload has no readable gpu_program.json ({exc})") from None
+    if not isinstance(meta, dict):
+        raise ArtifactError("gpu payload's gpu_program.json is not a program (an object with "
+                            "a plan and a list of kernels); recompile the artifact")
     if meta.get("format") != FORMAT:
         raise ArtifactError(f"gpu payload format {meta.get('format')} is not {FORMAT} (this "
                             "dynhlo's); recompile the artifact")
@@ -181,16 +184,52 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
         raise ArtifactError(f"the artifact's kernels are for {meta.get('target')}, not "
                             f"{target}; compile again with --target {target}")
     check_device(target)
+    if not isinstance(meta.get("kernels"), list) or not isinstance(meta.get("plan"), dict):
+        raise ArtifactError("gpu payload's gpu_program.json has no plan or no list of kernels; "
+                            "recompile the artifact")
     plan = plan_from_data(meta["plan"], info)
     kernels = kernels_of(plan)
     if len(kernels) != len(meta["kernels"]):
         raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, its plan "
                             f"{len(kernels)}; recompile the artifact")
+    _check_kernel_data(kernels, meta["kernels"], payload)
     launchers = {}
     for kernel in kernels:
         i = kernel.index
-        launchers[id(kernel)] = CubinLauncher(payload[f"kernel_{i}.cubin"], meta["kernels"][i])
+        try:
+            launchers[id(kernel)] = CubinLauncher(payload[f"kernel_{i}.cubin"],
+                                                  meta["kernels"][i])
+        except ArtifactError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the driver refusing a crafted cubin
+            raise ArtifactError(f"gpu payload kernel {i} does not load: "
+                                f"{type(exc).__name__}: {exc}") from None
     return plan, launchers
+
+
+def _check_kernel_data(kernels: list, metas, payload: dict) -> None:
+    """ArtifactError unless each plan kernel names its own cubin (indices 0..n-1, once each:
+    a crafted index would launch another kernel's code on its buffers) and each cubin's
+    metadata has the fields a launch reads, of sane values."""
+    indices = [k.index for k in kernels]
+    if sorted(i if isinstance(i, int) and not isinstance(i, bool) else -1
+              for i in indices) != list(range(len(kernels))):
+        raise ArtifactError(f"gpu payload plan kernel indices {indices} are not 0..."
+                            f"{len(kernels) - 1} once each; recompile the artifact")
+    for i, m in enumerate(metas):
+        ok = isinstance(m, dict) and isinstance(m.get("name"), str) \
+            and f"kernel_{i}.cubin" in payload \
+            and all(isinstance(m.get(k), int) and not isinstance(m.get(k), bool)
+                    for k in ("shared", "num_warps")) \
+            and 0 <= m["shared"] <= 1 << 30 and m["num_warps"] in (1, 2, 4, 8, 16, 32)
+        if not ok:
+            raise ArtifactError(f"gpu payload kernel {i} has malformed metadata or no cubin; "
+                                "recompile the artifact")
+    for k in kernels:
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                   for v in k.block.values()):
+            raise ArtifactError(f"gpu payload kernel {k.index} has block sizes {k.block}; "
+                                "recompile the artifact")
 
 
 def check_device(target: str) -> None:
