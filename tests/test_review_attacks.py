@@ -98,3 +98,16 @@ def test_from_jax_bad_bounds_are_unsupported_errors(bounds, message):
     pytest.importorskip("jax")
     with pytest.raises(UnsupportedError, match=message):
         dynhlo.from_jax(lambda x: x - x.mean(0), "f32[n,4]", bounds=bounds)
+
+
+def test_cli_garbage_bytecode_is_one_error_line(tmp_path):
+    pytest.importorskip("jax")
+    from conftest import run_cli
+    bad = tmp_path / "g.mlirbc"
+    bad.write_bytes(b"ML\xefRgarbage")
+    np.save(tmp_path / "x.npy", np.ones(3, np.float32))
+    done = run_cli("run", str(bad), str(tmp_path / "x.npy"))
+    # MLIR's own diagnostics ("loc(...): error: bytecode version ...") used to come first
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [done.stderr.strip()]
+    assert done.stderr.startswith("dynhlo: error: ") and "not a StableHLO module" in done.stderr
