@@ -111,3 +111,15 @@ def test_cli_garbage_bytecode_is_one_error_line(tmp_path):
     assert done.returncode == 1
     assert done.stderr.splitlines() == [done.stderr.strip()]
     assert done.stderr.startswith("dynhlo: error: ") and "not a StableHLO module" in done.stderr
+
+
+@pytest.mark.parametrize("command", ["run", "inspect", "compile"])
+def test_cli_refuses_a_device_as_module_file(command, tmp_path):
+    from conftest import run_cli
+    # /dev/zero was read until memory ran out (the process was killed)
+    args = ["-o", str(tmp_path / "m.dynhlo")] if command == "compile" else []
+    done = run_cli(command, "/dev/zero", *args, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip() == ("dynhlo: error: /dev/zero: is a device, expected a module "
+                                   "file (or - for stdin)")
+    assert not (tmp_path / "m.dynhlo").exists()
