@@ -233,6 +233,10 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to run (default: cpu, the NumPy reference; an artifact "
                              "runs on the backend it was compiled for)")
     _add_gpu_run_arguments(parser)
+    parser.add_argument("--nproc", type=int, default=None, metavar="N",
+                        help="run a partitioned module on N local processes, one per device "
+                             "(torch.distributed: gloo on cpu, NCCL on gpu); each gets its "
+                             "shard of each argument by the parameter's sharding=")
 
 
 def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -261,17 +265,30 @@ def cmd_run(ns: argparse.Namespace) -> int:
     if ns.output:
         check_output_path(ns.output, [ns.module] + [a for a in ns.args
                                                      if not _LITERAL_START.match(a)])
-    exe = load_executable(ns.module, ns.backend, run_options(ns))
-    args = [read_argument(i, a) for i, a in enumerate(ns.args)]
-    from .frontends.stablehlo_convert import check_assertions
-    check_assertions(exe.module, args)  # a jax.export module's own shape checks (n >= 1)
-    result = exe(*args)
+    if ns.nproc is not None:
+        result = _run_distributed(ns)
+    else:
+        exe = load_executable(ns.module, ns.backend, run_options(ns))
+        args = [read_argument(i, a) for i, a in enumerate(ns.args)]
+        from .frontends.stablehlo_convert import check_assertions
+        check_assertions(exe.module, args)  # a jax.export module's own shape checks (n >= 1)
+        result = exe(*args)
     outputs = flatten(result)
     if ns.output:
         save_outputs(ns.output, outputs)
     if not ns.quiet:
         sys.stdout.write(format_result(result) + "\n")
     return 0
+
+
+def _run_distributed(ns: argparse.Namespace):
+    """`dynhlo run --nproc N`: the module on N processes, the result assembled here."""
+    from .runtime.launch import run_distributed
+    if ns.nproc < 1:
+        raise CliError(f"--nproc {ns.nproc}: give a number of processes >= 1")
+    module = load_module(ns.module)
+    args = [read_argument(i, a) for i, a in enumerate(ns.args)]
+    return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu")
 
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:

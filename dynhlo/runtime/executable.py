@@ -80,6 +80,12 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
         max_while_iterations: a positive int: a while loop that runs more iterations is an
             IterationLimitError naming it, instead of running forever (default None: no
             limit, as XLA). Kept in artifacts.
+        distributed: True for a partitioned module run by one process per device inside an
+            initialised torch.distributed process group (rank = replica_id * num_partitions
+            + partition_id; gloo on the CPU, NCCL on GPUs): its collectives run across the
+            group (dynhlo/backends/distributed.py). Default: their one-device forms.
+            `dynhlo.runtime.launch.run_distributed` (`dynhlo run --nproc N`) starts the
+            processes.
 
     Raises:
         HloParseError, HloVerifyError: bad module text or inconsistent shapes.

@@ -1,17 +1,17 @@
-"""Shape rules: normalization, single-device collectives, structure ops, rng, custom calls.
+"""Shape rules: normalization, collectives, structure ops, rng, custom calls.
 
 Dynamic dimensions pass straight through these ops: batch norm keeps its operand's dims (the
 statistics are per feature, so a dynamic batch or spatial dim only changes how many elements
-enter them); a collective on one device returns its operand's dims; async wrappers take the
-dims of the computation they wrap. Collectives over replica groups of more than one device
-change shapes and values in ways one device cannot compute: UnsupportedError, at compile time.
+enter them); a collective returns its operand's dims, with the sizes an all-gather,
+reduce-scatter or all-to-all changes taken from its declared shape; async wrappers take the
+dims of the computation they wrap. Which devices a collective needs is the backend's check
+(dynhlo.hlo.collectives.check_one_device for one device), made at compile time.
 Semantics: XLA operation semantics (BatchNorm*, AllGather, AllReduce, AllToAll,
 CollectivePermute, ReduceScatter, AfterAll, RngBitGenerator, Async*).
 """
 
 from __future__ import annotations
 
-import re
 
 from ..errors import UnsupportedError
 from ..hlo import attrs
@@ -85,30 +85,14 @@ def _batch_norm_grad(ctx, inst, operands):
     return [out, (feature,), (feature,)]
 
 
-# --- collectives, one device -------------------------------------------------------------
+# --- collectives ---------------------------------------------------------------------------
 
-_IOTA_GROUPS = re.compile(r"\[\s*(\d+)\s*,\s*(\d+)\s*\]\s*<=")
-
-
-def group_size(inst) -> int:
-    """Devices per replica group: `{}` (all replicas: here one), `{{0},{1}}`, `[2,4]<=[8]`."""
-    text = inst.attrs.get("replica_groups", "{}").strip()
-    iota = _IOTA_GROUPS.match(text)
-    if iota:
-        return int(iota.group(2))
-    groups = re.findall(r"\{([^{}]*)\}", text)
-    sizes = [len([x for x in g.split(",") if x.strip()]) for g in groups]
-    return max(sizes + [1])
-
-
-def check_one_device(inst) -> None:
-    """UnsupportedError when the instruction's replica groups span more than one device."""
-    n = group_size(inst)
-    if n > 1:
-        raise UnsupportedError(
-            f"instruction '{inst.name}': {inst.opcode.value} over replica groups "
-            f"{inst.attrs['replica_groups']} needs {n} devices; dynhlo runs modules on one "
-            "device (groups of one device each: replica_groups={{0}} or {})")
+# The collectives whose result sizes differ from their operand's over several devices: the
+# declared shape says the new sizes (XLA's shape inference: all-gather multiplies the gather
+# dimension by the group size, reduce-scatter divides the scatter dimension, array all-to-all
+# divides its split dimension and multiplies its concat dimension).
+_RESIZING = (Opcode.ALL_GATHER, Opcode.ALL_GATHER_START, Opcode.REDUCE_SCATTER,
+             Opcode.ALL_TO_ALL)
 
 
 def _operands_tree(operands):
@@ -127,28 +111,46 @@ def _start_tree(inst, operands, result):
       Opcode.REDUCE_SCATTER, Opcode.ALL_TO_ALL, Opcode.COLLECTIVE_BROADCAST,
       Opcode.COLLECTIVE_PERMUTE, Opcode.COLLECTIVE_PERMUTE_START)
 def _collective(ctx, inst, operands):
-    if inst.opcode not in (Opcode.COLLECTIVE_PERMUTE, Opcode.COLLECTIVE_PERMUTE_START):
-        check_one_device(inst)
-    elif len(operands) != 1:
+    """The result's dims: the operand's, with the sizes a resizing collective changes taken
+    from the declared shape. Whether the module's devices can run it (one device, or
+    several through torch.distributed) is the backend's question, asked at compile time."""
+    if inst.opcode in (Opcode.COLLECTIVE_PERMUTE, Opcode.COLLECTIVE_PERMUTE_START) and \
+            len(operands) != 1:
         raise UnsupportedError(f"instruction '{inst.name}': the in-place form of "
                                f"{inst.opcode.value} (4 operands) is not supported")
     result = _operands_tree(operands)
+    if inst.opcode in _RESIZING and not isinstance(result, list):
+        result = _resized(inst, result)
     if inst.opcode in (Opcode.ALL_GATHER_START, Opcode.COLLECTIVE_PERMUTE_START):
         return _start_tree(inst, operands, result)
-    _check_same_bounds(inst, result)
     return result
 
 
-def _check_same_bounds(inst, result) -> None:
-    """On one device a collective keeps its operand's shape; another one means more devices."""
-    if inst.shape.is_tuple or isinstance(result, list):
-        return
-    bounds = [bound_of(d) for d in result]
-    if list(inst.shape.dims) != bounds:
-        raise UnsupportedError(
-            f"instruction '{inst.name}': {inst.opcode.value} from {bounds} to "
-            f"{list(inst.shape.dims)} gathers or scatters over several devices; dynhlo runs "
-            "modules on one device")
+def _resized(inst, operand: tuple) -> tuple:
+    """`operand` with each dim the collective resizes set to its declared size.
+
+    A dynamic dim cannot be resized: XLA defines no collective on a dynamic operand (its
+    dynamic dimension inference has no handler for any collective: DefaultAction,
+    Unimplemented), and the pieces of an all-gather along a dynamic dim would sit at offsets
+    no participant knows. Dynamic dims a collective keeps pass through (dynhlo checks at run
+    time that the participants agree on them: backends/distributed.py).
+    """
+    declared = inst.shape.elements[1] if inst.shape.is_tuple else inst.shape
+    if declared.is_tuple or len(declared.dims) != len(operand):
+        return operand  # the verifier reports a rank change
+    out = []
+    for d, (dim, size) in enumerate(zip(operand, declared.dims)):
+        if bound_of(dim) == size and (isinstance(dim, int) or declared.dynamic[d]):
+            out.append(dim)
+        elif isinstance(dim, int):
+            out.append(size)
+        else:
+            raise UnsupportedError(
+                f"instruction '{inst.name}': {inst.opcode.value} resizes dimension {d}, "
+                f"which is dynamic ({dim_text(dim)}, bound {bound_of(dim)}); XLA defines no "
+                "collective along a dynamic dimension (its dynamic dimension inference "
+                "refuses it): pad the operand to its bound and pass the sizes separately")
+    return tuple(out)
 
 
 @rule(Opcode.ALL_REDUCE_DONE)

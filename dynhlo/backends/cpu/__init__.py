@@ -6,6 +6,7 @@ import numpy as np
 
 from ...errors import ArgumentError, ArtifactError, UnsupportedError
 from ...hlo import attrs
+from ...hlo.collectives import check_one_device
 from ...hlo.ir import HloModule
 from ...hlo.opcodes import Opcode
 from ...hlo.shape import leaf_shapes
@@ -16,6 +17,7 @@ from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # n
                ops_dynamic_window, ops_lapack_svd, ops_sort,
                ops_window)  # importing them fills the lowering tables
 from .. import memory
+from ..distributed import Communicator
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 
@@ -24,8 +26,11 @@ _PAYLOAD = {"program": b'{"evaluator": "numpy"}'}  # the CPU program is its modu
 _MAX_RANK = 64  # NumPy's limit on array dimensions (numpy 2: NPY_MAXDIMS)
 
 
-def check_supported(module: HloModule) -> None:
-    """Raise UnsupportedError for the first instruction the CPU backend cannot run."""
+def check_supported(module: HloModule, distributed: bool = False) -> None:
+    """Raise UnsupportedError for the first instruction the CPU backend cannot run; without
+    `distributed`, that includes every collective that needs more than one device."""
+    if not distributed:
+        check_one_device(module)
     for inst in module.instructions():
         rank = max((s.rank for s in leaf_shapes(inst.shape)), default=0)
         if rank > _MAX_RANK:
@@ -54,11 +59,15 @@ class CpuProgram:
     backend = NAME
     target = "numpy"
 
-    def __init__(self, module: HloModule, info: ComputationInfo):
-        check_supported(module)
+    def __init__(self, module: HloModule, info: ComputationInfo, distributed: bool = False):
+        check_supported(module, distributed)
         self.module = module
         self.info = info
-        self.evaluator = Evaluator(Inference(module))
+        if distributed:  # collectives across this process group's ranks
+            lowerings = {**LOWERINGS, **ops_collective.DISTRIBUTED}
+            self.evaluator = Evaluator(Inference(module), lowerings, Communicator(module))
+        else:
+            self.evaluator = Evaluator(Inference(module))
         self._constants = {id(_root(a)) for inst in module.instructions()
                            if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
 
@@ -179,10 +188,13 @@ def _root(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def compile_module(module: HloModule, info: ComputationInfo, **options) -> CpuProgram:
-    """The program of a module: its inference and an evaluator. The CPU has no compile
-    options of its own; the options other backends take are accepted and change nothing."""
-    return CpuProgram(module, info)
+def compile_module(module: HloModule, info: ComputationInfo, distributed: bool = False,
+                   **options) -> CpuProgram:
+    """The program of a module: its inference and an evaluator. With distributed=True, inside
+    an initialised torch.distributed process group (one process per device), collectives run
+    across the group (backends/distributed.py); the options other backends take are accepted
+    and change nothing."""
+    return CpuProgram(module, info, distributed)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

@@ -111,8 +111,10 @@ def _vectorizable(comp: Computation, seen: set | None = None) -> bool:
 class Evaluator:
     """Runs ComputationInfo trees; `scalar_info` analyzes callees used elementwise."""
 
-    def __init__(self, inference):
+    def __init__(self, inference, lowerings: dict | None = None, comm=None):
         self.inference = inference
+        self.lowerings = LOWERINGS if lowerings is None else lowerings
+        self.comm = comm  # a backends.distributed.Communicator when compiled distributed=True
         self._vectorizable: dict[int, bool] = {}
         self.memory_limit = memory.host_memory()
         self._sized: dict[int, frozenset] = {}  # per computation: results sized before running
@@ -152,7 +154,8 @@ class Evaluator:
                 if inst in sized and not vectorized:
                     memory.check_fits(inst, ctx.out_shape(inst), self.memory_limit, "cpu")
                 try:
-                    value = LOWERINGS[inst.opcode](ctx, inst, [values[o] for o in inst.operands])
+                    value = self.lowerings[inst.opcode](ctx, inst,
+                                                         [values[o] for o in inst.operands])
                 except MemoryError:  # the sum of live arrays: what no single size foretold
                     raise memory.too_big(inst, None, None, "cpu") from None
             values[inst] = value

@@ -17,8 +17,9 @@ SPMDFullToShardShape, SPMDShardToFullShape, annotate_device_placement, MoveToHos
 MoveToDevice, LayoutConstraint, xla.sdy.GlobalToLocalShape, xla.sdy.LocalToGlobalShape,
 xla.sdy.FuncResultSharding.
 
-Every lowering here is marked `single_device = True`: dynhlo.support reports these opcodes
-as "single-device form".
+Every one-device lowering is marked `single_device = True`: dynhlo.support reports these
+opcodes as "single-device form". The table DISTRIBUTED at the end holds their forms across
+devices, for modules compiled with distributed=True (through torch.distributed).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ import re
 
 import numpy as np
 
+from ...errors import UnsupportedError
+from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.shape import leaf_shapes
 from ...hlo.types import to_numpy_dtype
@@ -142,3 +145,123 @@ def _identity(ctx, inst, args):
 
 _identity.single_device = True
 custom_call(*IDENTITY_TARGETS)(_identity)
+
+
+# --- several devices (compiled with distributed=True) --------------------------------------
+#
+# The same opcodes across processes through torch.distributed: ctx.evaluator.comm is the
+# backends.distributed.Communicator of this process, and the values cross as CPU tensors
+# (gloo). These replace the one-device forms above in a distributed program's table.
+
+DISTRIBUTED: dict = {}
+"""Opcode -> lowering for modules compiled with distributed=True (overrides LOWERINGS)."""
+
+
+def distributed(*opcodes: Opcode):
+    def register(fn):
+        for op in opcodes:
+            DISTRIBUTED[op] = fn
+        return fn
+    return register
+
+
+def _tensor(inst, array):
+    import torch
+    array = np.ascontiguousarray(array)
+    if array.dtype.name == "bfloat16":  # ml_dtypes' bfloat16: the same bits in torch's
+        return torch.from_numpy(array.view(np.int16).copy()).view(torch.bfloat16)
+    try:
+        return torch.from_numpy(array.copy())
+    except TypeError:
+        raise UnsupportedError(f"instruction '{inst.name}': {inst.opcode.value} of "
+                               f"{array.dtype} cannot cross devices through torch") from None
+
+
+def _array(like: np.ndarray, tensor) -> np.ndarray:
+    import torch
+    if tensor.dtype == torch.bfloat16:
+        return tensor.view(torch.int16).numpy().view(like.dtype)
+    return tensor.numpy()
+
+
+def _dynamic(ctx, operand) -> list[int]:
+    """The dims of `operand` whose sizes are known only at run time."""
+    tree = ctx.dims(operand)
+    return [] if isinstance(tree, list) else [d for d, dim in enumerate(tree)
+                                              if not isinstance(dim, int)]
+
+
+def _each(ctx, inst, args, move):
+    """`move(tensor, dynamic dims)` on each operand: one array, or a tuple for several."""
+    out = tuple(_array(a, move(_tensor(inst, a), _dynamic(ctx, o)))
+                for a, o in zip(args, inst.operands))
+    return out[0] if len(out) == 1 else out
+
+
+@distributed(Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START)
+def all_reduce_across(ctx, inst, args):
+    comm = ctx.evaluator.comm
+    return _each(ctx, inst, args, lambda x, dyn: comm.all_reduce(inst, x, dyn))
+
+
+def _gathered(ctx, inst, args):
+    comm, (dim,) = ctx.evaluator.comm, attrs.ints(inst, "dimensions")
+    return _each(ctx, inst, args, lambda x, dyn: comm.all_gather(inst, x, dim, dyn))
+
+
+@distributed(Opcode.ALL_GATHER)
+def all_gather_across(ctx, inst, args):
+    return _gathered(ctx, inst, args)
+
+
+@distributed(Opcode.ALL_GATHER_START)
+def all_gather_start_across(ctx, inst, args):
+    return (_operands(args), _gathered(ctx, inst, args)) + _context(inst)
+
+
+@distributed(Opcode.REDUCE_SCATTER)
+def reduce_scatter_across(ctx, inst, args):
+    comm, (dim,) = ctx.evaluator.comm, attrs.ints(inst, "dimensions")
+    return _each(ctx, inst, args, lambda x, dyn: comm.reduce_scatter(inst, x, dim, dyn))
+
+
+@distributed(Opcode.ALL_TO_ALL)
+def all_to_all_across(ctx, inst, args):
+    """Array form (dimensions={d}): x split along d, piece i to participant i, the pieces
+    received concatenated along d. Tuple form: operand i to participant i."""
+    comm = ctx.evaluator.comm
+    dims = attrs.ints(inst, "dimensions", ())
+    dynamic = sorted({d for o in inst.operands for d in _dynamic(ctx, o)})
+    if not dims:
+        received = comm.all_to_all(inst, [_tensor(inst, a) for a in args], dynamic)
+        return tuple(_array(a, r) for a, r in zip(args, received))
+    (d,) = dims
+    return _array(args[0], comm.all_to_all_array(inst, _tensor(inst, args[0]), d, dynamic))
+
+
+@distributed(Opcode.COLLECTIVE_BROADCAST)
+def collective_broadcast_across(ctx, inst, args):
+    comm = ctx.evaluator.comm
+    return _each(ctx, inst, args, lambda x, dyn: comm.collective_broadcast(inst, x))
+
+
+@distributed(Opcode.COLLECTIVE_PERMUTE)
+def collective_permute_across(ctx, inst, args):
+    comm = ctx.evaluator.comm
+    return _array(args[0], comm.collective_permute(inst, _tensor(inst, args[0])))
+
+
+@distributed(Opcode.COLLECTIVE_PERMUTE_START)
+def collective_permute_start_across(ctx, inst, args):
+    return (args[0], collective_permute_across(ctx, inst, args)) + _context(inst)
+
+
+@distributed(Opcode.REPLICA_ID)
+def replica_id_across(ctx, inst, args):
+    return np.array(ctx.evaluator.comm.replica_id, dtype=to_numpy_dtype(inst.shape.element_type))
+
+
+@distributed(Opcode.PARTITION_ID)
+def partition_id_across(ctx, inst, args):
+    return np.array(ctx.evaluator.comm.partition_id,
+                    dtype=to_numpy_dtype(inst.shape.element_type))

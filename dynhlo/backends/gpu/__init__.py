@@ -49,6 +49,7 @@ from ...errors import ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
 from ..cpu import check_supported
+from ..distributed import Communicator
 from . import aot
 from .launch.jit import JitLauncher
 from .plan.fusion import kernels_of, plan_computation
@@ -91,10 +92,11 @@ def _default_interpret(target: str | None) -> bool:
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
     """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
     mode.install_compile_counter()
-    unknown = set(options) - {"interpret", "target", "backend", "fast_launch"}
+    unknown = set(options) - {"interpret", "target", "backend", "fast_launch", "distributed"}
     if unknown:
         raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
-    check_supported(module)
+    distributed = bool(options.get("distributed"))
+    check_supported(module, distributed)
     interpret = options.get("interpret")
     if interpret is None:
         interpret = _default_interpret(options.get("target"))
@@ -108,8 +110,10 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     plan = plan_computation(info)
     fast = options.get("fast_launch", True)
     launchers = {id(k): JitLauncher(k, interpret, fast) for k in kernels_of(plan)}
+    # distributed: collectives through torch.distributed on this process's device (NCCL).
+    comm = Communicator(module) if distributed else None
     return GpuProgram(module, info, plan, launchers, _device(interpret),
-                      options.get("target") or _device_target())
+                      options.get("target") or _device_target(), comm)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

@@ -36,9 +36,10 @@ class GpuProgram:
     backend = NAME
 
     def __init__(self, module: HloModule, info: ComputationInfo, plan: Plan, launchers: dict,
-                 device: torch.device, target: str):
+                 device: torch.device, target: str, comm=None):
         """`plan` for `info` (the module's entry), `launchers[id(kernel)]` for every kernel
-        of the plan, `device` where values live (the CPU in the interpreter)."""
+        of the plan, `device` where values live (the CPU in the interpreter), `comm` the
+        backends.distributed.Communicator of a program compiled with distributed=True."""
         self.module, self.info, self.plan = module, info, plan
         self.interpret = device.type == "cpu"
         self.target = target
@@ -46,8 +47,9 @@ class GpuProgram:
         # Tensor.get_device() of a tensor on self.device (-1: the CPU, in the interpreter).
         self.device_index = -1 if device.type == "cpu" else device.index
         self.kernels = kernels_of(plan)
-        self.runner = Runner(module, launchers, device)
-        self.fast = FastPlan.build(plan, launchers, device)
+        self.runner = Runner(module, launchers, device, comm)
+        # The fast path runs library steps without the runner, so without its comm.
+        self.fast = FastPlan.build(plan, launchers, device) if comm is None else None
         if not self.interpret:
             torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
             torch.backends.cudnn.allow_tf32 = False

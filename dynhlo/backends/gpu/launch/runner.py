@@ -47,8 +47,9 @@ class StepContext:
 class Runner:
     """Runs plans; `launchers[id(kernel)]` launches one generated kernel."""
 
-    def __init__(self, module, launchers: dict, device: torch.device):
+    def __init__(self, module, launchers: dict, device: torch.device, comm=None):
         self.launchers = launchers
+        self.comm = comm  # backends.distributed.Communicator when compiled distributed=True
         self.device = device
         self.constants: dict = {}
         self.cpu = cpu_eval.Evaluator(Inference(module))
