@@ -20,7 +20,7 @@ from ..passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step
 
 # The options a backend's compile_module takes (a backend ignores those of another: the CPU
 # takes the GPU's), and those dynhlo.compile itself handles before the backend sees them.
-OPTIONS = frozenset({"interpret", "target", "fast_launch", "backend"})
+OPTIONS = frozenset({"interpret", "target", "fast_launch", "backend", "distributed"})
 RUNTIME_OPTIONS = frozenset({"max_while_iterations", "bounds", "buckets"})
 
 
