@@ -24,6 +24,7 @@ import contextlib
 import logging
 import os
 import re
+import stat
 import sys
 import warnings
 from pathlib import Path
@@ -84,6 +85,10 @@ def read_bytes(path: str) -> bytes:
     if path in _READ:
         return _READ[path]
     try:
+        if path != "-" and _is_device(path):
+            # /dev/zero or /dev/urandom would be read until memory runs out; pipes (`<(...)`)
+            # and regular files are what a module comes in
+            raise CliError(f"{path}: is a device, expected a module file (or - for stdin)")
         data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
     except FileNotFoundError:
         raise CliError(f"{path}: no such file") from None
@@ -95,6 +100,11 @@ def read_bytes(path: str) -> bytes:
         raise CliError(f"{path!r}: not a file name ({exc})") from None
     _READ[path] = data
     return data
+
+
+def _is_device(path: str) -> bool:
+    mode = os.stat(path).st_mode
+    return stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
 
 
 def read_text(path: str) -> str:

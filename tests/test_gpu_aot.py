@@ -9,6 +9,7 @@ raise if called, and the loaded program must still run and match the CPU backend
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
@@ -91,3 +92,49 @@ def test_a_payload_of_the_first_format_is_refused_with_recompile():
                                                 "kernels": []}).encode()}
     with pytest.raises(dynhlo.ArtifactError, match="format 1 is not .*recompile"):
         compiler.load_program(compiler.checked(SOFTMAX), "gpu", payload, "sm_90")
+
+
+@functools.cache
+def _softmax_payload() -> dict:
+    return dynhlo.compile(SOFTMAX, backend="gpu", target="sm_90").program.to_payload()
+
+
+def _crafted(payload: dict, edit) -> dict:
+    meta = json.loads(payload["gpu_program.json"])
+    edit(meta)
+    return {**payload, "gpu_program.json": json.dumps(meta).encode()}
+
+
+def _cubin_meta(meta) -> dict:
+    return meta["cubins"][meta["kernels"][0]["cubin"]]
+
+
+def _set_index(meta, value):
+    next(iter(meta["plan"]["kernels"].values()))["index"] = value
+
+
+@pytest.mark.parametrize("edit", [
+    lambda m: _set_index(m, -1),          # another kernel's cubin (Python's m[-1])
+    lambda m: _set_index(m, 7),
+    lambda m: _set_index(m, "0"),
+    lambda m: _cubin_meta(m).pop("name"),
+    lambda m: _cubin_meta(m).update(num_warps=0),
+    lambda m: _cubin_meta(m).update(shared=-1),
+    lambda m: next(iter(m["plan"]["kernels"].values()))["block"].update(
+        {k: -4 for k in next(iter(m["plan"]["kernels"].values()))["block"]}),
+    lambda m: m.pop("plan"),
+    lambda m: m.update(kernels={}),
+], ids=["index-1", "index7", "index-str", "no-name", "warps0", "shared-1", "block-neg",
+        "no-plan", "kernels-dict"])
+def test_a_crafted_gpu_plan_is_an_artifact_error_and_launches_nothing(edit, monkeypatch):
+    payload = _softmax_payload()
+    launched = []
+    monkeypatch.setattr(aot, "check_device", lambda target: None)
+    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: launched.append(cubin))
+    with pytest.raises(dynhlo.ArtifactError, match="recompile the artifact"):
+        compiler.load_program(compiler.checked(SOFTMAX), "gpu", _crafted(payload, edit),
+                              "sm_90")
+    assert launched == []
+    not_a_program = {**payload, "gpu_program.json": b"[1]"}
+    with pytest.raises(dynhlo.ArtifactError, match="not a program"):
+        compiler.load_program(compiler.checked(SOFTMAX), "gpu", not_a_program, "sm_90")

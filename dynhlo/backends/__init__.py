@@ -18,6 +18,12 @@ from ..errors import UnsupportedError
 from ..passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step
 
 
+# The options a backend's compile_module takes (a backend ignores those of another: the CPU
+# takes the GPU's), and those dynhlo.compile itself handles before the backend sees them.
+OPTIONS = frozenset({"interpret", "target", "fast_launch", "graph", "backend", "distributed"})
+RUNTIME_OPTIONS = frozenset({"max_while_iterations", "bounds", "buckets"})
+
+
 @dataclass(frozen=True)
 class Backend:
     """One backend: its name, its pass pipeline, the package that implements it, and what
@@ -37,7 +43,13 @@ class Backend:
                                    ) from None
 
     def compile(self, module, info, **options):
-        """A program for a module its pipeline already ran on (see the module docstring)."""
+        """A program for a module its pipeline already ran on (see the module docstring).
+        UnsupportedError for an option no backend takes: a misspelt one would otherwise
+        change nothing, silently."""
+        unknown = sorted(set(options) - OPTIONS)
+        if unknown:
+            raise UnsupportedError(f"unknown compile option(s) {', '.join(unknown)}; the "
+                                   f"options are {', '.join(sorted(OPTIONS | RUNTIME_OPTIONS))}")
         return self.implementation().compile_module(module, info, **options)
 
     def load(self, module, info, payload: dict[str, bytes], target: str):

@@ -19,7 +19,7 @@ from ..runtime.arguments import check_arguments
 from ..runtime.buckets import next_power_of_two
 from ..runtime.executable import compile as compile_module
 from .mlir_load import INSTALL
-from .stablehlo import parse_stablehlo
+from .stablehlo import check_bound, parse_stablehlo
 from .stablehlo_convert import check_assertions
 
 _SHAPE = re.compile(r"^\s*([a-z0-9]+)\[([^\]]*)\]\s*$")
@@ -48,6 +48,16 @@ def parse_symbolic_shape(text: str) -> tuple[str, list]:
     return element, dims
 
 
+def named_bounds(bounds, low: int) -> dict:
+    """from_jax's and from_tf's `bounds` checked: a dict of size name -> a whole number in
+    low..MAX_BOUND (None: {}). UnsupportedError naming the entry otherwise."""
+    if bounds is None:
+        return {}
+    if not isinstance(bounds, dict):
+        raise UnsupportedError(f"bounds maps size names to bounds ({{'n': 64}}), got {bounds!r}")
+    return {name: check_bound(f"'{name}'", value, low) for name, value in bounds.items()}
+
+
 def export_jax(fn, shapes, bounds: dict):
     """jax.export of `fn` at symbolic `shapes`: (exported, dimension names in order)."""
     try:
@@ -61,7 +71,7 @@ def export_jax(fn, shapes, bounds: dict):
     unknown = sorted(set(bounds) - set(names))
     if unknown:
         raise UnsupportedError(f"bounds name {unknown} that no shape uses (names: {names})")
-    constraints = [f"{n} <= {int(bounds[n])}" for n in names if n in bounds]
+    constraints = [f"{n} <= {bounds[n]}" for n in names if n in bounds]
     symbols = export.symbolic_shape(", ".join(names), constraints=constraints) if names else ()
     env = dict(zip(names, symbols))
     specs = [jax.ShapeDtypeStruct(tuple(env.get(d, d) for d in dims), to_numpy_dtype(el))
@@ -208,6 +218,6 @@ def from_jax(fn, *shapes: str, bounds: dict | None = None, backend: str = "cpu",
         ArgumentError: at call time, arguments that break a bound or JAX's shape assertions
             (JAX's sizes start at 1: a size 0 is refused as jax.export refuses it).
     """
-    bounds = dict(bounds or {})
+    bounds = named_bounds(bounds, low=1)  # JAX's sizes start at 1
     exported, names = export_jax(fn, shapes, bounds)
     return JaxExecutable(exported, names, bounds, backend, compile_options)

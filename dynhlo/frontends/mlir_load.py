@@ -38,10 +38,16 @@ def load_module(data: str | bytes):
     with ctx:
         module = None
         if isinstance(data, (bytes, bytearray)) and not _looks_textual(bytes(data)):
+            # MLIR prints a failed deserialization's diagnostics on stderr itself; a handler
+            # that takes them keeps stderr to dynhlo's one-line error (the parse below
+            # reports the input's real problem)
+            quiet = ctx.attach_diagnostic_handler(lambda diagnostic: True)
             try:
                 module = stablehlo.deserialize_portable_artifact(ctx, bytes(data))
             except Exception:  # not a portable artifact: plain MLIR bytecode, tried below
                 module = None
+            finally:
+                quiet.detach()
         if module is None:
             text = data.decode("utf-8", "replace") if isinstance(data, (bytes, bytearray)) \
                 else data

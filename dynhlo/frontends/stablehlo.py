@@ -16,7 +16,8 @@ from . import (stablehlo_chlo, stablehlo_dynamic, stablehlo_misc, stablehlo_ops,
                stablehlo_regions)
 from . import shape_exprs as sx
 from .mlir_load import inline_calls, legalize_chlo, load_module, op_names
-from .stablehlo_convert import CONVERTERS, Converter
+from .stablehlo_calls import check_call_graph
+from .stablehlo_convert import CONVERTERS, Converter, rank_of
 from .stablehlo_emit import fill_large_constants, is_type
 
 
@@ -42,11 +43,15 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
     """
     ctx, module = load_module(data)
     with ctx:
+        named = functions(module)
+        entry = _entry(named)
+        check_call_graph(named, str(entry.attributes["sym_name"]).strip('"'))
         names = dimension_names(module)
         inline_calls(ctx, module)
         if any(n.startswith("chlo.") and n not in CONVERTERS for n in op_names(module)):
             legalize_chlo(ctx, module)  # only then: erf and top_k map to HLO ops directly
-        given = resolve_bounds(bounds or {}, names)
+        given = resolve_bounds({} if bounds is None else bounds, names,
+                               entry_ranks(_entry(functions(module))))
         converter = _convert(module, {**derived_bounds(module, given), **given})
     text = converter.module.text(_module_name(module))
     hlo = parse_hlo(text)
@@ -70,6 +75,11 @@ def functions(module) -> dict:
     """Symbol name -> func.func op, for the module's functions."""
     return {str(op.attributes["sym_name"]).strip('"'): op for op in module.body.operations
             if op.operation.name == "func.func" and "sym_name" in op.attributes}
+
+
+def entry_ranks(func) -> list[int]:
+    """The ranks of a function's arguments."""
+    return [rank_of(arg.type) for arg in func.regions[0].blocks[0].arguments]
 
 
 def _entry(named: dict):
@@ -186,25 +196,43 @@ def dimension_names(module) -> dict[str, tuple[int, int]]:
     return names
 
 
-def resolve_bounds(bounds: dict, names: dict) -> dict[tuple[int, int], int]:
-    """User bounds (by name or by argument index) as (argument, dimension) -> bound."""
+def resolve_bounds(bounds: dict, names: dict, ranks: list[int]) -> dict[tuple[int, int], int]:
+    """User bounds (by name or by argument index) as (argument, dimension) -> bound; `ranks`
+    are the entry arguments' ranks. UnsupportedError for anything but a dict of those forms,
+    a bound that is not a whole number in 0..MAX_BOUND, and a place the entry lacks (a bound
+    silently ignored would leave the dimension unbounded)."""
+    if not isinstance(bounds, dict):
+        raise UnsupportedError(f"bounds takes {{'n': 64}} or {{0: {{0: 64}}}}, got {bounds!r}")
     out = {}
     for key, value in bounds.items():
         if isinstance(key, str):
             if key not in names:
                 raise UnsupportedError(f"bounds name '{key}' is not a dimension variable of "
                                        f"this module (it has {sorted(names) or 'none'})")
-            out[names[key]] = _bound(key, value)
-        elif isinstance(key, int) and isinstance(value, dict):
+            out[names[key]] = check_bound(f"'{key}'", value)
+        elif _is_index(key) and isinstance(value, dict):
             for d, b in value.items():
-                out[(key, int(d))] = _bound(f"{key}.{d}", b)
+                if not _is_index(d) or key >= len(ranks) or d >= ranks[key]:
+                    raise UnsupportedError(
+                        f"bounds name argument {key} dimension {d!r}, which the entry "
+                        f"function does not have (its argument ranks: {ranks})")
+                out[(key, d)] = check_bound(f"argument {key} dimension {d}", b)
         else:
             raise UnsupportedError(f"bounds takes {{'n': 64}} or {{0: {{0: 64}}}}, got "
                                    f"{key!r}: {value!r}")
     return out
 
 
-def _bound(where: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise UnsupportedError(f"bound for {where} must be a whole number >= 0, got {value!r}")
+MAX_BOUND = 10**18 - 1  # the largest size HLO text writes (18 digits)
+
+
+def _is_index(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def check_bound(where: str, value, low: int = 0) -> int:
+    """`value` if it is a whole number in low..MAX_BOUND, else UnsupportedError naming `where`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= MAX_BOUND:
+        raise UnsupportedError(f"bound for {where} must be a whole number in "
+                               f"{low}..{MAX_BOUND}, got {value!r}")
     return value

@@ -119,7 +119,7 @@ class Converter:
         block = func.regions[0].blocks[0]
         for p, arg in enumerate(block.arguments):
             shape = shape_of(arg.type, [self.param_bounds.get((p, d))
-                                        for d in range(_rank(arg.type))])
+                                        for d in range(rank_of(arg.type))])
             val = comp.parameter(shape, f"arg{p}")
             scope.vals[arg] = val
             self.entry_params.append(val)
@@ -193,7 +193,8 @@ def where(op) -> str:
     return " ".join(parts) or "at an unknown location"
 
 
-def _rank(mlir_type) -> int:
+def rank_of(mlir_type) -> int:
+    """The rank of a ranked tensor type; 0 for any other type (a token)."""
     from jaxlib.mlir import ir
     return ir.RankedTensorType(mlir_type).rank if is_type(mlir_type, ir.RankedTensorType) else 0
 

@@ -21,7 +21,7 @@ from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from ..hlo.types import ELEMENT_TYPES, to_numpy_dtype
 from ..runtime.executable import compile as compile_module
-from .jax import parse_symbolic_shape
+from .jax import named_bounds, parse_symbolic_shape
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_%][\w.\-]*|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\S')
 
@@ -113,16 +113,13 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     except ImportError as exc:
         raise UnsupportedError(f"from_tf needs tensorflow ({exc}); pip install "
                                "\"dynhlo[tf]\"") from None
+    bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
     parsed = [parse_symbolic_shape(s) for s in shapes]
     names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
     missing = [n for n in names if n not in bounds]
     if missing or sorted(set(bounds) - set(names)):
         raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
                                f"bounds {sorted(bounds)}")
-    for n in names:
-        if isinstance(bounds[n], bool) or not isinstance(bounds[n], int) or bounds[n] < 2:
-            raise UnsupportedError(f"bound for '{n}' must be a whole number >= 2 (it is "
-                                   f"compared with a smaller size), got {bounds[n]!r}")
     base = lower_tf(fn, parsed, bounds)
     marked: set[int] = set()
     for n in names:

@@ -192,6 +192,9 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
         meta = json.loads(payload["gpu_program.json"])
     except (KeyError, ValueError) as exc:
         raise ArtifactError(f"gpu payload has no readable gpu_program.json ({exc})") from None
+    if not isinstance(meta, dict):
+        raise ArtifactError("gpu payload's gpu_program.json is not a program (an object with "
+                            "a plan and a list of kernels); recompile the artifact")
     if meta.get("format") != FORMAT:
         raise ArtifactError(f"gpu payload format {meta.get('format')} is not {FORMAT} (this "
                             "dynhlo's); recompile the artifact")
@@ -199,11 +202,15 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
         raise ArtifactError(f"the artifact's kernels are for {meta.get('target')}, not "
                             f"{target}; compile again with --target {target}")
     check_device(target)
+    if not isinstance(meta.get("kernels"), list) or not isinstance(meta.get("plan"), dict):
+        raise ArtifactError("gpu payload's gpu_program.json has no plan or no list of kernels; "
+                            "recompile the artifact")
     plan = plan_from_data(meta["plan"], info)
     kernels = kernels_of(plan)
     if len(kernels) != len(meta["kernels"]):
         raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, its plan "
                             f"{len(kernels)}; recompile the artifact")
+    _check_kernel_data(kernels, meta["kernels"])
     cubin = _cubins(meta, payload)
     launchers = {id(k): cubin(meta["kernels"][k.index]["cubin"]) for k in kernels}
     graph = None
@@ -223,9 +230,47 @@ def _cubins(meta: dict, payload: dict):
             name = f"cubin_{key}.cubin"
             if name not in payload or key not in meta.get("cubins", {}):
                 raise ArtifactError(f"gpu payload has no {name}; recompile the artifact")
-            launcher = made[key] = CubinLauncher(payload[name], meta["cubins"][key])
+            _check_cubin_meta(key, meta["cubins"][key])
+            try:
+                launcher = made[key] = CubinLauncher(payload[name], meta["cubins"][key])
+            except ArtifactError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the driver refusing a crafted cubin
+                raise ArtifactError(f"gpu payload cubin {key} does not load: "
+                                    f"{type(exc).__name__}: {exc}") from None
         return launcher
     return cubin
+
+
+def _check_kernel_data(kernels: list, metas) -> None:
+    """ArtifactError unless each plan kernel names its own entry (indices 0..n-1, once each:
+    a crafted index would launch another kernel's code on its buffers), each entry names a
+    cubin, and block sizes are positive."""
+    indices = [k.index for k in kernels]
+    if sorted(i if isinstance(i, int) and not isinstance(i, bool) else -1
+              for i in indices) != list(range(len(kernels))):
+        raise ArtifactError(f"gpu payload plan kernel indices {indices} are not 0..."
+                            f"{len(kernels) - 1} once each; recompile the artifact")
+    for i, m in enumerate(metas):
+        if not (isinstance(m, dict) and isinstance(m.get("cubin"), str)):
+            raise ArtifactError(f"gpu payload kernel {i} names no cubin; recompile the "
+                                "artifact")
+    for k in kernels:
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
+                   for v in k.block.values()):
+            raise ArtifactError(f"gpu payload kernel {k.index} has block sizes {k.block}; "
+                                "recompile the artifact")
+
+
+def _check_cubin_meta(key: str, m) -> None:
+    """ArtifactError unless a cubin's metadata has the fields a launch reads, of sane values."""
+    ok = isinstance(m, dict) and isinstance(m.get("name"), str) \
+        and all(isinstance(m.get(k), int) and not isinstance(m.get(k), bool)
+                for k in ("shared", "num_warps")) \
+        and 0 <= m["shared"] <= 1 << 30 and m["num_warps"] in (1, 2, 4, 8, 16, 32)
+    if not ok:
+        raise ArtifactError(f"gpu payload cubin {key} has malformed metadata; recompile the "
+                            "artifact")
 
 
 def check_device(target: str) -> None:
