@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
-from ....shapes.sizes import ParamSize, Sym, bound_of
-from ..kernels.group import canonical_dim
+from ....shapes.sizes import Sym, bound_of
+from ..launch.fastpath import size_getter
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
 
 
@@ -59,19 +59,8 @@ class GraphProgram:
     size_index: list = field(default_factory=list)   # getter per int32 of the size buffer
 
 
-def getter(dim):
-    """An int, or (parameter number, dimension) to read the size from; None if neither."""
-    dim = canonical_dim(dim)
-    if isinstance(dim, int):
-        return dim
-    expr = dim.root().expr
-    if isinstance(expr, ParamSize):
-        return (expr.number, expr.dim)
-    return None
-
-
 def _getters(dims, inst) -> list:
-    out = [getter(d) for d in dims]
+    out = [size_getter(d) for d in dims]
     if any(g is None for g in out):
         raise GraphRefusal(f"instruction '{inst.name}': a size that is not an argument's "
                            "dimension (data-dependent or computed)")
@@ -88,8 +77,8 @@ def build(plan, info) -> GraphProgram:
         prog.bound_numel[slot] = math.prod(p.shape.dims)
         prog.dims[slot] = _getters(info.dims[p], p)
         for d, dim in enumerate(info.dims[p]):
-            if isinstance(dim, Sym) and getter(dim) != (slot, d):
-                prog.equal.append(((slot, d), getter(dim),
+            if isinstance(dim, Sym) and size_getter(dim) != (slot, d):
+                prog.equal.append(((slot, d), size_getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
     prog.root = _Builder(prog).add(plan, list(range(len(params))))
     _fuse_epilogues(prog)

@@ -32,7 +32,7 @@ from .runner import dense
 MAX_SPECIALIZED = 1024
 
 
-def _getter(dim):
+def size_getter(dim):
     """An int, or (parameter number, dimension) to read the size from; None if neither."""
     dim = canonical_dim(dim)
     if isinstance(dim, int):
@@ -125,7 +125,7 @@ class _Flattener:
         fn = library_for(inst)
         if fn is None or not rule_of(inst.opcode).fast:
             return None
-        getters = [_getter(d) for d in plan.info.dims[inst]]
+        getters = [size_getter(d) for d in plan.info.dims[inst]]
         if any(g is None for g in getters):
             return None
         return _LibraryStep(fn, inst, [slots[o] for o in inst.operands],
@@ -133,9 +133,9 @@ class _Flattener:
 
     def _kernel(self, plan, inst, slots) -> "_KernelStep | None":
         kernel = plan.kernels[inst]
-        out_dims = [_getter(d) for d in plan.info.dims[inst]]
-        size_dims = [_getter(s) for s in kernel.size_syms]
-        grid_dims = [_getter(d) for d in kernel.grid_dims] if kernel.kind == "row" \
+        out_dims = [size_getter(d) for d in plan.info.dims[inst]]
+        size_dims = [size_getter(s) for s in kernel.size_syms]
+        grid_dims = [size_getter(d) for d in kernel.grid_dims] if kernel.kind == "row" \
             else out_dims
         if any(g is None for g in out_dims + size_dims + grid_dims):
             return None
@@ -163,7 +163,7 @@ class FastPlan:
         for p in params:
             for d, dim in enumerate(plan.info.dims[p]):
                 if isinstance(dim, Sym):
-                    source = _getter(dim)
+                    source = size_getter(dim)
                     if source is None:
                         return None
                     if source != (p.parameter_number, d):
