@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import GPU  # skips without torch or triton; the interpreter without a GPU
+from gpucheck import GPU, INTERPRET  # skips without torch or triton; the interpreter without a GPU
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 TF = sorted(glob.glob(os.path.join(DATA, "tf", "*.hlo")))
@@ -89,7 +89,17 @@ def _compile_both(path: str):
     return dynhlo.compile(text, **GPU), dynhlo.compile(text)
 
 
-@pytest.mark.parametrize("path", TF + JAX, ids=lambda p: os.path.basename(p)[:-4])
+# Triton 3.6's interpreter (not the compiled kernels: these pass on the H200, see
+# bench/RESULTS.md) fails a fused `&` of igamma's while body with NumPy's bitwise_and on
+# mismatched operand types; strict, so the mark goes when the cause is fixed.
+_INTERPRETER_AND = pytest.mark.xfail(INTERPRET, strict=True, reason="Triton interpreter: "
+                                     "bitwise_and of a bool and a loaded value in igamma's loop")
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, marks=_INTERPRETER_AND) if os.path.basename(p) in
+    ("lax_igamma.hlo", "lax_igammac.hlo") else p for p in TF + JAX],
+    ids=lambda p: os.path.basename(p)[:-4])
 def test_emitted_module_on_gpu_matches_cpu(path):
     gpu, cpu = _compile_both(path)
     runs = list(_saved_runs(path))
