@@ -42,11 +42,20 @@ def export(out: pathlib.Path) -> None:
         print("exported", name)
 
 
+def _typed(array: np.ndarray) -> np.ndarray:
+    """NumPy saves a bfloat16 array as 2-byte voids: read it back as bfloat16."""
+    if array.dtype.kind == "V" and array.dtype.itemsize == 2:
+        import ml_dtypes
+        return array.view(ml_dtypes.bfloat16)
+    return array
+
+
 def check(src: pathlib.Path) -> int:
     import dynhlo
     failures = 0
     for hlo in sorted(src.glob("*.hlo")):
-        data = np.load(hlo.with_suffix(".npz"))
+        raw = np.load(hlo.with_suffix(".npz"))
+        data = {k: _typed(raw[k]) for k in raw.files}
         exe = dynhlo.compile(hlo.read_text(), backend="gpu")
         for n in SIZES:
             args = [data[k] for k in sorted((k for k in data if k.startswith(f"n{n}_arg")),
@@ -61,8 +70,8 @@ def check(src: pathlib.Path) -> int:
                 if g.shape != w.shape:
                     worst = np.inf
                 elif w.size:
-                    worst = max(worst, float(np.max(np.abs(g.astype(np.float64)
-                                                           - w.astype(np.float64)))))
+                    wide = np.complex128 if np.iscomplexobj(w) else np.float64
+                    worst = max(worst, float(np.max(np.abs(g.astype(wide) - w.astype(wide)))))
             ok = worst <= 1e-4
             failures += not ok
             print(f"{hlo.stem:20s} n={n:2d} {'ok' if ok else 'FAIL'} max |err| {worst:.2e}")
