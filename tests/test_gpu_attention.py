@@ -15,6 +15,7 @@ import pytest
 
 import dynhlo
 from gpucheck import GPU, torch  # noqa: F401  (skips without torch/triton; interpreter)
+from dynhlo.backends.gpu.graph import attention
 
 D, DV, M, N = 16, 32, 40, 80   # N > one key block (64): the stream of keys is exercised
 
@@ -88,19 +89,25 @@ def args_at(m, n, k_nd=True, v_nd=True, seed=0):
 
 
 def attention_launches(exe) -> int:
+    """Launches of attention.py's kernels (the only ones with a DV block)."""
     return sum("DV" in step.kernel.block for step in exe.program.graph.prog.steps)
 
 
 SIZES = [(0, 0), (1, 1), (0, 5), (5, 0), (7, 33), (M, 64), (M, 65), (M, N)]
 
 
+@pytest.mark.parametrize("target,launches", [(attention.TARGET_PROGRAMS, 2), (1, 1)])
 @pytest.mark.parametrize("scale,k_nd,v_nd", [("div", True, True), ("mul", False, True),
                                              (None, True, False)])
-def test_attention_is_one_launch_with_the_cpu_backends_values(scale, k_nd, v_nd):
+def test_attention_is_one_kernel_with_the_cpu_backends_values(scale, k_nd, v_nd, target,
+                                                               launches, monkeypatch):
+    """At this bound the keys are split in two shares (a launch for the shares and one to
+    combine them); with a target of one program per query block, one launch."""
+    monkeypatch.setattr(attention, "TARGET_PROGRAMS", target)
     text = attention_text(scale, k_nd, v_nd)
     exe, cpu = dynhlo.compile(text, **GPU, graph=True), dynhlo.compile(text)
     assert exe.program.graph is not None, exe.program.graph_refusal
-    assert attention_launches(exe) == 1
+    assert attention_launches(exe) == launches
     for m, n in SIZES:
         args = args_at(m, n, k_nd, v_nd, seed=m * 100 + n)
         got, want = exe(*args), cpu(*args)

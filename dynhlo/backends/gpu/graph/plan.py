@@ -22,7 +22,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import Sym, bound_of
 from ..launch.fastpath import size_getter
-from .attention import attention_chains, attention_launch
+from .attention import attention_chains, attention_launches
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
 
 
@@ -188,14 +188,22 @@ def _layout(value, transposed: bool) -> tuple[bool, int]:
 
 
 def _fuse_attention(prog: GraphProgram) -> None:
-    """Each q·kᵀ product, softmax and product by v that nothing else reads as one launch
-    (attention.py), where the product by v was."""
+    """Each q·kᵀ product, softmax and product by v that nothing else reads as one or two
+    launches (attention.py), where the product by v was."""
+    def scratch(numel: int) -> int:
+        slot = max(prog.dtypes) + 1
+        prog.dtypes[slot], prog.bound_numel[slot], prog.dims[slot] = "f32", numel, [numel]
+        return slot
+
     replace, drop = {}, set()
     for scores, soft, values, scale in attention_chains(prog):
-        kernel, inputs, sizes, work = attention_launch(prog, scores, values, scale)
-        replace[id(values)] = Step(kernel, inputs, values.out, sizes, work)
+        replace[id(values)] = [Step(kernel, inputs, out, sizes, work) for kernel, inputs, out,
+                               sizes, work in attention_launches(prog, scores, values, scale,
+                                                                 scratch)]
         drop.update((id(scores), id(soft)))
-    prog.steps = [replace.get(id(s), s) for s in prog.steps if id(s) not in drop]
+    if replace:
+        prog.steps = [new for s in prog.steps if id(s) not in drop
+                      for new in replace.get(id(s), [s])]
 
 
 def _fuse_epilogues(prog: GraphProgram) -> None:
