@@ -39,11 +39,9 @@ def main() -> None:
     runner = exe.program.graph
     prog = runner.prog
     gen = torch.Generator(device="cuda").manual_seed(0)
-    params = exe.module.entry.parameters if hasattr(exe.module, "entry") else None
     shapes = [tuple(p.shape.dims) for p in exe.program.info.computation.parameters]
     weights = [torch.randn(s, device="cuda", generator=gen) / (s[0] ** 0.5 if len(s) == 2
                                                                 else 10) for s in shapes[1:]]
-    del params
     for n in [int(s) for s in opts.sizes.split(",")]:
         x = torch.randn(n, 64, device="cuda", generator=gen)
         total = 1e3 * do_bench(lambda: exe(x, *weights), return_mode="median")
