@@ -81,11 +81,12 @@ def attention_text(scale="div", k_nd=True, v_nd=True, softmax_dim=1, scores_root
                  f"rhs_contracting_dims={{{contract}}}")
     if project:
         w = f"f32[{DV},{P}]" if project == "kn" else f"f32[{P},{DV}]"
+        # the residual made after the product: the fused launch must wait for it
         lines += [f"  w = {w} parameter(3)",
-                  "  qsum = f32[<=M] reduce(q, zero), dimensions={1}, to_apply=add_r",
-                  f"  res = f32[<=M,{P}] broadcast(qsum), dimensions={{0}}",
                   f"  o2 = f32[<=M,{P}] dot(o, w), lhs_contracting_dims={{1}}, "
                   f"rhs_contracting_dims={{{0 if project == 'kn' else 1}}}",
+                  "  qsum = f32[<=M] reduce(q, zero), dimensions={1}, to_apply=add_r",
+                  f"  res = f32[<=M,{P}] broadcast(qsum), dimensions={{0}}",
                   f"  ROOT r = f32[<=M,{P}] add(o2, res)"]
     else:
         lines.append("  ROOT r = (f32[<=M,<=N], f32[<=M,32]) tuple(s, o)" if scores_root
@@ -131,16 +132,16 @@ def test_attention_is_one_kernel_with_the_cpu_backends_values(scale, k_nd, v_nd,
 
 @pytest.mark.parametrize("target", [attention.TARGET_PROGRAMS, 1])
 @pytest.mark.parametrize("project", ["kn", "nk"])
-def test_output_projection_and_residual_are_computed_in_the_attention(project, target,
-                                                                     monkeypatch):
-    """`o · w + r` after the attention: the product and its epilogue run on the attention's
-    rows in its last launch (the combine, or the one kernel): no product launch remains."""
+def test_output_projection_and_residual_after_the_attention(project, target, monkeypatch):
+    """`o · w + r` after the attention, as a transformer block writes it: the product with
+    the residual add as its epilogue reads the attention's result (a product fused into
+    the attention's last launch measured ~100 us slower on the H200: not done)."""
     monkeypatch.setattr(attention, "TARGET_PROGRAMS", target)
     text = attention_text(project=project)
     exe, cpu = dynhlo.compile(text, **GPU, graph=True), dynhlo.compile(text)
     steps = exe.program.graph.prog.steps
-    assert len(steps) == (3 if target > 1 else 2)   # the row sums, then the attention's
-    assert not any(step.dot for step in steps) and "NP" in steps[-1].kernel.block
+    assert attention_launches(exe) == (2 if target > 1 else 1)
+    assert len(steps) == attention_launches(exe) + 2   # the row sums; o · w + r
     gen = np.random.default_rng(3)
     w = gen.standard_normal((DV, P) if project == "kn" else (P, DV), dtype=np.float32)
     for m, n in SIZES:

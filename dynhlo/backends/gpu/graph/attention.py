@@ -27,7 +27,6 @@ three-step form, not bit-identical.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
@@ -179,8 +178,7 @@ def attention_launches(prog, scores, values, scale, scratch) -> list:
     replace a chain of attention_chains. One launch, or, when the bound's query blocks are
     too few to fill the GPU, SPLITS programs per query block each over a share of the keys
     into a scratch value (`scratch(numel)` makes an f32 slot of that many elements) and a
-    launch that combines them (FlashDecoding's split of the keys). The last launch's kernel
-    has `remake(tail)`: the same kernel with a ProductTail."""
+    launch that combines them (FlashDecoding's split of the keys)."""
     m, n, d = scores.sizes
     q, k = scores.inputs
     v, dv = values.inputs[1], values.sizes[1]
@@ -189,59 +187,13 @@ def attention_launches(prog, scores, values, scale, scratch) -> list:
     splits = max(1, min(MAX_SPLITS, -(-bound_n // BLOCK_N), TARGET_PROGRAMS // blocks))
     layout = (scores.dot[2], values.dot[2], _log2_factor(scale))
     if splits == 1:
-        last = attention_kernel(d, dv, *layout)
-        last.remake = lambda tail: attention_kernel(d, dv, *layout, tail=tail)  # noqa: E731
-        return [(last, [q, k, v], values.out, [m, n], blocks)]
+        return [(attention_kernel(d, dv, *layout), [q, k, v], values.out, [m, n], blocks)]
     rows = max(bound_m, 1)
     part = scratch(splits * rows * (dv + 2))
-    last = combine_kernel(dv, splits, rows)
-    last.remake = lambda tail: combine_kernel(dv, splits, rows, tail)
     return [(attention_kernel(d, dv, *layout, splits=splits, rows=rows), [q, k, v], part,
              [m, n], blocks * splits),
-            (last, [part], values.out, [m, n], max(1, -(-bound_m // COMBINE_ROWS)))]
-
-
-@dataclass
-class ProductTail:
-    """A product by a static [dv, n] matrix `w` (its epilogue too: kernels.Epilogue, e.g.
-    the residual add after an output projection) computed on the attention output's rows
-    in registers before anything is stored: one launch and one round trip fewer.
-
-    `w_nk`: w stored [n, dv]; the epilogue's sizes are `sz[first:]`, its inputs follow w.
-    """
-
-    n: int
-    w_nk: bool
-    epi: object = None
-    first: int = 0
-
-    def args(self) -> list:
-        return ["w"] + [f"e{k}" for k in range(self.epi.inputs if self.epi else 0)]
-
-    def sizes(self) -> str:
-        count = self.epi.nsizes if self.epi else 0
-        return "".join(f"    s{k} = tl.load(sz + {self.first + k})\n" for k in range(count))
-
-    def text(self) -> str:
-        """The final stage: `res` [BM, DVP] times w, tile by tile of BNP columns."""
-        w_off = "rn[None, :] * DV + re[:, None]" if self.w_nk else "re[:, None] * NP + rn[None, :]"
-        lines = ["        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:, None])",
-                 "        for n1 in range(0, NP, BNP):",
-                 "            rn = n1 + tl.arange(0, BNP)",
-                 f"            wt = tl.load(w + {w_off}, mask=(re[:, None] < DV) & "
-                 "(rn[None, :] < NP), other=0)",
-                 '            acc = tl.dot(res, wt, input_precision="ieee")',
-                 "            x = rm[:, None] * NP + rn[None, :]",
-                 "            xmask = (rm[:, None] < mm) & (rn[None, :] < NP)"]
-        if self.epi is None:
-            lines.append("            tl.store(out + x, acc, mask=xmask)")
-        else:
-            lines += ["        " + line.replace("{OUT_TYPE}", "tl.float32")
-                      for line in self.epi.lines + [self.epi.store]]
-        return "\n".join(lines) + "\n"
-
-    def block(self) -> dict:
-        return {"NP": self.n, "BNP": min(64, max(16, 1 << (self.n - 1).bit_length()))}
+            (combine_kernel(dv, splits, rows), [part], values.out, [m],
+             max(1, -(-bound_m // COMBINE_ROWS)))]
 
 
 def _log2_factor(scale) -> float:
@@ -252,10 +204,6 @@ def _log2_factor(scale) -> float:
     return LOG2E / c if op == "div" else LOG2E * c if op == "mul" else LOG2E
 
 
-_IMPORTS = """import triton
-import triton.language as tl
-from dynhlo.backends.gpu.kernels import kmath as M
-"""
 _PARTIAL_STORE = """        part = (j * ROWS + rm) * DV
         tl.store(out + part[:, None] + re[None, :], acc, mask=(rm[:, None] < mm) & (re[None, :] < DV))
         tl.store(out + SPLITS * ROWS * DV + j * ROWS + rm, top, mask=rm < mm)
@@ -268,8 +216,7 @@ _FINAL_STORE = """        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:
 
 def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
                      splits: int = 1, rows: int = 0, block_m: int = BLOCK_M,
-                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS,
-                     tail: ProductTail | None = None) -> GraphKernel:
+                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS) -> GraphKernel:
     """out[m, dv] = softmax(s) · v for scores s = q[m, d] · kᵀ scaled so that
     s·`factor` is the exponent in base 2 (_log2_factor); f32 in IEEE arithmetic.
 
@@ -278,8 +225,7 @@ def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
     past n score -inf; with n = 0 the result is 0 (a product over an empty axis). With
     `splits` > 1, program (block, j) takes the j-th share of the keys and stores its
     unnormalised sum, maximum and total to `out` laid out for `rows` rows (combine_kernel
-    finishes). Tiles default to the tuned ones (bench/attention_tiles.py). With `tail`
-    (unsplit only), out = tail's product (and epilogue) of the attention output.
+    finishes). Tiles default to the tuned ones (bench/attention_tiles.py).
     """
     dp, dvp = (max(16, 1 << (x - 1).bit_length()) for x in (d, dv))
     k_off = "rn[None, :] * D + rd[:, None]" if k_nd else "rd[:, None] * nn + rn[None, :]"
@@ -297,17 +243,15 @@ def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
         start = j * share
         stop = tl.minimum(nn, start + share)
 """
-    args = ", ".join(["q", "k", "v"] + (tail.args() if tail else []) + ["out", "sz"])
-    consts = ["BM", "BN", "D", "DV", "DP", "DVP", "SPLITS", "ROWS"] + \
-        (list(tail.block()) if tail else [])
-    final = _FINAL_STORE if tail is None else tail.text()
-    source = f"""{_IMPORTS}
+    source = f"""import triton
+import triton.language as tl
+
 
 @triton.jit
-def kernel({args}, {", ".join(c + ": tl.constexpr" for c in consts)}):
+def kernel(q, k, v, out, sz, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr, DV: tl.constexpr, DP: tl.constexpr, DVP: tl.constexpr, SPLITS: tl.constexpr, ROWS: tl.constexpr):
     mm = tl.load(sz + 0)
     nn = tl.load(sz + 1)
-{tail.sizes() if tail else ""}    rd = tl.arange(0, DP)
+    rd = tl.arange(0, DP)
     re = tl.arange(0, DVP)
 {head}        qt = tl.load(q + rm[:, None] * D + rd[None, :], mask=(rm[:, None] < mm) & (rd[None, :] < D), other=0)
         top = tl.full([BM], float("-inf"), tl.float32)
@@ -325,28 +269,25 @@ def kernel({args}, {", ".join(c + ": tl.constexpr" for c in consts)}):
             vt = tl.load(v + {v_off}, mask=(rn[:, None] < stop) & (re[None, :] < DV), other=0)
             acc = acc * shrink[:, None] + tl.dot(p, vt, input_precision="ieee")
             top = grown
-{final if splits == 1 else _PARTIAL_STORE}"""
-    block = {"BM": block_m, "BN": block_n, "D": d, "DV": dv, "DP": dp, "DVP": dvp,
-             "SPLITS": splits, "ROWS": rows}
-    block.update(tail.block() if tail else {})
-    return GraphKernel("kernel", source, block, num_warps, 2, block_m)
+{_FINAL_STORE if splits == 1 else _PARTIAL_STORE}"""
+    return GraphKernel("kernel", source, {"BM": block_m, "BN": block_n, "D": d, "DV": dv,
+                                          "DP": dp, "DVP": dvp, "SPLITS": splits,
+                                          "ROWS": rows}, num_warps, 2, block_m)
 
 
-def combine_kernel(dv: int, splits: int, rows: int,
-                   tail: ProductTail | None = None) -> GraphKernel:
+def combine_kernel(dv: int, splits: int, rows: int) -> GraphKernel:
     """out[m, dv] from attention_kernel's `splits` partial results in `part` (laid out for
     `rows` rows): each share's sum weighted by 2^(its maximum - the row's), over the
-    weighted totals. A share with no keys has maximum -inf and weight 0. With `tail`,
-    out = tail's product (and epilogue) of that."""
+    weighted totals. A share with no keys has maximum -inf and weight 0."""
     dvp = max(16, 1 << (dv - 1).bit_length())
-    args = ", ".join(["part"] + (tail.args() if tail else []) + ["out", "sz"])
-    consts = ["BM", "DV", "DVP", "SPLITS", "ROWS"] + (list(tail.block()) if tail else [])
-    source = f"""{_IMPORTS}
+    source = f"""import triton
+import triton.language as tl
+
 
 @triton.jit
-def kernel({args}, {", ".join(c + ": tl.constexpr" for c in consts)}):
+def kernel(part, out, sz, BM: tl.constexpr, DV: tl.constexpr, DVP: tl.constexpr, SPLITS: tl.constexpr, ROWS: tl.constexpr):
     mm = tl.load(sz + 0)
-{tail.sizes() if tail else ""}    re = tl.arange(0, DVP)
+    re = tl.arange(0, DVP)
     for t in range(tl.program_id(0), tl.cdiv(mm, BM), tl.num_programs(0)):
         rm = t * BM + tl.arange(0, BM)
         top = tl.full([BM], float("-inf"), tl.float32)
@@ -356,11 +297,11 @@ def kernel({args}, {", ".join(c + ": tl.constexpr" for c in consts)}):
         acc = tl.zeros([BM, DVP], tl.float32)
         for j in tl.static_range(SPLITS):
             mj = tl.load(part + SPLITS * ROWS * DV + j * ROWS + rm, mask=rm < mm, other=float("-inf"))
-            wj = tl.where(mj == float("-inf"), 0.0, tl.exp2(mj - top))
-            total += wj * tl.load(part + SPLITS * ROWS * (DV + 1) + j * ROWS + rm, mask=rm < mm, other=0)
+            w = tl.where(mj == float("-inf"), 0.0, tl.exp2(mj - top))
+            total += w * tl.load(part + SPLITS * ROWS * (DV + 1) + j * ROWS + rm, mask=rm < mm, other=0)
             pj = (j * ROWS + rm) * DV
-            acc += wj[:, None] * tl.load(part + pj[:, None] + re[None, :], mask=(rm[:, None] < mm) & (re[None, :] < DV), other=0)
-{_FINAL_STORE if tail is None else tail.text()}"""
-    block = {"BM": COMBINE_ROWS, "DV": dv, "DVP": dvp, "SPLITS": splits, "ROWS": rows}
-    block.update(tail.block() if tail else {})
-    return GraphKernel("kernel", source, block, 4, 2, COMBINE_ROWS)
+            acc += w[:, None] * tl.load(part + pj[:, None] + re[None, :], mask=(rm[:, None] < mm) & (re[None, :] < DV), other=0)
+{_FINAL_STORE}"""
+    return GraphKernel("kernel", source, {"BM": COMBINE_ROWS, "DV": dv, "DVP": dvp,
+                                          "SPLITS": splits, "ROWS": rows}, 4, 1,
+                       COMBINE_ROWS)
