@@ -8,8 +8,9 @@ set-dimension-size, and the PadToStatic / SliceToDynamic and identity (sharding,
 custom calls. Each mirrors the CPU backend (dynhlo/backends/cpu/ops_data.py): operands are
 views of the valid region, so padding never enters. Only sizes that decide a result's
 shape (set-dimension-size, SliceToDynamic) are read back, as the host must know a shape to
-allocate. Left on the host tier: the LAPACK custom-call targets (lapack_*_ffi,
-blas_*trsm_ffi).
+allocate. The other custom-call targets the GPU runs on the device have their own
+library calls (rules.CUSTOM_CALLS); the rest (LAPACK beyond SVD, blas_*trsm_ffi) take the
+host tier.
 Semantics: XLA operation semantics (Broadcast, Slice, Rev, Concatenate, Pad, Tuple,
 Constant) and DESIGN.md section 1 for the dynamic-size ops.
 """
@@ -93,7 +94,7 @@ def set_dimension_size(ctx, inst, args):
 
 def custom_call(ctx, inst, args):
     """PadToStatic, SliceToDynamic and the identity targets (sharding and placement
-    annotations) on the device; other targets (LAPACK) take the host path."""
+    annotations) on the device; other targets not in rules.CUSTOM_CALLS take the host path."""
     target = attrs.string(inst, "custom_call_target")
     if target in IDENTITY_TARGETS:
         return args[0] if len(args) == 1 else tuple(args)
