@@ -29,7 +29,7 @@ from typing import Callable
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic_windows import TARGETS as DYNAMIC_WINDOW_TARGETS
-from ...shapes.rules_misc import SVD_TARGETS
+from ...shapes.rules_misc import IDENTITY_TARGETS, SVD_TARGETS
 from .kernels import data as KD
 from .kernels import elementwise as KE
 from .kernels.types import types_ok
@@ -183,18 +183,21 @@ _rule(Opcode.DOMAIN, library=LC.first_operand)
 _rule(Opcode.ASYNC_UPDATE, library=LC.first_operand)
 _rule(Opcode.OPTIMIZATION_BARRIER, library=LC.opt_barrier)
 
-# --- custom calls: per target, its library call (a target absent here takes data.py's:
-# PadToStatic, SliceToDynamic and the identity targets; any other runs on the host) -------
-CUSTOM_CALLS: dict[str, Callable] = {"TopK": LS.topk_custom_call}
+# --- custom calls: per target, its library call (library/<family>.py); a target absent
+# here runs on the host -------------------------------------------------------------------
+CUSTOM_CALLS: dict[str, Callable] = {"PadToStatic": LD.pad_to_static,
+                                     "SliceToDynamic": LD.slice_to_dynamic,
+                                     "TopK": LS.topk_custom_call}
+CUSTOM_CALLS.update({target: LD.identity_call for target in IDENTITY_TARGETS})
 CUSTOM_CALLS.update({target: LDW.dynamic_window for target in DYNAMIC_WINDOW_TARGETS})
 CUSTOM_CALLS.update({target: LSVD.svd for target in SVD_TARGETS})
 
 
 def custom_call(ctx, inst, args):
     """The library tier of a custom call: its target's entry in CUSTOM_CALLS, else
-    data.custom_call (NotImplemented for a target it does not know: the host tier)."""
-    fn = CUSTOM_CALLS.get(attrs.string(inst, "custom_call_target"), LD.custom_call)
-    return fn(ctx, inst, args)
+    NotImplemented (the host tier)."""
+    fn = CUSTOM_CALLS.get(attrs.string(inst, "custom_call_target"))
+    return NotImplemented if fn is None else fn(ctx, inst, args)
 
 
 _rule(Opcode.CUSTOM_CALL, library=custom_call)
