@@ -15,6 +15,7 @@ May assume: the custom call passed the verifier (its window and dim_labels decod
 from __future__ import annotations
 
 import dataclasses
+import weakref
 from typing import Callable, Sequence
 
 from ..hlo import attrs
@@ -86,13 +87,12 @@ def _input_grad(inst, shapes, sizes):
     """(input sizes, grad output, reversed kernel): the gradient of the forward SAME conv,
     a conv of the stride-dilated gradient padded by (k-1-before, n+before-(out-1)*s-1).
     The window written is this conv's at the bound: lhs_dilate holds the forward stride.
-    The plain conv takes operands 1 and 2 only; `sizes()` reads operand 0's values."""
+    The plain conv takes operands 1 and 2 only; `sizes` are operand 0's values."""
     _, grad, kernel = shapes
     labels = conv_labels(inst, len(grad))
-    input_sizes = sizes()
     plain = []
     for d, w in enumerate(window_dims(inst, len(grad) - 2)):
-        n = int(input_sizes[labels.out_spatial[d]])
+        n = sizes[labels.out_spatial[d]]
         k = kernel[labels.rhs_spatial[d]]
         extent = (k - 1) * w.window_dilation + 1
         stride = w.base_dilation
@@ -129,6 +129,12 @@ _PLAIN = {
 TARGETS = tuple(_PLAIN)
 
 
+# Per call instruction, its plain instructions by actual shapes (few distinct ones in a
+# serving loop): a repeated size reuses one, whose window the plain lowering decoded once.
+_MEMO: "weakref.WeakKeyDictionary[Instruction, dict]" = weakref.WeakKeyDictionary()
+_MEMO_SIZES = 64  # per instruction; past it the memo starts over
+
+
 def as_plain(inst: Instruction, shapes: Shapes,
              sizes: Callable[[], Sequence[int]]) -> tuple[Instruction, slice]:
     """(the plain instruction, the slice of the call's operands it takes) for one of TARGETS.
@@ -139,5 +145,12 @@ def as_plain(inst: Instruction, shapes: Shapes,
     (and, for the gradients, strides and dilations) of the static op at the actual sizes.
     """
     target = attrs.string(inst, "custom_call_target")
-    plain = _PLAIN[target](inst, [tuple(s) for s in shapes], sizes)
+    values = tuple(int(v) for v in sizes()) if target == "DynamicConvolutionInputGrad" else ()
+    key = (tuple(tuple(s) for s in shapes), values)
+    memo = _MEMO.setdefault(inst, {})
+    plain = memo.get(key)
+    if plain is None:
+        if len(memo) >= _MEMO_SIZES:
+            memo.clear()
+        plain = memo[key] = _PLAIN[target](inst, key[0], values)
     return plain, slice(len(inst.operands) - len(plain.operands), None)

@@ -17,5 +17,5 @@ from .lowering import LOWERINGS, custom_call
 def dynamic_window(ctx, inst, args):
     """The plain op of dynamic_windows.as_plain, by the CPU's lowering of that op."""
     plain, taken = dynamic_windows.as_plain(inst, [a.shape for a in args],
-                                            lambda: [int(v) for v in args[0]])
+                                            lambda: args[0])
     return LOWERINGS[plain.opcode](ctx, plain, list(args[taken]))
