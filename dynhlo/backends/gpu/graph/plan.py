@@ -22,6 +22,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import Sym, bound_of
 from ..launch.fastpath import size_getter
+from .attention import attention_chains, attention_launch
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
 
 
@@ -81,6 +82,7 @@ def build(plan, info) -> GraphProgram:
                 prog.equal.append(((slot, d), size_getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
     prog.root = _Builder(prog).add(plan, list(range(len(params))))
+    _fuse_attention(prog)
     _fuse_epilogues(prog)
     _lay_out_sizes(prog)
     return prog
@@ -183,6 +185,17 @@ def _layout(value, transposed: bool) -> tuple[bool, int]:
     if isinstance(value, tuple):
         return not transposed, value[1]
     return transposed, value
+
+
+def _fuse_attention(prog: GraphProgram) -> None:
+    """Each q·kᵀ product, softmax and product by v that nothing else reads as one launch
+    (attention.py), where the product by v was."""
+    replace, drop = {}, set()
+    for scores, soft, values, scale in attention_chains(prog):
+        kernel, inputs, sizes, work = attention_launch(prog, scores, values, scale)
+        replace[id(values)] = Step(kernel, inputs, values.out, sizes, work)
+        drop.update((id(scores), id(soft)))
+    prog.steps = [replace.get(id(s), s) for s in prog.steps if id(s) not in drop]
 
 
 def _fuse_epilogues(prog: GraphProgram) -> None:

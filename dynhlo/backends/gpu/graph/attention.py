@@ -1,0 +1,229 @@
+"""Attention as one launch: a product, the softmax of its rows, and a product by it.
+
+JAX and XLA write attention as three steps of the graph path: `s = dot(q, kᵀ)` ([m, n]
+scores), one row kernel for `softmax(s / c)` over the key axis, and `dot(p, v)`. At a
+sequence length of 2048 the [m, n] scores go through memory twice and the second product
+has K = n with only m/BM·dv/BN tiles to spread it over (issue 10: three quarters of a
+48-layer transformer's time at n = 2048). `fuse_attention` replaces the three by one kernel
+of the online softmax (FlashAttention: Dao et al., 2022, "FlashAttention: Fast and
+Memory-Efficient Exact Attention with IO-Awareness", algorithm 1): each program holds BM
+query rows, streams the keys and values in blocks of BN, and keeps the running row maximum
+and sum, rescaling its accumulator when the maximum grows. The scores never reach memory,
+and the key length is read from the size buffer like every other size of the graph.
+
+The softmax row kernel is recognised on its HLO (the fused group), not its text:
+
+    t = s | s / c | s * c | c * s           (c a scalar constant: the 1/sqrt(d) scale)
+    mx = reduce(t, -inf), max over dim 1    (optionally maximum(mx, -inf), as jax.nn.softmax)
+    e = exp(t - broadcast(mx))
+    p = e / broadcast(reduce(e, 0), add over dim 1)
+
+with the per-row values reaching [m, n] through reshapes to [m, 1] and broadcasts along the
+rows only. The result is the same softmax in another order of rounding (f32 throughout, the
+scale applied as the module writes it: `div_rn` for a divide): within f32 tolerance of the
+three-step form, not bit-identical.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ..kernels.reductions import reducer_of
+from .kernels import GraphKernel
+
+# Query rows per program: the f32 products run on the FMA units, where a 16-row tile gives a
+# 2048-row attention 128 programs (about one per multiprocessor of an H200).
+BLOCK_M = 16
+BLOCK_N = 64
+NUM_WARPS = 4
+MAX_HEAD = 256    # head widths (d, dv) held whole in registers
+
+
+def attention_chains(prog) -> list:
+    """The (q·kᵀ product, softmax row kernel, product by v, scale) steps of `prog` that one
+    attention launch can replace: nothing else reads the scores or the softmax (module
+    doc). The caller makes the launch (attention_launch) and drops the three."""
+    readers: dict = {}
+    reader: dict = {}
+    for step in prog.steps:
+        for slot in step.inputs:
+            readers[slot] = readers.get(slot, 0) + 1
+            reader[slot] = step
+    roots = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
+    producer = {step.out: step for step in prog.steps}
+    chains = []
+    for soft in prog.steps:
+        found = _chain(soft, producer, reader, readers, roots)
+        if found is not None:
+            scores, values, scale = found
+            chains.append((scores, soft, values, scale))
+    return chains
+
+
+def _chain(soft, producer, reader, readers, roots):
+    """(scores step, values step, scale) when `soft` is the middle of an attention chain."""
+    if soft.origin is None or soft.origin.kind != "row" or len(soft.inputs) != 1:
+        return None
+    s_slot, p_slot = soft.inputs[0], soft.out
+    scores, values = producer.get(s_slot), reader.get(p_slot)
+    if scores is None or values is None or not scores.dot or not values.dot:
+        return None
+    if readers.get(s_slot) != 1 or readers.get(p_slot) != 1 or \
+            s_slot in roots or p_slot in roots or values.inputs.count(p_slot) != 1 or \
+            values.inputs[0] != p_slot:
+        return None
+    if scores.dot[0] != "f32" or values.dot[0] != "f32" or scores.dot[1] or values.dot[1]:
+        return None   # f32 only; q and p as stored [rows, contracted]
+    m, n, d = scores.sizes
+    m2, dv, n2 = values.sizes
+    if m != m2 or n != n2 or not isinstance(d, int) or not isinstance(dv, int) or \
+            not 0 < d <= MAX_HEAD or not 0 < dv <= MAX_HEAD:
+        return None
+    scale = softmax_scale(soft.origin.group)
+    return None if scale is None else (scores, values, scale)
+
+
+def softmax_scale(group):
+    """(op, c) when the row kernel's group is the softmax of `op(s, c)` over dim 1 of its
+    one input s (op: None, "div", "mul"); None for any other group."""
+    if len(group.inputs) != 1 or group.root.shape.rank != 2:
+        return None
+    source = group.inputs[0]
+    root = group.root
+    if root.opcode is not Opcode.DIVIDE:
+        return None
+    e, total = root.operands[0], _per_row(root.operands[1])
+    if e.opcode is not Opcode.EXP or not _reduce_of(total, "sum") or \
+            total.operands[0] is not e or not _is_constant(total.operands[1], 0.0):
+        return None
+    diff = e.operands[0]
+    if diff.opcode is not Opcode.SUBTRACT:
+        return None
+    t, mx = diff.operands[0], _per_row(diff.operands[1])
+    if mx is not None and mx.opcode is Opcode.MAXIMUM and \
+            _is_constant(_splat(mx.operands[1]), float("-inf")):
+        mx = mx.operands[0]
+    if not _reduce_of(mx, "max") or mx.operands[0] is not t or \
+            not _is_constant(mx.operands[1], float("-inf")):
+        return None
+    if t is source:
+        return (None, 1.0)
+    if t.opcode not in (Opcode.DIVIDE, Opcode.MULTIPLY):
+        return None
+    a, b = t.operands
+    if t.opcode is Opcode.MULTIPLY and b is source:
+        a, b = b, a
+    c = _scalar(_splat(b))
+    if a is not source or c is None or not math.isfinite(c) or c == 0:
+        return None
+    return ("div" if t.opcode is Opcode.DIVIDE else "mul", c)
+
+
+def _reduce_of(inst, kind: str) -> bool:
+    return inst is not None and inst.opcode is Opcode.REDUCE and \
+        tuple(attrs.ints(inst, "dimensions")) == (1,) and reducer_of(inst) == kind and \
+        inst.operands[0].shape.rank == 2
+
+
+def _per_row(inst):
+    """The [m] value that `inst` ([m, n]) repeats along its rows, through reshapes to and
+    from [m, 1] and broadcasts along dim 1; None when it is not of that form."""
+    if inst.shape.rank != 2 or inst.opcode is not Opcode.BROADCAST:
+        return None
+    while inst.opcode in (Opcode.BROADCAST, Opcode.RESHAPE):
+        src = inst.operands[0]
+        if inst.opcode is Opcode.BROADCAST:
+            dims = tuple(attrs.ints(inst, "dimensions"))
+            if not (dims == (0,) and src.shape.rank == 1 or
+                    dims == (0, 1) and src.shape.rank == 2 and src.shape.dims[1] == 1):
+                return None
+        elif not (src.shape.rank, inst.shape.rank) in ((1, 2), (2, 1)) or \
+                (inst.shape.rank == 2 and inst.shape.dims[1] != 1) or \
+                (src.shape.rank == 2 and src.shape.dims[1] != 1):
+            return None
+        inst = src
+    return inst if inst.shape.rank == 1 else None
+
+
+def _splat(inst):
+    """The scalar a broadcast repeats (or `inst` itself)."""
+    while inst.opcode is Opcode.BROADCAST and not attrs.ints(inst, "dimensions"):
+        inst = inst.operands[0]
+    return inst
+
+
+def _scalar(inst) -> float | None:
+    if inst.opcode is not Opcode.CONSTANT or inst.shape.rank != 0 or \
+            inst.shape.element_type != "f32":
+        return None
+    return float(inst.literal.reshape(-1)[0])
+
+
+def _is_constant(inst, value: float) -> bool:
+    c = _scalar(inst)
+    return c is not None and c == value
+
+
+def attention_launch(prog, scores, values, scale) -> tuple:
+    """(kernel, inputs [q, k, v], sizes [m, n], blocks of work at the bound) of the
+    attention launch replacing a chain of attention_chains."""
+    m, n, d = scores.sizes
+    q, k = scores.inputs
+    kernel = attention_kernel(d, values.sizes[1], scores.dot[2], values.dot[2], scale)
+    bound_m = prog.bound_numel[q] // d
+    return kernel, [q, k, values.inputs[1]], [m, n], -(-bound_m // BLOCK_M)
+
+
+def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, scale, block_m: int = BLOCK_M,
+                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS) -> GraphKernel:
+    """out[m, dv] = softmax(op(q[m, d] · kᵀ, c)) · v, f32 in IEEE arithmetic.
+
+    `k_nd`: k stored [n, d] (else kᵀ stored [d, n]); `v_dn`: v stored [dv, n] (else
+    [n, dv]). m and n are `sz[0:2]`; d and dv are static. A row past m is not stored; keys
+    past n score -inf; with n = 0 the result is 0 (a product over an empty axis). The
+    tiles (block_m query rows, block_n keys, num_warps) default to the tuned ones
+    (bench/attention_tiles.py).
+    """
+    op, c = scale
+    dp, dvp = (max(16, 1 << (x - 1).bit_length()) for x in (d, dv))
+    k_off = "rn[None, :] * D + rd[:, None]" if k_nd else "rd[:, None] * nn + rn[None, :]"
+    v_off = "re[None, :] * nn + rn[:, None]" if v_dn else "rn[:, None] * DV + re[None, :]"
+    const = f"tl.full([], {c!r}, tl.float32)"
+    scaled = {None: "s", "div": f"tl.div_rn(s, {const})", "mul": f"s * {const}"}[op]
+    source = f"""import triton
+import triton.language as tl
+
+
+@triton.jit
+def kernel(q, k, v, out, sz, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr, DV: tl.constexpr, DP: tl.constexpr, DVP: tl.constexpr):
+    mm = tl.load(sz + 0)
+    nn = tl.load(sz + 1)
+    rd = tl.arange(0, DP)
+    re = tl.arange(0, DVP)
+    for t in range(tl.program_id(0), tl.cdiv(mm, BM), tl.num_programs(0)):
+        rm = t * BM + tl.arange(0, BM)
+        qt = tl.load(q + rm[:, None] * D + rd[None, :],
+                     mask=(rm[:, None] < mm) & (rd[None, :] < D), other=0)
+        top = tl.full([BM], float("-inf"), tl.float32)
+        total = tl.zeros([BM], tl.float32)
+        acc = tl.zeros([BM, DVP], tl.float32)
+        for n0 in range(0, nn, BN):
+            rn = n0 + tl.arange(0, BN)
+            kt = tl.load(k + {k_off}, mask=(rd[:, None] < D) & (rn[None, :] < nn), other=0)
+            s = tl.dot(qt, kt, input_precision="ieee")
+            s = tl.where(rn[None, :] < nn, {scaled}, float("-inf"))
+            grown = tl.maximum(top, tl.max(s, axis=1))
+            shrink = tl.exp(top - grown)
+            p = tl.exp(s - grown[:, None])
+            total = total * shrink + tl.sum(p, axis=1)
+            vt = tl.load(v + {v_off}, mask=(rn[:, None] < nn) & (re[None, :] < DV), other=0)
+            acc = acc * shrink[:, None] + tl.dot(p, vt, input_precision="ieee")
+            top = grown
+        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:, None])  # n = 0: acc is 0
+        tl.store(out + rm[:, None] * DV + re[None, :], res,
+                 mask=(rm[:, None] < mm) & (re[None, :] < DV))
+"""
+    return GraphKernel("kernel", source, {"BM": block_m, "BN": block_n, "D": d, "DV": dv,
+                                          "DP": dp, "DVP": dvp}, num_warps, 2, block_m)
