@@ -85,7 +85,8 @@ def _forward(inst, shapes, sizes):
 
 def _input_grad(inst, shapes, sizes):
     """(input sizes, grad output, reversed kernel): the gradient of the forward SAME conv,
-    a conv of the stride-dilated gradient padded by (k-1-before, n+before-(out-1)*s-1).
+    a conv of the stride-dilated gradient padded by (k-1-before, n+before-(out-1)*s-1)
+    (n+before for an empty gradient: an input of size 0 has an empty gradient).
     The window written is this conv's at the bound: lhs_dilate holds the forward stride.
     The plain conv takes operands 1 and 2 only; `sizes` are operand 0's values."""
     _, grad, kernel = shapes
@@ -98,8 +99,9 @@ def _input_grad(inst, shapes, sizes):
         stride = w.base_dilation
         out, before, _ = same_padding(n, k, stride, w.window_dilation)
         lo = extent - 1 - before
-        plain.append(WindowDim(k, 1, lo, n + extent - 1 - lo - ((out - 1) * stride + 1),
-                               stride, w.window_dilation))
+        dilated = (out - 1) * stride + 1 if out else 0  # the gradient, stride-dilated
+        plain.append(WindowDim(k, 1, lo, n + extent - 1 - lo - dilated, stride,
+                               w.window_dilation))
     return _as(inst, Opcode.CONVOLUTION, plain, {}, list(inst.operands[1:]))
 
 
@@ -114,7 +116,8 @@ def _kernel_grad(inst, shapes, sizes):
         k = inst.shape.dims[labels.out_spatial[d]]
         stride, dilation = w.window_dilation, w.stride  # forward stride, forward dilation
         _, before, _ = same_padding(n, k, stride, dilation)
-        hi = (k - 1) * dilation + (m - 1) * stride + 1 - n - before
+        window = (m - 1) * stride + 1 if m else 0  # the gradient as a window, dilated
+        hi = (k - 1) * dilation + window - n - before
         plain.append(WindowDim(m, dilation, before, hi, 1, stride))
     return _as(inst, Opcode.CONVOLUTION, plain, {})
 

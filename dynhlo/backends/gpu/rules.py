@@ -15,10 +15,10 @@ every user `reads_views`: a transpose feeding cuBLAS is not copied by a kernel f
 `fast` (the per-call fast path, launch/fastpath.py, may run the library step).
 
 One line per opcode; an opcode absent here runs on the host. A custom call's library tier is
-one more table, per target (CUSTOM_CALLS). Nothing registers itself from
-an import, so no import order decides which rule wins; `missing()` names every opcode and
-tier without a rule (tests/test_gpu_rules.py), as JAX names a primitive with no lowering
-for a platform.
+one more table, one line per target (CUSTOM_CALLS; a target absent there runs on the host).
+Nothing registers itself from an import, so no import order decides which rule wins;
+`missing()` names every opcode and tier without a rule (tests/test_gpu_rules.py), as JAX
+names a primitive with no lowering for a platform.
 """
 
 from __future__ import annotations
