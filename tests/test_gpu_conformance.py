@@ -295,7 +295,7 @@ def test_tf_same_window_custom_calls_run_on_the_device(name):
     rng = np.random.default_rng(len(name))
     x = rng.integers(-3, 4, (1, bound, 2)).astype(np.float32)
     for n in sizes:
-        assert_on_device(gpu, cpu, [x, np.int32(n)], f"{name} at size {n}")
+        assert assert_on_device(gpu, cpu, [x, np.int32(n)], f"{name} at size {n}")
 
 
 _SAME_2D = F32_REDUCERS + """ge_f {
@@ -329,7 +329,7 @@ def test_same_window_custom_calls_over_two_dynamic_dims(rows, cols):
             rng.standard_normal((3, 2, 3, 4)).astype(np.float32),
             rng.standard_normal((-(-rows // 2), -(-cols // 2))).astype(np.float32),
             rng.integers(-2, 3, (rows, cols)).astype(np.float32)]
-    assert_on_device(gpu, cpu, args, f"2-D SAME windows at {rows}x{cols}")
+    assert assert_on_device(gpu, cpu, args, f"2-D SAME windows at {rows}x{cols}")
 
 
 def _topk_module(t: str, direction: str, k: int) -> str:
@@ -365,7 +365,9 @@ def test_topk_custom_call_on_the_device(t, direction, k):
         x[0, :6] = [np.nan, -0.0, 0.0, np.inf, -np.inf, -np.nan]
         x = x.astype(np.float32 if t == "f32" else ml_dtypes.bfloat16)
     for rows, n in [(4, 9), (4, 5), (3, k), (2, 1), (4, 0), (0, 9)]:
-        assert_on_device(gpu, cpu, [x[:rows, :n]], f"TopK {t} {direction} k={k} at {rows}x{n}")
+        want = assert_on_device(gpu, cpu, [x[:rows, :n]], f"TopK {t} {direction} k={k} at "
+                                f"{rows}x{n}")
+        assert bool(want) == (n >= k), (rows, n)  # fewer than k: an error on both
 
 
 _SVD = """HloModule svd
