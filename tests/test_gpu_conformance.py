@@ -16,7 +16,11 @@ Cases:
 - integer ops: each integer opcode kernels emit, per integer type, on edge values (the
   type's min and max, 2^31 as u32, shift amounts past the width, negative amounts), fused
   into one kernel; and each fused reduction kind per integer type, over a row short enough
-  for one tile and one long enough for the looped accumulator.
+  for one tile and one long enough for the looped accumulator;
+- custom calls (TopK, tf2xla's dynamic SAME windows and convolution gradients, JAX's SVD)
+  at sizes 0, 1, middle and the bound, each also checked to run on the device (no host
+  fallback counted); SVD by singular values, info and u s vt = A (vectors are unique only
+  up to sign).
 """
 
 from __future__ import annotations
