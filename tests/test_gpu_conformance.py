@@ -439,3 +439,23 @@ def test_svd_custom_call_on_the_device(t, mode):
         np.testing.assert_allclose(gram, np.broadcast_to(np.eye(u.shape[-1]), gram.shape),
                                    atol=10 * tol, err_msg=where)
         assert np.isnan(s[~ok]).all() and np.isnan(u[~ok]).all(), where
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_jax_lowered_svd_runs_on_the_device(full):
+    """jnp.linalg.svd as JAX lowers it (lapack_sgesdd_ffi inside a call, column-major
+    layouts, info checked by compare/select): on the device, singular values as NumPy's and
+    u s vt = A."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    x = np.random.default_rng(5).standard_normal((3, 5, 4)).astype(np.float32)
+    text = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=full)).lower(x).as_text(
+        dialect="hlo")
+    assert "lapack_sgesdd_ffi" in text
+    gpu = dynhlo.compile(text, **GPU)
+    before = stats.snapshot().get("gpu_host_fallback", 0)
+    u, s, vt = (np.asarray(v) for v in gpu(x))
+    assert stats.snapshot().get("gpu_host_fallback", 0) == before
+    np.testing.assert_allclose(s, np.linalg.svd(x, compute_uv=False), rtol=1e-5, atol=1e-5)
+    assert u.shape == ((3, 5, 5) if full else (3, 5, 4)) and vt.shape == (3, 4, 4)
+    np.testing.assert_allclose((u[..., :4] * s[..., None, :]) @ vt, x, rtol=1e-4, atol=1e-4)
