@@ -27,17 +27,25 @@ three-step form, not bit-identical.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ..kernels.reductions import reducer_of
 from .kernels import GraphKernel
 
-# Query rows per program: the f32 products run on the FMA units, where a 16-row tile gives a
-# 2048-row attention 128 programs (about one per multiprocessor of an H200).
-BLOCK_M = 16
+# Tiles and key shares, from bench/attention_tiles.py on the H200 (2026-12-01, d = dv = 64,
+# f32 products on the FMA units): 32 query rows x 64 keys per step and 4 warps, the keys of
+# each query block split so that the bound's programs number about 4 per multiprocessor
+# (their serial softmax steps overlap). At n = 512/1024/2048: 19/36/108 us, against 37/69/133
+# unsplit in 16-row blocks; 64-row blocks win only at n >= 2048 (96 us).
+BLOCK_M = 32
 BLOCK_N = 64
 NUM_WARPS = 4
+TARGET_PROGRAMS = 512
+MAX_SPLITS = 8
+COMBINE_ROWS = 32
+LOG2E = 1.4426950408889634
 MAX_HEAD = 256    # head widths (d, dv) held whole in registers
 
 
@@ -116,7 +124,7 @@ def softmax_scale(group):
     if t.opcode is Opcode.MULTIPLY and b is source:
         a, b = b, a
     c = _scalar(_splat(b))
-    if a is not source or c is None or not math.isfinite(c) or c == 0:
+    if a is not source or c is None or not math.isfinite(c) or c <= 0:
         return None
     return ("div" if t.opcode is Opcode.DIVIDE else "mul", c)
 
@@ -166,64 +174,193 @@ def _is_constant(inst, value: float) -> bool:
     return c is not None and c == value
 
 
-def attention_launch(prog, scores, values, scale) -> tuple:
-    """(kernel, inputs [q, k, v], sizes [m, n], blocks of work at the bound) of the
-    attention launch replacing a chain of attention_chains."""
+def attention_launches(prog, scores, values, scale, scratch) -> list:
+    """[(kernel, inputs, out slot, sizes, blocks of work at the bound)]: the launches that
+    replace a chain of attention_chains. One launch, or, when the bound's query blocks are
+    too few to fill the GPU, SPLITS programs per query block each over a share of the keys
+    into a scratch value (`scratch(numel)` makes an f32 slot of that many elements) and a
+    launch that combines them (FlashDecoding's split of the keys). The last launch's kernel
+    has `remake(tail)`: the same kernel with a ProductTail."""
     m, n, d = scores.sizes
     q, k = scores.inputs
-    kernel = attention_kernel(d, values.sizes[1], scores.dot[2], values.dot[2], scale)
-    bound_m = prog.bound_numel[q] // d
-    return kernel, [q, k, values.inputs[1]], [m, n], -(-bound_m // BLOCK_M)
+    v, dv = values.inputs[1], values.sizes[1]
+    bound_m, bound_n = prog.bound_numel[q] // d, prog.bound_numel[k] // d
+    blocks = max(1, -(-bound_m // BLOCK_M))
+    splits = max(1, min(MAX_SPLITS, -(-bound_n // BLOCK_N), TARGET_PROGRAMS // blocks))
+    layout = (scores.dot[2], values.dot[2], _log2_factor(scale))
+    if splits == 1:
+        last = attention_kernel(d, dv, *layout)
+        last.remake = lambda tail: attention_kernel(d, dv, *layout, tail=tail)  # noqa: E731
+        return [(last, [q, k, v], values.out, [m, n], blocks)]
+    rows = max(bound_m, 1)
+    part = scratch(splits * rows * (dv + 2))
+    last = combine_kernel(dv, splits, rows)
+    last.remake = lambda tail: combine_kernel(dv, splits, rows, tail)
+    return [(attention_kernel(d, dv, *layout, splits=splits, rows=rows), [q, k, v], part,
+             [m, n], blocks * splits),
+            (last, [part], values.out, [m, n], max(1, -(-bound_m // COMBINE_ROWS)))]
 
 
-def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, scale, block_m: int = BLOCK_M,
-                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS) -> GraphKernel:
-    """out[m, dv] = softmax(op(q[m, d] · kᵀ, c)) · v, f32 in IEEE arithmetic.
+@dataclass
+class ProductTail:
+    """A product by a static [dv, n] matrix `w` (its epilogue too: kernels.Epilogue, e.g.
+    the residual add after an output projection) computed on the attention output's rows
+    in registers before anything is stored: one launch and one round trip fewer.
+
+    `w_nk`: w stored [n, dv]; the epilogue's sizes are `sz[first:]`, its inputs follow w.
+    """
+
+    n: int
+    w_nk: bool
+    epi: object = None
+    first: int = 0
+
+    def args(self) -> list:
+        return ["w"] + [f"e{k}" for k in range(self.epi.inputs if self.epi else 0)]
+
+    def sizes(self) -> str:
+        count = self.epi.nsizes if self.epi else 0
+        return "".join(f"    s{k} = tl.load(sz + {self.first + k})\n" for k in range(count))
+
+    def text(self) -> str:
+        """The final stage: `res` [BM, DVP] times w, tile by tile of BNP columns."""
+        w_off = "rn[None, :] * DV + re[:, None]" if self.w_nk else "re[:, None] * NP + rn[None, :]"
+        lines = ["        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:, None])",
+                 "        for n1 in range(0, NP, BNP):",
+                 "            rn = n1 + tl.arange(0, BNP)",
+                 f"            wt = tl.load(w + {w_off}, mask=(re[:, None] < DV) & "
+                 "(rn[None, :] < NP), other=0)",
+                 '            acc = tl.dot(res, wt, input_precision="ieee")',
+                 "            x = rm[:, None] * NP + rn[None, :]",
+                 "            xmask = (rm[:, None] < mm) & (rn[None, :] < NP)"]
+        if self.epi is None:
+            lines.append("            tl.store(out + x, acc, mask=xmask)")
+        else:
+            lines += ["        " + line.replace("{OUT_TYPE}", "tl.float32")
+                      for line in self.epi.lines + [self.epi.store]]
+        return "\n".join(lines) + "\n"
+
+    def block(self) -> dict:
+        return {"NP": self.n, "BNP": min(64, max(16, 1 << (self.n - 1).bit_length()))}
+
+
+def _log2_factor(scale) -> float:
+    """The factor taking scores to the exponent in base 2: op(s, c)·log2(e). The maximum
+    and the exponential of the softmax work on those (exp(x - max) = 2^((x - max)·log2 e),
+    as Triton's own exp computes it); c > 0, so the maximum is the same score's."""
+    op, c = scale
+    return LOG2E / c if op == "div" else LOG2E * c if op == "mul" else LOG2E
+
+
+_IMPORTS = """import triton
+import triton.language as tl
+from dynhlo.backends.gpu.kernels import kmath as M
+"""
+_PARTIAL_STORE = """        part = (j * ROWS + rm) * DV
+        tl.store(out + part[:, None] + re[None, :], acc, mask=(rm[:, None] < mm) & (re[None, :] < DV))
+        tl.store(out + SPLITS * ROWS * DV + j * ROWS + rm, top, mask=rm < mm)
+        tl.store(out + SPLITS * ROWS * (DV + 1) + j * ROWS + rm, total, mask=rm < mm)
+"""
+_FINAL_STORE = """        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:, None])  # n = 0: acc is 0
+        tl.store(out + rm[:, None] * DV + re[None, :], res, mask=(rm[:, None] < mm) & (re[None, :] < DV))
+"""
+
+
+def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
+                     splits: int = 1, rows: int = 0, block_m: int = BLOCK_M,
+                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS,
+                     tail: ProductTail | None = None) -> GraphKernel:
+    """out[m, dv] = softmax(s) · v for scores s = q[m, d] · kᵀ scaled so that
+    s·`factor` is the exponent in base 2 (_log2_factor); f32 in IEEE arithmetic.
 
     `k_nd`: k stored [n, d] (else kᵀ stored [d, n]); `v_dn`: v stored [dv, n] (else
     [n, dv]). m and n are `sz[0:2]`; d and dv are static. A row past m is not stored; keys
-    past n score -inf; with n = 0 the result is 0 (a product over an empty axis). The
-    tiles (block_m query rows, block_n keys, num_warps) default to the tuned ones
-    (bench/attention_tiles.py).
+    past n score -inf; with n = 0 the result is 0 (a product over an empty axis). With
+    `splits` > 1, program (block, j) takes the j-th share of the keys and stores its
+    unnormalised sum, maximum and total to `out` laid out for `rows` rows (combine_kernel
+    finishes). Tiles default to the tuned ones (bench/attention_tiles.py). With `tail`
+    (unsplit only), out = tail's product (and epilogue) of the attention output.
     """
-    op, c = scale
     dp, dvp = (max(16, 1 << (x - 1).bit_length()) for x in (d, dv))
     k_off = "rn[None, :] * D + rd[:, None]" if k_nd else "rd[:, None] * nn + rn[None, :]"
     v_off = "re[None, :] * nn + rn[:, None]" if v_dn else "rn[:, None] * DV + re[None, :]"
-    const = f"tl.full([], {c!r}, tl.float32)"
-    scaled = {None: "s", "div": f"tl.div_rn(s, {const})", "mul": f"s * {const}"}[op]
-    source = f"""import triton
-import triton.language as tl
-
+    if splits == 1:
+        head = """    for t in range(tl.program_id(0), tl.cdiv(mm, BM), tl.num_programs(0)):
+        rm = t * BM + tl.arange(0, BM)
+        start, stop = 0, nn
+"""
+    else:
+        head = """    share = tl.cdiv(tl.cdiv(nn, SPLITS), BN) * BN
+    for t in range(tl.program_id(0), tl.cdiv(mm, BM) * SPLITS, tl.num_programs(0)):
+        j = t % SPLITS
+        rm = (t // SPLITS) * BM + tl.arange(0, BM)
+        start = j * share
+        stop = tl.minimum(nn, start + share)
+"""
+    args = ", ".join(["q", "k", "v"] + (tail.args() if tail else []) + ["out", "sz"])
+    consts = ["BM", "BN", "D", "DV", "DP", "DVP", "SPLITS", "ROWS"] + \
+        (list(tail.block()) if tail else [])
+    final = _FINAL_STORE if tail is None else tail.text()
+    source = f"""{_IMPORTS}
 
 @triton.jit
-def kernel(q, k, v, out, sz, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr, DV: tl.constexpr, DP: tl.constexpr, DVP: tl.constexpr):
+def kernel({args}, {", ".join(c + ": tl.constexpr" for c in consts)}):
     mm = tl.load(sz + 0)
     nn = tl.load(sz + 1)
-    rd = tl.arange(0, DP)
+{tail.sizes() if tail else ""}    rd = tl.arange(0, DP)
     re = tl.arange(0, DVP)
-    for t in range(tl.program_id(0), tl.cdiv(mm, BM), tl.num_programs(0)):
-        rm = t * BM + tl.arange(0, BM)
-        qt = tl.load(q + rm[:, None] * D + rd[None, :],
-                     mask=(rm[:, None] < mm) & (rd[None, :] < D), other=0)
+{head}        qt = tl.load(q + rm[:, None] * D + rd[None, :], mask=(rm[:, None] < mm) & (rd[None, :] < D), other=0)
         top = tl.full([BM], float("-inf"), tl.float32)
         total = tl.zeros([BM], tl.float32)
         acc = tl.zeros([BM, DVP], tl.float32)
-        for n0 in range(0, nn, BN):
+        for n0 in range(start, stop, BN):
             rn = n0 + tl.arange(0, BN)
-            kt = tl.load(k + {k_off}, mask=(rd[:, None] < D) & (rn[None, :] < nn), other=0)
-            s = tl.dot(qt, kt, input_precision="ieee")
-            s = tl.where(rn[None, :] < nn, {scaled}, float("-inf"))
+            kt = tl.load(k + {k_off}, mask=(rd[:, None] < D) & (rn[None, :] < stop), other=0)
+            s = tl.dot(qt, kt, input_precision="ieee") * {factor!r}
+            s = tl.where(rn[None, :] < stop, s, float("-inf"))
             grown = tl.maximum(top, tl.max(s, axis=1))
-            shrink = tl.exp(top - grown)
-            p = tl.exp(s - grown[:, None])
+            shrink = tl.exp2(top - grown)
+            p = tl.exp2(s - grown[:, None])
             total = total * shrink + tl.sum(p, axis=1)
-            vt = tl.load(v + {v_off}, mask=(rn[:, None] < nn) & (re[None, :] < DV), other=0)
+            vt = tl.load(v + {v_off}, mask=(rn[:, None] < stop) & (re[None, :] < DV), other=0)
             acc = acc * shrink[:, None] + tl.dot(p, vt, input_precision="ieee")
             top = grown
-        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:, None])  # n = 0: acc is 0
-        tl.store(out + rm[:, None] * DV + re[None, :], res,
-                 mask=(rm[:, None] < mm) & (re[None, :] < DV))
-"""
-    return GraphKernel("kernel", source, {"BM": block_m, "BN": block_n, "D": d, "DV": dv,
-                                          "DP": dp, "DVP": dvp}, num_warps, 2, block_m)
+{final if splits == 1 else _PARTIAL_STORE}"""
+    block = {"BM": block_m, "BN": block_n, "D": d, "DV": dv, "DP": dp, "DVP": dvp,
+             "SPLITS": splits, "ROWS": rows}
+    block.update(tail.block() if tail else {})
+    return GraphKernel("kernel", source, block, num_warps, 2, block_m)
+
+
+def combine_kernel(dv: int, splits: int, rows: int,
+                   tail: ProductTail | None = None) -> GraphKernel:
+    """out[m, dv] from attention_kernel's `splits` partial results in `part` (laid out for
+    `rows` rows): each share's sum weighted by 2^(its maximum - the row's), over the
+    weighted totals. A share with no keys has maximum -inf and weight 0. With `tail`,
+    out = tail's product (and epilogue) of that."""
+    dvp = max(16, 1 << (dv - 1).bit_length())
+    args = ", ".join(["part"] + (tail.args() if tail else []) + ["out", "sz"])
+    consts = ["BM", "DV", "DVP", "SPLITS", "ROWS"] + (list(tail.block()) if tail else [])
+    source = f"""{_IMPORTS}
+
+@triton.jit
+def kernel({args}, {", ".join(c + ": tl.constexpr" for c in consts)}):
+    mm = tl.load(sz + 0)
+{tail.sizes() if tail else ""}    re = tl.arange(0, DVP)
+    for t in range(tl.program_id(0), tl.cdiv(mm, BM), tl.num_programs(0)):
+        rm = t * BM + tl.arange(0, BM)
+        top = tl.full([BM], float("-inf"), tl.float32)
+        for j in tl.static_range(SPLITS):
+            top = tl.maximum(top, tl.load(part + SPLITS * ROWS * DV + j * ROWS + rm, mask=rm < mm, other=float("-inf")))
+        total = tl.zeros([BM], tl.float32)
+        acc = tl.zeros([BM, DVP], tl.float32)
+        for j in tl.static_range(SPLITS):
+            mj = tl.load(part + SPLITS * ROWS * DV + j * ROWS + rm, mask=rm < mm, other=float("-inf"))
+            wj = tl.where(mj == float("-inf"), 0.0, tl.exp2(mj - top))
+            total += wj * tl.load(part + SPLITS * ROWS * (DV + 1) + j * ROWS + rm, mask=rm < mm, other=0)
+            pj = (j * ROWS + rm) * DV
+            acc += wj[:, None] * tl.load(part + pj[:, None] + re[None, :], mask=(rm[:, None] < mm) & (re[None, :] < DV), other=0)
+{_FINAL_STORE if tail is None else tail.text()}"""
+    block = {"BM": COMBINE_ROWS, "DV": dv, "DVP": dvp, "SPLITS": splits, "ROWS": rows}
+    block.update(tail.block() if tail else {})
+    return GraphKernel("kernel", source, block, 4, 2, COMBINE_ROWS)
