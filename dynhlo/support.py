@@ -108,6 +108,13 @@ def _gpu_plan_ops() -> frozenset:
     return frozenset(_EVALUATOR_BUILTINS | {op for op, r in rules.RULES.items() if r.plan})
 
 
+def _gpu_host_targets() -> list[str]:
+    """Custom-call targets the CPU runs and the GPU's library tier does not (its
+    rules.CUSTOM_CALLS): the GPU runs them on host copies."""
+    from .backends.gpu import rules
+    return [t for t in _cpu_tables()[1] if t not in rules.CUSTOM_CALLS]
+
+
 def _gpu_inlined_ops() -> frozenset:
     """Opcodes a pass of the GPU pipeline removes before planning (dynhlo/passes/)."""
     from .passes import inline_calls
@@ -141,9 +148,10 @@ def _gpu_how(op: Opcode, gpu, cpu_status: str) -> str:
     return "host" if cpu_status != UNSUPPORTED else "-"
 
 
-def custom_call_targets() -> list[str]:
-    """Accepted custom-call targets, LAPACK families folded: lapack_{s,d}getrf_ffi."""
-    _, targets = _cpu_tables()
+def custom_call_targets(names=None) -> list[str]:
+    """Accepted custom-call targets (or `names`), LAPACK families folded:
+    lapack_{s,d}getrf_ffi."""
+    targets = _cpu_tables()[1] if names is None else names
     families: dict[tuple[str, str], list[str]] = {}
     plain = []
     for name in sorted(targets):
@@ -170,6 +178,9 @@ def opcode_table() -> list[OpStatus]:
         note = NOTES.get(op, "")
         if op is Opcode.CUSTOM_CALL:
             note = "targets: " + ", ".join(custom_call_targets()) + "; others: UnsupportedError"
+            if gpu is not None:
+                note += "; gpu: " + ", ".join(custom_call_targets(_gpu_host_targets())) + \
+                    " on the host"
         rows.append(OpStatus(op, OP_SPECS[op].group.value, status, backends, note))
     return rows
 

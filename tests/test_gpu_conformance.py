@@ -16,7 +16,11 @@ Cases:
 - integer ops: each integer opcode kernels emit, per integer type, on edge values (the
   type's min and max, 2^31 as u32, shift amounts past the width, negative amounts), fused
   into one kernel; and each fused reduction kind per integer type, over a row short enough
-  for one tile and one long enough for the looped accumulator.
+  for one tile and one long enough for the looped accumulator;
+- custom calls (TopK, tf2xla's dynamic SAME windows and convolution gradients, JAX's SVD)
+  at sizes 0, 1, middle and the bound, each also checked to run on the device (no host
+  fallback counted); SVD by singular values, info and u s vt = A (vectors are unique only
+  up to sign).
 """
 
 from __future__ import annotations
@@ -24,11 +28,14 @@ from __future__ import annotations
 import glob
 import os
 
+import ml_dtypes
 import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import GPU, INTERPRET  # skips without torch or triton; the interpreter without a GPU
+from gpucheck import F32_REDUCERS, GPU, INTERPRET  # skips without torch or triton; the
+# interpreter without a GPU
+from dynhlo import stats
 
 DATA = os.path.join(os.path.dirname(__file__), "data")
 TF = sorted(glob.glob(os.path.join(DATA, "tf", "*.hlo")))
@@ -258,3 +265,197 @@ def test_later_unary_ops_fused_match_cpu(t):
             np.testing.assert_allclose(np.asarray(g, np.float64), np.asarray(w, np.float64),
                                        rtol=2e-3 if t == "f16" else 1e-5, atol=1e-6,
                                        err_msg=f"{op} {t} at {n}")
+
+
+# --- custom calls on the device: each runs in the library tier, never on the host --------
+
+def assert_on_device(gpu, cpu, args, where: str) -> list:
+    """assert_same, and the GPU run took no host fallback (the `gpu_host_fallback` counter,
+    as tests/test_gpu_library_ops.py checks the library tier)."""
+    before = stats.snapshot().get("gpu_host_fallback", 0)
+    want = assert_same(gpu, cpu, args, where)
+    after = stats.snapshot().get("gpu_host_fallback", 0)
+    assert after == before, f"{where}: {after - before} step(s) ran on the host"
+    return want
+
+
+def _same_window_sizes(path: str) -> tuple[int, list]:
+    """(the bound, sizes 0, 1, a middle one and the bound) of a saved TF module."""
+    data = np.load(path[:-4] + ".npz")
+    bound = next(data[k] for k in data if k.startswith("in")).shape[1]
+    return bound, [0, 1, bound // 2, bound]
+
+
+@pytest.mark.parametrize("name", ["conv_same", "conv_grad_input", "conv_grad_kernel",
+                                  "conv_stride2_grads", "max_pool", "max_pool_grad"])
+def test_tf_same_window_custom_calls_run_on_the_device(name):
+    """tf2xla's DynamicConvolution{Forward,InputGrad,KernelGrad},
+    DynamicReduceWindowSamePadding and DynamicSelectAndScatterSamePadding at sizes 0, 1,
+    the middle and the bound; inputs with ties (small integers), so a max-pool gradient's
+    choice among equal maxima shows."""
+    path = os.path.join(DATA, "tf", f"{name}.hlo")
+    gpu, cpu = _compile_both(path)
+    bound, sizes = _same_window_sizes(path)
+    rng = np.random.default_rng(len(name))
+    x = rng.integers(-3, 4, (1, bound, 2)).astype(np.float32)
+    for n in sizes:
+        assert assert_on_device(gpu, cpu, [x, np.int32(n)], f"{name} at size {n}")
+
+
+_SAME_2D = F32_REDUCERS + """ge_f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=GE
+}
+ENTRY main {
+  x = f32[2,<=9,<=7,3] parameter(0)
+  k = f32[3,2,3,4] parameter(1)
+  g = f32[<=5,<=4] parameter(2)
+  p = f32[<=9,<=7] parameter(3)
+  z = f32[] constant(0)
+  c = f32[2,<=5,<=7,4] custom-call(x, k), window={size=3x2 stride=2x1 pad=1_1x0_1 rhs_dilate=1x2}, dim_labels=b01f_01io->b01f, padding_type=PADDING_SAME, custom_call_target="DynamicConvolutionForward"
+  m = f32[<=5,<=4] custom-call(p, z), window={size=3x2 stride=2x2 pad=1_1x0_0}, custom_call_target="DynamicReduceWindowSamePadding", called_computations={max_f}
+  s = f32[<=5,<=4] custom-call(p, z), window={size=2x3 stride=2x2 pad=0_1x1_1}, custom_call_target="DynamicReduceWindowSamePadding", called_computations={add_f}
+  b = f32[<=9,<=7] custom-call(p, g, z), window={size=3x2 stride=2x2 pad=1_1x0_0}, custom_call_target="DynamicSelectAndScatterSamePadding", called_computations={ge_f, add_f}
+  ROOT r = (f32[2,<=5,<=7,4], f32[<=5,<=4], f32[<=5,<=4], f32[<=9,<=7]) tuple(c, m, s, b)
+}
+"""
+
+
+@pytest.mark.parametrize("rows,cols", [(0, 0), (1, 1), (0, 5), (4, 3), (5, 6), (9, 7)])
+def test_same_window_custom_calls_over_two_dynamic_dims(rows, cols):
+    """2-D SAME windows with strides, a window dilation and both spatial dims dynamic: the
+    padding is recomputed per dimension from its actual size (0, 1, odd, even, the bound)."""
+    text = "HloModule same2d\n" + _SAME_2D
+    gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
+    rng = np.random.default_rng(rows * 10 + cols)
+    args = [rng.standard_normal((2, rows, cols, 3)).astype(np.float32),
+            rng.standard_normal((3, 2, 3, 4)).astype(np.float32),
+            rng.standard_normal((-(-rows // 2), -(-cols // 2))).astype(np.float32),
+            rng.integers(-2, 3, (rows, cols)).astype(np.float32)]
+    assert assert_on_device(gpu, cpu, args, f"2-D SAME windows at {rows}x{cols}")
+
+
+def _topk_module(t: str, direction: str, k: int) -> str:
+    return f"""HloModule topk
+cmp {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction={direction}
+}}
+ENTRY main {{
+  x = {t}[<=4,<=9] parameter(0)
+  ROOT t = ({t}[<=4,{k}], s32[<=4,{k}]) custom-call(x), custom_call_target="TopK", to_apply=cmp
+}}
+"""
+
+
+@pytest.mark.parametrize("k", [1, 3])
+@pytest.mark.parametrize("direction", ["GT", "LT"])
+@pytest.mark.parametrize("t", ["f32", "s32", "bf16"])
+def test_topk_custom_call_on_the_device(t, direction, k):
+    """XLA's TopK custom call (GT: the k largest, LT: the k smallest) over a dynamic last
+    dimension at 0, 1, k, the middle and the bound and a dynamic batch at 0: indices
+    bit-exact (ties to the lower index, as TopkDecomposer's stable sort), NaN largest, -0
+    below +0 (totalOrder); fewer than k elements is the same DynamicSizeError."""
+    text = _topk_module(t, direction, k)
+    gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
+    rng = np.random.default_rng(k)
+    if t == "s32":
+        x = rng.integers(-3, 4, (4, 9)).astype(np.int32)
+        x[0, :4] = [np.iinfo(np.int32).min, np.iinfo(np.int32).max, 0, -1]
+    else:
+        x = rng.integers(-3, 4, (4, 9)).astype(np.float32)
+        x[0, :6] = [np.nan, -0.0, 0.0, np.inf, -np.inf, -np.nan]
+        x = x.astype(np.float32 if t == "f32" else ml_dtypes.bfloat16)
+    for rows, n in [(4, 9), (4, 5), (3, k), (2, 1), (4, 0), (0, 9)]:
+        want = assert_on_device(gpu, cpu, [x[:rows, :n]], f"TopK {t} {direction} k={k} at "
+                                f"{rows}x{n}")
+        assert bool(want) == (n >= k), (rows, n)  # fewer than k: an error on both
+
+
+_SVD = """HloModule svd
+ENTRY main {{
+  a = {t}[<=4,<=6,3] parameter(0)
+  s = ({t}[<=4,<=6,3]{{1,2,0}}, {r}[<=4,3], {t}[<=4,<=6,{u}]{{1,2,0}}, {t}[<=4,{v},3]{{1,2,0}}, s32[<=4]) custom-call(a), custom_call_target="lapack_{k}gesdd_ffi", api_version=API_VERSION_TYPED_FFI, backend_config={{mode = {mode} : ui8}}
+  a0 = {t}[<=4,<=6,3] get-tuple-element(s), index=0
+  s1 = {r}[<=4,3] get-tuple-element(s), index=1
+  u2 = {t}[<=4,<=6,{u}] get-tuple-element(s), index=2
+  v3 = {t}[<=4,{v},3] get-tuple-element(s), index=3
+  i4 = s32[<=4] get-tuple-element(s), index=4
+  ROOT t = ({t}[<=4,<=6,3], {r}[<=4,3], {t}[<=4,<=6,{u}], {t}[<=4,{v},3], s32[<=4]) tuple(a0, s1, u2, v3, i4)
+}}
+"""
+_SVD_TYPES = {"f32": ("s", "f32", np.float32, 1e-5), "f64": ("d", "f64", np.float64, 1e-10),
+              "c64": ("c", "f32", np.complex64, 1e-5)}
+
+
+def _svd_module(t: str, mode: str) -> str:
+    """JAX's SVD call on [<=4 batch, <=6 rows, 3 columns]: mode S (reduced), A (full), N."""
+    k, r = _SVD_TYPES[t][:2]
+    u = 3 if mode == "S" else "<=6"  # u: [rows, 3] reduced, else [rows, rows] (JAX's N too)
+    return _SVD.format(t=t, r=r, k=k, u=u, v=3, mode=ord(mode))
+
+
+@pytest.mark.parametrize("mode", ["S", "A", "N"])
+@pytest.mark.parametrize("t", sorted(_SVD_TYPES))
+def test_svd_custom_call_on_the_device(t, mode):
+    """lapack_?gesdd_ffi at batch sizes 0, 1, 2 and the bound and rows 3..6 (the bound):
+    singular values and info as the CPU's, A unchanged; singular vectors are unique only up
+    to sign (phase), so u s vt must rebuild A and u's columns be orthonormal; mode N's u and
+    vt are the CPU's zeros. A matrix holding a NaN gives info 1 and NaN results on both."""
+    text = _svd_module(t, mode)
+    gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
+    dtype, tol = _SVD_TYPES[t][2:]
+    rng = np.random.default_rng(ord(mode))
+    x = rng.standard_normal((4, 6, 3))
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.standard_normal((4, 6, 3))
+    x = x.astype(dtype)
+    x[3, 0, 0] = np.nan
+    for batch, rows in [(0, 6), (1, 3), (2, 4), (4, 6)]:
+        where = f"SVD {t} mode {mode} at {batch}x{rows}"
+        args = [x[:batch, :rows]]
+        want = cpu(*args)
+        before = stats.snapshot().get("gpu_host_fallback", 0)
+        got = [np.asarray(v) for v in gpu(*args)]
+        assert stats.snapshot().get("gpu_host_fallback", 0) == before, where
+        for g, w in zip(got, want, strict=True):
+            assert g.dtype == w.dtype and g.shape == w.shape, (where, g.shape, w.shape)
+        a, s, u, vt, info = got
+        np.testing.assert_array_equal(a, want[0], err_msg=where)
+        np.testing.assert_array_equal(info, want[4], err_msg=where)
+        np.testing.assert_allclose(s, want[1], rtol=tol, atol=tol, err_msg=where)
+        if mode == "N":  # zeros (NaN for a NaN matrix), as the CPU's
+            np.testing.assert_array_equal(u, want[2], err_msg=where)
+            np.testing.assert_array_equal(vt, want[3], err_msg=where)
+            continue
+        ok = info == 0
+        kk = s.shape[-1]
+        rebuilt = (u[ok, :, :kk] * s[ok, None, :]) @ vt[ok, :kk, :]
+        np.testing.assert_allclose(rebuilt, args[0][ok], rtol=10 * tol, atol=10 * tol,
+                                   err_msg=where)
+        gram = np.conj(np.swapaxes(u[ok], -1, -2)) @ u[ok]
+        np.testing.assert_allclose(gram, np.broadcast_to(np.eye(u.shape[-1]), gram.shape),
+                                   atol=10 * tol, err_msg=where)
+        assert np.isnan(s[~ok]).all() and np.isnan(u[~ok]).all(), where
+
+
+@pytest.mark.parametrize("full", [False, True])
+def test_jax_lowered_svd_runs_on_the_device(full):
+    """jnp.linalg.svd as JAX lowers it (lapack_sgesdd_ffi inside a call, column-major
+    layouts, info checked by compare/select): on the device, singular values as NumPy's and
+    u s vt = A."""
+    jax = pytest.importorskip("jax")
+    jnp = pytest.importorskip("jax.numpy")
+    x = np.random.default_rng(5).standard_normal((3, 5, 4)).astype(np.float32)
+    text = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=full)).lower(x).as_text(
+        dialect="hlo")
+    assert "lapack_sgesdd_ffi" in text
+    gpu = dynhlo.compile(text, **GPU)
+    before = stats.snapshot().get("gpu_host_fallback", 0)
+    u, s, vt = (np.asarray(v) for v in gpu(x))
+    assert stats.snapshot().get("gpu_host_fallback", 0) == before
+    np.testing.assert_allclose(s, np.linalg.svd(x, compute_uv=False), rtol=1e-5, atol=1e-5)
+    assert u.shape == ((3, 5, 5) if full else (3, 5, 4)) and vt.shape == (3, 4, 4)
+    np.testing.assert_allclose((u[..., :4] * s[..., None, :]) @ vt, x, rtol=1e-4, atol=1e-4)

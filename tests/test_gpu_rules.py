@@ -49,3 +49,10 @@ def test_kernel_tier_rules_are_exactly_the_code_generators_emitters():
     assert set(rules.EMITTERS) == {op for op, r in rules.RULES.items() if r.kernel}
     assert all(r.kernel_if is None or r.kernel for r in rules.RULES.values())
     assert all(r.library_if is None or r.library for r in rules.RULES.values())
+
+
+def test_custom_call_targets_on_the_device_have_a_cpu_reference():
+    """A target the GPU runs in its library tier is one the CPU backend (the reference the
+    GPU tests compare with, and the host tier's fallback) runs too."""
+    from dynhlo.backends.cpu.lowering import CUSTOM_CALLS as CPU_TARGETS
+    assert set(rules.CUSTOM_CALLS) <= set(CPU_TARGETS)

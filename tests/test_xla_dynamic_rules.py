@@ -119,3 +119,17 @@ def test_dynamic_reduce_window_same_padding_pads_for_the_actual_size(n):
     padded = np.concatenate([np.full(before, -np.inf), x, np.full(3, -np.inf)])
     expected = [padded[2 * i:2 * i + 3].max() for i in range(out)]
     np.testing.assert_array_equal(dynhlo.compile(REDUCE_WINDOW_SAME)(x), expected)
+
+
+def test_strided_same_conv_gradients_at_size_0_are_empty_and_zero():
+    """tf.nn.conv1d(stride=2, SAME) and the gradients of sum(y*y) (tests/data/tf, tf2xla's
+    DynamicConvolution* calls) at size 0: as TensorFlow's eager run, y and the input
+    gradient are empty and the kernel gradient is zeros (a sum over nothing), not the size-1
+    input gradient that padding written for a non-empty stride-dilated gradient gives."""
+    import os
+    path = os.path.join(os.path.dirname(__file__), "data", "tf", "conv_stride2_grads.hlo")
+    with open(path) as f:
+        exe = dynhlo.compile(f.read())
+    y, dx, dw = exe(np.ones((1, 7, 2), np.float32), np.int32(0))
+    assert y.shape == (1, 0, 1) and dx.shape == (1, 0, 2)
+    np.testing.assert_array_equal(dw, np.zeros((3, 2, 1), np.float32))

@@ -70,6 +70,13 @@ def boolean(inst: Instruction, key: str, default: bool = False) -> bool:
     return default if text is None else text.strip() == "true"
 
 
+def ffi_char(inst: Instruction, name: str, default: str) -> str:
+    """A char attribute of a typed-FFI call (JAX's LAPACK calls): backend_config={uplo = 76 :
+    ui8} -> 'L'; `default` where the config does not name it."""
+    found = re.search(rf"\b{name}\s*=\s*(\d+)", inst.attrs.get("backend_config", ""))
+    return chr(int(found.group(1))) if found else default
+
+
 def slices(inst: Instruction, key: str = "slice") -> tuple[tuple[int, int, int], ...]:
     """`{[0:5], [1:9:2]}` -> ((0, 5, 1), (1, 9, 2))."""
     def decode(i):

@@ -280,6 +280,21 @@ def _trsm_rule(ctx, inst, operands):
 for _k in "sdcz":
     CUSTOM_CALL_RULES[f"blas_{_k}trsm_ffi"] = _trsm_rule
 
+SVD_TARGETS = tuple(f"lapack_{k}{name}_ffi" for k in "sdcz" for name in ("gesdd", "gesvd"))
+
+
+def svd_mode(inst, m: int, n: int) -> tuple[str, bool]:
+    """(mode, full) of JAX's SVD call (SVD_TARGETS) over [..., m, n] matrices, for the lowerings.
+
+    Results (A overwritten, s [..., min(m,n)], u, vt, info [...]), as jax/_src/lax/linalg.py
+    `_svd_cpu_gpu_lowering` declares them. The typed-FFI attribute `mode` is 'A' (full u
+    [m,m], vt [n,n]), 'S' (reduced, min(m,n) columns / rows) or 'N' (singular values only; u
+    and vt are zeros of the declared shapes, full or not). `full`: whether u and vt are full.
+    """
+    mode = attrs.ffi_char(inst, "mode", "A")
+    full = mode == "A" or (mode == "N" and inst.shape.elements[2].dims[-1] != min(m, n))
+    return mode, full
+
 _previous_custom_call_rule = RULES.get(Opcode.CUSTOM_CALL, default_rule)
 
 

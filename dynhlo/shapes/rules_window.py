@@ -12,7 +12,7 @@ and DynamicDimensionInference.
 from __future__ import annotations
 
 from ..errors import DynamicSizeError, UnsupportedError
-from ..hlo import attrs
+from ..hlo import attrs, patterns
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
 from .rules import elementwise, rule, single_dimension
@@ -109,6 +109,26 @@ def topk_k(inst, n: int) -> tuple[int, bool]:
             f"dimension (bound {inst.operands[0].shape.dims[-1]}); top-k of fewer than k "
             "elements is not defined")
     return k, attrs.boolean(inst, "largest", True)
+
+
+def topk_call_k(inst, n: int) -> tuple[int, bool]:
+    """(k, largest) of XLA's `TopK` custom call (TopkRewriter) whose operand's last dimension
+    has actual size `n`: k is the result's last dimension; a comparator `to_apply` that is one
+    LT compare asks for the smallest, any other (GT, or none recognised) for the largest.
+    TopkDecomposer makes it a stable sort by that comparator: ties go to the lower index.
+
+    Raises:
+        DynamicSizeError: k > n; top-k of fewer than k elements is not defined.
+    """
+    k = inst.shape.elements[0].dims[-1]
+    if k > n:
+        raise DynamicSizeError(
+            f"instruction '{inst.name}': TopK of k={k} over a last dimension of actual size "
+            f"{n} (bound {inst.operands[0].shape.dims[-1]}): top-k of fewer than k elements "
+            "is not defined")
+    comps = inst.called.get("to_apply") or inst.called.get("called_computations") or []
+    found = patterns.sort_comparator(comps[0]) if comps else None
+    return k, found is None or found.descending
 
 
 @rule(Opcode.CONVOLUTION)

@@ -39,7 +39,6 @@ layouts never matter here):
 from __future__ import annotations
 
 import math
-import re
 import weakref
 
 import ml_dtypes
@@ -262,12 +261,6 @@ def rng_bit_generator(ctx, inst, args):
 
 # --- LAPACK custom calls -------------------------------------------------------------------------
 
-def _ffi_char(inst, name: str, default: str) -> str:
-    """A char attribute of a typed-FFI call: backend_config={uplo = 76 : ui8} -> 'L'."""
-    found = re.search(rf"\b{name}\s*=\s*(\d+)", inst.attrs.get("backend_config", ""))
-    return chr(int(found.group(1))) if found else default
-
-
 def _batched(a: np.ndarray):
     """(a as [batch, m, n], the batch shape)."""
     batch = a.shape[:-2]
@@ -281,7 +274,7 @@ def _lapack(kinds: str, name: str, prefix: str = "lapack"):
 @_lapack("sdcz", "potrf")
 def potrf(ctx, inst, args):
     a = np.asarray(args[0])
-    lower = _ffi_char(inst, "uplo", "L") == "L"
+    lower = attrs.ffi_char(inst, "uplo", "L") == "L"
     flat, batch = _batched(a)
     out = flat.copy()
     info = np.zeros(len(flat), np.int32)
@@ -337,7 +330,7 @@ def getrf(ctx, inst, args):
 @_lapack("cz", "heevd")
 def syevd(ctx, inst, args):
     a = np.asarray(args[0])
-    uplo = _ffi_char(inst, "uplo", "L")
+    uplo = attrs.ffi_char(inst, "uplo", "L")
     flat, batch = _batched(a)
     w, v = np.linalg.eigh(flat, UPLO=uplo)
     info = np.zeros(batch, np.int32)
@@ -394,8 +387,8 @@ def orgqr(ctx, inst, args):
 def trsm(ctx, inst, args):
     a, rhs = np.asarray(args[0]), np.asarray(args[1])
     alpha = np.asarray(args[2]) if len(args) > 2 else 1
-    side, uplo = _ffi_char(inst, "side", "L"), _ffi_char(inst, "uplo", "L")
-    trans, diag = _ffi_char(inst, "trans_x", "N"), _ffi_char(inst, "diag", "N")
+    side, uplo = attrs.ffi_char(inst, "side", "L"), attrs.ffi_char(inst, "uplo", "L")
+    trans, diag = attrs.ffi_char(inst, "trans_x", "N"), attrs.ffi_char(inst, "diag", "N")
     tri = np.tril(a) if uplo == "L" else np.triu(a)
     if diag == "U":
         eye = np.eye(a.shape[-1], dtype=bool)

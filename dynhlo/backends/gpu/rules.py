@@ -14,10 +14,11 @@ of their own, plan/fusion.py), `view` (the library result is a zero-copy view, u
 every user `reads_views`: a transpose feeding cuBLAS is not copied by a kernel first) and
 `fast` (the per-call fast path, launch/fastpath.py, may run the library step).
 
-One line per opcode; an opcode absent here runs on the host. Nothing registers itself from
-an import, so no import order decides which rule wins; `missing()` names every opcode and
-tier without a rule (tests/test_gpu_rules.py), as JAX names a primitive with no lowering
-for a platform.
+One line per opcode; an opcode absent here runs on the host. A custom call's library tier is
+one more table, one line per target (CUSTOM_CALLS; a target absent there runs on the host).
+Nothing registers itself from an import, so no import order decides which rule wins;
+`missing()` names every opcode and tier without a rule (tests/test_gpu_rules.py), as JAX
+names a primitive with no lowering for a platform.
 """
 
 from __future__ import annotations
@@ -25,19 +26,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ...hlo import attrs
 from ...hlo.opcodes import Opcode
+from ...shapes.dynamic_windows import TARGETS as DYNAMIC_WINDOW_TARGETS
+from ...shapes.rules_misc import IDENTITY_TARGETS, SVD_TARGETS
 from .kernels import data as KD
 from .kernels import elementwise as KE
 from .kernels.types import types_ok
 from .library import collective as LC
 from .library import control_flow as LF
 from .library import data as LD
+from .library import dynamic_window as LDW
 from .library import elementwise as LE
 from .library import indexing as LI
 from .library import linalg as LL
 from .library import numeric as LN
 from .library import reduce as LR
 from .library import sort as LS
+from .library import svd as LSVD
 from .library import window as LW
 
 TIERS = ("kernel", "library", "host")
@@ -123,7 +129,6 @@ _rule(Opcode.GET_DIMENSION_SIZE, library=LD.get_dimension_size)
 _rule(Opcode.CONCATENATE, library=LD.concatenate)
 _rule(Opcode.PAD, library=LD.pad)
 _rule(Opcode.SET_DIMENSION_SIZE, library=LD.set_dimension_size, reads_views=True)
-_rule(Opcode.CUSTOM_CALL, library=LD.custom_call)
 
 # --- reductions and dot (kernels/data.py, library/reduce.py) ----------------------------
 _rule(Opcode.REDUCE, kernel=KD.reduce, kernel_if=KD.reduce_fuses)
@@ -177,6 +182,25 @@ _rule(Opcode.ADD_DEPENDENCY, library=LC.first_operand)
 _rule(Opcode.DOMAIN, library=LC.first_operand)
 _rule(Opcode.ASYNC_UPDATE, library=LC.first_operand)
 _rule(Opcode.OPTIMIZATION_BARRIER, library=LC.opt_barrier)
+
+# --- custom calls: per target, its library call (library/<family>.py); a target absent
+# here runs on the host -------------------------------------------------------------------
+CUSTOM_CALLS: dict[str, Callable] = {"PadToStatic": LD.pad_to_static,
+                                     "SliceToDynamic": LD.slice_to_dynamic,
+                                     "TopK": LS.topk_custom_call}
+CUSTOM_CALLS.update({target: LD.identity_call for target in IDENTITY_TARGETS})
+CUSTOM_CALLS.update({target: LDW.dynamic_window for target in DYNAMIC_WINDOW_TARGETS})
+CUSTOM_CALLS.update({target: LSVD.svd for target in SVD_TARGETS})
+
+
+def custom_call(ctx, inst, args):
+    """The library tier of a custom call: its target's entry in CUSTOM_CALLS, else
+    NotImplemented (the host tier)."""
+    fn = CUSTOM_CALLS.get(attrs.string(inst, "custom_call_target"))
+    return NotImplemented if fn is None else fn(ctx, inst, args)
+
+
+_rule(Opcode.CUSTOM_CALL, library=custom_call)
 
 _NONE = Rule()
 

@@ -8,8 +8,9 @@ set-dimension-size, and the PadToStatic / SliceToDynamic and identity (sharding,
 custom calls. Each mirrors the CPU backend (dynhlo/backends/cpu/ops_data.py): operands are
 views of the valid region, so padding never enters. Only sizes that decide a result's
 shape (set-dimension-size, SliceToDynamic) are read back, as the host must know a shape to
-allocate. Left on the host tier: the LAPACK custom-call targets (lapack_*_ffi,
-blas_*trsm_ffi).
+allocate. rules.CUSTOM_CALLS maps these targets, and those other library files run, to
+their calls; the targets it does not list (LAPACK beyond SVD, blas_*trsm_ffi) take the host
+tier.
 Semantics: XLA operation semantics (Broadcast, Slice, Rev, Concatenate, Pad, Tuple,
 Constant) and DESIGN.md section 1 for the dynamic-size ops.
 """
@@ -21,7 +22,6 @@ import numpy as np
 import torch
 
 from ....hlo import attrs
-from ....shapes.rules_misc import IDENTITY_TARGETS
 from ....shapes.sizes import sizes_from_operands, slice_past_size
 from ..tensors import to_device
 
@@ -54,14 +54,6 @@ def pad(ctx, inst, args):
     return out[tuple(slice(c, c + s) for c, s in zip(crop, shape))]
 
 
-
-
-
-
-
-
-
-
 def own_shape(ctx, inst, sizes: dict) -> tuple[int, ...]:
     """The result shape with dimension d at its size operand's value (read back)."""
     return sizes_from_operands(inst, ctx.out_shape(), sizes)
@@ -83,39 +75,25 @@ def set_dimension_size(ctx, inst, args):
     return _resize(x, own_shape(ctx, inst, {d: (inst.operands[1], n)}))
 
 
+def identity_call(ctx, inst, args):
+    """The identity custom-call targets (sharding and placement marks: IDENTITY_TARGETS)."""
+    return args[0] if len(args) == 1 else tuple(args)
 
 
+def pad_to_static(ctx, inst, args):
+    """PadToStatic: (the array at its bound, zero past the actual size; s32 size per dim)."""
+    (x,) = args
+    sizes = tuple(torch.tensor(n, dtype=torch.int32, device=x.device) for n in x.shape)
+    return (_resize(x, inst.shape.elements[0].dims).contiguous(),) + sizes
 
 
-
-
-
-
-def custom_call(ctx, inst, args):
-    """PadToStatic, SliceToDynamic and the identity targets (sharding and placement
-    annotations) on the device; other targets (LAPACK) take the host path."""
-    target = attrs.string(inst, "custom_call_target")
-    if target in IDENTITY_TARGETS:
-        return args[0] if len(args) == 1 else tuple(args)
-    if target == "PadToStatic":
-        (x,) = args
-        sizes = tuple(torch.tensor(n, dtype=torch.int32, device=x.device) for n in x.shape)
-        return (_resize(x, inst.shape.elements[0].dims).contiguous(),) + sizes
-    if target == "SliceToDynamic":
-        x = args[0]
-        dynamic = inst.shape.dynamic if not inst.shape.is_tuple else ()
-        sizes = {d: (inst.operands[1 + d], args[1 + d]) for d in range(len(dynamic))
-                 if dynamic[d] and 1 + d < len(args)}
-        return _resize(x, own_shape(ctx, inst, sizes))
-    return NotImplemented
-
-
-
-
-
-
-
-
+def slice_to_dynamic(ctx, inst, args):
+    """SliceToDynamic: the array cut to its size operands' values (read back)."""
+    x = args[0]
+    dynamic = inst.shape.dynamic if not inst.shape.is_tuple else ()
+    sizes = {d: (inst.operands[1 + d], args[1 + d]) for d in range(len(dynamic))
+             if dynamic[d] and 1 + d < len(args)}
+    return _resize(x, own_shape(ctx, inst, sizes))
 
 
 def broadcast(ctx, inst, args):

@@ -9,8 +9,9 @@ by a strict total order: `a` goes before `b` when comparator(a, b), or when neit
 before the other and `a` came first; for a strict weak order (what XLA requires) that is
 exactly the stable sort the CPU backend computes. The sorted dimension is padded to a
 power of two with elements that go after every real one; only the actual size enters.
-topk: a stable sort of the last dimension by the same key the CPU backend uses (NaN counts
-as the largest), first k kept: ties go to the lower index, as dynhlo/backends/cpu/ops_sort.py.
+topk and XLA's `TopK` custom call (TopkDecomposer: a stable sort by its comparator): a stable
+sort of the last dimension by the same key the CPU backend uses (NaN counts as the largest),
+first k kept: ties go to the lower index, as dynhlo/backends/cpu/ops_sort.py.
 Anything else returns NotImplemented and takes the host tier.
 Semantics: XLA operation semantics, Sort, TopK.
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 import torch
 
 from ....hlo import attrs, patterns
-from ....shapes.rules_window import topk_k
+from ....shapes.rules_window import topk_call_k, topk_k
 from .apply import applicable, apply
 from .elementwise import total_order_key
 
@@ -79,7 +80,20 @@ def topk(ctx, inst, args):
     (x,) = args
     if x.dtype not in _SORTABLE:
         return NotImplemented
-    k, largest = topk_k(inst, x.shape[-1])
+    return _top(x, *topk_k(inst, x.shape[-1]))
+
+
+def topk_custom_call(ctx, inst, args):
+    """XLA's `TopK` custom call (TopkRewriter's; k and order from
+    shapes.rules_window.topk_call_k): as topk, ties to the lower index."""
+    (x,) = args
+    if x.dtype not in _SORTABLE:
+        return NotImplemented
+    return _top(x, *topk_call_k(inst, x.shape[-1]))
+
+
+def _top(x: torch.Tensor, k: int, largest: bool):
+    """The first k of a stable sort of the last dimension by the CPU's totalOrder key."""
     if x.numel() == 0 or k == 0:
         shape = tuple(x.shape[:-1]) + (k,)
         return (torch.empty(shape, dtype=x.dtype, device=x.device),
