@@ -69,7 +69,10 @@ def _dynamic_update_slice(ctx, inst, operands):
             raise ctx.error(f"update dimension {d} ({dim_text(u)}) is larger than the "
                             f"operand's ({dim_text(o)})")
     _check_starts(ctx, starts, len(operand), 2)
-    return operand
+    # XLA's HandleDynamicUpdateSlice: a dynamic update as large as the operand's bound gives
+    # the result its size (the start clamps to 0 and the update covers the whole buffer).
+    return tuple(u if isinstance(u, Sym) and bound_of(u) == bound_of(o) != UNBOUNDED else o
+                 for o, u in zip(operand, update))
 
 
 @rule(Opcode.DYNAMIC_RESHAPE)

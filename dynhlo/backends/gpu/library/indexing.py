@@ -18,8 +18,10 @@ Update computations done on the device:
 - any other update computation made of the ops apply.py runs: applied in rounds
   (an element hit k times takes k rounds, in update order), as on the CPU backend.
 
-dynamic-slice / dynamic-update-slice clamp start indices against the ACTUAL sizes on the
-device (no read-back); dynamic-reshape reads its sizes back (the host allocates).
+dynamic-slice / dynamic-update-slice clamp start indices against the bounds, as XLA does
+(shapes/slice_windows.py): at the bounds that is the clamp against the actual sizes, done on
+the device; below a bound the starts are read back and the window placed on the host, as on
+the CPU backend. dynamic-reshape reads its sizes back (the host allocates).
 Left on the host tier: update computations beyond those above (a transcendental, a nested
 call), bitcast-convert of sub-byte types, and u64 start indices (torch has no unsigned
 64-bit clamp).
@@ -36,9 +38,11 @@ import torch
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
+from ....hlo.shape import UNBOUNDED
 from ....hlo.types import bit_width
 from ....shapes.rules_data import physical_order
 from ....shapes.sizes import gather_past_size
+from ....shapes.slice_windows import slice_first, update_rows
 from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
@@ -322,9 +326,17 @@ def dynamic_slice(ctx, inst, args):
     vector = _start_vector(inst, starts, x.dim())
     if vector is None:
         return NotImplemented
-    out = x
-    for d, index in enumerate(_windows(ctx, vector, ctx.out_shape(), x.shape,
-                                       "dynamic-slice")):
+    sizes = attrs.ints(inst, "dynamic_slice_sizes")
+    bounds, shape = inst.operands[0].shape.dims, ctx.out_shape()
+    if any(_below(n, b) and size != b for n, b, size in zip(x.shape, bounds, sizes)):
+        # XLA clamps against the bound: read the starts back (only below the bound) and
+        # place the window as the CPU backend does, refusing a read of XLA's padding.
+        window = tuple(slice(first, first + shape[d]) for d, first in enumerate(
+            slice_first(inst.name, d, start, sizes[d], x.shape[d], bounds[d])
+            for d, start in enumerate(vector.tolist())))
+        return x[window].clone()
+    out = x  # at the bounds, clamping against the actual sizes is XLA's clamp
+    for d, index in enumerate(_windows(ctx, vector, shape, x.shape, "dynamic-slice")):
         if index is not None:
             out = out.index_select(d, index)
     return out.clone() if out is x else out
@@ -335,6 +347,13 @@ def dynamic_update_slice(ctx, inst, args):
     vector = _start_vector(inst, starts, x.dim())
     if vector is None:
         return NotImplemented
+    bounds, update_bounds = inst.operands[0].shape.dims, inst.operands[1].shape.dims
+    shape = ctx.out_shape()
+    if tuple(shape) != tuple(x.shape) or any(
+            _below(n, b) or _below(u, ub)
+            for n, b, u, ub in zip(x.shape, bounds, update.shape, update_bounds)):
+        return _update_below_bound(inst, x, update, vector.tolist(), shape)
+    # at the bounds, clamping against the actual sizes is XLA's clamp (on the device)
     windows = _windows(ctx, vector, update.shape, x.shape, "dynamic-update-slice update")
     out = x.clone()
     if update.numel() == 0:
@@ -344,6 +363,27 @@ def dynamic_update_slice(ctx, inst, args):
         (torch.arange(x.shape[d], device=x.device) if w is None else w).reshape(
             [-1 if k == d else 1 for k in range(rank)]) for d, w in enumerate(windows))
     out[index] = update.to(out.dtype)
+    return out
+
+
+def _below(actual: int, bound: int) -> bool:
+    """A bounded dimension below its bound (XLA's clamp then differs from the actual one)."""
+    return bound != UNBOUNDED and actual < bound
+
+
+def _update_below_bound(inst, x, update, starts: list[int], shape) -> torch.Tensor:
+    """dynamic-update-slice at XLA's starts (read back), as the CPU backend writes it."""
+    bounds, update_bounds = inst.operands[0].shape.dims, inst.operands[1].shape.dims
+    target, source = [], []
+    for d, start in enumerate(starts):
+        first, count = update_rows(inst.name, d, start, update.shape[d], update_bounds[d],
+                                   shape[d], bounds[d])
+        target.append(slice(first, first + count))
+        source.append(slice(0, count))
+    out = torch.zeros(tuple(shape), dtype=x.dtype, device=x.device)
+    common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape))
+    out[common] = x[common]  # rows past the operand's are the update's (a whole-bound update)
+    out[tuple(target)] = update[tuple(source)].to(out.dtype)
     return out
 
 
