@@ -161,6 +161,16 @@ def test_dynamic_slices_at_xlas_starts_match_cpu(n, i):
     np.testing.assert_array_equal(out[2], want)
 
 
+@pytest.mark.parametrize("n", [0, 2, 6])
+def test_whole_bound_dynamic_update_matches_cpu(n):
+    """An update `<=6` into a 6-row operand: the result has the update's size on both."""
+    text = ("HloModule m\nENTRY e {\n  a = s32[6] parameter(0)\n  u = s32[<=6] parameter(1)\n"
+            "  i = s32[] parameter(2)\n  ROOT s = s32[<=6] dynamic-update-slice(a, u, i)\n}\n")
+    args = [np.arange(6, dtype=np.int32), -np.arange(n, dtype=np.int32) - 1, np.int32(3)]
+    out = assert_same(dynhlo.compile(text, **GPU), dynhlo.compile(text), args, f"size {n}")
+    np.testing.assert_array_equal(out[0], args[1])
+
+
 # --- integer ops: every kernel emitter on edge values ------------------------------------
 
 _BINARY = ("add", "subtract", "multiply", "and", "or", "xor", "maximum", "minimum",

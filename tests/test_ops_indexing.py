@@ -469,3 +469,17 @@ BAD = [
 def test_bad_indexing_is_a_clear_error_naming_the_instruction(name, error, text, args):
     with pytest.raises(error, match="'bad'"):
         run_hlo(text, *args)
+
+
+DUS_WHOLE = module("""  a = f32[6] parameter(0)
+  u = f32[<=6] parameter(1)
+  i = s32[] parameter(2)
+  ROOT s = f32[<=6] dynamic-update-slice(a, u, i)""")
+
+
+@pytest.mark.parametrize("n", [0, 2, 6])
+def test_a_dynamic_update_as_large_as_the_bound_gives_the_result_its_size(n):
+    """XLA's HandleDynamicUpdateSlice: an update `<=6` into a 6-row operand clamps its start
+    to 0 and covers the whole buffer, so the result has the update's size (its rows)."""
+    got = run_hlo(DUS_WHOLE, _arange(6), -_arange(n), S32(3))
+    np.testing.assert_array_equal(got, -_arange(n))
