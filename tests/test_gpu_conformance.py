@@ -171,6 +171,18 @@ def test_whole_bound_dynamic_update_matches_cpu(n):
     np.testing.assert_array_equal(out[0], args[1])
 
 
+@pytest.mark.parametrize("n", [0, 1, 2, 4, 7])
+def test_constant_carried_through_a_while_matches_cpu(n):
+    """A broadcast constant carried through a loop with x-sized values (igamma's pattern,
+    without the `&` the interpreter mis-types): XLA holds it static, on both backends."""
+    from test_xla_dynamic_rules import CARRIED_CONSTANT
+    x = (np.arange(n * 3, dtype=np.float32).reshape(n, 3) - 4) / 8
+    args = [x, np.ones((5, 3), np.float32)]
+    out = assert_same(dynhlo.compile(CARRIED_CONSTANT, **GPU), dynhlo.compile(CARRIED_CONSTANT),
+                      args, f"size {n}")
+    assert len(out) == 3 and out[0].shape == (n, 3)
+
+
 # --- integer ops: every kernel emitter on edge values ------------------------------------
 
 _BINARY = ("add", "subtract", "multiply", "and", "or", "xor", "maximum", "minimum",
