@@ -77,3 +77,28 @@ def test_lax_op_at_sizes_0_1_middle_bound(name):
             assert np.shape(g) == e.shape, (name, n)
             np.testing.assert_allclose(np.asarray(g), e, rtol=2e-5, atol=1e-5,
                                        err_msg=f"{name} at n={n}")
+
+
+STACKED = {
+    "scan": lambda x: lax.scan(lambda c, r: (c + r, c * 2 + r), jnp.zeros(3), x),
+    "fori_loop": lambda x: _fori_rows(jnp.asarray(x)),
+}
+
+
+def _fori_rows(x):
+    return lax.fori_loop(0, x.shape[0], lambda i, o: o.at[i].set(x[i] * 2), jnp.zeros_like(x))
+
+
+@pytest.mark.parametrize("name", sorted(STACKED))
+def test_stacking_loop_lowered_at_the_bound_refuses_below_it(name):
+    """jax.jit's lowering bakes the trip count (the bound 7) into the loop, which then reads
+    row i of x for every i < 7: below the bound XLA reads padding, dynhlo refuses and points
+    at from_jax (test_frontend_jax.py's "stacked" family: the actual length comes back)."""
+    fn = STACKED[name]
+    exe = dynhlo.compile(_mark_dynamic(jax.jit(fn).lower(_rows(B)).as_text(dialect="hlo")))
+    for n in (1, 4):
+        with pytest.raises(dynhlo.DynamicSizeError, match=f"actual size {n}: .*from_jax"):
+            exe(_rows(n))
+    for g, e in zip(jax.tree_util.tree_leaves(exe(_rows(B))),
+                    jax.tree_util.tree_leaves(fn(_rows(B)))):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=2e-5, atol=1e-5)

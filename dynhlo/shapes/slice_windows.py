@@ -76,4 +76,5 @@ def _past_size(name: str, d: int, start: int, first: int, size: int, actual: int
     return DynamicSizeError(
         f"instruction '{name}': dynamic-slice of size {size} reads rows {first}..{first + size - 1}"
         f" of operand dimension {d}{where}, which has actual size {actual}: XLA's answer would "
-        "read uninitialised padding")
+        "read uninitialised padding (a loop running to a bound baked in at lowering reads so: "
+        "lower with symbolic sizes, dynhlo.from_jax)")
