@@ -69,6 +69,19 @@ def update_rows(name: str, d: int, start: int, update_actual: int, update_bound:
     return first, max(0, min(update_actual, out_actual - first))
 
 
+def update_windows(inst, starts: list[int], update_shape, out_shape) -> tuple[tuple, tuple]:
+    """(target, source) slices: dynamic-update-slice `inst` writes update[source] into
+    result[target], per dimension as `update_rows` places it."""
+    bounds, update_bounds = inst.operands[0].shape.dims, inst.operands[1].shape.dims
+    target, source = [], []
+    for d, start in enumerate(starts):
+        first, count = update_rows(inst.name, d, start, update_shape[d], update_bounds[d],
+                                   out_shape[d], bounds[d])
+        target.append(slice(first, first + count))
+        source.append(slice(0, count))
+    return tuple(target), tuple(source)
+
+
 def _past_size(name: str, d: int, start: int, first: int, size: int, actual: int,
                bound: int) -> DynamicSizeError:
     where = "" if bound == UNBOUNDED else f" (start {start} clamped to {first} against the " \

@@ -5,7 +5,8 @@ Values are held at their actual sizes. dynamic-slice and dynamic-update-slice pl
 windows as XLA does on the padded buffer (starts clamped against the bounds; the shared
 rules are in shapes/slice_windows.py), a window that would read XLA's uninitialised padding is
 a DynamicSizeError naming the instruction; a reverse flips only the valid region, and a
-scatter window is in or out of bounds by the actual sizes. Semantics: XLA operation semantics (https://openxla.org/xla/operation_semantics).
+scatter window is in or out of bounds by the actual sizes.
+Semantics: XLA operation semantics (https://openxla.org/xla/operation_semantics).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ...hlo.opcodes import Opcode
 from ...hlo.types import bit_width, to_numpy_dtype
 from ...shapes.rules_data import physical_order
 from ...shapes.sizes import gather_past_size
-from ...shapes.slice_windows import slice_first, update_rows
+from ...shapes.slice_windows import slice_first, update_windows
 from .lowering import lowering
 from .ops_data import own_sizes as _own_sizes
 from .ops_reduce import _fast_reducer
@@ -37,12 +38,12 @@ def dynamic_slice(ctx, inst, args):
     """The window at XLA's starts, clamped against the bounds (slice_windows.py); a window
     that would read XLA's padding is a DynamicSizeError."""
     x, *starts = args
-    sizes = attrs.ints(inst, "dynamic_slice_sizes")
+    sizes, shape = attrs.ints(inst, "dynamic_slice_sizes"), ctx.out_shape()
     bounds = inst.operands[0].shape.dims
     window = []
     for d, start in enumerate(_starts(ctx, starts, x.ndim)):
         first = slice_first(inst.name, d, start, sizes[d], x.shape[d], bounds[d])
-        window.append(slice(first, first + ctx.out_shape()[d]))
+        window.append(slice(first, first + shape[d]))
     return np.array(x[tuple(window)], copy=True)
 
 
@@ -52,20 +53,14 @@ def dynamic_update_slice(ctx, inst, args):
     starts; rows that land in XLA's padding are dropped (slice_windows.py)."""
     x, update, *starts = args
     shape = ctx.out_shape()
-    bounds, update_bounds = inst.operands[0].shape.dims, inst.operands[1].shape.dims
-    target, source = [], []
-    for d, start in enumerate(_starts(ctx, starts, x.ndim)):
-        first, count = update_rows(inst.name, d, start, update.shape[d], update_bounds[d],
-                                   shape[d], bounds[d])
-        target.append(slice(first, first + count))
-        source.append(slice(0, count))
+    target, source = update_windows(inst, _starts(ctx, starts, x.ndim), update.shape, shape)
     if tuple(shape) == x.shape:
         out = np.array(x, copy=True)
     else:  # the result takes a whole-bound update's size: the update covers the new rows
         out = np.zeros(shape, x.dtype)
-        out[tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape))] = \
-            x[tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape))]
-    out[tuple(target)] = update[tuple(source)]
+        common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape))
+        out[common] = x[common]
+    out[target] = update[source]
     return out
 
 

@@ -42,7 +42,7 @@ from ....hlo.shape import UNBOUNDED
 from ....hlo.types import bit_width
 from ....shapes.rules_data import physical_order
 from ....shapes.sizes import gather_past_size
-from ....shapes.slice_windows import slice_first, update_rows
+from ....shapes.slice_windows import slice_first, update_windows
 from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
@@ -373,17 +373,11 @@ def _below(actual: int, bound: int) -> bool:
 
 def _update_below_bound(inst, x, update, starts: list[int], shape) -> torch.Tensor:
     """dynamic-update-slice at XLA's starts (read back), as the CPU backend writes it."""
-    bounds, update_bounds = inst.operands[0].shape.dims, inst.operands[1].shape.dims
-    target, source = [], []
-    for d, start in enumerate(starts):
-        first, count = update_rows(inst.name, d, start, update.shape[d], update_bounds[d],
-                                   shape[d], bounds[d])
-        target.append(slice(first, first + count))
-        source.append(slice(0, count))
+    target, source = update_windows(inst, starts, tuple(update.shape), shape)
     out = torch.zeros(tuple(shape), dtype=x.dtype, device=x.device)
     common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape))
     out[common] = x[common]  # rows past the operand's are the update's (a whole-bound update)
-    out[tuple(target)] = update[tuple(source)].to(out.dtype)
+    out[target] = update[source].to(out.dtype)
     return out
 
 
