@@ -88,6 +88,19 @@ def test_several_instructions_on_one_line_parse_as_xla_parses_them(index):
     assert modules_equal(parse_hlo(parse_hlo(text).to_text()), parse_hlo(text))
 
 
+def test_a_value_with_a_space_before_a_bracket_continues_on_the_line():
+    """XLA's mesh replica groups (`mesh['x'=1] {'x'}`) hold a space; the next instruction on
+    the same line still starts after the value."""
+    text = ("HloModule m\nadd { x = f32[] parameter(0) y = f32[] parameter(1) "
+            "ROOT s = f32[] add(x, y) }\nENTRY e { a = f32[3] parameter(0) r = f32[3] "
+            "all-reduce(a), replica_groups=mesh['x'=1] {'x'}, to_apply=add "
+            "ROOT n = f32[3] negate(r) }\n")
+    module = parse_hlo(text)
+    assert module.entry.root.operands[0].attrs["replica_groups"] == "mesh['x'=1] {'x'}"
+    x = np.array([1.5, -2.0, 4.0], np.float32)
+    np.testing.assert_array_equal(dynhlo.compile(text)(x), -x)
+
+
 @pytest.mark.parametrize("line,column,message", [
     # XLA: "4:24: error: expects attribute name" at the ROOT after the comma.
     (" b = f32[3] add(a, a), ROOT c = f32[3] multiply(b, a)", 24, "attribute name after ','"),

@@ -26,6 +26,7 @@ _DIM = re.compile(r"\s*(?:(\?)|(<=)?\s*(-?)([0-9]{1,18}))\s*")
 _SIMPLE_VALUE = re.compile(r"[^\s,{}()\[\]\"]+")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _VALUE_PART = re.compile(r'[^{}()\[\]",\s]*')
+_SPACE = re.compile(r"\s*")
 _DELIMITER = re.compile(r'[{}()\[\]"]')
 _OPEN = {"{": "}", "(": ")", "[": "]"}
 
@@ -172,9 +173,16 @@ class _Scanner:
         stack: list[str] = []
         while True:
             if not stack:  # outside brackets, a value ends at ',' or a space (as XLA's
-                # tokens do: the next instruction may follow on the same line)
+                # tokens do: the next instruction may follow on the same line), unless a
+                # bracket follows the space (`mesh['x'=2] {'x'}`: XLA's mesh replica groups;
+                # no instruction starts with a bracket)
                 pos = _VALUE_PART.match(text, pos).end()
-                if pos >= len(text) or text[pos] in ",)}]" or text[pos].isspace():
+                if pos < len(text) and text[pos].isspace():
+                    after = _SPACE.match(text, pos).end()
+                    if after >= len(text) or text[after] not in "{[(":
+                        break
+                    pos = after
+                if pos >= len(text) or text[pos] in ",)}]":
                     break
             else:  # inside brackets, only brackets and strings matter
                 dm = _DELIMITER.search(text, pos)
