@@ -14,7 +14,8 @@ in block_until_ready, so their events bracket the device work too):
 
 plus the floor (bytes each read and written once over the copy bandwidth measured in this
 run), a serving stream per system (100 requests of random n in [1, B], NumPy in and out,
-weights resident on the device, compiles included; XLA also with power-of-two buckets),
+weights resident on the device, compiles included; XLA also with power-of-two buckets;
+dynhlo also as an AOT artifact built before the stream, its load included),
 and first-call times (compile + first call on an empty cache) of the 48-layer transformer.
 
     python bench/compare.py [--workloads transformer_48,softmax_rows] [--quick]
@@ -50,7 +51,7 @@ import numpy as np  # noqa: E402
 from compare_workloads import workloads  # noqa: E402
 
 SYSTEMS = ("dynhlo", "xla_bound", "xla_n", "xla_n_tf32", "eager", "inductor", "dynhlo_plain")
-STREAMS = ("dynhlo", "xla_bound", "xla_pow2", "inductor", "eager")
+STREAMS = ("dynhlo", "dynhlo_aot", "xla_bound", "xla_pow2", "inductor", "eager")
 
 
 def bench_us(fn, quick: bool) -> float:
@@ -175,6 +176,22 @@ def run_streams(w, peers, weights, requests: list, first: dict) -> dict:
         np.asarray(y.cpu())
     timed("dynhlo", serve_dynhlo)
 
+    # The AOT deployment: the artifact is built before the stream (that is what ahead of
+    # time means; `dynhlo compile --target sm_90` does it on any machine), the stream
+    # includes loading it. The artifact's cubins need no compile.
+    artifact = Path(tempfile.mkdtemp(prefix="dynhlo-aot-")) / "w.dynhlo"
+    try:
+        peers.exe.save(artifact)
+    except Exception as exc:  # noqa: BLE001  (reported; the stream then fails as a result)
+        print(f"  artifact not saved: {type(exc).__name__}: {str(exc)[:300]}")
+
+    def serve_aot(xs, state={}):
+        if "exe" not in state:
+            state["exe"] = dynhlo.load(artifact)
+        y = state["exe"](*[torch.from_numpy(x).cuda() for x in xs], *weights)
+        np.asarray(y.cpu())
+    timed("dynhlo_aot", serve_aot)
+
     fb = jax.jit(w.jax_fn)
 
     def serve_bound(xs):
@@ -264,7 +281,7 @@ def markdown(result: dict) -> str:
               "|---|---:|" + "---:|" * len(STREAMS)]
     for s in result["streams"]:
         lines.append(f"| {s['workload']} | {s['requests']} | "
-                     + " | ".join(f"{s['s'][k]:.2f}" for k in STREAMS) + " |")
+                     + " | ".join(f"{s['s'].get(k, float('nan')):.2f}" for k in STREAMS) + " |")
     for name, first in result.get("first_call_s", {}).items():
         lines.append(f"\nfirst call {name}: " + ", ".join(f"{k} {v:.2f} s"
                                                           for k, v in first.items()))

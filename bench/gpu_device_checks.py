@@ -99,10 +99,13 @@ def sanitize() -> None:
     for name in names():
         meta = json.loads((MODELS / name / "cases.json").read_text())
         bound = next(iter(meta["dims"].values()))["bound"]
-        exe = dynhlo.compile((MODELS / name / "module.hlo").read_text(), backend="gpu")
-        ref = dynhlo.compile((MODELS / name / "module.hlo").read_text(), backend="cpu")
+        text = (MODELS / name / "module.hlo").read_text()
+        # attention also through the graph path: its fused kernel and key shares
+        exes = [dynhlo.compile(text, backend="gpu")] + \
+            ([dynhlo.compile(text, backend="gpu", graph=True)] if name == "attention" else [])
+        ref = dynhlo.compile(text, backend="cpu")
         rng = np.random.default_rng(0)
-        for n in (1, bound // 2 + 1, bound):
+        for exe, n in [(e, n) for e in exes for n in (1, bound // 2 + 1, bound)]:
             args = []
             for p in meta["params"]:
                 shape = [n if str(d) in p["dynamic_dims"] else int(str(s).lstrip("<="))

@@ -8,6 +8,8 @@ is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
                become slots of one int32 device buffer; what cannot be captured (host
                fallbacks, other library ops, loops, data-dependent sizes) is a GraphRefusal
                and the module keeps the plain path;
+- attention.py replaces a q·kᵀ product, the softmax of its rows and the product by v by
+               one online-softmax launch (two when the keys are split over programs);
 - kernels.py   rewrites each generated kernel to read its sizes from that buffer and stride
                over the blocks of the actual size, so a grid fixed at capture does work
                proportional to the actual size; products are Triton matmuls reading M/N/K
@@ -84,10 +86,11 @@ def summary(program) -> str:
     _, sizes, _ = assign(prog.steps, bound_bytes(prog), set())
     distinct = len({step.kernel.source for step in prog.steps})
     products = sum(1 for step in prog.steps if step.dot)
+    attention = sum(1 for step in prog.steps if "SPLITS" in step.kernel.block)
     state = "on" if len(prog.steps) >= MIN_LAUNCHES else \
         f"off by default (fewer than {MIN_LAUNCHES} launches; graph=True forces it)"
     return (f"gpu graph: {state}; one segment, {len(prog.steps)} launches ({products} "
-            f"products), {distinct} distinct kernels, {len(sizes)} buffers of "
+            f"products, {attention} of attention), {distinct} distinct kernels, {len(sizes)} buffers of "
             f"{sum(sizes) / 2**20:.1f} MiB at the bound, {len(prog.size_index)} size slots\n")
 
 

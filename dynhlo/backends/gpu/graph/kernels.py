@@ -41,6 +41,7 @@ class GraphKernel:
     num_warps: int = 4
     nsizes: int = 0            # int32 values it reads from `sz`
     per_program: int = 1       # elements (or rows) one loop iteration covers
+    remake: object = None      # attention's last launch: tail -> the kernel with that tail
 
 
 class NotStrided(Exception):

@@ -22,6 +22,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import Sym, bound_of
 from ..launch.fastpath import size_getter
+from .attention import ProductTail, attention_chains, attention_launches
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
 
 
@@ -41,6 +42,7 @@ class Step:
     size_offset: int = 0           # first int32 of this step's sizes in the size buffer
     origin: object = None          # kernel steps: the codegen.Kernel it was made from
     dot: tuple = ()                # product steps: (element type, a_km, b_nk)
+    epi: object = None             # product steps: the kernels.Epilogue fused into it
     key: str = ""                  # cubin key, when loaded from an artifact (data.py)
 
 
@@ -81,7 +83,9 @@ def build(plan, info) -> GraphProgram:
                 prog.equal.append(((slot, d), size_getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
     prog.root = _Builder(prog).add(plan, list(range(len(params))))
+    _fuse_attention(prog)
     _fuse_epilogues(prog)
+    _fuse_attention_products(prog)
     _lay_out_sizes(prog)
     return prog
 
@@ -185,24 +189,44 @@ def _layout(value, transposed: bool) -> tuple[bool, int]:
     return transposed, value
 
 
+def _fuse_attention(prog: GraphProgram) -> None:
+    """Each q·kᵀ product, softmax and product by v that nothing else reads as one or two
+    launches (attention.py), where the product by v was."""
+    def scratch(numel: int) -> int:
+        slot = max(prog.dtypes) + 1
+        prog.dtypes[slot], prog.bound_numel[slot], prog.dims[slot] = "f32", numel, [numel]
+        return slot
+
+    replace, drop = {}, set()
+    for scores, soft, values, scale in attention_chains(prog):
+        replace[id(values)] = [Step(kernel, inputs, out, sizes, work) for kernel, inputs, out,
+                               sizes, work in attention_launches(prog, scores, values, scale,
+                                                                 scratch)]
+        drop.update((id(scores), id(soft)))
+    if replace:
+        prog.steps = [new for s in prog.steps if id(s) not in drop
+                      for new in replace.get(id(s), [s])]
+
+
 def _fuse_epilogues(prog: GraphProgram) -> None:
     """An elementwise kernel that is the only reader of a product of its own shape runs
     on the product's tiles (bias, activation, residual add): one launch and one round trip
-    through memory fewer."""
+    through memory fewer. The fused launch takes the elementwise kernel's place, after
+    every value it reads (its other inputs may be made after the product)."""
     readers: dict = {}
     for step in prog.steps:
         for slot in step.inputs:
             readers[slot] = readers.get(slot, 0) + 1
     roots = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
     made = {step.out: step for step in prog.steps if step.dot}
-    fused: dict = {}   # product step -> its fused replacement
-    drop = set()
+    fused: dict = {}   # elementwise step -> the product step with it as epilogue
+    drop = set()       # the products fused
     for step in prog.steps:
         if step.origin is None:
             continue
         for j, slot in enumerate(step.inputs):
             dot = made.get(slot)
-            if dot is None or id(dot) in fused or readers[slot] != 1 or slot in roots or \
+            if dot is None or id(dot) in drop or readers[slot] != 1 or slot in roots or \
                     prog.dims[slot] != prog.dims[step.out] or step.inputs.count(slot) != 1:
                 continue
             epi = epilogue(step.origin, j)
@@ -210,11 +234,44 @@ def _fuse_epilogues(prog: GraphProgram) -> None:
                 continue
             others = [s for k, s in enumerate(step.inputs) if k != j]
             kernel = matmul(*dot.dot, epi=epi)
-            fused[id(dot)] = Step(kernel, dot.inputs + others, step.out,
-                                  dot.sizes + step.sizes, dot.bound_work, dot=dot.dot)
-            drop.add(id(step))
+            fused[id(step)] = Step(kernel, dot.inputs + others, step.out,
+                                   dot.sizes + step.sizes, dot.bound_work, dot=dot.dot, epi=epi)
+            drop.add(id(dot))
             break
     prog.steps = [fused.get(id(s), s) for s in prog.steps if id(s) not in drop]
+
+
+def _fuse_attention_products(prog: GraphProgram) -> None:
+    """An attention output read only by a product by a static matrix (the output
+    projection, with its fused epilogue: the residual add) is multiplied in the attention's
+    last launch, on its rows in registers (attention.ProductTail), where the product was."""
+    readers: dict = {}
+    for step in prog.steps:
+        for slot in step.inputs:
+            readers.setdefault(slot, []).append(step)
+    roots = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
+    replace, drop = {}, set()
+    for step in prog.steps:
+        found = readers.get(step.out, [])
+        if step.kernel.remake is None or len(found) != 1 or step.out in roots:
+            continue
+        prod = found[0]
+        dv = step.kernel.block["DV"]
+        if not prod.dot or prod.dot[0] != "f32" or prod.dot[1] or \
+                prod.inputs.count(step.out) != 1 or prod.inputs[0] != step.out:
+            continue
+        m, n, k = prod.sizes[:3]
+        if m != step.sizes[0] or k != dv or not isinstance(n, int) or not 0 < n <= 256:
+            continue
+        tail = ProductTail(n, prod.dot[2], prod.epi, len(step.sizes) + 3)
+        kernel = step.kernel.remake(tail)
+        sizes = step.sizes + prod.sizes
+        kernel.nsizes = len(sizes)
+        replace[id(prod)] = Step(kernel, step.inputs + prod.inputs[1:], prod.out, sizes,
+                                 step.bound_work)
+        drop.add(id(step))
+    if replace:
+        prog.steps = [replace.get(id(s), s) for s in prog.steps if id(s) not in drop]
 
 
 def _lay_out_sizes(prog: GraphProgram) -> None:

@@ -1,0 +1,84 @@
+"""Tiles and key shares of the graph path's fused attention on one GPU (graph/attention.py).
+
+Times attention_kernel (and combine_kernel when the keys are split) at d = dv = 64 (the
+48-layer transformer's head) and the key lengths of issue 10, for each (block_m, block_n,
+warps, shares), against torch's `softmax(q kᵀ / 8) v` with TF32 off (cuBLAS SGEMMs and a
+softmax kernel: the unfused form). Prints µs per size; attention.py's defaults come from it.
+
+    python bench/attention_tiles.py [--sizes 128,512,1024,2048,8192]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+D = 64
+
+
+def launches(bm, bn, warps, splits, n, sms):
+    """[(launcher, grid, tensor roles)] of one attention at bound n."""
+    from dynhlo.backends.gpu.graph.attention import (COMBINE_ROWS, _log2_factor,
+                                                     attention_kernel, combine_kernel)
+    from dynhlo.backends.gpu.launch.jit import JitLauncher
+    factor = _log2_factor(("div", 8.0))
+    grid = max(1, min(math.ceil(n / bm) * splits, 8 * sms))
+    if splits == 1:
+        return [(JitLauncher(attention_kernel(D, D, True, False, factor, 1, 0, bm, bn, warps),
+                             False), grid, "qkvo")]
+    return [(JitLauncher(attention_kernel(D, D, True, False, factor, splits, n, bm, bn, warps),
+                         False), grid, "qkvp"),
+            (JitLauncher(combine_kernel(D, splits, n), False),
+             max(1, min(math.ceil(n / COMBINE_ROWS), 8 * sms)), "po")]
+
+
+def main() -> None:
+    import torch
+    from triton.testing import do_bench
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="128,512,1024,2048,8192")
+    parser.add_argument("--tiles", default="16x64x4,16x128x4,32x64x4,32x128x4,64x128x8")
+    parser.add_argument("--splits", default="1,2,4,8")
+    opts = parser.parse_args()
+    torch.backends.cuda.matmul.allow_tf32 = False
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    tiles = [tuple(int(x) for x in t.split("x")) for t in opts.tiles.split(",")]
+    configs = list(itertools.product(tiles, [int(s) for s in opts.splits.split(",")]))
+    print(f"{'n':>6s} {'torch':>8s} " + " ".join(
+        f"{bm}x{bn}w{w}s{s}".rjust(12) for (bm, bn, w), s in configs), flush=True)
+    for n in [int(s) for s in opts.sizes.split(",")]:
+        q, k, v = (torch.randn(n, D, device="cuda") for _ in range(3))
+        out = torch.empty(n, D, device="cuda")
+        sz = torch.tensor([n, n, 0, 0], dtype=torch.int32, device="cuda")
+        want = torch.softmax(q @ k.T / 8, -1) @ v
+        row = [1e3 * do_bench(lambda: torch.softmax(q @ k.T / 8, -1) @ v,
+                              return_mode="median")]
+        for (bm, bn, w), s in configs:
+            try:
+                part = torch.empty(s * n * (D + 2), device="cuda")
+                roles = {"q": q, "k": k, "v": v, "o": out, "p": part}
+                steps = [(f, g, [roles[r] for r in rs] + [sz])
+                         for f, g, rs in launches(bm, bn, w, s, n, sms)]
+
+                def call():
+                    for f, g, ts in steps:
+                        f((g,), ts, [])
+                call()
+                torch.cuda.synchronize()
+                err = ((out - want).abs().max() / want.abs().max()).item()
+                us = 1e3 * do_bench(call, return_mode="median")
+                row.append(us if err < 1e-4 else float("nan"))
+            except Exception as exc:  # noqa: BLE001
+                print(f"{bm}x{bn}w{w}s{s} at {n}: {type(exc).__name__}: {str(exc)[:200]}")
+                row.append(float("nan"))
+        print(f"{n:6d} " + " ".join(f"{x:12.1f}" for x in row), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,366 @@
+"""Attention as one launch: a product, the softmax of its rows, and a product by it.
+
+JAX and XLA write attention as three steps of the graph path: `s = dot(q, kᵀ)` ([m, n]
+scores), one row kernel for `softmax(s / c)` over the key axis, and `dot(p, v)`. At a
+sequence length of 2048 the [m, n] scores go through memory twice and the second product
+has K = n with only m/BM·dv/BN tiles to spread it over (issue 10: three quarters of a
+48-layer transformer's time at n = 2048). `fuse_attention` replaces the three by one kernel
+of the online softmax (FlashAttention: Dao et al., 2022, "FlashAttention: Fast and
+Memory-Efficient Exact Attention with IO-Awareness", algorithm 1): each program holds BM
+query rows, streams the keys and values in blocks of BN, and keeps the running row maximum
+and sum, rescaling its accumulator when the maximum grows. The scores never reach memory,
+and the key length is read from the size buffer like every other size of the graph.
+
+The softmax row kernel is recognised on its HLO (the fused group), not its text:
+
+    t = s | s / c | s * c | c * s           (c a scalar constant: the 1/sqrt(d) scale)
+    mx = reduce(t, -inf), max over dim 1    (optionally maximum(mx, -inf), as jax.nn.softmax)
+    e = exp(t - broadcast(mx))
+    p = e / broadcast(reduce(e, 0), add over dim 1)
+
+with the per-row values reaching [m, n] through reshapes to [m, 1] and broadcasts along the
+rows only. The result is the same softmax in another order of rounding (f32 throughout, the
+scale applied as the module writes it: `div_rn` for a divide): within f32 tolerance of the
+three-step form, not bit-identical.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ..kernels.reductions import reducer_of
+from .kernels import GraphKernel
+
+# Tiles and key shares, from bench/attention_tiles.py on the H200 (2026-12-01, d = dv = 64,
+# f32 products on the FMA units): 32 query rows x 64 keys per step and 4 warps, the keys of
+# each query block split so that the bound's programs number about 4 per multiprocessor
+# (their serial softmax steps overlap). At n = 512/1024/2048: 19/36/108 us, against 37/69/133
+# unsplit in 16-row blocks; 64-row blocks win only at n >= 2048 (96 us).
+BLOCK_M = 32
+BLOCK_N = 64
+NUM_WARPS = 4
+TARGET_PROGRAMS = 512
+MAX_SPLITS = 8
+COMBINE_ROWS = 32
+LOG2E = 1.4426950408889634
+MAX_HEAD = 256    # head widths (d, dv) held whole in registers
+
+
+def attention_chains(prog) -> list:
+    """The (q·kᵀ product, softmax row kernel, product by v, scale) steps of `prog` that one
+    attention launch can replace: nothing else reads the scores or the softmax (module
+    doc). The caller makes the launch (attention_launch) and drops the three."""
+    readers: dict = {}
+    reader: dict = {}
+    for step in prog.steps:
+        for slot in step.inputs:
+            readers[slot] = readers.get(slot, 0) + 1
+            reader[slot] = step
+    roots = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
+    producer = {step.out: step for step in prog.steps}
+    chains = []
+    for soft in prog.steps:
+        found = _chain(soft, producer, reader, readers, roots)
+        if found is not None:
+            scores, values, scale = found
+            chains.append((scores, soft, values, scale))
+    return chains
+
+
+def _chain(soft, producer, reader, readers, roots):
+    """(scores step, values step, scale) when `soft` is the middle of an attention chain."""
+    if soft.origin is None or soft.origin.kind != "row" or len(soft.inputs) != 1:
+        return None
+    s_slot, p_slot = soft.inputs[0], soft.out
+    scores, values = producer.get(s_slot), reader.get(p_slot)
+    if scores is None or values is None or not scores.dot or not values.dot:
+        return None
+    if readers.get(s_slot) != 1 or readers.get(p_slot) != 1 or \
+            s_slot in roots or p_slot in roots or values.inputs.count(p_slot) != 1 or \
+            values.inputs[0] != p_slot:
+        return None
+    if scores.dot[0] != "f32" or values.dot[0] != "f32" or scores.dot[1] or values.dot[1]:
+        return None   # f32 only; q and p as stored [rows, contracted]
+    m, n, d = scores.sizes
+    m2, dv, n2 = values.sizes
+    if m != m2 or n != n2 or not isinstance(d, int) or not isinstance(dv, int) or \
+            not 0 < d <= MAX_HEAD or not 0 < dv <= MAX_HEAD:
+        return None
+    scale = softmax_scale(soft.origin.group)
+    return None if scale is None else (scores, values, scale)
+
+
+def softmax_scale(group):
+    """(op, c) when the row kernel's group is the softmax of `op(s, c)` over dim 1 of its
+    one input s (op: None, "div", "mul"); None for any other group."""
+    if len(group.inputs) != 1 or group.root.shape.rank != 2:
+        return None
+    source = group.inputs[0]
+    root = group.root
+    if root.opcode is not Opcode.DIVIDE:
+        return None
+    e, total = root.operands[0], _per_row(root.operands[1])
+    if e.opcode is not Opcode.EXP or not _reduce_of(total, "sum") or \
+            total.operands[0] is not e or not _is_constant(total.operands[1], 0.0):
+        return None
+    diff = e.operands[0]
+    if diff.opcode is not Opcode.SUBTRACT:
+        return None
+    t, mx = diff.operands[0], _per_row(diff.operands[1])
+    if mx is not None and mx.opcode is Opcode.MAXIMUM and \
+            _is_constant(_splat(mx.operands[1]), float("-inf")):
+        mx = mx.operands[0]
+    if not _reduce_of(mx, "max") or mx.operands[0] is not t or \
+            not _is_constant(mx.operands[1], float("-inf")):
+        return None
+    if t is source:
+        return (None, 1.0)
+    if t.opcode not in (Opcode.DIVIDE, Opcode.MULTIPLY):
+        return None
+    a, b = t.operands
+    if t.opcode is Opcode.MULTIPLY and b is source:
+        a, b = b, a
+    c = _scalar(_splat(b))
+    if a is not source or c is None or not math.isfinite(c) or c <= 0:
+        return None
+    return ("div" if t.opcode is Opcode.DIVIDE else "mul", c)
+
+
+def _reduce_of(inst, kind: str) -> bool:
+    return inst is not None and inst.opcode is Opcode.REDUCE and \
+        tuple(attrs.ints(inst, "dimensions")) == (1,) and reducer_of(inst) == kind and \
+        inst.operands[0].shape.rank == 2
+
+
+def _per_row(inst):
+    """The [m] value that `inst` ([m, n]) repeats along its rows, through reshapes to and
+    from [m, 1] and broadcasts along dim 1; None when it is not of that form."""
+    if inst.shape.rank != 2 or inst.opcode is not Opcode.BROADCAST:
+        return None
+    while inst.opcode in (Opcode.BROADCAST, Opcode.RESHAPE):
+        src = inst.operands[0]
+        if inst.opcode is Opcode.BROADCAST:
+            dims = tuple(attrs.ints(inst, "dimensions"))
+            if not (dims == (0,) and src.shape.rank == 1 or
+                    dims == (0, 1) and src.shape.rank == 2 and src.shape.dims[1] == 1):
+                return None
+        elif not (src.shape.rank, inst.shape.rank) in ((1, 2), (2, 1)) or \
+                (inst.shape.rank == 2 and inst.shape.dims[1] != 1) or \
+                (src.shape.rank == 2 and src.shape.dims[1] != 1):
+            return None
+        inst = src
+    return inst if inst.shape.rank == 1 else None
+
+
+def _splat(inst):
+    """The scalar a broadcast repeats (or `inst` itself)."""
+    while inst.opcode is Opcode.BROADCAST and not attrs.ints(inst, "dimensions"):
+        inst = inst.operands[0]
+    return inst
+
+
+def _scalar(inst) -> float | None:
+    if inst.opcode is not Opcode.CONSTANT or inst.shape.rank != 0 or \
+            inst.shape.element_type != "f32":
+        return None
+    return float(inst.literal.reshape(-1)[0])
+
+
+def _is_constant(inst, value: float) -> bool:
+    c = _scalar(inst)
+    return c is not None and c == value
+
+
+def attention_launches(prog, scores, values, scale, scratch) -> list:
+    """[(kernel, inputs, out slot, sizes, blocks of work at the bound)]: the launches that
+    replace a chain of attention_chains. One launch, or, when the bound's query blocks are
+    too few to fill the GPU, SPLITS programs per query block each over a share of the keys
+    into a scratch value (`scratch(numel)` makes an f32 slot of that many elements) and a
+    launch that combines them (FlashDecoding's split of the keys). The last launch's kernel
+    has `remake(tail)`: the same kernel with a ProductTail."""
+    m, n, d = scores.sizes
+    q, k = scores.inputs
+    v, dv = values.inputs[1], values.sizes[1]
+    bound_m, bound_n = prog.bound_numel[q] // d, prog.bound_numel[k] // d
+    blocks = max(1, -(-bound_m // BLOCK_M))
+    splits = max(1, min(MAX_SPLITS, -(-bound_n // BLOCK_N), TARGET_PROGRAMS // blocks))
+    layout = (scores.dot[2], values.dot[2], _log2_factor(scale))
+    if splits == 1:
+        last = attention_kernel(d, dv, *layout)
+        last.remake = lambda tail: attention_kernel(d, dv, *layout, tail=tail)  # noqa: E731
+        return [(last, [q, k, v], values.out, [m, n], blocks)]
+    rows = max(bound_m, 1)
+    part = scratch(splits * rows * (dv + 2))
+    last = combine_kernel(dv, splits, rows)
+    last.remake = lambda tail: combine_kernel(dv, splits, rows, tail)
+    return [(attention_kernel(d, dv, *layout, splits=splits, rows=rows), [q, k, v], part,
+             [m, n], blocks * splits),
+            (last, [part], values.out, [m, n], max(1, -(-bound_m // COMBINE_ROWS)))]
+
+
+@dataclass
+class ProductTail:
+    """A product by a static [dv, n] matrix `w` (its epilogue too: kernels.Epilogue, e.g.
+    the residual add after an output projection) computed on the attention output's rows
+    in registers before anything is stored: one launch and one round trip fewer.
+
+    `w_nk`: w stored [n, dv]; the epilogue's sizes are `sz[first:]`, its inputs follow w.
+    """
+
+    n: int
+    w_nk: bool
+    epi: object = None
+    first: int = 0
+
+    def args(self) -> list:
+        return ["w"] + [f"e{k}" for k in range(self.epi.inputs if self.epi else 0)]
+
+    def sizes(self) -> str:
+        count = self.epi.nsizes if self.epi else 0
+        return "".join(f"    s{k} = tl.load(sz + {self.first + k})\n" for k in range(count))
+
+    def text(self) -> str:
+        """The final stage: `res` [BM, DVP] times w, tile by tile of BNP columns."""
+        w_off = "rn[None, :] * DV + re[:, None]" if self.w_nk else "re[:, None] * NP + rn[None, :]"
+        lines = ["        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:, None])",
+                 "        for n1 in range(0, NP, BNP):",
+                 "            rn = n1 + tl.arange(0, BNP)",
+                 f"            wt = tl.load(w + {w_off}, mask=(re[:, None] < DV) & "
+                 "(rn[None, :] < NP), other=0)",
+                 '            acc = tl.dot(res, wt, input_precision="ieee")',
+                 "            x = rm[:, None] * NP + rn[None, :]",
+                 "            xmask = (rm[:, None] < mm) & (rn[None, :] < NP)"]
+        if self.epi is None:
+            lines.append("            tl.store(out + x, acc, mask=xmask)")
+        else:
+            lines += ["        " + line.replace("{OUT_TYPE}", "tl.float32")
+                      for line in self.epi.lines + [self.epi.store]]
+        return "\n".join(lines) + "\n"
+
+    def block(self) -> dict:
+        return {"NP": self.n, "BNP": min(64, max(16, 1 << (self.n - 1).bit_length()))}
+
+
+def _log2_factor(scale) -> float:
+    """The factor taking scores to the exponent in base 2: op(s, c)·log2(e). The maximum
+    and the exponential of the softmax work on those (exp(x - max) = 2^((x - max)·log2 e),
+    as Triton's own exp computes it); c > 0, so the maximum is the same score's."""
+    op, c = scale
+    return LOG2E / c if op == "div" else LOG2E * c if op == "mul" else LOG2E
+
+
+_IMPORTS = """import triton
+import triton.language as tl
+from dynhlo.backends.gpu.kernels import kmath as M
+"""
+_PARTIAL_STORE = """        part = (j * ROWS + rm) * DV
+        tl.store(out + part[:, None] + re[None, :], acc, mask=(rm[:, None] < mm) & (re[None, :] < DV))
+        tl.store(out + SPLITS * ROWS * DV + j * ROWS + rm, top, mask=rm < mm)
+        tl.store(out + SPLITS * ROWS * (DV + 1) + j * ROWS + rm, total, mask=rm < mm)
+"""
+_FINAL_STORE = """        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:, None])  # n = 0: acc is 0
+        tl.store(out + rm[:, None] * DV + re[None, :], res, mask=(rm[:, None] < mm) & (re[None, :] < DV))
+"""
+
+
+def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
+                     splits: int = 1, rows: int = 0, block_m: int = BLOCK_M,
+                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS,
+                     tail: ProductTail | None = None) -> GraphKernel:
+    """out[m, dv] = softmax(s) · v for scores s = q[m, d] · kᵀ scaled so that
+    s·`factor` is the exponent in base 2 (_log2_factor); f32 in IEEE arithmetic.
+
+    `k_nd`: k stored [n, d] (else kᵀ stored [d, n]); `v_dn`: v stored [dv, n] (else
+    [n, dv]). m and n are `sz[0:2]`; d and dv are static. A row past m is not stored; keys
+    past n score -inf; with n = 0 the result is 0 (a product over an empty axis). With
+    `splits` > 1, program (block, j) takes the j-th share of the keys and stores its
+    unnormalised sum, maximum and total to `out` laid out for `rows` rows (combine_kernel
+    finishes). Tiles default to the tuned ones (bench/attention_tiles.py). With `tail`
+    (unsplit only), out = tail's product (and epilogue) of the attention output.
+    """
+    dp, dvp = (max(16, 1 << (x - 1).bit_length()) for x in (d, dv))
+    k_off = "rn[None, :] * D + rd[:, None]" if k_nd else "rd[:, None] * nn + rn[None, :]"
+    v_off = "re[None, :] * nn + rn[:, None]" if v_dn else "rn[:, None] * DV + re[None, :]"
+    if splits == 1:
+        head = """    for t in range(tl.program_id(0), tl.cdiv(mm, BM), tl.num_programs(0)):
+        rm = t * BM + tl.arange(0, BM)
+        start, stop = 0, nn
+"""
+    else:
+        head = """    share = tl.cdiv(tl.cdiv(nn, SPLITS), BN) * BN
+    for t in range(tl.program_id(0), tl.cdiv(mm, BM) * SPLITS, tl.num_programs(0)):
+        j = t % SPLITS
+        rm = (t // SPLITS) * BM + tl.arange(0, BM)
+        start = j * share
+        stop = tl.minimum(nn, start + share)
+"""
+    args = ", ".join(["q", "k", "v"] + (tail.args() if tail else []) + ["out", "sz"])
+    consts = ["BM", "BN", "D", "DV", "DP", "DVP", "SPLITS", "ROWS"] + \
+        (list(tail.block()) if tail else [])
+    final = _FINAL_STORE if tail is None else tail.text()
+    source = f"""{_IMPORTS}
+
+@triton.jit
+def kernel({args}, {", ".join(c + ": tl.constexpr" for c in consts)}):
+    mm = tl.load(sz + 0)
+    nn = tl.load(sz + 1)
+{tail.sizes() if tail else ""}    rd = tl.arange(0, DP)
+    re = tl.arange(0, DVP)
+{head}        qt = tl.load(q + rm[:, None] * D + rd[None, :], mask=(rm[:, None] < mm) & (rd[None, :] < D), other=0)
+        top = tl.full([BM], float("-inf"), tl.float32)
+        total = tl.zeros([BM], tl.float32)
+        acc = tl.zeros([BM, DVP], tl.float32)
+        for n0 in range(start, stop, BN):
+            rn = n0 + tl.arange(0, BN)
+            kt = tl.load(k + {k_off}, mask=(rd[:, None] < D) & (rn[None, :] < stop), other=0)
+            s = tl.dot(qt, kt, input_precision="ieee") * {factor!r}
+            s = tl.where(rn[None, :] < stop, s, float("-inf"))
+            grown = tl.maximum(top, tl.max(s, axis=1))
+            shrink = tl.exp2(top - grown)
+            p = tl.exp2(s - grown[:, None])
+            total = total * shrink + tl.sum(p, axis=1)
+            vt = tl.load(v + {v_off}, mask=(rn[:, None] < stop) & (re[None, :] < DV), other=0)
+            acc = acc * shrink[:, None] + tl.dot(p, vt, input_precision="ieee")
+            top = grown
+{final if splits == 1 else _PARTIAL_STORE}"""
+    block = {"BM": block_m, "BN": block_n, "D": d, "DV": dv, "DP": dp, "DVP": dvp,
+             "SPLITS": splits, "ROWS": rows}
+    block.update(tail.block() if tail else {})
+    return GraphKernel("kernel", source, block, num_warps, 2, block_m)
+
+
+def combine_kernel(dv: int, splits: int, rows: int,
+                   tail: ProductTail | None = None) -> GraphKernel:
+    """out[m, dv] from attention_kernel's `splits` partial results in `part` (laid out for
+    `rows` rows): each share's sum weighted by 2^(its maximum - the row's), over the
+    weighted totals. A share with no keys has maximum -inf and weight 0. With `tail`,
+    out = tail's product (and epilogue) of that."""
+    dvp = max(16, 1 << (dv - 1).bit_length())
+    args = ", ".join(["part"] + (tail.args() if tail else []) + ["out", "sz"])
+    consts = ["BM", "DV", "DVP", "SPLITS", "ROWS"] + (list(tail.block()) if tail else [])
+    source = f"""{_IMPORTS}
+
+@triton.jit
+def kernel({args}, {", ".join(c + ": tl.constexpr" for c in consts)}):
+    mm = tl.load(sz + 0)
+{tail.sizes() if tail else ""}    re = tl.arange(0, DVP)
+    for t in range(tl.program_id(0), tl.cdiv(mm, BM), tl.num_programs(0)):
+        rm = t * BM + tl.arange(0, BM)
+        top = tl.full([BM], float("-inf"), tl.float32)
+        for j in tl.static_range(SPLITS):
+            top = tl.maximum(top, tl.load(part + SPLITS * ROWS * DV + j * ROWS + rm, mask=rm < mm, other=float("-inf")))
+        total = tl.zeros([BM], tl.float32)
+        acc = tl.zeros([BM, DVP], tl.float32)
+        for j in tl.static_range(SPLITS):
+            mj = tl.load(part + SPLITS * ROWS * DV + j * ROWS + rm, mask=rm < mm, other=float("-inf"))
+            wj = tl.where(mj == float("-inf"), 0.0, tl.exp2(mj - top))
+            total += wj * tl.load(part + SPLITS * ROWS * (DV + 1) + j * ROWS + rm, mask=rm < mm, other=0)
+            pj = (j * ROWS + rm) * DV
+            acc += wj[:, None] * tl.load(part + pj[:, None] + re[None, :], mask=(rm[:, None] < mm) & (re[None, :] < DV), other=0)
+{_FINAL_STORE if tail is None else tail.text()}"""
+    block = {"BM": COMBINE_ROWS, "DV": dv, "DVP": dvp, "SPLITS": splits, "ROWS": rows}
+    block.update(tail.block() if tail else {})
+    return GraphKernel("kernel", source, block, 4, 2, COMBINE_ROWS)
