@@ -2,9 +2,11 @@
 dynamic-reshape, bitcast, bitcast-convert, gather, scatter.
 
 A slice that takes a whole dynamic dimension (slice size equal to the bound) keeps the
-operand's dynamic size, as XLA's DynamicDimensionInference does; a smaller slice is static and
-is clamped at run time against the actual size. Semantics: XLA operation semantics
-(https://openxla.org/xla/operation_semantics) and DynamicDimensionInference.
+operand's dynamic size, as XLA's DynamicDimensionInference does; a smaller slice is static, its
+start clamped at run time against the bound as XLA clamps it (slice_windows.py); a dynamic
+update as large as the operand's bound gives a dynamic-update-slice its size.
+Semantics: XLA operation semantics (https://openxla.org/xla/operation_semantics) and
+DynamicDimensionInference.
 """
 
 from __future__ import annotations
