@@ -227,3 +227,43 @@ def test_a_scan_whose_length_is_a_size_without_xs_is_refused_by_jax():
     with pytest.raises(dynhlo.UnsupportedError, match="InconclusiveDimensionOperation: "
                        "Symbolic dimension 'n' used in a context that requires a constant"):
         from_jax(fn, "f32[n,3]", bounds={"n": 8})
+
+
+def _cat(*arrays):
+    return jnp.concatenate(arrays)
+
+
+# StableHLO clamps a start against the actual shape; the HLO dynhlo writes clamps against the
+# bounds as XLA does, so the import clamps first (and pads the operand of a dynamic update).
+SLICES = {
+    "index": lambda x, i: x[i],
+    "slice": lambda x, i: lax.dynamic_slice(_cat(x, x), (i, 0), (2, 3)),
+    "update": lambda x, i: lax.dynamic_update_slice(_cat(x, x), jnp.ones((2, 3)), (i, 0)),
+    "dynamic_update": lambda x, i: lax.dynamic_update_slice(_cat(x, x, x), -x[:, :2], (i, i)),
+    "whole_update": lambda x, i: lax.dynamic_update_slice(x, -x, (i, 0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SLICES))
+def test_dynamic_slices_clamp_at_the_actual_size_as_jax_does(name):
+    fn = SLICES[name]
+    exe = from_jax(fn, "f32[n,3]", "s32[]", bounds={"n": 8})
+    for n in (1, 2, 5, 8):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3) + 1
+        for i in (-1, 0, 3, 6, 30):
+            _close(exe(x, np.int32(i)), jax.jit(fn)(x, np.int32(i)))
+
+
+def test_an_update_as_large_as_the_operands_bound_lands_where_jax_puts_it():
+    """y (m <= n, both bounded by 8) into x: XLA would place y by its bound (start 0, the
+    result y's size); JAX writes y's m rows at clamp(i, 0, n - m) and keeps n rows."""
+    n, m = jax.export.symbolic_shape("n, m", constraints=["n <= 8", "m <= n"])
+    fn = lambda x, y, i: lax.dynamic_update_slice(x, y, (i, 0))  # noqa: E731
+    exported = jax.export.export(jax.jit(fn))(
+        jax.ShapeDtypeStruct((n, 3), np.float32), jax.ShapeDtypeStruct((m, 3), np.float32),
+        jax.ShapeDtypeStruct((), np.int32))
+    exe = dynhlo.compile(dynhlo.parse_stablehlo(exported.mlir_module_serialized))
+    for rows, cut, i in ((8, 1, 5), (8, 3, 9), (3, 1, 2), (3, 3, 1), (1, 1, 0)):
+        x = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3) + 1
+        y = -np.arange(cut * 3, dtype=np.float32).reshape(cut, 3) - 1
+        _close(exe(x, y, np.int32(i)), jax.jit(fn)(x, y, np.int32(i)))
