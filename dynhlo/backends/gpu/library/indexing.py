@@ -19,9 +19,10 @@ Update computations done on the device:
   (an element hit k times takes k rounds, in update order), as on the CPU backend.
 
 dynamic-slice / dynamic-update-slice clamp start indices against the bounds, as XLA does
-(shapes/slice_windows.py): at the bounds that is the clamp against the actual sizes, done on
-the device; below a bound the starts are read back and the window placed on the host, as on
-the CPU backend. dynamic-reshape reads its sizes back (the host allocates).
+(shapes/slice_windows.py). dynamic-update-slice does it on the device (the update written
+into a buffer at the bounds, the result its actual rows); dynamic-slice too at the bounds,
+and below a bound reads the starts back to refuse a window XLA would read from padding.
+dynamic-reshape reads its sizes back (the host allocates).
 Left on the host tier: update computations beyond those above (a transcendental, a nested
 call), bitcast-convert of sub-byte types, and u64 start indices (torch has no unsigned
 64-bit clamp).
@@ -42,7 +43,7 @@ from ....hlo.shape import UNBOUNDED
 from ....hlo.types import bit_width
 from ....shapes.rules_data import physical_order
 from ....shapes.sizes import gather_past_size
-from ....shapes.slice_windows import slice_first, update_windows
+from ....shapes.slice_windows import slice_first, update_rows, update_windows
 from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
@@ -347,23 +348,32 @@ def dynamic_update_slice(ctx, inst, args):
     vector = _start_vector(inst, starts, x.dim())
     if vector is None:
         return NotImplemented
-    bounds, update_bounds = inst.operands[0].shape.dims, inst.operands[1].shape.dims
     shape = ctx.out_shape()
-    if tuple(shape) != tuple(x.shape) or any(
-            _below(n, b) or _below(u, ub)
-            for n, b, u, ub in zip(x.shape, bounds, update.shape, update_bounds)):
+    if tuple(shape) != tuple(x.shape):  # a whole-bound update sizes the result (rare)
         return _update_below_bound(inst, x, update, vector.tolist(), shape)
-    # at the bounds, clamping against the actual sizes is XLA's clamp (on the device)
-    windows = _windows(ctx, vector, update.shape, x.shape, "dynamic-update-slice update")
-    out = x.clone()
+    # XLA's starts, clamped against the bounds on the device (no read-back): the update is
+    # written into a buffer at the bounds and the result is its first (actual) rows.
+    dims = list(zip(x.shape, update.shape, inst.operands[0].shape.dims,
+                    inst.operands[1].shape.dims))
+    padded = [n if UNBOUNDED in (b, ub) else b for n, _, b, ub in dims]  # `?`: no padding
+    # the largest start XLA keeps (an update larger than a `?` dimension raises here)
+    high = [update_rows(inst.name, d, _LARGEST, u, ub, n, b)[0]
+            for d, (n, u, b, ub) in enumerate(dims)]
     if update.numel() == 0:
-        return out
+        return x.clone()
+    first = torch.minimum(vector.clamp(min=0), torch.tensor(high, device=vector.device))
+    out = x.clone() if padded == list(x.shape) else \
+        torch.empty(padded, dtype=x.dtype, device=x.device)
+    if out.shape != x.shape:
+        out[tuple(slice(0, n) for n in x.shape)] = x
     rank = x.dim()
-    index = tuple(
-        (torch.arange(x.shape[d], device=x.device) if w is None else w).reshape(
-            [-1 if k == d else 1 for k in range(rank)]) for d, w in enumerate(windows))
+    index = tuple((first[d] + torch.arange(u, device=x.device)).reshape(
+        [-1 if k == d else 1 for k in range(rank)]) for d, u in enumerate(update.shape))
     out[index] = update.to(out.dtype)
-    return out
+    return out if out.shape == x.shape else out[tuple(slice(0, n) for n in x.shape)].contiguous()
+
+
+_LARGEST = 2 ** 62  # a start past every dimension: update_rows clamps it to the largest
 
 
 def _below(actual: int, bound: int) -> bool:
