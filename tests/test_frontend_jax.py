@@ -43,6 +43,34 @@ def _close(got, want):
             np.testing.assert_array_equal(g, w)
 
 
+def _stacked(x):
+    """Loops whose stacked outputs have the dynamic length: a reversed scan with a tuple of
+    stacked outputs, fori_loops with symbolic trip counts writing rows (`.at[i].set`, and
+    dynamic_update_slice at 2i for (n+1)//2 trips), and a while_loop doing the same."""
+    n = x.shape[0]
+
+    def scan_step(c, row):
+        c = c * 0.5 + row
+        return c, (c, jnp.sum(row))
+
+    def cumprod(i, carry):
+        acc, out = carry
+        acc = acc * x[i]
+        return acc, out.at[i].set(acc)
+
+    def even_rows(i, out):
+        return lax.dynamic_update_slice(out, x[i][None] + i, (2 * i, 0))
+
+    def while_body(carry):
+        i, out = carry
+        return i + 1, out.at[i].set(jnp.cumsum(x[i]))
+
+    return (lax.scan(scan_step, jnp.zeros(3), x, reverse=True),
+            lax.fori_loop(0, n, cumprod, (jnp.ones(3), jnp.zeros_like(x)))[1],
+            lax.fori_loop(0, (n + 1) // 2, even_rows, jnp.zeros_like(x)),
+            lax.while_loop(lambda c: c[0] < n, while_body, (0, jnp.zeros_like(x)))[1])
+
+
 FAMILIES = {
     "mean_var": (lambda x: (x.mean(0), x.var(0), x - x.mean(0)), ["f32[n,6]"]),
     "layernorm": (lambda x: (x - x.mean(-1, keepdims=True))
@@ -56,6 +84,7 @@ FAMILIES = {
     "argmax": (lambda x: (jnp.argmax(x, 0), jnp.max(x, 1), jnp.argmin(x[:, 0])), ["f32[n,5]"]),
     "scan": (lambda x: lax.scan(lambda c, r: (c + r, c * 2 + r), jnp.zeros(3), x),
              ["f32[n,3]"]),
+    "stacked": (lambda x: _stacked(x), ["f32[n,3]"]),
     "integer": (lambda x: (x // 3, x % 5, x >> 1, x & 7, jnp.abs(x), jnp.clip(x, -2, 2),
                            x.sum(), jnp.cumsum(x)), ["s32[n]"]),
     "slices": (lambda x: (x[1:], x[:-1], x[::2], jnp.flip(x), jnp.roll(x, 1),
@@ -188,3 +217,53 @@ def test_large_captured_constant_keeps_its_values():
     _close(exe(x), jax.jit(lambda x: jnp.tanh(x @ w))(x))
     assert np.array_equal(next(i.literal for i in exe.module.instructions()
                                if i.literal is not None and i.literal.shape == (64, 80)), w)
+
+
+def test_a_scan_whose_length_is_a_size_without_xs_is_refused_by_jax():
+    """`lax.scan(f, init, None, length=n)` with n symbolic: jax.export itself refuses it
+    (InconclusiveDimensionOperation: the length must be a constant); from_jax says so."""
+    def fn(x):
+        return lax.scan(lambda c, _: (c + 1.0, c * c), 0.5, None, length=x.shape[0])
+    with pytest.raises(dynhlo.UnsupportedError, match="InconclusiveDimensionOperation: "
+                       "Symbolic dimension 'n' used in a context that requires a constant"):
+        from_jax(fn, "f32[n,3]", bounds={"n": 8})
+
+
+def _cat(*arrays):
+    return jnp.concatenate(arrays)
+
+
+# StableHLO clamps a start against the actual shape; the HLO dynhlo writes clamps against the
+# bounds as XLA does, so the import clamps first (and pads the operand of a dynamic update).
+SLICES = {
+    "index": lambda x, i: x[i],
+    "slice": lambda x, i: lax.dynamic_slice(_cat(x, x), (i, 0), (2, 3)),
+    "update": lambda x, i: lax.dynamic_update_slice(_cat(x, x), jnp.ones((2, 3)), (i, 0)),
+    "dynamic_update": lambda x, i: lax.dynamic_update_slice(_cat(x, x, x), -x[:, :2], (i, i)),
+    "whole_update": lambda x, i: lax.dynamic_update_slice(x, -x, (i, 0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SLICES))
+def test_dynamic_slices_clamp_at_the_actual_size_as_jax_does(name):
+    fn = SLICES[name]
+    exe = from_jax(fn, "f32[n,3]", "s32[]", bounds={"n": 8})
+    for n in (1, 2, 5, 8):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3) + 1
+        for i in (-1, 0, 3, 6, 30):
+            _close(exe(x, np.int32(i)), jax.jit(fn)(x, np.int32(i)))
+
+
+def test_an_update_as_large_as_the_operands_bound_lands_where_jax_puts_it():
+    """y (m <= n, both bounded by 8) into x: XLA would place y by its bound (start 0, the
+    result y's size); JAX writes y's m rows at clamp(i, 0, n - m) and keeps n rows."""
+    n, m = jax.export.symbolic_shape("n, m", constraints=["n <= 8", "m <= n"])
+    fn = lambda x, y, i: lax.dynamic_update_slice(x, y, (i, 0))  # noqa: E731
+    exported = jax.export.export(jax.jit(fn))(
+        jax.ShapeDtypeStruct((n, 3), np.float32), jax.ShapeDtypeStruct((m, 3), np.float32),
+        jax.ShapeDtypeStruct((), np.int32))
+    exe = dynhlo.compile(dynhlo.parse_stablehlo(exported.mlir_module_serialized))
+    for rows, cut, i in ((8, 1, 5), (8, 3, 9), (3, 1, 2), (3, 3, 1), (1, 1, 0)):
+        x = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3) + 1
+        y = -np.arange(cut * 3, dtype=np.float32).reshape(cut, 3) - 1
+        _close(exe(x, y, np.int32(i)), jax.jit(fn)(x, y, np.int32(i)))

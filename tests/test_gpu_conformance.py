@@ -128,6 +128,68 @@ def test_threefry_at_the_bound_is_jax_bit_for_bit():
         np.testing.assert_array_equal(np.asarray(uniform), data["out_0"])
 
 
+# --- dynamic-(update-)slice: XLA's starts, clamped against the bounds --------------------
+
+_SLICES = """HloModule slices
+ENTRY main {
+  a = s32[<=10,3] parameter(0)
+  i = s32[] parameter(1)
+  j = s32[] parameter(2)
+  u = s32[<=4,2] parameter(3)
+  ds = s32[3,2] dynamic-slice(a, i, j), dynamic_slice_sizes={3,2}
+  whole = s32[<=10,1] dynamic-slice(a, i, j), dynamic_slice_sizes={10,1}
+  dus = s32[<=10,3] dynamic-update-slice(a, u, i, j)
+  ROOT r = (s32[3,2], s32[<=10,1], s32[<=10,3]) tuple(ds, whole, dus)
+}
+"""
+
+
+@pytest.mark.parametrize("n,i", [(10, 9), (10, -2), (7, 4), (7, 5), (6, 8), (3, 0), (1, 0),
+                                 (0, 0)])
+def test_dynamic_slices_at_xlas_starts_match_cpu(n, i):
+    """Starts clamp against the bound (10) on both backends; where XLA's window reads padding
+    (a 3-row slice from row 5 of 7 rows, any slice of fewer than 3 rows) both refuse with a
+    DynamicSizeError, and the update's valid rows land where XLA writes them."""
+    gpu, cpu = dynhlo.compile(_SLICES, **GPU), dynhlo.compile(_SLICES)
+    a = np.arange(n * 3, dtype=np.int32).reshape(n, 3) + 1
+    u = -np.arange(8, dtype=np.int32).reshape(4, 2) - 1
+    args = [a, np.int32(i), np.int32(2), u[:min(n, 4)]]
+    out = assert_same(gpu, cpu, args, f"slices at size {n}, start {i}")
+    first = min(max(i, 0), 7)
+    if first + 3 > n:
+        with pytest.raises(dynhlo.DynamicSizeError, match=f"actual size {n}"):
+            gpu(*args)
+        return
+    np.testing.assert_array_equal(out[0], a[first:first + 3, 1:3])
+    np.testing.assert_array_equal(out[1], a[:, 2:3])
+    rows = min(max(i, 0), 6)  # against the bounds 10 - 4
+    want = a.copy()
+    want[rows:rows + min(n, 4), 1:3] = u[:min(n, 4)][:max(0, n - rows)]
+    np.testing.assert_array_equal(out[2], want)
+
+
+@pytest.mark.parametrize("n", [0, 2, 6])
+def test_whole_bound_dynamic_update_matches_cpu(n):
+    """An update `<=6` into a 6-row operand: the result has the update's size on both."""
+    text = ("HloModule m\nENTRY e {\n  a = s32[6] parameter(0)\n  u = s32[<=6] parameter(1)\n"
+            "  i = s32[] parameter(2)\n  ROOT s = s32[<=6] dynamic-update-slice(a, u, i)\n}\n")
+    args = [np.arange(6, dtype=np.int32), -np.arange(n, dtype=np.int32) - 1, np.int32(3)]
+    out = assert_same(dynhlo.compile(text, **GPU), dynhlo.compile(text), args, f"size {n}")
+    np.testing.assert_array_equal(out[0], args[1])
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 4, 7])
+def test_constant_carried_through_a_while_matches_cpu(n):
+    """A broadcast constant carried through a loop with x-sized values (igamma's pattern,
+    without the `&` the interpreter mis-types): XLA holds it static, on both backends."""
+    from test_xla_dynamic_rules import CARRIED_CONSTANT
+    x = (np.arange(n * 3, dtype=np.float32).reshape(n, 3) - 4) / 8
+    args = [x, np.ones((5, 3), np.float32)]
+    out = assert_same(dynhlo.compile(CARRIED_CONSTANT, **GPU), dynhlo.compile(CARRIED_CONSTANT),
+                      args, f"size {n}")
+    assert len(out) == 3 and out[0].shape == (n, 3)
+
+
 # --- integer ops: every kernel emitter on edge values ------------------------------------
 
 _BINARY = ("add", "subtract", "multiply", "and", "or", "xor", "maximum", "minimum",

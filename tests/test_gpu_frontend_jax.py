@@ -14,7 +14,7 @@ from test_frontend_jax import BOUND, FAMILIES, _args, _close  # noqa: E402
 
 from dynhlo.frontends.jax import from_jax  # noqa: E402
 
-GPU_FAMILIES = ["mean_var", "attention", "cumsum_sort", "scan", "integer", "slices"]
+GPU_FAMILIES = ["mean_var", "attention", "cumsum_sort", "scan", "stacked", "integer", "slices"]
 
 
 def _numpy(out):

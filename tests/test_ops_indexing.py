@@ -2,9 +2,10 @@
 
 Answers come from element-by-element references written from XLA's operation semantics (the
 loops below), at the actual sizes. The start indices include values past the actual size and
-negative ones: dynamic-slice clamps and scatter skips against the actual size (writes past it
-only touch padding, never a value). A gather start past the actual size of a dynamic
-dimension is clamped by XLA against the bound and reads padding: a DynamicSizeError.
+negative ones: dynamic-(update-)slice clamps against the bound as XLA does on its padded
+buffer (writes past the actual size only touch padding, never a value), scatter skips against
+the actual size. A dynamic-slice or gather window that XLA's clamp puts past the actual size
+of a dynamic dimension reads padding: a DynamicSizeError.
 """
 
 from __future__ import annotations
@@ -50,23 +51,39 @@ DUS_DYN = module("""  a = f32[<=8,3] parameter(0)
   ROOT s = f32[<=8,3] dynamic-update-slice(a, u, i, j)""")
 
 
+def padded(x, bounds):
+    """XLA's padded buffer of `x` at `bounds`: NaN marks the uninitialised rows past x."""
+    buf = np.full(bounds, np.nan, F32)
+    buf[tuple(slice(0, k) for k in x.shape)] = x
+    return buf
+
+
 def _ds(x, i):
-    s = clamp(i, 3, len(x))
-    return x[s:s + 3]
+    """XLA: the start clamps against the bound 10 of the padded buffer, then 3 rows are read."""
+    s = clamp(i, 3, 10)
+    return padded(x, (10,))[s:s + 3]
 
 
-def _dus(x, u, i):
-    out = x.copy()
-    s = clamp(i, len(u), len(x))
-    out[s:s + len(u)] = u
-    return out
+def _dus(x, u, i, bound=10):
+    """XLA: the start clamps against the bound; rows written past the actual size are padding."""
+    buf = padded(x, (bound,)).astype(x.dtype) if x.dtype == F32 else np.resize(x, bound)
+    s = clamp(i, len(u), bound)
+    buf[s:s + len(u)] = u
+    return buf[:len(x)]
 
 
 def _dus_2d(x, u, i, j):
-    out = x.copy()
-    si, sj = clamp(i, u.shape[0], x.shape[0]), clamp(j, u.shape[1], x.shape[1])
-    out[si:si + u.shape[0], sj:sj + u.shape[1]] = u
-    return out
+    """XLA (dynamic_padder's RewriteDynamicUpdateSlice): starts clamp against the bounds
+    [8,3] - [4,2]; only the update's valid rows are written."""
+    buf = padded(x, (8, 3))
+    si, sj = clamp(i, 4, 8), clamp(j, 2, 3)
+    buf[si:si + u.shape[0], sj:sj + u.shape[1]] = u
+    return buf[:x.shape[0]]
+
+
+def _defined(expect, args) -> bool:
+    """XLA's answer reads no padding (no NaN in the valid result)."""
+    return not np.isnan(expect(*args)).any()
 
 
 def _arange(n, cols=None):
@@ -76,13 +93,14 @@ def _arange(n, cols=None):
 
 SLICE_CASES = [
     *[OpCase(f"dynamic-slice-start{i}", DS, lambda n, r, i=i: (_arange(n), S32(i)), _ds,
-             (10, 3, 4, 7)) for i in (0, 2, 5, 9, -3)],
+             tuple(n for n in (10, 0, 3, 4, 7) if _defined(_ds, (_arange(n), S32(i)))))
+      for i in (0, 2, 5, 9, -3)],
     *[OpCase(f"dynamic-slice-2d-{i}-{j}", DS_2D,
              lambda n, r, i=i, j=j: (_arange(n, 4), np.uint32(i), np.uint32(j)),
              lambda x, i, j: x[:, clamp(j, 2, 4):clamp(j, 2, 4) + 2], (6, 0, 1, 4))
       for i, j in ((0, 0), (3, 1), (5, 7))],
     *[OpCase(f"dynamic-update-slice-start{i}", DUS,
-             lambda n, r, i=i: (_arange(n), -_arange(3), S32(i)), _dus, (10, 3, 4, 7))
+             lambda n, r, i=i: (_arange(n), -_arange(3), S32(i)), _dus, (10, 0, 2, 3, 4, 7))
       for i in (0, 4, 8, -1)],
     *[OpCase(f"dynamic-update-slice-2d-{i}-{j}", DUS_DYN,
              lambda n, r, i=i, j=j: (_arange(n, 3), -_arange(min(n, 4), 2), S32(i), S32(j)),
@@ -343,9 +361,37 @@ def test_indexing_ops(case, n):
     check_case(case, n)
 
 
-def test_dynamic_slice_clamps_against_actual_size_not_bound():
-    """start 5 of [0..5] (bound 10): the static computation clamps to 3; the bound would not."""
-    np.testing.assert_array_equal(run_hlo(DS, _arange(6), S32(5)), [4, 5, 6])
+DS_PAST = [(n, i) for i in (0, 2, 5, 9, -3) for n in (0, 1, 3, 4, 7)
+           if not _defined(_ds, (_arange(n), S32(i)))]
+
+
+@pytest.mark.parametrize("n,i", DS_PAST)
+def test_dynamic_slice_past_the_actual_size_is_refused_where_xla_reads_padding(n, i):
+    """XLA clamps the start against the bound 10 and reads 3 rows of its padded buffer: where
+    those pass the actual size there is no value to match (DynamicSizeError, on both backends:
+    test_gpu_conformance.py)."""
+    first = clamp(i, 3, 10)
+    with pytest.raises(DynamicSizeError, match=rf"instruction 's': dynamic-slice of size 3 reads "
+                       rf"rows {first}..{first + 2} of operand dimension 0 \(start {i} clamped "
+                       rf"to {first} against the bound 10.*actual size {n}: "):
+        run_hlo(DS, _arange(n), S32(i))
+
+
+def test_dynamic_slice_clamps_against_the_bound_as_xla_does():
+    """start 5 of 8 rows (bound 10): XLA reads rows 5..7; clamping against the actual size
+    (to 5 as well here) and against the bound agree; start 9 clamps to 7 against the bound."""
+    np.testing.assert_array_equal(run_hlo(DS, _arange(8), S32(5)), [6, 7, 8])
+    with pytest.raises(DynamicSizeError, match="rows 7..9"):
+        run_hlo(DS, _arange(8), S32(9))
+
+
+def test_dynamic_update_slice_clamps_against_the_bound_as_xla_does():
+    """start 4, 3 rows, bound 10, actual 6: XLA writes rows 4..6 (clamping against the actual
+    size would write 3..5); row 6 is padding and dropped."""
+    np.testing.assert_array_equal(run_hlo(DUS, _arange(6), -_arange(3), S32(4)),
+                                  [1, 2, 3, 4, -1, -2])
+    np.testing.assert_array_equal(run_hlo(DUS, _arange(6), -_arange(3), S32(9)),
+                                  _arange(6))  # clamped to 7: every row lands in padding
 
 
 def test_scatter_skips_a_window_past_the_actual_end():
@@ -354,13 +400,10 @@ def test_scatter_skips_a_window_past_the_actual_end():
     np.testing.assert_array_equal(out, [1, 1, 1, 0, 0, 0, 0, 0])
 
 
-@pytest.mark.parametrize("text,args", [
-    (DS, (_arange(2), S32(0))),
-    (DUS, (_arange(2), _arange(3), S32(0))),
-])
-def test_slice_larger_than_actual_size_is_a_clear_error(text, args):
+def test_slice_larger_than_actual_size_is_a_clear_error_an_update_is_cut():
     with pytest.raises(DynamicSizeError, match="actual size 2"):
-        run_hlo(text, *args)
+        run_hlo(DS, _arange(2), S32(0))
+    np.testing.assert_array_equal(run_hlo(DUS, _arange(2), -_arange(3), S32(0)), [-1, -2])
 
 
 DTYPES = {"pred": np.bool_, "u8": np.uint8, "s16": np.int16, "s64": np.int64,
@@ -390,7 +433,7 @@ def test_indexing_ops_keep_every_dtype(ty, n):
     x, u = values[:n], values[n:]
     k = np.arange(n, dtype=S32)[::-1].copy()
     j = np.array([[n - 1], [7]], S32)
-    want = _dus(x, u, 4)[k]
+    want = _dus(x, u, 4, bound=6)[k]
     want = ref_scatter([want], j, [u], lambda a, b: b, (), (0,), (0,), 1)
     out = run_hlo(text, x, u, S32(4), k, j)
     assert out.dtype == dtype
@@ -426,3 +469,17 @@ BAD = [
 def test_bad_indexing_is_a_clear_error_naming_the_instruction(name, error, text, args):
     with pytest.raises(error, match="'bad'"):
         run_hlo(text, *args)
+
+
+DUS_WHOLE = module("""  a = f32[6] parameter(0)
+  u = f32[<=6] parameter(1)
+  i = s32[] parameter(2)
+  ROOT s = f32[<=6] dynamic-update-slice(a, u, i)""")
+
+
+@pytest.mark.parametrize("n", [0, 2, 6])
+def test_a_dynamic_update_as_large_as_the_bound_gives_the_result_its_size(n):
+    """XLA's HandleDynamicUpdateSlice: an update `<=6` into a 6-row operand clamps its start
+    to 0 and covers the whole buffer, so the result has the update's size (its rows)."""
+    got = run_hlo(DUS_WHOLE, _arange(6), -_arange(n), S32(3))
+    np.testing.assert_array_equal(got, -_arange(n))

@@ -13,6 +13,7 @@ import pytest
 import dynhlo
 from dynhlo.errors import HloParseError, HloVerifyError
 from dynhlo.hlo import parse_hlo
+from dynhlo.hlo.ir import modules_equal
 
 # dynamic_padder_test.cc writes set-dimension-size's attribute on the next line.
 MULTILINE = """HloModule m
@@ -52,6 +53,66 @@ def test_a_comma_at_the_start_of_the_next_line_continues_the_instruction():
     assert root.attrs == {"dimensions": "{0}"}
     x = np.arange(4, dtype=np.float32)
     np.testing.assert_array_equal(dynhlo.compile(text)(x), x[::-1])
+
+
+# XLA's instruction list is token based (hlo_parser.cc ParseInstructionList: instructions up to
+# '}', newlines not significant); jaxlib 0.10's parser reads each of these.
+ONE_LINE_MODULES = [
+    "HloModule m\nENTRY e {\n a = f32[3] parameter(0) b = f32[3] add(a, a)\n"
+    " ROOT c = f32[3] multiply(b, a)\n}\n",
+    "HloModule m\nENTRY e {\n a = f32[3] parameter(0)\n b = f32[3] add(a, a) "
+    "ROOT c = f32[3] multiply(b, a) }\n",
+    "HloModule m ENTRY e { a = f32[3] parameter(0) b = f32[3] add(a, a) "
+    "ROOT c = f32[3] multiply(b, a) }",
+    "HloModule m\nENTRY e {\n a = f32[3] parameter(0) k = f32[3] constant({1, 2, 3}) "
+    "b = f32[3] add(a, a), metadata={op_name=\"x\"} c = f32[3] reverse(b), dimensions={0} "
+    "ROOT d = f32[3] multiply(c, k)\n}\n",
+    "HloModule m\nadd { x = f32[] parameter(0) y = f32[] parameter(1) ROOT s = f32[] add(x, y) }"
+    " ENTRY e { a = f32[3] parameter(0) z = f32[] constant(0) r = f32[] reduce(a, z), "
+    "dimensions={0}, to_apply=add ROOT o = f32[3] broadcast(r), dimensions={} }",
+]
+ONE_LINE_EXPECTED = [
+    lambda x: 2 * x * x,
+    lambda x: 2 * x * x,
+    lambda x: 2 * x * x,
+    lambda x: (2 * x)[::-1] * np.array([1, 2, 3], np.float32),
+    lambda x: np.full(3, x.sum(), np.float32),
+]
+
+
+@pytest.mark.parametrize("index", range(len(ONE_LINE_MODULES)))
+def test_several_instructions_on_one_line_parse_as_xla_parses_them(index):
+    text = ONE_LINE_MODULES[index]
+    x = np.array([1.5, -2.0, 4.0], np.float32)
+    np.testing.assert_allclose(dynhlo.compile(text)(x), ONE_LINE_EXPECTED[index](x))
+    assert modules_equal(parse_hlo(parse_hlo(text).to_text()), parse_hlo(text))
+
+
+def test_a_value_with_a_space_before_a_bracket_continues_on_the_line():
+    """XLA's mesh replica groups (`mesh['x'=1] {'x'}`) hold a space; the next instruction on
+    the same line still starts after the value."""
+    text = ("HloModule m\nadd { x = f32[] parameter(0) y = f32[] parameter(1) "
+            "ROOT s = f32[] add(x, y) }\nENTRY e { a = f32[3] parameter(0) r = f32[3] "
+            "all-reduce(a), replica_groups=mesh['x'=1] {'x'}, to_apply=add "
+            "ROOT n = f32[3] negate(r) }\n")
+    module = parse_hlo(text)
+    assert module.entry.root.operands[0].attrs["replica_groups"] == "mesh['x'=1] {'x'}"
+    x = np.array([1.5, -2.0, 4.0], np.float32)
+    np.testing.assert_array_equal(dynhlo.compile(text)(x), -x)
+
+
+@pytest.mark.parametrize("line,column,message", [
+    # XLA: "4:24: error: expects attribute name" at the ROOT after the comma.
+    (" b = f32[3] add(a, a), ROOT c = f32[3] multiply(b, a)", 24, "attribute name after ','"),
+    (" b = f32[3] add(a, a) junk", 23, "expected an instruction"),
+    (' b = f32[3] add(a, a), metadata={op_name="x"} c = f32[3] negate(b) ROOT d = f32[3] oops(c)',
+     84, "unknown opcode 'oops'"),
+])
+def test_what_follows_an_instruction_on_its_line_is_refused_at_its_column(line, column, message):
+    text = f"HloModule m\nENTRY e {{\n a = f32[3] parameter(0)\n{line}\n}}\n"
+    with pytest.raises(HloParseError, match=message) as info:
+        parse_hlo(text)
+    assert (info.value.line, info.value.column) == (4, column)
 
 
 @pytest.mark.parametrize("body,shape", [

@@ -133,3 +133,59 @@ def test_strided_same_conv_gradients_at_size_0_are_empty_and_zero():
     y, dx, dw = exe(np.ones((1, 7, 2), np.float32), np.int32(0))
     assert y.shape == (1, 0, 1) and dx.shape == (1, 0, 2)
     np.testing.assert_array_equal(dw, np.zeros((3, 2, 1), np.float32))
+
+
+# HandleWhile passes sizes into the body only for dimensions dynamic on entry: a broadcast
+# constant carried through the loop stays static, so where it meets x-sized values it is a
+# static operand cut to x's size (no broadcast of a size 1), iteration after iteration. The
+# constant also meets x and y outside the loop, so it runs at its bound (shared by both).
+CARRIED_CONSTANT = """HloModule m
+body {
+  p = (f32[<=7,3], f32[<=7,3], s32[]) parameter(0)
+  x = f32[<=7,3] get-tuple-element(p), index=0
+  c = f32[<=7,3] get-tuple-element(p), index=1
+  i = s32[] get-tuple-element(p), index=2
+  s = f32[<=7,3] add(x, c)
+  m = f32[<=7,3] multiply(s, c)
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  ROOT t = (f32[<=7,3], f32[<=7,3], s32[]) tuple(x, m, next)
+}
+cond {
+  p = (f32[<=7,3], f32[<=7,3], s32[]) parameter(0)
+  i = s32[] get-tuple-element(p), index=2
+  k = s32[] constant(3)
+  ROOT lt = pred[] compare(i, k), direction=LT
+}
+ENTRY main {
+  x = f32[<=7,3] parameter(0)
+  two = f32[] constant(0.5)
+  c = f32[<=7,3] broadcast(two), dimensions={}
+  zero = s32[] constant(0)
+  t = (f32[<=7,3], f32[<=7,3], s32[]) tuple(x, c, zero)
+  w = (f32[<=7,3], f32[<=7,3], s32[]) while(t), condition=cond, body=body
+  r = f32[<=7,3] get-tuple-element(w), index=1
+  o = f32[<=7,3] add(r, x)
+  y = f32[<=7,3] parameter(1)
+  cx = f32[<=7,3] add(c, x)
+  cy = f32[<=7,3] add(c, y)
+  ROOT out = (f32[<=7,3], f32[<=7,3], f32[<=7,3]) tuple(o, cx, cy)
+}
+"""
+
+
+def carried_constant_expected(x):
+    c = np.full_like(x, 0.5)
+    for _ in range(3):
+        c = (x + c) * c
+    return c + x
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 4, 7])
+def test_a_constant_carried_through_a_while_stays_static_as_xla_holds_it(n):
+    x = (np.arange(n * 3, dtype=np.float32).reshape(n, 3) - 4) / 8
+    y = np.ones((5, 3), np.float32)
+    o, cx, cy = dynhlo.compile(CARRIED_CONSTANT)(x, y)
+    np.testing.assert_allclose(o, carried_constant_expected(x), rtol=1e-6)
+    np.testing.assert_array_equal(cx, x + 0.5)
+    np.testing.assert_array_equal(cy, y + 0.5)

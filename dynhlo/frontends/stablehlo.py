@@ -13,7 +13,7 @@ from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from ..passes.bound_unbounded import bound_unbounded
 from . import (stablehlo_chlo, stablehlo_dynamic, stablehlo_misc, stablehlo_ops,  # noqa: F401
-               stablehlo_regions)
+               stablehlo_regions, stablehlo_slices)
 from . import shape_exprs as sx
 from .mlir_load import inline_calls, legalize_chlo, load_module, op_names
 from .stablehlo_calls import check_call_graph

@@ -241,21 +241,6 @@ def _slice(cx):
     return [val]
 
 
-@converts("stablehlo.dynamic_slice")
-def _dynamic_slice(cx):
-    x, *starts = cx.operands
-    sizes = list(cx.attr("slice_sizes"))
-    return [cx.comp.emit(cx.result_shape(), "dynamic-slice", [x, *starts],
-                         f"dynamic_slice_sizes={dims_text(sizes)}")]
-
-
-@converts("stablehlo.dynamic_update_slice")
-def _dynamic_update_slice(cx):
-    x = cx.operands[0]
-    return [cx.comp.emit(bounded(cx.result_shape(), list(x.shape.dims)),
-                         "dynamic-update-slice", cx.operands)]
-
-
 @converts("stablehlo.pad")
 def _pad(cx):
     x, value = cx.operands

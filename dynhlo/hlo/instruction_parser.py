@@ -16,13 +16,14 @@ from .literal import LiteralSyntaxError, _Reader, read_literal
 from .opcodes import BY_NAME, OP_SPECS, Opcode
 from .opcodes_attrs import ATTRIBUTES
 from .parser_infer import INFERABLE
-from .scanner import _ARRAY_SHAPE, _N, _NAME, _SKIP, _SKIP_INLINE, _Scanner
+from .scanner import _ARRAY_SHAPE, _N, _NAME, _SKIP, _Scanner
 
 _INSTR_HEAD = re.compile(rf"(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*")
 _OPCODE = re.compile(r"([a-z][a-z0-9\-]*)\s*\(")
 _PARAM_NUMBER = re.compile(r"\s*([0-9]{1,18})\s*\)")
 # XLA's lexer skips newlines like any space: `..., \n dimensions={0}` continues the instruction.
 _ATTR_NAME = re.compile(rf"{_SKIP.pattern},{_SKIP.pattern}({_N})\s*=\s*", re.S)
+_DANGLING_COMMA = re.compile(rf"{_SKIP.pattern},{_SKIP.pattern}", re.S)
 _STRIP_PCT = re.compile(r"%(?=[A-Za-z_])")
 _INLINE_START = re.compile(rf"\{{\s*(?:\{{|(?:ROOT\s+)?%?{_N}\s*=)")
 _CALL_KEYS = {op: frozenset(spec.calls) | {"to_apply", "calls"} for op, spec in OP_SPECS.items()}
@@ -112,7 +113,7 @@ class _InstructionParser(_Scanner):
                              f"{len(names)}", pos)
 
     def attributes(self, opcode: Opcode):
-        """`, key=value` pairs up to the end of the line: (attrs, called or None)."""
+        """`, key=value` pairs (any number, across lines): (attrs, called or None)."""
         attrs: dict[str, str] = {}
         called = None
         call_keys = _CALL_KEYS[opcode]
@@ -138,10 +139,13 @@ class _InstructionParser(_Scanner):
                 called = called or {}
                 called[key] = self._computation_names(value, value_at)
             attrs[key] = value
-        self.pos = _SKIP_INLINE.match(self.text, self.pos).end()
-        if self.pos < len(self.text) and self.text[self.pos] not in "\n}":
-            raise self.error("expected ', attribute=value' or the end of the instruction, "
-                             f"got '{self.got()}'")
+        # XLA's instruction list is token based: the next instruction (or the computation's
+        # '}') may follow on the same line, and is read as the next instruction. A ',' not
+        # followed by `name=` is refused here, as XLA refuses it ("expects attribute name").
+        m = _DANGLING_COMMA.match(self.text, self.pos)
+        if m:
+            self.pos = m.end()
+            raise self.error(f"expected an attribute name after ',', got '{self.got()}'")
         return attrs, called
 
     def _computation_names(self, value: str, pos: int) -> list[tuple[str, int]]:

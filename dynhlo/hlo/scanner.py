@@ -20,13 +20,13 @@ _N = r"[A-Za-z_][\w.\-]*"  # a name
 _ARR = r"[a-z][a-z0-9]*\[[^\]\n]*\](?:\{[^}\n]*\})?"  # an array shape
 _STR = r'"(?:[^"\\\n]|\\.)*"'  # a string on one line
 _SKIP = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
-_SKIP_INLINE = re.compile(r"(?:[ \t\r]+|/\*.*?\*/|//[^\n]*)*", re.S)
 _NAME = re.compile(rf"%?({_N})")
 _ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^}]*\})?")
 _DIM = re.compile(r"\s*(?:(\?)|(<=)?\s*(-?)([0-9]{1,18}))\s*")
 _SIMPLE_VALUE = re.compile(r"[^\s,{}()\[\]\"]+")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_VALUE_PART = re.compile(r'[^{}()\[\]",\n]*')
+_VALUE_PART = re.compile(r'[^{}()\[\]",\s]*')
+_SPACE = re.compile(r"\s*")
 _DELIMITER = re.compile(r'[{}()\[\]"]')
 _OPEN = {"{": "}", "(": ")", "[": "]"}
 
@@ -172,9 +172,17 @@ class _Scanner:
         start = pos = self.pos
         stack: list[str] = []
         while True:
-            if not stack:  # outside brackets, a value ends at ',' or a newline
+            if not stack:  # outside brackets, a value ends at ',' or a space (as XLA's
+                # tokens do: the next instruction may follow on the same line), unless a
+                # bracket follows the space (`mesh['x'=2] {'x'}`: XLA's mesh replica groups;
+                # no instruction starts with a bracket)
                 pos = _VALUE_PART.match(text, pos).end()
-                if pos >= len(text) or text[pos] in ",\n)}]":
+                if pos < len(text) and text[pos].isspace():
+                    after = _SPACE.match(text, pos).end()
+                    if after >= len(text) or text[after] not in "{[(":
+                        break
+                    pos = after
+                if pos >= len(text) or text[pos] in ",)}]":
                     break
             else:  # inside brackets, only brackets and strings matter
                 dm = _DELIMITER.search(text, pos)

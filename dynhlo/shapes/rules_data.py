@@ -2,9 +2,11 @@
 dynamic-reshape, bitcast, bitcast-convert, gather, scatter.
 
 A slice that takes a whole dynamic dimension (slice size equal to the bound) keeps the
-operand's dynamic size, as XLA's DynamicDimensionInference does; a smaller slice is static and
-is clamped at run time against the actual size. Semantics: XLA operation semantics
-(https://openxla.org/xla/operation_semantics) and DynamicDimensionInference.
+operand's dynamic size, as XLA's DynamicDimensionInference does; a smaller slice is static, its
+start clamped at run time against the bound as XLA clamps it (slice_windows.py); a dynamic
+update as large as the operand's bound gives a dynamic-update-slice its size.
+Semantics: XLA operation semantics (https://openxla.org/xla/operation_semantics) and
+DynamicDimensionInference.
 """
 
 from __future__ import annotations
@@ -69,7 +71,10 @@ def _dynamic_update_slice(ctx, inst, operands):
             raise ctx.error(f"update dimension {d} ({dim_text(u)}) is larger than the "
                             f"operand's ({dim_text(o)})")
     _check_starts(ctx, starts, len(operand), 2)
-    return operand
+    # XLA's HandleDynamicUpdateSlice: a dynamic update as large as the operand's bound gives
+    # the result its size (the start clamps to 0 and the update covers the whole buffer).
+    return tuple(u if isinstance(u, Sym) and bound_of(u) == bound_of(o) != UNBOUNDED else o
+                 for o, u in zip(operand, update))
 
 
 @rule(Opcode.DYNAMIC_RESHAPE)

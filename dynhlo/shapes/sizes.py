@@ -107,10 +107,18 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     smaller size. Sizes with nothing of their own (a broadcast constant), a static dimension
     and the same size met twice go through `unify` (one size; no run-time formula).
     """
-    if any(isinstance(d, Sym) and d.root().static_like for d in (a, b)):
-        # a constant carried through a loop: XLA would hold it static, dynhlo reads its size
-        # off the loop state; they must agree at run time (no broadcast of a size 1, which
-        # would silently give the constant's bound)
+    like = [isinstance(d, Sym) and d.root().static_like for d in (a, b)]
+    if any(like):
+        # A constant carried through a loop: XLA holds it static (HandleWhile passes sizes
+        # only for dimensions dynamic on entry), so meeting a dynamic size it is a static
+        # operand, cut to that size: the result takes the other's size (no broadcast of a
+        # size 1). dynhlo reads its size off the loop state: the bound on entry, the size it
+        # was given (never smaller) once the body has combined it with sized values.
+        # A size-less other (a broadcast constant, or one shared at its bound) is unified.
+        other, carried = (b, a) if like[0] else (a, b)
+        if not all(like) and isinstance(other, Sym) and other.root().expr is not None and \
+                not other.root().shared and bound_of(other) == bound_of(carried):
+            return other.root()
         return unify(a, b, where)
     if isinstance(a, Sym) and isinstance(b, Sym) and _pull_size(a.root(), b.root(), where):
         return a.root()

@@ -1,11 +1,12 @@
 """Indexing and reinterpreting data on the CPU: dynamic-slice, dynamic-update-slice, reverse,
 dynamic-reshape, bitcast, bitcast-convert, gather and scatter.
 
-Values are held at their actual sizes, so every start index is clamped against the ACTUAL
-operand size (as the static computation at those sizes would), a reverse flips only the valid
-region, and a scatter window is in or out of bounds by the actual sizes. A slice larger than
-the actual size of its dimension has no static meaning: it is a DynamicSizeError naming the
-instruction. Semantics: XLA operation semantics (https://openxla.org/xla/operation_semantics).
+Values are held at their actual sizes. dynamic-slice and dynamic-update-slice place their
+windows as XLA does on the padded buffer (starts clamped against the bounds; the shared
+rules are in shapes/slice_windows.py), a window that would read XLA's uninitialised padding is
+a DynamicSizeError naming the instruction; a reverse flips only the valid region, and a
+scatter window is in or out of bounds by the actual sizes.
+Semantics: XLA operation semantics (https://openxla.org/xla/operation_semantics).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ...hlo.opcodes import Opcode
 from ...hlo.types import bit_width, to_numpy_dtype
 from ...shapes.rules_data import physical_order
 from ...shapes.sizes import gather_past_size
+from ...shapes.slice_windows import slice_first, update_windows
 from .lowering import lowering
 from .ops_data import own_sizes as _own_sizes
 from .ops_reduce import _fast_reducer
@@ -31,35 +33,34 @@ def _starts(ctx, values, rank: int) -> list[int]:
     return [int(np.asarray(v)) for v in values]
 
 
-def _clamped(ctx, starts, sizes, extents, what: str) -> tuple[slice, ...]:
-    """XLA clamps each start to [0, extent - size]; a size over the extent is an error."""
-    out = []
-    for d, (start, size, extent) in enumerate(zip(starts, sizes, extents)):
-        if size > extent:
-            raise ctx.error(f"{what} of size {size} along dimension {d}, which has actual size "
-                            f"{extent}: XLA's answer would read uninitialised padding")
-        start = min(max(start, 0), extent - size)
-        out.append(slice(start, start + size))
-    return tuple(out)
-
-
 @lowering(Opcode.DYNAMIC_SLICE)
 def dynamic_slice(ctx, inst, args):
-    """A window of the result's size at the clamped starts (a whole dynamic dim: start 0)."""
+    """The window at XLA's starts, clamped against the bounds (slice_windows.py); a window
+    that would read XLA's padding is a DynamicSizeError."""
     x, *starts = args
-    shape = ctx.out_shape()
-    window = _clamped(ctx, _starts(ctx, starts, x.ndim), shape, x.shape, "dynamic-slice")
-    return np.array(x[window], copy=True)
+    sizes, shape = attrs.ints(inst, "dynamic_slice_sizes"), ctx.out_shape()
+    bounds = inst.operands[0].shape.dims
+    window = []
+    for d, start in enumerate(_starts(ctx, starts, x.ndim)):
+        first = slice_first(inst.name, d, start, sizes[d], x.shape[d], bounds[d])
+        window.append(slice(first, first + shape[d]))
+    return np.array(x[tuple(window)], copy=True)
 
 
 @lowering(Opcode.DYNAMIC_UPDATE_SLICE)
 def dynamic_update_slice(ctx, inst, args):
-    """A copy of the operand with the update written at the clamped starts."""
+    """The operand (at the result's sizes) with the update's valid rows written at XLA's
+    starts; rows that land in XLA's padding are dropped (slice_windows.py)."""
     x, update, *starts = args
-    window = _clamped(ctx, _starts(ctx, starts, x.ndim), update.shape, x.shape,
-                      "dynamic-update-slice update")
-    out = np.array(x, copy=True)
-    out[window] = update
+    shape = ctx.out_shape()
+    target, source = update_windows(inst, _starts(ctx, starts, x.ndim), update.shape, shape)
+    if tuple(shape) == x.shape:
+        out = np.array(x, copy=True)
+    else:  # the result takes a whole-bound update's size: the update covers the new rows
+        out = np.zeros(shape, x.dtype)
+        common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape))
+        out[common] = x[common]
+    out[target] = update[source]
     return out
 
 

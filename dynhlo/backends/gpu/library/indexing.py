@@ -18,8 +18,11 @@ Update computations done on the device:
 - any other update computation made of the ops apply.py runs: applied in rounds
   (an element hit k times takes k rounds, in update order), as on the CPU backend.
 
-dynamic-slice / dynamic-update-slice clamp start indices against the ACTUAL sizes on the
-device (no read-back); dynamic-reshape reads its sizes back (the host allocates).
+dynamic-slice / dynamic-update-slice clamp start indices against the bounds, as XLA does
+(shapes/slice_windows.py). dynamic-update-slice does it on the device (the update written
+into a buffer at the bounds, the result its actual rows); dynamic-slice too at the bounds,
+and below a bound reads the starts back to refuse a window XLA would read from padding.
+dynamic-reshape reads its sizes back (the host allocates).
 Left on the host tier: update computations beyond those above (a transcendental, a nested
 call), bitcast-convert of sub-byte types, and u64 start indices (torch has no unsigned
 64-bit clamp).
@@ -36,9 +39,11 @@ import torch
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
+from ....hlo.shape import UNBOUNDED
 from ....hlo.types import bit_width
 from ....shapes.rules_data import physical_order
 from ....shapes.sizes import gather_past_size
+from ....shapes.slice_windows import slice_first, update_rows, update_windows
 from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
@@ -322,9 +327,17 @@ def dynamic_slice(ctx, inst, args):
     vector = _start_vector(inst, starts, x.dim())
     if vector is None:
         return NotImplemented
-    out = x
-    for d, index in enumerate(_windows(ctx, vector, ctx.out_shape(), x.shape,
-                                       "dynamic-slice")):
+    sizes = attrs.ints(inst, "dynamic_slice_sizes")
+    bounds, shape = inst.operands[0].shape.dims, ctx.out_shape()
+    if any(_below(n, b) and size != b for n, b, size in zip(x.shape, bounds, sizes)):
+        # XLA clamps against the bound: read the starts back (only below the bound) and
+        # place the window as the CPU backend does, refusing a read of XLA's padding.
+        window = tuple(slice(first, first + shape[d]) for d, first in enumerate(
+            slice_first(inst.name, d, start, sizes[d], x.shape[d], bounds[d])
+            for d, start in enumerate(vector.tolist())))
+        return x[window].clone()
+    out = x  # at the bounds, clamping against the actual sizes is XLA's clamp
+    for d, index in enumerate(_windows(ctx, vector, shape, x.shape, "dynamic-slice")):
         if index is not None:
             out = out.index_select(d, index)
     return out.clone() if out is x else out
@@ -335,15 +348,46 @@ def dynamic_update_slice(ctx, inst, args):
     vector = _start_vector(inst, starts, x.dim())
     if vector is None:
         return NotImplemented
-    windows = _windows(ctx, vector, update.shape, x.shape, "dynamic-update-slice update")
-    out = x.clone()
+    shape = ctx.out_shape()
+    if tuple(shape) != tuple(x.shape):  # a whole-bound update sizes the result (rare)
+        return _update_below_bound(inst, x, update, vector.tolist(), shape)
+    # XLA's starts, clamped against the bounds on the device (no read-back): the update is
+    # written into a buffer at the bounds and the result is its first (actual) rows.
+    dims = list(zip(x.shape, update.shape, inst.operands[0].shape.dims,
+                    inst.operands[1].shape.dims))
+    padded = [n if UNBOUNDED in (b, ub) else b for n, _, b, ub in dims]  # `?`: no padding
+    # the largest start XLA keeps (an update larger than a `?` dimension raises here)
+    high = [update_rows(inst.name, d, _LARGEST, u, ub, n, b)[0]
+            for d, (n, u, b, ub) in enumerate(dims)]
     if update.numel() == 0:
-        return out
+        return x.clone()
+    first = torch.minimum(vector.clamp(min=0), torch.tensor(high, device=vector.device))
+    out = x.clone() if padded == list(x.shape) else \
+        torch.empty(padded, dtype=x.dtype, device=x.device)
+    if out.shape != x.shape:
+        out[tuple(slice(0, n) for n in x.shape)] = x
     rank = x.dim()
-    index = tuple(
-        (torch.arange(x.shape[d], device=x.device) if w is None else w).reshape(
-            [-1 if k == d else 1 for k in range(rank)]) for d, w in enumerate(windows))
+    index = tuple((first[d] + torch.arange(u, device=x.device)).reshape(
+        [-1 if k == d else 1 for k in range(rank)]) for d, u in enumerate(update.shape))
     out[index] = update.to(out.dtype)
+    return out if out.shape == x.shape else out[tuple(slice(0, n) for n in x.shape)].contiguous()
+
+
+_LARGEST = 2 ** 62  # a start past every dimension: update_rows clamps it to the largest
+
+
+def _below(actual: int, bound: int) -> bool:
+    """A bounded dimension below its bound (XLA's clamp then differs from the actual one)."""
+    return bound != UNBOUNDED and actual < bound
+
+
+def _update_below_bound(inst, x, update, starts: list[int], shape) -> torch.Tensor:
+    """dynamic-update-slice at XLA's starts (read back), as the CPU backend writes it."""
+    target, source = update_windows(inst, starts, tuple(update.shape), shape)
+    out = torch.zeros(tuple(shape), dtype=x.dtype, device=x.device)
+    common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape))
+    out[common] = x[common]  # rows past the operand's are the update's (a whole-bound update)
+    out[target] = update[source].to(out.dtype)
     return out
 
 
