@@ -23,7 +23,8 @@ and first-call times (compile + first call on an empty cache) of the 48-layer tr
     python bench/compare.py --plot-only      # compare.png from compare.json
 
 Writes compare.json (schema in issue 10) and compare.png beside it, and prints the table.
---merge keeps the other workloads' rows of an existing compare.json (runs in parts).
+--merge keeps the other workloads' rows of an existing compare.json (runs in parts; with
+--no-streams, the chosen workloads' streams and first calls too).
 """
 
 from __future__ import annotations
@@ -346,9 +347,11 @@ def main() -> None:
         old = json.loads(out.read_text())
         chosen = set(opts.workloads.split(","))
         result["kernels"] = [r for r in old["kernels"] if r["workload"] not in chosen]
-        result["streams"] = [r for r in old["streams"] if r["workload"] not in chosen]
+        # --no-streams re-measures only the kernel rows: the streams stay the old run's
+        again = set() if opts.no_streams else chosen
+        result["streams"] = [r for r in old["streams"] if r["workload"] not in again]
         result["first_call_s"] = {k: v for k, v in old.get("first_call_s", {}).items()
-                                  if k not in chosen}
+                                  if k not in again}
     bandwidth = copy_bandwidth()
     result["copy_bandwidth_Bps"] = bandwidth
     print(f"copy bandwidth {bandwidth / 1e12:.2f} TB/s; caches in {_CACHE}", flush=True)
