@@ -1,27 +1,29 @@
-"""Attention as one launch: a product, the softmax of its rows, and a product by it.
+"""Attention as one kernel: a product, the softmax of its rows, and a product by it.
 
 JAX and XLA write attention as three steps of the graph path: `s = dot(q, kᵀ)` ([m, n]
 scores), one row kernel for `softmax(s / c)` over the key axis, and `dot(p, v)`. At a
 sequence length of 2048 the [m, n] scores go through memory twice and the second product
 has K = n with only m/BM·dv/BN tiles to spread it over (issue 10: three quarters of a
-48-layer transformer's time at n = 2048). `fuse_attention` replaces the three by one kernel
+48-layer transformer's time at n = 2048). plan._fuse_attention replaces the three by a kernel
 of the online softmax (FlashAttention: Dao et al., 2022, "FlashAttention: Fast and
 Memory-Efficient Exact Attention with IO-Awareness", algorithm 1): each program holds BM
 query rows, streams the keys and values in blocks of BN, and keeps the running row maximum
 and sum, rescaling its accumulator when the maximum grows. The scores never reach memory,
-and the key length is read from the size buffer like every other size of the graph.
+and the key length is read from the size buffer like every other size of the graph. When
+the bound's query blocks are too few to fill the GPU, each block's keys are split into
+shares over several programs and a second launch combines them (FlashDecoding).
 
 The softmax row kernel is recognised on its HLO (the fused group), not its text:
 
-    t = s | s / c | s * c | c * s           (c a scalar constant: the 1/sqrt(d) scale)
+    t = s | s / c | s * c | c * s           (c > 0 a scalar constant: the 1/sqrt(d) scale)
     mx = reduce(t, -inf), max over dim 1    (optionally maximum(mx, -inf), as jax.nn.softmax)
     e = exp(t - broadcast(mx))
     p = e / broadcast(reduce(e, 0), add over dim 1)
 
 with the per-row values reaching [m, n] through reshapes to [m, 1] and broadcasts along the
-rows only. The result is the same softmax in another order of rounding (f32 throughout, the
-scale applied as the module writes it: `div_rn` for a divide): within f32 tolerance of the
-three-step form, not bit-identical.
+rows only. The result is the same softmax in another order of rounding (f32 throughout; the
+scale and log2(e) folded into one factor before exp2, as Triton's exp computes it): within
+f32 tolerance of the three-step form, not bit-identical.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ MAX_HEAD = 256    # head widths (d, dv) held whole in registers
 def attention_chains(prog) -> list:
     """The (q·kᵀ product, softmax row kernel, product by v, scale) steps of `prog` that one
     attention launch can replace: nothing else reads the scores or the softmax (module
-    doc). The caller makes the launch (attention_launch) and drops the three."""
+    doc). The caller makes the launches (attention_launches) and drops the three."""
     readers: dict = {}
     reader: dict = {}
     for step in prog.steps:
@@ -63,10 +65,17 @@ def attention_chains(prog) -> list:
     chains = []
     for soft in prog.steps:
         found = _chain(soft, producer, reader, readers, roots)
-        if found is not None:
+        if found is not None and _fits_int32(prog, found):
             scores, values, scale = found
             chains.append((scores, soft, values, scale))
     return chains
+
+
+def _fits_int32(prog, found) -> bool:
+    """The kernels index q, k, v, the result and the key shares with 32-bit offsets."""
+    scores, values, _ = found
+    slots = scores.inputs + values.inputs[1:] + [values.out]
+    return max(prog.bound_numel[s] for s in slots) * (MAX_SPLITS + 1) < 2 ** 31
 
 
 def _chain(soft, producer, reader, readers, roots):
