@@ -189,3 +189,27 @@ def test_a_constant_carried_through_a_while_stays_static_as_xla_holds_it(n):
     np.testing.assert_allclose(o, carried_constant_expected(x), rtol=1e-6)
     np.testing.assert_array_equal(cx, x + 0.5)
     np.testing.assert_array_equal(cy, y + 0.5)
+
+
+def _inferred_reshape(declared: str, inferred: int) -> str:
+    return module(f"""  x = s32[12] parameter(0)
+  n = s32[] parameter(1)
+  d = s32[<=12] set-dimension-size(x, n), dimensions={{0}}
+  ROOT r = {declared} reshape(d), inferred_dimension={inferred}""")
+
+
+@pytest.mark.parametrize("n", [0, 4, 8, 12])
+def test_reshape_puts_the_dynamic_size_on_its_inferred_dimension(n):
+    """HandleReshape: a split dimension's size goes to `inferred_dimension` first (XLA's
+    dynamic_padder_test OutputMinorDimensionReshape), not to the major-most dimension."""
+    x = np.arange(100, 112, dtype=np.int32)
+    got = dynhlo.compile(_inferred_reshape("s32[2,3,2]", 1))(x, np.int32(n))
+    np.testing.assert_array_equal(got, x[:n].reshape(2, n // 4, 2))
+    got = dynhlo.compile(_inferred_reshape("s32[2,6]", 1))(x, np.int32(n))
+    np.testing.assert_array_equal(got, x[:n].reshape(2, n // 2))
+
+
+def test_an_inferred_dimension_the_size_does_not_divide_is_a_dynamic_size_error():
+    exe = dynhlo.compile(_inferred_reshape("s32[2,3,2]", 1))
+    with pytest.raises(DynamicSizeError, match="reshape of 6 elements into rows of 4"):
+        exe(np.arange(12, dtype=np.int32), np.int32(6))
