@@ -254,6 +254,29 @@ def test_dynamic_slices_clamp_at_the_actual_size_as_jax_does(name):
             _close(exe(x, np.int32(i)), jax.jit(fn)(x, np.int32(i)))
 
 
+# A gather's starts clamp against the actual shape too (StableHLO's gather): `mode="clip"`,
+# `mode="fill"` (its mask comes after a clamped read) and indexing past the end.
+GATHERS = {
+    "take_clip": (lambda x, i: jnp.take(x, i, axis=0, mode="clip"), "f32[n,3]"),
+    "take_fill": (lambda x, i: jnp.take(x, i, axis=0, mode="fill", fill_value=-1.0),
+                  "f32[n,3]"),
+    "index_pairs": (lambda x, i: x[i, i + 1], "f32[n,n]"),
+    "take_minor": (lambda x, i: jnp.take(x, i.astype(jnp.uint8), axis=1, mode="clip"),
+                   "f32[3,n]"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GATHERS))
+def test_gathers_clamp_at_the_actual_size_as_jax_does(name):
+    fn, shape = GATHERS[name]
+    exe = from_jax(fn, shape, "s32[2]", bounds={"n": 8})
+    for n in (1, 2, 5, 8):
+        dims = tuple(n if d == "n" else int(d) for d in shape[4:-1].split(","))
+        x = np.arange(np.prod(dims), dtype=np.float32).reshape(dims) + 1
+        for i in ((0, 5), (7, 1), (2, 30)):
+            _close(exe(x, np.int32(i)), jax.jit(fn)(x, np.int32(i)))
+
+
 def test_an_update_as_large_as_the_operands_bound_lands_where_jax_puts_it():
     """y (m <= n, both bounded by 8) into x: XLA would place y by its bound (start 0, the
     result y's size); JAX writes y's m rows at clamp(i, 0, n - m) and keeps n rows."""

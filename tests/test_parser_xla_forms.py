@@ -125,6 +125,22 @@ def test_what_follows_an_instruction_on_its_line_is_refused_at_its_column(line, 
     ("t = tuple(p, z)\n  ROOT r = get-tuple-element(t), index=1", "f32[]"),
     ("ROOT r = call(p, z), to_apply=scale", "f32[<=6,2]"),
     ("ROOT r = dot(p, p), lhs_contracting_dims={0}, rhs_contracting_dims={0}", "f32[2,2]"),
+    # ShapeInference::InferReduceWindowShape: floor((pad + dilated base - dilated window)
+    # / stride) + 1 per dimension, the operand's dynamic marks kept
+    ("ROOT r = reduce-window(p, z), window={size=2x1}, to_apply=add", "f32[<=5,2]"),
+    ("ROOT r = reduce-window(p, z), window={size=3x2 stride=2x1 pad=1_1x0_0}, to_apply=add",
+     "f32[<=3,1]"),
+    ("ROOT r = reduce-window(p, z), window={size=2x1 lhs_dilate=2x1 rhs_dilate=3x1}, "
+     "to_apply=add", "f32[<=8,2]"),
+    ("ROOT r = reduce-window(p, z), window={size=9x1}, to_apply=add", "f32[<=0,2]"),
+    # ShapeInference::InferFftShape
+    ("c = c64[<=6,2] convert(p)\n  ROOT r = fft(c), fft_type=FFT, fft_length={2}",
+     "c64[<=6,2]"),
+    ("ROOT r = fft(p), fft_type=RFFT, fft_length={6,2}", "c64[<=6,2]"),
+    ("q = f32[<=6,4] concatenate(p, p), dimensions={1}\n"
+     "  ROOT r = fft(q), fft_type=RFFT, fft_length={4}", "c64[<=6,3]"),
+    ("c = c64[<=6,2] convert(p)\n  ROOT r = fft(c), fft_type=IRFFT, fft_length={2}",
+     "f32[<=6,2]"),
 ])
 def test_shapeless_instructions_get_xlas_inferred_shape(body, shape):
     text = f"""HloModule m
@@ -154,6 +170,39 @@ def test_shapeless_instruction_xla_cannot_infer_is_refused_at_its_opcode():
         parse_hlo(text)
     assert (info.value.line, info.value.column) == (4, 12)
     assert "cannot infer shape for opcode: convert" in str(info.value)
+
+
+def test_shapeless_reduce_window_runs_at_every_size():
+    text = """HloModule m
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = add(x, y)
+}
+ENTRY e {
+  p = f32[<=6] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = reduce-window(p, z), window={size=3 stride=2 pad=1_1}, to_apply=add
+}
+"""
+    exe = dynhlo.compile(text)
+    for n in (1, 2, 5, 6):
+        x = np.arange(1, n + 1, dtype=np.float32)
+        padded = np.concatenate([[0], x, [0]]).astype(np.float32)
+        expected = [padded[i:i + 3].sum() for i in range(0, n, 2)]  # ceil(n / 2) windows
+        np.testing.assert_array_equal(exe(x), np.float32(expected))
+
+
+@pytest.mark.parametrize("attrs", ["window={size=0x1}", "window={size=2x1 stride=0x1}",
+                                   "window={size=2}", "window={size=axb}"])
+def test_shapeless_reduce_window_with_a_bad_window_is_a_parse_error(attrs):
+    text = ("HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+            "  ROOT s = add(x, y)\n}\nENTRY e {\n  p = f32[<=6,2] parameter(0)\n"
+            f"  z = f32[] constant(0)\n  ROOT r = reduce-window(p, z), {attrs}, to_apply=add\n}}\n")
+    with pytest.raises(HloParseError) as info:
+        parse_hlo(text)
+    assert (info.value.line, info.value.column) == (10, 3)
+    assert "reduce-window" in str(info.value)
 
 
 @pytest.mark.parametrize("line", [

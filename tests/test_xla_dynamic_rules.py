@@ -189,3 +189,68 @@ def test_a_constant_carried_through_a_while_stays_static_as_xla_holds_it(n):
     np.testing.assert_allclose(o, carried_constant_expected(x), rtol=1e-6)
     np.testing.assert_array_equal(cx, x + 0.5)
     np.testing.assert_array_equal(cy, y + 0.5)
+
+
+def _inferred_reshape(declared: str, inferred: int) -> str:
+    return module(f"""  x = s32[12] parameter(0)
+  n = s32[] parameter(1)
+  d = s32[<=12] set-dimension-size(x, n), dimensions={{0}}
+  ROOT r = {declared} reshape(d), inferred_dimension={inferred}""")
+
+
+@pytest.mark.parametrize("n", [0, 4, 8, 12])
+def test_reshape_puts_the_dynamic_size_on_its_inferred_dimension(n):
+    """HandleReshape: a split dimension's size goes to `inferred_dimension` first (XLA's
+    dynamic_padder_test OutputMinorDimensionReshape), not to the major-most dimension."""
+    x = np.arange(100, 112, dtype=np.int32)
+    got = dynhlo.compile(_inferred_reshape("s32[2,3,2]", 1))(x, np.int32(n))
+    np.testing.assert_array_equal(got, x[:n].reshape(2, n // 4, 2))
+    got = dynhlo.compile(_inferred_reshape("s32[2,6]", 1))(x, np.int32(n))
+    np.testing.assert_array_equal(got, x[:n].reshape(2, n // 2))
+
+
+def test_an_inferred_dimension_the_size_does_not_divide_is_a_dynamic_size_error():
+    exe = dynhlo.compile(_inferred_reshape("s32[2,3,2]", 1))
+    with pytest.raises(DynamicSizeError, match="reshape of 6 elements into rows of 4"):
+        exe(np.arange(12, dtype=np.int32), np.int32(6))
+
+
+# A stack pushed in a loop (XLA's dynamic_padder_test WhileLoopStack): the body writes row
+# `size` with dynamic-update-slice, past the buffer's actual size, then grows the size over it
+# with set-dimension-size. XLA keeps the row (it is in the buffer); dynhlo drops it (a
+# dynamic-update-slice result has its operand's actual size) and the grown row reads zero.
+PUSH_STACK = module("""  p = s32[5,2] parameter(0)
+  zero = s32[] constant(0)
+  e = s32[<=5,2] set-dimension-size(p, zero), dimensions={0}
+  t = (s32[<=5,2]) tuple(e)
+  w = (s32[<=5,2]) while(t), condition=cond, body=push
+  ROOT r = s32[<=5,2] get-tuple-element(w), index=0""", """push {
+  t = (s32[<=5,2]) parameter(0)
+  x = s32[<=5,2] get-tuple-element(t), index=0
+  n = s32[] get-dimension-size(x), dimensions={0}
+  zero = s32[] constant(0)
+  one = s32[] constant(1)
+  ten = s32[] constant(10)
+  v = s32[] add(n, ten)
+  row = s32[1,2] broadcast(v), dimensions={}
+  u = s32[<=5,2] dynamic-update-slice(x, row, n, zero)
+  n1 = s32[] add(n, one)
+  g = s32[<=5,2] set-dimension-size(u, n1), dimensions={0}
+  ROOT o = (s32[<=5,2]) tuple(g)
+}
+cond {
+  t = (s32[<=5,2]) parameter(0)
+  x = s32[<=5,2] get-tuple-element(t), index=0
+  n = s32[] get-dimension-size(x), dimensions={0}
+  three = s32[] constant(3)
+  ROOT lt = pred[] compare(n, three), direction=LT
+}
+""")
+
+
+@pytest.mark.xfail(strict=True, raises=AssertionError,
+                   reason="a row written past the actual size is dropped before "
+                   "set-dimension-size grows over it; XLA keeps it (WhileLoopStack)")
+def test_a_row_pushed_past_the_size_then_grown_over_is_kept_as_xla_keeps_it():
+    got = dynhlo.compile(PUSH_STACK)(np.full((5, 2), -1, np.int32))
+    np.testing.assert_array_equal(got, [[10, 10], [11, 11], [12, 12]])

@@ -18,6 +18,7 @@ from ..hlo.types import to_numpy_dtype
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, bounded, converts
 from .stablehlo_emit import Val, dims_text
+from .stablehlo_slices import clamp_gather_starts
 
 UNARY = {
     "abs": "abs", "negate": "negate", "exponential": "exponential",
@@ -323,6 +324,7 @@ def gather(cx, x: Val, idx: Val, slice_sizes: list[int]) -> Val:
                   f"start_indices_batching_dims={dims_text(g.start_indices_batching_dims)}"]
     if cx.attr("indices_are_sorted") is not None and cx.attr("indices_are_sorted").value:
         attrs.append("indices_are_sorted=true")
+    idx = clamp_gather_starts(cx, x, idx, list(g.start_index_map), ivd, slice_sizes)
     shape = cx.result_shape()
     batch = [idx.shape.dims[d] for d in range(idx.shape.rank) if d != ivd]
     windows = [s for k, s in enumerate(slice_sizes) if k not in g.collapsed_slice_dims

@@ -1,4 +1,5 @@
-"""StableHLO's dynamic_slice and dynamic_update_slice as HLO that computes JAX's answer.
+"""StableHLO's dynamic_slice, dynamic_update_slice and gather starts as HLO that computes JAX's
+answer.
 
 StableHLO clamps a start against the operand's actual (run-time) shape; HLO with bounded
 dynamic dimensions clamps it against the bounds, as XLA does on its padded buffers
@@ -48,6 +49,35 @@ def _dynamic_slice(cx):
             starts[d] = _clamped(cx, starts[d], high)
     return [cx.comp.emit(cx.result_shape(), "dynamic-slice", [x, *starts],
                          f"dynamic_slice_sizes={dims_text(sizes)}")]
+
+
+def clamp_gather_starts(cx, x: Val, idx: Val, index_map: list[int], ivd: int,
+                        sizes: list[int]) -> Val:
+    """A gather's start indices clamped into [0, n - slice size] of the actual size n of each
+    dynamic operand dimension they index (StableHLO's gather clamps against the actual shape:
+    `jnp.take(x, i, mode="clip")`, `x[i]` past the end); the others are left to HLO's clamp."""
+    moving = [k for k, d in enumerate(index_map) if _moves(x.shape, d, sizes[d])]
+    if not moving or UNBOUNDED in idx.shape.dims:
+        return idx
+    highs = []
+    for k, d in enumerate(index_map):
+        size = _size(cx, x, d) if k in moving else cx.comp.scalar(x.shape.dims[d])
+        high = cx.comp.emit(S32, "subtract", [size, cx.comp.scalar(sizes[d])])
+        highs.append(high if ivd == idx.shape.rank else cx.comp.emit(Shape("s32", (1,), (False,)),
+                                                                       "reshape", [high]))
+    kind = idx.shape.element_type
+    if ivd == idx.shape.rank:  # one index per start, no index vector dimension
+        high, along = highs[0], "{}"
+    else:
+        high = highs[0] if len(highs) == 1 else cx.comp.emit(
+            Shape("s32", (len(highs),), (False,)), "concatenate", highs, "dimensions={0}")
+        along = f"{{{ivd}}}"
+    if kind != "s32":
+        high = cx.comp.emit(high.shape.with_element_type(kind), "convert", [high])
+    full = idx.shape
+    high = cx.comp.emit(full, "broadcast", [high], f"dimensions={along}")
+    low = cx.comp.emit(full, "broadcast", [cx.comp.scalar(0, kind)], "dimensions={}")
+    return cx.comp.emit(full, "clamp", [low, idx, high])
 
 
 @converts("stablehlo.dynamic_update_slice")

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..errors import HloVerifyError
+from .attrs import window
 from .ir import Instruction
 from .opcodes import OP_SPECS, Group, Opcode
 from .shape import AnyShape, Shape, TupleShape, scalar
@@ -63,7 +65,7 @@ def _ensure(inst: Instruction, state: dict[int, int]) -> AnyShape:
                                "yet; write the shape")
     try:
         inst.shape = rule(inst, [o.shape for o in inst.operands])
-    except (IndexError, KeyError, AttributeError, TypeError) as exc:
+    except (IndexError, KeyError, AttributeError, TypeError, HloVerifyError) as exc:
         raise ValueError(inst, f"its operands do not fit {inst.opcode.value} ({exc})") from None
     state[id(inst)] = 2
     return inst.shape
@@ -138,6 +140,45 @@ def _reduce(inst, shapes):
                           for s, init in zip(shapes[:n], shapes[n:])])
 
 
+def _reduce_window(inst, shapes):
+    """ShapeInference::InferReduceWindowShape (InferWindowOutputShape per dimension)."""
+    n = len(shapes) // 2
+    base = shapes[0]
+    w = window(inst)
+    rank = base.rank
+    size = w.get("size", [])
+    stride = w.get("stride", [1] * rank)
+    pad = w.get("pad", [(0, 0)] * rank)
+    lhs, rhs = w.get("lhs_dilate", [1] * rank), w.get("rhs_dilate", [1] * rank)
+    if any(len(v) != rank for v in (size, stride, pad, lhs, rhs)):
+        raise ValueError(inst, f"its window has not one entry per dimension of the rank-{rank} "
+                               "operand of reduce-window")
+    if min(size + stride + lhs + rhs) < 1:
+        raise ValueError(inst, "reduce-window's window sizes, strides and dilations must be "
+                               "positive")
+    dims = []
+    for d in range(rank):
+        padded = pad[d][0] + pad[d][1] + ((base.dims[d] - 1) * lhs[d] + 1 if base.dims[d] else 0)
+        extent = (size[d] - 1) * rhs[d] + 1
+        dims.append(0 if padded < extent else (padded - extent) // stride[d] + 1)
+    return _one_or_tuple([Shape(init.element_type, tuple(dims), base.dynamic)
+                          for init in shapes[n:]])
+
+
+def _fft(inst, shapes):
+    """ShapeInference::InferFftShape: RFFT halves the last length (+1), IRFFT restores it."""
+    shape = shapes[0]
+    kind = inst.attrs.get("fft_type", "FFT").strip()
+    last = _ints(inst, "fft_length")[-1]
+    if kind == "RFFT":
+        dims = shape.dims[:-1] + (last // 2 + 1,)
+        return Shape(_REAL_TO_COMPLEX[shape.element_type], dims, shape.dynamic)
+    if kind == "IRFFT":
+        dims = shape.dims[:-1] + (last,)
+        return Shape(_COMPLEX_PART[shape.element_type], dims, shape.dynamic)
+    return shape
+
+
 def _dot(inst, shapes):
     lhs, rhs = shapes[0], shapes[-2] if inst.opcode is Opcode.SCALED_DOT else shapes[1]
     lb, rb = _ints(inst, "lhs_batch_dims"), _ints(inst, "rhs_batch_dims")
@@ -191,6 +232,8 @@ _RULES: dict[Opcode, Callable] = {
     Opcode.REVERSE: lambda inst, shapes: shapes[0],
     Opcode.CONCATENATE: _concatenate,
     Opcode.PAD: _pad,
+    Opcode.REDUCE_WINDOW: _reduce_window,
+    Opcode.FFT: _fft,
     Opcode.REDUCE: _reduce,
     Opcode.SORT: lambda inst, shapes: _one_or_tuple(shapes),
     Opcode.DOT: _dot,

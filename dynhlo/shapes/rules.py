@@ -131,7 +131,18 @@ def _reshape(ctx, inst, operands):
             raise ctx.error(f"reshape of {len(operand)}-d size {math.prod(operand)} elements "
                             f"to {math.prod(target)} elements")
         return tuple(target)
-    return tuple(_reshape_groups(ctx, operand, target, inst.shape.dynamic))
+    return tuple(_reshape_groups(ctx, operand, target, _dynamic_preference(inst)))
+
+
+def _dynamic_preference(inst) -> tuple[int, ...]:
+    """Per output dim: 2 for XLA's `inferred_dimension`, 1 for a declared `<=`, else 0.
+
+    XLA's HandleReshape (dynamic_dimension_inference.cc) gives a split dimension's dynamic
+    size to the reshape's `inferred_dimension` first, then to a dimension the shape marks
+    dynamic, then to the first one that is not 1.
+    """
+    inferred = attrs.integer(inst, "inferred_dimension", -1)
+    return tuple(2 if k == inferred else int(flag) for k, flag in enumerate(inst.shape.dynamic))
 
 
 def _reshape_unbounded(ctx, inst, operand):
@@ -169,8 +180,9 @@ def _reshape_unbounded(ctx, inst, operand):
 def _reshape_groups(ctx, operand, target, dynamic=None):
     """Match runs of dims with equal bound products; a run's dynamic size moves across.
 
-    `dynamic` (the declared `<=` flags of the target) picks which output dim of a run takes
-    the dynamic size: `f32[<=12] -> f32[3,<=4]` puts it on the minor dim, as declared.
+    `dynamic` (per target dim: 2 for the inferred_dimension, 1 for a declared `<=`) picks
+    which output dim of a run takes the dynamic size: `f32[<=12] -> f32[3,<=4]` puts it on
+    the minor dim, as declared.
     """
     dynamic = tuple(dynamic) if dynamic is not None else (False,) * len(target)
     out: list[Dim] = []
@@ -198,9 +210,10 @@ def _reshape_group(ctx, src, dst, declared):
     if not any(isinstance(d, Sym) for d in src):
         return list(dst)
     total = product(src)
-    # The dynamic size lands on the output dim declared `<=` (the major-most one if several),
-    # else on the first (major-most) output dim that is not 1.
-    major = next((k for k, flag in enumerate(declared) if flag),
+    # The dynamic size lands on the reshape's inferred_dimension, else on the output dim
+    # declared `<=` (the major-most one if several), else on the first output dim not 1.
+    preferred = max(declared, default=0)
+    major = next((k for k, flag in enumerate(declared) if flag and flag == preferred),
                  next((k for k, d in enumerate(dst) if d != 1), 0))
     rest = math.prod(d for k, d in enumerate(dst) if k != major)
     out = list(dst)
