@@ -16,7 +16,7 @@ import pytest
 import dynhlo
 from dynhlo.errors import HloVerifyError
 from dynhlo.hlo.shape import Shape
-from dynhlo.passes import inline_calls
+from dynhlo.passes import inline_calls, size_before_update
 from dynhlo.passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step, run_pipeline
 
 MODELS = Path(__file__).resolve().parent / "data" / "models"
@@ -37,10 +37,11 @@ ENTRY main {
 
 
 def test_pipelines_are_ordered_steps_with_reasons():
-    assert [s.run for s in GPU_PIPELINE] == [inline_calls.inline_calls]
-    assert [s.name for s in GPU_PIPELINE] == ["inline-calls"]
-    assert CPU_PIPELINE == []
-    assert all(s.reason for s in GPU_PIPELINE)
+    assert [s.run for s in GPU_PIPELINE] == [size_before_update.size_before_update,
+                                             inline_calls.inline_calls]
+    assert [s.name for s in GPU_PIPELINE] == ["size-before-update", "inline-calls"]
+    assert [s.name for s in CPU_PIPELINE] == ["size-before-update"]
+    assert all(s.reason for s in GPU_PIPELINE + CPU_PIPELINE)
 
 
 def _widen_n(module):
@@ -78,9 +79,42 @@ def test_a_broken_input_is_blamed_on_the_input_not_on_a_pass():
         run_pipeline(module, GPU_PIPELINE, verify=True)
 
 
-def test_an_empty_pipeline_returns_its_module():
+def test_a_pipeline_with_nothing_to_rewrite_returns_its_module():
     module = dynhlo.parse_hlo(MODULE)
     assert run_pipeline(module, CPU_PIPELINE, verify=True) is module
+    assert run_pipeline(module, [], verify=True) is module
+
+
+STACK = """HloModule stack
+ENTRY main {
+  b = f32[<=6,2] parameter(0)
+  u = f32[1,2] parameter(1)
+  i = s32[] parameter(2)
+  zero = s32[] constant(0)
+  d = f32[<=6,2] dynamic-update-slice(b, u, i, zero)
+  n = s32[] get-dimension-size(b), dimensions={0}
+  one = s32[] constant(1)
+  m = s32[] add(n, one)
+  g = f32[<=6,2] set-dimension-size(d, m), dimensions={0}
+  ROOT t = (f32[<=6,2], f32[<=6,2]) tuple(g, d)
+}
+"""
+
+
+def test_size_before_update_keeps_a_row_written_past_the_size():
+    """XLA: row i is written into the buffer at the bound and shown once the size grows.
+    The update with another user (the tuple's second element) stays; the input module is
+    not modified."""
+    from dynhlo.hlo.printer import print_module
+    module = dynhlo.parse_hlo(STACK)
+    text = print_module(module)
+    out = size_before_update.size_before_update(module)
+    assert out is not module and print_module(module) == text
+    assert sum(i.opcode.value == "dynamic-update-slice" for i in out.entry.instructions) == 2
+    b = np.arange(6, dtype=np.float32).reshape(3, 2)
+    grown, same = dynhlo.compile(STACK)(b, np.full((1, 2), 9, np.float32), np.int32(3))
+    np.testing.assert_array_equal(grown, [[0, 1], [2, 3], [4, 5], [9, 9]])
+    np.testing.assert_array_equal(same, b)   # row 3 is past the size of d itself
 
 
 @pytest.mark.parametrize("name", NAMES)

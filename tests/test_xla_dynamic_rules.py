@@ -217,8 +217,8 @@ def test_an_inferred_dimension_the_size_does_not_divide_is_a_dynamic_size_error(
 
 # A stack pushed in a loop (XLA's dynamic_padder_test WhileLoopStack): the body writes row
 # `size` with dynamic-update-slice, past the buffer's actual size, then grows the size over it
-# with set-dimension-size. XLA keeps the row (it is in the buffer); dynhlo drops it (a
-# dynamic-update-slice result has its operand's actual size) and the grown row reads zero.
+# with set-dimension-size. XLA keeps the row (it is in the buffer); dynhlo, which holds values
+# at their actual sizes, sets the size first (passes/size_before_update.py) so the row is kept.
 PUSH_STACK = module("""  p = s32[5,2] parameter(0)
   zero = s32[] constant(0)
   e = s32[<=5,2] set-dimension-size(p, zero), dimensions={0}
@@ -248,9 +248,12 @@ cond {
 """)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="a row written past the actual size is dropped before "
-                   "set-dimension-size grows over it; XLA keeps it (WhileLoopStack)")
-def test_a_row_pushed_past_the_size_then_grown_over_is_kept_as_xla_keeps_it():
-    got = dynhlo.compile(PUSH_STACK)(np.full((5, 2), -1, np.int32))
-    np.testing.assert_array_equal(got, [[10, 10], [11, 11], [12, 12]])
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_a_row_pushed_past_the_size_then_grown_over_is_kept_as_xla_keeps_it(backend):
+    """XLA's expected value (dynamic_padder_test WhileLoopStack's pattern): rows 10, 11, 12."""
+    options = {}
+    if backend == "gpu":
+        from gpucheck import GPU  # skips without torch/triton; the interpreter without CUDA
+        options = GPU
+    got = dynhlo.compile(PUSH_STACK, **options)(np.full((5, 2), -1, np.int32))
+    np.testing.assert_array_equal(np.asarray(got), [[10, 10], [11, 11], [12, 12]])

@@ -21,7 +21,7 @@ from ..hlo.ir import HloModule
 from ..hlo.printer import print_computation
 from ..hlo.verifier import verify_module
 from ..shapes.dynamic import infer_module
-from . import inline_calls
+from . import inline_calls, size_before_update
 
 
 @dataclass(frozen=True)
@@ -33,10 +33,18 @@ class Step:
     reason: str
 
 
-CPU_PIPELINE: list[Step] = []
-"""The CPU backend is the reference: it runs modules as written (calls run their callee)."""
+_SIZE_BEFORE_UPDATE = Step(
+    size_before_update.NAME, size_before_update.size_before_update,
+    "values are held at their actual sizes, so rows a dynamic-update-slice writes past the "
+    "size would be gone before a set-dimension-size grows over them; XLA's buffers at the "
+    "bound keep them (dynamic_padder_test WhileLoopStack)")
+
+CPU_PIPELINE: list[Step] = [_SIZE_BEFORE_UPDATE]
+"""The CPU backend is the reference: it runs modules as written (calls run their callee),
+but for the one rewrite that XLA's buffers at the bound need."""
 
 GPU_PIPELINE: list[Step] = [
+    _SIZE_BEFORE_UPDATE,
     Step(inline_calls.NAME, inline_calls.inline_calls,
          "XLA's fusion/call/async wrappers become plain instructions, which the GPU planner "
          "fuses into its own kernels instead of running them on the host"),
