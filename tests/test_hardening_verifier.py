@@ -23,6 +23,8 @@ ADD = """add {
 
 # name -> (computations, the instruction at fault, a fragment of the message)
 CASES = {
+    "compare_without_direction": ("a = f32[2] parameter(0)\n ROOT c = pred[2] compare(a, a)",
+                                  "needs a direction= attribute"),
     "slice_type": ("a = f32[4] parameter(0)\n ROOT s = u8[2] slice(a), slice={[0:2]}",
                    "declared u8"),
     "reshape_type": ("a = f32[4] parameter(0)\n ROOT s = s32[2,2] reshape(a)", "declared s32"),

@@ -139,6 +139,8 @@ def _check_types(inst: Instruction) -> None:
         _expect(inst, types[0] == types[1], f"compares {types[0]} with {types[1]}")
         _expect(inst, result == "pred", f"compare gives pred, declared {result}")
         direction = inst.attrs.get("direction")
+        _expect(inst, direction is not None, "compare needs a direction= attribute (one of "
+                f"{', '.join(_DIRECTIONS)}), as XLA's parser requires")
         _expect(inst, direction in _DIRECTIONS, f"compare direction={direction} is not one "
                 f"of {', '.join(_DIRECTIONS)}")
     elif inst.opcode is Opcode.IOTA and not inst.shape.is_tuple:
