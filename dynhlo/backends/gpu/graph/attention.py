@@ -50,21 +50,15 @@ LOG2E = 1.4426950408889634
 MAX_HEAD = 256    # head widths (d, dv) held whole in registers
 
 
-def attention_chains(prog) -> list:
+def attention_chains(prog, sole: dict) -> list:
     """The (q·kᵀ product, softmax row kernel, product by v, scale) steps of `prog` that one
-    attention launch can replace: nothing else reads the scores or the softmax (module
-    doc). The caller makes the launches (attention_launches) and drops the three."""
-    readers: dict = {}
-    reader: dict = {}
-    for step in prog.steps:
-        for slot in step.inputs:
-            readers[slot] = readers.get(slot, 0) + 1
-            reader[slot] = step
-    roots = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
+    attention launch can replace: the scores and the softmax each have one reader and are
+    not results (`sole`: slot -> its only reader, plan._sole_readers). The caller makes the
+    launches (attention_launches) and drops the three."""
     producer = {step.out: step for step in prog.steps}
     chains = []
     for soft in prog.steps:
-        found = _chain(soft, producer, reader, readers, roots)
+        found = _chain(soft, producer, sole)
         if found is not None and _fits_int32(prog, found):
             scores, values, scale = found
             chains.append((scores, soft, values, scale))
@@ -78,17 +72,14 @@ def _fits_int32(prog, found) -> bool:
     return max(prog.bound_numel[s] for s in slots) * (MAX_SPLITS + 1) < 2 ** 31
 
 
-def _chain(soft, producer, reader, readers, roots):
+def _chain(soft, producer, sole):
     """(scores step, values step, scale) when `soft` is the middle of an attention chain."""
     if soft.origin is None or soft.origin.kind != "row" or len(soft.inputs) != 1:
         return None
     s_slot, p_slot = soft.inputs[0], soft.out
-    scores, values = producer.get(s_slot), reader.get(p_slot)
-    if scores is None or values is None or not scores.dot or not values.dot:
-        return None
-    if readers.get(s_slot) != 1 or readers.get(p_slot) != 1 or \
-            s_slot in roots or p_slot in roots or values.inputs.count(p_slot) != 1 or \
-            values.inputs[0] != p_slot:
+    scores, values = producer.get(s_slot), sole.get(p_slot)
+    if scores is None or values is None or not scores.dot or not values.dot or \
+            sole.get(s_slot) is not soft or values.inputs[0] != p_slot:
         return None
     if scores.dot[0] != "f32" or values.dot[0] != "f32" or scores.dot[1] or values.dot[1]:
         return None   # f32 only; q and p as stored [rows, contracted]

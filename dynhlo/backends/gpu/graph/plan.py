@@ -196,7 +196,7 @@ def _fuse_attention(prog: GraphProgram) -> None:
         return slot
 
     replace, drop = {}, set()
-    for scores, soft, values, scale in attention_chains(prog):
+    for scores, soft, values, scale in attention_chains(prog, _sole_readers(prog)):
         replace[id(values)] = [Step(kernel, inputs, out, sizes, work) for kernel, inputs, out,
                                sizes, work in attention_launches(prog, scores, values, scale,
                                                                  scratch)]
@@ -211,11 +211,7 @@ def _fuse_epilogues(prog: GraphProgram) -> None:
     on the product's tiles (bias, activation, residual add): one launch and one round trip
     through memory fewer. The fused launch takes the elementwise kernel's place, after
     every value it reads (its other inputs may be made after the product)."""
-    readers: dict = {}
-    for step in prog.steps:
-        for slot in step.inputs:
-            readers[slot] = readers.get(slot, 0) + 1
-    roots = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
+    sole = _sole_readers(prog)
     made = {step.out: step for step in prog.steps if step.dot}
     fused: dict = {}   # elementwise step -> the product step with it as epilogue
     drop = set()       # the products fused
@@ -224,8 +220,8 @@ def _fuse_epilogues(prog: GraphProgram) -> None:
             continue
         for j, slot in enumerate(step.inputs):
             dot = made.get(slot)
-            if dot is None or id(dot) in drop or readers[slot] != 1 or slot in roots or \
-                    prog.dims[slot] != prog.dims[step.out] or step.inputs.count(slot) != 1:
+            if dot is None or sole.get(slot) is not step or \
+                    prog.dims[slot] != prog.dims[step.out]:
                 continue
             epi = epilogue(step.origin, j)
             if epi is None:
@@ -237,6 +233,19 @@ def _fuse_epilogues(prog: GraphProgram) -> None:
             drop.add(id(dot))
             break
     prog.steps = [fused.get(id(s), s) for s in prog.steps if id(s) not in drop]
+
+
+def _sole_readers(prog: GraphProgram) -> dict:
+    """slot -> the step that is its only reader, for values read once and not a result:
+    what a fusion may keep in registers instead of memory."""
+    count: dict = {}
+    reader: dict = {}
+    for step in prog.steps:
+        for slot in step.inputs:
+            count[slot] = count.get(slot, 0) + 1
+            reader[slot] = step
+    roots = set(prog.root) if isinstance(prog.root, tuple) else {prog.root}
+    return {slot: reader[slot] for slot, n in count.items() if n == 1 and slot not in roots}
 
 
 def _lay_out_sizes(prog: GraphProgram) -> None:
