@@ -55,11 +55,11 @@ def size_before_update(module: HloModule) -> HloModule:
         for inst in comp.instructions:
             inst.operands = [replaced.get(o, o) for o in inst.operands]
         comp.root = replaced.get(comp.root, comp.root)
-        used = {id(o) for inst in comp.instructions if inst not in replaced
-                for o in inst.operands} | {id(comp.root)}
-        comp.instructions = [i for i in comp.instructions if i not in replaced and not (
-            i.opcode is Opcode.DYNAMIC_UPDATE_SLICE and id(i) not in used and
-            any(r.operands[0] is i for r in replaced))]
+        # drop the set-dimension-sizes replaced, and their updates when nothing else reads them
+        kept = [i for i in comp.instructions if i not in replaced]
+        read = {id(o) for i in kept for o in i.operands} | {id(comp.root)}
+        stale = {id(r.operands[0]) for r in replaced} - read
+        comp.instructions = [i for i in kept if id(i) not in stale]
     return copy
 
 
