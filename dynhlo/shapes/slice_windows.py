@@ -20,6 +20,7 @@ May assume: verified shapes (window bounds within the operand's bounds).
 from __future__ import annotations
 
 from ..errors import DynamicSizeError
+from ..hlo import attrs
 from ..hlo.shape import UNBOUNDED
 
 
@@ -44,6 +45,16 @@ def slice_first(name: str, d: int, start: int, size: int, actual: int, bound: in
     if first + size > actual:
         raise _past_size(name, d, start, first, size, actual, bound)
     return first
+
+
+def slice_window(inst, starts: list[int], shape, out_shape) -> tuple:
+    """The slices dynamic-slice `inst` reads from an operand of actual `shape` for a result
+    of actual `out_shape`, per dimension as `slice_first` places them."""
+    sizes = attrs.ints(inst, "dynamic_slice_sizes")
+    bounds = inst.operands[0].shape.dims
+    return tuple(slice(first, first + out_shape[d]) for d, first in enumerate(
+        slice_first(inst.name, d, start, sizes[d], shape[d], bounds[d])
+        for d, start in enumerate(starts)))
 
 
 def update_rows(name: str, d: int, start: int, update_actual: int, update_bound: int,

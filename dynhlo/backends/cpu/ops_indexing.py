@@ -18,7 +18,7 @@ from ...hlo.opcodes import Opcode
 from ...hlo.types import bit_width, to_numpy_dtype
 from ...shapes.rules_data import physical_order
 from ...shapes.sizes import gather_past_size
-from ...shapes.slice_windows import slice_first, update_windows
+from ...shapes.slice_windows import slice_window, update_windows
 from .lowering import lowering
 from .ops_data import own_sizes as _own_sizes
 from .ops_reduce import _fast_reducer
@@ -38,13 +38,8 @@ def dynamic_slice(ctx, inst, args):
     """The window at XLA's starts, clamped against the bounds (slice_windows.py); a window
     that would read XLA's padding is a DynamicSizeError."""
     x, *starts = args
-    sizes, shape = attrs.ints(inst, "dynamic_slice_sizes"), ctx.out_shape()
-    bounds = inst.operands[0].shape.dims
-    window = []
-    for d, start in enumerate(_starts(ctx, starts, x.ndim)):
-        first = slice_first(inst.name, d, start, sizes[d], x.shape[d], bounds[d])
-        window.append(slice(first, first + shape[d]))
-    return np.array(x[tuple(window)], copy=True)
+    window = slice_window(inst, _starts(ctx, starts, x.ndim), x.shape, ctx.out_shape())
+    return np.array(x[window], copy=True)
 
 
 @lowering(Opcode.DYNAMIC_UPDATE_SLICE)

@@ -43,7 +43,7 @@ from ....hlo.shape import UNBOUNDED
 from ....hlo.types import bit_width
 from ....shapes.rules_data import physical_order
 from ....shapes.sizes import gather_past_size
-from ....shapes.slice_windows import slice_first, update_rows, update_windows
+from ....shapes.slice_windows import slice_window, update_rows, update_windows
 from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
@@ -332,10 +332,7 @@ def dynamic_slice(ctx, inst, args):
     if any(_below(n, b) and size != b for n, b, size in zip(x.shape, bounds, sizes)):
         # XLA clamps against the bound: read the starts back (only below the bound) and
         # place the window as the CPU backend does, refusing a read of XLA's padding.
-        window = tuple(slice(first, first + shape[d]) for d, first in enumerate(
-            slice_first(inst.name, d, start, sizes[d], x.shape[d], bounds[d])
-            for d, start in enumerate(vector.tolist())))
-        return x[window].clone()
+        return x[slice_window(inst, vector.tolist(), x.shape, shape)].clone()
     out = x  # at the bounds, clamping against the actual sizes is XLA's clamp
     for d, index in enumerate(_windows(ctx, vector, shape, x.shape, "dynamic-slice")):
         if index is not None:
