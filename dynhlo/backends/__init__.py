@@ -20,8 +20,28 @@ from ..passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step
 
 # The options a backend's compile_module takes (a backend ignores those of another: the CPU
 # takes the GPU's), and those dynhlo.compile itself handles before the backend sees them.
-OPTIONS = frozenset({"interpret", "target", "fast_launch", "graph", "backend", "distributed"})
+OPTIONS = frozenset({"interpret", "target", "fast_launch", "graph", "backend", "distributed",
+                     "precision"})
 RUNTIME_OPTIONS = frozenset({"max_while_iterations", "bounds", "buckets"})
+
+# The `precision` option's values: "highest" (the default: every f32 product in IEEE f32)
+# or "default" (TF32 where the module's operand_precision allows it, as XLA on GPU; see
+# dynhlo/backends/gpu/precision.py). Every backend takes it; the CPU computes as before.
+PRECISIONS = ("highest", "default")
+
+
+def check_precision(value) -> str:
+    """The `precision` option's value ("highest" when None); UnsupportedError naming the
+    option and its values for anything else."""
+    if value is None:
+        return PRECISIONS[0]
+    if not isinstance(value, str) or value not in PRECISIONS:
+        raise UnsupportedError(f"compile option precision={value!r} is not one of "
+                               f"{', '.join(repr(p) for p in PRECISIONS)}: 'highest' computes "
+                               "every f32 product in IEEE f32 (the default), 'default' lets "
+                               "TF32 run where the module's operand_precision allows it, as "
+                               "XLA does on GPU")
+    return value
 
 
 @dataclass(frozen=True)
@@ -50,6 +70,7 @@ class Backend:
         if unknown:
             raise UnsupportedError(f"unknown compile option(s) {', '.join(unknown)}; the "
                                    f"options are {', '.join(sorted(OPTIONS | RUNTIME_OPTIONS))}")
+        check_precision(options.get("precision"))
         return self.implementation().compile_module(module, info, **options)
 
     def load(self, module, info, payload: dict[str, bytes], target: str):
@@ -73,4 +94,4 @@ def get(name: str) -> Backend:
     return backend
 
 
-__all__ = ["BACKENDS", "Backend", "get"]
+__all__ = ["BACKENDS", "PRECISIONS", "Backend", "check_precision", "get"]

@@ -13,6 +13,7 @@ to the bound and the work done follows the actual size.
 Layout, bottom to top (each imports only those before it):
     mode.py      interpreter or GPU (set before triton is imported), compile counting
     tensors.py   element types as torch dtypes, arrays to and from the device
+    precision.py the `precision` option: which f32 products may use TF32 (XLA's GPU rule)
     kernels/     HLO group -> Triton source text (no torch): codegen, emitters, kmath
     library/     torch ops per family (elementwise, data, reduce, indexing, sort, linalg,
                  numeric, window, collective) and scalar computations on tensors (apply)
@@ -38,6 +39,9 @@ Options:
         default: on with a GPU when the module allows it and has at least
         graph.MIN_LAUNCHES launches, off in the interpreter; True takes it wherever the
         module allows it; an unset option follows DYNHLO_GPU_GRAPH=1/0 when set).
+    precision: "highest" (default: every f32 dot and convolution in IEEE f32) or "default"
+        (TF32 where the module's operand_precision / algorithm allows it, as XLA on GPU);
+        decided per instruction (precision.py). Kept in AOT payloads.
 
 AOT: GpuProgram.to_payload() cross-compiles every kernel for the target (no GPU needed) and
 returns the cubins with the plan and metadata as JSON; load_program(module, info, payload,
@@ -55,6 +59,7 @@ from . import mode  # first: picks interpreter mode before triton is imported
 from ...errors import ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
+from .. import check_precision
 from ..cpu import check_supported
 from ..distributed import Communicator
 from . import aot, graph
@@ -100,9 +105,10 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
     mode.install_compile_counter()
     unknown = set(options) - {"interpret", "target", "backend", "fast_launch", "distributed",
-                              "graph"}
+                              "graph", "precision"}
     if unknown:
         raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
+    precision = check_precision(options.get("precision"))
     distributed = bool(options.get("distributed"))
     check_supported(module, distributed)
     interpret = options.get("interpret")
@@ -121,7 +127,7 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     # distributed: collectives through torch.distributed on this process's device (NCCL).
     comm = Communicator(module) if distributed else None
     program = GpuProgram(module, info, plan, launchers, _device(interpret),
-                         options.get("target") or _device_target(), comm)
+                         options.get("target") or _device_target(), comm, precision)
     option = options.get("graph")
     if option is None:  # DYNHLO_GPU_GRAPH=1/0: as graph=True/False (test runs both ways)
         option = {"1": True, "0": False}.get(os.environ.get("DYNHLO_GPU_GRAPH", ""))
@@ -146,8 +152,9 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
         UnsupportedError: no CUDA device.
     """
     check_supported(module)
-    plan, launchers, graph_parts = aot.load_payload(payload, info, target)
-    program = GpuProgram(module, info, plan, launchers, _device(False), target)
+    plan, launchers, graph_parts, precision = aot.load_payload(payload, info, target)
+    program = GpuProgram(module, info, plan, launchers, _device(False), target,
+                         precision=precision)
     if graph_parts is not None:
         graph.attach(program, *graph_parts)
     return program

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from ...errors import ArtifactError, UnsupportedError
 from ...shapes.dynamic import ComputationInfo
+from .. import PRECISIONS, check_precision
 from . import mode
 from .graph import cubins, wanted_program
 from .graph.data import to_data
@@ -35,6 +36,7 @@ from .launch.cubin import CubinLauncher
 from .launch.kernel_cache import load_kernel
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
+from .precision import HIGHEST
 
 # The payload format; a payload of another version is refused (recompile it).
 #   1 (2026-11-30): first version; load re-planned the module and regenerated the kernels
@@ -43,6 +45,8 @@ from .plan.fusion import kernels_of
 #   3 (2026-12-01): each distinct cubin stored once ("cubin_<key>.cubin"; kernels name
 #     theirs by key) and the graph path's program as data ("graph_program") with its
 #     cubins: a loaded artifact replays its CUDA graph with zero compilations.
+#   (2026-12-01, still 3) "precision": the compile option (gpu/precision.py); a payload
+#     without it was compiled before the option, so as "highest".
 FORMAT = 3
 _PTR = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64": "*i64",
         "u8": "*u8", "u16": "*u16", "u32": "*u32", "u64": "*u64", "f16": "*fp16",
@@ -87,22 +91,25 @@ def _failure_summary(stderr: str) -> str:
     return (fatal or lines or ["no error output"])[-1]
 
 
-def build_payload(plan, kernels: list, target: str) -> dict[str, bytes]:
+def build_payload(plan, kernels: list, target: str, precision: str) -> dict[str, bytes]:
     """Compile the plan's kernels (`kernels_of(plan)`) for `target`; the AOT payload.
 
     Each distinct kernel is compiled once (in parallel, through the cubin cache:
     graph/cubins.py) and stored once as `cubin_<key>.cubin`; `kernels` name theirs by key.
-    When the module takes the graph path, its graph program and kernels are stored too."""
+    When the module takes the graph path, its graph program and kernels are stored too.
+    `precision` (the compile option) is stored: the graph's kernels are built with it, and
+    the loaded program's cuBLAS dots follow it."""
     cc = parse_target(target)
     specs = [_spec(k) for k in kernels]
-    graph = wanted_program(plan)
+    graph = wanted_program(plan, precision)
     graph_specs = cubins.step_specs(graph) if graph is not None else []
     compiled = cubins.compile_distinct(specs + graph_specs, cc, cubins.cache_dir(),
                                        compile_parallel)
     keys = [cubins.spec_key(s, cc) for s in specs]
     step_keys = [cubins.spec_key(s, cc) for s in graph_specs]
     index = {id(k): i for i, k in enumerate(kernels)}
-    meta = {"format": FORMAT, "target": target, "plan": plan_to_data(plan, index),
+    meta = {"format": FORMAT, "target": target, "precision": precision,
+            "plan": plan_to_data(plan, index),
             "kernels": [{"sha256": _sha(spec["source"]), "cubin": key,
                          "signature": spec["signature"]} for spec, key in zip(specs, keys)],
             "graph_program": to_data(graph, step_keys) if graph is not None else None,
@@ -177,8 +184,10 @@ def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
 
 
 def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
-    """(plan, launchers, graph) of an AOT payload for the module whose inference is `info`;
-    graph: (cubin key -> launcher, the graph program's data) or None.
+    """(plan, launchers, graph, precision) of an AOT payload for the module whose inference
+    is `info`; graph: (cubin key -> launcher, the graph program's data) or None; precision:
+    the `precision` compile option it was built with ("highest" when the payload predates
+    the option: what it was compiled with).
 
     The plan is read from the payload's data and each kernel launches its cubin: nothing
     is planned, generated or compiled.
@@ -217,7 +226,17 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
     if meta.get("graph_program"):
         graph_keys = {s["key"] for s in meta["graph_program"]["steps"]}
         graph = ({key: cubin(key) for key in graph_keys}, meta["graph_program"])
-    return plan, launchers, graph
+    return plan, launchers, graph, _precision(meta)
+
+
+def _precision(meta: dict) -> str:
+    """The payload's precision option; ArtifactError for a value this dynhlo does not know."""
+    precision = meta.get("precision", HIGHEST)
+    try:
+        return check_precision(precision)
+    except UnsupportedError:
+        raise ArtifactError(f"gpu payload precision {precision!r} is not one of "
+                            f"{', '.join(PRECISIONS)}; recompile the artifact") from None
 
 
 def _cubins(meta: dict, payload: dict):

@@ -20,6 +20,7 @@ from .graph.runner import GraphCaptureError
 from .launch.fastpath import FastPlan
 from .launch.runner import Runner, is_out_of_memory
 from .plan.fusion import Plan, kernels_of
+from .precision import HIGHEST
 from .tensors import to_device, to_host
 
 NAME = "gpu"
@@ -32,15 +33,17 @@ class GpuProgram:
         backend: "gpu".
         target: the GPU architecture its kernels are for, e.g. "sm_90".
         kernels: the generated kernels (codegen.Kernel), one per fused group.
+        precision: the `precision` compile option, "highest" or "default" (precision.py).
     """
 
     backend = NAME
 
     def __init__(self, module: HloModule, info: ComputationInfo, plan: Plan, launchers: dict,
-                 device: torch.device, target: str, comm=None):
+                 device: torch.device, target: str, comm=None, precision: str = HIGHEST):
         """`plan` for `info` (the module's entry), `launchers[id(kernel)]` for every kernel
         of the plan, `device` where values live (the CPU in the interpreter), `comm` the
-        backends.distributed.Communicator of a program compiled with distributed=True."""
+        backends.distributed.Communicator of a program compiled with distributed=True,
+        `precision` the checked `precision` option."""
         self.module, self.info, self.plan = module, info, plan
         self.interpret = device.type == "cpu"
         self.target = target
@@ -48,14 +51,13 @@ class GpuProgram:
         # Tensor.get_device() of a tensor on self.device (-1: the CPU, in the interpreter).
         self.device_index = -1 if device.type == "cpu" else device.index
         self.kernels = kernels_of(plan)
-        self.runner = Runner(module, launchers, device, comm)
+        self.precision = precision
+        self.runner = Runner(module, launchers, device, comm, precision)
         # The fast path runs library steps without the runner, so without its comm.
-        self.fast = FastPlan.build(plan, launchers, device) if comm is None else None
+        self.fast = FastPlan.build(plan, launchers, device, precision) if comm is None \
+            else None
         # The graph path (graph/): set by compile_module / load_program when taken.
         self.graph, self.graph_refusal = None, "off"
-        if not self.interpret:
-            torch.backends.cuda.matmul.allow_tf32 = False  # f32 stays f32
-            torch.backends.cudnn.allow_tf32 = False
 
     def run(self, args: list):
         """Run on NumPy arrays or torch tensors of actual shapes (already checked).
@@ -146,7 +148,7 @@ class GpuProgram:
     def to_payload(self) -> dict[str, bytes]:
         """Cubins of every kernel compiled for `target`, plus the plan and kernel metadata as
         JSON (no pickle): what load_program needs to run without planning or codegen."""
-        return build_payload(self.plan, self.kernels, self.target)
+        return build_payload(self.plan, self.kernels, self.target, self.precision)
 
 
 _STRIDED = torch.strided

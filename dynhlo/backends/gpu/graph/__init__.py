@@ -13,7 +13,8 @@ is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
 - kernels.py   rewrites each generated kernel to read its sizes from that buffer and stride
                over the blocks of the actual size, so a grid fixed at capture does work
                proportional to the actual size; products are Triton matmuls reading M/N/K
-               from it (f32 in IEEE arithmetic);
+               from it (f32 in IEEE arithmetic unless the precision option allows
+               TF32: gpu/precision.py);
 - buffers.py   a static buffer plan at the bound with liveness-based reuse;
 - runner.py    per call: sizes, dynamic arguments into their static buffers, replay, copy
                the root out.
@@ -43,7 +44,7 @@ def make(program, launchers: dict | None = None, force: bool = False, prog=None,
     launches keeps the plain path."""
     if prog is None:
         try:
-            prog = build(program.plan, program.info)
+            prog = build(program.plan, program.info, program.precision)
         except GraphRefusal as exc:
             return None, str(exc)
     if not force and len(prog.steps) < MIN_LAUNCHES:
@@ -51,11 +52,11 @@ def make(program, launchers: dict | None = None, force: bool = False, prog=None,
     return GraphRunner(prog, program.device, program.interpret, launchers, compiler), None
 
 
-def wanted_program(plan):
+def wanted_program(plan, precision: str):
     """The GraphProgram of a plan that the default options would run (None: the plain
-    path)."""
+    path), its products as the `precision` option says."""
     try:
-        prog = build(plan, plan.info)
+        prog = build(plan, plan.info, precision)
     except GraphRefusal:
         return None
     return prog if len(prog.steps) >= MIN_LAUNCHES else None
@@ -79,7 +80,7 @@ def summary(program) -> str:
     and buffers, or the instruction that keeps the module on the plain path (the point
     where a capture would have to split)."""
     try:
-        prog = build(program.plan, program.info)
+        prog = build(program.plan, program.info, program.precision)
     except GraphRefusal as exc:
         return f"gpu graph: off; plain path (not capturable: {exc})\n"
     from .buffers import assign, bound_bytes

@@ -21,7 +21,8 @@ The softmax row kernel is recognised on its HLO (the fused group), not its text:
     p = e / broadcast(reduce(e, 0), add over dim 1)
 
 with the per-row values reaching [m, n] through reshapes to [m, 1] and broadcasts along the
-rows only. The result is the same softmax in another order of rounding (f32 throughout; the
+rows only. The result is the same softmax in another order of rounding (f32 throughout, the
+products in TF32 only where the precision option and their dots allow it; the
 scale and log2(e) folded into one factor before exp2, as Triton's exp computes it): within
 f32 tolerance of the three-step form, not bit-identical.
 """
@@ -186,12 +187,14 @@ def attention_launches(prog, scores, values, scale, scratch) -> list:
     blocks = max(1, -(-bound_m // BLOCK_M))
     splits = max(1, min(MAX_SPLITS, -(-bound_n // BLOCK_N), TARGET_PROGRAMS // blocks))
     layout = (scores.dot[2], values.dot[2], _log2_factor(scale))
+    tf32 = {"tf32_qk": scores.dot[3], "tf32_pv": values.dot[3]}   # each product's own rule
     if splits == 1:
-        return [(attention_kernel(d, dv, *layout), [q, k, v], values.out, [m, n], blocks)]
+        return [(attention_kernel(d, dv, *layout, **tf32), [q, k, v], values.out, [m, n],
+                 blocks)]
     rows = max(bound_m, 1)
     part = scratch(splits * rows * (dv + 2))
-    return [(attention_kernel(d, dv, *layout, splits=splits, rows=rows), [q, k, v], part,
-             [m, n], blocks * splits),
+    return [(attention_kernel(d, dv, *layout, splits=splits, rows=rows, **tf32), [q, k, v],
+             part, [m, n], blocks * splits),
             (combine_kernel(dv, splits, rows), [part], values.out, [m],
              max(1, -(-bound_m // COMBINE_ROWS)))]
 
@@ -216,9 +219,12 @@ _FINAL_STORE = """        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:
 
 def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
                      splits: int = 1, rows: int = 0, block_m: int = BLOCK_M,
-                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS) -> GraphKernel:
+                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS, *,
+                     tf32_qk: bool = False, tf32_pv: bool = False) -> GraphKernel:
     """out[m, dv] = softmax(s) · v for scores s = q[m, d] · kᵀ scaled so that
-    s·`factor` is the exponent in base 2 (_log2_factor); f32 in IEEE arithmetic.
+    s·`factor` is the exponent in base 2 (_log2_factor); f32 in IEEE arithmetic, except
+    the product q·kᵀ in TF32 with `tf32_qk` and p·v with `tf32_pv` (each as its own dot's
+    operand_precision and the precision option allow: gpu/precision.py).
 
     `k_nd`: k stored [n, d] (else kᵀ stored [d, n]); `v_dn`: v stored [dv, n] (else
     [n, dv]). m and n are `sz[0:2]`; d and dv are static. A row past m is not stored; keys
@@ -260,19 +266,23 @@ def kernel(q, k, v, out, sz, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr
         for n0 in range(start, stop, BN):
             rn = n0 + tl.arange(0, BN)
             kt = tl.load(k + {k_off}, mask=(rd[:, None] < D) & (rn[None, :] < stop), other=0)
-            s = tl.dot(qt, kt, input_precision="ieee") * {factor!r}
+            s = tl.dot(qt, kt, input_precision="{_precision(tf32_qk)}") * {factor!r}
             s = tl.where(rn[None, :] < stop, s, float("-inf"))
             grown = tl.maximum(top, tl.max(s, axis=1))
             shrink = tl.exp2(top - grown)
             p = tl.exp2(s - grown[:, None])
             total = total * shrink + tl.sum(p, axis=1)
             vt = tl.load(v + {v_off}, mask=(rn[:, None] < stop) & (re[None, :] < DV), other=0)
-            acc = acc * shrink[:, None] + tl.dot(p, vt, input_precision="ieee")
+            acc = acc * shrink[:, None] + tl.dot(p, vt, input_precision="{_precision(tf32_pv)}")
             top = grown
 {_FINAL_STORE if splits == 1 else _PARTIAL_STORE}"""
     return GraphKernel("kernel", source, {"BM": block_m, "BN": block_n, "D": d, "DV": dv,
                                           "DP": dp, "DVP": dvp, "SPLITS": splits,
                                           "ROWS": rows}, num_warps, 2, block_m)
+
+
+def _precision(tf32: bool) -> str:
+    return "tf32" if tf32 else "ieee"
 
 
 def combine_kernel(dv: int, splits: int, rows: int) -> GraphKernel:

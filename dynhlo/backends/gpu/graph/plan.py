@@ -1,6 +1,6 @@
 """The graph path's program: steps over value slots, sizes as slots of one int32 buffer.
 
-`build(plan, info)` flattens a fusion.Plan (the plans of `call`s inlined) into steps the
+`build(plan, info, precision)` flattens a fusion.Plan (the plans of `call`s inlined) into steps the
 graph path can capture: generated kernels (in their strided form, kernels.strided) and
 matrix products (kernels.matmul), over values that are parameters, constants or step
 outputs. Transposes and reshapes that only feed products are views: a reshape of a dense
@@ -22,6 +22,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import Sym, bound_of
 from ..launch.fastpath import size_getter
+from ..precision import HIGHEST, allows_tf32
 from .attention import attention_chains, attention_launches
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
 
@@ -41,7 +42,7 @@ class Step:
     bound_work: int                # blocks of work at the bound (before the grid cap)
     size_offset: int = 0           # first int32 of this step's sizes in the size buffer
     origin: object = None          # kernel steps: the codegen.Kernel it was made from
-    dot: tuple = ()                # product steps: (element type, a_km, b_nk)
+    dot: tuple = ()                # product steps: (element type, a_km, b_nk, tf32)
     key: str = ""                  # cubin key, when loaded from an artifact (data.py)
 
 
@@ -68,8 +69,10 @@ def _getters(dims, inst) -> list:
     return out
 
 
-def build(plan, info) -> GraphProgram:
-    """The graph program of an entry plan (see module doc); GraphRefusal if it has none."""
+def build(plan, info, precision: str = HIGHEST) -> GraphProgram:
+    """The graph program of an entry plan (see module doc); GraphRefusal if it has none.
+    `precision`: the compile option; each product's TF32 use is decided on its own dot
+    (gpu/precision.py)."""
     params = [inst for inst, kind in plan.steps if kind == "param"]
     prog = GraphProgram(len(params))
     for p in params:
@@ -81,7 +84,7 @@ def build(plan, info) -> GraphProgram:
             if isinstance(dim, Sym) and size_getter(dim) != (slot, d):
                 prog.equal.append(((slot, d), size_getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
-    prog.root = _Builder(prog).add(plan, list(range(len(params))))
+    prog.root = _Builder(prog, precision).add(plan, list(range(len(params))))
     _fuse_attention(prog)
     _fuse_epilogues(prog)
     _lay_out_sizes(prog)
@@ -89,8 +92,8 @@ def build(plan, info) -> GraphProgram:
 
 
 class _Builder:
-    def __init__(self, prog: GraphProgram):
-        self.prog = prog
+    def __init__(self, prog: GraphProgram, precision: str):
+        self.prog, self.precision = prog, precision
         self.next = prog.nparams
 
     def _slot(self, inst, dims, element_type: str) -> int:
@@ -172,11 +175,12 @@ class _Builder:
             self.prog.equal.append((ka, kb, f"instruction '{inst.name}': the contracting "
                                     "dimensions"))
         out = self._slot(inst, info.dims[inst], etype)
-        gk = matmul(etype, a_km, b_nk)
+        dot = (etype, a_km, b_nk, allows_tf32(inst, self.precision))
+        gk = matmul(*dot)
         tiles = math.prod(-(-max(bound_of(d), 0) // gk.block[b]) for d, b in
                           ((m, "BM"), (n, "BN")))
         self.prog.steps.append(Step(gk, [a, b], out, _getters((m, n, k), inst), tiles,
-                                    dot=(etype, a_km, b_nk)))
+                                    dot=dot))
         return out
 
 

@@ -46,10 +46,10 @@ def size_getter(dim):
 class _Ctx:
     """The little of StepContext that view and dot lowerings ask for."""
 
-    __slots__ = ("inst", "shape")
+    __slots__ = ("inst", "shape", "precision")
 
-    def __init__(self, inst, shape: tuple):
-        self.inst, self.shape = inst, shape
+    def __init__(self, inst, shape: tuple, precision: str):
+        self.inst, self.shape, self.precision = inst, shape, precision
 
     def out_shape(self, inst=None):
         return self.shape
@@ -148,16 +148,18 @@ class _Flattener:
 class FastPlan:
     """Slots, size getters and launchers of a kernel-only plan (see module doc)."""
 
-    def __init__(self, checks, steps, root_slot, device):
+    def __init__(self, checks, steps, root_slot, device, precision: str):
         self.checks, self.steps = checks, steps
         self.root_slot, self.device = root_slot, device
+        self.precision = precision  # the compile option, for dot lowerings (_Ctx)
         self.stream_index = device.index if device.type == "cuda" else None
         if self.stream_index is None and device.type == "cuda":
             self.stream_index = torch.cuda.current_device()
         self.specialized: dict = {}
 
     @classmethod
-    def build(cls, plan, launchers: dict, device) -> "FastPlan | None":
+    def build(cls, plan, launchers: dict, device, precision: str = "highest"
+              ) -> "FastPlan | None":
         params = [inst for inst, kind in plan.steps if kind == "param"]
         checks = []
         for p in params:
@@ -172,7 +174,7 @@ class FastPlan:
         root_slot = flat.add(plan, list(range(len(params))))
         if root_slot is None:
             return None
-        return cls(checks, flat.steps, root_slot, device)
+        return cls(checks, flat.steps, root_slot, device, precision)
 
     def run(self, tensors: list):
         """The root's tensor for parameter tensors on the device (checked by the caller)."""
@@ -202,7 +204,7 @@ class FastPlan:
         steps = []
         for step in self.steps:
             if isinstance(step, _LibraryStep):
-                steps.append(_library_closure(step, sizes(step.out_dims)))
+                steps.append(_library_closure(step, sizes(step.out_dims), self.precision))
             else:
                 steps.append(_kernel_closure(step, sizes(step.out_dims), sizes(step.size_dims),
                                              math.prod(sizes(step.grid_dims)), self.device))
@@ -212,8 +214,9 @@ class FastPlan:
         return steps
 
 
-def _library_closure(step: _LibraryStep, shape: tuple):
-    fn, inst, operands, ctx = step.fn, step.inst, step.operands, _Ctx(step.inst, shape)
+def _library_closure(step: _LibraryStep, shape: tuple, precision: str):
+    fn, inst, operands = step.fn, step.inst, step.operands
+    ctx = _Ctx(step.inst, shape, precision)
 
     def run(values, stream):
         return fn(ctx, inst, [values[s] for s in operands])

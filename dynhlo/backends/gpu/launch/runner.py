@@ -31,11 +31,12 @@ from ..tensors import to_device, to_host, torch_dtype
 class StepContext:
     """What a library lowering may ask while it runs one instruction."""
 
-    __slots__ = ("runner", "info", "env", "inst", "device", "constants")
+    __slots__ = ("runner", "info", "env", "inst", "device", "constants", "precision")
 
     def __init__(self, runner, info, env, device, constants):
         self.runner, self.info, self.env = runner, info, env
         self.device, self.constants = device, constants
+        self.precision = runner.precision  # the compile option (gpu/precision.py)
         self.inst = None
 
     def out_shape(self, inst=None) -> tuple[int, ...]:
@@ -48,8 +49,10 @@ class StepContext:
 class Runner:
     """Runs plans; `launchers[id(kernel)]` launches one generated kernel."""
 
-    def __init__(self, module, launchers: dict, device: torch.device, comm=None):
+    def __init__(self, module, launchers: dict, device: torch.device, comm=None,
+                 precision: str = "highest"):
         self.launchers = launchers
+        self.precision = precision
         self.comm = comm  # backends.distributed.Communicator when compiled distributed=True
         self.device = device
         self.constants: dict = {}

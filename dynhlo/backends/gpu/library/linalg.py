@@ -13,7 +13,10 @@ the feature dimension: chunk j of the batch meets the j-th group of output featu
 StableHLO definition the CPU backend follows, dynhlo/backends/cpu/ops_linalg.py).
 
 Floats compute in their own type (f16/bf16 in f32), so sums can differ from the CPU
-backend's f64 accumulation in the last bits; TF32 is off (GpuProgram). Integer convolutions
+backend's f64 accumulation in the last bits; an f32 convolution runs in IEEE f32 unless the
+`precision` option and its operand_precision allow TF32 (gpu/precision.py), and the f32
+factorizations and solves always in IEEE f32, each set for the one call (Fp32Scope).
+Integer convolutions
 (cuDNN has none) run in f64 when max|x| * max|w| * terms per output is below 2**40: every
 partial sum is then an exact integer, and the cast to the result type wraps as the CPU's
 integer arithmetic does; the bound is read back (one scalar). Taken by the host fallback:
@@ -31,6 +34,7 @@ import torch.nn.functional as F
 
 from ....hlo import attrs
 from ....shapes.windows import conv_groups, conv_labels, window_dims, window_output_size
+from ..precision import Fp32Scope, allows_tf32
 from ..tensors import torch_dtype
 
 _WORK = {torch.float16: torch.float32, torch.bfloat16: torch.float32,
@@ -63,7 +67,8 @@ def convolution(ctx, inst, args):
     if 0 in result_shape or 0 in w.shape or 0 in x.shape:
         result = torch.zeros(result_shape, dtype=work, device=x.device)
     else:
-        result = _conv(x, w, wins, groups)
+        with Fp32Scope(work is torch.float32 and allows_tf32(inst, ctx.precision), conv=True):
+            result = _conv(x, w, wins, groups)
     canonical = (labels.out_batch, labels.out_feature) + labels.out_spatial
     inverse = sorted(range(len(canonical)), key=canonical.__getitem__)
     if integer:  # an exact integer sum; the cast wraps it as the CPU's arithmetic does
@@ -168,7 +173,8 @@ def cholesky(ctx, inst, args):
     half = torch.tril(a) if lower else torch.triu(a)
     strict = torch.tril(a, -1) if lower else torch.triu(a, 1)
     full = half + strict.mH  # Hermitian from the named triangle only
-    factor, info = torch.linalg.cholesky_ex(full)
+    with Fp32Scope(False):  # the caller's TF32 setting must not reach cuSOLVER's GEMMs
+        factor, info = torch.linalg.cholesky_ex(full)
     factor = torch.where((info != 0)[..., None, None], torch.nan, factor)
     return factor if lower else factor.mH.contiguous()
 
@@ -184,6 +190,7 @@ def triangular_solve(ctx, inst, args):
         m, lower = (m.mH if transpose == "ADJOINT" else m.mT), not lower
     if b.numel() == 0 or m.numel() == 0:
         return torch.zeros(ctx.out_shape(), dtype=b.dtype, device=b.device)
-    return torch.linalg.solve_triangular(
-        m, b, upper=not lower, left=attrs.boolean(inst, "left_side"),
-        unitriangular=attrs.boolean(inst, "unit_diagonal"))
+    with Fp32Scope(False):
+        return torch.linalg.solve_triangular(
+            m, b, upper=not lower, left=attrs.boolean(inst, "left_side"),
+            unitriangular=attrs.boolean(inst, "unit_diagonal"))

@@ -1,8 +1,9 @@
 """dot on the device: cuBLAS through torch.matmul, on tensors held at their actual sizes.
 
-Batch, free and contracting dimensions are permuted and flattened as views; f32 stays f32
-(TF32 is switched off in program.py). Integer dots, which cuBLAS lacks, take the host tier
-(rules.py: dot's library tier applies only when `dot_on_device`).
+Batch, free and contracting dimensions are permuted and flattened as views; an f32 product
+runs in IEEE f32 unless the `precision` option and the dot's operand_precision allow TF32
+(gpu/precision.py), set for the one call (Fp32Scope). Integer dots, which cuBLAS lacks, take
+the host tier (rules.py: dot's library tier applies only when `dot_on_device`).
 Semantics: XLA operation semantics, DotGeneral.
 """
 
@@ -13,6 +14,7 @@ import math
 import torch
 
 from ....hlo import attrs
+from ..precision import Fp32Scope, allows_tf32
 from ..tensors import torch_dtype
 
 
@@ -25,6 +27,13 @@ def dot_on_device(inst) -> bool:
 
 
 def dot(ctx, inst, args):
+    if args[0].dtype is not torch.float32:  # only f32 products have a TF32 form
+        return _dot(ctx, inst, args)
+    with Fp32Scope(allows_tf32(inst, ctx.precision)):
+        return _dot(ctx, inst, args)
+
+
+def _dot(ctx, inst, args):
     lhs, rhs = args
     lb = attrs.ints(inst, "lhs_batch_dims", ())
     rb = attrs.ints(inst, "rhs_batch_dims", ())

@@ -20,6 +20,7 @@ import math
 import torch
 
 from ....shapes.rules_misc import svd_mode
+from ..precision import Fp32Scope
 
 _TYPES = (torch.float32, torch.float64, torch.complex64, torch.complex128)
 
@@ -38,12 +39,15 @@ def svd(ctx, inst, args):
     clean = torch.where(bad[:, None, None], torch.zeros((), dtype=a.dtype, device=a.device),
                         flat)
     try:
-        if mode == "N":
-            s = torch.linalg.svdvals(clean)
-            u = torch.zeros((len(flat), m, m if full else k), dtype=a.dtype, device=a.device)
-            vt = torch.zeros((len(flat), n if full else k, n), dtype=a.dtype, device=a.device)
-        else:
-            u, s, vt = torch.linalg.svd(clean, full_matrices=full)
+        with Fp32Scope(False):  # IEEE f32 whatever the caller set for torch (precision.py)
+            if mode == "N":
+                s = torch.linalg.svdvals(clean)
+                u = torch.zeros((len(flat), m, m if full else k), dtype=a.dtype,
+                                device=a.device)
+                vt = torch.zeros((len(flat), n if full else k, n), dtype=a.dtype,
+                                 device=a.device)
+            else:
+                u, s, vt = torch.linalg.svd(clean, full_matrices=full)
     except torch.linalg.LinAlgError:  # a finite matrix that did not converge: as the CPU
         return NotImplemented
     s, u, vt = (_nan_where(bad, v) for v in (s, u, vt))
