@@ -142,9 +142,15 @@ def load_executable(path: str, backend: str | None, options: dict | None = None)
         from .errors import ArtifactError
         from .runtime.loader import deserialize
         try:
-            return deserialize(read_bytes(path), backend=backend)
+            exe = deserialize(read_bytes(path), backend=backend)
         except ArtifactError as exc:
             raise ArtifactError(f"{path}: {exc}") from None
+        stored = exe.options.get("precision", "highest")
+        if (options or {}).get("precision", stored) != stored:
+            raise CliError(f"{path}: the artifact was compiled with --precision {stored}; "
+                           "recompile it with `dynhlo compile --precision "
+                           f"{options['precision']}` to change it")
+        return exe
     from .runtime.executable import compile as compile_module
     return compile_module(load_module(path), backend=backend or "cpu", **(options or {}))
 
@@ -242,16 +248,22 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
+    from .backends import PRECISIONS
     parser.add_argument("--interpret", action="store_true",
                         help="gpu backend: run the kernels in Triton's interpreter on the CPU "
                              "(slow; for machines without a GPU)")
     parser.add_argument("--max-while-iterations", type=int, default=None, metavar="N",
                         help="end a while loop that runs more than N iterations with an "
                              "error (default: no limit)")
+    parser.add_argument("--precision", choices=PRECISIONS, default=None,
+                        help="f32 products on the gpu: highest (default) computes every one "
+                             "in IEEE f32; default lets TF32 run where the module's "
+                             "operand_precision allows it, as XLA does on GPU (the cpu "
+                             "backend computes as before)")
 
 
 def run_options(ns: argparse.Namespace) -> dict:
-    """compile() keywords from `--interpret` and `--max-while-iterations`."""
+    """compile() keywords from `--interpret`, `--max-while-iterations` and `--precision`."""
     options: dict = {}
     if ns.interpret:
         if (ns.backend or "cpu") != "gpu":
@@ -259,6 +271,8 @@ def run_options(ns: argparse.Namespace) -> dict:
         options["interpret"] = True
     if ns.max_while_iterations is not None:
         options["max_while_iterations"] = ns.max_while_iterations
+    if ns.precision is not None:
+        options["precision"] = ns.precision
     return options
 
 

@@ -86,11 +86,16 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
             group (dynhlo/backends/distributed.py). Default: their one-device forms.
             `dynhlo.runtime.launch.run_distributed` (`dynhlo run --nproc N`) starts the
             processes.
+        precision: "highest" (the default: every f32 dot and convolution in IEEE f32) or
+            "default" (XLA's rule on GPU: TF32 where a product's operand_precision is
+            DEFAULT or HIGH, or its algorithm= is dot_tf32_tf32_f32;
+            dynhlo/backends/gpu/precision.py). The cpu backend accepts it and computes as
+            before (NumPy has no TF32, as XLA's CPU backend has none). Kept in artifacts.
 
     Raises:
         HloParseError, HloVerifyError: bad module text or inconsistent shapes.
-        UnsupportedError: an opcode or custom-call target the backend cannot run, or an
-            unknown backend.
+        UnsupportedError: an opcode or custom-call target the backend cannot run, an
+            unknown backend, or an unknown option or precision value.
     """
     module = as_module(module, "compile")
     if bounds or buckets is not None:

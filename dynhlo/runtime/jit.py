@@ -28,6 +28,7 @@ import threading
 import warnings
 from pathlib import Path
 
+from ..backends import check_precision
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
@@ -214,14 +215,16 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
             "compile" (its power-of-two bucket, compiled like any other).
         cache_dir: the disk cache directory (see the module docstring for the default);
             False for memory only.
-        options: backend compile options (e.g. target for the gpu backend); part of the key.
+        options: backend compile options (e.g. target for the gpu backend, precision); part
+            of the key.
 
     Raises:
-        HloParseError: bad module text, UnsupportedError: bad buckets, overflow or cache_dir
-            (at once);
+        HloParseError: bad module text, UnsupportedError: bad buckets, overflow, cache_dir
+            or precision (at once);
             compile errors come on the first call.
     """
     module = as_module(module, "jit")
+    check_precision(options.get("precision"))
     if cache_dir is None:
         cache_dir = default_cache_dir()
     elif cache_dir is not False and (not isinstance(cache_dir, (str, os.PathLike))
