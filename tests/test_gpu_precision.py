@@ -1,0 +1,387 @@
+"""The `precision` compile option (dynhlo/backends/gpu/precision.py): TF32 only where XLA allows.
+
+"highest" (the default) keeps every f32 product in IEEE f32; "default" follows XLA's GPU
+rule per dot: TF32 where its operand_precision is DEFAULT or HIGH (or absent) or its
+algorithm= is dot_tf32_tf32_f32. Checked on the kernel text (graph path: Triton matmuls and
+the fused attention), on torch's fp32 precision seen by each cuBLAS call (plain path), on
+results against the CPU backend within a tolerance a real TF32 product meets (Triton's
+interpreter computes exactly; the tolerance is checked against TF32 emulated in NumPy), and
+through an artifact's save and load.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import dynhlo
+from gpucheck import GPU, INTERPRET, gpu, torch  # noqa: F401  (skips without torch/triton)
+from dynhlo.backends import check_precision
+from dynhlo.backends.gpu import precision
+from dynhlo.backends.gpu.graph import cubins, plan
+from dynhlo.backends.gpu.library import reduce as library_dot
+from test_gpu_attention import D, DV, M, N, P, args_at, attention_text
+
+K = 64   # contraction length of the tolerance check (brief: rel ~1e-2 for K = 64)
+HIGHEST = ", operand_precision={highest,highest}"
+
+
+def mlp_text(first: str = "", second: str = "") -> str:
+    """relu(x @ w1) @ w2: two f32 products, `first`/`second` appended to each dot."""
+    return f"""HloModule mlp
+ENTRY main {{
+  x = f32[<=48,{K}] parameter(0)
+  w1 = f32[{K},{K}] parameter(1)
+  w2 = f32[{K},16] parameter(2)
+  h = f32[<=48,{K}] dot(x, w1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}{first}
+  z = f32[] constant(0)
+  zb = f32[<=48,{K}] broadcast(z), dimensions={{}}
+  r = f32[<=48,{K}] maximum(h, zb)
+  ROOT y = f32[<=48,16] dot(r, w2), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}{second}
+}}
+"""
+
+
+def mlp_args(n: int, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    return [rng.standard_normal(s, dtype=np.float32) for s in ((n, K), (K, K), (K, 16))]
+
+
+def graph_sources(exe) -> list[str]:
+    assert exe.program.graph is not None, exe.program.graph_refusal
+    return [step.kernel.source for step in exe.program.graph.prog.steps]
+
+
+def dot_precisions(source: str) -> list[str]:
+    """The input_precision of each tl.dot in a kernel's text, in order."""
+    import re
+    return re.findall(r'tl\.dot\([^\n]*input_precision="(\w+)"', source)
+
+
+# -- the option's values -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["fast", "HIGHEST", "tf32", "", 1, True])
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_an_unknown_precision_is_an_error_naming_the_option_and_its_values(bad, backend):
+    options = GPU if backend == "gpu" else {}
+    with pytest.raises(dynhlo.UnsupportedError) as err:
+        dynhlo.compile(mlp_text(), **options, precision=bad)
+    assert "precision=" in str(err.value) and "'highest'" in str(err.value) \
+        and "'default'" in str(err.value)
+    with pytest.raises(dynhlo.UnsupportedError, match="precision="):
+        dynhlo.jit(mlp_text(), **options, precision=bad)   # at once, not on the first call
+
+
+def test_the_cli_refuses_an_unknown_precision(capsys):
+    from dynhlo.cli import main
+    with pytest.raises(SystemExit) as code:
+        main(["run", "-", "--precision", "fast"])
+    assert code.value.code == 2
+    assert "--precision: invalid choice: 'fast'" in capsys.readouterr().err
+
+
+def test_the_cpu_backend_takes_the_option_and_computes_as_before():
+    args = mlp_args(7)
+    plain = dynhlo.compile(mlp_text())(*args)
+    for value in ("highest", "default"):
+        np.testing.assert_array_equal(dynhlo.compile(mlp_text(), precision=value)(*args), plain)
+    assert check_precision(None) == "highest"
+
+
+# -- XLA's rule, per instruction ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("attrs,tf32", [
+    ("", True),                                                   # absent: DEFAULT
+    (", operand_precision={default,default}", True),
+    (", operand_precision={high,default}", True),                 # HIGH: cuBLAS TF32
+    (", operand_precision={highest,default}", False),
+    (HIGHEST, False),
+    (", algorithm=dot_tf32_tf32_f32", True),
+    (", operand_precision={highest,highest}, algorithm=dot_tf32_tf32_f32", True),
+    (", algorithm=dot_f32_f32_f32", False),
+    (", algorithm=dot_tf32_tf32_f32_x3", False),                  # ~f32 accuracy: IEEE
+    (", algorithm=dot_bf16_bf16_f32", False),
+])
+def test_xla_gpu_rule_for_a_dot(attrs, tf32):
+    root = dynhlo.parse_hlo(mlp_text(second=attrs)).entry.root
+    assert precision.module_allows_tf32(root) is tf32
+    assert precision.allows_tf32(root, "default") is tf32
+    assert precision.allows_tf32(root, "highest") is False
+
+
+def test_only_f32_products_and_convolutions_may_use_tf32():
+    f16 = dynhlo.parse_hlo("""HloModule h
+ENTRY e {
+  a = f16[4,4] parameter(0)
+  ROOT d = f16[4,4] dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+""").entry.root
+    conv = dynhlo.parse_hlo("""HloModule c
+ENTRY e {
+  x = f32[1,8,2] parameter(0)
+  w = f32[3,2,4] parameter(1)
+  ROOT y = f32[1,6,4] convolution(x, w), window={size=3}, dim_labels=b0f_0io->b0f, operand_precision={high,high}
+}
+""").entry.root
+    assert not precision.module_allows_tf32(f16)
+    assert precision.module_allows_tf32(conv)
+    assert not precision.module_allows_tf32(conv.operands[0])
+
+
+# -- kernel text (graph path) ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("options", [{}, {"precision": "highest"}])
+def test_highest_keeps_every_product_ieee(options):
+    for text in (mlp_text(), attention_text(project="kn")):
+        exe = dynhlo.compile(text, **GPU, graph=True, **options)
+        sources = graph_sources(exe) + [k.source for k in exe.program.kernels]
+        assert all("tf32" not in s for s in sources)
+        assert sum(len(dot_precisions(s)) for s in sources) >= 2
+        assert all(p == "ieee" for s in sources for p in dot_precisions(s))
+
+
+def test_default_uses_tf32_only_for_dots_that_allow_it():
+    allowed = dynhlo.compile(mlp_text(), **GPU, graph=True, precision="default")
+    mixed = dynhlo.compile(mlp_text(second=HIGHEST), **GPU, graph=True, precision="default")
+    assert [dot_precisions(s) for s in graph_sources(allowed)] == [["tf32"], ["tf32"]]
+    assert [dot_precisions(s) for s in graph_sources(mixed)] == [["tf32"], ["ieee"]]
+    # The plain path's generated kernels hold no product (its dots are cuBLAS calls).
+    assert all("tl.dot" not in k.source for k in mixed.program.kernels)
+
+
+def test_each_attention_product_follows_its_own_dot():
+    """The fused attention's q·kᵀ and p·v: TF32 each only where its own dot allows it;
+    the output projection after it (with its residual epilogue) by its own rule too."""
+    text = attention_text(project="kn")
+    scores = "rhs_contracting_dims={0}\n  c = f32[] constant(8)"
+    assert scores in text
+    strict_scores = text.replace(scores, scores.replace("={0}\n", "={0}" + HIGHEST + "\n"))
+    cases = [(text, "default", ["tf32", "tf32"]), (strict_scores, "default", ["ieee", "tf32"]),
+             (text, "highest", ["ieee", "ieee"])]
+    for module, value, want in cases:
+        exe = dynhlo.compile(module, **GPU, graph=True, precision=value)
+        sources = graph_sources(exe)
+        (attn,) = [s for s in sources if "tl.dot(qt, kt" in s]
+        assert dot_precisions(attn) == want
+        (proj,) = [s for s in sources if "tl.dot(av, bv" in s]
+        assert dot_precisions(proj) == ["tf32" if value == "default" else "ieee"]
+
+
+def test_kernels_of_another_precision_are_cached_apart():
+    """Different text, so different cubin keys: a cache or artifact never mixes them."""
+    exe = dynhlo.compile(mlp_text(), **GPU, graph=True)
+    keys = {}
+    for value in ("highest", "default"):
+        prog = plan.build(exe.program.plan, exe.program.info, value)
+        keys[value] = [cubins.spec_key(s, 90) for s in cubins.step_specs(prog)]
+    assert not set(keys["highest"]) & set(keys["default"])
+
+
+# -- results -----------------------------------------------------------------------------
+
+
+def rounded(x: np.ndarray, bits: int = 10) -> np.ndarray:
+    """f32 values rounded to `bits` mantissa bits, to nearest (ties away from zero, as the
+    tensor cores' cvt.rna.tf32.f32): 10 is what a TF32 product multiplies, 7 bf16."""
+    drop = 23 - bits
+    raw = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32)
+    mask = np.uint32((0xFFFFFFFF << drop) & 0xFFFFFFFF)
+    return ((raw + np.uint32(1 << (drop - 1))) & mask).view(np.float32)
+
+
+def assert_tf32_close(got, want):
+    """Within what a TF32 product of K = 64 random normal terms meets: rel 1e-2, and an
+    absolute 2e-3 of the largest output for outputs near zero (a TF32 product's error is
+    ~1e-3 of its terms' scale; measured below on emulated TF32)."""
+    want = np.asarray(want)
+    scale = float(np.abs(want).max()) if want.size else 0.0
+    np.testing.assert_allclose(got, want, rtol=1e-2, atol=2e-3 * scale)
+
+
+def _mlp_rounded(x, w1, w2, bits: int):
+    """The MLP with each product's operands rounded to `bits` mantissa bits, summed in f64."""
+    h = np.maximum(rounded(x, bits).astype(np.float64) @ rounded(w1, bits), 0)
+    return rounded(h.astype(np.float32), bits).astype(np.float64) @ rounded(w2, bits)
+
+
+def test_tf32_tolerance_is_one_a_tf32_product_meets():
+    """The check above passes the MLP computed from TF32-rounded operands (NumPy), and fails
+    it from bf16-rounded ones (3 mantissa bits fewer): it tells TF32 from worse."""
+    x, w1, w2 = mlp_args(48, seed=5)
+    exact = np.maximum(x.astype(np.float64) @ w1, 0) @ w2
+    emulated = _mlp_rounded(x, w1, w2, 10)
+    assert np.abs(emulated - exact).max() > 1e-3   # TF32 is not f32 here
+    assert_tf32_close(emulated, exact)
+    with pytest.raises(AssertionError):
+        assert_tf32_close(_mlp_rounded(x, w1, w2, 7), exact)
+
+
+@pytest.mark.parametrize("graph", [True, False])
+def test_default_results_are_within_tf32_tolerance_of_the_cpu(graph):
+    exe = dynhlo.compile(mlp_text(), **GPU, graph=graph, precision="default")
+    cpu = dynhlo.compile(mlp_text())
+    for n in (0, 1, 33, 48):
+        args = mlp_args(n, seed=n)
+        got, want = exe(*args), cpu(*args)
+        assert got.shape == want.shape == (n, 16)
+        assert_tf32_close(got, want)
+
+
+def test_default_attention_is_within_tf32_tolerance_of_the_cpu():
+    text = attention_text(project="kn")
+    exe = dynhlo.compile(text, **GPU, graph=True, precision="default")
+    cpu = dynhlo.compile(text)
+    rng = np.random.default_rng(2)
+    w = rng.standard_normal((DV, P), dtype=np.float32)
+    for m, n in ((1, 1), (7, 33), (M, N)):
+        args = [*args_at(m, n, seed=m + n), w]
+        got, want = exe(*args), cpu(*args)
+        assert got.shape == want.shape == (m, P)
+        assert_tf32_close(got, want)
+
+
+# -- cuBLAS calls of the plain path: the setting each call sees, and the caller's kept ----
+
+
+@pytest.fixture
+def caller_matmul():
+    """Sets torch's cuBLAS fp32 precision as a caller would; the test's own is put back
+    after (monkeypatch cannot: the attribute lives in torch's __getattr__)."""
+    flags = torch.backends.cuda.matmul
+    before = flags.fp32_precision
+
+    def set_to(value: str) -> None:
+        flags.fp32_precision = value
+    yield set_to
+    flags.fp32_precision = before
+
+
+def _record_matmul_precision(monkeypatch) -> list:
+    seen = []
+    matmul = torch.matmul
+
+    def spy(*args, **kwargs):
+        seen.append(torch.backends.cuda.matmul.fp32_precision)
+        return matmul(*args, **kwargs)
+    monkeypatch.setattr(library_dot.torch, "matmul", spy)
+    return seen
+
+
+@pytest.mark.parametrize("caller", ["none", "tf32", "ieee"])
+def test_each_cublas_dot_sees_its_own_precision_and_the_callers_is_restored(
+        caller, caller_matmul, monkeypatch):
+    caller_matmul(caller)
+    seen = _record_matmul_precision(monkeypatch)
+    args = mlp_args(5)
+    cases = [("default", mlp_text(second=HIGHEST), ["tf32", "ieee"]),
+             ("highest", mlp_text(), ["ieee", "ieee"])]
+    for value, text, want in cases:
+        exe = dynhlo.compile(text, **GPU, graph=False, precision=value)
+        for arrays in (args, [torch.from_numpy(a) for a in args]):  # host and device arrays
+            seen.clear()
+            exe(*arrays)
+            assert seen == want
+            assert torch.backends.cuda.matmul.fp32_precision == caller
+
+
+def test_a_failing_call_restores_the_callers_precision(caller_matmul, monkeypatch):
+    caller_matmul("none")
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("cuBLAS failed")
+    monkeypatch.setattr(library_dot.torch, "matmul", boom)
+    exe = dynhlo.compile(mlp_text(), **GPU, graph=False, precision="default")
+    with pytest.raises(RuntimeError, match="cuBLAS failed"):
+        exe(*mlp_args(3))
+    assert torch.backends.cuda.matmul.fp32_precision == "none"
+
+
+def test_a_convolution_runs_in_the_scope_of_its_own_rule(monkeypatch):
+    from dynhlo.backends.gpu.library import linalg
+    seen = []
+    conv = linalg._CONV[1]
+
+    def spy(*args, **kwargs):
+        seen.append((torch.backends.cuda.matmul.fp32_precision,
+                     torch.backends.cudnn.conv.fp32_precision))
+        return conv(*args, **kwargs)
+    monkeypatch.setitem(linalg._CONV, 1, spy)
+    before = torch.backends.cudnn.conv.fp32_precision
+    text = """HloModule c
+ENTRY e {
+  x = f32[1,8,2] parameter(0)
+  w = f32[3,2,4] parameter(1)
+  ROOT y = f32[1,6,4] convolution(x, w), window={size=3}, dim_labels=b0f_0io->b0f%s
+}
+"""
+    rng = np.random.default_rng(1)
+    args = [rng.standard_normal((1, 8, 2), dtype=np.float32),
+            rng.standard_normal((3, 2, 4), dtype=np.float32)]
+    want = dynhlo.compile(text % "")(*args)
+    for attrs, value, mode in (("", "default", "tf32"), (HIGHEST, "default", "ieee"),
+                               ("", "highest", "ieee")):
+        seen.clear()
+        got = dynhlo.compile(text % attrs, **GPU, precision=value)(*args)
+        assert seen == [(mode, mode)]
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        assert torch.backends.cudnn.conv.fp32_precision == before
+
+
+# -- artifacts ---------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(not INTERPRET, reason="stands the compiled program's launchers in for "
+                    "the cubins; on a device, bench/graph_check.py loads real artifacts")
+def test_the_option_survives_save_and_load(monkeypatch, tmp_path):
+    """A dots-only module (cuBLAS steps, no kernel to cross-compile): the header keeps the
+    option, the payload too, and the loaded program's cuBLAS calls follow it."""
+    from dynhlo.backends.gpu import aot
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    text = """HloModule two
+ENTRY main {
+  x = f32[<=8,4] parameter(0)
+  w = f32[4,4] parameter(1)
+  a = f32[<=8,4] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT b = f32[<=8,4] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}%s
+}
+""" % HIGHEST
+    exe = dynhlo.compile(text, backend="gpu", target="sm_90", precision="default")
+    path = tmp_path / "two.dynhlo"
+    exe.save(path)
+    assert json.loads(exe.program.to_payload()["gpu_program.json"])["precision"] == "default"
+    monkeypatch.setattr(aot, "check_device", lambda target: None)
+    monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
+    loaded = dynhlo.load(path)
+    assert loaded.options["precision"] == "default"
+    assert loaded.program.precision == "default"
+    seen = _record_matmul_precision(monkeypatch)
+    args = [np.ones((3, 4), np.float32), np.eye(4, dtype=np.float32)]
+    np.testing.assert_array_equal(loaded(*args), np.ones((3, 4), np.float32))
+    assert seen == ["tf32", "ieee"]
+
+
+@pytest.mark.skipif(not INTERPRET, reason="stands interpreter launchers in for the cubins")
+def test_an_artifacts_graph_launches_the_tf32_cubin_only_for_allowed_dots(monkeypatch,
+                                                                          tmp_path):
+    """The payload's graph program names, per launch, the cubin of its own precision."""
+    from test_gpu_graph import _chain
+    from dynhlo.backends.gpu.graph import MIN_LAUNCHES
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    lines = _chain(MIN_LAUNCHES).splitlines()
+    strict = [k for k, line in enumerate(lines) if " dot(" in line][::2]
+    for k in strict:
+        lines[k] += HIGHEST
+    text = "\n".join(lines) + "\n"
+    compiled = dynhlo.compile(text, backend="gpu", target="sm_90", precision="default").program
+    meta = json.loads(compiled.to_payload()["gpu_program.json"])
+    prog = plan.build(compiled.plan, compiled.info, "default")
+    keys = [cubins.spec_key(s, 90) for s in cubins.step_specs(prog)]
+    assert [s["key"] for s in meta["graph_program"]["steps"]] == keys
+    assert len(set(keys)) == 2
+    assert [dot_precisions(s.kernel.source) for s in prog.steps] == \
+        [["ieee"] if k % 2 == 0 else ["tf32"] for k in range(MIN_LAUNCHES)]
