@@ -8,6 +8,8 @@ in block_until_ready, so their events bracket the device work too):
     xla_bound   XLA compiled at the bound B, inputs padded to B (fp32 "highest")
     xla_n       XLA compiled at n (fp32 "highest"): a compile per new size
     xla_n_tf32  the same at JAX's default precision (TF32 dots on this GPU)
+    dynhlo_tf32 dynhlo compiled with precision="default" (TF32 where the module's dots allow
+                it, XLA's rule): the peer of xla_n_tf32, not of the fp32 columns
     eager       torch eager at n (TF32 off)
     inductor    torch.compile(dynamic=True) at n (TF32 off)
     dynhlo_plain  dynhlo with graph=False (a launch per kernel and product), for reference
@@ -51,7 +53,11 @@ import numpy as np  # noqa: E402
 
 from compare_workloads import workloads  # noqa: E402
 
-SYSTEMS = ("dynhlo", "xla_bound", "xla_n", "xla_n_tf32", "eager", "inductor", "dynhlo_plain")
+SYSTEMS = ("dynhlo", "xla_bound", "xla_n", "xla_n_tf32", "dynhlo_tf32", "eager", "inductor",
+           "dynhlo_plain")
+# The fp32 peers dynhlo's ratio is taken against (TF32 columns are compared with each other).
+FP32_PEERS = ("xla_bound", "xla_n", "eager", "inductor")
+NAN = float("nan")
 STREAMS = ("dynhlo", "dynhlo_aot", "xla_bound", "xla_pow2", "inductor", "eager")
 
 
@@ -227,6 +233,7 @@ def kernel_rows(w, peers, weights, gen, bandwidth: float, quick: bool) -> list:
     if peers.exe is None:
         peers.exe = dynhlo.compile(w.hlo, backend="gpu")
     plain = dynhlo.compile(w.hlo, backend="gpu", graph=False)  # the per-launch path
+    tf32 = dynhlo.compile(w.hlo, backend="gpu", precision="default")  # XLA's TF32 rule
     if peers.inductor is None:
         peers.inductor = torch.compile(w.torch_fn, dynamic=True)
     jw = [to_jax(t) for t in weights]
@@ -238,17 +245,13 @@ def kernel_rows(w, peers, weights, gen, bandwidth: float, quick: bool) -> list:
         args = xs + weights
         jargs = [to_jax(t) for t in xs] + jw
         ref = w.torch_fn(*args)
-        try:
-            got = peers.exe(*args)
-            err = ((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item()
-        except Exception as exc:  # noqa: BLE001
-            print(f"  dynhlo failed: {type(exc).__name__}: {str(exc)[:300]}")
-            err = float("nan")
+        err, err_tf32 = (_rel_err(exe, args, ref) for exe in (peers.exe, tf32))
         us = {
             "dynhlo": bench_us(lambda: peers.exe(*args), quick),
             "xla_bound": bench_us(lambda: jax_call(peers.jit_high, bound_in + jw, True), quick),
             "xla_n": bench_us(lambda: jax_call(peers.jit_high, jargs, True), quick),
             "xla_n_tf32": bench_us(lambda: jax_call(peers.jit_default, jargs, False), quick),
+            "dynhlo_tf32": bench_us(lambda: tf32(*args), quick),
             "eager": bench_us(lambda: w.torch_fn(*args), quick),
             "inductor": bench_us(lambda: peers.inductor(*args), quick),
             "dynhlo_plain": bench_us(lambda: plain(*args), quick),
@@ -256,28 +259,40 @@ def kernel_rows(w, peers, weights, gen, bandwidth: float, quick: bool) -> list:
         rows.append({"workload": w.name, "bound": w.bound, "n": n,
                      "floor_us": w.bytes(n) / bandwidth * 1e6,
                      "compute_floor_us": w.flops(n) / 67e12 * 1e6,
-                     "dynhlo_rel_err": err, "us": us})
+                     "dynhlo_rel_err": err, "dynhlo_tf32_rel_err": err_tf32, "us": us})
         print(_row_text(rows[-1]), flush=True)
     return rows
 
 
+def _rel_err(exe, args, ref) -> float:
+    """max |exe(args) - ref| / max |ref|; NaN, with the error printed, when exe fails."""
+    try:
+        got = exe(*args)
+        return ((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item()
+    except Exception as exc:  # noqa: BLE001
+        print(f"  dynhlo failed: {type(exc).__name__}: {str(exc)[:300]}")
+        return NAN
+
+
 def _row_text(r) -> str:
     us = r["us"]
-    cells = " ".join(f"{us[s]:10.1f}" for s in SYSTEMS)
+    cells = " ".join(f"{us.get(s, NAN):10.1f}" for s in SYSTEMS)
     return (f"{r['workload']:18s} {r['bound']:7d} {r['n']:7d} {r['floor_us']:8.1f} {cells} "
-            f"{r['dynhlo_rel_err']:8.1e}")
+            f"{r['dynhlo_rel_err']:8.1e} {r.get('dynhlo_tf32_rel_err', NAN):8.1e}")
 
 
 def markdown(result: dict) -> str:
     """The kernel, stream and first-call tables as Markdown (for bench/RESULTS.md)."""
-    lines = ["| workload | B | n | floor µs | " + " | ".join(SYSTEMS) + " | dynhlo/best fp32 peer |",
-             "|---|---:|---:|---:|" + "---:|" * (len(SYSTEMS) + 1)]
+    lines = ["| workload | B | n | floor µs | " + " | ".join(SYSTEMS)
+             + " | dynhlo/best fp32 peer | dynhlo_tf32/xla_n_tf32 |",
+             "|---|---:|---:|---:|" + "---:|" * (len(SYSTEMS) + 2)]
     for r in result["kernels"]:
-        us = r["us"]
-        best = min(us[s] for s in ("xla_bound", "xla_n", "eager", "inductor"))
+        us = {s: r["us"].get(s, NAN) for s in SYSTEMS}   # rows of older runs lack columns
+        best = min(us[s] for s in FP32_PEERS)
         lines.append(f"| {r['workload']} | {r['bound']} | {r['n']} | {r['floor_us']:.1f} | "
                      + " | ".join(f"{us[s]:.1f}" for s in SYSTEMS)
-                     + f" | {us['dynhlo'] / best:.2f} |")
+                     + f" | {us['dynhlo'] / best:.2f} |"
+                     + f" {us['dynhlo_tf32'] / us['xla_n_tf32']:.2f} |")
     lines += ["", "| stream (s) | requests | " + " | ".join(STREAMS) + " |",
               "|---|---:|" + "---:|" * len(STREAMS)]
     for s in result["streams"]:
@@ -300,8 +315,9 @@ def plot(result: dict, path: Path) -> None:
         rows = [r for r in result["kernels"] if r["workload"] == name]
         ns = [r["n"] for r in rows]
         for s in SYSTEMS:
-            ax.plot(ns, [r["us"][s] for r in rows], marker="o", label=s,
-                    linewidth=2.5 if s == "dynhlo" else 1.2)
+            ax.plot(ns, [r["us"].get(s, NAN) for r in rows], marker="o", label=s,
+                    linewidth=2.5 if s == "dynhlo" else 1.2,
+                    linestyle=":" if "tf32" in s else "-")   # TF32 columns dotted
         ax.plot(ns, [r["floor_us"] for r in rows], "k--", label="memory floor")
         ax.set(xscale="log", yscale="log", title=f"{name} (B={rows[0]['bound']})",
                xlabel="n", ylabel="µs per call")
@@ -356,7 +372,7 @@ def main() -> None:
     result["copy_bandwidth_Bps"] = bandwidth
     print(f"copy bandwidth {bandwidth / 1e12:.2f} TB/s; caches in {_CACHE}", flush=True)
     print(f"{'workload':18s} {'B':>7s} {'n':>7s} {'floor':>8s} "
-          + " ".join(f"{s:>10s}" for s in SYSTEMS) + "   relerr", flush=True)
+          + " ".join(f"{s:>10s}" for s in SYSTEMS) + "   relerr  tf32err", flush=True)
     all_w = workloads()
     for name in opts.workloads.split(","):
         w = all_w[name]
