@@ -193,7 +193,12 @@ def compile_module(module: HloModule, info: ComputationInfo, distributed: bool =
     """The program of a module: its inference and an evaluator. With distributed=True, inside
     an initialised torch.distributed process group (one process per device), collectives run
     across the group (backends/distributed.py); the options other backends take are accepted
-    and change nothing."""
+    and change nothing. That includes `precision` (checked by backends.Backend.compile):
+    there is no TF32 here, f32 dots multiply in IEEE f32 (NumPy) and convolutions in f64
+    whatever the option or the module's operand_precision say, as XLA's CPU backend has no
+    reduced-precision form of them; a JAX user's `jax.default_matmul_precision` changes
+    nothing on a CPU either, so the option is taken rather than refused (a script runs on
+    either backend unchanged)."""
     return CpuProgram(module, info, distributed)
 
 
