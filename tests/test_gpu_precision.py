@@ -385,3 +385,24 @@ def test_an_artifacts_graph_launches_the_tf32_cubin_only_for_allowed_dots(monkey
     assert len(set(keys)) == 2
     assert [dot_precisions(s.kernel.source) for s in prog.steps] == \
         [["ieee"] if k % 2 == 0 else ["tf32"] for k in range(MIN_LAUNCHES)]
+
+
+@pytest.mark.skipif(INTERPRET, reason="Triton's interpreter and CPU torch compute f32 "
+                    "products exactly: TF32 exists only on the device")
+@pytest.mark.parametrize("graph", [True, False])
+def test_on_the_device_default_really_runs_tf32_and_highest_does_not(graph):
+    """On an Ampere-or-later GPU: "highest" stays within f32 rounding of the CPU, "default"
+    differs from it by TF32's rounding (so the tensor cores were asked for TF32), the dot
+    marked HIGHEST excepted."""
+    cpu = dynhlo.compile(mlp_text())
+    args = mlp_args(48, seed=11)
+    want = cpu(*args)
+    scale = np.abs(want).max()
+    highest = dynhlo.compile(mlp_text(), **GPU, graph=graph)(*args)
+    np.testing.assert_allclose(highest, want, rtol=1e-4, atol=1e-5 * scale)
+    default = dynhlo.compile(mlp_text(), **GPU, graph=graph, precision="default")(*args)
+    assert_tf32_close(default, want)
+    assert np.abs(default - want).max() > 1e-4 * scale   # TF32's rounding shows
+    strict = dynhlo.compile(mlp_text(HIGHEST, HIGHEST), **GPU, graph=graph,
+                            precision="default")(*args)
+    np.testing.assert_allclose(strict, want, rtol=1e-4, atol=1e-5 * scale)
