@@ -6,6 +6,11 @@ the multiple of the floor (bytes read and written once at the copy bandwidth mea
 
     tile R x 64      the generated kernel with R rows per program (BN = 64), W warps
     recip            the same, the divide by the row sum as a multiply by its reciprocal
+    loop R x BN      the generated looped form (a pass per reduction over column tiles of BN,
+                     re-reading the row from L1) with narrow tiles: at BN = 1 a lane owns a
+                     row (no shuffles, no shared memory; Triton's layout for [R, 64] puts 32
+                     lanes and two warps along a row, so each reduction is 10 shuffles and a
+                     barrier per element held)
     copy R x 64      loads and stores the same [R, 64] tile: the access pattern alone
     flat copy        a 1-D contiguous copy: what the bytes cost at best
     torch softmax    torch.softmax(x, -1) (a hand-written CUDA kernel)
@@ -94,6 +99,12 @@ def main() -> None:
             if bm in (64, 128) and w in (2, 4):
                 report(f"recip {bm}x64 w{w}", lambda: recip[grid](x, out, n, BM=bm, BN=64,
                                                                 num_warps=w))
+    looped = load_kernel(_looped_source(text), "kernel", False)
+    for bm in (128, 256, 512):
+        for bn in (1, 2, 4, 8):
+            for w in (2, 4):
+                report(f"loop {bm}x{bn} w{w}", lambda: looped[(triton_cdiv(n, bm),)](
+                    x, out, n, BM=bm, BN=bn, num_warps=w))
     copy = load_kernel(_COPY, "kernel", False)
     for bm in (32, 64, 128):
         report(f"copy {bm}x64 w4", lambda: copy[(triton_cdiv(n, bm),)](
@@ -101,6 +112,21 @@ def main() -> None:
     flat = load_kernel(_FLAT, "kernel", False)
     report("flat copy 4096", lambda: flat[(triton_cdiv(x.numel(), 4096),)](
         x, out, x.numel(), BLOCK=4096, num_warps=4), check=False)
+
+
+def _looped_source(text: str) -> str:
+    """The module's row kernel as codegen writes it for reductions too wide to hold."""
+    import dynhlo
+    from dynhlo.backends.gpu.kernels import codegen
+    from dynhlo.backends.gpu.plan.fusion import kernels_of
+    saved, codegen.PERSISTENT_MAX = codegen.PERSISTENT_MAX, 16
+    try:
+        text = text.replace("HloModule jit_softmax_rows", "HloModule looped_softmax_rows")
+        (kernel,) = kernels_of(dynhlo.compile(text, backend="gpu").program.plan)
+    finally:
+        codegen.PERSISTENT_MAX = saved
+    assert "for cstart in range" in kernel.source
+    return kernel.source
 
 
 def triton_cdiv(a: int, b: int) -> int:
