@@ -301,6 +301,29 @@ def test_a_failing_call_restores_the_callers_precision(caller_matmul, monkeypatc
     assert torch.backends.cuda.matmul.fp32_precision == "none"
 
 
+def test_calls_on_two_threads_each_see_their_own_precision(caller_matmul, monkeypatch):
+    """torch's setting is per process: concurrent calls of programs of the two precisions
+    must not run a product under the other's setting nor leave it behind."""
+    import threading
+    caller_matmul("none")
+    seen = _record_matmul_precision(monkeypatch)
+    exes = {value: dynhlo.compile(mlp_text(), **GPU, graph=False, precision=value)
+            for value in ("highest", "default")}
+    args = [torch.from_numpy(a) for a in mlp_args(2)]
+
+    def serve(value):
+        for _ in range(40):
+            exes[value](*args)
+    threads = [threading.Thread(target=serve, args=(v,)) for v in exes]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # 80 products each; a product run under the other thread's setting shifts the counts
+    assert (seen.count("tf32"), seen.count("ieee")) == (80, 80)
+    assert torch.backends.cuda.matmul.fp32_precision == "none"
+
+
 def test_a_convolution_runs_in_the_scope_of_its_own_rule(monkeypatch):
     from dynhlo.backends.gpu.library import linalg
     seen = []

@@ -15,13 +15,15 @@ about 1e-3 per product instead of 1e-7. The option:
 XLA's rule (its GPU backend, with TF32 execution on, its default):
 - no algorithm=: TF32 when the largest operand_precision is at most HIGH (DEFAULT, HIGH, or
   the attribute absent, which means DEFAULT); HIGHEST keeps IEEE f32.
-  xla/service/gpu/matmul_utils.cc: RunGemm takes `compute_precision` as the largest operand
-  precision and `IsTf32Allowed(algorithm, compute_precision)` is `compute_precision <= 1`
-  for ALG_UNSET (cuBLAS); conv_algorithm_picker.cc: `allow_tf32 = all operand_precision <=
-  PrecisionConfig::HIGH` (cuDNN). XLA's own Triton GEMM emitter (triton/dot_algorithms.cc
-  IsTf32Allowed) is stricter (both operands DEFAULT); dynhlo's Triton matmuls stand where
-  XLA calls cuBLAS, so they follow the cuBLAS rule: one rule for every product here.
-- algorithm=dot_tf32_tf32_f32: TF32 (algorithm_util::HasTf32InputType). Any other
+  xla/service/gpu/matmul_utils.cc: GemmConfig::For takes `compute_precision` as the largest
+  operand precision, and RunGemm's `IsTf32Allowed(algorithm, compute_precision)` is
+  `compute_precision <= 1` for ALG_UNSET (cuBLAS);
+  xla/service/gpu/autotuning/conv_algorithm_picker.cc: `allow_tf32 = all operand_precision
+  <= PrecisionConfig::HIGH` (cuDNN). XLA's own Triton GEMM emitter
+  (xla/backends/gpu/codegen/triton/dot_algorithms.cc, IsTf32Allowed) is stricter (both
+  operands DEFAULT); dynhlo's Triton matmuls stand where XLA calls cuBLAS, so they follow
+  the cuBLAS rule: one rule for every product here.
+- algorithm=dot_tf32_tf32_f32: TF32 (xla/service/algorithm_util.cc HasTf32InputType). Any other
   algorithm keeps IEEE f32 here, which is at least as precise as it asks:
   dot_tf32_tf32_f32_x3 (three TF32 passes, ~f32 accuracy; cuBLAS through torch has no such
   mode), dot_f32_f32_f32, and the bf16 algorithms on f32 operands.
@@ -35,10 +37,14 @@ Where it acts: the graph path's Triton matmuls and fused attention write
 and cache key differ with it; a captured CUDA graph replays exactly those kernels), and the
 library tier's cuBLAS dots and cuDNN convolutions run inside `Fp32Scope`, which sets torch's
 fp32 precision for the one call and restores the caller's setting after it: the program
-never leaves torch's global flags changed.
+never leaves torch's global flags changed. torch puts the math mode on the cuBLAS handle
+when the call is made, so the launch it enqueues keeps it (a CUDA graph capturing such a
+call would too; the graph path captures only Triton kernels, graph/plan.py).
 """
 
 from __future__ import annotations
+
+import threading
 
 import torch
 
@@ -89,12 +95,17 @@ class Fp32Scope:
     cuDNN convolutions) is "tf32" or "ieee" inside the block and the caller's after it.
 
     torch 2.13's `fp32_precision` attributes, not the legacy `allow_tf32` flags: torch
-    raises when one reads a legacy flag after the new API set it, and reading the new one
-    always works, so the caller's setting is read and put back through the new API (which
+    raises when one reads a legacy flag that the new API set to disagree with it, and
+    reading the new one always works, so the caller's setting is read and put back through the new API (which
     keeps either API readable for the caller afterwards). Set only when it differs.
+
+    torch's setting is one per process: scopes hold one lock, so dynhlo calls on several
+    threads cannot run a product under another call's setting nor leave a wrong setting
+    behind (torch work of other threads during a call sees the call's setting).
     """
 
     __slots__ = ("want", "flags", "before")
+    _lock = threading.RLock()   # re-entrant: a scope inside a scope restores the outer one
 
     def __init__(self, tf32: bool, conv: bool = False):
         self.want = "tf32" if tf32 else "ieee"
@@ -102,16 +113,25 @@ class Fp32Scope:
         self.flags = (_MATMUL, _CONV) if conv else (_MATMUL,)
 
     def __enter__(self):
-        self.before = [flags.fp32_precision for flags in self.flags]
-        for flags, before in zip(self.flags, self.before):
-            if before != self.want:
-                flags.fp32_precision = self.want
+        self._lock.acquire()
+        self.before = []
+        try:
+            for flags in self.flags:
+                self.before.append(flags.fp32_precision)
+                if self.before[-1] != self.want:
+                    flags.fp32_precision = self.want
+        except BaseException:
+            self.__exit__()   # what was set goes back, and the lock is released
+            raise
         return self
 
     def __exit__(self, *exc) -> None:
-        for flags, before in zip(self.flags, self.before):
-            if before != self.want:
-                flags.fp32_precision = before
+        try:
+            for flags, before in zip(self.flags, self.before):
+                if before != self.want:
+                    flags.fp32_precision = before
+        finally:
+            self._lock.release()
 
 
 __all__ = ["DEFAULT", "HIGHEST", "Fp32Scope", "allows_tf32", "module_allows_tf32"]

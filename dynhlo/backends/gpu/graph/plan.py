@@ -1,8 +1,9 @@
 """The graph path's program: steps over value slots, sizes as slots of one int32 buffer.
 
-`build(plan, info, precision)` flattens a fusion.Plan (the plans of `call`s inlined) into steps the
-graph path can capture: generated kernels (in their strided form, kernels.strided) and
-matrix products (kernels.matmul), over values that are parameters, constants or step
+`build(plan, info, precision)` flattens a fusion.Plan (the plans of `call`s inlined) into
+steps the graph path can capture: generated kernels (in their strided form,
+kernels.strided) and matrix products (kernels.matmul, TF32 per dot as the `precision`
+option allows: gpu/precision.py), over values that are parameters, constants or step
 outputs. Transposes and reshapes that only feed products are views: a reshape of a dense
 value is the value itself, a 2-D transpose flips the product's operand layout. Every size a
 step needs must be an entry parameter's dimension (or static); each step reads its sizes
