@@ -83,6 +83,19 @@ def test_the_cli_refuses_an_unknown_precision(capsys):
     assert "--precision: invalid choice: 'fast'" in capsys.readouterr().err
 
 
+def test_the_cli_compiles_with_a_precision_and_an_artifact_keeps_it(tmp_path, capsys):
+    from dynhlo.cli import main
+    module, out = tmp_path / "mlp.hlo", tmp_path / "mlp.dynhlo"
+    module.write_text(mlp_text())
+    assert main(["compile", str(module), "-o", str(out), "--precision", "default"]) == 0
+    assert dynhlo.load(out).options["precision"] == "default"
+    assert main(["inspect", str(out)]) == 0
+    assert '"precision": "default"' in capsys.readouterr().out
+    args = [f"f32[1,{K}] {{{{{', '.join(['1'] * K)}}}}}"]
+    assert main(["run", str(out), *args, "--precision", "highest"]) == 1
+    assert "compiled with --precision default" in capsys.readouterr().err
+
+
 def test_the_cpu_backend_takes_the_option_and_computes_as_before():
     args = mlp_args(7)
     plain = dynhlo.compile(mlp_text())(*args)
