@@ -145,7 +145,7 @@ def load_executable(path: str, backend: str | None, options: dict | None = None)
             exe = deserialize(read_bytes(path), backend=backend)
         except ArtifactError as exc:
             raise ArtifactError(f"{path}: {exc}") from None
-        stored = exe.options.get("precision", "highest")
+        stored = exe.options.get("precision") or "highest"
         if (options or {}).get("precision", stored) != stored:
             raise CliError(f"{path}: the artifact was compiled with --precision {stored}; "
                            "recompile it with `dynhlo compile --precision "
