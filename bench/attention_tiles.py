@@ -5,7 +5,9 @@ Times attention_kernel (and combine_kernel when the keys are split) at d = dv = 
 warps, shares), against torch's `softmax(q kᵀ / 8) v` with TF32 off (cuBLAS SGEMMs and a
 softmax kernel: the unfused form). Prints µs per size; attention.py's defaults come from it.
 
-    python bench/attention_tiles.py [--sizes 128,512,1024,2048,8192]
+    python bench/attention_tiles.py [--sizes 128,512,1024,2048,8192] [--tiles 32x64x4,...]
+                                    [--splits 1,2,4,8] [--stages 1,2,3] [--chunks 0,16]
+                                    [--tf32]
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ class _Launch:
                       num_warps=self.kernel.num_warps, **opts)
 
 
-def launches(bm, bn, warps, splits, n, sms, stages=None, tf32=False):
+def launches(bm, bn, warps, splits, n, sms, stages=None, tf32=False, chunk=0):
     """[(launcher, grid, tensor roles)] of one attention at bound n."""
     from dynhlo.backends.gpu.graph.attention import (COMBINE_ROWS, _log2_factor,
                                                      attention_kernel, combine_kernel)
@@ -49,10 +51,10 @@ def launches(bm, bn, warps, splits, n, sms, stages=None, tf32=False):
                                                   'input_precision="tf32"')
         return _Launch(kernel, stages)
     if splits == 1:
-        return [(made(attention_kernel(D, D, True, False, factor, 1, 0, bm, bn, warps)),
+        return [(made(attention_kernel(D, D, True, False, factor, 1, 0, bm, bn, warps, chunk)),
                  grid, "qkvo")]
-    return [(made(attention_kernel(D, D, True, False, factor, splits, n, bm, bn, warps)),
-             grid, "qkvp"),
+    return [(made(attention_kernel(D, D, True, False, factor, splits, n, bm, bn, warps,
+                                   chunk)), grid, "qkvp"),
             (_Launch(combine_kernel(D, splits, n), None),
              max(1, min(math.ceil(n / COMBINE_ROWS), 8 * sms)), "po")]
 
@@ -66,16 +68,18 @@ def main() -> None:
     parser.add_argument("--splits", default="1,2,4,8")
     parser.add_argument("--stages", default="", help="e.g. 1,2,3 (default: Triton's)")
     parser.add_argument("--tf32", action="store_true", help="TF32 products (tolerance 1e-2)")
+    parser.add_argument("--chunks", default="0", help="q·kᵀ head chunks, e.g. 0,16,32 "
+                        "(0: q held whole; attention.HEAD_CHUNK)")
     opts = parser.parse_args()
     torch.backends.cuda.matmul.allow_tf32 = False
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     tiles = [tuple(int(x) for x in t.split("x")) for t in opts.tiles.split(",")]
     stages = [int(s) for s in opts.stages.split(",")] if opts.stages else [None]
     configs = list(itertools.product(tiles, [int(s) for s in opts.splits.split(",")],
-                                     stages))
+                                     stages, [int(c) for c in opts.chunks.split(",")]))
     print(f"{'n':>6s} {'torch':>8s} " + " ".join(
-        f"{bm}x{bn}w{w}s{s}{'' if st is None else f'p{st}'}".rjust(12)
-        for (bm, bn, w), s, st in configs), flush=True)
+        (f"{bm}x{bn}w{w}s{s}{'' if st is None else f'p{st}'}{f'c{c}' if c else ''}"
+         ).rjust(14) for (bm, bn, w), s, st, c in configs), flush=True)
     for n in [int(s) for s in opts.sizes.split(",")]:
         q, k, v = (torch.randn(n, D, device="cuda") for _ in range(3))
         out = torch.empty(n, D, device="cuda")
@@ -83,25 +87,26 @@ def main() -> None:
         want = torch.softmax(q @ k.T / 8, -1) @ v
         row = [1e3 * do_bench(lambda: torch.softmax(q @ k.T / 8, -1) @ v,
                               return_mode="median")]
-        for (bm, bn, w), s, st in configs:
+        for (bm, bn, w), s, st, c in configs:
             try:
                 part = torch.empty(s * n * (D + 2), device="cuda")
                 roles = {"q": q, "k": k, "v": v, "o": out, "p": part}
                 steps = [(f, g, [roles[r] for r in rs] + [sz])
-                         for f, g, rs in launches(bm, bn, w, s, n, sms, st, opts.tf32)]
+                         for f, g, rs in launches(bm, bn, w, s, n, sms, st, opts.tf32, c)]
 
                 def call():
                     for f, g, ts in steps:
                         f((g,), ts, [])
+                out.zero_()
                 call()
                 torch.cuda.synchronize()
                 err = ((out - want).abs().max() / want.abs().max()).item()
                 us = 1e3 * do_bench(call, return_mode="median")
                 row.append(us if err < (1e-2 if opts.tf32 else 1e-4) else float("nan"))
             except Exception as exc:  # noqa: BLE001
-                print(f"{bm}x{bn}w{w}s{s} at {n}: {type(exc).__name__}: {str(exc)[:200]}")
+                print(f"{bm}x{bn}w{w}s{s}c{c} at {n}: {type(exc).__name__}: {str(exc)[:200]}")
                 row.append(float("nan"))
-        print(f"{n:6d} " + " ".join(f"{x:12.1f}" for x in row), flush=True)
+        print(f"{n:6d} {row[0]:8.1f} " + " ".join(f"{x:14.1f}" for x in row[1:]), flush=True)
 
 
 if __name__ == "__main__":

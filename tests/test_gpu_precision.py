@@ -179,7 +179,7 @@ def test_each_attention_product_follows_its_own_dot():
     for module, value, want in cases:
         exe = dynhlo.compile(module, **GPU, graph=True, precision=value)
         sources = graph_sources(exe)
-        (attn,) = [s for s in sources if "tl.dot(qt, kt" in s]
+        (attn,) = [s for s in sources if "tl.dot(p, vt" in s]
         assert dot_precisions(attn) == want
         (proj,) = [s for s in sources if "tl.dot(av, bv" in s]
         assert dot_precisions(proj) == ["tf32" if value == "default" else "ieee"]
