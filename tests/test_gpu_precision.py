@@ -185,6 +185,17 @@ def test_each_attention_product_follows_its_own_dot():
         assert dot_precisions(proj) == ["tf32" if value == "default" else "ieee"]
 
 
+@pytest.mark.parametrize("chunk", [None, 16])
+def test_the_attention_kernel_writes_each_flag_into_its_own_product(chunk):
+    """Both forms of q·kᵀ (whole head, or its contraction in chunks) take tf32_qk."""
+    from dynhlo.backends.gpu.graph.attention import attention_kernel
+    for qk, pv in ((False, False), (True, False), (False, True), (True, True)):
+        source = attention_kernel(64, 64, True, False, 0.18, chunk=chunk, tf32_qk=qk,
+                                  tf32_pv=pv).source
+        want = ["tf32" if qk else "ieee", "tf32" if pv else "ieee"]
+        assert dot_precisions(source) == want
+
+
 def test_kernels_of_another_precision_are_cached_apart():
     """Different text, so different cubin keys: a cache or artifact never mixes them."""
     exe = dynhlo.compile(mlp_text(), **GPU, graph=True)
