@@ -86,18 +86,31 @@ def allows_tf32(inst, precision: str) -> bool:
     return precision == DEFAULT and module_allows_tf32(inst)
 
 
-_MATMUL = torch.backends.cuda.matmul
-_CONV = torch.backends.cudnn.conv
+# torch's fp32 precision settings this module sets: (backend, op) as torch names them.
+_MATMUL, _CONV = ("cuda", "matmul"), ("cuda", "conv")
+try:   # the C functions behind torch.backends.cuda.matmul.fp32_precision (and cudnn.conv's):
+    # a third of the attribute's cost, which is paid on every cuBLAS call of the plain path
+    _get, _set = torch._C._get_fp32_precision_getter, torch._C._set_fp32_precision_setter
+except AttributeError:  # pragma: no cover - another torch: the public attributes
+    _OBJECTS = {_MATMUL: torch.backends.cuda.matmul, _CONV: torch.backends.cudnn.conv}
+
+    def _get(backend: str, op: str) -> str:
+        return _OBJECTS[backend, op].fp32_precision
+
+    def _set(backend: str, op: str, value: str) -> None:
+        _OBJECTS[backend, op].fp32_precision = value
 
 
 class Fp32Scope:
     """`with Fp32Scope(tf32, conv):` torch's fp32 precision for cuBLAS (and, with `conv`,
     cuDNN convolutions) is "tf32" or "ieee" inside the block and the caller's after it.
 
-    torch 2.13's `fp32_precision` attributes, not the legacy `allow_tf32` flags: torch
+    torch 2.13's `fp32_precision` settings (torch.backends.cuda.matmul.fp32_precision,
+    torch.backends.cudnn.conv.fp32_precision), not the legacy `allow_tf32` flags: torch
     raises when one reads a legacy flag that the new API set to disagree with it, and
-    reading the new one always works, so the caller's setting is read and put back through the new API (which
-    keeps either API readable for the caller afterwards). Set only when it differs.
+    reading the new one always works, so the caller's setting is read and put back through
+    the new API (which keeps either API readable for the caller afterwards). Set only when
+    it differs.
 
     torch's setting is one per process: scopes hold one lock, so dynhlo calls on several
     threads cannot run a product under another call's setting nor leave a wrong setting
@@ -117,9 +130,9 @@ class Fp32Scope:
         self.before = []
         try:
             for flags in self.flags:
-                self.before.append(flags.fp32_precision)
+                self.before.append(_get(*flags))
                 if self.before[-1] != self.want:
-                    flags.fp32_precision = self.want
+                    _set(*flags, self.want)
         except BaseException:
             self.__exit__()   # what was set goes back, and the lock is released
             raise
@@ -129,7 +142,7 @@ class Fp32Scope:
         try:
             for flags, before in zip(self.flags, self.before):
                 if before != self.want:
-                    flags.fp32_precision = before
+                    _set(*flags, before)
         finally:
             self._lock.release()
 
