@@ -10,7 +10,10 @@ from its own 16-byte slot range of the size buffer, filled per call from the arg
 shapes with one gather (`size_index`).
 
 Anything else (host fallbacks, other library ops, while/conditional, data-dependent sizes)
-makes `build` return a GraphRefusal naming the instruction: the module keeps the plain path.
+makes `build` return a GraphRefusal naming the instruction and why it needs the host: the
+module keeps the plain path, or with graph=True runs as captured segments around such steps
+(segments.py adds steps one at a time through _Builder.step, with sizes read from the
+shapes of values made before each segment).
 """
 
 from __future__ import annotations
@@ -21,13 +24,20 @@ from dataclasses import dataclass, field
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import Sym, bound_of
+from ....shapes.schedule import sym_deps
 from ..launch.fastpath import size_getter
+from ..rules import library_for
 from .attention import attention_chains, attention_launches
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
 
 
 class GraphRefusal(Exception):
     """Why a module cannot run as one captured graph (its plain path runs instead)."""
+
+
+# Why a control-flow step needs the host: the host reads a device value to go on.
+HOST_READS = {"while": "the host reads its predicate",
+              "conditional": "the host reads its branch index"}
 
 
 @dataclass
@@ -60,11 +70,15 @@ class GraphProgram:
     size_index: list = field(default_factory=list)   # getter per int32 of the size buffer
 
 
-def _getters(dims, inst) -> list:
-    out = [size_getter(d) for d in dims]
-    if any(g is None for g in out):
-        raise GraphRefusal(f"instruction '{inst.name}': a size that is not an argument's "
-                           "dimension (data-dependent or computed)")
+def _getters(dims, inst, getter=size_getter) -> list:
+    """Each dimension's getter (`getter(dim)`: an int, or (input, dimension)); GraphRefusal
+    naming `inst` when one has none."""
+    out = [getter(d) for d in dims]
+    for d, g in zip(dims, out):
+        if g is None:
+            how = "a size read from a value at run time" if sym_deps(d) else \
+                "a size computed on the host (not an input's dimension)"
+            raise GraphRefusal(f"instruction '{inst.name}': {how}")
     return out
 
 
@@ -82,39 +96,67 @@ def build(plan, info) -> GraphProgram:
                 prog.equal.append(((slot, d), size_getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
     prog.root = _Builder(prog).add(plan, list(range(len(params))))
-    _fuse_attention(prog)
-    _fuse_epilogues(prog)
-    _lay_out_sizes(prog)
+    finish(prog)
     return prog
 
 
+def finish(prog: GraphProgram) -> None:
+    """The fusions over a built program's launches, then its size buffer's layout."""
+    _fuse_attention(prog)
+    _fuse_epilogues(prog)
+    _lay_out_sizes(prog)
+
+
 class _Builder:
-    def __init__(self, prog: GraphProgram):
+    """Adds plan steps to a GraphProgram. `getter(dim)` says where a size is read
+    (default: an entry parameter's dimension); graph/segments.py gives one of its own."""
+
+    def __init__(self, prog: GraphProgram, getter=size_getter):
         self.prog = prog
         self.next = prog.nparams
+        self.getter = getter
 
     def _slot(self, inst, dims, element_type: str) -> int:
         slot, self.next = self.next, self.next + 1
         self.prog.dtypes[slot] = element_type
         self.prog.bound_numel[slot] = math.prod(max(bound_of(d), 0) for d in dims)
-        self.prog.dims[slot] = _getters(dims, inst)
+        self.prog.dims[slot] = _getters(dims, inst, self.getter)
         return slot
 
     def add(self, plan, arg_slots: list):
         slots: dict = {}   # instruction -> slot, or ("T", slot) for a transposed 2-D view
-        info = plan.info
         for inst, kind in plan.steps:
             if kind == "param":
                 slots[inst] = arg_slots[inst.parameter_number]
-            elif kind == "call":
-                slots[inst] = self.add(plan.calls[inst][0], [slots[o] for o in inst.operands])
-            elif kind == "kernel":
-                slots[inst] = self._kernel(plan.kernels[inst], info, slots)
-            elif kind == "library":
-                slots[inst] = self._library(inst, info, slots)
             else:
-                raise GraphRefusal(f"instruction '{inst.name}' ({kind}) needs the host")
-        return slots[info.computation.root]
+                self.step(plan, inst, kind, slots)
+        return slots[plan.info.computation.root]
+
+    def step(self, plan, inst, kind: str, slots: dict) -> None:
+        """Add one non-parameter step of `plan`; slots[inst] is set to its value."""
+        info = plan.info
+        if kind == "call":
+            slots[inst] = self.add(plan.calls[inst][0], [slots[o] for o in inst.operands])
+        elif kind == "kernel":
+            slots[inst] = self._kernel(plan.kernels[inst], info, slots)
+        elif kind == "library":
+            slots[inst] = self._library(inst, info, slots)
+        else:
+            raise GraphRefusal(f"instruction '{inst.name}' ({kind}): "
+                               f"{HOST_READS.get(kind, 'needs the host')}")
+
+    def mark(self) -> tuple:
+        """The builder's state, for `rollback` after a step that was refused."""
+        return len(self.prog.steps), self.next, len(self.prog.equal)
+
+    def rollback(self, mark: tuple) -> None:
+        nsteps, nxt, nequal = mark
+        prog = self.prog
+        del prog.steps[nsteps:], prog.equal[nequal:]
+        for slot in range(nxt, self.next):
+            for table in (prog.dtypes, prog.bound_numel, prog.dims, prog.constants):
+                table.pop(slot, None)
+        self.next = nxt
 
     def _kernel(self, kernel, info, slots) -> int:
         inst = kernel.group.root
@@ -126,7 +168,7 @@ class _Builder:
         out = self._slot(inst, info.dims[inst], inst.shape.element_type)
         grid_dims = kernel.grid_dims if kernel.kind == "row" else info.dims[inst]
         work = math.prod(max(bound_of(d), 0) for d in grid_dims)
-        self.prog.steps.append(Step(gk, inputs, out, _getters(kernel.size_syms, inst),
+        self.prog.steps.append(Step(gk, inputs, out, self._getters(kernel.size_syms, inst),
                                     -(-work // gk.per_program), origin=kernel))
         return out
 
@@ -151,8 +193,14 @@ class _Builder:
             slot = self._slot(inst, info.dims[inst], inst.shape.element_type)
             self.prog.constants[slot] = inst
             return slot
-        raise GraphRefusal(f"instruction '{inst.name}' ({op.value}) runs as a library or "
-                           "host step")
+        if op is Opcode.SET_DIMENSION_SIZE and any(sym_deps(d) for d in info.dims[inst]):
+            why = "a size read from a value at run time"
+        else:
+            why = "a library step" if library_for(inst) is not None else "a host fallback"
+        raise GraphRefusal(f"instruction '{inst.name}' ({op.value}): {why}")
+
+    def _getters(self, dims, inst) -> list:
+        return _getters(dims, inst, self.getter)
 
     def _dot(self, inst, info, slots) -> int:
         lhs, rhs = inst.operands
@@ -167,7 +215,7 @@ class _Builder:
         b_nk, b = _layout(slots[rhs], rc[0] == 1)
         ld, rd = info.dims[lhs], info.dims[rhs]
         m, k, n = ld[1 - lc[0]], ld[lc[0]], rd[1 - rc[0]]
-        ka, kb = _getters((k, rd[rc[0]]), inst)
+        ka, kb = self._getters((k, rd[rc[0]]), inst)
         if ka != kb:
             self.prog.equal.append((ka, kb, f"instruction '{inst.name}': the contracting "
                                     "dimensions"))
@@ -175,7 +223,7 @@ class _Builder:
         gk = matmul(etype, a_km, b_nk)
         tiles = math.prod(-(-max(bound_of(d), 0) // gk.block[b]) for d, b in
                           ((m, "BM"), (n, "BN")))
-        self.prog.steps.append(Step(gk, [a, b], out, _getters((m, n, k), inst), tiles,
+        self.prog.steps.append(Step(gk, [a, b], out, self._getters((m, n, k), inst), tiles,
                                     dot=(etype, a_km, b_nk)))
         return out
 
