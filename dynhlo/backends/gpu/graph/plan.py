@@ -12,7 +12,7 @@ shapes with one gather (`size_index`).
 Anything else (host fallbacks, other library ops, while/conditional, data-dependent sizes)
 makes `build` return a GraphRefusal naming the instruction and why it needs the host: the
 module keeps the plain path, or with graph=True runs as captured segments around such steps
-(segments.py adds steps one at a time through _Builder.step, with sizes read from the
+(segments.py adds steps one at a time through Builder.step, with sizes read from the
 shapes of values made before each segment).
 """
 
@@ -70,7 +70,7 @@ class GraphProgram:
     size_index: list = field(default_factory=list)   # getter per int32 of the size buffer
 
 
-def _getters(dims, inst, getter=size_getter) -> list:
+def getters(dims, inst, getter=size_getter) -> list:
     """Each dimension's getter (`getter(dim)`: an int, or (input, dimension)); GraphRefusal
     naming `inst` when one has none."""
     out = [getter(d) for d in dims]
@@ -90,12 +90,12 @@ def build(plan, info) -> GraphProgram:
         slot = p.parameter_number
         prog.dtypes[slot] = p.shape.element_type
         prog.bound_numel[slot] = math.prod(p.shape.dims)
-        prog.dims[slot] = _getters(info.dims[p], p)
+        prog.dims[slot] = getters(info.dims[p], p)
         for d, dim in enumerate(info.dims[p]):
             if isinstance(dim, Sym) and size_getter(dim) != (slot, d):
                 prog.equal.append(((slot, d), size_getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
-    prog.root = _Builder(prog).add(plan, list(range(len(params))))
+    prog.root = Builder(prog).add(plan, list(range(len(params))))
     finish(prog)
     return prog
 
@@ -107,7 +107,7 @@ def finish(prog: GraphProgram) -> None:
     _lay_out_sizes(prog)
 
 
-class _Builder:
+class Builder:
     """Adds plan steps to a GraphProgram. `getter(dim)` says where a size is read
     (default: an entry parameter's dimension); graph/segments.py gives one of its own."""
 
@@ -116,11 +116,11 @@ class _Builder:
         self.next = prog.nparams
         self.getter = getter
 
-    def _slot(self, inst, dims, element_type: str) -> int:
+    def slot(self, inst, dims, element_type: str) -> int:
         slot, self.next = self.next, self.next + 1
         self.prog.dtypes[slot] = element_type
         self.prog.bound_numel[slot] = math.prod(max(bound_of(d), 0) for d in dims)
-        self.prog.dims[slot] = _getters(dims, inst, self.getter)
+        self.prog.dims[slot] = getters(dims, inst, self.getter)
         return slot
 
     def add(self, plan, arg_slots: list):
@@ -164,15 +164,15 @@ class _Builder:
             gk = strided(kernel)
         except NotStrided as exc:
             raise GraphRefusal(f"kernel of '{inst.name}': {exc}") from None
-        inputs = [self._dense(slots[i], i) for i in kernel.group.inputs]
-        out = self._slot(inst, info.dims[inst], inst.shape.element_type)
+        inputs = [self.dense(slots[i], i) for i in kernel.group.inputs]
+        out = self.slot(inst, info.dims[inst], inst.shape.element_type)
         grid_dims = kernel.grid_dims if kernel.kind == "row" else info.dims[inst]
         work = math.prod(max(bound_of(d), 0) for d in grid_dims)
-        self.prog.steps.append(Step(gk, inputs, out, self._getters(kernel.size_syms, inst),
+        self.prog.steps.append(Step(gk, inputs, out, self.size_getters(kernel.size_syms, inst),
                                     -(-work // gk.per_program), origin=kernel))
         return out
 
-    def _dense(self, value, inst) -> int:
+    def dense(self, value, inst) -> int:
         if isinstance(value, tuple):
             raise GraphRefusal(f"'{inst.name}': a transposed view read by a kernel")
         return value
@@ -188,9 +188,9 @@ class _Builder:
             src = slots[inst.operands[0]]
             return src[1] if isinstance(src, tuple) else ("T", src)
         if op is Opcode.TUPLE and inst is info.computation.root:
-            return tuple(self._dense(slots[o], o) for o in inst.operands)
+            return tuple(self.dense(slots[o], o) for o in inst.operands)
         if op is Opcode.CONSTANT and not inst.shape.is_tuple and inst.shape.is_static:
-            slot = self._slot(inst, info.dims[inst], inst.shape.element_type)
+            slot = self.slot(inst, info.dims[inst], inst.shape.element_type)
             self.prog.constants[slot] = inst
             return slot
         if op is Opcode.SET_DIMENSION_SIZE and any(sym_deps(d) for d in info.dims[inst]):
@@ -199,8 +199,8 @@ class _Builder:
             why = "a library step" if library_for(inst) is not None else "a host fallback"
         raise GraphRefusal(f"instruction '{inst.name}' ({op.value}): {why}")
 
-    def _getters(self, dims, inst) -> list:
-        return _getters(dims, inst, self.getter)
+    def size_getters(self, dims, inst) -> list:
+        return getters(dims, inst, self.getter)
 
     def _dot(self, inst, info, slots) -> int:
         lhs, rhs = inst.operands
@@ -215,15 +215,15 @@ class _Builder:
         b_nk, b = _layout(slots[rhs], rc[0] == 1)
         ld, rd = info.dims[lhs], info.dims[rhs]
         m, k, n = ld[1 - lc[0]], ld[lc[0]], rd[1 - rc[0]]
-        ka, kb = self._getters((k, rd[rc[0]]), inst)
+        ka, kb = self.size_getters((k, rd[rc[0]]), inst)
         if ka != kb:
             self.prog.equal.append((ka, kb, f"instruction '{inst.name}': the contracting "
                                     "dimensions"))
-        out = self._slot(inst, info.dims[inst], etype)
+        out = self.slot(inst, info.dims[inst], etype)
         gk = matmul(etype, a_km, b_nk)
         tiles = math.prod(-(-max(bound_of(d), 0) // gk.block[b]) for d, b in
                           ((m, "BM"), (n, "BN")))
-        self.prog.steps.append(Step(gk, [a, b], out, self._getters((m, n, k), inst), tiles,
+        self.prog.steps.append(Step(gk, [a, b], out, self.size_getters((m, n, k), inst), tiles,
                                     dot=(etype, a_km, b_nk)))
         return out
 

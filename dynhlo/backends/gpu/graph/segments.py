@@ -3,7 +3,7 @@
 `plan.build` refuses a whole module at its first step a graph cannot hold: a while or a
 conditional (the host reads a device value to go on), a library step other than the
 products, a host fallback, a size read from a value at run time. `split(plan, n)` keeps
-the rest captured: the entry plan's steps become maximal runs that plan._Builder can add
+the rest captured: the entry plan's steps become maximal runs that plan.Builder can add
 ("segments", each a GraphProgram of its own) and the steps between them ("host steps",
 which the plain Runner runs). walk.py runs them in order, per call.
 
@@ -33,7 +33,7 @@ from ....hlo.opcodes import Opcode
 from ....shapes.schedule import leaf_dims, sym_deps
 from ....shapes.sizes import Sym
 from ..kernels.group import canonical_dim
-from .plan import GraphProgram, GraphRefusal, _Builder, _getters, finish
+from .plan import GraphProgram, GraphRefusal, Builder, getters, finish
 
 
 @dataclass
@@ -96,7 +96,7 @@ def split(plan, min_launches: int) -> Segmented:
 # --- the runs -------------------------------------------------------------------------------
 
 def _partition(plan, known: dict) -> list:
-    """HostSteps and runs (lists of plan steps a _Builder added), in order; fills `known`
+    """HostSteps and runs (lists of plan steps a Builder added), in order; fills `known`
     with the sizes readable from parameters and host step results."""
     info = plan.info
     params = [(inst, kind) for inst, kind in plan.steps if kind == "param"]
@@ -157,7 +157,7 @@ def _trial(plan, known: dict):
             return None
         return (order.setdefault(where[0], len(order)), where[1])
 
-    builder = _Builder(GraphProgram(0), getter)
+    builder = Builder(GraphProgram(0), getter)
     return builder, _Inputs(builder, plan.info)
 
 
@@ -172,7 +172,7 @@ class _Inputs(dict):
     def __missing__(self, inst):
         if inst.shape.is_tuple:
             raise GraphRefusal(f"instruction '{inst.name}': a tuple read by a captured step")
-        slot = self[inst] = self.builder._slot(inst, self.info.dims[inst],
+        slot = self[inst] = self.builder.slot(inst, self.info.dims[inst],
                                                inst.shape.element_type)
         return slot
 
@@ -256,15 +256,15 @@ def _segment(plan, steps: list, known: dict, later: set) -> Segment:
     for k, inst in enumerate(inputs):
         prog.dtypes[k] = inst.shape.element_type
         prog.bound_numel[k] = _numel(inst)
-        prog.dims[k] = _getters(info.dims[inst], inst, getter)
-    builder = _Builder(prog, getter)
+        prog.dims[k] = getters(info.dims[inst], inst, getter)
+    builder = Builder(prog, getter)
     slots = {inst: k for k, inst in enumerate(inputs)}
     for inst, kind in steps:
         builder.step(plan, inst, kind, slots)
-    roots = [builder._dense(slots[e], e) for e in exports]
+    roots = [builder.dense(slots[e], e) for e in exports]
     shapes = []
     for slot, inst in zip(roots, exports):
-        want = _getters(info.dims[inst], inst, getter)
+        want = getters(info.dims[inst], inst, getter)
         shapes.append(None if want == prog.dims[slot] else want)   # a view: reshaped
     prog.root = tuple(roots)
     finish(prog)
