@@ -228,3 +228,58 @@ def test_corpus_modules_with_loops_match_the_cpu(path, sizes, monkeypatch):
                         want if isinstance(want, tuple) else (want,)):
             assert a.shape == b.shape
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+HOISTED = """HloModule hoisted
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT
+}
+ENTRY main {
+  x = f32[<=16,8]{1,0} parameter(0)
+  w = f32[8,8]{1,0} parameter(1)
+  a0 = f32[<=16,8]{1,0} dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a1 = f32[<=16,8]{1,0} dot(a0, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  s = f32[8,8]{1,0} sort(w), dimensions={1}, to_apply=lt
+  a2 = f32[<=16,8]{1,0} dot(a1, s), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT a3 = f32[<=16,8]{1,0} dot(a2, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+"""
+
+
+def test_a_host_step_that_reads_nothing_of_the_run_runs_before_it():
+    """The sort reads a parameter only: it runs first and the four products stay one
+    segment, whatever order the plan had them in."""
+    exe, cpu = segmented(HOISTED), dynhlo.compile(HOISTED)
+    (only,) = exe.program.graph.segmented.segments
+    assert len(only.prog.steps) == 4 and "s" in [i.name for i in only.inputs]
+    for n in SIZES:
+        check(exe, cpu, arguments(n))
+
+
+def test_an_artifact_of_a_segmented_module_loads_on_the_plain_path(monkeypatch, tmp_path):
+    """AOT payloads carry a whole-graph module's graph program only: a module that needs
+    segments loads and runs launch by launch, without errors."""
+    import json
+    from dynhlo import compiler
+    from dynhlo.backends.gpu import aot
+    from gpucheck import INTERPRET
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    compiled = dynhlo.compile(SORT, backend="gpu", target="sm_90", graph=True).program
+    assert isinstance(compiled.graph, graph.SegmentedRunner)
+    payload = compiled.to_payload()
+    meta = json.loads(payload["gpu_program.json"])
+    assert meta["graph_program"] is None
+    by_cubin = {payload[f"cubin_{meta['kernels'][i]['cubin']}.cubin"]:
+                compiled.runner.launchers[id(k)] for i, k in enumerate(compiled.kernels)}
+    monkeypatch.setattr(aot, "check_device", lambda target: None)
+    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, info: by_cubin[cubin])
+    if INTERPRET:  # the compiled launchers stand in for cubins: they run on the CPU here
+        monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
+    loaded = compiler.load_program(compiler.checked(SORT), "gpu", payload, "sm_90")
+    assert loaded.graph is None
+    cpu = dynhlo.compile(SORT)
+    for n in (0, 7):
+        args = arguments(n)
+        np.testing.assert_allclose(loaded.run(args), cpu(*args), rtol=1e-5, atol=1e-5)
