@@ -33,6 +33,12 @@ class SegmentedRunner:
                       for item in segmented.items]
         self.root = plan.info.computation.root
 
+    @property
+    def graphs(self) -> dict:
+        """Every segment's captured graphs, by (segment, GraphRunner key)."""
+        return {(k, key): entry for k, (_, runner) in enumerate(self.items)
+                if runner is not None for key, entry in runner.graphs.items()}
+
     def run(self, tensors: list, shapes: list, in_place=True):
         """The entry root for argument tensors (on the device) of the given actual shapes;
         `in_place` (one bool, or one per argument) as GraphRunner.run's."""
