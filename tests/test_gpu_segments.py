@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import CLI_GPU, GPU, gpu, torch  # noqa: F401  (skips without torch/triton)
+from gpucheck import CLI_GPU, GPU, INTERPRET, gpu, torch  # noqa: F401  (skips without torch/triton)
 from dynhlo.backends.gpu import graph
 
 BOUND = 16
@@ -132,6 +132,8 @@ def test_two_segments_around_the_host_step_match_the_cpu(name):
     if name == "conditional":  # both branches, at every size
         for n in SIZES:
             check(exe, cpu, arguments(n, np.bool_(n % 2 == 0)))
+    if not INTERPRET:  # on a device: each segment captured once, replayed at every size
+        assert len(runner.graphs) == 2 and len({k for k, _ in runner.graphs}) == 2
 
 
 def test_tensors_in_and_out_stay_on_the_device():
@@ -264,7 +266,6 @@ def test_an_artifact_of_a_segmented_module_loads_on_the_plain_path(monkeypatch, 
     import json
     from dynhlo import compiler
     from dynhlo.backends.gpu import aot
-    from gpucheck import INTERPRET
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     compiled = dynhlo.compile(SORT, backend="gpu", target="sm_90", graph=True).program
     assert isinstance(compiled.graph, graph.SegmentedRunner)
