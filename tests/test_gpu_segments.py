@@ -152,7 +152,8 @@ def test_a_size_read_from_a_value_comes_from_the_host_steps_result():
     assert second.prog.dims[0] == [(0, 0), 8]   # rows: the input m's own dimension 0
 
 
-def test_the_default_keeps_the_plain_path():
+def test_the_default_keeps_the_plain_path(monkeypatch):
+    monkeypatch.delenv("DYNHLO_GPU_GRAPH", raising=False)   # the default, not the test run's
     exe = dynhlo.compile(SORT, **GPU)
     assert exe.program.graph is None
     runner, why = graph.make(exe.program)   # the default rule, as on a GPU
