@@ -290,3 +290,18 @@ def test_an_update_as_large_as_the_operands_bound_lands_where_jax_puts_it():
         x = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3) + 1
         y = -np.arange(cut * 3, dtype=np.float32).reshape(cut, 3) - 1
         _close(exe(x, y, np.int32(i)), jax.jit(fn)(x, y, np.int32(i)))
+
+
+def test_lowered_for_the_cpu_platform_on_every_machine(monkeypatch):
+    """JAX lowers linear algebra to cuSOLVER's custom calls on a GPU machine; from_jax
+    asks for the CPU platform, whose LAPACK calls both backends run. The machine's default
+    is made cuda here (what a GPU machine reports) to show it is not used."""
+    from jax._src import xla_bridge
+    monkeypatch.setattr(xla_bridge, "default_backend", lambda: "cuda")
+    exe = from_jax(lambda a: jnp.linalg.cholesky(a @ a.T + 4 * jnp.eye(a.shape[0])),
+                   "f32[4,4]")
+    assert exe.exported.platforms == ("cpu",)
+    a = np.random.default_rng(0).standard_normal((4, 4)).astype(np.float32)
+    np.testing.assert_allclose(exe(a), np.linalg.cholesky(a @ a.T + 4 * np.eye(4)),
+                               rtol=1e-4, atol=1e-5)
+    assert "lapack_spotrf_ffi" in str(exe.module)

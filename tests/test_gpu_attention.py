@@ -130,6 +130,25 @@ def test_attention_is_one_kernel_with_the_cpu_backends_values(scale, k_nd, v_nd,
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-6)
 
 
+@pytest.mark.parametrize("k_nd", [True, False])
+def test_scores_in_head_chunks_are_the_cpu_backends(k_nd, monkeypatch):
+    """The q·kᵀ contraction in chunks (HEAD_CHUNK; D = 16 pads to 16: chunks of 16 are the
+    whole head, so the head is widened here to 24, padded to 32, two chunks of 16)."""
+    monkeypatch.setattr(attention, "HEAD_CHUNK", 16)
+    text = attention_text("div", k_nd, True).replace(f",{D}]", ",24]").replace(
+        f"[{D},", "[24,")
+    exe, cpu = dynhlo.compile(text, **GPU, graph=True), dynhlo.compile(text)
+    assert attention_launches(exe) >= 1
+    assert any("tl.static_range(0, DP, 16)" in step.kernel.source
+               for step in exe.program.graph.prog.steps)
+    gen = np.random.default_rng(5)
+    for m, n in [(0, 0), (1, 1), (7, 33), (M, N)]:
+        q = gen.standard_normal((m, 24), dtype=np.float32)
+        k = gen.standard_normal((n, 24) if k_nd else (24, n), dtype=np.float32)
+        v = gen.standard_normal((n, DV), dtype=np.float32)
+        np.testing.assert_allclose(exe(q, k, v), cpu(q, k, v), rtol=2e-5, atol=2e-6)
+
+
 @pytest.mark.parametrize("target", [attention.TARGET_PROGRAMS, 1])
 @pytest.mark.parametrize("project", ["kn", "nk"])
 def test_output_projection_and_residual_after_the_attention(project, target, monkeypatch):

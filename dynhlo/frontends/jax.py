@@ -77,7 +77,12 @@ def export_jax(fn, shapes, bounds: dict):
     specs = [jax.ShapeDtypeStruct(tuple(env.get(d, d) for d in dims), to_numpy_dtype(el))
              for el, dims in parsed]
     try:
-        exported = export.export(fn if hasattr(fn, "lower") else jax.jit(fn))(*specs)
+        # Lowered for JAX's CPU platform on every machine: its linear algebra is then
+        # LAPACK's custom calls (lapack_*_ffi), which both backends run. JAX's default
+        # platform on a GPU machine is cuda, whose cuSOLVER targets (cusolver_potrf_ffi,
+        # cusolver_gesvdj_ffi, cu_lu_pivots_to_permutation, ...) dynhlo does not read.
+        exported = export.export(fn if hasattr(fn, "lower") else jax.jit(fn),
+                                 platforms=("cpu",))(*specs)
     except Exception as exc:  # noqa: BLE001 - JAX's own refusals: callbacks, size-1 checks, ...
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise UnsupportedError(f"jax.export cannot export this function at shapes "

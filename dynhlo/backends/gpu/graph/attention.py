@@ -48,6 +48,13 @@ MAX_SPLITS = 8
 COMBINE_ROWS = 32
 LOG2E = 1.4426950408889634
 MAX_HEAD = 256    # head widths (d, dv) held whole in registers
+# The q·kᵀ product over the head in chunks of this many columns, q re-read (from L1) per
+# key block, or 0: q held whole across the key loop. Triton's FMA dot holds a thread's rows
+# and columns of both operands for the whole contraction: at d = 64 the 32x64 tile takes
+# 255 registers, and 64-row tiles spill (bench/kernel_asm.py for sm_90); in chunks of 16,
+# 163 registers and no spills up to 128x64 on 8 warps. Whether that is faster is for
+# bench/attention_tiles.py --chunks to say on the device (not measured yet).
+HEAD_CHUNK = 0
 
 
 def attention_chains(prog, sole: dict) -> list:
@@ -216,7 +223,8 @@ _FINAL_STORE = """        res = tl.div_rn(acc, tl.where(total > 0, total, 1.0)[:
 
 def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
                      splits: int = 1, rows: int = 0, block_m: int = BLOCK_M,
-                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS) -> GraphKernel:
+                     block_n: int = BLOCK_N, num_warps: int = NUM_WARPS,
+                     chunk: int | None = None) -> GraphKernel:
     """out[m, dv] = softmax(s) · v for scores s = q[m, d] · kᵀ scaled so that
     s·`factor` is the exponent in base 2 (_log2_factor); f32 in IEEE arithmetic.
 
@@ -225,10 +233,30 @@ def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
     past n score -inf; with n = 0 the result is 0 (a product over an empty axis). With
     `splits` > 1, program (block, j) takes the j-th share of the keys and stores its
     unnormalised sum, maximum and total to `out` laid out for `rows` rows (combine_kernel
-    finishes). Tiles default to the tuned ones (bench/attention_tiles.py).
+    finishes). Tiles default to the tuned ones (bench/attention_tiles.py); `chunk`
+    (default HEAD_CHUNK) splits the q·kᵀ contraction, summed in the same order.
     """
     dp, dvp = (max(16, 1 << (x - 1).bit_length()) for x in (d, dv))
-    k_off = "rn[None, :] * D + rd[:, None]" if k_nd else "rd[:, None] * nn + rn[None, :]"
+    chunk = HEAD_CHUNK if chunk is None else chunk
+    chunk = dp if not chunk or chunk >= dp else max(16, 1 << (chunk - 1).bit_length())
+    k_off = ("rn[None, :] * D + {c}[:, None]" if k_nd else
+             "{c}[:, None] * nn + rn[None, :]")
+    q_load = ("tl.load(q + rm[:, None] * D + {c}[None, :], "
+              "mask=(rm[:, None] < mm) & ({c}[None, :] < D), other=0)")
+    k_load = f"tl.load(k + {k_off}, mask=({{c}}[:, None] < D) & (rn[None, :] < stop), other=0)"
+    if chunk == dp:
+        q_whole = f"        qt = {q_load.format(c='rd')}\n"
+        scores = f"""            kt = {k_load.format(c='rd')}
+            s = tl.dot(qt, kt, input_precision="ieee") * {factor!r}
+"""
+    else:
+        q_whole = ""
+        scores = f"""            s = tl.zeros([BM, BN], tl.float32)
+            for d0 in tl.static_range(0, DP, {chunk}):
+                rc = d0 + tl.arange(0, {chunk})
+                s = tl.dot({q_load.format(c='rc')}, {k_load.format(c='rc')}, s, input_precision="ieee")
+            s = s * {factor!r}
+"""
     v_off = "re[None, :] * nn + rn[:, None]" if v_dn else "rn[:, None] * DV + re[None, :]"
     if splits == 1:
         head = """    for t in range(tl.program_id(0), tl.cdiv(mm, BM), tl.num_programs(0)):
@@ -253,15 +281,12 @@ def kernel(q, k, v, out, sz, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr
     nn = tl.load(sz + 1)
     rd = tl.arange(0, DP)
     re = tl.arange(0, DVP)
-{head}        qt = tl.load(q + rm[:, None] * D + rd[None, :], mask=(rm[:, None] < mm) & (rd[None, :] < D), other=0)
-        top = tl.full([BM], float("-inf"), tl.float32)
+{head}{q_whole}        top = tl.full([BM], float("-inf"), tl.float32)
         total = tl.zeros([BM], tl.float32)
         acc = tl.zeros([BM, DVP], tl.float32)
         for n0 in range(start, stop, BN):
             rn = n0 + tl.arange(0, BN)
-            kt = tl.load(k + {k_off}, mask=(rd[:, None] < D) & (rn[None, :] < stop), other=0)
-            s = tl.dot(qt, kt, input_precision="ieee") * {factor!r}
-            s = tl.where(rn[None, :] < stop, s, float("-inf"))
+{scores}            s = tl.where(rn[None, :] < stop, s, float("-inf"))
             grown = tl.maximum(top, tl.max(s, axis=1))
             shrink = tl.exp2(top - grown)
             p = tl.exp2(s - grown[:, None])
