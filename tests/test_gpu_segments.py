@@ -285,3 +285,37 @@ def test_an_artifact_of_a_segmented_module_loads_on_the_plain_path(monkeypatch, 
     for n in (0, 7):
         args = arguments(n)
         np.testing.assert_allclose(loaded.run(args), cpu(*args), rtol=1e-5, atol=1e-5)
+
+
+# `bc` reads only the scalar c, but its rows are x's (the add with x unifies them): the
+# first segment reads x's shape, not its data.
+SHAPE_ONLY = """HloModule shape_only
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = pred[] compare(a, b), direction=LT
+}
+ENTRY main {
+  x = f32[<=16,8]{1,0} parameter(0)
+  w = f32[8,8]{1,0} parameter(1)
+  c = f32[] parameter(2)
+  bc = f32[<=16,8]{1,0} broadcast(c), dimensions={}
+  d0 = f32[<=16,8]{1,0} dot(bc, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  d1 = f32[<=16,8]{1,0} dot(d0, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  d2 = f32[<=16,8]{1,0} dot(d1, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  m = f32[<=16,8]{1,0} sort(d2), dimensions={1}, to_apply=lt
+  e0 = f32[<=16,8]{1,0} dot(m, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  e1 = f32[<=16,8]{1,0} add(e0, bc)
+  ROOT e2 = f32[<=16,8]{1,0} add(e1, x)
+}
+"""
+
+
+def test_a_size_of_a_value_the_segment_does_not_read_comes_from_its_shape():
+    exe, cpu = segmented(SHAPE_ONLY), dynhlo.compile(SHAPE_ONLY)
+    first = exe.program.graph.segmented.segments[0]
+    assert [i.name for i in first.inputs] == ["c", "w"]
+    assert [i.name for i in first.sources] == ["x"]
+    assert [e.name for e in first.exports] == ["bc", "d2"]
+    for n in SIZES:
+        check(exe, cpu, arguments(n, np.float32(0.7)))
