@@ -7,10 +7,7 @@ is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
 - plan.py      flattens the plan into kernel and product launches over value slots; sizes
                become slots of one int32 device buffer; what cannot be captured (host
                fallbacks, other library ops, loops, data-dependent sizes) is a GraphRefusal
-               and the module keeps the plain path, or with graph=True:
-- segments.py  splits it around those steps into captured segments and host steps, and
-- walk.py      runs them in order per call (segments through GraphRunners, host steps
-               through the plain Runner);
+               and the module keeps the plain path (or, with graph=True, segments);
 - attention.py replaces a q·kᵀ product, the softmax of its rows and the product by v by
                one online-softmax launch (two when the keys are split over programs);
 - kernels.py   rewrites each generated kernel to read its sizes from that buffer and stride
@@ -19,7 +16,11 @@ is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
                from it (f32 in IEEE arithmetic);
 - buffers.py   a static buffer plan at the bound with liveness-based reuse;
 - runner.py    per call: sizes, dynamic arguments into their static buffers, replay, copy
-               the root out.
+               the root out;
+- segments.py  a plan that is not one graph split around the steps that need the host
+               into captured segments (a GraphProgram each) and host steps;
+- walk.py      per call: the segments (a GraphRunner each) and host steps (the plain
+               Runner's) in order.
 
 `make(program)` returns (GraphRunner, SegmentedRunner or None, the reason when None). A
 module that needs segments takes them only with graph=True for now (not yet verified on a
@@ -39,7 +40,8 @@ from .walk import SegmentedRunner
 # A replay costs the host more than a few direct launches (size fills, argument and result
 # copies, the graph launch: ~40-80 us on the H200's host, 2026-12-01, against ~10 us for a
 # one-kernel module's plain call), so by default only programs of at least this many
-# launches take the graph path; `graph=True` forces it.
+# launches take the graph path; `graph=True` forces it. Segments of fewer launches stay on
+# the plain path even with graph=True.
 MIN_LAUNCHES = 16
 
 
@@ -100,8 +102,9 @@ def attach(program, launchers: dict, data: dict) -> None:
 
 def summary(program) -> str:
     """What `dynhlo inspect --backend gpu` prints: the graph's launches, distinct kernels
-    and buffers, or the instruction that keeps the module on the plain path (the point
-    where a capture would have to split)."""
+    and buffers, or the instruction that keeps the module on the plain path, then the
+    segments graph=True would capture and every split point (instruction, opcode, why it
+    needs the host), in the order they run."""
     try:
         prog = build(program.plan, program.info)
     except GraphRefusal as exc:
