@@ -319,3 +319,33 @@ def test_a_size_of_a_value_the_segment_does_not_read_comes_from_its_shape():
     assert [e.name for e in first.exports] == ["bc", "d2"]
     for n in SIZES:
         check(exe, cpu, arguments(n, np.float32(0.7)))
+
+
+def test_a_jax_scan_runs_as_segments_around_its_loop(monkeypatch):
+    """lax.scan over the rows (a while whose trip count is the run-time n), between
+    products: through dynhlo.from_jax with graph=True, against JAX itself (sizes start
+    at 1 in JAX)."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+    from dynhlo.frontends.jax import from_jax
+    monkeypatch.setattr(graph, "MIN_LAUNCHES", 2)
+
+    def f(x, w):
+        h = jnp.tanh(x @ w) @ w
+
+        def step(c, xi):
+            c = jnp.tanh(c * 0.5 + xi)
+            return c, c * 2.0
+        _, ys = jax.lax.scan(step, jnp.zeros((8,), x.dtype), h)
+        return jnp.tanh(ys @ w) @ w
+
+    exe = from_jax(f, "f32[n,8]", "f32[8,8]", bounds={"n": BOUND}, **GPU, graph=True)
+    runner = exe.executable.program.graph
+    assert isinstance(runner, graph.SegmentedRunner)
+    assert len(runner.segmented.segments) == 2
+    rng = np.random.default_rng(11)
+    w = (rng.standard_normal((8, 8)) / 3).astype(np.float32)
+    for n in (1, 2, 9, BOUND):
+        x = rng.standard_normal((n, 8)).astype(np.float32)
+        np.testing.assert_allclose(exe(x, w), np.asarray(jax.jit(f)(x, w)), rtol=1e-5,
+                                   atol=1e-5)
