@@ -38,7 +38,9 @@ Options:
     graph: run the whole module as one CUDA graph replayed at every size (graph/;
         default: on with a GPU when the module allows it and has at least
         graph.MIN_LAUNCHES launches, off in the interpreter; True takes it wherever the
-        module allows it; an unset option follows DYNHLO_GPU_GRAPH=1/0 when set).
+        module allows it, and runs a module with steps a graph cannot hold (loops, sorts,
+        sizes read from values) as captured segments between them; an unset option
+        follows DYNHLO_GPU_GRAPH=1/0 when set).
     precision: "highest" (default: every f32 dot and convolution in IEEE f32) or "default"
         (TF32 where the module's operand_precision / algorithm allows it, as XLA on GPU);
         decided per instruction (precision.py). Kept in AOT payloads.

@@ -72,7 +72,9 @@ class GpuProgram:
         graph = self.graph
         if graph is not None and self._on_device(args):
             try:
-                return graph.run(args, [a.shape for a in args])
+                result = graph.run(args, [a.shape for a in args])
+                return result if graph.copies_results else _unshared(
+                    result, args, self.runner.constants)
             except GraphCaptureError as exc:
                 self._drop_graph(exc)
         fast = self.fast if not self.runner.sized(self.plan) else None
@@ -125,6 +127,8 @@ class GpuProgram:
             # made for this call are never captured by address (each call makes new ones)
             try:
                 result = graph.run(tensors, [t.shape for t in tensors], in_place=caller_owned)
+                if not graph.copies_results:
+                    result = _unshared(result, tensors, self.runner.constants)
                 return _host_tree(result, self.module.entry.root.shape) if on_host else result
             except GraphCaptureError as exc:
                 self._drop_graph(exc)

@@ -11,7 +11,10 @@ from its own 16-byte slot range of the size buffer, filled per call from the arg
 shapes with one gather (`size_index`).
 
 Anything else (host fallbacks, other library ops, while/conditional, data-dependent sizes)
-makes `build` return a GraphRefusal naming the instruction: the module keeps the plain path.
+makes `build` return a GraphRefusal naming the instruction and why it needs the host: the
+module keeps the plain path, or with graph=True runs as captured segments around such steps
+(segments.py adds steps one at a time through Builder.step, with sizes read from the
+shapes of values made before each segment).
 """
 
 from __future__ import annotations
@@ -22,14 +25,21 @@ from dataclasses import dataclass, field
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import Sym, bound_of
+from ....shapes.schedule import sym_deps
 from ..launch.fastpath import size_getter
 from ..precision import HIGHEST, allows_tf32
+from ..rules import library_for
 from .attention import attention_chains, attention_launches
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
 
 
 class GraphRefusal(Exception):
     """Why a module cannot run as one captured graph (its plain path runs instead)."""
+
+
+# Why a control-flow step needs the host: the host reads a device value to go on.
+HOST_READS = {"while": "the host reads its predicate",
+              "conditional": "the host reads its branch index"}
 
 
 @dataclass
@@ -62,11 +72,15 @@ class GraphProgram:
     size_index: list = field(default_factory=list)   # getter per int32 of the size buffer
 
 
-def _getters(dims, inst) -> list:
-    out = [size_getter(d) for d in dims]
-    if any(g is None for g in out):
-        raise GraphRefusal(f"instruction '{inst.name}': a size that is not an argument's "
-                           "dimension (data-dependent or computed)")
+def getters(dims, inst, getter=size_getter) -> list:
+    """Each dimension's getter (`getter(dim)`: an int, or (input, dimension)); GraphRefusal
+    naming `inst` when one has none."""
+    out = [getter(d) for d in dims]
+    for d, g in zip(dims, out):
+        if g is None:
+            how = "a size read from a value at run time" if sym_deps(d) else \
+                "a size computed on the host (not an input's dimension)"
+            raise GraphRefusal(f"instruction '{inst.name}': {how}")
     return out
 
 
@@ -80,45 +94,74 @@ def build(plan, info, precision: str = HIGHEST) -> GraphProgram:
         slot = p.parameter_number
         prog.dtypes[slot] = p.shape.element_type
         prog.bound_numel[slot] = math.prod(p.shape.dims)
-        prog.dims[slot] = _getters(info.dims[p], p)
+        prog.dims[slot] = getters(info.dims[p], p)
         for d, dim in enumerate(info.dims[p]):
             if isinstance(dim, Sym) and size_getter(dim) != (slot, d):
                 prog.equal.append(((slot, d), size_getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
-    prog.root = _Builder(prog, precision).add(plan, list(range(len(params))))
-    _fuse_attention(prog)
-    _fuse_epilogues(prog)
-    _lay_out_sizes(prog)
+    prog.root = Builder(prog, precision).add(plan, list(range(len(params))))
+    finish(prog)
     return prog
 
 
-class _Builder:
-    def __init__(self, prog: GraphProgram, precision: str):
+def finish(prog: GraphProgram) -> None:
+    """The fusions over a built program's launches, then its size buffer's layout."""
+    _fuse_attention(prog)
+    _fuse_epilogues(prog)
+    _lay_out_sizes(prog)
+
+
+class Builder:
+    """Adds plan steps to a GraphProgram, its products as the `precision` option says.
+    `getter(dim)` says where a size is read (default: an entry parameter's dimension);
+    graph/segments.py gives one of its own."""
+
+    def __init__(self, prog: GraphProgram, precision: str = HIGHEST, getter=size_getter):
         self.prog, self.precision = prog, precision
         self.next = prog.nparams
+        self.getter = getter
 
-    def _slot(self, inst, dims, element_type: str) -> int:
+    def slot(self, inst, dims, element_type: str) -> int:
         slot, self.next = self.next, self.next + 1
         self.prog.dtypes[slot] = element_type
         self.prog.bound_numel[slot] = math.prod(max(bound_of(d), 0) for d in dims)
-        self.prog.dims[slot] = _getters(dims, inst)
+        self.prog.dims[slot] = getters(dims, inst, self.getter)
         return slot
 
     def add(self, plan, arg_slots: list):
         slots: dict = {}   # instruction -> slot, or ("T", slot) for a transposed 2-D view
-        info = plan.info
         for inst, kind in plan.steps:
             if kind == "param":
                 slots[inst] = arg_slots[inst.parameter_number]
-            elif kind == "call":
-                slots[inst] = self.add(plan.calls[inst][0], [slots[o] for o in inst.operands])
-            elif kind == "kernel":
-                slots[inst] = self._kernel(plan.kernels[inst], info, slots)
-            elif kind == "library":
-                slots[inst] = self._library(inst, info, slots)
             else:
-                raise GraphRefusal(f"instruction '{inst.name}' ({kind}) needs the host")
-        return slots[info.computation.root]
+                self.step(plan, inst, kind, slots)
+        return slots[plan.info.computation.root]
+
+    def step(self, plan, inst, kind: str, slots: dict) -> None:
+        """Add one non-parameter step of `plan`; slots[inst] is set to its value."""
+        info = plan.info
+        if kind == "call":
+            slots[inst] = self.add(plan.calls[inst][0], [slots[o] for o in inst.operands])
+        elif kind == "kernel":
+            slots[inst] = self._kernel(plan.kernels[inst], info, slots)
+        elif kind == "library":
+            slots[inst] = self._library(inst, info, slots)
+        else:
+            raise GraphRefusal(f"instruction '{inst.name}' ({kind}): "
+                               f"{HOST_READS.get(kind, 'needs the host')}")
+
+    def mark(self) -> tuple:
+        """The builder's state, for `rollback` after a step that was refused."""
+        return len(self.prog.steps), self.next, len(self.prog.equal)
+
+    def rollback(self, mark: tuple) -> None:
+        nsteps, nxt, nequal = mark
+        prog = self.prog
+        del prog.steps[nsteps:], prog.equal[nequal:]
+        for slot in range(nxt, self.next):
+            for table in (prog.dtypes, prog.bound_numel, prog.dims, prog.constants):
+                table.pop(slot, None)
+        self.next = nxt
 
     def _kernel(self, kernel, info, slots) -> int:
         inst = kernel.group.root
@@ -126,15 +169,15 @@ class _Builder:
             gk = strided(kernel)
         except NotStrided as exc:
             raise GraphRefusal(f"kernel of '{inst.name}': {exc}") from None
-        inputs = [self._dense(slots[i], i) for i in kernel.group.inputs]
-        out = self._slot(inst, info.dims[inst], inst.shape.element_type)
+        inputs = [self.dense(slots[i], i) for i in kernel.group.inputs]
+        out = self.slot(inst, info.dims[inst], inst.shape.element_type)
         grid_dims = kernel.grid_dims if kernel.kind == "row" else info.dims[inst]
         work = math.prod(max(bound_of(d), 0) for d in grid_dims)
-        self.prog.steps.append(Step(gk, inputs, out, _getters(kernel.size_syms, inst),
+        self.prog.steps.append(Step(gk, inputs, out, self.size_getters(kernel.size_syms, inst),
                                     -(-work // gk.per_program), origin=kernel))
         return out
 
-    def _dense(self, value, inst) -> int:
+    def dense(self, value, inst) -> int:
         if isinstance(value, tuple):
             raise GraphRefusal(f"'{inst.name}': a transposed view read by a kernel")
         return value
@@ -150,13 +193,19 @@ class _Builder:
             src = slots[inst.operands[0]]
             return src[1] if isinstance(src, tuple) else ("T", src)
         if op is Opcode.TUPLE and inst is info.computation.root:
-            return tuple(self._dense(slots[o], o) for o in inst.operands)
+            return tuple(self.dense(slots[o], o) for o in inst.operands)
         if op is Opcode.CONSTANT and not inst.shape.is_tuple and inst.shape.is_static:
-            slot = self._slot(inst, info.dims[inst], inst.shape.element_type)
+            slot = self.slot(inst, info.dims[inst], inst.shape.element_type)
             self.prog.constants[slot] = inst
             return slot
-        raise GraphRefusal(f"instruction '{inst.name}' ({op.value}) runs as a library or "
-                           "host step")
+        if op is Opcode.SET_DIMENSION_SIZE and any(sym_deps(d) for d in info.dims[inst]):
+            why = "a size read from a value at run time"
+        else:
+            why = "a library step" if library_for(inst) is not None else "a host fallback"
+        raise GraphRefusal(f"instruction '{inst.name}' ({op.value}): {why}")
+
+    def size_getters(self, dims, inst) -> list:
+        return getters(dims, inst, self.getter)
 
     def _dot(self, inst, info, slots) -> int:
         lhs, rhs = inst.operands
@@ -171,17 +220,17 @@ class _Builder:
         b_nk, b = _layout(slots[rhs], rc[0] == 1)
         ld, rd = info.dims[lhs], info.dims[rhs]
         m, k, n = ld[1 - lc[0]], ld[lc[0]], rd[1 - rc[0]]
-        ka, kb = _getters((k, rd[rc[0]]), inst)
+        ka, kb = self.size_getters((k, rd[rc[0]]), inst)
         if ka != kb:
             self.prog.equal.append((ka, kb, f"instruction '{inst.name}': the contracting "
                                     "dimensions"))
-        out = self._slot(inst, info.dims[inst], etype)
+        out = self.slot(inst, info.dims[inst], etype)
         dot = (etype, a_km, b_nk, allows_tf32(inst, self.precision))
         gk = matmul(*dot)
         tiles = math.prod(-(-max(bound_of(d), 0) // gk.block[b]) for d, b in
                           ((m, "BM"), (n, "BN")))
-        self.prog.steps.append(Step(gk, [a, b], out, _getters((m, n, k), inst), tiles,
-                                    dot=dot))
+        self.prog.steps.append(Step(gk, [a, b], out, self.size_getters((m, n, k), inst),
+                                    tiles, dot=dot))
         return out
 
 

@@ -40,6 +40,8 @@ class GraphCaptureError(RuntimeError):
 class GraphRunner:
     """Static buffers, launchers and captured graphs of one GraphProgram."""
 
+    copies_results = True   # every result is a copy out of the static buffers
+
     def __init__(self, prog, device: torch.device, interpret: bool, launchers: dict | None,
                  compiler=None):
         self.prog, self.device, self.interpret = prog, device, interpret
@@ -135,9 +137,9 @@ class GraphRunner:
         only: they are copied into static buffers, never captured by address."""
         prog = self.prog
         for a, b, what in prog.equal:
-            if _size(a, shapes) != _size(b, shapes):
-                raise DynamicSizeError(f"{what} has run-time size {_size(a, shapes)}, but "
-                                       f"must equal {_size(b, shapes)} here; sizes that meet "
+            if size_of(a, shapes) != size_of(b, shapes):
+                raise DynamicSizeError(f"{what} has run-time size {size_of(a, shapes)}, but "
+                                       f"must equal {size_of(b, shapes)} here; sizes that meet "
                                        "in one op must agree")
         with self.lock:  # one call at a time: the buffers are the executable's, not the call's
             if not self.interpret:
@@ -261,7 +263,7 @@ class GraphRunner:
     def _root(self, root, shapes):
         if isinstance(root, tuple):
             return tuple(self._root(r, shapes) for r in root)
-        shape = tuple(_size(g, shapes) for g in self.prog.dims[root])
+        shape = tuple(size_of(g, shapes) for g in self.prog.dims[root])
         return self.values[root][:math.prod(shape)].view(shape).clone()
 
 
@@ -283,7 +285,8 @@ def _dependencies(steps: list, before: dict) -> list:
     return out
 
 
-def _size(g, shapes) -> int:
+def size_of(g, shapes) -> int:
+    """A size getter's value: an int, or (index into `shapes`, dimension)."""
     return g if g.__class__ is int else shapes[g[0]][g[1]]
 
 

@@ -82,12 +82,19 @@ class Runner:
         # XLA's broadcast-or-smaller rule (sizes.MeetSize) holds here too: instructions
         # where different sizes meet run as library or host steps (plan/fusion.py)
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
+        self.run_steps(plan, plan.steps, args, values, env)
+        return values[plan.info.computation.root]
+
+    def run_steps(self, plan, steps, args: list, values: dict, env: SizeEnv) -> None:
+        """Run `steps` (some of `plan.steps`, in order) into `values` (instruction -> value,
+        holding what they read); `env` evaluates sizes over `values`. The graph path's
+        segmented walk (graph/walk.py) runs its host steps through here."""
         ctx = None
         dims = plan.info.dims
         sized = self.sized(plan)
         inst = None
         try:
-            for inst, kind in plan.steps:
+            for inst, kind in steps:
                 if inst in sized:
                     memory.check_fits(inst, env.sizes(dims[inst]), self.memory_limit,
                                       str(self.device))
@@ -114,7 +121,6 @@ class Runner:
             if not is_out_of_memory(exc):
                 raise
             raise memory.too_big(inst, None, None, str(self.device)) from None
-        return values[plan.info.computation.root]
 
     def _while(self, inst, plans, state, env):
         """XLA While: the body's plan runs while the condition's plan gives true."""
