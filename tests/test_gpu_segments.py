@@ -161,7 +161,7 @@ def test_the_default_keeps_the_plain_path(monkeypatch):
     off = dynhlo.compile(SORT, **GPU, graph=False)
     assert off.program.graph is None
     # AOT artifacts carry a whole-graph module's program only: a segmented one loads plain
-    assert graph.wanted_program(exe.program.plan) is None
+    assert graph.wanted_program(exe.program.plan, exe.program.precision) is None
 
 
 def test_short_stretches_stay_plain(monkeypatch):
