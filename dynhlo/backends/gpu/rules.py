@@ -39,6 +39,7 @@ from .library import data as LD
 from .library import dynamic_window as LDW
 from .library import elementwise as LE
 from .library import indexing as LI
+from .library import lapack as LLA
 from .library import linalg as LL
 from .library import numeric as LN
 from .library import reduce as LR
@@ -191,6 +192,7 @@ CUSTOM_CALLS: dict[str, Callable] = {"PadToStatic": LD.pad_to_static,
 CUSTOM_CALLS.update({target: LD.identity_call for target in IDENTITY_TARGETS})
 CUSTOM_CALLS.update({target: LDW.dynamic_window for target in DYNAMIC_WINDOW_TARGETS})
 CUSTOM_CALLS.update({target: LSVD.svd for target in SVD_TARGETS})
+CUSTOM_CALLS.update(LLA.TARGETS)  # potrf, getrf, geqrf, orgqr, syevd/heevd, trsm
 
 
 def custom_call(ctx, inst, args):

@@ -15,29 +15,24 @@ Semantics: jax/_src/lax/linalg.py `_svd_cpu_gpu_lowering`; LAPACK gesdd/gesvd.
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 from ....shapes.rules_misc import svd_mode
 from ..precision import Fp32Scope
-
-_TYPES = (torch.float32, torch.float64, torch.complex64, torch.complex128)
+from .matrices import TYPES, flat_batch, nan_where, nonfinite, replace_where
 
 
 def svd(ctx, inst, args):
     """(A, s, u, vt, info) of every matrix of A [..., m, n] (module doc)."""
     (a,) = args
-    if a.dtype not in _TYPES:
+    if a.dtype not in TYPES:
         return NotImplemented
-    *batch, m, n = a.shape
+    *_, m, n = a.shape
     k = min(m, n)
     mode, full = svd_mode(inst, m, n)
-    flat = a.reshape((math.prod(batch), m, n))
-    nan = torch.isnan(flat).flatten(1).any(1)
-    bad = nan | torch.isinf(flat).flatten(1).any(1)
-    clean = torch.where(bad[:, None, None], torch.zeros((), dtype=a.dtype, device=a.device),
-                        flat)
+    flat, batch = flat_batch(a)
+    nan, bad = nonfinite(flat)
+    clean = replace_where(bad, flat, torch.zeros((), device=a.device))
     try:
         with Fp32Scope(False):  # IEEE f32 whatever the caller set for torch (precision.py)
             if mode == "N":
@@ -50,13 +45,7 @@ def svd(ctx, inst, args):
                 u, s, vt = torch.linalg.svd(clean, full_matrices=full)
     except torch.linalg.LinAlgError:  # a finite matrix that did not converge: as the CPU
         return NotImplemented
-    s, u, vt = (_nan_where(bad, v) for v in (s, u, vt))
+    s, u, vt = (nan_where(bad, v) for v in (s, u, vt))
     return (a, s.reshape(*batch, k), u.reshape(*batch, *u.shape[1:]),
             vt.reshape(*batch, *vt.shape[1:]), nan.to(torch.int32).reshape(batch))
 
-
-def _nan_where(bad: torch.Tensor, values: torch.Tensor) -> torch.Tensor:
-    """`values` (one [...] per matrix) with NaN for the matrices marked `bad`."""
-    mark = bad.reshape((-1,) + (1,) * (values.dim() - 1))
-    return torch.where(mark, torch.full((), float("nan"), dtype=values.dtype,
-                                        device=values.device), values)
