@@ -30,7 +30,8 @@ layouts never matter here):
   pivoting on the first largest |value|, as LAPACK's getrf.
 - lapack_{s,d}geqrf_ffi (x) -> (householder vectors below R, tau): LAPACK's conventions.
 - lapack_{s,d}syevd_ffi, lapack_{c,z}heevd_ffi (x; uplo) -> (eigenvectors as columns,
-  eigenvalues ascending, info): numpy.linalg.eigh, which calls LAPACK's syevd/heevd.
+  eigenvalues ascending, info): numpy.linalg.eigh, which calls LAPACK's syevd/heevd; a matrix
+  that does not converge (a NaN in the triangle read) gives info = 1 and NaN results.
 - lapack_{s,d}orgqr_ffi (x, tau) -> Q (the first n columns of H_1...H_k).
 - lapack_{s,d,c,z}trsm_ffi and blas_{s,d,c,z}trsm_ffi (a, b[, alpha]; side, uplo, trans_x,
   diag) -> x with op(a) x = alpha b (side L) or x op(a) = alpha b (side R).
@@ -332,9 +333,17 @@ def syevd(ctx, inst, args):
     a = np.asarray(args[0])
     uplo = attrs.ffi_char(inst, "uplo", "L")
     flat, batch = _batched(a)
-    w, v = np.linalg.eigh(flat, UPLO=uplo)
-    info = np.zeros(batch, np.int32)
-    return v.reshape(a.shape), w.reshape(batch + (a.shape[-1],)), info
+    real = np.finfo(a.dtype).dtype if a.dtype.kind == "c" else a.dtype
+    w = np.zeros(flat.shape[:2], real)
+    v = np.zeros_like(flat)
+    info = np.zeros(len(flat), np.int32)
+    for i, x in enumerate(flat):
+        try:
+            w[i], v[i] = np.linalg.eigh(x, UPLO=uplo)
+        except np.linalg.LinAlgError:  # LAPACK's info > 0 (a NaN in the triangle read)
+            info[i] = 1
+            w[i] = v[i] = np.nan
+    return v.reshape(a.shape), w.reshape(batch + (a.shape[-1],)), info.reshape(batch)
 
 
 @_lapack("sd", "geqrf")
