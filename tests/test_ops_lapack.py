@@ -124,7 +124,6 @@ TRSM_CASES = [(side, uplo, trans, diag) for side in "LR" for uplo in "LU" for tr
               for diag in "NU"]
 
 
-
 def test_eigh_nan_matrix_gives_info_without_failing_the_batch():
     """A NaN in the triangle read: LAPACK does not converge (numpy raises); that matrix gets
     info 1 and NaN results, the others of the batch their eigenpairs."""
@@ -136,6 +135,7 @@ def test_eigh_nan_matrix_gives_info_without_failing_the_batch():
     np.testing.assert_array_equal(info, [0, 1])
     np.testing.assert_allclose(w[0], [1.0, 2.0, 3.0])
     assert np.isnan(w[1]).all() and np.isnan(v[1]).all()
+
 
 @pytest.mark.parametrize("side,uplo,trans,diag", TRSM_CASES)
 def test_trsm(side, uplo, trans, diag):
