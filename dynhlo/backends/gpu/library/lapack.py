@@ -6,9 +6,12 @@ the same layouts, 1-based pivots, info values, uplo, LAPACK's Householder form):
 - lapack_{s,d,c,z}potrf_ffi (x; uplo) -> (factor, info): torch.linalg.cholesky_ex. The
   triangle not named by uplo keeps the input; where the matrix is not positive definite,
   info is the order of the first failing leading minor and the factor is the input,
-  unchanged. LAPACK stops at a NaN pivot; a library that does not test for NaN carries it
-  on, so the first NaN on the factor's diagonal (before any failure the library reported)
-  is where LAPACK stopped.
+  unchanged. A NaN in the triangle read is carried on as the CPU backend's LAPACK
+  (OpenBLAS's, as XLA's CPU) does: not tested for, so the pivots from its row on are NaN and
+  fail nothing (reference LAPACK and cuSOLVER may stop there instead). The call runs on the
+  matrix with its NaNs zeroed and puts the NaNs where they spread; where that matrix fails
+  past the first NaN row, a blocked library may leave a few finite entries of the rows
+  below it unfinished (NaN or not, they are not the CPU's); info is exact.
 - lapack_{s,d}getrf_ffi (x) -> (lu, ipiv 1-based, info): torch.linalg.lu_factor_ex, LAPACK's
   partial pivoting (the first largest |value|); info is the first exactly zero pivot. A
   matrix holding a NaN pivots as the library's idamax does, NaN |values| never the largest
@@ -22,9 +25,10 @@ the same layouts, 1-based pivots, info values, uplo, LAPACK's Householder form):
   eigenvectors are computed whatever the mode, as on the CPU. Eigenvectors are unique only up
   to sign (a phase, for complex) and, for a repeated eigenvalue, up to a rotation of its
   eigenspace: V diag(w) V^H = A, V's columns orthonormal and w agree with the CPU's, V itself
-  may not. A matrix with a NaN in that triangle does not converge (info = 1, NaN results); one
-  with an infinity gives info = 0 and NaN results; either is replaced by the identity before
-  the call, so it does not fail the batch. A finite matrix torch fails on takes the host tier.
+  may not. A matrix with a NaN in that triangle does not converge (info = 1, NaN results); it
+  is replaced by the identity before the call, so it does not fail the batch. With an
+  infinity there, LAPACK's results are NaN and whether it converges depends on the data, so
+  such a batch takes the host tier, as does a finite matrix torch fails on.
 - lapack_{s,d,c,z}trsm_ffi, blas_{s,d,c,z}trsm_ffi (a, b[, alpha]; side, uplo, trans_x, diag)
   -> x with op(a) x = alpha b (side L) or x op(a) = alpha b (side R):
   torch.linalg.solve_triangular on the triangle uplo names (a zero on the diagonal gives
@@ -54,23 +58,31 @@ def potrf(ctx, inst, args):
     lower = attrs.ffi_char(inst, "uplo", "L") == "L"
     flat, batch = flat_batch(a)
     n = a.shape[-1]
+    read = triangle(n, lower, a.device)
+    nan = torch.isnan(flat) & read
+    clean = torch.where(nan, torch.zeros((), dtype=a.dtype, device=a.device), flat)
     with Fp32Scope(False):
-        factor, info = torch.linalg.cholesky_ex(flat, upper=not lower)
-    info = _first_nan_pivot(factor, info.to(torch.int32), n)
-    keep = triangle(n, lower, a.device) & (info == 0)[:, None, None]
+        factor, info = torch.linalg.cholesky_ex(clean, upper=not lower)
+    nan = nan if lower else nan.mT          # as entries of L (lower) from here on
+    first = _first_true(nan.any(2), n)      # the first row of L holding a NaN, or n
+    # pivots from that row on are NaN and fail nothing; a failure before it stands
+    info = torch.where((info > 0) & (info <= first), info, 0).to(torch.int32)
+    # L[s, c] is NaN from the first NaN's column on, and where row s holds a NaN at or
+    # left of c (the NaN-free rows and columns before that are the clean matrix's)
+    spread = (nan.to(torch.int8).cummax(2).values > 0) | (
+        torch.arange(n, device=a.device) >= first[:, None, None])
+    spread = spread if lower else spread.mT
+    factor = torch.where(spread, torch.full((), float("nan"), dtype=a.dtype,
+                                            device=a.device), factor)
+    keep = read & (info == 0)[:, None, None]
     return torch.where(keep, factor, flat).reshape(a.shape), info.reshape(batch)
 
 
-def _first_nan_pivot(factor: torch.Tensor, info: torch.Tensor, n: int) -> torch.Tensor:
-    """LAPACK's info from the library's: the earlier of its failure and the first NaN on the
-    factor's diagonal before it (module doc)."""
-    stop = torch.where(info > 0, info, n + 1)[:, None]
-    order = torch.arange(1, n + 2, dtype=torch.int32, device=factor.device)
-    nan = torch.isnan(torch.diagonal(factor, dim1=-2, dim2=-1))
-    # a column n+1 that is never NaN keeps the minimum defined for n = 0
-    nan = torch.cat([nan, torch.zeros_like(nan[:, :1])], 1) & (order < stop)
-    first = torch.where(nan, order, stop).amin(1)
-    return torch.where(first > n, 0, first).to(torch.int32)
+def _first_true(marks: torch.Tensor, n: int) -> torch.Tensor:
+    """int64 [batch]: the index of the first True of each row of marks [batch, n], or n."""
+    order = torch.arange(n, device=marks.device)
+    return torch.where(marks, order, n).amin(1) if n else \
+        torch.zeros(len(marks), dtype=torch.int64, device=marks.device)
 
 
 def getrf(ctx, inst, args):
@@ -117,13 +129,15 @@ def syevd(ctx, inst, args):
     flat, batch = flat_batch(a)
     n = a.shape[-1]
     nan, bad = nonfinite(flat, triangle(n, uplo == "L", a.device))
-    clean = replace_where(bad, flat, torch.eye(n, device=a.device))
+    if bool((bad & ~nan).any()):  # one read back; torch.linalg.eigh reads its info anyway
+        return NotImplemented
+    clean = replace_where(nan, flat, torch.eye(n, device=a.device))
     try:
         with Fp32Scope(False):
             w, v = torch.linalg.eigh(clean, UPLO=uplo)
     except torch.linalg.LinAlgError:  # a finite matrix that did not converge: as the CPU
         return NotImplemented
-    return (nan_where(bad, v).reshape(a.shape), nan_where(bad, w).reshape(*batch, n),
+    return (nan_where(nan, v).reshape(a.shape), nan_where(nan, w).reshape(*batch, n),
             nan.to(torch.int32).reshape(batch))
 
 
