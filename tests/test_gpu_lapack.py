@@ -233,3 +233,87 @@ def test_trsm(t):
             args = [a[:batch, :n, :n], rhs] + [alpha] * bool(extra)
             _same(_on_device(gpu, *args), [cpu(*args)], tol * 10,
                   f"trsm {t} {side}{uplo}{trans}{diag} at {batch}x{n}")
+
+
+def _spd(a):
+    return a @ a.T + a.shape[-1] * np.eye(a.shape[-1], dtype=a.dtype)
+
+
+def _well(a):
+    return a + a.shape[-1] * np.eye(a.shape[-1], dtype=a.dtype)
+
+
+# name -> (JAX function, input from a random square matrix, eigenvectors among the results)
+FUNCTIONS = {
+    "cholesky": (jnp.linalg.cholesky, _spd, False),
+    "lu": (jsl.lu, lambda a: a, False),
+    "lu_factor": (jsl.lu_factor, lambda a: a, False),
+    "qr": (jnp.linalg.qr, lambda a: a, False),
+    "qr_complete": (lambda a: jnp.linalg.qr(a, mode="complete"), lambda a: a, False),
+    "eigh": (jnp.linalg.eigh, lambda a: a + a.T, True),
+    "solve": (lambda a: jnp.linalg.solve(a, a[:, :1] + 1), _well, False),
+    "solve_triangular": (lambda a: jsl.solve_triangular(a, a.T + 1, lower=True), _well,
+                         False),
+    "solve_triangular_upper_t": (lambda a: jsl.solve_triangular(a, a, trans=1, lower=False),
+                                 _well, False),
+    "inv": (jnp.linalg.inv, _well, False),
+    "det": (jnp.linalg.det, lambda a: a, False),
+    "slogdet": (jnp.linalg.slogdet, lambda a: a, False),
+}
+
+
+def _leaves(out):
+    return [np.asarray(o.cpu() if hasattr(o, "cpu") else o)
+            for o in jax.tree_util.tree_leaves(out)]
+
+
+def _check_function(name, got, cpu, want, a, where):
+    """The device's results as the CPU backend's and JAX's; eigh by eigenvalues and
+    eigenpairs (eigenvectors are unique only up to sign)."""
+    tol = 2e-4
+    if FUNCTIONS[name][2]:
+        (w, v), (cpu_w, _), (jax_w, _) = got, cpu, want
+        np.testing.assert_allclose(w, cpu_w, rtol=tol, atol=tol, err_msg=where)
+        np.testing.assert_allclose(w, jax_w, rtol=tol, atol=tol, err_msg=where)
+        _eigenpairs(a[None], v[None], w[None], "L", 1e-3 * max(1, np.abs(w).max(initial=0)),
+                    where)
+        return
+    _same(got, cpu, tol, where + " (cpu)")
+    _same(got, [np.asarray(w) for w in want], tol, where + " (jax)")
+
+
+@pytest.mark.parametrize("name", sorted(FUNCTIONS))
+def test_jax_function_lowered_for_cpu(name):
+    """JAX's CPU lowering (static shapes) at sizes 0, 1, a middle size and 6, on the device
+    with no host fallback, against the CPU backend and JAX."""
+    fn, make, _ = FUNCTIONS[name]
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 4, 6):   # det: JAX writes sizes 2 and 3 in closed form
+        a = make(rng.standard_normal((n, n)).astype(np.float32))
+        text = jax.jit(fn).trace(a).lower(lowering_platforms=("cpu",)).as_text(dialect="hlo")
+        assert "_ffi" in text or n < 2, name  # JAX folds sizes 0 (and 1 for det) away
+        cpu = dynhlo.compile(text)(a)
+        got = _on_device(dynhlo.compile(text, **GPU), a)
+        _check_function(name, got, list(cpu) if isinstance(cpu, tuple) else [cpu],
+                        _leaves(fn(a)), a, f"{name} at {n}")
+
+
+# The functions whose JAX export with a symbolic size dynhlo's StableHLO import takes (the
+# others gather LU's permutation with a batch of windows, which the import refuses).
+FROM_JAX = ["cholesky", "qr", "qr_complete", "eigh", "solve_triangular",
+            "solve_triangular_upper_t", "slogdet", "det", "lu_factor"]
+
+
+@pytest.mark.parametrize("name", FROM_JAX)
+def test_jax_function_with_a_dynamic_size(name):
+    """dynhlo.from_jax with a symbolic n <= 6: one executable at sizes 1, 4 and 6 (JAX's
+    symbolic sizes start at 1), on the device with no host fallback, against the CPU backend
+    and JAX."""
+    fn, make, _ = FUNCTIONS[name]
+    gpu = dynhlo.from_jax(fn, "f32[n,n]", bounds={"n": 6}, **GPU)
+    cpu = dynhlo.from_jax(fn, "f32[n,n]", bounds={"n": 6})
+    rng = np.random.default_rng(8)
+    for n in (1, 4, 6):
+        a = make(rng.standard_normal((n, n)).astype(np.float32))
+        _check_function(name, _on_device(gpu, a), _leaves(cpu(a)), _leaves(fn(a)), a,
+                        f"{name} at {n} of <= 6")
