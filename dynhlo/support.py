@@ -178,9 +178,9 @@ def opcode_table() -> list[OpStatus]:
         note = NOTES.get(op, "")
         if op is Opcode.CUSTOM_CALL:
             note = "targets: " + ", ".join(custom_call_targets()) + "; others: UnsupportedError"
-            if gpu is not None:
-                note += "; gpu: " + ", ".join(custom_call_targets(_gpu_host_targets())) + \
-                    " on the host"
+            host = _gpu_host_targets() if gpu is not None else []
+            if host:
+                note += "; gpu: " + ", ".join(custom_call_targets(host)) + " on the host"
         rows.append(OpStatus(op, OP_SPECS[op].group.value, status, backends, note))
     return rows
 
