@@ -88,20 +88,22 @@ def test_potrf(t, uplo):
     """Cholesky factors as the CPU's, the other triangle kept; an indefinite matrix and -inf
     on the diagonal give the CPU's info and the input back; a NaN spreads as on the CPU."""
     k, _, dtype, tol = TYPES[t]
-    text = _module(f"lapack_{k}potrf_ffi", [f"{t}[<=6,<=5,<=5]"], f"({t}[<=6,<=5,<=5], s32[<=6])",
+    text = _module(f"lapack_{k}potrf_ffi", [f"{t}[<=7,<=5,<=5]"], f"({t}[<=7,<=5,<=5], s32[<=7])",
                    _config(uplo=uplo))
     gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
-    x = _hermitian(np.random.default_rng(1), (6, 5, 5), dtype)
+    x = _hermitian(np.random.default_rng(1), (7, 5, 5), dtype)
     x[3, 2, 2] = -40                      # leading minor 3 is not positive definite,
     x[3, 4, 0] = x[3, 0, 4] = np.nan      # before the NaN's row: info 3
     x[4, 3, 1] = x[4, 1, 3] = np.nan      # the CPU's LAPACK carries a NaN on: info 0
     x[5, 1, 1] = -np.inf                  # pivot 2 is -inf
-    for batch, n, _ in SIZES + [(6, 2, 2), (6, 5, 5)]:
+    x[6, 1, 0] = x[6, 0, 1] = np.nan      # NaN pivots from 2 on, and with the NaN zeroed
+    x[6, 3, 3] = -40                      # the library stops at 4: info 0
+    for batch, n, _ in SIZES + [(7, 2, 2), (7, 5, 5)]:
         args = [x[:batch, :n, :n]]
         where = f"potrf {t} {uplo} at {batch}x{n}"
         got, want = _on_device(gpu, *args), cpu(*args)
         _same(got, want, tol * 10, where)
-    np.testing.assert_array_equal(got[1], [0, 0, 0, 3, 0, 2])
+    np.testing.assert_array_equal(got[1], [0, 0, 0, 3, 0, 2, 0])
     np.testing.assert_array_equal(got[0][[3, 5]], x[[3, 5]])    # info > 0: the input
 
 
