@@ -9,8 +9,7 @@ custom calls. Each mirrors the CPU backend (dynhlo/backends/cpu/ops_data.py): op
 views of the valid region, so padding never enters. Only sizes that decide a result's
 shape (set-dimension-size, SliceToDynamic) are read back, as the host must know a shape to
 allocate. rules.CUSTOM_CALLS maps these targets, and those other library files run, to
-their calls; the targets it does not list (LAPACK beyond SVD, blas_*trsm_ffi) take the host
-tier.
+their calls; a target it does not list takes the host tier.
 Semantics: XLA operation semantics (Broadcast, Slice, Rev, Concatenate, Pad, Tuple,
 Constant) and DESIGN.md section 1 for the dynamic-size ops.
 """
