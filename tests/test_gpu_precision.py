@@ -381,6 +381,25 @@ ENTRY e {
         assert torch.backends.cudnn.conv.fp32_precision == before
 
 
+def test_from_jax_keeps_each_dots_precision(monkeypatch):
+    """jnp.dot(..., precision="highest") stays IEEE under precision="default" (JAX's
+    precision_config reaches the HLO as operand_precision; the StableHLO import dropped it,
+    so a HIGHEST product ran in TF32), while the default-precision dot may use TF32."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+
+    def fn(x, w):
+        return jnp.dot(jnp.dot(x, w, precision="highest"), w)
+
+    exe = dynhlo.from_jax(fn, "f32[n,8]", "f32[8,8]", bounds={"n": 16}, **GPU, graph=False,
+                          precision="default")
+    seen = _record_matmul_precision(monkeypatch)
+    gen = np.random.default_rng(2)
+    x, w = (gen.standard_normal(s, dtype=np.float32) for s in ((5, 8), (8, 8)))
+    np.testing.assert_allclose(exe(x, w), jax.jit(fn)(x, w), rtol=1e-5, atol=1e-5)
+    assert seen == ["ieee", "tf32"]
+
+
 # -- artifacts ---------------------------------------------------------------------------
 
 # Two dots (the second with `%s` appended): a module of cuBLAS steps only, whose artifact
