@@ -253,6 +253,7 @@ def test_recompile_on_request_when_the_backend_refuses_the_program(small_blob):
     (lambda h: h.update(bucket_dims=[[0, 0]]), "bucket bounds .* do not fit"),
     (lambda h: h["buckets"][0]["program"].update(program="module"), "cpu backend cannot load"),
     (lambda h: h.update(fingerprint="0" * 64), "does not match its fingerprint"),
+    (lambda h: h["options"].update(precision="fast"), "option precision 'fast' is not one of"),
 ])
 def test_hand_made_headers_are_refused(small_blob, edit, message):
     with pytest.raises(dynhlo.ArtifactError, match=message):

@@ -305,3 +305,24 @@ def test_lowered_for_the_cpu_platform_on_every_machine(monkeypatch):
     np.testing.assert_allclose(exe(a), np.linalg.cholesky(a @ a.T + 4 * np.eye(4)),
                                rtol=1e-4, atol=1e-5)
     assert "lapack_spotrf_ffi" in str(exe.module)
+
+
+def test_each_products_precision_reaches_the_hlo():
+    """JAX's precision_config and dot algorithm become XLA's operand_precision= and
+    algorithm= (the GPU's precision="default" reads them), values unchanged."""
+    def fn(x, w, k):
+        y = jnp.dot(x, w, precision="highest") + jnp.dot(x, w, precision=("high", "default"))
+        y = y + jnp.dot(x, w) + lax.dot(x, w, precision=lax.DotAlgorithmPreset.F32_F32_F32)
+        z = lax.conv_general_dilated(y[None], k, (1,), "SAME", precision="highest")
+        return y, z
+
+    exe = from_jax(fn, "f32[n,8]", "f32[8,8]", "f32[2,n,3]", bounds={"n": BOUND})
+    products = [i for c in exe.module.computations for i in c.instructions
+                if i.opcode.value in ("dot", "convolution")]
+    assert [(i.attrs.get("operand_precision"), i.attrs.get("algorithm"))
+            for i in products] == [("{highest,highest}", None), ("{high,default}", None),
+                                   (None, None), (None, "dot_f32_f32_f32"),
+                                   ("{highest,highest}", None)]
+    rng = np.random.default_rng(4)
+    args = _args(["f32[n,8]", "f32[8,8]", "f32[2,n,3]"], {"n": 7}, rng)
+    _close(exe(*args), jax.jit(fn)(*args))

@@ -11,7 +11,9 @@ through an artifact's save and load.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import struct
 
 import numpy as np
 import pytest
@@ -379,7 +381,37 @@ ENTRY e {
         assert torch.backends.cudnn.conv.fp32_precision == before
 
 
+def test_from_jax_keeps_each_dots_precision(monkeypatch):
+    """jnp.dot(..., precision="highest") stays IEEE under precision="default" (JAX's
+    precision_config reaches the HLO as operand_precision; the StableHLO import dropped it,
+    so a HIGHEST product ran in TF32), while the default-precision dot may use TF32."""
+    jax = pytest.importorskip("jax")
+    jnp = jax.numpy
+
+    def fn(x, w):
+        return jnp.dot(jnp.dot(x, w, precision="highest"), w)
+
+    exe = dynhlo.from_jax(fn, "f32[n,8]", "f32[8,8]", bounds={"n": 16}, **GPU, graph=False,
+                          precision="default")
+    seen = _record_matmul_precision(monkeypatch)
+    gen = np.random.default_rng(2)
+    x, w = (gen.standard_normal(s, dtype=np.float32) for s in ((5, 8), (8, 8)))
+    np.testing.assert_allclose(exe(x, w), jax.jit(fn)(x, w), rtol=1e-5, atol=1e-5)
+    assert seen == ["ieee", "tf32"]
+
+
 # -- artifacts ---------------------------------------------------------------------------
+
+# Two dots (the second with `%s` appended): a module of cuBLAS steps only, whose artifact
+# loads here with the CPU standing in for the device.
+DOTS_ONLY = """HloModule two
+ENTRY main {
+  x = f32[<=8,4] parameter(0)
+  w = f32[4,4] parameter(1)
+  a = f32[<=8,4] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT b = f32[<=8,4] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}%s
+}
+"""
 
 
 @pytest.mark.skipif(not INTERPRET, reason="stands the compiled program's launchers in for "
@@ -389,14 +421,7 @@ def test_the_option_survives_save_and_load(monkeypatch, tmp_path):
     option, the payload too, and the loaded program's cuBLAS calls follow it."""
     from dynhlo.backends.gpu import aot
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
-    text = """HloModule two
-ENTRY main {
-  x = f32[<=8,4] parameter(0)
-  w = f32[4,4] parameter(1)
-  a = f32[<=8,4] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  ROOT b = f32[<=8,4] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}%s
-}
-""" % HIGHEST
+    text = DOTS_ONLY % HIGHEST
     exe = dynhlo.compile(text, backend="gpu", target="sm_90", precision="default")
     path = tmp_path / "two.dynhlo"
     exe.save(path)
@@ -410,6 +435,65 @@ ENTRY main {
     args = [np.ones((3, 4), np.float32), np.eye(4, dtype=np.float32)]
     np.testing.assert_array_equal(loaded(*args), np.ones((3, 4), np.float32))
     assert seen == ["tf32", "ieee"]
+
+
+def _edited(blob: bytes, header=None, meta=None) -> bytes:
+    """The artifact with its header options and/or its gpu_program.json edited by `header`
+    / `meta` (callables on the decoded JSON), every checksum made again: a hand-made file."""
+    length = struct.unpack_from("<Q", blob, 12)[0]
+    head = json.loads(blob[52:52 + length])
+    sections, offset = {}, 52 + length
+    for s in head["sections"]:
+        sections[s["name"]] = blob[offset:offset + s["length"]]
+        offset += s["length"]
+    if meta is not None:
+        name = head["buckets"][0]["program"]["gpu_program.json"]
+        data = json.loads(sections[name])
+        meta(data)
+        sections[name] = json.dumps(data).encode()
+    if header is not None:
+        header(head["options"])
+    head["sections"] = [{"name": n, "length": len(b)} for n, b in sections.items()]
+    payload = b"".join(sections.values())
+    head["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+    body = json.dumps(head).encode()
+    prelude = struct.pack("<IQ", 1, len(body))
+    return blob[:8] + prelude + hashlib.sha256(prelude + body).digest() + body + payload
+
+
+@pytest.mark.skipif(not INTERPRET, reason="stands the CPU in for the device (as above)")
+@pytest.mark.parametrize("header, meta, message", [
+    (None, lambda m: m.update(precision="highest"), "built with precision 'highest', the "
+     "header says 'default'"),
+    (None, lambda m: m.pop("precision"), "built with precision 'highest', the header says "
+     "'default'"),
+    (None, lambda m: m.update(precision="HIGHEST"), "payload precision 'HIGHEST' is not one"),
+    (lambda o: o.update(precision="highest"), None, "built with precision 'default', the "
+     "header says 'highest'"),
+    (lambda o: o.pop("precision"), None, "built with precision 'default', the header says "
+     "'highest'"),
+    (lambda o: o.update(precision=1), None, "option precision 1 is not one of"),
+])
+def test_a_hand_edited_precision_is_an_artifact_error(header, meta, message, monkeypatch,
+                                                      tmp_path):
+    """The header's precision (what `run --precision` checks and `inspect` shows) and the
+    payload's (what the loaded program runs) must agree: an edited one is refused, never
+    run under a precision the header does not say."""
+    from dynhlo.backends.gpu import aot
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    text = DOTS_ONLY % ""   # cuBLAS steps only: no kernel's cubin to launch here
+    blob = dynhlo.compile(text, backend="gpu", target="sm_90",
+                          precision="default").serialize()
+    monkeypatch.setattr(aot, "check_device", lambda target: None)
+    monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
+    loaded = dynhlo.deserialize(_edited(blob))   # the re-signing alone changes nothing
+    assert loaded.options["precision"] == loaded.program.precision == "default"
+    gen = np.random.default_rng(3)
+    args = [gen.standard_normal(s, dtype=np.float32) for s in ((5, 4), (4, 4))]
+    np.testing.assert_allclose(loaded(*args), args[0] @ args[1] @ args[1], rtol=1e-5,
+                               atol=1e-5)
+    with pytest.raises(dynhlo.ArtifactError, match=message):
+        dynhlo.deserialize(_edited(blob, header, meta))
 
 
 @pytest.mark.skipif(not INTERPRET, reason="stands interpreter launchers in for the cubins")

@@ -164,6 +164,17 @@ def test_the_default_keeps_the_plain_path(monkeypatch):
     assert graph.wanted_program(exe.program.plan, exe.program.precision) is None
 
 
+@pytest.mark.parametrize("value", [1, 0, "yes", "False"])
+def test_a_graph_option_that_is_not_a_bool_is_an_error(value):
+    """graph=1 or graph="yes" was taken as unset (no segments, no error); True, False and
+    None are the values."""
+    with pytest.raises(dynhlo.UnsupportedError, match=f"graph={value!r} is not True, False"):
+        dynhlo.compile(SORT, **GPU, graph=value)
+    args = arguments(5)
+    np.testing.assert_allclose(segmented(SORT)(*args), dynhlo.compile(SORT)(*args),
+                               rtol=1e-5, atol=1e-5)
+
+
 def test_short_stretches_stay_plain(monkeypatch):
     monkeypatch.setattr(graph, "MIN_LAUNCHES", 4)
     exe = dynhlo.compile(SORT, **GPU, graph=True)

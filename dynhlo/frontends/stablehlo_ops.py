@@ -18,6 +18,7 @@ from ..hlo.types import to_numpy_dtype
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, bounded, converts
 from .stablehlo_emit import Val, dims_text
+from .stablehlo_precision import precision_attrs
 from .stablehlo_slices import clamp_gather_starts
 
 UNARY = {
@@ -291,7 +292,8 @@ def _dot_general(cx):
     bounds = ([a.shape.dims[d] for d in lb] + [a.shape.dims[d] for d in free_a]
               + [b.shape.dims[d] for d in free_b])
     attrs = (f"lhs_batch_dims={dims_text(lb)}, lhs_contracting_dims={dims_text(lc)}, "
-             f"rhs_batch_dims={dims_text(rb)}, rhs_contracting_dims={dims_text(rc)}")
+             f"rhs_batch_dims={dims_text(rb)}, rhs_contracting_dims={dims_text(rc)}"
+             + precision_attrs(cx))
     return [cx.comp.emit(bounded(cx.result_shape(), [None if x == UNBOUNDED else x
                                                      for x in bounds]), "dot", [a, b], attrs)]
 
@@ -301,7 +303,8 @@ def _dot(cx):
     a, b = cx.operands
     bounds = [a.shape.dims[0]] if a.shape.rank == 2 else []
     bounds += [b.shape.dims[1]] if b.shape.rank == 2 else []
-    attrs = f"lhs_contracting_dims={{{a.shape.rank - 1}}}, rhs_contracting_dims={{0}}"
+    attrs = (f"lhs_contracting_dims={{{a.shape.rank - 1}}}, rhs_contracting_dims={{0}}"
+             + precision_attrs(cx))
     return [cx.comp.emit(bounded(cx.result_shape(), bounds), "dot", [a, b], attrs)]
 
 

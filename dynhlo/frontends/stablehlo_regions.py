@@ -14,6 +14,7 @@ from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, Scope, bounded, converts, free_values
 from .stablehlo_emit import Val, dims_text
+from .stablehlo_precision import precision_attrs
 from .stablehlo_sizes import samples, shape_elements
 
 
@@ -263,6 +264,7 @@ def _convolution(cx):
     attrs = f"{attr}, dim_labels={labels}"
     attrs += f", feature_group_count={groups}" if groups != 1 else ""
     attrs += f", batch_group_count={batch_groups}" if batch_groups != 1 else ""
+    attrs += precision_attrs(cx)
     return [cx.comp.emit(cx.result_shape(), "convolution", [lhs, rhs], attrs)]
 
 

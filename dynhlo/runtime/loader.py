@@ -12,7 +12,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..backends import BACKENDS
+from ..backends import BACKENDS, PRECISIONS, check_precision
 from ..compiler import checked, load_program
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
@@ -72,10 +72,12 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
     at once for another target, else when the backend refuses the stored program."""
     parsed: dict[str, HloModule] = {}
     source = _module_of(artifact, artifact.header["module"], parsed)
+    precision = _header_precision(artifact.header["options"])
     exes = {}
     for entry in artifact.header["buckets"]:
         module = _module_of(artifact, entry["module"], parsed)
         exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)
+        _check_program_precision(exes[entry["bound"]], precision, entry)
     options = dict(artifact.header["options"])
     limit = while_limit(options)  # a run option: kept in the header, not the payload
     for exe in exes.values():
@@ -87,6 +89,27 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
     dims = [tuple(d) for d in artifact.header["bucket_dims"]]
     _check_bucket_dims(source, dims)
     return BucketedExecutable(source, dims, exes, options)
+
+
+def _header_precision(options: dict) -> str:
+    """The header's `precision` compile option ("highest" when absent or null, as
+    compile() reads it); ArtifactError for a value this dynhlo does not have."""
+    try:
+        return check_precision(options.get("precision"))
+    except UnsupportedError:
+        raise ArtifactError(f"malformed artifact header: option precision "
+                            f"{options['precision']!r} is not one of "
+                            f"{', '.join(PRECISIONS)}; recompile the artifact") from None
+
+
+def _check_program_precision(exe, precision: str, entry: dict) -> None:
+    """ArtifactError unless the program was built with the header's precision: the header
+    is what the CLI's --precision check and `inspect` read, the program (a GPU payload's own
+    field) what runs, so a hand-edited file must not say one and compute the other."""
+    built = getattr(exe.program, "precision", precision)   # the cpu keeps none
+    if built != precision:
+        raise ArtifactError(f"{_label(entry)} was built with precision {built!r}, the "
+                            f"header says {precision!r}; recompile the artifact")
 
 
 def _module_of(artifact: Artifact, section: str, parsed: dict) -> HloModule:

@@ -111,6 +111,11 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     if unknown:
         raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
     precision = check_precision(options.get("precision"))
+    option = options.get("graph")
+    if option is not None and not isinstance(option, bool):
+        # graph=1 or "yes" would otherwise be taken as an unset option, silently
+        raise UnsupportedError(f"compile option graph={option!r} is not True, False or None "
+                               "(None: the default, on a GPU for modules of many launches)")
     distributed = bool(options.get("distributed"))
     check_supported(module, distributed)
     interpret = options.get("interpret")
@@ -130,7 +135,6 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     comm = Communicator(module) if distributed else None
     program = GpuProgram(module, info, plan, launchers, _device(interpret),
                          options.get("target") or _device_target(), comm, precision)
-    option = options.get("graph")
     if option is None:  # DYNHLO_GPU_GRAPH=1/0: as graph=True/False (test runs both ways)
         option = {"1": True, "0": False}.get(os.environ.get("DYNHLO_GPU_GRAPH", ""))
     if comm is not None or program.runner.sized(plan):
