@@ -16,7 +16,7 @@ import pytest
 import dynhlo
 from dynhlo.errors import HloVerifyError
 from dynhlo.hlo.shape import Shape
-from dynhlo.passes import inline_calls, size_before_update
+from dynhlo.passes import dead_code, inline_calls, size_before_update
 from dynhlo.passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step, run_pipeline
 
 MODELS = Path(__file__).resolve().parent / "data" / "models"
@@ -38,9 +38,10 @@ ENTRY main {
 
 def test_pipelines_are_ordered_steps_with_reasons():
     assert [s.run for s in GPU_PIPELINE] == [size_before_update.size_before_update,
-                                             inline_calls.inline_calls]
-    assert [s.name for s in GPU_PIPELINE] == ["size-before-update", "inline-calls"]
-    assert [s.name for s in CPU_PIPELINE] == ["size-before-update"]
+                                             inline_calls.inline_calls, dead_code.dead_code]
+    assert [s.name for s in GPU_PIPELINE] == ["size-before-update", "inline-calls",
+                                              "dead-code"]
+    assert [s.name for s in CPU_PIPELINE] == ["size-before-update", "dead-code"]
     assert all(s.reason for s in GPU_PIPELINE + CPU_PIPELINE)
 
 

@@ -1,0 +1,89 @@
+"""Pass `dead-code`: drop the instructions no result depends on, as XLA's HloDCE does.
+
+Frontends leave work nothing reads: JAX's export keeps the shape checks it computes from
+`get-dimension-size` after the StableHLO import has used them, and an optimizer's rewrites
+leave the instructions they replaced. Run, such an instruction costs a launch or a host step;
+on the GPU one `get-dimension-size` that is read by nothing keeps a whole module off its CUDA
+graph. XLA never runs them: HloDCE removes every instruction that is not the root, not an
+operand of a kept instruction, and has no side effect.
+
+Kept whatever reads them, as XLA keeps them (HloInstruction::HasSideEffect): parameters (the
+computation's signature), communication with the host or other devices (send, recv, infeed,
+outfeed, the collectives), the stateful random numbers (`rng`,
+`rng-get-and-update-state`: removing one would move the numbers the others draw), a
+custom-call marked `custom_call_has_side_effect=true`, and an instruction calling a
+computation that holds any of these.
+
+Pure: the input module is never modified (the work is done on a copy made by printing and
+parsing, which round-trips by contract); a module with nothing dead is returned as it is.
+"""
+
+from __future__ import annotations
+
+from ..hlo import attrs
+from ..hlo.ir import Computation, HloModule, Instruction
+from ..hlo.opcodes import OP_SPECS, Group, Opcode
+from ..hlo.parser import parse_hlo
+from ..hlo.printer import print_module
+
+NAME = "dead-code"
+
+# Besides the opcode table's collectives (Group.COLLECTIVE).
+_EFFECTS = frozenset({
+    Opcode.PARAMETER, Opcode.SEND, Opcode.SEND_DONE, Opcode.RECV, Opcode.RECV_DONE,
+    Opcode.INFEED, Opcode.OUTFEED, Opcode.RNG, Opcode.RNG_GET_AND_UPDATE_STATE,
+})
+
+
+def dead_code(module: HloModule) -> HloModule:
+    """A copy of `module` without its dead instructions (module doc); `module` itself when
+    it has none."""
+    effects = _effectful(module)
+    if not any(_dead(comp, effects) for comp in module.computations):
+        return module
+    copy = parse_hlo(print_module(module))
+    effects = _effectful(copy)
+    for comp in copy.computations:
+        dead = _dead(comp, effects)
+        comp.instructions = [i for i in comp.instructions if id(i) not in dead]
+    return copy
+
+
+def _dead(comp: Computation, effects: set) -> set:
+    """ids of the instructions of `comp` nothing kept reads."""
+    live: set = set()
+    stack = [comp.root] + [i for i in comp.instructions if id(i) in effects]
+    while stack:
+        inst = stack.pop()
+        if id(inst) not in live:
+            live.add(id(inst))
+            stack.extend(inst.operands)
+    return {id(i) for i in comp.instructions} - live
+
+
+def _effectful(module: HloModule) -> set:
+    """ids of the instructions kept whatever reads them: their own side effects, or a
+    called computation's (to a fixed point over the call graph)."""
+    marked: set = set()
+    holds: set = set()   # names of computations with an effectful instruction
+    changed = True
+    while changed:
+        changed = False
+        for comp in module.computations:
+            for inst in comp.instructions:
+                if id(inst) not in marked and (
+                        _has_effect(inst) or
+                        any(c.name in holds for c in inst.called_computations())):
+                    marked.add(id(inst))
+                    changed = True
+                if id(inst) in marked and inst.opcode is not Opcode.PARAMETER and \
+                        comp.name not in holds:
+                    holds.add(comp.name)
+                    changed = True
+    return marked
+
+
+def _has_effect(inst: Instruction) -> bool:
+    return inst.opcode in _EFFECTS or OP_SPECS[inst.opcode].group is Group.COLLECTIVE or (
+        inst.opcode is Opcode.CUSTOM_CALL and
+        attrs.boolean(inst, "custom_call_has_side_effect"))
