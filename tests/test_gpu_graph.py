@@ -223,3 +223,41 @@ def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp
     for n in (0, 1, 8):
         x = rng.standard_normal((n, 4)).astype(np.float32)
         np.testing.assert_allclose(loaded.run([x, w]), cpu(x, w), rtol=1e-5, atol=1e-5)
+
+
+MEAN = """HloModule centered
+add_r {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[<=16,3] parameter(0)
+  zero = f32[] constant(0)
+  total = f32[3] reduce(x, zero), dimensions={0}, to_apply=add_r
+  n = s32[] get-dimension-size(x), dimensions={0}
+  nf = f32[] convert(n)
+  nb = f32[3] broadcast(nf), dimensions={}
+  mean = f32[3] divide(total, nb)
+  mb = f32[<=16,3] broadcast(mean), dimensions={1}
+  c = f32[<=16,3] subtract(x, mb)
+  ns = s32[2] broadcast(n), dimensions={}
+  ROOT r = (f32[<=16,3], s32[2]) tuple(c, ns)
+}
+"""
+
+
+def test_get_dimension_size_reads_the_size_buffer():
+    """`x - x.mean(0)` as JAX writes it: the row count is a get-dimension-size, a value the
+    graph's size buffer holds (a one-element launch), not a step that keeps the module off
+    the graph."""
+    exe = graph_exe(MEAN)
+    assert any(step.kernel.source == kernels.size_value().source
+               for step in exe.program.graph.prog.steps)
+    gen = np.random.default_rng(2)
+    for n in (0, 1, 5, 16, 3):
+        x = gen.standard_normal((n, 3)).astype(np.float32)
+        centered, sizes = exe(x)
+        with np.errstate(invalid="ignore"):
+            np.testing.assert_allclose(centered, x - x.mean(0), rtol=1e-5, atol=1e-6)
+        np.testing.assert_array_equal(sizes, [n, n])

@@ -183,3 +183,20 @@ def kernel({args}, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
 """ + "\n".join(tail) + "\n"
     return GraphKernel("kernel", source, dict(MATMUL_TILE), 4, 3 + (epi.nsizes if epi else 0),
                        1)
+
+
+_SIZE_SOURCE = """import triton
+import triton.language as tl
+
+
+@triton.jit
+def kernel(out, sz):
+    one = tl.arange(0, 1)
+    tl.store(out + one, tl.load(sz + one))
+"""
+
+
+def size_value() -> GraphKernel:
+    """out[] (s32) = the one size the step reads from `sz`: XLA's get-dimension-size, whose
+    value the graph's size buffer already holds (the host writes it before each replay)."""
+    return GraphKernel("kernel", _SIZE_SOURCE, {}, 1, 1, 1)

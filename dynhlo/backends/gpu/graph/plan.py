@@ -2,9 +2,9 @@
 
 `build(plan, info, precision)` flattens a fusion.Plan (the plans of `call`s inlined) into
 steps the graph path can capture: generated kernels (in their strided form,
-kernels.strided) and matrix products (kernels.matmul, TF32 per dot as the `precision`
-option allows: gpu/precision.py), over values that are parameters, constants or step
-outputs. Transposes and reshapes that only feed products are views: a reshape of a dense
+kernels.strided), matrix products (kernels.matmul, TF32 per dot as the `precision`
+option allows: gpu/precision.py) and get-dimension-sizes (kernels.size_value: the size
+buffer holds the value), over values that are parameters, constants or step outputs. Transposes and reshapes that only feed products are views: a reshape of a dense
 value is the value itself, a 2-D transpose flips the product's operand layout. Every size a
 step needs must be an entry parameter's dimension (or static); each step reads its sizes
 from its own 16-byte slot range of the size buffer, filled per call from the arguments'
@@ -30,7 +30,7 @@ from ..launch.fastpath import size_getter
 from ..precision import HIGHEST, allows_tf32
 from ..rules import library_for
 from .attention import attention_chains, attention_launches
-from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, strided
+from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, size_value, strided
 
 
 class GraphRefusal(Exception):
@@ -194,6 +194,13 @@ class Builder:
             return src[1] if isinstance(src, tuple) else ("T", src)
         if op is Opcode.TUPLE and inst is info.computation.root:
             return tuple(self.dense(slots[o], o) for o in inst.operands)
+        if op is Opcode.GET_DIMENSION_SIZE:
+            (d,) = attrs.ints(inst, "dimensions")
+            out = self.slot(inst, (), inst.shape.element_type)
+            dim = info.dims[inst.operands[0]][d]
+            self.prog.steps.append(Step(size_value(), [], out,
+                                        self.size_getters([dim], inst), 1))
+            return out
         if op is Opcode.CONSTANT and not inst.shape.is_tuple and inst.shape.is_static:
             slot = self.slot(inst, info.dims[inst], inst.shape.element_type)
             self.prog.constants[slot] = inst
