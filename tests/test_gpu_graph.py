@@ -261,3 +261,26 @@ def test_get_dimension_size_reads_the_size_buffer():
         with np.errstate(invalid="ignore"):
             np.testing.assert_allclose(centered, x - x.mean(0), rtol=1e-5, atol=1e-6)
         np.testing.assert_array_equal(sizes, [n, n])
+
+
+BF16_DOT = """HloModule bf
+ENTRY main {
+  a = bf16[<=8,4] parameter(0)
+  b = bf16[4,3] parameter(1)
+  ROOT d = bf16[<=8,3] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+"""
+
+
+def test_bf16_products_on_the_graph_path():
+    """A bf16 Triton product against the CPU backend (in Triton's interpreter, bf16 tiles
+    were multiplied as their integer bit patterns until kernel_cache widened them)."""
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    exe, cpu = graph_exe(BF16_DOT), dynhlo.compile(BF16_DOT)
+    gen = np.random.default_rng(3)
+    b = gen.standard_normal((4, 3)).astype(ml_dtypes.bfloat16)
+    for n in (0, 1, 5, 8):
+        a = gen.standard_normal((n, 4)).astype(ml_dtypes.bfloat16)
+        # one bf16 rounding apart at most: the GPU rounds its f32 sum once, as XLA's does
+        np.testing.assert_allclose(exe(a, b).astype(np.float32),
+                                   cpu(a, b).astype(np.float32), rtol=2 ** -7, atol=1e-2)

@@ -73,4 +73,35 @@ def _patch_interpreter_index() -> None:
 
     patched._dynhlo = True
     interpreter._patch_lang_tensor = patched
+    _patch_interpreter_bf16_dot(interpreter)
+
+
+def _patch_interpreter_bf16_dot(interpreter) -> None:
+    """Let Triton's interpreter multiply bf16 tiles as numbers.
+
+    Triton 3.6's interpreter holds bf16 data as its uint16 bit patterns (NumPy has no bf16)
+    and its `create_dot` hands those to np.matmul, which multiplies the integers: a bf16
+    product in the interpreter came out ~1e9 off, silently. The operands are widened to the
+    f32 they exactly are (a bf16 is the top half of an f32) before the product; compiled
+    kernels are unaffected.
+    """
+    import numpy as np
+    import triton.language as tl
+    builder = interpreter.InterpreterBuilder
+    original = builder.create_dot
+    if getattr(original, "_dynhlo", False):
+        return
+
+    def widened(value):
+        if value.dtype.scalar != tl.bfloat16 and value.dtype != tl.bfloat16:
+            return value
+        bits = value.data.astype(np.uint32) << np.uint32(16)
+        return interpreter.TensorHandle(bits.view(np.float32), tl.float32)
+
+    def create_dot(self, a, b, d, input_precision, max_num_imprecise_acc):
+        return original(self, widened(a), widened(b), d, input_precision,
+                        max_num_imprecise_acc)
+
+    create_dot._dynhlo = True
+    builder.create_dot = create_dot
 
