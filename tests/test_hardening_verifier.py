@@ -25,6 +25,10 @@ ADD = """add {
 CASES = {
     "compare_without_direction": ("a = f32[2] parameter(0)\n ROOT c = pred[2] compare(a, a)",
                                   "needs a direction= attribute"),
+    "unknown_operand_precision": ("a = f32[2,2] parameter(0)\n ROOT d = f32[2,2] dot(a, a), "
+                                  "lhs_contracting_dims={1}, rhs_contracting_dims={0}, "
+                                  "operand_precision={highest,fast}",
+                                  "operand_precision entry 'fast' is not one of"),
     "slice_type": ("a = f32[4] parameter(0)\n ROOT s = u8[2] slice(a), slice={[0:2]}",
                    "declared u8"),
     "reshape_type": ("a = f32[4] parameter(0)\n ROOT s = s32[2,2] reshape(a)", "declared s32"),

@@ -23,6 +23,9 @@ _TYPE_CHANGING = {Opcode.CONVERT, Opcode.BITCAST_CONVERT, Opcode.IS_FINITE, Opco
                   Opcode.IMAG, Opcode.ABS, Opcode.REDUCE_PRECISION}
 _COMPLEX_FROM_REAL = {"c64": "f32", "c128": "f64"}
 _DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
+# PrecisionConfig::Precision as XLA prints it (xla_data.proto; StringToPrecision refuses
+# any other name).
+_PRECISIONS = ("default", "high", "highest", "packed_nibble")
 
 
 def verify_module(module: HloModule) -> None:
@@ -39,6 +42,7 @@ def verify_module(module: HloModule) -> None:
             check_instruction(inst)
             _check_types(inst)
             _check_element_kind(inst)
+            _check_operand_precision(inst)
             _check_called_arity(inst)
             check_called_signature(inst)
         except HloVerifyError as exc:
@@ -123,6 +127,17 @@ def _check_element_kind(inst: Instruction) -> None:
     operand = inst.operands[0].shape.element_type
     _expect(inst, _kind(operand) in kinds,
             f"{inst.opcode.value} takes {' or '.join(kinds)} values, not {operand}")
+
+
+def _check_operand_precision(inst: Instruction) -> None:
+    """operand_precision={...} names one PrecisionConfig value per entry (the GPU backend's
+    `precision` option reads them: an unknown word must not pass for one)."""
+    text = inst.attrs.get("operand_precision")
+    if text is None:
+        return
+    for word in filter(None, (w.strip() for w in text.strip().strip("{}").split(","))):
+        _expect(inst, word.lower() in _PRECISIONS,
+                f"operand_precision entry '{word}' is not one of {', '.join(_PRECISIONS)}")
 
 
 def _types(inst: Instruction) -> list[str]:
