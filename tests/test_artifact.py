@@ -211,6 +211,22 @@ def resign(blob: bytes, version: int | None = None, edit=None) -> bytes:
     return blob[:8] + prelude + hashlib.sha256(prelude + body).digest() + body + payload
 
 
+def resection(blob: bytes, edit) -> bytes:
+    """The artifact after `edit(header, sections)` (the decoded header and its sections by
+    name, in order, both edited in place), every checksum made again: a hand-made file."""
+    length = struct.unpack_from("<Q", blob, 12)[0]
+    header = json.loads(blob[52:52 + length])
+    sections, offset = {}, 52 + length
+    for s in header["sections"]:
+        sections[s["name"]] = blob[offset:offset + s["length"]]
+        offset += s["length"]
+    edit(header, sections)
+    header["sections"] = [{"name": n, "length": len(b)} for n, b in sections.items()]
+    payload = b"".join(sections.values())
+    header["payload_sha256"] = hashlib.sha256(payload).hexdigest()
+    return resign(blob[:52 + length], edit=lambda h: h.update(header)) + payload
+
+
 def test_a_newer_format_version_is_refused(small_blob):
     assert dynhlo.deserialize(resign(small_blob)).module.name == "small"
     with pytest.raises(dynhlo.ArtifactError, match="format version 2 is newer"):
@@ -261,15 +277,12 @@ def test_hand_made_headers_are_refused(small_blob, edit, message):
 
 
 def test_a_section_that_is_not_hlo_is_refused(small_blob):
-    length = struct.unpack_from("<Q", small_blob, 12)[0]
-    header = json.loads(small_blob[52:52 + length])
-    sections = {"module": b"HloModule broken\nENTRY {", "bucket0.program":
-                b'{"evaluator": "numpy"}'}
-    header["sections"] = [{"name": n, "length": len(b)} for n, b in sections.items()]
-    payload = b"".join(sections.values())
-    header["payload_sha256"] = hashlib.sha256(payload).hexdigest()
-    header["fingerprint"] = hashlib.sha256(sections["module"]).hexdigest()
-    blob = resign(small_blob[:52 + length], edit=lambda h: h.update(header)) + payload
+    def edit(header, sections):
+        sections.clear()
+        sections.update({"module": b"HloModule broken\nENTRY {", "bucket0.program":
+                         b'{"evaluator": "numpy"}'})
+        header["fingerprint"] = hashlib.sha256(sections["module"]).hexdigest()
+    blob = resection(small_blob, edit)
     with pytest.raises(dynhlo.ArtifactError, match="section 'module' does not hold a valid HLO"):
         dynhlo.deserialize(blob)
 

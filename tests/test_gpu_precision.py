@@ -11,9 +11,7 @@ through an artifact's save and load.
 
 from __future__ import annotations
 
-import hashlib
 import json
-import struct
 
 import numpy as np
 import pytest
@@ -24,7 +22,8 @@ from dynhlo.backends import check_precision
 from dynhlo.backends.gpu import precision
 from dynhlo.backends.gpu.graph import cubins, plan
 from dynhlo.backends.gpu.library import reduce as library_dot
-from test_gpu_attention import D, DV, M, N, P, args_at, attention_text
+from test_artifact import resection
+from test_gpu_attention import DV, M, N, P, args_at, attention_text
 
 K = 64   # contraction length of the tolerance check (brief: rel ~1e-2 for K = 64)
 HIGHEST = ", operand_precision={highest,highest}"
@@ -440,25 +439,15 @@ def test_the_option_survives_save_and_load(monkeypatch, tmp_path):
 def _edited(blob: bytes, header=None, meta=None) -> bytes:
     """The artifact with its header options and/or its gpu_program.json edited by `header`
     / `meta` (callables on the decoded JSON), every checksum made again: a hand-made file."""
-    length = struct.unpack_from("<Q", blob, 12)[0]
-    head = json.loads(blob[52:52 + length])
-    sections, offset = {}, 52 + length
-    for s in head["sections"]:
-        sections[s["name"]] = blob[offset:offset + s["length"]]
-        offset += s["length"]
-    if meta is not None:
-        name = head["buckets"][0]["program"]["gpu_program.json"]
-        data = json.loads(sections[name])
-        meta(data)
-        sections[name] = json.dumps(data).encode()
-    if header is not None:
-        header(head["options"])
-    head["sections"] = [{"name": n, "length": len(b)} for n, b in sections.items()]
-    payload = b"".join(sections.values())
-    head["payload_sha256"] = hashlib.sha256(payload).hexdigest()
-    body = json.dumps(head).encode()
-    prelude = struct.pack("<IQ", 1, len(body))
-    return blob[:8] + prelude + hashlib.sha256(prelude + body).digest() + body + payload
+    def edit(head, sections):
+        if meta is not None:
+            name = head["buckets"][0]["program"]["gpu_program.json"]
+            data = json.loads(sections[name])
+            meta(data)
+            sections[name] = json.dumps(data).encode()
+        if header is not None:
+            header(head["options"])
+    return resection(blob, edit)
 
 
 @pytest.mark.skipif(not INTERPRET, reason="stands the CPU in for the device (as above)")

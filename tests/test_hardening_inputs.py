@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import re
-import json
-import struct
 
 import numpy as np
 import pytest
 
 import dynhlo
 from dynhlo.cli import main
-from test_artifact import resign
+from test_artifact import resection, resign
 
 NEG = """HloModule neg
 ENTRY e {
@@ -36,18 +34,10 @@ def test_hand_made_bucket_entries_are_artifact_errors(buckets):
 
 def _with_module_section(blob: bytes, module: bytes) -> bytes:
     """The artifact with its module section replaced and every checksum made to match."""
-    length = struct.unpack_from("<Q", blob, 12)[0]
-    header = json.loads(blob[52:52 + length])
-    sections, offset = {}, 52 + length
-    for s in header["sections"]:
-        sections[s["name"]] = blob[offset:offset + s["length"]]
-        offset += s["length"]
-    sections["module"] = module
-    header["sections"] = [{"name": n, "length": len(b)} for n, b in sections.items()]
-    payload = b"".join(sections.values())
-    header["payload_sha256"] = hashlib.sha256(payload).hexdigest()
-    header["fingerprint"] = hashlib.sha256(module).hexdigest()
-    return resign(blob[:52 + length], edit=lambda h: h.update(header)) + payload
+    def edit(header, sections):
+        sections["module"] = module
+        header["fingerprint"] = hashlib.sha256(module).hexdigest()
+    return resection(blob, edit)
 
 
 def test_inspect_of_a_module_section_that_is_not_utf8(tmp_path, capsys):
