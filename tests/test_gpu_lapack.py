@@ -23,6 +23,7 @@ import pytest
 import dynhlo
 from gpucheck import GPU  # skips without torch or triton; the interpreter without a GPU
 from dynhlo import stats
+from test_ops_lapack import call_module
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
@@ -33,17 +34,6 @@ TYPES = {"f32": ("s", "f32", np.float32, 2e-5), "f64": ("d", "f64", np.float64, 
          "c64": ("c", "f32", np.complex64, 2e-5), "c128": ("z", "f64", np.complex128, 1e-11)}
 # (batch, rows, columns) of each run: 0, 1, a middle size, the bound (3 matrices, 5 x 5)
 SIZES = [(0, 5, 5), (2, 0, 0), (1, 1, 1), (3, 3, 3), (3, 5, 5)]
-
-
-def _module(target: str, operands: list[str], result: str, config: str = "") -> str:
-    params = "\n".join(f"  p{i} = {shape} parameter({i})" for i, shape in enumerate(operands))
-    names = ", ".join(f"p{i}" for i in range(len(operands)))
-    extra = f", backend_config={{{config}}}" if config else ""
-    return f"""HloModule lapack
-ENTRY main {{
-{params}
-  ROOT c = {result} custom-call({names}), custom_call_target="{target}", api_version=API_VERSION_TYPED_FFI{extra}
-}}"""
 
 
 def _config(**chars) -> str:
@@ -88,7 +78,7 @@ def test_potrf(t, uplo):
     """Cholesky factors as the CPU's, the other triangle kept; an indefinite matrix and -inf
     on the diagonal give the CPU's info and the input back; a NaN spreads as on the CPU."""
     k, _, dtype, tol = TYPES[t]
-    text = _module(f"lapack_{k}potrf_ffi", [f"{t}[<=7,<=5,<=5]"], f"({t}[<=7,<=5,<=5], s32[<=7])",
+    text = call_module(f"lapack_{k}potrf_ffi", [f"{t}[<=7,<=5,<=5]"], f"({t}[<=7,<=5,<=5], s32[<=7])",
                    _config(uplo=uplo))
     gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
     x = _hermitian(np.random.default_rng(1), (7, 5, 5), dtype)
@@ -112,7 +102,7 @@ def test_getrf(t):
     """LU, 1-based pivots and info as the CPU's (LAPACK's getrf) on square, tall and wide
     matrices; a zero column gives info at that column; a NaN gives the CPU's info and NaN lu."""
     k, _, dtype, tol = TYPES[t]
-    text = _module(f"lapack_{k}getrf_ffi", [f"{t}[<=4,<=5,<=4]"],
+    text = call_module(f"lapack_{k}getrf_ffi", [f"{t}[<=4,<=5,<=4]"],
                    f"({t}[<=4,<=5,<=4], s32[<=4,<=4], s32[<=4])")
     gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
     x = _random(np.random.default_rng(2), (4, 5, 4), dtype)
@@ -158,7 +148,7 @@ ENTRY main {{
 
 def test_geqrf_wide():
     """geqrf of wide matrices (m < n): min(m, n) reflectors, as the CPU's."""
-    text = _module("lapack_dgeqrf_ffi", ["f64[<=2,<=3,<=5]"], "(f64[<=2,<=3,<=5], f64[<=2,<=3])")
+    text = call_module("lapack_dgeqrf_ffi", ["f64[<=2,<=3,<=5]"], "(f64[<=2,<=3,<=5], f64[<=2,<=3])")
     gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
     x = np.random.default_rng(4).standard_normal((2, 3, 5))
     for m, n in [(3, 5), (2, 5), (1, 3)]:
@@ -174,7 +164,7 @@ def test_eigh(t, uplo):
     read. An infinity takes the host tier (LAPACK converges on it or not, by the data)."""
     k, real, dtype, tol = TYPES[t]
     target = f"lapack_{k}{'syevd' if k in 'sd' else 'heevd'}_ffi"
-    text = _module(target, [f"{t}[<=5,<=5,<=5]"], f"({t}[<=5,<=5,<=5], {real}[<=5,<=5], s32[<=5])",
+    text = call_module(target, [f"{t}[<=5,<=5,<=5]"], f"({t}[<=5,<=5,<=5], {real}[<=5,<=5], s32[<=5])",
                    _config(mode="V", uplo=uplo))
     gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
     x = _random(np.random.default_rng(5), (5, 5, 5), dtype)
@@ -226,7 +216,7 @@ def test_trsm(t):
     for i, (side, uplo, trans, diag) in enumerate(TRSM_CASES):
         bshape = "<=3,<=4,2" if side == "L" else "<=3,2,<=4"
         prefix, extra = ("lapack", [f"{t}[]"]) if i % 2 else ("blas", [])
-        text = _module(f"{prefix}_{k}trsm_ffi", [f"{t}[<=3,<=4,<=4]", f"{t}[{bshape}]"] + extra,
+        text = call_module(f"{prefix}_{k}trsm_ffi", [f"{t}[<=3,<=4,<=4]", f"{t}[{bshape}]"] + extra,
                        f"{t}[{bshape}]", _config(diag=diag, side=side, trans_x=trans, uplo=uplo))
         gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
         b = b_left if side == "L" else b_right

@@ -14,7 +14,7 @@ from dynhlo.hlo.types import to_numpy_dtype
 from opcheck import run_hlo
 
 
-def _call_module(target, operands, result, config=""):
+def call_module(target, operands, result, config=""):
     params = "\n".join(f"  p{i} = {shape} parameter({i})" for i, shape in enumerate(operands))
     names = ", ".join(f"p{i}" for i in range(len(operands)))
     extra = f", backend_config={{{config}}}" if config else ""
@@ -35,7 +35,7 @@ def _spd(rng, batch, n):
 @pytest.mark.parametrize("t,k", [("f32", "s"), ("f64", "d")])
 @pytest.mark.parametrize("uplo", ["L", "U"])
 def test_potrf(t, k, uplo, batch_text, batch):
-    text = _call_module(f"lapack_{k}potrf_ffi", [f"{t}[{batch_text}4,4]"],
+    text = call_module(f"lapack_{k}potrf_ffi", [f"{t}[{batch_text}4,4]"],
                         f"({t}[{batch_text}4,4], s32[{batch_text[:-1]}])",
                         f"uplo = {ord(uplo)} : ui8")
     a = _spd(np.random.default_rng(3), batch, 4).astype(to_numpy_dtype(t))
@@ -52,7 +52,7 @@ def test_potrf(t, k, uplo, batch_text, batch):
 
 
 def test_potrf_reports_the_failing_minor():
-    text = _call_module("lapack_dpotrf_ffi", ["f64[2,3,3]"], "(f64[2,3,3], s32[2])",
+    text = call_module("lapack_dpotrf_ffi", ["f64[2,3,3]"], "(f64[2,3,3], s32[2])",
                         "uplo = 76 : ui8")
     a = np.stack([np.diag([1.0, -1.0, 1.0]), np.eye(3)])
     _, info = run_hlo(text, a)
@@ -63,7 +63,7 @@ def test_potrf_reports_the_failing_minor():
 def test_getrf_matches_lapack(m, n):
     scipy_linalg = pytest.importorskip("scipy.linalg")
     k = min(m, n)
-    text = _call_module("lapack_dgetrf_ffi", [f"f64[2,{m},{n}]"],
+    text = call_module("lapack_dgetrf_ffi", [f"f64[2,{m},{n}]"],
                         f"(f64[2,{m},{n}], s32[2,{k}], s32[2])")
     a = np.random.default_rng(m * 10 + n).normal(size=(2, m, n))
     lu, ipiv, info = run_hlo(text, a)
@@ -75,7 +75,7 @@ def test_getrf_matches_lapack(m, n):
 
 
 def test_getrf_singular_info():
-    text = _call_module("lapack_sgetrf_ffi", ["f32[3,3]"], "(f32[3,3], s32[3], s32[])")
+    text = call_module("lapack_sgetrf_ffi", ["f32[3,3]"], "(f32[3,3], s32[3], s32[])")
     a = np.array([[1, 2, 3], [2, 4, 6], [1, 1, 1]], np.float32)
     lu, ipiv, info = run_hlo(text, a)
     assert int(info) == 3  # U[2,2] is exactly zero
@@ -90,14 +90,14 @@ def test_getrf_singular_info():
 def test_geqrf_and_orgqr_match_lapack(m, n):
     """numpy.linalg.qr's 'raw' mode is LAPACK's geqrf output (transposed); 'reduced' is orgqr."""
     k = min(m, n)
-    geqrf = _call_module("lapack_dgeqrf_ffi", [f"f64[{m},{n}]"], f"(f64[{m},{n}], f64[{k}])")
+    geqrf = call_module("lapack_dgeqrf_ffi", [f"f64[{m},{n}]"], f"(f64[{m},{n}], f64[{k}])")
     a = np.random.default_rng(m + n).normal(size=(m, n))
     h, tau = run_hlo(geqrf, a)
     want_h, want_tau = np.linalg.qr(a, mode="raw")
     np.testing.assert_allclose(h, want_h.T, rtol=1e-10, atol=1e-12)
     np.testing.assert_allclose(tau, want_tau, rtol=1e-10, atol=1e-12)
     if m >= n:
-        orgqr = _call_module("lapack_dorgqr_ffi", [f"f64[{m},{n}]", f"f64[{k}]"],
+        orgqr = call_module("lapack_dorgqr_ffi", [f"f64[{m},{n}]", f"f64[{k}]"],
                              f"f64[{m},{n}]")
         q = run_hlo(orgqr, h, tau)
         np.testing.assert_allclose(q, np.linalg.qr(a, mode="reduced")[0], rtol=1e-10,
@@ -108,7 +108,7 @@ def test_geqrf_and_orgqr_match_lapack(m, n):
                                       ("lapack_zheevd_ffi", "c128")])
 def test_eigh(target, t):
     part = {"f32": "f32", "f64": "f64", "c128": "f64"}[t]
-    text = _call_module(target, [f"{t}[2,4,4]"], f"({t}[2,4,4], {part}[2,4], s32[2])",
+    text = call_module(target, [f"{t}[2,4,4]"], f"({t}[2,4,4], {part}[2,4], s32[2])",
                         "mode = 86 : ui8, uplo = 76 : ui8")
     rng = np.random.default_rng(9)
     a = rng.normal(size=(2, 4, 4)) + (1j * rng.normal(size=(2, 4, 4)) if t == "c128" else 0)
@@ -127,7 +127,7 @@ TRSM_CASES = [(side, uplo, trans, diag) for side in "LR" for uplo in "LU" for tr
 def test_eigh_nan_matrix_gives_info_without_failing_the_batch():
     """A NaN in the triangle read: LAPACK does not converge (numpy raises); that matrix gets
     info 1 and NaN results, the others of the batch their eigenpairs."""
-    text = _call_module("lapack_dsyevd_ffi", ["f64[2,3,3]"], "(f64[2,3,3], f64[2,3], s32[2])",
+    text = call_module("lapack_dsyevd_ffi", ["f64[2,3,3]"], "(f64[2,3,3], f64[2,3], s32[2])",
                         "mode = 86 : ui8, uplo = 76 : ui8")
     a = np.stack([np.diag([3.0, 1.0, 2.0]), np.eye(3)])
     a[1, 2, 0] = np.nan
@@ -144,7 +144,7 @@ def test_trsm(side, uplo, trans, diag):
     b = rng.normal(size=(4, 3) if side == "L" else (3, 4)) + 0j
     config = ", ".join(f"{name} = {ord(v)} : ui8" for name, v in
                        [("diag", diag), ("side", side), ("trans_x", trans), ("uplo", uplo)])
-    text = _call_module("lapack_ztrsm_ffi", ["c128[4,4]", f"c128[{','.join(map(str, b.shape))}]",
+    text = call_module("lapack_ztrsm_ffi", ["c128[4,4]", f"c128[{','.join(map(str, b.shape))}]",
                                              "c128[]"],
                         f"c128[{','.join(map(str, b.shape))}]", config)
     x = run_hlo(text, a, b, np.complex128(2))
@@ -174,7 +174,7 @@ def _shape_text(t, dims, batch):
 def _batched_module(target, operands, results, batch):
     ops = [_shape_text("f64", d, batch) for d in operands]
     res = [_shape_text(t, d, batch) for t, d in results]
-    return _call_module(target, ops, res[0] if len(res) == 1 else f"({', '.join(res)})")
+    return call_module(target, ops, res[0] if len(res) == 1 else f"({', '.join(res)})")
 
 
 @pytest.mark.parametrize("n", [0, 1, 3])
@@ -196,6 +196,6 @@ def test_lapack_dynamic_batch_equals_static_per_matrix(target, operands, results
 
 
 def test_unknown_lapack_target_is_unsupported():
-    text = _call_module("lapack_sgeev_ffi", ["f32[3,3]"], "(f32[3,3], f32[3], s32[])")
+    text = call_module("lapack_sgeev_ffi", ["f32[3,3]"], "(f32[3,3], f32[3], s32[])")
     with pytest.raises(dynhlo.UnsupportedError, match="lapack_sgeev_ffi"):
         dynhlo.compile(text)
