@@ -61,11 +61,12 @@ body {
   ROOT t = (s32[], f32[<=16,8]{1,0}) tuple(j, u)
 }""")
 
-SORT = module("""  m = f32[<=16,8]{1,0} sort(a2), dimensions={1}, to_apply=lt""", computations="""lt {
+LT = """lt {
   a = f32[] parameter(0)
   b = f32[] parameter(1)
   ROOT c = pred[] compare(a, b), direction=LT
-}""")
+}"""
+SORT = module("""  m = f32[<=16,8]{1,0} sort(a2), dimensions={1}, to_apply=lt""", computations=LT)
 
 # The true branch halves the rows (a size read from a value inside the branch): the second
 # stretch reads its size off the conditional's result.
@@ -244,12 +245,7 @@ def test_corpus_modules_with_loops_match_the_cpu(path, sizes, monkeypatch):
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
 
 
-HOISTED = """HloModule hoisted
-lt {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = pred[] compare(a, b), direction=LT
-}
+HOISTED = "HloModule hoisted\n" + LT + """
 ENTRY main {
   x = f32[<=16,8]{1,0} parameter(0)
   w = f32[8,8]{1,0} parameter(1)
@@ -300,12 +296,7 @@ def test_an_artifact_of_a_segmented_module_loads_on_the_plain_path(monkeypatch, 
 
 # `bc` reads only the scalar c, but its rows are x's (the add with x unifies them): the
 # first segment reads x's shape, not its data.
-SHAPE_ONLY = """HloModule shape_only
-lt {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT c = pred[] compare(a, b), direction=LT
-}
+SHAPE_ONLY = "HloModule shape_only\n" + LT + """
 ENTRY main {
   x = f32[<=16,8]{1,0} parameter(0)
   w = f32[8,8]{1,0} parameter(1)
