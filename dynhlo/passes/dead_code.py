@@ -39,18 +39,18 @@ def dead_code(module: HloModule) -> HloModule:
     """A copy of `module` without its dead instructions (module doc); `module` itself when
     it has none."""
     effects = _effectful(module)
-    if not any(_dead(comp, effects) for comp in module.computations):
+    dead = {comp.name: _dead(comp, effects) for comp in module.computations}
+    if not any(dead.values()):
         return module
     copy = parse_hlo(print_module(module))
-    effects = _effectful(copy)
     for comp in copy.computations:
-        dead = _dead(comp, effects)
-        comp.instructions = [i for i in comp.instructions if id(i) not in dead]
+        comp.instructions = [i for i in comp.instructions if i.name not in dead[comp.name]]
     return copy
 
 
 def _dead(comp: Computation, effects: set) -> set:
-    """ids of the instructions of `comp` nothing kept reads."""
+    """Names of the instructions of `comp` nothing kept reads (names are unique in a
+    module, so they name the same instructions in its printed and parsed copy)."""
     live: set = set()
     stack = [comp.root] + [i for i in comp.instructions if id(i) in effects]
     while stack:
@@ -58,7 +58,7 @@ def _dead(comp: Computation, effects: set) -> set:
         if id(inst) not in live:
             live.add(id(inst))
             stack.extend(inst.operands)
-    return {id(i) for i in comp.instructions} - live
+    return {i.name for i in comp.instructions if id(i) not in live}
 
 
 def _effectful(module: HloModule) -> set:

@@ -93,7 +93,7 @@ def _patch_interpreter_bf16_dot(interpreter) -> None:
         return
 
     def widened(value):
-        if value.dtype.scalar != tl.bfloat16 and value.dtype != tl.bfloat16:
+        if value.dtype.scalar != tl.bfloat16:
             return value
         bits = value.data.astype(np.uint32) << np.uint32(16)
         return interpreter.TensorHandle(bits.view(np.float32), tl.float32)
