@@ -10,7 +10,7 @@
 #              transformer's n = 1024, 2048 and at 8192 (IEEE), and TF32 for reference
 #   chunks     the attention kernel with its q·kᵀ product in head chunks (HEAD_CHUNK)
 #   profile    the transformer's graph launches timed alone, by kind, at n = 128 and 2048
-# Two parts, each within one call's 600 s:  bash bench/device_explore.sh rows
+# Two parts, each within one call's 600 s (or `focus`, the decisive steps of both):  bash bench/device_explore.sh rows
 #                                           bash bench/device_explore.sh attention
 set -u
 OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -24,6 +24,12 @@ step stream_sm 60 python3 bench/stream_profile.py --workload softmax_rows
 step stream_att 45 python3 bench/stream_profile.py --workload attention
 step stream_mlp 45 python3 bench/stream_profile.py --workload mlp
 step profile 120 python3 bench/graph_profile.py --sizes 128,2048
+elif [ "$part" = focus ]; then  # the decisions of one session in one call (<600 s)
+step narrow 90 python3 bench/narrow_rows.py
+step chunks 170 python3 bench/attention_tiles.py --sizes 2048,8192 --tiles 32x64x4,64x64x4,64x64x8,128x64x8 --splits 1,4,8 --chunks 0,16,32
+step tilesD 45 python3 bench/attention_tiles.py --sizes 2048,8192 --tiles 64x64x4,128x64x8 --splits 1,4 --tf32
+step profile 120 python3 bench/graph_profile.py --sizes 128,2048
+step stream_sm 60 python3 bench/stream_profile.py --workload softmax_rows
 else
 step tilesA 150 python3 bench/attention_tiles.py --sizes 1024,2048 --tiles 32x64x4,64x64x4,64x64x8,128x64x8,64x32x4,128x32x4 --splits 1,2,4,8
 step tilesB 60 python3 bench/attention_tiles.py --sizes 2048 --tiles 32x64x4,64x64x4 --splits 4,8 --stages 1,2
