@@ -21,7 +21,7 @@ step graph_check 120 python3 bench/graph_check.py .dev/t.dynhlo
 # every test file that reaches the GPU backend (the rest are CPU-only, as in CI)
 step pytest 270 python3 -m pytest -q -n 12 -p no:cacheprovider \
     $(grep -l "gpucheck\|CLI_GPU\|\*\*GPU" tests/test_*.py)
-step frontend 90 python3 tools/frontend_gpu_check.py check .dev/frontend
+step frontend 150 python3 tools/frontend_gpu_check.py check .dev/frontend
 step memcheck 60 compute-sanitizer --tool memcheck --error-exitcode 9 \
     python3 bench/gpu_device_checks.py sanitize
 grep -E "^(FAILED|ERROR)" "$OUT/pytest.log" | head -40
