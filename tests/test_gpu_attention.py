@@ -130,6 +130,28 @@ def test_attention_is_one_kernel_with_the_cpu_backends_values(scale, k_nd, v_nd,
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-6)
 
 
+@pytest.mark.parametrize("target", [attention.TARGET_PROGRAMS, 1])
+def test_long_query_axes_switch_kernels_at_long_rows(target, monkeypatch):
+    """A bound past LONG_ROWS query rows plans two attention kernels (the long one in
+    LONG_TILE's tiles and head chunks) and, with key shares, one combine: the sizes on both
+    sides of LONG_ROWS, and LONG_ROWS itself, give the CPU's values."""
+    monkeypatch.setattr(attention, "TARGET_PROGRAMS", target)
+    monkeypatch.setattr(attention, "LONG_ROWS", 16)
+    monkeypatch.setattr(attention, "LONG_TILE", (32, 32, 4, 16))
+    text = attention_text("div", True, True).replace(f",{D}]", ",24]").replace(
+        f"[{D},", "[24,")   # a head of 24, padded to 32: two chunks of 16
+    exe, cpu = dynhlo.compile(text, **GPU, graph=True), dynhlo.compile(text)
+    assert exe.program.graph is not None, exe.program.graph_refusal
+    assert attention_launches(exe) == (3 if target > 1 else 2)
+    for m, n in SIZES + [(16, 70), (17, 70)]:
+        gen = np.random.default_rng(m * 100 + n)
+        q, k, v = (gen.standard_normal(s, dtype=np.float32) for s in ((m, 24), (n, 24),
+                                                                      (n, DV)))
+        got, want = exe(q, k, v), cpu(q, k, v)
+        assert got.shape == want.shape == (m, DV)
+        np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-6, err_msg=f"{m}x{n}")
+
+
 @pytest.mark.parametrize("k_nd", [True, False])
 def test_scores_in_head_chunks_are_the_cpu_backends(k_nd, monkeypatch):
     """The q·kᵀ contraction in chunks (HEAD_CHUNK; D = 16 pads to 16: chunks of 16 are the

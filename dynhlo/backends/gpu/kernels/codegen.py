@@ -43,6 +43,25 @@ ELEMENTWISE_BLOCK = 1024
 ROW_TILE = 4096          # elements of one row-kernel tile (BM x BN)
 LOOP_BN = 1024           # column tile of looped (non-persistent) reductions
 ROW_WARPS = 4
+# Narrow rows (BN <= 64) take smaller tiles on 2 warps. Softmax over 37 columns, 262144
+# rows on the H200 (bench/narrow_rows.py, 2026-12-01): 16x64 tiles on 2 warps 47.6 us,
+# 64x64 on 4 warps (the rule above) 85.7 us, 32x64 on 4 warps 54.5 us; a copy with the same
+# access pattern 25 us.
+NARROW_BN = 64
+NARROW_TILE = 1024
+NARROW_WARPS = 2
+
+
+def row_tile(col_bound: int) -> tuple[int, int, int]:
+    """(BM, BN, warps) of a row kernel whose reduced extents hold `col_bound` elements at
+    the bound: persistent rows (<= PERSISTENT_MAX) in one power-of-two column tile, longer
+    ones looped over LOOP_BN columns."""
+    if col_bound > PERSISTENT_MAX:
+        return max(1, ROW_TILE // LOOP_BN), LOOP_BN, ROW_WARPS
+    bn = max(16, 1 << (col_bound - 1).bit_length())
+    if bn <= NARROW_BN:
+        return NARROW_TILE // bn, bn, NARROW_WARPS
+    return max(1, min(64, ROW_TILE // bn)), bn, ROW_WARPS
 
 
 class KernelWriter:
@@ -54,6 +73,7 @@ class KernelWriter:
         self.emitters = emitters
         self.lines: list[str] = []
         self.indent = 1
+        self.warps = ROW_WARPS
         self.memo: dict = {}
         self.op_index: dict = {}
         self.deps: dict[str, frozenset] = {}
@@ -285,8 +305,7 @@ class KernelWriter:
         cols = [group.domain[k] for k in group.reduced]
         col_bound = math.prod(max(bound_of(d), 1) for d in cols)
         persistent = col_bound <= PERSISTENT_MAX
-        bn = max(16, 1 << (col_bound - 1).bit_length()) if persistent else LOOP_BN
-        bm = max(1, min(64, ROW_TILE // bn))
+        bm, bn, self.warps = row_tile(col_bound)
         self.emit("pid = tl.program_id(0)" + (".to(tl.int64)" if self.wide else ""))
         self.emit("r = pid * BM + tl.arange(0, BM)[:, None]")
         self.deps["r"] = frozenset("r")
@@ -418,7 +437,7 @@ class KernelWriter:
         source = "\n".join(header + widen + self.lines) + "\n"
         return Kernel(name="kernel", source=source, group=self.group,
                       size_syms=[sym for _, sym in syms], kind=kind, block=block,
-                      num_warps=4 if kind == "elementwise" else ROW_WARPS)
+                      num_warps=4 if kind == "elementwise" else self.warps)
 
 
 def generate(group: Group, info, emitters: dict[Opcode, Callable]) -> Kernel:
