@@ -274,11 +274,22 @@ def _rel_err(exe, args, ref) -> float:
         return NAN
 
 
+# Relative errors past these make a row's time meaningless (a wrong result, not a speed).
+MAX_REL_ERR = {"dynhlo_rel_err": 1e-4, "dynhlo_tf32_rel_err": 1e-2}
+
+
+def wrong(r) -> str:
+    """'' for a row whose results were right, else what was wrong (NaN: dynhlo failed)."""
+    bad = [f"{k} {r.get(k, NAN):.1e}" for k, limit in MAX_REL_ERR.items()
+           if not r.get(k, NAN) <= limit]
+    return f"WRONG ({', '.join(bad)})" if bad else ""
+
+
 def _row_text(r) -> str:
     us = r["us"]
     cells = " ".join(f"{us.get(s, NAN):10.1f}" for s in SYSTEMS)
     return (f"{r['workload']:18s} {r['bound']:7d} {r['n']:7d} {r['floor_us']:8.1f} {cells} "
-            f"{r['dynhlo_rel_err']:8.1e} {r.get('dynhlo_tf32_rel_err', NAN):8.1e}")
+            f"{r['dynhlo_rel_err']:8.1e} {r.get('dynhlo_tf32_rel_err', NAN):8.1e} {wrong(r)}")
 
 
 def markdown(result: dict) -> str:
@@ -291,8 +302,8 @@ def markdown(result: dict) -> str:
         best = min(us[s] for s in FP32_PEERS)
         lines.append(f"| {r['workload']} | {r['bound']} | {r['n']} | {r['floor_us']:.1f} | "
                      + " | ".join(f"{us[s]:.1f}" for s in SYSTEMS)
-                     + f" | {us['dynhlo'] / best:.2f} |"
-                     + f" {us['dynhlo_tf32'] / us['xla_n_tf32']:.2f} |")
+                     + (f" | {wrong(r)} | |" if wrong(r) else
+                        f" | {us['dynhlo'] / best:.2f} | {us['dynhlo_tf32'] / us['xla_n_tf32']:.2f} |"))
     lines += ["", "| stream (s) | requests | " + " | ".join(STREAMS) + " |",
               "|---|---:|" + "---:|" * len(STREAMS)]
     for s in result["streams"]:

@@ -98,6 +98,17 @@ def test_buffer_plan_reuses_dead_values_only():
     assert deps == [set(), {0}, {1, 0}]  # 3's writer follows 2 (reader of 1) and 1's writer
 
 
+def test_a_value_of_two_writers_has_one_buffer_and_its_reader_follows_both():
+    # attention's two tile kernels both write 2 (one of them does the work at a given size),
+    # 3 reads it: the second writer follows the first, the reader the second. On the H200 a
+    # reader that followed only the last writer ran beside the first and read its partial
+    # sums half written (the 48-layer transformer was wrong at n <= LONG_ROWS).
+    steps = [_Step([0], 1), _Step([1], 2), _Step([1], 2), _Step([2], 3)]
+    where, sizes, before = buffers.assign(steps, {1: 1000, 2: 1000, 3: 1000}, keep={3})
+    assert len(sizes) == 2 and where[1] == where[3] != where[2]   # 3 takes dead 1's
+    assert _dependencies(steps, before) == [set(), {0}, {0, 1}, {0, 1, 2}]
+
+
 def test_buffer_plan_never_aliases_a_step_input():
     steps = [_Step([0], 1), _Step([1], 2)]
     where, _, _ = buffers.assign(steps, {1: 4096, 2: 64}, keep={2})

@@ -25,7 +25,8 @@ def assign(steps: list, nbytes: dict, keep: set) -> tuple[dict, list, dict]:
     """(slot -> buffer index, buffer sizes in bytes, slot -> the slot that held its buffer
     before it, for the ordering of concurrent launches) for the outputs of `steps`.
 
-    `steps`: objects with `.inputs` (slots read) and `.out` (slot written), in order;
+    `steps`: objects with `.inputs` (slots read) and `.out` (slot written), in order; a
+    slot written by several steps (attention's two tile kernels) has one buffer;
     `nbytes`: bytes of each output slot at the bound; `keep`: slots never freed (the root).
     """
     last: dict = {}
@@ -38,18 +39,19 @@ def assign(steps: list, nbytes: dict, keep: set) -> tuple[dict, list, dict]:
     holder: dict = {}    # buffer -> the slot that last held it
     before: dict = {}
     for k, step in enumerate(steps):
-        need = max(ALIGN, -(-nbytes[step.out] // ALIGN) * ALIGN)
-        fits = [b for b in free if sizes[b] >= need]
-        if fits:
-            buf = min(fits, key=sizes.__getitem__)
-            free.remove(buf)
-        else:
-            buf = len(sizes)
-            sizes.append(need)
-        where[step.out] = buf
-        if buf in holder:
-            before[step.out] = holder[buf]
-        holder[buf] = step.out
+        if step.out not in where:   # else a second writer of the value: its buffer stays
+            need = max(ALIGN, -(-nbytes[step.out] // ALIGN) * ALIGN)
+            fits = [b for b in free if sizes[b] >= need]
+            if fits:
+                buf = min(fits, key=sizes.__getitem__)
+                free.remove(buf)
+            else:
+                buf = len(sizes)
+                sizes.append(need)
+            where[step.out] = buf
+            if buf in holder:
+                before[step.out] = holder[buf]
+            holder[buf] = step.out
         done = [s for s in set(step.inputs) if last.get(s) == k]
         if last.get(step.out) is None:
             done.append(step.out)   # written, never read (dead, or the root)

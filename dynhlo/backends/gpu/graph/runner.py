@@ -269,19 +269,22 @@ class GraphRunner:
 
 def _dependencies(steps: list, before: dict) -> list:
     """Per step, the earlier steps it must follow: the producers of its inputs, and the
-    producer and readers of the value that held its output buffer before it."""
-    producer = {step.out: k for k, step in enumerate(steps)}
+    producer and readers of the value that held its output buffer before it. A value
+    written by several steps (attention's two tile kernels, of which one does the work)
+    is read after the last, and each writer follows the one before and its readers."""
+    producer: dict = {}
     readers: dict = {}
     out = []
     for k, step in enumerate(steps):
         deps = {producer[s] for s in step.inputs if s in producer}
-        prev = before.get(step.out)
+        prev = step.out if step.out in producer else before.get(step.out)
         if prev is not None:
             deps.add(producer[prev])
             deps.update(readers.get(prev, ()))
         out.append(deps)
         for s in step.inputs:
             readers.setdefault(s, []).append(k)
+        producer[step.out] = k
     return out
 
 

@@ -16,7 +16,9 @@ the same layouts, 1-based pivots, info values, uplo, LAPACK's Householder form):
   partial pivoting (the first largest |value|); info is the first exactly zero pivot. A
   matrix holding a NaN pivots as the library's idamax does, NaN |values| never the largest
   (the CPU backend's NumPy argmax picks a NaN first), so its ipiv may differ from the CPU's;
-  its info agrees and its lu holds NaN there too.
+  its info agrees and its lu holds NaN there too. A batch holding a singular matrix that is
+  not square takes the host tier: on the H200 (torch 2.11, 2026-12-01) the device's factors
+  of a 5x4 matrix with a zero column did not satisfy P A = L U.
 - lapack_{s,d}geqrf_ffi (x) -> (Householder vectors below R, tau): torch.geqrf.
 - lapack_{s,d}orgqr_ffi (x, tau) -> the first n columns of H_1...H_k:
   torch.linalg.householder_product (m >= n >= k, as LAPACK's orgqr asks; else the host tier).
@@ -93,6 +95,8 @@ def getrf(ctx, inst, args):
     flat, batch = flat_batch(a)
     with Fp32Scope(False):
         lu, ipiv, info = torch.linalg.lu_factor_ex(flat)
+    if a.shape[-1] != a.shape[-2] and bool((info > 0).any()):
+        return NotImplemented   # the module doc: singular and not square
     return (lu.reshape(a.shape), ipiv.to(torch.int32).reshape(*batch, ipiv.shape[-1]),
             info.to(torch.int32).reshape(batch))
 
