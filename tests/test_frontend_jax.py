@@ -307,6 +307,22 @@ def test_lowered_for_the_cpu_platform_on_every_machine(monkeypatch):
     assert "lapack_spotrf_ffi" in str(exe.module)
 
 
+@pytest.mark.parametrize("name", ["det", "slogdet", "diagonal"])
+def test_a_batch_of_matrices_of_run_time_count(name):
+    """jnp.linalg.det and slogdet of a batch of b matrices: JAX's vmap of the LU's diagonal
+    is a dynamic_gather of four windows, each taking the batch whole (b at run time), at
+    b = 1, a middle size and the bound, against JAX (JAX's export asks b >= 1)."""
+    fn = {"det": jnp.linalg.det, "slogdet": lambda a: jnp.linalg.slogdet(a)[1],
+          "diagonal": lambda a: jax.vmap(jnp.diagonal)(a * 2)}[name]
+    exe = from_jax(fn, "f32[b,4,4]", bounds={"b": 8})
+    rng = np.random.default_rng(7)
+    for b in (1, 3, 8):
+        a = rng.standard_normal((b, 4, 4)).astype(np.float32)
+        _close(exe(a), jax.jit(fn)(a))
+    with pytest.raises(dynhlo.ArgumentError, match="Expected value >= 1"):
+        exe(np.zeros((0, 4, 4), np.float32))
+
+
 def test_each_products_precision_reaches_the_hlo():
     """JAX's precision_config and dot algorithm become XLA's operand_precision= and
     algorithm= (the GPU's precision="default" reads them), values unchanged."""

@@ -16,7 +16,7 @@ from . import shape_exprs as sx
 from .stablehlo_convert import Assertion, OpContext, bounded, converts
 from .stablehlo_emit import Val, dims_text
 from .stablehlo_misc import PASS_THROUGH, pass_through
-from .stablehlo_ops import broadcast
+from .stablehlo_ops import broadcast, gather
 from .stablehlo_regions import dynamic_reduce_window
 from .stablehlo_sizes import (S32, dimension_expr, element, result_bounds, samples,
                               set_sizes, shape_elements)
@@ -156,7 +156,7 @@ def _dynamic_gather(cx):
     sizes = shape_elements(cx, slice_sizes, "slice sizes")
     ivd = int(g.index_vector_dim)
     if idx.shape.rank - (1 if ivd < idx.shape.rank else 0) != 0 or list(g.operand_batching_dims):
-        raise cx.error("only a gather of one window (no batch dimensions) is supported")
+        return [_gather_prefix_windows(cx, x, idx, slice_sizes, sizes, g)]
     starts = [sx.const(0)] * x.shape.rank
     start_vals = [cx.comp.scalar(0)] * x.shape.rank
     for k, d in enumerate(g.start_index_map):
@@ -180,6 +180,35 @@ def _dynamic_gather(cx):
                                 if k not in collapsed])
         out = cx.comp.emit(shape, "reshape", [out])
     return [out]
+
+
+def _gather_prefix_windows(cx, x: Val, idx: Val, slice_sizes: Val, sizes: list, g) -> Val:
+    """A dynamic_gather of several windows (or with batching dimensions): each run-time
+    slice size must be constant or on a dimension the indices do not address, whose window
+    then starts at 0. That window is gathered whole (the bound as its slice size; XLA's
+    dynamic dimension inference gives it the operand's dynamic size) and cut to the slice
+    size with set-dimension-size. JAX's `vmap` of a diagonal (jnp.linalg.det) writes one."""
+    static, cuts = [], []
+    for d, size in enumerate(sizes):
+        if size[0] == "c" and size[1] <= x.shape.dims[d]:
+            static.append(size[1])
+        elif d not in g.start_index_map:
+            static.append(x.shape.dims[d])
+            cuts.append(d)
+        else:
+            raise cx.error(f"slice size {d} of a gather of several windows is computed at run "
+                           "time on a dimension the indices address")
+    out = gather(cx, x, idx, static)
+    windows = [d for d in range(x.shape.rank)
+               if d not in g.collapsed_slice_dims and d not in g.operand_batching_dims]
+    for d in cuts:
+        at = list(g.offset_dims)[windows.index(d)]
+        actual = cx.comp.emit(S32, "get-dimension-size", [x], f"dimensions={{{d}}}")
+        size = cx.comp.emit(S32, "minimum", [element(cx, slice_sizes, d), actual])
+        dynamic = tuple(k == at or flag for k, flag in enumerate(out.shape.dynamic))
+        out = cx.comp.emit(Shape(out.shape.element_type, out.shape.dims, dynamic),
+                           "set-dimension-size", [out, size], f"dimensions={{{at}}}")
+    return out
 
 
 @converts("stablehlo.dynamic_pad")
