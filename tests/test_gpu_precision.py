@@ -64,7 +64,7 @@ def dot_precisions(source: str) -> list[str]:
 # -- the option's values -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("bad", ["fast", "HIGHEST", "tf32", "", 1, True])
+@pytest.mark.parametrize("bad", ["fast", "high", "tf32", "bfloat16", "", 1, True])
 @pytest.mark.parametrize("backend", ["cpu", "gpu"])
 def test_an_unknown_precision_is_an_error_naming_the_option_and_its_values(bad, backend):
     options = GPU if backend == "gpu" else {}
@@ -74,6 +74,23 @@ def test_an_unknown_precision_is_an_error_naming_the_option_and_its_values(bad, 
         and "'default'" in str(err.value)
     with pytest.raises(dynhlo.UnsupportedError, match="precision="):
         dynhlo.jit(mlp_text(), **options, precision=bad)   # at once, not on the first call
+
+
+@pytest.mark.parametrize("given,canonical", [
+    ("HIGHEST", "highest"), ("Default", "default"), ("float32", "highest"),
+    ("tensorfloat32", "default"), ("jax:HIGHEST", "highest"), ("jax:DEFAULT", "default")])
+def test_a_jax_users_spelling_of_the_precision_is_taken(given, canonical):
+    """Any case, jax.lax.Precision's members and JAX's matmul precision names: the program,
+    the options an artifact stores and a JIT's cache key see the canonical name; HIGH (three
+    bf16 products on XLA's GPU) stays an error (above)."""
+    if given.startswith("jax:"):
+        lax = pytest.importorskip("jax.lax")
+        given = getattr(lax.Precision, given[4:])
+        with pytest.raises(dynhlo.UnsupportedError, match="precision="):
+            dynhlo.compile(mlp_text(), **GPU, precision=lax.Precision.HIGH)
+    exe = dynhlo.compile(mlp_text(), **GPU, precision=given)
+    assert exe.program.precision == canonical and exe.options["precision"] == canonical
+    assert dynhlo.jit(mlp_text(), **GPU, precision=given).options["precision"] == canonical
 
 
 def test_the_cli_refuses_an_unknown_precision(capsys):

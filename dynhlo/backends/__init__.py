@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from ..errors import UnsupportedError
+from ..errors import ArtifactError, UnsupportedError
 from ..passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step
 
 
@@ -30,17 +30,47 @@ RUNTIME_OPTIONS = frozenset({"max_while_iterations", "bounds", "buckets"})
 PRECISIONS = ("highest", "default")
 
 
+# Other spellings a JAX user writes: any case, jax.lax.Precision's members (their `name`),
+# and jax_default_matmul_precision's "float32" and "tensorfloat32".
+_PRECISION_ALIASES = {"float32": "highest", "tensorfloat32": "default"}
+
+
 def check_precision(value) -> str:
-    """The `precision` option's value ("highest" when None); UnsupportedError naming the
-    option and its values for anything else."""
+    """The `precision` option's value ("highest" when None): "highest" or "default", in any
+    case, as a jax.lax.Precision member (DEFAULT, HIGHEST) or as JAX's matmul precision
+    names "float32" (highest) and "tensorfloat32" (default). UnsupportedError naming the
+    option and its values for anything else (jax.lax.Precision.HIGH too: XLA runs it as
+    three bf16 products on a GPU, which dynhlo does not)."""
     if value is None:
         return PRECISIONS[0]
-    if not isinstance(value, str) or value not in PRECISIONS:
+    name = getattr(value, "name", value)   # an enum member: jax.lax.Precision.HIGHEST
+    name = name.lower() if isinstance(name, str) else None
+    name = _PRECISION_ALIASES.get(name, name)
+    if name not in PRECISIONS:
         raise UnsupportedError(f"compile option precision={value!r} is not one of "
                                f"{', '.join(repr(p) for p in PRECISIONS)}: 'highest' computes "
                                "every f32 product in IEEE f32 (the default), 'default' lets "
                                "TF32 run where the module's operand_precision allows it, as "
                                "XLA does on GPU")
+    return name
+
+
+def canonical_precision(options: dict) -> dict:
+    """`options` with a given `precision` spelt as PRECISIONS spells it (check_precision):
+    what artifacts, cache keys and the backends see."""
+    if options.get("precision") is None:
+        return options
+    return {**options, "precision": check_precision(options["precision"])}
+
+
+def strict_precision(value, what: str) -> str:
+    """An artifact's precision as dynhlo writes it (one of PRECISIONS; "highest" when None);
+    ArtifactError naming `what` for any other spelling: a file is not a user's call."""
+    if value is None:
+        return PRECISIONS[0]
+    if value not in PRECISIONS:
+        raise ArtifactError(f"{what} precision {value!r} is not one of "
+                            f"{', '.join(PRECISIONS)}; recompile the artifact")
     return value
 
 
@@ -94,4 +124,5 @@ def get(name: str) -> Backend:
     return backend
 
 
-__all__ = ["BACKENDS", "PRECISIONS", "Backend", "check_precision", "get"]
+__all__ = ["BACKENDS", "PRECISIONS", "Backend", "canonical_precision", "check_precision", "get",
+           "strict_precision"]

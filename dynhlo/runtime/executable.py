@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..backends import canonical_precision
 from ..compiler import compile_program
 from ..errors import DynHloError, UnsupportedError
 from ..hlo.baked_sizes import warn_baked_sizes
@@ -91,6 +92,8 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
             DEFAULT or HIGH, or its algorithm= is dot_tf32_tf32_f32;
             dynhlo/backends/gpu/precision.py). The cpu backend accepts it and computes as
             before (NumPy has no TF32, as XLA's CPU backend has none). Kept in artifacts.
+            Any case, jax.lax.Precision.HIGHEST/DEFAULT and JAX's matmul precision names
+            "float32"/"tensorfloat32" are taken too (backends.check_precision).
 
     Raises:
         HloParseError, HloVerifyError: bad module text or inconsistent shapes.
@@ -98,6 +101,7 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
             unknown backend, or an unknown option or precision value.
     """
     module = as_module(module, "compile")
+    options = canonical_precision(options)
     if bounds or buckets is not None:
         return compile_bounded(module, backend, bounds, buckets, compile, options)
     limit = while_limit(options)

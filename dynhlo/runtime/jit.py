@@ -28,7 +28,7 @@ import threading
 import warnings
 from pathlib import Path
 
-from ..backends import check_precision
+from ..backends import canonical_precision
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
@@ -224,7 +224,7 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
             compile errors come on the first call.
     """
     module = as_module(module, "jit")
-    check_precision(options.get("precision"))
+    options = canonical_precision(options)   # one cache entry for "HIGHEST" and "highest"
     if cache_dir is None:
         cache_dir = default_cache_dir()
     elif cache_dir is not False and (not isinstance(cache_dir, (str, os.PathLike))

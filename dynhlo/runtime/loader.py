@@ -12,7 +12,7 @@ import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..backends import BACKENDS, PRECISIONS, check_precision
+from ..backends import BACKENDS, strict_precision
 from ..compiler import checked, load_program
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
@@ -93,13 +93,8 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
 
 def _header_precision(options: dict) -> str:
     """The header's `precision` compile option ("highest" when absent or null, as
-    compile() reads it); ArtifactError for a value this dynhlo does not have."""
-    try:
-        return check_precision(options.get("precision"))
-    except UnsupportedError:
-        raise ArtifactError(f"malformed artifact header: option precision "
-                            f"{options['precision']!r} is not one of "
-                            f"{', '.join(PRECISIONS)}; recompile the artifact") from None
+    compile() reads it); ArtifactError for a value dynhlo does not write."""
+    return strict_precision(options.get("precision"), "malformed artifact header: option")
 
 
 def _check_program_precision(exe, precision: str, entry: dict) -> None:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 from ...errors import ArtifactError, UnsupportedError
 from ...shapes.dynamic import ComputationInfo
-from .. import PRECISIONS, check_precision
+from .. import strict_precision
 from . import mode
 from .graph import cubins, wanted_program
 from .graph.data import to_data
@@ -230,13 +230,8 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
 
 
 def _precision(meta: dict) -> str:
-    """The payload's precision option; ArtifactError for a value this dynhlo does not know."""
-    precision = meta.get("precision", HIGHEST)
-    try:
-        return check_precision(precision)
-    except UnsupportedError:
-        raise ArtifactError(f"gpu payload precision {precision!r} is not one of "
-                            f"{', '.join(PRECISIONS)}; recompile the artifact") from None
+    """The payload's precision option; ArtifactError for a value dynhlo does not write."""
+    return strict_precision(meta.get("precision", HIGHEST), "gpu payload")
 
 
 def _cubins(meta: dict, payload: dict):
