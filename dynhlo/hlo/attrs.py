@@ -77,6 +77,19 @@ def ffi_char(inst: Instruction, name: str, default: str) -> str:
     return chr(int(found.group(1))) if found else default
 
 
+def ffi_bool(inst: Instruction, name: str, default: bool) -> bool:
+    """A bool attribute of a typed-FFI call (JAX's GPU solver calls): backend_config={lower =
+    true} -> True; `default` where the config does not name it."""
+    found = re.search(rf"\b{name}\s*=\s*(true|false)\b", inst.attrs.get("backend_config", ""))
+    return found.group(1) == "true" if found else default
+
+
+def ffi_uplo(inst: Instruction) -> str:
+    """The triangle a factorization reads, 'L' or 'U': LAPACK's char `uplo` (JAX's CPU calls)
+    or the bool `lower` (its cuSOLVER/hipSOLVER calls); 'L' where neither is named."""
+    return "L" if ffi_bool(inst, "lower", ffi_char(inst, "uplo", "L") == "L") else "U"
+
+
 def slices(inst: Instruction, key: str = "slice") -> tuple[tuple[int, int, int], ...]:
     """`{[0:5], [1:9:2]}` -> ((0, 5, 1), (1, 9, 2))."""
     def decode(i):

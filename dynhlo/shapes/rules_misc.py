@@ -290,7 +290,12 @@ def svd_mode(inst, m: int, n: int) -> tuple[str, bool]:
     `_svd_cpu_gpu_lowering` declares them. The typed-FFI attribute `mode` is 'A' (full u
     [m,m], vt [n,n]), 'S' (reduced, min(m,n) columns / rows) or 'N' (singular values only; u
     and vt are zeros of the declared shapes, full or not). `full`: whether u and vt are full.
+    JAX's GPU solver SVDs (shapes/rules_gpu_solver.py) say it with the bools compute_uv and
+    full_matrices instead.
     """
+    if "compute_uv" in inst.attrs.get("backend_config", ""):  # a GPU solver's SVD
+        full = attrs.ffi_bool(inst, "full_matrices", True)
+        return ("A" if full else "S") if attrs.ffi_bool(inst, "compute_uv", True) else "N", full
     mode = attrs.ffi_char(inst, "mode", "A")
     full = mode == "A" or (mode == "N" and inst.shape.elements[2].dims[-1] != min(m, n))
     return mode, full

@@ -12,12 +12,14 @@ from ...hlo.opcodes import Opcode
 from ...hlo.shape import leaf_shapes
 from ...hlo.types import to_numpy_dtype
 from ...shapes.dynamic import ComputationInfo, Inference
+from ...shapes.rules_gpu_solver import SOLVER_TARGETS
 from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # noqa: F401
                ops_indexing, ops_linalg, ops_numeric, ops_reduce,
-               ops_dynamic_window, ops_lapack_svd, ops_sort,
+               ops_dynamic_window, ops_gpu_solver, ops_lapack_svd, ops_sort,
                ops_window)  # importing them fills the lowering tables
 from .. import memory
 from ..distributed import Communicator
+from ..gpu_solver import check_solver_call
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 
@@ -51,6 +53,8 @@ def check_supported(module: HloModule, distributed: bool = False) -> None:
                 raise UnsupportedError(
                     f"custom-call target '{target}' of instruction '{inst.name}' is not "
                     f"supported by the cpu backend (supported: {', '.join(sorted(CUSTOM_CALLS))})")
+            if target in SOLVER_TARGETS:  # one LAPACK call per element type stands for it
+                check_solver_call(CUSTOM_CALLS, inst)
 
 
 class CpuProgram:

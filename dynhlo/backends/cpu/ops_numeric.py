@@ -275,7 +275,7 @@ def _lapack(kinds: str, name: str, prefix: str = "lapack"):
 @_lapack("sdcz", "potrf")
 def potrf(ctx, inst, args):
     a = np.asarray(args[0])
-    lower = attrs.ffi_char(inst, "uplo", "L") == "L"
+    lower = attrs.ffi_uplo(inst) == "L"
     flat, batch = _batched(a)
     out = flat.copy()
     info = np.zeros(len(flat), np.int32)
@@ -331,7 +331,7 @@ def getrf(ctx, inst, args):
 @_lapack("cz", "heevd")
 def syevd(ctx, inst, args):
     a = np.asarray(args[0])
-    uplo = attrs.ffi_char(inst, "uplo", "L")
+    uplo = attrs.ffi_uplo(inst)
     flat, batch = _batched(a)
     real = np.finfo(a.dtype).dtype if a.dtype.kind == "c" else a.dtype
     w = np.zeros(flat.shape[:2], real)

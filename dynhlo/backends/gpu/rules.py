@@ -24,12 +24,15 @@ names a primitive with no lowering for a platform.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Callable
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic_windows import TARGETS as DYNAMIC_WINDOW_TARGETS
+from ...shapes.rules_gpu_solver import PIVOT_TARGETS, SOLVER_TARGETS
 from ...shapes.rules_misc import IDENTITY_TARGETS, SVD_TARGETS
+from ..gpu_solver import call_as_lapack
 from .kernels import data as KD
 from .kernels import elementwise as KE
 from .kernels.types import types_ok
@@ -38,6 +41,7 @@ from .library import control_flow as LF
 from .library import data as LD
 from .library import dynamic_window as LDW
 from .library import elementwise as LE
+from .library import gpu_solver as LGS
 from .library import indexing as LI
 from .library import lapack as LLA
 from .library import linalg as LL
@@ -193,6 +197,9 @@ CUSTOM_CALLS.update({target: LD.identity_call for target in IDENTITY_TARGETS})
 CUSTOM_CALLS.update({target: LDW.dynamic_window for target in DYNAMIC_WINDOW_TARGETS})
 CUSTOM_CALLS.update({target: LSVD.svd for target in SVD_TARGETS})
 CUSTOM_CALLS.update(LLA.TARGETS)  # potrf, getrf, geqrf, orgqr, syevd/heevd, trsm
+# JAX's cuSOLVER/hipSOLVER calls: the lowering of the LAPACK call each stands for, above
+CUSTOM_CALLS.update({target: partial(call_as_lapack, CUSTOM_CALLS) for target in SOLVER_TARGETS})
+CUSTOM_CALLS.update({target: LGS.lu_pivots_to_permutation for target in PIVOT_TARGETS})
 
 
 def custom_call(ctx, inst, args):

@@ -57,7 +57,7 @@ def potrf(ctx, inst, args):
     (a,) = args
     if a.dtype not in TYPES:
         return NotImplemented
-    lower = attrs.ffi_char(inst, "uplo", "L") == "L"
+    lower = attrs.ffi_uplo(inst) == "L"
     flat, batch = flat_batch(a)
     n = a.shape[-1]
     read = triangle(n, lower, a.device)
@@ -129,7 +129,7 @@ def syevd(ctx, inst, args):
     (a,) = args
     if a.dtype not in TYPES:
         return NotImplemented
-    uplo = attrs.ffi_char(inst, "uplo", "L")
+    uplo = attrs.ffi_uplo(inst)
     flat, batch = flat_batch(a)
     n = a.shape[-1]
     nan, bad = nonfinite(flat, triangle(n, uplo == "L", a.device))
