@@ -7,6 +7,8 @@ call is its own loop here.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...shapes.rules_gpu_solver import PIVOT_TARGETS, SOLVER_TARGETS
@@ -26,7 +28,7 @@ def lu_pivots_to_permutation(ctx, inst, args):
     in order to the identity, a pivot outside [0, m) skipped, as jaxlib's GPU kernel."""
     pivots = np.asarray(args[0])
     m, k = ctx.out_shape()[-1], pivots.shape[-1]
-    flat = pivots.reshape(-1, k)
+    flat = pivots.reshape(math.prod(pivots.shape[:-1]), k)  # -1 is ambiguous at k = 0
     perm = np.tile(np.arange(m, dtype=np.int32), (len(flat), 1))
     rows = np.arange(len(flat))
     for i in range(min(k, m)):

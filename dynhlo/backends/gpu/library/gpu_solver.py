@@ -6,6 +6,8 @@ backends/gpu_solver.py; contracts: shapes/rules_gpu_solver.py.
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 
@@ -15,7 +17,7 @@ def lu_pivots_to_permutation(ctx, inst, args):
     over the whole batch at once."""
     (pivots,) = args
     m, k = ctx.out_shape()[-1], pivots.shape[-1]
-    flat = pivots.reshape(-1, k).long()
+    flat = pivots.reshape(math.prod(pivots.shape[:-1]), k).long()  # -1: ambiguous at k = 0
     perm = torch.arange(m, dtype=torch.int32, device=pivots.device).repeat(len(flat), 1)
     for i in range(min(k, m)):
         p = flat[:, i:i + 1]
