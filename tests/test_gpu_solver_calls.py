@@ -1,0 +1,56 @@
+"""JAX's GPU solver custom calls (contracts: dynhlo/shapes/rules_gpu_solver.py) on the GPU
+backend's library tier, with no host fallback, against JAX's results and the CPU backend.
+
+Here torch runs the LAPACK lowerings on the CPU device inside Triton's interpreter; on a
+machine with a GPU they run on cuSOLVER/cuBLAS:
+
+    python -m pytest -q tests/test_gpu_solver_calls.py
+
+- tests/data/cusolver (JAX functions lowered for CUDA, dynamic batch at 0, 1, 2, 3);
+- lu_pivots_to_permutation on the device (a pivot out of range skipped) as the CPU's;
+- a getrf + pivots module with dynamic matrix sizes at 0, 1, 3 and 5.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+from gpucheck import GPU  # skips without torch or triton; the interpreter without a GPU
+from test_gpu_lapack import _on_device
+from test_ops_gpu_solver import (CASES, DYNAMIC_LU, _pivot_module, check_case, dynamic_lu_runs,
+                                 leaves, load_case)
+
+pytest.importorskip("jax")
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_cuda_lowered_jax_function_on_device(name):
+    text, runs = load_case(name)
+    cpu, gpu = dynhlo.compile(text), dynhlo.compile(text, **GPU)
+    for tag, args, want in runs:
+        where = f"{name} at batch {tag or '-'}"
+        got = _on_device(gpu, *args)
+        check_case(name, args[0], got, want, where)
+        check_case(name, args[0], got, leaves(cpu(*args)), where + " (cpu)")
+
+
+@pytest.mark.parametrize("target", ["cu_lu_pivots_to_permutation",
+                                    "hip_lu_pivots_to_permutation"])
+def test_lu_pivots_to_permutation_on_device(target):
+    rng = np.random.default_rng(9)
+    pivots = rng.integers(-2, 8, size=(3, 2, 5)).astype(np.int32)  # some out of [0, 6)
+    text = _pivot_module("3,2,", 5, 6, target)
+    want = dynhlo.compile(text)(pivots)
+    (got,) = _on_device(dynhlo.compile(text, **GPU), pivots)
+    np.testing.assert_array_equal(got, want)
+    assert sorted(got[1, 1]) == list(range(6))
+
+
+def test_getrf_and_pivots_with_dynamic_matrix_sizes_on_device():
+    exe = dynhlo.compile(DYNAMIC_LU, **GPU)
+    for n, a, want in dynamic_lu_runs():
+        lu, pivots, perm, info = _on_device(exe, a)
+        check_case("lu", a, [lu, pivots, perm], want, f"n = {n}")
+        assert info == 0
