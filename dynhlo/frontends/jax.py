@@ -79,8 +79,9 @@ def export_jax(fn, shapes, bounds: dict):
     try:
         # Lowered for JAX's CPU platform on every machine: its linear algebra is then
         # LAPACK's custom calls (lapack_*_ffi), which both backends run. JAX's default
-        # platform on a GPU machine is cuda, whose cuSOLVER targets (cusolver_potrf_ffi,
-        # cusolver_gesvdj_ffi, cu_lu_pivots_to_permutation, ...) dynhlo does not read.
+        # platform on a GPU machine is cuda, whose cuSOLVER targets dynhlo runs too through
+        # the same lowerings (shapes/rules_gpu_solver.py), but for fewer types (no complex
+        # LU or QR), so one module, whatever the machine, is the CPU platform's.
         exported = export.export(fn if hasattr(fn, "lower") else jax.jit(fn),
                                  platforms=("cpu",))(*specs)
     except Exception as exc:  # noqa: BLE001 - JAX's own refusals: callbacks, size-1 checks, ...
