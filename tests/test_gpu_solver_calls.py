@@ -19,6 +19,7 @@ import pytest
 import dynhlo
 from gpucheck import GPU  # skips without torch or triton; the interpreter without a GPU
 from test_gpu_lapack import _on_device
+from test_ops_lapack import call_module
 from test_ops_gpu_solver import (CASES, DYNAMIC_LU, _pivot_module, check_case, dynamic_lu_runs,
                                  leaves, load_case)
 
@@ -54,3 +55,20 @@ def test_getrf_and_pivots_with_dynamic_matrix_sizes_on_device():
         lu, pivots, perm, info = _on_device(exe, a)
         check_case("lu", a, [lu, pivots, perm], want, f"n = {n}")
         assert info == 0
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_gesvdj_v_of_complex_matrices_on_device(full):
+    """V itself (conjugated on the device, not a lazy view) as the CPU's, up to the phase of
+    each singular vector pair: u diag(s) V^H = A."""
+    rng = np.random.default_rng(10)
+    a = (rng.standard_normal((2, 5, 3)) + 1j * rng.standard_normal((2, 5, 3))).astype(np.complex64)
+    text = call_module("cusolver_gesvdj_ffi", ["c64[2,5,3]"],
+                       f"(c64[2,5,3], f32[2,3], c64[2,5,{5 if full else 3}], c64[2,3,3], s32[2])",
+                       f"compute_uv = true, full_matrices = {str(full).lower()}")
+    _, s, u, v, info = _on_device(dynhlo.compile(text, **GPU), a)
+    cpu_s = dynhlo.compile(text)(a)[1]
+    np.testing.assert_allclose(s, cpu_s, rtol=1e-5)
+    np.testing.assert_allclose((u[..., :3] * s[..., None, :]) @ np.conj(np.swapaxes(v, -1, -2)),
+                               a, atol=1e-5)
+    np.testing.assert_array_equal(info, [0, 0])

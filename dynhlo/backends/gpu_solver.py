@@ -36,7 +36,9 @@ def call_as_lapack(table, ctx, inst, args):
         return results
     a, s, u, vt, info = results
     if name != "gesvd":  # Jacobi and polar: V, which JAX turns into V^H itself
-        return a, s, u, vt.swapaxes(-1, -2).conj(), info
+        v = vt.swapaxes(-1, -2).conj()
+        v = v.resolve_conj() if hasattr(v, "resolve_conj") else v  # torch's conj: a lazy view
+        return a, s, u, v, info
     if not attrs.ffi_bool(inst, "compute_uv", True):
         u = vt = u.reshape(-1)[:0].sum()  # a zero of u's type, rank 0 as declared
     return (a, s, vt, u, info) if attrs.ffi_bool(inst, "transposed", False) else \
