@@ -218,6 +218,12 @@ def from_jax(fn, *shapes: str, bounds: dict | None = None, backend: str = "cpu",
         no copy on the way in on the CPU, and none on the way out where jax accepts NumPy's
         buffer). `exe.module` is the HloModule.
 
+    The function is lowered for JAX's CPU platform on every machine (its LAPACK custom calls
+    run on both backends). On a GPU machine JAX still starts its own CUDA client when it
+    traces, and by default that client takes 75% of the GPU's memory: set
+    `XLA_PYTHON_CLIENT_PREALLOCATE=false` (or `JAX_PLATFORMS=cpu` when JAX runs nothing
+    else on the GPU) before JAX is imported, so that dynhlo's GPU backend has the memory.
+
     Raises:
         UnsupportedError: jax missing (`pip install "dynhlo[jax]"`), a bad shape string or
             bounds, or an op the StableHLO import cannot represent (named).
