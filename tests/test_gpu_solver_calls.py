@@ -8,7 +8,8 @@ machine with a GPU they run on cuSOLVER/cuBLAS:
 
 - tests/data/cusolver (JAX functions lowered for CUDA, dynamic batch at 0, 1, 2, 3);
 - lu_pivots_to_permutation on the device (a pivot out of range skipped) as the CPU's;
-- a getrf + pivots module with dynamic matrix sizes at 0, 1, 3 and 5.
+- a getrf + pivots module with dynamic matrix sizes at 0, 1, 3 and 5, and JAX functions
+  exported for CUDA with a symbolic size n <= 6 at 1, 4 and 6.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ import dynhlo
 from gpucheck import GPU  # skips without torch or triton; the interpreter without a GPU
 from test_gpu_lapack import _on_device
 from test_ops_lapack import call_module
-from test_ops_gpu_solver import (CASES, DYNAMIC_LU, _pivot_module, check_case, dynamic_lu_runs,
-                                 leaves, load_case)
+from test_ops_gpu_solver import (CASES, DYNAMIC_LU, SYMBOLIC, _pivot_module, check_case,
+                                 dynamic_lu_runs, leaves, load_case, symbolic_cuda_module,
+                                 symbolic_runs)
 
 pytest.importorskip("jax")
 
@@ -35,6 +37,13 @@ def test_cuda_lowered_jax_function_on_device(name):
         got = _on_device(gpu, *args)
         check_case(name, args[0], got, want, where)
         check_case(name, args[0], got, leaves(cpu(*args)), where + " (cpu)")
+
+
+@pytest.mark.parametrize("name", sorted(SYMBOLIC))
+def test_cuda_export_with_a_symbolic_size_on_device(name):
+    exe = dynhlo.compile(symbolic_cuda_module(name), **GPU)
+    for n, a, want in symbolic_runs(name):
+        check_case(name, a, _on_device(exe, a), want, f"{name} at n = {n} of <= 6")
 
 
 @pytest.mark.parametrize("target", ["cu_lu_pivots_to_permutation",

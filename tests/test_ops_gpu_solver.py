@@ -8,6 +8,8 @@ on the CPU backend, against JAX's own results (contracts: dynhlo/shapes/rules_gp
   columns, their values against JAX's;
 - lu_pivots_to_permutation against JAX's own (jax.lax.linalg.lu_pivots_to_permutation), and a
   pivot out of range skipped as jaxlib's GPU kernel does;
+- the same functions exported for CUDA with a symbolic size (jax.export, imported from
+  StableHLO) at sizes 1, 4, 6 of <= 6;
 - a getrf whose matrix sizes are dynamic, potrf's upper triangle, gesvdj's reduced V, the
   hipSOLVER names; a type or target without a LAPACK counterpart: UnsupportedError.
 """
@@ -23,6 +25,7 @@ import dynhlo
 from test_ops_lapack import call_module
 
 jax = pytest.importorskip("jax")
+jnp = pytest.importorskip("jax.numpy")
 
 DATA = Path(__file__).parent / "data" / "cusolver"
 CASES = sorted(p.stem for p in DATA.glob("*.hlo"))
@@ -91,6 +94,38 @@ def test_cuda_lowered_jax_function(name):
     exe = dynhlo.compile(text)
     for tag, args, want in runs:
         check_case(name, args[0], leaves(exe(*args)), want, f"{name} at batch {tag or '-'}")
+
+
+# name -> function: exported for CUDA with a symbolic size n <= 6 (jax.export), imported from
+# StableHLO; names starting eigh/svd are checked as check_case checks those.
+SYMBOLIC = {"cholesky": jnp.linalg.cholesky, "qr": jnp.linalg.qr, "eigh": jnp.linalg.eigh,
+            "svd": jnp.linalg.svd, "solve": lambda a: jnp.linalg.solve(a, a[:, :2] + 1),
+            "inv": jnp.linalg.inv, "det": jnp.linalg.det}
+
+
+def symbolic_cuda_module(name: str):
+    """SYMBOLIC[name] exported for the CUDA platform at f32[n, n], n <= 6, as an HloModule."""
+    (n,) = jax.export.symbolic_shape("n", constraints=["n <= 6"])
+    exported = jax.export.export(jax.jit(SYMBOLIC[name]), platforms=("cuda",))(
+        jax.ShapeDtypeStruct((n, n), np.float32))
+    assert "cusolver_" in exported.mlir_module()
+    return dynhlo.parse_stablehlo(exported.mlir_module_serialized, bounds={"n": 6})
+
+
+def symbolic_runs(name: str):
+    """(n, a, JAX's outputs) at sizes 1, 4 and 6 (JAX's symbolic sizes start at 1)."""
+    rng = np.random.default_rng(11)
+    for n in (1, 4, 6):
+        x = rng.standard_normal((n, n)).astype(np.float32)
+        a = x @ x.T + n * np.eye(n, dtype=np.float32)
+        yield n, a, [np.asarray(o) for o in jax.tree_util.tree_leaves(SYMBOLIC[name](a))]
+
+
+@pytest.mark.parametrize("name", sorted(SYMBOLIC))
+def test_cuda_export_with_a_symbolic_size(name):
+    exe = dynhlo.compile(symbolic_cuda_module(name))
+    for n, a, want in symbolic_runs(name):
+        check_case(name, a, leaves(exe(a)), want, f"{name} at n = {n} of <= 6")
 
 
 def _pivot_module(batch: str, k: int, m: int, target="cu_lu_pivots_to_permutation") -> str:
