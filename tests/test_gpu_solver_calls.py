@@ -81,3 +81,22 @@ def test_gesvdj_v_of_complex_matrices_on_device(full):
     np.testing.assert_allclose((u[..., :3] * s[..., None, :]) @ np.conj(np.swapaxes(v, -1, -2)),
                                a, atol=1e-5)
     np.testing.assert_array_equal(info, [0, 0])
+
+
+@pytest.mark.parametrize("t,dtype", [("c64", np.complex64), ("c128", np.complex128)])
+def test_complex_getrf_on_device(t, dtype):
+    """Complex LU (cuSOLVER's, through torch) with the CPU's pivots: |re| + |im| decides
+    (3 against 2+2j in the first column), over a dynamic batch at 0, 1 and 3."""
+    rng = np.random.default_rng(13)
+    a = (rng.standard_normal((3, 4, 4)) + 1j * rng.standard_normal((3, 4, 4))).astype(dtype)
+    a[0, :, 0] = [3, 2 + 2j, 0.5, -1j]
+    text = call_module("cusolver_getrf_ffi", [f"{t}[<=3,4,4]"],
+                       f"({t}[<=3,4,4], s32[<=3,4], s32[<=3])")
+    gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
+    for batch in (0, 1, 3):
+        (lu, ipiv, info), want = _on_device(gpu, a[:batch]), cpu(a[:batch])
+        np.testing.assert_array_equal(ipiv, want[1])
+        np.testing.assert_array_equal(info, want[2])
+        tol = 1e-5 if t == "c64" else 1e-12
+        np.testing.assert_allclose(lu, want[0], rtol=tol, atol=tol)
+    assert ipiv[0, 0] == 2

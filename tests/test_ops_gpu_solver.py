@@ -180,6 +180,24 @@ def test_getrf_and_pivots_with_dynamic_matrix_sizes():
         assert info == 0
 
 
+@pytest.mark.parametrize("t", ["c64", "c128"])
+def test_complex_getrf_pivots_as_lapack(t):
+    """Complex pivoting compares |re| + |im| (LAPACK's icamax): in the first column 3 has the
+    larger modulus, 2+2j the larger |re| + |im|; pivots and LU as JAX's CPU LU (LAPACK)."""
+    dtype = np.complex64 if t == "c64" else np.complex128
+    rng = np.random.default_rng(12)
+    a = (rng.standard_normal((2, 4, 4)) + 1j * rng.standard_normal((2, 4, 4))).astype(dtype)
+    a[0, :, 0] = [3, 2 + 2j, 0.5, -1j]
+    text = call_module("cusolver_getrf_ffi", [f"{t}[2,4,4]"], f"({t}[2,4,4], s32[2,4], s32[2])")
+    lu, ipiv, info = dynhlo.compile(text)(a)
+    want_lu, want_pivots, _ = jax.lax.linalg.lu(a)
+    assert ipiv[0, 0] == 2
+    np.testing.assert_array_equal(ipiv - 1, want_pivots)
+    tol = _tol(np.asarray(want_lu))   # JAX without x64 computes c128 as c64
+    np.testing.assert_allclose(lu, want_lu, rtol=tol, atol=tol)
+    np.testing.assert_array_equal(info, [0, 0])
+
+
 def test_potrf_upper():
     """lower = false: U^H U = A, the strictly lower triangle keeps the input."""
     rng = np.random.default_rng(3)
@@ -227,12 +245,12 @@ def test_hipsolver_names_are_the_same_calls():
         np.testing.assert_array_equal(x, y)
 
 
-@pytest.mark.parametrize("target,shape,what", [
-    ("cusolver_getrf_ffi", "c64", "lapack_cgetrf_ffi.*runs lapack_dgetrf_ffi, lapack_sgetrf"),
-    ("cusolver_potrf_ffi", "f16", "f32, f64, c64 or c128"),
+@pytest.mark.parametrize("target,t,what", [
+    ("cusolver_geqrf_ffi", "c64", "lapack_cgeqrf_ffi.*runs lapack_dgeqrf_ffi, lapack_sgeqrf"),
+    ("cusolver_geqrf_ffi", "f16", "f32, f64, c64 or c128"),
     ("cusolver_sytrd_ffi", "f32", "not supported by the cpu backend")])
-def test_calls_without_a_lapack_counterpart_are_refused(target, shape, what):
-    text = call_module(target, [f"{shape}[3,3]"], f"({shape}[3,3], s32[3], s32[])")
+def test_calls_without_a_lapack_counterpart_are_refused(target, t, what):
+    text = call_module(target, [f"{t}[3,3]"], f"({t}[3,3], {t}[3])")
     with pytest.raises(dynhlo.UnsupportedError, match=what) as info:
         dynhlo.compile(text)
     assert "'c'" in str(info.value)   # the instruction

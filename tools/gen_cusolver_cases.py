@@ -1,5 +1,5 @@
 """Writes tests/data/cusolver: HLO that JAX lowers for the CUDA platform (cuSOLVER custom
-calls: getrf, cu_lu_pivots_to_permutation, potrf, geqrf, orgqr, syevd, gesvdj, gesvd), with
+calls: getrf (real and complex), cu_lu_pivots_to_permutation, potrf, geqrf, orgqr, syevd, gesvdj, gesvd), with
 inputs and JAX's own outputs computed on the CPU, for tests/test_gpu_solver_calls.py.
 
     /work/venv/bin/python tools/gen_cusolver_cases.py
@@ -13,6 +13,7 @@ one input set. Outputs are JAX's at each size (`out<n>_<i>`).
 from __future__ import annotations
 
 import re
+import zlib
 from pathlib import Path
 
 import jax
@@ -26,7 +27,7 @@ REPO = Path(__file__).resolve().parents[1]
 OUT = REPO / "tests" / "data" / "cusolver"
 B = 3  # the bound of the dynamic batch
 BATCH_SIZES = (0, 1, 2, B)
-RNG = np.random.default_rng(20261201)
+RNG = np.random.default_rng(0)  # reseeded per case (write), so a new case changes no other
 
 
 def _general(*shape, dtype=np.float32):
@@ -50,7 +51,10 @@ def _svd_qr(full, uv=True):
 # name -> (function, input makers taking the batch size (None: unbatched), batched?)
 CASES = {
     "solve": (jnp.linalg.solve, [lambda b: _general(b, 4, 4), lambda b: _general(b, 4, 2)]),
+    "solve_c64": (jnp.linalg.solve, [lambda b: _general(b, 3, 3, dtype=np.complex64),
+                                     lambda b: _general(b, 3, 1, dtype=np.complex64)]),
     "inv_f64": (jnp.linalg.inv, [lambda b: _general(3, 3, dtype=np.float64)]),
+    "inv_c128": (jnp.linalg.inv, [lambda b: _general(4, 4, dtype=np.complex128)]),
     "det": (jnp.linalg.det, [lambda b: _general(b, 4, 4)]),
     "lu_wide": (jax.scipy.linalg.lu, [lambda b: _general(3, 5)]),
     "lu_tall": (jax.scipy.linalg.lu, [lambda b: _general(5, 3)]),
@@ -85,6 +89,8 @@ def _mark_dynamic(text: str) -> str:
 
 
 def write(name: str) -> None:
+    global RNG
+    RNG = np.random.default_rng(zlib.crc32(name.encode()))
     fn, makers = CASES[name]
     batched = _batched(makers)
     specs = [jax.ShapeDtypeStruct(m(B).shape, m(B).dtype) for m in makers]

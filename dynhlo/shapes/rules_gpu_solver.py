@@ -26,8 +26,8 @@ asks for change storage only), batch dimensions leading; from jax/_src/lax/linal
   [0, m) skipped (jaxlib/gpu/linalg_kernels.cu.cc); m is the result's last dimension.
 
 Other GPU solver targets (sytrd, ormqr, geev, the Cholesky update, the sparse solvers) stay
-unknown targets, and a type whose LAPACK counterpart dynhlo does not run (complex getrf,
-geqrf, orgqr) is an UnsupportedError when the module compiles.
+unknown targets, and a type whose LAPACK counterpart dynhlo does not run (complex geqrf and
+orgqr) is an UnsupportedError when the module compiles.
 """
 
 from __future__ import annotations

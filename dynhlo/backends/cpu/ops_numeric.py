@@ -26,8 +26,9 @@ layouts never matter here):
 - lapack_{s,d,c,z}potrf_ffi (x; backend_config uplo) -> (factor, info s32[batch]); the
   triangle not named by uplo keeps the input; info > 0 where the matrix is not positive
   definite (then the factor is the input, unchanged).
-- lapack_{s,d}getrf_ffi (x) -> (lu, ipiv s32[batch, min(m,n)] 1-based, info): partial
-  pivoting on the first largest |value|, as LAPACK's getrf.
+- lapack_{s,d,c,z}getrf_ffi (x) -> (lu, ipiv s32[batch, min(m,n)] 1-based, info): partial
+  pivoting on the first largest |value| (|re| + |im| for complex, as LAPACK's i?amax), as
+  LAPACK's getrf.
 - lapack_{s,d}geqrf_ffi (x) -> (householder vectors below R, tau): LAPACK's conventions.
 - lapack_{s,d}syevd_ffi, lapack_{c,z}heevd_ffi (x; uplo) -> (eigenvectors as columns,
   eigenvalues ascending, info): numpy.linalg.eigh, which calls LAPACK's syevd/heevd; a matrix
@@ -300,7 +301,7 @@ def _first_failing_minor(m, lower) -> int:
     return m.shape[0]
 
 
-@_lapack("sd", "getrf")
+@_lapack("sdcz", "getrf")
 def getrf(ctx, inst, args):
     a = np.asarray(args[0])
     flat, batch = _batched(a)
@@ -312,7 +313,7 @@ def getrf(ctx, inst, args):
     info = np.zeros(b, np.int32)
     with np.errstate(all="ignore"):
         for j in range(k):
-            p = j + np.argmax(np.abs(lu[:, j:, j]), axis=1) if m > j else np.full(b, j)
+            p = j + np.argmax(_pivot_size(lu[:, j:, j]), axis=1) if m > j else np.full(b, j)
             ipiv[:, j] = p + 1
             pivot_row = lu[rows, p].copy()
             lu[rows, p] = lu[:, j]
@@ -325,6 +326,13 @@ def getrf(ctx, inst, args):
             lu[:, j + 1:, j] = col
             lu[:, j + 1:, j + 1:] -= col[:, :, None] * lu[:, j, None, j + 1:]
     return lu.reshape(a.shape), ipiv.reshape(batch + (k,)), info.reshape(batch)
+
+
+def _pivot_size(column: np.ndarray) -> np.ndarray:
+    """The size getrf's pivot search compares: |x|, or |re| + |im| for complex (LAPACK's
+    icamax/izamax, and cuBLAS's, compare that, not the modulus)."""
+    return np.abs(column.real) + np.abs(column.imag) if column.dtype.kind == "c" else \
+        np.abs(column)
 
 
 @_lapack("sd", "syevd")

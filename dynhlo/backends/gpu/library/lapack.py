@@ -12,8 +12,9 @@ the same layouts, 1-based pivots, info values, uplo, LAPACK's Householder form):
   matrix with its NaNs zeroed and puts the NaNs where they spread; where that matrix fails
   past the first NaN row, a blocked library may leave a few finite entries of the rows
   below it unfinished (NaN or not, they are not the CPU's); info is exact.
-- lapack_{s,d}getrf_ffi (x) -> (lu, ipiv 1-based, info): torch.linalg.lu_factor_ex, LAPACK's
-  partial pivoting (the first largest |value|); info is the first exactly zero pivot. A
+- lapack_{s,d,c,z}getrf_ffi (x) -> (lu, ipiv 1-based, info): torch.linalg.lu_factor_ex,
+  LAPACK's partial pivoting (the first largest |value|, |re| + |im| for complex); info is the
+  first exactly zero pivot. A
   matrix holding a NaN pivots as the library's idamax does, NaN |values| never the largest
   (the CPU backend's NumPy argmax picks a NaN first), so its ipiv may differ from the CPU's;
   its info agrees and its lu holds NaN there too. A batch holding a singular matrix that is
@@ -90,7 +91,7 @@ def _first_true(marks: torch.Tensor, n: int) -> torch.Tensor:
 def getrf(ctx, inst, args):
     """(lu, ipiv s32[batch, min(m,n)] 1-based, info s32[batch]) of x [..., m, n]."""
     (a,) = args
-    if a.dtype not in _REAL:
+    if a.dtype not in TYPES:
         return NotImplemented
     flat, batch = flat_batch(a)
     with Fp32Scope(False):
@@ -167,7 +168,7 @@ def _targets(prefix: str, kinds: str, name: str, fn) -> dict:
 # Target -> lowering: the kinds the CPU backend runs (ops_numeric.py), so both backends take
 # the same modules.
 TARGETS = {**_targets("lapack", "sdcz", "potrf", potrf),
-           **_targets("lapack", "sd", "getrf", getrf),
+           **_targets("lapack", "sdcz", "getrf", getrf),
            **_targets("lapack", "sd", "geqrf", geqrf),
            **_targets("lapack", "sd", "orgqr", orgqr),
            **_targets("lapack", "sd", "syevd", syevd),
