@@ -20,10 +20,10 @@ def check_solver_call(table, inst) -> None:
     lapack = lapack_target(inst)
     if lapack not in table:
         target = attrs.string(inst, "custom_call_target")
-        kin = sorted(t for t in table if t[:7] == lapack[:7] and t[8:] == lapack[8:])
+        kinds = sorted(t for t in table if t[:7] == lapack[:7] and t[8:] == lapack[8:])
         raise UnsupportedError(
             f"custom-call '{inst.name}' ({target}) on {inst.operands[0].shape.element_type} "
-            f"stands for {lapack}, which dynhlo does not run (it runs {', '.join(kin)})")
+            f"stands for {lapack}, which dynhlo does not run (it runs {', '.join(kinds)})")
 
 
 def call_as_lapack(table, ctx, inst, args):
