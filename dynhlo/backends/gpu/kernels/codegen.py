@@ -129,7 +129,8 @@ class KernelWriter:
         return t
 
     def const(self, value, element_type: str) -> str:
-        if element_type == "bf16":   # Triton's interpreter makes no bf16 scalar; a bf16 value is exact in f32
+        # Triton's interpreter makes no bf16 scalar; a bf16 value is exact in f32
+        if element_type == "bf16":
             return f"tl.full([], {lw.literal(value, element_type)}, tl.float32).to(tl.bfloat16)"
         return f"tl.full([], {lw.literal(value, element_type)}, {self.ttype(element_type)})"
 
