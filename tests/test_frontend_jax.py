@@ -342,3 +342,15 @@ def test_each_products_precision_reaches_the_hlo():
     rng = np.random.default_rng(4)
     args = _args(["f32[n,8]", "f32[8,8]", "f32[2,n,3]"], {"n": 7}, rng)
     _close(exe(*args), jax.jit(fn)(*args))
+
+
+def test_a_bad_precision_is_refused_at_once_with_or_without_bounds():
+    """from_jax checks the precision option when called, as dynhlo.jit does, also for an
+    unbounded name (whose buckets compile at call time), and takes JAX's spellings."""
+    for bounds in ({"n": 8}, None):
+        with pytest.raises(dynhlo.UnsupportedError, match="precision='bogus'"):
+            from_jax(lambda x: x @ x.T, "f32[n,4]", bounds=bounds, precision="bogus")
+    exe = from_jax(lambda x: x @ x.T, "f32[n,4]", precision=jax.lax.Precision.HIGHEST)
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(exe(x), x @ x.T)
+    assert exe.executable.options["precision"] == "highest"
