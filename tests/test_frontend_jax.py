@@ -354,3 +354,20 @@ def test_a_bad_precision_is_refused_at_once_with_or_without_bounds():
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     np.testing.assert_array_equal(exe(x), x @ x.T)
     assert exe.executable.options["precision"] == "highest"
+
+
+@pytest.mark.parametrize("name", ["column", "whole_rows"])
+def test_a_batch_of_windows_whole_on_an_indexed_dimension(name):
+    """vmap of a dynamic slice whose window takes a run-time dimension whole while the
+    indices address it (JAX writes a start there; XLA clamps it to 0): a column per matrix
+    (dynamic_index_in_dim), and whole rows from a start that is clamped, at n = 1, a middle
+    size and the bound, against JAX."""
+    fn = {"column": lambda r, j: jax.lax.dynamic_index_in_dim(r, j, axis=1, keepdims=False),
+          "whole_rows": lambda r, j: jax.lax.dynamic_slice(r, (j, j), (r.shape[0], 2))}[name]
+    batched = jax.vmap(fn)
+    exe = from_jax(batched, "f32[b,n,5]", "s32[b]", bounds={"b": 4, "n": 6})
+    rng = np.random.default_rng(3)
+    for b, n in ((1, 1), (3, 4), (4, 6)):
+        a = rng.standard_normal((b, n, 5)).astype(np.float32)
+        j = np.array([2, 0, 9, -1][:b], np.int32)   # past the ends: clamped as XLA does
+        _close(exe(a, j), jax.jit(batched)(a, j))
