@@ -278,10 +278,10 @@ def _rel_err(exe, args, ref) -> float:
 MAX_REL_ERR = {"dynhlo_rel_err": 1e-4, "dynhlo_tf32_rel_err": 1e-2}
 
 
-def wrong(r) -> str:
-    """'' for a row whose results were right, else what was wrong (NaN: dynhlo failed)."""
-    bad = [f"{k} {r.get(k, NAN):.1e}" for k, limit in MAX_REL_ERR.items()
-           if not r.get(k, NAN) <= limit]
+def wrong(r, keys=tuple(MAX_REL_ERR)) -> str:
+    """'' for a row whose results (of `keys`) were right, else what was wrong (NaN: dynhlo
+    failed). A key the row lacks was not measured (rows of older runs), not wrong."""
+    bad = [f"{k} {r[k]:.1e}" for k in keys if k in r and not r[k] <= MAX_REL_ERR[k]]
     return f"WRONG ({', '.join(bad)})" if bad else ""
 
 
@@ -290,6 +290,12 @@ def _row_text(r) -> str:
     cells = " ".join(f"{us.get(s, NAN):10.1f}" for s in SYSTEMS)
     return (f"{r['workload']:18s} {r['bound']:7d} {r['n']:7d} {r['floor_us']:8.1f} {cells} "
             f"{r['dynhlo_rel_err']:8.1e} {r.get('dynhlo_tf32_rel_err', NAN):8.1e} {wrong(r)}")
+
+
+def _ratio(r, key: str, ratio: float) -> str:
+    """A speed ratio's cell: the ratio, or WRONG with the error when that column's results
+    were wrong (each ratio by its own column's error)."""
+    return wrong(r, (key,)) or f"{ratio:.2f}"
 
 
 def markdown(result: dict) -> str:
@@ -302,8 +308,9 @@ def markdown(result: dict) -> str:
         best = min(us[s] for s in FP32_PEERS)
         lines.append(f"| {r['workload']} | {r['bound']} | {r['n']} | {r['floor_us']:.1f} | "
                      + " | ".join(f"{us[s]:.1f}" for s in SYSTEMS)
-                     + (f" | {wrong(r)} | |" if wrong(r) else
-                        f" | {us['dynhlo'] / best:.2f} | {us['dynhlo_tf32'] / us['xla_n_tf32']:.2f} |"))
+                     + f" | {_ratio(r, 'dynhlo_rel_err', us['dynhlo'] / best)} | "
+                     + _ratio(r, "dynhlo_tf32_rel_err", us["dynhlo_tf32"] / us["xla_n_tf32"])
+                     + " |")
     lines += ["", "| stream (s) | requests | " + " | ".join(STREAMS) + " |",
               "|---|---:|" + "---:|" * len(STREAMS)]
     for s in result["streams"]:

@@ -255,11 +255,23 @@ def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-while-iterations", type=int, default=None, metavar="N",
                         help="end a while loop that runs more than N iterations with an "
                              "error (default: no limit)")
-    parser.add_argument("--precision", choices=PRECISIONS, default=None,
+    parser.add_argument("--precision", choices=PRECISIONS, default=None, type=_precision_word,
                         help="f32 products on the gpu: highest (default) computes every one "
                              "in IEEE f32; default lets TF32 run where the module's "
                              "operand_precision allows it, as XLA does on GPU (the cpu "
-                             "backend computes as before)")
+                             "backend computes as before); any case, and JAX's float32 "
+                             "(highest) and tensorfloat32 (default) too")
+
+
+def _precision_word(text: str) -> str:
+    """--precision's value as compile() reads it (any case; JAX's "float32" and
+    "tensorfloat32"); an unknown word is left for argparse's choices to refuse."""
+    from .backends import check_precision
+    from .errors import UnsupportedError
+    try:
+        return check_precision(text)
+    except UnsupportedError:
+        return text
 
 
 def run_options(ns: argparse.Namespace) -> dict:

@@ -228,3 +228,14 @@ def test_inspect_and_run_a_while_loop(tmp_path, capsys):
     assert root.endswith("[x.0]")
     assert cli.main(["run", str(path), "f32[3] {1, 2, 3}"]) == 0
     assert capsys.readouterr().out == "f32[3] {8, 16, 24}\n"  # doubled three times
+
+
+@pytest.mark.parametrize("word,stored", [("HIGHEST", "highest"), ("Default", "default"),
+                                         ("float32", "highest"), ("tensorfloat32", "default")])
+def test_precision_takes_the_spellings_compile_takes(word, stored, two, tmp_path):
+    """`--precision` reads as compile(precision=...) does (any case, JAX's matmul precision
+    names) and the artifact keeps the canonical name."""
+    out = tmp_path / "two.dynhlo"
+    assert cli.main(["compile", two, "-o", str(out), "--precision", word]) == 0
+    assert cli.load_executable(str(out), None).options["precision"] == stored
+    assert cli.main(["run", str(out), "s32[2] {1, 2}", "--precision", word.upper()]) == 0

@@ -342,3 +342,32 @@ def test_each_products_precision_reaches_the_hlo():
     rng = np.random.default_rng(4)
     args = _args(["f32[n,8]", "f32[8,8]", "f32[2,n,3]"], {"n": 7}, rng)
     _close(exe(*args), jax.jit(fn)(*args))
+
+
+def test_a_bad_precision_is_refused_at_once_with_or_without_bounds():
+    """from_jax checks the precision option when called, as dynhlo.jit does, also for an
+    unbounded name (whose buckets compile at call time), and takes JAX's spellings."""
+    for bounds in ({"n": 8}, None):
+        with pytest.raises(dynhlo.UnsupportedError, match="precision='bogus'"):
+            from_jax(lambda x: x @ x.T, "f32[n,4]", bounds=bounds, precision="bogus")
+    exe = from_jax(lambda x: x @ x.T, "f32[n,4]", precision=jax.lax.Precision.HIGHEST)
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_array_equal(exe(x), x @ x.T)
+    assert exe.executable.options["precision"] == "highest"
+
+
+@pytest.mark.parametrize("name", ["column", "whole_rows"])
+def test_a_batch_of_windows_whole_on_an_indexed_dimension(name):
+    """vmap of a dynamic slice whose window takes a run-time dimension whole while the
+    indices address it (JAX writes a start there; XLA clamps it to 0): a column per matrix
+    (dynamic_index_in_dim), and whole rows from a start that is clamped, at n = 1, a middle
+    size and the bound, against JAX."""
+    fn = {"column": lambda r, j: jax.lax.dynamic_index_in_dim(r, j, axis=1, keepdims=False),
+          "whole_rows": lambda r, j: jax.lax.dynamic_slice(r, (j, j), (r.shape[0], 2))}[name]
+    batched = jax.vmap(fn)
+    exe = from_jax(batched, "f32[b,n,5]", "s32[b]", bounds={"b": 4, "n": 6})
+    rng = np.random.default_rng(3)
+    for b, n in ((1, 1), (3, 4), (4, 6)):
+        a = rng.standard_normal((b, n, 5)).astype(np.float32)
+        j = np.array([2, 0, 9, -1][:b], np.int32)   # past the ends: clamped as XLA does
+        _close(exe(a, j), jax.jit(batched)(a, j))

@@ -109,6 +109,27 @@ def test_a_value_of_two_writers_has_one_buffer_and_its_reader_follows_both():
     assert _dependencies(steps, before) == [set(), {0}, {0, 1}, {0, 1, 2}]
 
 
+
+@pytest.mark.parametrize("steps", [
+    # 2's first write is dead: 3 must not take its buffer before 2's second writer
+    [_Step([0], 2), _Step([0], 3), _Step([0], 2), _Step([3], 4)],
+    # 2 is read between its writers only: 5 must not take its buffer before the second
+    [_Step([0], 2), _Step([2], 3), _Step([0], 5), _Step([0], 2), _Step([5, 3], 4)],
+])
+def test_a_value_of_two_writers_keeps_its_buffer_until_the_last(steps):
+    """No buffer holds two values at once: a value's buffer is free only after its last
+    writer and its last reader."""
+    where, _, _ = buffers.assign(steps, dict.fromkeys(range(6), 64), keep={4})
+    live: dict = {}   # slot -> [first write, last write or read]
+    for k, step in enumerate(steps):
+        for slot in [*step.inputs, step.out]:
+            if slot in where:
+                live.setdefault(slot, [k, k])[1] = k
+    for a in live:
+        for b in live:
+            overlap = live[a][0] <= live[b][1] and live[b][0] <= live[a][1]
+            assert a == b or not overlap or where[a] != where[b], (a, b, where)
+
 def test_buffer_plan_never_aliases_a_step_input():
     steps = [_Step([0], 1), _Step([1], 2)]
     where, _, _ = buffers.assign(steps, {1: 4096, 2: 64}, keep={2})

@@ -142,6 +142,12 @@ def ref_gather(operand, indices, offset_dims, collapsed, start_map, slice_sizes,
 EMBED = module("""  a = f32[<=10,4] parameter(0)
   i = s32[<=6] parameter(1)
   ROOT g = f32[<=6,4] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}""")
+# A window of the whole dynamic dimension 1 whose start the indices give (JAX's vmap of
+# dynamic_index_in_dim): XLA clamps that start to [0, bound - bound] = 0 in the padded
+# buffer, and the window's actual size is the operand's.
+WHOLE_INDEXED = module("""  a = f32[3,<=8] parameter(0)
+  i = s32[2,2] parameter(1)
+  ROOT g = f32[2,<=8] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0,1}, index_vector_dim=1, slice_sizes={1,8}""")
 ROWS_FULL = module("""  a = f32[3,<=8] parameter(0)
   i = s32[2,1] parameter(1)
   ROOT g = f32[2,<=8] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,8}""")
@@ -181,6 +187,9 @@ GATHER_CASES = [
            lambda n, r: (_arange(3 * n).reshape(3, n), np.array([[2], [-1]], S32)),
            lambda a, i: ref_gather(a, i, (1,), (0,), (0,), (1, a.shape[1]), 1,
                                    out_shape=(2, a.shape[1])), (8, 0, 1, 5)),
+    OpCase("gather-whole-dynamic-dim-indexed", WHOLE_INDEXED,
+           lambda n, r: (_arange(3 * n).reshape(3, n), np.array([[2, 3], [-1, -4]], S32)),
+           lambda a, i: a[[2, 0]], (8, 0, 1, 5)),
     OpCase("gather-window-2d", WINDOW_2D,
            lambda n, r: (_arange(n + 2, 5), _rows_in(_ids(r, (min(n, 4), 2), n + 2), n)),
            lambda a, i: ref_gather(a, i, (1, 2), (), (1, 0), (2, 3), 1,

@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 
+from ..backends import canonical_precision
 from ..errors import UnsupportedError
 from ..hlo.types import to_numpy_dtype
 from ..runtime.arguments import check_arguments
@@ -225,11 +226,13 @@ def from_jax(fn, *shapes: str, bounds: dict | None = None, backend: str = "cpu",
     else on the GPU) before JAX is imported, so that dynhlo's GPU backend has the memory.
 
     Raises:
-        UnsupportedError: jax missing (`pip install "dynhlo[jax]"`), a bad shape string or
-            bounds, or an op the StableHLO import cannot represent (named).
+        UnsupportedError: jax missing (`pip install "dynhlo[jax]"`), a bad shape string,
+            bounds or precision, or an op the StableHLO import cannot represent (named).
         ArgumentError: at call time, arguments that break a bound or JAX's shape assertions
             (JAX's sizes start at 1: a size 0 is refused as jax.export refuses it).
     """
     bounds = named_bounds(bounds, low=1)  # JAX's sizes start at 1
+    # at once, as jit checks it: an unbounded name compiles only at call time
+    compile_options = canonical_precision(compile_options)
     exported, names = export_jax(fn, shapes, bounds)
     return JaxExecutable(exported, names, bounds, backend, compile_options)

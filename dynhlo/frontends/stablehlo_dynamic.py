@@ -184,20 +184,24 @@ def _dynamic_gather(cx):
 
 def _gather_prefix_windows(cx, x: Val, idx: Val, slice_sizes: Val, sizes: list, g) -> Val:
     """A dynamic_gather of several windows (or with batching dimensions): each run-time
-    slice size must be constant or on a dimension the indices do not address, whose window
-    then starts at 0. That window is gathered whole (the bound as its slice size; XLA's
-    dynamic dimension inference gives it the operand's dynamic size) and cut to the slice
-    size with set-dimension-size. JAX's `vmap` of a diagonal (jnp.linalg.det) writes one."""
+    slice size must be constant, on a dimension the indices do not address, or the whole
+    dimension (XLA clamps its start to 0); such a window starts at 0. It is gathered whole
+    (the bound as its slice size; XLA's dynamic dimension inference gives it the operand's
+    dynamic size) and cut to the slice size with set-dimension-size. JAX's `vmap` of a
+    diagonal (jnp.linalg.det) or of dynamic_index_in_dim writes one."""
     static, cuts = [], []
+    points = samples(cx)
     for d, size in enumerate(sizes):
         if size[0] == "c" and size[1] <= x.shape.dims[d]:
             static.append(size[1])
-        elif d not in g.start_index_map:
+        elif d not in g.start_index_map or sx.same_function(size, dimension_expr(cx, x, d),
+                                                            points):
             static.append(x.shape.dims[d])
             cuts.append(d)
         else:
-            raise cx.error(f"slice size {d} of a gather of several windows is computed at run "
-                           "time on a dimension the indices address")
+            raise cx.error(f"the slice size of operand dimension {d} in a gather of several "
+                           "windows is computed at run time, is not the whole dimension, "
+                           "and the indices address that dimension")
     out = gather(cx, x, idx, static)
     windows = [d for d in range(x.shape.rank)
                if d not in g.collapsed_slice_dims and d not in g.operand_batching_dims]

@@ -147,12 +147,15 @@ def _window_grids(starts: list, sizes: list, lead: tuple, window_of: dict) -> li
     return grids
 
 
-def _check_no_padding_read(ctx, start, size: int, actual: int, bound: int, d: int) -> None:
-    """XLA clamps a gather start to [0, bound - size] of the padded buffer: a window past the
-    actual size then reads padding, which has no value (tf.unique over bounded input)."""
+def _check_no_padding_read(ctx, start, window: int, size: int, actual: int, bound: int,
+                           d: int) -> None:
+    """XLA clamps a gather start to [0, bound - window] of the padded buffer (`window` the
+    slice size; `size` the window's actual size, smaller where the window is a whole dynamic
+    dimension): a window past the actual size then reads padding, which has no value
+    (tf.unique over bounded input). A whole dimension's window starts at 0."""
     if actual >= bound or bound < 0 or not np.size(start):
         return
-    clamped = np.clip(start, 0, bound - size)
+    clamped = np.clip(start, 0, bound - window)
     if (clamped + size > actual).any():
         raise gather_past_size(ctx.inst.name, d, int(np.max(clamped)), size, actual, bound)
 
@@ -184,7 +187,7 @@ def gather(ctx, inst, args):
             raise ctx.error(f"gather slice of size {sizes[d]} along operand dimension {d}, "
                             f"which has actual size {operand.shape[d]}: XLA's answer would "
                             "read uninitialised padding")
-        _check_no_padding_read(ctx, start, sizes[d], operand.shape[d],
+        _check_no_padding_read(ctx, start, slice_sizes[d], sizes[d], operand.shape[d],
                                inst.operands[0].shape.dims[d], d)
         starts.append(np.clip(start, 0, operand.shape[d] - sizes[d]))
     window_of = {d: k for k, d in enumerate(range(operand.ndim))}

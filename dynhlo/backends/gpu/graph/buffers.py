@@ -33,6 +33,8 @@ def assign(steps: list, nbytes: dict, keep: set) -> tuple[dict, list, dict]:
     for k, step in enumerate(steps):
         for slot in step.inputs:
             last[slot] = k
+    # a value written by several steps keeps its buffer until its last writer too
+    written = {step.out: k for k, step in enumerate(steps)}
     where: dict = {}
     sizes: list = []
     free: list = []
@@ -52,9 +54,9 @@ def assign(steps: list, nbytes: dict, keep: set) -> tuple[dict, list, dict]:
             if buf in holder:
                 before[step.out] = holder[buf]
             holder[buf] = step.out
-        done = [s for s in set(step.inputs) if last.get(s) == k]
-        if last.get(step.out) is None:
-            done.append(step.out)   # written, never read (dead, or the root)
+        # free after a value's last use, read or write (never read: dead, or the root)
+        done = {s for s in {*step.inputs, step.out}
+                if max(last.get(s, -1), written.get(s, -1)) == k}
         for slot in done:
             if slot in where and slot not in keep:
                 free.append(where[slot])

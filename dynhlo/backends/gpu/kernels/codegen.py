@@ -129,6 +129,9 @@ class KernelWriter:
         return t
 
     def const(self, value, element_type: str) -> str:
+        # Triton's interpreter makes no bf16 scalar; a bf16 value is exact in f32
+        if element_type == "bf16":
+            return f"tl.full([], {lw.literal(value, element_type)}, tl.float32).to(tl.bfloat16)"
         return f"tl.full([], {lw.literal(value, element_type)}, {self.ttype(element_type)})"
 
     def index_type(self) -> str:
@@ -412,9 +415,13 @@ class KernelWriter:
     def _store(self, val: str, off: str, mask: str) -> None:
         root = self.group.root
         t = self.ttype(root.shape.element_type)
-        axis = "x" if mask == "xmask" else "r"
-        if axis not in self.deps_of(off):  # a scalar output: one lane per program stores
-            off = f"{off} + 0 * {axis}"
+        # the pointer takes every axis of its mask: a scalar output (one lane per program
+        # stores), or a root whose reduced extent is 1 (rows of one column: its offset has
+        # no `c`, and Triton refuses a [BM, BN] mask on a [BM, 1] pointer)
+        deps = self.deps_of(off)
+        for axis in [a for a in ("x", "r", "c") if self.masks[a] in mask.split(" & ")]:
+            if axis not in deps:
+                off = f"{off} + 0 * {axis}"
         self.emit(f"tl.store(out + {off}, ({val}).to({t}), mask={mask})")
 
     def _finish(self, kind: str, block: dict) -> Kernel:

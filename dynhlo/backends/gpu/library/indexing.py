@@ -96,7 +96,8 @@ def gather(ctx, inst, args):
     batch_axes = [k for k in range(indices.dim()) if k != ivd]
     kept = [d for d in range(operand.dim()) if d not in dropped and d not in op_batch]
     shape = ctx.out_shape()
-    sizes = list(attrs.ints(inst, "slice_sizes"))
+    windows = attrs.ints(inst, "slice_sizes")
+    sizes = list(windows)
     for k, d in enumerate(kept):  # a whole dynamic dim: its actual size
         sizes[d] = shape[sorted(offset_dims)[k]]
     starts = []
@@ -113,7 +114,7 @@ def gather(ctx, inst, args):
                             "read uninitialised padding")
         start = idx[..., start_map.index(d)] if d in start_map else torch.zeros(
             lead, dtype=torch.int64, device=operand.device)
-        _check_no_padding_read(inst, start, sizes[d], operand.shape[d], d)
+        _check_no_padding_read(inst, start, windows[d], sizes[d], operand.shape[d], d)
         starts.append(start.clamp(0, operand.shape[d] - sizes[d]))
     if 0 in shape:
         return torch.empty(shape, dtype=operand.dtype, device=operand.device)
@@ -126,14 +127,15 @@ def gather(ctx, inst, args):
     return full.permute(order).contiguous()
 
 
-def _check_no_padding_read(inst, start, size: int, actual: int, d: int) -> None:
-    """XLA clamps a gather start to [0, bound - size] of the padded buffer: a window past the
-    actual size then reads padding, which has no value (tf.unique over bounded input); the
-    CPU backend raises, and so does this (one read-back, only below the bound)."""
+def _check_no_padding_read(inst, start, window: int, size: int, actual: int, d: int) -> None:
+    """XLA clamps a gather start to [0, bound - window] of the padded buffer (`window` the
+    slice size, `size` the window's actual size): a window past the actual size then reads
+    padding, which has no value (tf.unique over bounded input); the CPU backend raises, and
+    so does this (one read-back, only below the bound)."""
     bound = inst.operands[0].shape.dims[d]
     if actual >= bound or bound < 0 or not start.numel():
         return
-    clamped = start.clamp(0, bound - size)
+    clamped = start.clamp(0, bound - window)
     worst = int(clamped.max().item())
     if worst + size > actual:
         raise gather_past_size(inst.name, d, worst, size, actual, bound)
