@@ -254,3 +254,49 @@ def test_calls_without_a_lapack_counterpart_are_refused(target, t, what):
     with pytest.raises(dynhlo.UnsupportedError, match=what) as info:
         dynhlo.compile(text)
     assert "'c'" in str(info.value)   # the instruction
+
+
+# (target, operand shapes, result shape, backend_config, what the error says): calls that
+# jaxlib's handlers refuse (solver_kernels_ffi.cc, linalg_kernels.cc) are clear errors at
+# compile time that name the instruction, not a raw exception or a result of another type.
+_MALFORMED = [
+    ("cusolver_getrf_ffi", ["f32[4,4]", "f32[4,4]"], "(f32[4,4], s32[4], s32[])", "",
+     "takes 1 operand"),
+    ("cusolver_getrf_ffi", [], "(f32[4,4], s32[4], s32[])", "", "takes 1 operand"),
+    ("cusolver_orgqr_ffi", ["f32[4,3]"], "f32[4,3]", "", "takes 2 operand"),
+    ("cu_lu_pivots_to_permutation", ["s32[4]", "s32[4]"], "s32[4]", "", "takes 1 operand"),
+    ("cusolver_getrf_ffi", ["f32[4]"], "(f32[4], s32[1], s32[])", "", "rank >= 2"),
+    ("cusolver_getrf_ffi", ["f32[4,4]"], "(f64[4,4], s32[4], s32[])", "", "f32, s32, s32"),
+    ("cusolver_getrf_ffi", ["f32[4,4]"], "(f32[4,4], f32[4], s32[])", "", "f32, s32, s32"),
+    ("cusolver_syevd_ffi", ["c64[4,4]"], "(c64[4,4], c64[4], s32[])",
+     "algorithm = 0 : ui8, lower = true", "c64, f32, s32"),
+    ("cusolver_gesvdj_ffi", ["f32[5,3]"], "(f32[5,3], f32[3], f32[5,5], f32[3,3])",
+     "compute_uv = true, full_matrices = true", "tuple of 5"),
+    ("cusolver_potrf_ffi", ["f32[4,3]"], "(f32[4,3], s32[])", "lower = true", "square"),
+    ("cusolver_syevd_ffi", ["f32[4,3]"], "(f32[4,3], f32[3], s32[])",
+     "algorithm = 0 : ui8, lower = true", "square"),
+    ("cusolver_orgqr_ffi", ["f32[4,3]", "f32[5]"], "f32[4,3]", "", "k <= n <= m"),
+    ("cusolver_orgqr_ffi", ["f32[3,4]", "f32[3]"], "f32[3,4]", "", "k <= n <= m"),
+    ("cusolver_potrf_ffi", ["f32[4,4]"], "(f32[4,4], s32[])", "", "bool attribute lower"),
+    ("cusolver_potrf_ffi", ["f32[4,4]"], "(f32[4,4], s32[])", "lower = 1 : i32",
+     "bool attribute lower"),
+    ("cusolver_syevd_ffi", ["f32[4,4]"], "(f32[4,4], f32[4], s32[])",
+     "algorithm = 7 : ui8, lower = true", "algorithm = 0, 1 or 2"),
+    ("cusolver_gesvd_ffi", ["f32[5,3]"], "(f32[5,3], f32[3], f32[5,5], f32[3,3], s32[])",
+     "compute_uv = true, full_matrices = true", "bool attribute transposed"),
+    ("cusolver_gesvdj_ffi", ["f32[5,3]"], "(f32[5,3], f32[3], f32[3,3], f32[3,3], s32[])",
+     "compute_uv = true, full_matrices = true", r"\(5, 5\), \(3, 3\)"),
+    ("cusolver_gesvd_ffi", ["f32[5,3]"], "(f32[5,3], f32[3], f32[5,5], f32[3,3], s32[])",
+     "compute_uv = false, full_matrices = true, transposed = false", r"\(3,\), \(\), \(\)"),
+    ("cusolver_gesvd_ffi", ["f32[5,3]"], "(f32[5,3], f32[3], f32[], f32[], s32[])",
+     "compute_uv = true, full_matrices = true, transposed = false", r"\(5, 5\), \(3, 3\)"),
+    ("cu_lu_pivots_to_permutation", ["f32[4]"], "s32[4]", "", "s32 arrays"),
+    ("cu_lu_pivots_to_permutation", ["s32[4]"], "f32[4]", "", "s32 arrays"),
+]
+
+
+@pytest.mark.parametrize("target,operands,result,config,what", _MALFORMED)
+def test_malformed_solver_calls_are_clear_errors(target, operands, result, config, what):
+    with pytest.raises(dynhlo.HloVerifyError, match=what) as info:
+        dynhlo.compile(call_module(target, operands, result, config))
+    assert "'c'" in str(info.value)   # the instruction

@@ -25,12 +25,20 @@ asks for change storage only), batch dimensions leading; from jax/_src/lax/linal
   with entries i and pivots[i] swapped for i = 0, 1, ..., k-1 in turn, a pivot outside
   [0, m) skipped (jaxlib/gpu/linalg_kernels.cu.cc); m is the result's last dimension.
 
+A call that jaxlib's handler would refuse (an operand too many or few, a result tuple of
+other arity or element types, a missing or non-bool `lower`/`full_matrices`/`compute_uv`/
+`transposed`, an `algorithm` outside 0-2, a non-square potrf/syevd, a tau longer than n or
+an orgqr with m < n, SVD results of other dims, non-s32 pivots) is an HloVerifyError
+naming the instruction when the module compiles.
+
 Other GPU solver targets (sytrd, ormqr, geev, the Cholesky update, the sparse solvers) stay
 unknown targets, and a type whose LAPACK counterpart dynhlo does not run (complex geqrf and
 orgqr) is an UnsupportedError when the module compiles.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..errors import UnsupportedError
 from ..hlo import attrs
@@ -70,8 +78,100 @@ def lapack_target(inst) -> str:
     return f"lapack_{letter}{complex_ if letter in 'cz' else real}_ffi"
 
 
+# solver name -> the typed-FFI bool attributes its handler binds (jaxlib's .Attr<bool>)
+_BOOL_ATTRS = {"potrf": ("lower",), "syevd": ("lower",),
+               "gesvdj": ("full_matrices", "compute_uv"), "gesvdp": ("full_matrices", "compute_uv"),
+               "gesvd": ("full_matrices", "compute_uv", "transposed")}
+# solver name -> its results' element types: x (the matrix's), r (its real type) or s32
+_RESULT_TYPES = {"potrf": ("x", "s32"), "getrf": ("x", "s32", "s32"), "geqrf": ("x", "x"),
+                 "orgqr": ("x",), "syevd": ("x", "r", "s32")}
+_REAL = {"f32": "f32", "f64": "f64", "c64": "f32", "c128": "f64"}
+
+
+def _check_call(ctx, inst, operands) -> None:
+    """The call as jaxlib's handler binds it (solver_kernels_ffi.cc), else HloVerifyError
+    naming the instruction: operand count and rank, the bool attributes (and syevd's
+    algorithm 0-2), the results' element types, square potrf/syevd, orgqr's tau, the SVDs'
+    result shapes."""
+    name = solver_name(inst)
+    want = 2 if name == "orgqr" else 1
+    if len(operands) != want:
+        raise ctx.error(f"{attrs.string(inst, 'custom_call_target')} takes {want} "
+                        f"operand(s), not {len(operands)}")
+    if isinstance(operands[0], list) or len(operands[0]) < 2:
+        raise ctx.error(f"{name} needs a matrix operand of rank >= 2 (batch..., m, n), not "
+                        f"{inst.operands[0].shape}")
+    _check_attrs(ctx, name, inst.attrs.get("backend_config", ""))
+    _check_result_types(ctx, inst, name)
+    a = inst.operands[0].shape
+    if name in ("potrf", "syevd") and a.dims[-1] != a.dims[-2]:
+        raise ctx.error(f"{name} needs square matrices, not {a}")
+    if name == "orgqr":
+        _check_orgqr(ctx, inst)
+    if name in SVD_NAMES:
+        _check_svd_shapes(ctx, inst, name)
+
+
+def _check_attrs(ctx, name: str, config: str) -> None:
+    for attr in _BOOL_ATTRS.get(name, ()):
+        if not re.search(rf"\b{attr}\s*=\s*(true|false)\b", config):
+            raise ctx.error(f"{name} needs the bool attribute {attr} (backend_config="
+                            f"{{{attr} = true}} or false), not {config or 'none'}")
+    if name == "syevd" and not re.search(r"\balgorithm\s*=\s*[012]\s*:\s*ui8\b", config):
+        raise ctx.error(f"syevd needs algorithm = 0, 1 or 2 : ui8 (default, QR, Jacobi), "
+                        f"not {config or 'none'}")
+
+
+def _check_result_types(ctx, inst, name: str) -> None:
+    element = inst.operands[0].shape.element_type
+    types = {"x": element, "r": _REAL.get(element, element), "s32": "s32"}
+    want = [types[k] for k in _RESULT_TYPES.get(name, ("x", "r", "x", "x", "s32"))]
+    if name == "orgqr":
+        got = None if inst.shape.is_tuple else [inst.shape.element_type]
+    else:
+        got = [r.element_type for r in inst.shape.elements] if inst.shape.is_tuple else None
+    if got != want:
+        what = "an array" if name == "orgqr" else f"a tuple of {len(want)}"
+        raise ctx.error(f"{name} of {inst.operands[0].shape} gives {what} of element types "
+                        f"({', '.join(want)}), not {inst.shape}")
+
+
+def _check_orgqr(ctx, inst) -> None:
+    """orgqr (a [..., m, n], tau [..., k]): tau of a's type and batch, k <= n <= m."""
+    a, tau = inst.operands[0].shape, inst.operands[1].shape
+    if tau.element_type != a.element_type or tau.rank != a.rank - 1 or \
+            tau.dims[:-1] != a.dims[:-2] or tau.dims[-1] > a.dims[-1] or \
+            a.dims[-1] > a.dims[-2]:
+        raise ctx.error(f"orgqr takes a [..., m, n] and tau [..., k] of its type and batch "
+                        f"with k <= n <= m, not {a} and {tau}")
+
+
+def _check_svd_shapes(ctx, inst, name: str) -> None:
+    """s [..., k] and the bounds of u and v (vt) as jaxlib checks them, from A's r x c (k =
+    min): U [..., r, r|k] and V [..., c, c|k] (gesvdj/gesvdp, whatever compute_uv);
+    VT [..., c|k, c] (gesvd: after U, or before it where transposed; both rank 0, as JAX
+    declares them, without compute_uv)."""
+    a = inst.operands[0].shape
+    batch, (r, c) = a.dims[:-2], a.dims[-2:]
+    k, full = min(r, c), attrs.ffi_bool(inst, "full_matrices", True)
+    u = batch + (r, r if full else k)
+    if name != "gesvd":
+        want = [u, batch + (c, c if full else k)]
+    elif not attrs.ffi_bool(inst, "compute_uv", True):
+        want = [(), ()]
+    else:
+        vt = batch + (c if full else k, c)
+        want = [vt, u] if attrs.ffi_bool(inst, "transposed", False) else [u, vt]
+    want = [batch + (k,)] + want
+    if [inst.shape.elements[i].dims for i in (1, 2, 3)] != want:
+        raise ctx.error(f"{attrs.string(inst, 'custom_call_target')} of {a} with "
+                        f"{inst.attrs.get('backend_config', '')} gives s, u, v of dims "
+                        f"{', '.join(map(str, want))}, not {inst.shape}")
+
+
 def _solver_rule(ctx, inst, operands):
     """The LAPACK target's rule, where it has one (the SVDs take the declared shapes)."""
+    _check_call(ctx, inst, operands)
     fn = CUSTOM_CALL_RULES.get(lapack_target(inst))
     return default_rule(ctx, inst, operands) if fn is None else fn(ctx, inst, operands)
 
@@ -79,7 +179,13 @@ def _solver_rule(ctx, inst, operands):
 def _pivots_rule(ctx, inst, operands):
     """s32[..., k] -> s32[..., m]: the batch of the pivots, m as declared; a dynamic m must be
     the pivots' own k (a square LU), the only size the call can know."""
+    target = attrs.string(inst, "custom_call_target")
+    if len(operands) != 1:
+        raise ctx.error(f"{target} takes 1 operand (the pivots), not {len(operands)}")
     (pivots,) = operands
+    if inst.operands[0].shape.element_type != "s32" or inst.shape.element_type != "s32":
+        raise ctx.error(f"{target} takes and gives s32 arrays, not {inst.operands[0].shape} "
+                        f"-> {inst.shape}")
     if isinstance(pivots, list) or len(pivots) < 1:
         raise ctx.error("lu_pivots_to_permutation needs pivots of rank >= 1 (batch..., k)")
     if inst.shape.is_tuple or inst.shape.rank != len(pivots):
