@@ -300,3 +300,51 @@ def test_malformed_solver_calls_are_clear_errors(target, operands, result, confi
     with pytest.raises(dynhlo.HloVerifyError, match=what) as info:
         dynhlo.compile(call_module(target, operands, result, config))
     assert "'c'" in str(info.value)   # the instruction
+
+
+def _export_cuda(fn, names: str, constraints, shapes, dtype):
+    """fn exported for CUDA at shapes over the dimension variables `names` (jax.export)."""
+    env = dict(zip(names.split(", "), jax.export.symbolic_shape(names, constraints=constraints)))
+    specs = [jax.ShapeDtypeStruct(tuple(env.get(d, d) for d in s), dtype) for s in shapes]
+    return jax.export.export(jax.jit(fn), platforms=("cuda",))(*specs)
+
+
+def test_lu_permutation_of_a_symbolic_rectangle_has_m_entries():
+    """lu of an m x n matrix: the permutation has m entries, not the k = min(m, n) pivots'
+    count (JAX passes m as a shape operand, which the import keeps)."""
+    exported = _export_cuda(jax.lax.linalg.lu, "m, n", ["m <= 5", "n <= 5"], [("m", "n")],
+                            np.float32)
+    exe = dynhlo.compile(dynhlo.parse_stablehlo(exported.mlir_module_serialized,
+                                                bounds={"m": 5, "n": 5}))
+    rng = np.random.default_rng(14)
+    for m, n in [(4, 2), (2, 4), (5, 1), (3, 3)]:
+        a = rng.standard_normal((m, n)).astype(np.float32)
+        check_case("lu", a, leaves(exe(a)), [np.asarray(x) for x in jax.lax.linalg.lu(a)],
+                   f"{m} x {n}")
+
+
+def test_complex_nan_constant_of_an_export():
+    """Complex inv holds a c64 NaN constant that StableHLO writes as two hex floats,
+    (0x7FC00000,0x7FC00000): one complex value, not two."""
+    exported = _export_cuda(jnp.linalg.inv, "n", [], [(3, 3)], np.complex64)
+    exe = dynhlo.compile(dynhlo.parse_stablehlo(exported.mlir_module_serialized))
+    rng = np.random.default_rng(15)
+    a = (rng.standard_normal((3, 3)) + 1j * rng.standard_normal((3, 3))).astype(np.complex64)
+    np.testing.assert_allclose(exe(a), np.asarray(jnp.linalg.inv(a)), rtol=1e-4, atol=1e-4)
+
+
+def test_x64_export_with_a_symbolic_size():
+    """Under jax_enable_x64 JAX converts each dimension variable to i64 before passing it on;
+    bounds by name still find it."""
+    previous = jax.config.jax_enable_x64
+    jax.config.update("jax_enable_x64", True)
+    try:
+        exported = _export_cuda(jnp.linalg.det, "n", ["n <= 4"], [("n", "n")], np.float64)
+        exe = dynhlo.compile(dynhlo.parse_stablehlo(exported.mlir_module_serialized,
+                                                    bounds={"n": 4}))
+        rng = np.random.default_rng(16)
+        for n in (1, 4):
+            a = rng.standard_normal((n, n))
+            np.testing.assert_allclose(exe(a), np.linalg.det(a), rtol=1e-12, err_msg=f"n={n}")
+    finally:
+        jax.config.update("jax_enable_x64", previous)

@@ -188,6 +188,8 @@ def dimension_names(module) -> dict[str, tuple[int, int]]:
                 continue
             name = str(attr["jax.global_constant"]).strip('"')
             owner = operand.owner
+            if getattr(owner, "name", "") == "stablehlo.convert":  # to i64 under jax_enable_x64
+                owner = owner.operands[0].owner
             if getattr(owner, "name", "") == "stablehlo.get_dimension_size":
                 source = owner.operands[0]
                 if source in args:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..hlo.shape import Shape, TupleShape
+from ..shapes.rules_gpu_solver import PIVOT_TARGETS
 from ..shapes.rules_misc import CUSTOM_CALL_RULES, IDENTITY_TARGETS
 from .stablehlo_convert import bounded, converts
 from .stablehlo_emit import dims_text
 from .stablehlo_ops import same_rank_bounds
 from .stablehlo_regions import region_computation, int_list, padding_pairs, window_attr
-from .stablehlo_sizes import result_bounds
+from .stablehlo_sizes import result_bounds, set_sizes
 
 PASS_THROUGH = set(CUSTOM_CALL_RULES) | set(IDENTITY_TARGETS) | {"PadToStatic",
                                                                   "SliceToDynamic"}
@@ -128,9 +129,21 @@ def pass_through(cx, target: str):
     version = cx.attr("api_version")
     if version is not None and int(version.value) == 4:
         attrs.append("api_version=API_VERSION_TYPED_FFI")
+    if target in PIVOT_TARGETS and shape_tensors and shapes[0].dynamic[-1]:
+        return [_pivots_to_permutation(cx, operands, attrs, shapes[0], shape_tensors[0])]
     shape = shapes[0] if len(shapes) == 1 else TupleShape(tuple(shapes))
     out = cx.comp.emit(shape, "custom-call", operands, ", ".join(attrs))
     return cx.converter.unpack(cx.comp, out, len(shapes))
+
+
+def _pivots_to_permutation(cx, operands, attrs, shape, shape_tensor):
+    """A permutation of dynamic size m: the LU's rows, which its pivots (k = min(m, n) of
+    them) do not give. The call runs at the bound (pivots < m leave entries m.. where they
+    are, so the first m are the size-m permutation) and set-dimension-size cuts it to the m
+    of the shape tensor JAX passes."""
+    static = Shape(shape.element_type, shape.dims, shape.dynamic[:-1] + (False,))
+    out = cx.comp.emit(static, "custom-call", operands, ", ".join(attrs))
+    return set_sizes(cx, out, shape_tensor, shape)
 
 
 @converts("stablehlo.batch_norm_inference", "stablehlo.batch_norm_training",

@@ -148,11 +148,13 @@ def _from_text(cx, text: str, dtype) -> np.ndarray:
     body = text[text.index("<") + 1:text.rindex("> :")]
     if body.startswith('"0x'):  # the raw little-endian bytes of every element
         return np.frombuffer(bytes.fromhex(body[3:-1]), dtype=dtype).copy()
-    bits = np.dtype(f"u{dtype.itemsize}") if dtype.itemsize in (1, 2, 4, 8) else None
+    # a complex constant writes each part on its own: (0x7FC00000,0x7FC00000) for c64
+    part = np.finfo(dtype).dtype if np.dtype(dtype).kind == "c" else np.dtype(dtype)
+    bits = np.dtype(f"u{part.itemsize}") if part.itemsize in (1, 2, 4, 8) else None
     values = []
     for tok in _ELEMENT.findall(body):
         if tok.startswith("0x") and bits is not None:
-            values.append(np.array(int(tok, 16), bits).view(dtype)[()])
+            values.append(np.array(int(tok, 16), bits).view(part)[()])
         elif tok in ("true", "false"):
             values.append(tok == "true")
         elif not tok.startswith("0x"):
