@@ -100,3 +100,15 @@ def test_complex_getrf_on_device(t, dtype):
         tol = 1e-5 if t == "c64" else 1e-12
         np.testing.assert_allclose(lu, want[0], rtol=tol, atol=tol)
     assert ipiv[0, 0] == 2
+
+
+def test_getrf_and_pivots_of_a_dynamic_rectangle_on_device():
+    """m != n: the permutation has m entries on the device too, as the CPU's."""
+    gpu, cpu = dynhlo.compile(DYNAMIC_LU, **GPU), dynhlo.compile(DYNAMIC_LU)
+    rng = np.random.default_rng(18)
+    for m, n in [(4, 2), (2, 5)]:
+        a = rng.standard_normal((m, n)).astype(np.float32)
+        got, want = _on_device(gpu, a), cpu(a)
+        assert got[2].shape == (m,)
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)

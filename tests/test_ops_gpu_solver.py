@@ -348,3 +348,34 @@ def test_x64_export_with_a_symbolic_size():
             np.testing.assert_allclose(exe(a), np.linalg.det(a), rtol=1e-12, err_msg=f"n={n}")
     finally:
         jax.config.update("jax_enable_x64", previous)
+
+
+def test_getrf_and_pivots_of_a_dynamic_rectangle():
+    """DYNAMIC_LU at m != n: the permutation has m entries (the getrf's rows, which the
+    pivots' count min(m, n) says), as JAX's."""
+    exe = dynhlo.compile(DYNAMIC_LU)
+    rng = np.random.default_rng(17)
+    for m, n in [(4, 2), (2, 4), (5, 3), (1, 5)]:
+        a = rng.standard_normal((m, n)).astype(np.float32)
+        lu, pivots, perm, info = exe(a)
+        want = [np.asarray(x) for x in jax.lax.linalg.lu(a)]
+        check_case("lu", a, [lu, pivots, perm], want, f"{m} x {n}")
+
+
+@pytest.mark.parametrize("target,operands,result,config,args,what", [
+    ("cusolver_potrf_ffi", ["f32[<=4,<=4]"], "(f32[<=4,<=4], s32[])", "lower = true",
+     [np.ones((2, 3), np.float32)], "potrf of a 2 x 3 matrix"),
+    ("cusolver_syevd_ffi", ["f32[<=4,<=4]"], "(f32[<=4,<=4], f32[<=4], s32[])",
+     "algorithm = 0 : ui8, lower = true", [np.ones((3, 2), np.float32)], "syevd of a 3 x 2"),
+    ("cusolver_orgqr_ffi", ["f32[<=4,<=4]", "f32[<=4]"], "f32[<=4,<=4]", "",
+     [np.ones((3, 2), np.float32), np.ones(3, np.float32)], "3 tau; it needs k <= n <= m"),
+    ("cusolver_orgqr_ffi", ["f32[<=4,<=4]", "f32[<=4]"], "f32[<=4,<=4]", "",
+     [np.ones((2, 3), np.float32), np.ones(2, np.float32)], "2 x 3 matrix"),
+])
+def test_dynamic_sizes_a_solver_refuses(target, operands, result, config, args, what):
+    """Sizes the bounds allow but the solver does not take: a DynamicSizeError naming the
+    instruction (a raw ValueError/IndexError, or a factor of garbage, before)."""
+    exe = dynhlo.compile(call_module(target, operands, result, config))
+    with pytest.raises(dynhlo.DynamicSizeError, match=what) as info:
+        exe(*args)
+    assert "'c'" in str(info.value)

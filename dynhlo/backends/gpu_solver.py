@@ -9,7 +9,7 @@ compute_uv declares u and vt rank-0.
 
 from __future__ import annotations
 
-from ..errors import UnsupportedError
+from ..errors import DynamicSizeError, UnsupportedError
 from ..hlo import attrs
 from ..shapes.rules_gpu_solver import SVD_NAMES, lapack_target, solver_name
 
@@ -29,6 +29,7 @@ def check_solver_call(table, inst) -> None:
 def call_as_lapack(table, ctx, inst, args):
     """The call's results from its LAPACK counterpart's lowering in `table`, NumPy arrays or
     torch tensors alike (NotImplemented passes through: the GPU's host tier)."""
+    _check_sizes(inst, args)
     fn = table.get(lapack_target(inst))
     results = NotImplemented if fn is None else fn(ctx, inst, args)
     name = solver_name(inst)
@@ -43,3 +44,16 @@ def call_as_lapack(table, ctx, inst, args):
         u = vt = u.reshape(-1)[:0].sum()  # a zero of u's type, rank 0 as declared
     return (a, s, vt, u, info) if attrs.ffi_bool(inst, "transposed", False) else \
         (a, s, u, vt, info)
+
+
+def _check_sizes(inst, args) -> None:
+    """What the declared bounds cannot promise where the matrix dims are dynamic (the rule
+    checks them statically): potrf and syevd take square matrices, orgqr k <= n <= m (more
+    tau than columns, or fewer rows than columns, is an error in cuSOLVER and LAPACK)."""
+    name, (m, n) = solver_name(inst), tuple(args[0].shape[-2:])
+    if name in ("potrf", "syevd") and m != n:
+        raise DynamicSizeError(f"instruction '{inst.name}': {name} of a {m} x {n} matrix; "
+                               f"it takes square matrices")
+    if name == "orgqr" and not args[1].shape[-1] <= n <= m:
+        raise DynamicSizeError(f"instruction '{inst.name}': orgqr of a {m} x {n} matrix and "
+                               f"{args[1].shape[-1]} tau; it needs k <= n <= m")

@@ -44,7 +44,7 @@ from ..errors import UnsupportedError
 from ..hlo import attrs
 from .rules import default_rule
 from .rules_misc import CUSTOM_CALL_RULES
-from .sizes import bound_of
+from .sizes import Formula, Sym, bound_of
 
 PREFIXES = ("cusolver", "hipsolver")
 # solver name -> (LAPACK name for real types, for complex types)
@@ -177,8 +177,10 @@ def _solver_rule(ctx, inst, operands):
 
 
 def _pivots_rule(ctx, inst, operands):
-    """s32[..., k] -> s32[..., m]: the batch of the pivots, m as declared; a dynamic m must be
-    the pivots' own k (a square LU), the only size the call can know."""
+    """s32[..., k] -> s32[..., m]: the batch of the pivots, m as declared; a dynamic m is the
+    rows of the LU whose min(m, n) pivots these are (a getrf in the module), else it must be
+    the pivots' own k (a square LU), the only size the call can know. (jax.export modules
+    pass m as a shape operand: the import cuts a permutation at the bound to it.)"""
     target = attrs.string(inst, "custom_call_target")
     if len(operands) != 1:
         raise ctx.error(f"{target} takes 1 operand (the pivots), not {len(operands)}")
@@ -193,6 +195,9 @@ def _pivots_rule(ctx, inst, operands):
                         f"array of the same rank, not {inst.shape}")
     m, k = inst.shape.dims[-1], pivots[-1]
     if inst.shape.dynamic[-1]:
+        rows = _rows_of_lu(k)
+        if rows is not None and bound_of(rows) == m:
+            return pivots[:-1] + (rows,)
         if m != bound_of(k):
             raise UnsupportedError(
                 f"custom-call '{inst.name}': a dynamic permutation size (<={m}) is known only "
@@ -202,6 +207,15 @@ def _pivots_rule(ctx, inst, operands):
         raise ctx.error(f"lu_pivots_to_permutation: {bound_of(k)} pivots do not fit a "
                         f"permutation of size {m}")
     return pivots[:-1] + (m,)
+
+
+def _rows_of_lu(k):
+    """m where the pivots' count k is an LU's min(m, n) (the getrf rule's formula, carried
+    through elementwise ops on the pivots), else None: the permutation has m entries."""
+    expr = k.root().expr if isinstance(k, Sym) else None
+    if isinstance(expr, Formula) and expr.fn is min and len(expr.args) == 2:
+        return expr.args[0]
+    return None
 
 
 for _target in SOLVER_TARGETS:
