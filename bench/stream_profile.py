@@ -1,5 +1,5 @@
 """Where a serving stream's time goes (bench/compare.py's streams), for one workload on one
-GPU: the AOT artifact's load and first call, then per request the host-to-device copy, the
+GPU: the AOT artifact's load (with its profile) and first call, then per request the host-to-device copy, the
 call and the device-to-host copy, for dynhlo (loaded artifact) and torch eager.
 
     python bench/stream_profile.py [--workload softmax_rows] [--requests 30]
@@ -8,6 +8,8 @@ call and the device-to-host copy, for dynhlo (loaded artifact) and torch eager.
 from __future__ import annotations
 
 import argparse
+import cProfile
+import pstats
 import sys
 import tempfile
 import time
@@ -37,9 +39,11 @@ def main() -> None:
     path = Path(tempfile.mkdtemp()) / "w.dynhlo"
     dynhlo.compile(w.hlo, backend="gpu").save(path)
     torch.cuda.synchronize()
+    profile = cProfile.Profile()   # where the load's time goes: imports, cubins, the plan
     t0 = time.perf_counter()
-    exe = dynhlo.load(path)
+    exe = profile.runcall(dynhlo.load, path)
     t1 = time.perf_counter()
+    pstats.Stats(profile).sort_stats("cumulative").print_stats(18)
     exe(*[torch.from_numpy(x).cuda() for x in inputs[0]], *weights).cpu()
     torch.cuda.synchronize()
     t2 = time.perf_counter()

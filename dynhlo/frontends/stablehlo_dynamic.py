@@ -192,7 +192,9 @@ def _gather_prefix_windows(cx, x: Val, idx: Val, slice_sizes: Val, sizes: list, 
     static, cuts = [], []
     points = samples(cx)
     for d, size in enumerate(sizes):
-        if size[0] == "c" and size[1] <= x.shape.dims[d]:
+        if d in g.collapsed_slice_dims or d in g.operand_batching_dims:
+            static.append(1)   # one element wide (StableHLO's gather verifier)
+        elif size[0] == "c" and size[1] <= x.shape.dims[d]:
             static.append(size[1])
         elif d not in g.start_index_map or sx.same_function(size, dimension_expr(cx, x, d),
                                                             points):
