@@ -130,10 +130,11 @@ def test_attention_is_one_kernel_with_the_cpu_backends_values(scale, k_nd, v_nd,
         np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-6)
 
 
-@pytest.mark.parametrize("target,launches", [(attention.TARGET_PROGRAMS, 2), (1, 1)])
-def test_a_long_query_axis_takes_the_long_tiles(target, launches, monkeypatch):
-    """A bound past LONG_ROWS query rows plans LONG_TILE's tiles and head chunks, with or
-    without key shares, and gives the CPU's values at every size."""
+@pytest.mark.parametrize("target", [attention.TARGET_PROGRAMS, 1])
+def test_long_query_axes_switch_kernels_at_long_rows(target, monkeypatch):
+    """A bound past LONG_ROWS query rows plans two attention kernels (the long one in
+    LONG_TILE's tiles and head chunks) and, with key shares, one combine: the sizes on both
+    sides of LONG_ROWS, and LONG_ROWS itself, give the CPU's values."""
     monkeypatch.setattr(attention, "TARGET_PROGRAMS", target)
     monkeypatch.setattr(attention, "LONG_ROWS", 16)
     monkeypatch.setattr(attention, "LONG_TILE", (16, 32, 4, 16))
@@ -141,11 +142,11 @@ def test_a_long_query_axis_takes_the_long_tiles(target, launches, monkeypatch):
         f"[{D},", "[24,")   # a head of 24, padded to 32: two chunks of 16
     exe, cpu = dynhlo.compile(text, **GPU, graph=True), dynhlo.compile(text)
     assert exe.program.graph is not None, exe.program.graph_refusal
-    assert attention_launches(exe) == launches
+    assert attention_launches(exe) == (3 if target > 1 else 2)
     tiles = [(s.kernel.block["BM"], s.kernel.block["BN"], s.kernel.num_warps)
              for s in exe.program.graph.prog.steps if "D" in s.kernel.block]
-    assert tiles == [(16, 32, 4)]
-    for m, n in SIZES + [(17, 70)]:
+    assert tiles == [(attention.BLOCK_M, attention.BLOCK_N, attention.NUM_WARPS), (16, 32, 4)]
+    for m, n in SIZES + [(16, 70), (17, 70)]:
         gen = np.random.default_rng(m * 100 + n)
         q, k, v = (gen.standard_normal(s, dtype=np.float32) for s in ((m, 24), (n, 24),
                                                                       (n, DV)))

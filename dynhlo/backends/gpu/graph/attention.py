@@ -55,12 +55,14 @@ MAX_HEAD = 256    # head widths (d, dv) held whole in registers
 # 255 registers, and 64-row tiles spill (bench/kernel_asm.py for sm_90); in chunks of 16,
 # 163 registers and no spills up to 128x64 on 8 warps.
 HEAD_CHUNK = 0
-# Long query axes: a bound past LONG_ROWS query rows takes 128-row tiles on 8 warps with the
-# head in chunks of 16 (H200, 2026-12-01, d = 64, 8 key shares; us at n = 128/512/1024/2048):
-# 32x64 tiles 24.9/18.5/35.9/108.1, 128x64 in chunks 32.2/26.2/40.0/67.5. The tile is
-# chosen by the bound: one kernel serves every size in the graph. (Two kernels, each doing
-# the work for its own range of sizes, were wrong on the device: the combine followed only
-# the last writer of the partial sums; runner._dependencies now orders several writers.)
+# Long query axes: past LONG_ROWS query rows a second kernel takes over, with 128-row tiles
+# on 8 warps and the head in chunks of 16 (H200, 2026-12-01, d = 64, 8 key shares; us at
+# n = 128/512/1024/2048): 32x64 tiles 24.9/18.5/35.9/108.1, 128x64 in chunks
+# 32.2/26.2/40.0/67.5. Both kernels are in the graph and each reads m from the size buffer:
+# the one whose range m is not in exits at once. They write the same partial sums, so one
+# combine launch serves both; the graph orders the second writer after the first and the
+# readers after both (runner._dependencies: the combine once followed the last writer only,
+# ran beside the first and read its sums half written).
 LONG_ROWS = 1024
 LONG_TILE = (128, 64, 8, 16)   # BM, BN, warps, head chunk
 
@@ -194,27 +196,30 @@ def attention_launches(prog, scores, values, scale, scratch) -> list:
     too few to fill the GPU, SPLITS programs per query block each over a share of the keys
     into a scratch value (`scratch(numel)` makes an f32 slot of that many elements) and a
     launch that combines them (FlashDecoding's split of the keys). A bound past LONG_ROWS
-    query rows takes LONG_TILE's tiles."""
+    query rows adds the long-axis kernel (LONG_TILE) for the sizes past LONG_ROWS."""
     m, n, d = scores.sizes
     q, k = scores.inputs
     v, dv = values.inputs[1], values.sizes[1]
     bound_m, bound_n = prog.bound_numel[q] // d, prog.bound_numel[k] // d
-    bm, bn, warps, chunk = LONG_TILE if bound_m > LONG_ROWS else (BLOCK_M, BLOCK_N,
-                                                                  NUM_WARPS, None)
-    blocks = max(1, -(-bound_m // bm))
-    splits = max(1, min(MAX_SPLITS, -(-bound_n // bn), TARGET_PROGRAMS // blocks))
+    long_m = LONG_TILE[0] if bound_m > LONG_ROWS else None
+    blocks = max(1, -(-min(bound_m, LONG_ROWS) // BLOCK_M))
+    splits = max(1, min(MAX_SPLITS, -(-bound_n // BLOCK_N),
+                        TARGET_PROGRAMS // (-(-bound_m // long_m) if long_m else blocks)))
     layout = (scores.dot[2], values.dot[2], _log2_factor(scale))
     tf32 = {"tf32_qk": scores.dot[3], "tf32_pv": values.dot[3]}   # each product's own rule
-    tiles = (bm, bn, warps, chunk)
-    if splits == 1:
-        return [(attention_kernel(d, dv, *layout, 1, 0, *tiles, **tf32), [q, k, v],
-                 values.out, [m, n], blocks)]
-    rows = max(bound_m, 1)
-    part = scratch(splits * rows * (dv + 2))
-    return [(attention_kernel(d, dv, *layout, splits, rows, *tiles, **tf32), [q, k, v],
-             part, [m, n], blocks * splits),
-            (combine_kernel(dv, splits, rows), [part], values.out, [m],
-             max(1, -(-bound_m // COMBINE_ROWS)))]
+    rows = max(bound_m, 1) if splits > 1 else 0
+    out = values.out if splits == 1 else scratch(splits * rows * (dv + 2))
+    kernels = [(attention_kernel(d, dv, *layout, splits, rows, **tf32,
+                                 below=LONG_ROWS if long_m else None), blocks)]
+    if long_m:
+        bm, bn, warps, chunk = LONG_TILE
+        kernels.append((attention_kernel(d, dv, *layout, splits, rows, bm, bn, warps, chunk,
+                                         **tf32, above=LONG_ROWS), -(-bound_m // bm)))
+    launches = [(kernel, [q, k, v], out, [m, n], work * splits) for kernel, work in kernels]
+    if splits > 1:
+        launches.append((combine_kernel(dv, splits, rows), [out], values.out, [m],
+                         max(1, -(-bound_m // COMBINE_ROWS))))
+    return launches
 
 
 def _log2_factor(scale) -> float:
@@ -239,7 +244,8 @@ def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
                      splits: int = 1, rows: int = 0, block_m: int = BLOCK_M,
                      block_n: int = BLOCK_N, num_warps: int = NUM_WARPS,
                      chunk: int | None = None, *, tf32_qk: bool = False,
-                     tf32_pv: bool = False) -> GraphKernel:
+                     tf32_pv: bool = False, below: int | None = None,
+                     above: int | None = None) -> GraphKernel:
     """out[m, dv] = softmax(s) · v for scores s = q[m, d] · kᵀ scaled so that
     s·`factor` is the exponent in base 2 (_log2_factor); f32 in IEEE arithmetic, except
     the product q·kᵀ in TF32 with `tf32_qk` and p·v with `tf32_pv` (each as its own dot's
@@ -251,7 +257,9 @@ def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
     `splits` > 1, program (block, j) takes the j-th share of the keys and stores its
     unnormalised sum, maximum and total to `out` laid out for `rows` rows (combine_kernel
     finishes). Tiles default to the tuned ones (bench/attention_tiles.py); `chunk`
-    (default HEAD_CHUNK) splits the q·kᵀ contraction, summed in the same order.
+    (default HEAD_CHUNK) splits the q·kᵀ contraction, summed in the same order. With
+    `below` (`above`) the kernel does the work only when m <= below (m > above) and
+    otherwise exits: two kernels of different tiles share one graph (LONG_ROWS).
     """
     dp, dvp = (max(16, 1 << (x - 1).bit_length()) for x in (d, dv))
     chunk = HEAD_CHUNK if chunk is None else chunk
@@ -276,14 +284,19 @@ def attention_kernel(d: int, dv: int, k_nd: bool, v_dn: bool, factor: float,
             s = s * {factor!r}
 """
     v_off = "re[None, :] * nn + rn[:, None]" if v_dn else "rn[:, None] * DV + re[None, :]"
+    blocks = "tl.cdiv(mm, BM)"
+    if below is not None:
+        blocks = f"tl.where(mm <= {below}, {blocks}, 0)"
+    if above is not None:
+        blocks = f"tl.where(mm > {above}, {blocks}, 0)"
     if splits == 1:
-        head = """    for t in range(tl.program_id(0), tl.cdiv(mm, BM), tl.num_programs(0)):
+        head = f"""    for t in range(tl.program_id(0), {blocks}, tl.num_programs(0)):
         rm = t * BM + tl.arange(0, BM)
         start, stop = 0, nn
 """
     else:
-        head = """    share = tl.cdiv(tl.cdiv(nn, SPLITS), BN) * BN
-    for t in range(tl.program_id(0), tl.cdiv(mm, BM) * SPLITS, tl.num_programs(0)):
+        head = f"""    share = tl.cdiv(tl.cdiv(nn, SPLITS), BN) * BN
+    for t in range(tl.program_id(0), {blocks} * SPLITS, tl.num_programs(0)):
         j = t % SPLITS
         rm = (t // SPLITS) * BM + tl.arange(0, BM)
         start = j * share

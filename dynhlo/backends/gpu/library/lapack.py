@@ -13,13 +13,14 @@ the same layouts, 1-based pivots, info values, uplo, LAPACK's Householder form):
   past the first NaN row, a blocked library may leave a few finite entries of the rows
   below it unfinished (NaN or not, they are not the CPU's); info is exact.
 - lapack_{s,d,c,z}getrf_ffi (x) -> (lu, ipiv 1-based, info): torch.linalg.lu_factor_ex,
-  LAPACK's partial pivoting (the first largest |value|, |re| + |im| for complex); info is the
-  first exactly zero pivot. A
-  matrix holding a NaN pivots as the library's idamax does, NaN |values| never the largest
-  (the CPU backend's NumPy argmax picks a NaN first), so its ipiv may differ from the CPU's;
-  its info agrees and its lu holds NaN there too. A batch holding a singular matrix that is
-  not square takes the host tier: on the H200 (torch 2.11, 2026-12-01) the device's factors
-  of a 5x4 matrix with a zero column did not satisfy P A = L U.
+  LAPACK's partial pivoting (the first largest |value|); info is the first exactly zero
+  pivot. A matrix holding a NaN pivots as the library's idamax does, NaN |values| never the
+  largest (the CPU backend's NumPy argmax picks a NaN first), so its ipiv may differ from the
+  CPU's; its info agrees and its lu holds NaN there too. Two cases take the host tier, as
+  the device's factors were not LAPACK's there (H200, torch 2.11, 2026-12-01/02): a batch
+  holding a singular matrix (a 5x4 matrix with a zero column did not satisfy P A = L U, and
+  a square one differed from LAPACK past its zero pivot), and complex matrices (the device
+  pivots by |z|, LAPACK's izamax by |re| + |im|: 3 against 2+2j picks another row).
 - lapack_{s,d}geqrf_ffi (x) -> (Householder vectors below R, tau): torch.geqrf.
 - lapack_{s,d}orgqr_ffi (x, tau) -> the first n columns of H_1...H_k:
   torch.linalg.householder_product (m >= n >= k, as LAPACK's orgqr asks; else the host tier).
@@ -91,13 +92,13 @@ def _first_true(marks: torch.Tensor, n: int) -> torch.Tensor:
 def getrf(ctx, inst, args):
     """(lu, ipiv s32[batch, min(m,n)] 1-based, info s32[batch]) of x [..., m, n]."""
     (a,) = args
-    if a.dtype not in TYPES:
-        return NotImplemented
+    if a.dtype not in _REAL:
+        return NotImplemented   # the module doc: complex pivots
     flat, batch = flat_batch(a)
     with Fp32Scope(False):
         lu, ipiv, info = torch.linalg.lu_factor_ex(flat)
-    if a.shape[-1] != a.shape[-2] and bool((info > 0).any()):
-        return NotImplemented   # the module doc: singular and not square
+    if bool((info > 0).any()):
+        return NotImplemented   # the module doc: singular
     return (lu.reshape(a.shape), ipiv.to(torch.int32).reshape(*batch, ipiv.shape[-1]),
             info.to(torch.int32).reshape(batch))
 
