@@ -1,6 +1,7 @@
 """Where a serving stream's time goes (bench/compare.py's streams), for one workload on one
-GPU: the AOT artifact's load (with its profile) and first call, then per request the host-to-device copy, the
-call and the device-to-host copy, for dynhlo (loaded artifact) and torch eager.
+GPU: the AOT artifact's load and first call (with their profiles), then per request the
+host-to-device copy, the call and the device-to-host copy, for dynhlo (loaded artifact) and
+torch eager.
 
     python bench/stream_profile.py [--workload softmax_rows] [--requests 30]
 """
@@ -44,9 +45,13 @@ def main() -> None:
     exe = profile.runcall(dynhlo.load, path)
     t1 = time.perf_counter()
     pstats.Stats(profile).sort_stats("cumulative").print_stats(18)
+    first = cProfile.Profile()     # and the first call's: graph capture, buffers, launches
+    first.enable()
     exe(*[torch.from_numpy(x).cuda() for x in inputs[0]], *weights).cpu()
     torch.cuda.synchronize()
+    first.disable()
     t2 = time.perf_counter()
+    pstats.Stats(first).sort_stats("cumulative").print_stats(25)
     print(f"{w.name}: load {1e3 * (t1 - t0):.1f} ms, first call {1e3 * (t2 - t1):.1f} ms")
     systems = {"dynhlo_aot": lambda *a: exe(*a), "eager": w.torch_fn}
     for name, fn in systems.items():
