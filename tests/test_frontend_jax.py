@@ -127,6 +127,9 @@ MORE = {
                ["u32[2]", "f32[n]"]),
     # x[n-1:n] is a real_dynamic_slice of static result 1 whose size (n - (n-1)) does not
     # fold; copysign's signbit bitcasts a scalar
+    # a dynamic_slice at the loop index over a dimension of symbolic size: its limit is
+    # start + sizes, the start data
+    "map_over_columns": (lambda x: lax.map(lambda r: r.sum(), x.T), ["f32[5,n]"]),
     "edge_pad_copysign": (lambda x: (jnp.pad(x, ((2, 2), (0, 0)), mode="edge"),
                                      jnp.copysign(x, -1.0)), ["f32[n,3]"]),
 }

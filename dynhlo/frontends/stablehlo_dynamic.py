@@ -81,15 +81,14 @@ def _dynamic_reshape(cx):
 @converts("stablehlo.real_dynamic_slice")
 def _real_dynamic_slice(cx):
     x, starts, limits, strides = cx.operands
-    s = shape_elements(cx, starts, "start")
-    lim = shape_elements(cx, limits, "limit")
     st = shape_elements(cx, strides, "strides")
+    s, spans = _starts_and_spans(cx, starts, limits)
     declared = cx.result_shape()
     sizes, size_vals = [], []
     for d in range(x.shape.rank):
         if st[d][0] != "c" or st[d][1] <= 0:
             raise cx.error(f"dimension {d} needs a constant positive stride")
-        span = sx.fold("add", sx.fold("sub", lim[d], s[d]), sx.const(st[d][1] - 1))
+        span = sx.fold("add", spans[d], sx.const(st[d][1] - 1))
         # a static result dimension is the size (JAX's x[n-1:n] is 1 where the expression
         # (n - (n-1)) does not fold)
         sizes.append(sx.const(declared.dims[d]) if not declared.dynamic[d]
@@ -99,6 +98,25 @@ def _real_dynamic_slice(cx):
         value = cx.comp.emit(S32, "add", [value, cx.comp.scalar(st[d][1] - 1)])
         size_vals.append(cx.comp.emit(S32, "divide", [value, cx.comp.scalar(st[d][1])]))
     return [window(cx, x, starts, s, sizes, size_vals, [e[1] for e in st])]
+
+
+def _starts_and_spans(cx, starts: Val, limits: Val) -> tuple[list, list]:
+    """(start, limit - start) expressions per dimension. A start computed from data (JAX's
+    dynamic_slice at a loop index: limit = start + sizes) has the sizes' expressions as its
+    spans and an unknown start."""
+    if starts.exprs is not None:
+        lim = shape_elements(cx, limits, "limit")
+        return starts.exprs, [sx.fold("sub", a, b) for a, b in zip(lim, starts.exprs)]
+    limit_op = cx.op.operands[2].owner
+    if getattr(limit_op, "name", None) == "stablehlo.add":
+        a, b = limit_op.operands
+        added = b if a == cx.op.operands[1] else a if b == cx.op.operands[1] else None
+        if added is not None and cx.scope.get(added).exprs is not None:
+            spans = cx.scope.get(added).exprs
+            return [("size", "start", 0, 0, 0)] * len(spans), spans
+    raise cx.error("the start is computed from data, not from argument shapes, and the "
+                   "limit is not that start plus sizes that are; dynhlo needs sizes it can "
+                   "bound")
 
 
 def window(cx: OpContext, x: Val, starts: Val, s: list, sizes: list, size_vals: list,
