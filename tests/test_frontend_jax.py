@@ -129,7 +129,7 @@ MORE = {
     # fold; copysign's signbit bitcasts a scalar
     # a dynamic_slice at the loop index over a dimension of symbolic size: its limit is
     # start + sizes, the start data
-    "map_over_columns": (lambda x: lax.map(lambda r: r.sum(), x.T), ["f32[5,n]"]),
+    "map_over_rows": (lambda x: lax.map(lambda r: r.sum(), x), ["f32[5,n]"]),
     "edge_pad_copysign": (lambda x: (jnp.pad(x, ((2, 2), (0, 0)), mode="edge"),
                                      jnp.copysign(x, -1.0)), ["f32[n,3]"]),
 }
