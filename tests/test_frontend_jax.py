@@ -380,17 +380,18 @@ def test_a_batch_of_windows_whole_on_an_indexed_dimension(name):
         _close(exe(a, j), jax.jit(batched)(a, j))
 
 
+@pytest.mark.parametrize("tall", [True, False])
 @pytest.mark.parametrize("mode", ["values", "reduced", "full"])
-def test_an_svd_of_run_time_rows(mode):
-    """jnp.linalg.svd of an n x 4 matrix, n on both sides of 4: s has min(n, 4) values (JAX's
-    shape operands), u and vt the mode's sizes; s as JAX's, u diag(s) vt = x."""
+def test_an_svd_of_run_time_rows(mode, tall):
+    """jnp.linalg.svd of an n x 4 (or 4 x n) matrix, n on both sides of 4: s has min(n, 4)
+    values (JAX's shape operands), u and vt the mode's sizes; s as JAX's, u diag(s) vt = x."""
     fn = {"values": lambda x: jnp.linalg.svd(x, compute_uv=False),
           "reduced": lambda x: jnp.linalg.svd(x, full_matrices=False),
           "full": jnp.linalg.svd}[mode]
-    exe = from_jax(fn, "f32[n,4]", bounds={"n": 7})
+    exe = from_jax(fn, "f32[n,4]" if tall else "f32[4,n]", bounds={"n": 7})
     rng = np.random.default_rng(3)
     for n in (1, 3, 4, 7):
-        x = rng.standard_normal((n, 4)).astype(np.float32)
+        x = rng.standard_normal((n, 4) if tall else (4, n)).astype(np.float32)
         got, want = exe(x), jax.jit(fn)(x)
         if mode == "values":
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)

@@ -282,13 +282,15 @@ for _k in "sdcz":
 
 
 
-def svd_mode(inst, m: int, n: int) -> tuple[str, bool]:
+def svd_mode(inst) -> tuple[str, bool]:
     """(mode, full) of JAX's SVD call (SVD_TARGETS) over [..., m, n] matrices, for the lowerings.
 
     Results (A overwritten, s [..., min(m,n)], u, vt, info [...]), as jax/_src/lax/linalg.py
     `_svd_cpu_gpu_lowering` declares them. The typed-FFI attribute `mode` is 'A' (full u
     [m,m], vt [n,n]), 'S' (reduced, min(m,n) columns / rows) or 'N' (singular values only; u
-    and vt are zeros of the declared shapes, full or not). `full`: whether u and vt are full.
+    and vt are zeros of the declared shapes, full or not). `full`: whether u and vt are full,
+    read from the declared shapes at A's bounds (so that the shape rule and the lowerings at
+    every run-time size agree; where both readings fit, full, as JAX's default).
     JAX's GPU solver SVDs (shapes/rules_gpu_solver.py) say it with the bools compute_uv and
     full_matrices instead.
     """
@@ -296,8 +298,11 @@ def svd_mode(inst, m: int, n: int) -> tuple[str, bool]:
         full = attrs.ffi_bool(inst, "full_matrices", True)
         return ("A" if full else "S") if attrs.ffi_bool(inst, "compute_uv", True) else "N", full
     mode = attrs.ffi_char(inst, "mode", "A")
-    full = mode == "A" or (mode == "N" and inst.shape.elements[2].dims[-1] != min(m, n))
-    return mode, full
+    if mode != "N":
+        return mode, mode == "A"
+    m, n = inst.operands[0].shape.dims[-2:]
+    u, vt = inst.shape.elements[2].dims, inst.shape.elements[3].dims
+    return mode, (u[-2:], vt[-2:]) == ((m, m), (n, n))
 
 
 SVD_TARGETS = tuple(f"lapack_{k}{name}_ffi" for k in "sdcz" for name in ("gesdd", "gesvd"))
@@ -312,7 +317,7 @@ def _svd_rule(ctx, inst, operands):
     if not inst.shape.is_tuple or len(inst.shape.elements) != 5:
         raise ctx.error("JAX's SVD call gives (A, s, u, vt, info)")
     k = _min_dim(m, n)
-    _, full = svd_mode(inst, bound_of(m), bound_of(n))
+    _, full = svd_mode(inst)
     return [operands[0], batch + (k,), batch + (m, m if full else k),
             batch + (n if full else k, n), batch]
 

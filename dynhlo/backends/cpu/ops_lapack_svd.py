@@ -20,7 +20,7 @@ def svd(ctx, inst, args):
     flat, batch = _batched(a)
     m, n = a.shape[-2:]
     k = min(m, n)
-    mode, full = svd_mode(inst, m, n)
+    mode, full = svd_mode(inst)
     real = np.finfo(a.dtype).dtype if a.dtype.kind == "c" else a.dtype
     s_out = np.zeros((len(flat), k), real)
     u_out = np.zeros((len(flat), m, m if full else k), a.dtype)

@@ -29,7 +29,7 @@ def svd(ctx, inst, args):
         return NotImplemented
     *_, m, n = a.shape
     k = min(m, n)
-    mode, full = svd_mode(inst, m, n)
+    mode, full = svd_mode(inst)
     flat, batch = flat_batch(a)
     nan, bad = nonfinite(flat)
     clean = replace_where(bad, flat, torch.zeros((), device=a.device))
