@@ -151,8 +151,9 @@ def _gtsv_rule(ctx, inst, operands):
         joined = [unify(p, q, inst.name) for p, q in zip(dims, rows)] \
             if len(dims) == len(rows) else [None]
         if None in joined:
-            raise ctx.error(f"{_target(inst)}: {name} is {operand.shape}; b "
-                            f"{inst.operands[3].shape} asks for its dims but the last")
+            raise ctx.error(f"{_target(inst)}: dl, d and du take b's dims but its last "
+                            f"([..., m] of b [..., m, k] = {inst.operands[3].shape}); {name} "
+                            f"is {operand.shape}")
         rows = tuple(joined)
     return _results(ctx, inst, [rows, rows, rows, rows + b[-1:], rows[:-1]],
                     [x, x, x, x, "s32"])

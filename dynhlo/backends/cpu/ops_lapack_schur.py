@@ -81,7 +81,8 @@ def gehrd(ctx, inst, args):
     info = np.full(len(flat), _gehrd_refusal(n, low, high), np.int32)
     if info.size and info[0] == 0:
         fn, query = lapack.get_lapack_funcs(("gehrd", "gehrd_lwork"), dtype=a.dtype)
-        lwork = _lwork(query(n, lo=low - 1, hi=high - 1)[0])
+        # at least n, which SciPy's wrapper asks (the query answers 1 where high = low)
+        lwork = max(n, _lwork(query(n, lo=low - 1, hi=high - 1)[0]))
         for i, x in enumerate(flat):
             h[i], tau[i], info[i] = fn(x, lo=low - 1, hi=high - 1, lwork=lwork)
     return h.reshape(a.shape), tau.reshape(batch + (tau.shape[-1],)), info.reshape(batch)
