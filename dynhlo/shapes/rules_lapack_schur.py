@@ -111,13 +111,13 @@ def _schur_rule(ctx, inst, operands):
 def _hessenberg_rule(ctx, inst, operands):
     x, _ = _operand_types(ctx, inst, 1)
     batch, n = _square(ctx, inst, operands[0])
-    check_ilo_ihi(ctx, inst, bound_of(n))
+    _check_ilo_ihi(ctx, inst, bound_of(n))
     return _results(ctx, inst, [batch + (n, n), batch + (_less_one(n),), batch],
                     [x, x, "s32"])
 
 
-def check_ilo_ihi(ctx, inst, n: int) -> tuple[int, int]:
-    """gehrd's (low, high) where LAPACK takes them for an n x n matrix (1 <= low <=
+def _check_ilo_ihi(ctx, inst, n: int) -> None:
+    """gehrd's low and high as LAPACK takes them for an n x n matrix (1 <= low <=
     max(1, n), min(low, n) <= high <= n), else HloVerifyError. A dynamic n is checked at
     its bound here; the lowering gives LAPACK's negative info where the actual size is
     smaller than high."""
@@ -128,7 +128,6 @@ def check_ilo_ihi(ctx, inst, n: int) -> tuple[int, int]:
     if not (1 <= low <= max(1, n) and min(low, n) <= high <= n):
         raise ctx.error(f"{_target(inst)}: low = {low}, high = {high} outside 1 <= low <= "
                         f"high <= n = {n} (LAPACK's ilo, ihi)")
-    return low, high
 
 
 def _tridiagonal_rule(ctx, inst, operands):
