@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..hlo.shape import Shape, TupleShape
+from ..shapes import rules_lapack_schur  # noqa: F401  (its targets pass through too)
 from ..shapes.rules_gpu_solver import PIVOT_TARGETS
 from ..shapes.rules_misc import CUSTOM_CALL_RULES, IDENTITY_TARGETS
 from .stablehlo_convert import bounded, converts

@@ -84,6 +84,14 @@ def ffi_bool(inst: Instruction, name: str, default: bool) -> bool:
     return found.group(1) == "true" if found else default
 
 
+def ffi_int(inst: Instruction, name: str) -> int | None:
+    """An integer attribute of a typed-FFI call: backend_config={low = 1 : i32} -> 1; None
+    where the config does not name it."""
+    found = re.search(rf"\b{name}\s*=\s*(-?\d+)\s*:\s*[su]?i\d+\b",
+                      inst.attrs.get("backend_config", ""))
+    return int(found.group(1)) if found else None
+
+
 def ffi_uplo(inst: Instruction) -> str:
     """The triangle a factorization reads, 'L' or 'U': LAPACK's char `uplo` (JAX's CPU calls)
     or the bool `lower` (its cuSOLVER/hipSOLVER calls); 'L' where neither is named."""
