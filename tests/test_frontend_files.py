@@ -128,6 +128,17 @@ def test_hlo_proto_text_form():
     np.testing.assert_array_equal(kept, _masked_sum(x)[1])
 
 
+def test_hlo_proto_with_a_large_constant_keeps_its_values():
+    # XLA's printer writes a constant of more than a few elements as `{...}` by default
+    jax = pytest.importorskip("jax")
+    weights = np.arange(30, dtype=np.float32).reshape(6, 5) / 7
+    lowered = jax.jit(lambda x: x @ weights.T).lower(np.ones((2, 5), np.float32))
+    proto = lowered.compiler_ir("hlo").as_serialized_hlo_module_proto()
+    x = np.random.default_rng(0).standard_normal((2, 5)).astype(np.float32)
+    got = dynhlo.compile(dynhlo.parse_hlo_proto(proto))(x)
+    np.testing.assert_allclose(got, x @ weights.T, rtol=1e-6)
+
+
 def test_hlo_proto_garbage_is_a_parse_error():
     pytest.importorskip("jaxlib")
     with pytest.raises(dynhlo.HloParseError, match="not an HloModuleProto"):

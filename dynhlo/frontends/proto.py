@@ -1,7 +1,8 @@
 """XLA's HloModuleProto: the binary `.pb` and the text proto form (`hlo_module { ... }`).
 
 Binary protos are turned into HLO text by jaxlib's xla_client (`XlaComputation(proto)
-.as_hlo_text()`, XLA's own printer), then parsed by dynhlo.parse_hlo. The text form is first
+.as_hlo_text(print_large_constants=True)`, XLA's own printer: by default it writes a
+constant of more than a few elements as `{...}`), then parsed by dynhlo.parse_hlo. The text form is first
 read into a binary proto with protobuf and XLA's `hlo_pb2` (shipped with tensorflow).
 Bounded dynamic dimensions survive both (XLA prints them `<=N`).
 """
@@ -27,7 +28,7 @@ def parse_hlo_proto(data: bytes) -> HloModule:
         raise UnsupportedError(f"reading an HloModuleProto needs jaxlib ({exc}); install it "
                                f"with: {INSTALL}") from None
     try:
-        text = xla_client.XlaComputation(bytes(data)).as_hlo_text()
+        text = xla_client.XlaComputation(bytes(data)).as_hlo_text(print_large_constants=True)
     except Exception as exc:  # XlaRuntimeError / ValueError from the proto parser
         raise HloParseError(f"not an HloModuleProto: {str(exc).splitlines()[0][:200]}", 1, 1) \
             from None
