@@ -22,6 +22,7 @@ from ..hlo.parser import parse_hlo
 from ..hlo.types import ELEMENT_TYPES, to_numpy_dtype
 from ..runtime.executable import compile as compile_module
 from .jax import named_bounds, parse_symbolic_shape
+from .literal_proto import fill_elided_constants
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_%][\w.\-]*|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\S')
 
@@ -33,11 +34,22 @@ def lower_tf(fn, shapes: list, sizes: dict) -> str:
                      to_numpy_dtype(element)) for element, dims in shapes]
     compiled = tf.function(fn, jit_compile=True)
     try:
-        return compiled.experimental_get_compiler_ir(*args)(stage="hlo")
+        lowered = compiled.experimental_get_compiler_ir(*args)
+        text = lowered(stage="hlo")
+        if "{...}" in text:   # large constants elided: their values are in the proto
+            text = fill_elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2())
+        return text
+    except UnsupportedError:
+        raise
     except Exception as exc:  # noqa: BLE001 - TF's refusals (ops XLA cannot compile, ...)
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise UnsupportedError(f"tensorflow cannot lower this function to HLO at sizes "
                                f"{sizes}: {type(exc).__name__}: {first[:300]}") from exc
+
+
+def _hlo_pb2():
+    from tensorflow.compiler.xla.service import hlo_pb2
+    return hlo_pb2
 
 
 def _tokens(text: str) -> list[tuple[str, int]]:
