@@ -13,20 +13,10 @@ from __future__ import annotations
 import re
 
 from ..hlo import attrs
-from .rules_misc import CUSTOM_CALL_RULES
 
 LETTER_TYPES = {"s": "f32", "d": "f64", "c": "c64", "z": "c128"}
 REAL_TYPES = {"f32": "f32", "f64": "f64", "c64": "f32", "c128": "f64"}
 COMPLEX_TYPES = {"f32": "c64", "f64": "c128", "c64": "c64", "c128": "c128"}
-
-
-def lapack_rule(kinds: str, name: str):
-    """Register a rule for lapack_{s,d,c,z}NAME_ffi (the kinds given) in CUSTOM_CALL_RULES."""
-    def register(fn):
-        for k in kinds:
-            CUSTOM_CALL_RULES[f"lapack_{k}{name}_ffi"] = fn
-        return fn
-    return register
 
 
 def check_operands(ctx, inst, operands, count: int) -> str:

@@ -18,11 +18,11 @@ k <= n <= m at run time are the lowerings' DynamicSizeError.
 
 from __future__ import annotations
 
-from .lapack_calls import check_operands, check_result_types, lapack_rule
-from .rules_misc import _min_dim  # min(m, n) as a size formula, as getrf's pivots
+from .lapack_calls import check_operands, check_result_types
+from .rules_misc import _lapack, _min_dim  # rule registration; min(m, n) as getrf's
 
 
-@lapack_rule("sdcz", "geqrf")
+@_lapack("sdcz", "geqrf")
 def _geqrf_rule(ctx, inst, operands):
     element = check_operands(ctx, inst, operands, 1)
     check_result_types(ctx, inst, [element, element])
@@ -30,8 +30,8 @@ def _geqrf_rule(ctx, inst, operands):
     return [x, x[:-2] + (_min_dim(x[-2], x[-1]),)]
 
 
-@lapack_rule("sd", "orgqr")
-@lapack_rule("cz", "ungqr")
+@_lapack("sd", "orgqr")
+@_lapack("cz", "ungqr")
 def _orgqr_rule(ctx, inst, operands):
     element = check_operands(ctx, inst, operands, 2)
     check_result_types(ctx, inst, [element])

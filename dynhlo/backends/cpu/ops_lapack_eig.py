@@ -33,20 +33,20 @@ def geev(ctx, inst, args):
     vl = np.zeros((len(flat), n, n), vector_type)
     vr = np.zeros_like(vl)
     info = np.zeros(len(flat), np.int32)
-    for i, x in enumerate(flat):
-        if n:  # LAPACK refuses n = 0 (lda >= 1); there is nothing to compute
-            info[i] = _one(x, left, right, w[i], vl[i], vr[i])
+    if n:  # LAPACK refuses n = 0 (lda >= 1); there is nothing to compute
+        (fn,) = get_lapack_funcs(("geev",), (flat,))
+        for i, x in enumerate(flat):
+            info[i] = _one(fn, x, left, right, w[i], vl[i], vr[i])
     values = (w.real.copy(), w.imag.copy()) if a.dtype.kind == "f" else (w,)
     return (*(v.reshape(batch + (n,)) for v in values), vl.reshape(a.shape),
             vr.reshape(a.shape), info.reshape(batch))
 
 
-def _one(x, left: bool, right: bool, w, vl, vr) -> int:
-    """geev of one n x n matrix into w, vl, vr (complex); its info."""
+def _one(fn, x, left: bool, right: bool, w, vl, vr) -> int:
+    """LAPACK's geev `fn` of one n x n matrix into w, vl, vr (complex); its info."""
     if not np.isfinite(x).all():
         w[:] = vl[:] = vr[:] = np.nan
         return -4
-    (fn,) = get_lapack_funcs(("geev",), (x,))
     *values, left_packed, right_packed, info = fn(x, compute_vl=left, compute_vr=right)
     if info != 0:
         w[:] = vl[:] = vr[:] = np.nan
