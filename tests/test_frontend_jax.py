@@ -125,6 +125,10 @@ MORE = {
                                          jnp.bfloat16)), ["f32[n]"]),
     "random": (lambda k, x: x + jax.random.normal(jax.random.wrap_key_data(k), x.shape),
                ["u32[2]", "f32[n]"]),
+    # x[n-1:n] is a real_dynamic_slice of static result 1 whose size (n - (n-1)) does not
+    # fold; copysign's signbit bitcasts a scalar
+    "edge_pad_copysign": (lambda x: (jnp.pad(x, ((2, 2), (0, 0)), mode="edge"),
+                                     jnp.copysign(x, -1.0)), ["f32[n,3]"]),
 }
 
 
@@ -371,3 +375,25 @@ def test_a_batch_of_windows_whole_on_an_indexed_dimension(name):
         a = rng.standard_normal((b, n, 5)).astype(np.float32)
         j = np.array([2, 0, 9, -1][:b], np.int32)   # past the ends: clamped as XLA does
         _close(exe(a, j), jax.jit(batched)(a, j))
+
+
+@pytest.mark.parametrize("mode", ["values", "reduced", "full"])
+def test_an_svd_of_run_time_rows(mode):
+    """jnp.linalg.svd of an n x 4 matrix, n on both sides of 4: s has min(n, 4) values (JAX's
+    shape operands), u and vt the mode's sizes; s as JAX's, u diag(s) vt = x."""
+    fn = {"values": lambda x: jnp.linalg.svd(x, compute_uv=False),
+          "reduced": lambda x: jnp.linalg.svd(x, full_matrices=False),
+          "full": jnp.linalg.svd}[mode]
+    exe = from_jax(fn, "f32[n,4]", bounds={"n": 7})
+    rng = np.random.default_rng(3)
+    for n in (1, 3, 4, 7):
+        x = rng.standard_normal((n, 4)).astype(np.float32)
+        got, want = exe(x), jax.jit(fn)(x)
+        if mode == "values":
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+            continue
+        u, s, vt = got
+        assert [a.shape for a in got] == [a.shape for a in want]
+        np.testing.assert_allclose(s, want[1], rtol=1e-5, atol=1e-5)
+        k = len(s)
+        np.testing.assert_allclose((u[:, :k] * s) @ vt[:k], x, atol=1e-5)

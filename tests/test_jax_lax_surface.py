@@ -37,6 +37,7 @@ CASES = {
     "argmax_axis1": (lambda x: jnp.argmax(x, axis=1), _rows),
     "cumsum": (lambda x: jnp.cumsum(x, axis=0), _rows),
     "cummax": (lambda x: lax.cummax(x, axis=0), _rows),
+    "copysign": (lambda x: jnp.copysign(x, -1.0), _rows),   # signbit of a scalar
     "sort": (lambda x: jnp.sort(x, axis=0), _rows),
     "top_k": (lambda x: lax.top_k(x, 2), _rows),
     "softmax_keepdims": (lambda x: jax.nn.softmax(x, axis=1), _rows),

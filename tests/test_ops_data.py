@@ -218,3 +218,24 @@ def test_bitcast_convert_narrow_needs_the_ratio_as_last_dim():
   ROOT b = f32[<=5] bitcast-convert(a)""")
     with pytest.raises(HloVerifyError, match="last dimension of 4"):
         run_hlo(text, np.zeros((2, 3), np.uint8))
+
+
+@pytest.mark.parametrize("src,dst,x,want", [
+    ("f32[]", "s32[]", np.float32(-1.0), np.float32(-1.0).view(np.int32)),
+    ("f64[]", "s32[2]", np.float64(1.5), np.array([1.5]).view(np.int32)),
+    ("s32[2]", "f64[]", np.array([1.5]).view(np.int32), np.float64(1.5)),
+])
+def test_bitcast_convert_of_a_scalar_keeps_its_rank(src, dst, x, want):
+    # JAX's signbit of a scalar (jnp.copysign) is a bitcast-convert of an f32[]: it came out
+    # as s32[1] and failed the shift after it
+    got = run_hlo(module(f"  a = {src} parameter(0)\n  ROOT b = {dst} bitcast-convert(a)"), x)
+    assert got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype
+    np.testing.assert_array_equal(got, want)
+
+
+def test_reduce_precision_of_a_scalar_keeps_its_rank():
+    text = module("  a = f32[] parameter(0)\n"
+                  "  ROOT b = f32[] reduce-precision(a), exponent_bits=5, mantissa_bits=10")
+    got = run_hlo(text, np.float32(1.0003))
+    assert got.shape == ()
+    assert got == np.float32(np.float16(1.0003))    # f16's format: 1 + 2**-10 nearest

@@ -40,3 +40,16 @@ def test_svd_values_only():
         dialect="hlo")
     np.testing.assert_allclose(dynhlo.compile(text)(x), np.linalg.svd(x, compute_uv=False),
                                rtol=1e-5)
+
+
+@pytest.mark.parametrize("old,new", [("f32[3]", "f32[4]"),           # s: min(m, n) = 3
+                                     ("f32[3,3]", "f32[5,3]")])      # vt of 'S': k x n
+def test_svd_call_with_results_of_the_wrong_shape_is_a_verify_error(old, new):
+    x = np.ones((5, 3), np.float32)
+    text = jax.jit(lambda a: jnp.linalg.svd(a, full_matrices=False)).lower(x).as_text(
+        dialect="hlo")
+    call = next(line for line in text.splitlines() if "gesdd_ffi" in line)
+    assert old in call
+    bad = text.replace(call, call.replace(old, new, 1))
+    with pytest.raises(dynhlo.HloVerifyError, match="svd|custom-call|gesdd"):
+        dynhlo.compile(bad)

@@ -84,12 +84,16 @@ def _real_dynamic_slice(cx):
     s = shape_elements(cx, starts, "start")
     lim = shape_elements(cx, limits, "limit")
     st = shape_elements(cx, strides, "strides")
+    declared = cx.result_shape()
     sizes, size_vals = [], []
     for d in range(x.shape.rank):
         if st[d][0] != "c" or st[d][1] <= 0:
             raise cx.error(f"dimension {d} needs a constant positive stride")
         span = sx.fold("add", sx.fold("sub", lim[d], s[d]), sx.const(st[d][1] - 1))
-        sizes.append(sx.fold("div", span, st[d]))
+        # a static result dimension is the size (JAX's x[n-1:n] is 1 where the expression
+        # (n - (n-1)) does not fold)
+        sizes.append(sx.const(declared.dims[d]) if not declared.dynamic[d]
+                     else sx.fold("div", span, st[d]))
         # the same arithmetic on the values the program computed: (limit - start + st-1)/st
         value = cx.comp.emit(S32, "subtract", [element(cx, limits, d), element(cx, starts, d)])
         value = cx.comp.emit(S32, "add", [value, cx.comp.scalar(st[d][1] - 1)])

@@ -48,7 +48,7 @@ class Sharding:
         self._check(full.shape, where)
         index = tuple(slice(t * (n // k), (t + 1) * (n // k))
                       for t, n, k in zip(tile, full.shape, self.tiles.shape))
-        return np.ascontiguousarray(full[index])
+        return np.asarray(full[index], order="C")
 
     def assemble(self, pieces: list[np.ndarray], where: str) -> np.ndarray:
         """The full array from `pieces[p]`, partition p's piece (the first holder of a tile)."""

@@ -173,6 +173,8 @@ def _check_svd_shapes(ctx, inst, name: str) -> None:
 def _solver_rule(ctx, inst, operands):
     """The LAPACK target's rule, where it has one (the SVDs take the declared shapes)."""
     _check_call(ctx, inst, operands)
+    if solver_name(inst) in SVD_NAMES:   # their own layouts (_check_svd_shapes)
+        return default_rule(ctx, inst, operands)
     fn = CUSTOM_CALL_RULES.get(lapack_target(inst))
     return default_rule(ctx, inst, operands) if fn is None else fn(ctx, inst, operands)
 

@@ -269,7 +269,6 @@ def _trsm_rule(ctx, inst, operands):
 for _k in "sdcz":
     CUSTOM_CALL_RULES[f"blas_{_k}trsm_ffi"] = _trsm_rule
 
-SVD_TARGETS = tuple(f"lapack_{k}{name}_ffi" for k in "sdcz" for name in ("gesdd", "gesvd"))
 
 
 def svd_mode(inst, m: int, n: int) -> tuple[str, bool]:
@@ -288,6 +287,27 @@ def svd_mode(inst, m: int, n: int) -> tuple[str, bool]:
     mode = attrs.ffi_char(inst, "mode", "A")
     full = mode == "A" or (mode == "N" and inst.shape.elements[2].dims[-1] != min(m, n))
     return mode, full
+
+
+SVD_TARGETS = tuple(f"lapack_{k}{name}_ffi" for k in "sdcz" for name in ("gesdd", "gesvd"))
+
+
+def _svd_rule(ctx, inst, operands):
+    """(A, s [..., k], u [..., m, m|k], vt [..., n|k, n], info [...]) of A [..., m, n],
+    k = min(m, n), full or not as svd_mode reads it at the bounds: sizes follow A's (a
+    matrix of run-time size m has s, u and vt of run-time sizes, as JAX's shape operands
+    say under shape polymorphism)."""
+    batch, m, n = _matrix(ctx, operands[0])
+    if not inst.shape.is_tuple or len(inst.shape.elements) != 5:
+        raise ctx.error("JAX's SVD call gives (A, s, u, vt, info)")
+    k = _min_dim(m, n)
+    _, full = svd_mode(inst, bound_of(m), bound_of(n))
+    return [operands[0], batch + (k,), batch + (m, m if full else k),
+            batch + (n if full else k, n), batch]
+
+
+for _target in SVD_TARGETS:
+    CUSTOM_CALL_RULES[_target] = _svd_rule
 
 _previous_custom_call_rule = RULES.get(Opcode.CUSTOM_CALL, default_rule)
 

@@ -167,7 +167,7 @@ def distributed(*opcodes: Opcode):
 
 def _tensor(inst, array):
     import torch
-    array = np.ascontiguousarray(array)
+    array = np.asarray(array, order="C")
     if array.dtype.name == "bfloat16":  # ml_dtypes' bfloat16: the same bits in torch's
         return torch.from_numpy(array.view(np.int16).copy()).view(torch.bfloat16)
     try:

@@ -90,7 +90,7 @@ def bitcast(ctx, inst, args):
     phys = np.transpose(x, src).reshape(phys_shape)
     out = np.transpose(phys, np.argsort(dst))
     dtype = to_numpy_dtype(inst.shape.element_type)
-    return np.ascontiguousarray(out).view(dtype) if dtype != out.dtype else out
+    return np.asarray(out, order="C").view(dtype) if dtype != out.dtype else out
 
 
 @lowering(Opcode.BITCAST_CONVERT)
@@ -101,7 +101,7 @@ def bitcast_convert(ctx, inst, args):
     dtype = to_numpy_dtype(inst.shape.element_type)
     if x.dtype.itemsize * 8 != _bits(inst.operands[0]) or dtype.itemsize * 8 != _bits(inst):
         raise ctx.error("bitcast-convert of sub-byte element types is not supported")
-    x = np.ascontiguousarray(x)
+    x = np.asarray(x, order="C")
     if x.dtype.itemsize == dtype.itemsize:
         return x.view(dtype)
     if x.dtype.itemsize > dtype.itemsize:

@@ -69,7 +69,7 @@ def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> n
                                 mantissa_bits).astype(x.dtype)
     src_exp, src_man, utype = layout
     u = utype
-    bits = np.ascontiguousarray(x).view(utype).copy()
+    bits = np.asarray(x, order="C").view(utype).copy()
     if mantissa_bits < src_man:
         shift = u(src_man - mantissa_bits)
         last = u(1) << shift
