@@ -326,6 +326,8 @@ MALFORMED = [
      "compute_right = 86 : ui8", "compute_left"),
     ("lapack_sgeev_ffi", ["f32[3,3]"], "(f32[3], f32[3], c64[3,3], c64[3,3], s32[])",
      "compute_left = 88 : ui8, compute_right = 86 : ui8", "compute_left"),
+    ("lapack_sgeev_ffi", ["f32[3,3]"], "(f32[3], f32[3], c64[3,3], c64[3,3], s32[])",
+     "compute_left = 86 : ui8, compute_right = 9999999999 : ui8", "compute_right"),
     ("lapack_sgeev_ffi", ["f32[2,3,3]"], "(f32[2,3], f32[2,3], c64[2,3,3], c64[2,3,3], s32[3])",
      _GEEV, "declared"),
     ("lapack_zgeev_ffi", ["c128[3,3]"], "(c128[4], c128[3,3], c128[3,3], s32[])", _GEEV,

@@ -15,7 +15,6 @@ import re
 from ..hlo import attrs
 
 LETTER_TYPES = {"s": "f32", "d": "f64", "c": "c64", "z": "c128"}
-REAL_TYPES = {"f32": "f32", "f64": "f64", "c64": "f32", "c128": "f64"}
 COMPLEX_TYPES = {"f32": "c64", "f64": "c128", "c64": "c64", "c128": "c128"}
 
 
@@ -32,7 +31,7 @@ def check_operands(ctx, inst, operands, count: int) -> str:
     types = [o.shape.element_type for o in inst.operands]
     letter = re.fullmatch(r"lapack_([sdcz])\w+_ffi", target)
     want = LETTER_TYPES[letter.group(1)] if letter else types[0]
-    if want not in REAL_TYPES or any(t != want for t in types):
+    if want not in COMPLEX_TYPES or any(t != want for t in types):
         raise ctx.error(f"{target} takes {want if letter else 'f32, f64, c64 or c128'} "
                         f"operands, not {', '.join(str(o.shape) for o in inst.operands)}")
     return want

@@ -40,7 +40,7 @@ def _check_modes(ctx, inst) -> None:
     config = inst.attrs.get("backend_config", "")
     for side in ("left", "right"):
         found = re.search(rf"\bcompute_{side}\s*=\s*(\d+)\s*:\s*ui8\b", config)
-        if found is None or chr(int(found.group(1))) not in MODES:
+        if found is None or int(found.group(1)) not in map(ord, MODES):
             raise ctx.error(f"geev needs compute_{side} = 78 : ui8 ('N') or 86 : ui8 ('V') "
                             f"in its backend_config, not {config or 'none'}")
 
