@@ -196,6 +196,6 @@ def test_lapack_dynamic_batch_equals_static_per_matrix(target, operands, results
 
 
 def test_unknown_lapack_target_is_unsupported():
-    text = call_module("lapack_sgeev_ffi", ["f32[3,3]"], "(f32[3,3], f32[3], s32[])")
-    with pytest.raises(dynhlo.UnsupportedError, match="lapack_sgeev_ffi"):
+    text = call_module("lapack_sgeqp3_ffi", ["f32[3,3]", "s32[3]"], "(f32[3,3], s32[3], f32[3])")
+    with pytest.raises(dynhlo.UnsupportedError, match="lapack_sgeqp3_ffi"):
         dynhlo.compile(text)

@@ -81,8 +81,9 @@ def export_jax(fn, shapes, bounds: dict):
         # Lowered for JAX's CPU platform on every machine: its linear algebra is then
         # LAPACK's custom calls (lapack_*_ffi), which both backends run. JAX's default
         # platform on a GPU machine is cuda, whose cuSOLVER targets dynhlo runs too through
-        # the same lowerings (shapes/rules_gpu_solver.py), but for fewer types (no complex
-        # QR), so one module, whatever the machine, is the CPU platform's.
+        # the same lowerings (shapes/rules_gpu_solver.py), but for fewer functions (no
+        # jnp.linalg.eig: cuSOLVER's geev is not run), so one module, whatever the machine,
+        # is the CPU platform's.
         exported = export.export(fn if hasattr(fn, "lower") else jax.jit(fn),
                                  platforms=("cpu",))(*specs)
     except Exception as exc:  # noqa: BLE001 - JAX's own refusals: callbacks, size-1 checks, ...

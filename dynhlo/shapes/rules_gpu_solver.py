@@ -32,8 +32,9 @@ an orgqr with m < n, SVD results of other dims, non-s32 pivots) is an HloVerifyE
 naming the instruction when the module compiles.
 
 Other GPU solver targets (sytrd, ormqr, geev, the Cholesky update, the sparse solvers) stay
-unknown targets, and a type whose LAPACK counterpart dynhlo does not run (complex geqrf and
-orgqr) is an UnsupportedError when the module compiles.
+unknown targets; a type whose LAPACK counterpart dynhlo does not run would be an
+UnsupportedError when the module compiles (backends/gpu_solver.py; each of the four types
+has one now, complex orgqr being LAPACK's ungqr).
 """
 
 from __future__ import annotations

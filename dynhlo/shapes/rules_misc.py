@@ -261,17 +261,6 @@ def _syevd_rule(ctx, inst, operands):
     return [operands[0], batch + (n,), batch]
 
 
-@_lapack("sd", "geqrf")
-def _geqrf_rule(ctx, inst, operands):
-    batch, m, n = _matrix(ctx, operands[0])
-    return [operands[0], batch + (_min_dim(m, n),)]
-
-
-@_lapack("sd", "orgqr")
-def _orgqr_rule(ctx, inst, operands):
-    return operands[0]
-
-
 @_lapack("sdcz", "trsm")
 def _trsm_rule(ctx, inst, operands):
     return operands[1]

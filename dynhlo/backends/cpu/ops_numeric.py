@@ -29,7 +29,8 @@ layouts never matter here):
 - lapack_{s,d,c,z}getrf_ffi (x) -> (lu, ipiv s32[batch, min(m,n)] 1-based, info): partial
   pivoting on the first largest |value| (|re| + |im| for complex, as LAPACK's i?amax), as
   LAPACK's getrf.
-- lapack_{s,d}geqrf_ffi (x) -> (householder vectors below R, tau): LAPACK's conventions.
+- lapack_{s,d}geqrf_ffi (x) -> (householder vectors below R, tau): LAPACK's conventions
+  (the complex kinds, and ungqr, are ops_lapack_qr.py's; geev is ops_lapack_eig.py's).
 - lapack_{s,d}syevd_ffi, lapack_{c,z}heevd_ffi (x; uplo) -> (eigenvectors as columns,
   eigenvalues ascending, info): numpy.linalg.eigh, which calls LAPACK's syevd/heevd; a matrix
   that does not converge (a NaN in the triangle read) gives info = 1 and NaN results.

@@ -1,0 +1,43 @@
+"""Shape rules of JAX's QR on the CPU: `lapack_{s,d,c,z}geqrf_ffi`, `lapack_{s,d}orgqr_ffi`
+and `lapack_{c,z}ungqr_ffi`.
+
+The contracts, on logical values (batch dimensions leading), from jax/_src/lax/linalg.py
+(`_geqrf_cpu_gpu_lowering`, `_householder_product_cpu_gpu_lowering`) and jaxlib's
+QrFactorization / OrthogonalQr handlers (lapack_kernels.cc):
+
+- geqrf (x [..., m, n]) -> (x overwritten: R on and above the diagonal, the Householder
+  vectors below it; tau [..., min(m, n)]), both of x's type.
+- orgqr / ungqr (x [..., m, n], tau [..., k]) -> Q [..., m, n] of x's type: the first n
+  columns of H_1 ... H_k, k <= n <= m (LAPACK's orgqr/ungqr refuse other sizes).
+
+A call of another form (an operand too many or few, a type other than the target's letter
+names, a tau of another rank, batch or type, k > n or n > m by the bounds, results of other
+types or dims) is an HloVerifyError naming the instruction; dynamic sizes that break
+k <= n <= m at run time are the lowerings' DynamicSizeError.
+"""
+
+from __future__ import annotations
+
+from .lapack_calls import check_operands, check_result_types
+from .rules_misc import _lapack, _min_dim  # rule registration; min(m, n) as getrf's
+
+
+@_lapack("sdcz", "geqrf")
+def _geqrf_rule(ctx, inst, operands):
+    element = check_operands(ctx, inst, operands, 1)
+    check_result_types(ctx, inst, [element, element])
+    x = operands[0]
+    return [x, x[:-2] + (_min_dim(x[-2], x[-1]),)]
+
+
+@_lapack("sd", "orgqr")
+@_lapack("cz", "ungqr")
+def _orgqr_rule(ctx, inst, operands):
+    element = check_operands(ctx, inst, operands, 2)
+    check_result_types(ctx, inst, [element])
+    a, tau = (o.shape for o in inst.operands)
+    if tau.rank != a.rank - 1 or tau.dims[:-1] != a.dims[:-2] or \
+            not tau.dims[-1] <= a.dims[-1] <= a.dims[-2]:
+        raise ctx.error(f"orgqr takes x [..., m, n] and tau [..., k] of its batch with "
+                        f"k <= n <= m, not {a} and {tau}")
+    return operands[0]
