@@ -45,3 +45,24 @@ def test_from_tf_needs_a_bound_per_name():
 def test_from_tf_lowering_failure_is_an_unsupported_error():
     with pytest.raises(dynhlo.UnsupportedError, match="tensorflow cannot lower"):
         dynhlo.from_tf(lambda x: tf.strings.as_string(x), "f32[n]", bounds={"n": 4})
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float16, np.complex64])
+def test_from_tf_keeps_the_values_of_large_constants(dtype):
+    # TensorFlow's HLO text writes a folded constant of more than a few elements as `{...}`;
+    # from_tf fills it in from the module's proto
+    table = (np.arange(35).reshape(5, 7) % 11 - 4).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        table = table + 1j * table[::-1]
+
+    def fn(x):
+        return tf.matmul(x, tf.constant(table)) + tf.constant(table[1] * 2)
+
+    exe = dynhlo.from_tf(fn, f"{dict(zip('fic', ['f', 's', 'c']))[np.dtype(dtype).kind]}"
+                         f"{np.dtype(dtype).itemsize * 8}[n,5]", bounds={"n": 6})
+    rng = np.random.default_rng(1)
+    for n in (1, 5):
+        x = (rng.integers(-3, 4, (n, 5))).astype(dtype)
+        want = fn(tf.constant(x)).numpy()
+        np.testing.assert_array_equal(exe(x), want) if np.dtype(dtype).kind == "i" else \
+            np.testing.assert_allclose(exe(x), want, rtol=1e-3)
