@@ -66,3 +66,30 @@ def test_from_tf_keeps_the_values_of_large_constants(dtype):
         want = fn(tf.constant(x)).numpy()
         np.testing.assert_array_equal(exe(x), want) if np.dtype(dtype).kind == "i" else \
             np.testing.assert_allclose(exe(x), want, rtol=1e-3)
+
+
+def test_from_tf_ignores_metadata_that_differs_between_lowerings():
+    # TensorFlow writes a source file into some lowerings' metadata and not others'
+    fns = [lambda x: tf.nn.relu(x), lambda x: tf.math.atan(x), lambda x: tf.math.lgamma(x)]
+    rng = np.random.default_rng(2)
+    for fn in fns:
+        exe = dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+        for n in (1, 8):
+            x = rng.uniform(0.5, 2, (n, 5)).astype(np.float32)
+            np.testing.assert_allclose(exe(x), fn(x).numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("fn,shape,match", [
+    # the shape folded into a broadcast of a constant: at one row it gave 8 rows
+    (lambda x: tf.ones_like(x) + tf.zeros_like(x), "f32[n,5]", "nothing in the program"),
+    (lambda x: tf.nn.avg_pool1d(x[None], 2, 1, "SAME"), "f32[n,5]", "nothing in the program"),
+    # Philox numbers drawn at the bound's shape are not the ones drawn at the size's
+    (lambda x: x + tf.random.stateless_uniform(tf.shape(x), seed=[1, 2]), "f32[n,5]",
+     "random numbers"),
+    # bincount folded over the zeros the function is lowered at: no parameter left
+    (lambda x: tf.math.bincount(tf.abs(x[:, 0]), minlength=6, maxlength=6), "s32[n,5]",
+     "folded the others into constants"),
+])
+def test_from_tf_refuses_sizes_folded_into_constants(fn, shape, match):
+    with pytest.raises(dynhlo.UnsupportedError, match=match):
+        dynhlo.from_tf(fn, shape, bounds={"n": 8})

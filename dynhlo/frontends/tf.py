@@ -18,9 +18,12 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from ..hlo.ir import HloModule
+from ..hlo.opcodes import Opcode
 from ..hlo.parser import parse_hlo
 from ..hlo.types import ELEMENT_TYPES, to_numpy_dtype
 from ..runtime.executable import compile as compile_module
+from ..shapes.dynamic import infer_module
+from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import fill_elided_constants
 
@@ -132,13 +135,78 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     if missing or sorted(set(bounds) - set(names)):
         raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
                                f"bounds {sorted(bounds)}")
-    base = lower_tf(fn, parsed, bounds)
+    base = _without_metadata(lower_tf(fn, parsed, bounds))
     marked: set[int] = set()
     for n in names:
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
-            other = lower_tf(fn, parsed, {**bounds, n: size})
+            other = _without_metadata(lower_tf(fn, parsed, {**bounds, n: size}))
             marked |= moving_dims(base, other, n, bounds[n], size)
-    return parse_hlo(mark_bounded(base, marked))
+    module = parse_hlo(mark_bounded(base, marked))
+    if len(module.entry.parameters) != len(parsed):
+        raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
+                               f"of the function's {len(parsed)} arguments: it folded the "
+                               "others into constants (at zeros), so it cannot take them")
+    _check_sized(module, _instructions_at(base, marked), names)
+    return module
+
+
+# metadata={op_type=... source_file=...}: TensorFlow writes it differently from one lowering
+# to the next (a source file on one line here, not there), and it means nothing to run
+_METADATA = re.compile(r', metadata=\{(?:"(?:[^"\\]|\\.)*"|[^{}"])*\}')
+_DEFINED = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=")
+
+
+def _without_metadata(text: str) -> str:
+    return _METADATA.sub("", text)
+
+
+def _instructions_at(text: str, indices: set[int]) -> set[str]:
+    """Names of the instructions on whose lines the tokens at `indices` sit."""
+    out = set()
+    for i, (_, pos) in enumerate(_tokens(text)):
+        if i in indices:
+            m = _DEFINED.match(_line_at(text, pos))
+            if m:
+                out.add(m.group(1))
+    return out
+
+
+_SHAPED_RANDOM = (Opcode.RNG_BIT_GENERATOR, Opcode.RNG)
+
+
+def _check_sized(module: HloModule, marked: set[str], names: list) -> None:
+    """UnsupportedError where a dimension that moved with a size has nothing in the program
+    that computes it (TensorFlow folded a shape into a constant: a broadcast of a constant,
+    a random number generator's shape, whose numbers differ at each shape), so it would run
+    at the bound whatever the size."""
+    stack = [infer_module(module)]
+    while stack:
+        info = stack.pop()
+        stack.extend(info.calls.values())
+        for inst, tree in info.dims.items():
+            if inst.name in marked and inst.opcode in _SHAPED_RANDOM:
+                raise UnsupportedError(
+                    f"size {' or '.join(map(repr, names))} is the shape of the random numbers "
+                    f"of instruction '{inst.name}' ({inst.shape}): they differ at each shape "
+                    "(TensorFlow draws them at the actual size), so no one program gives "
+                    "them at every size")
+            if inst.name in marked and any(_unsized(tree, inst.shape)):
+                raise UnsupportedError(
+                    f"size {' or '.join(map(repr, names))} is baked into the program: "
+                    f"instruction '{inst.name}' ({inst.shape}) has a dimension that follows "
+                    "it, but nothing in the program computes that size (TensorFlow folded "
+                    "it into a constant shape), so it would run at the bound")
+
+
+def _unsized(tree, shape):
+    """The dimensions declared dynamic that inference gives no size: a Sym computed from
+    nothing, or a static size (a random number generator's shape is static in XLA)."""
+    if isinstance(tree, list):
+        for t, s in zip(tree, shape.elements):
+            yield from _unsized(t, s)
+        return
+    yield from (d for d, dynamic in zip(tree, shape.dynamic)
+                if dynamic and not (isinstance(d, Sym) and d.root().expr is not None))
 
 
 def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_options):
