@@ -93,3 +93,35 @@ def test_from_tf_ignores_metadata_that_differs_between_lowerings():
 def test_from_tf_refuses_sizes_folded_into_constants(fn, shape, match):
     with pytest.raises(dynhlo.UnsupportedError, match=match):
         dynhlo.from_tf(fn, shape, bounds={"n": 8})
+
+
+def _rows(x):
+    return tf.cast(tf.shape(x)[0], tf.float32)
+
+
+@pytest.mark.parametrize("fn,word", [
+    # TensorFlow folds `n > 5` into pred[] constant(true) at 8 rows, (false) at 5 rows
+    (lambda x: tf.where(tf.shape(x)[0] > 5, x + 1.0, x - 1.0), "'true' becomes 'false'"),
+    # 1/((n-7)(n-5))^2 folds into constant(0.111111112) at 8 rows and constant(inf) at 7, 5
+    (lambda x: x + 1.0 / tf.square((_rows(x) - 7.0) * (_rows(x) - 5.0)),
+     "'0.111111112' becomes 'inf'"),
+])
+def test_from_tf_refuses_a_size_folded_into_a_word_value(fn, word):
+    # a value written as a word (true, false, inf, nan) that moves with the size is baked in,
+    # not a name whose counter differs: it ran at the bound's value at every size
+    with pytest.raises(dynhlo.UnsupportedError, match=f"baked into the program: {word}"):
+        dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+
+
+def test_moving_dims_refuses_operands_that_change_places():
+    # names may differ between lowerings, but one name must stand for one instruction
+    from dynhlo.frontends.tf import mark_bounded, moving_dims
+    base = ("%a.1 = f32[8]{0} parameter(0)\n%b.2 = f32[8]{0} parameter(1)\n"
+            "%c.3 = f32[8]{0} subtract(f32[8]{0} %a.1, f32[8]{0} %b.2)")
+    renamed = base.replace("8", "7").replace("%a.1", "%x.5").replace("%b.2", "%y.6")
+    marked = mark_bounded(base, moving_dims(base, renamed, "n", 8, 7))
+    assert marked == base.replace("[8]", "[<=8]")
+    swapped = renamed.replace("%x.5, f32[7]{0} %y.6", "%y.6, f32[7]{0} %x.5")
+    assert swapped != renamed
+    with pytest.raises(dynhlo.UnsupportedError, match="'%a.1' stands for two instructions"):
+        moving_dims(base, swapped, "n", 8, 7)

@@ -84,11 +84,16 @@ def moving_dims(base: str, other: str, name: str, bound: int, size: int) -> set[
     if len(a) != len(b):
         raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
                                f"{size}): TensorFlow lowers it differently per size")
-    out = set()
+    out, names = set(), _Names()
     for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
-        if ta == tb or not (_is_number(ta) and _is_number(tb)):
-            continue  # identifiers (names with counters) may differ
-        if _in_shape(a, i) and int(ta) > int(tb):
+        same = names.same(ta, tb)
+        if same is None:
+            raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} "
+                                   f"-> {size}): '{ta}' stands for two instructions, in: "
+                                   f"{_line_at(base, pos)[:300]}")
+        if same:
+            continue
+        if _is_number(ta) and _is_number(tb) and _in_shape(a, i) and int(ta) > int(tb):
             out.add(i)  # the size or one computed from it (n+1 of a pad): inference
             continue    # derives the actual size from the data flow
         if ta == str(bound) and tb == str(size):
@@ -99,6 +104,35 @@ def moving_dims(base: str, other: str, name: str, bound: int, size: int) -> set[
                                f"'{tb}' when '{name}' goes from {bound} to {size}, in: "
                                f"{_line_at(base, pos)[:300]}")
     return out
+
+
+class _Names:
+    """Checks that two lowerings' words agree. Instruction and computation names (`%add.12`)
+    may differ, as long as each name of one stands for one name of the other (XLA's builder
+    numbers and shares instructions differently per lowering); any other word is a value or
+    an attribute, equal in both but for a counter in a name (`a_inference_fn_5__.1`): a
+    `true` that becomes `false` (a folded `n > 5`) or a `0` that becomes `nan` is a size
+    baked into the program."""
+
+    def __init__(self):
+        self.forward: dict[str, str] = {}
+        self.backward: dict[str, str] = {}
+
+    def same(self, a: str, b: str) -> bool | None:
+        """True when the words agree; False when they differ; None for a name of one lowering
+        that stands for two different names of the other (the structure changed)."""
+        if a[0] == "%" and b[0] == "%":
+            if self.forward.setdefault(a, b) != b or self.backward.setdefault(b, a) != a:
+                return None
+            return True
+        if a == b:
+            return True
+        words = not (_is_number(a) or _is_number(b) or a[0] == '"' or b[0] == '"')
+        return (words and a not in ELEMENT_TYPES and _COUNTER.search(a) is not None
+                and _COUNTER.sub("#", a) == _COUNTER.sub("#", b))
+
+
+_COUNTER = re.compile(r"\d+")
 
 
 def _is_slice_limit(tokens, i: int) -> bool:
