@@ -125,3 +125,27 @@ def test_moving_dims_refuses_operands_that_change_places():
     assert swapped != renamed
     with pytest.raises(dynhlo.UnsupportedError, match="'%a.1' stands for two instructions"):
         moving_dims(base, swapped, "n", 8, 7)
+
+
+def test_from_tf_refuses_a_size_folded_into_a_large_constant():
+    # n * table folds into one constant of 40 values (elided in TF's text) that differ per size
+    table = np.arange(40, dtype=np.float32).reshape(5, 8) / 7
+    with pytest.raises(dynhlo.UnsupportedError, match=r"the values of constant '.*' \(f32\[5,8\]\) "
+                       "change when 'n' goes from 6 to 5"):
+        dynhlo.from_tf(lambda x: x @ (_rows(x) * tf.constant(table)), "f32[n,5]",
+                       bounds={"n": 6})
+
+
+def test_from_tf_compares_large_constants_as_arrays_not_tokens(monkeypatch):
+    # the text diff sees `{...}`: a constant of 90000 values is compared as one array (as text
+    # it cost seconds per million values, three lowerings over)
+    import dynhlo.frontends.tf as tf_frontend
+    longest = []
+    tokens = tf_frontend._tokens
+    monkeypatch.setattr(tf_frontend, "_tokens", lambda text: longest.append(len(
+        out := tokens(text))) or out)
+    table = np.random.default_rng(3).standard_normal((300, 300)).astype(np.float32)
+    exe = dynhlo.from_tf(lambda x: x @ tf.constant(table), "f32[n,300]", bounds={"n": 4})
+    assert max(longest) < 2000
+    x = np.random.default_rng(4).standard_normal((3, 300)).astype(np.float32)
+    np.testing.assert_allclose(exe(x), x @ table, rtol=1e-4, atol=1e-4)

@@ -33,9 +33,10 @@ _FIELDS = {
 _ELIDED = re.compile(r"^(\s*(?:ROOT )?%?)([\w.\-]+)( = \S+ constant\()\{\.\.\.\}\)", re.M)
 
 
-def fill_elided_constants(text: str, proto: bytes, hlo_pb2) -> str:
-    """`text` (an HLO module) with each `constant({...})` written out from `proto`, the
-    serialized HloModuleProto of the same module; instructions are matched by name.
+def elided_constants(text: str, proto: bytes, hlo_pb2) -> list[tuple[str, Shape, np.ndarray]]:
+    """(name, shape, values) of each `constant({...})` of `text` (an HLO module), in the order
+    of the text, read from `proto`, the serialized HloModuleProto of the same module;
+    instructions are matched by name.
 
     Raises:
         UnsupportedError: an elided constant the proto does not hold, or of an element type
@@ -44,13 +45,23 @@ def fill_elided_constants(text: str, proto: bytes, hlo_pb2) -> str:
     module = hlo_pb2.HloModuleProto.FromString(proto)
     literals = {inst.name: inst for comp in module.computations for inst in comp.instructions
                 if inst.opcode == "constant"}
-
-    def write(match: re.Match) -> str:
+    out = []
+    for match in _ELIDED.finditer(text):
         inst = literals.get(match.group(2))
         if inst is None:
             raise UnsupportedError(f"the constant '{match.group(2)}' is elided in the HLO text "
                                    "and missing from its proto")
-        shape, value = _literal(inst)
+        out.append((match.group(2), *_literal(inst)))
+    return out
+
+
+def fill_elided_constants(text: str, constants: list) -> str:
+    """`text` with each `constant({...})` written out from `constants`, as elided_constants
+    gives them (matched by name)."""
+    by_name = {name: (shape, value) for name, shape, value in constants}
+
+    def write(match: re.Match) -> str:
+        shape, value = by_name[match.group(2)]
         return f"{match.group(1)}{match.group(2)}{match.group(3)}{format_literal(value, shape)})"
 
     return _ELIDED.sub(write, text)

@@ -25,13 +25,15 @@ from ..runtime.executable import compile as compile_module
 from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
-from .literal_proto import fill_elided_constants
+from .literal_proto import elided_constants, fill_elided_constants
 
 _TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_%][\w.\-]*|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\S')
 
 
-def lower_tf(fn, shapes: list, sizes: dict) -> str:
-    """HLO text of `fn` at these sizes (zeros of each argument's shape and dtype)."""
+def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
+    """HLO text of `fn` at these sizes (zeros of each argument's shape and dtype), with large
+    constants elided (`{...}`), and the elided constants' (name, shape, values) in the order
+    of the text (literal_proto.elided_constants)."""
     import tensorflow as tf
     args = [np.zeros([sizes[d] if isinstance(d, str) else d for d in dims],
                      to_numpy_dtype(element)) for element, dims in shapes]
@@ -39,9 +41,10 @@ def lower_tf(fn, shapes: list, sizes: dict) -> str:
     try:
         lowered = compiled.experimental_get_compiler_ir(*args)
         text = lowered(stage="hlo")
-        if "{...}" in text:   # large constants elided: their values are in the proto
-            text = fill_elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2())
-        return text
+        if "{...}" not in text:
+            return text, []
+        # large constants elided: their values are in the proto
+        return text, elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2())
     except UnsupportedError:
         raise
     except Exception as exc:  # noqa: BLE001 - TF's refusals (ops XLA cannot compile, ...)
@@ -169,19 +172,32 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     if missing or sorted(set(bounds) - set(names)):
         raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
                                f"bounds {sorted(bounds)}")
-    base = _without_metadata(lower_tf(fn, parsed, bounds))
+    base, constants = lower_tf(fn, parsed, bounds)
+    base = _without_metadata(base)
     marked: set[int] = set()
     for n in names:
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
-            other = _without_metadata(lower_tf(fn, parsed, {**bounds, n: size}))
-            marked |= moving_dims(base, other, n, bounds[n], size)
-    module = parse_hlo(mark_bounded(base, marked))
+            other, others = lower_tf(fn, parsed, {**bounds, n: size})
+            marked |= moving_dims(base, _without_metadata(other), n, bounds[n], size)
+            _same_constants(constants, others, n, bounds[n], size)
+    module = parse_hlo(fill_elided_constants(mark_bounded(base, marked), constants))
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
                                f"of the function's {len(parsed)} arguments: it folded the "
                                "others into constants (at zeros), so it cannot take them")
     _check_sized(module, _instructions_at(base, marked), names)
     return module
+
+
+def _same_constants(base: list, other: list, name: str, bound: int, size: int) -> None:
+    """UnsupportedError when an elided constant's values differ between two lowerings (the
+    texts match token by token, so the k-th elided constants are the same instruction):
+    compared as arrays, not as text, so a constant of millions of values costs no tokens."""
+    for (inst, shape, a), (_, _, b) in zip(base, other, strict=True):
+        if a.shape != b.shape or a.tobytes() != b.tobytes():
+            raise UnsupportedError(f"size '{name}' is baked into the program: the values of "
+                                   f"constant '{inst}' ({shape}) change when '{name}' goes "
+                                   f"from {bound} to {size}")
 
 
 # metadata={op_type=... source_file=...}: TensorFlow writes it differently from one lowering
