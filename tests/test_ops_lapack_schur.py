@@ -334,6 +334,9 @@ BAD = [
      "mode = 86 : ui8", "sort"),
     ("lapack_dgees_ffi", ["f64[3,3]"], "(f64[3,3], f64[3,3], f64[4], f64[3], s32[], s32[])",
      GEES, "declared f64"),
+    # a value past a ui8 is no char (chr() of it raised ValueError)
+    ("lapack_sgees_ffi", ["f32[3,3]"], "(f32[3,3], f32[3,3], f32[3], f32[3], s32[], s32[])",
+     "mode = 99999999 : ui8, sort = 78 : ui8", "mode"),
     ("lapack_sgehrd_ffi", ["f32[3,3]"], "(f32[3,3], f32[2], s32[])",
      "high = 4 : i32, low = 1 : i32", "low = 1, high = 4"),
     ("lapack_sgehrd_ffi", ["f32[3,3]"], "(f32[3,3], f32[2], s32[])", "low = 1 : i32",

@@ -53,3 +53,25 @@ def test_svd_call_with_results_of_the_wrong_shape_is_a_verify_error(old, new):
     bad = text.replace(call, call.replace(old, new, 1))
     with pytest.raises(dynhlo.HloVerifyError, match="svd|custom-call|gesdd"):
         dynhlo.compile(bad)
+
+
+SVD = "(f32[<=4,3], f32[<=3], f32[<=4,<=4], f32[3,3], s32[])"
+
+
+@pytest.mark.parametrize("target,operand,result,mode,match", [
+    # the results' types are jaxlib's: a declared f64 was given f32 arrays
+    ("lapack_sgesdd_ffi", "f32[<=4,3]", SVD.replace("(f32", "(f64", 1), 65, "element types"),
+    ("lapack_cgesvd_ffi", "c64[4,3]", "(c64[4,3], c64[3], c64[4,4], c64[3,3], s32[])", 65,
+     "element types"),
+    ("lapack_dgesdd_ffi", "f32[<=4,3]", SVD, 65, "takes f64"),   # the letter names the type
+    ("lapack_sgesdd_ffi", "f32[<=4,3]", SVD, 90, "mode = 65"),
+    ("lapack_sgesdd_ffi", "f32[<=4,3]", SVD, 99999999, "mode = 65"),
+    ("lapack_sgesdd_ffi", "f32[<=4,3]", "f32[<=4,3]", 65, "element types"),
+])
+def test_malformed_svd_call_is_a_verify_error(target, operand, result, mode, match):
+    text = (f"HloModule m\nENTRY main {{\n  a = {operand} parameter(0)\n  ROOT c = {result} "
+            f"custom-call(a), custom_call_target=\"{target}\", "
+            f"backend_config={{mode = {mode} : ui8}}\n}}\n")
+    with pytest.raises(dynhlo.HloVerifyError, match=match) as caught:
+        dynhlo.compile(text)
+    assert "instruction 'c'" in str(caught.value)

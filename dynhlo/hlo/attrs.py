@@ -74,7 +74,10 @@ def ffi_char(inst: Instruction, name: str, default: str) -> str:
     """A char attribute of a typed-FFI call (JAX's LAPACK calls): backend_config={uplo = 76 :
     ui8} -> 'L'; `default` where the config does not name it."""
     found = re.search(rf"\b{name}\s*=\s*(\d+)", inst.attrs.get("backend_config", ""))
-    return chr(int(found.group(1))) if found else default
+    if not found:
+        return default
+    # past a ui8 it is no char: U+FFFD, which no call takes (chr() of it raised ValueError)
+    return chr(int(found.group(1))) if int(found.group(1)) < 256 else "\ufffd"
 
 
 def ffi_bool(inst: Instruction, name: str, default: bool) -> bool:

@@ -17,6 +17,7 @@ from ..errors import UnsupportedError
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import AnyShape
+from .lapack_calls import check_operands, check_result_types
 from .rules import RULES, default_rule, elementwise, rule
 from .sizes import Sym, bound_of, dim_text, formula, unify
 from .trees import declared_tree
@@ -302,9 +303,14 @@ def _svd_rule(ctx, inst, operands):
     k = min(m, n), full or not as svd_mode reads it at the bounds: sizes follow A's (a
     matrix of run-time size m has s, u and vt of run-time sizes, as JAX's shape operands
     say under shape polymorphism)."""
+    element = check_operands(ctx, inst, operands, 1)
+    mode = attrs.ffi_char(inst, "mode", "A")
+    if mode not in ("A", "S", "N"):
+        raise ctx.error(f"JAX's SVD call needs mode = 65 ('A'), 83 ('S') or 78 ('N') : ui8, "
+                        f"not {inst.attrs.get('backend_config')}")
+    real = {"c64": "f32", "c128": "f64"}.get(element, element)
+    check_result_types(ctx, inst, [element, real, element, element, "s32"])
     batch, m, n = _matrix(ctx, operands[0])
-    if not inst.shape.is_tuple or len(inst.shape.elements) != 5:
-        raise ctx.error("JAX's SVD call gives (A, s, u, vt, info)")
     k = _min_dim(m, n)
     _, full = svd_mode(inst)
     return [operands[0], batch + (k,), batch + (m, m if full else k),
