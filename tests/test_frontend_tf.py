@@ -47,6 +47,16 @@ def test_from_tf_lowering_failure_is_an_unsupported_error():
         dynhlo.from_tf(lambda x: tf.strings.as_string(x), "f32[n]", bounds={"n": 4})
 
 
+def _mismatched(x):
+    return x + tf.ones(3)
+
+
+def test_from_tf_lowering_failure_names_what_failed():
+    # autograph's errors begin `in user code:` and end with what failed
+    with pytest.raises(dynhlo.UnsupportedError, match="ValueError: .*Dimensions must be equal"):
+        dynhlo.from_tf(_mismatched, "f32[n,4]", bounds={"n": 4})
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float16, np.complex64])
 def test_from_tf_keeps_the_values_of_large_constants(dtype):
     # TensorFlow's HLO text writes a folded constant of more than a few elements as `{...}`;

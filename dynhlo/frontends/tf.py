@@ -48,9 +48,16 @@ def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
     except UnsupportedError:
         raise
     except Exception as exc:  # noqa: BLE001 - TF's refusals (ops XLA cannot compile, ...)
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise UnsupportedError(f"tensorflow cannot lower this function to HLO at sizes "
-                               f"{sizes}: {type(exc).__name__}: {first[:300]}") from exc
+                               f"{sizes}: {type(exc).__name__}: {_reason(exc)[:300]}") from exc
+
+
+def _reason(exc: Exception) -> str:
+    """The line of TensorFlow's error that says what failed: its first, or its last where
+    autograph wraps it (`in user code:`, the traceback of the function, then the error)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()] \
+        or [type(exc).__name__]
+    return lines[-1] if lines[0] == "in user code:" else lines[0]
 
 
 def _hlo_pb2():
