@@ -96,6 +96,10 @@ def test_from_tf_ignores_metadata_that_differs_between_lowerings():
     # Philox numbers drawn at the bound's shape are not the ones drawn at the size's
     (lambda x: x + tf.random.stateless_uniform(tf.shape(x), seed=[1, 2]), "f32[n,5]",
      "random numbers"),
+    # the pad to 8 rows folded into padding=0_0x0_0 at 8 rows, 0_1x0_0 at 7: a pad's numbers
+    # read as one word, passed for a counter, and 5 rows came back as 5, not 8
+    (lambda x: tf.pad(x, [[0, 8 - tf.shape(x)[0]], [0, 0]]), "f32[n,5]",
+     "'0' becomes '1'.*padding=0_0x0_0"),
     # bincount folded over the zeros the function is lowered at: no parameter left
     (lambda x: tf.math.bincount(tf.abs(x[:, 0]), minlength=6, maxlength=6), "s32[n,5]",
      "folded the others into constants"),

@@ -27,7 +27,12 @@ from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
 
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_%][\w.\-]*|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\S')
+# a string, a name or word, a number, or one character; `_` and `x` between digits are
+# characters of their own, so that the numbers of a pad (`padding=0_1x0_0`) and a window
+# (`size=3x3 pad=0_0x1_1`) are numbers, compared as the rest (as part of a word, a pad that
+# moved with a size passed for a counter in a name)
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|(?<=\d)[_x](?=\d)|[A-Za-z_%][\w.\-]*'
+                    r'|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\S')
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
