@@ -78,6 +78,30 @@ def test_from_tf_keeps_the_values_of_large_constants(dtype):
             np.testing.assert_allclose(exe(x), want, rtol=1e-3)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, "bfloat16",
+                                   np.complex64, np.complex128])
+def test_from_tf_keeps_special_values_of_large_constants_bit_for_bit(dtype):
+    # NaN, infinities and -0.0 of an elided constant (20 values: TF's text writes {...}), in each part of a complex one (re + 1j*im
+    # made an imaginary inf a NaN real part)
+    import ml_dtypes
+    dtype = np.dtype(ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype)
+    special = np.tile([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5, -2.25, 1 / 3, 7, 1e-3], 2)
+    table = special.astype(dtype)
+    if dtype.kind == "c":
+        table.imag = special[::-1]
+    shape = "bf16[n,20]" if dtype == ml_dtypes.bfloat16 else \
+        f"{dtype.kind}{dtype.itemsize * 8}[n,20]"
+
+    def fn(x):
+        return x + tf.constant(table)   # v + -0.0 is v, for every v
+
+    exe = dynhlo.from_tf(fn, shape, bounds={"n": 3})
+    x = np.full((2, 20), -0.0, dtype)
+    got, want = np.asarray(exe(x)), fn(tf.constant(x)).numpy()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+
+
 def test_from_tf_ignores_metadata_that_differs_between_lowerings():
     # TensorFlow writes a source file into some lowerings' metadata and not others'
     fns = [lambda x: tf.nn.relu(x), lambda x: tf.math.atan(x), lambda x: tf.math.lgamma(x)]

@@ -81,8 +81,11 @@ def _literal(inst) -> tuple[Shape, np.ndarray]:
     if is_bytes:
         flat = np.frombuffer(raw, dtype=dtype)
     elif element in ("c64", "c128"):
-        pairs = np.asarray(raw, np.float64).reshape(-1, 2)
-        flat = (pairs[:, 0] + 1j * pairs[:, 1]).astype(dtype)
+        # re, im pairs are the complex type's bytes (not re + 1j*im: 1j*inf is nan+infj,
+        # which gave a constant of imaginary part inf a NaN real part)
+        part = np.float32 if element == "c64" else np.float64
+        values = np.asarray(raw, part)
+        flat = values[:len(values) // 2 * 2].view(dtype)   # an odd count fails the size check
     else:
         flat = np.asarray(raw, dtype=dtype)
     dims = tuple(int(d) for d in shape_proto.dimensions)
