@@ -187,3 +187,12 @@ def test_from_tf_compares_large_constants_as_arrays_not_tokens(monkeypatch):
     assert max(longest) < 2000
     x = np.random.default_rng(4).standard_normal((3, 300)).astype(np.float32)
     np.testing.assert_allclose(exe(x), x @ table, rtol=1e-4, atol=1e-4)
+
+
+def test_mark_bounded_leaves_a_bound_tf2xla_wrote():
+    # tf2xla's own `<=N` (tf.where's rows) moving with the size stays `<=N`, not `<=<=N`
+    from dynhlo.frontends.tf import mark_bounded, moving_dims
+    base = "%w.1 = s32[<=8,2]{1,0} parameter(0)\n%x.2 = f32[8]{0} parameter(1)"
+    other = base.replace("8", "7")
+    marked = mark_bounded(base, moving_dims(base, other, "n", 8, 7))
+    assert marked == "%w.1 = s32[<=8,2]{1,0} parameter(0)\n%x.2 = f32[<=8]{0} parameter(1)"

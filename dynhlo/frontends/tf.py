@@ -161,10 +161,11 @@ def _is_slice_limit(tokens, i: int) -> bool:
 
 
 def mark_bounded(text: str, indices: set[int]) -> str:
-    """`text` with the tokens at `indices` (dimensions) written `<=N`."""
+    """`text` with the tokens at `indices` (dimensions) written `<=N`; one that reads `<=N`
+    already (a bound tf2xla wrote, which moves with the size) stays as it is."""
     pieces, last = [], 0
     for i, (tok, pos) in enumerate(_tokens(text)):
-        if i in indices:
+        if i in indices and text[max(pos - 2, 0):pos] != "<=":
             pieces += [text[last:pos], "<=" + tok]
             last = pos + len(tok)
     return "".join(pieces) + text[last:]
