@@ -196,3 +196,19 @@ def test_mark_bounded_leaves_a_bound_tf2xla_wrote():
     other = base.replace("8", "7")
     marked = mark_bounded(base, moving_dims(base, other, "n", 8, 7))
     assert marked == "%w.1 = s32[<=8,2]{1,0} parameter(0)\n%x.2 = f32[<=8]{0} parameter(1)"
+
+
+def test_from_tf_slices_to_a_size_only_the_dims_of_that_size():
+    # x[1::2] and x[2:] cut x's own rows at each size: XLA's dynamic slice rule gives its size
+    def own(x):
+        return x[1::2] * 2.0, tf.reduce_sum(x[2:], 0)
+
+    exe = dynhlo.from_tf(own, "f32[n,5]", bounds={"n": 8})
+    for n in (2, 5, 8):
+        x = np.arange(n * 5, dtype=np.float32).reshape(n, 5)
+        for got, want in zip(exe(x), own(tf.constant(x)), strict=True):
+            np.testing.assert_allclose(got, want.numpy())
+    # y[:n] cuts y's m rows at n: it ran as y[:m] (6 rows for n = 3, m = 6), silently
+    with pytest.raises(dynhlo.UnsupportedError, match=r"'8' becomes '7'.*slice\("):
+        dynhlo.from_tf(lambda x, y: y[:tf.shape(x)[0]] * 2.0, "f32[n,5]", "f32[m,5]",
+                       bounds={"n": 8, "m": 8})

@@ -111,10 +111,12 @@ def moving_dims(base: str, other: str, name: str, bound: int, size: int) -> set[
         if _is_number(ta) and _is_number(tb) and _in_shape(a, i) and int(ta) > int(tb):
             out.add(i)  # the size or one computed from it (n+1 of a pad): inference
             continue    # derives the actual size from the data flow
-        if ta == str(bound) and tb == str(size):
-            if _is_slice_limit(a, i):
+        if ta == str(bound) and tb == str(size) and _is_slice_limit(a, i):
+            cut = _sliced_dim(a, i)
+            if cut is not None and (a[cut][0], b[cut][0]) == (ta, tb):
                 continue  # slice [s:n] of a `<=B` dim at the bound: XLA's dynamic slice rule
-                # gives it the size ceil((n - s)/stride), what TF wrote at each size
+                # gives it the size ceil((n - s)/stride), what TF wrote at each size; not
+                # where the dim cut is another's (y[:n] of y [m, ...]: it gave m rows)
         raise UnsupportedError(f"size '{name}' is baked into the program: '{ta}' becomes "
                                f"'{tb}' when '{name}' goes from {bound} to {size}, in: "
                                f"{_line_at(base, pos)[:300]}")
@@ -158,6 +160,25 @@ def _is_slice_limit(tokens, i: int) -> bool:
     while j > 0 and tokens[j][0] != "{":
         j -= 1
     return j >= 2 and tokens[j - 1][0] == "=" and tokens[j - 2][0] == "slice"
+
+
+def _sliced_dim(tokens, i: int) -> int | None:
+    """Token index of the operand dimension that the slice entry holding token i cuts
+    (`slice(f32[8,5]{1,0} %x), slice={[0:8], [0:5]}`: the k-th entry, the k-th dim)."""
+    j, entry = i, -1
+    while tokens[j][0] != "{":
+        entry += tokens[j][0] == "["
+        j -= 1
+    while j > 0 and not (tokens[j][0] == "slice" and tokens[j + 1][0] == "("):
+        j -= 1
+    k, seen = j + 4, 0   # past `slice ( f32 [`
+    while j > 0 and k < i and tokens[k][0] != "]":
+        if _is_number(tokens[k][0]):
+            if seen == entry:
+                return k
+            seen += 1
+        k += 1
+    return None
 
 
 def mark_bounded(text: str, indices: set[int]) -> str:
