@@ -70,10 +70,12 @@ def test_from_jax_modules_bake_nothing():
 
 
 def test_tf_diff_marks_only_moving_dims():
-    base = "x = f32[8,4]{1,0} parameter(0), slice={[0:8]}\nc = f32[] constant(4)"
-    other = "x = f32[7,4]{1,0} parameter(0), slice={[0:7]}\nc = f32[] constant(4)"
+    base = ("x = f32[8,4]{1,0} parameter(0)\ns = f32[8,4]{1,0} slice(f32[8,4]{1,0} x), "
+            "slice={[0:8], [0:4]}\nc = f32[] constant(4)")
+    other = base.replace("8", "7")
     marked = mark_bounded(base, moving_dims(base, other, "n", 8, 7))
-    assert marked == "x = f32[<=8,4]{1,0} parameter(0), slice={[0:8]}\nc = f32[] constant(4)"
+    assert marked == ("x = f32[<=8,4]{1,0} parameter(0)\ns = f32[<=8,4]{1,0} slice(f32[<=8,4]"
+                      "{1,0} x), slice={[0:8], [0:4]}\nc = f32[] constant(4)")
 
 
 def test_tf_diff_refuses_a_moving_constant():
