@@ -81,8 +81,8 @@ def test_from_tf_keeps_the_values_of_large_constants(dtype):
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, "bfloat16",
                                    np.complex64, np.complex128])
 def test_from_tf_keeps_special_values_of_large_constants_bit_for_bit(dtype):
-    # NaN, infinities and -0.0 of an elided constant (20 values: TF's text writes {...}), in each part of a complex one (re + 1j*im
-    # made an imaginary inf a NaN real part)
+    # NaN, infinities and -0.0 of an elided constant (20 values: TF's text writes {...}), in
+    # each part of a complex one (re + 1j*im made an imaginary inf a NaN real part)
     import ml_dtypes
     dtype = np.dtype(ml_dtypes.bfloat16 if dtype == "bfloat16" else dtype)
     special = np.tile([np.nan, np.inf, -np.inf, -0.0, 0.0, 1.5, -2.25, 1 / 3, 7, 1e-3], 2)
