@@ -6,8 +6,14 @@ with each named size changed, and compares the texts number by number: a number 
 must be a dimension of a shape and equal to the size, and it becomes `<=B`. Anything else that
 moves (a mean's divisor `constant(64)`, a pad amount, `0.015625` = 1/64) means the size is
 baked into the program: from_tf refuses and quotes that line, since running it at another size
-would be silently wrong. tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already
+would be silently wrong. So does a word that moves (`true` -> `false`, `0.25` -> `inf`), a
+slice limit that moves where the dim it cuts does not, and a large constant (elided `{...}` in
+TF's text, compared as arrays from the module's proto) whose values move. Instruction names
+may differ, one for one. tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already
 read `<=N` and stay as they are.
+
+Only the sizes bound - 1 and bound // 2 + 1 are compared: a function that TensorFlow folds
+differently only at smaller sizes (`n > 2` folded to a constant) is not caught.
 """
 
 from __future__ import annotations
