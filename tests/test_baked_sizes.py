@@ -13,7 +13,7 @@ import pytest
 
 import dynhlo
 from dynhlo import cli
-from dynhlo.frontends.tf import mark_bounded, moving_dims
+from dynhlo.frontends.lowering_diff import mark_bounded, moving_tokens
 from dynhlo.hlo.baked_sizes import baked_sizes
 
 MEAN = """HloModule baked
@@ -72,7 +72,7 @@ def test_from_jax_modules_bake_nothing():
 def test_tf_diff_marks_only_moving_dims():
     base = "x = f32[8,4]{1,0} parameter(0), slice={[0:8]}\nc = f32[] constant(4)"
     other = "x = f32[7,4]{1,0} parameter(0), slice={[0:7]}\nc = f32[] constant(4)"
-    marked = mark_bounded(base, moving_dims(base, other, "n", 8, 7))
+    marked = mark_bounded(base, moving_tokens(base, other, "n", 8, 7)[0])
     assert marked == "x = f32[<=8,4]{1,0} parameter(0), slice={[0:8]}\nc = f32[] constant(4)"
 
 
@@ -80,4 +80,19 @@ def test_tf_diff_refuses_a_moving_constant():
     base = "x = f32[8]{0} parameter(0)\nc = s32[] constant(8)"
     other = "x = f32[7]{0} parameter(0)\nc = s32[] constant(7)"
     with pytest.raises(dynhlo.UnsupportedError, match=r"in: c = s32\[\] constant\(8\)"):
-        moving_dims(base, other, "n", 8, 7)
+        moving_tokens(base, other, "n", 8, 7)
+
+
+def test_tf_diff_reads_a_count_equal_to_the_size_at_run_time():
+    text = ("HloModule m\n\nENTRY %main (a: f32[{n},4]) -> f32[4] {{\n"
+            "  %a = f32[{n},4]{{1,0}} parameter(0)\n"
+            "  %c = s32[] constant({n})\n  %f = f32[] constant({n})\n}}\n")
+    base, other = text.format(n=8), text.format(n=7)
+    with pytest.raises(dynhlo.UnsupportedError, match=r"f32\[\] constant\(8\)"):
+        moving_tokens(base, other, "n", 8, 7)   # a float count is still refused
+    base, other = (t.replace("  %f = f32[] constant(8)\n", "").replace(
+        "  %f = f32[] constant(7)\n", "") for t in (base, other))
+    dims, sizes = moving_tokens(base, other, "n", 8, 7)
+    marked = mark_bounded(base, dims, dict.fromkeys(sizes, (0, 0)))
+    assert "%c = s32[] get-dimension-size(%a), dimensions={0}" in marked
+    assert "%a = f32[<=8,4]{1,0} parameter(0)" in marked

@@ -32,9 +32,27 @@ def test_from_tf_matches_tensorflow_at_every_size():
 
 
 def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
+    # a cumulative sum over the rows is a reduce-window whose window is the row count
     with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '8' becomes "
-                       r"'7'.*constant\(8\)"):
-        dynhlo.from_tf(lambda x: tf.reduce_mean(x, 0), "f32[n,4]", bounds={"n": 8})
+                       r"'7'.*reduce-window.*window=\{size=8x1"):
+        dynhlo.from_tf(lambda x: tf.cumsum(x, 0), "f32[n,4]", bounds={"n": 8})
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: tf.reduce_mean(x, 0),                       # divides by s32[] constant(n)
+    lambda x: tf.nn.moments(x, axes=[0]),
+    lambda x: tf.math.reduce_std(x, 0),
+    lambda x: tf.sort(x, 0),                              # TopK of k = n
+    lambda x: tf.gather(x, tf.argsort(x[:, 0])),
+])
+def test_from_tf_reads_a_count_of_rows_at_run_time(fn):
+    exe = dynhlo.from_tf(fn, "f32[n,4]", bounds={"n": 8})
+    rng = np.random.default_rng(4)
+    for n in (1, 3, 8):
+        x = rng.standard_normal((n, 4)).astype(np.float32)
+        got, want = exe(x), tf.nest.flatten(fn(x))
+        for g, w in zip(got if isinstance(got, tuple) else (got,), want, strict=True):
+            np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-6)
 
 
 def test_from_tf_needs_a_bound_per_name():

@@ -2,12 +2,13 @@
 
 TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_compile=True)
 .experimental_get_compiler_ir(*args)(stage="hlo")`). from_tf lowers it at the bounds and again
-with each named size changed, and compares the texts number by number: a number that moves
-must be a dimension of a shape and equal to the size, and it becomes `<=B`. Anything else that
-moves (a mean's divisor `constant(64)`, a pad amount, `0.015625` = 1/64) means the size is
-baked into the program: from_tf refuses and quotes that line, since running it at another size
-would be silently wrong. tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already
-read `<=N` and stay as they are.
+with each named size changed, and compares the texts number by number (lowering_diff.py): a
+dimension that moves with a size becomes `<=B`, a scalar count equal to the size (a mean's
+divisor) reads the size at run time, and anything else that moves means the size is baked
+into the program: from_tf refuses and quotes that line, since running it at another size
+would be silently wrong. So does a dimension that moves but that nothing in the program
+computes (a shape TensorFlow folded into a constant). tf2xla's own bounded dims (tf.where,
+tf.unique, boolean_mask) already read `<=N` and stay as they are.
 """
 
 from __future__ import annotations
@@ -20,15 +21,13 @@ from ..errors import UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.opcodes import Opcode
 from ..hlo.parser import parse_hlo
-from ..hlo.types import ELEMENT_TYPES, to_numpy_dtype
+from ..hlo.types import to_numpy_dtype
 from ..runtime.executable import compile as compile_module
 from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import fill_elided_constants
-
-_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[A-Za-z_%][\w.\-]*|\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\S')
-
+from .lowering_diff import line_at, mark_bounded, moving_tokens, tokens
 
 def lower_tf(fn, shapes: list, sizes: dict) -> str:
     """HLO text of `fn` at these sizes (zeros of each argument's shape and dtype)."""
@@ -55,72 +54,6 @@ def _hlo_pb2():
     return hlo_pb2
 
 
-def _tokens(text: str) -> list[tuple[str, int]]:
-    return [(m.group(0), m.start()) for m in _TOKEN.finditer(text)]
-
-
-def _is_number(tok: str) -> bool:
-    return tok[0].isdigit()
-
-
-def _in_shape(tokens, i: int) -> bool:
-    """True when token i is a dimension inside `type[...]`."""
-    j = i - 1
-    while j >= 0 and (tokens[j][0] in (",", "<", "=") or _is_number(tokens[j][0])):
-        j -= 1
-    return j >= 1 and tokens[j][0] == "[" and tokens[j - 1][0] in ELEMENT_TYPES
-
-
-def _line_at(text: str, offset: int) -> str:
-    start = text.rfind("\n", 0, offset) + 1
-    end = text.find("\n", offset)
-    return text[start:end if end >= 0 else len(text)].strip()
-
-
-def moving_dims(base: str, other: str, name: str, bound: int, size: int) -> set[int]:
-    """Token indices of `base` (lowered at the bound) that are dimensions equal to the size
-    `name`; UnsupportedError quoting the line where anything else moves."""
-    a, b = _tokens(base), _tokens(other)
-    if len(a) != len(b):
-        raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
-                               f"{size}): TensorFlow lowers it differently per size")
-    out = set()
-    for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
-        if ta == tb or not (_is_number(ta) and _is_number(tb)):
-            continue  # identifiers (names with counters) may differ
-        if _in_shape(a, i) and int(ta) > int(tb):
-            out.add(i)  # the size or one computed from it (n+1 of a pad): inference
-            continue    # derives the actual size from the data flow
-        if ta == str(bound) and tb == str(size):
-            if _is_slice_limit(a, i):
-                continue  # slice [s:n] of a `<=B` dim at the bound: XLA's dynamic slice rule
-                # gives it the size ceil((n - s)/stride), what TF wrote at each size
-        raise UnsupportedError(f"size '{name}' is baked into the program: '{ta}' becomes "
-                               f"'{tb}' when '{name}' goes from {bound} to {size}, in: "
-                               f"{_line_at(base, pos)[:300]}")
-    return out
-
-
-def _is_slice_limit(tokens, i: int) -> bool:
-    """True when token i is the limit of a `slice={[start:limit(:stride)], ...}` entry."""
-    if i < 3 or tokens[i - 1][0] != ":" or tokens[i - 3][0] != "[":
-        return False
-    j = i - 3
-    while j > 0 and tokens[j][0] != "{":
-        j -= 1
-    return j >= 2 and tokens[j - 1][0] == "=" and tokens[j - 2][0] == "slice"
-
-
-def mark_bounded(text: str, indices: set[int]) -> str:
-    """`text` with the tokens at `indices` (dimensions) written `<=N`."""
-    pieces, last = [], 0
-    for i, (tok, pos) in enumerate(_tokens(text)):
-        if i in indices:
-            pieces += [text[last:pos], "<=" + tok]
-            last = pos + len(tok)
-    return "".join(pieces) + text[last:]
-
-
 def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     """The HloModule of `fn` with each named dimension `<=bound` (see the module doc)."""
     try:
@@ -136,17 +69,29 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
         raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
                                f"bounds {sorted(bounds)}")
     base = _without_metadata(lower_tf(fn, parsed, bounds))
-    marked: set[int] = set()
+    dims: set[int] = set()
+    sizes: dict[int, tuple[int, int]] = {}   # size constant -> (parameter, dimension)
     for n in names:
+        seen = []
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
             other = _without_metadata(lower_tf(fn, parsed, {**bounds, n: size}))
-            marked |= moving_dims(base, other, n, bounds[n], size)
-    module = parse_hlo(mark_bounded(base, marked))
+            moved, constants = moving_tokens(base, other, n, bounds[n], size)
+            dims |= moved
+            seen.append(constants)
+        where = next((p, d) for p, (_, shape) in enumerate(parsed)
+                     for d, dim in enumerate(shape) if dim == n)
+        for i in set().union(*seen):   # equal to n at every size, and to no other name
+            if i in sizes or not all(i in constants for constants in seen):
+                raise UnsupportedError(f"size '{n}' is baked into the program: a constant "
+                                       f"that follows it only at some sizes, in: "
+                                       f"{line_at(base, tokens(base)[i][1])[:300]}")
+            sizes[i] = where
+    module = parse_hlo(mark_bounded(base, dims, sizes))
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
                                f"of the function's {len(parsed)} arguments: it folded the "
                                "others into constants (at zeros), so it cannot take them")
-    _check_sized(module, _instructions_at(base, marked), names)
+    _check_sized(module, _instructions_at(base, dims), names)
     return module
 
 
@@ -163,9 +108,9 @@ def _without_metadata(text: str) -> str:
 def _instructions_at(text: str, indices: set[int]) -> set[str]:
     """Names of the instructions on whose lines the tokens at `indices` sit."""
     out = set()
-    for i, (_, pos) in enumerate(_tokens(text)):
+    for i, (_, pos) in enumerate(tokens(text)):
         if i in indices:
-            m = _DEFINED.match(_line_at(text, pos))
+            m = _DEFINED.match(line_at(text, pos))
             if m:
                 out.add(m.group(1))
     return out
