@@ -111,3 +111,58 @@ def test_from_tf_ignores_metadata_that_differs_between_lowerings():
 def test_from_tf_refuses_sizes_folded_into_constants(fn, shape, match):
     with pytest.raises(dynhlo.UnsupportedError, match=match):
         dynhlo.from_tf(fn, shape, bounds={"n": 8})
+
+
+# --- tf.linalg: XLA's Qr, ProductOfElementaryHouseholderReflectors and Eigh custom calls ---
+
+def _linalg_inputs(spec: str, sizes: list[tuple], hermitian: bool = False):
+    """Random matrices of each shape in `sizes`, of spec's type (f32 or c64); Hermitian ones
+    (A + A^H) where asked."""
+    rng = np.random.default_rng(5)
+    for shape in sizes:
+        x = rng.standard_normal(shape)
+        if spec.startswith("c64"):
+            x = x + 1j * rng.standard_normal(shape)
+        x = x.astype(np.complex64 if spec.startswith("c64") else np.float32)
+        yield x + np.conj(np.swapaxes(x, -1, -2)) if hermitian else x
+
+
+@pytest.mark.parametrize("fn,spec,bounds,sizes", [
+    (lambda x: tf.linalg.qr(x), "f32[b,4,4]", {"b": 4}, [(1, 4, 4), (3, 4, 4), (4, 4, 4)]),
+    (lambda x: tf.linalg.qr(x, full_matrices=True), "f32[b,5,3]", {"b": 4},
+     [(1, 5, 3), (4, 5, 3)]),
+    (lambda x: tf.linalg.qr(x), "f32[m,3]", {"m": 6}, [(3, 3), (5, 3), (6, 3)]),
+    (lambda x: tf.linalg.qr(x), "c64[b,3,5]", {"b": 3}, [(1, 3, 5), (3, 3, 5)]),
+    (lambda x: tf.linalg.solve(x, x[..., :2] + 1.0), "f32[b,4,4]", {"b": 4},
+     [(1, 4, 4), (4, 4, 4)]),
+    (lambda x: tf.linalg.inv(x), "f32[b,4,4]", {"b": 4}, [(1, 4, 4), (3, 4, 4)]),
+    (lambda x: tf.linalg.inv(x), "f32[n,n]", {"n": 5}, [(1, 1), (3, 3), (5, 5)]),
+], ids=["qr", "qr-full", "qr-rows", "qr-c64-wide", "solve", "inv", "inv-size"])
+def test_from_tf_qr_solve_inv_match_tensorflow(fn, spec, bounds, sizes):
+    """tf2xla lowers these through XLA's Qr and Householder product: the same reflectors as
+    TensorFlow's own expansion, so Q and R agree entry by entry (no sign to fix)."""
+    exe = dynhlo.from_tf(fn, spec, bounds=bounds)
+    for x in _linalg_inputs(spec, sizes):
+        got = exe(x)
+        for g, w in zip(got if isinstance(got, tuple) else (got,), tf.nest.flatten(fn(x)),
+                        strict=True):
+            np.testing.assert_allclose(g, w.numpy(), rtol=1e-4, atol=1e-4, err_msg=x.shape)
+
+
+@pytest.mark.parametrize("spec,bounds,sizes", [
+    ("f32[b,4,4]", {"b": 4}, [(1, 4, 4), (3, 4, 4), (4, 4, 4)]),
+    ("f32[n,n]", {"n": 5}, [(1, 1), (2, 2), (5, 5)]),
+    ("c64[b,3,3]", {"b": 2}, [(1, 3, 3), (2, 3, 3)]),
+])
+def test_from_tf_eigh_matches_tensorflow(spec, bounds, sizes):
+    """tf.linalg.eigh (XLA's Eigh): TensorFlow's eigenvalues, ascending; eigenvectors equal
+    TensorFlow's up to each one's sign (phase), and A v = v diag(w)."""
+    exe = dynhlo.from_tf(lambda x: tf.linalg.eigh(x), spec, bounds=bounds)
+    for a in _linalg_inputs(spec, sizes, hermitian=True):
+        w, v = exe(a)
+        want_w, want_v = (t.numpy() for t in tf.linalg.eigh(a))
+        np.testing.assert_allclose(w, want_w, rtol=1e-4, atol=1e-4, err_msg=a.shape)
+        np.testing.assert_allclose(a @ v, v * w[..., None, :], atol=1e-4, err_msg=a.shape)
+        phase = np.sum(np.conj(want_v) * v, axis=-2, keepdims=True)  # <v_tf, v>: a unit phase
+        np.testing.assert_allclose(np.abs(phase), 1, atol=1e-4, err_msg=a.shape)
+        np.testing.assert_allclose(v, want_v * phase, atol=1e-4, err_msg=a.shape)
