@@ -5,7 +5,8 @@ modules, against NumPy:
 - Qr: the Householder vectors and taus of numpy.linalg.qr(mode='raw') (LAPACK's geqrf, the
   reflectors XLA's qr_expander.cc picks), and Q R = A with Q built from them by hand;
 - the Householder product: the explicit product of (I - tau v v^H), and IREE's expected values
-  for the same call;
+  for the same call, also read from its StableHLO (dynhlo.parse_stablehlo passes XLA's calls
+  through; Eigh's backend_config too);
 - Eigh: numpy.linalg.eigvalsh of the triangle named (the other one holds garbage) and
   A v = v diag(w) with unit columns; n = 0 and 1 (XLA: v = 1, w = the diagonal);
 - f16, bf16, f32, f64, c64, c128; a bounded-dynamic batch at 0, 1 and the bound and dynamic
@@ -140,15 +141,28 @@ def test_householder_product_is_the_product_of_reflectors(t, m, n, k):
         np.testing.assert_allclose(_wide(got[i]), want, rtol=tol, atol=4 * tol)
 
 
-def test_householder_product_as_iree_expects_it():
-    """IREE's end-to-end test of the same StableHLO custom call: a 4 x 3 matrix, 2 taus."""
+IREE_HOUSEHOLDER = """
+func.func public @main(%m: tensor<4x3xf32>, %t: tensor<2xf32>) -> tensor<4x3xf32> {
+  %q = stablehlo.custom_call @ProductOfElementaryHouseholderReflectors(%m, %t) : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  return %q : tensor<4x3xf32>
+}"""
+
+
+@pytest.mark.parametrize("source", ["hlo", "stablehlo"])
+def test_householder_product_as_iree_expects_it(source):
+    """IREE's end-to-end test of the same StableHLO custom call (a 4 x 3 matrix, 2 taus), as
+    HLO text and as its StableHLO (dynhlo.parse_stablehlo passes the call through)."""
+    if source == "stablehlo":
+        pytest.importorskip("jax")
+        module = dynhlo.parse_stablehlo(IREE_HOUSEHOLDER)
+    else:
+        module = HOUSEHOLDER.format(t="f32", a="[4,3]", taus="[2]")
     a = np.array([[0.19151945, 0.62210877, 0.43772774], [0.78535858, 0.77997581, 0.27259261],
                   [0.27646426, 0.80187218, 0.95813935], [0.87593263, 0.35781727, 0.50099513]],
                  np.float32)
     want = [[0.31653708, 0.10644531, 0.32681817], [-0.53676350, 0.37089570, -0.31482652],
             [-0.18895307, -0.54206765, 0.63208690], [-0.59866750, -0.16177818, 0.08177957]]
-    exe = dynhlo.compile(HOUSEHOLDER.format(t="f32", a="[4,3]", taus="[2]"))
-    got = exe(a, np.array([0.68346294, 0.71270203], np.float32))
+    got = dynhlo.compile(module)(a, np.array([0.68346294, 0.71270203], np.float32))
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
 
 
@@ -224,6 +238,19 @@ def test_eigh_over_dynamic_sizes(t):
         v, w = exe(x)
         assert v.shape == (b, n, n) and w.shape == (b, n)
         _check_eigh(x, v, w, True, TYPES[t][1], f"{t} at {b}x{n}")
+
+
+def test_eigh_from_stablehlo_keeps_its_backend_config():
+    """The upper triangle named in a StableHLO call's backend_config reaches the call."""
+    pytest.importorskip("jax")
+    module = dynhlo.parse_stablehlo("""
+func.func public @main(%a: tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>) {
+  %r:2 = stablehlo.custom_call @Eigh(%a) {backend_config = "0,1,100,0.000001"} : (tensor<3x3xf64>) -> (tensor<3x3xf64>, tensor<3xf64>)
+  return %r#0, %r#1 : tensor<3x3xf64>, tensor<3xf64>
+}""")
+    a = _random(np.random.default_rng(10), (3, 3), "f64")
+    v, w = dynhlo.compile(module)(a)
+    _check_eigh(a, v, w, False, 1e-12, "stablehlo upper")
 
 
 def test_eigh_unsorted_gives_eigenpairs_too():
