@@ -29,6 +29,7 @@ from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import fill_elided_constants
 from .lowering_diff import line_at, mark_bounded, moving_tokens, tokens
 
+
 def lower_tf(fn, shapes: list, sizes: dict) -> str:
     """HLO text of `fn` at these sizes (zeros of each argument's shape and dtype)."""
     import tensorflow as tf
@@ -69,8 +70,21 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
         raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
                                f"bounds {sorted(bounds)}")
     base = _without_metadata(lower_tf(fn, parsed, bounds))
+    dims, sizes = _compare(fn, parsed, bounds, names, base)
+    module = parse_hlo(mark_bounded(base, dims, sizes))
+    if len(module.entry.parameters) != len(parsed):
+        raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
+                               f"of the function's {len(parsed)} arguments: it folded the "
+                               "others into constants (at zeros), so it cannot take them")
+    _check_sized(module, _instructions_at(base, dims), names)
+    return module
+
+
+def _compare(fn, parsed: list, bounds: dict, names: list, base: str) -> tuple[set, dict]:
+    """(dimensions, size constants -> (parameter, dimension)): the tokens of `base` that
+    move with each name, from lowerings at two smaller sizes (lowering_diff.py)."""
     dims: set[int] = set()
-    sizes: dict[int, tuple[int, int]] = {}   # size constant -> (parameter, dimension)
+    sizes: dict[int, tuple[int, int]] = {}
     for n in names:
         seen = []
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
@@ -86,13 +100,7 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
                                        f"that follows it only at some sizes, in: "
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
             sizes[i] = where
-    module = parse_hlo(mark_bounded(base, dims, sizes))
-    if len(module.entry.parameters) != len(parsed):
-        raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
-                               f"of the function's {len(parsed)} arguments: it folded the "
-                               "others into constants (at zeros), so it cannot take them")
-    _check_sized(module, _instructions_at(base, dims), names)
-    return module
+    return dims, sizes
 
 
 # metadata={op_type=... source_file=...}: TensorFlow writes it differently from one lowering
