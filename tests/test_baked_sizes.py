@@ -13,7 +13,7 @@ import pytest
 
 import dynhlo
 from dynhlo import cli
-from dynhlo.frontends.tf import mark_bounded, moving_dims
+from dynhlo.frontends.lowering_diff import mark_bounded, moving_tokens
 from dynhlo.hlo.baked_sizes import baked_sizes
 
 MEAN = """HloModule baked
@@ -73,7 +73,7 @@ def test_tf_diff_marks_only_moving_dims():
     base = ("x = f32[8,4]{1,0} parameter(0)\ns = f32[8,4]{1,0} slice(f32[8,4]{1,0} x), "
             "slice={[0:8], [0:4]}\nc = f32[] constant(4)")
     other = base.replace("8", "7")
-    marked = mark_bounded(base, moving_dims(base, other, "n", 8, 7))
+    marked = mark_bounded(base, moving_tokens(base, other, "n", 8, 7)[0])
     assert marked == ("x = f32[<=8,4]{1,0} parameter(0)\ns = f32[<=8,4]{1,0} slice(f32[<=8,4]"
                       "{1,0} x), slice={[0:8], [0:4]}\nc = f32[] constant(4)")
 
@@ -82,4 +82,32 @@ def test_tf_diff_refuses_a_moving_constant():
     base = "x = f32[8]{0} parameter(0)\nc = s32[] constant(8)"
     other = "x = f32[7]{0} parameter(0)\nc = s32[] constant(7)"
     with pytest.raises(dynhlo.UnsupportedError, match=r"in: c = s32\[\] constant\(8\)"):
-        moving_dims(base, other, "n", 8, 7)
+        moving_tokens(base, other, "n", 8, 7)
+
+
+def test_tf_diff_reads_a_count_equal_to_the_size_at_run_time():
+    text = ("HloModule m\n\nENTRY %main (a: f32[{n},4]) -> f32[4] {{\n"
+            "  %a = f32[{n},4]{{1,0}} parameter(0)\n"
+            "  %c = s32[] constant({n})\n  %f = f32[] constant({n})\n}}\n")
+    base, other = text.format(n=8), text.format(n=7)
+    with pytest.raises(dynhlo.UnsupportedError, match=r"f32\[\] constant\(8\)"):
+        moving_tokens(base, other, "n", 8, 7)   # a float count is still refused
+    base, other = (t.replace("  %f = f32[] constant(8)\n", "").replace(
+        "  %f = f32[] constant(7)\n", "") for t in (base, other))
+    dims, sizes = moving_tokens(base, other, "n", 8, 7)
+    marked = mark_bounded(base, dims, dict.fromkeys(sizes, (0, 0)))
+    assert "%c = s32[] get-dimension-size(%a), dimensions={0}" in marked
+    assert "%a = f32[<=8,4]{1,0} parameter(0)" in marked
+
+
+def test_tf_diff_refuses_a_string_that_moves_but_eigh_sweeps():
+    # a custom call's backend_config that moves with the size is baked in (any string was
+    # passed over); Eigh's Jacobi sweeps (its third field) follow n and dynhlo's Eigh reads
+    # none of them
+    line = ('%e = (f32[{n},{n}]{{1,0}}, f32[{n}]{{0}}) custom-call(f32[{n},{n}]{{1,0}} %a), '
+            'custom_call_target="{target}", backend_config="1,1,{sweeps},0.000001"')
+    eigh = [line.format(n=n, target="Eigh", sweeps=s) for n, s in ((8, 7), (7, 6))]
+    assert len(moving_tokens(eigh[0], eigh[1], "n", 8, 7)[0]) == 5   # the dims of n
+    other = [line.format(n=n, target="Foo", sweeps=n) for n in (8, 7)]
+    with pytest.raises(dynhlo.UnsupportedError, match=r'"1,1,8,0.000001"\' becomes'):
+        moving_tokens(other[0], other[1], "n", 8, 7)

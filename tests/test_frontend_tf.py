@@ -32,9 +32,27 @@ def test_from_tf_matches_tensorflow_at_every_size():
 
 
 def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
+    # a cumulative sum over the rows is a reduce-window whose window is the row count
     with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '8' becomes "
-                       r"'7'.*constant\(8\)"):
-        dynhlo.from_tf(lambda x: tf.reduce_mean(x, 0), "f32[n,4]", bounds={"n": 8})
+                       r"'7'.*reduce-window.*window=\{size=8x1"):
+        dynhlo.from_tf(lambda x: tf.cumsum(x, 0), "f32[n,4]", bounds={"n": 8})
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: tf.reduce_mean(x, 0),                       # divides by s32[] constant(n)
+    lambda x: tf.nn.moments(x, axes=[0]),
+    lambda x: tf.math.reduce_std(x, 0),
+    lambda x: tf.sort(x, 0),                              # TopK of k = n
+    lambda x: tf.gather(x, tf.argsort(x[:, 0])),
+])
+def test_from_tf_reads_a_count_of_rows_at_run_time(fn):
+    exe = dynhlo.from_tf(fn, "f32[n,4]", bounds={"n": 8})
+    rng = np.random.default_rng(4)
+    for n in (1, 3, 8):
+        x = rng.standard_normal((n, 4)).astype(np.float32)
+        got, want = exe(x), tf.nest.flatten(fn(x))
+        for g, w in zip(got if isinstance(got, tuple) else (got,), want, strict=True):
+            np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-6)
 
 
 def test_from_tf_needs_a_bound_per_name():
@@ -153,16 +171,16 @@ def test_from_tf_refuses_a_size_folded_into_a_word_value(fn, word):
 
 def test_moving_dims_refuses_operands_that_change_places():
     # names may differ between lowerings, but one name must stand for one instruction
-    from dynhlo.frontends.tf import mark_bounded, moving_dims
+    from dynhlo.frontends.lowering_diff import mark_bounded, moving_tokens
     base = ("%a.1 = f32[8]{0} parameter(0)\n%b.2 = f32[8]{0} parameter(1)\n"
             "%c.3 = f32[8]{0} subtract(f32[8]{0} %a.1, f32[8]{0} %b.2)")
     renamed = base.replace("8", "7").replace("%a.1", "%x.5").replace("%b.2", "%y.6")
-    marked = mark_bounded(base, moving_dims(base, renamed, "n", 8, 7))
+    marked = mark_bounded(base, moving_tokens(base, renamed, "n", 8, 7)[0])
     assert marked == base.replace("[8]", "[<=8]")
     swapped = renamed.replace("%x.5, f32[7]{0} %y.6", "%y.6, f32[7]{0} %x.5")
     assert swapped != renamed
     with pytest.raises(dynhlo.UnsupportedError, match="'%a.1' stands for two instructions"):
-        moving_dims(base, swapped, "n", 8, 7)
+        moving_tokens(base, swapped, "n", 8, 7)
 
 
 def test_from_tf_refuses_a_size_folded_into_a_large_constant():
@@ -177,10 +195,10 @@ def test_from_tf_refuses_a_size_folded_into_a_large_constant():
 def test_from_tf_compares_large_constants_as_arrays_not_tokens(monkeypatch):
     # the text diff sees `{...}`: a constant of 90000 values is compared as one array (as text
     # it cost seconds per million values, three lowerings over)
-    import dynhlo.frontends.tf as tf_frontend
+    import dynhlo.frontends.lowering_diff as diff
     longest = []
-    tokens = tf_frontend._tokens
-    monkeypatch.setattr(tf_frontend, "_tokens", lambda text: longest.append(len(
+    tokens = diff.tokens
+    monkeypatch.setattr(diff, "tokens", lambda text: longest.append(len(
         out := tokens(text))) or out)
     table = np.random.default_rng(3).standard_normal((300, 300)).astype(np.float32)
     exe = dynhlo.from_tf(lambda x: x @ tf.constant(table), "f32[n,300]", bounds={"n": 4})
@@ -191,10 +209,10 @@ def test_from_tf_compares_large_constants_as_arrays_not_tokens(monkeypatch):
 
 def test_mark_bounded_leaves_a_bound_tf2xla_wrote():
     # tf2xla's own `<=N` (tf.where's rows) moving with the size stays `<=N`, not `<=<=N`
-    from dynhlo.frontends.tf import mark_bounded, moving_dims
+    from dynhlo.frontends.lowering_diff import mark_bounded, moving_tokens
     base = "%w.1 = s32[<=8,2]{1,0} parameter(0)\n%x.2 = f32[8]{0} parameter(1)"
     other = base.replace("8", "7")
-    marked = mark_bounded(base, moving_dims(base, other, "n", 8, 7))
+    marked = mark_bounded(base, moving_tokens(base, other, "n", 8, 7)[0])
     assert marked == "%w.1 = s32[<=8,2]{1,0} parameter(0)\n%x.2 = f32[<=8]{0} parameter(1)"
 
 
@@ -212,3 +230,58 @@ def test_from_tf_slices_to_a_size_only_the_dims_of_that_size():
     with pytest.raises(dynhlo.UnsupportedError, match=r"'8' becomes '7'.*slice\("):
         dynhlo.from_tf(lambda x, y: y[:tf.shape(x)[0]] * 2.0, "f32[n,5]", "f32[m,5]",
                        bounds={"n": 8, "m": 8})
+
+
+# --- tf.linalg: XLA's Qr, ProductOfElementaryHouseholderReflectors and Eigh custom calls ---
+
+def _linalg_inputs(spec: str, sizes: list[tuple], hermitian: bool = False):
+    """Random matrices of each shape in `sizes`, of spec's type (f32 or c64); Hermitian ones
+    (A + A^H) where asked."""
+    rng = np.random.default_rng(5)
+    for shape in sizes:
+        x = rng.standard_normal(shape)
+        if spec.startswith("c64"):
+            x = x + 1j * rng.standard_normal(shape)
+        x = x.astype(np.complex64 if spec.startswith("c64") else np.float32)
+        yield x + np.conj(np.swapaxes(x, -1, -2)) if hermitian else x
+
+
+@pytest.mark.parametrize("fn,spec,bounds,sizes", [
+    (lambda x: tf.linalg.qr(x), "f32[b,4,4]", {"b": 4}, [(1, 4, 4), (3, 4, 4), (4, 4, 4)]),
+    (lambda x: tf.linalg.qr(x, full_matrices=True), "f32[b,5,3]", {"b": 4},
+     [(1, 5, 3), (4, 5, 3)]),
+    (lambda x: tf.linalg.qr(x), "f32[m,3]", {"m": 6}, [(3, 3), (5, 3), (6, 3)]),
+    (lambda x: tf.linalg.qr(x), "c64[b,3,5]", {"b": 3}, [(1, 3, 5), (3, 3, 5)]),
+    (lambda x: tf.linalg.solve(x, x[..., :2] + 1.0), "f32[b,4,4]", {"b": 4},
+     [(1, 4, 4), (4, 4, 4)]),
+    (lambda x: tf.linalg.inv(x), "f32[b,4,4]", {"b": 4}, [(1, 4, 4), (3, 4, 4)]),
+    (lambda x: tf.linalg.inv(x), "f32[n,n]", {"n": 5}, [(1, 1), (3, 3), (5, 5)]),
+], ids=["qr", "qr-full", "qr-rows", "qr-c64-wide", "solve", "inv", "inv-size"])
+def test_from_tf_qr_solve_inv_match_tensorflow(fn, spec, bounds, sizes):
+    """tf2xla lowers these through XLA's Qr and Householder product: the same reflectors as
+    TensorFlow's own expansion, so Q and R agree entry by entry (no sign to fix)."""
+    exe = dynhlo.from_tf(fn, spec, bounds=bounds)
+    for x in _linalg_inputs(spec, sizes):
+        got = exe(x)
+        for g, w in zip(got if isinstance(got, tuple) else (got,), tf.nest.flatten(fn(x)),
+                        strict=True):
+            np.testing.assert_allclose(g, w.numpy(), rtol=1e-4, atol=1e-4, err_msg=x.shape)
+
+
+@pytest.mark.parametrize("spec,bounds,sizes", [
+    ("f32[b,4,4]", {"b": 4}, [(1, 4, 4), (3, 4, 4), (4, 4, 4)]),
+    ("f32[n,n]", {"n": 5}, [(1, 1), (2, 2), (5, 5)]),
+    ("c64[b,3,3]", {"b": 2}, [(1, 3, 3), (2, 3, 3)]),
+])
+def test_from_tf_eigh_matches_tensorflow(spec, bounds, sizes):
+    """tf.linalg.eigh (XLA's Eigh): TensorFlow's eigenvalues, ascending; eigenvectors equal
+    TensorFlow's up to each one's sign (phase), and A v = v diag(w)."""
+    exe = dynhlo.from_tf(lambda x: tf.linalg.eigh(x), spec, bounds=bounds)
+    for a in _linalg_inputs(spec, sizes, hermitian=True):
+        w, v = exe(a)
+        want_w, want_v = (t.numpy() for t in tf.linalg.eigh(a))
+        np.testing.assert_allclose(w, want_w, rtol=1e-4, atol=1e-4, err_msg=a.shape)
+        np.testing.assert_allclose(a @ v, v * w[..., None, :], atol=1e-4, err_msg=a.shape)
+        phase = np.sum(np.conj(want_v) * v, axis=-2, keepdims=True)  # <v_tf, v>: a unit phase
+        np.testing.assert_allclose(np.abs(phase), 1, atol=1e-4, err_msg=a.shape)
+        np.testing.assert_allclose(v, want_v * phase, atol=1e-4, err_msg=a.shape)

@@ -33,3 +33,16 @@ def test_from_jax_gpu_matches_jit(family):
         with jax.default_matmul_precision("highest"):  # f32 as f32: JAX's GPU default is TF32
             want = jax.jit(fn)(*args)
         _close(_numpy(exe(*args)), want)
+
+
+@pytest.mark.parametrize("name", ["interp", "unique"])
+def test_an_iota_read_through_a_reversed_dimension_of_size_one(name):
+    # the iota's index was the integer expression (1 - 1 - 0), which has no .to() in Triton
+    jnp = pytest.importorskip("jax.numpy")
+    fn = {"interp": lambda x: jnp.interp(x[:, 0], jnp.linspace(-2, 2, 5), jnp.arange(5.)),
+          "unique": lambda x: jnp.unique(jnp.round(x), size=5, fill_value=0)}[name]
+    exe = from_jax(fn, "f32[n,5]", bounds={"n": 8}, **GPU)
+    rng = np.random.default_rng(5)
+    for n in (1, 3, 8):
+        x = rng.standard_normal((n, 5)).astype(np.float32)
+        _close(_numpy(exe(x)), jax.jit(fn)(x))

@@ -339,8 +339,14 @@ def _pivot_size(column: np.ndarray) -> np.ndarray:
 @_lapack("sd", "syevd")
 @_lapack("cz", "heevd")
 def syevd(ctx, inst, args):
-    a = np.asarray(args[0])
-    uplo = attrs.ffi_uplo(inst)
+    return hermitian_eigh(np.asarray(args[0]), attrs.ffi_uplo(inst))
+
+
+def hermitian_eigh(a: np.ndarray, uplo: str):
+    """LAPACK's syevd/heevd of a [..., n, n] (f32, f64, c64, c128) read from its `uplo`
+    triangle ('L' or 'U'): (eigenvectors as columns [..., n, n], eigenvalues ascending
+    [..., n] of a's real type, info s32[...]); a matrix LAPACK fails on (a NaN in the
+    triangle read) gets info 1 and NaN results. Also XLA's Eigh (ops_xla_linalg.py)."""
     flat, batch = _batched(a)
     real = np.finfo(a.dtype).dtype if a.dtype.kind == "c" else a.dtype
     w = np.zeros(flat.shape[:2], real)

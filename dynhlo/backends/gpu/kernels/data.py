@@ -90,7 +90,9 @@ def iota(k, inst, idx):
     t = k.ttype(inst.shape.element_type)
     if i == "0":
         return k.const(0, inst.shape.element_type)
-    return k.let(f"({i}).to({t})")
+    # an index can be an integer expression alone ((1 - 1 - 0): a reversed dimension of
+    # size 1), which has no .to(): adding a zero makes it a tensor
+    return k.let(f"(({i}) + tl.zeros([], tl.int32)).to({t})")
 
 
 def scalar_constant(inst) -> bool:
