@@ -18,10 +18,11 @@ LETTER_TYPES = {"s": "f32", "d": "f64", "c": "c64", "z": "c128"}
 COMPLEX_TYPES = {"f32": "c64", "f64": "c128", "c64": "c64", "c128": "c128"}
 
 
-def check_operands(ctx, inst, operands, count: int) -> str:
+def check_operands(ctx, inst, operands, count: int, allowed=tuple(COMPLEX_TYPES)) -> str:
     """The element type of the call's matrices after checking: `count` operands, arrays all,
-    the first of rank >= 2 (batch..., m, n), all of one of f32, f64, c64, c128, the one its
-    target's letter names (lapack_cgeev_ffi: c64). HloVerifyError otherwise."""
+    the first of rank >= 2 (batch..., m, n), all of one type of `allowed` (by default f32,
+    f64, c64, c128), the one its target's letter names (lapack_cgeev_ffi: c64).
+    HloVerifyError otherwise."""
     target = attrs.string(inst, "custom_call_target")
     if len(operands) != count:
         raise ctx.error(f"{target} takes {count} operand(s), not {len(operands)}")
@@ -31,9 +32,10 @@ def check_operands(ctx, inst, operands, count: int) -> str:
     types = [o.shape.element_type for o in inst.operands]
     letter = re.fullmatch(r"lapack_([sdcz])\w+_ffi", target)
     want = LETTER_TYPES[letter.group(1)] if letter else types[0]
-    if want not in COMPLEX_TYPES or any(t != want for t in types):
-        raise ctx.error(f"{target} takes {want if letter else 'f32, f64, c64 or c128'} "
-                        f"operands, not {', '.join(str(o.shape) for o in inst.operands)}")
+    if want not in allowed or any(t != want for t in types):
+        what = want if letter else "one type of " + ", ".join(allowed) + " for its"
+        raise ctx.error(f"{target} takes {what} operands, not "
+                        f"{', '.join(str(o.shape) for o in inst.operands)}")
     return want
 
 

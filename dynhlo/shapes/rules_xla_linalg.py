@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from ..errors import HloVerifyError
 from ..hlo import attrs
-from .lapack_calls import check_result_types, check_square
+from .lapack_calls import check_operands, check_result_types, check_square
 from .rules_misc import CUSTOM_CALL_RULES, _min_dim
 
 QR, HOUSEHOLDER, EIGH = "Qr", "ProductOfElementaryHouseholderReflectors", "Eigh"
@@ -71,31 +71,15 @@ def eigh_config(inst) -> EighConfig:
     return inst.decoded(("eigh_config",), decode)
 
 
-def _check_operands(ctx, inst, operands, count: int) -> str:
-    """a's element type after checking: `count` array operands of one type of REAL_TYPES,
-    the first of rank >= 2."""
-    target = attrs.string(inst, "custom_call_target")
-    if len(operands) != count:
-        raise ctx.error(f"{target} takes {count} operand(s), not {len(operands)}")
-    if any(isinstance(o, list) for o in operands) or len(operands[0]) < 2:
-        raise ctx.error(f"{target} needs a matrix operand of rank >= 2 (batch..., m, n), not "
-                        f"{inst.operands[0].shape}")
-    types = [o.shape.element_type for o in inst.operands]
-    if types[0] not in REAL_TYPES or any(t != types[0] for t in types):
-        raise ctx.error(f"{target} takes operands of one of {', '.join(REAL_TYPES)}, not "
-                        f"{', '.join(str(o.shape) for o in inst.operands)}")
-    return types[0]
-
-
 def _qr_rule(ctx, inst, operands):
-    element = _check_operands(ctx, inst, operands, 1)
+    element = check_operands(ctx, inst, operands, 1, REAL_TYPES)
     check_result_types(ctx, inst, [element, element])
     a = operands[0]
     return [a, a[:-2] + (_min_dim(a[-2], a[-1]),)]
 
 
 def _householder_rule(ctx, inst, operands):
-    element = _check_operands(ctx, inst, operands, 2)
+    element = check_operands(ctx, inst, operands, 2, REAL_TYPES)
     check_result_types(ctx, inst, [element])
     a, taus = (o.shape for o in inst.operands)
     if taus.rank != a.rank - 1 or taus.dims[:-1] != a.dims[:-2] or \
@@ -106,7 +90,7 @@ def _householder_rule(ctx, inst, operands):
 
 
 def _eigh_rule(ctx, inst, operands):
-    element = _check_operands(ctx, inst, operands, 1)
+    element = check_operands(ctx, inst, operands, 1, REAL_TYPES)
     check_square(ctx, inst)
     eigh_config(inst)
     check_result_types(ctx, inst, [element, REAL_TYPES[element]])
