@@ -16,9 +16,10 @@ from ..hlo import attrs
 
 LETTER_TYPES = {"s": "f32", "d": "f64", "c": "c64", "z": "c128"}
 COMPLEX_TYPES = {"f32": "c64", "f64": "c128", "c64": "c64", "c128": "c128"}
+LAPACK_TYPES = tuple(COMPLEX_TYPES)   # the element types LAPACK's calls take
 
 
-def check_operands(ctx, inst, operands, count: int, allowed=tuple(COMPLEX_TYPES)) -> str:
+def check_operands(ctx, inst, operands, count: int, allowed=LAPACK_TYPES) -> str:
     """The element type of the call's matrices after checking: `count` operands, arrays all,
     the first of rank >= 2 (batch..., m, n), all of one type of `allowed` (by default f32,
     f64, c64, c128), the one its target's letter names (lapack_cgeev_ffi: c64).

@@ -18,26 +18,31 @@ k <= n <= m at run time are the lowerings' DynamicSizeError.
 
 from __future__ import annotations
 
-from .lapack_calls import check_operands, check_result_types
+from ..hlo import attrs
+from .lapack_calls import LAPACK_TYPES, check_operands, check_result_types
 from .rules_misc import _lapack, _min_dim  # rule registration; min(m, n) as getrf's
 
 
-@_lapack("sdcz", "geqrf")
-def _geqrf_rule(ctx, inst, operands):
-    element = check_operands(ctx, inst, operands, 1)
+def qr_rule(ctx, inst, operands, allowed=LAPACK_TYPES):
+    """geqrf's rule; XLA's `Qr` call (rules_xla_linalg.py) has the same form."""
+    element = check_operands(ctx, inst, operands, 1, allowed)
     check_result_types(ctx, inst, [element, element])
     x = operands[0]
     return [x, x[:-2] + (_min_dim(x[-2], x[-1]),)]
 
 
-@_lapack("sd", "orgqr")
-@_lapack("cz", "ungqr")
-def _orgqr_rule(ctx, inst, operands):
-    element = check_operands(ctx, inst, operands, 2)
+def householder_product_rule(ctx, inst, operands, allowed=LAPACK_TYPES):
+    """orgqr/ungqr's rule; XLA's `ProductOfElementaryHouseholderReflectors` has the same."""
+    element = check_operands(ctx, inst, operands, 2, allowed)
     check_result_types(ctx, inst, [element])
     a, tau = (o.shape for o in inst.operands)
     if tau.rank != a.rank - 1 or tau.dims[:-1] != a.dims[:-2] or \
             not tau.dims[-1] <= a.dims[-1] <= a.dims[-2]:
-        raise ctx.error(f"orgqr takes x [..., m, n] and tau [..., k] of its batch with "
-                        f"k <= n <= m, not {a} and {tau}")
+        raise ctx.error(f"{attrs.string(inst, 'custom_call_target')} takes x [..., m, n] and "
+                        f"tau [..., k] of its batch with k <= n <= m, not {a} and {tau}")
     return operands[0]
+
+
+_lapack("sdcz", "geqrf")(qr_rule)
+_lapack("sd", "orgqr")(householder_product_rule)
+_lapack("cz", "ungqr")(householder_product_rule)

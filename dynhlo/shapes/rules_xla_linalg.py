@@ -27,12 +27,14 @@ the lowerings' DynamicSizeError.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import NamedTuple
 
 from ..errors import HloVerifyError
 from ..hlo import attrs
 from .lapack_calls import check_operands, check_result_types, check_square
-from .rules_misc import CUSTOM_CALL_RULES, _min_dim
+from .rules_lapack_qr import householder_product_rule, qr_rule
+from .rules_misc import CUSTOM_CALL_RULES
 
 QR, HOUSEHOLDER, EIGH = "Qr", "ProductOfElementaryHouseholderReflectors", "Eigh"
 
@@ -71,24 +73,6 @@ def eigh_config(inst) -> EighConfig:
     return inst.decoded(("eigh_config",), decode)
 
 
-def _qr_rule(ctx, inst, operands):
-    element = check_operands(ctx, inst, operands, 1, REAL_TYPES)
-    check_result_types(ctx, inst, [element, element])
-    a = operands[0]
-    return [a, a[:-2] + (_min_dim(a[-2], a[-1]),)]
-
-
-def _householder_rule(ctx, inst, operands):
-    element = check_operands(ctx, inst, operands, 2, REAL_TYPES)
-    check_result_types(ctx, inst, [element])
-    a, taus = (o.shape for o in inst.operands)
-    if taus.rank != a.rank - 1 or taus.dims[:-1] != a.dims[:-2] or \
-            not taus.dims[-1] <= a.dims[-1] <= a.dims[-2]:
-        raise ctx.error(f"{HOUSEHOLDER} takes a [..., m, n] and taus [..., k] of its batch "
-                        f"with k <= n <= m, not {a} and {taus}")
-    return operands[0]
-
-
 def _eigh_rule(ctx, inst, operands):
     element = check_operands(ctx, inst, operands, 1, REAL_TYPES)
     check_square(ctx, inst)
@@ -98,4 +82,6 @@ def _eigh_rule(ctx, inst, operands):
     return [a, a[:-2] + (a[-1],)]
 
 
-CUSTOM_CALL_RULES.update({QR: _qr_rule, HOUSEHOLDER: _householder_rule, EIGH: _eigh_rule})
+CUSTOM_CALL_RULES.update({QR: partial(qr_rule, allowed=REAL_TYPES),
+                          HOUSEHOLDER: partial(householder_product_rule, allowed=REAL_TYPES),
+                          EIGH: _eigh_rule})
