@@ -51,7 +51,10 @@ def _one(fn, x, left: bool, right: bool, w, vl, vr) -> int:
     if info != 0:
         w[:] = vl[:] = vr[:] = np.nan
         return info
-    w[:] = values[0] + 1j * values[1] if len(values) == 2 else values[0]
+    if len(values) == 2:   # real and imaginary parts set apart: 1j * inf is nan+infj
+        w.real, w.imag = values
+    else:
+        w[:] = values[0]
     imag = values[1] if len(values) == 2 else None
     if left:
         vl[:] = _unpack(imag, left_packed)
@@ -71,7 +74,7 @@ def _unpack(imag, packed) -> np.ndarray:
         if imag[j] == 0 or np.isnan(imag[j]) or j + 1 == n:
             j += 1
             continue
-        v[:, j] = packed[:, j] + 1j * packed[:, j + 1]
+        v[:, j].real, v[:, j].imag = packed[:, j], packed[:, j + 1]
         v[:, j + 1] = np.conj(v[:, j])
         j += 2
     return v
