@@ -216,7 +216,6 @@ def main(argv: list[str] | None = None) -> None:
 def gpu_child(mode: str, models: Path, workdir: Path) -> None:
     """In a fresh process, after CUDA is up: time compile + first call (saving each artifact)
     or load + first call of every corpus model; one JSON line on stdout."""
-    import cupy  # noqa: F401 - the cubin launcher's driver API; imported before the clock
     import torch
     warm = torch.ones(8, 8, device="cuda")
     (warm @ warm).sum().item()  # cuBLAS's handle: paid once per process, not per module

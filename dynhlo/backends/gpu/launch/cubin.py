@@ -1,55 +1,113 @@
-"""CubinLauncher: launches one AOT-compiled cubin through CuPy on torch's current stream.
+"""CubinLauncher: launches one AOT-compiled cubin through the CUDA driver API on torch's
+current stream.
 
-Block = 32 x warps; the two trailing scratch pointers Triton 3.x appends are passed as
-null (kernels that need scratch memory are refused when the payload is read).
+The driver is reached through ctypes (libcuda.so.1, which any CUDA install has): importing a
+CUDA library for Python (CuPy took 380 ms on the H200's image) would be most of an artifact's
+load time. Block = 32 x warps; the two trailing scratch pointers Triton 3.x appends are passed
+as null (kernels that need scratch memory are refused when the payload is read).
 """
 
 from __future__ import annotations
 
-import numpy as np
+import ctypes
 
 from ....errors import ArtifactError
 
+# CUfunction_attribute (cuda.h)
+_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+
 
 class CubinLauncher:
-    """Launches one cubin through CuPy on torch's current stream."""
+    """Launches one cubin (bytes, as Triton writes it) with its metadata (`name`, `shared`
+    bytes, `num_warps`). ArtifactError when the driver refuses the cubin (another target, a
+    crafted file) or a launch."""
 
     def __init__(self, cubin: bytes, meta: dict):
-        import cupy
-        self.module = cupy.cuda.function.Module()
-        self.module.load(cubin)
-        self.fn = self.module.get_function(meta["name"])
-        self.shared = meta["shared"]
-        if self.shared > 48 * 1024:
-            drv = cupy.cuda.driver
-            drv.funcSetAttribute(self.fn.ptr,
-                                 drv.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                 self.shared)
-        self.threads = 32 * meta["num_warps"]
         if meta.get("global_scratch_size") or meta.get("profile_scratch_size"):
             raise ArtifactError("gpu kernels that need scratch memory are not supported yet")
-        self.cupy = cupy
+        cuda = _driver()
+        self.name = meta["name"]
+        self.module = ctypes.c_void_p()
+        _check(cuda.cuModuleLoadData(ctypes.byref(self.module), cubin),
+               f"cubin of {self.name} does not load")
+        self.fn = ctypes.c_void_p()
+        _check(cuda.cuModuleGetFunction(ctypes.byref(self.fn), self.module,
+                                        self.name.encode()),
+               f"cubin has no kernel {self.name}")
+        self.shared = int(meta["shared"])
+        if self.shared > 48 * 1024:   # above 48 KiB dynamic shared memory is opt-in
+            _check(cuda.cuFuncSetAttribute(self.fn, _MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                           self.shared),
+                   f"{self.name} cannot have {self.shared} bytes of shared memory")
+        self.threads = 32 * int(meta["num_warps"])
+        self.cuda = cuda
 
     def __call__(self, grid, tensors, sizes):
+        """Launches on torch's current stream: `tensors` (16-byte aligned device tensors)
+        then `sizes` (int32 scalars), in the kernel's parameter order."""
         import torch
-        args = []
+        values = []
         for t in tensors:
             if t.data_ptr() % 16:
                 raise ArtifactError("an unaligned device buffer reached an AOT kernel")
-            args.append(np.uint64(t.data_ptr()))
-        args += [np.int32(s) for s in sizes] + [np.uint64(0), np.uint64(0)]
-        stream = _cupy_stream(self.cupy, torch._C._cuda_getCurrentRawStream(
-            torch.cuda.current_device()))
-        self.fn(tuple(grid) + (1,) * (3 - len(grid)), (self.threads, 1, 1), tuple(args),
-                shared_mem=self.shared, stream=stream)
+            values.append(ctypes.c_uint64(t.data_ptr()))
+        values += [ctypes.c_int32(s) for s in sizes] + [ctypes.c_uint64(0), ctypes.c_uint64(0)]
+        params = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
+        gx, gy, gz = tuple(grid) + (1,) * (3 - len(grid))
+        stream = torch._C._cuda_getCurrentRawStream(torch.cuda.current_device())
+        _check(self.cuda.cuLaunchKernel(self.fn, gx, gy, gz, self.threads, 1, 1, self.shared,
+                                        ctypes.c_void_p(stream), params, None),
+               f"launch of {self.name} on grid {tuple(grid)} failed")
 
 
-_STREAMS: dict = {}
+_CUDA = None
 
 
-def _cupy_stream(cupy, raw: int):
-    """A CuPy handle on a raw CUDA stream, made once per stream."""
-    stream = _STREAMS.get(raw)
-    if stream is None:
-        stream = _STREAMS[raw] = cupy.cuda.ExternalStream(raw)
-    return stream
+def _driver():
+    """libcuda with the calls used here typed, and the current device's primary context made
+    current on this thread (torch's context: the runtime API shares it)."""
+    global _CUDA
+    if _CUDA is None:
+        try:
+            cuda = ctypes.CDLL("libcuda.so.1")
+        except OSError as exc:
+            raise ArtifactError(f"the CUDA driver (libcuda.so.1) is not found: {exc}") from None
+        ptr, u32, i32 = ctypes.c_void_p, ctypes.c_uint, ctypes.c_int
+        cuda.cuModuleLoadData.argtypes = [ctypes.POINTER(ptr), ctypes.c_char_p]
+        cuda.cuModuleGetFunction.argtypes = [ctypes.POINTER(ptr), ptr, ctypes.c_char_p]
+        cuda.cuFuncSetAttribute.argtypes = [ptr, i32, i32]
+        cuda.cuLaunchKernel.argtypes = [ptr, u32, u32, u32, u32, u32, u32, u32, ptr,
+                                        ctypes.POINTER(ptr), ptr]
+        cuda.cuGetErrorString.argtypes = [i32, ctypes.POINTER(ctypes.c_char_p)]
+        cuda.cuCtxGetCurrent.argtypes = [ctypes.POINTER(ptr)]
+        cuda.cuCtxSetCurrent.argtypes = [ptr]
+        cuda.cuDeviceGet.argtypes = [ctypes.POINTER(i32), i32]
+        cuda.cuDevicePrimaryCtxRetain.argtypes = [ctypes.POINTER(ptr), i32]
+        _CUDA = cuda
+    _make_context_current(_CUDA)
+    return _CUDA
+
+
+def _make_context_current(cuda) -> None:
+    """Modules load into the current context: on a thread where torch has not run yet there
+    is none, so the primary context of torch's current device (the one torch uses) is set."""
+    import torch
+    torch.cuda.init()   # cuInit, once per process
+    current = ctypes.c_void_p()
+    _check(cuda.cuCtxGetCurrent(ctypes.byref(current)), "no CUDA context")
+    if not current.value:
+        device = ctypes.c_int()
+        _check(cuda.cuDeviceGet(ctypes.byref(device), torch.cuda.current_device()),
+               "torch's current device is not found")
+        _check(cuda.cuDevicePrimaryCtxRetain(ctypes.byref(current), device),
+               "the device's primary context cannot be retained")
+        _check(cuda.cuCtxSetCurrent(current), "the device's primary context cannot be set")
+
+
+def _check(result: int, what: str) -> None:
+    """ArtifactError naming `what` and the driver's message when `result` is not CUDA_SUCCESS."""
+    if result:
+        message = ctypes.c_char_p()
+        _CUDA.cuGetErrorString(result, ctypes.byref(message))
+        text = message.value.decode() if message.value else "unknown error"
+        raise ArtifactError(f"{what}: CUDA error {result} ({text})")

@@ -1,0 +1,111 @@
+"""A narrow-row softmax with a lane per row (issue 10: softmax over 37 columns at the floor).
+
+The generated row kernel lays a 37-float row over 32 lanes (its stride is not 16-byte
+aligned, so Triton cannot vectorise along it), and each of its two reductions then costs
+shuffles and barriers per element: 2.4x the memory floor at best. This form reads the
+program's rows as one contiguous, aligned chunk (vector loads), moves them through shared
+memory with `tl.gather` so that each lane holds a whole row (reductions without shuffles),
+and back the same way for a contiguous store.
+
+    python bench/narrow_gather.py [--rows 262144]        # on the GPU: us and x floor
+    TRITON_INTERPRET=1 python bench/narrow_gather.py --check   # results, in the interpreter
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_gather(x, out, n, C: tl.constexpr, CP: tl.constexpr, R: tl.constexpr,
+                   FLAT: tl.constexpr, SPLIT: tl.constexpr):
+    """Softmax over rows of C floats, R rows per program; CP and FLAT are the powers of two
+    at or above C and R * C. SPLIT: whole chunks take a branch of their own."""
+    row0 = tl.program_id(0) * R
+    f = tl.arange(0, FLAT)
+    if SPLIT and row0 + R <= n:   # a whole chunk: a static mask, so the loads and stores are vectors
+        _softmax_chunk(x + row0 * C, out + row0 * C, f < R * C, C, CP, R, FLAT)
+    else:
+        _softmax_chunk(x + row0 * C, out + row0 * C, (f < R * C) & (f < (n - row0) * C),
+                       C, CP, R, FLAT)
+
+
+@triton.jit
+def _softmax_chunk(x, out, inside, C: tl.constexpr, CP: tl.constexpr, R: tl.constexpr,
+                   FLAT: tl.constexpr):
+    f = tl.arange(0, FLAT)
+    chunk = tl.load(x + f, mask=inside, other=0.0)
+    c = tl.arange(0, CP)[:, None]
+    r = tl.arange(0, R)[None, :]
+    valid = c < C
+    where = tl.reshape(tl.where(valid, r * C + c, 0), [CP * R])
+    tile = tl.reshape(tl.gather(chunk, where, 0), [CP, R])
+    m = tl.max(tl.where(valid, tile, float("-inf")), axis=0, keep_dims=True)
+    e = tl.where(valid, tl.exp(tile - m), 0.0)
+    y = tl.div_rn(e, tl.sum(e, axis=0, keep_dims=True))
+    back = tl.where(f < R * C, (f % C) * R + f // C, 0)
+    tl.store(out + f, tl.gather(tl.reshape(y, [CP * R]), back, 0), mask=inside)
+
+
+def launch(x, out, rows_per_program: int, warps: int, split: bool = True) -> None:
+    n, cols = x.shape
+    cp = triton.next_power_of_2(cols)
+    flat = triton.next_power_of_2(rows_per_program * cols)
+    softmax_gather[(triton.cdiv(n, rows_per_program),)](
+        x, out, n, C=cols, CP=cp, R=rows_per_program, FLAT=flat, SPLIT=split,
+        num_warps=warps)
+
+
+def main() -> None:
+    import torch
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=262144)
+    parser.add_argument("--check", action="store_true", help="results only (interpreter)")
+    opts = parser.parse_args()
+    if opts.check:
+        for n, cols, rpp, w in ((5, 37, 32, 1), (70, 37, 64, 2), (33, 5, 32, 1)):
+            x = torch.randn(n, cols) * 4
+            out = torch.full_like(x, float("nan"))
+            launch(x, out, rpp, w, split=n % 2 == 0)
+            err = (out - torch.softmax(x.double(), -1).float()).abs().max().item()
+            print(f"n={n} cols={cols} R={rpp}: max error {err:.1e}")
+            assert err < 1e-6
+        return
+    from triton.testing import do_bench
+    n, cols = opts.rows, 37
+    x = torch.randn(n, cols, device="cuda")
+    out = torch.empty_like(x)
+    want = torch.softmax(x, -1)
+    big = torch.empty(64 << 20, device="cuda")
+    copy_us = 1e3 * do_bench(lambda: big[: 32 << 20].copy_(big[32 << 20:]),
+                             return_mode="median")
+    floor = 2 * x.numel() * 4 / ((64 << 20) * 4 / (copy_us * 1e-6)) * 1e6
+    print(f"floor {floor:.1f} us")
+    import dynhlo
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "tests/data/models/softmax_rows/module.hlo"
+            ).read_text().replace("<=100", f"<={n}")
+    exe = dynhlo.compile(text, backend="gpu")
+    runs = [("torch softmax", lambda: torch.softmax(x, -1, out=out)),
+            ("dynhlo call", lambda: exe(x))]   # its own output, as a call returns
+    runs += [(f"gather R={rpp} w{w}{'' if split else ' one branch'}",
+              lambda rpp=rpp, w=w, split=split: launch(x, out, rpp, w, split))
+             for rpp, w, split in ((64, 2, True), (64, 2, False), (128, 4, True),
+                                   (128, 4, False), (128, 2, True), (256, 4, True))]
+    for name, fn in runs:
+        try:
+            got = fn()
+            torch.cuda.synchronize()
+            err = ((out if got is None else got) - want).abs().max().item()
+            us = 1e3 * do_bench(fn, return_mode="median")
+            print(f"{name:20s} {us:8.1f} us  {us / floor:5.2f}x floor  err {err:.1e}",
+                  flush=True)
+        except Exception as exc:  # noqa: BLE001
+            print(f"{name:20s} failed: {type(exc).__name__}: {str(exc)[:300]}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
