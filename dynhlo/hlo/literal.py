@@ -21,12 +21,13 @@ from .shape import UNBOUNDED, AnyShape, Shape
 from .types import COMPLEX_TYPES, INTEGRAL_TYPES, to_numpy_dtype
 
 # XLA prints index comments inside nested literals (`{ /*i0=0*/ {1, 2}, ...}`): skipped.
-_TOKEN = re.compile(r"(?:\s+|/\*[^*]*\*/)*([{}(),]|-?nan\(0x[0-9a-fA-F]+\)|[^\s{}(),]+)")
+# A blank per repetition (as scanner._SKIP): `\s+` inside `(...)*` backtracks exponentially.
+_TOKEN = re.compile(r"(?:\s|/\*[^*]*\*/)*([{}(),]|-?nan\(0x[0-9a-fA-F]+\)|[^\s{}(),]+)")
 _SHAPE_PREFIX = re.compile(r"\s*[a-z][a-z0-9]*\[[^\]]*\](\{[^}]*\})?")
 _INT = re.compile(r"-?[0-9]+")
 _FLOAT = re.compile(r"-?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?"
                     r"|inf|nan(?:\(0x[0-9a-fA-F]+\))?)")
-_ROW = re.compile(r"(?:\s+|/\*[^*]*\*/)*\{([^{}()]*)\}")  # an innermost `{1, 2}`: one step
+_ROW = re.compile(r"(?:\s|/\*[^*]*\*/)*\{([^{}()]*)\}")  # an innermost `{1, 2}`: one step
 _INF = float("inf")
 _NEG_ZERO = -0.0  # what `-0` reads as: an integer zero, or a float zero with its sign
 _MAX_RANK = 128  # deeper brace nesting is refused rather than recursed into

@@ -19,7 +19,10 @@ _MAX_DEPTH = 64  # tuple shapes nested deeper than this are refused, not a Recur
 _N = r"[A-Za-z_][\w.\-]*"  # a name
 _ARR = r"[a-z][a-z0-9]*\[[^\]\n]*\](?:\{[^}\n]*\})?"  # an array shape
 _STR = r'"(?:[^"\\\n]|\\.)*"'  # a string on one line
-_SKIP = re.compile(r"(?:\s+|/\*.*?\*/|//[^\n]*)*", re.S)
+# Blanks and comments, each matched one way only: `(?:\s+|/\*.*?\*/|...)*` split a run of n
+# spaces in 2^n ways (and a comment could end at any later `*/` or `//`), and a match that
+# then failed (no ',' after the blanks) tried every split: a fuzzed module hung the parser.
+_SKIP = re.compile(r"(?:\s|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*(?![^\n]))*")
 _NAME = re.compile(rf"%?({_N})")
 _ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^}]*\})?")
 _DIM = re.compile(r"\s*(?:(\?)|(<=)?\s*(-?)([0-9]{1,18}))\s*")
