@@ -54,10 +54,15 @@ NARROW_WARPS = 2
 # "staged": the program's rows are one contiguous chunk, loaded and stored as such (aligned,
 # coalesced) and moved through shared memory by tl.gather so that a lane holds a whole row
 # (reductions without shuffles). Softmax over 37 columns, 262144 rows on the H200
-# (bench/narrow_gather.py, 2026-12-02): 64 rows on 2 warps 32.1 us, 128 on 4 33.9 us,
-# torch.softmax 39.4 us, the tiles above 47.6 us; floor 19.9 us.
+# (bench/narrow_gather.py, 2026-12-02, dynhlo's call): 64 rows on 2 warps 36.4 us, 128 on
+# 4 36.8 us, 128 on 2 46.2 us, 32 on 1 260 us (its gather stays in one warp: shuffles);
+# torch.softmax 40.3 us, the tiles above 47.2 us; floor 19.9 us.
+# Staged only where the bound holds many rows: a 48-layer transformer's layernorms over 64
+# features at <= 2048 rows ran 1.2x slower staged (fewer, longer programs; compare.py,
+# 2026-12-02), and its first call passed 10 s.
 STAGED_WARPS = 2
 STAGED_ROWS = 32 * STAGED_WARPS   # a row per lane
+STAGED_MIN_ROWS = 32768           # rows at the bound
 
 
 def row_tile(col_bound: int) -> tuple[int, int, int]:
@@ -332,7 +337,9 @@ class KernelWriter:
         nrows, ncols = self.numel(kept), self.numel(cols)
         self.emit(f"rmask = r < {nrows}")
         block = {"BM": bm, "BN": bn}
-        if bn <= NARROW_BN and group.reduced == (len(group.domain) - 1,):
+        rows_bound = math.prod(max(bound_of(d), 1) for d in kept)
+        if bn <= NARROW_BN and group.reduced == (len(group.domain) - 1,) and \
+                rows_bound >= STAGED_MIN_ROWS:
             block = self._stage_rows(nrows, ncols, bn)
         rvars = self._split(tuple(kept), "r", "r", "r")
         self.flat = None
