@@ -38,6 +38,24 @@ def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
         dynhlo.from_tf(lambda x: tf.cumsum(x, 0), "f32[n,4]", bounds={"n": 8})
 
 
+@pytest.mark.parametrize("fn,shape", [
+    (lambda x: x[:-1] * 2.0, "f32[n,5]"),                  # slice [0:n-1]
+    (lambda x: x[1:] - x[:-1], "f32[n,5]"),                # a difference of neighbours
+    (lambda x: tf.reduce_sum(x[1:-3], axis=0), "f32[n,5]"),  # empty below 4 rows
+    (lambda x: x[:-1, :-2], "f32[n,m]"),                   # two sizes, each cut
+])
+def test_from_tf_cuts_slices_that_stop_short_of_the_size(fn, shape):
+    bounds = {"n": 8, "m": 6} if "m" in shape else {"n": 8}
+    exe = dynhlo.from_tf(fn, shape, bounds=bounds)
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 2, 4, 8):
+        dims = [n if d == "n" else 4 if d == "m" else int(d) for d in shape[4:-1].split(",")]
+        x = rng.standard_normal(dims).astype(np.float32)
+        got, want = np.asarray(exe(x)), fn(tf.constant(x)).numpy()
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
 @pytest.mark.parametrize("fn", [
     lambda x: tf.reduce_mean(x, 0),                       # divides by s32[] constant(n)
     lambda x: tf.nn.moments(x, axes=[0]),
