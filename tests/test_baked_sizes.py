@@ -147,3 +147,32 @@ def test_tf_diff_refuses_a_short_slice_with_a_stride():
     with pytest.raises(dynhlo.UnsupportedError, match="baked"):
         moving_tokens(_short_slices(8).replace("[0:7]", "[0:7:2]"),
                       _short_slices(7).replace("[0:6]", "[0:6:2]"), "n", 8, 7)
+
+
+CUMSUM = ("HloModule m\n\nadd {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+          "  ROOT c = f32[] add(a, b)\n}}\n\nENTRY %main (x: f32[{n},3]) -> f32[{n},3] {{\n"
+          "  %x = f32[{n},3]{{1,0}} parameter(0)\n  %z = f32[] constant(0)\n"
+          "  ROOT %r = f32[{n},3]{{1,0}} reduce-window(f32[{n},3]{{1,0}} %x, f32[] %z), "
+          "window={{size={n}x1 pad={pad}x0_0}}, to_apply=add\n}}\n")
+
+
+@pytest.mark.parametrize("pads,prefix", [(("7_0", "6_0"), True), (("0_7", "0_6"), False)])
+def test_tf_diff_keeps_a_cumulative_window_at_the_bound(pads, prefix):
+    # TensorFlow's cumsum: a window of n rows padded by n-1; at the bound's window and
+    # padding every n <= 8 sums the same rows (the region past n reads as the init value)
+    base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads))
+    dims, sizes, cuts = moving_tokens(base, other, "n", 8, 7)
+    exe = dynhlo.compile(mark_bounded(base, dims, sizes))
+    for n in (0, 1, 5, 8):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+        want = np.cumsum(x, 0) if prefix else np.cumsum(x[::-1], 0)[::-1]
+        np.testing.assert_array_equal(exe(x), want)
+
+
+@pytest.mark.parametrize("pads", [("0_0", "0_0"), ("4_3", "3_3"), ("7_1", "6_1")])
+def test_tf_diff_refuses_other_windows_of_the_size(pads):
+    # a window of n with no padding is one sum of all rows (a window of 8 at n = 5 would
+    # give no rows); padding on both sides or past n-1 covers other rows at other sizes
+    base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads))
+    with pytest.raises(dynhlo.UnsupportedError, match="baked"):
+        moving_tokens(base, other, "n", 8, 7)

@@ -7,6 +7,8 @@ size must be one of:
   dimension inference derives the actual size from the data flow);
 - the limit of a slice `[s:n]` of a `<=B` dimension (XLA's dynamic slice rule gives it the
   size the lowering at n wrote);
+- the window and padding of a reduce-window along a dimension of size n, when the window is
+  n and the padding n-1 or n on one side (a cumulative sum: `_cumulative_window`);
 - a scalar `s32[] constant(n)` of the entry computation (a mean's divisor, a sort's count):
   it becomes `get-dimension-size` of the argument dimension named `n`, the size at run time;
 - the limit of a slice `[s:m-k]` (`x[:-1]`) of a dimension m that follows the size, stride
@@ -68,21 +70,73 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
         if _is_number(ta) and _is_number(tb) and _in_shape(a, i) and int(ta) > int(tb):
             dims.add(i)
             continue
-        if ta == str(bound) and tb == str(size):
-            if _is_slice_limit(a, i):
-                cut = _sliced_dim(a, i)
-                if cut is not None and (a[cut][0], b[cut][0]) == (ta, tb):
-                    continue  # not where the dim cut is another's (y[:n] of y [m, ...]: it
-                    # gave m rows)
-            if _is_scalar_s32_constant(a, i) and entry[0] <= pos < entry[1]:
-                constants.add(i)
-                continue
+        if _is_number(ta) and _is_number(tb) and _is_slice_limit(a, i):
+            cut = _sliced_dim(a, i)
+            if cut is not None and (a[cut][0], b[cut][0]) == (ta, tb) and \
+                    int(ta) - bound == int(tb) - size:
+                continue  # to the end of a dimension that follows the size (not where the
+                # dim cut is another's: y[:n] of y [m, ...] gave m rows)
+        if ta == str(bound) and tb == str(size) and _is_scalar_s32_constant(a, i) and \
+                entry[0] <= pos < entry[1]:
+            constants.add(i)
+            continue
         shift = _short_limit(a, b, i, bound, size)
         if shift is not None:
             cuts[i] = shift
             continue
+        if _cumulative_window(line_at(base, pos), line_at(other, b[i][1]), bound, size):
+            continue
         raise baked(name, ta, tb, bound, size, line_at(base, pos))
     return dims, constants, cuts
+
+
+_WINDOW = re.compile(r"\breduce-window\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\].*?"
+                     r"\bwindow=\{(?P<window>[^}]*)\}")
+
+
+def _cumulative_window(line_a: str, line_b: str, bound: int, size: int) -> bool:
+    """True when the lines are one reduce-window whose window moves with the size only
+    along dimensions of size n, each with a window of n and padding n-1 or n on one side
+    (TensorFlow's cumsum, cumprod, cumulative_logsumexp: inclusive or exclusive, forward or
+    reverse). At the bound B the same window reads B and B-1 (or B); at any n <= B it then
+    covers what n did, for XLA pads the region past the actual size with the init value
+    (the dynamic padder's rule, which dynhlo's reduce-window follows on both backends)."""
+    ma, mb = _WINDOW.search(line_a), _WINDOW.search(line_b)
+    if ma is None or mb is None:
+        return False
+    wa, wb = _window_fields(ma["window"]), _window_fields(mb["window"])
+    da, db = ma["dims"].split(","), mb["dims"].split(",")
+    if wa is None or wb is None or set(wa) != set(wb) or len(da) != len(db):
+        return False
+    moving = False
+    for d in range(len(da)):
+        field = {k: (v[d] if d < len(v) else None, wb[k][d] if d < len(wb[k]) else None)
+                 for k, v in wa.items()}
+        if all(x == y for x, y in field.values()):
+            continue
+        (sa, sb), (pa, pb) = field.get("size", (None, None)), field.get("pad", ("0_0", "0_0"))
+        lo_a, hi_a = (int(p) for p in pa.split("_"))
+        lo_b, hi_b = (int(p) for p in pb.split("_"))
+        others_fixed = all(x == y in (None, "1") for k, (x, y) in field.items()
+                           if k not in ("size", "pad"))
+        if not (others_fixed and (da[d].strip(), db[d].strip()) == (str(bound), str(size))
+                and (sa, sb) == (str(bound), str(size)) and min(lo_a, hi_a) == 0 == min(lo_b, hi_b)
+                and (lo_a + hi_a - bound, (lo_a == 0)) == (lo_b + hi_b - size, (lo_b == 0))
+                and lo_a + hi_a - bound in (-1, 0)):
+            return False
+        moving = True
+    return moving
+
+
+def _window_fields(window: str) -> dict[str, list[str]] | None:
+    """`size=8x1 pad=7_0x0_0` -> {"size": ["8", "1"], "pad": ["7_0", "0_0"]}."""
+    fields = {}
+    for part in window.split():
+        key, eq, value = part.partition("=")
+        if not eq:
+            return None
+        fields[key] = value.split("x")
+    return fields
 
 
 def _short_limit(a, b, i: int, bound: int, size: int) -> int | None:
