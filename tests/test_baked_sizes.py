@@ -176,3 +176,32 @@ def test_tf_diff_refuses_other_windows_of_the_size(pads):
     base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads))
     with pytest.raises(dynhlo.UnsupportedError, match="baked"):
         moving_tokens(base, other, "n", 8, 7)
+
+
+FOLDED = ("HloModule m\n\nENTRY %main (x: f32[{n},3]) -> f32[{n},3] {{\n"
+          "  %one = f32[] constant(1)\n"
+          "  %ones = f32[{n},3]{{1,0}} broadcast(f32[] %one), dimensions={{}}\n"
+          "  %two = f32[] constant(2)\n"
+          "  %twos = f32[{n},3]{{1,0}} broadcast(f32[] %two), dimensions={{}}\n"
+          "  %x = f32[{n},3]{{1,0}} parameter(0)\n"
+          "  ROOT %s = f32[{n},3]{{1,0}} add(f32[{n},3]{{1,0}} %ones, f32[{n},3]{{1,0}} %twos)"
+          "\n}}\n")
+
+
+def test_tf_folded_shape_is_sized_from_its_argument():
+    # tf.ones_like(x) + 2 * tf.ones_like(x): TensorFlow folds the shapes into broadcasts;
+    # nothing in the program computes their dimension, which is n in every lowering: it is
+    # set from x's (at one row the program gave 8 rows)
+    from dynhlo.frontends.tf import _instructions_at, _size_from_arguments, _unsized_in_entry
+    base, other = FOLDED.format(n=8), FOLDED.format(n=7)
+    moved, sizes, _ = moving_tokens(base, other, "n", 8, 7)
+    dims = dict.fromkeys(moved, "n")
+    marked = mark_bounded(base, dims, sizes)
+    unsized = _unsized_in_entry(dynhlo.parse_hlo(marked), _instructions_at(base, dims))
+    assert unsized == {"ones": [0], "twos": [0]}
+    text = _size_from_arguments(marked, base, unsized, dims, [("f32", ["n", 3])], {"n": 8})
+    assert "%ones = f32[<=8,3]{1,0} set-dimension-size(" in text
+    exe = dynhlo.compile(text)
+    for n in (0, 1, 5, 8):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+        np.testing.assert_array_equal(exe(x), np.full((n, 3), 3, np.float32))

@@ -165,10 +165,29 @@ def test_from_tf_ignores_metadata_that_differs_between_lowerings():
             np.testing.assert_allclose(exe(x), fn(x).numpy(), rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("fn,shape", [
+    (lambda x: tf.ones_like(x) + tf.zeros_like(x), "f32[n,5]"),
+    (lambda x: tf.nn.avg_pool1d(x[None], 2, 1, "SAME"), "f32[n,5]"),   # counts of ones
+    (lambda x: tf.math.unsorted_segment_sum(x, tf.zeros(tf.shape(x)[0], tf.int32), 2),
+     "f32[n,5]"),
+    (lambda x: tf.fill(tf.shape(x), 2.0) * x[:, :1], "f32[n,m]"),
+])
+def test_from_tf_sizes_a_folded_shape_from_its_argument(fn, shape):
+    # TensorFlow folds the shape into a broadcast of a constant: at one row it gave 8 rows
+    # (then refused); the broadcast's dimension is n in every lowering, so it is set to the
+    # argument dimension's size at run time
+    bounds = {"n": 8, "m": 6} if "m" in shape else {"n": 8}
+    exe = dynhlo.from_tf(fn, shape, bounds=bounds)
+    rng = np.random.default_rng(9)
+    for n in (0, 1, 3, 8):
+        dims = [n if d == "n" else 4 if d == "m" else int(d) for d in shape[4:-1].split(",")]
+        x = rng.standard_normal(dims).astype(np.float32)
+        got, want = np.asarray(exe(x)), fn(tf.constant(x)).numpy()
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
 @pytest.mark.parametrize("fn,shape,match", [
-    # the shape folded into a broadcast of a constant: at one row it gave 8 rows
-    (lambda x: tf.ones_like(x) + tf.zeros_like(x), "f32[n,5]", "nothing in the program"),
-    (lambda x: tf.nn.avg_pool1d(x[None], 2, 1, "SAME"), "f32[n,5]", "nothing in the program"),
     # Philox numbers drawn at the bound's shape are not the ones drawn at the size's
     (lambda x: x + tf.random.stateless_uniform(tf.shape(x), seed=[1, 2]), "f32[n,5]",
      "random numbers"),

@@ -263,7 +263,7 @@ def mark_bounded(text: str, dims: set[int], sizes: dict[int, tuple[int, int]] | 
     (token index -> (parameter number, dimension)) read from that argument dimension."""
     sizes = sizes or {}
     toks = tokens(text)
-    params = _entry_parameters(text) if sizes else {}
+    params = entry_parameters(text) if sizes else {}
     pieces, last = [], 0
     for i, (tok, pos) in enumerate(toks):
         if i in dims and text[max(pos - 2, 0):pos] == "<=":
@@ -338,7 +338,7 @@ def _entry_span(text: str) -> tuple[int, int]:
 _PARAMETER = re.compile(r"^\s*(%?[\w.\-]+)\s*=.*?\bparameter\((\d+)\)", re.M)
 
 
-def _entry_parameters(text: str) -> dict[int, str]:
+def entry_parameters(text: str) -> dict[int, str]:
     """Parameter number -> its instruction's name (with its `%`) in the ENTRY computation."""
     start, end = _entry_span(text)
     return {int(m.group(2)): m.group(1) for m in _PARAMETER.finditer(text, start, end)}

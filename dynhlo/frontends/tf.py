@@ -4,12 +4,16 @@ TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_
 .experimental_get_compiler_ir(*args)(stage="hlo")`). from_tf lowers it at the bounds and again
 with each named size changed, and compares the texts number by number (lowering_diff.py): a
 dimension that moves with a size becomes `<=B`, a scalar count equal to the size (a mean's
-divisor) reads the size at run time, and anything else that moves means the size is baked
-into the program: from_tf refuses and quotes that line, since running it at another size
-would be silently wrong. So does a dimension that moves but that nothing in the program
-computes (a shape TensorFlow folded into a constant), and a large constant (elided `{...}` in
-TF's text, compared as arrays from the module's proto) whose values move. tf2xla's own bounded
-dims (tf.where, tf.unique, boolean_mask) already read `<=N` and stay as they are.
+divisor) reads the size at run time, a slice that stops k short of the size (`x[:-1]`) is cut
+to n-k at run time, a cumulative window of the size (tf.cumsum) keeps the bound's, and
+anything else that moves means the size is baked into the program: from_tf refuses and
+quotes that line, since running it at another size would be silently wrong. A dimension that
+follows a size but that nothing in the program computes (a shape TensorFlow folded into a
+broadcast of a constant: tf.ones_like) is set to its argument dimension's size; random
+numbers of such a shape are refused (TensorFlow draws them at the actual shape), and so is a
+large constant (elided `{...}` in TF's text, compared as arrays from the module's proto)
+whose values move. tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already
+read `<=N` and stay as they are.
 
 Only the sizes bound - 1 and bound // 2 + 1 are compared: a function that TensorFlow folds
 differently only at smaller sizes (`n > 2` folded to a constant) is not caught.
@@ -31,7 +35,8 @@ from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
-from .lowering_diff import cut_slices, line_at, mark_bounded, moving_tokens, tokens
+from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
+                            moving_tokens, tokens)
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -86,22 +91,27 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     base, constants = lower_tf(fn, parsed, bounds)
     base = _without_metadata(base)
     dims, sizes, cuts = _compare(fn, parsed, bounds, names, base, constants)
-    marked = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
-    module = parse_hlo(fill_elided_constants(marked, constants))
+    marked = fill_elided_constants(cut_slices(mark_bounded(base, dims, sizes), base, cuts),
+                                   constants)
+    module = parse_hlo(marked)
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
                                f"of the function's {len(parsed)} arguments: it folded the "
                                "others into constants (at zeros), so it cannot take them")
+    unsized = _unsized_in_entry(module, _instructions_at(base, dims))
+    if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
+        module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, bounds))
     _check_sized(module, _instructions_at(base, dims), names)
     return module
 
 
 def _compare(fn, parsed: list, bounds: dict, names: list, base: str,
-             constants: list) -> tuple[set, dict, dict]:
-    """(dimensions, size constants -> (parameter, dimension), short slice limits -> shift):
+             constants: list) -> tuple[dict, dict, dict]:
+    """(dimensions -> the name they follow, size constants -> (parameter, dimension), short
+    slice limits -> shift):
     the tokens of `base` that move with each name, from lowerings at two smaller sizes
     (lowering_diff.py)."""
-    dims: set[int] = set()
+    dims: dict[int, str] = {}
     sizes: dict[int, tuple[int, int]] = {}
     cuts: dict[int, int] = {}
     for n in names:
@@ -111,7 +121,8 @@ def _compare(fn, parsed: list, bounds: dict, names: list, base: str,
             moved, counts, short = moving_tokens(base, _without_metadata(other), n,
                                                  bounds[n], size)
             _same_constants(constants, others, n, bounds[n], size)
-            dims |= moved
+            for i in moved:
+                dims.setdefault(i, n)
             seen.append(counts)
             for i, shift in short.items():   # n-k at every size, for one name only
                 if cuts.setdefault(i, shift) != shift:
@@ -186,6 +197,87 @@ def _check_sized(module: HloModule, marked: set[str], names: list) -> None:
                     f"instruction '{inst.name}' ({inst.shape}) has a dimension that follows "
                     "it, but nothing in the program computes that size (TensorFlow folded "
                     "it into a constant shape), so it would run at the bound")
+
+
+def _unsized_in_entry(module: HloModule, marked: set[str]) -> dict[str, list[int]]:
+    """Instruction name -> its dimensions that follow a size but that nothing computes, in
+    the entry computation (a broadcast of a constant to a shape TensorFlow folded), where no
+    operand is such an instruction too; random numbers of such a shape are left to
+    _check_sized, which refuses them."""
+    out = {}
+    for inst, tree in infer_module(module).dims.items():
+        if inst.name in marked and inst.opcode not in _SHAPED_RANDOM and \
+                not inst.shape.is_tuple:
+            dims = [d for d, (t, dynamic) in enumerate(zip(tree, inst.shape.dynamic))
+                    if dynamic and not (isinstance(t, Sym) and t.root().expr is not None)]
+            if dims:
+                out[inst.name] = (inst, dims)
+    # the sources only: an add of two unsized broadcasts is sized once they are
+    return {name: dims for name, (inst, dims) in out.items()
+            if not any(op.name in out for op in inst.operands)}
+
+
+def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed: list,
+                         bounds: dict) -> str:
+    """`text` with each instruction of `unsized` (name -> dimensions) followed by a
+    set-dimension-size to the argument dimension its size follows: at every lowering that
+    dimension was the size (B at the bound, n at n), so the program TensorFlow wrote at n
+    has it at n; the instruction's name now names the sized value. UnsupportedError for a
+    dimension that is the size plus or minus something."""
+    toks = tokens(base)
+    params = entry_parameters(text)
+    lines = text.split("\n")
+    for name, where in unsized.items():
+        shape_dims = _shape_dim_tokens(toks, name)
+        number = next((k for k, line in enumerate(lines) if _defines(line, name)), None)
+        if shape_dims is None or number is None:
+            raise UnsupportedError(f"instruction '{name}' of a folded shape is not found")
+        m = _LINE.match(lines[number])
+        indent, root, defined, shape = m["indent"], m["root"] or "", m["name"], m["shape"]
+        new = [f"{indent}{defined}.dynhlo_unsized = {shape} {m['rest']}"]
+        value = f"{defined}.dynhlo_unsized"
+        for k, d in enumerate(where):
+            size_name = dims.get(shape_dims[d])
+            if size_name is None or toks[shape_dims[d]][0] != str(bounds[size_name]):
+                raise UnsupportedError(
+                    f"size {size_name!r} is baked into the program: instruction '{name}' has "
+                    f"dimension {d} of {toks[shape_dims[d]][0]} that follows it, but nothing "
+                    "in the program computes that size (TensorFlow folded it into a constant "
+                    "shape)")
+            p, pd = next((p, i) for p, (_, shp) in enumerate(parsed)
+                         for i, dim in enumerate(shp) if dim == size_name)
+            last = k == len(where) - 1
+            target = defined if last else f"{defined}.dynhlo_sized{k}"
+            new += [f"{indent}{defined}.dynhlo_size{k} = s32[] get-dimension-size({params[p]}),"
+                    f" dimensions={{{pd}}}",
+                    f"{indent}{root if last else ''}{target} = {shape} set-dimension-size("
+                    f"{shape} {value}, s32[] {defined}.dynhlo_size{k}), dimensions={{{d}}}"]
+            value = target
+        lines[number:number + 1] = new
+    return "\n".join(lines)
+
+
+_LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
+                   r"(?P<shape>\S+)\s+(?P<rest>.*)$")
+
+
+def _defines(line: str, name: str) -> bool:
+    m = _LINE.match(line)
+    return m is not None and m["name"].lstrip("%") == name
+
+
+def _shape_dim_tokens(toks, name: str) -> list[int] | None:
+    """Token indices of the dimensions of instruction `name`'s array shape where it is
+    defined (`%name = f32[8,3]{1,0} ...`)."""
+    for k in range(len(toks) - 3):
+        if toks[k][0].lstrip("%") == name and toks[k + 1][0] == "=" and toks[k + 3][0] == "[":
+            out, j = [], k + 4
+            while j < len(toks) and toks[j][0] != "]":
+                if toks[j][0][0].isdigit():
+                    out.append(j)
+                j += 1
+            return out
+    return None
 
 
 def _unsized(tree, shape):
