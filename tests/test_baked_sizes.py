@@ -205,3 +205,26 @@ def test_tf_folded_shape_is_sized_from_its_argument():
     for n in (0, 1, 5, 8):
         x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
         np.testing.assert_array_equal(exe(x), np.full((n, 3), 3, np.float32))
+
+
+GATHER_COLUMNS = ("HloModule m\n\nENTRY %main (x: f32[{n},5]) -> f32[{n},3] {{\n"
+                  "  %x = f32[{n},5]{{1,0}} parameter(0)\n"
+                  "  %i = s32[3]{{0}} constant({{0, 2, 4}})\n"
+                  "  ROOT %g = f32[{n},3]{{1,0}} gather(f32[{n},5]{{1,0}} %x, s32[3]{{0}} %i), "
+                  "offset_dims={{0}}, collapsed_slice_dims={{1}}, start_index_map={{1}}, "
+                  "index_vector_dim=1, slice_sizes={{{s},1}}\n}}\n")
+
+
+def test_tf_diff_keeps_a_gather_of_whole_columns_at_the_bound():
+    # tf.gather(x, cols, axis=1): each slice is every row, n at n; at the bound it is B rows,
+    # and the gather keeps the operand's size
+    base, other = (GATHER_COLUMNS.format(n=n, s=n) for n in (8, 7))
+    dims, sizes, _ = moving_tokens(base, other, "n", 8, 7)
+    exe = dynhlo.compile(mark_bounded(base, dims, sizes))
+    for n in (0, 1, 5, 8):
+        x = np.arange(n * 5, dtype=np.float32).reshape(n, 5)
+        np.testing.assert_array_equal(exe(x), x[:, [0, 2, 4]])
+    # a slice of n - 1 rows (not the whole dimension) is a size baked in
+    base, other = (GATHER_COLUMNS.format(n=n, s=n - 1) for n in (8, 7))
+    with pytest.raises(dynhlo.UnsupportedError, match="baked"):
+        moving_tokens(base, other, "n", 8, 7)

@@ -59,8 +59,9 @@ def test_from_tf_takes_cumulative_ops_over_the_dynamic_axis(fn):
     (lambda x: x[1:] - x[:-1], "f32[n,5]"),                # a difference of neighbours
     (lambda x: tf.reduce_sum(x[1:-3], axis=0), "f32[n,5]"),  # empty below 4 rows
     (lambda x: x[:-1, :-2], "f32[n,m]"),                   # two sizes, each cut
+    (lambda x: tf.gather(x, [0, 2, 1], axis=1), "f32[n,m]"),   # slices of every row
 ])
-def test_from_tf_cuts_slices_that_stop_short_of_the_size(fn, shape):
+def test_from_tf_takes_slices_that_follow_the_size(fn, shape):
     bounds = {"n": 8, "m": 6} if "m" in shape else {"n": 8}
     exe = dynhlo.from_tf(fn, shape, bounds=bounds)
     rng = np.random.default_rng(5)

@@ -9,6 +9,8 @@ size must be one of:
   size the lowering at n wrote);
 - the window and padding of a reduce-window along a dimension of size n, when the window is
   n and the padding n-1 or n on one side (a cumulative sum: `_cumulative_window`);
+- the slice size of a gather that is the whole of an operand dimension that follows the size
+  (`_whole_gather_slices`);
 - a scalar `s32[] constant(n)` of the entry computation (a mean's divisor, a sort's count):
   it becomes `get-dimension-size` of the argument dimension named `n`, the size at run time;
 - the limit of a slice `[s:m-k]` (`x[:-1]`) of a dimension m that follows the size, stride
@@ -86,6 +88,9 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
             continue
         if _cumulative_window(line_at(base, pos), line_at(other, b[i][1]), bound, size):
             continue
+        if _in_slice_sizes(a, i) and _whole_gather_slices(
+                line_at(base, pos), line_at(other, b[i][1]), bound, size):
+            continue
         raise baked(name, ta, tb, bound, size, line_at(base, pos))
     return dims, constants, cuts
 
@@ -123,6 +128,43 @@ def _cumulative_window(line_a: str, line_b: str, bound: int, size: int) -> bool:
                 and (sa, sb) == (str(bound), str(size)) and min(lo_a, hi_a) == 0 == min(lo_b, hi_b)
                 and (lo_a + hi_a - bound, (lo_a == 0)) == (lo_b + hi_b - size, (lo_b == 0))
                 and lo_a + hi_a - bound in (-1, 0)):
+            return False
+        moving = True
+    return moving
+
+
+_GATHER = re.compile(r"\bgather\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\].*?"
+                     r"\bslice_sizes=\{(?P<sizes>[^}]*)\}")
+
+
+def _in_slice_sizes(toks, i: int) -> bool:
+    """True when token i is an entry of a `slice_sizes={...}` attribute."""
+    j = i
+    while j > 0 and toks[j][0] not in ("{", "}", "(", ")", "="):
+        j -= 1
+    return j >= 2 and toks[j][0] == "{" and toks[j - 1][0] == "=" and \
+        toks[j - 2][0] == "slice_sizes"
+
+
+def _whole_gather_slices(line_a: str, line_b: str, bound: int, size: int) -> bool:
+    """True when the lines are one gather whose slice sizes move only where they are the
+    whole of an operand dimension that follows the size (`tf.gather(x, cols, axis=1)`
+    takes every row): at the bound the slice is the whole dimension too, and the gather
+    keeps the operand's size there (XLA's dynamic dimension rule for gather)."""
+    ma, mb = _GATHER.search(line_a), _GATHER.search(line_b)
+    if ma is None or mb is None:
+        return False
+    da, db = ma["dims"].split(","), mb["dims"].split(",")
+    sa, sb = ma["sizes"].split(","), mb["sizes"].split(",")
+    if not len(da) == len(db) == len(sa) == len(sb):
+        return False
+    moving = False
+    for dim_a, dim_b, slice_a, slice_b in zip(da, db, sa, sb):
+        if slice_a.strip() == slice_b.strip():
+            continue
+        if not (dim_a.strip() == slice_a.strip() and dim_b.strip() == slice_b.strip()
+                and dim_a.strip().isdigit() and dim_b.strip().isdigit()
+                and int(dim_a) - bound == int(dim_b) - size):
             return False
         moving = True
     return moving
