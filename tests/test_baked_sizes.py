@@ -134,7 +134,7 @@ def test_tf_diff_cuts_a_slice_that_stops_short_of_the_size():
     # cuts a dimension that is itself n-1
     base, other = _short_slices(8), _short_slices(7)
     dims, sizes, cuts = moving_tokens(base, other, "n", 8, 7)
-    assert sorted(cuts.values()) == [-1, -1]   # each short of its operand by one
+    assert sorted(cuts.values()) == [("limit", -1)] * 2   # each short of its operand by one
     module = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
     assert "ROOT %t = f32[<=5,4]{1,0} set-dimension-size(" in module
     exe = dynhlo.compile(module)
@@ -228,3 +228,24 @@ def test_tf_diff_keeps_a_gather_of_whole_columns_at_the_bound():
     base, other = (GATHER_COLUMNS.format(n=n, s=n - 1) for n in (8, 7))
     with pytest.raises(dynhlo.UnsupportedError, match="baked"):
         moving_tokens(base, other, "n", 8, 7)
+
+
+LAST_ROWS = ("HloModule m\n\nENTRY %main (x: f32[{n},5]) -> f32[2,3] {{\n"
+             "  %x = f32[{n},5]{{1,0}} parameter(0)\n"
+             "  ROOT %t = f32[2,3]{{1,0}} slice(f32[{n},5]{{1,0}} %x), "
+             "slice={{[{s}:{n}], [1:4]}}\n}}\n")
+
+
+def test_tf_diff_reads_the_last_rows_from_the_size():
+    # x[-2:, 1:4]: slice [n-2:n]; at the bound it read rows 6..7 whatever n
+    base, other = (LAST_ROWS.format(n=n, s=n - 2) for n in (8, 7))
+    dims, sizes, cuts = moving_tokens(base, other, "n", 8, 7)
+    assert list(cuts.values()) == [("start", -2)]
+    text = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
+    assert "dynamic-slice(" in text and "dynamic_slice_sizes={2,3}" in text
+    exe = dynhlo.compile(text)
+    for n in (2, 3, 8):
+        x = np.arange(n * 5, dtype=np.float32).reshape(n, 5)
+        np.testing.assert_array_equal(exe(x), x[-2:, 1:4])
+    with pytest.raises(dynhlo.DynamicSizeError, match="dynamic-slice"):
+        exe(np.zeros((1, 5), np.float32))   # TensorFlow gives one row: refused, not wrong

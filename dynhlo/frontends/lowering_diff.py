@@ -16,7 +16,9 @@ size must be one of:
 - the limit of a slice `[s:m-k]` (`x[:-1]`) of a dimension m that follows the size, stride
   1: the slice keeps the limit it has at the bound and its result is cut to m-k-s at run
   time (`cut_slices`: XLA's slice of a dynamic dimension that stops short of its bound keeps
-  the operand's size).
+  the operand's size);
+- the start of a slice `[m-k:m]` (`x[-1]`, `x[-2:]`), stride 1: it becomes a dynamic-slice
+  of k rows from m-k (`cut_slices`);
 Anything else that moves (a pad amount, `0.015625` = 1/64, a window size) means the size is
 baked into the program and is refused, quoting its line: running it at another size would
 be silently wrong. So does a word that moves (`true` -> `false`: a folded `n > 5`; `0.25` ->
@@ -50,11 +52,12 @@ def line_at(text: str, offset: int) -> str:
 
 
 def moving_tokens(base: str, other: str, name: str, bound: int,
-                  size: int) -> tuple[set[int], set[int], dict[int, int]]:
-    """(dimensions, size constants, short slice limits -> their shift k < 0 from the size):
-    token indices of `base` (lowered at the bound) that move to `other` (lowered with `name`
-    at `size`) as the module doc allows; an UnsupportedError quoting the line where
-    anything else moves."""
+                  size: int) -> tuple[set[int], set[int], dict[int, tuple[str, int]]]:
+    """(dimensions, size constants, slice bounds that follow the size -> ("limit", k) for a
+    limit k < 0 short of it, ("start", k) for a start k < 0 before a limit at it): token
+    indices of `base` (lowered at the bound) that move to `other` (lowered with `name` at
+    `size`) as the module doc allows; an UnsupportedError quoting the line where anything
+    else moves."""
     a, b = tokens(base), tokens(other)
     if len(a) != len(b):
         raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
@@ -84,7 +87,11 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
             continue
         shift = _short_limit(a, b, i, bound, size)
         if shift is not None:
-            cuts[i] = shift
+            cuts[i] = ("limit", shift)
+            continue
+        shift = _tail_start(a, b, i, bound, size)
+        if shift is not None:
+            cuts[i] = ("start", shift)
             continue
         if _cumulative_window(line_at(base, pos), line_at(other, b[i][1]), bound, size):
             continue
@@ -199,49 +206,109 @@ def _short_limit(a, b, i: int, bound: int, size: int) -> int | None:
     return shift
 
 
+def _tail_start(a, b, i: int, bound: int, size: int) -> int | None:
+    """k < 0 when token i is the start of a stride-1 slice entry `[m+k:m]` of a dimension m
+    that follows the size (`x[-1]`, `x[-2:]`: the last -k rows), else None."""
+    if not (i >= 1 and a[i - 1][0] == "[" and [t for t, _ in a[i + 1:i + 2]] == [":"]
+            and _is_number(a[i][0]) and _is_number(b[i][0]) and _is_slice_limit(a, i + 2)):
+        return None
+    limit = i + 2
+    cut = _sliced_dim(a, limit)
+    stride_one = a[limit + 1][0] == "]" or \
+        [t for t, _ in a[limit + 1:limit + 4]] == [":", "1", "]"]
+    if cut is None or not stride_one:
+        return None
+    dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
+    shift = int(a[i][0]) - dim_a
+    if dim_a - bound != dim_b - size or (a[limit][0], b[limit][0]) != (a[cut][0], b[cut][0]) \
+            or int(b[i][0]) - dim_b != shift or shift >= 0:
+        return None
+    return shift
+
+
 _SLICE_LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
                          r"(?P<shape>\S+)\s+slice\((?P<typed>\S+\s+)?(?P<operand>%?[\w.\-]+)\)")
 
 
-def cut_slices(text: str, base: str, cuts: dict[int, int]) -> str:
-    """`text` (`base` marked: the same lines) with each slice whose entry has a limit at its
-    operand's dimension m plus k (`cuts`: token of `base` -> k, moving_tokens' third result)
-    followed by a set-dimension-size to max(m + k - start, 0), m's size read at run time:
-    the slice's result then has the size the lowering at n wrote. The cut instruction takes
-    the slice's name (and ROOT), the slice is renamed `<name>.dynhlo_uncut`."""
+def cut_slices(text: str, base: str, cuts: dict[int, tuple[str, int]]) -> str:
+    """`text` (`base` marked: the same lines) with each slice of `cuts` (token of `base` ->
+    ("limit", k) or ("start", k), moving_tokens' third result) made to follow the size m of
+    its operand's dimension, read at run time:
+    - a limit at m + k: the slice is followed by a set-dimension-size to max(m + k - start, 0)
+      (its result then has the size the lowering at n wrote); the slice is renamed
+      `<name>.dynhlo_uncut` and the cut takes its name (and ROOT);
+    - a start at m + k before a limit at m: the slice becomes a dynamic-slice of -k rows
+      from m + k (its static result is the lowering's; below -k rows the read past the
+      size is a DynamicSizeError at run time)."""
     toks = tokens(base)
-    per_line: dict[int, list[tuple[int, int, int]]] = {}
-    for i, shift in cuts.items():
+    per_line: dict[int, list[tuple[int, str, int, int]]] = {}
+    for i, (kind, shift) in cuts.items():
         entry = sum(1 for t, _ in toks[_entry_open(toks, i):i] if t == "[") - 1
-        start = int(toks[i - 2][0])
-        per_line.setdefault(base.count("\n", 0, toks[i][1]), []).append((entry, start, shift))
+        start = int(toks[i - 2][0]) if kind == "limit" else 0
+        per_line.setdefault(base.count("\n", 0, toks[i][1]), []).append(
+            (entry, kind, start, shift))
     lines = text.split("\n")
     for number, entries in sorted(per_line.items(), reverse=True):
         m = _SLICE_LINE.match(lines[number])
-        if m is None:
-            raise UnsupportedError(f"a slice of a size minus a constant is not written as "
-                                   f"expected: {lines[number].strip()[:300]}")
-        ind, name, shape = m["indent"], m["name"], m["shape"]
-        operand = f"{m['typed'] or ''}{m['operand']}"
-        uncut = f"{name}.dynhlo_uncut"
-        new = [ind + lines[number][m.end("root") if m["root"] else len(ind):].replace(
-            name, uncut, 1)]
-        value = uncut
-        for k, (dim, start, shift) in enumerate(sorted(entries)):
-            at = f"{name}.dynhlo_cut{k}"
-            new += [f"{ind}{at}.size = s32[] get-dimension-size({operand}), dimensions={{{dim}}}",
-                    f"{ind}{at}.minus = s32[] constant({start - shift})",
-                    f"{ind}{at}.less = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)",
-                    f"{ind}{at}.zero = s32[] constant(0)",
-                    f"{ind}{at}.kept = s32[] maximum(s32[] {at}.less, s32[] {at}.zero)"]
-            last = k == len(entries) - 1
-            target = name if last else f"{at}.value"
-            root = (m["root"] or "") if last else ""
-            new.append(f"{ind}{root}{target} = {shape} set-dimension-size({shape} {value}, "
-                       f"s32[] {at}.kept), dimensions={{{dim}}}")
-            value = target
-        lines[number:number + 1] = new
+        kinds = {kind for _, kind, _, _ in entries}
+        if m is None or len(kinds) > 1:
+            raise UnsupportedError(f"a slice that follows a size is not written as expected: "
+                                   f"{lines[number].strip()[:300]}")
+        rewrite = _cut_limits if kinds == {"limit"} else _dynamic_starts
+        lines[number:number + 1] = rewrite(lines[number], m, sorted(entries))
     return "\n".join(lines)
+
+
+def _cut_limits(line: str, m, entries: list) -> list[str]:
+    ind, name, shape = m["indent"], m["name"], m["shape"]
+    operand = f"{m['typed'] or ''}{m['operand']}"
+    uncut = f"{name}.dynhlo_uncut"
+    new = [ind + line[m.end("root") if m["root"] else len(ind):].replace(name, uncut, 1)]
+    value = uncut
+    for k, (dim, _, start, shift) in enumerate(entries):
+        at = f"{name}.dynhlo_cut{k}"
+        new += [f"{ind}{at}.size = s32[] get-dimension-size({operand}), dimensions={{{dim}}}",
+                f"{ind}{at}.minus = s32[] constant({start - shift})",
+                f"{ind}{at}.less = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)",
+                f"{ind}{at}.zero = s32[] constant(0)",
+                f"{ind}{at}.kept = s32[] maximum(s32[] {at}.less, s32[] {at}.zero)"]
+        last = k == len(entries) - 1
+        target = name if last else f"{at}.value"
+        root = (m["root"] or "") if last else ""
+        new.append(f"{ind}{root}{target} = {shape} set-dimension-size({shape} {value}, "
+                   f"s32[] {at}.kept), dimensions={{{dim}}}")
+        value = target
+    return new
+
+
+_SLICE_ENTRIES = re.compile(r"\bslice=\{([^}]*)\}")
+
+
+def _dynamic_starts(line: str, m, entries: list) -> list[str]:
+    ind, name, shape = m["indent"], m["name"], m["shape"]
+    operand = f"{m['typed'] or ''}{m['operand']}"
+    spans = [e.strip().strip("[]").split(":") for e in
+             _SLICE_ENTRIES.search(line).group(1).split(",")]
+    if any(len(span) == 3 and span[2] != "1" for span in spans):
+        raise UnsupportedError(f"a strided slice of a size's last rows is not supported: "
+                               f"{line.strip()[:300]}")
+    tails = {dim: shift for dim, _, _, shift in entries}
+    new, starts, sizes = [], [], []
+    for dim, span in enumerate(spans):
+        at = f"{name}.dynhlo_start{dim}"
+        starts.append(f"s32[] {at}")
+        if dim in tails:
+            new += [f"{ind}{at}.size = s32[] get-dimension-size({operand}), "
+                    f"dimensions={{{dim}}}",
+                    f"{ind}{at}.minus = s32[] constant({-tails[dim]})",
+                    f"{ind}{at} = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)"]
+            sizes.append(str(-tails[dim]))
+        else:
+            new.append(f"{ind}{at} = s32[] constant({span[0]})")
+            sizes.append(str(int(span[1]) - int(span[0])))
+    new.append(f"{ind}{m['root'] or ''}{name} = {shape} dynamic-slice({operand}, "
+               f"{', '.join(starts)}), dynamic_slice_sizes={{{','.join(sizes)}}}")
+    return new
 
 
 def _entry_open(toks, i: int) -> int:

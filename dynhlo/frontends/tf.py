@@ -5,7 +5,8 @@ TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_
 with each named size changed, and compares the texts number by number (lowering_diff.py): a
 dimension that moves with a size becomes `<=B`, a scalar count equal to the size (a mean's
 divisor) reads the size at run time, a slice that stops k short of the size (`x[:-1]`) is cut
-to n-k at run time, a cumulative window of the size (tf.cumsum) keeps the bound's, and
+to n-k at run time, one of the last k rows (`x[-1]`) reads them from n-k, a cumulative window
+of the size (tf.cumsum) and a gather of whole columns keep the bound's, and
 anything else that moves means the size is baked into the program: from_tf refuses and
 quotes that line, since running it at another size would be silently wrong. A dimension that
 follows a size but that nothing in the program computes (a shape TensorFlow folded into a
