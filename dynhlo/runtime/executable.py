@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..backends import canonical_precision
 from ..compiler import compile_program
 from ..errors import DynHloError, UnsupportedError
+from ..gc_pause import gc_paused
 from ..hlo.baked_sizes import warn_baked_sizes
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
@@ -67,6 +68,7 @@ def as_module(module, caller: str) -> HloModule:
     return module
 
 
+@gc_paused()
 def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | None = None,
             buckets: list[int] | None = None, **options) -> Executable:
     """Compile an HLO module (or its text) for a backend.

@@ -15,12 +15,14 @@ from pathlib import Path
 from ..backends import BACKENDS, strict_precision
 from ..compiler import checked, load_program
 from ..errors import ArtifactError, DynHloError, UnsupportedError
+from ..gc_pause import gc_paused
 from ..hlo.ir import HloModule
 from .artifact import Artifact, _as_path, read_artifact
 from .buckets import BucketedExecutable
 from .executable import Executable, compile, while_limit
 
 
+@gc_paused()
 def deserialize(data: bytes, backend: str | None = None, target: str | None = None,
                 recompile: bool = False):
     """The executable in artifact bytes, loaded without compiling (stats stay unchanged).

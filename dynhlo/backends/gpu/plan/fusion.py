@@ -179,9 +179,10 @@ def _loads(inst, fusible, materialized) -> int:
 
 def _generate_all(info, order, fusible, materialized) -> dict:
     kernels: dict = {}
+    position = {inst: k for k, inst in enumerate(order)}   # once: not per group
     for inst in order:
         if inst in fusible and inst in materialized:
-            group = build_group(info, order, inst, fusible, materialized)
+            group = build_group(info, position, inst, fusible, materialized)
             try:
                 kernels[inst] = generate(group, info, EMITTERS)
             except FusionError as exc:
@@ -198,8 +199,9 @@ def _retry_for(exc: FusionError, group: Group, materialized: set) -> _Retry:
     return _Retry(demote=group.root)
 
 
-def build_group(info, order, root, fusible, materialized) -> Group:
-    """The group rooted at `root`: its fused producers, inputs, reductions and domain."""
+def build_group(info, position: dict, root, fusible, materialized) -> Group:
+    """The group rooted at `root`: its fused producers, inputs, reductions and domain
+    (`position`: each instruction's index in the computation's order)."""
     members, inputs, stack = {root}, [], [root]
     while stack:
         inst = stack.pop()
@@ -211,7 +213,6 @@ def build_group(info, order, root, fusible, materialized) -> Group:
                 stack.append(op)
             else:
                 inputs.append(op)
-    position = {inst: k for k, inst in enumerate(order)}
     inputs.sort(key=position.__getitem__)
     reduces = sorted((m for m in members if m.opcode is Opcode.REDUCE), key=position.__getitem__)
     if not reduces:
