@@ -40,7 +40,7 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 # An argument that starts like `f32[` or `(f32[` is literal text; anything else is a file.
-_LITERAL_START = re.compile(r"\s*\(?\s*[a-z][a-z0-9]*\[")
+_LITERAL_START = re.compile(r"\s*(?:\(\s*)?[a-z][a-z0-9]*\[")  # one way through blanks
 _NPY_MAGIC = b"\x93NUMPY"
 
 
@@ -191,7 +191,7 @@ def _bare_number(text: str):
     text = text.strip()
     if re.fullmatch(r"[+-]?\d+", text):
         return int(text)
-    if re.fullmatch(r"[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|nan)", text):
+    if re.fullmatch(r"[+-]?(\d+(\.\d*)?([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|nan)", text):
         return float(text)
     return None
 

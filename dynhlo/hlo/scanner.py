@@ -25,7 +25,8 @@ _STR = r'"(?:[^"\\\n]|\\.)*"'  # a string on one line
 _SKIP = re.compile(r"(?:\s|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*(?![^\n]))*")
 _NAME = re.compile(rf"%?({_N})")
 _ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^}]*\})?")
-_DIM = re.compile(r"\s*(?:(\?)|(<=)?\s*(-?)([0-9]{1,18}))\s*")
+# `(<=)?\s*` right after `\s*` split a blank run two ways at every point (quadratic).
+_DIM = re.compile(r"\s*(?:(\?)|(?:(<=)\s*)?(-?)([0-9]{1,18}))\s*")
 _SIMPLE_VALUE = re.compile(r"[^\s,{}()\[\]\"]+")
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 _VALUE_PART = re.compile(r'[^{}()\[\]",\s]*')
