@@ -85,7 +85,11 @@ LONG = 50_000
     # `[0-9]+\.?[0-9]*` in a float: two ways through every digit
     "HloModule m\nENTRY e {\n  ROOT a = f32[] constant(" + "1" * LONG + "-inf)\n}\n",
     "HloModule m\nENTRY e {\n  ROOT a = f32[2] constant({" + "1" * LONG + "x, 1})\n}\n",
-], ids=["dimension blanks", "bound blanks", "float digits", "row digits"])
+    # the unknown operand's position was searched for in the whole rest of the text, where a
+    # shape's `[` with no `]` on its line made each try read to the line's end
+    "HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n  ROOT b = f32[] add(a, zz)\n}\n"
+    "// " + "f32[" * LONG + "\n",
+], ids=["dimension blanks", "bound blanks", "float digits", "row digits", "unknown operand"])
 def test_runs_that_were_quadratic_are_errors_in_milliseconds(text):
     with _within(SECONDS, "parse_hlo"), pytest.raises(HloParseError):
         parse_hlo(text)
