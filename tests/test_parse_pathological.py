@@ -1,5 +1,5 @@
-"""Pathological HLO text: long runs of one character must parse or fail fast, and comments
-stand anywhere XLA's lexer allows them.
+"""Pathological text: long runs of one character in HLO text (and the CLI's text arguments)
+must parse or fail fast, and comments stand anywhere XLA's lexer allows them.
 
 The parser is regex based; a regex with two ways through a run of characters (`\\s*\\s*`,
 `[0-9]+\\.?[0-9]*`) is quadratic on a long run, one with nested quantifiers exponential. Each
@@ -15,6 +15,7 @@ from contextlib import contextmanager
 import pytest
 
 from conftest import MODELS
+from dynhlo.cli import CliError, _bare_number, parse_bounds, read_argument
 from dynhlo.errors import HloParseError
 from dynhlo.hlo import parse_hlo
 from dynhlo.hlo.values import parse_literal_text
@@ -126,3 +127,25 @@ def test_a_comment_between_attributes_and_after_a_module_attribute_is_skipped():
 def test_a_slash_that_starts_no_comment_stays_in_the_value():
     module = parse_hlo(MODULE.format(header="", attrs=", metadata=a/b"))
     assert module.entry.root.attrs["metadata"] == "a/b"
+
+
+# -- the CLI's text arguments ----------------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ["x:0=" + "1" * 5000, "x:" + "1" * 5000 + "=4", "x:²=4"])
+def test_a_bound_that_is_no_small_integer_is_a_cli_error(spec):
+    # int() refuses more than 4300 digits (a ValueError, shown as a bug in dynhlo)
+    with pytest.raises(CliError, match="expected NAME:DIM=BOUND"):
+        parse_bounds([spec])
+
+
+def test_a_bound_name_of_other_digits_is_a_name_not_a_parameter_number():
+    # '²'.isdigit() is true, but int('²') raises: such a name is kept as a name
+    assert parse_bounds(["²:0=4", "1:2=8"]) == {"²": {0: 4}, 1: {2: 8}}
+
+
+def test_long_runs_in_a_run_argument_fail_fast():
+    with _within(SECONDS, "_bare_number"):
+        assert _bare_number("1" * LONG + "x") is None
+        assert _bare_number("1" * 50 + ".5e3") == float("1" * 50 + ".5e3")
+    with _within(SECONDS, "read_argument"), pytest.raises(CliError):
+        read_argument(0, " " * LONG + "(" + " " * LONG + "1")
