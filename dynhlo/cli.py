@@ -40,7 +40,7 @@ EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 # An argument that starts like `f32[` or `(f32[` is literal text; anything else is a file.
-_LITERAL_START = re.compile(r"\s*\(?\s*[a-z][a-z0-9]*\[")
+_LITERAL_START = re.compile(r"\s*(?:\(\s*)?[a-z][a-z0-9]*\[")  # one way through blanks
 _NPY_MAGIC = b"\x93NUMPY"
 
 
@@ -191,7 +191,7 @@ def _bare_number(text: str):
     text = text.strip()
     if re.fullmatch(r"[+-]?\d+", text):
         return int(text)
-    if re.fullmatch(r"[+-]?(\d+\.?\d*([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|nan)", text):
+    if re.fullmatch(r"[+-]?(\d+(\.\d*)?([eE][+-]?\d+)?|\.\d+([eE][+-]?\d+)?|inf|nan)", text):
         return float(text)
     return None
 
@@ -452,10 +452,11 @@ def parse_bounds(specs: list[str]) -> dict:
     """`["x:0=1024"]` -> {"x": {0: 1024}}; a NAME of digits is a parameter number."""
     bounds: dict = {}
     for spec in specs:
-        match = re.fullmatch(r"(.+):(\d+)=(\d+)", spec.strip())
+        # ASCII digits, at most 18: int() refuses '²' (a digit to isdigit) and 4301 digits
+        match = re.fullmatch(r"(.+):([0-9]{1,18})=([0-9]{1,18})", spec.strip())
         if match is None:
             raise CliError(f"--bound {spec!r}: expected NAME:DIM=BOUND, e.g. x:0=1024")
-        name = int(match[1]) if match[1].isdigit() else match[1]
+        name = int(match[1]) if re.fullmatch(r"[0-9]{1,18}", match[1]) else match[1]
         bounds.setdefault(name, {})[int(match[2])] = int(match[3])
     return bounds
 

@@ -30,7 +30,7 @@ _FIELDS = {
     "f8e5m2": ("f8e5m2s", ml_dtypes.float8_e5m2), "f8e4m3fn": ("f8e4m3fns", ml_dtypes.float8_e4m3fn),
 }
 
-_ELIDED = re.compile(r"^(\s*(?:ROOT )?%?)([\w.\-]+)( = \S+ constant\()\{\.\.\.\}\)", re.M)
+_ELIDED = re.compile(r"^([^\S\n]*(?:ROOT )?%?)([\w.\-]+)( = \S+ constant\()\{\.\.\.\}\)", re.M)
 
 
 def elided_constants(text: str, proto: bytes, hlo_pb2) -> list[tuple[str, Shape, np.ndarray]]:

@@ -444,7 +444,7 @@ def _entry_span(text: str) -> tuple[int, int]:
     return start, len(text) if end < 0 else end
 
 
-_PARAMETER = re.compile(r"^\s*(%?[\w.\-]+)\s*=.*?\bparameter\((\d+)\)", re.M)
+_PARAMETER = re.compile(r"^[^\S\n]*(%?[\w.\-]+)\s*=.*?\bparameter\((\d+)\)", re.M)
 
 
 def entry_parameters(text: str) -> dict[int, str]:

@@ -108,7 +108,7 @@ def replica_groups(inst: Instruction) -> list[list[int]]:
                                                                           body)]
 
 
-_IOTA = re.compile(r"\[([\d,\s]+)\]\s*<=\s*\[([\d,\s]+)\]\s*(?:T\(([\d,\s]+)\))?\s*$")
+_IOTA = re.compile(r"\[([\d,\s]+)\]\s*<=\s*\[([\d,\s]+)\]\s*(?:T\(([\d,\s]+)\)\s*)?$")
 
 
 def _numbers(text: str) -> list[int]:

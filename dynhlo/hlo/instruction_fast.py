@@ -14,11 +14,11 @@ from .ir import Instruction
 from .instruction_parser import _ARITY, _CALL_KEYS, _STRIP_PCT, _InstructionParser
 from .opcodes import BY_NAME, Opcode
 from .opcodes_attrs import ATTRIBUTES
-from .scanner import _ARR, _N, _STR
+from .scanner import _ARR, _BARE, _N, _STR
 
 _P = r'[^{}()\[\]"\n]'
 _GROUP = rf"\{{{_P}*(?:(?:\[{_P}*\]|{_STR}){_P}*)*\}}"
-_VAL = rf'(?:{_GROUP}|{_STR}|[^\s,{{}}()\[\]"]+)'
+_VAL = rf'(?:{_GROUP}|{_STR}|{_BARE})'
 _UNTYPED = rf"[ \t]*%?{_N}[ \t]*(?:,[ \t]*%?{_N}[ \t]*)*|[ \t]*"
 _FAST = re.compile(  # groups: start, ROOT, name, shape, opcode, untyped, other operands, attrs
     rf"\s*()(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*({_ARR}|\([^()\n]*\))"

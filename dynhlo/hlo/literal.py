@@ -25,7 +25,8 @@ from .types import COMPLEX_TYPES, INTEGRAL_TYPES, to_numpy_dtype
 _TOKEN = re.compile(r"(?:\s|/\*[^*]*\*/)*([{}(),]|-?nan\(0x[0-9a-fA-F]+\)|[^\s{}(),]+)")
 _SHAPE_PREFIX = re.compile(r"\s*[a-z][a-z0-9]*\[[^\]]*\](\{[^}]*\})?")
 _INT = re.compile(r"-?[0-9]+")
-_FLOAT = re.compile(r"-?(?:[0-9]+\.?[0-9]*(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?"
+# `[0-9]+\.?[0-9]*` split a run of digits at every point: quadratic on `111...1x`.
+_FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?"
                     r"|inf|nan(?:\(0x[0-9a-fA-F]+\))?)")
 _ROW = re.compile(r"(?:\s|/\*[^*]*\*/)*\{([^{}()]*)\}")  # an innermost `{1, 2}`: one step
 _INF = float("inf")

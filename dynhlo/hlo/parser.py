@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+from itertools import islice
 
 from ..errors import DynHloError, HloParseError
 from .ir import Computation, HloModule, Instruction
@@ -194,8 +195,10 @@ class _Parser(_FastPath):
 
     def _unknown_operand(self, by_name, names, where, comp: str) -> HloParseError:
         i = next(i for i, n in enumerate(names) if n not in by_name)
-        if isinstance(where, int):  # fast path: positions found again only on error
-            where = [m.start(2) for m in _OPERAND.finditer(self.text, where)][:len(names)]
+        if isinstance(where, int):  # fast path: positions found again only on error; only
+            # this instruction's (the rest of the text held a quadratic search: `f32[f32[...`)
+            found = islice(_OPERAND.finditer(self.text, where), len(names))
+            where = [m.start(2) for m in found]
         return self.error(f"unknown operand '{names[i]}' in computation '{comp}'", where[i])
 
     def execution_thread(self) -> str | None:

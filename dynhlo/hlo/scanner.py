@@ -25,10 +25,16 @@ _STR = r'"(?:[^"\\\n]|\\.)*"'  # a string on one line
 _SKIP = re.compile(r"(?:\s|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*(?![^\n]))*")
 _NAME = re.compile(rf"%?({_N})")
 _ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^}]*\})?")
-_DIM = re.compile(r"\s*(?:(\?)|(<=)?\s*(-?)([0-9]{1,18}))\s*")
-_SIMPLE_VALUE = re.compile(r"[^\s,{}()\[\]\"]+")
+# `(<=)?\s*` right after `\s*` split a blank run two ways at every point (quadratic).
+_DIM = re.compile(r"\s*(?:(\?)|(?:(<=)\s*)?(-?)([0-9]{1,18}))\s*")
+# A bare attribute value's characters. XLA's lexer starts a comment at `//` or `/*` wherever
+# one may stand (`dimensions={0}// c`), so a value stops there; any other '/' is kept.
+_WORD = r'[^\s,{}()\[\]"/]'
+_SLASH = r"/(?![/*])"
+_VALUE_PART = re.compile(rf"{_WORD}*(?:{_SLASH}{_WORD}*)*")  # each character one way
+_BARE = rf"(?:{_WORD}|{_SLASH}){_VALUE_PART.pattern}"  # a non-empty _VALUE_PART
+_SIMPLE_VALUE = re.compile(_BARE)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
-_VALUE_PART = re.compile(r'[^{}()\[\]",\s]*')
 _SPACE = re.compile(r"\s*")
 _DELIMITER = re.compile(r'[{}()\[\]"]')
 _OPEN = {"{": "}", "(": ")", "[": "]"}
@@ -180,6 +186,8 @@ class _Scanner:
                 # bracket follows the space (`mesh['x'=2] {'x'}`: XLA's mesh replica groups;
                 # no instruction starts with a bracket)
                 pos = _VALUE_PART.match(text, pos).end()
+                if text.startswith(("//", "/*"), pos):
+                    break
                 if pos < len(text) and text[pos].isspace():
                     after = _SPACE.match(text, pos).end()
                     if after >= len(text) or text[after] not in "{[(":
