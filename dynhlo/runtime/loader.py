@@ -79,7 +79,10 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
         exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)
         _check_program_precision(exes[entry["bound"]], precision, entry)
     options = dict(artifact.header["options"])
-    limit = while_limit(options)  # a run option: kept in the header, not the payload
+    try:  # a run option: kept in the header, not the payload
+        limit = while_limit(options)
+    except UnsupportedError as exc:
+        raise ArtifactError(f"malformed artifact header: option {exc}") from None
     for exe in exes.values():
         exe.program.while_limit = limit
     if not artifact.header["bucket_dims"]:
