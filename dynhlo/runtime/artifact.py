@@ -319,15 +319,16 @@ def _check_buckets(header: dict, names: set) -> None:
     if not all(isinstance(d, list) and len(d) == 2 and all(_is_int(x) and x >= 0 for x in d)
                for d in dims):
         raise ArtifactError(f"malformed artifact header: bad bucket_dims {dims!r}")
-    bounds = [b.get("bound") if isinstance(b, dict) else None for b in header["buckets"]]
+    for entry in header["buckets"]:  # "bound" may be null, never missing (the loader reads it)
+        if not isinstance(entry, dict) or "bound" not in entry:
+            raise ArtifactError(f"malformed artifact header: bucket entry {entry!r} is not an "
+                                "object with a bound")
+    bounds = [b["bound"] for b in header["buckets"]]
     if not header["buckets"] or (not dims and bounds != [None]) or (dims and not all(
             _is_int(b) and b >= 1 for b in bounds)) or len(set(bounds)) != len(bounds):
         raise ArtifactError(f"malformed artifact header: bucket bounds {bounds!r} do not fit "
                             f"bucket_dims {dims!r}")
     for entry in header["buckets"]:
-        if not isinstance(entry, dict):
-            raise ArtifactError(f"malformed artifact header: bucket entry {entry!r} is not an "
-                                "object")
         program = entry.get("program")
         refs = [entry.get("module")] + (list(program.values()) if isinstance(program, dict)
                                         else [None])
