@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import re
 import signal
@@ -263,3 +264,14 @@ def test_a_bucket_entry_without_a_bound_is_an_artifact_error(cpu_blobs):
         del header["buckets"][0]["bound"]
     with pytest.raises(dynhlo.ArtifactError, match="is not an object with a bound"):
         dynhlo.deserialize(resection(cpu_blobs["small"], edit))
+
+
+def test_loading_a_fifo_or_a_device_is_an_artifact_error_not_a_hang(tmp_path):
+    # load() read the path with Path.read_bytes: a FIFO blocked forever, /dev/zero filled
+    # memory until MemoryError
+    fifo = tmp_path / "m.dynhlo"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/zero", tmp_path):
+        with deadline(10, f"load({path})"), pytest.raises(
+                dynhlo.ArtifactError, match="it is not a regular file"):
+            dynhlo.load(path)

@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import secrets
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -218,6 +219,33 @@ def _remove_quietly(path: str) -> None:
         os.unlink(path)
     except OSError:
         pass
+
+
+def read_regular(path: Path) -> bytes:
+    """The bytes of the regular file at `path`.
+
+    Opened without blocking and checked on the open descriptor (so a file swapped for
+    another kind after a check is still caught): a FIFO would block the read forever and a
+    device such as /dev/zero never ends (it filled memory until MemoryError).
+
+    Raises:
+        ArtifactError: `path` is missing, not a regular file (a FIFO, a device, a
+            directory) or cannot be read.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise ArtifactError(f"cannot read artifact '{path}': {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ArtifactError(f"cannot read artifact '{path}': it is not a regular file")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise ArtifactError(f"cannot read artifact '{path}': {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
 
 
 def read_artifact(data: bytes) -> Artifact:

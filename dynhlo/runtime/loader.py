@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..backends import BACKENDS, strict_precision
 from ..compiler import checked, load_program
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
-from .artifact import Artifact, _as_path, read_artifact
+from .artifact import Artifact, _as_path, read_artifact, read_regular
 from .buckets import BucketedExecutable
 from .executable import Executable, compile, while_limit
 
@@ -176,12 +175,10 @@ def _compile_for(artifact: Artifact, module: HloModule, target: str | None):
 
 def load(path, backend: str | None = None, target: str | None = None,
          recompile: bool = False):
-    """deserialize() of the file at `path`; ArtifactError when it cannot be read."""
+    """deserialize() of the file at `path`; ArtifactError when it cannot be read or is not a
+    regular file (a FIFO or a device)."""
     path = _as_path(path, "load")
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ArtifactError(f"cannot read artifact '{path}': {exc}") from None
+    data = read_regular(path)
     try:
         return deserialize(data, backend, target, recompile)
     except ArtifactError as exc:
