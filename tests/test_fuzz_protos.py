@@ -11,6 +11,7 @@ so a case costs a process start: the counts are small, the seeds fixed.
 from __future__ import annotations
 
 import copy
+import importlib.util
 import random
 from pathlib import Path
 
@@ -19,7 +20,9 @@ import pytest
 import dynhlo
 from test_fuzz_artifacts import deadline
 
-pytest.importorskip("jaxlib")
+# parse_hlo_proto needs jaxlib; the literal tests at the end need tensorflow's hlo_pb2
+needs_jaxlib = pytest.mark.skipif(importlib.util.find_spec("jaxlib") is None,
+                                  reason="parse_hlo_proto needs jaxlib")
 
 BASE = (Path(__file__).parent / "data" / "frontends" / "masked_sum.pb").read_bytes()
 HUGE = [0, 1, 255, 1000, 2**31, 2**32 + 1, 2**62, 2**63 - 1, 2**64 - 1]
@@ -149,6 +152,7 @@ def module_or_parse_error(data: bytes, what: str):
 SEEDS = [1686] + list(range(20))
 
 
+@needs_jaxlib
 def test_fuzzed_protos_are_modules_or_parse_errors():
     outcomes = [module_or_parse_error(mutate(random.Random(seed), BASE), f"seed {seed}")
                 for seed in SEEDS]
@@ -210,6 +214,7 @@ def _replicated_flags(inst):
     flags.append(copy.deepcopy(flags[0]))
 
 
+@needs_jaxlib
 @pytest.mark.parametrize("opcode, edit, message", [
     (b"parameter", _set_shape_field(3, 2, _packed(2**62)), "overflow"),
     (b"parameter", _set_shape_field(3, 2, _packed(2**40, 2**40)), "overflow"),
@@ -229,6 +234,7 @@ def test_targeted_bad_protos_are_parse_errors_naming_the_problem(opcode, edit, m
         dynhlo.parse_hlo_proto(_edit_first(opcode, edit))
 
 
+@needs_jaxlib
 def test_huge_repeated_fields_are_parse_errors():
     message = parse(BASE)
     computation = next(f for f in message if f[0] == 3)
@@ -239,13 +245,60 @@ def test_huge_repeated_fields_are_parse_errors():
         dynhlo.parse_hlo_proto(encode(message))
 
 
+@needs_jaxlib
 def test_the_unmutated_proto_still_parses():
     # the wire helpers above round-trip it byte for byte, so edits are the only change
     assert encode(parse(BASE)) == BASE
     assert "f32[<=8]" in str(module_or_parse_error(BASE, "base").entry.root.shape)
 
 
+@needs_jaxlib
 def test_a_proto_that_is_not_bytes_is_a_parse_error():
     # bytes(8) would have been 8 zero bytes, read as a proto
     with pytest.raises(dynhlo.HloParseError, match="takes bytes, got int"):
         dynhlo.parse_hlo_proto(8)
+
+
+# -- LiteralProto values of elided constants (frontends/literal_proto.py, TF's protos)
+
+def _literal_instruction(element_type: int, dims: list, **values):
+    from dynhlo.frontends.proto import _protobuf
+    try:
+        _, hlo_pb2 = _protobuf()
+    except dynhlo.UnsupportedError as exc:   # XLA's hlo_pb2 comes with tensorflow
+        pytest.skip(str(exc))
+    inst = hlo_pb2.HloInstructionProto(name="c", opcode="constant")
+    inst.literal.shape.element_type = element_type
+    inst.literal.shape.dimensions.extend(dims)
+    for field, value in values.items():
+        if isinstance(value, bytes):
+            setattr(inst.literal, field, value)
+        else:
+            getattr(inst.literal, field).extend(value)
+    return inst
+
+
+# PrimitiveType numbers: F32 11, F16 10, C64 15
+@pytest.mark.parametrize("element_type, dims, values, message", [
+    (10, [3], {"f16s": b"12345"}, "holds 2.5 values for f16"),        # was ValueError
+    (11, [2**32, 2**32], {}, r"holds 0 values for f32\[4294967296"),  # np.prod wrapped to 0
+    (11, [-1, -1], {"f32s": [1.0]}, r"f32\[-1, -1\]"),                # was accepted
+    (15, [1], {"c64s": [1.0, 2.0, 3.0]}, "holds 1.5 values for c64"),  # 3.0 was dropped
+    (999, [1], {}, "unknown type 999"),                                # was KeyError
+], ids=["odd-bytes", "dims-overflow", "negative-dims", "dangling-real", "enum-999"])
+def test_malformed_elided_literals_are_refused(element_type, dims, values, message):
+    from dynhlo.frontends.literal_proto import _literal
+    with pytest.raises(dynhlo.UnsupportedError, match=message):
+        _literal(_literal_instruction(element_type, dims, **values))
+
+
+def test_a_literal_layout_that_is_not_an_order_of_the_dimensions_is_refused():
+    from dynhlo.frontends.literal_proto import _literal
+    inst = _literal_instruction(11, [2, 3], f32s=[0.0] * 6)
+    inst.literal.shape.layout.minor_to_major.extend([0, 0])   # was a ValueError of NumPy
+    with pytest.raises(dynhlo.UnsupportedError, match=r"layout \[0, 0\] is not an order"):
+        _literal(inst)
+    del inst.literal.shape.layout.minor_to_major[:]
+    inst.literal.shape.layout.minor_to_major.extend([0, 1])   # column-major: transposed
+    _, value = _literal(inst)
+    assert value.shape == (2, 3)
