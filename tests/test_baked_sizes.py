@@ -13,7 +13,7 @@ import pytest
 
 import dynhlo
 from dynhlo import cli
-from dynhlo.frontends.lowering_diff import mark_bounded, moving_tokens
+from dynhlo.frontends.lowering_diff import cut_slices, mark_bounded, moving_tokens
 from dynhlo.hlo.baked_sizes import baked_sizes
 
 MEAN = """HloModule baked
@@ -94,7 +94,7 @@ def test_tf_diff_reads_a_count_equal_to_the_size_at_run_time():
         moving_tokens(base, other, "n", 8, 7)   # a float count is still refused
     base, other = (t.replace("  %f = f32[] constant(8)\n", "").replace(
         "  %f = f32[] constant(7)\n", "") for t in (base, other))
-    dims, sizes = moving_tokens(base, other, "n", 8, 7)
+    dims, sizes, _ = moving_tokens(base, other, "n", 8, 7)
     marked = mark_bounded(base, dims, dict.fromkeys(sizes, (0, 0)))
     assert "%c = s32[] get-dimension-size(%a), dimensions={0}" in marked
     assert "%a = f32[<=8,4]{1,0} parameter(0)" in marked
@@ -111,3 +111,68 @@ def test_tf_diff_refuses_a_string_that_moves_but_eigh_sweeps():
     other = [line.format(n=n, target="Foo", sweeps=n) for n in (8, 7)]
     with pytest.raises(dynhlo.UnsupportedError, match=r'"1,1,8,0.000001"\' becomes'):
         moving_tokens(other[0], other[1], "n", 8, 7)
+
+
+SHORT_SLICES = ("HloModule m\n\nENTRY %main (a: f32[{n},5]) -> f32[{k},4] {{\n"
+                "  %a = f32[{n},5]{{1,0}} parameter(0)\n"
+                "  %s = f32[{m},5]{{1,0}} slice(f32[{n},5]{{1,0}} %a), slice={{[0:{m}], [0:5]}}\n"
+                "  %two = f32[] constant(2)\n"
+                "  %b = f32[{m},5]{{1,0}} broadcast(f32[] %two), dimensions={{}}\n"
+                "  %d = f32[{m},5]{{1,0}} multiply(f32[{m},5]{{1,0}} %s, f32[{m},5]{{1,0}} %b)\n"
+                "  ROOT %t = f32[{k},4]{{1,0}} slice(f32[{m},5]{{1,0}} %d), "
+                "slice={{[1:{k1}], [0:4]}}\n}}\n")
+
+
+def _short_slices(n: int) -> str:
+    """x[:-1] * 2, then [1:-1, :4] of that: TensorFlow's text for `x` of n rows."""
+    return SHORT_SLICES.format(n=n, m=n - 1, k=n - 3, k1=n - 2)
+
+
+def test_tf_diff_cuts_a_slice_that_stops_short_of_the_size():
+    # x[:-1] lowers to slice [0:n-1]: at run time the slice of a <=8 dimension keeps the
+    # operand's size (XLA's rule), so the limit alone gave n rows for n-1; the second slice
+    # cuts a dimension that is itself n-1
+    base, other = _short_slices(8), _short_slices(7)
+    dims, sizes, cuts = moving_tokens(base, other, "n", 8, 7)
+    assert sorted(cuts.values()) == [-1, -1]   # each short of its operand by one
+    module = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
+    assert "ROOT %t = f32[<=5,4]{1,0} set-dimension-size(" in module
+    exe = dynhlo.compile(module)
+    for n in (0, 1, 2, 3, 4, 8):
+        x = np.arange(n * 5, dtype=np.float32).reshape(n, 5)
+        np.testing.assert_array_equal(exe(x), (x[:-1] * 2)[1:-1, :4])
+
+
+def test_tf_diff_refuses_a_short_slice_with_a_stride():
+    with pytest.raises(dynhlo.UnsupportedError, match="baked"):
+        moving_tokens(_short_slices(8).replace("[0:7]", "[0:7:2]"),
+                      _short_slices(7).replace("[0:6]", "[0:6:2]"), "n", 8, 7)
+
+
+CUMSUM = ("HloModule m\n\nadd {{\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+          "  ROOT c = f32[] add(a, b)\n}}\n\nENTRY %main (x: f32[{n},3]) -> f32[{n},3] {{\n"
+          "  %x = f32[{n},3]{{1,0}} parameter(0)\n  %z = f32[] constant(0)\n"
+          "  ROOT %r = f32[{n},3]{{1,0}} reduce-window(f32[{n},3]{{1,0}} %x, f32[] %z), "
+          "window={{size={n}x1 pad={pad}x0_0}}, to_apply=add\n}}\n")
+
+
+@pytest.mark.parametrize("pads,prefix", [(("7_0", "6_0"), True), (("0_7", "0_6"), False)])
+def test_tf_diff_keeps_a_cumulative_window_at_the_bound(pads, prefix):
+    # TensorFlow's cumsum: a window of n rows padded by n-1; at the bound's window and
+    # padding every n <= 8 sums the same rows (the region past n reads as the init value)
+    base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads))
+    dims, sizes, cuts = moving_tokens(base, other, "n", 8, 7)
+    exe = dynhlo.compile(mark_bounded(base, dims, sizes))
+    for n in (0, 1, 5, 8):
+        x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
+        want = np.cumsum(x, 0) if prefix else np.cumsum(x[::-1], 0)[::-1]
+        np.testing.assert_array_equal(exe(x), want)
+
+
+@pytest.mark.parametrize("pads", [("0_0", "0_0"), ("4_3", "3_3"), ("7_1", "6_1")])
+def test_tf_diff_refuses_other_windows_of_the_size(pads):
+    # a window of n with no padding is one sum of all rows (a window of 8 at n = 5 would
+    # give no rows); padding on both sides or past n-1 covers other rows at other sizes
+    base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads))
+    with pytest.raises(dynhlo.UnsupportedError, match="baked"):
+        moving_tokens(base, other, "n", 8, 7)

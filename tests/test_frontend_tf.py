@@ -32,10 +32,44 @@ def test_from_tf_matches_tensorflow_at_every_size():
 
 
 def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
-    # a cumulative sum over the rows is a reduce-window whose window is the row count
+    # TensorFlow folds the row count, cast to a float, into a constant
     with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '8' becomes "
-                       r"'7'.*reduce-window.*window=\{size=8x1"):
-        dynhlo.from_tf(lambda x: tf.cumsum(x, 0), "f32[n,4]", bounds={"n": 8})
+                       r"'7'.*in: %truediv.* = f32\[\] constant\(8\)"):
+        dynhlo.from_tf(lambda x: x / tf.cast(tf.shape(x)[0], tf.float32), "f32[n,4]",
+                       bounds={"n": 8})
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: tf.cumsum(x, 0),                             # window n, padding n-1 before
+    lambda x: tf.cumsum(x, 0, exclusive=True, reverse=True),   # padding n after, a slice
+    lambda x: tf.math.cumprod(x, 0, reverse=True),
+    lambda x: tf.math.cumulative_logsumexp(x, 0),
+])
+def test_from_tf_takes_cumulative_ops_over_the_dynamic_axis(fn):
+    # their reduce-window's window is the row count: at the bound it covers the same rows
+    exe = dynhlo.from_tf(fn, "f32[n,4]", bounds={"n": 8})
+    rng = np.random.default_rng(6)
+    for n in (0, 1, 5, 8):
+        x = rng.standard_normal((n, 4)).astype(np.float32)
+        np.testing.assert_allclose(exe(x), fn(tf.constant(x)).numpy(), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("fn,shape", [
+    (lambda x: x[:-1] * 2.0, "f32[n,5]"),                  # slice [0:n-1]
+    (lambda x: x[1:] - x[:-1], "f32[n,5]"),                # a difference of neighbours
+    (lambda x: tf.reduce_sum(x[1:-3], axis=0), "f32[n,5]"),  # empty below 4 rows
+    (lambda x: x[:-1, :-2], "f32[n,m]"),                   # two sizes, each cut
+])
+def test_from_tf_cuts_slices_that_stop_short_of_the_size(fn, shape):
+    bounds = {"n": 8, "m": 6} if "m" in shape else {"n": 8}
+    exe = dynhlo.from_tf(fn, shape, bounds=bounds)
+    rng = np.random.default_rng(5)
+    for n in (0, 1, 2, 4, 8):
+        dims = [n if d == "n" else 4 if d == "m" else int(d) for d in shape[4:-1].split(",")]
+        x = rng.standard_normal(dims).astype(np.float32)
+        got, want = np.asarray(exe(x)), fn(tf.constant(x)).numpy()
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.parametrize("fn", [

@@ -111,6 +111,20 @@ def test_four_processes_share_one_cache_directory(tmp_path):
     assert again["stats"].get("compile", 0) == 0
 
 
+@pytest.mark.parametrize("first,second", [(None, "highest"), ("HIGHEST", None)])
+def test_the_default_precision_given_or_not_is_one_disk_entry(tmp_path, first, second):
+    """precision="highest" is what no precision means: the second jit loads the first's
+    entry instead of compiling the same program again; "default" is another entry."""
+    f = dynhlo.jit(SOFTMAX, cache_dir=tmp_path, precision=first)
+    np.testing.assert_allclose(f(rows(3)), softmax(rows(3)), rtol=1e-6)
+    g = dynhlo.jit(SOFTMAX, cache_dir=tmp_path, precision=second)
+    np.testing.assert_allclose(g(rows(3)), softmax(rows(3)), rtol=1e-6)
+    assert (f.compilations, g.compilations, g.disk_loads) == (1, 0, 1)
+    h = dynhlo.jit(SOFTMAX, cache_dir=tmp_path, precision="default")
+    h(rows(3))
+    assert (h.compilations, h.disk_loads) == (1, 0)
+
+
 def test_memory_then_disk_then_nothing(tmp_path):
     f = dynhlo.jit(SOFTMAX, cache_dir=tmp_path)
     np.testing.assert_allclose(f(rows(3)), softmax(rows(3)), rtol=1e-6)

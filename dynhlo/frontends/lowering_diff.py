@@ -7,8 +7,14 @@ size must be one of:
   dimension inference derives the actual size from the data flow);
 - the limit of a slice `[s:n]` of a `<=B` dimension (XLA's dynamic slice rule gives it the
   size the lowering at n wrote);
+- the window and padding of a reduce-window along a dimension of size n, when the window is
+  n and the padding n-1 or n on one side (a cumulative sum: `_cumulative_window`);
 - a scalar `s32[] constant(n)` of the entry computation (a mean's divisor, a sort's count):
-  it becomes `get-dimension-size` of the argument dimension named `n`, the size at run time.
+  it becomes `get-dimension-size` of the argument dimension named `n`, the size at run time;
+- the limit of a slice `[s:m-k]` (`x[:-1]`) of a dimension m that follows the size, stride
+  1: the slice keeps the limit it has at the bound and its result is cut to m-k-s at run
+  time (`cut_slices`: XLA's slice of a dynamic dimension that stops short of its bound keeps
+  the operand's size).
 Anything else that moves (a pad amount, `0.015625` = 1/64, a window size) means the size is
 baked into the program and is refused, quoting its line: running it at another size would
 be silently wrong. So does a word that moves (`true` -> `false`: a folded `n > 5`; `0.25` ->
@@ -42,16 +48,17 @@ def line_at(text: str, offset: int) -> str:
 
 
 def moving_tokens(base: str, other: str, name: str, bound: int,
-                  size: int) -> tuple[set[int], set[int]]:
-    """(dimensions, size constants): token indices of `base` (lowered at the bound) that
-    move to `other` (lowered with `name` at `size`) as the module doc allows; an
-    UnsupportedError quoting the line where anything else moves."""
+                  size: int) -> tuple[set[int], set[int], dict[int, int]]:
+    """(dimensions, size constants, short slice limits -> their shift k < 0 from the size):
+    token indices of `base` (lowered at the bound) that move to `other` (lowered with `name`
+    at `size`) as the module doc allows; an UnsupportedError quoting the line where
+    anything else moves."""
     a, b = tokens(base), tokens(other)
     if len(a) != len(b):
         raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
                                f"{size}): TensorFlow lowers it differently per size")
     entry = _entry_span(base)
-    dims, constants, names = set(), set(), _Names()
+    dims, constants, names, cuts = set(), set(), _Names(), {}
     for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
         same = names.same(ta, tb)
         if same is None:
@@ -63,17 +70,144 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
         if _is_number(ta) and _is_number(tb) and _in_shape(a, i) and int(ta) > int(tb):
             dims.add(i)
             continue
-        if ta == str(bound) and tb == str(size):
-            if _is_slice_limit(a, i):
-                cut = _sliced_dim(a, i)
-                if cut is not None and (a[cut][0], b[cut][0]) == (ta, tb):
-                    continue  # not where the dim cut is another's (y[:n] of y [m, ...]: it
-                    # gave m rows)
-            if _is_scalar_s32_constant(a, i) and entry[0] <= pos < entry[1]:
-                constants.add(i)
-                continue
+        if _is_number(ta) and _is_number(tb) and _is_slice_limit(a, i):
+            cut = _sliced_dim(a, i)
+            if cut is not None and (a[cut][0], b[cut][0]) == (ta, tb) and \
+                    int(ta) - bound == int(tb) - size:
+                continue  # to the end of a dimension that follows the size (not where the
+                # dim cut is another's: y[:n] of y [m, ...] gave m rows)
+        if ta == str(bound) and tb == str(size) and _is_scalar_s32_constant(a, i) and \
+                entry[0] <= pos < entry[1]:
+            constants.add(i)
+            continue
+        shift = _short_limit(a, b, i, bound, size)
+        if shift is not None:
+            cuts[i] = shift
+            continue
+        if _cumulative_window(line_at(base, pos), line_at(other, b[i][1]), bound, size):
+            continue
         raise baked(name, ta, tb, bound, size, line_at(base, pos))
-    return dims, constants
+    return dims, constants, cuts
+
+
+_WINDOW = re.compile(r"\breduce-window\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\].*?"
+                     r"\bwindow=\{(?P<window>[^}]*)\}")
+
+
+def _cumulative_window(line_a: str, line_b: str, bound: int, size: int) -> bool:
+    """True when the lines are one reduce-window whose window moves with the size only
+    along dimensions of size n, each with a window of n and padding n-1 or n on one side
+    (TensorFlow's cumsum, cumprod, cumulative_logsumexp: inclusive or exclusive, forward or
+    reverse). At the bound B the same window reads B and B-1 (or B); at any n <= B it then
+    covers what n did, for XLA pads the region past the actual size with the init value
+    (the dynamic padder's rule, which dynhlo's reduce-window follows on both backends)."""
+    ma, mb = _WINDOW.search(line_a), _WINDOW.search(line_b)
+    if ma is None or mb is None:
+        return False
+    wa, wb = _window_fields(ma["window"]), _window_fields(mb["window"])
+    da, db = ma["dims"].split(","), mb["dims"].split(",")
+    if wa is None or wb is None or set(wa) != set(wb) or len(da) != len(db):
+        return False
+    moving = False
+    for d in range(len(da)):
+        field = {k: (v[d] if d < len(v) else None, wb[k][d] if d < len(wb[k]) else None)
+                 for k, v in wa.items()}
+        if all(x == y for x, y in field.values()):
+            continue
+        (sa, sb), (pa, pb) = field.get("size", (None, None)), field.get("pad", ("0_0", "0_0"))
+        lo_a, hi_a = (int(p) for p in pa.split("_"))
+        lo_b, hi_b = (int(p) for p in pb.split("_"))
+        others_fixed = all(x == y in (None, "1") for k, (x, y) in field.items()
+                           if k not in ("size", "pad"))
+        if not (others_fixed and (da[d].strip(), db[d].strip()) == (str(bound), str(size))
+                and (sa, sb) == (str(bound), str(size)) and min(lo_a, hi_a) == 0 == min(lo_b, hi_b)
+                and (lo_a + hi_a - bound, (lo_a == 0)) == (lo_b + hi_b - size, (lo_b == 0))
+                and lo_a + hi_a - bound in (-1, 0)):
+            return False
+        moving = True
+    return moving
+
+
+def _window_fields(window: str) -> dict[str, list[str]] | None:
+    """`size=8x1 pad=7_0x0_0` -> {"size": ["8", "1"], "pad": ["7_0", "0_0"]}."""
+    fields = {}
+    for part in window.split():
+        key, eq, value = part.partition("=")
+        if not eq:
+            return None
+        fields[key] = value.split("x")
+    return fields
+
+
+def _short_limit(a, b, i: int, bound: int, size: int) -> int | None:
+    """k < 0 when token i is the limit of a stride-1 slice entry that reads `[s:m+k]` of a
+    dimension m that follows the size (`n + j` in both lowerings: `x[:-1]`, or a slice of
+    such a slice), else None."""
+    ta, tb = a[i][0], b[i][0]
+    if not (_is_number(ta) and _is_number(tb) and _is_slice_limit(a, i)):
+        return None
+    cut = _sliced_dim(a, i)
+    stride_one = a[i + 1][0] == "]" or [t for t, _ in a[i + 1:i + 4]] == [":", "1", "]"]
+    if cut is None or not stride_one:
+        return None
+    dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
+    shift = int(ta) - dim_a
+    if dim_a - bound != dim_b - size or int(tb) - dim_b != shift or shift >= 0:
+        return None
+    return shift
+
+
+_SLICE_LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
+                         r"(?P<shape>\S+)\s+slice\((?P<typed>\S+\s+)?(?P<operand>%?[\w.\-]+)\)")
+
+
+def cut_slices(text: str, base: str, cuts: dict[int, int]) -> str:
+    """`text` (`base` marked: the same lines) with each slice whose entry has a limit at its
+    operand's dimension m plus k (`cuts`: token of `base` -> k, moving_tokens' third result)
+    followed by a set-dimension-size to max(m + k - start, 0), m's size read at run time:
+    the slice's result then has the size the lowering at n wrote. The cut instruction takes
+    the slice's name (and ROOT), the slice is renamed `<name>.dynhlo_uncut`."""
+    toks = tokens(base)
+    per_line: dict[int, list[tuple[int, int, int]]] = {}
+    for i, shift in cuts.items():
+        entry = sum(1 for t, _ in toks[_entry_open(toks, i):i] if t == "[") - 1
+        start = int(toks[i - 2][0])
+        per_line.setdefault(base.count("\n", 0, toks[i][1]), []).append((entry, start, shift))
+    lines = text.split("\n")
+    for number, entries in sorted(per_line.items(), reverse=True):
+        m = _SLICE_LINE.match(lines[number])
+        if m is None:
+            raise UnsupportedError(f"a slice of a size minus a constant is not written as "
+                                   f"expected: {lines[number].strip()[:300]}")
+        ind, name, shape = m["indent"], m["name"], m["shape"]
+        operand = f"{m['typed'] or ''}{m['operand']}"
+        uncut = f"{name}.dynhlo_uncut"
+        new = [ind + lines[number][m.end("root") if m["root"] else len(ind):].replace(
+            name, uncut, 1)]
+        value = uncut
+        for k, (dim, start, shift) in enumerate(sorted(entries)):
+            at = f"{name}.dynhlo_cut{k}"
+            new += [f"{ind}{at}.size = s32[] get-dimension-size({operand}), dimensions={{{dim}}}",
+                    f"{ind}{at}.minus = s32[] constant({start - shift})",
+                    f"{ind}{at}.less = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)",
+                    f"{ind}{at}.zero = s32[] constant(0)",
+                    f"{ind}{at}.kept = s32[] maximum(s32[] {at}.less, s32[] {at}.zero)"]
+            last = k == len(entries) - 1
+            target = name if last else f"{at}.value"
+            root = (m["root"] or "") if last else ""
+            new.append(f"{ind}{root}{target} = {shape} set-dimension-size({shape} {value}, "
+                       f"s32[] {at}.kept), dimensions={{{dim}}}")
+            value = target
+        lines[number:number + 1] = new
+    return "\n".join(lines)
+
+
+def _entry_open(toks, i: int) -> int:
+    """Index of the `{` that opens the slice={...} list holding token i."""
+    j = i
+    while toks[j][0] != "{":
+        j -= 1
+    return j
 
 
 class _Names:

@@ -31,7 +31,7 @@ from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
-from .lowering_diff import line_at, mark_bounded, moving_tokens, tokens
+from .lowering_diff import cut_slices, line_at, mark_bounded, moving_tokens, tokens
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -85,8 +85,9 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
                                f"bounds {sorted(bounds)}")
     base, constants = lower_tf(fn, parsed, bounds)
     base = _without_metadata(base)
-    dims, sizes = _compare(fn, parsed, bounds, names, base, constants)
-    module = parse_hlo(fill_elided_constants(mark_bounded(base, dims, sizes), constants))
+    dims, sizes, cuts = _compare(fn, parsed, bounds, names, base, constants)
+    marked = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
+    module = parse_hlo(fill_elided_constants(marked, constants))
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
                                f"of the function's {len(parsed)} arguments: it folded the "
@@ -96,19 +97,27 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
 
 
 def _compare(fn, parsed: list, bounds: dict, names: list, base: str,
-             constants: list) -> tuple[set, dict]:
-    """(dimensions, size constants -> (parameter, dimension)): the tokens of `base` that
-    move with each name, from lowerings at two smaller sizes (lowering_diff.py)."""
+             constants: list) -> tuple[set, dict, dict]:
+    """(dimensions, size constants -> (parameter, dimension), short slice limits -> shift):
+    the tokens of `base` that move with each name, from lowerings at two smaller sizes
+    (lowering_diff.py)."""
     dims: set[int] = set()
     sizes: dict[int, tuple[int, int]] = {}
+    cuts: dict[int, int] = {}
     for n in names:
         seen = []
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
             other, others = lower_tf(fn, parsed, {**bounds, n: size})
-            moved, counts = moving_tokens(base, _without_metadata(other), n, bounds[n], size)
+            moved, counts, short = moving_tokens(base, _without_metadata(other), n,
+                                                 bounds[n], size)
             _same_constants(constants, others, n, bounds[n], size)
             dims |= moved
             seen.append(counts)
+            for i, shift in short.items():   # n-k at every size, for one name only
+                if cuts.setdefault(i, shift) != shift:
+                    raise UnsupportedError(f"size '{n}' is baked into the program: a slice "
+                                           "limit that moves by another amount, in: "
+                                           f"{line_at(base, tokens(base)[i][1])[:300]}")
         where = next((p, d) for p, (_, shape) in enumerate(parsed)
                      for d, dim in enumerate(shape) if dim == n)
         for i in set().union(*seen):   # equal to n at every size, and to no other name
@@ -117,7 +126,7 @@ def _compare(fn, parsed: list, bounds: dict, names: list, base: str,
                                        f"that follows it only at some sizes, in: "
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
             sizes[i] = where
-    return dims, sizes
+    return dims, sizes, cuts
 
 
 def _same_constants(base: list, other: list, name: str, bound: int, size: int) -> None:

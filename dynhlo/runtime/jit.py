@@ -27,7 +27,7 @@ import threading
 import warnings
 from pathlib import Path
 
-from ..backends import canonical_precision
+from ..backends import PRECISIONS, canonical_precision
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
@@ -95,7 +95,8 @@ class JitFunction:
     def cache_key(self, bucket: int | None) -> str:
         """sha256 of everything that decides the compiled program."""
         fields = {"fingerprint": self._fingerprint, "backend": self.backend,
-                  "target": self.options.get("target", ""), "options": self.options,
+                  "target": self.options.get("target", ""),
+                  "options": _deciding(self.options),
                   "bucket": bucket, "dynhlo": artifact.dynhlo_version(),
                   "format": artifact.FORMAT_VERSION}
         text = json.dumps(fields, sort_keys=True, default=repr)
@@ -136,8 +137,8 @@ class JitFunction:
         if artifact.fingerprint(exe.module) != artifact.fingerprint(module):
             raise ArtifactError(f"it holds module '{exe.module.name}' (fingerprint "
                                 f"{artifact.fingerprint(exe.module)[:12]}), not this one")
-        ours = _as_json({"backend": self.backend, **self.options})
-        if ours is None or _as_json(exe.options) != ours:
+        ours = _as_json(_deciding({"backend": self.backend, **self.options}))
+        if ours is None or _as_json(_deciding(exe.options)) != ours:
             raise ArtifactError(f"it was compiled with options {exe.options!r}, not "
                                 f"{dict(self.options, backend=self.backend)!r}")
 
@@ -228,6 +229,13 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
                                                                or not _cuda_present()))
     directory = None if memory_only else Path(cache_dir)
     return JitFunction(module, backend, BucketPolicy(buckets, overflow), directory, options)
+
+
+def _deciding(options: dict) -> dict:
+    """The options that decide the program: precision None or "highest" is what no
+    precision means, so the three share one cache entry."""
+    return {k: v for k, v in options.items()
+            if k != "precision" or v not in (None, PRECISIONS[0])}
 
 
 __all__ = ["JitFunction", "default_cache_dir", "jit"]

@@ -50,13 +50,14 @@ ROW_WARPS = 4
 NARROW_BN = 64
 NARROW_TILE = 1024
 NARROW_WARPS = 2
-# Narrow rows that are the minor dimension of every full-shape input and of the output are
-# "staged": the program's rows are one contiguous chunk, loaded and stored as such (aligned,
-# coalesced) and moved through shared memory by tl.gather so that a lane holds a whole row
-# (reductions without shuffles). Softmax over 37 columns, 262144 rows on the H200
-# (bench/narrow_gather.py, 2026-12-02, dynhlo's call): 64 rows on 2 warps 36.4 us, 128 on
-# 4 36.8 us, 128 on 2 46.2 us, 32 on 1 260 us (its gather stays in one warp: shuffles);
-# torch.softmax 40.3 us, the tiles above 47.2 us; floor 19.9 us.
+# A row kernel whose one reduced dimension is the minor one and narrow is "staged": its
+# program's rows are one contiguous chunk of each full-shape input and of a full-shape
+# output, loaded and stored as such (coalesced, vectors) and moved through shared memory by
+# tl.gather so that a lane holds a whole row (reductions without shuffles). Softmax over
+# 37 columns, 262144 rows on the H200 (bench/narrow_gather.py, 2026-12-02, dynhlo's call):
+# 64 rows on 2 warps 36.4 us, 128 on 4 36.8 us, 128 on 2 46.2 us, 32 on 1 260 us (a
+# gather within one warp is made of shuffles); torch.softmax 40.3 us, the tiles above
+# 47.2 us; floor 19.9 us.
 # Staged only where the bound holds many rows: a 48-layer transformer's layernorms over 64
 # features at <= 2048 rows ran 1.2x slower staged (fewer, longer programs; compare.py,
 # 2026-12-02), and its first call passed 10 s.

@@ -13,8 +13,9 @@ import ctypes
 
 from ....errors import ArtifactError
 
-# CUfunction_attribute (cuda.h)
+# cuda.h: CUfunction_attribute, CUresult
 _MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+_INVALID_CONTEXT = 201
 
 
 class CubinLauncher:
@@ -54,10 +55,14 @@ class CubinLauncher:
         values += [ctypes.c_int32(s) for s in sizes] + [ctypes.c_uint64(0), ctypes.c_uint64(0)]
         params = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
         gx, gy, gz = tuple(grid) + (1,) * (3 - len(grid))
-        stream = torch._C._cuda_getCurrentRawStream(torch.cuda.current_device())
-        _check(self.cuda.cuLaunchKernel(self.fn, gx, gy, gz, self.threads, 1, 1, self.shared,
-                                        ctypes.c_void_p(stream), params, None),
-               f"launch of {self.name} on grid {tuple(grid)} failed")
+        stream = ctypes.c_void_p(torch._C._cuda_getCurrentRawStream(torch.cuda.current_device()))
+        result = self.cuda.cuLaunchKernel(self.fn, gx, gy, gz, self.threads, 1, 1, self.shared,
+                                          stream, params, None)
+        if result == _INVALID_CONTEXT:   # a thread torch's runtime has not bound yet
+            _make_context_current(self.cuda)
+            result = self.cuda.cuLaunchKernel(self.fn, gx, gy, gz, self.threads, 1, 1,
+                                              self.shared, stream, params, None)
+        _check(result, f"launch of {self.name} on grid {tuple(grid)} failed")
 
 
 _CUDA = None
