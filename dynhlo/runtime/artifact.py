@@ -239,7 +239,9 @@ def read_regular(path: Path) -> bytes:
         raise ArtifactError(f"cannot read artifact '{path}': {exc.strerror or exc}") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ArtifactError(f"cannot read artifact '{path}': it is not a regular file")
+            raise ArtifactError(f"cannot read artifact '{path}': it is not a regular file "
+                                "(a pipe or a device); read its bytes and pass them to "
+                                "dynhlo.deserialize")
         with os.fdopen(os.dup(fd), "rb") as f:
             return f.read()
     except OSError as exc:
