@@ -9,6 +9,7 @@ layout (minor_to_major).
 
 from __future__ import annotations
 
+import math
 import re
 
 import ml_dtypes
@@ -68,38 +69,60 @@ def fill_elided_constants(text: str, constants: list) -> str:
 
 
 def _literal(inst) -> tuple[Shape, np.ndarray]:
-    """(shape, values) of a constant instruction's LiteralProto, in logical (row-major) order."""
-    from google.protobuf.descriptor import FieldDescriptor
+    """(shape, values) of a constant instruction's LiteralProto, in logical (row-major) order.
+
+    UnsupportedError for a malformed literal: a value count (or byte length) that does not
+    fit the shape, a negative dimension, a layout that is not an order of the dimensions."""
     shape_proto = inst.literal.shape
     element = _type_name(shape_proto)
     if element not in _FIELDS:
         raise UnsupportedError(f"constant '{inst.name}': element type {element} of an elided "
                                "constant is not supported")
-    field, dtype = _FIELDS[element]
-    raw = getattr(inst.literal, field)
-    is_bytes = inst.literal.DESCRIPTOR.fields_by_name[field].type == FieldDescriptor.TYPE_BYTES
-    if is_bytes:
-        flat = np.frombuffer(raw, dtype=dtype)
-    elif element in ("c64", "c128"):
-        # re, im pairs are the complex type's bytes (not re + 1j*im: 1j*inf is nan+infj,
-        # which gave a constant of imaginary part inf a NaN real part)
-        part = np.float32 if element == "c64" else np.float64
-        values = np.asarray(raw, part)
-        flat = values[:len(values) // 2 * 2].view(dtype)   # an odd count fails the size check
-    else:
-        flat = np.asarray(raw, dtype=dtype)
     dims = tuple(int(d) for d in shape_proto.dimensions)
-    if flat.size != int(np.prod(dims)):
-        raise UnsupportedError(f"constant '{inst.name}': its proto holds {flat.size} values "
-                               f"for {element}{list(dims)}")
+    flat = _values(inst, element, dims)
+    if flat.size != math.prod(dims) or min(dims, default=0) < 0:
+        raise _count_error(inst, flat.size, element, dims)
     minor_to_major = list(shape_proto.layout.minor_to_major) or list(range(len(dims)))[::-1]
+    if sorted(minor_to_major) != list(range(len(dims))):
+        raise UnsupportedError(f"constant '{inst.name}': its layout {minor_to_major} is not "
+                               f"an order of the dimensions of {element}{list(dims)}")
     major_to_minor = minor_to_major[::-1]
     physical = flat.reshape([dims[d] for d in major_to_minor])
     value = np.transpose(physical, np.argsort(major_to_minor))
     return Shape(element, dims, (False,) * len(dims)), value
 
 
+def _values(inst, element: str, dims: tuple) -> np.ndarray:
+    """The literal's values as a flat array, in the order of its layout. A byte length or
+    complex part count that is not a whole number of values is an UnsupportedError (the
+    count is checked by the caller, with Python ints: np.prod wrapped [2**32, 2**32] to 0)."""
+    from google.protobuf.descriptor import FieldDescriptor
+    field, dtype = _FIELDS[element]
+    raw = getattr(inst.literal, field)
+    if inst.literal.DESCRIPTOR.fields_by_name[field].type == FieldDescriptor.TYPE_BYTES:
+        width = np.dtype(dtype).itemsize
+        if len(raw) % width:
+            raise _count_error(inst, len(raw) / width, element, dims)
+        return np.frombuffer(raw, dtype=dtype)
+    if element in ("c64", "c128"):
+        # re, im pairs are the complex type's bytes (not re + 1j*im: 1j*inf is nan+infj,
+        # which gave a constant of imaginary part inf a NaN real part)
+        values = np.asarray(raw, np.float32 if element == "c64" else np.float64)
+        if len(values) % 2:   # a dangling real part (it was dropped, and the rest kept)
+            raise _count_error(inst, len(values) / 2, element, dims)
+        return values.view(dtype)
+    return np.asarray(raw, dtype=dtype)
+
+
+def _count_error(inst, count, element: str, dims: tuple) -> UnsupportedError:
+    return UnsupportedError(f"constant '{inst.name}': its proto holds {count:g} values "
+                            f"for {element}{list(dims)}")
+
+
 def _type_name(shape_proto) -> str:
-    """`F32` -> "f32": the name of xla_data.proto's PrimitiveType, read from the message."""
+    """`F32` -> "f32": the name of xla_data.proto's PrimitiveType, read from the message;
+    "unknown type <n>" for a number the enum lacks (a malformed proto)."""
     enum = shape_proto.DESCRIPTOR.fields_by_name["element_type"].enum_type
-    return enum.values_by_number[shape_proto.element_type].name.lower()
+    value = enum.values_by_number.get(shape_proto.element_type)
+    return value.name.lower() if value is not None else \
+        f"unknown type {shape_proto.element_type}"

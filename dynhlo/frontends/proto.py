@@ -2,12 +2,19 @@
 
 Binary protos are turned into HLO text by jaxlib's xla_client (`XlaComputation(proto)
 .as_hlo_text(print_large_constants=True)`, XLA's own printer: by default it writes a
-constant of more than a few elements as `{...}`), then parsed by dynhlo.parse_hlo. The text form is first
+constant of more than a few elements as `{...}`), in a child process because XLA's reader
+aborts on some malformed protos, then parsed by dynhlo.parse_hlo. The text form is first
 read into a binary proto with protobuf and XLA's `hlo_pb2` (shipped with tensorflow).
 Bounded dynamic dimensions survive both (XLA prints them `<=N`).
 """
 
 from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
 
 from ..errors import HloParseError, UnsupportedError
 from ..hlo.ir import HloModule
@@ -18,21 +25,53 @@ from .mlir_load import INSTALL
 def parse_hlo_proto(data: bytes) -> HloModule:
     """An HloModule from a serialized HloModuleProto (an HloProto's `hlo_module` too).
 
+    XLA reads the proto in a child process: its reader CHECK-fails (aborts the process) on
+    some malformed protos, e.g. a parameter with more replication flags than leaves, and
+    untrusted bytes must never take the caller's process down.
+
     Raises:
         UnsupportedError: jaxlib is missing (`pip install "dynhlo[jax]"`).
-        HloParseError: the bytes are not an HloModuleProto XLA accepts.
+        HloParseError: the bytes are not an HloModuleProto XLA accepts (XLA's reason, or
+            the check XLA aborted on).
     """
-    try:
-        from jaxlib import xla_client
-    except ImportError as exc:
-        raise UnsupportedError(f"reading an HloModuleProto needs jaxlib ({exc}); install it "
-                               f"with: {INSTALL}") from None
-    try:
-        text = xla_client.XlaComputation(bytes(data)).as_hlo_text(print_large_constants=True)
-    except Exception as exc:  # XlaRuntimeError / ValueError from the proto parser
-        raise HloParseError(f"not an HloModuleProto: {str(exc).splitlines()[0][:200]}", 1, 1) \
-            from None
-    return parse_hlo(text)
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise HloParseError(f"not an HloModuleProto: parse_hlo_proto() takes bytes, got "
+                            f"{type(data).__name__}", 1, 1)
+    if importlib.util.find_spec("jaxlib") is None:
+        raise UnsupportedError(f"reading an HloModuleProto needs jaxlib; install it "
+                               f"with: {INSTALL}")
+    return parse_hlo(_hlo_text(bytes(data)))
+
+
+# The child: XLA's printer of the proto, or the exception's first line on stderr (exit 1).
+_CHILD = ("import json, sys; sys.path[:] = json.loads(sys.argv[1])\n"
+          "from jaxlib import xla_client\n"
+          "data = sys.stdin.buffer.read()\n"
+          "try:\n"
+          "    text = xla_client.XlaComputation(data).as_hlo_text(print_large_constants=True)\n"
+          "except Exception as exc:\n"
+          "    sys.stderr.write('DYNHLO-ERROR ' + (str(exc).splitlines() or [''])[0][:200])\n"
+          "    sys.exit(1)\n"
+          "sys.stdout.write(text)\n")
+
+
+def _hlo_text(data: bytes) -> str:
+    """XLA's HLO text of a serialized proto, printed by jaxlib in an isolated child (-I: no
+    working directory or PYTHON* variables on its path; this process's absolute path
+    entries are handed over, so it imports the same jaxlib)."""
+    paths = [p for p in sys.path if p and os.path.isabs(p) and p != os.getcwd()]
+    done = subprocess.run([sys.executable, "-I", "-c", _CHILD, json.dumps(paths)],
+                          input=data, capture_output=True, check=False)
+    if done.returncode == 0:
+        return done.stdout.decode("utf-8", "replace")
+    stderr = done.stderr.decode("utf-8", "replace")
+    said = [line for line in stderr.splitlines() if line.startswith("DYNHLO-ERROR ")]
+    if said:
+        raise HloParseError(f"not an HloModuleProto: {said[-1][len('DYNHLO-ERROR '):]}", 1, 1)
+    check = [line.split("] ", 1)[-1] for line in stderr.splitlines() if "Check failed" in line]
+    why = check[0][:200] if check else (stderr.strip().splitlines() or ["no error output"])[-1]
+    raise HloParseError(f"not an HloModuleProto: XLA's proto reader aborted "
+                        f"(exit {done.returncode}): {why}", 1, 1)
 
 
 def parse_hlo_proto_text(text: str) -> HloModule:

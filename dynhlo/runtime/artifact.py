@@ -32,6 +32,7 @@ import hashlib
 import json
 import os
 import secrets
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -220,6 +221,35 @@ def _remove_quietly(path: str) -> None:
         pass
 
 
+def read_regular(path: Path) -> bytes:
+    """The bytes of the regular file at `path`.
+
+    Opened without blocking and checked on the open descriptor (so a file swapped for
+    another kind after a check is still caught): a FIFO would block the read forever and a
+    device such as /dev/zero never ends (it filled memory until MemoryError).
+
+    Raises:
+        ArtifactError: `path` is missing, not a regular file (a FIFO, a device, a
+            directory) or cannot be read.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
+                     | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        raise ArtifactError(f"cannot read artifact '{path}': {exc.strerror or exc}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ArtifactError(f"cannot read artifact '{path}': it is not a regular file "
+                                "(a pipe or a device); read its bytes and pass them to "
+                                "dynhlo.deserialize")
+        with os.fdopen(os.dup(fd), "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise ArtifactError(f"cannot read artifact '{path}': {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+
+
 def read_artifact(data: bytes) -> Artifact:
     """Check every field of artifact bytes; nothing is parsed as HLO or loaded yet.
 
@@ -319,15 +349,16 @@ def _check_buckets(header: dict, names: set) -> None:
     if not all(isinstance(d, list) and len(d) == 2 and all(_is_int(x) and x >= 0 for x in d)
                for d in dims):
         raise ArtifactError(f"malformed artifact header: bad bucket_dims {dims!r}")
-    bounds = [b.get("bound") if isinstance(b, dict) else None for b in header["buckets"]]
+    for entry in header["buckets"]:  # "bound" may be null, never missing (the loader reads it)
+        if not isinstance(entry, dict) or "bound" not in entry:
+            raise ArtifactError(f"malformed artifact header: bucket entry {entry!r} is not an "
+                                "object with a bound")
+    bounds = [b["bound"] for b in header["buckets"]]
     if not header["buckets"] or (not dims and bounds != [None]) or (dims and not all(
             _is_int(b) and b >= 1 for b in bounds)) or len(set(bounds)) != len(bounds):
         raise ArtifactError(f"malformed artifact header: bucket bounds {bounds!r} do not fit "
                             f"bucket_dims {dims!r}")
     for entry in header["buckets"]:
-        if not isinstance(entry, dict):
-            raise ArtifactError(f"malformed artifact header: bucket entry {entry!r} is not an "
-                                "object")
         program = entry.get("program")
         refs = [entry.get("module")] + (list(program.values()) if isinstance(program, dict)
                                         else [None])

@@ -23,7 +23,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import threading
 import warnings
 from pathlib import Path
@@ -170,21 +169,12 @@ class JitFunction:
 
 def read_regular(path: Path) -> bytes | None:
     """The bytes of `path` when it is a regular file, else None (missing, a FIFO, a device,
-    a directory). Opened without blocking and checked on the open descriptor, so a FIFO
-    planted as an entry (or swapped in after a check) can never block a call."""
+    a directory, unreadable): artifact.read_regular, so a FIFO planted as an entry can never
+    block a call."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    except OSError:
+        return artifact.read_regular(path)
+    except ArtifactError:
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read()
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _cuda_present() -> bool:

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..backends import BACKENDS, strict_precision
 from ..compiler import checked, load_program
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..gc_pause import gc_paused
 from ..hlo.ir import HloModule
-from .artifact import Artifact, _as_path, read_artifact
+from .artifact import Artifact, _as_path, read_artifact, read_regular
 from .buckets import BucketedExecutable
 from .executable import Executable, compile, while_limit
 
@@ -81,7 +80,10 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
         exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)
         _check_program_precision(exes[entry["bound"]], precision, entry)
     options = dict(artifact.header["options"])
-    limit = while_limit(options)  # a run option: kept in the header, not the payload
+    try:  # a run option: kept in the header, not the payload
+        limit = while_limit(options)
+    except UnsupportedError as exc:
+        raise ArtifactError(f"malformed artifact header: option {exc}") from None
     for exe in exes.values():
         exe.program.while_limit = limit
     if not artifact.header["bucket_dims"]:
@@ -175,12 +177,10 @@ def _compile_for(artifact: Artifact, module: HloModule, target: str | None):
 
 def load(path, backend: str | None = None, target: str | None = None,
          recompile: bool = False):
-    """deserialize() of the file at `path`; ArtifactError when it cannot be read."""
+    """deserialize() of the file at `path`; ArtifactError when it cannot be read or is not a
+    regular file (a FIFO or a device)."""
     path = _as_path(path, "load")
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ArtifactError(f"cannot read artifact '{path}': {exc}") from None
+    data = read_regular(path)
     try:
         return deserialize(data, backend, target, recompile)
     except ArtifactError as exc:

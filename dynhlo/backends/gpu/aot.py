@@ -199,7 +199,7 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
     """
     try:
         meta = json.loads(payload["gpu_program.json"])
-    except (KeyError, ValueError) as exc:
+    except (KeyError, ValueError, RecursionError) as exc:   # RecursionError: nested [[[...]]]
         raise ArtifactError(f"gpu payload has no readable gpu_program.json ({exc})") from None
     if not isinstance(meta, dict):
         raise ArtifactError("gpu payload's gpu_program.json is not a program (an object with "

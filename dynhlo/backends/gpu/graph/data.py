@@ -8,6 +8,8 @@ constants are named by instruction (names are unique in a module).
 
 from __future__ import annotations
 
+import math
+
 from ....errors import ArtifactError
 from .kernels import GraphKernel
 from .plan import GraphProgram, Step
@@ -38,7 +40,8 @@ def from_data(data: dict, module) -> GraphProgram:
     """
     try:
         return _from_data(data, module)
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+            OverflowError) as exc:
         raise ArtifactError(f"gpu payload graph program is malformed ({exc!r}); recompile "
                             "the artifact") from None
 
@@ -66,12 +69,51 @@ def _from_data(data: dict, module) -> GraphProgram:
     prog.root = tuple(root) if isinstance(root, list) else int(root)
     prog.equal = [(_getter(a), _getter(b), str(what)) for a, b, what in data["equal"]]
     prog.size_index = [_getter(g) for g in data["size_index"]]
+    _check_slots(prog, module)
     return prog
 
 
+# A size the kernels take as i32 (the size buffer is int32).
+_MAX_SIZE = 2**31 - 1
+
+
 def _getter(g):
-    """An int, or a (parameter, dimension) pair (JSON gives lists)."""
-    if isinstance(g, int):
+    """An int, or a (parameter, dimension) pair (JSON gives lists); ValueError for a size
+    that is negative or does not fit the int32 size buffer."""
+    if isinstance(g, int) and not isinstance(g, bool):
+        if not 0 <= g <= _MAX_SIZE:
+            raise ValueError(f"size {g} is not in 0..{_MAX_SIZE}")
         return g
     p, d = g
     return (int(p), int(d))
+
+
+def _check_slots(prog: GraphProgram, module) -> None:
+    """ArtifactError unless every slot's element count at the bound is the product of its
+    dimensions' bounds, read from the module's parameters: the runner allocates each
+    buffer from that count, so a crafted one would allocate terabytes at load, or a buffer
+    smaller than what its kernel writes. Sizes read from parameter p's dimension d must name
+    a dimension the entry has."""
+    params = module.entry.parameters
+    if not 0 <= prog.nparams <= len(params):
+        raise ArtifactError(f"gpu payload graph has {prog.nparams} parameters, the module "
+                            f"{len(params)}; recompile the artifact")
+
+    def bound(g) -> int:
+        if isinstance(g, int):
+            return g
+        p, d = g
+        if not (0 <= p < len(params) and not params[p].shape.is_tuple
+                and 0 <= d < params[p].shape.rank):
+            raise ArtifactError(f"gpu payload graph reads dimension {d} of parameter {p}, "
+                                "which the module does not have; recompile the artifact")
+        return params[p].shape.dims[d]
+
+    for g in prog.size_index + [g for pair in prog.equal for g in pair[:2]]:
+        bound(g)
+    for slot, dims in prog.dims.items():
+        numel = math.prod(bound(g) for g in dims)
+        if prog.bound_numel[slot] != numel:
+            raise ArtifactError(f"gpu payload graph slot {slot} holds "
+                                f"{prog.bound_numel[slot]} elements, its dimensions {dims} "
+                                f"{numel}; recompile the artifact")

@@ -35,8 +35,18 @@ def plan_to_data(plan: Plan, index: dict) -> dict:
 def plan_from_data(data: dict, info: ComputationInfo) -> Plan:
     """The Plan `plan_to_data` stored, for the same module's inference `info`.
 
-    Raises ArtifactError when the data names what the module does not have.
+    Raises ArtifactError when the data is malformed (a field missing or of another JSON
+    type: a hand-made payload) or names what the module does not have.
     """
+    try:
+        return _plan_from_data(data, info)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+            OverflowError) as exc:
+        raise ArtifactError(f"gpu payload plan is malformed ({type(exc).__name__}: {exc}); "
+                            "recompile the artifact") from None
+
+
+def _plan_from_data(data: dict, info: ComputationInfo) -> Plan:
     by_name = {i.name: i for i in info.computation.instructions}
 
     def inst(name: str):
@@ -57,7 +67,7 @@ def plan_from_data(data: dict, info: ComputationInfo) -> Plan:
                     for r, k in data["kernels"].items()}
     for name, subs in data["calls"].items():
         call = inst(name)
-        plan.calls[call] = [plan_from_data(s, info.calls[(call, k)])
+        plan.calls[call] = [_plan_from_data(s, info.calls[(call, k)])
                             for k, s in enumerate(subs)]
     return plan
 
@@ -82,7 +92,11 @@ def _dim_from(ref, info: ComputationInfo, inst):
     if isinstance(ref, int):
         return ref
     name, pos = ref
-    return canonical_dim(list(leaf_dims(info.dims[inst(name)]))[pos])
+    dims = list(leaf_dims(info.dims[inst(name)]))
+    if not (isinstance(pos, int) and 0 <= pos < len(dims)):  # -1 would read another dimension
+        raise ArtifactError(f"gpu payload plan reads dimension {pos!r} of '{name}', which has "
+                            f"{len(dims)}; recompile the artifact")
+    return canonical_dim(dims[pos])
 
 
 def _kernel_to_data(kernel: Kernel, index: dict, refs: dict) -> dict:
