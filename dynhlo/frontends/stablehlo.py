@@ -104,7 +104,10 @@ def derived_bounds(module, given: dict) -> dict:
     out = {}
     for key in dims:
         own = [a.pred for a in probe.assertions if sx.params_of(a.pred) == {key}]
-        bound = _largest(lambda v: all(sx.evaluate(p, {key: v}) for p in own)) if own else None
+        # a lower limit (`n >= 2`) holds at huge sizes and says nothing about the bound
+        upper = [p for p in own if not sx.evaluate(p, {key: PROBE - 1})]
+        bound = _largest(lambda v: all(sx.evaluate(p, {key: v}) for p in upper)) \
+            if upper else None
         if bound is not None:
             out[key] = bound
     known = {**out, **given}
