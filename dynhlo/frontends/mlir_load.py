@@ -10,6 +10,7 @@ arithmetic it can follow.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from ..errors import HloParseError, UnsupportedError
 
@@ -27,38 +28,68 @@ def require_jax():
     return ir, mlir.make_ir_context()
 
 
-def load_module(data: str | bytes):
+def load_module(data: str | bytes, isolate: bool = True):
     """(context, module) from MLIR text, MLIR bytecode or a StableHLO portable artifact
     (`jax.export`'s `mlir_module_serialized`), with calls inlined.
 
+    Bytecode is read in a child process unless `isolate` is False (bytecode jax.export made
+    in this process): StableHLO's deserializer crashes the process on some corrupt input.
+
     Raises:
-        HloParseError: the input is not valid MLIR (the parser's message and location).
+        HloParseError: the input is not valid MLIR (the parser's message and location), or
+            bytecode that crashed MLIR's reader in the child.
         UnsupportedError: jax is not installed.
     """
     ir, ctx = require_jax()
-    from jaxlib.mlir.dialects import stablehlo
-    binary = isinstance(data, (bytes, bytearray)) and not _looks_textual(bytes(data))
-    with ctx:
-        module = None
-        if binary:
-            with Diagnostics(ctx):  # its message is only about the artifact form
+    if isinstance(data, (bytes, bytearray)) and not _looks_textual(bytes(data)):
+        if isolate:
+            data = bytecode_to_text(bytes(data))
+        else:
+            from jaxlib.mlir.dialects import stablehlo
+            with ctx, Diagnostics(ctx):
                 try:
-                    module = stablehlo.deserialize_portable_artifact(ctx, bytes(data))
-                except Exception:  # not a portable artifact: plain MLIR bytecode, tried below
-                    module = None
-        if module is None:
-            source = bytes(data) if binary else data.decode("utf-8", "replace") \
-                if isinstance(data, (bytes, bytearray)) else data
-            if not binary:
-                check_nesting(source)
-            with Diagnostics(ctx) as diagnostics:
-                try:
-                    module = ir.Module.parse(source)
-                except Exception:  # MLIRError; the diagnostics hold file:line:col
-                    line, column = diagnostics.position()
-                    raise HloParseError(f"not a StableHLO module: {diagnostics.text()}",
-                                        line, column) from None
-    return ctx, module
+                    return ctx, stablehlo.deserialize_portable_artifact(ctx, bytes(data))
+                except Exception:  # not a portable artifact: plain MLIR bytecode
+                    pass
+    elif isinstance(data, (bytes, bytearray)):
+        data = bytes(data).decode("utf-8", "replace")
+    if isinstance(data, str):
+        check_nesting(data)
+    with ctx, Diagnostics(ctx) as diagnostics:
+        try:
+            return ctx, ir.Module.parse(data)
+        except Exception:  # MLIRError; the diagnostics hold file:line:col
+            line, column = diagnostics.position()
+            raise HloParseError(f"not a StableHLO module: {diagnostics.text()}",
+                                line, column) from None
+
+
+CHILD = str(Path(__file__).with_name("mlir_bytecode_child.py"))
+CHILD_TIMEOUT_S = 600
+
+
+def bytecode_to_text(data: bytes) -> str:
+    """MLIR text of bytecode or a portable artifact, read by mlir_bytecode_child.py in a
+    child process (so corrupt bytecode that crashes MLIR kills only the child).
+
+    Raises:
+        HloParseError: MLIR refused the bytecode (its diagnostics), or crashed on it."""
+    import subprocess
+    import sys
+    try:
+        done = subprocess.run([sys.executable, CHILD], input=data, capture_output=True,
+                              timeout=CHILD_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise HloParseError(f"MLIR's bytecode reader did not finish in {CHILD_TIMEOUT_S} s "
+                            "(corrupt bytecode?)", 1, 1) from None
+    if done.returncode == 0:
+        return done.stdout.decode("utf-8", "replace")
+    reason = " ".join(done.stderr.decode("utf-8", "replace").strip().splitlines()[:4])
+    if done.returncode == 1:
+        line, column = _position(reason)
+        raise HloParseError(f"not a StableHLO module: {reason}", line, column)
+    raise HloParseError(f"MLIR's bytecode reader crashed on this input (exit status "
+                        f"{done.returncode}): corrupt MLIR bytecode? {reason[-200:]}", 1, 1)
 
 
 class Diagnostics:

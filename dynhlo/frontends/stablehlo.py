@@ -39,9 +39,14 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
     Raises:
         UnsupportedError: jax is not installed (`pip install "dynhlo[jax]"`), or an op, type
             or run-time size dynhlo cannot represent (named, with its MLIR location).
-        HloParseError: the input is not MLIR.
+        HloParseError: the input is not MLIR (bytecode is read in a child process, so
+            bytecode that crashes MLIR's reader is this error too).
     """
-    ctx, module = load_module(data)
+    return import_module(*load_module(data), bounds)
+
+
+def import_module(ctx, module, bounds: dict | None = None) -> HloModule:
+    """parse_stablehlo of a module already loaded in `ctx` (mlir_load.load_module)."""
     with ctx:
         named = functions(module)
         entry = _entry(named)

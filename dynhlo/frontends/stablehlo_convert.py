@@ -96,6 +96,25 @@ class OpContext:
     def attr(self, key: str):
         return self.op.attributes[key] if key in self.op.attributes else None
 
+    def string(self, key: str, default: str | None = None) -> str:
+        """The text of string attribute `key` (`default` when it is absent and one is given).
+
+        Raises:
+            UnsupportedError: naming the op and attribute, when it is absent without a
+                default, is not a string, or holds bytes that are not UTF-8 (where the
+                bindings' own `.value` would raise RuntimeError)."""
+        from jaxlib.mlir import ir
+        attr = self.attr(key)
+        if attr is None and default is not None:
+            return default
+        if attr is None or not is_type(attr, ir.StringAttr):
+            raise self.error(f"attribute {key} must be a string, got {attr}")
+        try:
+            return ir.StringAttr(attr).value_bytes.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise self.error(f"attribute {key} is not UTF-8 text ({exc.reason} at byte "
+                             f"{exc.start})") from None
+
     def result_shape(self, i: int = 0, bounds=None):
         return shape_of(self.op.results[i].type, bounds)
 

@@ -13,7 +13,7 @@ from ..shapes import rules_lapack_schur  # noqa: F401  (its targets pass through
 from ..shapes.rules_gpu_solver import PIVOT_TARGETS
 from ..shapes.rules_misc import CUSTOM_CALL_RULES, IDENTITY_TARGETS
 from .stablehlo_convert import bounded, converts
-from .stablehlo_emit import dims_text
+from .stablehlo_emit import dims_text, is_type
 from .stablehlo_ops import same_rank_bounds
 from .stablehlo_regions import region_computation, int_list, padding_pairs, window_attr
 from .stablehlo_sizes import result_bounds, set_sizes
@@ -122,11 +122,16 @@ def pass_through(cx, target: str):
         else:
             shapes.append(bounded(shape, same_rank_bounds(shape, operands)))
     attrs = [f'custom_call_target="{target}"']
+    from jaxlib.mlir import ir
     config = cx.attr("mhlo.backend_config")
+    if config is None and cx.attr("backend_config") is not None \
+            and not is_type(cx.attr("backend_config"), ir.StringAttr):
+        config = cx.attr("backend_config")  # typed FFI's dictionary in StableHLO's own place
     if config is not None:
         attrs.append(f"backend_config={str(config)}")
-    elif cx.attr("backend_config") is not None and str(cx.attr("backend_config").value):
-        attrs.append(f'backend_config="{cx.attr("backend_config").value}"')
+    elif cx.string("backend_config", ""):  # escaped: a `"` in it would end HLO's string
+        text = cx.string("backend_config").replace("\\", "\\\\").replace('"', '\\"')
+        attrs.append(f'backend_config="{text}"')
     version = cx.attr("api_version")
     if version is not None and int(version.value) == 4:
         attrs.append("api_version=API_VERSION_TYPED_FFI")

@@ -13,7 +13,7 @@ import numpy as np
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, Scope, bounded, converts, free_values
-from .stablehlo_emit import Val, dims_text
+from .stablehlo_emit import Val, dims_text, is_type
 from .stablehlo_precision import precision_attrs
 from .stablehlo_sizes import samples, shape_elements
 
@@ -175,8 +175,7 @@ def dynamic_reduce_window(cx):
             pads.append(tuple(_const(cx, p) for p in pad))
     attr = window_attr(sizes, [_const(cx, e) for e in strides], [_const(cx, e) for e in base],
                         [_const(cx, e) for e in wdil], pads)
-    callee = cx.attr("called_computations")[0].value
-    body = _call_body(cx, callee, [Shape(init.shape.element_type)] * 2)
+    body = _call_body(cx, _called_function(cx), [Shape(init.shape.element_type)] * 2)
     shape = bounded(cx.result_shape(), list(x.shape.dims))
     return [cx.comp.emit(shape, "reduce-window", [x, init], f"{attr}, to_apply={body.name}")]
 
@@ -187,8 +186,25 @@ def _const(cx, expr) -> int:
     return expr[1]
 
 
+def _called_function(cx) -> str:
+    """The one function a custom call's `called_computations` names."""
+    from jaxlib.mlir import ir
+    attr = cx.attr("called_computations")
+    names = [str(a).lstrip("@").strip('"') for a in ir.ArrayAttr(attr)] \
+        if attr is not None and is_type(attr, ir.ArrayAttr) else []
+    if len(names) != 1:
+        raise cx.error(f"called_computations must name one function, got {attr}")
+    return names[0]
+
+
 def _call_body(cx, callee: str, params: list[Shape]):
-    func = cx.converter.functions[callee]
+    """The function `callee` as a computation of parameters `params`."""
+    func = cx.converter.functions.get(callee)
+    if func is None:
+        raise cx.error(f"unknown function @{callee}")
+    arity = len(func.regions[0].blocks[0].arguments)
+    if arity != len(params):
+        raise cx.error(f"@{callee} takes {arity} arguments where {len(params)} are passed")
     comp, results = cx.converter.region(func.regions[0], callee, params, cx.scope)
     comp.finish(cx.converter.pack(comp, results))
     return comp
