@@ -18,7 +18,7 @@ from . import shape_exprs as sx
 from .mlir_load import inline_calls, legalize_chlo, load_module, op_names
 from .stablehlo_calls import check_call_graph
 from .stablehlo_convert import CONVERTERS, Converter, rank_of
-from .stablehlo_emit import fill_large_constants, is_type
+from .stablehlo_emit import MAX_SIZE, fill_large_constants, is_type
 
 
 def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
@@ -88,7 +88,11 @@ def entry_ranks(func) -> list[int]:
 
 
 def _entry(named: dict):
-    return named.get("main") or _only_public(named)
+    entry = named.get("main") or _only_public(named)
+    if not len(entry.regions[0].blocks):
+        raise UnsupportedError(f"the entry function @{str(entry.attributes['sym_name'])[1:-1]} "
+                               "is a declaration without a body")
+    return entry
 
 
 PROBE = 2**31 - 1
@@ -233,7 +237,7 @@ def resolve_bounds(bounds: dict, names: dict, ranks: list[int]) -> dict[tuple[in
     return out
 
 
-MAX_BOUND = 10**18 - 1  # the largest size HLO text writes (18 digits)
+MAX_BOUND = MAX_SIZE
 
 
 def _is_index(value) -> bool:

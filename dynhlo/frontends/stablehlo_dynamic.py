@@ -266,6 +266,8 @@ def _custom_call(cx):
 
 
 def _shape_assertion(cx):
+    if not cx.op.operands:
+        raise cx.error("a shape assertion without its predicate operand")
     pred, *args = cx.operands
     if pred.exprs is None or any(a.exprs is None for a in args):
         raise cx.error("a shape assertion that depends on data")

@@ -110,8 +110,7 @@ def pass_through(cx, target: str):
     operands = cx.operands
     # JAX appends one shape tensor per result under shape polymorphism
     # (`indices_of_shape_operands`): they bound the results; the call itself does not take them
-    shape_ops = cx.attr("indices_of_shape_operands")
-    shape_ops = [] if shape_ops is None else [int(i) for i in np.array(shape_ops).reshape(-1)]
+    shape_ops = _shape_operand_indices(cx)
     shape_tensors = [operands[i] for i in shape_ops]
     operands = [v for i, v in enumerate(operands) if i not in shape_ops]
     shapes = []
@@ -140,6 +139,21 @@ def pass_through(cx, target: str):
     shape = shapes[0] if len(shapes) == 1 else TupleShape(tuple(shapes))
     out = cx.comp.emit(shape, "custom-call", operands, ", ".join(attrs))
     return cx.converter.unpack(cx.comp, out, len(shapes))
+
+
+def _shape_operand_indices(cx) -> list[int]:
+    """`indices_of_shape_operands`: a dense integer array of operand indices, or absent."""
+    attr = cx.attr("indices_of_shape_operands")
+    if attr is None:
+        return []
+    try:
+        indices = np.array(attr).reshape(-1)
+    except (TypeError, ValueError, RuntimeError):  # not a dense elements attribute
+        indices = np.array([], np.float32)
+    if indices.dtype.kind not in "iu" or not all(0 <= i < len(cx.op.operands) for i in indices):
+        raise cx.error(f"indices_of_shape_operands must be indices of its "
+                       f"{len(cx.op.operands)} operands, got {attr}")
+    return [int(i) for i in indices]
 
 
 def _pivots_to_permutation(cx, operands, attrs, shape, shape_tensor):

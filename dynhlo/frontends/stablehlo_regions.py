@@ -158,9 +158,17 @@ def dynamic_reduce_window(cx):
     for every n <= B, since the extra window positions hold the reduction's initial value.
     A window is taken as the whole dimension when its upper bound is the dimension's bound
     and its padding is the window less one (JAX's cumulative reductions write exactly this)."""
+    if len(cx.op.operands) != 7:
+        raise cx.error(f"dynamic_reduce_window takes 7 operands (one input, its initial value, "
+                       f"window, strides, base and window dilations, padding), got "
+                       f"{len(cx.op.operands)}")
     x, init, *tensors = cx.operands
     windows, strides, base, wdil, padding = (shape_elements(cx, t, "window") for t in tensors)
     points, rank = samples(cx), x.shape.rank
+    if any(len(e) != rank for e in (windows, strides, base, wdil)) or len(padding) != 2 * rank:
+        raise cx.error(f"window, strides and dilations of "
+                       f"{[len(e) for e in (windows, strides, base, wdil)]} elements and "
+                       f"padding of {len(padding)} for an input of rank {rank}")
     sizes, pads = [], []
     for d in range(rank):
         w, b = windows[d], x.shape.dims[d]
@@ -197,11 +205,19 @@ def _called_function(cx) -> str:
     return names[0]
 
 
+def _function(cx, name: str):
+    """The func.func called `name`, with a body (a declaration cannot be inlined)."""
+    func = cx.converter.functions.get(name)
+    if func is None:
+        raise cx.error(f"unknown function @{name}")
+    if not len(func.regions[0].blocks):
+        raise cx.error(f"@{name} is a declaration without a body")
+    return func
+
+
 def _call_body(cx, callee: str, params: list[Shape]):
     """The function `callee` as a computation of parameters `params`."""
-    func = cx.converter.functions.get(callee)
-    if func is None:
-        raise cx.error(f"unknown function @{callee}")
+    func = _function(cx, callee)
     arity = len(func.regions[0].blocks[0].arguments)
     if arity != len(params):
         raise cx.error(f"@{callee} takes {arity} arguments where {len(params)} are passed")
@@ -246,9 +262,7 @@ def _call(cx):
     """Convert the callee's body here, its arguments bound to the operands (an inline)."""
     key = "callee" if cx.name == "func.call" else "decomposition"
     callee = str(cx.attr(key)).lstrip("@").strip('"')
-    func = cx.converter.functions.get(callee)
-    if func is None:
-        raise cx.error(f"unknown function @{callee}")
+    func = _function(cx, callee)
     scope = Scope(cx.comp, cx.scope)
     block = func.regions[0].blocks[0]
     for arg, val in zip(block.arguments, cx.operands):
