@@ -19,12 +19,16 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != HERE]
 
 def main() -> int:
     from jaxlib.mlir import ir
+    from jaxlib.mlir._mlir_libs import _jax_mlir_ext
     from jaxlib.mlir.dialects import chlo, mhlo, mpmd, sdy, stablehlo
 
     data = sys.stdin.buffer.read()
-    # jaxlib alone (jax's import costs seconds): every dialect linked into the bindings,
-    # plus those jax's make_ir_context registers by hand
+    # jax's make_ir_context from jaxlib alone (importing jax costs seconds)
     ctx = ir.Context()
+    registry = ir.DialectRegistry()
+    _jax_mlir_ext.register_dialects(registry)
+    ctx.append_dialect_registry(registry)
+    ctx.load_all_available_dialects()
     for dialect in (sdy, mpmd, chlo, stablehlo):
         dialect.register_dialect(ctx)
     mhlo.register_mhlo_dialect(ctx)
