@@ -73,7 +73,8 @@ def bytecode_to_text(data: bytes) -> str:
     child process (so corrupt bytecode that crashes MLIR kills only the child).
 
     Raises:
-        HloParseError: MLIR refused the bytecode (its diagnostics), or crashed on it."""
+        HloParseError: MLIR refused the bytecode (its diagnostics), or crashed on it.
+        UnsupportedError: no child process can be started."""
     import subprocess
     import sys
     try:
@@ -82,6 +83,9 @@ def bytecode_to_text(data: bytes) -> str:
     except subprocess.TimeoutExpired:
         raise HloParseError(f"MLIR's bytecode reader did not finish in {CHILD_TIMEOUT_S} s "
                             "(corrupt bytecode?)", 1, 1) from None
+    except OSError as exc:  # no interpreter to start (an embedded Python)
+        raise UnsupportedError(f"cannot start {sys.executable!r} to read MLIR bytecode "
+                               f"({exc}); pass the module as MLIR text instead") from None
     if done.returncode == 0:
         return done.stdout.decode("utf-8", "replace")
     reason = " ".join(done.stderr.decode("utf-8", "replace").strip().splitlines()[:4])
@@ -133,6 +137,7 @@ class Diagnostics:
 
 MAX_NESTING = 1000  # JAX's modules nest a few dozen deep; MLIR's parser overflows at ~10**4
 
+_OPENERS, _CLOSERS = frozenset("([{<"), frozenset(")]}>")
 _BRACKETS = re.compile(r'"(?:[^"\\\n]|\\.)*"?|//[^\n]*|->|[(\[{<]|[)\]}>]')
 
 
@@ -146,14 +151,14 @@ def check_nesting(text: str) -> None:
     depth = 0
     for m in _BRACKETS.finditer(text):
         token = m.group()
-        if token in "([{<":
+        if token in _OPENERS:
             depth += 1
             if depth > MAX_NESTING:
                 line = text.count("\n", 0, m.start()) + 1
                 column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
                 raise HloParseError(f"brackets nested more than {MAX_NESTING} deep",
                                     line, column)
-        elif token in ")]}>":
+        elif token in _CLOSERS:
             depth = max(depth - 1, 0)
 
 
