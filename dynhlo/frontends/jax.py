@@ -20,7 +20,8 @@ from ..runtime.arguments import check_arguments
 from ..runtime.buckets import next_power_of_two
 from ..runtime.executable import compile as compile_module
 from .mlir_load import INSTALL
-from .stablehlo import check_bound, parse_stablehlo
+from .mlir_load import load_module
+from .stablehlo import check_bound, import_module
 from .stablehlo_convert import check_assertions
 
 _SHAPE = re.compile(r"^\s*([a-z0-9]+)\[([^\]]*)\]\s*$")
@@ -111,7 +112,7 @@ class JaxExecutable:
         self.executable = self.module = None
         self._bucketed = not all(n in self.bounds for n in names)
         if not self._bucketed:
-            self.module = parse_stablehlo(self._text, bounds=self._by_position(self.bounds))
+            self.module = self._import(self._by_position(self.bounds))
             self.executable = self._compile(self.module)
 
     def _by_position(self, bounds: dict) -> dict:
@@ -121,6 +122,10 @@ class JaxExecutable:
             for p, d in places if name in bounds else ():
                 out.setdefault(p, {})[d] = bounds[name]
         return out
+
+    def _import(self, bounds: dict):
+        # jax.export made this bytecode in this process: no child process to read it
+        return import_module(*load_module(self._text, isolate=False), bounds)
 
     def _compile(self, module):
         return compile_module(module, self.backend, **self.options)
@@ -132,8 +137,7 @@ class JaxExecutable:
                     else next_power_of_two(sizes.get(self._places[n][0], 1))
                     for n in self.names)
         if key not in self._by_bucket:
-            module = parse_stablehlo(self._text,
-                                     bounds=self._by_position(dict(zip(self.names, key))))
+            module = self._import(self._by_position(dict(zip(self.names, key))))
             self._by_bucket[key] = (self._compile(module), module)
         self.executable, self.module = self._by_bucket[key]
         return self._by_bucket[key]

@@ -18,7 +18,7 @@ from . import shape_exprs as sx
 from .mlir_load import inline_calls, legalize_chlo, load_module, op_names
 from .stablehlo_calls import check_call_graph
 from .stablehlo_convert import CONVERTERS, Converter, rank_of
-from .stablehlo_emit import fill_large_constants, is_type
+from .stablehlo_emit import MAX_SIZE, fill_large_constants, is_type
 
 
 def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
@@ -39,9 +39,14 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
     Raises:
         UnsupportedError: jax is not installed (`pip install "dynhlo[jax]"`), or an op, type
             or run-time size dynhlo cannot represent (named, with its MLIR location).
-        HloParseError: the input is not MLIR.
+        HloParseError: the input is not MLIR (bytecode is read in a child process, so
+            bytecode that crashes MLIR's reader is this error too).
     """
-    ctx, module = load_module(data)
+    return import_module(*load_module(data), bounds)
+
+
+def import_module(ctx, module, bounds: dict | None = None) -> HloModule:
+    """parse_stablehlo of a module already loaded in `ctx` (mlir_load.load_module)."""
     with ctx:
         named = functions(module)
         entry = _entry(named)
@@ -83,7 +88,11 @@ def entry_ranks(func) -> list[int]:
 
 
 def _entry(named: dict):
-    return named.get("main") or _only_public(named)
+    entry = named.get("main") or _only_public(named)
+    if not len(entry.regions[0].blocks):
+        raise UnsupportedError(f"the entry function @{str(entry.attributes['sym_name'])[1:-1]} "
+                               "is a declaration without a body")
+    return entry
 
 
 PROBE = 2**31 - 1
@@ -104,7 +113,10 @@ def derived_bounds(module, given: dict) -> dict:
     out = {}
     for key in dims:
         own = [a.pred for a in probe.assertions if sx.params_of(a.pred) == {key}]
-        bound = _largest(lambda v: all(sx.evaluate(p, {key: v}) for p in own)) if own else None
+        # a lower limit (`n >= 2`) holds at huge sizes and says nothing about the bound
+        upper = [p for p in own if not sx.evaluate(p, {key: PROBE - 1})]
+        bound = _largest(lambda v: all(sx.evaluate(p, {key: v}) for p in upper)) \
+            if upper else None
         if bound is not None:
             out[key] = bound
     known = {**out, **given}
@@ -225,7 +237,7 @@ def resolve_bounds(bounds: dict, names: dict, ranks: list[int]) -> dict[tuple[in
     return out
 
 
-MAX_BOUND = 10**18 - 1  # the largest size HLO text writes (18 digits)
+MAX_BOUND = MAX_SIZE
 
 
 def _is_index(value) -> bool:

@@ -96,6 +96,25 @@ class OpContext:
     def attr(self, key: str):
         return self.op.attributes[key] if key in self.op.attributes else None
 
+    def string(self, key: str, default: str | None = None) -> str:
+        """The text of string attribute `key` (`default` when it is absent and one is given).
+
+        Raises:
+            UnsupportedError: naming the op and attribute, when it is absent without a
+                default, is not a string, or holds bytes that are not UTF-8 (where the
+                bindings' own `.value` would raise RuntimeError)."""
+        from jaxlib.mlir import ir
+        attr = self.attr(key)
+        if attr is None and default is not None:
+            return default
+        if attr is None or not is_type(attr, ir.StringAttr):
+            raise self.error(f"attribute {key} must be a string, got {attr}")
+        try:
+            return ir.StringAttr(attr).value_bytes.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise self.error(f"attribute {key} is not UTF-8 text ({exc.reason} at byte "
+                             f"{exc.start})") from None
+
     def result_shape(self, i: int = 0, bounds=None):
         return shape_of(self.op.results[i].type, bounds)
 
@@ -181,15 +200,20 @@ def where(op) -> str:
     """An op's place for messages: `at FILE:LINE:COL (jit(f)/op)` from its MLIR location,
     the user's source line first (JAX records the Python frame of each op)."""
     text = str(op.location)
-    name = re.search(r'loc\("([^"]*)"', text)
+    name = re.search(r'loc\("([^"]*)"(?!:\d)', text)  # a name, not a "file":line:col
     frames = [f for f in re.findall(r'"([^"]+\.py)":(\d+):(\d+)', text)
               if "/dynhlo/" not in f[0]]  # from_jax's own call of jax.export is no news
     source = frames[0] if frames else None
+    # else the op's place in the MLIR text ("-" is a string parse_stablehlo was given)
+    place = re.search(r'"([^"]*)":(\d+):(\d+)', text) if source is None else None
     parts = []
     if source:
         parts.append(f"at {source[0]}:{source[1]}:{source[2]}")
+    elif place and place.group(2) != "0":
+        parts.append(f"at {'line ' if place.group(1) == '-' else place.group(1) + ':'}"
+                     f"{place.group(2)}:{place.group(3)}")
     if name:
-        parts.append(f"({name.group(1)})" if source else f"at {name.group(1)}")
+        parts.append(f"({name.group(1)})" if parts else f"at {name.group(1)}")
     return " ".join(parts) or "at an unknown location"
 
 

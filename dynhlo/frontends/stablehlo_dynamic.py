@@ -255,7 +255,7 @@ def _dynamic_pad(cx):
 
 @converts("stablehlo.custom_call")
 def _custom_call(cx):
-    target = str(cx.attr("call_target_name").value)
+    target = cx.string("call_target_name")
     if target == "shape_assertion":
         return _shape_assertion(cx)
     if target == "stablehlo.dynamic_reduce_window":
@@ -266,10 +266,12 @@ def _custom_call(cx):
 
 
 def _shape_assertion(cx):
+    if not cx.op.operands:
+        raise cx.error("a shape assertion without its predicate operand")
     pred, *args = cx.operands
     if pred.exprs is None or any(a.exprs is None for a in args):
         raise cx.error("a shape assertion that depends on data")
-    message = str(cx.attr("error_message").value)
+    message = cx.string("error_message")
     cx.converter.assertions.append(Assertion(pred.exprs[0], message,
                                              [a.exprs[0] for a in args]))
     return []

@@ -18,7 +18,7 @@ from ..errors import UnsupportedError
 from ..hlo.literal import format_literal
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
-from ..hlo.types import to_numpy_dtype
+from ..hlo.types import ARRAY_TYPES, to_numpy_dtype
 
 _INT = re.compile(r"^(u?i)(\d+)$")
 _FLOATS = {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64", "f8E4M3FN": "f8e4m3fn",
@@ -34,7 +34,7 @@ def element_type(mlir_type) -> str:
     if text == "i1":
         return "pred"
     m = _INT.match(text)
-    if m:
+    if m and ("u" if m.group(1) == "ui" else "s") + m.group(2) in ARRAY_TYPES:
         return ("u" if m.group(1) == "ui" else "s") + m.group(2)
     if text in _FLOATS:
         return _FLOATS[text]
@@ -65,7 +65,13 @@ def shape_of(mlir_type, bounds=None):
         else:
             dims.append(size)
             dynamic.append(False)
+        if dims[-1] != UNBOUNDED and not 0 <= dims[-1] <= MAX_SIZE:
+            raise UnsupportedError(f"dimension {d} of {mlir_type} has size or bound "
+                                   f"{dims[-1]}, more than HLO's largest, {MAX_SIZE}")
     return Shape(element_type(t.element_type), tuple(dims), tuple(dynamic))
+
+
+MAX_SIZE = 10**18 - 1  # the largest size HLO text writes (18 digits)
 
 
 def is_type(mlir_type, cls) -> bool:

@@ -13,7 +13,7 @@ from ..shapes import rules_lapack_schur  # noqa: F401  (its targets pass through
 from ..shapes.rules_gpu_solver import PIVOT_TARGETS
 from ..shapes.rules_misc import CUSTOM_CALL_RULES, IDENTITY_TARGETS
 from .stablehlo_convert import bounded, converts
-from .stablehlo_emit import dims_text
+from .stablehlo_emit import dims_text, is_type
 from .stablehlo_ops import same_rank_bounds
 from .stablehlo_regions import region_computation, int_list, padding_pairs, window_attr
 from .stablehlo_sizes import result_bounds, set_sizes
@@ -110,8 +110,7 @@ def pass_through(cx, target: str):
     operands = cx.operands
     # JAX appends one shape tensor per result under shape polymorphism
     # (`indices_of_shape_operands`): they bound the results; the call itself does not take them
-    shape_ops = cx.attr("indices_of_shape_operands")
-    shape_ops = [] if shape_ops is None else [int(i) for i in np.array(shape_ops).reshape(-1)]
+    shape_ops = _shape_operand_indices(cx)
     shape_tensors = [operands[i] for i in shape_ops]
     operands = [v for i, v in enumerate(operands) if i not in shape_ops]
     shapes = []
@@ -122,11 +121,16 @@ def pass_through(cx, target: str):
         else:
             shapes.append(bounded(shape, same_rank_bounds(shape, operands)))
     attrs = [f'custom_call_target="{target}"']
+    from jaxlib.mlir import ir
     config = cx.attr("mhlo.backend_config")
+    if config is None and cx.attr("backend_config") is not None \
+            and not is_type(cx.attr("backend_config"), ir.StringAttr):
+        config = cx.attr("backend_config")  # typed FFI's dictionary in StableHLO's own place
     if config is not None:
         attrs.append(f"backend_config={str(config)}")
-    elif cx.attr("backend_config") is not None and str(cx.attr("backend_config").value):
-        attrs.append(f'backend_config="{cx.attr("backend_config").value}"')
+    elif cx.string("backend_config", ""):  # escaped: a `"` in it would end HLO's string
+        text = cx.string("backend_config").replace("\\", "\\\\").replace('"', '\\"')
+        attrs.append(f'backend_config="{text}"')
     version = cx.attr("api_version")
     if version is not None and int(version.value) == 4:
         attrs.append("api_version=API_VERSION_TYPED_FFI")
@@ -135,6 +139,21 @@ def pass_through(cx, target: str):
     shape = shapes[0] if len(shapes) == 1 else TupleShape(tuple(shapes))
     out = cx.comp.emit(shape, "custom-call", operands, ", ".join(attrs))
     return cx.converter.unpack(cx.comp, out, len(shapes))
+
+
+def _shape_operand_indices(cx) -> list[int]:
+    """`indices_of_shape_operands`: a dense integer array of operand indices, or absent."""
+    attr = cx.attr("indices_of_shape_operands")
+    if attr is None:
+        return []
+    try:
+        indices = np.array(attr).reshape(-1)
+    except (TypeError, ValueError, RuntimeError):  # not a dense elements attribute
+        indices = np.array([], np.float32)
+    if indices.dtype.kind not in "iu" or not all(0 <= i < len(cx.op.operands) for i in indices):
+        raise cx.error(f"indices_of_shape_operands must be indices of its "
+                       f"{len(cx.op.operands)} operands, got {attr}")
+    return [int(i) for i in indices]
 
 
 def _pivots_to_permutation(cx, operands, attrs, shape, shape_tensor):

@@ -17,7 +17,7 @@ from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from ..hlo.types import to_numpy_dtype
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, bounded, converts
-from .stablehlo_emit import Val, dims_text
+from .stablehlo_emit import Val, dims_text, is_type
 from .stablehlo_precision import precision_attrs
 from .stablehlo_slices import clamp_gather_starts
 
@@ -124,10 +124,20 @@ def _constant(cx):
     return [cx.comp.constant(array, shape, exprs)]
 
 
+MAX_SPLAT_ELEMENTS = 2**28  # 1 GiB of f32; JAX writes splats of its static zeros/ones
+
+
 def dense_array(cx, shape: Shape) -> np.ndarray:
     """The op's `value` as a NumPy array of the HLO element type: NumPy's buffer view where
     the bindings give one, else the attribute's text (bf16, f8, complex)."""
+    from jaxlib.mlir import ir
     dtype = to_numpy_dtype(shape.element_type)
+    count = int(np.prod(shape.dims, dtype=object))
+    # the bindings (and the HLO constant) write a splat out whole: refuse before allocating
+    if count > MAX_SPLAT_ELEMENTS and is_type(cx.attr("value"), ir.DenseElementsAttr) \
+            and ir.DenseElementsAttr(cx.attr("value")).is_splat:
+        raise cx.error(f"a constant of {count} equal elements (more than "
+                       f"{MAX_SPLAT_ELEMENTS}) in {shape}")
     try:
         array = np.asarray(np.array(cx.attr("value"))).astype(dtype)
     except (ValueError, TypeError, RuntimeError):  # TypeError: not even handed out

@@ -13,7 +13,7 @@ import numpy as np
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, Scope, bounded, converts, free_values
-from .stablehlo_emit import Val, dims_text
+from .stablehlo_emit import Val, dims_text, is_type
 from .stablehlo_precision import precision_attrs
 from .stablehlo_sizes import samples, shape_elements
 
@@ -158,9 +158,17 @@ def dynamic_reduce_window(cx):
     for every n <= B, since the extra window positions hold the reduction's initial value.
     A window is taken as the whole dimension when its upper bound is the dimension's bound
     and its padding is the window less one (JAX's cumulative reductions write exactly this)."""
+    if len(cx.op.operands) != 7:
+        raise cx.error(f"dynamic_reduce_window takes 7 operands (one input, its initial value, "
+                       f"window, strides, base and window dilations, padding), got "
+                       f"{len(cx.op.operands)}")
     x, init, *tensors = cx.operands
     windows, strides, base, wdil, padding = (shape_elements(cx, t, "window") for t in tensors)
     points, rank = samples(cx), x.shape.rank
+    if any(len(e) != rank for e in (windows, strides, base, wdil)) or len(padding) != 2 * rank:
+        raise cx.error(f"window, strides and dilations of "
+                       f"{[len(e) for e in (windows, strides, base, wdil)]} elements and "
+                       f"padding of {len(padding)} for an input of rank {rank}")
     sizes, pads = [], []
     for d in range(rank):
         w, b = windows[d], x.shape.dims[d]
@@ -175,8 +183,7 @@ def dynamic_reduce_window(cx):
             pads.append(tuple(_const(cx, p) for p in pad))
     attr = window_attr(sizes, [_const(cx, e) for e in strides], [_const(cx, e) for e in base],
                         [_const(cx, e) for e in wdil], pads)
-    callee = cx.attr("called_computations")[0].value
-    body = _call_body(cx, callee, [Shape(init.shape.element_type)] * 2)
+    body = _call_body(cx, _called_function(cx), [Shape(init.shape.element_type)] * 2)
     shape = bounded(cx.result_shape(), list(x.shape.dims))
     return [cx.comp.emit(shape, "reduce-window", [x, init], f"{attr}, to_apply={body.name}")]
 
@@ -187,8 +194,33 @@ def _const(cx, expr) -> int:
     return expr[1]
 
 
+def _called_function(cx) -> str:
+    """The one function a custom call's `called_computations` names."""
+    from jaxlib.mlir import ir
+    attr = cx.attr("called_computations")
+    names = [str(a).lstrip("@").strip('"') for a in ir.ArrayAttr(attr)] \
+        if attr is not None and is_type(attr, ir.ArrayAttr) else []
+    if len(names) != 1:
+        raise cx.error(f"called_computations must name one function, got {attr}")
+    return names[0]
+
+
+def _function(cx, name: str):
+    """The func.func called `name`, with a body (a declaration cannot be inlined)."""
+    func = cx.converter.functions.get(name)
+    if func is None:
+        raise cx.error(f"unknown function @{name}")
+    if not len(func.regions[0].blocks):
+        raise cx.error(f"@{name} is a declaration without a body")
+    return func
+
+
 def _call_body(cx, callee: str, params: list[Shape]):
-    func = cx.converter.functions[callee]
+    """The function `callee` as a computation of parameters `params`."""
+    func = _function(cx, callee)
+    arity = len(func.regions[0].blocks[0].arguments)
+    if arity != len(params):
+        raise cx.error(f"@{callee} takes {arity} arguments where {len(params)} are passed")
     comp, results = cx.converter.region(func.regions[0], callee, params, cx.scope)
     comp.finish(cx.converter.pack(comp, results))
     return comp
@@ -230,9 +262,7 @@ def _call(cx):
     """Convert the callee's body here, its arguments bound to the operands (an inline)."""
     key = "callee" if cx.name == "func.call" else "decomposition"
     callee = str(cx.attr(key)).lstrip("@").strip('"')
-    func = cx.converter.functions.get(callee)
-    if func is None:
-        raise cx.error(f"unknown function @{callee}")
+    func = _function(cx, callee)
     scope = Scope(cx.comp, cx.scope)
     block = func.regions[0].blocks[0]
     for arg, val in zip(block.arguments, cx.operands):
