@@ -26,7 +26,7 @@ def softmax_gather(x, out, n, C: tl.constexpr, CP: tl.constexpr, R: tl.constexpr
     at or above C and R * C. SPLIT: whole chunks take a branch of their own."""
     row0 = tl.program_id(0) * R
     f = tl.arange(0, FLAT)
-    if SPLIT and row0 + R <= n:   # a whole chunk: a static mask, so the loads and stores are vectors
+    if SPLIT and row0 + R <= n:   # a whole chunk: a static mask, so loads and stores are vectors
         _softmax_chunk(x + row0 * C, out + row0 * C, f < R * C, C, CP, R, FLAT)
     else:
         _softmax_chunk(x + row0 * C, out + row0 * C, (f < R * C) & (f < (n - row0) * C),

@@ -131,9 +131,10 @@ def _cumulative_window(line_a: str, line_b: str, bound: int, size: int) -> bool:
         lo_b, hi_b = (int(p) for p in pb.split("_"))
         others_fixed = all(x == y in (None, "1") for k, (x, y) in field.items()
                            if k not in ("size", "pad"))
-        if not (others_fixed and (da[d].strip(), db[d].strip()) == (str(bound), str(size))
-                and (sa, sb) == (str(bound), str(size)) and min(lo_a, hi_a) == 0 == min(lo_b, hi_b)
-                and (lo_a + hi_a - bound, (lo_a == 0)) == (lo_b + hi_b - size, (lo_b == 0))
+        one_side = min(lo_a, hi_a) == 0 == min(lo_b, hi_b)
+        if not (others_fixed and one_side
+                and (da[d].strip(), db[d].strip()) == (sa, sb) == (str(bound), str(size))
+                and (lo_a + hi_a - bound, lo_a == 0) == (lo_b + hi_b - size, lo_b == 0)
                 and lo_a + hi_a - bound in (-1, 0)):
             return False
         moving = True
@@ -196,8 +197,7 @@ def _short_limit(a, b, i: int, bound: int, size: int) -> int | None:
     if not (_is_number(ta) and _is_number(tb) and _is_slice_limit(a, i)):
         return None
     cut = _sliced_dim(a, i)
-    stride_one = a[i + 1][0] == "]" or [t for t, _ in a[i + 1:i + 4]] == [":", "1", "]"]
-    if cut is None or not stride_one:
+    if cut is None or not _stride_one(a, i):
         return None
     dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
     shift = int(ta) - dim_a
@@ -214,9 +214,7 @@ def _tail_start(a, b, i: int, bound: int, size: int) -> int | None:
         return None
     limit = i + 2
     cut = _sliced_dim(a, limit)
-    stride_one = a[limit + 1][0] == "]" or \
-        [t for t, _ in a[limit + 1:limit + 4]] == [":", "1", "]"]
-    if cut is None or not stride_one:
+    if cut is None or not _stride_one(a, limit):
         return None
     dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
     shift = int(a[i][0]) - dim_a
@@ -224,6 +222,13 @@ def _tail_start(a, b, i: int, bound: int, size: int) -> int | None:
             or int(b[i][0]) - dim_b != shift or shift >= 0:
         return None
     return shift
+
+
+def _stride_one(toks, limit: int) -> bool:
+    """True when the slice entry whose limit is token `limit` has stride 1 (`[s:l]` or
+    `[s:l:1]`)."""
+    after = [t for t, _ in toks[limit + 1:limit + 4]]
+    return after[:1] == ["]"] or after == [":", "1", "]"]
 
 
 _SLICE_LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
