@@ -43,6 +43,8 @@ def parse_hlo_proto(data: bytes) -> HloModule:
     return parse_hlo(_hlo_text(bytes(data)))
 
 
+_CHILD_SECONDS = 600   # a reader that never returns is an error, not a hang
+
 # The child: XLA's printer of the proto, or the exception's first line on stderr (exit 1).
 _CHILD = ("import json, sys; sys.path[:] = json.loads(sys.argv[1])\n"
           "from jaxlib import xla_client\n"
@@ -60,8 +62,13 @@ def _hlo_text(data: bytes) -> str:
     working directory or PYTHON* variables on its path; this process's absolute path
     entries are handed over, so it imports the same jaxlib)."""
     paths = [p for p in sys.path if p and os.path.isabs(p) and p != os.getcwd()]
-    done = subprocess.run([sys.executable, "-I", "-c", _CHILD, json.dumps(paths)],
-                          input=data, capture_output=True, check=False)
+    try:
+        done = subprocess.run([sys.executable, "-I", "-c", _CHILD, json.dumps(paths)],
+                              input=data, capture_output=True, check=False,
+                              timeout=_CHILD_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise HloParseError(f"not an HloModuleProto: XLA's proto reader ran past "
+                            f"{_CHILD_SECONDS} s", 1, 1) from None
     if done.returncode == 0:
         return done.stdout.decode("utf-8", "replace")
     stderr = done.stderr.decode("utf-8", "replace")
