@@ -19,8 +19,7 @@ from ..hlo.types import to_numpy_dtype
 from ..runtime.arguments import check_arguments
 from ..runtime.buckets import next_power_of_two
 from ..runtime.executable import compile as compile_module
-from .mlir_load import INSTALL
-from .mlir_load import load_module
+from .mlir_load import INSTALL, load_module
 from .stablehlo import check_bound, import_module
 from .stablehlo_convert import check_assertions
 
