@@ -108,13 +108,12 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
 
 def _compare(fn, parsed: list, bounds: dict, names: list, base: str,
              constants: list) -> tuple[dict, dict, dict]:
-    """(dimensions -> the name they follow, size constants -> (parameter, dimension), short
-    slice limits -> shift):
-    the tokens of `base` that move with each name, from lowerings at two smaller sizes
-    (lowering_diff.py)."""
+    """(dimensions -> the name they follow, size constants -> (parameter, dimension), slice
+    bounds that follow a size -> (kind, shift) as moving_tokens gives them): the tokens of
+    `base` that move with each name, from lowerings at two smaller sizes (lowering_diff.py)."""
     dims: dict[int, str] = {}
     sizes: dict[int, tuple[int, int]] = {}
-    cuts: dict[int, int] = {}
+    cuts: dict[int, tuple[str, int]] = {}
     for n in names:
         seen = []
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
@@ -128,7 +127,7 @@ def _compare(fn, parsed: list, bounds: dict, names: list, base: str,
             for i, shift in short.items():   # n-k at every size, for one name only
                 if cuts.setdefault(i, shift) != shift:
                     raise UnsupportedError(f"size '{n}' is baked into the program: a slice "
-                                           "limit that moves by another amount, in: "
+                                           "bound that moves by another amount, in: "
                                            f"{line_at(base, tokens(base)[i][1])[:300]}")
         where = next((p, d) for p, (_, shape) in enumerate(parsed)
                      for d, dim in enumerate(shape) if dim == n)
@@ -241,10 +240,10 @@ def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed
             size_name = dims.get(shape_dims[d])
             if size_name is None or toks[shape_dims[d]][0] != str(bounds[size_name]):
                 raise UnsupportedError(
-                    f"size {size_name!r} is baked into the program: instruction '{name}' has "
-                    f"dimension {d} of {toks[shape_dims[d]][0]} that follows it, but nothing "
-                    "in the program computes that size (TensorFlow folded it into a constant "
-                    "shape)")
+                    f"a size is baked into the program: instruction '{name}' has dimension "
+                    f"{d} of {toks[shape_dims[d]][0]}, which follows "
+                    f"{repr(size_name) if size_name else 'a size'} but is not it, and nothing "
+                    "in the program computes it (TensorFlow folded it into a constant shape)")
             p, pd = next((p, i) for p, (_, shp) in enumerate(parsed)
                          for i, dim in enumerate(shp) if dim == size_name)
             last = k == len(where) - 1
