@@ -11,18 +11,17 @@ fails instead of hanging the run); what loads must compute what the untouched ar
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
 import re
-import signal
 import warnings
 
 import numpy as np
 import pytest
 
 import dynhlo
+from deadline import deadline
 from test_artifact import SMALL, SOFTMAX_UNBOUNDED, resection, softmax
 
 # Values of the wrong type or size that a hand-made header or payload could hold; the two
@@ -30,21 +29,6 @@ from test_artifact import SMALL, SOFTMAX_UNBOUNDED, resection, softmax
 WEIRD = [None, True, -1, 0, 2**31, 2**62, -2**62, 2**64, 1.5, "x", "", [], {}, [[0, 0]],
          {"a": 1}, "cos\nsystem\n(S'echo pwned'\ntR.", "__import__('os').system('echo pwned')",
          [2**62, 0], "module"]
-
-
-@contextlib.contextmanager
-def deadline(seconds: int, what: str):
-    """Fail (not hang) when the block runs longer than `seconds`."""
-    def hung(signum, frame):
-        raise AssertionError(f"{what} did not finish in {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _paths(obj, prefix=()):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import dynhlo
-from test_fuzz_artifacts import deadline
+from deadline import deadline
 
 # parse_hlo_proto needs jaxlib; the literal tests at the end need tensorflow's hlo_pb2
 needs_jaxlib = pytest.mark.skipif(importlib.util.find_spec("jaxlib") is None,

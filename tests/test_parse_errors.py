@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from deadline import deadline
 from dynhlo.errors import DynHloError, HloParseError
 from dynhlo.hlo import parse_hlo
 
@@ -233,21 +234,10 @@ def test_fuzz_mutations_seeded():
 @pytest.mark.parametrize("blank", [" ", "\t", "\n", " /* c */ ", " // c //\n"])
 def test_a_long_blank_run_after_an_attribute_is_an_error_not_a_hang(blank):
     # The blank skipper was `(?:\s+|comment)*`: a run of n blanks not followed by ',' made
-    # the regex engine try 2^n splits of it (fuzz seed 30181445 hung the parser).
-    # SIGALRM turns a regression into a failure instead of a hung test run.
-    import signal
-
-    def hung(signum, frame):
-        raise AssertionError("parse_hlo did not finish in 10 s")
-
+    # the regex engine try 2^n splits of it (fuzz seed 30181445 hung the parser). The
+    # deadline turns a regression into a failure instead of a hung test run.
     text = ("HloModule m\nENTRY main {\n  p = f32[4]{0} parameter(0)\n"
             "  ROOT n = f32[4]{0} negate(p), metadata={op_name=\"x\"}" + blank * 64 + "junk\n}\n")
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(10)
-    try:
-        with pytest.raises(HloParseError) as info:
-            parse_hlo(text)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    with deadline(10, "parse_hlo"), pytest.raises(HloParseError) as info:
+        parse_hlo(text)
     assert "junk" in str(info.value)

@@ -9,12 +9,11 @@ parse here runs under a SIGALRM guard, so a regression fails instead of hanging 
 from __future__ import annotations
 
 import random
-import signal
-from contextlib import contextmanager
 
 import pytest
 
 from conftest import MODELS
+from deadline import deadline
 from dynhlo.cli import CliError, _bare_number, parse_bounds, read_argument
 from dynhlo.errors import HloParseError
 from dynhlo.hlo import parse_hlo
@@ -34,23 +33,8 @@ TAILS = ["", "", "x", "}", ")", "]", ",", "-inf", " x"]
 SECONDS = 5  # a linear parse of these texts takes milliseconds; quadratic ones took minutes
 
 
-@contextmanager
-def _within(seconds: int, what: str):
-    """Fail (instead of hanging) when the body runs longer than `seconds`."""
-    def hung(signum, frame):
-        raise AssertionError(f"{what}: did not finish in {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def _parses_or_parse_error(text: str, what: str) -> None:
-    with _within(SECONDS, what):
+    with deadline(SECONDS, what):
         try:
             parse_hlo(text)
         except HloParseError:
@@ -92,12 +76,12 @@ LONG = 50_000
     "// " + "f32[" * LONG + "\n",
 ], ids=["dimension blanks", "bound blanks", "float digits", "row digits", "unknown operand"])
 def test_runs_that_were_quadratic_are_errors_in_milliseconds(text):
-    with _within(SECONDS, "parse_hlo"), pytest.raises(HloParseError):
+    with deadline(SECONDS, "parse_hlo"), pytest.raises(HloParseError):
         parse_hlo(text)
 
 
 def test_a_long_digit_run_in_a_literal_argument_fails_fast():
-    with _within(SECONDS, "parse_literal_text"), pytest.raises(HloParseError) as info:
+    with deadline(SECONDS, "parse_literal_text"), pytest.raises(HloParseError) as info:
         parse_literal_text("f32[] " + "1" * LONG + "x")
     assert "is not a number" in str(info.value)
 
@@ -144,8 +128,8 @@ def test_a_bound_name_of_other_digits_is_a_name_not_a_parameter_number():
 
 
 def test_long_runs_in_a_run_argument_fail_fast():
-    with _within(SECONDS, "_bare_number"):
+    with deadline(SECONDS, "_bare_number"):
         assert _bare_number("1" * LONG + "x") is None
         assert _bare_number("1" * 50 + ".5e3") == float("1" * 50 + ".5e3")
-    with _within(SECONDS, "read_argument"), pytest.raises(CliError):
+    with deadline(SECONDS, "read_argument"), pytest.raises(CliError):
         read_argument(0, " " * LONG + "(" + " " * LONG + "1")
