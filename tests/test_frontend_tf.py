@@ -64,15 +64,21 @@ def test_from_tf_takes_cumulative_ops_over_the_dynamic_axis(fn):
     (lambda x: tf.pad(x, [[1, 1], [0, 0]], mode="SYMMETRIC"), "f32[n,5]"),
 ])
 def test_from_tf_takes_slices_that_follow_the_size(fn, shape):
+    # at 0 rows x[-1] is an error in TensorFlow too
+    _matches_tensorflow(fn, shape, (1, 2, 4, 8), seed=5, rtol=1e-6)
+
+
+def _matches_tensorflow(fn, shape: str, sizes, seed: int, rtol: float) -> None:
+    """from_tf(fn) against TensorFlow at each size of n (m, where named, is 4 of <= 6)."""
     bounds = {"n": 8, "m": 6} if "m" in shape else {"n": 8}
     exe = dynhlo.from_tf(fn, shape, bounds=bounds)
-    rng = np.random.default_rng(5)
-    for n in (1, 2, 4, 8):   # at 0 rows x[-1] is an error in TensorFlow too
+    rng = np.random.default_rng(seed)
+    for n in sizes:
         dims = [n if d == "n" else 4 if d == "m" else int(d) for d in shape[4:-1].split(",")]
         x = rng.standard_normal(dims).astype(np.float32)
         got, want = np.asarray(exe(x)), fn(tf.constant(x)).numpy()
         assert got.shape == want.shape
-        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=1e-6)
 
 
 @pytest.mark.parametrize("fn", [
@@ -179,15 +185,7 @@ def test_from_tf_sizes_a_folded_shape_from_its_argument(fn, shape):
     # TensorFlow folds the shape into a broadcast of a constant: at one row it gave 8 rows
     # (then refused); the broadcast's dimension is n in every lowering, so it is set to the
     # argument dimension's size at run time
-    bounds = {"n": 8, "m": 6} if "m" in shape else {"n": 8}
-    exe = dynhlo.from_tf(fn, shape, bounds=bounds)
-    rng = np.random.default_rng(9)
-    for n in (0, 1, 3, 8):
-        dims = [n if d == "n" else 4 if d == "m" else int(d) for d in shape[4:-1].split(",")]
-        x = rng.standard_normal(dims).astype(np.float32)
-        got, want = np.asarray(exe(x)), fn(tf.constant(x)).numpy()
-        assert got.shape == want.shape
-        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    _matches_tensorflow(fn, shape, (0, 1, 3, 8), seed=9, rtol=1e-5)
 
 
 @pytest.mark.parametrize("fn,shape,match", [
