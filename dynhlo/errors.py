@@ -7,6 +7,8 @@ dimension, a size and a bound. Messages are one line that can be shown to a user
 
 from __future__ import annotations
 
+import contextlib
+
 
 class DynHloError(Exception):
     """Base of every error dynhlo raises on purpose."""
@@ -103,3 +105,16 @@ class ResourceExhaustedError(DynHloError):
 
 class ArtifactError(DynHloError):
     """A serialized executable that cannot be loaded: says which check failed."""
+
+
+@contextlib.contextmanager
+def malformed_as_artifact_error(what: str):
+    """Inside, data read from an artifact that lacks a field or has one of another JSON type
+    (a hand-made payload: KeyError, TypeError, ValueError, IndexError, AttributeError,
+    OverflowError) is an ArtifactError saying `what` is malformed."""
+    try:
+        yield
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError,
+            OverflowError) as exc:
+        raise ArtifactError(f"{what} is malformed ({type(exc).__name__}: {exc}); "
+                            "recompile the artifact") from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ....errors import ArtifactError
+from ....errors import ArtifactError, malformed_as_artifact_error
 from .kernels import GraphKernel
 from .plan import GraphProgram, Step
 
@@ -38,12 +38,8 @@ def from_data(data: dict, module) -> GraphProgram:
 
     Raises ArtifactError when the data is malformed or names what the module lacks.
     """
-    try:
+    with malformed_as_artifact_error("gpu payload graph program"):
         return _from_data(data, module)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError,
-            OverflowError) as exc:
-        raise ArtifactError(f"gpu payload graph program is malformed ({exc!r}); recompile "
-                            "the artifact") from None
 
 
 def _from_data(data: dict, module) -> GraphProgram:

@@ -10,7 +10,7 @@ order of the payload's cubins.
 
 from __future__ import annotations
 
-from ....errors import ArtifactError
+from ....errors import ArtifactError, malformed_as_artifact_error
 from ....shapes.dynamic import ComputationInfo
 from ....shapes.schedule import leaf_dims
 from ..kernels.group import Group, Kernel, canonical_dim
@@ -38,12 +38,8 @@ def plan_from_data(data: dict, info: ComputationInfo) -> Plan:
     Raises ArtifactError when the data is malformed (a field missing or of another JSON
     type: a hand-made payload) or names what the module does not have.
     """
-    try:
+    with malformed_as_artifact_error("gpu payload plan"):
         return _plan_from_data(data, info)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError,
-            OverflowError) as exc:
-        raise ArtifactError(f"gpu payload plan is malformed ({type(exc).__name__}: {exc}); "
-                            "recompile the artifact") from None
 
 
 def _plan_from_data(data: dict, info: ComputationInfo) -> Plan:
