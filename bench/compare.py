@@ -26,10 +26,9 @@ and first-call times (compile + first call on an empty cache) of the 48-layer tr
 
 Writes compare.json (schema in issue 10) and compare.png beside it, and prints the table.
 --merge keeps the other workloads' rows of an existing compare.json (runs in parts; with
---no-streams, the chosen workloads' streams and first calls too). The streams share one
-process and run one after another; --stream-order changes their order (e.g. eager first: in
-the 2026-12-02 run eager, last, served softmax twice as fast per request as any system did
-in bench/stream_profile.py).
+--no-streams, the chosen workloads' streams and first calls too; with --no-kernels, all
+kernel rows). The streams share one
+process and take the requests in turn (run_streams says why).
 """
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ import datetime
 import gc
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -156,10 +156,14 @@ def pow2(n: int) -> int:
 
 # --- streams ----------------------------------------------------------------------------
 
-def run_streams(w, peers, weights, requests: list, first: dict, order=STREAMS) -> dict:
-    """Seconds for each system to serve the requests (compiles included), NumPy in and out,
-    the systems one after another in `order` (--stream-order: does running first or last
-    change a system's time?)."""
+def run_streams(w, peers, weights, requests: list, first: dict) -> dict:
+    """Seconds for each system to serve the requests (compiles included), NumPy in and out.
+
+    The systems share one process and take the requests in turn: request k goes to every
+    system, starting with the k-th (mod the number of systems), and each system's time is
+    the sum of its requests' times. Run one system after another, the later ones were
+    faster (2026-12-02: eager served softmax in 0.79 s when first and 0.56 s when last, with
+    the same requests); in turn, each meets the process in the same state on average."""
     import dynhlo
     import jax
     import torch
@@ -167,21 +171,6 @@ def run_streams(w, peers, weights, requests: list, first: dict, order=STREAMS) -
     inputs = [[rng.standard_normal(s).astype(np.float32) for s in w.shapes(n)[:w.dynamic]]
               for n in requests]
     jw = [to_jax(t) for t in weights]
-    out = {}
-
-    def timed(name, serve):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        try:
-            for k, xs in enumerate(inputs):
-                serve(xs)
-                if k == 0:
-                    first[name] = time.perf_counter() - t0
-            torch.cuda.synchronize()
-            out[name] = time.perf_counter() - t0
-        except Exception as exc:  # noqa: BLE001
-            print(f"  stream {name} failed: {type(exc).__name__}: {str(exc)[:300]}")
-            out[name] = first[name] = float("nan")
 
     def serve_dynhlo(xs, state={}):
         if "exe" not in state:
@@ -190,15 +179,21 @@ def run_streams(w, peers, weights, requests: list, first: dict, order=STREAMS) -
         np.asarray(y.cpu())
 
     # The AOT deployment: the artifact is built before the stream (that is what ahead of
-    # time means; `dynhlo compile --target sm_90` does it on any machine), the stream
-    # includes loading it. The artifact's cubins need no compile.
-    artifact = Path(tempfile.mkdtemp(prefix="dynhlo-aot-")) / "w.dynhlo"
+    # time means), the stream includes loading it. It is built as a user would, with
+    # `dynhlo compile` in a process of its own whose caches the other streams do not see
+    # (the JIT stream's compiles stay cold).
+    tmp = Path(tempfile.mkdtemp(prefix="dynhlo-aot-"))
+    artifact = tmp / "w.dynhlo"
 
     def build_artifact():
-        try:
-            (peers.exe or dynhlo.compile(w.hlo, backend="gpu")).save(artifact)
-        except Exception as exc:  # noqa: BLE001  (reported; the stream then fails as a result)
-            print(f"  artifact not saved: {type(exc).__name__}: {str(exc)[:300]}")
+        (tmp / "w.hlo").write_text(w.hlo)
+        env = dict(os.environ, PYTHONPATH=str(REPO), DYNHLO_CACHE_DIR=str(tmp / "dynhlo"),
+                   TRITON_CACHE_DIR=str(tmp / "triton"))
+        done = subprocess.run([sys.executable, "-m", "dynhlo", "compile", str(tmp / "w.hlo"),
+                               "--backend", "gpu", "-o", str(artifact)],
+                              env=env, capture_output=True, text=True, check=False)
+        if done.returncode:   # reported; the AOT stream then fails as a result
+            print(f"  artifact not saved: {done.stderr.strip()[-300:]}")
 
     def serve_aot(xs, state={}):
         if "exe" not in state:
@@ -232,16 +227,26 @@ def run_streams(w, peers, weights, requests: list, first: dict, order=STREAMS) -
         "eager": lambda xs: w.torch_fn(
             *[torch.from_numpy(x).cuda() for x in xs], *weights).cpu().numpy(),
     }
-    prepare = {"dynhlo_aot": build_artifact, "inductor": new_inductor}   # before the clock
-    # A serving process is warm: torch's caching allocator already holds blocks of these
-    # sizes. Without this untimed pass the first system to run pays its cudaMallocs for the
-    # rest (2026-12-02: eager served softmax in 0.45 s when last, 0.79 s when first).
-    for xs in inputs:
-        serves["eager"](xs)
-    for name in order:
-        prepare.get(name, lambda: None)()
-        timed(name, serves[name])
-    return out
+    build_artifact()   # before the clock: ahead of time
+    new_inductor()
+    spent = dict.fromkeys(STREAMS, 0.0)
+    for k, xs in enumerate(inputs):
+        for name in STREAMS[k % len(STREAMS):] + STREAMS[:k % len(STREAMS)]:
+            if spent[name] != spent[name]:   # NaN: this system failed
+                continue
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            try:
+                serves[name](xs)
+                torch.cuda.synchronize()
+            except Exception as exc:  # noqa: BLE001  (a peer's failure is a result)
+                print(f"  stream {name} failed: {type(exc).__name__}: {str(exc)[:300]}")
+                spent[name] = first[name] = NAN
+                continue
+            spent[name] += time.perf_counter() - t0
+            if k == 0:
+                first[name] = spent[name]
+    return spent
 
 
 # --- kernel rows --------------------------------------------------------------------------
@@ -392,17 +397,13 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="two sizes, shorter timing")
     parser.add_argument("--requests", type=int, default=100)
     parser.add_argument("--no-streams", action="store_true")
-    parser.add_argument("--stream-order", default=",".join(STREAMS),
-                        help="the order the streams run in, one process (default: %(default)s)")
+    parser.add_argument("--no-kernels", action="store_true", help="the streams only")
     parser.add_argument("--out", default=str(REPO / "bench" / "results" / "compare.json"))
     parser.add_argument("--merge", action="store_true")
     parser.add_argument("--plot-only", action="store_true")
     parser.add_argument("--check", action="store_true",
                         help="only check the peers' math against dynhlo's CPU backend")
     opts = parser.parse_args()
-    order = opts.stream_order.split(",")
-    if sorted(order) != sorted(STREAMS):
-        parser.error(f"--stream-order takes each of {', '.join(STREAMS)} once")
     out = Path(opts.out)
     if opts.check:
         check(opts.workloads.split(","))
@@ -418,7 +419,9 @@ def main() -> None:
     if opts.merge and out.exists():
         old = json.loads(out.read_text())
         chosen = set(opts.workloads.split(","))
-        result["kernels"] = [r for r in old["kernels"] if r["workload"] not in chosen]
+        # --no-kernels re-measures only the streams: the kernel rows stay the old run's
+        result["kernels"] = [r for r in old["kernels"]
+                             if opts.no_kernels or r["workload"] not in chosen]
         # --no-streams re-measures only the kernel rows: the streams stay the old run's
         again = set() if opts.no_streams else chosen
         result["streams"] = [r for r in old["streams"] if r["workload"] not in again]
@@ -439,7 +442,7 @@ def main() -> None:
             rng = np.random.default_rng(0)
             requests = [w.sizes[0]] + list(rng.integers(1, w.bound + 1, opts.requests - 1))
             first: dict = {}
-            secs = run_streams(w, peers, weights, [int(n) for n in requests], first, order)
+            secs = run_streams(w, peers, weights, [int(n) for n in requests], first)
             result["streams"].append({"workload": name, "requests": len(requests), "s": secs})
             print(f"stream {name}: " + ", ".join(f"{k} {v:.2f} s" for k, v in secs.items()),
                   flush=True)
@@ -447,7 +450,8 @@ def main() -> None:
                 result["first_call_s"][name] = {"dynhlo": first["dynhlo"],
                                                 "xla_n": first["xla_pow2"],
                                                 "inductor": first["inductor"]}
-        result["kernels"] += kernel_rows(w, peers, weights, gen, bandwidth, opts.quick)
+        if not opts.no_kernels:
+            result["kernels"] += kernel_rows(w, peers, weights, gen, bandwidth, opts.quick)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(result, indent=1))  # after each workload: runs in parts
     print(markdown(result))
