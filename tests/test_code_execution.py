@@ -100,7 +100,7 @@ def test_compiler_child_imports_this_dynhlo_not_the_working_directorys(
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path / "cache"))  # compiled, not cached
     monkeypatch.syspath_prepend(str(tmp_path / "elsewhere"))
     import json
-    from dynhlo.backends.gpu import aot, mode
+    from dynhlo.backends.gpu import compile_worker, mode
     if not gpu_options()["interpret"]:
         pytest.skip("with a GPU the kernels cross-compile in this process: no child to isolate")
     monkeypatch.setattr(mode, "interpreter_active", lambda: True)
@@ -111,4 +111,4 @@ def test_compiler_child_imports_this_dynhlo_not_the_working_directorys(
     cubin = payload[f"cubin_{meta['kernels'][0]['cubin']}.cubin"]
     assert meta["target"] == "sm_90" and cubin[:4] == b"\x7fELF"
     assert sys.modules["dynhlo"].__file__ != str(tmp_path / "dynhlo" / "__init__.py")
-    assert aot._child_command(90)[1] == "-I"
+    assert compile_worker.command(90)[1] == "-I"

@@ -6,7 +6,7 @@ signature is fixed: pointers (assumed 16-byte aligned; the launcher copies an un
 input), sizes as i32 with no value specialization, so one cubin serves every size. When
 this process runs Triton's interpreter, compilation happens in an isolated child process
 with it off (Triton's own library kernels are decorated at import in one mode or the
-other); the child imports exactly this process's dynhlo (see _child_command).
+other); the child imports exactly this process's dynhlo (compile_worker.py).
 
 The payload: "gpu_program.json" (format version, target, the plan as data (plan/data.py),
 per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
@@ -22,18 +22,15 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
-from pathlib import Path
 
 
 from ...errors import ArtifactError, UnsupportedError
 from ...shapes.dynamic import ComputationInfo
 from .. import strict_precision
-from . import mode
+from . import compile_worker, mode
 from .graph import cubins, wanted_program
 from .graph.data import to_data
 from .launch.cubin import CubinLauncher
-from .launch.kernel_cache import load_kernel
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
 from .precision import HIGHEST
@@ -123,17 +120,26 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-MAX_WORKERS = 8
+# As Inductor's async compile: a child per core. A child is ready in about 0.3 s
+# (compile_worker.py), so more children cost little; 16 is the H200 machine's cores.
+MAX_WORKERS = 16
 
 
 def compile_parallel(specs: list, keys: list, cc: int):
     """(key, (cubin, info)) of each spec as its child finishes: the specs are dealt to up
-    to MAX_WORKERS cross-compiler children (as Inductor's async compile uses workers), each
-    an isolated process with Triton's interpreter off (see _child_command)."""
+    to MAX_WORKERS cross-compiler children (compile_worker.py: isolated processes with
+    Triton's interpreter off), longest source first to the least loaded child (a model's
+    attention and matmul kernels take several times an elementwise kernel's compile, and
+    the call waits for the slowest child)."""
     workers = max(1, min(len(specs), os.cpu_count() or 1, MAX_WORKERS))
-    chunks = [list(range(k, len(specs), workers)) for k in range(workers)]
+    chunks: list[list[int]] = [[] for _ in range(workers)]
+    load = [0] * workers
+    for i in sorted(range(len(specs)), key=lambda i: -len(specs[i]["source"])):
+        least = load.index(min(load))
+        chunks[least].append(i)
+        load[least] += len(specs[i]["source"])
     env = dict(os.environ, TRITON_INTERPRET="0")
-    procs = [subprocess.Popen(_child_command(cc), stdin=subprocess.PIPE,
+    procs = [subprocess.Popen(compile_worker.command(cc), stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
              for _ in chunks]
     for proc, chunk in zip(procs, chunks):
@@ -147,40 +153,6 @@ def compile_parallel(specs: list, keys: list, cc: int):
                                    f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
         for i, (cubin, info) in zip(chunk, json.loads(stdout)):
             yield keys[i], (base64.b64decode(cubin), info)
-
-
-def _child_command(cc: int) -> list[str]:
-    """A Python child that imports exactly this process's dynhlo and its libraries.
-
-    Isolated mode (-I) keeps the working directory, the script's directory, PYTHON*
-    variables and the user site off the child's path, so a `./dynhlo/` (or `./triton/`)
-    beside the user cannot run in its place; the child's path is this process's own, with
-    the folder holding this dynhlo package first and no relative or working-directory entry.
-    """
-    root = str(Path(__file__).resolve().parents[3])
-    cwd = os.getcwd()
-    paths = [root] + [p for p in sys.path
-                      if p and os.path.isabs(p) and p != root and p != cwd]
-    script = ("import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
-              "from dynhlo.backends.gpu.aot import _main; _main(int(sys.argv[2]))")
-    return [sys.executable, "-I", "-c", script, json.dumps(paths), str(cc)]
-
-
-def _compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
-    import triton
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler import ASTSource
-    fn = load_kernel(spec["source"], "kernel", interpret=False)
-    names = list(spec["signature"])
-    attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in spec["pointers"]}
-    src = ASTSource(fn, spec["signature"], spec["constexprs"], attrs)
-    compiled = triton.compile(src, target=GPUTarget("cuda", cc, 32),
-                              options={"num_warps": spec["num_warps"]})
-    md = compiled.metadata
-    info = {"name": md.name, "shared": md.shared, "num_warps": md.num_warps,
-            "global_scratch_size": getattr(md, "global_scratch_size", 0),
-            "profile_scratch_size": getattr(md, "profile_scratch_size", 0)}
-    return compiled.asm["cubin"], info
 
 
 def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
@@ -296,12 +268,4 @@ def check_device(target: str) -> None:
     if f"sm_{major}{minor}" != target:
         raise ArtifactError(f"the artifact's kernels are for {target} but this GPU is "
                             f"sm_{major}{minor}; recompile for it")
-
-
-def _main(cc: int) -> None:
-    """Child process: compile the JSON specs on stdin for sm_<cc>; JSON on stdout."""
-    specs = json.loads(sys.stdin.read())
-    out = [(base64.b64encode(c).decode(), info) for c, info in
-           (_compile_one(s, cc) for s in specs)]
-    sys.stdout.write(json.dumps(out))
 
