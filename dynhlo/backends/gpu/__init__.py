@@ -21,6 +21,8 @@ Layout, bottom to top (each imports only those before it):
     plan/        fusion and planning; the plan as data for artifacts (plan/data.py)
     launch/      kernel cache, the one direct launch, JIT and cubin launchers, runner,
                  per-call fast path
+    compile_worker.py  the cross-compiler child: kernel source in, cubin out (imports
+                 Triton and launch/kernel_cache.py, not this package)
     graph/       the graph path: the whole module as one CUDA graph replayed at every size
                  (strided kernels reading sizes from a device buffer, Triton matmuls with
                  fused epilogues, a static buffer plan, distinct cubins compiled once)
