@@ -82,6 +82,15 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     except ImportError as exc:
         raise UnsupportedError(f"from_tf needs tensorflow ({exc}); pip install "
                                "\"dynhlo[tf]\"") from None
+    parsed = [parse_symbolic_shape(s) for s in shapes]
+    return module_from_lowerings(lambda sizes: lower_tf(fn, parsed, sizes), shapes, bounds)
+
+
+def module_from_lowerings(lower, shapes: list[str], bounds: dict) -> HloModule:
+    """The HloModule of a function that `lower(sizes)` lowers at static sizes (name -> size),
+    giving (HLO text, elided constants) as lower_tf does, with each named dimension of
+    `shapes` `<=bound`: tf_module's work, with TensorFlow's lowering passed in (tests give
+    texts TensorFlow wrote once)."""
     bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
     parsed = [parse_symbolic_shape(s) for s in shapes]
     names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
@@ -89,9 +98,9 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     if missing or sorted(set(bounds) - set(names)):
         raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
                                f"bounds {sorted(bounds)}")
-    base, constants = lower_tf(fn, parsed, bounds)
+    base, constants = lower(bounds)
     base = _without_metadata(base)
-    dims, sizes, cuts = _compare(fn, parsed, bounds, names, base, constants)
+    dims, sizes, cuts = _compare(lower, parsed, bounds, names, base, constants)
     marked = fill_elided_constants(cut_slices(mark_bounded(base, dims, sizes), base, cuts),
                                    constants)
     module = parse_hlo(marked)
@@ -106,7 +115,7 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     return module
 
 
-def _compare(fn, parsed: list, bounds: dict, names: list, base: str,
+def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
              constants: list) -> tuple[dict, dict, dict]:
     """(dimensions -> the name they follow, size constants -> (parameter, dimension), slice
     bounds that follow a size -> (kind, shift) as moving_tokens gives them): the tokens of
@@ -117,7 +126,7 @@ def _compare(fn, parsed: list, bounds: dict, names: list, base: str,
     for n in names:
         seen = []
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
-            other, others = lower_tf(fn, parsed, {**bounds, n: size})
+            other, others = lower({**bounds, n: size})
             moved, counts, short = moving_tokens(base, _without_metadata(other), n,
                                                  bounds[n], size)
             _same_constants(constants, others, n, bounds[n], size)
