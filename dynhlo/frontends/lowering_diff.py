@@ -81,6 +81,8 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
                     int(ta) - bound == int(tb) - size:
                 continue  # to the end of a dimension that follows the size (not where the
                 # dim cut is another's: y[:n] of y [m, ...] gave m rows)
+            if cuts.get(i - 2, ("",))[0] == "start":
+                continue  # the end of a window of the last rows: its start says how it moves
         if ta == str(bound) and tb == str(size) and _is_scalar_s32_constant(a, i) and \
                 entry[0] <= pos < entry[1]:
             constants.add(i)
@@ -95,8 +97,14 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
             continue
         if _cumulative_window(line_at(base, pos), line_at(other, b[i][1]), bound, size):
             continue
-        if _in_slice_sizes(a, i) and _whole_gather_slices(
+        if _in_slice_sizes(a, i) is not None and _whole_gather_slices(
                 line_at(base, pos), line_at(other, b[i][1]), bound, size):
+            continue
+        window = _dynamic_slice_window(a, i, line_at(base, pos), line_at(other, b[i][1]),
+                                       bound, size)
+        if window == "size":
+            cuts[i] = ("window", 0)
+        if window is not None:
             continue
         raise baked(name, ta, tb, bound, size, line_at(base, pos))
     return dims, constants, cuts
@@ -145,13 +153,42 @@ _GATHER = re.compile(r"\bgather\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\].*?
                      r"\bslice_sizes=\{(?P<sizes>[^}]*)\}")
 
 
-def _in_slice_sizes(toks, i: int) -> bool:
-    """True when token i is an entry of a `slice_sizes={...}` attribute."""
+def _in_slice_sizes(toks, i: int, attribute: str = "slice_sizes") -> int | None:
+    """The entry number of token i in an `attribute={...}` list (gather's slice_sizes),
+    else None."""
     j = i
     while j > 0 and toks[j][0] not in ("{", "}", "(", ")", "="):
         j -= 1
-    return j >= 2 and toks[j][0] == "{" and toks[j - 1][0] == "=" and \
-        toks[j - 2][0] == "slice_sizes"
+    if j >= 2 and toks[j][0] == "{" and toks[j - 1][0] == "=" and toks[j - 2][0] == attribute:
+        return sum(t == "," for t, _ in toks[j:i])
+    return None
+
+
+_DYNAMIC_SLICE = re.compile(r"\bdynamic-slice\([a-z][a-z0-9]*\[(?P<dims>[^\]]*)\].*?"
+                            r"\bdynamic_slice_sizes=\{(?P<sizes>[^}]*)\}")
+
+
+def _dynamic_slice_window(toks, i: int, line_a: str, line_b: str, bound: int,
+                          size: int) -> str | None:
+    """How the dynamic-slice window size at token i moves with the size: "whole" where it
+    is the whole of an operand dimension that follows the size (the result keeps the
+    operand's size: XLA's rule), "size" where it is the size itself, n rows of a larger
+    dimension (tf.roll's n rows of the doubled input), else None."""
+    entry = _in_slice_sizes(toks, i, "dynamic_slice_sizes")
+    ma, mb = _DYNAMIC_SLICE.search(line_a), _DYNAMIC_SLICE.search(line_b)
+    if entry is None or ma is None or mb is None:
+        return None
+    da, db = ma["dims"].split(","), mb["dims"].split(",")
+    sa, sb = ma["sizes"].split(","), mb["sizes"].split(",")
+    if not entry < len(da) == len(db) == len(sa) == len(sb):
+        return None
+    (dim_a, dim_b), (size_a, size_b) = ((x[entry].strip().lstrip("<=") for x in pair)
+                                        for pair in ((da, db), (sa, sb)))
+    if not all(v.isdigit() for v in (dim_a, dim_b, size_a, size_b)):
+        return None
+    if (dim_a, dim_b) == (size_a, size_b) and int(dim_a) - bound == int(dim_b) - size:
+        return "whole"
+    return "size" if (size_a, size_b) == (str(bound), str(size)) else None
 
 
 def _whole_gather_slices(line_a: str, line_b: str, bound: int, size: int) -> bool:
@@ -207,19 +244,21 @@ def _short_limit(a, b, i: int, bound: int, size: int) -> int | None:
 
 
 def _tail_start(a, b, i: int, bound: int, size: int) -> int | None:
-    """k < 0 when token i is the start of a stride-1 slice entry `[m+k:m]` of a dimension m
-    that follows the size (`x[-1]`, `x[-2:]`: the last -k rows), else None."""
+    """k <= 0 when token i is the start of a stride-1 slice entry `[m+k:m+j]`, k <= j <= 0,
+    of a dimension m that follows the size, k and j the same in both lowerings (`x[-1]`,
+    `x[-2:]`: the last -k rows; `[m-3:m-1]`: a reflecting pad's rows; `[m:m]`: none), else
+    None."""
     if not (i >= 1 and a[i - 1][0] == "[" and [t for t, _ in a[i + 1:i + 2]] == [":"]
             and _is_number(a[i][0]) and _is_number(b[i][0]) and _is_slice_limit(a, i + 2)):
         return None
     limit = i + 2
     cut = _sliced_dim(a, limit)
-    if cut is None or not _stride_one(a, limit):
+    if cut is None or not _stride_one(a, limit) or not _is_number(b[limit][0]):
         return None
     dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
-    shift = int(a[i][0]) - dim_a
-    if dim_a - bound != dim_b - size or (a[limit][0], b[limit][0]) != (a[cut][0], b[cut][0]) \
-            or int(b[i][0]) - dim_b != shift or shift >= 0:
+    shift, end = int(a[i][0]) - dim_a, int(a[limit][0]) - dim_a
+    if dim_a - bound != dim_b - size or int(b[limit][0]) - dim_b != end \
+            or int(b[i][0]) - dim_b != shift or not shift <= end <= 0:
         return None
     return shift
 
@@ -231,7 +270,7 @@ def _stride_one(toks, limit: int) -> bool:
     return after[:1] == ["]"] or after == [":", "1", "]"]
 
 
-_SLICE_LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
+SLICE_LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
                          r"(?P<shape>\S+)\s+slice\((?P<typed>\S+\s+)?(?P<operand>%?[\w.\-]+)\)")
 
 
@@ -242,24 +281,29 @@ def cut_slices(text: str, base: str, cuts: dict[int, tuple[str, int]]) -> str:
     - a limit at m + k: the slice is followed by a set-dimension-size to max(m + k - start, 0)
       (its result then has the size the lowering at n wrote); the slice is renamed
       `<name>.dynhlo_uncut` and the cut takes its name (and ROOT);
-    - a start at m + k before a limit at m: the slice becomes a dynamic-slice of -k rows
-      from m + k (its static result is the lowering's; below -k rows the read past the
-      size is a DynamicSizeError at run time)."""
+    - a start at m + k before a limit at m + j (k <= j <= 0): the operand is cut to m + j
+      rows (a set-dimension-size, where j < 0) and the slice becomes a dynamic-slice of its
+      last j - k rows (its static result is the lowering's). Below -k rows the dynamic-slice
+      reads past the size and below -j the cut is negative: a DynamicSizeError at run time
+      either way (TensorFlow refuses a reflecting pad that long), never rows of another
+      place."""
     toks = tokens(base)
-    per_line: dict[int, list[tuple[int, str, int, int]]] = {}
+    per_line: dict[int, list[tuple[int, str, int, int, int]]] = {}
     for i, (kind, shift) in cuts.items():
         entry = sum(1 for t, _ in toks[_entry_open(toks, i):i] if t == "[") - 1
         start = int(toks[i - 2][0]) if kind == "limit" else 0
+        end = shift if kind == "limit" else \
+            int(toks[i + 2][0]) - int(toks[_sliced_dim(toks, i + 2)][0])
         per_line.setdefault(base.count("\n", 0, toks[i][1]), []).append(
-            (entry, kind, start, shift))
+            (entry, kind, start, shift, end))
     lines = text.split("\n")
     for number, entries in sorted(per_line.items(), reverse=True):
-        m = _SLICE_LINE.match(lines[number])
-        kinds = {kind for _, kind, _, _ in entries}
+        m = SLICE_LINE.match(lines[number])
+        kinds = {entry[1] for entry in entries}
         if m is None or len(kinds) > 1:
             raise UnsupportedError(f"a slice that follows a size is not written as expected: "
                                    f"{lines[number].strip()[:300]}")
-        rewrite = _cut_limits if kinds == {"limit"} else _dynamic_starts
+        rewrite = _cut_limits if kinds == {"limit"} else dynamic_starts
         lines[number:number + 1] = rewrite(lines[number], m, sorted(entries))
     return "\n".join(lines)
 
@@ -270,12 +314,10 @@ def _cut_limits(line: str, m, entries: list) -> list[str]:
     uncut = f"{name}.dynhlo_uncut"
     new = [ind + line[m.end("root") if m["root"] else len(ind):].replace(name, uncut, 1)]
     value = uncut
-    for k, (dim, _, start, shift) in enumerate(entries):
+    for k, (dim, _, start, shift, _) in enumerate(entries):
         at = f"{name}.dynhlo_cut{k}"
-        new += [f"{ind}{at}.size = s32[] get-dimension-size({operand}), dimensions={{{dim}}}",
-                f"{ind}{at}.minus = s32[] constant({start - shift})",
-                f"{ind}{at}.less = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)",
-                f"{ind}{at}.zero = s32[] constant(0)",
+        new += _minus_size(ind, at, operand, dim, start - shift, f"{at}.less")
+        new += [f"{ind}{at}.zero = s32[] constant(0)",
                 f"{ind}{at}.kept = s32[] maximum(s32[] {at}.less, s32[] {at}.zero)"]
         last = k == len(entries) - 1
         target = name if last else f"{at}.value"
@@ -289,7 +331,7 @@ def _cut_limits(line: str, m, entries: list) -> list[str]:
 _SLICE_ENTRIES = re.compile(r"\bslice=\{([^}]*)\}")
 
 
-def _dynamic_starts(line: str, m, entries: list) -> list[str]:
+def dynamic_starts(line: str, m, entries: list) -> list[str]:
     ind, name, shape = m["indent"], m["name"], m["shape"]
     operand = f"{m['typed'] or ''}{m['operand']}"
     spans = [e.strip().strip("[]").split(":") for e in
@@ -297,23 +339,37 @@ def _dynamic_starts(line: str, m, entries: list) -> list[str]:
     if any(len(span) == 3 and span[2] != "1" for span in spans):
         raise UnsupportedError(f"a strided slice of a size's last rows is not supported: "
                                f"{line.strip()[:300]}")
-    tails = {dim: shift for dim, _, _, shift in entries}
-    new, starts, sizes = [], [], []
+    ends = {dim: end for dim, _, _, _, end in entries}
+    new, starts, sizes, value = [], [], [], operand
+    for dim, end in sorted(ends.items()):   # cut to m + j rows where the window ends short
+        if end < 0:
+            if not m["typed"]:
+                raise UnsupportedError(f"a slice of a size's last rows needs its operand's "
+                                       f"type written: {line.strip()[:300]}")
+            at = f"{name}.dynhlo_end{dim}"
+            new += _minus_size(ind, at, value, dim, -end, f"{at}.rows")
+            new.append(f"{ind}{at} = {m['typed'].strip()} set-dimension-size({value}, "
+                       f"s32[] {at}.rows), dimensions={{{dim}}}")
+            value = f"{m['typed'].strip()} {at}"
     for dim, span in enumerate(spans):
         at = f"{name}.dynhlo_start{dim}"
         starts.append(f"s32[] {at}")
-        if dim in tails:
-            new += [f"{ind}{at}.size = s32[] get-dimension-size({operand}), "
-                    f"dimensions={{{dim}}}",
-                    f"{ind}{at}.minus = s32[] constant({-tails[dim]})",
-                    f"{ind}{at} = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)"]
-            sizes.append(str(-tails[dim]))
+        width = int(span[1]) - int(span[0])
+        if dim in ends:   # the last `width` rows of the (cut) operand
+            new += _minus_size(ind, at, value, dim, width, at)
         else:
             new.append(f"{ind}{at} = s32[] constant({span[0]})")
-            sizes.append(str(int(span[1]) - int(span[0])))
-    new.append(f"{ind}{m['root'] or ''}{name} = {shape} dynamic-slice({operand}, "
+        sizes.append(str(width))
+    new.append(f"{ind}{m['root'] or ''}{name} = {shape} dynamic-slice({value}, "
                f"{', '.join(starts)}), dynamic_slice_sizes={{{','.join(sizes)}}}")
     return new
+
+
+def _minus_size(ind: str, at: str, value: str, dim: int, k: int, result: str) -> list[str]:
+    """Lines that compute `result = s32[] (dimension dim of value's size) - k`."""
+    return [f"{ind}{at}.size = s32[] get-dimension-size({value}), dimensions={{{dim}}}",
+            f"{ind}{at}.minus = s32[] constant({k})",
+            f"{ind}{result} = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)"]
 
 
 def _entry_open(toks, i: int) -> int:

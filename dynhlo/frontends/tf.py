@@ -36,6 +36,7 @@ from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
+from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
 from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
                             moving_tokens, tokens)
 
@@ -98,11 +99,12 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict) -> HloModule:
     if missing or sorted(set(bounds) - set(names)):
         raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
                                f"bounds {sorted(bounds)}")
-    base, constants = lower(bounds)
-    base = _without_metadata(base)
-    dims, sizes, cuts = _compare(lower, parsed, bounds, names, base, constants)
-    marked = fill_elided_constants(cut_slices(mark_bounded(base, dims, sizes), base, cuts),
-                                   constants)
+    raw, constants = lower(bounds)
+    base = _without_metadata(raw)
+    dims, sizes, cuts, windows = _compare(lower, parsed, bounds, names, base, constants)
+    marked = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
+    marked = strict_slices(size_windows(marked, base, windows), mirror_pad_slices(raw))
+    marked = fill_elided_constants(marked, constants)
     module = parse_hlo(marked)
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
@@ -116,15 +118,19 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict) -> HloModule:
 
 
 def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
-             constants: list) -> tuple[dict, dict, dict]:
+             constants: list) -> tuple[dict, dict, dict, dict]:
     """(dimensions -> the name they follow, size constants -> (parameter, dimension), slice
-    bounds that follow a size -> (kind, shift) as moving_tokens gives them): the tokens of
-    `base` that move with each name, from lowerings at two smaller sizes (lowering_diff.py)."""
+    bounds that follow a size -> (kind, shift) as moving_tokens gives them, dynamic-slice
+    windows that are a size -> (parameter, dimension)): the tokens of `base` that move with
+    each name, from lowerings at two smaller sizes (lowering_diff.py)."""
     dims: dict[int, str] = {}
     sizes: dict[int, tuple[int, int]] = {}
     cuts: dict[int, tuple[str, int]] = {}
+    windows: dict[int, tuple[int, int]] = {}
     for n in names:
         seen = []
+        where = next((p, d) for p, (_, shape) in enumerate(parsed)
+                     for d, dim in enumerate(shape) if dim == n)
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
             other, others = lower({**bounds, n: size})
             moved, counts, short = moving_tokens(base, _without_metadata(other), n,
@@ -134,19 +140,21 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                 dims.setdefault(i, n)
             seen.append(counts)
             for i, shift in short.items():   # n-k at every size, for one name only
-                if cuts.setdefault(i, shift) != shift:
+                if shift[0] == "window":
+                    if windows.setdefault(i, where) != where:
+                        raise UnsupportedError(f"a dynamic-slice window follows two sizes, "
+                                               f"in: {line_at(base, tokens(base)[i][1])[:300]}")
+                elif cuts.setdefault(i, shift) != shift:
                     raise UnsupportedError(f"size '{n}' is baked into the program: a slice "
                                            "bound that moves by another amount, in: "
                                            f"{line_at(base, tokens(base)[i][1])[:300]}")
-        where = next((p, d) for p, (_, shape) in enumerate(parsed)
-                     for d, dim in enumerate(shape) if dim == n)
         for i in set().union(*seen):   # equal to n at every size, and to no other name
             if i in sizes or not all(i in counts for counts in seen):
                 raise UnsupportedError(f"size '{n}' is baked into the program: a constant "
                                        f"that follows it only at some sizes, in: "
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
             sizes[i] = where
-    return dims, sizes, cuts
+    return dims, sizes, cuts, windows
 
 
 def _same_constants(base: list, other: list, name: str, bound: int, size: int) -> None:
