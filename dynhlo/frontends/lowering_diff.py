@@ -27,6 +27,7 @@ be silently wrong. So does a word that moves (`true` -> `false`: a folded `n > 5
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from ..errors import UnsupportedError
@@ -61,7 +62,8 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
     a, b = tokens(base), tokens(other)
     if len(a) != len(b):
         raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
-                               f"{size}): TensorFlow lowers it differently per size")
+                               f"{size}): TensorFlow lowers it differently per size, first "
+                               f"in: {_first_changed_line(base, other)[:300]}")
     entry = _entry_span(base)
     dims, constants, names, cuts = set(), set(), _Names(), {}
     for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
@@ -108,6 +110,20 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
             continue
         raise baked(name, ta, tb, bound, size, line_at(base, pos))
     return dims, constants, cuts
+
+
+def _first_changed_line(base: str, other: str) -> str:
+    """The first line of `base` (or of `other`, where it has one more) that the other text
+    has no counterpart of, numbers aside (difflib over the lines with their numbers blanked:
+    instruction counters and dimensions differ on every line)."""
+    a, b = ([_DIGITS.sub("#", line) for line in text.split("\n")] for text in (base, other))
+    for tag, i1, _, j1, _ in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            return (base.split("\n")[i1] if tag != "insert" else other.split("\n")[j1]).strip()
+    return "?"
+
+
+_DIGITS = re.compile(r"\d+")
 
 
 _WINDOW = re.compile(r"\breduce-window\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\].*?"

@@ -36,6 +36,7 @@ from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
+from .tf_folded import align_prefix_literals, is_prefix
 from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
 from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
                             moving_tokens, tokens)
@@ -133,8 +134,9 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                      for d, dim in enumerate(shape) if dim == n)
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
             other, others = lower({**bounds, n: size})
-            moved, counts, short = moving_tokens(base, _without_metadata(other), n,
-                                                 bounds[n], size)
+            other, others = align_prefix_literals(base, _without_metadata(other), constants,
+                                                  others)
+            moved, counts, short = moving_tokens(base, other, n, bounds[n], size)
             _same_constants(constants, others, n, bounds[n], size)
             for i in moved:
                 dims.setdefault(i, n)
@@ -162,7 +164,7 @@ def _same_constants(base: list, other: list, name: str, bound: int, size: int) -
     texts match token by token, so the k-th elided constants are the same instruction):
     compared as arrays, not as text, so a constant of millions of values costs no tokens."""
     for (inst, shape, a), (_, _, b) in zip(base, other, strict=True):
-        if a.shape != b.shape or a.tobytes() != b.tobytes():
+        if not is_prefix(a, b):   # the same values, or the first of them (tf_folded.py)
             raise UnsupportedError(f"size '{name}' is baked into the program: the values of "
                                    f"constant '{inst}' ({shape}) change when '{name}' goes "
                                    f"from {bound} to {size}")
