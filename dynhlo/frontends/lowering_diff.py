@@ -62,8 +62,8 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
     a, b = tokens(base), tokens(other)
     if len(a) != len(b):
         raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
-                               f"{size}): TensorFlow lowers it differently per size, first "
-                               f"in: {_first_changed_line(base, other)[:300]}")
+                               f"{size}): TensorFlow lowers it differently per size"
+                               f"{_random_op(base, _first_changed_line(base, other))}")
     entry = _entry_span(base)
     dims, constants, names, cuts = set(), set(), _Names(), {}
     for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
@@ -124,6 +124,20 @@ def _first_changed_line(base: str, other: str) -> str:
 
 
 _DIGITS = re.compile(r"\d+")
+_OP_OF_LINE = re.compile(r"^(?:ROOT\s+)?%?([A-Za-z][\w\-]*)\.\d+\s*=")
+
+
+def _random_op(base: str, line: str) -> str:
+    """`, first in: <line>`, and where that line is of a TensorFlow op (the name before the
+    instruction counter) that draws random numbers in `base`, that it does: the numbers
+    drawn at each shape differ (TensorFlow draws them at the actual size)."""
+    m = _OP_OF_LINE.match(line)
+    drawn = m is not None and re.search(rf"^\s*%?{re.escape(m.group(1))}\.\d+\s*=[^\n]*? "
+                                        r"rng(?:-bit-generator)?\(", base, re.M)
+    return f", first in: {line[:300]}" + (
+        f" (TensorFlow's op '{m.group(1)}' draws random numbers of a shape that follows the "
+        "size: they differ at each shape, so no one program gives them at every size)"
+        if drawn else "")
 
 
 _WINDOW = re.compile(r"\breduce-window\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\].*?"
