@@ -17,8 +17,12 @@ size must be one of:
   1: the slice keeps the limit it has at the bound and its result is cut to m-k-s at run
   time (`cut_slices`: XLA's slice of a dynamic dimension that stops short of its bound keeps
   the operand's size);
-- the start of a slice `[m-k:m]` (`x[-1]`, `x[-2:]`), stride 1: it becomes a dynamic-slice
-  of k rows from m-k (`cut_slices`);
+- the start (and limit) of a slice `[m-k:m-j]`, k >= j >= 0 (`x[-1]`, `x[-2:]`, a mirror
+  pad's `[m-3:m-1]`, `[m:m]`), stride 1: it becomes a dynamic-slice of k-j rows from m-k,
+  of the operand cut to m-j rows where j > 0 (`cut_slices`);
+- the window of a dynamic-slice that is the whole of an operand dimension that follows the
+  size (XLA's rule keeps the operand's size), or, in the entry computation, the size itself
+  (n rows of a larger dimension: tf.roll's; tf_rewrites.size_windows reads it at run time);
 Anything else that moves (a pad amount, `0.015625` = 1/64, a window size) means the size is
 baked into the program and is refused, quoting its line: running it at another size would
 be silently wrong. So does a word that moves (`true` -> `false`: a folded `n > 5`; `0.25` ->
@@ -104,9 +108,10 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
             continue
         window = _dynamic_slice_window(a, i, line_at(base, pos), line_at(other, b[i][1]),
                                        bound, size)
-        if window == "size":
+        if window == "size" and entry[0] <= pos < entry[1]:   # sized from an argument
             cuts[i] = ("window", 0)
-        if window is not None:
+            continue
+        if window == "whole":
             continue
         raise baked(name, ta, tb, bound, size, line_at(base, pos))
     return dims, constants, cuts
