@@ -16,8 +16,9 @@ requires (tf_rewrites.py). A dimension that follows a size but that nothing in t
 computes (a shape TensorFlow folded into a broadcast of a constant: tf.ones_like, or that
 literal) is set to its argument dimension's size; random numbers of such a shape are
 refused (TensorFlow draws them at the actual shape), and so is a large constant (elided
-`{...}` in TF's text, compared as arrays from the module's proto) whose values move. tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already
-read `<=N` and stay as they are.
+`{...}` in TF's text, compared as arrays from the module's proto) whose values move.
+tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already read `<=N` and stay
+as they are.
 
 Only the sizes bound - 1 and bound // 2 + 1 are compared: a function that TensorFlow folds
 differently only at smaller sizes (`n > 2` folded to a constant) is not caught.

@@ -41,9 +41,13 @@ def size_windows(text: str, base: str, windows: dict[int, tuple[int, int]]) -> s
     toks = tokens(base)
     per_inst: dict[str, dict[int, tuple[int, int]]] = {}
     for i, where in windows.items():
-        line = line_at(base, toks[i][1])
-        entry = base[base.rindex("dynamic_slice_sizes={", 0, toks[i][1]):toks[i][1]].count(",")
-        per_inst.setdefault(_DEFINED.match(line).group(1), {})[entry] = where
+        line, pos = line_at(base, toks[i][1]), toks[i][1]
+        defined = _DEFINED.match(line)
+        if defined is None:
+            raise UnsupportedError(f"a dynamic-slice whose window is a size is not written as "
+                                   f"expected: {line[:300]}")
+        entry = base[base.rindex("dynamic_slice_sizes={", 0, pos):pos].count(",")
+        per_inst.setdefault(defined.group(1), {})[entry] = where
     params = entry_parameters(text)
     lines = text.split("\n")
     for name, dims in per_inst.items():
@@ -58,46 +62,58 @@ def size_windows(text: str, base: str, windows: dict[int, tuple[int, int]]) -> s
 
 
 def _window(m, dims: dict[int, tuple[int, int]], params: dict[int, str]) -> list[str]:
+    """The lines that replace dynamic-slice `m` (a _DYNAMIC_SLICE_LINE match) whose windows
+    along `dims` (dimension -> the argument dimension whose size it is) are the size."""
     ind, name = m["indent"], m["name"]
     operand, *starts = _OPERAND.findall(m["args"])
-    sizes = m["sizes"].split(",")
     typed = operand.rsplit(None, 1)
-    if len(typed) != 2 or len(starts) != len(sizes):
+    if len(typed) != 2 or len(starts) != len(m["sizes"].split(",")):
         raise UnsupportedError(f"a dynamic-slice whose window is a size needs its operand's "
                                f"type and one start per dimension: {m.group(0)[:300]}")
-    operand_shape = parse_shape(typed[0])
-    new, value, out = [], operand, []
+    bounds = parse_shape(typed[0]).dims
+    new, value = [], operand
     for d, (p, pd) in sorted(dims.items()):
         at = f"{name}.dynhlo_window{d}"
-        new += [f"{ind}{at}.n = s32[] get-dimension-size({params[p]}), dimensions={{{pd}}}",
-                f"{ind}{at}.rows = s32[] get-dimension-size({operand}), dimensions={{{d}}}",
-                f"{ind}{at}.room = s32[] subtract(s32[] {at}.rows, s32[] {at}.n)",
-                f"{ind}{at}.zero = s32[] constant(0)",
-                f"{ind}{at}.last = s32[] maximum(s32[] {at}.room, s32[] {at}.zero)",
-                f"{ind}{at}.start = s32[] clamp(s32[] {at}.zero, {starts[d]}, s32[] {at}.last)",
-                f"{ind}{at}.bound = s32[] constant({operand_shape.dims[d]})",
+        new += _clamped_start(ind, at, operand, d, starts[d], (params[p], pd))
+        new += [f"{ind}{at}.bound = s32[] constant({bounds[d]})",
                 f"{ind}{at}.full = {typed[0]} set-dimension-size({value}, s32[] {at}.bound), "
                 f"dimensions={{{d}}}"]
-        value = f"{typed[0]} {at}.full"
-        starts[d] = f"s32[] {at}.start"
+        value, starts[d] = f"{typed[0]} {at}.full", f"s32[] {at}.start"
     shape = parse_shape(m["shape"])
-    static = shape.with_dims(shape.dims, tuple(dyn and d not in dims for d, dyn in enumerate(
-        shape.dynamic)), shape.layout)
     window = f"{name}.dynhlo_window"
+    static = _dynamic_at(shape, lambda d: d not in dims)
     new.append(f"{ind}{window} = {static} dynamic-slice({value}, {', '.join(starts)}), "
                f"dynamic_slice_sizes={{{m['sizes']}}}")
     value = f"{static} {window}"
-    for k, d in enumerate(sorted(dims)):   # cut to n rows
+    for k, d in enumerate(sorted(dims)):   # cut to n rows, one dimension at a time
         last = k == len(dims) - 1
         target = name if last else f"{window}.cut{d}"
-        out = shape.with_dims(shape.dims, tuple(dyn and (d2 not in dims or d2 <= d)
-                                                for d2, dyn in enumerate(shape.dynamic)),
-                              shape.layout)
+        out = _dynamic_at(shape, lambda e, d=d: e not in dims or e <= d)
         new.append(f"{ind}{(m['root'] or '') if last else ''}{target} = {out} "
                    f"set-dimension-size({value}, s32[] {name}.dynhlo_window{d}.n), "
                    f"dimensions={{{d}}}")
         value = f"{out} {target}"
     return new
+
+
+def _clamped_start(ind: str, at: str, operand: str, d: int, start: str,
+                   size_of: tuple[str, int]) -> list[str]:
+    """Lines that compute `at.n`, the size of `size_of` (parameter name, dimension), and
+    `at.start`: `start` clamped to [0, max(rows - n, 0)], rows `operand`'s dimension d at run
+    time, where TensorFlow's lowering at n clamps it (XLA clamps a start against the static
+    shape)."""
+    return [f"{ind}{at}.n = s32[] get-dimension-size({size_of[0]}), dimensions={{{size_of[1]}}}",
+            f"{ind}{at}.rows = s32[] get-dimension-size({operand}), dimensions={{{d}}}",
+            f"{ind}{at}.room = s32[] subtract(s32[] {at}.rows, s32[] {at}.n)",
+            f"{ind}{at}.zero = s32[] constant(0)",
+            f"{ind}{at}.last = s32[] maximum(s32[] {at}.room, s32[] {at}.zero)",
+            f"{ind}{at}.start = s32[] clamp(s32[] {at}.zero, {start}, s32[] {at}.last)"]
+
+
+def _dynamic_at(shape, keep) -> str:
+    """`shape` with only the dynamic dimensions d where keep(d) left dynamic."""
+    return str(shape.with_dims(shape.dims, tuple(dyn and keep(d) for d, dyn in enumerate(
+        shape.dynamic)), shape.layout))
 
 
 def mirror_pad_slices(raw: str) -> set[str]:
