@@ -169,6 +169,20 @@ def test_tf_diff_keeps_a_cumulative_window_at_the_bound(pads, prefix):
         np.testing.assert_array_equal(exe(x), want)
 
 
+def test_tf_diff_keeps_a_cumulative_window_of_a_dimension_that_follows_the_size():
+    # tf.cumsum of x padded by 3 rows: a window of n + 3, padded by n + 2 (11 and 10 at the
+    # bound); a window of 2n (moving by 2 per row) follows no one dimension and is refused
+    base, other = (CUMSUM.format(n=n + 3, pad=f"{n + 2}_0") for n in (8, 7))
+    dims, sizes, _ = moving_tokens(base, other, "n", 8, 7)
+    exe = dynhlo.compile(mark_bounded(base, dims, sizes))
+    for rows in (0, 3, 4, 11):
+        x = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
+        np.testing.assert_array_equal(exe(x), np.cumsum(x, 0))
+    base, other = (CUMSUM.format(n=2 * n, pad=f"{2 * n - 1}_0") for n in (8, 7))
+    with pytest.raises(dynhlo.UnsupportedError, match="baked"):
+        moving_tokens(base, other, "n", 8, 7)
+
+
 @pytest.mark.parametrize("pads", [("0_0", "0_0"), ("4_3", "3_3"), ("7_1", "6_1")])
 def test_tf_diff_refuses_other_windows_of_the_size(pads):
     # a window of n with no padding is one sum of all rows (a window of 8 at n = 5 would

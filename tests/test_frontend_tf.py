@@ -44,6 +44,8 @@ def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
     lambda x: tf.cumsum(x, 0, exclusive=True, reverse=True),   # padding n after, a slice
     lambda x: tf.math.cumprod(x, 0, reverse=True),
     lambda x: tf.math.cumulative_logsumexp(x, 0),
+    lambda x: tf.cumsum(x[1:], 0),                         # window n - 1
+    lambda x: tf.cumsum(tf.pad(x, [[1, 2], [0, 0]]), 0, reverse=True),   # window n + 3
 ])
 def test_from_tf_takes_cumulative_ops_over_the_dynamic_axis(fn):
     # their reduce-window's window is the row count: at the bound it covers the same rows

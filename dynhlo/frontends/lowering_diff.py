@@ -151,11 +151,12 @@ _WINDOW = re.compile(r"\breduce-window\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]
 
 def _cumulative_window(line_a: str, line_b: str, bound: int, size: int) -> bool:
     """True when the lines are one reduce-window whose window moves with the size only
-    along dimensions of size n, each with a window of n and padding n-1 or n on one side
-    (TensorFlow's cumsum, cumprod, cumulative_logsumexp: inclusive or exclusive, forward or
-    reverse). At the bound B the same window reads B and B-1 (or B); at any n <= B it then
-    covers what n did, for XLA pads the region past the actual size with the init value
-    (the dynamic padder's rule, which dynhlo's reduce-window follows on both backends)."""
+    along dimensions of a size m that follows it (n, or n + c: a padded or sliced input),
+    each with a window of m and padding m-1 or m on one side (TensorFlow's cumsum, cumprod,
+    cumulative_logsumexp: inclusive or exclusive, forward or reverse). At the bound B the
+    same window reads B + c and B + c - 1 (or B + c); at any n <= B it then covers what n
+    did, for XLA pads the region past the actual size with the init value (the dynamic
+    padder's rule, which dynhlo's reduce-window follows on both backends)."""
     ma, mb = _WINDOW.search(line_a), _WINDOW.search(line_b)
     if ma is None or mb is None:
         return False
@@ -175,10 +176,12 @@ def _cumulative_window(line_a: str, line_b: str, bound: int, size: int) -> bool:
         others_fixed = all(x == y in (None, "1") for k, (x, y) in field.items()
                            if k not in ("size", "pad"))
         one_side = min(lo_a, hi_a) == 0 == min(lo_b, hi_b)
-        if not (others_fixed and one_side
-                and (da[d].strip(), db[d].strip()) == (sa, sb) == (str(bound), str(size))
-                and (lo_a + hi_a - bound, lo_a == 0) == (lo_b + hi_b - size, lo_b == 0)
-                and lo_a + hi_a - bound in (-1, 0)):
+        dim_a, dim_b = da[d].strip(), db[d].strip()
+        if not (others_fixed and one_side and dim_a.isdigit() and dim_b.isdigit()
+                and (dim_a, dim_b) == (sa, sb) and int(dim_a) - bound == int(dim_b) - size
+                and (lo_a + hi_a - int(dim_a), lo_a == 0) == (lo_b + hi_b - int(dim_b),
+                                                            lo_b == 0)
+                and lo_a + hi_a - int(dim_a) in (-1, 0)):
             return False
         moving = True
     return moving
