@@ -263,3 +263,19 @@ def test_tf_diff_reads_the_last_rows_from_the_size():
         np.testing.assert_array_equal(exe(x), x[-2:, 1:4])
     with pytest.raises(dynhlo.DynamicSizeError, match="dynamic-slice"):
         exe(np.zeros((1, 5), np.float32))   # TensorFlow gives one row: refused, not wrong
+
+
+def test_tf_diff_reads_a_window_that_ends_short_of_the_size():
+    # x[-3:-1, 1:4]: slice [n-3:n-1]; x is cut to n-1 rows and its last 2 are read
+    def text(n):
+        return LAST_ROWS.format(n=n, s=n - 3).replace(f"[{n - 3}:{n}]", f"[{n - 3}:{n - 1}]")
+
+    dims, sizes, cuts = moving_tokens(text(8), text(7), "n", 8, 7)
+    assert list(cuts.values()) == [("start", -3)]
+    exe = dynhlo.compile(cut_slices(mark_bounded(text(8), dims, sizes), text(8), cuts))
+    for n in (3, 4, 8):
+        x = np.arange(n * 5, dtype=np.float32).reshape(n, 5)
+        np.testing.assert_array_equal(exe(x), x[-3:-1, 1:4])
+    for n in (0, 1, 2):   # TensorFlow gives fewer rows (or a mirror pad refuses): refused
+        with pytest.raises(dynhlo.DynamicSizeError):
+            exe(np.zeros((n, 5), np.float32))

@@ -309,7 +309,7 @@ def _stride_one(toks, limit: int) -> bool:
 
 
 SLICE_LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
-                         r"(?P<shape>\S+)\s+slice\((?P<typed>\S+\s+)?(?P<operand>%?[\w.\-]+)\)")
+                        r"(?P<shape>\S+)\s+slice\((?P<typed>\S+\s+)?(?P<operand>%?[\w.\-]+)\)")
 
 
 def cut_slices(text: str, base: str, cuts: dict[int, tuple[str, int]]) -> str:
@@ -370,6 +370,12 @@ _SLICE_ENTRIES = re.compile(r"\bslice=\{([^}]*)\}")
 
 
 def dynamic_starts(line: str, m, entries: list) -> list[str]:
+    """The lines that replace slice `line` (`m`: its SLICE_LINE match) by a dynamic-slice of
+    the same widths: from m + k of the operand (cut to m + j rows where j < 0) along the
+    dimensions of `entries` (cut_slices' (dim, "start", 0, k, j)), from the slice's own
+    start along the others. With no entries, the same rows from constant starts: a read
+    past a dimension's actual size is then a DynamicSizeError (XLA's slice would keep fewer
+    rows)."""
     ind, name, shape = m["indent"], m["name"], m["shape"]
     operand = f"{m['typed'] or ''}{m['operand']}"
     spans = [e.strip().strip("[]").split(":") for e in

@@ -40,10 +40,10 @@ from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
-from .tf_folded import align_prefix_literals, is_prefix
-from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
 from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
                             moving_tokens, tokens)
+from .tf_folded import align_prefix_literals, is_prefix
+from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -167,6 +167,10 @@ def _same_constants(base: list, other: list, name: str, bound: int, size: int) -
     """UnsupportedError when an elided constant's values differ between two lowerings (the
     texts match token by token, so the k-th elided constants are the same instruction):
     compared as arrays, not as text, so a constant of millions of values costs no tokens."""
+    if len(base) != len(other):
+        raise UnsupportedError(f"size '{name}' is baked into the program: TensorFlow's text "
+                               f"elides {len(base)} constants at {bound}, {len(other)} at "
+                               f"{size}")
     for (inst, shape, a), (_, _, b) in zip(base, other, strict=True):
         if not is_prefix(a, b):   # the same values, or the first of them (tf_folded.py)
             raise UnsupportedError(f"size '{name}' is baked into the program: the values of "
