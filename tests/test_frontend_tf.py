@@ -349,6 +349,19 @@ def _positions(x, dtype=tf.float32):
     return tf.cast(tf.range(tf.shape(x)[0]), dtype)
 
 
+def _sinusoids(x):
+    """x plus a transformer's position encoding: TensorFlow folds the sines of the positions
+    into one literal of n rows."""
+    angle = _positions(x)[:, None] / tf.pow(100.0, tf.range(4, dtype=tf.float32) / 4)
+    return x + tf.sin(angle)
+
+
+def _causal_attention(x):
+    n = tf.shape(x)[0]
+    mask = 1.0 - tf.linalg.band_part(tf.ones((n, n)), -1, 0)   # folded into a literal
+    return tf.nn.softmax(tf.matmul(x, x, transpose_b=True) - 1e9 * mask) @ x
+
+
 @pytest.mark.parametrize("fn,shape", [
     (lambda x: tf.roll(x, 2, axis=0), "f32[n,5]"),
     (lambda x: tf.roll(x, -3, axis=0), "f32[n,5]"),
@@ -363,9 +376,14 @@ def _positions(x, dtype=tf.float32):
     (lambda x: tf.cast(_positions(x, tf.int32)[:, None] >= _positions(x, tf.int32), tf.float32)
      @ x, "f32[n,5]"),                                                 # a causal mask
     (lambda x: tf.range(tf.shape(x)[0]) + tf.cast(x[:, 0], tf.int32), "f32[n,5]"),
+    (lambda x: tf.cast(tf.sequence_mask(tf.abs(tf.cast(x[:, 0] * 3, tf.int32)),
+                                        tf.shape(x)[0]), tf.float32), "f32[n,5]"),
+    (_sinusoids, "f32[n,4]"),
+    (lambda x: tf.linalg.band_part(tf.matmul(x, x, transpose_b=True), -1, 0), "f32[n,5]"),
+    (_causal_attention, "f32[n,5]"),
 ])
 def test_from_tf_rolls_pads_and_ranges_match_tensorflow(fn, shape):
-    _matches_tensorflow(fn, shape, (0, 1, 2, 5, 8), seed=7, rtol=1e-6)
+    _matches_tensorflow(fn, shape, (0, 1, 2, 5, 8), seed=7, rtol=1e-5)
 
 
 @pytest.mark.parametrize("pads,mode,shortest", [

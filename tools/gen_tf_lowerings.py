@@ -33,6 +33,12 @@ def _rows(x, dtype=None):
     return tf.cast(tf.range(tf.shape(x)[0]), dtype or x.dtype)
 
 
+def _causal_attention(x):
+    n = tf.shape(x)[0]
+    mask = 1.0 - tf.linalg.band_part(tf.ones((n, n)), -1, 0)   # folded into a literal
+    return tf.nn.softmax(tf.matmul(x, x, transpose_b=True) - 1e9 * mask) @ x
+
+
 # name -> (function, argument shape, bound of n)
 CASES = {
     "roll": (lambda x: tf.roll(x, 2, axis=0), "f32[n,3]", 8),
@@ -44,6 +50,7 @@ CASES = {
                                      x.dtype) @ x, "f32[n,3]", 8),
     "range_only": (lambda x: tf.range(tf.shape(x)[0]) * 2, "f32[n,3]", 8),
     "range_elided": (lambda x: x + _rows(x)[:, None], "f32[n,2]", 12),
+    "causal_attention": (_causal_attention, "f32[n,3]", 8),
 }
 
 _SOURCE = re.compile(r' source_file="(?:[^"\\]|\\.)*"| source_line=\d+')
