@@ -169,6 +169,20 @@ def test_tf_diff_keeps_a_cumulative_window_at_the_bound(pads, prefix):
         np.testing.assert_array_equal(exe(x), want)
 
 
+def test_tf_diff_keeps_a_cumulative_window_of_a_dimension_that_follows_the_size():
+    # tf.cumsum of x padded by 3 rows: a window of n + 3, padded by n + 2 (11 and 10 at the
+    # bound); a window of 2n (moving by 2 per row) follows no one dimension and is refused
+    base, other = (CUMSUM.format(n=n + 3, pad=f"{n + 2}_0") for n in (8, 7))
+    dims, sizes, _ = moving_tokens(base, other, "n", 8, 7)
+    exe = dynhlo.compile(mark_bounded(base, dims, sizes))
+    for rows in (0, 3, 4, 11):
+        x = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
+        np.testing.assert_array_equal(exe(x), np.cumsum(x, 0))
+    base, other = (CUMSUM.format(n=2 * n, pad=f"{2 * n - 1}_0") for n in (8, 7))
+    with pytest.raises(dynhlo.UnsupportedError, match="baked"):
+        moving_tokens(base, other, "n", 8, 7)
+
+
 @pytest.mark.parametrize("pads", [("0_0", "0_0"), ("4_3", "3_3"), ("7_1", "6_1")])
 def test_tf_diff_refuses_other_windows_of_the_size(pads):
     # a window of n with no padding is one sum of all rows (a window of 8 at n = 5 would
@@ -249,3 +263,19 @@ def test_tf_diff_reads_the_last_rows_from_the_size():
         np.testing.assert_array_equal(exe(x), x[-2:, 1:4])
     with pytest.raises(dynhlo.DynamicSizeError, match="dynamic-slice"):
         exe(np.zeros((1, 5), np.float32))   # TensorFlow gives one row: refused, not wrong
+
+
+def test_tf_diff_reads_a_window_that_ends_short_of_the_size():
+    # x[-3:-1, 1:4]: slice [n-3:n-1]; x is cut to n-1 rows and its last 2 are read
+    def text(n):
+        return LAST_ROWS.format(n=n, s=n - 3).replace(f"[{n - 3}:{n}]", f"[{n - 3}:{n - 1}]")
+
+    dims, sizes, cuts = moving_tokens(text(8), text(7), "n", 8, 7)
+    assert list(cuts.values()) == [("start", -3)]
+    exe = dynhlo.compile(cut_slices(mark_bounded(text(8), dims, sizes), text(8), cuts))
+    for n in (3, 4, 8):
+        x = np.arange(n * 5, dtype=np.float32).reshape(n, 5)
+        np.testing.assert_array_equal(exe(x), x[-3:-1, 1:4])
+    for n in (0, 1, 2):   # TensorFlow gives fewer rows (or a mirror pad refuses): refused
+        with pytest.raises(dynhlo.DynamicSizeError):
+            exe(np.zeros((n, 5), np.float32))

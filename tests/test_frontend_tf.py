@@ -44,6 +44,8 @@ def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
     lambda x: tf.cumsum(x, 0, exclusive=True, reverse=True),   # padding n after, a slice
     lambda x: tf.math.cumprod(x, 0, reverse=True),
     lambda x: tf.math.cumulative_logsumexp(x, 0),
+    lambda x: tf.cumsum(x[1:], 0),                         # window n - 1
+    lambda x: tf.cumsum(tf.pad(x, [[1, 2], [0, 0]]), 0, reverse=True),   # window n + 3
 ])
 def test_from_tf_takes_cumulative_ops_over_the_dynamic_axis(fn):
     # their reduce-window's window is the row count: at the bound it covers the same rows
@@ -339,3 +341,88 @@ def test_from_tf_eigh_matches_tensorflow(spec, bounds, sizes):
         phase = np.sum(np.conj(want_v) * v, axis=-2, keepdims=True)  # <v_tf, v>: a unit phase
         np.testing.assert_allclose(np.abs(phase), 1, atol=1e-4, err_msg=a.shape)
         np.testing.assert_allclose(v, want_v * phase, atol=1e-4, err_msg=a.shape)
+
+
+# --- tf.roll, mirror pads and tf.range over the dynamic axis (tf_rewrites.py, tf_folded.py) ---
+
+def _positions(x, dtype=tf.float32):
+    return tf.cast(tf.range(tf.shape(x)[0]), dtype)
+
+
+def _sinusoids(x):
+    """x plus a transformer's position encoding: TensorFlow folds the sines of the positions
+    into one literal of n rows."""
+    angle = _positions(x)[:, None] / tf.pow(100.0, tf.range(4, dtype=tf.float32) / 4)
+    return x + tf.sin(angle)
+
+
+def _causal_attention(x):
+    n = tf.shape(x)[0]
+    mask = 1.0 - tf.linalg.band_part(tf.ones((n, n)), -1, 0)   # folded into a literal
+    return tf.nn.softmax(tf.matmul(x, x, transpose_b=True) - 1e9 * mask) @ x
+
+
+@pytest.mark.parametrize("fn,shape", [
+    (lambda x: tf.roll(x, 2, axis=0), "f32[n,5]"),
+    (lambda x: tf.roll(x, -3, axis=0), "f32[n,5]"),
+    (lambda x: tf.roll(x, 11, axis=0), "f32[n,5]"),                  # more than the bound
+    (lambda x: tf.roll(x, [1, -1], axis=[0, 1]), "f32[n,5]"),
+    (lambda x: tf.roll(x, 1, axis=1), "f32[n,m]"),
+    (lambda x: tf.reduce_sum(tf.roll(x, 3, axis=0) * x, 0), "f32[n,5]"),
+    (lambda x: tf.pad(x, [[0, 0], [1, 2]], mode="SYMMETRIC"), "f32[n,5]"),
+    (lambda x: x * _positions(x)[:, None], "f32[n,5]"),
+    (lambda x: x + tf.gather(tf.constant([[2.0], [3.0]]), tf.range(tf.shape(x)[0]) % 2),
+     "f32[n,5]"),
+    (lambda x: tf.cast(_positions(x, tf.int32)[:, None] >= _positions(x, tf.int32), tf.float32)
+     @ x, "f32[n,5]"),                                                 # a causal mask
+    (lambda x: tf.range(tf.shape(x)[0]) + tf.cast(x[:, 0], tf.int32), "f32[n,5]"),
+    (lambda x: tf.cast(tf.sequence_mask(tf.abs(tf.cast(x[:, 0] * 3, tf.int32)),
+                                        tf.shape(x)[0]), tf.float32), "f32[n,5]"),
+    (_sinusoids, "f32[n,4]"),
+    (lambda x: tf.linalg.band_part(tf.matmul(x, x, transpose_b=True), -1, 0), "f32[n,5]"),
+    (_causal_attention, "f32[n,5]"),
+])
+def test_from_tf_rolls_pads_and_ranges_match_tensorflow(fn, shape):
+    _matches_tensorflow(fn, shape, (0, 1, 2, 5, 8), seed=7, rtol=1e-5)
+
+
+@pytest.mark.parametrize("pads,mode,shortest", [
+    ([[2, 1], [1, 1]], "REFLECT", 3),          # TensorFlow: each pad < n
+    ([[3, 0], [0, 0]], "REFLECT", 4),
+    ([[0, 0], [2, 2]], "REFLECT", 1),          # even a pad of 0 needs a row to reflect
+    ([[0, 2], [1, 0]], "SYMMETRIC", 2),        # each pad <= n
+    ([[2, 1], [0, 0]], "SYMMETRIC", 2),
+])
+def test_from_tf_mirror_pads_match_or_refuse_as_tensorflow_does(pads, mode, shortest):
+    def fn(x):
+        return tf.pad(x, pads, mode=mode)
+
+    _matches_tensorflow(fn, "f32[n,5]", range(shortest, 9), seed=8, rtol=0)
+    exe = dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+    for n in range(shortest):
+        x = np.ones((n, 5), np.float32)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="paddings must be"):
+            fn(tf.constant(x))
+        with pytest.raises(dynhlo.DynamicSizeError, match="MirrorPad"):
+            exe(x)
+
+
+def test_from_tf_range_of_a_bound_whose_literal_is_elided():
+    # 40 positions: TensorFlow's text writes `{...}` at the bound, the values at 21
+    fn = lambda x: x * _positions(x)[:, None]  # noqa: E731
+    exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 40})
+    for n in (0, 1, 21, 40):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        np.testing.assert_allclose(exe(x), fn(tf.constant(x)).numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn,match", [
+    (lambda x: x + tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),
+     "op 'StatelessRandomNormalV2' draws random numbers"),
+    (lambda x: x + tf.random.uniform(tf.shape(x), seed=1), r"baked.*%RandomUniform"),
+    (lambda x: x * tf.cast(tf.range(tf.shape(x)[0] - 1, -1, -1), x.dtype)[:, None],
+     r"structure changes.*first in: %\S+ = f32\[8,1\]\{1,0\} constant\(\{ \{7\}, \{6\}"),
+])
+def test_from_tf_refusals_name_the_op(fn, match):
+    with pytest.raises(dynhlo.UnsupportedError, match=match):
+        dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})

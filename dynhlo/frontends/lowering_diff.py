@@ -17,8 +17,12 @@ size must be one of:
   1: the slice keeps the limit it has at the bound and its result is cut to m-k-s at run
   time (`cut_slices`: XLA's slice of a dynamic dimension that stops short of its bound keeps
   the operand's size);
-- the start of a slice `[m-k:m]` (`x[-1]`, `x[-2:]`), stride 1: it becomes a dynamic-slice
-  of k rows from m-k (`cut_slices`);
+- the start (and limit) of a slice `[m-k:m-j]`, k >= j >= 0 (`x[-1]`, `x[-2:]`, a mirror
+  pad's `[m-3:m-1]`, `[m:m]`), stride 1: it becomes a dynamic-slice of k-j rows from m-k,
+  of the operand cut to m-j rows where j > 0 (`cut_slices`);
+- the window of a dynamic-slice that is the whole of an operand dimension that follows the
+  size (XLA's rule keeps the operand's size), or, in the entry computation, the size itself
+  (n rows of a larger dimension: tf.roll's; tf_rewrites.size_windows reads it at run time);
 Anything else that moves (a pad amount, `0.015625` = 1/64, a window size) means the size is
 baked into the program and is refused, quoting its line: running it at another size would
 be silently wrong. So does a word that moves (`true` -> `false`: a folded `n > 5`; `0.25` ->
@@ -27,6 +31,7 @@ be silently wrong. So does a word that moves (`true` -> `false`: a folded `n > 5
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from ..errors import UnsupportedError
@@ -61,7 +66,8 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
     a, b = tokens(base), tokens(other)
     if len(a) != len(b):
         raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
-                               f"{size}): TensorFlow lowers it differently per size")
+                               f"{size}): TensorFlow lowers it differently per size"
+                               f"{_random_op(base, _first_changed_line(base, other))}")
     entry = _entry_span(base)
     dims, constants, names, cuts = set(), set(), _Names(), {}
     for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
@@ -81,6 +87,8 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
                     int(ta) - bound == int(tb) - size:
                 continue  # to the end of a dimension that follows the size (not where the
                 # dim cut is another's: y[:n] of y [m, ...] gave m rows)
+            if cuts.get(i - 2, ("",))[0] == "start":
+                continue  # the end of a window of the last rows: its start says how it moves
         if ta == str(bound) and tb == str(size) and _is_scalar_s32_constant(a, i) and \
                 entry[0] <= pos < entry[1]:
             constants.add(i)
@@ -95,11 +103,46 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
             continue
         if _cumulative_window(line_at(base, pos), line_at(other, b[i][1]), bound, size):
             continue
-        if _in_slice_sizes(a, i) and _whole_gather_slices(
+        if _in_slice_sizes(a, i) is not None and _whole_gather_slices(
                 line_at(base, pos), line_at(other, b[i][1]), bound, size):
+            continue
+        window = _dynamic_slice_window(a, i, line_at(base, pos), line_at(other, b[i][1]),
+                                       bound, size)
+        if window == "size" and entry[0] <= pos < entry[1]:   # sized from an argument
+            cuts[i] = ("window", 0)
+            continue
+        if window == "whole":
             continue
         raise baked(name, ta, tb, bound, size, line_at(base, pos))
     return dims, constants, cuts
+
+
+def _first_changed_line(base: str, other: str) -> str:
+    """The first line of `base` (or of `other`, where it has one more) that the other text
+    has no counterpart of, numbers aside (difflib over the lines with their numbers blanked:
+    instruction counters and dimensions differ on every line)."""
+    a, b = ([_DIGITS.sub("#", line) for line in text.split("\n")] for text in (base, other))
+    for tag, i1, _, j1, _ in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            return (base.split("\n")[i1] if tag != "insert" else other.split("\n")[j1]).strip()
+    return "?"
+
+
+_DIGITS = re.compile(r"\d+")
+_OP_OF_LINE = re.compile(r"^(?:ROOT\s+)?%?([A-Za-z][\w\-]*)\.\d+\s*=")
+
+
+def _random_op(base: str, line: str) -> str:
+    """`, first in: <line>`, and where that line is of a TensorFlow op (the name before the
+    instruction counter) that draws random numbers in `base`, that it does: the numbers
+    drawn at each shape differ (TensorFlow draws them at the actual size)."""
+    m = _OP_OF_LINE.match(line)
+    drawn = m is not None and re.search(rf"^\s*%?{re.escape(m.group(1))}\.\d+\s*=[^\n]*? "
+                                        r"rng(?:-bit-generator)?\(", base, re.M)
+    return f", first in: {line[:300]}" + (
+        f" (TensorFlow's op '{m.group(1)}' draws random numbers of a shape that follows the "
+        "size: they differ at each shape, so no one program gives them at every size)"
+        if drawn else "")
 
 
 _WINDOW = re.compile(r"\breduce-window\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\].*?"
@@ -108,11 +151,12 @@ _WINDOW = re.compile(r"\breduce-window\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]
 
 def _cumulative_window(line_a: str, line_b: str, bound: int, size: int) -> bool:
     """True when the lines are one reduce-window whose window moves with the size only
-    along dimensions of size n, each with a window of n and padding n-1 or n on one side
-    (TensorFlow's cumsum, cumprod, cumulative_logsumexp: inclusive or exclusive, forward or
-    reverse). At the bound B the same window reads B and B-1 (or B); at any n <= B it then
-    covers what n did, for XLA pads the region past the actual size with the init value
-    (the dynamic padder's rule, which dynhlo's reduce-window follows on both backends)."""
+    along dimensions of a size m that follows it (n, or n + c: a padded or sliced input),
+    each with a window of m and padding m-1 or m on one side (TensorFlow's cumsum, cumprod,
+    cumulative_logsumexp: inclusive or exclusive, forward or reverse). At the bound B the
+    same window reads B + c and B + c - 1 (or B + c); at any n <= B it then covers what n
+    did, for XLA pads the region past the actual size with the init value (the dynamic
+    padder's rule, which dynhlo's reduce-window follows on both backends)."""
     ma, mb = _WINDOW.search(line_a), _WINDOW.search(line_b)
     if ma is None or mb is None:
         return False
@@ -132,10 +176,12 @@ def _cumulative_window(line_a: str, line_b: str, bound: int, size: int) -> bool:
         others_fixed = all(x == y in (None, "1") for k, (x, y) in field.items()
                            if k not in ("size", "pad"))
         one_side = min(lo_a, hi_a) == 0 == min(lo_b, hi_b)
-        if not (others_fixed and one_side
-                and (da[d].strip(), db[d].strip()) == (sa, sb) == (str(bound), str(size))
-                and (lo_a + hi_a - bound, lo_a == 0) == (lo_b + hi_b - size, lo_b == 0)
-                and lo_a + hi_a - bound in (-1, 0)):
+        dim_a, dim_b = da[d].strip(), db[d].strip()
+        if not (others_fixed and one_side and dim_a.isdigit() and dim_b.isdigit()
+                and (dim_a, dim_b) == (sa, sb) and int(dim_a) - bound == int(dim_b) - size
+                and (lo_a + hi_a - int(dim_a), lo_a == 0) == (lo_b + hi_b - int(dim_b),
+                                                            lo_b == 0)
+                and lo_a + hi_a - int(dim_a) in (-1, 0)):
             return False
         moving = True
     return moving
@@ -145,13 +191,42 @@ _GATHER = re.compile(r"\bgather\((?P<type>[a-z][a-z0-9]*)\[(?P<dims>[^\]]*)\].*?
                      r"\bslice_sizes=\{(?P<sizes>[^}]*)\}")
 
 
-def _in_slice_sizes(toks, i: int) -> bool:
-    """True when token i is an entry of a `slice_sizes={...}` attribute."""
+def _in_slice_sizes(toks, i: int, attribute: str = "slice_sizes") -> int | None:
+    """The entry number of token i in an `attribute={...}` list (gather's slice_sizes),
+    else None."""
     j = i
     while j > 0 and toks[j][0] not in ("{", "}", "(", ")", "="):
         j -= 1
-    return j >= 2 and toks[j][0] == "{" and toks[j - 1][0] == "=" and \
-        toks[j - 2][0] == "slice_sizes"
+    if j >= 2 and toks[j][0] == "{" and toks[j - 1][0] == "=" and toks[j - 2][0] == attribute:
+        return sum(t == "," for t, _ in toks[j:i])
+    return None
+
+
+_DYNAMIC_SLICE = re.compile(r"\bdynamic-slice\([a-z][a-z0-9]*\[(?P<dims>[^\]]*)\].*?"
+                            r"\bdynamic_slice_sizes=\{(?P<sizes>[^}]*)\}")
+
+
+def _dynamic_slice_window(toks, i: int, line_a: str, line_b: str, bound: int,
+                          size: int) -> str | None:
+    """How the dynamic-slice window size at token i moves with the size: "whole" where it
+    is the whole of an operand dimension that follows the size (the result keeps the
+    operand's size: XLA's rule), "size" where it is the size itself, n rows of a larger
+    dimension (tf.roll's n rows of the doubled input), else None."""
+    entry = _in_slice_sizes(toks, i, "dynamic_slice_sizes")
+    ma, mb = _DYNAMIC_SLICE.search(line_a), _DYNAMIC_SLICE.search(line_b)
+    if entry is None or ma is None or mb is None:
+        return None
+    da, db = ma["dims"].split(","), mb["dims"].split(",")
+    sa, sb = ma["sizes"].split(","), mb["sizes"].split(",")
+    if not entry < len(da) == len(db) == len(sa) == len(sb):
+        return None
+    (dim_a, dim_b), (size_a, size_b) = ((x[entry].strip().lstrip("<=") for x in pair)
+                                        for pair in ((da, db), (sa, sb)))
+    if not all(v.isdigit() for v in (dim_a, dim_b, size_a, size_b)):
+        return None
+    if (dim_a, dim_b) == (size_a, size_b) and int(dim_a) - bound == int(dim_b) - size:
+        return "whole"
+    return "size" if (size_a, size_b) == (str(bound), str(size)) else None
 
 
 def _whole_gather_slices(line_a: str, line_b: str, bound: int, size: int) -> bool:
@@ -207,19 +282,21 @@ def _short_limit(a, b, i: int, bound: int, size: int) -> int | None:
 
 
 def _tail_start(a, b, i: int, bound: int, size: int) -> int | None:
-    """k < 0 when token i is the start of a stride-1 slice entry `[m+k:m]` of a dimension m
-    that follows the size (`x[-1]`, `x[-2:]`: the last -k rows), else None."""
+    """k <= 0 when token i is the start of a stride-1 slice entry `[m+k:m+j]`, k <= j <= 0,
+    of a dimension m that follows the size, k and j the same in both lowerings (`x[-1]`,
+    `x[-2:]`: the last -k rows; `[m-3:m-1]`: a reflecting pad's rows; `[m:m]`: none), else
+    None."""
     if not (i >= 1 and a[i - 1][0] == "[" and [t for t, _ in a[i + 1:i + 2]] == [":"]
             and _is_number(a[i][0]) and _is_number(b[i][0]) and _is_slice_limit(a, i + 2)):
         return None
     limit = i + 2
     cut = _sliced_dim(a, limit)
-    if cut is None or not _stride_one(a, limit):
+    if cut is None or not _stride_one(a, limit) or not _is_number(b[limit][0]):
         return None
     dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
-    shift = int(a[i][0]) - dim_a
-    if dim_a - bound != dim_b - size or (a[limit][0], b[limit][0]) != (a[cut][0], b[cut][0]) \
-            or int(b[i][0]) - dim_b != shift or shift >= 0:
+    shift, end = int(a[i][0]) - dim_a, int(a[limit][0]) - dim_a
+    if dim_a - bound != dim_b - size or int(b[limit][0]) - dim_b != end \
+            or int(b[i][0]) - dim_b != shift or not shift <= end <= 0:
         return None
     return shift
 
@@ -231,8 +308,8 @@ def _stride_one(toks, limit: int) -> bool:
     return after[:1] == ["]"] or after == [":", "1", "]"]
 
 
-_SLICE_LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
-                         r"(?P<shape>\S+)\s+slice\((?P<typed>\S+\s+)?(?P<operand>%?[\w.\-]+)\)")
+SLICE_LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
+                        r"(?P<shape>\S+)\s+slice\((?P<typed>\S+\s+)?(?P<operand>%?[\w.\-]+)\)")
 
 
 def cut_slices(text: str, base: str, cuts: dict[int, tuple[str, int]]) -> str:
@@ -242,24 +319,29 @@ def cut_slices(text: str, base: str, cuts: dict[int, tuple[str, int]]) -> str:
     - a limit at m + k: the slice is followed by a set-dimension-size to max(m + k - start, 0)
       (its result then has the size the lowering at n wrote); the slice is renamed
       `<name>.dynhlo_uncut` and the cut takes its name (and ROOT);
-    - a start at m + k before a limit at m: the slice becomes a dynamic-slice of -k rows
-      from m + k (its static result is the lowering's; below -k rows the read past the
-      size is a DynamicSizeError at run time)."""
+    - a start at m + k before a limit at m + j (k <= j <= 0): the operand is cut to m + j
+      rows (a set-dimension-size, where j < 0) and the slice becomes a dynamic-slice of its
+      last j - k rows (its static result is the lowering's). Below -k rows the dynamic-slice
+      reads past the size and below -j the cut is negative: a DynamicSizeError at run time
+      either way (TensorFlow refuses a reflecting pad that long), never rows of another
+      place."""
     toks = tokens(base)
-    per_line: dict[int, list[tuple[int, str, int, int]]] = {}
+    per_line: dict[int, list[tuple[int, str, int, int, int]]] = {}
     for i, (kind, shift) in cuts.items():
         entry = sum(1 for t, _ in toks[_entry_open(toks, i):i] if t == "[") - 1
         start = int(toks[i - 2][0]) if kind == "limit" else 0
+        end = shift if kind == "limit" else \
+            int(toks[i + 2][0]) - int(toks[_sliced_dim(toks, i + 2)][0])
         per_line.setdefault(base.count("\n", 0, toks[i][1]), []).append(
-            (entry, kind, start, shift))
+            (entry, kind, start, shift, end))
     lines = text.split("\n")
     for number, entries in sorted(per_line.items(), reverse=True):
-        m = _SLICE_LINE.match(lines[number])
-        kinds = {kind for _, kind, _, _ in entries}
+        m = SLICE_LINE.match(lines[number])
+        kinds = {entry[1] for entry in entries}
         if m is None or len(kinds) > 1:
             raise UnsupportedError(f"a slice that follows a size is not written as expected: "
                                    f"{lines[number].strip()[:300]}")
-        rewrite = _cut_limits if kinds == {"limit"} else _dynamic_starts
+        rewrite = _cut_limits if kinds == {"limit"} else dynamic_starts
         lines[number:number + 1] = rewrite(lines[number], m, sorted(entries))
     return "\n".join(lines)
 
@@ -270,12 +352,10 @@ def _cut_limits(line: str, m, entries: list) -> list[str]:
     uncut = f"{name}.dynhlo_uncut"
     new = [ind + line[m.end("root") if m["root"] else len(ind):].replace(name, uncut, 1)]
     value = uncut
-    for k, (dim, _, start, shift) in enumerate(entries):
+    for k, (dim, _, start, shift, _) in enumerate(entries):
         at = f"{name}.dynhlo_cut{k}"
-        new += [f"{ind}{at}.size = s32[] get-dimension-size({operand}), dimensions={{{dim}}}",
-                f"{ind}{at}.minus = s32[] constant({start - shift})",
-                f"{ind}{at}.less = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)",
-                f"{ind}{at}.zero = s32[] constant(0)",
+        new += _minus_size(ind, at, operand, dim, start - shift, f"{at}.less")
+        new += [f"{ind}{at}.zero = s32[] constant(0)",
                 f"{ind}{at}.kept = s32[] maximum(s32[] {at}.less, s32[] {at}.zero)"]
         last = k == len(entries) - 1
         target = name if last else f"{at}.value"
@@ -289,7 +369,13 @@ def _cut_limits(line: str, m, entries: list) -> list[str]:
 _SLICE_ENTRIES = re.compile(r"\bslice=\{([^}]*)\}")
 
 
-def _dynamic_starts(line: str, m, entries: list) -> list[str]:
+def dynamic_starts(line: str, m, entries: list) -> list[str]:
+    """The lines that replace slice `line` (`m`: its SLICE_LINE match) by a dynamic-slice of
+    the same widths: from m + k of the operand (cut to m + j rows where j < 0) along the
+    dimensions of `entries` (cut_slices' (dim, "start", 0, k, j)), from the slice's own
+    start along the others. With no entries, the same rows from constant starts: a read
+    past a dimension's actual size is then a DynamicSizeError (XLA's slice would keep fewer
+    rows)."""
     ind, name, shape = m["indent"], m["name"], m["shape"]
     operand = f"{m['typed'] or ''}{m['operand']}"
     spans = [e.strip().strip("[]").split(":") for e in
@@ -297,23 +383,37 @@ def _dynamic_starts(line: str, m, entries: list) -> list[str]:
     if any(len(span) == 3 and span[2] != "1" for span in spans):
         raise UnsupportedError(f"a strided slice of a size's last rows is not supported: "
                                f"{line.strip()[:300]}")
-    tails = {dim: shift for dim, _, _, shift in entries}
-    new, starts, sizes = [], [], []
+    ends = {dim: end for dim, _, _, _, end in entries}
+    new, starts, sizes, value = [], [], [], operand
+    for dim, end in sorted(ends.items()):   # cut to m + j rows where the window ends short
+        if end < 0:
+            if not m["typed"]:
+                raise UnsupportedError(f"a slice of a size's last rows needs its operand's "
+                                       f"type written: {line.strip()[:300]}")
+            at = f"{name}.dynhlo_end{dim}"
+            new += _minus_size(ind, at, value, dim, -end, f"{at}.rows")
+            new.append(f"{ind}{at} = {m['typed'].strip()} set-dimension-size({value}, "
+                       f"s32[] {at}.rows), dimensions={{{dim}}}")
+            value = f"{m['typed'].strip()} {at}"
     for dim, span in enumerate(spans):
         at = f"{name}.dynhlo_start{dim}"
         starts.append(f"s32[] {at}")
-        if dim in tails:
-            new += [f"{ind}{at}.size = s32[] get-dimension-size({operand}), "
-                    f"dimensions={{{dim}}}",
-                    f"{ind}{at}.minus = s32[] constant({-tails[dim]})",
-                    f"{ind}{at} = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)"]
-            sizes.append(str(-tails[dim]))
+        width = int(span[1]) - int(span[0])
+        if dim in ends:   # the last `width` rows of the (cut) operand
+            new += _minus_size(ind, at, value, dim, width, at)
         else:
             new.append(f"{ind}{at} = s32[] constant({span[0]})")
-            sizes.append(str(int(span[1]) - int(span[0])))
-    new.append(f"{ind}{m['root'] or ''}{name} = {shape} dynamic-slice({operand}, "
+        sizes.append(str(width))
+    new.append(f"{ind}{m['root'] or ''}{name} = {shape} dynamic-slice({value}, "
                f"{', '.join(starts)}), dynamic_slice_sizes={{{','.join(sizes)}}}")
     return new
+
+
+def _minus_size(ind: str, at: str, value: str, dim: int, k: int, result: str) -> list[str]:
+    """Lines that compute `result = s32[] (dimension dim of value's size) - k`."""
+    return [f"{ind}{at}.size = s32[] get-dimension-size({value}), dimensions={{{dim}}}",
+            f"{ind}{at}.minus = s32[] constant({k})",
+            f"{ind}{result} = s32[] subtract(s32[] {at}.size, s32[] {at}.minus)"]
 
 
 def _entry_open(toks, i: int) -> int:

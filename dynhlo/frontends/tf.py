@@ -5,16 +5,20 @@ TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_
 with each named size changed, and compares the texts number by number (lowering_diff.py): a
 dimension that moves with a size becomes `<=B`, a scalar count equal to the size (a mean's
 divisor) reads the size at run time, a slice that stops k short of the size (`x[:-1]`) is cut
-to n-k at run time, one of the last k rows (`x[-1]`) reads them from n-k, a cumulative window
-of the size (tf.cumsum) and a gather of whole columns keep the bound's, and
-anything else that moves means the size is baked into the program: from_tf refuses and
-quotes that line, since running it at another size would be silently wrong. A dimension that
-follows a size but that nothing in the program computes (a shape TensorFlow folded into a
-broadcast of a constant: tf.ones_like) is set to its argument dimension's size; random
-numbers of such a shape are refused (TensorFlow draws them at the actual shape), and so is a
-large constant (elided `{...}` in TF's text, compared as arrays from the module's proto)
-whose values move. tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already
-read `<=N` and stay as they are.
+to n-k at run time, one of the last k rows (`x[-1]`, a mirror pad's `[n-3:n-1]`) reads them
+from n-k, a cumulative window of the size (tf.cumsum) and a gather of whole columns keep the
+bound's, a dynamic-slice of n rows (tf.roll) reads n rows at run time, and a literal whose
+values at smaller sizes are the first of the bound's (tf.range(n), folded) is one literal
+of `<=B` values (tf_folded.py); anything else that moves means the size is baked into the
+program: from_tf refuses and quotes that line, since running it at another size would be
+silently wrong. The fixed rows a MirrorPad reflects must exist at run time, as TensorFlow
+requires (tf_rewrites.py). A dimension that follows a size but that nothing in the program
+computes (a shape TensorFlow folded into a broadcast of a constant: tf.ones_like, or that
+literal) is set to its argument dimension's size; random numbers of such a shape are
+refused (TensorFlow draws them at the actual shape), and so is a large constant (elided
+`{...}` in TF's text, compared as arrays from the module's proto) whose values move.
+tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already read `<=N` and stay
+as they are.
 
 Only the sizes bound - 1 and bound // 2 + 1 are compared: a function that TensorFlow folds
 differently only at smaller sizes (`n > 2` folded to a constant) is not caught.
@@ -38,6 +42,8 @@ from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
 from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
                             moving_tokens, tokens)
+from .tf_folded import align_prefix_literals, is_prefix
+from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -82,6 +88,15 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     except ImportError as exc:
         raise UnsupportedError(f"from_tf needs tensorflow ({exc}); pip install "
                                "\"dynhlo[tf]\"") from None
+    parsed = [parse_symbolic_shape(s) for s in shapes]
+    return module_from_lowerings(lambda sizes: lower_tf(fn, parsed, sizes), shapes, bounds)
+
+
+def module_from_lowerings(lower, shapes: list[str], bounds: dict) -> HloModule:
+    """The HloModule of a function that `lower(sizes)` lowers at static sizes (name -> size),
+    giving (HLO text, elided constants) as lower_tf does, with each named dimension of
+    `shapes` `<=bound`: tf_module's work, with TensorFlow's lowering passed in (tests give
+    texts TensorFlow wrote once)."""
     bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
     parsed = [parse_symbolic_shape(s) for s in shapes]
     names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
@@ -89,11 +104,12 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     if missing or sorted(set(bounds) - set(names)):
         raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
                                f"bounds {sorted(bounds)}")
-    base, constants = lower_tf(fn, parsed, bounds)
-    base = _without_metadata(base)
-    dims, sizes, cuts = _compare(fn, parsed, bounds, names, base, constants)
-    marked = fill_elided_constants(cut_slices(mark_bounded(base, dims, sizes), base, cuts),
-                                   constants)
+    raw, constants = lower(bounds)
+    base = _without_metadata(raw)
+    dims, sizes, cuts, windows = _compare(lower, parsed, bounds, names, base, constants)
+    marked = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
+    marked = strict_slices(size_windows(marked, base, windows), mirror_pad_slices(raw))
+    marked = fill_elided_constants(marked, constants)
     module = parse_hlo(marked)
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
@@ -106,46 +122,57 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
     return module
 
 
-def _compare(fn, parsed: list, bounds: dict, names: list, base: str,
-             constants: list) -> tuple[dict, dict, dict]:
+def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
+             constants: list) -> tuple[dict, dict, dict, dict]:
     """(dimensions -> the name they follow, size constants -> (parameter, dimension), slice
-    bounds that follow a size -> (kind, shift) as moving_tokens gives them): the tokens of
-    `base` that move with each name, from lowerings at two smaller sizes (lowering_diff.py)."""
+    bounds that follow a size -> (kind, shift) as moving_tokens gives them, dynamic-slice
+    windows that are a size -> (parameter, dimension)): the tokens of `base` that move with
+    each name, from lowerings at two smaller sizes (lowering_diff.py)."""
     dims: dict[int, str] = {}
     sizes: dict[int, tuple[int, int]] = {}
     cuts: dict[int, tuple[str, int]] = {}
+    windows: dict[int, tuple[int, int]] = {}
     for n in names:
         seen = []
+        where = next((p, d) for p, (_, shape) in enumerate(parsed)
+                     for d, dim in enumerate(shape) if dim == n)
         for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
-            other, others = lower_tf(fn, parsed, {**bounds, n: size})
-            moved, counts, short = moving_tokens(base, _without_metadata(other), n,
-                                                 bounds[n], size)
+            other, others = lower({**bounds, n: size})
+            other, others = align_prefix_literals(base, _without_metadata(other), constants,
+                                                  others)
+            moved, counts, short = moving_tokens(base, other, n, bounds[n], size)
             _same_constants(constants, others, n, bounds[n], size)
             for i in moved:
                 dims.setdefault(i, n)
             seen.append(counts)
             for i, shift in short.items():   # n-k at every size, for one name only
-                if cuts.setdefault(i, shift) != shift:
+                if shift[0] == "window":
+                    if windows.setdefault(i, where) != where:
+                        raise UnsupportedError(f"a dynamic-slice window follows two sizes, "
+                                               f"in: {line_at(base, tokens(base)[i][1])[:300]}")
+                elif cuts.setdefault(i, shift) != shift:
                     raise UnsupportedError(f"size '{n}' is baked into the program: a slice "
                                            "bound that moves by another amount, in: "
                                            f"{line_at(base, tokens(base)[i][1])[:300]}")
-        where = next((p, d) for p, (_, shape) in enumerate(parsed)
-                     for d, dim in enumerate(shape) if dim == n)
         for i in set().union(*seen):   # equal to n at every size, and to no other name
             if i in sizes or not all(i in counts for counts in seen):
                 raise UnsupportedError(f"size '{n}' is baked into the program: a constant "
                                        f"that follows it only at some sizes, in: "
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
             sizes[i] = where
-    return dims, sizes, cuts
+    return dims, sizes, cuts, windows
 
 
 def _same_constants(base: list, other: list, name: str, bound: int, size: int) -> None:
     """UnsupportedError when an elided constant's values differ between two lowerings (the
     texts match token by token, so the k-th elided constants are the same instruction):
     compared as arrays, not as text, so a constant of millions of values costs no tokens."""
+    if len(base) != len(other):
+        raise UnsupportedError(f"size '{name}' is baked into the program: TensorFlow's text "
+                               f"elides {len(base)} constants at {bound}, {len(other)} at "
+                               f"{size}")
     for (inst, shape, a), (_, _, b) in zip(base, other, strict=True):
-        if a.shape != b.shape or a.tobytes() != b.tobytes():
+        if not is_prefix(a, b):   # the same values, or the first of them (tf_folded.py)
             raise UnsupportedError(f"size '{name}' is baked into the program: the values of "
                                    f"constant '{inst}' ({shape}) change when '{name}' goes "
                                    f"from {bound} to {size}")

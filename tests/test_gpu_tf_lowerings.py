@@ -1,0 +1,29 @@
+"""from_tf's rewrites of TensorFlow's roll, mirror pad and range (tests/test_tf_lowerings.py)
+on the GPU backend, against the CPU backend: the same values, and the same DynamicSizeError
+where TensorFlow refuses a pad."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gpucheck import GPU  # skips without torch/triton; interpreter mode first
+
+import dynhlo  # noqa: E402
+from dynhlo.frontends.tf import module_from_lowerings  # noqa: E402
+from test_tf_lowerings import _lowering, _rows  # noqa: E402
+
+
+@pytest.mark.parametrize("name", ["roll", "pad_reflect", "range_mask"])
+def test_gpu_runs_tf_rewrites_as_the_cpu_does(name):
+    module = module_from_lowerings(_lowering(name), ["f32[n,3]"], {"n": 8})
+    cpu, gpu = dynhlo.compile(module), dynhlo.compile(module, **GPU)
+    for n in (0, 1, 3, 8):
+        x = _rows(n, 3)
+        if name == "pad_reflect" and n < 3:   # TensorFlow: each pad < n
+            for exe in (cpu, gpu):
+                with pytest.raises(dynhlo.DynamicSizeError, match="MirrorPad"):
+                    exe(x)
+            continue
+        got = gpu(x)
+        np.testing.assert_allclose(np.asarray(got.cpu() if hasattr(got, "cpu") else got),
+                                   cpu(x), rtol=1e-6, err_msg=f"n={n}")

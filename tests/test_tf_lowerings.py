@@ -1,0 +1,155 @@
+"""from_tf's comparison of lowerings, run on texts TensorFlow wrote (tests/data/tf_lowerings,
+made by tools/gen_tf_lowerings.py; CI has no TensorFlow): tf.roll, mirror pads and tf.range
+over the dynamic axis, each against NumPy at sizes 0, 1, small and the bound. Where
+TensorFlow refuses a size (a pad longer than the rows it mirrors) the executable raises a
+DynamicSizeError, never an answer.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo.frontends.tf import module_from_lowerings
+from dynhlo.hlo.printer import print_module
+from dynhlo.hlo.values import parse_shape
+
+DATA = os.path.join(os.path.dirname(__file__), "data", "tf_lowerings")
+
+
+def _lowering(name: str):
+    """lower(sizes) for module_from_lowerings: the stored text (and elided constants) of
+    case `name` at sizes["n"]."""
+    def lower(sizes):
+        path = os.path.join(DATA, f"{name}.{sizes['n']}")
+        with open(path + ".hlo") as f:
+            text = f.read()
+        if not os.path.exists(path + ".npz"):
+            return text, []
+        data = np.load(path + ".npz")
+        return text, [(str(n), parse_shape(str(s)), data[f"value{k}"])
+                      for k, (n, s) in enumerate(zip(data["names"], data["shapes"]))]
+    return lower
+
+
+def _executable(name: str, shape: str, bound: int):
+    return dynhlo.compile(module_from_lowerings(_lowering(name), [shape], {"n": bound}))
+
+
+def _rows(n: int, cols: int) -> np.ndarray:
+    return (np.arange(n * cols, dtype=np.float32).reshape(n, cols) * 0.5 - 3) ** 2
+
+
+def _cumulative(x):
+    return np.cumsum(x, 0)
+
+
+def _causal_attention(x):
+    """softmax(x x^T, row i over columns j <= i) x, by hand."""
+    scores = x @ x.T
+    scores = np.where(np.tril(np.ones_like(scores)) > 0, scores, -np.inf)
+    weights = np.exp(scores - scores.max(1, keepdims=True, initial=-np.inf))
+    return (weights / weights.sum(1, keepdims=True)) @ x
+
+
+@pytest.mark.parametrize("name,expected", [
+    ("roll", lambda x: np.roll(x, 2, axis=0)),
+    ("roll_2d", lambda x: np.roll(x, (-3, 1), axis=(0, 1))),
+    ("range_scale", lambda x: x * np.arange(len(x), dtype=np.float32)[:, None]),
+    ("range_mask", _cumulative),   # (i >= j) of tf.range(n) twice, matrix times x
+    ("range_only", lambda x: np.arange(len(x), dtype=np.int32) * 2),
+    ("causal_attention", _causal_attention),   # a band_part mask TensorFlow folded
+])
+def test_from_tf_lowerings_match_numpy_at_every_size(name, expected):
+    exe = _executable(name, "f32[n,3]", 8)
+    for n in (0, 1, 2, 5, 8):
+        x = _rows(n, 3)
+        got, want = np.asarray(exe(x)), expected(x)
+        assert got.shape == want.shape and got.dtype == want.dtype, (n, got.shape)
+        np.testing.assert_allclose(got, want, rtol=1e-5, err_msg=f"n={n}")
+
+
+def test_from_tf_roll_reads_n_rows_of_the_doubled_input():
+    # TensorFlow concatenates x with itself and takes n rows from n - 2: the window of the
+    # bound's 8 rows ran past the 2n valid rows; it reads the operand extended to its bound
+    # from a start clamped to [0, 2n - n], and is cut to n rows
+    text = print_module(module_from_lowerings(_lowering("roll"), ["f32[n,3]"], {"n": 8}))
+    assert "f32[<=16,3]{1,0} concatenate(" in text
+    assert "clamp(" in text and "dynamic_slice_sizes={8,3}" in text
+    assert "f32[<=8,3]{1,0} set-dimension-size(" in text
+
+
+@pytest.mark.parametrize("name,pads,mode,shortest", [
+    ("pad_reflect", ((2, 1), (1, 1)), "reflect", 3),     # TensorFlow: pad < n
+    ("pad_symmetric", ((0, 2), (1, 0)), "symmetric", 2),  # TensorFlow: pad <= n
+])
+def test_from_tf_mirror_pads_match_numpy_or_refuse_short_inputs(name, pads, mode, shortest):
+    exe = _executable(name, "f32[n,3]", 8)
+    for n in range(shortest, 9):
+        x = _rows(n, 3)
+        np.testing.assert_array_equal(exe(x), np.pad(x, pads, mode=mode), err_msg=f"n={n}")
+    for n in range(shortest):   # TensorFlow refuses these pads; XLA's rows would be others
+        with pytest.raises(dynhlo.DynamicSizeError, match="MirrorPad"):
+            exe(_rows(n, 3))
+
+
+def test_from_tf_range_of_an_elided_literal():
+    # 12 values are elided in TensorFlow's text at the bound and at 11 rows, written out at 7:
+    # compared as arrays, each the first values of the bound's
+    exe = _executable("range_elided", "f32[n,2]", 12)
+    for n in (0, 1, 7, 12):
+        x = _rows(n, 2)
+        np.testing.assert_array_equal(exe(x), x + np.arange(n, dtype=np.float32)[:, None])
+
+
+FOLDED_RANGE = ("HloModule m, entry_computation_layout={{(f32[{n}]{{0}})->f32[{n}]{{0}}}}\n\n"
+                "ENTRY %main (x: f32[{n}]) -> f32[{n}] {{\n"
+                "  %x = f32[{n}]{{0}} parameter(0)\n"
+                "  %r = f32[{n}]{{0}} constant({{{values}}})\n"
+                "  ROOT %y = f32[{n}]{{0}} add(f32[{n}]{{0}} %x, f32[{n}]{{0}} %r)\n}}\n")
+
+
+def _folded(order):
+    """lower(sizes) of x + a range TensorFlow folded into a literal, in `order` (1: up)."""
+    def lower(sizes):
+        values = range(sizes["n"])[::order]
+        return FOLDED_RANGE.format(n=sizes["n"], values=", ".join(map(str, values))), []
+    return lower
+
+
+def test_from_tf_takes_a_literal_only_where_it_is_a_prefix():
+    # 0..n-1 at n is the bound's first n values: one literal of <=8 values, sized from x
+    exe = dynhlo.compile(module_from_lowerings(_folded(1), ["f32[n]"], {"n": 8}))
+    for n in (0, 1, 3, 8):
+        x = np.full(n, 0.5, np.float32)
+        np.testing.assert_array_equal(exe(x), x + np.arange(n))
+    # n-1..0 is not: the bound's values at 3 rows would be 7, 6, 5
+    with pytest.raises(dynhlo.UnsupportedError, match=r"structure changes.*first in: %r = "
+                       r"f32\[8\]\{0\} constant\(\{7, 6, 5"):
+        module_from_lowerings(_folded(-1), ["f32[n]"], {"n": 8})
+
+
+RANDOM = ("HloModule m\n\nENTRY %main (x: f32[{n}]) -> f32[{n}] {{\n"
+          "  %x = f32[{n}]{{0}} parameter(0)\n"
+          "  %Rand.1 = u64[2]{{0}} constant({{1, 2}})\n"
+          "  %Rand.2 = (u64[2]{{0}}, u32[4]{{0}}) rng-bit-generator(u64[2]{{0}} %Rand.1), "
+          "algorithm=rng_philox\n"
+          "  %Rand.3 = u32[4]{{0}} get-tuple-element((u64[2]{{0}}, u32[4]{{0}}) %Rand.2), "
+          "index=1\n"
+          "  %Rand.4 = f32[4]{{0}} convert(u32[4]{{0}} %Rand.3)\n{cut}"
+          "  ROOT %y = f32[{n}]{{0}} add(f32[{n}]{{0}} %x, f32[{n}]{{0}} %Rand.5)\n}}\n")
+
+
+def test_from_tf_names_the_op_that_draws_random_numbers_of_the_size():
+    # TensorFlow draws 4 numbers (Philox's block) and slices n of them: at 4 no slice
+    def lower(sizes):
+        n = sizes["n"]
+        cut = "  %Rand.5 = f32[4]{0} copy(f32[4]{0} %Rand.4)\n" if n == 4 else \
+            f"  %Rand.5 = f32[{n}]{{0}} slice(f32[4]{{0}} %Rand.4), slice={{[0:{n}]}}\n"
+        return RANDOM.format(n=n, cut=cut), []
+    with pytest.raises(dynhlo.UnsupportedError, match="op 'Rand' draws random numbers of a "
+                       "shape that follows the size"):
+        module_from_lowerings(lower, ["f32[n]"], {"n": 4})
