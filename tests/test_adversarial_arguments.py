@@ -90,3 +90,20 @@ def test_a_scalar_result_is_a_numpy_array():
     assert isinstance(one, np.ndarray)
     one[...] = 5
     assert dynhlo.compile(hlo_module("ENTRY m {\n  ROOT c = s32[] constant(3)\n}"))() == 3
+
+
+@pytest.mark.parametrize("value, fragment", [
+    (None, "got None"),
+    ("abc", "got a Python str (read as NumPy dtype <U3)"),
+    ({"a": 1}, "got a Python dict"),
+    (np.array(["a", "b"]), "got an array of NumPy dtype <U1"),
+])
+def test_a_value_of_no_element_type_is_named_as_passed(value, fragment):
+    """Before: None was 'got object; convert with .astype('float32')' and a str 'got <U3',
+    NumPy's codes, with an astype that cannot work."""
+    exe = dynhlo.compile((EXAMPLES / "seed.hlo").read_text())
+    with pytest.raises(dynhlo.ArgumentError) as info:
+        exe(value)
+    message = str(info.value)
+    assert fragment in message and "astype" not in message
+    assert (info.value.parameter, info.value.name) == (0, "a")
