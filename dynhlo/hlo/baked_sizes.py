@@ -10,6 +10,8 @@ time (get-dimension-size) are what it should use instead, and do not count as da
 
 from __future__ import annotations
 
+import contextlib
+import sys
 import warnings
 
 import numpy as np
@@ -106,8 +108,15 @@ def baked_sizes(module: HloModule) -> list[tuple[Instruction, Instruction, int]]
     return found
 
 
-def warn_baked_sizes(module: HloModule, stacklevel: int = 3) -> list[str]:
-    """Issue one BakedSizeWarning per baked size found; returns the messages."""
+def warn_baked_sizes(module: HloModule, stacklevel: int | None = None) -> list[str]:
+    """Issue one BakedSizeWarning per baked size found; returns the messages.
+
+    The warning points at the caller's line outside dynhlo (`stacklevel` None), whatever
+    the path there: `dynhlo.compile` is wrapped by a contextlib decorator, and a jit
+    function compiles inside its call; a fixed stacklevel showed contextlib.py as the place.
+    """
+    if stacklevel is None:
+        stacklevel = _outside_dynhlo()
     messages = []
     for user, const, bound in baked_sizes(module):
         messages.append(
@@ -119,3 +128,13 @@ def warn_baked_sizes(module: HloModule, stacklevel: int = 3) -> list[str]:
     for message in messages:
         warnings.warn(message, BakedSizeWarning, stacklevel=stacklevel)
     return messages
+
+
+def _outside_dynhlo() -> int:
+    """The stacklevel, for a warnings.warn in warn_baked_sizes, of the first frame outside
+    the dynhlo package and contextlib's decorator frames."""
+    frame, level = sys._getframe(2), 2  # 2: warn_baked_sizes's caller
+    while frame is not None and (frame.f_code.co_filename == contextlib.__file__ or
+                                 frame.f_globals.get("__name__", "").split(".")[0] == "dynhlo"):
+        frame, level = frame.f_back, level + 1
+    return level
