@@ -47,7 +47,14 @@ class Executable:
         return artifact.serialize(self)
 
     def save(self, path) -> None:
-        """Write the artifact to `path` atomically (temporary file, then rename)."""
+        """Write the artifact to `path` atomically (temporary file, then rename); dynhlo.load
+        reads it back without compiling.
+
+        Raises:
+            ArtifactError: `path` is a directory, its directory does not exist, or it is an
+                existing file that is not an artifact (only an artifact is replaced).
+            UnsupportedError: the module still has unbounded (`?`) dimensions.
+        """
         artifact.save(self, path)
 
     def __call__(self, *args):

@@ -204,8 +204,8 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
             and 1 share bucket 1).
         overflow: for a size over the largest listed bucket, "error" (an ArgumentError) or
             "compile" (its power-of-two bucket, compiled like any other).
-        cache_dir: the disk cache directory (see the module docstring for the default);
-            False for memory only.
+        cache_dir: the disk cache directory; None (the default) is $DYNHLO_CACHE_DIR, else
+            $XDG_CACHE_HOME/dynhlo, else ~/.cache/dynhlo; False for memory only.
         options: backend compile options (e.g. target for the gpu backend, precision); part
             of the key.
 

@@ -177,8 +177,23 @@ def _compile_for(artifact: Artifact, module: HloModule, target: str | None):
 
 def load(path, backend: str | None = None, target: str | None = None,
          recompile: bool = False):
-    """deserialize() of the file at `path`; ArtifactError when it cannot be read or is not a
-    regular file (a FIFO or a device)."""
+    """The executable in the artifact file at `path` (written by `exe.save` or `dynhlo
+    compile`), loaded without compiling: deserialize() of the file's bytes.
+
+    Args:
+        path: a str or os.PathLike.
+        backend, target: what the caller expects; a mismatch is an ArtifactError.
+        recompile: compile the stored modules again when the stored programs do not fit
+            here (see deserialize).
+
+    Returns an Executable, or a BucketedExecutable for an artifact with several buckets;
+    call it as the executable that was saved.
+
+    Raises:
+        ArtifactError: the file cannot be read or is not a regular file (a FIFO or a
+            device), or any check of deserialize fails (magic bytes, versions, checksums,
+            backend, target); the message starts with the path.
+    """
     path = _as_path(path, "load")
     data = read_regular(path)
     try:
