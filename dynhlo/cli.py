@@ -340,10 +340,13 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     warn_baked_sizes(module)
     sys.stdout.write(inspect_module(module))
     if ns.backend == "gpu":
-        from .backends.gpu.graph import summary
         from .runtime.executable import compile as compile_module
-        sys.stdout.write("\n" + summary(compile_module(
-            module, backend="gpu", **({"interpret": True} if ns.interpret else {})).program))
+        # compile first: without torch or triton it is the backend's UnsupportedError that
+        # says what to install (importing graph first was an internal ModuleNotFoundError)
+        exe = compile_module(module, backend="gpu",
+                             **({"interpret": True} if ns.interpret else {}))
+        from .backends.gpu.graph import summary
+        sys.stdout.write("\n" + summary(exe.program))
     return 0
 
 

@@ -6,12 +6,16 @@ subprocess to check the real entry point, stdout/stderr and exit status.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 from dynhlo import cli
 from dynhlo.hlo.values import parse_literal_text
-from conftest import EXAMPLES, MODELS, assert_one_line_error, run_cli
+from conftest import EXAMPLES, MODELS, REPO, assert_one_line_error, run_cli
 
 TWO_OUTPUTS = """HloModule two
 ENTRY main {
@@ -239,3 +243,19 @@ def test_precision_takes_the_spellings_compile_takes(word, stored, two, tmp_path
     assert cli.main(["compile", two, "-o", str(out), "--precision", word]) == 0
     assert cli.load_executable(str(out), None).options["precision"] == stored
     assert cli.main(["run", str(out), "s32[2] {1, 2}", "--precision", word.upper()]) == 0
+
+
+@pytest.mark.parametrize("args", [["inspect", "--backend", "gpu", "SEED"],
+                                  ["run", "--backend", "gpu", "SEED", "f32[1,5] {{1,2,3,4,5}}"]])
+def test_the_gpu_backend_without_torch_says_what_to_install(args):
+    """Before: `inspect --backend gpu` without torch was "internal error: ModuleNotFoundError"
+    (it imported the GPU backend's graph module before compiling)."""
+    args = [str(EXAMPLES / "seed.hlo") if a == "SEED" else a for a in args]
+    script = ("import sys; sys.modules['torch'] = sys.modules['triton'] = None\n"
+              f"from dynhlo import cli\nsys.exit(cli.main({args!r}))")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("DYNHLO_TRACEBACK", None)
+    proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, text=True,
+                          capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert_one_line_error(proc, 'the gpu backend needs torch and triton (pip install '
+                          '"dynhlo[gpu]")')
