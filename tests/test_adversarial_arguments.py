@@ -34,8 +34,10 @@ def test_python_numbers_take_the_parameters_type():
 
 @pytest.mark.parametrize("value, parameter, fragment", [
     (2**40, 1, "does not fit in s32"),
-    (1.5, 1, "expects s32"),
-    (True, 1, "expects s32"),
+    # these were "expects s32, got f64; convert with .astype('int32')": a wrong hint
+    (1.5, 1, "expects s32 (s32[]), got a Python float (1.5), not a value of type s32"),
+    (True, 1, "expects s32 (s32[]), got a Python bool (True)"),
+    ([[1j] * 5], 0, "expects f32 (f32[<=5,5]{1,0}), got a Python complex (1j)"),
     ([[1e300] * 5], 0, "does not fit in f32"),
     (np.float64(1.0), 0, "expects f32"),   # NumPy values keep their exact dtype
     ([np.ones(5)], 0, "expects f32"),

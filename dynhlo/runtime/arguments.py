@@ -149,7 +149,11 @@ def _from_python(param: Instruction, where: str, array: np.ndarray) -> np.ndarra
     if array.size == 0:
         return array.astype(target)
     if element_type not in _TAKES.get(array.dtype.kind, ()):
-        return array  # the dtype check below names both types
+        # 2.5 for an s32, True for an f32: an astype would change the value, so no hint of one
+        value = array.ravel()[0].item()
+        raise ArgumentError(f"{where} expects {element_type} ({param.shape}), got a Python "
+                            f"{type(value).__name__} ({value!r}), not a value of type "
+                            f"{element_type}", param.parameter_number, param.name)
     with np.errstate(all="ignore"):
         converted = array.astype(target)
         back = converted.astype(array.dtype)
