@@ -27,7 +27,8 @@ import threading
 import warnings
 from pathlib import Path
 
-from ..backends import PRECISIONS, canonical_precision
+from ..backends import PRECISIONS, canonical_precision, check_options
+from ..backends import get as get_backend
 from ..errors import ArtifactError, DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
@@ -210,11 +211,13 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
             of the key.
 
     Raises:
-        HloParseError: bad module text, UnsupportedError: bad buckets, overflow, cache_dir
-            or precision (at once);
+        HloParseError: bad module text, UnsupportedError: an unknown backend or option, bad
+            buckets, overflow, cache_dir or precision (at once);
             compile errors come on the first call.
     """
     module = as_module(module, "jit")
+    get_backend(backend)      # an unknown backend or option: here, not on the first call
+    check_options(options)
     options = canonical_precision(options)   # one cache entry for "HIGHEST" and "highest"
     if cache_dir is None:
         cache_dir = default_cache_dir()
