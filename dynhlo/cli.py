@@ -201,6 +201,9 @@ def _read_npy(index: int, path: str) -> np.ndarray:
     try:
         with open(path, "rb") as f:
             magic = f.read(len(_NPY_MAGIC))
+            if magic.startswith(b"PK\x03\x04"):  # a zip: np.savez's .npz (-o writes them)
+                raise CliError(f"{where}: a .npz archive, not one array; pass each array as "
+                               "its own .npy file (np.save), e.g. np.load(npz)['out0']")
             if magic != _NPY_MAGIC:
                 raise CliError(f"{where}: not a .npy file (no NumPy header); an argument is a "
                                ".npy file or an HLO literal like \"f32[2] {1, 2}\"")

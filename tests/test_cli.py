@@ -259,3 +259,13 @@ def test_the_gpu_backend_without_torch_says_what_to_install(args):
                           capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
     assert_one_line_error(proc, 'the gpu backend needs torch and triton (pip install '
                           '"dynhlo[gpu]")')
+
+
+def test_an_npz_argument_says_to_pass_each_array(two, tmp_path, capsys):
+    """A user feeding `-o`'s output back in. Before: 'not a .npy file (no NumPy header)'."""
+    saved = tmp_path / "out.npz"
+    assert cli.main(["run", two, "s32[3] {7, 8, 9}", "-o", str(saved), "-q"]) == 0
+    assert cli.main(["run", two, str(saved)]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"dynhlo: error: argument 0 ({saved}): a .npz archive, not one array; pass "
+                   "each array as its own .npy file (np.save), e.g. np.load(npz)['out0']\n")
