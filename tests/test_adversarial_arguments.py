@@ -109,3 +109,14 @@ def test_a_value_of_no_element_type_is_named_as_passed(value, fragment):
     message = str(info.value)
     assert fragment in message and "astype" not in message
     assert (info.value.parameter, info.value.name) == (0, "a")
+
+
+def test_a_torch_tensor_of_another_type_is_told_torchs_conversion():
+    """Before: 'convert with .astype('float32')', which a torch tensor does not have."""
+    torch = pytest.importorskip("torch")
+    exe = dynhlo.compile((EXAMPLES / "seed.hlo").read_text())
+    with pytest.raises(dynhlo.ArgumentError) as info:
+        exe(torch.ones((2, 5), dtype=torch.float64))
+    assert str(info.value).endswith("got f64; convert with .to(torch.float32)")
+    x = torch.ones((2, 5), dtype=torch.float64).to(torch.float32)  # the advice works
+    np.testing.assert_array_equal(exe(x), np.ones((2, 5), np.float32))

@@ -111,7 +111,9 @@ def _describe(arg, array, element_type: str, given: str | None) -> str:
     NumPy reads None and other objects as dtype object and a str as '<U3': name the Python
     type then, not NumPy's code for it, and suggest no astype that cannot work.
     """
-    convert = f"; convert with .astype({to_numpy_dtype(element_type).name!r})"
+    name = to_numpy_dtype(element_type).name
+    convert = (f"; convert with .to(torch.{name})" if type(arg).__module__.startswith("torch")
+               else f"; convert with .astype({name!r})")
     if given is not None:
         return given + convert
     if arg is None:
