@@ -72,6 +72,9 @@ CASES = [
      "expected '}' to close computation 'e'"),
     ("missing '{'", H + "ENTRY e\n  ROOT a = f32[] parameter(0)\n}\n", 3, 3,
      "expected '{' to open the computation"),
+    ("operand list left open before an attribute", E + P0 + "  b = f32[] parameter(1)\n"
+     "  ROOT c = f32[] add(a, b, metadata={op_name=\"x\"}\n" + END, 5, 28,
+     "expected ')' to close the operand list before the attribute 'metadata='"),
     ("unclosed attribute braces", E + "  ROOT a = f32[2] parameter(0), sharding={devices=[2]0,1\n",
      3, 42, "expected '}' to close the attribute value"),
     ("mismatched attribute bracket", E + "  ROOT a = f32[2] parameter(0), metadata={[0:2}\n"
