@@ -58,6 +58,15 @@ class Executable:
         artifact.save(self, path)
 
     def __call__(self, *args):
+        """Run on one array per entry parameter, in parameter order, each at its actual shape.
+
+        Returns a NumPy array, or a tuple of them for a tuple-shaped root (on the GPU
+        backend, torch tensors when torch tensors come in: no host round trip).
+
+        Raises ArgumentError (`.parameter`, `.name`, `.dimension`, `.size`, `.bound`) for
+        arguments that do not fit, and DynamicSizeError for a size computed at run time that
+        breaks the module's contract.
+        """
         arrays = check_arguments(self.parameters, args)
         return self.program.run(arrays)
 
