@@ -127,3 +127,16 @@ def test_cli_gpu_flags_run_a_module(tmp_path, capsys):
     module.write_text(SEED)
     assert main(["run", str(module), *CLI_GPU, "f32[1,5] {{0,0,0,0,0}}"]) == 0
     assert capsys.readouterr().out.strip() == "f32[1,5] { {1, 1, 1, 1, 1} }"
+
+
+@pytest.mark.skipif(not INTERPRET, reason="this process runs real kernels")
+def test_the_recompile_warning_points_at_the_callers_line(no_device, tmp_path):
+    """Before: at dynhlo/runtime/loader.py (a fixed stacklevel, one frame short for load)."""
+    path = tmp_path / "seed.dynhlo"
+    dynhlo.compile(SEED, backend="gpu", interpret=True).save(path)
+    for load in (lambda: dynhlo.load(path, recompile=True),
+                 lambda: dynhlo.deserialize(path.read_bytes(), recompile=True)):
+        with pytest.warns(RuntimeWarning, match="recompiling the artifact's program") as rec:
+            exe = load()
+        assert [r.filename for r in rec] == [__file__]
+        np.testing.assert_allclose(exe(X), np.exp(X), rtol=1e-6)

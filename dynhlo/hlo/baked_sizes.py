@@ -10,12 +10,11 @@ time (get-dimension-size) are what it should use instead, and do not count as da
 
 from __future__ import annotations
 
-import contextlib
-import sys
 import warnings
 
 import numpy as np
 
+from ..errors import user_stacklevel
 from .ir import HloModule, Instruction
 from .opcodes import Opcode
 
@@ -116,7 +115,7 @@ def warn_baked_sizes(module: HloModule, stacklevel: int | None = None) -> list[s
     function compiles inside its call; a fixed stacklevel showed contextlib.py as the place.
     """
     if stacklevel is None:
-        stacklevel = _outside_dynhlo()
+        stacklevel = user_stacklevel()
     messages = []
     for user, const, bound in baked_sizes(module):
         messages.append(
@@ -129,12 +128,3 @@ def warn_baked_sizes(module: HloModule, stacklevel: int | None = None) -> list[s
         warnings.warn(message, BakedSizeWarning, stacklevel=stacklevel)
     return messages
 
-
-def _outside_dynhlo() -> int:
-    """The stacklevel, for a warnings.warn in warn_baked_sizes, of the first frame outside
-    the dynhlo package and contextlib's decorator frames."""
-    frame, level = sys._getframe(2), 2  # 2: warn_baked_sizes's caller
-    while frame is not None and (frame.f_code.co_filename == contextlib.__file__ or
-                                 frame.f_globals.get("__name__", "").split(".")[0] == "dynhlo"):
-        frame, level = frame.f_back, level + 1
-    return level

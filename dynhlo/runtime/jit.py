@@ -29,7 +29,7 @@ from pathlib import Path
 
 from ..backends import PRECISIONS, canonical_precision, check_options
 from ..backends import get as get_backend
-from ..errors import ArtifactError, DynHloError, UnsupportedError
+from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklevel
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
 from . import artifact, loader
@@ -127,7 +127,7 @@ class JitFunction:
             return exe
         except DynHloError as exc:  # ArtifactError, or a backend that refuses it here
             warnings.warn(f"dynhlo cache entry {path} is unusable ({exc}); recompiling "
-                          "and replacing it", RuntimeWarning, stacklevel=5)
+                          "and replacing it", RuntimeWarning, stacklevel=user_stacklevel())
             return None
 
     def _check_entry_is_ours(self, exe, bucket: int | None) -> None:
@@ -161,7 +161,7 @@ class JitFunction:
             artifact.write_atomic(path, exe.serialize())
         except (OSError, DynHloError) as exc:
             warnings.warn(f"dynhlo cannot write cache entry {path} ({exc}); keeping it in "
-                          "memory only", RuntimeWarning, stacklevel=5)
+                          "memory only", RuntimeWarning, stacklevel=user_stacklevel())
 
     def __repr__(self) -> str:
         return (f"<dynhlo.jit {self.module.name} backend={self.backend} "

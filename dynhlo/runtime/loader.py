@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..backends import BACKENDS, strict_precision
 from ..compiler import checked, load_program
-from ..errors import ArtifactError, DynHloError, UnsupportedError
+from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklevel
 from ..gc_pause import gc_paused
 from ..hlo.ir import HloModule
 from .artifact import Artifact, _as_path, read_artifact, read_regular
@@ -162,7 +162,7 @@ def _program_for(artifact: Artifact, module: HloModule, entry: dict,
         if recompile is None:
             raise
         warnings.warn(f"recompiling {_label(entry)}: {exc}",
-                      RuntimeWarning, stacklevel=5)
+                      RuntimeWarning, stacklevel=user_stacklevel())
         return _compile_for(artifact, module, recompile.target)
 
 
