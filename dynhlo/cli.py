@@ -32,7 +32,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .errors import DynHloError, HloParseError
+from .errors import DynHloError, HloParseError, HloVerifyError
 
 PROG = "dynhlo"
 EXIT_ERROR = 1
@@ -587,13 +587,14 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]); returns the exit status."""
     parser = build_parser()
     _READ.clear()  # each command reads its files afresh
+    ns = None
     try:
         ns = parser.parse_args(argv)
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             return ns.handler(ns)
     except DynHloError as exc:
-        return _fail(_first_line(exc))
+        return _fail(_with_path(exc, getattr(ns, "module", None)))
     except KeyboardInterrupt:
         return _fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:  # `dynhlo run ... | head`: the reader left; not an error
@@ -625,6 +626,16 @@ def _fail(message: str, status: int = EXIT_ERROR) -> int:
 def _first_line(exc: BaseException) -> str:
     lines = str(exc).splitlines()
     return lines[0] if lines else type(exc).__name__
+
+
+def _with_path(exc: DynHloError, path: str | None) -> str:
+    """The error's line; an HloVerifyError located in the module's text reads
+    `PATH:LINE:COLUMN: ...`, as a parse error does (was `LINE:COLUMN: ...`: which file?)."""
+    message = _first_line(exc)
+    if isinstance(exc, HloVerifyError) and exc.line is not None and path \
+            and not is_artifact(path):
+        return f"{path}:{message}"
+    return message
 
 
 def _message(exc: HloParseError) -> str:

@@ -269,3 +269,22 @@ def test_an_npz_argument_says_to_pass_each_array(two, tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == (f"dynhlo: error: argument 0 ({saved}): a .npz archive, not one array; pass "
                    "each array as its own .npy file (np.save), e.g. np.load(npz)['out0']\n")
+
+
+@pytest.mark.parametrize("command", ["run", "inspect", "compile"])
+def test_a_verify_error_names_the_file_as_a_parse_error_does(command, tmp_path, capsys):
+    """Before: 'dynhlo: error: 5:3: instruction ...' (parse errors had 'PATH:5:3: ...');
+    the tuple-shaped parameter's error had no line:column at all."""
+    mixed = tmp_path / "mixed.hlo"
+    mixed.write_text("HloModule m\nENTRY e {\n  a = f32[<=4] parameter(0)\n  b = s32[<=4] "
+                     "parameter(1)\n  ROOT c = f32[<=4] add(a, b)\n}\n")
+    tupled = tmp_path / "tupled.hlo"
+    tupled.write_text("HloModule t\nENTRY e {\n  p = (f32[<=4], s32[]) parameter(0)\n"
+                      "  ROOT a = f32[<=4] get-tuple-element(p), index=0\n}\n")
+    for path, where in [(mixed, ":5:3: instruction 'c': operands f32 and s32"),
+                        (tupled, ":3:3: instruction 'p': tuple-shaped entry parameters")]:
+        args = {"run": ["f32[1] {1}"], "inspect": [],
+                "compile": ["-o", str(tmp_path / "out.dynhlo")]}[command]
+        assert cli.main([command, str(path), *args]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"dynhlo: error: {path}{where}"), err
