@@ -221,13 +221,16 @@ def _read_npy(index: int, path: str) -> np.ndarray:
 
 
 def _add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False) -> None:
+    # every command reads the same module files (frontends/files.py): say so in each --help
+    files = ("HLO text file (short or dump form), StableHLO (.mlir, .mlirbc) or "
+             "HloModuleProto (.pb, .pbtxt)")
     if artifact:
         parser.add_argument("module", metavar="MODULE.hlo|ARTIFACT",
-                            help="HLO text file (short or dump form), or an artifact written "
-                                 "by `dynhlo compile`; - reads standard input")
+                            help=f"{files}, or an artifact written by `dynhlo compile`; - "
+                                 "reads standard input")
         return
     parser.add_argument("module", metavar="MODULE.hlo",
-                        help="HLO text file (short or dump form); - reads standard input")
+                        help=f"{files}; - reads standard input")
 
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
