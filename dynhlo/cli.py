@@ -32,7 +32,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .errors import DynHloError, HloParseError
+from .errors import DynHloError, HloParseError, HloVerifyError
 
 PROG = "dynhlo"
 EXIT_ERROR = 1
@@ -201,6 +201,9 @@ def _read_npy(index: int, path: str) -> np.ndarray:
     try:
         with open(path, "rb") as f:
             magic = f.read(len(_NPY_MAGIC))
+            if magic.startswith(b"PK\x03\x04"):  # a zip: np.savez's .npz (-o writes them)
+                raise CliError(f"{where}: a .npz archive, not one array; pass each array as "
+                               "its own .npy file (np.save), e.g. np.load(npz)['out0']")
             if magic != _NPY_MAGIC:
                 raise CliError(f"{where}: not a .npy file (no NumPy header); an argument is a "
                                ".npy file or an HLO literal like \"f32[2] {1, 2}\"")
@@ -218,13 +221,16 @@ def _read_npy(index: int, path: str) -> np.ndarray:
 
 
 def _add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False) -> None:
+    # every command reads the same module files (frontends/files.py): say so in each --help
+    files = ("HLO text file (short or dump form), StableHLO (.mlir, .mlirbc) or "
+             "HloModuleProto (.pb, .pbtxt)")
     if artifact:
         parser.add_argument("module", metavar="MODULE.hlo|ARTIFACT",
-                            help="HLO text file (short or dump form), or an artifact written "
-                                 "by `dynhlo compile`; - reads standard input")
+                            help=f"{files}, or an artifact written by `dynhlo compile`; - "
+                                 "reads standard input")
         return
     parser.add_argument("module", metavar="MODULE.hlo",
-                        help="HLO text file (short or dump form); - reads standard input")
+                        help=f"{files}; - reads standard input")
 
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -299,7 +305,11 @@ def cmd_run(ns: argparse.Namespace) -> int:
         exe = load_executable(ns.module, ns.backend, run_options(ns))
         args = [read_argument(i, a) for i, a in enumerate(ns.args)]
         from .frontends.stablehlo_convert import check_assertions
-        check_assertions(exe.module, args)  # a jax.export module's own shape checks (n >= 1)
+        from .runtime.arguments import check_arguments
+        # dynhlo's own message first (parameter, dimension, size, bound), as from_jax does;
+        # then a jax.export module's own shape checks (n >= 1), in JAX's words
+        check_arguments(exe.parameters, tuple(args))
+        check_assertions(exe.module, args)
         result = exe(*args)
     outputs = flatten(result)
     if ns.output:
@@ -340,10 +350,13 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     warn_baked_sizes(module)
     sys.stdout.write(inspect_module(module))
     if ns.backend == "gpu":
-        from .backends.gpu.graph import summary
         from .runtime.executable import compile as compile_module
-        sys.stdout.write("\n" + summary(compile_module(
-            module, backend="gpu", **({"interpret": True} if ns.interpret else {})).program))
+        # compile first: without torch or triton it is the backend's UnsupportedError that
+        # says what to install (importing graph first was an internal ModuleNotFoundError)
+        exe = compile_module(module, backend="gpu",
+                             **({"interpret": True} if ns.interpret else {}))
+        from .backends.gpu.graph import summary
+        sys.stdout.write("\n" + summary(exe.program))
     return 0
 
 
@@ -577,13 +590,14 @@ def main(argv: list[str] | None = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]); returns the exit status."""
     parser = build_parser()
     _READ.clear()  # each command reads its files afresh
+    ns = None
     try:
         ns = parser.parse_args(argv)
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             return ns.handler(ns)
     except DynHloError as exc:
-        return _fail(_first_line(exc))
+        return _fail(_with_path(exc, getattr(ns, "module", None)))
     except KeyboardInterrupt:
         return _fail("interrupted", EXIT_INTERRUPTED)
     except BrokenPipeError:  # `dynhlo run ... | head`: the reader left; not an error
@@ -615,6 +629,16 @@ def _fail(message: str, status: int = EXIT_ERROR) -> int:
 def _first_line(exc: BaseException) -> str:
     lines = str(exc).splitlines()
     return lines[0] if lines else type(exc).__name__
+
+
+def _with_path(exc: DynHloError, path: str | None) -> str:
+    """The error's line; an HloVerifyError located in the module's text reads
+    `PATH:LINE:COLUMN: ...`, as a parse error does (was `LINE:COLUMN: ...`: which file?)."""
+    message = _first_line(exc)
+    if isinstance(exc, HloVerifyError) and exc.line is not None and path \
+            and not is_artifact(path):
+        return f"{path}:{message}"
+    return message
 
 
 def _message(exc: HloParseError) -> str:

@@ -8,6 +8,7 @@ dimension, a size and a bound. Messages are one line that can be shown to a user
 from __future__ import annotations
 
 import contextlib
+import sys
 
 
 class DynHloError(Exception):
@@ -118,3 +119,15 @@ def malformed_as_artifact_error(what: str):
             OverflowError) as exc:
         raise ArtifactError(f"{what} is malformed ({type(exc).__name__}: {exc}); "
                             "recompile the artifact") from None
+
+
+def user_stacklevel() -> int:
+    """The `stacklevel` for a warnings.warn made by the caller of this function that points
+    at the first frame outside dynhlo: the user's line, whatever the path there (a fixed
+    number breaks when a decorator, like compile's gc pause, or another entry point such as
+    load over deserialize, adds frames; contextlib's frames are skipped too)."""
+    frame, level = sys._getframe(1), 1
+    while frame is not None and (frame.f_code.co_filename == contextlib.__file__ or
+                                 frame.f_globals.get("__name__", "").split(".")[0] == "dynhlo"):
+        frame, level = frame.f_back, level + 1
+    return level

@@ -34,8 +34,10 @@ def test_python_numbers_take_the_parameters_type():
 
 @pytest.mark.parametrize("value, parameter, fragment", [
     (2**40, 1, "does not fit in s32"),
-    (1.5, 1, "expects s32"),
-    (True, 1, "expects s32"),
+    # these were "expects s32, got f64; convert with .astype('int32')": a wrong hint
+    (1.5, 1, "expects s32 (s32[]), got a Python float (1.5), not a value of type s32"),
+    (True, 1, "expects s32 (s32[]), got a Python bool (True)"),
+    ([[1j] * 5], 0, "expects f32 (f32[<=5,5]{1,0}), got a Python complex (1j)"),
     ([[1e300] * 5], 0, "does not fit in f32"),
     (np.float64(1.0), 0, "expects f32"),   # NumPy values keep their exact dtype
     ([np.ones(5)], 0, "expects f32"),
@@ -90,3 +92,31 @@ def test_a_scalar_result_is_a_numpy_array():
     assert isinstance(one, np.ndarray)
     one[...] = 5
     assert dynhlo.compile(hlo_module("ENTRY m {\n  ROOT c = s32[] constant(3)\n}"))() == 3
+
+
+@pytest.mark.parametrize("value, fragment", [
+    (None, "got None"),
+    ("abc", "got a Python str (read as NumPy dtype <U3)"),
+    ({"a": 1}, "got a Python dict"),
+    (np.array(["a", "b"]), "got an array of NumPy dtype <U1"),
+])
+def test_a_value_of_no_element_type_is_named_as_passed(value, fragment):
+    """Before: None was 'got object; convert with .astype('float32')' and a str 'got <U3',
+    NumPy's codes, with an astype that cannot work."""
+    exe = dynhlo.compile((EXAMPLES / "seed.hlo").read_text())
+    with pytest.raises(dynhlo.ArgumentError) as info:
+        exe(value)
+    message = str(info.value)
+    assert fragment in message and "astype" not in message
+    assert (info.value.parameter, info.value.name) == (0, "a")
+
+
+def test_a_torch_tensor_of_another_type_is_told_torchs_conversion():
+    """Before: 'convert with .astype('float32')', which a torch tensor does not have."""
+    torch = pytest.importorskip("torch")
+    exe = dynhlo.compile((EXAMPLES / "seed.hlo").read_text())
+    with pytest.raises(dynhlo.ArgumentError) as info:
+        exe(torch.ones((2, 5), dtype=torch.float64))
+    assert str(info.value).endswith("got f64; convert with .to(torch.float32)")
+    x = torch.ones((2, 5), dtype=torch.float64).to(torch.float32)  # the advice works
+    np.testing.assert_array_equal(exe(x), np.ones((2, 5), np.float32))

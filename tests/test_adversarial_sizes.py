@@ -164,3 +164,27 @@ def test_two_sizes_meeting_directly_take_the_smaller_as_xla_does():
 }"""))
     np.testing.assert_array_equal(exe(np.float32([1, 2]), np.float32([1, 2, 3])), [3, 6])
     np.testing.assert_array_equal(exe(np.float32([5]), np.float32([1, 2, 3])), [11, 12, 13])
+
+
+@pytest.mark.parametrize("size", [6, -1])
+@pytest.mark.parametrize("op, shape, dim, bound", [
+    ("a_sized = f32[4,<=5] set-dimension-size(a, n), dimensions={1}", "f32[4,<=5]", 1, 5),
+    ("a_sized = f32[<=5,4] dynamic-reshape(a, n, four)", "f32[<=5,4]", 0, 5),
+], ids=["set-dimension-size", "dynamic-reshape"])
+def test_a_size_from_a_value_outside_the_bound_names_the_dimension(size, op, shape, dim, bound):
+    """Before: "instruction 'a_sized': dynamic size 6 from 'n' is outside [0, 5]", with no
+    dimension and no shape to say which bound."""
+    exe = dynhlo.compile(hlo_module(f"""ENTRY m {{
+  a = f32[4,5] parameter(0)
+  n = s32[] parameter(1)
+  four = s32[] constant(4)
+  {op}
+  ROOT b = {shape} negate(a_sized)
+}}"""))
+    np.testing.assert_array_equal(exe(np.ones((4, 5), np.float32), 5), -np.ones((4, 5)).reshape(
+        [4, 5] if dim else [5, 4]))
+    with pytest.raises(dynhlo.DynamicSizeError) as info:
+        exe(np.ones((4, 5), np.float32), size)
+    opcode = op.split()[3].split("(")[0]
+    assert (f"instruction 'a_sized' ({opcode}) dimension {dim}: dynamic size {size} from 'n' "
+            f"is outside [0, {bound}] (the bound of {shape})") in str(info.value)

@@ -43,6 +43,18 @@ def test_compile_warns_on_a_baked_mean(value, op):
     np.testing.assert_allclose(exe(x), np.full(16, 3 / 64, np.float32))
 
 
+def test_the_warning_points_at_the_callers_line():
+    """Before: it pointed at contextlib.py (compile's gc-pause decorator), not the user's."""
+    text = MEAN.format(value="64", op="divide")
+    with pytest.warns(dynhlo.BakedSizeWarning) as compiled:
+        dynhlo.compile(text)
+    f = dynhlo.jit(text, cache_dir=False)
+    with pytest.warns(dynhlo.BakedSizeWarning) as jitted:
+        f(np.ones((3, 16), np.float32))  # compiles here, inside the call
+    for record in (*compiled, *jitted):
+        assert record.filename == __file__, record.filename
+
+
 def test_no_warning_for_an_unrelated_constant_or_a_run_time_size():
     text = MEAN.format(value="63", op="divide")
     with warnings.catch_warnings():

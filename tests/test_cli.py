@@ -6,12 +6,16 @@ subprocess to check the real entry point, stdout/stderr and exit status.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
 from dynhlo import cli
 from dynhlo.hlo.values import parse_literal_text
-from conftest import EXAMPLES, MODELS, assert_one_line_error, run_cli
+from conftest import EXAMPLES, MODELS, REPO, assert_one_line_error, run_cli
 
 TWO_OUTPUTS = """HloModule two
 ENTRY main {
@@ -239,3 +243,48 @@ def test_precision_takes_the_spellings_compile_takes(word, stored, two, tmp_path
     assert cli.main(["compile", two, "-o", str(out), "--precision", word]) == 0
     assert cli.load_executable(str(out), None).options["precision"] == stored
     assert cli.main(["run", str(out), "s32[2] {1, 2}", "--precision", word.upper()]) == 0
+
+
+@pytest.mark.parametrize("args", [["inspect", "--backend", "gpu", "SEED"],
+                                  ["run", "--backend", "gpu", "SEED", "f32[1,5] {{1,2,3,4,5}}"]])
+def test_the_gpu_backend_without_torch_says_what_to_install(args):
+    """Before: `inspect --backend gpu` without torch was "internal error: ModuleNotFoundError"
+    (it imported the GPU backend's graph module before compiling)."""
+    args = [str(EXAMPLES / "seed.hlo") if a == "SEED" else a for a in args]
+    script = ("import sys; sys.modules['torch'] = sys.modules['triton'] = None\n"
+              f"from dynhlo import cli\nsys.exit(cli.main({args!r}))")
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env.pop("DYNHLO_TRACEBACK", None)
+    proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, text=True,
+                          capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert_one_line_error(proc, 'the gpu backend needs torch and triton (pip install '
+                          '"dynhlo[gpu]")')
+
+
+def test_an_npz_argument_says_to_pass_each_array(two, tmp_path, capsys):
+    """A user feeding `-o`'s output back in. Before: 'not a .npy file (no NumPy header)'."""
+    saved = tmp_path / "out.npz"
+    assert cli.main(["run", two, "s32[3] {7, 8, 9}", "-o", str(saved), "-q"]) == 0
+    assert cli.main(["run", two, str(saved)]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"dynhlo: error: argument 0 ({saved}): a .npz archive, not one array; pass "
+                   "each array as its own .npy file (np.save), e.g. np.load(npz)['out0']\n")
+
+
+@pytest.mark.parametrize("command", ["run", "inspect", "compile"])
+def test_a_verify_error_names_the_file_as_a_parse_error_does(command, tmp_path, capsys):
+    """Before: 'dynhlo: error: 5:3: instruction ...' (parse errors had 'PATH:5:3: ...');
+    the tuple-shaped parameter's error had no line:column at all."""
+    mixed = tmp_path / "mixed.hlo"
+    mixed.write_text("HloModule m\nENTRY e {\n  a = f32[<=4] parameter(0)\n  b = s32[<=4] "
+                     "parameter(1)\n  ROOT c = f32[<=4] add(a, b)\n}\n")
+    tupled = tmp_path / "tupled.hlo"
+    tupled.write_text("HloModule t\nENTRY e {\n  p = (f32[<=4], s32[]) parameter(0)\n"
+                      "  ROOT a = f32[<=4] get-tuple-element(p), index=0\n}\n")
+    for path, where in [(mixed, ":5:3: instruction 'c': operands f32 and s32"),
+                        (tupled, ":3:3: instruction 'p': tuple-shaped entry parameters")]:
+        args = {"run": ["f32[1] {1}"], "inspect": [],
+                "compile": ["-o", str(tmp_path / "out.dynhlo")]}[command]
+        assert cli.main([command, str(path), *args]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"dynhlo: error: {path}{where}"), err

@@ -203,6 +203,13 @@ def test_cli_checks_jax_shape_assertions(tmp_path):
     done = run_cli("run", str(DATA / "center.mlir"), str(tmp_path / "empty.npy"))
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith("dynhlo: error: Input shapes do not match the polymorphic shapes")
+    # over the bound: dynhlo's message, which names the place (was JAX's constraint text,
+    # "Expected '- n + 64' to be greater or equal to 0, but found -1")
+    np.save(tmp_path / "big.npy", np.zeros((65, 4), np.float32))
+    done = run_cli("run", str(DATA / "center.mlir"), str(tmp_path / "big.npy"))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith("dynhlo: error: parameter 0 ") and \
+        "dimension 0 has size 65 > bound 64 in f32[<=64,4]" in done.stderr, done.stderr
 
 
 PAD_CONV = """func.func @main(%x: tensor<?xf32>, %x3: tensor<1x1x?xf32>, %w: tensor<1x1x3xf32>)

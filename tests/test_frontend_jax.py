@@ -174,14 +174,22 @@ def test_jax_arrays_in_jax_arrays_out():
     assert sorted(named) == ["double", "pair"] and named["pair"][1] == 3
 
 
-def test_unbounded_name_compiles_per_bucket():
-    exe = from_jax(lambda x: x - x.mean(0), "f32[n,2]")
+def test_unbounded_name_compiles_per_bucket(tmp_path):
+    def centre(x):
+        return x - x.mean(0)
+    exe = from_jax(centre, "f32[n,2]")
     assert exe.module is None
+    assert repr(exe) == "<dynhlo.from_jax centre bounds={} backend=cpu>"  # was AttributeError
     rng = np.random.default_rng(3)
     for n in (1, 3, 100):
         x = rng.standard_normal((n, 2)).astype(np.float32)
         np.testing.assert_allclose(exe(x), x - x.mean(0), rtol=1e-5, atol=1e-6)
     assert str(exe.module.entry.parameters[0].shape).startswith("f32[<=128,2]")
+    # Before: after a call, save wrote the last bucket's program (bound 128 here) as if n
+    # were bounded there.
+    with pytest.raises(dynhlo.UnsupportedError, match=r"\['n'\] has none.*bounds=\{'n': N\}"):
+        exe.save(tmp_path / "m.dynhlo")
+    assert not (tmp_path / "m.dynhlo").exists()
 
 
 def test_shape_assertion_and_bound_are_argument_errors():
@@ -201,6 +209,8 @@ def test_bad_shapes_and_bounds():
         from_jax(lambda x: x, "f33[n]")
     with pytest.raises(dynhlo.UnsupportedError, match="no shape uses"):
         from_jax(lambda x: x, "f32[n]", bounds={"m": 3})
+    with pytest.raises(dynhlo.UnsupportedError, match="no shapes were given: pass one shape"):
+        from_jax(lambda x: x, bounds={"n": 3})  # was "no shape uses (names: [])"
     # what jax.export itself refuses: a comparison of a symbolic size
     with pytest.raises(dynhlo.UnsupportedError, match="jax.export cannot export.*inconclusive"):
         from_jax(lambda x: x * jnp.linspace(0, 1, x.shape[0]), "f32[n]", bounds={"n": 8})

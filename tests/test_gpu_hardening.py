@@ -53,6 +53,21 @@ def test_asking_for_the_interpreter_and_cross_compiling_keep_working(no_device):
 
 
 @pytest.mark.skipif(not INTERPRET, reason="this process runs real kernels")
+def test_a_gpu_artifact_without_a_device_says_how_to_run_its_module(no_device, tmp_path):
+    """Before: only "loading a gpu artifact needs a CUDA device", with no way forward."""
+    path = tmp_path / "seed.dynhlo"
+    dynhlo.compile(SEED, backend="gpu", target="sm_90").save(path)
+    with pytest.raises(dynhlo.ArtifactError) as info:
+        dynhlo.load(path)
+    message = str(info.value)
+    assert "needs a CUDA device (its kernels are sm_90 cubins)" in message
+    assert "--backend gpu --interpret" in message and "interpret=True" in message
+    # ... and the advice works
+    np.testing.assert_allclose(dynhlo.compile(SEED, backend="gpu", interpret=True)(X),
+                               np.exp(X), rtol=1e-6)
+
+
+@pytest.mark.skipif(not INTERPRET, reason="this process runs real kernels")
 def test_cli_gpu_without_a_device_needs_interpret(no_device, tmp_path, capsys):
     module = tmp_path / "seed.hlo"
     module.write_text(SEED)
@@ -112,3 +127,16 @@ def test_cli_gpu_flags_run_a_module(tmp_path, capsys):
     module.write_text(SEED)
     assert main(["run", str(module), *CLI_GPU, "f32[1,5] {{0,0,0,0,0}}"]) == 0
     assert capsys.readouterr().out.strip() == "f32[1,5] { {1, 1, 1, 1, 1} }"
+
+
+@pytest.mark.skipif(not INTERPRET, reason="this process runs real kernels")
+def test_the_recompile_warning_points_at_the_callers_line(no_device, tmp_path):
+    """Before: at dynhlo/runtime/loader.py (a fixed stacklevel, one frame short for load)."""
+    path = tmp_path / "seed.dynhlo"
+    dynhlo.compile(SEED, backend="gpu", interpret=True).save(path)
+    for load in (lambda: dynhlo.load(path, recompile=True),
+                 lambda: dynhlo.deserialize(path.read_bytes(), recompile=True)):
+        with pytest.warns(RuntimeWarning, match="recompiling the artifact's program") as rec:
+            exe = load()
+        assert [r.filename for r in rec] == [__file__]
+        np.testing.assert_allclose(exe(X), np.exp(X), rtol=1e-6)

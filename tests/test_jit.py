@@ -207,3 +207,18 @@ def test_bounded_module_compiles_once_for_every_size(tmp_path):
     with pytest.raises(dynhlo.ArgumentError, match="size 101 > bound 100"):
         f(np.zeros((101, 37), np.float32))
     assert artifact.read_artifact(next(Path(tmp_path).iterdir()).read_bytes()).backend == "cpu"
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    ({"backend": "tpu"}, "unknown backend 'tpu'; choose one of cpu, gpu"),
+    ({"interpet": True}, "unknown compile option(s) interpet; the options are"),
+])
+def test_an_unknown_backend_or_option_is_refused_by_jit_itself(kwargs, fragment):
+    """Before: jit() took them, and only the first call (a compile) refused them."""
+    with pytest.raises(dynhlo.UnsupportedError) as info:
+        dynhlo.jit(SOFTMAX, cache_dir=False, **kwargs)
+    assert fragment in str(info.value)
+    f = dynhlo.jit(SOFTMAX, cache_dir=False, max_while_iterations=5)  # a runtime option: taken
+    x = rows(3)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(f(x), e / e.sum(axis=1, keepdims=True), rtol=1e-5, atol=1e-7)

@@ -42,8 +42,13 @@ CASES = [
      "unknown element type 'f31'"),
     ("bad dims", E + "  ROOT a = f32[<=x] parameter(0)\n" + END, 3, 16,
      "bad dimension '<=x'"),
-    ("negative dim", E + "  ROOT a = f32[2,-3] parameter(0)\n" + END, 3, 16,
+    ("negative dim", E + "  ROOT a = f32[2,-3] parameter(0)\n" + END, 3, 18,
      "negative dimension '-3'"),
+    ("bad second dim", E + "  ROOT a = f32[2, x] parameter(0)\n" + END, 3, 19,
+     "bad dimension 'x'"),
+    ("shape bracket left open", E + "  a = f32[<=64,8 parameter(0)\n  ROOT b = f32[2] "
+     "parameter(1)\n" + END, 3, 18, "expected ',' or ']' after the dimension '8', got "
+     "'parameter(0)'"),
     ("dim with underscore", E + "  ROOT a = f32[1_0] parameter(0)\n" + END, 3, 16,
      "bad dimension '1_0'"),
     ("layout not a permutation", E + "  ROOT a = f32[2,3]{1,1} parameter(0)\n" + END, 3, 20,
@@ -67,6 +72,9 @@ CASES = [
      "expected '}' to close computation 'e'"),
     ("missing '{'", H + "ENTRY e\n  ROOT a = f32[] parameter(0)\n}\n", 3, 3,
      "expected '{' to open the computation"),
+    ("operand list left open before an attribute", E + P0 + "  b = f32[] parameter(1)\n"
+     "  ROOT c = f32[] add(a, b, metadata={op_name=\"x\"}\n" + END, 5, 28,
+     "expected ')' to close the operand list before the attribute 'metadata='"),
     ("unclosed attribute braces", E + "  ROOT a = f32[2] parameter(0), sharding={devices=[2]0,1\n",
      3, 42, "expected '}' to close the attribute value"),
     ("mismatched attribute bracket", E + "  ROOT a = f32[2] parameter(0), metadata={[0:2}\n"
@@ -157,6 +165,17 @@ def test_error_shows_the_line_with_a_caret():
     assert lines[0] == "4:18: unknown opcode 'frobnicate'"
     assert lines[1] == "    ROOT b = f32[] frobnicate(a)"
     assert lines[2] == "  " + " " * 17 + "^"
+
+
+@pytest.mark.parametrize("name, hinted", [("model.hlo", True), ("dump.txt", True),
+                                          ("garbage", False), ("ENTRY e {", False)])
+def test_a_file_name_given_as_text_says_so(name, hinted):
+    """Before: `dynhlo.compile("m.hlo")` was only "expected 'HloModule' ..., got 'm.hlo'"."""
+    with pytest.raises(HloParseError) as info:
+        parse_hlo(name)
+    assert (info.value.line, info.value.column) == (1, 1)
+    hint = f"'{name}' is a file name, not HLO text: pass open('{name}').read()"
+    assert (hint in str(info.value)) == hinted, str(info.value)
 
 
 def test_error_positions_in_dump_form_with_comments():

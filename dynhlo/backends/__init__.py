@@ -96,10 +96,7 @@ class Backend:
         """A program for a module its pipeline already ran on (see the module docstring).
         UnsupportedError for an option no backend takes: a misspelt one would otherwise
         change nothing, silently."""
-        unknown = sorted(set(options) - OPTIONS)
-        if unknown:
-            raise UnsupportedError(f"unknown compile option(s) {', '.join(unknown)}; the "
-                                   f"options are {', '.join(sorted(OPTIONS | RUNTIME_OPTIONS))}")
+        check_options(options, OPTIONS)
         check_precision(options.get("precision"))
         return self.implementation().compile_module(module, info, **options)
 
@@ -115,6 +112,14 @@ BACKENDS: dict[str, Backend] = {
 }
 
 
+def check_options(options: dict, known: frozenset = OPTIONS | RUNTIME_OPTIONS) -> None:
+    """UnsupportedError naming any option not in `known`, and listing the options."""
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise UnsupportedError(f"unknown compile option(s) {', '.join(unknown)}; the "
+                               f"options are {', '.join(sorted(OPTIONS | RUNTIME_OPTIONS))}")
+
+
 def get(name: str) -> Backend:
     """The backend called `name`; UnsupportedError listing the backends for any other name."""
     backend = BACKENDS.get(name) if isinstance(name, str) else None
@@ -124,5 +129,5 @@ def get(name: str) -> Backend:
     return backend
 
 
-__all__ = ["BACKENDS", "PRECISIONS", "Backend", "canonical_precision", "check_precision", "get",
-           "strict_precision"]
+__all__ = ["BACKENDS", "PRECISIONS", "Backend", "canonical_precision", "check_options",
+           "check_precision", "get", "strict_precision"]

@@ -70,6 +70,10 @@ def export_jax(fn, shapes, bounds: dict):
     parsed = [parse_symbolic_shape(s) for s in shapes]
     names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
     unknown = sorted(set(bounds) - set(names))
+    if unknown and not shapes:
+        raise UnsupportedError(f"bounds name {unknown} but no shapes were given: pass one "
+                               f"shape string per argument of fn after it, e.g. "
+                               f"from_jax(fn, \"f32[{unknown[0]},16]\", bounds=...)")
     if unknown:
         raise UnsupportedError(f"bounds name {unknown} that no shape uses (names: {names})")
     constraints = [f"{n} <= {bounds[n]}" for n in names if n in bounds]
@@ -158,14 +162,22 @@ class JaxExecutable:
 
     def save(self, path) -> None:
         """Write the compiled executable as an AOT artifact (dynhlo.load reads it). The
-        artifact checks the bounds; JAX's other shape assertions (sizes >= 1) stay here."""
-        if self.executable is None:
-            raise UnsupportedError("save needs bounds for every size name (an unbounded "
-                                   "name compiles per bucket at call time)")
+        artifact checks the bounds; JAX's other shape assertions (sizes >= 1) stay here.
+
+        Raises UnsupportedError while a size name has no bound: its buckets compile at call
+        time, and saving the last one would bake in whichever size came last."""
+        unbounded = [n for n in self.names if n not in self.bounds]
+        if unbounded:
+            raise UnsupportedError(f"save needs a bound for every size name; {unbounded} "
+                                   f"{'has' if len(unbounded) == 1 else 'have'} none (an "
+                                   f"unbounded name compiles per bucket at call time): give "
+                                   f"from_jax bounds={{{unbounded[0]!r}: N}}")
         self.executable.save(path)
 
     def __repr__(self) -> str:
-        return f"<dynhlo.from_jax {self.module.name} bounds={self.bounds} backend={self.backend}>"
+        # fn's name: the module is None until an unbounded name's first call
+        return (f"<dynhlo.from_jax {self.exported.fun_name} bounds={self.bounds} "
+                f"backend={self.backend}>")
 
 
 def _places(exported, names: list[str]) -> dict[str, list[tuple[int, int]]]:

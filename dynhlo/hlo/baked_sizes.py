@@ -14,6 +14,7 @@ import warnings
 
 import numpy as np
 
+from ..errors import user_stacklevel
 from .ir import HloModule, Instruction
 from .opcodes import Opcode
 
@@ -106,8 +107,15 @@ def baked_sizes(module: HloModule) -> list[tuple[Instruction, Instruction, int]]
     return found
 
 
-def warn_baked_sizes(module: HloModule, stacklevel: int = 3) -> list[str]:
-    """Issue one BakedSizeWarning per baked size found; returns the messages."""
+def warn_baked_sizes(module: HloModule, stacklevel: int | None = None) -> list[str]:
+    """Issue one BakedSizeWarning per baked size found; returns the messages.
+
+    The warning points at the caller's line outside dynhlo (`stacklevel` None), whatever
+    the path there: `dynhlo.compile` is wrapped by a contextlib decorator, and a jit
+    function compiles inside its call; a fixed stacklevel showed contextlib.py as the place.
+    """
+    if stacklevel is None:
+        stacklevel = user_stacklevel()
     messages = []
     for user, const, bound in baked_sizes(module):
         messages.append(
@@ -119,3 +127,4 @@ def warn_baked_sizes(module: HloModule, stacklevel: int = 3) -> list[str]:
     for message in messages:
         warnings.warn(message, BakedSizeWarning, stacklevel=stacklevel)
     return messages
+

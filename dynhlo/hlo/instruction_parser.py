@@ -92,7 +92,11 @@ class _InstructionParser(_Scanner):
                 self.shape()
                 self.skip()
             at = self.pos
-            names.append((self.name("an operand name"), at))
+            name = self.name("an operand name")
+            if self.peek() == "=":  # `dot(x, w, lhs_contracting_dims={1}`: no ')' yet
+                raise self.error(f"expected ')' to close the operand list before the "
+                                 f"attribute '{name}='", at)
+            names.append((name, at))
         return names
 
     def constant_literal(self, inst: Instruction) -> list:

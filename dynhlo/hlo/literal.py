@@ -56,8 +56,8 @@ class _Reader:
     def take(self, expected: str | None = None) -> str:
         m = _TOKEN.match(self.text, self.pos)
         if not m:
-            raise LiteralSyntaxError(f"expected {expected or 'a value'}, got end of literal",
-                                     len(self.text))
+            what = f"'{expected}'" if expected else "a value"  # not "expected ,,"
+            raise LiteralSyntaxError(f"expected {what}, got end of literal", len(self.text))
         if expected is not None and m.group(1) != expected:
             raise LiteralSyntaxError(f"expected '{expected}', got '{m.group(1)}'",
                                      m.start(1))

@@ -64,6 +64,23 @@ def _check_encodable(text: str) -> None:
                                   "surrogate, not Unicode text", exc.start) from None
 
 
+_FILE_SUFFIXES = (".hlo", ".txt", ".mlir", ".mlirbc", ".pb", ".pbtxt", ".dynhlo")
+
+
+def _file_name_hint(text: str) -> str:
+    """A hint when the text is a file name (`dynhlo.compile("m.hlo")`), not HLO text."""
+    name = text.strip()
+    if not name or "\n" in name or len(name) > 4096:
+        return ""
+    try:
+        is_file = os.path.isfile(name)
+    except (ValueError, OSError):  # a NUL byte, a name too long for the system
+        is_file = False
+    if not (is_file or name.endswith(_FILE_SUFFIXES)):
+        return ""
+    return f"; '{name}' is a file name, not HLO text: pass open({name!r}).read()"
+
+
 def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8")
@@ -83,7 +100,11 @@ class _Parser(_FastPath):
         self._depth = 0  # of inline computations being read
 
     def module(self) -> HloModule:
-        self.expect("HloModule", "'HloModule' at the start of the module")
+        self.skip()
+        if not self.text.startswith("HloModule", self.pos):
+            raise self.error(f"expected 'HloModule' at the start of the module, got "
+                             f"'{self.got()}'{_file_name_hint(self.text)}")
+        self.pos += len("HloModule")
         name = self.name("the module name")
         attrs: dict[str, str] = {}
         while self.accept(","):

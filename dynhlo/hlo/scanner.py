@@ -40,20 +40,43 @@ _DELIMITER = re.compile(r'[{}()\[\]"]')
 _OPEN = {"{": "}", "(": ")", "[": "]"}
 
 
+class _DimError(ValueError):
+    """A bad dimension list; `offset` is where in it the fault is."""
+
+    def __init__(self, message: str, offset: int):
+        super().__init__(message)
+        self.offset = offset
+
+
 def _dims(text: str) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-    """`<=5, 5` -> ((5, 5), (True, False)); ValueError naming the bad part."""
+    """`<=5, 5` -> ((5, 5), (True, False)); _DimError naming the bad part and its offset."""
     if not text.strip():
         return (), ()
     dims, dynamic = [], []
+    offset = 0
     for part in text.split(","):
         m = _DIM.fullmatch(part)
         if not m:
-            raise ValueError(f"bad dimension '{part.strip()}': expected a size like 5, <=5 or ?")
+            raise _bad_dim(part, offset)
         if m.group(3):
-            raise ValueError(f"negative dimension '{part.strip()}'")
+            raise _DimError(f"negative dimension '{part.strip()}'",
+                            offset + len(part) - len(part.lstrip()))
         dims.append(UNBOUNDED if m.group(1) else int(m.group(4)))
         dynamic.append(bool(m.group(1) or m.group(2)))
+        offset += len(part) + 1
     return tuple(dims), tuple(dynamic)
+
+
+def _bad_dim(part: str, offset: int) -> _DimError:
+    """A dimension followed by other text is a `[` left open (`f32[<=64,8 parameter(0)`):
+    say so at the text, not with the rest of the module quoted as one dimension."""
+    m = _DIM.match(part)
+    if m and (m.group(1) or m.group(4)) and m.end() < len(part) and part[m.end() - 1].isspace():
+        rest = part[m.end():].split("\n")[0][:12]
+        return _DimError(f"expected ',' or ']' after the dimension '{part[:m.end()].strip()}',"
+                         f" got '{rest}'", offset + m.end())
+    return _DimError(f"bad dimension '{part.strip()}': expected a size like 5, <=5 or ?",
+                     offset + len(part) - len(part.lstrip()))
 
 
 def _layout(text: str, rank: int) -> Layout:
@@ -150,8 +173,9 @@ class _Scanner:
             raise self.error(f"unknown element type '{element_type}'", m.start(1))
         try:
             dims, dynamic = _dims(dims_text)
-        except ValueError as exc:
-            raise self.error(f"{exc} in '[{dims_text}]'", m.start(2)) from None
+        except _DimError as exc:
+            where = "" if "\n" in dims_text else f" in '[{dims_text}]'"
+            raise self.error(f"{exc}{where}", m.start(2) + exc.offset) from None
         layout = None
         if layout_text is not None:
             try:

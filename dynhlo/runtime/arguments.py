@@ -84,8 +84,7 @@ def check_argument(param: Instruction, arg) -> np.ndarray:
     given = from_numpy_dtype(array.dtype)
     if given != shape.element_type:
         raise ArgumentError(f"{where} expects {shape.element_type} ({shape}), got "
-                            f"{given or array.dtype}; convert with "
-                            f".astype({to_numpy_dtype(shape.element_type).name!r})",
+                            f"{_describe(arg, array, shape.element_type, given)}",
                             param.parameter_number, param.name)
     if array.ndim != shape.rank:
         raise ArgumentError(f"{where} expects rank {shape.rank} ({shape}), got shape "
@@ -104,6 +103,25 @@ def check_argument(param: Instruction, arg) -> np.ndarray:
             _TENSOR_TYPES.add(type(arg))
         return arg
     return array
+
+
+def _describe(arg, array, element_type: str, given: str | None) -> str:
+    """What was passed instead of `element_type`, and the conversion when there is one.
+
+    NumPy reads None and other objects as dtype object and a str as '<U3': name the Python
+    type then, not NumPy's code for it, and suggest no astype that cannot work.
+    """
+    name = to_numpy_dtype(element_type).name
+    convert = (f"; convert with .to(torch.{name})" if type(arg).__module__.startswith("torch")
+               else f"; convert with .astype({name!r})")
+    if given is not None:
+        return given + convert
+    if arg is None:
+        return "None"
+    if isinstance(arg, np.ndarray):
+        return f"an array of NumPy dtype {array.dtype}" + (
+            convert if array.dtype.kind in "biufc" else "")
+    return f"a Python {type(arg).__name__} (read as NumPy dtype {array.dtype})"
 
 
 # Which kinds of Python values an element type takes, as JAX's weak types do: an int fits
@@ -133,7 +151,11 @@ def _from_python(param: Instruction, where: str, array: np.ndarray) -> np.ndarra
     if array.size == 0:
         return array.astype(target)
     if element_type not in _TAKES.get(array.dtype.kind, ()):
-        return array  # the dtype check below names both types
+        # 2.5 for an s32, True for an f32: an astype would change the value, so no hint of one
+        value = array.ravel()[0].item()
+        raise ArgumentError(f"{where} expects {element_type} ({param.shape}), got a Python "
+                            f"{type(value).__name__} ({value!r}), not a value of type "
+                            f"{element_type}", param.parameter_number, param.name)
     with np.errstate(all="ignore"):
         converted = array.astype(target)
         back = converted.astype(array.dtype)

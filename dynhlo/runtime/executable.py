@@ -47,10 +47,26 @@ class Executable:
         return artifact.serialize(self)
 
     def save(self, path) -> None:
-        """Write the artifact to `path` atomically (temporary file, then rename)."""
+        """Write the artifact to `path` atomically (temporary file, then rename); dynhlo.load
+        reads it back without compiling.
+
+        Raises:
+            ArtifactError: `path` is a directory, its directory does not exist, or it is an
+                existing file that is not an artifact (only an artifact is replaced).
+            UnsupportedError: the module still has unbounded (`?`) dimensions.
+        """
         artifact.save(self, path)
 
     def __call__(self, *args):
+        """Run on one array per entry parameter, in parameter order, each at its actual shape.
+
+        Returns a NumPy array, or a tuple of them for a tuple-shaped root (on the GPU
+        backend, torch tensors when torch tensors come in: no host round trip).
+
+        Raises ArgumentError (`.parameter`, `.name`, `.dimension`, `.size`, `.bound`) for
+        arguments that do not fit, and DynamicSizeError for a size computed at run time that
+        breaks the module's contract.
+        """
         arrays = check_arguments(self.parameters, args)
         return self.program.run(arrays)
 

@@ -27,8 +27,9 @@ import threading
 import warnings
 from pathlib import Path
 
-from ..backends import PRECISIONS, canonical_precision
-from ..errors import ArtifactError, DynHloError, UnsupportedError
+from ..backends import PRECISIONS, canonical_precision, check_options
+from ..backends import get as get_backend
+from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklevel
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
 from . import artifact, loader
@@ -126,7 +127,7 @@ class JitFunction:
             return exe
         except DynHloError as exc:  # ArtifactError, or a backend that refuses it here
             warnings.warn(f"dynhlo cache entry {path} is unusable ({exc}); recompiling "
-                          "and replacing it", RuntimeWarning, stacklevel=5)
+                          "and replacing it", RuntimeWarning, stacklevel=user_stacklevel())
             return None
 
     def _check_entry_is_ours(self, exe, bucket: int | None) -> None:
@@ -160,7 +161,7 @@ class JitFunction:
             artifact.write_atomic(path, exe.serialize())
         except (OSError, DynHloError) as exc:
             warnings.warn(f"dynhlo cannot write cache entry {path} ({exc}); keeping it in "
-                          "memory only", RuntimeWarning, stacklevel=5)
+                          "memory only", RuntimeWarning, stacklevel=user_stacklevel())
 
     def __repr__(self) -> str:
         return (f"<dynhlo.jit {self.module.name} backend={self.backend} "
@@ -204,17 +205,19 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
             and 1 share bucket 1).
         overflow: for a size over the largest listed bucket, "error" (an ArgumentError) or
             "compile" (its power-of-two bucket, compiled like any other).
-        cache_dir: the disk cache directory (see the module docstring for the default);
-            False for memory only.
+        cache_dir: the disk cache directory; None (the default) is $DYNHLO_CACHE_DIR, else
+            $XDG_CACHE_HOME/dynhlo, else ~/.cache/dynhlo; False for memory only.
         options: backend compile options (e.g. target for the gpu backend, precision); part
             of the key.
 
     Raises:
-        HloParseError: bad module text, UnsupportedError: bad buckets, overflow, cache_dir
-            or precision (at once);
+        HloParseError: bad module text, UnsupportedError: an unknown backend or option, bad
+            buckets, overflow, cache_dir or precision (at once);
             compile errors come on the first call.
     """
     module = as_module(module, "jit")
+    get_backend(backend)      # an unknown backend or option: here, not on the first call
+    check_options(options)
     options = canonical_precision(options)   # one cache entry for "HIGHEST" and "highest"
     if cache_dir is None:
         cache_dir = default_cache_dir()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ..backends import BACKENDS, strict_precision
 from ..compiler import checked, load_program
-from ..errors import ArtifactError, DynHloError, UnsupportedError
+from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklevel
 from ..gc_pause import gc_paused
 from ..hlo.ir import HloModule
 from .artifact import Artifact, _as_path, read_artifact, read_regular
@@ -162,7 +162,7 @@ def _program_for(artifact: Artifact, module: HloModule, entry: dict,
         if recompile is None:
             raise
         warnings.warn(f"recompiling {_label(entry)}: {exc}",
-                      RuntimeWarning, stacklevel=5)
+                      RuntimeWarning, stacklevel=user_stacklevel())
         return _compile_for(artifact, module, recompile.target)
 
 
@@ -177,8 +177,23 @@ def _compile_for(artifact: Artifact, module: HloModule, target: str | None):
 
 def load(path, backend: str | None = None, target: str | None = None,
          recompile: bool = False):
-    """deserialize() of the file at `path`; ArtifactError when it cannot be read or is not a
-    regular file (a FIFO or a device)."""
+    """The executable in the artifact file at `path` (written by `exe.save` or `dynhlo
+    compile`), loaded without compiling: deserialize() of the file's bytes.
+
+    Args:
+        path: a str or os.PathLike.
+        backend, target: what the caller expects; a mismatch is an ArtifactError.
+        recompile: compile the stored modules again when the stored programs do not fit
+            here (see deserialize).
+
+    Returns an Executable, or a BucketedExecutable for an artifact with several buckets;
+    call it as the executable that was saved.
+
+    Raises:
+        ArtifactError: the file cannot be read or is not a regular file (a FIFO or a
+            device), or any check of deserialize fails (magic bytes, versions, checksums,
+            backend, target); the message starts with the path.
+    """
     path = _as_path(path, "load")
     data = read_regular(path)
     try:

@@ -92,8 +92,9 @@ def infer_module(module: HloModule) -> ComputationInfo:
         bound, ParamSize(p.parameter_number, d, p.name))) for p in entry.parameters]
     for p, tree in zip(entry.parameters, trees):
         if p.shape.is_tuple:
-            raise HloVerifyError("tuple-shaped entry parameters are not supported; pass the "
-                                 "elements as separate parameters", p.name)
+            raise module.locate(HloVerifyError("tuple-shaped entry parameters are not "
+                                               "supported; pass the elements as separate "
+                                               "parameters", p.name))
     try:
         info = Inference(module).analyze(entry, trees)
     except RecursionError:

@@ -369,7 +369,7 @@ def _set_dimension_size(ctx, inst, operands):
                         f"rank-{len(operand)} operand, got dimensions={{{d}}}")
     out = list(operand)
     bound = bound_of(operand[d])
-    out[d] = Sym(bound, ValueSize(inst.operands[1], bound, inst))
+    out[d] = Sym(bound, ValueSize(inst.operands[1], bound, inst, d))
     return tuple(out)
 
 
@@ -385,6 +385,6 @@ def _custom_call(ctx, inst, operands):
         for d, size in enumerate(inst.operands[1:]):
             if inst.shape.dynamic[d] if not inst.shape.is_tuple else False:
                 out[d] = Sym(array[d] if isinstance(array[d], int) else bound_of(array[d]),
-                             ValueSize(size, bound_of(array[d]), inst))
+                             ValueSize(size, bound_of(array[d]), inst, d))
         return tuple(out)
     return default_rule(ctx, inst, operands)

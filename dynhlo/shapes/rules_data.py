@@ -85,7 +85,7 @@ def _dynamic_reshape(ctx, inst, operands):
     if shape.is_tuple or len(sizes) != shape.rank or any(s != () for s in sizes):
         raise ctx.error(f"dynamic-reshape needs one scalar size per result dimension "
                         f"({shape.rank}), got {len(sizes)} operand(s)")
-    return tuple(Sym(bound, ValueSize(inst.operands[d + 1], bound, inst))
+    return tuple(Sym(bound, ValueSize(inst.operands[d + 1], bound, inst, d))
                  if shape.dynamic[d] else bound for d, bound in enumerate(shape.dims))
 
 

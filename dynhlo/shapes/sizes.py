@@ -291,15 +291,13 @@ class ParamSize(SizeExpr):
 class ValueSize(SizeExpr):
     """The value of a scalar integer instruction (set-dimension-size's size operand)."""
 
-    def __init__(self, inst, bound: int, user):
-        self.inst, self.bound, self.user = inst, bound, user
+    def __init__(self, inst, bound: int, user, dim: int):
+        self.inst, self.bound, self.user, self.dim = inst, bound, user, dim
 
     def evaluate(self, env: SizeEnv) -> int:
         value = int(env.value_of(self.inst))
         if value < 0 or (self.bound >= 0 and value > self.bound):
-            raise DynamicSizeError(
-                f"instruction '{self.user.name}': dynamic size {value} from "
-                f"'{self.inst.name}' is outside [0, {self.bound}]")
+            raise size_out_of_range(self.user, self.dim, value, self.inst, self.bound)
         return value
 
     def deps(self) -> list:
@@ -456,7 +454,13 @@ def sizes_from_operands(inst, shape, sizes: dict) -> tuple[int, ...]:
     for d, (source, value) in sizes.items():
         size, bound = int(value), inst.shape.dims[d]
         if size < 0 or (bound >= 0 and size > bound):
-            raise DynamicSizeError(f"instruction '{inst.name}': dynamic size {size} from "
-                                   f"'{source.name}' is outside [0, {bound}]")
+            raise size_out_of_range(inst, d, size, source, bound)
         shape[d] = size
     return tuple(shape)
+
+
+def size_out_of_range(inst, dim: int, size: int, source, bound: int) -> DynamicSizeError:
+    """A size read from a value (set-dimension-size's operand) below 0 or over its bound."""
+    return DynamicSizeError(f"instruction '{inst.name}' ({inst.opcode.value}) dimension {dim}: "
+                            f"dynamic size {size} from '{source.name}' is outside [0, {bound}]"
+                            f" (the bound of {inst.shape})")

@@ -262,7 +262,11 @@ def _check_cubin_meta(key: str, m) -> None:
 def check_device(target: str) -> None:
     """UnsupportedError without a CUDA device, ArtifactError when it is not `target`."""
     if not mode.cuda_present():
-        raise UnsupportedError("loading a gpu artifact needs a CUDA device")
+        raise UnsupportedError(
+            f"loading a gpu artifact needs a CUDA device (its kernels are {target} cubins), "
+            "and this machine has none; to run its module here, compile the HLO text for "
+            "Triton's interpreter: `dynhlo run MODULE.hlo --backend gpu --interpret` or "
+            "dynhlo.compile(text, backend='gpu', interpret=True)")
     import torch
     major, minor = torch.cuda.get_device_capability()
     if f"sm_{major}{minor}" != target:
