@@ -32,6 +32,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
+from . import cli_bench
 from .errors import DynHloError, HloParseError, HloVerifyError
 
 PROG = "dynhlo"
@@ -220,7 +221,7 @@ def _read_npy(index: int, path: str) -> np.ndarray:
 # -- subcommands --------------------------------------------------------------------------
 
 
-def _add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False) -> None:
+def add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False) -> None:
     # every command reads the same module files (frontends/files.py): say so in each --help
     files = ("HLO text file (short or dump form), StableHLO (.mlir, .mlirbc) or "
              "HloModuleProto (.pb, .pbtxt)")
@@ -234,7 +235,7 @@ def _add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False
 
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_module_argument(parser, artifact=True)
+    add_module_argument(parser, artifact=True)
     parser.add_argument("args", nargs="*", metavar="ARG",
                         help='one per entry parameter, in parameter order: a .npy file, HLO '
                              'literal text such as "f32[2,2] {{1,2},{3,4}}" or "s32[] 3", at '
@@ -246,14 +247,14 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
                         help="where to run (default: cpu, the NumPy reference; an artifact "
                              "runs on the backend it was compiled for)")
-    _add_gpu_run_arguments(parser)
+    add_gpu_run_arguments(parser)
     parser.add_argument("--nproc", type=int, default=None, metavar="N",
                         help="run a partitioned module on N local processes, one per device "
                              "(torch.distributed: gloo on cpu, NCCL on gpu); each gets its "
                              "shard of each argument by the parameter's sharding=")
 
 
-def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
+def add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
     from .backends import PRECISIONS
     parser.add_argument("--interpret", action="store_true",
                         help="gpu backend: run the kernels in Triton's interpreter on the CPU "
@@ -331,7 +332,7 @@ def _run_distributed(ns: argparse.Namespace):
 
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_module_argument(parser, artifact=True)
+    add_module_argument(parser, artifact=True)
     parser.add_argument("--backend", choices=["gpu"], default=None,
                         help="also show how the backend runs the module (gpu: its CUDA "
                              "graph, or the instruction that keeps it off the graph)")
@@ -379,13 +380,13 @@ def inspect_artifact(path: str) -> str:
 
 
 def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
-    _add_module_argument(parser)
+    add_module_argument(parser)
     parser.add_argument("-o", "--output", required=True, metavar="ARTIFACT",
                         help="the artifact file to write (e.g. MODULE.dynhlo)")
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
                         help="the backend to compile for (default: cpu)")
     parser.add_argument("--target", help="the GPU target, e.g. sm_90 (gpu backend only)")
-    _add_gpu_run_arguments(parser)
+    add_gpu_run_arguments(parser)
     parser.add_argument("--bound", action="append", default=[], metavar="NAME:DIM=BOUND",
                         help="bound an unbounded (?) dimension, e.g. x:0=1024 (NAME: the "
                              "parameter's name, with or without its .N suffix, or its number)")
@@ -457,7 +458,7 @@ def compile_options(ns: argparse.Namespace) -> dict:
     if ns.bound:
         options["bounds"] = parse_bounds(ns.bound)
     if ns.buckets is not None:
-        options["buckets"] = _int_list("--buckets", ns.buckets)
+        options["buckets"] = int_list("--buckets", ns.buckets)
     return {**options, **run_options(ns)}
 
 
@@ -474,7 +475,7 @@ def parse_bounds(specs: list[str]) -> dict:
     return bounds
 
 
-def _int_list(flag: str, text: str) -> list[int]:
+def int_list(flag: str, text: str) -> list[int]:
     try:
         return [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
@@ -490,6 +491,8 @@ SUBCOMMANDS: dict[str, Subcommand] = {
                           cmd_compile),
     "inspect": Subcommand("print every instruction with its dynamic dimensions and where "
                           "each size comes from", _add_inspect_arguments, cmd_inspect),
+    "bench": Subcommand("time a module's calls at several sizes of its dynamic dimensions, "
+                        "compiled once", cli_bench.add_arguments, cli_bench.run),
 }
 
 
@@ -563,6 +566,7 @@ _EPILOG = """examples:
   dynhlo run m.hlo x.npy 3 -o out.npz       a .npy file, a bare number, save the outputs
   dynhlo inspect m.hlo                      the dynamic size of every instruction
   dynhlo compile m.hlo -o m.dynhlo          ahead of time; `dynhlo run m.dynhlo ...`
+  dynhlo bench m.hlo --sizes 1,64,1024      time per call at each size, one compile
   dynhlo run model.mlir x.npy               StableHLO (.mlir/.mlirbc) or HloModuleProto (.pb)
 
 HLO text comes from jax.jit(f).lower(...).as_text(dialect="hlo") or XLA's --xla_dump_to;
