@@ -60,7 +60,7 @@ def _dynamic_iota(cx):
     out = cx.comp.emit(static, "iota", [], f"iota_dimension={d}")
     val = set_sizes(cx, out, dims_tensor, shape)
     if shape.rank == 1 and shape.is_static and val.shape.element_type.startswith("s") \
-            and shape.dims[0] <= 16:
+            and shape.dims[0] <= sx.MAX_TRACKED_ELEMENTS:
         val.exprs = [sx.const(i) for i in range(shape.dims[0])]
     return [val]
 

@@ -42,7 +42,6 @@ BINARY = {
 _EXPR_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
              "remainder": "rem", "maximum": "max", "minimum": "min", "negate": "neg",
              "abs": "abs", "sign": "sign", "and": "and", "or": "or", "xor": "xor"}
-MAX_EXPR_ELEMENTS = 16
 
 
 def same_rank_bounds(shape: Shape, operands: list[Val]) -> list:
@@ -59,7 +58,7 @@ def tracks(shape) -> bool:
     """Small integer tensors carry size expressions."""
     return (not shape.is_tuple and shape.element_type.startswith(("s", "u", "pred"))
             and shape.rank <= 2 and shape.is_static
-            and int(np.prod(shape.dims)) <= MAX_EXPR_ELEMENTS)
+            and int(np.prod(shape.dims)) <= sx.MAX_TRACKED_ELEMENTS)
 
 
 def elementwise(cx: OpContext, opcode: str, attrs: str = "") -> list[Val]:
