@@ -45,7 +45,10 @@ _EXPR_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div"
 
 
 def same_rank_bounds(shape: Shape, operands: list[Val]) -> list:
-    """Bounds of `?` dims read off operands of the same rank (elementwise ops)."""
+    """Bounds of `?` dims read off operands of the same rank (elementwise ops); none for a
+    tuple."""
+    if shape.is_tuple:
+        return []
     out = []
     for d in range(shape.rank):
         known = [v.shape.dims[d] for v in operands if not v.shape.is_tuple
