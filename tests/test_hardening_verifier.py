@@ -103,6 +103,31 @@ CASES = {
                                           "parameter(1)\n z = f32[] constant(0)\n ROOT s2 = "
                                           "f32[4] select-and-scatter(a, s, z), "
                                           "window={size=2 stride=2}", "select="),
+    # found probing (each ran into a raw exception or a silent answer before):
+    "tuple_declared_on_iota": ("ROOT s = (f32[4]) iota(), iota_dimension=0",
+                               "iota gives an array, declared the tuple (f32[4])"),
+    "tuple_declared_on_bitcast": ("a = f32[4] parameter(0)\n ROOT s = (f32[4]) bitcast(a)",
+                                  "bitcast gives an array"),
+    "tuple_declared_on_after_all": ("ROOT s = (f32[4]) after-all()", "after-all gives an array"),
+    "rng_array_parameters": ("a = f32[4] parameter(0)\n ROOT s = f32[4] rng(a, a), "
+                             "distribution=rng_uniform",
+                             "rng parameter 0 'a' is f32[4]; it takes f32[] scalars"),
+    "rng_without_distribution": ("a = f32[] parameter(0)\n ROOT s = f32[4] rng(a, a)",
+                                 "rng distribution=None is not rng_uniform or rng_normal"),
+    "partition_id_type": ("ROOT s = f32[2,2] partition-id()",
+                          "partition-id gives u32[], declared f32[2,2]"),
+    "replica_id_type": ("ROOT s = s32[] replica-id()", "replica-id gives u32[], declared s32[]"),
+    "after_all_type": ("ROOT s = f32[4] after-all()", "after-all gives token[]"),
+    "after_all_array_operand": ("a = f32[4] parameter(0)\n ROOT s = token[] after-all(a)",
+                                "operand 0 'a' of after-all is f32[4]; it takes tokens"),
+    "topk_index_type": ("a = f32[5] parameter(0)\n ROOT s = (f32[2], f32[2]) topk(a), k=2",
+                        "topk of f32 gives (f32[...], s32[...]), declared (f32[2], f32[2])"),
+    "fft_of_reals": ("a = f32[5] parameter(0)\n ROOT s = f32[5] fft(a), fft_type=FFT, "
+                     "fft_length={5}", "FFT takes c64 or c128 values"),
+    "irfft_type": ("a = c64[3] parameter(0)\n ROOT s = c64[4] fft(a), fft_type=IRFFT, "
+                   "fft_length={4}", "of c64 it gives f32, declared c64"),
+    "custom_call_without_target": ("a = f32[4] parameter(0)\n ROOT s = f32[4] custom-call(a)",
+                                   "custom-call needs attribute custom_call_target="),
 }
 
 
