@@ -126,6 +126,39 @@ CASES = {
                      "fft_length={5}", "FFT takes c64 or c128 values"),
     "irfft_type": ("a = c64[3] parameter(0)\n ROOT s = c64[4] fft(a), fft_type=IRFFT, "
                    "fft_length={4}", "of c64 it gives f32, declared c64"),
+    "pad_value_not_scalar": ("a = f32[4] parameter(0)\n ROOT s = f32[4] pad(a, a), "
+                             "padding=0_0", "padding value 'a' is f32[4]; pad takes a scalar"),
+    "gather_start_index_map_out_of_range": (
+        "a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = f32[5,5] gather(a, i), "
+        "offset_dims={0,1}, collapsed_slice_dims={}, start_index_map={9}, index_vector_dim=0, "
+        "slice_sizes={5,5}", "start_index_map=[9] names a dimension outside the rank-2 operand"),
+    "gather_collapsed_out_of_range": (
+        "a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = f32[5,5] gather(a, i), "
+        "offset_dims={0,1}, collapsed_slice_dims={9}, start_index_map={0}, index_vector_dim=0, "
+        "slice_sizes={5,5}", "collapsed_slice_dims=[9] names a dimension outside"),
+    "gather_collapsed_wide_slice": (
+        "a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = f32[5] gather(a, i), "
+        "offset_dims={0}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=0, "
+        "slice_sizes={2,5}", "collapsed dimension 0 has slice size 2"),
+    "gather_index_vector_length": (
+        "a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = f32[5,5] gather(a, i), "
+        "offset_dims={0,1}, collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=0, "
+        "slice_sizes={5,5}", "start_index_map=[0, 1] has 2 entries for index vectors of length 1"),
+    "scatter_dims_to_operand_out_of_range": (
+        ADD + "ENTRY e {\n a = f32[5,5] parameter(0)\n i = s32[] "
+        "constant(1)\n ROOT s = f32[5,5] scatter(a, i, a), update_window_dims={0,1}, "
+        "inserted_window_dims={}, scatter_dims_to_operand_dims={-1}, index_vector_dim=0, "
+        "to_apply=add", "scatter_dims_to_operand_dims=[-1] names a dimension outside"),
+    "scatter_index_vector_dim_past_the_indices": (
+        ADD + "ENTRY e {\n a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = "
+        "f32[5,5] scatter(a, i, a), update_window_dims={0,1}, inserted_window_dims={}, "
+        "scatter_dims_to_operand_dims={0}, index_vector_dim=5, to_apply=add",
+        "index_vector_dim=5 is outside the rank-0 indices"),
+    "scatter_window_dims_unsorted": (
+        ADD + "ENTRY e {\n a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = "
+        "f32[5,5] scatter(a, i, a), update_window_dims={1,0}, inserted_window_dims={}, "
+        "scatter_dims_to_operand_dims={0}, index_vector_dim=0, to_apply=add",
+        "update_window_dims=[1, 0] must be in increasing order"),
     "custom_call_without_target": ("a = f32[4] parameter(0)\n ROOT s = f32[4] custom-call(a)",
                                    "custom-call needs attribute custom_call_target="),
 }

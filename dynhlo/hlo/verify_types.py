@@ -446,6 +446,7 @@ _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.BROADCAST: _check_broadcast,
     Opcode.GET_TUPLE_ELEMENT: _check_get_tuple_element,
     Opcode.TUPLE: _check_tuple,
+    Opcode.PAD: lambda inst: _check_scalars(inst, inst.operands[1:], "padding value"),
     Opcode.RNG: _check_rng,
     Opcode.PARTITION_ID: _check_fixed_result,
     Opcode.REPLICA_ID: _check_fixed_result,
