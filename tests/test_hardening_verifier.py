@@ -9,6 +9,7 @@ a KeyError at run time.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import dynhlo
@@ -187,3 +188,22 @@ def test_fixed_operand_counts_are_parse_errors(body, fragment):
     ValueErrors at run time."""
     with pytest.raises(dynhlo.HloParseError, match=fragment):
         dynhlo.compile(_module(body))
+
+
+@pytest.mark.parametrize("body", [
+    "a = f32[<=5,5] parameter(0)\n ROOT c = f32[<=5,5] cholesky(a), lower=true",
+    "a = f32[<=5,<=5] parameter(0)\n b = f32[5,2] parameter(1)\n ROOT c = f32[<=5,2] "
+    "triangular-solve(a, b), left_side=true, lower=true, transpose_a=NO_TRANSPOSE",
+])
+def test_a_square_matrix_half_dynamic_is_refused_at_compile_time(body):
+    # its lowerings take whole operands: a [3 of <=5, 5] matrix reached them as not square,
+    # a raw ValueError at run time
+    with pytest.raises(dynhlo.UnsupportedError, match="one is dynamic and the other static"):
+        dynhlo.compile(_module(body))
+
+
+def test_a_square_matrix_dynamic_in_both_dimensions_runs_at_its_size():
+    exe = dynhlo.compile(_module("a = f32[<=5,<=5] parameter(0)\n ROOT c = f32[<=5,<=5] "
+                                 "cholesky(a), lower=true"))
+    a = np.array([[4, 2, 0], [2, 5, 1], [0, 1, 3]], np.float32)
+    np.testing.assert_allclose(exe(a), np.linalg.cholesky(a), rtol=1e-6)
