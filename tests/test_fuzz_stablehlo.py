@@ -227,6 +227,14 @@ MALFORMED = {
                      "    return %a : tensor<?xf32, #stablehlo.bounds<4611686018427387904>>",
                      "tensor<?xf32, #stablehlo.bounds<4611686018427387904>>"),
         "has size or bound 4611686018427387904, more than HLO's largest"),
+    "backend_config neither string nor dictionary": (
+        _custom("PadToStatic", "mhlo.backend_config = 3 : i32"),
+        "attribute mhlo.backend_config must be a string or a dictionary, got 3 : i32"),
+    "assertion of a vector predicate": (
+        _text_module("%a: tensor<?xf32>", ASSERTION.format(attrs='error_message = "m", ').replace(
+            "dense<true> : tensor<i1>", "dense<[true, false]> : tensor<2xi1>").replace(
+            "(tensor<i1>) -> ()", "(tensor<2xi1>) -> ()"), "tensor<?xf32>"),
+        r"operand 0 of a shape assertion is pred\[2\]; it takes a scalar pred"),
     "splat constant of 10**10 elements": (
         _text_module("", "    %r = stablehlo.constant dense<1.0> : tensor<100000x100000xf32>\n"
                          "    return %r : tensor<100000x100000xf32>",
@@ -250,6 +258,39 @@ def test_backend_config_with_quotes_stays_one_hlo_string():
     call = [i for i in module.entry.instructions if i.opcode.name == "CUSTOM_CALL"][0]
     assert call.attrs["custom_call_target"] == '"PadToStatic"'
     assert call.attrs["backend_config"] == r'"a\"), custom_call_target=\"x"'
+
+
+def test_a_custom_call_with_one_tuple_result_is_imported():
+    # the result `tuple<...>` reached the bounds of an array's dims: AttributeError (rank)
+    bounded = "tensor<?xf32, #stablehlo.bounds<5>>"
+    result = "tuple<tensor<5xf32>, tensor<i32>>"
+    text = _text_module(f"%a: {bounded}", f"    %r = stablehlo.custom_call @PadToStatic(%a) :"
+                        f" ({bounded}) -> {result}\n    return %r : {result}", result)
+    padded, size = dynhlo.compile(dynhlo.parse_stablehlo(text))(np.arange(1, 4, dtype="f4"))
+    np.testing.assert_array_equal(padded, [1, 2, 3, 0, 0])
+    assert size == 3
+
+
+@pytest.mark.parametrize("message, said", [
+    ("n = {0}, {1}; {{0}}", "n = 3, {1}; {0}"),
+    ("{0[1]} {0.real} {0:>99999999999}", "{0[1]} {0.real} {0:>99999999999}")])
+def test_an_assertion_message_takes_only_its_numbered_fields(message, said):
+    # str.format read the module's message: `{0[1]}` raised TypeError, `{0.real}` read an
+    # attribute, a huge width raised MemoryError
+    bounded = "tensor<?xf32, #stablehlo.bounds<5>>"
+    text = _text_module(f"%a: {bounded}", (
+        f"    %n = stablehlo.get_dimension_size %a, dim = 0 : ({bounded}) -> tensor<i32>\n"
+        "    %c4 = stablehlo.constant dense<4> : tensor<i32>\n"
+        "    %c = stablehlo.compare GE, %n, %c4 : (tensor<i32>, tensor<i32>) -> tensor<i1>\n"
+        f"    stablehlo.custom_call @shape_assertion(%c, %n) {{error_message = \"{message}\", "
+        "has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()\n"
+        f"    return %a : {bounded}"), bounded)
+    from dynhlo.frontends.stablehlo_convert import check_assertions
+    module = dynhlo.parse_stablehlo(text)
+    check_assertions(module, [np.ones(4, np.float32)])
+    with pytest.raises(dynhlo.ArgumentError) as info:
+        check_assertions(module, [np.ones(3, np.float32)])
+    assert str(info.value) == f"{said} (JAX shape assertion)"
 
 
 # ---------------------------------------------------------------- seeded fuzzing

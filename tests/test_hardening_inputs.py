@@ -239,10 +239,39 @@ def test_unsizable_unbounded_dimensions_are_refused_at_compile_time(body, fragme
      'custom-call(a, n), custom_call_target="SliceToDynamic"', "got (s32[2])"),
     ('a = f32[4] parameter(0)\n n = s32[] constant(2)\n ROOT p = s32[<=4] '
      'custom-call(a, n), custom_call_target="SliceToDynamic"', "same element type"),
+    ('a = f32[<=4] parameter(0)\n ROOT p = (f32[4], s32[]) custom-call(), '
+     'custom_call_target="PadToStatic"', "PadToStatic takes one array, got 0 operands"),
+    ('a = f32[4] parameter(0)\n ROOT p = f32[<=4] custom-call(), '
+     'custom_call_target="SliceToDynamic"', "SliceToDynamic gives an array from an array and "
+                                            "its sizes, declared f32[<=4]"),
 ])
 def test_malformed_pad_to_static_and_slice_to_dynamic_are_verify_errors(body, fragment):
     with pytest.raises(dynhlo.HloVerifyError, match=re.escape(fragment)):
         dynhlo.compile("HloModule m\nENTRY e {\n " + body + "\n}\n")
+
+
+BOUNDED = "tensor<?xf32, #stablehlo.bounds<4>>"
+
+
+@pytest.mark.parametrize("call, fragment", [
+    ("%r:2 = stablehlo.custom_call @PadToStatic() : () -> (tensor<4xf32>, tensor<i32>)\n"
+     "    return %r#0 : tensor<4xf32>", "PadToStatic takes one array, got 0 operands"),
+    (f"%r:2 = stablehlo.custom_call @PadToStatic(%a, %a) : ({BOUNDED}, {BOUNDED}) -> "
+     "(tensor<4xf32>, tensor<i32>)\n    return %r#0 : tensor<4xf32>",
+     "PadToStatic takes one array, got 2 operands"),
+    (f"%r = stablehlo.custom_call @SliceToDynamic(%a) : ({BOUNDED}) -> tensor<4xf32>\n"
+     "    return %r : tensor<4xf32>", "SliceToDynamic to rank 1 takes 1 s32[] sizes"),
+])
+def test_dynamic_padder_calls_of_the_wrong_arity_from_stablehlo_are_verify_errors(call,
+                                                                                   fragment):
+    # the StableHLO import passes these calls through as HLO custom-calls: the verifier, not
+    # MLIR (a custom call's operands are free), is what refuses them
+    pytest.importorskip("jax")
+    text = (f"module {{\n  func.func @main(%a: {BOUNDED}) -> tensor<4xf32> {{\n    {call}\n"
+            "  }\n}\n")
+    with pytest.raises(dynhlo.HloVerifyError, match=re.escape(fragment)) as info:
+        dynhlo.compile(dynhlo.parse_stablehlo(text))
+    assert info.value.instruction.startswith("custom_call")
 
 
 # A child that compiles the endless loop, says so, then runs it until interrupted.

@@ -9,6 +9,7 @@ a KeyError at run time.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import dynhlo
@@ -103,6 +104,64 @@ CASES = {
                                           "parameter(1)\n z = f32[] constant(0)\n ROOT s2 = "
                                           "f32[4] select-and-scatter(a, s, z), "
                                           "window={size=2 stride=2}", "select="),
+    # found probing (each ran into a raw exception or a silent answer before):
+    "tuple_declared_on_iota": ("ROOT s = (f32[4]) iota(), iota_dimension=0",
+                               "iota gives an array, declared the tuple (f32[4])"),
+    "tuple_declared_on_bitcast": ("a = f32[4] parameter(0)\n ROOT s = (f32[4]) bitcast(a)",
+                                  "bitcast gives an array"),
+    "tuple_declared_on_after_all": ("ROOT s = (f32[4]) after-all()", "after-all gives an array"),
+    "rng_array_parameters": ("a = f32[4] parameter(0)\n ROOT s = f32[4] rng(a, a), "
+                             "distribution=rng_uniform",
+                             "rng parameter 0 'a' is f32[4]; it takes f32[] scalars"),
+    "rng_without_distribution": ("a = f32[] parameter(0)\n ROOT s = f32[4] rng(a, a)",
+                                 "rng distribution=None is not rng_uniform or rng_normal"),
+    "partition_id_type": ("ROOT s = f32[2,2] partition-id()",
+                          "partition-id gives u32[], declared f32[2,2]"),
+    "replica_id_type": ("ROOT s = s32[] replica-id()", "replica-id gives u32[], declared s32[]"),
+    "after_all_type": ("ROOT s = f32[4] after-all()", "after-all gives token[]"),
+    "after_all_array_operand": ("a = f32[4] parameter(0)\n ROOT s = token[] after-all(a)",
+                                "operand 0 'a' of after-all is f32[4]; it takes tokens"),
+    "topk_index_type": ("a = f32[5] parameter(0)\n ROOT s = (f32[2], f32[2]) topk(a), k=2",
+                        "topk of f32 gives (f32[...], s32[...]), declared (f32[2], f32[2])"),
+    "fft_of_reals": ("a = f32[5] parameter(0)\n ROOT s = f32[5] fft(a), fft_type=FFT, "
+                     "fft_length={5}", "FFT takes c64 or c128 values"),
+    "irfft_type": ("a = c64[3] parameter(0)\n ROOT s = c64[4] fft(a), fft_type=IRFFT, "
+                   "fft_length={4}", "of c64 it gives f32, declared c64"),
+    "pad_value_not_scalar": ("a = f32[4] parameter(0)\n ROOT s = f32[4] pad(a, a), "
+                             "padding=0_0", "padding value 'a' is f32[4]; pad takes a scalar"),
+    "gather_start_index_map_out_of_range": (
+        "a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = f32[5,5] gather(a, i), "
+        "offset_dims={0,1}, collapsed_slice_dims={}, start_index_map={9}, index_vector_dim=0, "
+        "slice_sizes={5,5}", "start_index_map=[9] names a dimension outside the rank-2 operand"),
+    "gather_collapsed_out_of_range": (
+        "a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = f32[5,5] gather(a, i), "
+        "offset_dims={0,1}, collapsed_slice_dims={9}, start_index_map={0}, index_vector_dim=0, "
+        "slice_sizes={5,5}", "collapsed_slice_dims=[9] names a dimension outside"),
+    "gather_collapsed_wide_slice": (
+        "a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = f32[5] gather(a, i), "
+        "offset_dims={0}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=0, "
+        "slice_sizes={2,5}", "collapsed dimension 0 has slice size 2"),
+    "gather_index_vector_length": (
+        "a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = f32[5,5] gather(a, i), "
+        "offset_dims={0,1}, collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=0, "
+        "slice_sizes={5,5}", "start_index_map=[0, 1] has 2 entries for index vectors of length 1"),
+    "scatter_dims_to_operand_out_of_range": (
+        ADD + "ENTRY e {\n a = f32[5,5] parameter(0)\n i = s32[] "
+        "constant(1)\n ROOT s = f32[5,5] scatter(a, i, a), update_window_dims={0,1}, "
+        "inserted_window_dims={}, scatter_dims_to_operand_dims={-1}, index_vector_dim=0, "
+        "to_apply=add", "scatter_dims_to_operand_dims=[-1] names a dimension outside"),
+    "scatter_index_vector_dim_past_the_indices": (
+        ADD + "ENTRY e {\n a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = "
+        "f32[5,5] scatter(a, i, a), update_window_dims={0,1}, inserted_window_dims={}, "
+        "scatter_dims_to_operand_dims={0}, index_vector_dim=5, to_apply=add",
+        "index_vector_dim=5 is outside the rank-0 indices"),
+    "scatter_window_dims_unsorted": (
+        ADD + "ENTRY e {\n a = f32[5,5] parameter(0)\n i = s32[] constant(1)\n ROOT s = "
+        "f32[5,5] scatter(a, i, a), update_window_dims={1,0}, inserted_window_dims={}, "
+        "scatter_dims_to_operand_dims={0}, index_vector_dim=0, to_apply=add",
+        "update_window_dims=[1, 0] must be in increasing order"),
+    "custom_call_without_target": ("a = f32[4] parameter(0)\n ROOT s = f32[4] custom-call(a)",
+                                   "custom-call needs attribute custom_call_target="),
 }
 
 
@@ -129,3 +188,22 @@ def test_fixed_operand_counts_are_parse_errors(body, fragment):
     ValueErrors at run time."""
     with pytest.raises(dynhlo.HloParseError, match=fragment):
         dynhlo.compile(_module(body))
+
+
+@pytest.mark.parametrize("body", [
+    "a = f32[<=5,5] parameter(0)\n ROOT c = f32[<=5,5] cholesky(a), lower=true",
+    "a = f32[<=5,<=5] parameter(0)\n b = f32[5,2] parameter(1)\n ROOT c = f32[<=5,2] "
+    "triangular-solve(a, b), left_side=true, lower=true, transpose_a=NO_TRANSPOSE",
+])
+def test_a_square_matrix_half_dynamic_is_refused_at_compile_time(body):
+    # its lowerings take whole operands: a [3 of <=5, 5] matrix reached them as not square,
+    # a raw ValueError at run time
+    with pytest.raises(dynhlo.UnsupportedError, match="one is dynamic and the other static"):
+        dynhlo.compile(_module(body))
+
+
+def test_a_square_matrix_dynamic_in_both_dimensions_runs_at_its_size():
+    exe = dynhlo.compile(_module("a = f32[<=5,<=5] parameter(0)\n ROOT c = f32[<=5,<=5] "
+                                 "cholesky(a), lower=true"))
+    a = np.array([[4, 2, 0], [2, 5, 1], [0, 1, 3]], np.float32)
+    np.testing.assert_allclose(exe(a), np.linalg.cholesky(a), rtol=1e-6)

@@ -16,7 +16,7 @@ from conftest import MODELS
 from deadline import deadline
 from dynhlo.cli import CliError, _bare_number, parse_bounds, read_argument
 from dynhlo.errors import HloParseError
-from dynhlo.hlo import parse_hlo
+from dynhlo.hlo import attrs, parse_hlo
 from dynhlo.hlo.values import parse_literal_text
 
 CORPUS = {p.parent.name: p.read_text() for p in sorted(MODELS.glob("*/module.hlo"))}
@@ -111,6 +111,57 @@ def test_a_comment_between_attributes_and_after_a_module_attribute_is_skipped():
 def test_a_slash_that_starts_no_comment_stays_in_the_value():
     module = parse_hlo(MODULE.format(header="", attrs=", metadata=a/b"))
     assert module.entry.root.attrs["metadata"] == "a/b"
+
+
+TRANSPOSE = ("HloModule m\nENTRY e {{\n  a = f32[2,3] parameter(0)\n"
+             "  ROOT t = f32[3,2] transpose(a), dimensions={dims}\n}}\n")
+
+
+@pytest.mark.parametrize("dims", ["{1,0 /* } */}", "{1, /* x */ 0}", "{1,0 // }\n}",
+                                  "{/*0,1*/1,0}", "{1,0 /* ] */}", "{1,0 /* \" */}",
+                                  "{1,0 /* ' */}", "{1 /* a*b**/, 0}", "{1,0 /***/}"])
+def test_a_comment_inside_an_attribute_value_is_skipped(dims):
+    # XLA's lexer skips comments between the tokens of a value too; the value reader took a
+    # bracket inside a comment as the value's end (`{1,0 /* } */}` left `*/}` to read as an
+    # instruction) and kept the comment in the text (`{1, /* x */ 0}` was no integer list).
+    root = parse_hlo(TRANSPOSE.format(dims=dims)).entry.root
+    assert attrs.ints(root, "dimensions") == (1, 0)
+    assert "/" not in root.attrs["dimensions"]
+
+
+def test_an_unterminated_comment_in_an_attribute_value_is_a_parse_error_at_it():
+    with pytest.raises(HloParseError, match="unterminated comment in attribute value") as info:
+        parse_hlo(TRANSPOSE.format(dims="{1,0 /* }"))
+    assert (info.value.line, info.value.column) == (4, 51)
+
+
+def test_a_json_backend_config_is_kept_as_written():
+    # XLA reads backend_config={...} raw (HloLexer::LexJsonDict: braces and strings only)
+    text = MODULE.format(header="", attrs=', backend_config={"a": 1 /* x */}')
+    assert parse_hlo(text).entry.root.attrs["backend_config"] == '{"a": 1 /* x */}'
+
+
+def test_a_bracket_in_a_comment_inside_a_literal_or_parameter_number_is_skipped():
+    # The one-line fast path took the ')' inside the comment as the literal's end, then
+    # resumed there: `} */ 2})` was read as the computation's end; the literal's reader took
+    # a comment with a '*' in it, or a `//` one, for a value.
+    text = ("HloModule m\nENTRY e {\n  p = f32[2] parameter(/* ) */ 0 /* ) } */)\n"
+            "  c = f32[2] constant({1, /* ) } a*b */ 2 // )\n})\n  ROOT s = f32[2] add(p, c)\n}\n")
+    entry = parse_hlo(text).entry
+    assert [i.name for i in entry.instructions] == ["p", "c", "s"]
+    assert entry.instructions[0].parameter_number == 0
+    assert entry.instructions[1].literal.tolist() == [1.0, 2.0]
+
+
+@pytest.mark.parametrize("inside", ["/" * LONG, "/*/" * LONG + "*/", "/**" * LONG + "/",
+                                    "// x\n" * LONG, "/*" * LONG])
+def test_long_comment_runs_inside_a_value_fail_or_parse_fast(inside):
+    text = TRANSPOSE.format(dims="{1," + inside + "0}")
+    with deadline(SECONDS, "parse_hlo"):
+        try:
+            parse_hlo(text)
+        except HloParseError:
+            pass
 
 
 # -- the CLI's text arguments ----------------------------------------------------------------

@@ -7,6 +7,8 @@ Modules in the style of xla/tests/dynamic_ops_test.cc and dynamic_padder_test.cc
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -203,6 +205,25 @@ def test_shapeless_reduce_window_with_a_bad_window_is_a_parse_error(attrs):
         parse_hlo(text)
     assert (info.value.line, info.value.column) == (10, 3)
     assert "reduce-window" in str(info.value)
+
+
+@pytest.mark.parametrize("line, message", [
+    ("ROOT r = concatenate(p, p)", "concatenate takes one dimension in dimensions=, got none"),
+    ("ROOT r = concatenate(p, p), dimensions={0,1}",
+     "concatenate takes one dimension in dimensions=, got {0,1}"),
+    ("ROOT r = set-dimension-size(p, n)",
+     "set-dimension-size takes one dimension in dimensions=, got none"),
+    ("ROOT r = set-dimension-size(p, n), dimensions={x}", "do not fit set-dimension-size"),
+    ("ROOT r = transpose(p), dimensions={0,y}", "do not fit transpose"),
+])
+def test_shapeless_instruction_with_a_missing_or_bad_attribute_is_a_parse_error(line, message):
+    # the shape rule's unpacking ValueError escaped: the parser expected (instruction, reason)
+    text = ("HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  n = s32[] constant(2)\n  "
+            + line + "\n}\n")
+    with pytest.raises(HloParseError, match=re.escape(message)) as info:
+        parse_hlo(text)
+    assert (info.value.line, info.value.column) == (5, 3)
+    assert "cannot infer the shape of 'r'" in str(info.value)
 
 
 @pytest.mark.parametrize("line", [

@@ -41,11 +41,23 @@ class Assertion:
         """The formatted message when the assertion fails at these sizes, else None."""
         if sx.evaluate(self.pred, sizes):
             return None
-        values = [sx.evaluate(a, sizes) for a in self.args]
-        try:
-            return self.message.format(*values)
-        except (IndexError, KeyError, ValueError):
-            return self.message
+        return format_message(self.message, [sx.evaluate(a, sizes) for a in self.args])
+
+
+# The fields of JAX's assertion messages (`{0}`, and `{{`/`}}` for braces). str.format read
+# the module's text as a format string: `{0[1]}`, `{0.x}` raised TypeError/AttributeError
+# and `{0:>99999999999}` a MemoryError; any other field stays as written.
+_FIELD = re.compile(r"\{\{|\}\}|\{([0-9]{1,9})\}")
+
+
+def format_message(message: str, values: list) -> str:
+    """`message` with `{i}` replaced by values[i] (as JAX's str.format would for these)."""
+    def field(m: re.Match) -> str:
+        if m.group(1) is None:
+            return m.group(0)[0]
+        i = int(m.group(1))
+        return str(values[i]) if i < len(values) else m.group(0)
+    return _FIELD.sub(field, message)
 
 
 def check_assertions(module, arrays) -> None:
@@ -243,7 +255,10 @@ def free_values(region) -> list:
 
 
 def bounded(shape: Shape, bounds: list) -> Shape:
-    """`shape` with its UNBOUNDED dims replaced by `bounds[d]` where that is known."""
+    """`shape` with its UNBOUNDED dims replaced by `bounds[d]` where that is known; a tuple
+    (a custom call's `tuple<...>` result) as it is: dynamic dimension inference bounds it."""
+    if shape.is_tuple:
+        return shape
     dims = tuple(b if d == UNBOUNDED and b is not None else d
                  for d, b in zip(shape.dims, bounds))
     return Shape(shape.element_type, dims, shape.dynamic)

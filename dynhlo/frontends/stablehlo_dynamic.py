@@ -60,7 +60,7 @@ def _dynamic_iota(cx):
     out = cx.comp.emit(static, "iota", [], f"iota_dimension={d}")
     val = set_sizes(cx, out, dims_tensor, shape)
     if shape.rank == 1 and shape.is_static and val.shape.element_type.startswith("s") \
-            and shape.dims[0] <= 16:
+            and shape.dims[0] <= sx.MAX_TRACKED_ELEMENTS:
         val.exprs = [sx.const(i) for i in range(shape.dims[0])]
     return [val]
 
@@ -269,6 +269,10 @@ def _shape_assertion(cx):
     if not cx.op.operands:
         raise cx.error("a shape assertion without its predicate operand")
     pred, *args = cx.operands
+    for i, v in enumerate([pred, *args]):  # only element 0 is read: a vector's others were lost
+        if v.shape.is_tuple or v.shape.rank != 0 or (i == 0 and v.shape.element_type != "pred"):
+            raise cx.error(f"operand {i} of a shape assertion is {v.shape}; it takes a scalar "
+                           f"{'pred (i1)' if i == 0 else 'integer'}")
     if pred.exprs is None or any(a.exprs is None for a in args):
         raise cx.error("a shape assertion that depends on data")
     message = cx.string("error_message")

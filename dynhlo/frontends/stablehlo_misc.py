@@ -120,17 +120,7 @@ def pass_through(cx, target: str):
             shapes.append(bounded(shape, result_bounds(cx, shape_tensors[i].exprs, shape)))
         else:
             shapes.append(bounded(shape, same_rank_bounds(shape, operands)))
-    attrs = [f'custom_call_target="{target}"']
-    from jaxlib.mlir import ir
-    config = cx.attr("mhlo.backend_config")
-    if config is None and cx.attr("backend_config") is not None \
-            and not is_type(cx.attr("backend_config"), ir.StringAttr):
-        config = cx.attr("backend_config")  # typed FFI's dictionary in StableHLO's own place
-    if config is not None:
-        attrs.append(f"backend_config={str(config)}")
-    elif cx.string("backend_config", ""):  # escaped: a `"` in it would end HLO's string
-        text = cx.string("backend_config").replace("\\", "\\\\").replace('"', '\\"')
-        attrs.append(f'backend_config="{text}"')
+    attrs = [f'custom_call_target="{target}"', *_backend_config(cx)]
     version = cx.attr("api_version")
     if version is not None and int(version.value) == 4:
         attrs.append("api_version=API_VERSION_TYPED_FFI")
@@ -139,6 +129,25 @@ def pass_through(cx, target: str):
     shape = shapes[0] if len(shapes) == 1 else TupleShape(tuple(shapes))
     out = cx.comp.emit(shape, "custom-call", operands, ", ".join(attrs))
     return cx.converter.unpack(cx.comp, out, len(shapes))
+
+
+def _backend_config(cx) -> list[str]:
+    """HLO's backend_config: a typed-FFI dictionary as written (XLA reads it raw), a string
+    escaped (a `"` in it would end HLO's string); nothing else is one."""
+    from jaxlib.mlir import ir
+    key = "mhlo.backend_config" if cx.attr("mhlo.backend_config") is not None \
+        else "backend_config"
+    config = cx.attr(key)
+    if config is None:
+        return []
+    if is_type(config, ir.DictAttr):
+        return [f"backend_config={config}"]
+    if not is_type(config, ir.StringAttr):
+        raise cx.error(f"attribute {key} must be a string or a dictionary, got {config}")
+    text = cx.string(key)
+    if not text:
+        return []
+    return ['backend_config="' + text.replace("\\", "\\\\").replace('"', '\\"') + '"']
 
 
 def _shape_operand_indices(cx) -> list[int]:

@@ -42,11 +42,13 @@ BINARY = {
 _EXPR_OPS = {"add": "add", "subtract": "sub", "multiply": "mul", "divide": "div",
              "remainder": "rem", "maximum": "max", "minimum": "min", "negate": "neg",
              "abs": "abs", "sign": "sign", "and": "and", "or": "or", "xor": "xor"}
-MAX_EXPR_ELEMENTS = 16
 
 
 def same_rank_bounds(shape: Shape, operands: list[Val]) -> list:
-    """Bounds of `?` dims read off operands of the same rank (elementwise ops)."""
+    """Bounds of `?` dims read off operands of the same rank (elementwise ops); none for a
+    tuple."""
+    if shape.is_tuple:
+        return []
     out = []
     for d in range(shape.rank):
         known = [v.shape.dims[d] for v in operands if not v.shape.is_tuple
@@ -59,7 +61,7 @@ def tracks(shape) -> bool:
     """Small integer tensors carry size expressions."""
     return (not shape.is_tuple and shape.element_type.startswith(("s", "u", "pred"))
             and shape.rank <= 2 and shape.is_static
-            and int(np.prod(shape.dims)) <= MAX_EXPR_ELEMENTS)
+            and int(np.prod(shape.dims)) <= sx.MAX_TRACKED_ELEMENTS)
 
 
 def elementwise(cx: OpContext, opcode: str, attrs: str = "") -> list[Val]:

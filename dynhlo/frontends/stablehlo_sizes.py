@@ -7,6 +7,8 @@ and the custom calls (stablehlo_misc); it imports none of them.
 
 from __future__ import annotations
 
+import math
+
 from ..hlo.shape import UNBOUNDED, Shape
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext
@@ -18,6 +20,11 @@ S32 = Shape("s32")
 def shape_elements(cx: OpContext, tensor: Val, what: str) -> list[tuple]:
     """The size expressions of a shape tensor; UnsupportedError when one is not computed from
     the argument shapes (a size that depends on data)."""
+    count = 1 if tensor.shape.is_tuple else math.prod(tensor.shape.dims)
+    if tensor.exprs is None and count > sx.MAX_TRACKED_ELEMENTS:
+        raise cx.error(f"the {what} has {count} elements ({tensor.shape}); dynhlo follows "
+                       f"size computations of at most {sx.MAX_TRACKED_ELEMENTS} elements "
+                       f"(one per result dimension)")
     if tensor.exprs is None:
         raise cx.error(f"the {what} is computed from data, not from argument shapes; "
                        "dynhlo needs sizes it can bound")

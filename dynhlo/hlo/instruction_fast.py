@@ -49,6 +49,8 @@ class _FastPath(_InstructionParser):
         if opcode in _LEAVES:
             self.pos = m.end(5) + 1
             self.operands(inst)
+            if self.pos != m.end(6 if untyped is not None else 7) + 1:
+                return None  # the literal ran past the ')' _FAST took (one in a comment)
         elif untyped is not None:
             names = untyped.replace(" ", "").replace("%", "")
             if "\t" in names:
@@ -60,6 +62,8 @@ class _FastPath(_InstructionParser):
             return None
         called = None
         if attr_text:
+            if "/*" in attr_text or "//" in attr_text:
+                return None  # comments inside a value: the general path drops them
             items = _FAST_ATTR.findall(attr_text)
             attrs = inst.attrs = dict(items)
             if len(attrs) != len(items):

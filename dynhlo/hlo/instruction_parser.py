@@ -20,7 +20,7 @@ from .scanner import _ARRAY_SHAPE, _N, _NAME, _SKIP, _Scanner
 
 _INSTR_HEAD = re.compile(rf"(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*")
 _OPCODE = re.compile(r"([a-z][a-z0-9\-]*)\s*\(")
-_PARAM_NUMBER = re.compile(r"\s*([0-9]{1,18})\s*\)")
+_PARAM_NUMBER = re.compile(rf"{_SKIP.pattern}([0-9]{{1,18}}){_SKIP.pattern}\)")  # comments too
 # XLA's lexer skips newlines like any space: `..., \n dimensions={0}` continues the instruction.
 _ATTR_NAME = re.compile(rf"{_SKIP.pattern},{_SKIP.pattern}({_N})\s*=\s*", re.S)
 _DANGLING_COMMA = re.compile(rf"{_SKIP.pattern},{_SKIP.pattern}", re.S)
@@ -133,7 +133,7 @@ class _InstructionParser(_Scanner):
             self.pos = m.end()
             self.skip()
             value_at = self.pos
-            value = self.value()
+            value = self.value(raw=key == "backend_config")  # XLA: a raw JSON dict
             if key in attrs:
                 raise self.error(f"attribute '{key}' given twice", m.start(1))
             if key in call_keys:

@@ -17,12 +17,13 @@ import re
 import ml_dtypes
 import numpy as np
 
+from .scanner import _SKIP
 from .shape import UNBOUNDED, AnyShape, Shape
 from .types import COMPLEX_TYPES, INTEGRAL_TYPES, to_numpy_dtype
 
-# XLA prints index comments inside nested literals (`{ /*i0=0*/ {1, 2}, ...}`): skipped.
-# A blank per repetition (as scanner._SKIP): `\s+` inside `(...)*` backtracks exponentially.
-_TOKEN = re.compile(r"(?:\s|/\*[^*]*\*/)*([{}(),]|-?nan\(0x[0-9a-fA-F]+\)|[^\s{}(),]+)")
+# XLA prints index comments inside nested literals (`{ /*i0=0*/ {1, 2}, ...}`): skipped, as
+# any comment XLA's lexer skips (`/* a*b */`, `// ...` were read as values).
+_TOKEN = re.compile(rf"{_SKIP.pattern}([{{}}(),]|-?nan\(0x[0-9a-fA-F]+\)|[^\s{{}}(),]+)")
 _SHAPE_PREFIX = re.compile(r"\s*[a-z][a-z0-9]*\[[^\]]*\](\{[^}]*\})?")
 _INT = re.compile(r"-?[0-9]+")
 # `[0-9]+\.?[0-9]*` split a run of digits at every point: quadratic on `111...1x`.

@@ -65,8 +65,12 @@ def _ensure(inst: Instruction, state: dict[int, int]) -> AnyShape:
                                "yet; write the shape")
     try:
         inst.shape = rule(inst, [o.shape for o in inst.operands])
-    except (IndexError, KeyError, AttributeError, TypeError, HloVerifyError) as exc:
-        raise ValueError(inst, f"its operands do not fit {inst.opcode.value} ({exc})") from None
+    except (IndexError, KeyError, AttributeError, TypeError, ValueError, HloVerifyError) as exc:
+        if isinstance(exc, ValueError) and exc.args[:1] == (inst,):
+            raise  # a rule's own (instruction, reason)
+        # a missing or malformed attribute too (`concatenate(a, b)` without dimensions=)
+        raise ValueError(inst, f"its operands or attributes do not fit "
+                               f"{inst.opcode.value} ({exc})") from None
     state[id(inst)] = 2
     return inst.shape
 
@@ -74,6 +78,14 @@ def _ensure(inst: Instruction, state: dict[int, int]) -> AnyShape:
 def _ints(inst: Instruction, key: str) -> list[int]:
     text = inst.attrs.get(key, "").strip().strip("{}")
     return [int(p) for p in text.split(",") if p.strip()]
+
+
+def _one_int(inst: Instruction, key: str) -> int:
+    values = _ints(inst, key)
+    if len(values) != 1:
+        raise ValueError(inst, f"{inst.opcode.value} takes one dimension in {key}=, got "
+                               f"{inst.attrs.get(key, 'none')}")
+    return values[0]
 
 
 def _unary(inst, shapes):
@@ -115,7 +127,7 @@ def _one_or_tuple(shapes: list[AnyShape]) -> AnyShape:
 
 
 def _concatenate(inst, shapes):
-    (axis,) = _ints(inst, "dimensions")
+    axis = _one_int(inst, "dimensions")
     first = shapes[0]
     dims = list(first.dims)
     dims[axis] = sum(s.dims[axis] for s in shapes)
@@ -191,7 +203,7 @@ def _dot(inst, shapes):
 
 
 def _set_dimension_size(inst, shapes):
-    (d,) = _ints(inst, "dimensions")
+    d = _one_int(inst, "dimensions")
     dynamic = list(shapes[0].dynamic)
     dynamic[d] = True
     return Shape(shapes[0].element_type, shapes[0].dims, tuple(dynamic))

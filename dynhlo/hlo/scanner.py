@@ -35,8 +35,13 @@ _VALUE_PART = re.compile(rf"{_WORD}*(?:{_SLASH}{_WORD}*)*")  # each character on
 _BARE = rf"(?:{_WORD}|{_SLASH}){_VALUE_PART.pattern}"  # a non-empty _VALUE_PART
 _SIMPLE_VALUE = re.compile(_BARE)
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_QUOTED = {'"': _STRING, "'": re.compile(r"'(?:[^'\\]|\\.)*'")}  # XLA lexes both as strings
 _SPACE = re.compile(r"\s*")
-_DELIMITER = re.compile(r'[{}()\[\]"]')
+# Inside an attribute value's brackets what matters: brackets, strings, and comments, which
+# XLA's lexer skips there as between any tokens. A JSON dict (backend_config={...}) is read
+# raw by XLA (HloLexer::LexJsonDict: braces and "strings" only), so it keeps its text.
+_DELIMITER = re.compile(r'[{}()\[\]"\'/]')
+_JSON_DELIMITER = re.compile(r'[{}()\[\]"]')
 _OPEN = {"{": "}", "(": ")", "[": "]"}
 
 
@@ -194,8 +199,13 @@ class _Scanner:
 
     # -- attribute values -----------------------------------------------------------------
 
-    def value(self) -> str:
-        """One attribute value, as written: a bare word, a string, or a balanced group."""
+    def value(self, raw: bool = False) -> str:
+        """One attribute value, as written: a bare word, a string, or a balanced group.
+
+        Comments inside a group are dropped from the value (each one a blank), as XLA's lexer
+        skips them between tokens: `{1, /* } */ 0}` is `{1,   0}`. With `raw` (a JSON dict,
+        backend_config) only brackets and "strings" count and the text is kept whole.
+        """
         self.skip()
         text = self.text
         m = _SIMPLE_VALUE.match(text, self.pos)
@@ -204,6 +214,8 @@ class _Scanner:
             return m.group(0)
         start = pos = self.pos
         stack: list[str] = []
+        comments: list[tuple[int, int]] = []
+        inner = _JSON_DELIMITER if raw else _DELIMITER
         while True:
             if not stack:  # outside brackets, a value ends at ',' or a space (as XLA's
                 # tokens do: the next instruction may follow on the same line), unless a
@@ -219,23 +231,41 @@ class _Scanner:
                     pos = after
                 if pos >= len(text) or text[pos] in ",)}]":
                     break
-            else:  # inside brackets, only brackets and strings matter
-                dm = _DELIMITER.search(text, pos)
+            else:  # inside brackets, only brackets, strings and comments matter
+                dm = inner.search(text, pos)
                 if dm is None:
                     raise self.error(f"expected '{stack[-1]}' to close the attribute value",
                                      start)
                 pos = dm.start()
+                if text[pos] == "/":
+                    end = self._comment_end(pos)
+                    if end > pos + 1:
+                        comments.append((pos, end))
+                    pos = end
+                    continue
             pos = self._value_delimiter(stack, pos)
         if pos == start:
             raise self.error(f"expected an attribute value, got '{self.got()}'")
         self.pos = pos
-        return text[start:pos].strip()
+        return _without(text, start, pos, comments).strip()
+
+    def _comment_end(self, pos: int) -> int:
+        """Where the comment at `pos` ends; pos + 1 past a '/' that starts none."""
+        if self.text.startswith("//", pos):
+            end = self.text.find("\n", pos)
+            return len(self.text) if end < 0 else end
+        if self.text.startswith("/*", pos):
+            end = self.text.find("*/", pos + 2)
+            if end < 0:
+                raise self.error("unterminated comment in attribute value", pos)
+            return end + 2
+        return pos + 1
 
     def _value_delimiter(self, stack: list[str], pos: int) -> int:
         """Step over the quote or bracket at `pos` of an attribute value."""
         ch = self.text[pos]
-        if ch == '"':
-            sm = _STRING.match(self.text, pos)
+        if ch in _QUOTED:
+            sm = _QUOTED[ch].match(self.text, pos)
             if not sm:
                 raise self.error("unterminated string", pos)
             return sm.end()
@@ -244,3 +274,15 @@ class _Scanner:
         elif ch != stack.pop():
             raise self.error(f"unbalanced '{ch}' in attribute value", pos)
         return pos + 1
+
+
+def _without(text: str, start: int, end: int, cuts: list[tuple[int, int]]) -> str:
+    """text[start:end] with each (from, to) span of `cuts` (in order) replaced by a blank."""
+    if not cuts:
+        return text[start:end]
+    parts, at = [], start
+    for a, b in cuts:
+        parts += [text[at:a], " "]
+        at = b
+    parts.append(text[at:end])
+    return "".join(parts)

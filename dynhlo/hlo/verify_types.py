@@ -17,7 +17,10 @@ What is checked here, per instruction (dimensions are checked by dynhlo.shapes):
   get-dimension-size;
 - reduce, reduce-window, scatter and select-and-scatter have the operand count XLA's
   variadic forms need, scalar inits, and reducers typed like their inits and inputs;
-- broadcast dimensions are operand-rank many, distinct, and within the result.
+- broadcast dimensions are operand-rank many, distinct, and within the result;
+- ops that give one array are not declared a tuple; rng takes two scalars of its result's
+  type; partition-id and replica-id give u32[], after-all a token; topk gives (values, s32
+  indices); fft's types follow fft_type; a custom-call names its target.
 Raises HloVerifyError naming the instruction.
 """
 
@@ -43,6 +46,19 @@ _TUPLE_OPERANDS = frozenset({
     Opcode.ALL_TO_ALL, Opcode.ALL_GATHER, Opcode.ALL_GATHER_START, Opcode.ALL_REDUCE,
     Opcode.ALL_REDUCE_START, Opcode.REDUCE_SCATTER, Opcode.COLLECTIVE_PERMUTE,
     Opcode.COLLECTIVE_PERMUTE_START, Opcode.COLLECTIVE_BROADCAST, Opcode.RAGGED_ALL_TO_ALL,
+})
+
+# Non-elementwise opcodes whose result is always one array (XLA's ShapeInference gives no
+# tuple for them); a tuple declared on one reached the shape rules and backends, which read it
+# as an array (AttributeError, KeyError).
+_ARRAY_RESULT = frozenset({
+    Opcode.IOTA, Opcode.BROADCAST, Opcode.RESHAPE, Opcode.DYNAMIC_RESHAPE, Opcode.TRANSPOSE,
+    Opcode.BITCAST, Opcode.REVERSE, Opcode.SLICE, Opcode.DYNAMIC_SLICE,
+    Opcode.DYNAMIC_UPDATE_SLICE, Opcode.CONCATENATE, Opcode.PAD, Opcode.GATHER, Opcode.DOT,
+    Opcode.CONVOLUTION, Opcode.CHOLESKY, Opcode.TRIANGULAR_SOLVE, Opcode.FFT, Opcode.RNG,
+    Opcode.MAP, Opcode.SELECT_AND_SCATTER, Opcode.GET_DIMENSION_SIZE,
+    Opcode.SET_DIMENSION_SIZE, Opcode.PARTITION_ID, Opcode.REPLICA_ID, Opcode.AFTER_ALL,
+    Opcode.BATCH_NORM_INFERENCE,
 })
 
 # Computations an opcode cannot run without (any one of a tuple of alternatives).
@@ -105,15 +121,16 @@ def check_instruction(inst: Instruction) -> None:
 
 
 def _check_tuple_operands(inst: Instruction) -> None:
+    group = OP_SPECS[inst.opcode].group
+    if inst.shape.is_tuple and (group in (Group.UNARY, Group.BINARY, Group.TERNARY)
+                                or inst.opcode in _ARRAY_RESULT):
+        _fail(inst, f"{inst.opcode.value} gives an array, declared the tuple {inst.shape}")
     if inst.opcode in _TUPLE_OPERANDS:
         return
     for i, operand in enumerate(inst.operands):
         if operand.shape.is_tuple:
             _fail(inst, f"operand {i} '{operand.name}' is the tuple {operand.shape}; "
                         f"{inst.opcode.value} takes arrays (use get-tuple-element)")
-    group = OP_SPECS[inst.opcode].group
-    if inst.shape.is_tuple and group in (Group.UNARY, Group.BINARY, Group.TERNARY):
-        _fail(inst, f"{inst.opcode.value} gives an array, declared the tuple {inst.shape}")
 
 
 def _check_required_calls(inst: Instruction) -> None:
@@ -202,6 +219,54 @@ def _check_dimension_size(inst: Instruction) -> None:
     else:
         ok = inst.shape.element_type == "s32" and not inst.shape.rank
         _expect(inst, ok, f"get-dimension-size gives s32[], declared {inst.shape}")
+
+
+def _check_rng(inst: Instruction) -> None:
+    """XLA (HloVerifier::HandleRng): two scalar parameters of the result's element type."""
+    kind = attrs.string(inst, "distribution")
+    _expect(inst, kind in ("rng_uniform", "rng_normal"),
+            f"rng distribution={kind} is not rng_uniform or rng_normal")
+    for i, o in enumerate(inst.operands):
+        ok = not o.shape.rank and o.shape.element_type == inst.shape.element_type
+        _expect(inst, ok, f"rng parameter {i} '{o.name}' is {o.shape}; it takes "
+                          f"{inst.shape.element_type}[] scalars")
+
+
+def _check_fixed_result(inst: Instruction) -> None:
+    """partition-id and replica-id give u32[]; after-all joins tokens into a token[]."""
+    want = "token" if inst.opcode is Opcode.AFTER_ALL else "u32"
+    _expect(inst, inst.shape.element_type == want and not inst.shape.rank,
+            f"{inst.opcode.value} gives {want}[], declared {inst.shape}")
+    for i, o in enumerate(inst.operands):
+        _expect(inst, o.shape.element_type == "token",
+                f"operand {i} '{o.name}' of after-all is {o.shape}; it takes tokens")
+
+
+def _check_topk(inst: Instruction) -> None:
+    """XLA (InferTopKShape): (the operand's type[..., k], s32[..., k])."""
+    x, result = inst.operands[0].shape, inst.shape
+    ok = (result.is_tuple and len(result.elements) == 2
+          and not any(e.is_tuple for e in result.elements)
+          and result.elements[0].element_type == x.element_type
+          and result.elements[1].element_type == "s32")
+    _expect(inst, ok, f"topk of {x.element_type} gives ({x.element_type}[...], s32[...]), "
+                      f"declared {result}")
+
+
+# fft_type -> (operand types, the result type for each)
+_FFT_TYPES = {"FFT": {"c64": "c64", "c128": "c128"}, "IFFT": {"c64": "c64", "c128": "c128"},
+              "RFFT": {"f32": "c64", "f64": "c128"}, "IRFFT": {"c64": "f32", "c128": "f64"}}
+
+
+def _check_fft(inst: Instruction) -> None:
+    """XLA (InferFftShape): FFT/IFFT complex to complex, RFFT real to complex, IRFFT back."""
+    kind = attrs.string(inst, "fft_type", "FFT")
+    given = inst.operands[0].shape.element_type
+    want = _FFT_TYPES.get(kind, {}).get(given)
+    _expect(inst, kind in _FFT_TYPES, f"fft_type={kind} is not one of {', '.join(_FFT_TYPES)}")
+    _expect(inst, want == inst.shape.element_type,
+            f"{kind} takes {' or '.join(_FFT_TYPES[kind])} values; of {given} it gives "
+            f"{want or 'nothing'}, declared {inst.shape.element_type}")
 
 
 def _check_reduce(inst: Instruction) -> None:
@@ -340,6 +405,8 @@ def _same_types(a: AnyShape, b: AnyShape) -> bool:
 def _check_custom_call(inst: Instruction) -> None:
     """XLA's dynamic padder custom calls: PadToStatic(x) -> (x at its bound, s32[] size per
     dimension); SliceToDynamic(x, s32[] size per dimension) -> x at those sizes."""
+    _expect(inst, "custom_call_target" in inst.attrs,
+            "custom-call needs attribute custom_call_target= (XLA's parser requires it)")
     target = attrs.string(inst, "custom_call_target", "")
     if target in ("PadToStatic", "SliceToDynamic"):
         for i, o in enumerate(inst.operands):
@@ -379,6 +446,13 @@ _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.BROADCAST: _check_broadcast,
     Opcode.GET_TUPLE_ELEMENT: _check_get_tuple_element,
     Opcode.TUPLE: _check_tuple,
+    Opcode.PAD: lambda inst: _check_scalars(inst, inst.operands[1:], "padding value"),
+    Opcode.RNG: _check_rng,
+    Opcode.PARTITION_ID: _check_fixed_result,
+    Opcode.REPLICA_ID: _check_fixed_result,
+    Opcode.AFTER_ALL: _check_fixed_result,
+    Opcode.TOPK: _check_topk,
+    Opcode.FFT: _check_fft,
     Opcode.SET_DIMENSION_SIZE: _check_dimension_size,
     Opcode.GET_DIMENSION_SIZE: _check_dimension_size,
     Opcode.REDUCE: _check_reduce,

@@ -15,6 +15,7 @@ from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
 from ..hlo.types import bit_width
+from .index_dims import check_gather, check_scatter
 from .rules import _reshape_groups, elementwise, rule
 from .sizes import Sym, ValueSize, bound_of, dim_text, unify
 
@@ -144,6 +145,7 @@ def _gather(ctx, inst, operands):
     if len(slice_sizes) != len(operand) or not 0 <= ivd <= len(indices):
         raise ctx.error(f"slice_sizes={list(slice_sizes)} / index_vector_dim={ivd} do not fit "
                         f"a rank-{len(operand)} operand and rank-{len(indices)} indices")
+    check_gather(ctx, g, operand, indices)
     batch = _batch_dims(indices, ivd)
     offsets = [_window_dim(ctx, operand[k], s, k) for k, s in enumerate(slice_sizes)
                if k not in g.collapsed_slice_dims and k not in g.operand_batching_dims]
@@ -165,7 +167,9 @@ def _scatter(ctx, inst, operands):
     n = (len(operands) - 1) // 2
     arrays, updates = operands[:n], operands[n + 1:]
     joined = elementwise(ctx, arrays, join=unify) if len(arrays[0]) else ()
-    window, inserted, batching = attrs.scatter_dims(inst, len(operands[n]))[:3]
+    dims = attrs.scatter_dims(inst, len(operands[n]))
+    window, inserted, batching = dims[:3]
+    check_scatter(ctx, dims, joined, operands[n], updates[0])
     if len(window) + len(inserted) + len(batching) != len(joined):
         raise ctx.error(f"update_window_dims={list(window)}, inserted_window_dims="
                         f"{list(inserted)} and input_batching_dims={list(batching)} do not "
