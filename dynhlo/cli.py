@@ -305,12 +305,8 @@ def cmd_run(ns: argparse.Namespace) -> int:
     else:
         exe = load_executable(ns.module, ns.backend, run_options(ns))
         args = [read_argument(i, a) for i, a in enumerate(ns.args)]
-        from .frontends.stablehlo_convert import check_assertions
-        from .runtime.arguments import check_arguments
-        # dynhlo's own message first (parameter, dimension, size, bound), as from_jax does;
-        # then a jax.export module's own shape checks (n >= 1), in JAX's words
-        check_arguments(exe.parameters, tuple(args))
-        check_assertions(exe.module, args)
+        # the call checks the arguments: dynhlo's own message first (parameter, dimension,
+        # size, bound), then a jax.export module's own shape checks (n >= 1), in JAX's words
         result = exe(*args)
     outputs = flatten(result)
     if ns.output:

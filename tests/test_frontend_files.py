@@ -55,6 +55,18 @@ def test_stablehlo_shape_assertions_are_kept():
     assert all(a.failure({(0, 0): 5}) is None for a in module.shape_assertions)
 
 
+def test_an_executable_checks_the_modules_shape_assertions():
+    """dynhlo.compile of a parsed jax.export module refuses n = 0 as JAX does (n >= 1); the
+    CLI and from_jax did, the Python API ran it."""
+    pytest.importorskip("jax")
+    exe = dynhlo.compile(dynhlo.parse_stablehlo((DATA / "center.mlir").read_text()))
+    with pytest.raises(dynhlo.ArgumentError,
+                       match=r"Expected value >= 1 for dimension variable 'n'.*JAX shape"):
+        exe(np.zeros((0, 4), np.float32))
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.testing.assert_allclose(exe(x), center(x), rtol=1e-6)
+
+
 def test_stablehlo_bad_input_is_a_parse_error():
     pytest.importorskip("jax")
     with pytest.raises(dynhlo.HloParseError, match="not a StableHLO module"):

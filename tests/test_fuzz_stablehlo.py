@@ -285,7 +285,7 @@ def test_an_assertion_message_takes_only_its_numbered_fields(message, said):
         f"    stablehlo.custom_call @shape_assertion(%c, %n) {{error_message = \"{message}\", "
         "has_side_effect = true} : (tensor<i1>, tensor<i32>) -> ()\n"
         f"    return %a : {bounded}"), bounded)
-    from dynhlo.frontends.stablehlo_convert import check_assertions
+    from dynhlo.runtime.arguments import check_assertions
     module = dynhlo.parse_stablehlo(text)
     check_assertions(module, [np.ones(4, np.float32)])
     with pytest.raises(dynhlo.ArgumentError) as info:

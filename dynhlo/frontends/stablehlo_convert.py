@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
 
-from ..errors import ArgumentError, UnsupportedError
+from ..errors import UnsupportedError
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
 from .stablehlo_emit import Comp, ModuleBuilder, Val, is_type, shape_of
@@ -58,19 +57,6 @@ def format_message(message: str, values: list) -> str:
         i = int(m.group(1))
         return str(values[i]) if i < len(values) else m.group(0)
     return _FIELD.sub(field, message)
-
-
-def check_assertions(module, arrays) -> None:
-    """Raise ArgumentError with JAX's message when the arguments' shapes break one of the
-    module's `shape_assertions` (parse_stablehlo keeps them; other modules have none)."""
-    assertions = getattr(module, "shape_assertions", ())
-    if not assertions:
-        return
-    sizes = {(p, d): int(s) for p, a in enumerate(arrays) for d, s in enumerate(np.shape(a))}
-    for assertion in assertions:
-        message = assertion.failure(sizes)
-        if message is not None:
-            raise ArgumentError(f"{message} (JAX shape assertion)")
 
 
 class Scope:

@@ -197,3 +197,18 @@ class _TensorView:
         self.dtype = dtype
         self.shape = tuple(tensor.shape)
         self.ndim = len(self.shape)
+
+
+def check_assertions(module, arrays) -> None:
+    """Raise ArgumentError with JAX's message when the arguments' shapes break one of the
+    module's `shape_assertions`: jax.export's checks on symbolic sizes (e.g. n >= 1), which
+    parse_stablehlo keeps on the module (other modules have none). Every call of an
+    executable makes them, after check_arguments (dynhlo's own message first)."""
+    assertions = getattr(module, "shape_assertions", ())
+    if not assertions:
+        return
+    sizes = {(p, d): int(s) for p, a in enumerate(arrays) for d, s in enumerate(np.shape(a))}
+    for assertion in assertions:
+        message = assertion.failure(sizes)
+        if message is not None:
+            raise ArgumentError(f"{message} (JAX shape assertion)")

@@ -24,7 +24,7 @@ from ..errors import ArgumentError, UnsupportedError
 from ..hlo.ir import HloModule, Instruction
 from ..passes.bound_unbounded import HOW_TO_BOUND, bound_unbounded, unbounded_dims
 from . import artifact
-from .arguments import check_arguments
+from .arguments import check_arguments, check_assertions
 
 BucketDims = list[tuple[int, int]]
 
@@ -205,6 +205,7 @@ class BucketedExecutable:
 
     def __call__(self, *args):
         arrays = check_arguments(self.parameters, args)
+        check_assertions(self.module, arrays)
         bucket = pick_bucket(self.policy, self.parameters, self.bucket_dims, arrays)
         return self.executables[bucket](*arrays)
 

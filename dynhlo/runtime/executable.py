@@ -10,7 +10,7 @@ from ..hlo.baked_sizes import warn_baked_sizes
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from . import artifact
-from .arguments import check_arguments
+from .arguments import check_arguments, check_assertions
 from .buckets import compile_bounded
 
 
@@ -64,10 +64,12 @@ class Executable:
         backend, torch tensors when torch tensors come in: no host round trip).
 
         Raises ArgumentError (`.parameter`, `.name`, `.dimension`, `.size`, `.bound`) for
-        arguments that do not fit, and DynamicSizeError for a size computed at run time that
+        arguments that do not fit (or that break a jax.export module's shape assertions,
+        e.g. n >= 1, in JAX's words), and DynamicSizeError for a size computed at run time that
         breaks the module's contract.
         """
         arrays = check_arguments(self.parameters, args)
+        check_assertions(self.module, arrays)
         return self.program.run(arrays)
 
     def __repr__(self) -> str:
