@@ -26,6 +26,7 @@ import os
 import re
 import stat
 import sys
+import time
 import warnings
 from pathlib import Path
 from typing import Callable, NamedTuple
@@ -221,7 +222,7 @@ def _read_npy(index: int, path: str) -> np.ndarray:
 # -- subcommands --------------------------------------------------------------------------
 
 
-def add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False) -> None:
+def _add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False) -> None:
     # every command reads the same module files (frontends/files.py): say so in each --help
     files = ("HLO text file (short or dump form), StableHLO (.mlir, .mlirbc) or "
              "HloModuleProto (.pb, .pbtxt)")
@@ -235,7 +236,7 @@ def add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False)
 
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
-    add_module_argument(parser, artifact=True)
+    _add_module_argument(parser, artifact=True)
     parser.add_argument("args", nargs="*", metavar="ARG",
                         help='one per entry parameter, in parameter order: a .npy file, HLO '
                              'literal text such as "f32[2,2] {{1,2},{3,4}}" or "s32[] 3", at '
@@ -247,14 +248,14 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
                         help="where to run (default: cpu, the NumPy reference; an artifact "
                              "runs on the backend it was compiled for)")
-    add_gpu_run_arguments(parser)
+    _add_gpu_run_arguments(parser)
     parser.add_argument("--nproc", type=int, default=None, metavar="N",
                         help="run a partitioned module on N local processes, one per device "
                              "(torch.distributed: gloo on cpu, NCCL on gpu); each gets its "
                              "shard of each argument by the parameter's sharding=")
 
 
-def add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
+def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
     from .backends import PRECISIONS
     parser.add_argument("--interpret", action="store_true",
                         help="gpu backend: run the kernels in Triton's interpreter on the CPU "
@@ -328,7 +329,7 @@ def _run_distributed(ns: argparse.Namespace):
 
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
-    add_module_argument(parser, artifact=True)
+    _add_module_argument(parser, artifact=True)
     parser.add_argument("--backend", choices=["gpu"], default=None,
                         help="also show how the backend runs the module (gpu: its CUDA "
                              "graph, or the instruction that keeps it off the graph)")
@@ -376,13 +377,13 @@ def inspect_artifact(path: str) -> str:
 
 
 def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
-    add_module_argument(parser)
+    _add_module_argument(parser)
     parser.add_argument("-o", "--output", required=True, metavar="ARTIFACT",
                         help="the artifact file to write (e.g. MODULE.dynhlo)")
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
                         help="the backend to compile for (default: cpu)")
     parser.add_argument("--target", help="the GPU target, e.g. sm_90 (gpu backend only)")
-    add_gpu_run_arguments(parser)
+    _add_gpu_run_arguments(parser)
     parser.add_argument("--bound", action="append", default=[], metavar="NAME:DIM=BOUND",
                         help="bound an unbounded (?) dimension, e.g. x:0=1024 (NAME: the "
                              "parameter's name, with or without its .N suffix, or its number)")
@@ -454,7 +455,7 @@ def compile_options(ns: argparse.Namespace) -> dict:
     if ns.bound:
         options["bounds"] = parse_bounds(ns.bound)
     if ns.buckets is not None:
-        options["buckets"] = int_list("--buckets", ns.buckets)
+        options["buckets"] = _int_list("--buckets", ns.buckets)
     return {**options, **run_options(ns)}
 
 
@@ -471,7 +472,30 @@ def parse_bounds(specs: list[str]) -> dict:
     return bounds
 
 
-def int_list(flag: str, text: str) -> list[int]:
+def _add_bench_arguments(parser: argparse.ArgumentParser) -> None:
+    _add_module_argument(parser, artifact=True)
+    parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
+                        help="where to run (default: cpu; an artifact runs on its own)")
+    _add_gpu_run_arguments(parser)
+    parser.add_argument("--sizes", metavar="N1,N2,...",
+                        help="the sizes of the dynamic dimensions to run (default: 1, B/16, "
+                             "B/4 and B for the largest bound B)")
+    parser.add_argument("--seed", type=int, default=0, help="of the random arguments")
+
+
+def cmd_bench(ns: argparse.Namespace) -> int:
+    """`dynhlo bench`: compile or load once, then one row per size (cli_bench.py)."""
+    start = time.perf_counter()
+    exe = load_executable(ns.module, ns.backend, run_options(ns))
+    print(f"{exe.backend}: compiled or loaded in {time.perf_counter() - start:.3f} s")
+    sizes = _int_list("--sizes", ns.sizes) if ns.sizes else None
+    if sizes is not None and (not sizes or min(sizes) < 0):
+        raise CliError(f"--sizes {ns.sizes}: give sizes >= 0, e.g. 1,128,1024")
+    cli_bench.run(exe, sizes, ns.seed)
+    return 0
+
+
+def _int_list(flag: str, text: str) -> list[int]:
     try:
         return [int(x) for x in text.split(",") if x.strip()]
     except ValueError:
@@ -488,7 +512,7 @@ SUBCOMMANDS: dict[str, Subcommand] = {
     "inspect": Subcommand("print every instruction with its dynamic dimensions and where "
                           "each size comes from", _add_inspect_arguments, cmd_inspect),
     "bench": Subcommand("time a module's calls at several sizes of its dynamic dimensions, "
-                        "compiled once", cli_bench.add_arguments, cli_bench.run),
+                        "compiled once", _add_bench_arguments, cmd_bench),
 }
 
 

@@ -13,7 +13,6 @@ For side-by-side numbers against XLA and torch, see bench/compare.py in the repo
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import time
@@ -113,35 +112,17 @@ def _on_device(exe, arrays: list):
             torch.cuda.synchronize)
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from . import cli   # the commands' shared arguments (cli imports this module)
-    cli.add_module_argument(parser, artifact=True)
-    parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
-                        help="where to run (default: cpu; an artifact runs on its own)")
-    cli.add_gpu_run_arguments(parser)
-    parser.add_argument("--sizes", metavar="N1,N2,...",
-                        help="the sizes of the dynamic dimensions to run (default: 1, B/16, "
-                             "B/4 and B for the largest bound B)")
-    parser.add_argument("--seed", type=int, default=0, help="of the random arguments")
-
-
-def run(ns: argparse.Namespace) -> int:
-    """`dynhlo bench`: compile or load once, then one row per size on stdout, as each size
-    finishes."""
-    from . import cli
-    start = time.perf_counter()
-    exe = cli.load_executable(ns.module, ns.backend, cli.run_options(ns))
-    print(f"{exe.backend}: compiled or loaded in {time.perf_counter() - start:.3f} s")
+def run(exe, sizes: list[int] | None, seed: int) -> None:
+    """One row per size on stdout as each size finishes: the first call and the median of
+    the calls after it. `sizes` None: default_sizes (cut to each dimension's bound)."""
     parameters = list(exe.parameters)
-    sizes = cli.int_list("--sizes", ns.sizes) if ns.sizes else default_sizes(parameters)
-    if not sizes or min(sizes) < 0:
-        raise BenchError(f"--sizes {ns.sizes}: give sizes >= 0, e.g. 1,128,1024")
-    rng = np.random.default_rng(ns.seed)
+    clip = sizes is None
+    if sizes is None:
+        sizes = default_sizes(parameters)
+    rng = np.random.default_rng(seed)
     print(f"{'size':>10} {'first call ms':>14} {'median us':>12} {'calls':>7}")
     for n in sizes:
-        arrays = random_arguments(parameters, n, rng, clip=not ns.sizes)
-        args, sync = _on_device(exe, arrays)
+        args, sync = _on_device(exe, random_arguments(parameters, n, rng, clip))
         first, median, calls = time_calls(lambda: exe(*args), sync)
         print(f"{n:>10} {first * 1e3:>14.3f} {median * 1e6:>12.1f} {calls:>7}")
         sys.stdout.flush()
-    return 0
