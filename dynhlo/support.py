@@ -39,8 +39,9 @@ _ASYNC_NOTE = ("gpu: inlined when the start's value only reaches its async-updat
 NOTES: dict[Opcode, str] = {
     Opcode.RNG: "values from a NumPy Philox stream per program, not bit-exact with XLA; "
                 "gpu: on the host (the same stream)",
-    Opcode.RNG_BIT_GENERATOR: "shapes, dtypes and determinism per state as XLA; bits not "
-                              "bit-exact with XLA; gpu: on the host (NumPy's Philox bits)",
+    Opcode.RNG_BIT_GENERATOR: "bits and new state bit-exact with XLA (Threefry-2x32; Philox-"
+                              "4x32 for rng_philox/rng_default); 8- to 64-bit int and float "
+                              "results; gpu: on the host (the same bits)",
     Opcode.RNG_GET_AND_UPDATE_STATE: "a per-program counter, not XLA's state; gpu: on the host",
     Opcode.COLLECTIVE_PERMUTE: "copy with a {0,0} pair, else zeros",
     Opcode.REDUCE_PRECISION: "XLA's rounding: ties to even, overflow to inf, subnormals "

@@ -12,14 +12,13 @@ Values are at their actual sizes, so batch-norm statistics cover the valid regio
 - batch-norm-training/inference/grad: XLA's formulas (operation semantics), statistics as
   population mean and variance over every dimension but feature_index, computed in f32 for
   16-bit floats.
-- rng (rng_uniform on [a, b), rng_normal(mu, sigma)), rng-bit-generator, and
-  rng-get-and-update-state are deterministic but NOT bit-exact with XLA: rng draws from one
-  NumPy Philox stream per compiled program (successive calls get new numbers, as XLA's
-  stateful rng does); rng-bit-generator derives its bits from the state operand alone with
-  NumPy's Philox (key = state[0] and state[2] for a u64[3] state, counter = state[1]), so equal
-  states give equal bits, and returns the state with the counter word advanced past the bits
-  used. Shapes and dtypes follow XLA: (state, bits) with u64[2] (three_fry, philox) or u64[3]
-  (philox) states.
+- rng (rng_uniform on [a, b), rng_normal(mu, sigma)) and rng-get-and-update-state are
+  deterministic but NOT bit-exact with XLA: rng draws from one NumPy Philox stream per compiled
+  program (successive calls get new numbers, as XLA's stateful rng does).
+- rng-bit-generator IS bit-exact with XLA (bits and new state): XLA's Threefry-2x32 and
+  Philox-4x32 generators as its RngBitGeneratorExpander uses them (rng_bits.py); states
+  u64[2] (rng_three_fry) or u64[2]/u64[3] (rng_philox, rng_default = Philox as on XLA's CPU
+  and GPU); 8- to 64-bit integer and float results (floats are the bits reinterpreted).
 
 Custom-call targets (JAX's CPU LAPACK FFI calls, batch dimensions leading, logical values:
 layouts never matter here):
@@ -49,7 +48,8 @@ import numpy as np
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from ...hlo.types import to_numpy_dtype
+from ...hlo.types import FLOAT_TYPES, INTEGRAL_TYPES, bit_width, to_numpy_dtype
+from . import rng_bits
 from .lowering import custom_call, lowering
 
 # --- reduce-precision ------------------------------------------------------------------------
@@ -234,31 +234,24 @@ def rng_get_and_update_state(ctx, inst, args):
     return value.astype(to_numpy_dtype(inst.shape.element_type)).reshape(inst.shape.dims)
 
 
-_ALGORITHMS = {"rng_default": 0, "rng_three_fry": 1, "rng_philox": 2}
+# The u64 state sizes XLA's RngBitGeneratorExpander accepts per algorithm.
+_STATE_SIZES = {"rng_default": (2, 3), "rng_three_fry": (2,), "rng_philox": (2, 3)}
 
 
 @lowering(Opcode.RNG_BIT_GENERATOR)
 def rng_bit_generator(ctx, inst, args):
     state = np.asarray(args[0]).astype(np.uint64).reshape(-1)
     algorithm = attrs.string(inst, "algorithm", "rng_default")
-    if algorithm not in _ALGORITHMS or state.size not in (2, 3):
+    if state.size not in _STATE_SIZES.get(algorithm, ()):
         raise ctx.error(f"rng-bit-generator algorithm={algorithm} with a u64[{state.size}] "
-                        "state; expected rng_default/rng_three_fry/rng_philox and u64[2] or "
-                        "u64[3]")
-    bits_shape = inst.shape.elements[1]
-    dtype = to_numpy_dtype(bits_shape.element_type)
-    if dtype.kind not in "iu":
-        raise ctx.error(f"rng-bit-generator makes integer bits, not {bits_shape.element_type}")
-    shape = ctx.env.sizes(ctx.dims(inst)[1])
-    nbytes = math.prod(shape) * dtype.itemsize
-    words = -(-nbytes // 8)
-    key = [int(state[0]), int(state[2]) if state.size == 3 else 0]
-    counter = [int(state[1]), 0, 0, _ALGORITHMS[algorithm]]
-    raw = np.random.Philox(key=np.array(key, np.uint64),
-                           counter=np.array(counter, np.uint64)).random_raw(words)
-    bits = np.asarray(raw, dtype=np.uint64).view(np.uint8)[:nbytes].view(dtype).reshape(shape)
-    new_state = state.copy()
-    new_state[1] = np.uint64((int(state[1]) + -(-words // 4) + 1) % 2 ** 64)
+                        "state; expected rng_three_fry with u64[2], or rng_philox/rng_default "
+                        "with u64[2] or u64[3]")
+    bits_type = inst.shape.elements[1].element_type
+    if bits_type not in INTEGRAL_TYPES | FLOAT_TYPES or bit_width(bits_type) < 8:
+        raise ctx.error(f"rng-bit-generator makes 8-, 16-, 32- or 64-bit integer or float "
+                        f"bits, not {bits_type}")
+    shape = tuple(ctx.env.sizes(ctx.dims(inst)[1]))
+    new_state, bits = rng_bits.generate(algorithm, state, shape, to_numpy_dtype(bits_type))
     return (new_state.astype(to_numpy_dtype(inst.shape.elements[0].element_type)), bits)
 
 

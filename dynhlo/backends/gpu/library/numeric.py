@@ -7,8 +7,8 @@
   and variance over every dimension but feature_index of the valid region, in f32 for
   16-bit floats (float sums can differ from NumPy's in the last bits).
 Taken by the host fallback: reduce-precision of float8 types. rng-bit-generator and rng stay
-on the host: their bits come from NumPy's Philox stream (dynhlo/backends/cpu/ops_numeric.py),
-which torch does not reproduce.
+on the host: the CPU backend's bits (XLA's generators, dynhlo/backends/cpu/rng_bits.py; for
+rng a NumPy Philox stream), which torch does not reproduce.
 Semantics: XLA operation semantics, ReducePrecision, BatchNormTraining,
 BatchNormInference, BatchNormGrad.
 """
