@@ -27,8 +27,8 @@ and first-call times (compile + first call on an empty cache) of the 48-layer tr
 Writes compare.json (schema in issue 10) and compare.png beside it, and prints the table.
 --merge keeps the other workloads' rows of an existing compare.json (runs in parts; with
 --no-streams, the chosen workloads' streams and first calls too; with --no-kernels, all
-kernel rows). The streams share one
-process and take the requests in turn (run_streams says why).
+kernel rows). The streams share one process and take the requests in turn (run_streams
+says why).
 """
 
 from __future__ import annotations
