@@ -101,7 +101,7 @@ def time_calls(call, sync) -> tuple[float, float, int]:
 def _on_device(exe, arrays: list):
     """(arguments, sync): device tensors and a CUDA synchronisation for a GPU executable on
     a CUDA device; the NumPy arrays and no-op otherwise (the CPU backend, the interpreter)."""
-    if exe.backend != "gpu":
+    if exe.backend != "gpu" or getattr(getattr(exe, "program", None), "interpret", False):
         return arrays, lambda: None
     import torch
     if not torch.cuda.is_available():
