@@ -188,6 +188,19 @@ def test_explicit_bounds_and_buckets_together():
     np.testing.assert_array_equal(loaded(x, y[:1]), -np.concatenate([x, y[:1]]))
 
 
+@pytest.mark.parametrize("bounds", [None, {"x": {0: 16}}])
+def test_buckets_with_no_unbounded_dimension_left_are_refused(bounds):
+    """Buckets were silently ignored when no `?` dimension was left to bucket (a bounded
+    module, or every `?` bounded by `bounds`): the user believed in programs that did not
+    exist. A malformed list is refused there too."""
+    text = SOFTMAX if bounds else SOFTMAX.replace("?", "<=16")
+    with pytest.raises(dynhlo.UnsupportedError, match=r"buckets=\[4\]: the module has no "
+                                                      r"unbounded \(\?\) dimension left"):
+        dynhlo.compile(text, bounds=bounds, buckets=[4])
+    with pytest.raises(dynhlo.UnsupportedError, match="sizes >= 1"):
+        dynhlo.compile(text, bounds=bounds, buckets=[0])
+
+
 def test_explicit_bounds_alone_make_one_program():
     exe = dynhlo.compile(SOFTMAX, bounds={"x": {0: 16}})
     assert isinstance(exe, dynhlo.Executable)

@@ -230,7 +230,8 @@ def compile_bounded(module: HloModule, backend: str, bounds: dict | None,
     Executable when no bucket is left to choose, else a BucketedExecutable.
 
     Raises:
-        UnsupportedError: a `?` dimension left with neither a bound nor buckets.
+        UnsupportedError: a `?` dimension left with neither a bound nor buckets; buckets for
+            a module with no `?` dimension left, or a malformed bucket list.
         ArgumentError: bounds that name no parameter or a dimension that is not `?`.
     """
     resolved = resolve_bounds(module, bounds or {})
@@ -238,11 +239,16 @@ def compile_bounded(module: HloModule, backend: str, bounds: dict | None,
     shown = {module.entry.parameters[n].name: {str(d): b for d, b in per.items()}
              for n, per in resolved.items()}
     recorded = {**options, **({"bounds": shown} if shown else {})}
-    if not dims or buckets is None:
+    policy = BucketPolicy(buckets)   # a malformed list is an error even when unused
+    if buckets is not None and not dims:
+        raise UnsupportedError(
+            f"buckets={policy.buckets}: the module has no unbounded (?) dimension left to "
+            "bucket (a bounded dimension, <=N, needs none: one program serves every size up "
+            "to N)")
+    if buckets is None:
         exe = compile_one(bound_unbounded(module, None, resolved), backend, **options)
         exe.options = {"backend": backend, **recorded}
         return exe
-    policy = BucketPolicy(buckets)
     exes = {b: compile_one(bound_unbounded(module, b, resolved), backend, **options)
             for b in policy.buckets}
     return BucketedExecutable(module, dims, exes,
