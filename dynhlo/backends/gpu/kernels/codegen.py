@@ -52,17 +52,19 @@ NARROW_TILE = 1024
 NARROW_WARPS = 2
 # A row kernel whose one reduced dimension is the minor one and narrow is "staged": its
 # program's rows are one contiguous chunk of each full-shape input and of a full-shape
-# output, loaded and stored as such (coalesced, vectors) and moved through shared memory by
-# tl.gather so that a lane holds a whole row (reductions without shuffles). Softmax over
-# 37 columns, 262144 rows on the H200 (bench/narrow_gather.py, 2026-12-02, dynhlo's call):
-# 64 rows on 2 warps 36.4 us, 128 on 4 36.8 us, 128 on 2 46.2 us, 32 on 1 260 us (a
-# gather within one warp is made of shuffles); torch.softmax 40.3 us, the tiles above
-# 47.2 us; floor 19.9 us.
+# output, loaded and stored as such (coalesced, vectors). The reductions see the chunk
+# moved through shared memory by tl.gather into a tile with a whole row per lane
+# (reductions without shuffles); the root is computed on the chunk itself, each row's
+# reduced values gathered back by row. Softmax over 37 columns, 262144 rows on the H200
+# (bench/narrow_gather.py, 2026-12-02, session 8): 64 rows on 4 warps 26.3 us, on 2 warps
+# 32.6, 128 rows on 8 warps 27.6, on 4 33.0; the result gathered back to the chunk through
+# shared memory (two trips) 31.5 us; a copy of the same bytes 23.0 us, torch.softmax
+# 40.1 us, floor 19.9 us.
 # Staged only where the bound holds many rows: a 48-layer transformer's layernorms over 64
 # features at <= 2048 rows ran 1.2x slower staged (fewer, longer programs; compare.py,
 # 2026-12-02), and its first call passed 10 s.
-STAGED_WARPS = 2
-STAGED_ROWS = 32 * STAGED_WARPS   # a row per lane
+STAGED_WARPS = 4
+STAGED_ROWS = 64
 STAGED_MIN_ROWS = 32768           # rows at the bound
 
 
@@ -100,6 +102,8 @@ class KernelWriter:
         self.canonical: tuple | None = None
         self.flat: str | None = None
         self.staged: str | None = None   # the row length of a staged row kernel
+        self.chunks: dict[Instruction, str] = {}   # staged: each whole input's flat chunk
+        self.chunk_index: tuple | None = None      # staged: the domain index of the chunk
 
     # --- helpers lowerings use -------------------------------------------------------------
 
@@ -242,14 +246,20 @@ class KernelWriter:
     def load(self, inst: Instruction, idx: tuple[str, ...]) -> str:
         ptr = self.inputs[inst]
         dims = self.dims(inst)
-        whole = idx == self.canonical and all(
+        domain_shaped = len(dims) == len(self.group.domain) and all(
             dims_equal(a, b) for a, b in zip(dims, self.group.domain))
-        if whole and self.staged is not None:
-            chunk = self.let(f"tl.load({ptr} + pid * BM * {self.staged} + f, mask=f < lim4, "
-                             "other=0)")
-            self.emit("if lim4 < lim:   # the last program's rows end inside a vector")
-            self.emit(f"    {chunk} = tl.load({ptr} + pid * BM * {self.staged} + f, "
-                      "mask=f < lim, other=0)")
+        whole = domain_shaped and idx == self.canonical
+        if self.staged is not None and domain_shaped and idx in (self.canonical,
+                                                                 self.chunk_index):
+            chunk = self.chunks.get(inst)
+            if chunk is None:
+                chunk = self.chunks[inst] = self.let(
+                    f"tl.load({ptr} + pid * BM * {self.staged} + f, mask=f < lim4, other=0)")
+                self.emit("if lim4 < lim:   # the last program's rows end inside a vector")
+                self.emit(f"    {chunk} = tl.load({ptr} + pid * BM * {self.staged} + f, "
+                          "mask=f < lim, other=0)")
+            if idx == self.chunk_index:
+                return chunk
             return self.let(f"tl.trans(tl.reshape(tl.gather({chunk}, gat, 0), [BN, BM]))")
         if whole and self.flat is not None:
             off = self.flat
@@ -267,6 +277,9 @@ class KernelWriter:
         if entry is None:
             raise FusionError(f"reduction '{inst.name}' is used before it is computed", inst)
         canonical, var = entry
+        if self.chunk_index is not None and idx == self.chunk_index[:-1]:
+            # a row's value read in the chunk's flat layout: gathered by row
+            return self.let(f"tl.gather(tl.reshape({var}, [BM]), crow, 0)")
         if idx != canonical:
             raise FusionError(f"reduction '{inst.name}' is read at another index", inst)
         return var
@@ -364,8 +377,7 @@ class KernelWriter:
 
     def _stage_rows(self, nrows: str, ncols: str, bn: int) -> dict:
         """Index vectors of a staged row kernel (see STAGED_WARPS): `f` over the program's
-        contiguous chunk of BM rows, `gat` from chunk to [BN, BM] tile (a row per lane),
-        `scat` back from the tile to the chunk."""
+        contiguous chunk of BM rows, `gat` from chunk to [BN, BM] tile (a row per lane)."""
         self.staged = ncols   # numel: parenthesized
         n = self.staged
         self.warps = STAGED_WARPS
@@ -378,7 +390,6 @@ class KernelWriter:
         self.emit("tc = tl.arange(0, BN)[:, None]")
         self.emit(f"gat = tl.reshape(tl.where(tc < {n}, tl.arange(0, BM)[None, :] * {n} + tc, "
                   "0), [BN * BM])")
-        self.emit(f"scat = tl.where(f < BM * {n}, (f % {n}) * BM + f // {n}, 0)")
         return {"BM": STAGED_ROWS, "BN": bn,
                 "FLAT": 1 << (STAGED_ROWS * max(bound_of(self.group.domain[-1]), 1) - 1
                               ).bit_length()}
@@ -455,20 +466,36 @@ class KernelWriter:
             self.emit(f"for cstart in range(0, {ncols}, BN):")
             self.indent += 1
             self._col_tile("cstart", cols, ncols)
-        val = self.value(root, self.canonical)
         if self.staged is not None:
-            t = self.ttype(root.shape.element_type)
-            tile = f"tl.broadcast_to(({val}).to({t}), (BM, BN))"
-            flat = self.let(f"tl.gather(tl.reshape(tl.trans({tile}), [BN * BM]), scat, 0)")
-            store = f"tl.store(out + pid * BM * {self.staged} + f, {flat}, mask=f < lim"
-            self.emit(store + "4)")
-            self.emit("if lim4 < lim:")
-            self.emit("    " + store + ")")
+            self._staged_final()
             return
+        val = self.value(root, self.canonical)
         off = self.offset(self.dims(root), self.canonical)
         self._store(val, off, "rmask & cmask")
         if loop:
             self.indent -= 1
+
+    def _staged_final(self) -> None:
+        """The root of a staged row kernel, computed in the chunk's flat layout: whole
+        inputs are their chunks as loaded, and each reduction's row value is gathered back
+        by row. One trip through shared memory (the reductions' gather) instead of two:
+        softmax over 37 columns, 262144 rows on the H200 (bench/narrow_gather.py,
+        2026-12-02) 26.3 us with 64 rows on 4 warps, against 32.3 us with the result
+        gathered back to the chunk (floor 19.9 us, a copy of the same bytes 23.0 us)."""
+        root = self.group.root
+        n = self.staged
+        self.emit("g = pid * BM * " + n + " + f   # the domain's flat index")
+        self.emit("xmask = f < lim")
+        self.emit(f"crow = tl.where(f < BM * {n}, f // {n}, 0)   # the row within the chunk")
+        self.deps["g"] = frozenset("x")
+        self.chunk_index = tuple(self._split(self.group.domain, "g", "x", "g"))
+        val = self.value(root, self.chunk_index)
+        t = self.ttype(root.shape.element_type)
+        flat = self.let(f"tl.broadcast_to(({val}).to({t}), (FLAT,))")
+        store = f"tl.store(out + pid * BM * {n} + f, {flat}, mask=f < lim"
+        self.emit(store + "4)")
+        self.emit("if lim4 < lim:")
+        self.emit("    " + store + ")")
 
     def _store(self, val: str, off: str, mask: str) -> None:
         root = self.group.root
