@@ -104,6 +104,7 @@ class KernelWriter:
         self.staged: str | None = None   # the row length of a staged row kernel
         self.chunks: dict[Instruction, str] = {}   # staged: each whole input's flat chunk
         self.chunk_index: tuple | None = None      # staged: the domain index of the chunk
+        self.acc_rows: dict[Instruction, str] = {}  # staged: reductions as [BM] vectors
 
     # --- helpers lowerings use -------------------------------------------------------------
 
@@ -279,7 +280,8 @@ class KernelWriter:
         canonical, var = entry
         if self.chunk_index is not None and idx == self.chunk_index[:-1]:
             # a row's value read in the chunk's flat layout: gathered by row
-            return self.let(f"tl.gather(tl.reshape({var}, [BM]), crow, 0)")
+            rows = self.acc_rows.get(inst) or f"tl.reshape({var}, [BM])"
+            return self.let(f"tl.gather({rows}, crow, 0)")
         if idx != canonical:
             raise FusionError(f"reduction '{inst.name}' is read at another index", inst)
         return var
@@ -443,6 +445,15 @@ class KernelWriter:
         var = self.let(f"{acc}.to({out_type})")
         self.deps[var] = frozenset("r")
         self.acc[red] = (kept_idx, var)
+        transposed = lw.transposed_reduce(kind, part)
+        if self.staged is not None and transposed is not None:
+            # The rows' values once more, reduced along the gathered tile's own layout: the
+            # gather back to the chunk then runs through shared memory. Gathered from the
+            # [BM, 1] accumulator, Triton lowers it to 322 shuffles (bench/kernel_asm.py,
+            # sm_90) and the softmax over 37 columns ran 85 us instead of 26.
+            self.acc_rows[red] = self.let(
+                f"({lw.combine(kind, f'{init_var}.to({acc_type})', transposed)})"
+                f".to({out_type})")
 
     def _operand_index(self, red: Instruction, kept_idx) -> tuple[str, ...]:
         """The domain index of a reduction's operand: kept dims from the rows, reduced from c."""

@@ -92,6 +92,14 @@ def tile_reduce(kind: str, var: str) -> str:
     return f"{fn}({var})"
 
 
+def transposed_reduce(kind: str, var: str) -> str | None:
+    """The reduction of a [BM, BN] tile's rows as a [BM] vector laid out along the
+    transposed tile (the layout a staged row kernel's gathered tile has), or None for the
+    kinds reduced by kmath (prod, and, or)."""
+    fn = {"sum": "tl.sum", "max": "tl.max", "min": "tl.min"}.get(kind)
+    return None if fn is None else f"{fn}(tl.trans({var}), axis=0)"
+
+
 def combine(kind: str, acc: str, part: str) -> str:
     return {"sum": f"{acc} + {part}", "prod": f"{acc} * {part}",
             "max": f"tl.maximum({acc}, {part})", "min": f"tl.minimum({acc}, {part})",
