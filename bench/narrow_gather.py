@@ -151,7 +151,7 @@ def main() -> None:
     from dynhlo.backends.gpu.kernels import codegen
     runs = [("torch softmax", lambda: torch.softmax(x, -1, out=out))]
     saved = codegen.STAGED_ROWS, codegen.STAGED_WARPS
-    for rows, warps in ((64, 2),):
+    for rows, warps in ((64, 4), (64, 2)):
         # dynhlo's own call (its output allocated, as a call returns) with other tiles
         codegen.STAGED_ROWS, codegen.STAGED_WARPS = rows, warps
         exe = dynhlo.compile(text.replace("HloModule ", f"HloModule r{rows}w{warps}_"),
