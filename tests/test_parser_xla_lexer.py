@@ -12,6 +12,7 @@ import pytest
 import dynhlo
 from dynhlo.errors import HloParseError
 from dynhlo.hlo import parse_hlo
+from dynhlo.hlo.sharding import parse_sharding
 from dynhlo.hlo.values import parse_literal_text
 
 COMMENTED_SHAPES = """HloModule m
@@ -112,3 +113,12 @@ def test_a_bad_literal_list_says_what_was_expected(text, column, fragment):
         parse_literal_text(text)
     assert info.value.column == column, str(info.value)
     assert fragment in str(info.value)
+
+
+def test_a_comment_inside_a_sharding_sub_value_is_skipped():
+    """ParseSingleSharding reads `devices=` as one kAttributeName token and the tile shape
+    after it, past any comment (dynhlo's reader wanted '[' right after the '=')."""
+    text = ("HloModule m\nENTRY e {\n  ROOT a = f32[4,2] parameter(0), "
+            "sharding={devices=/*tiles*/[2,1]0,1}\n}\n")
+    sharding = parse_sharding(parse_hlo(text).entry.root.attrs["sharding"], "a")
+    np.testing.assert_array_equal(sharding.tiles, [[0], [1]])
