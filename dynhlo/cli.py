@@ -1,6 +1,6 @@
 """The `dynhlo` command (also `python -m dynhlo`).
 
-    dynhlo run MODULE.hlo|ARTIFACT ARGS...   run on the CPU (or --backend gpu), print the result
+    dynhlo run MODULE.hlo|ARTIFACT [ARGS...] run on the CPU (or --backend gpu), print the result
     dynhlo inspect MODULE.hlo|ARTIFACT       the dynamic size of every instruction
     dynhlo compile MODULE.hlo -o M.dynhlo    compile ahead of time into an artifact file
 
@@ -237,10 +237,14 @@ def _add_module_argument(parser: argparse.ArgumentParser, artifact: bool = False
 
 def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     _add_module_argument(parser, artifact=True)
-    parser.add_argument("args", nargs="*", metavar="ARG",
-                        help='one per entry parameter, in parameter order: a .npy file, HLO '
-                             'literal text such as "f32[2,2] {{1,2},{3,4}}" or "s32[] 3", at '
-                             'its actual (unpadded) shape, or a bare number (3) for a scalar')
+    # default=[]: argparse marks a '*' positional without a default as required, so a
+    # missing module was reported as "required: MODULE.hlo|ARTIFACT, ARG" (a module without
+    # parameters takes no ARG at all)
+    parser.add_argument("args", nargs="*", metavar="ARG", default=[],
+                        help='one per entry parameter, in parameter order (none for a module '
+                             'without parameters): a .npy file, HLO literal text such as '
+                             '"f32[2,2] {{1,2},{3,4}}" or "s32[] 3", at its actual (unpadded) '
+                             'shape, or a bare number (3) for a scalar')
     parser.add_argument("-o", "--output", metavar="OUT.npz",
                         help="also save the outputs to OUT.npz under keys out0, out1, ...")
     parser.add_argument("-q", "--quiet", action="store_true",

@@ -130,6 +130,23 @@ def test_usage_errors_exit_2(argv):
     assert "usage: dynhlo" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_run_usage_says_its_args_may_be_left_out(tmp_path, capsys):
+    """`run`'s ARGs are one per entry parameter: none for a module without parameters.
+    argparse reported a missing module as "required: MODULE.hlo|ARTIFACT, ARG" (a '*'
+    positional without a default counts as required in its message)."""
+    proc = run_cli("run")
+    assert proc.returncode == 2
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last == "dynhlo run: error: the following arguments are required: MODULE.hlo|ARTIFACT"
+    assert "MODULE.hlo|ARTIFACT [ARG ...]" in proc.stderr  # the usage line: ARG optional
+    help_text = " ".join(run_cli("run", "--help").stdout.split())  # argparse wraps lines
+    assert "none for a module without parameters" in help_text
+    path = tmp_path / "const.hlo"
+    path.write_text("HloModule c\nENTRY e {\n  ROOT k = s32[2] constant({4, 5})\n}\n")
+    assert cli.main(["run", str(path)]) == 0
+    assert capsys.readouterr().out == "s32[2] {4, 5}\n"
+
+
 def test_errors_print_one_line_and_exit_1(two):
     proc = run_cli("run", two, "s32[7] {1,2,3,4,5,6,7}")
     assert_one_line_error(proc, "parameter 0 'x'", "size 7", "bound 6")

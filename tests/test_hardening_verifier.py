@@ -198,7 +198,10 @@ def test_fixed_operand_counts_are_parse_errors(body, fragment):
 def test_a_square_matrix_half_dynamic_is_refused_at_compile_time(body):
     # its lowerings take whole operands: a [3 of <=5, 5] matrix reached them as not square,
     # a raw ValueError at run time
-    with pytest.raises(dynhlo.UnsupportedError, match="one is dynamic and the other static"):
+    # the message names the instruction, both dimensions, the run-time size and the bound
+    with pytest.raises(dynhlo.UnsupportedError, match=r"instruction 'c': .* dimension \d is "
+                       r"dynamic \(size a\.\d at run time, bound 5\) but .* dimension \d is "
+                       r"static \(size 5\)"):
         dynhlo.compile(_module(body))
 
 

@@ -199,3 +199,47 @@ def test_unknown_lapack_target_is_unsupported():
     text = call_module("lapack_sgeqp3_ffi", ["f32[3,3]", "s32[3]"], "(f32[3,3], s32[3], f32[3])")
     with pytest.raises(dynhlo.UnsupportedError, match="lapack_sgeqp3_ffi"):
         dynhlo.compile(text)
+
+
+@pytest.mark.parametrize("target, operands, result, config, where", [
+    # potrf of an [n of <=6, 6] matrix: factored the n x 6 block, info n (a silent wrong answer)
+    ("lapack_spotrf_ffi", ["f32[<=6,6]"], "(f32[<=6,6], s32[])", "uplo = 76 : ui8",
+     "operand 0 'p0' dimension 0 is dynamic (size p0.0 at run time, bound 6) but operand 0 "
+     "'p0' dimension 1 is static (size 6)"),
+    ("lapack_ssyevd_ffi", ["f32[6,<=6]"], "(f32[6,<=6], f32[<=6], s32[])", "uplo = 76 : ui8",
+     "operand 0 'p0' dimension 1 is dynamic (size p0.1 at run time, bound 6) but operand 0 "
+     "'p0' dimension 0 is static (size 6)"),
+    # trsm: a half-dynamic a was an IndexError at run time
+    ("lapack_strsm_ffi", ["f32[<=6,6]", "f32[6,2]"], "f32[6,2]",
+     "side = 76 : ui8, uplo = 76 : ui8, trans_x = 78 : ui8, diag = 78 : ui8",
+     "operand 0 'p0' dimension 0 is dynamic (size p0.0 at run time, bound 6)"),
+    # a square dynamic a against a static b (side L pairs a's columns with b's rows)
+    ("lapack_strsm_ffi", ["f32[<=6,<=6]", "f32[6,2]"], "f32[6,2]",
+     "side = 76 : ui8, uplo = 76 : ui8, trans_x = 78 : ui8, diag = 78 : ui8",
+     "operand 0 'p0' dimension 1 is dynamic (size p0.1 at run time, bound 6) but operand 1 "
+     "'p1' dimension 0 is static (size 6)"),
+])
+def test_a_half_dynamic_square_matrix_is_refused_at_compile_time(target, operands, result,
+                                                                 config, where):
+    """XLA has no rule for these: DynamicDimensionInferenceVisitor::HandleCustomCall ends in
+    "CustomCall ... is not supported to have a dynamic dimension" (and cholesky and
+    triangular-solve have no handler at all: DefaultAction, "not implemented"). Below the
+    bound the matrix is not square and the answer would read padding, so the module is refused
+    when it compiles, naming the instruction, both dimensions, the size and the bound."""
+    text = call_module(target, operands, result, config)
+    with pytest.raises(dynhlo.UnsupportedError) as info:
+        dynhlo.compile(text)
+    message = str(info.value)
+    assert message.startswith(f"instruction 'c': the square matrix of {target}") or \
+        message.startswith("instruction 'c': trsm (side L)"), message
+    assert where in message
+    assert "Mark both <=6 (one run-time size) or make both static" in message
+
+
+def test_potrf_of_a_matrix_dynamic_in_both_dimensions_runs_at_its_size():
+    text = call_module("lapack_dpotrf_ffi", ["f64[<=6,<=6]"], "(f64[<=6,<=6], s32[])",
+                       "uplo = 76 : ui8")
+    a = _spd(np.random.default_rng(5), (), 4)
+    factor, info = run_hlo(text, a)
+    assert factor.shape == (4, 4) and info == 0
+    np.testing.assert_allclose(np.tril(factor), np.linalg.cholesky(a), rtol=1e-12)

@@ -17,6 +17,7 @@ from ..errors import HloVerifyError
 from .ir import Instruction
 
 _INT = re.compile(r"-?\d+")
+_AFTER_EQUALS = re.compile(r"=\s+")
 
 
 def _bad(inst: Instruction, key: str, what: str) -> HloVerifyError:
@@ -142,6 +143,9 @@ def window(inst: Instruction) -> dict[str, list]:
     """
     def decode(i):
         text = i.attrs.get("window", "{}").strip().strip("{}")
+        # XLA lexes `size=` as one token and skips blanks and comments after it (the parser
+        # turned `size=/*c*/3` into `size= 3`): a value may stand apart from its '='.
+        text = _AFTER_EQUALS.sub("=", text)
         fields: dict[str, list] = {}
         for item in text.split():
             name, _, value = item.partition("=")

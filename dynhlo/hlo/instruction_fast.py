@@ -13,7 +13,7 @@ import re
 from .ir import Instruction
 from .instruction_parser import _ARITY, _CALL_KEYS, _STRIP_PCT, _InstructionParser
 from .opcodes import BY_NAME, Opcode
-from .opcodes_attrs import ATTRIBUTES
+from .opcodes_attrs import ATTRIBUTES, BRACED_INT_LISTS
 from .scanner import _ARR, _BARE, _N, _STR
 
 _P = r'[^{}()\[\]"\n]'
@@ -71,6 +71,9 @@ class _FastPath(_InstructionParser):
             allowed = ATTRIBUTES[opcode]
             if allowed is not None and not allowed.issuperset(attrs):
                 return None  # the general path names the attribute and its position
+            if not BRACED_INT_LISTS.isdisjoint(attrs) and any(
+                    attrs[k][0] != "{" for k in BRACED_INT_LISTS.intersection(attrs)):
+                return None  # `dimensions=0`: the general path says where
             if not _CALL_KEYS[opcode].isdisjoint(attrs):
                 called = self._fast_calls(inst, m.start(8), m.end(8))
         arity = _ARITY[opcode]

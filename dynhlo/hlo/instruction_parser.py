@@ -14,7 +14,7 @@ import re
 from .ir import Instruction
 from .literal import LiteralSyntaxError, _Reader, read_literal
 from .opcodes import BY_NAME, OP_SPECS, Opcode
-from .opcodes_attrs import ATTRIBUTES
+from .opcodes_attrs import ATTRIBUTES, BRACED_INT_LISTS
 from .parser_infer import INFERABLE
 from .scanner import _ARRAY_SHAPE, _N, _NAME, _SKIP, _Scanner
 
@@ -136,6 +136,10 @@ class _InstructionParser(_Scanner):
             value = self.value(raw=key == "backend_config")  # XLA: a raw JSON dict
             if key in attrs:
                 raise self.error(f"attribute '{key}' given twice", m.start(1))
+            if key in BRACED_INT_LISTS and not value.startswith("{"):
+                raise self.error(f"attribute {key}= takes a list in braces, like {key}="
+                                 f"{{{value}}}; got '{value}' (XLA's parser refuses it too)",
+                                 value_at)
             if key in call_keys:
                 if _INLINE_START.match(value):
                     value = self._inline_computations(value_at, self.pos)

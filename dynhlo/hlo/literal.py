@@ -118,6 +118,10 @@ def _read_array(reader: _Reader, dims: tuple[int, ...], is_complex: bool, out: l
     if len(dims) == 1 and not is_complex and _read_row(reader, dims[0], out):
         return
     start = reader.pos
+    if reader.peek() not in ("{", ""):
+        raise LiteralSyntaxError(f"expected '{{' to open a list of {dims[0]} elements (one "
+                                 f"brace level per dimension), got "
+                                 f"'{reader.peek()}'", reader.token_start())
     reader.take("{")
     if reader.peek() == "...":
         raise LiteralSyntaxError("elided literal '{...}': dump the module with large "
@@ -125,7 +129,7 @@ def _read_array(reader: _Reader, dims: tuple[int, ...], is_complex: bool, out: l
     count = 0
     while reader.peek() != "}":
         if count:
-            reader.take(",")
+            _separator(reader, count, dims[0])
         if count == dims[0]:
             raise LiteralSyntaxError(f"more than {dims[0]} elements in a dimension of size "
                                      f"{dims[0]}", reader.token_start())
@@ -135,6 +139,19 @@ def _read_array(reader: _Reader, dims: tuple[int, ...], is_complex: bool, out: l
         raise LiteralSyntaxError(f"only {count} of {dims[0]} elements in a dimension",
                                  reader.token_start())
     reader.take("}")
+
+
+def _separator(reader: _Reader, count: int, size: int) -> None:
+    """The ',' after element `count` of a dimension of `size`; an error that says what may
+    stand there (a bare "expected ','" did not say that a '}' may close the list)."""
+    tok = reader.peek()
+    if tok == ",":
+        reader.take(",")
+        return
+    got = f"'{tok}'" if tok else "end of literal"
+    raise LiteralSyntaxError(f"expected ',' before the next element or '}}' to close the "
+                             f"list after element {count} of {size}, got {got}",
+                             reader.token_start())
 
 
 def _read_scalar(reader: _Reader, is_complex: bool):
@@ -153,6 +170,10 @@ def _read_scalar(reader: _Reader, is_complex: bool):
 def _number(reader: _Reader):
     offset = reader.pos
     tok = reader.take()
+    if tok == "...":  # XLA's printer elides a large constant's values as `{...}`
+        raise LiteralSyntaxError("'...' stands for values left out; write every value (dump "
+                                 "the module with large constants printed)",
+                                 _TOKEN.match(reader.text, offset).start(1))
     try:
         return _scalar_value(tok)
     except (ValueError, OverflowError) as exc:

@@ -24,7 +24,13 @@ _STR = r'"(?:[^"\\\n]|\\.)*"'  # a string on one line
 # then failed (no ',' after the blanks) tried every split: a fuzzed module hung the parser.
 _SKIP = re.compile(r"(?:\s|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*(?![^\n]))*")
 _NAME = re.compile(rf"%?({_N})")
-_ARRAY_SHAPE = re.compile(r"([a-z][a-z0-9]*)\[([^\]]*)\](\{[^}]*\})?")
+# XLA's lexer skips comments between any two tokens, inside a shape too (`f32[/*b*/4,<=8]`,
+# `{1,/*minor*/0}`): the brackets may hold comments, even ones with a ']' or '}' in them; each
+# alternative starts differently, so a run is matched one way only (linear).
+_COMMENT = re.compile(r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*")
+_IN_BRACKETS = rf"(?:[^\]/]|{_COMMENT.pattern}|/(?![*/]))*"
+_IN_BRACES = rf"(?:[^}}/]|{_COMMENT.pattern}|/(?![*/]))*"
+_ARRAY_SHAPE = re.compile(rf"([a-z][a-z0-9]*)\[({_IN_BRACKETS})\](\{{{_IN_BRACES}\}})?")
 # `(<=)?\s*` right after `\s*` split a blank run two ways at every point (quadratic).
 _DIM = re.compile(r"\s*(?:(\?)|(?:(<=)\s*)?(-?)([0-9]{1,18}))\s*")
 # A bare attribute value's characters. XLA's lexer starts a comment at `//` or `/*` wherever
@@ -82,6 +88,11 @@ def _bad_dim(part: str, offset: int) -> _DimError:
                          f" got '{rest}'", offset + m.end())
     return _DimError(f"bad dimension '{part.strip()}': expected a size like 5, <=5 or ?",
                      offset + len(part) - len(part.lstrip()))
+
+
+def _blank_comments(text: str) -> str:
+    """`text` with each comment replaced by as many blanks (offsets into it stay valid)."""
+    return _COMMENT.sub(lambda c: " " * len(c.group(0)), text)
 
 
 def _layout(text: str, rank: int) -> Layout:
@@ -174,12 +185,16 @@ class _Scanner:
 
     def _make_shape(self, m: re.Match) -> Shape:
         element_type, dims_text, layout_text = m.groups()
+        if "/" in m.group(0):  # comments become blanks of their length: columns stay right
+            dims_text = _blank_comments(dims_text)
+            layout_text = layout_text and _blank_comments(layout_text)
         if element_type not in ELEMENT_TYPES:
             raise self.error(f"unknown element type '{element_type}'", m.start(1))
         try:
             dims, dynamic = _dims(dims_text)
         except _DimError as exc:
-            where = "" if "\n" in dims_text else f" in '[{dims_text}]'"
+            written = m.group(2)  # as written, comments included
+            where = "" if "\n" in written else f" in '[{written}]'"
             raise self.error(f"{exc}{where}", m.start(2) + exc.offset) from None
         layout = None
         if layout_text is not None:

@@ -73,7 +73,7 @@ class Sharding:
 
 WHOLE = Sharding(None)
 
-_TILED = re.compile(r"devices=\[([\d,\s]+)\]\s*(<=\s*\[[\d,\s]+\]\s*(?:T\([\d,\s]+\))?|[\d,\s]+)"
+_TILED = re.compile(r"devices=\s*\[([\d,\s]+)\]\s*(<=\s*\[[\d,\s]+\]\s*(?:T\([\d,\s]+\))?|[\d,\s]+)"
                     r"\s*(.*)$", re.S)
 
 

@@ -5,8 +5,10 @@ computation calls itself (XLA's HloVerifier rejects both; evaluating them would 
 per instruction, operand element types of elementwise ops agree with each other and with the
 result (XLA's ShapeInference rules for element types), `select` takes a pred, and called
 computations have the signature their caller needs (dynhlo.hlo.verify_calls); every other
-op's element types, operand kinds and called computations: dynhlo.hlo.verify_types. Raises
-HloVerifyError naming the instruction.
+op's element types, operand kinds and called computations: dynhlo.hlo.verify_types; byte
+sizes of bitcasts and add-dependency's token: dynhlo.hlo.verify_shapes; collectives' replica
+groups and source-target pairs against the module's devices: dynhlo.hlo.verify_collectives.
+Raises HloVerifyError naming the instruction.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from .ir import HloModule, Instruction
 from .opcodes import OP_SPECS, Group, Opcode
 from .types import COMPLEX_TYPES, INTEGRAL_TYPES
 from .verify_calls import check_called_signature
+from .verify_collectives import check_collectives
+from .verify_shapes import check_shapes
 from .verify_types import check_instruction
 
 # Unary opcodes whose result element type differs from the operand's.
@@ -45,10 +49,12 @@ def verify_module(module: HloModule) -> None:
             _check_operand_precision(inst)
             _check_called_arity(inst)
             check_called_signature(inst)
+            check_shapes(inst)
         except HloVerifyError as exc:
             if exc.instruction == inst.name:
                 exc.locate(module.position_of(inst))
             raise
+    check_collectives(module)
 
 
 def _find_cycle(nodes, edges) -> list | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..hlo import attrs
+from .square import square
 
 LETTER_TYPES = {"s": "f32", "d": "f64", "c": "c64", "z": "c128"}
 COMPLEX_TYPES = {"f32": "c64", "f64": "c128", "c64": "c64", "c128": "c128"}
@@ -56,8 +57,10 @@ def check_result_types(ctx, inst, want: list[str]) -> None:
                         f"({', '.join(want)}), not {shape}")
 
 
-def check_square(ctx, inst) -> None:
-    """Square matrices by their bounds (a dynamic m x n is checked again at run time)."""
+def check_square(ctx, inst, operands) -> None:
+    """Square matrices by their bounds (a dynamic m x n is checked again at run time), and
+    never one dynamic and one static dimension (square.py: UnsupportedError)."""
+    square(inst, operands[0])
     shape = inst.operands[0].shape
     if shape.dims[-1] != shape.dims[-2]:
         raise ctx.error(f"{attrs.string(inst, 'custom_call_target')} needs square matrices, "

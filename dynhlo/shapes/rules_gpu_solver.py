@@ -46,6 +46,7 @@ from ..hlo import attrs
 from .rules import default_rule
 from .rules_misc import CUSTOM_CALL_RULES
 from .sizes import Formula, Sym, bound_of
+from .square import square
 
 PREFIXES = ("cusolver", "hipsolver")
 # solver name -> (LAPACK name for real types, for complex types)
@@ -105,8 +106,10 @@ def _check_call(ctx, inst, operands) -> None:
     _check_attrs(ctx, name, inst.attrs.get("backend_config", ""))
     _check_result_types(ctx, inst, name)
     a = inst.operands[0].shape
-    if name in ("potrf", "syevd") and a.dims[-1] != a.dims[-2]:
-        raise ctx.error(f"{name} needs square matrices, not {a}")
+    if name in ("potrf", "syevd"):
+        square(inst, operands[0])
+        if a.dims[-1] != a.dims[-2]:
+            raise ctx.error(f"{name} needs square matrices, not {a}")
     if name == "orgqr":
         _check_orgqr(ctx, inst)
     if name in SVD_NAMES:

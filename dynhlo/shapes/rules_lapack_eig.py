@@ -48,7 +48,7 @@ def _check_modes(ctx, inst) -> None:
 @_lapack("sdcz", "geev")
 def _geev_rule(ctx, inst, operands):
     element = check_operands(ctx, inst, operands, 1)
-    check_square(ctx, inst)
+    check_square(ctx, inst, operands)
     _check_modes(ctx, inst)
     vectors = COMPLEX_TYPES[element]
     values = [element, element] if element in ("f32", "f64") else [element]

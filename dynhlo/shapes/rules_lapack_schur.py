@@ -30,6 +30,7 @@ from ..errors import UnsupportedError
 from ..hlo import attrs
 from .rules_misc import CUSTOM_CALL_RULES
 from .sizes import bound_of, dim_text, formula, unify
+from .square import square
 
 SCHUR_TARGETS = tuple(f"lapack_{k}gees_ffi" for k in "sdcz")
 HESSENBERG_TARGETS = tuple(f"lapack_{k}gehrd_ffi" for k in "sdcz")
@@ -62,6 +63,7 @@ def _square(ctx, inst, operand) -> tuple[tuple, object]:
     if len(operand) < 2:
         raise ctx.error(f"{_target(inst)} needs matrices of rank >= 2 (batch..., n, n), not "
                         f"{inst.operands[0].shape}")
+    square(inst, operand)
     n = unify(operand[-2], operand[-1], inst.name)
     if n is None:
         raise ctx.error(f"{_target(inst)} needs square matrices, not {inst.operands[0].shape}")

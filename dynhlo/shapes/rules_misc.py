@@ -20,6 +20,7 @@ from ..hlo.shape import AnyShape
 from .lapack_calls import check_operands, check_result_types
 from .rules import RULES, default_rule, elementwise, rule
 from .sizes import Sym, bound_of, dim_text, formula, unify
+from .square import one_kind, square
 from .trees import declared_tree
 
 
@@ -246,6 +247,7 @@ def _min_dim(m, n):
 @_lapack("sdcz", "potrf")
 def _potrf_rule(ctx, inst, operands):
     batch, m, n = _matrix(ctx, operands[0])
+    square(inst, operands[0])  # an [n of <=8, 8] matrix factored garbage (info n)
     return [operands[0], batch]
 
 
@@ -259,11 +261,23 @@ def _getrf_rule(ctx, inst, operands):
 @_lapack("cz", "heevd")
 def _syevd_rule(ctx, inst, operands):
     batch, m, n = _matrix(ctx, operands[0])
+    square(inst, operands[0])
     return [operands[0], batch + (n,), batch]
 
 
 @_lapack("sdcz", "trsm")
 def _trsm_rule(ctx, inst, operands):
+    """x of b's dims; a is square and pairs with b's rows (side L) or columns (side R), as
+    in BLAS trsm (a half-dynamic a was an IndexError at run time)."""
+    a, b = _matrix(ctx, operands[0]), _matrix(ctx, operands[1])
+    square(inst, operands[0])
+    names = [o.name for o in inst.operands]
+    left = attrs.ffi_char(inst, "side", "L") == "L"
+    rank_b = len(operands[1])
+    one_kind(inst, [((a[2], f"operand 0 '{names[0]}' dimension {len(operands[0]) - 1}"),
+                     (b[1] if left else b[2],
+                      f"operand 1 '{names[1]}' dimension {rank_b - 2 if left else rank_b - 1}"))],
+             f"trsm (side {'L' if left else 'R'})")
     return operands[1]
 
 

@@ -17,6 +17,7 @@ from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
 from .rules import elementwise, rule, single_dimension
 from .sizes import Sym, bound_of, dim_text, formula, unify
+from .square import one_kind, square
 from .windows import ConvLabels, WindowDim, conv_labels, window_dims, window_output_size
 
 
@@ -188,23 +189,10 @@ def _cholesky(ctx, inst, operands):
     return _square(ctx, a, "cholesky operand")
 
 
-def _one_kind(inst, pairs, what: str) -> None:
-    """Dimensions that must be one size are both dynamic or both static. unify lets a static
-    dimension take a dynamic one's size (an elementwise operand is cut to it), but these ops'
-    lowerings take whole operands: a [3 of <=5, 5] matrix reached them as not square (a raw
-    ValueError). XLA's answer there reads the padding for most variants, so it is refused."""
-    for x, y in pairs:
-        if isinstance(x, Sym) != isinstance(y, Sym):
-            raise UnsupportedError(
-                f"instruction '{inst.name}': in the {what}, {dim_text(x)} and {dim_text(y)} "
-                f"must be one size, but one is dynamic and the other static; give both the "
-                f"same dynamic size (or make both static)")
-
-
 def _square(ctx, a, what):
     if len(a) < 2:
         raise ctx.error(f"{what} must have rank >= 2")
-    _one_kind(ctx.inst, [(a[-2], a[-1])], what)
+    square(ctx.inst, a)
     joined = unify(a[-2], a[-1])
     if joined is None:
         raise ctx.error(f"{what} is not square: {dim_text(a[-2])} x {dim_text(a[-1])}")
@@ -218,8 +206,12 @@ def _triangular_solve(ctx, inst, operands):
     if len(b) != len(a):
         raise ctx.error(f"a and b ranks differ: {len(a)} and {len(b)}")
     left = attrs.boolean(inst, "left_side")
-    _one_kind(inst, list(zip(a[:-2], b[:-2])) + [(a[-1], b[-2] if left else b[-1])],
-              "triangular-solve's a and b")
+    rank = len(a)
+    paired = [(d, d) for d in range(rank - 2)] + [(rank - 1, rank - 2 if left else rank - 1)]
+    names = [o.name for o in inst.operands]
+    one_kind(inst, [((a[i], f"operand 0 '{names[0]}' dimension {i}"),
+                     (b[j], f"operand 1 '{names[1]}' dimension {j}")) for i, j in paired],
+             f"triangular-solve (left_side={str(left).lower()})")
     out = list(elementwise(ctx, [a[:-2], b[:-2]], join=unify))
     m = unify(a[-1], b[-2] if left else b[-1])
     if m is None:

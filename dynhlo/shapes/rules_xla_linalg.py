@@ -75,7 +75,7 @@ def eigh_config(inst) -> EighConfig:
 
 def _eigh_rule(ctx, inst, operands):
     element = check_operands(ctx, inst, operands, 1, REAL_TYPES)
-    check_square(ctx, inst)
+    check_square(ctx, inst, operands)
     eigh_config(inst)
     check_result_types(ctx, inst, [element, REAL_TYPES[element]])
     a = operands[0]
