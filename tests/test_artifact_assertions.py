@@ -269,3 +269,12 @@ def resign_raw(blob: bytes, old: str, new: str) -> bytes:
     prelude = struct.pack("<IQ", struct.unpack_from("<I", blob, 8)[0], len(body))
     return blob[:8] + prelude + hashlib.sha256(prelude + body).digest() + body + \
         blob[52 + length:]
+
+
+def test_golden_version_2_artifact_keeps_loading_with_its_assertions():
+    """A file written by format version 2 (2026-12-02) from center.mlir (n <= 64, n >= 1); it
+    must load, and refuse n = 0, in every later dynhlo."""
+    exe = dynhlo.load(DATA.parent / "golden_v2_center_assertions.artifact")
+    assert "'n' = 0 from specification" in refusal(exe)
+    x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(5, 4)
+    np.testing.assert_allclose(exe(x), center(x), rtol=1e-6, atol=1e-6)
