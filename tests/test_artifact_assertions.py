@@ -278,3 +278,14 @@ def test_golden_version_2_artifact_keeps_loading_with_its_assertions():
     assert "'n' = 0 from specification" in refusal(exe)
     x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(5, 4)
     np.testing.assert_allclose(exe(x), center(x), rtol=1e-6, atol=1e-6)
+
+
+def test_a_saved_from_jax_executable_refuses_n_0_as_jax_does(tmp_path):
+    import jax.numpy as jnp
+    f = dynhlo.from_jax(lambda x: jnp.sin(x).sum(axis=1), "f32[n,4]", bounds={"n": 16})
+    before = refusal(f)
+    f.save(tmp_path / "f.dynhlo")
+    loaded = dynhlo.load(tmp_path / "f.dynhlo")
+    assert refusal(loaded) == before
+    x = np.linspace(-2, 2, 8, dtype=np.float32).reshape(2, 4)
+    np.testing.assert_allclose(loaded(x), np.sin(x).sum(axis=1), rtol=1e-5, atol=1e-6)
