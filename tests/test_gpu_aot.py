@@ -138,3 +138,36 @@ def test_a_crafted_gpu_plan_is_an_artifact_error_and_launches_nothing(edit, monk
     not_a_program = {**payload, "gpu_program.json": b"[1]"}
     with pytest.raises(dynhlo.ArtifactError, match="not a program"):
         compiler.load_program(compiler.checked(SOFTMAX), "gpu", not_a_program, "sm_90")
+
+
+def _stand_in_cubins(compiled_exes, monkeypatch) -> None:
+    """Load as on an sm_90 device: each stored cubin launches the compiled program's
+    launcher of the same kernel (the interpreter here)."""
+    by_cubin = {}
+    for exe in compiled_exes:
+        payload = exe.program.to_payload()
+        meta = json.loads(payload["gpu_program.json"])
+        by_cubin.update({payload[f"cubin_{meta['kernels'][i]['cubin']}.cubin"]:
+                         exe.program.runner.launchers[id(k)]
+                         for i, k in enumerate(exe.program.kernels)})
+    monkeypatch.setattr(aot, "check_device", lambda target: None)
+    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: by_cubin[cubin])
+    if INTERPRET:
+        monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
+
+
+def test_a_gpu_artifact_keeps_jaxs_shape_assertions(monkeypatch):
+    """A jax.export module's n >= 1 is checked by the loaded GPU executable as by the
+    compiled one (the artifact lost it before format version 2), single and bucketed."""
+    pytest.importorskip("jax")
+    from test_artifact_assertions import DATA, SIN_SUM, center, refusal
+    single = dynhlo.compile(dynhlo.parse_stablehlo((DATA / "center.mlir").read_text()),
+                            backend="gpu", target="sm_90")
+    bucketed = dynhlo.compile(dynhlo.parse_stablehlo(SIN_SUM), backend="gpu", target="sm_90",
+                              buckets=[4, 8])
+    _stand_in_cubins([single, *bucketed.executables.values()], monkeypatch)
+    for exe, want in ((single, center), (bucketed, lambda x: np.sin(x).sum(axis=1))):
+        loaded = dynhlo.deserialize(exe.serialize())
+        assert refusal(loaded) == refusal(exe)
+        x = np.linspace(-1, 1, 12, dtype=np.float32).reshape(3, 4)
+        np.testing.assert_allclose(loaded(x), want(x), rtol=1e-5, atol=1e-5)

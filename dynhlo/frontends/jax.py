@@ -158,7 +158,8 @@ class JaxExecutable:
 
     def save(self, path) -> None:
         """Write the compiled executable as an AOT artifact (dynhlo.load reads it). The
-        artifact checks the bounds; JAX's other shape assertions (sizes >= 1) stay here.
+        loaded executable checks the bounds and JAX's shape assertions (sizes >= 1), as
+        this one does.
 
         Raises UnsupportedError while a size name has no bound: its buckets compile at call
         time, and saving the last one would bake in whichever size came last."""

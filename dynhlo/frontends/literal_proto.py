@@ -12,23 +12,24 @@ from __future__ import annotations
 import math
 import re
 
-import ml_dtypes
 import numpy as np
 
 from ..errors import UnsupportedError
 from ..hlo.literal import format_literal
 from ..hlo.shape import Shape
+from ..hlo.types import to_numpy_dtype
 
-# element type -> (LiteralProto field, NumPy dtype); fields of `bytes` hold raw little-endian
-# values, the others are repeated numbers (complex as re, im pairs)
+# element type -> (LiteralProto field, NumPy dtype, or the element type's name for an ml_dtypes
+# type, looked up on use: importing ml_dtypes is slow); fields of `bytes` hold raw
+# little-endian values, the others are repeated numbers (complex as re, im pairs)
 _FIELDS = {
     "pred": ("preds", np.bool_), "s8": ("s8s", np.int8), "u8": ("u8s", np.uint8),
     "s16": ("s16s", np.dtype("<i2")), "u16": ("u16s", np.dtype("<u2")),
     "s32": ("s32s", np.int32), "s64": ("s64s", np.int64), "u32": ("u32s", np.uint32),
     "u64": ("u64s", np.uint64), "f16": ("f16s", np.dtype("<f2")),
-    "bf16": ("bf16s", ml_dtypes.bfloat16), "f32": ("f32s", np.float32),
+    "bf16": ("bf16s", "bf16"), "f32": ("f32s", np.float32),
     "f64": ("f64s", np.float64), "c64": ("c64s", np.complex64), "c128": ("c128s", np.complex128),
-    "f8e5m2": ("f8e5m2s", ml_dtypes.float8_e5m2), "f8e4m3fn": ("f8e4m3fns", ml_dtypes.float8_e4m3fn),
+    "f8e5m2": ("f8e5m2s", "f8e5m2"), "f8e4m3fn": ("f8e4m3fns", "f8e4m3fn"),
 }
 
 _ELIDED = re.compile(r"^([^\S\n]*(?:ROOT )?%?)([\w.\-]+)( = \S+ constant\()\{\.\.\.\}\)", re.M)
@@ -98,6 +99,7 @@ def _values(inst, element: str, dims: tuple) -> np.ndarray:
     count is checked by the caller, with Python ints: np.prod wrapped [2**32, 2**32] to 0)."""
     from google.protobuf.descriptor import FieldDescriptor
     field, dtype = _FIELDS[element]
+    dtype = to_numpy_dtype(dtype) if isinstance(dtype, str) else dtype
     raw = getattr(inst.literal, field)
     if inst.literal.DESCRIPTOR.fields_by_name[field].type == FieldDescriptor.TYPE_BYTES:
         width = np.dtype(dtype).itemsize

@@ -9,12 +9,15 @@ parameters' ranges) and (2) check `shape_assertion`s from the argument shapes be
 An expression is a tuple: `("c", v)` a constant, `("dim", p, d, lo, hi)` the size of dimension
 d of entry parameter p, `("size", name, d, lo, hi)` the size of an intermediate, or
 `(op, *args)` for op in OPS. Integer semantics are StableHLO's (division truncates toward zero,
-the remainder has the dividend's sign).
+the remainder has the dividend's sign). The evaluator (`evaluate`, `OPS`) lives with the
+assertions that modules carry, in dynhlo.hlo.shape_assertions; this module builds and bounds.
 """
 
 from __future__ import annotations
 
 import math
+
+from ..hlo.shape_assertions import OPS, evaluate  # noqa: F401  (the evaluator, shared)
 
 INF = math.inf
 
@@ -28,46 +31,6 @@ MAX_TRACKED_ELEMENTS = 256
 
 def const(v: int) -> tuple:
     return ("c", int(v))
-
-
-def _tdiv(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
-
-
-def _trem(a: int, b: int) -> int:
-    return a - b * _tdiv(a, b)
-
-
-_CMP = {"EQ": lambda a, b: a == b, "NE": lambda a, b: a != b, "LT": lambda a, b: a < b,
-        "LE": lambda a, b: a <= b, "GT": lambda a, b: a > b, "GE": lambda a, b: a >= b}
-
-OPS = {
-    "add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-    "div": lambda a, b: None if b == 0 else _tdiv(a, b),
-    "rem": lambda a, b: None if b == 0 else _trem(a, b),
-    "max": max, "min": min, "neg": lambda a: -a, "abs": abs,
-    "sign": lambda a: (a > 0) - (a < 0),
-    "select": lambda c, a, b: a if c else b,
-    "and": lambda a, b: a & b, "or": lambda a, b: a | b, "xor": lambda a, b: a ^ b,
-    "not1": lambda a: 1 - a,  # logical not of an i1
-    **{"cmp" + k: (lambda f: lambda a, b: int(f(a, b)))(f) for k, f in _CMP.items()},
-}
-
-
-def evaluate(expr: tuple, sizes: dict) -> int | None:
-    """The value at run time, given `sizes[(param, dim)]`; None if it needs other data."""
-    kind = expr[0]
-    if kind == "c":
-        return expr[1]
-    if kind == "dim":
-        return sizes.get((expr[1], expr[2]))
-    if kind == "size":
-        return None
-    args = [evaluate(a, sizes) for a in expr[1:]]
-    if any(a is None for a in args):
-        return None
-    return OPS[kind](*args)
 
 
 def interval(expr: tuple) -> tuple[float, float]:

@@ -34,7 +34,8 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
 
     Returns:
         The HloModule; its `shape_assertions` attribute lists JAX's shape assertions (checked
-        by dynhlo.from_jax before each call; dynamic dimension bounds already enforce `<=`).
+        before each call by every executable of the module, saved artifacts included;
+        dynamic dimension bounds already enforce `<=`).
 
     Raises:
         UnsupportedError: jax is not installed (`pip install "dynhlo[jax]"`), or an op, type

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import re
 
-
 from ..errors import UnsupportedError
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
-from . import shape_exprs as sx
+from ..hlo.shape_assertions import ShapeAssertion
 from .stablehlo_emit import Comp, ModuleBuilder, Val, is_type, shape_of
 
 CONVERTERS: dict = {}
@@ -28,35 +27,6 @@ def converts(*names: str):
             CONVERTERS[name] = fn
         return fn
     return register
-
-
-class Assertion:
-    """A `shape_assertion` custom call: `pred` must hold; `message` is formatted with `args`."""
-
-    def __init__(self, pred: tuple, message: str, args: list):
-        self.pred, self.message, self.args = pred, message, args
-
-    def failure(self, sizes: dict) -> str | None:
-        """The formatted message when the assertion fails at these sizes, else None."""
-        if sx.evaluate(self.pred, sizes):
-            return None
-        return format_message(self.message, [sx.evaluate(a, sizes) for a in self.args])
-
-
-# The fields of JAX's assertion messages (`{0}`, and `{{`/`}}` for braces). str.format read
-# the module's text as a format string: `{0[1]}`, `{0.x}` raised TypeError/AttributeError
-# and `{0:>99999999999}` a MemoryError; any other field stays as written.
-_FIELD = re.compile(r"\{\{|\}\}|\{([0-9]{1,9})\}")
-
-
-def format_message(message: str, values: list) -> str:
-    """`message` with `{i}` replaced by values[i] (as JAX's str.format would for these)."""
-    def field(m: re.Match) -> str:
-        if m.group(1) is None:
-            return m.group(0)[0]
-        i = int(m.group(1))
-        return str(values[i]) if i < len(values) else m.group(0)
-    return _FIELD.sub(field, message)
 
 
 class Scope:
@@ -126,7 +96,7 @@ class Converter:
     def __init__(self, param_bounds: dict):
         self.module = ModuleBuilder()
         self.param_bounds = param_bounds  # (param, dim) -> bound for `?` entry dims
-        self.assertions: list[Assertion] = []
+        self.assertions: list[ShapeAssertion] = []
         self.entry_params: list[Val] = []
         self.functions: dict = {}  # symbol name -> func.func, for calls and composites
 

@@ -12,8 +12,9 @@ checks of the argument shapes made before each call (dynhlo.frontends.jax).
 from __future__ import annotations
 
 from ..hlo.shape import UNBOUNDED, Shape
+from ..hlo.shape_assertions import ShapeAssertion
 from . import shape_exprs as sx
-from .stablehlo_convert import Assertion, OpContext, bounded, converts
+from .stablehlo_convert import OpContext, bounded, converts
 from .stablehlo_emit import Val, dims_text
 from .stablehlo_misc import PASS_THROUGH, pass_through
 from .stablehlo_ops import broadcast, gather
@@ -276,6 +277,6 @@ def _shape_assertion(cx):
     if pred.exprs is None or any(a.exprs is None for a in args):
         raise cx.error("a shape assertion that depends on data")
     message = cx.string("error_message")
-    cx.converter.assertions.append(Assertion(pred.exprs[0], message,
+    cx.converter.assertions.append(ShapeAssertion(pred.exprs[0], message,
                                              [a.exprs[0] for a in args]))
     return []

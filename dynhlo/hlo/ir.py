@@ -127,6 +127,9 @@ class HloModule:
         entry: the ENTRY computation.
         attrs: module attributes as written (`entry_computation_layout`, `is_scheduled`, ...).
         source: the text it was parsed from ('' if built in code); used to report positions.
+        shape_assertions: checks on the entry parameters' sizes made before every call
+            (dynhlo.hlo.shape_assertions.ShapeAssertion; jax.export's `n >= 1`, set by the
+            StableHLO import). Not part of the HLO text: artifacts store them beside it.
     """
 
     def __init__(self, name: str, computations: list[Computation], entry: Computation,
@@ -136,6 +139,7 @@ class HloModule:
         self.entry = entry
         self.attrs = attrs or {}
         self.source = source
+        self.shape_assertions: list = []
 
     def computation(self, name: str) -> Computation:
         for comp in self.computations:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 
-import ml_dtypes
 import numpy as np
 
 from .scanner import _SKIP
@@ -235,6 +234,14 @@ def _element_offset(text: str, start: int, index: int, element_type: str) -> int
     return start
 
 
+def _iinfo(dtype: np.dtype):
+    """The integer range of a NumPy or ml_dtypes (s2/s4/u2/u4, kind "V") integer dtype."""
+    if dtype.kind != "V":
+        return np.iinfo(dtype)
+    import ml_dtypes  # only for the sub-byte types: importing it costs most of a second
+    return ml_dtypes.iinfo(dtype)
+
+
 def _to_array(flat: list, shape: Shape) -> np.ndarray:
     """The values as an array of the shape's type; ValueError naming a value that is wrong."""
     element_type = shape.element_type
@@ -246,7 +253,7 @@ def _to_array(flat: list, shape: Shape) -> np.ndarray:
     elif element_type in INTEGRAL_TYPES:
         _check_kinds(flat, element_type, lambda v: v is _NEG_ZERO or (
             isinstance(v, int) and not isinstance(v, bool)))
-        info = ml_dtypes.iinfo(dtype)
+        info = _iinfo(dtype)
         for i, v in enumerate(flat):
             if not info.min <= v <= info.max:
                 raise _BadValue(f"value {v} does not fit {element_type}: its range is "

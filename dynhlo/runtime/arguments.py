@@ -204,7 +204,7 @@ def check_assertions(module, arrays) -> None:
     module's `shape_assertions`: jax.export's checks on symbolic sizes (e.g. n >= 1), which
     parse_stablehlo keeps on the module (other modules have none). Every call of an
     executable makes them, after check_arguments (dynhlo's own message first)."""
-    assertions = getattr(module, "shape_assertions", ())
+    assertions = module.shape_assertions
     if not assertions:
         return
     sizes = {(p, d): int(s) for p, a in enumerate(arrays) for d, s in enumerate(np.shape(a))}

@@ -15,7 +15,9 @@ buckets, backend options), `fingerprint` (sha256 of the module section), `module
 holding the module as given, for inspection), `bucket_dims` ([parameter, dimension] pairs the
 buckets bound; empty for a single program), `buckets` ([{bound, module, program}], `program`
 mapping the backend's payload keys to section names), `sections` ([{name, length}]) and
-`payload_sha256` (sha256 of all sections, concatenated).
+`payload_sha256` (sha256 of all sections, concatenated), and from version 2
+`shape_assertions` (the module's checks on its parameters' sizes, jax.export's `n >= 1`,
+made on every call: dynhlo.runtime.stored_assertions says their form).
 
 Every byte is checked: the magic compared, the version range-checked, the header by its
 checksum, the sections by the payload checksum, and the file length must match exactly.
@@ -24,6 +26,8 @@ pickle, no eval, nothing in the file is ever run as code.
 
 Format versions (the version says how to read the bytes above; bump it on any change):
     1 (2026-11-30): first version.
+    2 (2026-12-02): header key `shape_assertions`. A loaded version 1 artifact has none
+       (those files never stored them: a jax.export module's `n >= 1` went unchecked).
 """
 
 from __future__ import annotations
@@ -42,9 +46,10 @@ from ..hlo.ir import HloModule
 from ..hlo.printer import print_module
 from ..passes.bound_unbounded import HOW_TO_BOUND
 from ..version import __version__
+from . import stored_assertions
 
 MAGIC = b"\x89DYNHLO\n"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 _PRELUDE = struct.Struct("<IQ")
 _HEADER_START = len(MAGIC) + _PRELUDE.size + 32
 
@@ -91,6 +96,7 @@ def serialize(exe) -> bytes:
         "buckets": entries,
         "sections": [{"name": n, "length": len(b)} for n, b in sections.items()],
         "payload_sha256": hashlib.sha256(payload).hexdigest(),
+        "shape_assertions": stored_assertions.to_data(exe.module.shape_assertions),
     }
     body = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
     prelude = _PRELUDE.pack(FORMAT_VERSION, len(body))
@@ -275,7 +281,7 @@ def read_artifact(data: bytes) -> Artifact:
     stored = data[len(MAGIC) + _PRELUDE.size:_HEADER_START]
     if hashlib.sha256(prelude + data[_HEADER_START:end]).digest() != stored:
         raise ArtifactError("corrupted artifact: the header checksum does not match")
-    header = _decode_header(data[_HEADER_START:end])
+    header = _decode_header(data[_HEADER_START:end], version)
     sections = _split_sections(data, end, header)
     return Artifact(version, header, sections, len(data))
 
@@ -289,12 +295,12 @@ def _check_version(version: int) -> None:
         raise ArtifactError(f"unknown artifact format version {version}")
 
 
-def _decode_header(body: bytes) -> dict:
+def _decode_header(body: bytes, version: int) -> dict:
     try:
         header = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ArtifactError(f"malformed artifact header: not UTF-8 JSON ({exc})") from None
-    _check_header(header)
+    _check_header(header, version)
     return header
 
 
@@ -324,10 +330,16 @@ _HEADER_FIELDS = {"dynhlo_version": str, "backend": str, "target": str, "options
                   "sections": list, "payload_sha256": str}
 
 
-def _check_header(header) -> None:
+# Fields a version added: (first version, type). Older files lack them (`.get` them).
+_ADDED_FIELDS = {"shape_assertions": (2, list)}
+
+
+def _check_header(header, version: int) -> None:
     if not isinstance(header, dict):
         raise ArtifactError("malformed artifact header: not a JSON object")
-    for key, kind in _HEADER_FIELDS.items():
+    fields = {**_HEADER_FIELDS, **{k: kind for k, (since, kind) in _ADDED_FIELDS.items()
+                                   if version >= since}}
+    for key, kind in fields.items():
         if not isinstance(header.get(key), kind):
             raise ArtifactError(f"malformed artifact header: field '{key}' is missing or not "
                                 f"a {kind.__name__}")
@@ -381,6 +393,10 @@ def describe(artifact: Artifact) -> str:
              f"backend: {h['backend']}  target: {h['target']}",
              f"options: {json.dumps(h['options'], sort_keys=True)}",
              f"module fingerprint: sha256 {h['fingerprint']}"]
+    checks = len(h.get("shape_assertions", []))
+    if checks:
+        lines.append(f"shape assertions: {checks} (jax.export's checks on the parameters' "
+                     "sizes, made on every call)")
     if h["bucket_dims"]:
         dims = ", ".join(f"parameter {n} dimension {d}" for n, d in h["bucket_dims"])
         lines.append(f"buckets: {', '.join(map(str, bounds))} (bound {dims}; a call runs the "

@@ -1,8 +1,9 @@
 """dynhlo.jit: compile on first call per size bucket; cache executables in memory and on disk.
 
 The disk cache is a directory of artifacts (dynhlo.runtime.artifact), one file per
-(module fingerprint, backend, target, options, bucket, dynhlo version, format version), named
-by the sha256 of those fields. It is shared safely by any number of processes:
+(module fingerprint, shape assertions, backend, target, options, bucket, dynhlo version,
+format version), named by the sha256 of those fields. It is shared safely by any number of
+processes:
 
 - writes go to a temporary file in the same directory and are renamed into place
   (`os.replace` is atomic), so a reader sees no entry or a whole one, never a partial write;
@@ -33,9 +34,10 @@ from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklev
 from ..hlo.ir import HloModule
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
 from . import artifact, loader
-from .arguments import check_arguments
+from .arguments import check_arguments, check_assertions
 from .buckets import BucketPolicy, pick_bucket
 from .executable import as_module, compile
+from .stored_assertions import to_data
 
 
 def default_cache_dir() -> Path:
@@ -70,6 +72,8 @@ class JitFunction:
         self.compilations = 0
         self.disk_loads = 0
         self._fingerprint = artifact.fingerprint(module)
+        # not in the module's text (the fingerprint): part of the key and of the entry check
+        self._assertions = to_data(module.shape_assertions)
         self._executables: dict = {}
         self._lock = threading.Lock()
 
@@ -81,6 +85,7 @@ class JitFunction:
     def __call__(self, *args):
         params = self.module.entry.parameters
         arrays = check_arguments(params, args)
+        check_assertions(self.module, arrays)
         bucket = (pick_bucket(self.policy, params, self.bucket_dims, arrays)
                   if self.bucket_dims else None)
         return self.executable(bucket)(*arrays)
@@ -99,6 +104,7 @@ class JitFunction:
                   "target": self.options.get("target", ""),
                   "options": _deciding(self.options),
                   "bucket": bucket, "dynhlo": artifact.dynhlo_version(),
+                  "shape_assertions": self._assertions,
                   "format": artifact.FORMAT_VERSION}
         text = json.dumps(fields, sort_keys=True, default=repr)
         return hashlib.sha256(text.encode()).hexdigest()
@@ -138,6 +144,8 @@ class JitFunction:
         if artifact.fingerprint(exe.module) != artifact.fingerprint(module):
             raise ArtifactError(f"it holds module '{exe.module.name}' (fingerprint "
                                 f"{artifact.fingerprint(exe.module)[:12]}), not this one")
+        if to_data(exe.module.shape_assertions) != self._assertions:
+            raise ArtifactError("it checks other shape assertions than this module's")
         ours = _as_json(_deciding({"backend": self.backend, **self.options}))
         if ours is None or _as_json(_deciding(exe.options)) != ours:
             raise ArtifactError(f"it was compiled with options {exe.options!r}, not "

@@ -19,6 +19,7 @@ from ..hlo.ir import HloModule
 from .artifact import Artifact, _as_path, read_artifact, read_regular
 from .buckets import BucketedExecutable
 from .executable import Executable, compile, while_limit
+from .stored_assertions import from_data
 
 
 @gc_paused()
@@ -74,9 +75,13 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
     parsed: dict[str, HloModule] = {}
     source = _module_of(artifact, artifact.header["module"], parsed)
     precision = _header_precision(artifact.header["options"])
+    modules = [_module_of(artifact, entry["module"], parsed)
+               for entry in artifact.header["buckets"]]
+    assertions = _stored_assertions(artifact, source)
+    for module in parsed.values():   # each bucket's executable checks them, as compiled
+        module.shape_assertions = list(assertions)
     exes = {}
-    for entry in artifact.header["buckets"]:
-        module = _module_of(artifact, entry["module"], parsed)
+    for entry, module in zip(artifact.header["buckets"], modules, strict=True):
         exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)
         _check_program_precision(exes[entry["bound"]], precision, entry)
     options = dict(artifact.header["options"])
@@ -93,6 +98,14 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
     dims = [tuple(d) for d in artifact.header["bucket_dims"]]
     _check_bucket_dims(source, dims)
     return BucketedExecutable(source, dims, exes, options)
+
+
+def _stored_assertions(artifact: Artifact, source: HloModule) -> list:
+    """The module's shape assertions (jax.export's n >= 1), read strictly; none in a
+    version 1 file, which did not store them."""
+    if artifact.format_version < 2:
+        return []
+    return from_data(artifact.header["shape_assertions"], source)
 
 
 def _header_precision(options: dict) -> str:

@@ -9,11 +9,11 @@ Semantics: XLA operation semantics, "Element-wise binary arithmetic operations".
 from __future__ import annotations
 
 import numpy as np
-import ml_dtypes
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from ...hlo.types import INTEGRAL_TYPES, bit_width, from_numpy_dtype, to_numpy_dtype
+from ...hlo.types import (INTEGRAL_TYPES, bit_width, from_numpy_dtype, is_ml_dtype,
+                          to_numpy_dtype)
 from ...shapes.sizes import operand_mismatch
 from .lowering import lowering
 from .ops_sort import total_order_key
@@ -48,7 +48,7 @@ def _float_op(fn):
     """Apply a float function; low-precision floats compute in f32 as XLA's CPU does."""
     def apply(x):
         if x.dtype.kind == "V" or (x.dtype.kind == "f" and x.dtype.itemsize < 4) or \
-                x.dtype in (ml_dtypes.bfloat16,):
+                is_ml_dtype(x.dtype, "bf16"):
             return fn(x.astype(np.float32)).astype(x.dtype)
         return fn(x)
     return apply
@@ -256,7 +256,7 @@ def binary(ctx, inst, args):
                 return _result(inst, fn(x, y))
             # s2/s4/u2/u4 compute in a byte; the cast back wraps, as XLA's arithmetic does.
             return fn(x.astype(small), y.astype(small)).astype(x.dtype)
-        if x.dtype.kind == "V" or x.dtype == ml_dtypes.bfloat16 or (
+        if x.dtype.kind == "V" or is_ml_dtype(x.dtype, "bf16") or (
                 x.dtype.kind == "f" and x.dtype.itemsize < 4):
             return _result(inst, fn(x.astype(np.float32), y.astype(np.float32)))
         return _result(inst, fn(x, y))
@@ -325,7 +325,11 @@ def _float_to_int(x, target):
     limit take the limit itself, and only values strictly inside are truncated and cast.
     """
     f = x.astype(np.float64)
-    info = ml_dtypes.iinfo(target) if target.kind == "V" else np.iinfo(target)
+    if target.kind == "V":   # s2/s4/u2/u4; ml_dtypes is imported only where needed (slow)
+        import ml_dtypes
+        info = ml_dtypes.iinfo(target)
+    else:
+        info = np.iinfo(target)
     lo, hi = int(info.min), int(info.max)
     wide = np.uint64 if hi > 2**63 else np.int64
     inside = (f > lo) & (f < hi)  # False for NaN

@@ -43,12 +43,11 @@ from __future__ import annotations
 import math
 import weakref
 
-import ml_dtypes
 import numpy as np
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from ...hlo.types import FLOAT_TYPES, INTEGRAL_TYPES, bit_width, to_numpy_dtype
+from ...hlo.types import FLOAT_TYPES, INTEGRAL_TYPES, bit_width, is_ml_dtype, to_numpy_dtype
 from . import rng_bits
 from .lowering import custom_call, lowering
 
@@ -56,14 +55,15 @@ from .lowering import custom_call, lowering
 
 # dtype -> (exponent bits, mantissa bits, unsigned integer type of the same width)
 _FLOAT_LAYOUT = {np.dtype(np.float16): (5, 10, np.uint16),
-                 np.dtype(ml_dtypes.bfloat16): (8, 7, np.uint16),
                  np.dtype(np.float32): (8, 23, np.uint32),
                  np.dtype(np.float64): (11, 52, np.uint64)}
+_BF16_LAYOUT = (8, 7, np.uint16)   # ml_dtypes' bfloat16, not imported for the others
 
 
 def reduce_precision(x: np.ndarray, exponent_bits: int, mantissa_bits: int) -> np.ndarray:
     """x rounded to a float format of `exponent_bits` and `mantissa_bits`, kept in x's dtype."""
-    layout = _FLOAT_LAYOUT.get(x.dtype)
+    layout = _FLOAT_LAYOUT.get(x.dtype) or (_BF16_LAYOUT if is_ml_dtype(x.dtype, "bf16")
+                                            else None)
     if layout is None:
         return reduce_precision(x.astype(np.float32), exponent_bits,
                                 mantissa_bits).astype(x.dtype)

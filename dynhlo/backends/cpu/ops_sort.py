@@ -23,18 +23,18 @@ from __future__ import annotations
 
 import functools
 
-import ml_dtypes
 import numpy as np
 
 from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
+from ...hlo.types import is_ml_dtype
 from ...shapes.rules_window import topk_call_k, topk_k
 from .lowering import custom_call, lowering
 
 
 # Floats whose storage is not sign and magnitude across its whole width: f4e2m1fn (4 bits in
 # a byte, the sign at bit 3) and f8e8m0fnu (no sign bit). f64 holds each of their values.
-_WIDENED = (np.dtype(ml_dtypes.float4_e2m1fn), np.dtype(ml_dtypes.float8_e8m0fnu))
+_WIDENED = ("f4e2m1fn", "f8e8m0fnu")
 
 
 def total_order_key(x: np.ndarray) -> np.ndarray:
@@ -42,7 +42,7 @@ def total_order_key(x: np.ndarray) -> np.ndarray:
     compares: the bits read as sign and magnitude, so -NaN < -inf < ... < -0 < +0 < ... < inf
     < NaN and NaN payloads keep their order (a signaling NaN below a quiet one). Read at the
     type's own width (no conversion quiets a NaN), except the types in _WIDENED."""
-    if x.dtype in _WIDENED:
+    if any(is_ml_dtype(x.dtype, t) for t in _WIDENED):
         x = x.astype(np.float64)
     bits = x.view(np.dtype(f"i{x.dtype.itemsize}"))
     flip = np.array(np.iinfo(bits.dtype).max, dtype=bits.dtype)

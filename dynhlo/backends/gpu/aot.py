@@ -11,8 +11,12 @@ other); the child imports exactly this process's dynhlo (compile_worker.py).
 The payload: "gpu_program.json" (format version, target, the plan as data (plan/data.py),
 per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
 signature) and "kernel_<i>.cubin". load_payload rebuilds the plan from that data (no
-planning, no code generation) and launches the cubins through CuPy's driver wrappers
-(launch/cubin.py).
+planning, no code generation) and launches the cubins through the CUDA driver API
+(launch/cubin.py). The payload is untrusted: before any cubin loads, each kernel's launch
+facts are checked against its plan and its cubin (signature, warps, constexprs, the
+target's shared-memory limit), and graph/data.py checks each graph launch's buffers, size
+offsets and grid. A cubin is code from the file: these checks catch inconsistent or edited
+launch data, not a cubin built to misbehave.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from ...shapes.dynamic import ComputationInfo
 from .. import strict_precision
 from . import compile_worker, mode
 from .graph import cubins, wanted_program
-from .graph.data import to_data
+from .graph.data import WARPS, to_data
 from .launch.cubin import CubinLauncher
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
@@ -192,7 +196,8 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
         raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, its plan "
                             f"{len(kernels)}; recompile the artifact")
     _check_kernel_data(kernels, meta["kernels"])
-    cubin = _cubins(meta, payload)
+    _check_launches(kernels, meta)
+    cubin = _cubins(meta, payload, parse_target(target))
     launchers = {id(k): cubin(meta["kernels"][k.index]["cubin"]) for k in kernels}
     graph = None
     if meta.get("graph_program"):
@@ -206,7 +211,7 @@ def _precision(meta: dict) -> str:
     return strict_precision(meta.get("precision", HIGHEST), "gpu payload")
 
 
-def _cubins(meta: dict, payload: dict):
+def _cubins(meta: dict, payload: dict, cc: int):
     """cubin(key) -> its CubinLauncher, one per distinct cubin of the payload."""
     made: dict = {}
 
@@ -216,7 +221,7 @@ def _cubins(meta: dict, payload: dict):
             name = f"cubin_{key}.cubin"
             if name not in payload or key not in meta.get("cubins", {}):
                 raise ArtifactError(f"gpu payload has no {name}; recompile the artifact")
-            _check_cubin_meta(key, meta["cubins"][key])
+            _check_cubin_meta(key, meta["cubins"][key], cc)
             try:
                 launcher = made[key] = CubinLauncher(payload[name], meta["cubins"][key])
             except ArtifactError:
@@ -248,15 +253,81 @@ def _check_kernel_data(kernels: list, metas) -> None:
                                 "recompile the artifact")
 
 
-def _check_cubin_meta(key: str, m) -> None:
-    """ArtifactError unless a cubin's metadata has the fields a launch reads, of sane values."""
+def _check_cubin_meta(key: str, m, cc: int) -> None:
+    """ArtifactError unless a cubin's metadata has the fields a launch reads, of sane values:
+    its shared memory at most what one block of the target may have."""
     ok = isinstance(m, dict) and isinstance(m.get("name"), str) \
         and all(isinstance(m.get(k), int) and not isinstance(m.get(k), bool)
                 for k in ("shared", "num_warps")) \
-        and 0 <= m["shared"] <= 1 << 30 and m["num_warps"] in (1, 2, 4, 8, 16, 32)
+        and m["num_warps"] in WARPS
     if not ok:
         raise ArtifactError(f"gpu payload cubin {key} has malformed metadata; recompile the "
                             "artifact")
+    most = max_shared(cc)
+    if not 0 <= m["shared"] <= most:
+        raise ArtifactError(f"gpu payload cubin {key} asks for {m['shared']} bytes of shared "
+                            f"memory; a block of sm_{cc} has at most {most}; recompile the "
+                            "artifact")
+
+
+# Shared memory one block may have (opt-in maximum), per compute capability: CUDA C
+# Programming Guide, "Technical Specifications per Compute Capability". Others: Hopper's.
+_MAX_SHARED = {70: 96 * 1024, 72: 48 * 1024, 75: 64 * 1024, 80: 163 * 1024, 86: 99 * 1024,
+               87: 163 * 1024, 89: 99 * 1024, 90: 227 * 1024, 100: 227 * 1024,
+               120: 99 * 1024}
+
+
+def max_shared(cc: int) -> int:
+    """The most shared memory (bytes) one block of sm_<cc> may use."""
+    return _MAX_SHARED.get(cc, 227 * 1024)
+
+
+def _check_launches(kernels: list, meta: dict) -> None:
+    """ArtifactError unless each plan kernel's launch facts agree with its entry and cubin:
+    the entry's signature is the one the plan's buffers and sizes make (the kernel gets
+    pointers of those types and that many sizes), the cubin's warps are the kernel's (a
+    launch has 32 threads per warp the cubin was compiled for), constexprs are in range,
+    and kernels of one cubin agree on all of it (its key is a hash of them); graph launches
+    run their cubin with its warps too."""
+    by_key: dict = {}
+    for k in kernels:
+        entry = meta["kernels"][k.index]
+        try:
+            expected = signature(k)[0]
+        except KeyError as exc:   # an element type no kernel pointer has
+            raise _kernel_error(k, f"reads or writes {exc}, which no kernel takes") from None
+        if entry.get("signature") != expected:
+            raise _kernel_error(k, f"has signature {entry.get('signature')}, its plan "
+                                   f"makes {expected}")
+        if k.kind not in ("elementwise", "row") or not all(
+                v <= _MAX_CONSTEXPR for v in k.block.values()):
+            raise _kernel_error(k, f"is a {k.kind!r} kernel of blocks {k.block}")
+        _check_warps(f"gpu payload kernel {k.index}", k.num_warps, entry["cubin"], meta)
+        facts = (expected, k.block, k.num_warps, k.kind)
+        first = by_key.setdefault(entry["cubin"], (k.index, facts))
+        if first[1] != facts:
+            raise _kernel_error(k, f"runs cubin {entry['cubin']} as kernel {first[0]} does, "
+                                   "with another signature, blocks, warps or kind")
+    graph = meta.get("graph_program")
+    for n, step in enumerate(graph["steps"] if graph else []):
+        _check_warps(f"gpu payload graph launch {n}", step["num_warps"], step["key"], meta)
+
+
+_MAX_CONSTEXPR = 1 << 24
+
+
+def _check_warps(what: str, warps, key, meta: dict) -> None:
+    cubins = meta.get("cubins")
+    cubin = cubins.get(key) if isinstance(cubins, dict) and isinstance(key, str) else None
+    if not isinstance(cubin, dict) or cubin.get("num_warps") != warps:
+        raise ArtifactError(f"{what} launches {warps} warps, its cubin {key} was compiled "
+                            f"for {cubin.get('num_warps') if isinstance(cubin, dict) else None}"
+                            "; recompile the artifact")
+
+
+def _kernel_error(kernel, why: str) -> ArtifactError:
+    return ArtifactError(f"gpu payload kernel {kernel.index} ('{kernel.group.root.name}') "
+                         f"{why}; recompile the artifact")
 
 
 def check_device(target: str) -> None:

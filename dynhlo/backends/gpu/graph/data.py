@@ -66,6 +66,7 @@ def _from_data(data: dict, module) -> GraphProgram:
     prog.equal = [(_getter(a), _getter(b), str(what)) for a, b, what in data["equal"]]
     prog.size_index = [_getter(g) for g in data["size_index"]]
     _check_slots(prog, module)
+    _check_steps(prog)
     return prog
 
 
@@ -113,3 +114,72 @@ def _check_slots(prog: GraphProgram, module) -> None:
             raise ArtifactError(f"gpu payload graph slot {slot} holds "
                                 f"{prog.bound_numel[slot]} elements, its dimensions {dims} "
                                 f"{numel}; recompile the artifact")
+
+
+# Launch facts a step may hold: the warps Triton compiles for, the largest constexpr any
+# kernel here uses (tile sizes, head dims, row counts), the largest grid CUDA launches (x).
+WARPS = (1, 2, 4, 8, 16, 32)
+_MAX_CONSTEXPR = 1 << 24
+_MAX_GRID = 2**31 - 1
+
+
+def _check_steps(prog: GraphProgram) -> None:
+    """ArtifactError unless every launch is consistent with the program: its buffers are
+    slots the program has (the output neither a parameter, which is the caller's array, nor
+    a constant); its sizes are exactly the size buffer's int32s at its 16-byte-aligned
+    offset (a kernel reads `nsizes` of them from there: past the buffer's end it would read
+    device memory as sizes, and other sizes would size other buffers); warps, constexprs and
+    grid in range; and launches of one cubin agree on everything the cubin was compiled
+    for (its key is a hash of them: a launch that differs runs another kernel's code)."""
+    by_key: dict = {}
+    for k, step in enumerate(prog.steps):
+        _check_step_buffers(prog, k, step)
+        _check_step_sizes(prog, k, step)
+        _check_step_launch(k, step)
+        compiled = (step.kernel.block, step.kernel.num_warps, step.kernel.nsizes,
+                    step.kernel.per_program, [prog.dtypes[s] for s in step.inputs],
+                    prog.dtypes[step.out])
+        first = by_key.setdefault(step.key, (k, compiled))
+        if first[1] != compiled:
+            raise _step_error(k, f"runs cubin {step.key} as launch {first[0]} does, with "
+                                 "other blocks, warps, sizes or buffer types")
+
+
+def _step_error(k: int, why: str) -> ArtifactError:
+    return ArtifactError(f"gpu payload graph launch {k} {why}; recompile the artifact")
+
+
+def _check_step_buffers(prog: GraphProgram, k: int, step) -> None:
+    for slot in step.inputs + [step.out]:
+        if not isinstance(slot, int) or slot not in prog.dtypes:
+            raise _step_error(k, f"names buffer {slot!r}, which the program does not have")
+    if step.out < prog.nparams or step.out in prog.constants:
+        raise _step_error(k, f"writes buffer {step.out}, a parameter or a constant")
+    if not isinstance(step.key, str):
+        raise _step_error(k, "names no cubin")
+
+
+def _check_step_sizes(prog: GraphProgram, k: int, step) -> None:
+    n, offset = step.kernel.nsizes, step.size_offset
+    if n != len(step.sizes) or offset < 0 or offset % 4 or \
+            offset + n > len(prog.size_index):
+        raise _step_error(k, f"reads {n} sizes at offset {offset} of a size buffer of "
+                             f"{len(prog.size_index)} (its own sizes: {len(step.sizes)}, "
+                             "at a multiple of 4)")
+    if prog.size_index[offset:offset + n] != step.sizes:
+        raise _step_error(k, f"reads sizes {prog.size_index[offset:offset + n]} at offset "
+                             f"{offset}, not its own {step.sizes}")
+
+
+def _check_step_launch(k: int, step) -> None:
+    kernel = step.kernel
+    block = kernel.block
+    if kernel.num_warps not in WARPS or not all(
+            isinstance(n, str) and isinstance(v, int) and not isinstance(v, bool)
+            and 1 <= v <= _MAX_CONSTEXPR for n, v in block.items()):
+        raise _step_error(k, f"has warps {kernel.num_warps} or constexprs {block} out of "
+                             "range")
+    if kernel.per_program not in (1, block.get("BLOCK"), block.get("BM")) or \
+            not 1 <= step.bound_work <= _MAX_GRID:
+        raise _step_error(k, f"covers {kernel.per_program} elements per program (blocks "
+                             f"{block}) over {step.bound_work} blocks")
