@@ -32,11 +32,24 @@ def test_from_tf_matches_tensorflow_at_every_size():
 
 
 def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
-    # TensorFlow folds the row count, cast to a float, into a constant
-    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '8' becomes "
-                       r"'7'.*in: %truediv.* = f32\[\] constant\(8\)"):
-        dynhlo.from_tf(lambda x: x / tf.cast(tf.shape(x)[0], tf.float32), "f32[n,4]",
+    # TensorFlow folds n + 1, cast to a float, into a constant: 9 is not the size
+    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '9' becomes "
+                       r"'8'.*in: %truediv.* = f32\[\] constant\(9\)"):
+        dynhlo.from_tf(lambda x: x / tf.cast(tf.shape(x)[0] + 1, tf.float32), "f32[n,4]",
                        bounds={"n": 8})
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x / tf.cast(tf.shape(x)[0], tf.float32),     # f32[] constant(n)
+    lambda x: tf.reduce_sum(x, 0) / tf.cast(tf.shape(x)[0], tf.float32),
+    lambda x: tf.cast(x, tf.float16) * tf.cast(tf.shape(x)[0], tf.float16),   # f16[]
+    lambda x: tf.cast(tf.shape(x)[0], tf.float64) + tf.cast(x, tf.float64),
+    lambda x: x + tf.cast(tf.shape(x, out_type=tf.int64)[0], tf.float32),   # s64, folded
+])
+def test_from_tf_reads_the_size_used_as_a_value_at_run_time(fn):
+    # TensorFlow folds the row count, cast to a float, into `f32[] constant(8)`: it becomes
+    # the size read from the argument and converted
+    _matches_tensorflow(fn, "f32[n,4]", (0, 1, 3, 8), seed=3, rtol=1e-3)
 
 
 @pytest.mark.parametrize("fn", [
@@ -190,10 +203,44 @@ def test_from_tf_sizes_a_folded_shape_from_its_argument(fn, shape):
     _matches_tensorflow(fn, shape, (0, 1, 3, 8), seed=9, rtol=1e-5)
 
 
+@pytest.mark.parametrize("fn,rtol", [
+    (lambda x: x + tf.random.stateless_uniform(tf.shape(x), seed=[1, 2]), 0),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], minval=0, maxval=10,
+                                           dtype=tf.int32), 0),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], dtype=tf.float64), 0),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x)[:1], seed=[5, 6]), 0),
+    (lambda x: tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2]), 0),
+    # the same bits; XLA's erfinv, in another order of float operations: a last bit apart
+    (lambda x: tf.random.stateless_truncated_normal(tf.shape(x), seed=[3, 4]), 2e-7),
+])
+def test_from_tf_random_numbers_of_the_size_match_tensorflows_xla(fn, rtol):
+    # Philox draws element k from block k // 4 whatever the shape: the bits at n rows are the
+    # first n rows of the bound's (tf_random.py). TensorFlow's eager kernels draw other
+    # numbers than its XLA lowering: the answer is tf.function(jit_compile=True)'s
+    exe = dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+    jitted = tf.function(fn, jit_compile=True)
+    for n in (0, 1, 5, 8):
+        x = np.random.default_rng(n).standard_normal((n, 5)).astype(np.float32)
+        got, want = np.asarray(exe(x)), jitted(tf.constant(x)).numpy()
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=0, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("fn,match", [
+    (lambda x: tf.random.stateless_uniform([5, tf.shape(x)[0]], seed=[1, 2]),
+     r"op 'StatelessRandomUniformV2' .*u32\[5,<=8\]\{1,0\} follow the size in dimensions "
+     r"\[1\], not in the most major dimension \(0\)"),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[1, 2], alg="threefry"),
+     "op 'StatelessRandomUniformV2' .*algorithm=rng_three_fry does not draw"),
+    (lambda x: tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),   # pairs of uniforms
+     "op 'StatelessRandomNormalV2' draws random numbers"),
+])
+def test_from_tf_refuses_random_numbers_whose_order_follows_the_shape(fn, match):
+    with pytest.raises(dynhlo.UnsupportedError, match=match):
+        dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+
+
 @pytest.mark.parametrize("fn,shape,match", [
-    # Philox numbers drawn at the bound's shape are not the ones drawn at the size's
-    (lambda x: x + tf.random.stateless_uniform(tf.shape(x), seed=[1, 2]), "f32[n,5]",
-     "random numbers"),
     # the pad to 8 rows folded into padding=0_0x0_0 at 8 rows, 0_1x0_0 at 7: a pad's numbers
     # read as one word, passed for a counter, and 5 rows came back as 5, not 8
     (lambda x: tf.pad(x, [[0, 8 - tf.shape(x)[0]], [0, 0]]), "f32[n,5]",
@@ -403,8 +450,12 @@ def test_from_tf_mirror_pads_match_or_refuse_as_tensorflow_does(pads, mode, shor
         x = np.ones((n, 5), np.float32)
         with pytest.raises(tf.errors.InvalidArgumentError, match="paddings must be"):
             fn(tf.constant(x))
-        with pytest.raises(dynhlo.DynamicSizeError, match="MirrorPad"):
+        # TensorFlow's op, the user's argument, the size and the least size; no instruction
+        with pytest.raises(dynhlo.ArgumentError, match=rf"^TensorFlow's MirrorPad 'MirrorPad' "
+                           rf".* of argument 0 'x' \(size 'n'\), which has {n}: it needs at "
+                           rf"least {shortest} ") as info:
             exe(x)
+        assert "dynhlo" not in str(info.value)
 
 
 def test_from_tf_range_of_a_bound_whose_literal_is_elided():

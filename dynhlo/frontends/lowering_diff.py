@@ -11,8 +11,10 @@ size must be one of:
   n and the padding n-1 or n on one side (a cumulative sum: `_cumulative_window`);
 - the slice size of a gather that is the whole of an operand dimension that follows the size
   (`_whole_gather_slices`);
-- a scalar `s32[] constant(n)` of the entry computation (a mean's divisor, a sort's count):
-  it becomes `get-dimension-size` of the argument dimension named `n`, the size at run time;
+- a scalar `s32[] constant(n)` of the entry computation (a mean's divisor, a sort's count),
+  or of another integer or real type (`f32[] constant(n)`: the size cast to a float): it
+  becomes `get-dimension-size` of the argument dimension named `n`, the size at run time
+  (converted to the constant's type);
 - the limit of a slice `[s:m-k]` (`x[:-1]`) of a dimension m that follows the size, stride
   1: the slice keeps the limit it has at the bound and its result is cut to m-k-s at run
   time (`cut_slices`: XLA's slice of a dynamic dimension that stops short of its bound keeps
@@ -81,15 +83,15 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
         if _is_number(ta) and _is_number(tb) and _in_shape(a, i) and int(ta) > int(tb):
             dims.add(i)
             continue
-        if _is_number(ta) and _is_number(tb) and _is_slice_limit(a, i):
-            cut = _sliced_dim(a, i)
+        if _is_number(ta) and _is_number(tb) and is_slice_limit(a, i):
+            cut = sliced_dim(a, i)
             if cut is not None and (a[cut][0], b[cut][0]) == (ta, tb) and \
                     int(ta) - bound == int(tb) - size:
                 continue  # to the end of a dimension that follows the size (not where the
                 # dim cut is another's: y[:n] of y [m, ...] gave m rows)
             if cuts.get(i - 2, ("",))[0] == "start":
                 continue  # the end of a window of the last rows: its start says how it moves
-        if ta == str(bound) and tb == str(size) and _is_scalar_s32_constant(a, i) and \
+        if ta == str(bound) and tb == str(size) and _is_scalar_size_constant(a, i) and \
                 entry[0] <= pos < entry[1]:
             constants.add(i)
             continue
@@ -269,9 +271,9 @@ def _short_limit(a, b, i: int, bound: int, size: int) -> int | None:
     dimension m that follows the size (`n + j` in both lowerings: `x[:-1]`, or a slice of
     such a slice), else None."""
     ta, tb = a[i][0], b[i][0]
-    if not (_is_number(ta) and _is_number(tb) and _is_slice_limit(a, i)):
+    if not (_is_number(ta) and _is_number(tb) and is_slice_limit(a, i)):
         return None
-    cut = _sliced_dim(a, i)
+    cut = sliced_dim(a, i)
     if cut is None or not _stride_one(a, i):
         return None
     dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
@@ -287,10 +289,10 @@ def _tail_start(a, b, i: int, bound: int, size: int) -> int | None:
     `x[-2:]`: the last -k rows; `[m-3:m-1]`: a reflecting pad's rows; `[m:m]`: none), else
     None."""
     if not (i >= 1 and a[i - 1][0] == "[" and [t for t, _ in a[i + 1:i + 2]] == [":"]
-            and _is_number(a[i][0]) and _is_number(b[i][0]) and _is_slice_limit(a, i + 2)):
+            and _is_number(a[i][0]) and _is_number(b[i][0]) and is_slice_limit(a, i + 2)):
         return None
     limit = i + 2
-    cut = _sliced_dim(a, limit)
+    cut = sliced_dim(a, limit)
     if cut is None or not _stride_one(a, limit) or not _is_number(b[limit][0]):
         return None
     dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
@@ -331,7 +333,7 @@ def cut_slices(text: str, base: str, cuts: dict[int, tuple[str, int]]) -> str:
         entry = sum(1 for t, _ in toks[_entry_open(toks, i):i] if t == "[") - 1
         start = int(toks[i - 2][0]) if kind == "limit" else 0
         end = shift if kind == "limit" else \
-            int(toks[i + 2][0]) - int(toks[_sliced_dim(toks, i + 2)][0])
+            int(toks[i + 2][0]) - int(toks[sliced_dim(toks, i + 2)][0])
         per_line.setdefault(base.count("\n", 0, toks[i][1]), []).append(
             (entry, kind, start, shift, end))
     lines = text.split("\n")
@@ -490,7 +492,21 @@ def mark_bounded(text: str, dims: set[int], sizes: dict[int, tuple[int, int]] | 
             pieces += [text[last:toks[i - 2][1]],
                        f"get-dimension-size({params[p]}), dimensions={{{d}}}"]
             last = toks[i + 1][1] + 1
-    return "".join(pieces) + text[last:]
+    return converted_sizes("".join(pieces) + text[last:])
+
+
+_TYPED_SIZE = re.compile(r"^(?P<indent>[^\S\n]*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
+                         r"(?P<type>(?!s32\[)[a-z][a-z0-9]*)\[\]\s+(?P<size>get-dimension-size\(.*)$",
+                         re.M)
+
+
+def converted_sizes(text: str) -> str:
+    """`text` with each `%c = f32[] get-dimension-size(...)` (a size constant of another type
+    than s32 that mark_bounded read from an argument) written as the s32 size and a convert
+    to the constant's type, under the constant's name."""
+    return _TYPED_SIZE.sub(lambda m: f"{m['indent']}{m['name']}.dynhlo_size = s32[] "
+                           f"{m['size']}\n{m['indent']}{m['root'] or ''}{m['name']} = "
+                           f"{m['type']}[] convert(s32[] {m['name']}.dynhlo_size)", text)
 
 
 def _is_number(tok: str) -> bool:
@@ -505,7 +521,7 @@ def _in_shape(toks, i: int) -> bool:
     return j >= 1 and toks[j][0] == "[" and toks[j - 1][0] in ELEMENT_TYPES
 
 
-def _is_slice_limit(toks, i: int) -> bool:
+def is_slice_limit(toks, i: int) -> bool:
     """True when token i is the limit of a `slice={[start:limit(:stride)], ...}` entry."""
     if i < 3 or toks[i - 1][0] != ":" or toks[i - 3][0] != "[":
         return False
@@ -515,7 +531,7 @@ def _is_slice_limit(toks, i: int) -> bool:
     return j >= 2 and toks[j - 1][0] == "=" and toks[j - 2][0] == "slice"
 
 
-def _sliced_dim(tokens, i: int) -> int | None:
+def sliced_dim(tokens, i: int) -> int | None:
     """Token index of the operand dimension that the slice entry holding token i cuts
     (`slice(f32[8,5]{1,0} %x), slice={[0:8], [0:5]}`: the k-th entry, the k-th dim)."""
     j, entry = i, -1
@@ -534,10 +550,14 @@ def _sliced_dim(tokens, i: int) -> int | None:
     return None
 
 
-def _is_scalar_s32_constant(toks, i: int) -> bool:
-    """True when token i is N of `s32[] constant(N)`."""
-    return i >= 5 and i + 1 < len(toks) and \
-        [t for t, _ in toks[i - 5:i + 2]] == ["s32", "[", "]", "constant", "(", toks[i][0], ")"]
+def _is_scalar_size_constant(toks, i: int) -> bool:
+    """True when token i is N of `T[] constant(N)`, T an integer or real type (`s32[]`: a
+    mean's divisor, a sort's count; `f32[]`: `tf.cast(tf.shape(x)[0], tf.float32)`)."""
+    return i >= 5 and i + 1 < len(toks) and toks[i - 5][0] in _SIZE_TYPES and \
+        [t for t, _ in toks[i - 4:i + 2]] == ["[", "]", "constant", "(", toks[i][0], ")"]
+
+
+_SIZE_TYPES = frozenset(t for t in ELEMENT_TYPES if t[0] in "suf" or t == "bf16")
 
 
 def _entry_span(text: str) -> tuple[int, int]:

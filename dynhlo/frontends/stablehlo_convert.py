@@ -37,10 +37,12 @@ class Assertion:
         self.pred, self.message, self.args = pred, message, args
 
     def failure(self, sizes: dict) -> str | None:
-        """The formatted message when the assertion fails at these sizes, else None."""
+        """The formatted message, marked as JAX's, when the assertion fails at these sizes,
+        else None."""
         if sx.evaluate(self.pred, sizes):
             return None
-        return format_message(self.message, [sx.evaluate(a, sizes) for a in self.args])
+        return format_message(self.message, [sx.evaluate(a, sizes) for a in self.args]) + \
+            " (JAX shape assertion)"
 
 
 # The fields of JAX's assertion messages (`{0}`, and `{{`/`}}` for braces). str.format read

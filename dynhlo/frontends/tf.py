@@ -26,6 +26,7 @@ differently only at smaller sizes (`n > 2` folded to a constant) is not caught.
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import numpy as np
@@ -43,6 +44,8 @@ from .literal_proto import elided_constants, fill_elided_constants
 from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
                             moving_tokens, tokens)
 from .tf_folded import align_prefix_literals, is_prefix
+from .tf_random import drawn_as_prefix
+from .tf_requirements import mirror_pad_requirements
 from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
 
 
@@ -89,14 +92,28 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
         raise UnsupportedError(f"from_tf needs tensorflow ({exc}); pip install "
                                "\"dynhlo[tf]\"") from None
     parsed = [parse_symbolic_shape(s) for s in shapes]
-    return module_from_lowerings(lambda sizes: lower_tf(fn, parsed, sizes), shapes, bounds)
+    return module_from_lowerings(lambda sizes: lower_tf(fn, parsed, sizes), shapes, bounds,
+                                 _argument_names(fn, len(shapes)))
 
 
-def module_from_lowerings(lower, shapes: list[str], bounds: dict) -> HloModule:
+def _argument_names(fn, count: int) -> list[str] | None:
+    """The names of fn's first `count` positional parameters (for messages), or None."""
+    try:
+        names = [p.name for p in inspect.signature(fn).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return None
+    return names[:count] if len(names) >= count else None
+
+
+def module_from_lowerings(lower, shapes: list[str], bounds: dict,
+                          arguments: list[str] | None = None) -> HloModule:
     """The HloModule of a function that `lower(sizes)` lowers at static sizes (name -> size),
     giving (HLO text, elided constants) as lower_tf does, with each named dimension of
     `shapes` `<=bound`: tf_module's work, with TensorFlow's lowering passed in (tests give
-    texts TensorFlow wrote once)."""
+    texts TensorFlow wrote once). `arguments` names the function's arguments in messages.
+    The module's `shape_assertions` are the least sizes TensorFlow requires
+    (tf_requirements.py), checked by the executable before each call."""
     bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
     parsed = [parse_symbolic_shape(s) for s in shapes]
     names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
@@ -119,6 +136,10 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict) -> HloModule:
     if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
         module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, bounds))
     _check_sized(module, _instructions_at(base, dims), names)
+    places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
+                      for d, dim in enumerate(shape) if dim == n) for n in names}
+    module.shape_assertions = mirror_pad_requirements(raw, base, dims, cuts, bounds, places,
+                                                      arguments)
     return module
 
 
@@ -213,17 +234,26 @@ def _check_sized(module: HloModule, marked: set[str], names: list) -> None:
         stack.extend(info.calls.values())
         for inst, tree in info.dims.items():
             if inst.name in marked and inst.opcode in _SHAPED_RANDOM:
+                why = drawn_as_prefix(inst, module.entry) if inst in module.entry.instructions \
+                    else "it is not in the entry computation"
+                if why is None:
+                    continue   # drawn at the bound, its bits cut to the size (tf_random.py)
                 raise UnsupportedError(
                     f"size {' or '.join(map(repr, names))} is the shape of the random numbers "
-                    f"of instruction '{inst.name}' ({inst.shape}): they differ at each shape "
-                    "(TensorFlow draws them at the actual size), so no one program gives "
-                    "them at every size")
+                    f"of TensorFlow's op '{_op_of(inst.name)}' (instruction '{inst.name}', "
+                    f"{inst.shape}): TensorFlow draws them at the actual size, and the "
+                    f"bound's cannot stand for them: {why}")
             if inst.name in marked and any(_unsized(tree, inst.shape)):
                 raise UnsupportedError(
                     f"size {' or '.join(map(repr, names))} is baked into the program: "
                     f"instruction '{inst.name}' ({inst.shape}) has a dimension that follows "
                     "it, but nothing in the program computes that size (TensorFlow folded "
                     "it into a constant shape), so it would run at the bound")
+
+
+def _op_of(name: str) -> str:
+    """TensorFlow's op of an instruction tf2xla named `<op>.<counter>`."""
+    return name.rsplit(".", 1)[0] if name.rsplit(".", 1)[-1].isdigit() else name
 
 
 def _unsized_in_entry(module: HloModule, marked: set[str]) -> dict[str, list[int]]:
