@@ -32,10 +32,10 @@ def test_from_tf_matches_tensorflow_at_every_size():
 
 
 def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
-    # TensorFlow folds n + 1, cast to a float, into a constant: 9 is not the size
-    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '9' becomes "
-                       r"'8'.*in: %truediv.* = f32\[\] constant\(9\)"):
-        dynhlo.from_tf(lambda x: x / tf.cast(tf.shape(x)[0] + 1, tf.float32), "f32[n,4]",
+    # TensorFlow folds 2n, cast to a float, into a constant: 2n is no n + c
+    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '16' becomes "
+                       r"'14'.*in: %truediv.* = f32\[\] constant\(16\)"):
+        dynhlo.from_tf(lambda x: x / tf.cast(2 * tf.shape(x)[0], tf.float32), "f32[n,4]",
                        bounds={"n": 8})
 
 
@@ -45,6 +45,7 @@ def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
     lambda x: tf.cast(x, tf.float16) * tf.cast(tf.shape(x)[0], tf.float16),   # f16[]
     lambda x: tf.cast(tf.shape(x)[0], tf.float64) + tf.cast(x, tf.float64),
     lambda x: x + tf.cast(tf.shape(x, out_type=tf.int64)[0], tf.float32),   # s64, folded
+    lambda x: x / tf.cast(tf.shape(x)[0] + 1, tf.float32),  # f32[] constant(n + 1)
 ])
 def test_from_tf_reads_the_size_used_as_a_value_at_run_time(fn):
     # TensorFlow folds the row count, cast to a float, into `f32[] constant(8)`: it becomes

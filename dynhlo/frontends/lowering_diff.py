@@ -11,10 +11,9 @@ size must be one of:
   n and the padding n-1 or n on one side (a cumulative sum: `_cumulative_window`);
 - the slice size of a gather that is the whole of an operand dimension that follows the size
   (`_whole_gather_slices`);
-- a scalar `s32[] constant(n)` of the entry computation (a mean's divisor, a sort's count),
-  or of another integer or real type (`f32[] constant(n)`: the size cast to a float): it
-  becomes `get-dimension-size` of the argument dimension named `n`, the size at run time
-  (converted to the constant's type);
+- a scalar `s32[] constant(n + c)` (a mean's divisor, a sort's count, a loop's trip count
+  or its last index n - 1), or one of another integer or real type (`f32[] constant(n)`:
+  the size cast to a float): from_tf reads it from the size at run time (tf_sizes.py);
 - the limit of a slice `[s:m-k]` (`x[:-1]`) of a dimension m that follows the size, stride
   1: the slice keeps the limit it has at the bound and its result is cut to m-k-s at run
   time (`cut_slices`: XLA's slice of a dynamic dimension that stops short of its bound keeps
@@ -59,9 +58,10 @@ def line_at(text: str, offset: int) -> str:
 
 
 def moving_tokens(base: str, other: str, name: str, bound: int,
-                  size: int) -> tuple[set[int], set[int], dict[int, tuple[str, int]]]:
-    """(dimensions, size constants, slice bounds that follow the size -> ("limit", k) for a
-    limit k < 0 short of it, ("start", k) for a start k < 0 before a limit at it): token
+                  size: int) -> tuple[set[int], dict[int, int], dict[int, tuple[str, int]]]:
+    """(dimensions, size constants -> c where they are the size + c, slice bounds that follow
+    the size -> ("limit", k) for a limit k < 0 short of it, ("start", k) for a start k < 0
+    before a limit at it): token
     indices of `base` (lowered at the bound) that move to `other` (lowered with `name` at
     `size`) as the module doc allows; an UnsupportedError quoting the line where anything
     else moves."""
@@ -70,8 +70,8 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
         raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
                                f"{size}): TensorFlow lowers it differently per size"
                                f"{_random_op(base, _first_changed_line(base, other))}")
-    entry = _entry_span(base)
-    dims, constants, names, cuts = set(), set(), _Names(), {}
+    entry = entry_span(base)
+    dims, constants, names, cuts = set(), {}, _Names(), {}
     for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
         same = names.same(ta, tb)
         if same is None:
@@ -91,9 +91,9 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
                 # dim cut is another's: y[:n] of y [m, ...] gave m rows)
             if cuts.get(i - 2, ("",))[0] == "start":
                 continue  # the end of a window of the last rows: its start says how it moves
-        if ta == str(bound) and tb == str(size) and _is_scalar_size_constant(a, i) and \
-                entry[0] <= pos < entry[1]:
-            constants.add(i)
+        if ta.isdigit() and tb.isdigit() and int(ta) - bound == int(tb) - size and \
+                _is_scalar_size_constant(a, i):
+            constants[i] = int(ta) - bound   # n + c, in any computation (a loop's condition)
             continue
         shift = _short_limit(a, b, i, bound, size)
         if shift is not None:
@@ -472,14 +472,10 @@ def baked(name: str, ta: str, tb: str, bound: int, size: int, line: str) -> Unsu
                             f"when '{name}' goes from {bound} to {size}, in: {line[:300]}")
 
 
-def mark_bounded(text: str, dims: set[int], sizes: dict[int, tuple[int, int]] | None = None
-                 ) -> str:
+def mark_bounded(text: str, dims: set[int]) -> str:
     """`text` with the tokens at `dims` (dimensions) written `<=N` (one that reads `<=N`
-    already stays as it is) and each size constant
-    (token index -> (parameter number, dimension)) read from that argument dimension."""
-    sizes = sizes or {}
+    already stays as it is)."""
     toks = tokens(text)
-    params = entry_parameters(text) if sizes else {}
     pieces, last = [], 0
     for i, (tok, pos) in enumerate(toks):
         if i in dims and text[max(pos - 2, 0):pos] == "<=":
@@ -487,26 +483,7 @@ def mark_bounded(text: str, dims: set[int], sizes: dict[int, tuple[int, int]] | 
         if i in dims:
             pieces += [text[last:pos], "<=" + tok]
             last = pos + len(tok)
-        elif i in sizes:   # `constant ( N )` -> `get-dimension-size(%param), dimensions={d}`
-            p, d = sizes[i]
-            pieces += [text[last:toks[i - 2][1]],
-                       f"get-dimension-size({params[p]}), dimensions={{{d}}}"]
-            last = toks[i + 1][1] + 1
-    return converted_sizes("".join(pieces) + text[last:])
-
-
-_TYPED_SIZE = re.compile(r"^(?P<indent>[^\S\n]*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
-                         r"(?P<type>(?!s32\[)[a-z][a-z0-9]*)\[\]\s+(?P<size>get-dimension-size\(.*)$",
-                         re.M)
-
-
-def converted_sizes(text: str) -> str:
-    """`text` with each `%c = f32[] get-dimension-size(...)` (a size constant of another type
-    than s32 that mark_bounded read from an argument) written as the s32 size and a convert
-    to the constant's type, under the constant's name."""
-    return _TYPED_SIZE.sub(lambda m: f"{m['indent']}{m['name']}.dynhlo_size = s32[] "
-                           f"{m['size']}\n{m['indent']}{m['root'] or ''}{m['name']} = "
-                           f"{m['type']}[] convert(s32[] {m['name']}.dynhlo_size)", text)
+    return "".join(pieces) + text[last:]
 
 
 def _is_number(tok: str) -> bool:
@@ -560,7 +537,7 @@ def _is_scalar_size_constant(toks, i: int) -> bool:
 _SIZE_TYPES = frozenset(t for t in ELEMENT_TYPES if t[0] in "suf" or t == "bf16")
 
 
-def _entry_span(text: str) -> tuple[int, int]:
+def entry_span(text: str) -> tuple[int, int]:
     """Offsets of the ENTRY computation's text (to its closing brace at column 0)."""
     start = text.find("\nENTRY ")
     if start < 0:
@@ -574,5 +551,5 @@ _PARAMETER = re.compile(r"^[^\S\n]*(%?[\w.\-]+)\s*=.*?\bparameter\((\d+)\)", re.
 
 def entry_parameters(text: str) -> dict[int, str]:
     """Parameter number -> its instruction's name (with its `%`) in the ENTRY computation."""
-    start, end = _entry_span(text)
+    start, end = entry_span(text)
     return {int(m.group(2)): m.group(1) for m in _PARAMETER.finditer(text, start, end)}

@@ -44,9 +44,11 @@ from .literal_proto import elided_constants, fill_elided_constants
 from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
                             moving_tokens, tokens)
 from .tf_folded import align_prefix_literals, is_prefix
+from .tf_lengths import fit_length, length_lines
 from .tf_random import drawn_as_prefix
 from .tf_requirements import mirror_pad_requirements
 from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
+from .tf_sizes import read_sizes
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -115,6 +117,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     The module's `shape_assertions` are the least sizes TensorFlow requires
     (tf_requirements.py), checked by the executable before each call."""
     bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
+    lower = _remembered(lower)   # a folded length may look a lowering up again
     parsed = [parse_symbolic_shape(s) for s in shapes]
     names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
     missing = [n for n in names if n not in bounds]
@@ -124,8 +127,12 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     raw, constants = lower(bounds)
     base = _without_metadata(raw)
     dims, sizes, cuts, windows = _compare(lower, parsed, bounds, names, base, constants)
-    marked = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
+    places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
+                      for d, dim in enumerate(shape) if dim == n) for n in names}
+    marked = cut_slices(mark_bounded(base, dims), base, cuts)
     marked = strict_slices(size_windows(marked, base, windows), mirror_pad_slices(raw))
+    # after the steps that count lines of `base`: this one adds lines
+    marked = read_sizes(marked, _by_name(base, sizes), places, bounds)
     marked = fill_elided_constants(marked, constants)
     module = parse_hlo(marked)
     if len(module.entry.parameters) != len(parsed):
@@ -134,10 +141,9 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
                                "others into constants (at zeros), so it cannot take them")
     unsized = _unsized_in_entry(module, _instructions_at(base, dims))
     if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
-        module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, bounds))
+        fit = _length_fitter(lower, base, constants, bounds)
+        module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, fit))
     _check_sized(module, _instructions_at(base, dims), names)
-    places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
-                      for d, dim in enumerate(shape) if dim == n) for n in names}
     module.shape_assertions = mirror_pad_requirements(raw, base, dims, cuts, bounds, places,
                                                       arguments)
     return module
@@ -145,7 +151,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
 
 def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
              constants: list) -> tuple[dict, dict, dict, dict]:
-    """(dimensions -> the name they follow, size constants -> (parameter, dimension), slice
+    """(dimensions -> the name they follow, size constants -> (name, c): n + c, slice
     bounds that follow a size -> (kind, shift) as moving_tokens gives them, dynamic-slice
     windows that are a size -> (parameter, dimension)): the tokens of `base` that move with
     each name, from lowerings at two smaller sizes (lowering_diff.py)."""
@@ -157,7 +163,7 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
         seen = []
         where = next((p, d) for p, (_, shape) in enumerate(parsed)
                      for d, dim in enumerate(shape) if dim == n)
-        for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
+        for size in _compared(bounds[n]):
             other, others = lower({**bounds, n: size})
             other, others = align_prefix_literals(base, _without_metadata(other), constants,
                                                   others)
@@ -175,13 +181,67 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                     raise UnsupportedError(f"size '{n}' is baked into the program: a slice "
                                            "bound that moves by another amount, in: "
                                            f"{line_at(base, tokens(base)[i][1])[:300]}")
-        for i in set().union(*seen):   # equal to n at every size, and to no other name
+        for i in set().union(*seen):   # n + c at every size, and follows no other name
             if i in sizes or not all(i in counts for counts in seen):
                 raise UnsupportedError(f"size '{n}' is baked into the program: a constant "
                                        f"that follows it only at some sizes, in: "
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
-            sizes[i] = where
+            sizes[i] = (n, seen[0][i])
     return dims, sizes, cuts, windows
+
+
+def _remembered(lower):
+    """`lower` that lowers at each sizes once."""
+    done: dict = {}
+
+    def again(sizes: dict):
+        key = tuple(sorted(sizes.items()))
+        if key not in done:
+            done[key] = lower(sizes)
+        return done[key]
+    return again
+
+
+def _length_fitter(lower, base: str, constants: list, bounds: dict):
+    """fit(token, name): the (s, c) of the length of `base`'s dimension token that follows
+    size `name` (tf_lengths.fit_length), from that token in the lowerings at the compared
+    sizes and, where they do not tell, at others; (1, 0) where it was the size at each."""
+    base_tokens = tokens(base)
+
+    def look_up(i: int, name: str, size: int) -> int | None:
+        try:
+            text, others = lower({**bounds, name: size})
+        except (UnsupportedError, OSError):
+            return None   # TensorFlow refuses that size (or a test stored no lowering)
+        other, _ = align_prefix_literals(base, _without_metadata(text), constants, others)
+        toks = tokens(other)
+        return int(toks[i][0]) if len(toks) == len(base_tokens) and \
+            toks[i][0].isdigit() else None
+
+    def fit(i: int, name: str) -> tuple[int, int] | None:
+        bound = bounds[name]
+        seen = {size: look_up(i, name, size) for size in _compared(bound)}
+        seen[bound] = int(base_tokens[i][0])
+        if any(v is None for v in seen.values()):
+            return None
+        if all(v == size for size, v in seen.items()):
+            return (1, 0)   # the size at every lowering (tf.ones_like's shape)
+        return fit_length(seen, bound, lambda size: look_up(i, name, size))
+    return fit
+
+
+def _compared(bound: int) -> tuple[int, ...]:
+    """The smaller sizes each lowering at the bound is compared with."""
+    return (bound - 1, bound // 2 + 1 if bound > 3 else bound - 1)
+
+
+def _by_name(base: str, sizes: dict) -> dict[str, tuple[str, int]]:
+    """The size constants (token of `base` -> (size name, c)) by instruction name."""
+    out = {}
+    for i, value in sizes.items():
+        (inst,) = _instructions_at(base, {i})
+        out[inst] = value
+    return out
 
 
 def _same_constants(base: list, other: list, name: str, bound: int, size: int) -> None:
@@ -275,12 +335,13 @@ def _unsized_in_entry(module: HloModule, marked: set[str]) -> dict[str, list[int
 
 
 def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed: list,
-                         bounds: dict) -> str:
+                         fit) -> str:
     """`text` with each instruction of `unsized` (name -> dimensions) followed by a
-    set-dimension-size to the argument dimension its size follows: at every lowering that
-    dimension was the size (B at the bound, n at n), so the program TensorFlow wrote at n
-    has it at n; the instruction's name now names the sized value. UnsupportedError for a
-    dimension that is the size plus or minus something."""
+    set-dimension-size to a length computed from the argument dimension its size follows:
+    `fit(token, size name)` gives the (s, c) of that length, max(0, ceil((n + c) / s))
+    (tf_lengths.py: n itself where the dimension was the size at every lowering), so the
+    program TensorFlow wrote at n has it; the instruction's name now names the sized value.
+    UnsupportedError for a dimension of no such length."""
     toks = tokens(base)
     params = entry_parameters(text)
     lines = text.split("\n")
@@ -295,20 +356,21 @@ def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed
         value = f"{defined}.dynhlo_unsized"
         for k, d in enumerate(where):
             size_name = dims.get(shape_dims[d])
-            if size_name is None or toks[shape_dims[d]][0] != str(bounds[size_name]):
+            form = fit(shape_dims[d], size_name) if size_name else None
+            if form is None:
                 raise UnsupportedError(
                     f"a size is baked into the program: instruction '{name}' has dimension "
                     f"{d} of {toks[shape_dims[d]][0]}, which follows "
-                    f"{repr(size_name) if size_name else 'a size'} but is not it, and nothing "
-                    "in the program computes it (TensorFlow folded it into a constant shape)")
+                    f"{repr(size_name) if size_name else 'a size'} but is no one range's "
+                    "length of it (max(0, ceil((n + c) / s))), and nothing in the program "
+                    "computes it (TensorFlow folded it into a constant shape)")
             p, pd = next((p, i) for p, (_, shp) in enumerate(parsed)
                          for i, dim in enumerate(shp) if dim == size_name)
             last = k == len(where) - 1
             target = defined if last else f"{defined}.dynhlo_sized{k}"
-            new += [f"{indent}{defined}.dynhlo_size{k} = s32[] get-dimension-size({params[p]}),"
-                    f" dimensions={{{pd}}}",
-                    f"{indent}{root if last else ''}{target} = {shape} set-dimension-size("
-                    f"{shape} {value}, s32[] {defined}.dynhlo_size{k}), dimensions={{{d}}}"]
+            new += length_lines(indent, f"{defined}.dynhlo_size{k}", params[p], pd, *form)
+            new.append(f"{indent}{root if last else ''}{target} = {shape} set-dimension-size("
+                       f"{shape} {value}, s32[] {defined}.dynhlo_size{k}), dimensions={{{d}}}")
             value = target
         lines[number:number + 1] = new
     return "\n".join(lines)
