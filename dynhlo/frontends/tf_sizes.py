@@ -38,10 +38,10 @@ def read_sizes(text: str, constants: dict[str, tuple[str, int]], places: dict,
     if not constants:
         return text
     out: list[str] = []
+    params = entry_parameters(text)
     for comp in _computations(text.split("\n")):
         entry = any(line.startswith("ENTRY") for line in comp)
         parameter = next((m for line in comp if (m := _PARAMETER.match(line))), None)
-        params = entry_parameters("\n".join(comp)) if entry else {}
         for line in comp:
             m = _CONSTANT.match(line)
             if m is None or m["name"].lstrip("%") not in constants:
