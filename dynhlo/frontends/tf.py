@@ -3,22 +3,25 @@
 TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_compile=True)
 .experimental_get_compiler_ir(*args)(stage="hlo")`). from_tf lowers it at the bounds and again
 with each named size changed, and compares the texts number by number (lowering_diff.py): a
-dimension that moves with a size becomes `<=B`, a scalar count equal to the size (a mean's
-divisor) reads the size at run time, a slice that stops k short of the size (`x[:-1]`) is cut
-to n-k at run time, one of the last k rows (`x[-1]`, a mirror pad's `[n-3:n-1]`) reads them
-from n-k, a cumulative window of the size (tf.cumsum) and a gather of whole columns keep the
-bound's, a dynamic-slice of n rows (tf.roll) reads n rows at run time, and a literal whose
-values at smaller sizes are the first of the bound's (tf.range(n), folded) is one literal
-of `<=B` values (tf_folded.py); anything else that moves means the size is baked into the
-program: from_tf refuses and quotes that line, since running it at another size would be
-silently wrong. The fixed rows a MirrorPad reflects must exist at run time, as TensorFlow
-requires (tf_rewrites.py). A dimension that follows a size but that nothing in the program
-computes (a shape TensorFlow folded into a broadcast of a constant: tf.ones_like, or that
-literal) is set to its argument dimension's size; random numbers of such a shape are
-refused (TensorFlow draws them at the actual shape), and so is a large constant (elided
-`{...}` in TF's text, compared as arrays from the module's proto) whose values move.
-tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already read `<=N` and stay
-as they are.
+dimension that moves with a size becomes `<=B`, a scalar n + c (a mean's divisor, the size
+cast to a float, a loop's trip count in its condition) reads the size at run time
+(tf_sizes.py), a slice that stops k short of the size (`x[:-1]`) is cut to n-k at run time,
+one of the last k rows (`x[-1]`, a mirror pad's `[n-3:n-1]`) reads them from n-k, a
+cumulative window of the size (tf.cumsum) and a gather of whole columns keep the bound's, a
+dynamic-slice of n rows (tf.roll) reads n rows at run time, and a literal whose values at
+smaller sizes are the first of the bound's (tf.range(n), folded) is one literal of `<=B`
+values (tf_folded.py); anything else that moves means the size is baked into the program:
+from_tf refuses and quotes that line, since running it at another size would be silently
+wrong. The fixed rows a MirrorPad reflects must exist at run time, as TensorFlow requires
+(tf_rewrites.py), and the least size is checked before each call (tf_requirements.py). A
+dimension that follows a size but that nothing in the program computes (a shape TensorFlow
+folded into a broadcast of a constant: tf.ones_like, or that literal) is set to a length
+computed from its argument dimension's size (n, n + 1, ceil(n / 2): tf_lengths.py, which
+may lower at a few sizes more to tell); Philox random numbers of such a shape are drawn at
+the bound and cut (tf_random.py), others refused (TensorFlow draws them at the actual
+shape), and so is a large constant (elided `{...}` in TF's text, compared as arrays from the
+module's proto) whose values move. tf2xla's own bounded dims (tf.where, tf.unique,
+boolean_mask) already read `<=N` and stay as they are.
 
 Only the sizes bound - 1 and bound // 2 + 1 are compared: a function that TensorFlow folds
 differently only at smaller sizes (`n > 2` folded to a constant) is not caught.
