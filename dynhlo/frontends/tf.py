@@ -428,5 +428,7 @@ def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_opti
     Raises:
         UnsupportedError: tensorflow missing (`pip install "dynhlo[tf]"`), a name without a
             bound, or a size baked into the program (the message quotes the HLO line).
+        ArgumentError: at call time, a size below the least TensorFlow accepts (a MirrorPad
+            longer than the rows it reflects), naming the op, the argument and both sizes.
     """
     return compile_module(tf_module(fn, list(shapes), dict(bounds)), backend, **compile_options)
