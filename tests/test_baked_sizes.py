@@ -91,25 +91,37 @@ def test_tf_diff_marks_only_moving_dims():
 
 
 def test_tf_diff_refuses_a_moving_constant():
-    base = "x = f32[8]{0} parameter(0)\nc = s32[] constant(8)"
-    other = "x = f32[7]{0} parameter(0)\nc = s32[] constant(7)"
-    with pytest.raises(dynhlo.UnsupportedError, match=r"in: c = s32\[\] constant\(8\)"):
+    # 2n is no n + c: 16 becomes 14
+    base = "x = f32[8]{0} parameter(0)\nc = s32[] constant(16)"
+    other = "x = f32[7]{0} parameter(0)\nc = s32[] constant(14)"
+    with pytest.raises(dynhlo.UnsupportedError, match=r"in: c = s32\[\] constant\(16\)"):
         moving_tokens(base, other, "n", 8, 7)
 
 
 def test_tf_diff_reads_a_count_equal_to_the_size_at_run_time():
-    text = ("HloModule m\n\nENTRY %main (a: f32[{n},4]) -> f32[4] {{\n"
-            "  %a = f32[{n},4]{{1,0}} parameter(0)\n"
-            "  %c = s32[] constant({n})\n  %f = f32[] constant({n})\n}}\n")
-    base, other = text.format(n=8), text.format(n=7)
-    with pytest.raises(dynhlo.UnsupportedError, match=r"f32\[\] constant\(8\)"):
-        moving_tokens(base, other, "n", 8, 7)   # a float count is still refused
-    base, other = (t.replace("  %f = f32[] constant(8)\n", "").replace(
-        "  %f = f32[] constant(7)\n", "") for t in (base, other))
-    dims, sizes, _ = moving_tokens(base, other, "n", 8, 7)
-    marked = mark_bounded(base, dims, dict.fromkeys(sizes, (0, 0)))
-    assert "%c = s32[] get-dimension-size(%a), dimensions={0}" in marked
+    # n (a count), n - 1 (a last index) and n as a float (a hand-written mean's divisor)
+    from dynhlo.frontends.tf import _by_name
+    from dynhlo.frontends.tf_sizes import read_sizes
+    text = ("HloModule m\n\nENTRY %main (a: f32[{n},4]) -> (s32[], s32[], f32[]) {{\n"
+            "  %a = f32[{n},4]{{1,0}} parameter(0)\n  %c = s32[] constant({n})\n"
+            "  %l = s32[] constant({k})\n  %f = f32[] constant({n})\n"
+            "  ROOT %t = (s32[], s32[], f32[]) tuple(%c, %l, %f)\n}}\n")
+    base, other = text.format(n=8, k=7), text.format(n=7, k=6)
+    dims, constants, _ = moving_tokens(base, other, "n", 8, 7)
+    assert sorted(constants.values()) == [-1, 0, 0]   # n + c
+    sizes = {i: ("n", c) for i, c in constants.items()}
+    marked = read_sizes(mark_bounded(base, dims), _by_name(base, sizes), {"n": (0, 0)},
+                        {"n": 8})
     assert "%a = f32[<=8,4]{1,0} parameter(0)" in marked
+    assert "%f = f32[] convert(s32[] %f.dynhlo_n)" in marked
+    exe = dynhlo.compile(marked)
+    for n in (0, 1, 8):
+        c, last, f = exe(np.zeros((n, 4), np.float32))
+        assert (int(c), int(last), float(f)) == (n, n - 1, float(n))
+    # 2n as a float is no n + c
+    with pytest.raises(dynhlo.UnsupportedError, match=r"f32\[\] constant\(16\)"):
+        moving_tokens(base.replace("f32[] constant(8)", "f32[] constant(16)"),
+                      other.replace("f32[] constant(7)", "f32[] constant(14)"), "n", 8, 7)
 
 
 def test_tf_diff_refuses_a_string_that_moves_but_eigh_sweeps():
@@ -147,7 +159,7 @@ def test_tf_diff_cuts_a_slice_that_stops_short_of_the_size():
     base, other = _short_slices(8), _short_slices(7)
     dims, sizes, cuts = moving_tokens(base, other, "n", 8, 7)
     assert sorted(cuts.values()) == [("limit", -1)] * 2   # each short of its operand by one
-    module = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
+    module = cut_slices(mark_bounded(base, dims), base, cuts)
     assert "ROOT %t = f32[<=5,4]{1,0} set-dimension-size(" in module
     exe = dynhlo.compile(module)
     for n in (0, 1, 2, 3, 4, 8):
@@ -174,7 +186,7 @@ def test_tf_diff_keeps_a_cumulative_window_at_the_bound(pads, prefix):
     # padding every n <= 8 sums the same rows (the region past n reads as the init value)
     base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads))
     dims, sizes, cuts = moving_tokens(base, other, "n", 8, 7)
-    exe = dynhlo.compile(mark_bounded(base, dims, sizes))
+    exe = dynhlo.compile(mark_bounded(base, dims))
     for n in (0, 1, 5, 8):
         x = np.arange(n * 3, dtype=np.float32).reshape(n, 3)
         want = np.cumsum(x, 0) if prefix else np.cumsum(x[::-1], 0)[::-1]
@@ -186,7 +198,7 @@ def test_tf_diff_keeps_a_cumulative_window_of_a_dimension_that_follows_the_size(
     # bound); a window of 2n (moving by 2 per row) follows no one dimension and is refused
     base, other = (CUMSUM.format(n=n + 3, pad=f"{n + 2}_0") for n in (8, 7))
     dims, sizes, _ = moving_tokens(base, other, "n", 8, 7)
-    exe = dynhlo.compile(mark_bounded(base, dims, sizes))
+    exe = dynhlo.compile(mark_bounded(base, dims))
     for rows in (0, 3, 4, 11):
         x = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
         np.testing.assert_array_equal(exe(x), np.cumsum(x, 0))
@@ -222,10 +234,11 @@ def test_tf_folded_shape_is_sized_from_its_argument():
     base, other = FOLDED.format(n=8), FOLDED.format(n=7)
     moved, sizes, _ = moving_tokens(base, other, "n", 8, 7)
     dims = dict.fromkeys(moved, "n")
-    marked = mark_bounded(base, dims, sizes)
+    marked = mark_bounded(base, dims)
     unsized = _unsized_in_entry(dynhlo.parse_hlo(marked), _instructions_at(base, dims))
     assert unsized == {"ones": [0], "twos": [0]}
-    text = _size_from_arguments(marked, base, unsized, dims, [("f32", ["n", 3])], {"n": 8})
+    text = _size_from_arguments(marked, base, unsized, dims, [("f32", ["n", 3])],
+                                lambda token, name: (1, 0))
     assert "%ones = f32[<=8,3]{1,0} set-dimension-size(" in text
     exe = dynhlo.compile(text)
     for n in (0, 1, 5, 8):
@@ -246,7 +259,7 @@ def test_tf_diff_keeps_a_gather_of_whole_columns_at_the_bound():
     # and the gather keeps the operand's size
     base, other = (GATHER_COLUMNS.format(n=n, s=n) for n in (8, 7))
     dims, sizes, _ = moving_tokens(base, other, "n", 8, 7)
-    exe = dynhlo.compile(mark_bounded(base, dims, sizes))
+    exe = dynhlo.compile(mark_bounded(base, dims))
     for n in (0, 1, 5, 8):
         x = np.arange(n * 5, dtype=np.float32).reshape(n, 5)
         np.testing.assert_array_equal(exe(x), x[:, [0, 2, 4]])
@@ -267,7 +280,7 @@ def test_tf_diff_reads_the_last_rows_from_the_size():
     base, other = (LAST_ROWS.format(n=n, s=n - 2) for n in (8, 7))
     dims, sizes, cuts = moving_tokens(base, other, "n", 8, 7)
     assert list(cuts.values()) == [("start", -2)]
-    text = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
+    text = cut_slices(mark_bounded(base, dims), base, cuts)
     assert "dynamic-slice(" in text and "dynamic_slice_sizes={2,3}" in text
     exe = dynhlo.compile(text)
     for n in (2, 3, 8):
@@ -284,7 +297,7 @@ def test_tf_diff_reads_a_window_that_ends_short_of_the_size():
 
     dims, sizes, cuts = moving_tokens(text(8), text(7), "n", 8, 7)
     assert list(cuts.values()) == [("start", -3)]
-    exe = dynhlo.compile(cut_slices(mark_bounded(text(8), dims, sizes), text(8), cuts))
+    exe = dynhlo.compile(cut_slices(mark_bounded(text(8), dims), text(8), cuts))
     for n in (3, 4, 8):
         x = np.arange(n * 5, dtype=np.float32).reshape(n, 5)
         np.testing.assert_array_equal(exe(x), x[-3:-1, 1:4])

@@ -32,11 +32,25 @@ def test_from_tf_matches_tensorflow_at_every_size():
 
 
 def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
-    # TensorFlow folds the row count, cast to a float, into a constant
-    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '8' becomes "
-                       r"'7'.*in: %truediv.* = f32\[\] constant\(8\)"):
-        dynhlo.from_tf(lambda x: x / tf.cast(tf.shape(x)[0], tf.float32), "f32[n,4]",
+    # TensorFlow folds 2n, cast to a float, into a constant: 2n is no n + c
+    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '16' becomes "
+                       r"'14'.*in: %truediv.* = f32\[\] constant\(16\)"):
+        dynhlo.from_tf(lambda x: x / tf.cast(2 * tf.shape(x)[0], tf.float32), "f32[n,4]",
                        bounds={"n": 8})
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x / tf.cast(tf.shape(x)[0], tf.float32),     # f32[] constant(n)
+    lambda x: tf.reduce_sum(x, 0) / tf.cast(tf.shape(x)[0], tf.float32),
+    lambda x: tf.cast(x, tf.float16) * tf.cast(tf.shape(x)[0], tf.float16),   # f16[]
+    lambda x: tf.cast(tf.shape(x)[0], tf.float64) + tf.cast(x, tf.float64),
+    lambda x: x + tf.cast(tf.shape(x, out_type=tf.int64)[0], tf.float32),   # s64, folded
+    lambda x: x / tf.cast(tf.shape(x)[0] + 1, tf.float32),  # f32[] constant(n + 1)
+])
+def test_from_tf_reads_the_size_used_as_a_value_at_run_time(fn):
+    # TensorFlow folds the row count, cast to a float, into `f32[] constant(8)`: it becomes
+    # the size read from the argument and converted
+    _matches_tensorflow(fn, "f32[n,4]", (0, 1, 3, 8), seed=3, rtol=1e-3)
 
 
 @pytest.mark.parametrize("fn", [
@@ -190,10 +204,44 @@ def test_from_tf_sizes_a_folded_shape_from_its_argument(fn, shape):
     _matches_tensorflow(fn, shape, (0, 1, 3, 8), seed=9, rtol=1e-5)
 
 
+@pytest.mark.parametrize("fn,rtol", [
+    (lambda x: x + tf.random.stateless_uniform(tf.shape(x), seed=[1, 2]), 0),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], minval=0, maxval=10,
+                                           dtype=tf.int32), 0),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], dtype=tf.float64), 0),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x)[:1], seed=[5, 6]), 0),
+    (lambda x: tf.nn.experimental.stateless_dropout(x, 0.5, seed=[1, 2]), 0),
+    # the same bits; XLA's erfinv, in another order of float operations: a last bit apart
+    (lambda x: tf.random.stateless_truncated_normal(tf.shape(x), seed=[3, 4]), 2e-7),
+])
+def test_from_tf_random_numbers_of_the_size_match_tensorflows_xla(fn, rtol):
+    # Philox draws element k from block k // 4 whatever the shape: the bits at n rows are the
+    # first n rows of the bound's (tf_random.py). TensorFlow's eager kernels draw other
+    # numbers than its XLA lowering: the answer is tf.function(jit_compile=True)'s
+    exe = dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+    jitted = tf.function(fn, jit_compile=True)
+    for n in (0, 1, 5, 8):
+        x = np.random.default_rng(n).standard_normal((n, 5)).astype(np.float32)
+        got, want = np.asarray(exe(x)), jitted(tf.constant(x)).numpy()
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=0, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("fn,match", [
+    (lambda x: tf.random.stateless_uniform([5, tf.shape(x)[0]], seed=[1, 2]),
+     r"op 'StatelessRandomUniformV2' .*u32\[5,<=8\]\{1,0\} follow the size in dimensions "
+     r"\[1\], not in the most major dimension \(0\)"),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[1, 2], alg="threefry"),
+     "op 'StatelessRandomUniformV2' .*algorithm=rng_three_fry does not draw"),
+    (lambda x: tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),   # pairs of uniforms
+     "op 'StatelessRandomNormalV2' draws random numbers"),
+])
+def test_from_tf_refuses_random_numbers_whose_order_follows_the_shape(fn, match):
+    with pytest.raises(dynhlo.UnsupportedError, match=match):
+        dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+
+
 @pytest.mark.parametrize("fn,shape,match", [
-    # Philox numbers drawn at the bound's shape are not the ones drawn at the size's
-    (lambda x: x + tf.random.stateless_uniform(tf.shape(x), seed=[1, 2]), "f32[n,5]",
-     "random numbers"),
     # the pad to 8 rows folded into padding=0_0x0_0 at 8 rows, 0_1x0_0 at 7: a pad's numbers
     # read as one word, passed for a counter, and 5 rows came back as 5, not 8
     (lambda x: tf.pad(x, [[0, 8 - tf.shape(x)[0]], [0, 0]]), "f32[n,5]",
@@ -403,8 +451,12 @@ def test_from_tf_mirror_pads_match_or_refuse_as_tensorflow_does(pads, mode, shor
         x = np.ones((n, 5), np.float32)
         with pytest.raises(tf.errors.InvalidArgumentError, match="paddings must be"):
             fn(tf.constant(x))
-        with pytest.raises(dynhlo.DynamicSizeError, match="MirrorPad"):
+        # TensorFlow's op, the user's argument, the size and the least size; no instruction
+        with pytest.raises(dynhlo.ArgumentError, match=rf"^TensorFlow's MirrorPad 'MirrorPad' "
+                           rf".* of argument 0 'x' \(size 'n'\), which has {n}: it needs at "
+                           rf"least {shortest} ") as info:
             exe(x)
+        assert "dynhlo" not in str(info.value)
 
 
 def test_from_tf_range_of_a_bound_whose_literal_is_elided():
@@ -426,3 +478,89 @@ def test_from_tf_range_of_a_bound_whose_literal_is_elided():
 def test_from_tf_refusals_name_the_op(fn, match):
     with pytest.raises(dynhlo.UnsupportedError, match=match):
         dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+
+
+# --- ranges of n + c rows or of a stride, and loops over the dynamic axis ---
+
+@pytest.mark.parametrize("fn", [
+    lambda x: tf.range(tf.shape(x)[0] + 1),                  # n + 1 values
+    lambda x: tf.range(0, tf.shape(x)[0], 2),                # ceil(n / 2)
+    lambda x: tf.range(2, tf.shape(x)[0] + 3, 3),            # ceil((n + 1) / 3)
+    lambda x: tf.cast(tf.range(tf.shape(x)[0] + 1), tf.float32) * 0.5,
+    lambda x: tf.gather(x, tf.range(0, tf.shape(x)[0], 2)),  # the even rows
+])
+def test_from_tf_ranges_of_a_length_that_follows_the_size(fn):
+    # TensorFlow folds each into a literal of the bound's length; the length at n is
+    # computed from the size at run time (tf_lengths.py), fitted to TensorFlow's lengths
+    exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
+    for n in (0, 1, 2, 5, 7, 8):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        got, want = np.asarray(exe(x)), fn(tf.constant(x)).numpy()
+        assert got.shape == want.shape and got.dtype == want.dtype, n
+        np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
+
+
+def test_from_tf_range_that_tensorflow_refuses_at_zero():
+    # tf.range(1, n): n - 1 values; TensorFlow refuses n = 0 (start > limit), dynhlo gives none
+    fn = lambda x: tf.range(1, tf.shape(x)[0])  # noqa: E731
+    exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
+    for n in (1, 2, 8):
+        np.testing.assert_array_equal(exe(np.zeros((n, 3), np.float32)),
+                                      fn(tf.zeros((n, 3))).numpy())
+    with pytest.raises(tf.errors.InvalidArgumentError, match="start <= limit"):
+        fn(tf.zeros((0, 3)))
+    assert exe(np.zeros((0, 3), np.float32)).shape == (0,)
+
+
+def test_from_tf_refuses_a_length_of_no_range():
+    # tf.range(2 n): 16 values at the bound, 14 at 7 rows: no ceil((n + c) / s)
+    with pytest.raises(dynhlo.UnsupportedError, match=r"dimension 0 of 16, which follows 'n' "
+                       r"but is no one range's length"):
+        dynhlo.from_tf(lambda x: tf.range(2 * tf.shape(x)[0]), "f32[n,3]", bounds={"n": 8})
+
+
+def _while_sum(x):
+    n = tf.shape(x)[0]
+    return tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + x[i] * x[i]),
+                         [0, tf.zeros(3)])[1]
+
+
+def _while_count(x):
+    n = tf.shape(x)[0]
+    return x + tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + 1.0), [0, 0.0])[1]
+
+
+@pytest.mark.parametrize("fn,empty", [
+    (lambda x: tf.scan(lambda a, r: a + r, x), None),                  # x[0], then n - 1 steps
+    (lambda x: tf.scan(lambda a, r: a * 0.5 + r, x, reverse=True), None),   # from n - 2
+    (lambda x: tf.scan(lambda a, r: a + r, x, initializer=tf.ones(3)), "eager"),
+    (lambda x: tf.foldl(lambda a, r: a + r * r, x, initializer=tf.zeros(3)), "eager"),
+    (lambda x: tf.map_fn(lambda r: r * 2.0, x), (0, 3)),
+    (lambda x: tf.map_fn(lambda r: tf.reduce_sum(r), x), "eager"),
+    (_while_sum, "eager"),
+])
+def test_from_tf_loops_over_the_dynamic_axis_match_tensorflow(fn, empty):
+    # the loop's condition compares its counter with s32[] constant(n): it reads the size of
+    # an array of the loop's state (tf_sizes.py), so the loop runs n times at every size
+    exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
+    for n in (1, 2, 5, 8):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        got, want = np.asarray(exe(x)), fn(tf.constant(x)).numpy()
+        assert got.shape == want.shape, n
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=f"n={n}")
+    x = np.zeros((0, 3), np.float32)
+    if empty is None:   # x[0] of no rows: TensorFlow refuses, and so does dynhlo
+        with pytest.raises(tf.errors.OutOfRangeError):
+            fn(tf.constant(x))
+        with pytest.raises(dynhlo.DynamicSizeError, match="TensorListGetItem"):
+            exe(x)
+    elif empty == "eager":
+        np.testing.assert_array_equal(exe(x), fn(tf.constant(x)).numpy())
+    else:   # TensorFlow's eager map_fn of no rows is f32[0], its XLA lowering refuses them
+        assert fn(tf.constant(x)).shape == (0,) and np.asarray(exe(x)).shape == empty
+
+
+def test_from_tf_refuses_a_loop_whose_state_carries_no_array_of_the_size():
+    # the state is (i, a float): the condition's constant n has nothing to read n from
+    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program"):
+        dynhlo.from_tf(_while_count, "f32[n,3]", bounds={"n": 8})

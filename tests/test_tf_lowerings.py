@@ -1,8 +1,10 @@
 """from_tf's comparison of lowerings, run on texts TensorFlow wrote (tests/data/tf_lowerings,
 made by tools/gen_tf_lowerings.py; CI has no TensorFlow): tf.roll, mirror pads and tf.range
-over the dynamic axis, each against NumPy at sizes 0, 1, small and the bound. Where
-TensorFlow refuses a size (a pad longer than the rows it mirrors) the executable raises a
-DynamicSizeError, never an answer.
+over the dynamic axis, each against NumPy at sizes 0, 1, small and the bound; the size used
+as a float, ranges of n + 1 values or of a stride, loops over the dynamic axis (tf.scan,
+tf.map_fn) and random numbers of the size, against TensorFlow's own outputs stored with
+them. Where TensorFlow refuses a size (a pad longer than the rows it mirrors) the executable
+raises an ArgumentError, never an answer.
 """
 
 from __future__ import annotations
@@ -72,6 +74,47 @@ def test_from_tf_lowerings_match_numpy_at_every_size(name, expected):
         np.testing.assert_allclose(got, want, rtol=1e-5, err_msg=f"n={n}")
 
 
+@pytest.mark.parametrize("name,check", [
+    ("mean_by_hand", "get-dimension-size("),          # f32[] constant(n), read and converted
+    ("range_plus_one", "s32[<=9]{0} set-dimension-size("),   # n + 1 values
+    ("range_step", "divide("),                        # ceil(n / 2) rows: the even ones
+    ("range_step3", "divide("),                       # ceil((n + 1) / 3)
+    ("scan", "get-tuple-element("),                   # the loop reads n from its state
+    ("scan_reverse", "add("),                         # and starts at n - 2
+    ("map_fn", "get-tuple-element("),
+    ("random_uniform", "rng-bit-generator("),         # Philox bits at the bound, cut to n
+])
+def test_from_tf_lowerings_match_tensorflows_outputs(name, check):
+    # the expected outputs are TensorFlow's (eager; its XLA lowering's for random numbers)
+    module = module_from_lowerings(_lowering(name), ["f32[n,3]"], {"n": 8})
+    assert check in print_module(module)
+    exe = dynhlo.compile(module)
+    data = np.load(os.path.join(DATA, f"{name}.expected.npz"))
+    assert 1 in data["sizes"] and 8 in data["sizes"]
+    for n in data["sizes"]:
+        got, want = np.asarray(exe(data[f"in{n}"])), data[f"out{n}"]
+        assert got.shape == want.shape and got.dtype == want.dtype, (name, n)
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6, err_msg=f"n={n}")
+
+
+def test_from_tf_lowering_of_a_range_looks_its_length_up():
+    # at 8, 7 and 5 rows tf.range(2, n + 3, 3) has 3, 3 and 2 values: (n + 1) / 3 and others
+    # fit; lowerings at other sizes tell them apart (stored: 0, where TensorFlow writes
+    # another text, is passed over)
+    asked = []
+    lower = _lowering("range_step3")
+    module_from_lowerings(lambda sizes: asked.append(sizes["n"]) or lower(sizes),
+                          ["f32[n,3]"], {"n": 8})
+    assert {8, 7, 5} < set(asked) and len(set(asked)) <= 3 + 6
+    # without the look-ups the length is not known: refused, never a guess
+    def no_more(sizes):
+        if sizes["n"] not in (8, 7, 5):
+            raise OSError("not stored")
+        return lower(sizes)
+    with pytest.raises(dynhlo.UnsupportedError, match="is no one range's length"):
+        module_from_lowerings(no_more, ["f32[n,3]"], {"n": 8})
+
+
 def test_from_tf_roll_reads_n_rows_of_the_doubled_input():
     # TensorFlow concatenates x with itself and takes n rows from n - 2: the window of the
     # bound's 8 rows ran past the 2n valid rows; it reads the operand extended to its bound
@@ -92,8 +135,15 @@ def test_from_tf_mirror_pads_match_numpy_or_refuse_short_inputs(name, pads, mode
         x = _rows(n, 3)
         np.testing.assert_array_equal(exe(x), np.pad(x, pads, mode=mode), err_msg=f"n={n}")
     for n in range(shortest):   # TensorFlow refuses these pads; XLA's rows would be others
-        with pytest.raises(dynhlo.DynamicSizeError, match="MirrorPad"):
+        with pytest.raises(dynhlo.ArgumentError, match=rf"^TensorFlow's MirrorPad 'MirrorPad' "
+                           rf".* of argument 0 \(size 'n'\), which has {n}: it needs at least "
+                           rf"{shortest} \(TensorFlow refuses"):
             exe(_rows(n, 3))
+    # an artifact keeps only the module, whose strict slices still refuse the short input
+    loaded = dynhlo.deserialize(exe.serialize())
+    for n in range(shortest):
+        with pytest.raises(dynhlo.DynamicSizeError):
+            loaded(_rows(n, 3))
 
 
 def test_from_tf_range_of_an_elided_literal():
@@ -153,3 +203,47 @@ def test_from_tf_names_the_op_that_draws_random_numbers_of_the_size():
     with pytest.raises(dynhlo.UnsupportedError, match="op 'Rand' draws random numbers of a "
                        "shape that follows the size"):
         module_from_lowerings(lower, ["f32[n]"], {"n": 4})
+
+
+DRAWN = ("HloModule m\n\nENTRY %main (x: f32[{n},3]) -> ({out}) {{\n"
+         "  %x = f32[{n},3]{{1,0}} parameter(0)\n"
+         "  %Rand.1 = u64[2]{{0}} constant({{1, 2}})\n"
+         "  %Rand.2 = (u64[2]{{0}}, u32[{shape}]{{{layout}}}) rng-bit-generator(u64[2]{{0}} "
+         "%Rand.1), algorithm={algorithm}\n"
+         "  %Rand.3 = u32[{shape}]{{{layout}}} get-tuple-element(%Rand.2), index=1\n"
+         "  %Rand.4 = u64[2]{{0}} get-tuple-element(%Rand.2), index=0\n"
+         "  ROOT %t = ({out}) tuple({root})\n}}\n")
+
+
+def _drawn(algorithm="rng_philox", rows=True, state=False):
+    """lower(sizes) of bits drawn at [n, 3] (or [3, n]), returned with the new state or not."""
+    def lower(sizes):
+        n = sizes["n"]
+        shape, layout = (f"{n},3", "1,0") if rows else (f"3,{n}", "1,0")
+        out = f"u32[{shape}]{{{layout}}}" + (", u64[2]{0}" if state else "")
+        root = "%Rand.3" + (", %Rand.4" if state else "")
+        return DRAWN.format(n=n, shape=shape, layout=layout, algorithm=algorithm, out=out,
+                            root=root), []
+    return lower
+
+
+def test_from_tf_draws_philox_bits_at_the_bound_and_cuts_them():
+    # Philox's element k comes from block k // 4 whatever the shape: the first n rows of the
+    # bound's bits are the bits of n rows (dynhlo's own generator drawn at n is the answer)
+    from dynhlo.backends.cpu import rng_bits
+    exe = dynhlo.compile(module_from_lowerings(_drawn(), ["f32[n,3]"], {"n": 8}))
+    state = np.array([1, 2], np.uint64)
+    for n in (0, 1, 5, 8):
+        (got,) = exe(np.zeros((n, 3), np.float32))
+        want = rng_bits.generate("rng_philox", state, (n, 3), np.dtype(np.uint32))[1]
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"algorithm": "rng_three_fry"}, "algorithm=rng_three_fry does not draw"),
+    ({"rows": False}, r"follow the size in dimensions \[1\], not in the most major"),
+    ({"state": True}, "the new state it returns is used"),
+])
+def test_from_tf_refuses_bits_the_bound_cannot_stand_for(kwargs, match):
+    with pytest.raises(dynhlo.UnsupportedError, match=rf"TensorFlow's op 'Rand' .*{match}"):
+        module_from_lowerings(_drawn(**kwargs), ["f32[n,3]"], {"n": 8})

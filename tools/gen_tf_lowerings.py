@@ -1,13 +1,18 @@
 """Generate tests/data/tf_lowerings/: TensorFlow's HLO of a few functions at the static sizes
-from_tf lowers them at (the bound B, B - 1 and B // 2 + 1), for tests that run from_tf's
-comparison without TensorFlow (tests/test_tf_lowerings.py).
+from_tf lowers them at (the bound B, B - 1 and B // 2 + 1, and those a folded length looks
+up, tf_lengths.py), for tests that run from_tf's comparison without TensorFlow
+(tests/test_tf_lowerings.py).
 
     /work/venv-tf/bin/python tools/gen_tf_lowerings.py [--only NAME ...]
 
 Written per case and size n: `NAME.n.hlo`, lower_tf's text (metadata without its source file
 and line: they differ per machine and from_tf reads only op_type), and where the text elides
 constants (`{...}`), `NAME.n.npz` with their names, shapes and values (from the module's
-proto, as lower_tf reads them). The expected answers are the tests' own, by NumPy.
+proto, as lower_tf reads them). The sizes are those module_from_lowerings asks for. For the
+cases of EXPECTED, `NAME.expected.npz` holds TensorFlow's own answers: `sizes`, and per
+size n the input `in{n}` and TensorFlow's output `out{n}` (eager; tf.function(jit_compile=
+True) for random numbers, whose eager kernels draw others), at the sizes TensorFlow runs.
+The expected answers of the other cases are the tests' own, by NumPy.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
 from dynhlo.frontends.jax import parse_symbolic_shape  # noqa: E402
-from dynhlo.frontends.tf import lower_tf  # noqa: E402
+from dynhlo.frontends.tf import lower_tf, module_from_lowerings  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "data", "tf_lowerings")
 
@@ -51,7 +56,23 @@ CASES = {
     "range_only": (lambda x: tf.range(tf.shape(x)[0]) * 2, "f32[n,3]", 8),
     "range_elided": (lambda x: x + _rows(x)[:, None], "f32[n,2]", 12),
     "causal_attention": (_causal_attention, "f32[n,3]", 8),
+    # the size as a value, ranges of a length that follows it, loops, random numbers
+    "mean_by_hand": (lambda x: x / tf.cast(tf.shape(x)[0], tf.float32), "f32[n,3]", 8),
+    "range_plus_one": (lambda x: tf.range(tf.shape(x)[0] + 1), "f32[n,3]", 8),
+    "range_step": (lambda x: tf.gather(x, tf.range(0, tf.shape(x)[0], 2)), "f32[n,3]", 8),
+    "range_step3": (lambda x: tf.range(2, tf.shape(x)[0] + 3, 3), "f32[n,3]", 8),
+    "scan": (lambda x: tf.scan(lambda a, r: a + r, x), "f32[n,3]", 8),
+    "scan_reverse": (lambda x: tf.scan(lambda a, r: a * 0.5 + r, x, reverse=True),
+                     "f32[n,3]", 8),
+    "map_fn": (lambda x: tf.map_fn(lambda r: tf.reduce_sum(r * r), x), "f32[n,3]", 8),
+    "random_uniform": (lambda x: x + tf.random.stateless_uniform(tf.shape(x), seed=[1, 2]),
+                       "f32[n,3]", 8),
 }
+
+# cases whose expected outputs are TensorFlow's (name -> True where they are its XLA's)
+EXPECTED = {"mean_by_hand": False, "range_plus_one": False, "range_step": False,
+            "range_step3": False, "scan": False, "scan_reverse": False, "map_fn": False,
+            "random_uniform": True}
 
 _SOURCE = re.compile(r' source_file="(?:[^"\\]|\\.)*"| source_line=\d+')
 
@@ -59,8 +80,10 @@ _SOURCE = re.compile(r' source_file="(?:[^"\\]|\\.)*"| source_line=\d+')
 def write(name: str) -> None:
     fn, shape, bound = CASES[name]
     parsed = [parse_symbolic_shape(shape)]
-    for n in sorted({bound, bound - 1, bound // 2 + 1}, reverse=True):
-        text, constants = lower_tf(fn, parsed, {"n": n})
+
+    def lower(sizes):   # every size module_from_lowerings asks for, as lower_tf gives it
+        n = sizes["n"]
+        text, constants = lower_tf(fn, parsed, sizes)
         with open(os.path.join(OUT, f"{name}.{n}.hlo"), "w") as f:
             f.write(_SOURCE.sub("", text))
         if constants:
@@ -68,6 +91,27 @@ def write(name: str) -> None:
                      names=np.array([c[0] for c in constants]),
                      shapes=np.array([str(c[1]) for c in constants]),
                      **{f"value{k}": c[2] for k, c in enumerate(constants)})
+        return text, constants
+
+    module_from_lowerings(lower, [shape], {"n": bound})
+    if name in EXPECTED:
+        _expected(name, fn, shape, bound, EXPECTED[name])
+
+
+def _expected(name: str, fn, shape: str, bound: int, jit: bool) -> None:
+    """TensorFlow's outputs at sizes 0, 1, 2, a middle one and the bound (those it runs)."""
+    run = tf.function(fn, jit_compile=True) if jit else fn
+    cols = int(shape[shape.index(",") + 1:-1])
+    arrays = {}
+    for n in (0, 1, 2, bound // 2 + 1, bound):
+        x = np.random.default_rng(n).standard_normal((n, cols)).astype(np.float32)
+        try:
+            arrays[f"out{n}"] = np.asarray(run(tf.constant(x)))
+        except tf.errors.OpError:
+            continue   # TensorFlow refuses this size (tf.scan of no rows)
+        arrays[f"in{n}"] = x
+    sizes = sorted(int(k[2:]) for k in arrays if k.startswith("in"))
+    np.savez(os.path.join(OUT, f"{name}.expected.npz"), sizes=np.array(sizes), **arrays)
 
 
 def main() -> None:

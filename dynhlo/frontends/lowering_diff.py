@@ -11,8 +11,9 @@ size must be one of:
   n and the padding n-1 or n on one side (a cumulative sum: `_cumulative_window`);
 - the slice size of a gather that is the whole of an operand dimension that follows the size
   (`_whole_gather_slices`);
-- a scalar `s32[] constant(n)` of the entry computation (a mean's divisor, a sort's count):
-  it becomes `get-dimension-size` of the argument dimension named `n`, the size at run time;
+- a scalar `s32[] constant(n + c)` (a mean's divisor, a sort's count, a loop's trip count
+  or its last index n - 1), or one of another integer or real type (`f32[] constant(n)`:
+  the size cast to a float): from_tf reads it from the size at run time (tf_sizes.py);
 - the limit of a slice `[s:m-k]` (`x[:-1]`) of a dimension m that follows the size, stride
   1: the slice keeps the limit it has at the bound and its result is cut to m-k-s at run
   time (`cut_slices`: XLA's slice of a dynamic dimension that stops short of its bound keeps
@@ -57,9 +58,10 @@ def line_at(text: str, offset: int) -> str:
 
 
 def moving_tokens(base: str, other: str, name: str, bound: int,
-                  size: int) -> tuple[set[int], set[int], dict[int, tuple[str, int]]]:
-    """(dimensions, size constants, slice bounds that follow the size -> ("limit", k) for a
-    limit k < 0 short of it, ("start", k) for a start k < 0 before a limit at it): token
+                  size: int) -> tuple[set[int], dict[int, int], dict[int, tuple[str, int]]]:
+    """(dimensions, size constants -> c where they are the size + c, slice bounds that follow
+    the size -> ("limit", k) for a limit k < 0 short of it, ("start", k) for a start k < 0
+    before a limit at it): token
     indices of `base` (lowered at the bound) that move to `other` (lowered with `name` at
     `size`) as the module doc allows; an UnsupportedError quoting the line where anything
     else moves."""
@@ -68,8 +70,8 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
         raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
                                f"{size}): TensorFlow lowers it differently per size"
                                f"{_random_op(base, _first_changed_line(base, other))}")
-    entry = _entry_span(base)
-    dims, constants, names, cuts = set(), set(), _Names(), {}
+    entry = entry_span(base)
+    dims, constants, names, cuts = set(), {}, _Names(), {}
     for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
         same = names.same(ta, tb)
         if same is None:
@@ -81,17 +83,17 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
         if _is_number(ta) and _is_number(tb) and _in_shape(a, i) and int(ta) > int(tb):
             dims.add(i)
             continue
-        if _is_number(ta) and _is_number(tb) and _is_slice_limit(a, i):
-            cut = _sliced_dim(a, i)
+        if _is_number(ta) and _is_number(tb) and is_slice_limit(a, i):
+            cut = sliced_dim(a, i)
             if cut is not None and (a[cut][0], b[cut][0]) == (ta, tb) and \
                     int(ta) - bound == int(tb) - size:
                 continue  # to the end of a dimension that follows the size (not where the
                 # dim cut is another's: y[:n] of y [m, ...] gave m rows)
             if cuts.get(i - 2, ("",))[0] == "start":
                 continue  # the end of a window of the last rows: its start says how it moves
-        if ta == str(bound) and tb == str(size) and _is_scalar_s32_constant(a, i) and \
-                entry[0] <= pos < entry[1]:
-            constants.add(i)
+        if ta.isdigit() and tb.isdigit() and int(ta) - bound == int(tb) - size and \
+                _is_scalar_size_constant(a, i):
+            constants[i] = int(ta) - bound   # n + c, in any computation (a loop's condition)
             continue
         shift = _short_limit(a, b, i, bound, size)
         if shift is not None:
@@ -269,9 +271,9 @@ def _short_limit(a, b, i: int, bound: int, size: int) -> int | None:
     dimension m that follows the size (`n + j` in both lowerings: `x[:-1]`, or a slice of
     such a slice), else None."""
     ta, tb = a[i][0], b[i][0]
-    if not (_is_number(ta) and _is_number(tb) and _is_slice_limit(a, i)):
+    if not (_is_number(ta) and _is_number(tb) and is_slice_limit(a, i)):
         return None
-    cut = _sliced_dim(a, i)
+    cut = sliced_dim(a, i)
     if cut is None or not _stride_one(a, i):
         return None
     dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
@@ -287,10 +289,10 @@ def _tail_start(a, b, i: int, bound: int, size: int) -> int | None:
     `x[-2:]`: the last -k rows; `[m-3:m-1]`: a reflecting pad's rows; `[m:m]`: none), else
     None."""
     if not (i >= 1 and a[i - 1][0] == "[" and [t for t, _ in a[i + 1:i + 2]] == [":"]
-            and _is_number(a[i][0]) and _is_number(b[i][0]) and _is_slice_limit(a, i + 2)):
+            and _is_number(a[i][0]) and _is_number(b[i][0]) and is_slice_limit(a, i + 2)):
         return None
     limit = i + 2
-    cut = _sliced_dim(a, limit)
+    cut = sliced_dim(a, limit)
     if cut is None or not _stride_one(a, limit) or not _is_number(b[limit][0]):
         return None
     dim_a, dim_b = int(a[cut][0]), int(b[cut][0])
@@ -331,7 +333,7 @@ def cut_slices(text: str, base: str, cuts: dict[int, tuple[str, int]]) -> str:
         entry = sum(1 for t, _ in toks[_entry_open(toks, i):i] if t == "[") - 1
         start = int(toks[i - 2][0]) if kind == "limit" else 0
         end = shift if kind == "limit" else \
-            int(toks[i + 2][0]) - int(toks[_sliced_dim(toks, i + 2)][0])
+            int(toks[i + 2][0]) - int(toks[sliced_dim(toks, i + 2)][0])
         per_line.setdefault(base.count("\n", 0, toks[i][1]), []).append(
             (entry, kind, start, shift, end))
     lines = text.split("\n")
@@ -470,14 +472,10 @@ def baked(name: str, ta: str, tb: str, bound: int, size: int, line: str) -> Unsu
                             f"when '{name}' goes from {bound} to {size}, in: {line[:300]}")
 
 
-def mark_bounded(text: str, dims: set[int], sizes: dict[int, tuple[int, int]] | None = None
-                 ) -> str:
+def mark_bounded(text: str, dims: set[int]) -> str:
     """`text` with the tokens at `dims` (dimensions) written `<=N` (one that reads `<=N`
-    already stays as it is) and each size constant
-    (token index -> (parameter number, dimension)) read from that argument dimension."""
-    sizes = sizes or {}
+    already stays as it is)."""
     toks = tokens(text)
-    params = entry_parameters(text) if sizes else {}
     pieces, last = [], 0
     for i, (tok, pos) in enumerate(toks):
         if i in dims and text[max(pos - 2, 0):pos] == "<=":
@@ -485,11 +483,6 @@ def mark_bounded(text: str, dims: set[int], sizes: dict[int, tuple[int, int]] | 
         if i in dims:
             pieces += [text[last:pos], "<=" + tok]
             last = pos + len(tok)
-        elif i in sizes:   # `constant ( N )` -> `get-dimension-size(%param), dimensions={d}`
-            p, d = sizes[i]
-            pieces += [text[last:toks[i - 2][1]],
-                       f"get-dimension-size({params[p]}), dimensions={{{d}}}"]
-            last = toks[i + 1][1] + 1
     return "".join(pieces) + text[last:]
 
 
@@ -505,7 +498,7 @@ def _in_shape(toks, i: int) -> bool:
     return j >= 1 and toks[j][0] == "[" and toks[j - 1][0] in ELEMENT_TYPES
 
 
-def _is_slice_limit(toks, i: int) -> bool:
+def is_slice_limit(toks, i: int) -> bool:
     """True when token i is the limit of a `slice={[start:limit(:stride)], ...}` entry."""
     if i < 3 or toks[i - 1][0] != ":" or toks[i - 3][0] != "[":
         return False
@@ -515,7 +508,7 @@ def _is_slice_limit(toks, i: int) -> bool:
     return j >= 2 and toks[j - 1][0] == "=" and toks[j - 2][0] == "slice"
 
 
-def _sliced_dim(tokens, i: int) -> int | None:
+def sliced_dim(tokens, i: int) -> int | None:
     """Token index of the operand dimension that the slice entry holding token i cuts
     (`slice(f32[8,5]{1,0} %x), slice={[0:8], [0:5]}`: the k-th entry, the k-th dim)."""
     j, entry = i, -1
@@ -534,13 +527,17 @@ def _sliced_dim(tokens, i: int) -> int | None:
     return None
 
 
-def _is_scalar_s32_constant(toks, i: int) -> bool:
-    """True when token i is N of `s32[] constant(N)`."""
-    return i >= 5 and i + 1 < len(toks) and \
-        [t for t, _ in toks[i - 5:i + 2]] == ["s32", "[", "]", "constant", "(", toks[i][0], ")"]
+def _is_scalar_size_constant(toks, i: int) -> bool:
+    """True when token i is N of `T[] constant(N)`, T an integer or real type (`s32[]`: a
+    mean's divisor, a sort's count; `f32[]`: `tf.cast(tf.shape(x)[0], tf.float32)`)."""
+    return i >= 5 and i + 1 < len(toks) and toks[i - 5][0] in _SIZE_TYPES and \
+        [t for t, _ in toks[i - 4:i + 2]] == ["[", "]", "constant", "(", toks[i][0], ")"]
 
 
-def _entry_span(text: str) -> tuple[int, int]:
+_SIZE_TYPES = frozenset(t for t in ELEMENT_TYPES if t[0] in "suf" or t == "bf16")
+
+
+def entry_span(text: str) -> tuple[int, int]:
     """Offsets of the ENTRY computation's text (to its closing brace at column 0)."""
     start = text.find("\nENTRY ")
     if start < 0:
@@ -554,5 +551,5 @@ _PARAMETER = re.compile(r"^[^\S\n]*(%?[\w.\-]+)\s*=.*?\bparameter\((\d+)\)", re.
 
 def entry_parameters(text: str) -> dict[int, str]:
     """Parameter number -> its instruction's name (with its `%`) in the ENTRY computation."""
-    start, end = _entry_span(text)
+    start, end = entry_span(text)
     return {int(m.group(2)): m.group(1) for m in _PARAMETER.finditer(text, start, end)}

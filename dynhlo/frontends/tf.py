@@ -3,22 +3,25 @@
 TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_compile=True)
 .experimental_get_compiler_ir(*args)(stage="hlo")`). from_tf lowers it at the bounds and again
 with each named size changed, and compares the texts number by number (lowering_diff.py): a
-dimension that moves with a size becomes `<=B`, a scalar count equal to the size (a mean's
-divisor) reads the size at run time, a slice that stops k short of the size (`x[:-1]`) is cut
-to n-k at run time, one of the last k rows (`x[-1]`, a mirror pad's `[n-3:n-1]`) reads them
-from n-k, a cumulative window of the size (tf.cumsum) and a gather of whole columns keep the
-bound's, a dynamic-slice of n rows (tf.roll) reads n rows at run time, and a literal whose
-values at smaller sizes are the first of the bound's (tf.range(n), folded) is one literal
-of `<=B` values (tf_folded.py); anything else that moves means the size is baked into the
-program: from_tf refuses and quotes that line, since running it at another size would be
-silently wrong. The fixed rows a MirrorPad reflects must exist at run time, as TensorFlow
-requires (tf_rewrites.py). A dimension that follows a size but that nothing in the program
-computes (a shape TensorFlow folded into a broadcast of a constant: tf.ones_like, or that
-literal) is set to its argument dimension's size; random numbers of such a shape are
-refused (TensorFlow draws them at the actual shape), and so is a large constant (elided
-`{...}` in TF's text, compared as arrays from the module's proto) whose values move.
-tf2xla's own bounded dims (tf.where, tf.unique, boolean_mask) already read `<=N` and stay
-as they are.
+dimension that moves with a size becomes `<=B`, a scalar n + c (a mean's divisor, the size
+cast to a float, a loop's trip count in its condition) reads the size at run time
+(tf_sizes.py), a slice that stops k short of the size (`x[:-1]`) is cut to n-k at run time,
+one of the last k rows (`x[-1]`, a mirror pad's `[n-3:n-1]`) reads them from n-k, a
+cumulative window of the size (tf.cumsum) and a gather of whole columns keep the bound's, a
+dynamic-slice of n rows (tf.roll) reads n rows at run time, and a literal whose values at
+smaller sizes are the first of the bound's (tf.range(n), folded) is one literal of `<=B`
+values (tf_folded.py); anything else that moves means the size is baked into the program:
+from_tf refuses and quotes that line, since running it at another size would be silently
+wrong. The fixed rows a MirrorPad reflects must exist at run time, as TensorFlow requires
+(tf_rewrites.py), and the least size is checked before each call (tf_requirements.py). A
+dimension that follows a size but that nothing in the program computes (a shape TensorFlow
+folded into a broadcast of a constant: tf.ones_like, or that literal) is set to a length
+computed from its argument dimension's size (n, n + 1, ceil(n / 2): tf_lengths.py, which
+may lower at a few sizes more to tell); Philox random numbers of such a shape are drawn at
+the bound and cut (tf_random.py), others refused (TensorFlow draws them at the actual
+shape), and so is a large constant (elided `{...}` in TF's text, compared as arrays from the
+module's proto) whose values move. tf2xla's own bounded dims (tf.where, tf.unique,
+boolean_mask) already read `<=N` and stay as they are.
 
 Only the sizes bound - 1 and bound // 2 + 1 are compared: a function that TensorFlow folds
 differently only at smaller sizes (`n > 2` folded to a constant) is not caught.
@@ -26,6 +29,7 @@ differently only at smaller sizes (`n > 2` folded to a constant) is not caught.
 
 from __future__ import annotations
 
+import inspect
 import re
 
 import numpy as np
@@ -43,7 +47,11 @@ from .literal_proto import elided_constants, fill_elided_constants
 from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
                             moving_tokens, tokens)
 from .tf_folded import align_prefix_literals, is_prefix
+from .tf_lengths import fit_length, length_lines
+from .tf_random import drawn_as_prefix
+from .tf_requirements import mirror_pad_requirements
 from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
+from .tf_sizes import read_sizes
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -89,15 +97,30 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
         raise UnsupportedError(f"from_tf needs tensorflow ({exc}); pip install "
                                "\"dynhlo[tf]\"") from None
     parsed = [parse_symbolic_shape(s) for s in shapes]
-    return module_from_lowerings(lambda sizes: lower_tf(fn, parsed, sizes), shapes, bounds)
+    return module_from_lowerings(lambda sizes: lower_tf(fn, parsed, sizes), shapes, bounds,
+                                 _argument_names(fn, len(shapes)))
 
 
-def module_from_lowerings(lower, shapes: list[str], bounds: dict) -> HloModule:
+def _argument_names(fn, count: int) -> list[str] | None:
+    """The names of fn's first `count` positional parameters (for messages), or None."""
+    try:
+        names = [p.name for p in inspect.signature(fn).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        return None
+    return names[:count] if len(names) >= count else None
+
+
+def module_from_lowerings(lower, shapes: list[str], bounds: dict,
+                          arguments: list[str] | None = None) -> HloModule:
     """The HloModule of a function that `lower(sizes)` lowers at static sizes (name -> size),
     giving (HLO text, elided constants) as lower_tf does, with each named dimension of
     `shapes` `<=bound`: tf_module's work, with TensorFlow's lowering passed in (tests give
-    texts TensorFlow wrote once)."""
+    texts TensorFlow wrote once). `arguments` names the function's arguments in messages.
+    The module's `shape_assertions` are the least sizes TensorFlow requires
+    (tf_requirements.py), checked by the executable before each call."""
     bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
+    lower = _remembered(lower)   # a folded length may look a lowering up again
     parsed = [parse_symbolic_shape(s) for s in shapes]
     names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
     missing = [n for n in names if n not in bounds]
@@ -107,8 +130,12 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict) -> HloModule:
     raw, constants = lower(bounds)
     base = _without_metadata(raw)
     dims, sizes, cuts, windows = _compare(lower, parsed, bounds, names, base, constants)
-    marked = cut_slices(mark_bounded(base, dims, sizes), base, cuts)
+    places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
+                      for d, dim in enumerate(shape) if dim == n) for n in names}
+    marked = cut_slices(mark_bounded(base, dims), base, cuts)
     marked = strict_slices(size_windows(marked, base, windows), mirror_pad_slices(raw))
+    # after the steps that count lines of `base`: this one adds lines
+    marked = read_sizes(marked, _by_name(base, sizes), places, bounds)
     marked = fill_elided_constants(marked, constants)
     module = parse_hlo(marked)
     if len(module.entry.parameters) != len(parsed):
@@ -117,14 +144,17 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict) -> HloModule:
                                "others into constants (at zeros), so it cannot take them")
     unsized = _unsized_in_entry(module, _instructions_at(base, dims))
     if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
-        module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, bounds))
+        fit = _length_fitter(lower, base, constants, bounds)
+        module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, fit))
     _check_sized(module, _instructions_at(base, dims), names)
+    module.shape_assertions = mirror_pad_requirements(raw, base, dims, cuts, bounds, places,
+                                                      arguments)
     return module
 
 
 def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
              constants: list) -> tuple[dict, dict, dict, dict]:
-    """(dimensions -> the name they follow, size constants -> (parameter, dimension), slice
+    """(dimensions -> the name they follow, size constants -> (name, c): n + c, slice
     bounds that follow a size -> (kind, shift) as moving_tokens gives them, dynamic-slice
     windows that are a size -> (parameter, dimension)): the tokens of `base` that move with
     each name, from lowerings at two smaller sizes (lowering_diff.py)."""
@@ -136,7 +166,7 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
         seen = []
         where = next((p, d) for p, (_, shape) in enumerate(parsed)
                      for d, dim in enumerate(shape) if dim == n)
-        for size in (bounds[n] - 1, bounds[n] // 2 + 1 if bounds[n] > 3 else bounds[n] - 1):
+        for size in _compared(bounds[n]):
             other, others = lower({**bounds, n: size})
             other, others = align_prefix_literals(base, _without_metadata(other), constants,
                                                   others)
@@ -154,13 +184,67 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                     raise UnsupportedError(f"size '{n}' is baked into the program: a slice "
                                            "bound that moves by another amount, in: "
                                            f"{line_at(base, tokens(base)[i][1])[:300]}")
-        for i in set().union(*seen):   # equal to n at every size, and to no other name
+        for i in set().union(*seen):   # n + c at every size, and follows no other name
             if i in sizes or not all(i in counts for counts in seen):
                 raise UnsupportedError(f"size '{n}' is baked into the program: a constant "
                                        f"that follows it only at some sizes, in: "
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
-            sizes[i] = where
+            sizes[i] = (n, seen[0][i])
     return dims, sizes, cuts, windows
+
+
+def _remembered(lower):
+    """`lower` that lowers at each sizes once."""
+    done: dict = {}
+
+    def again(sizes: dict):
+        key = tuple(sorted(sizes.items()))
+        if key not in done:
+            done[key] = lower(sizes)
+        return done[key]
+    return again
+
+
+def _length_fitter(lower, base: str, constants: list, bounds: dict):
+    """fit(token, name): the (s, c) of the length of `base`'s dimension token that follows
+    size `name` (tf_lengths.fit_length), from that token in the lowerings at the compared
+    sizes and, where they do not tell, at others; (1, 0) where it was the size at each."""
+    base_tokens = tokens(base)
+
+    def look_up(i: int, name: str, size: int) -> int | None:
+        try:
+            text, others = lower({**bounds, name: size})
+        except (UnsupportedError, OSError):
+            return None   # TensorFlow refuses that size (or a test stored no lowering)
+        other, _ = align_prefix_literals(base, _without_metadata(text), constants, others)
+        toks = tokens(other)
+        return int(toks[i][0]) if len(toks) == len(base_tokens) and \
+            toks[i][0].isdigit() else None
+
+    def fit(i: int, name: str) -> tuple[int, int] | None:
+        bound = bounds[name]
+        seen = {size: look_up(i, name, size) for size in _compared(bound)}
+        seen[bound] = int(base_tokens[i][0])
+        if any(v is None for v in seen.values()):
+            return None
+        if all(v == size for size, v in seen.items()):
+            return (1, 0)   # the size at every lowering (tf.ones_like's shape)
+        return fit_length(seen, bound, lambda size: look_up(i, name, size))
+    return fit
+
+
+def _compared(bound: int) -> tuple[int, ...]:
+    """The smaller sizes each lowering at the bound is compared with."""
+    return (bound - 1, bound // 2 + 1 if bound > 3 else bound - 1)
+
+
+def _by_name(base: str, sizes: dict) -> dict[str, tuple[str, int]]:
+    """The size constants (token of `base` -> (size name, c)) by instruction name."""
+    out = {}
+    for i, value in sizes.items():
+        (inst,) = _instructions_at(base, {i})
+        out[inst] = value
+    return out
 
 
 def _same_constants(base: list, other: list, name: str, bound: int, size: int) -> None:
@@ -213,17 +297,26 @@ def _check_sized(module: HloModule, marked: set[str], names: list) -> None:
         stack.extend(info.calls.values())
         for inst, tree in info.dims.items():
             if inst.name in marked and inst.opcode in _SHAPED_RANDOM:
+                why = drawn_as_prefix(inst, module.entry) if inst in module.entry.instructions \
+                    else "it is not in the entry computation"
+                if why is None:
+                    continue   # drawn at the bound, its bits cut to the size (tf_random.py)
                 raise UnsupportedError(
                     f"size {' or '.join(map(repr, names))} is the shape of the random numbers "
-                    f"of instruction '{inst.name}' ({inst.shape}): they differ at each shape "
-                    "(TensorFlow draws them at the actual size), so no one program gives "
-                    "them at every size")
+                    f"of TensorFlow's op '{_op_of(inst.name)}' (instruction '{inst.name}', "
+                    f"{inst.shape}): TensorFlow draws them at the actual size, and the "
+                    f"bound's cannot stand for them: {why}")
             if inst.name in marked and any(_unsized(tree, inst.shape)):
                 raise UnsupportedError(
                     f"size {' or '.join(map(repr, names))} is baked into the program: "
                     f"instruction '{inst.name}' ({inst.shape}) has a dimension that follows "
                     "it, but nothing in the program computes that size (TensorFlow folded "
                     "it into a constant shape), so it would run at the bound")
+
+
+def _op_of(name: str) -> str:
+    """TensorFlow's op of an instruction tf2xla named `<op>.<counter>`."""
+    return name.rsplit(".", 1)[0] if name.rsplit(".", 1)[-1].isdigit() else name
 
 
 def _unsized_in_entry(module: HloModule, marked: set[str]) -> dict[str, list[int]]:
@@ -245,12 +338,13 @@ def _unsized_in_entry(module: HloModule, marked: set[str]) -> dict[str, list[int
 
 
 def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed: list,
-                         bounds: dict) -> str:
+                         fit) -> str:
     """`text` with each instruction of `unsized` (name -> dimensions) followed by a
-    set-dimension-size to the argument dimension its size follows: at every lowering that
-    dimension was the size (B at the bound, n at n), so the program TensorFlow wrote at n
-    has it at n; the instruction's name now names the sized value. UnsupportedError for a
-    dimension that is the size plus or minus something."""
+    set-dimension-size to a length computed from the argument dimension its size follows:
+    `fit(token, size name)` gives the (s, c) of that length, max(0, ceil((n + c) / s))
+    (tf_lengths.py: n itself where the dimension was the size at every lowering), so the
+    program TensorFlow wrote at n has it; the instruction's name now names the sized value.
+    UnsupportedError for a dimension of no such length."""
     toks = tokens(base)
     params = entry_parameters(text)
     lines = text.split("\n")
@@ -265,20 +359,21 @@ def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed
         value = f"{defined}.dynhlo_unsized"
         for k, d in enumerate(where):
             size_name = dims.get(shape_dims[d])
-            if size_name is None or toks[shape_dims[d]][0] != str(bounds[size_name]):
+            form = fit(shape_dims[d], size_name) if size_name else None
+            if form is None:
                 raise UnsupportedError(
                     f"a size is baked into the program: instruction '{name}' has dimension "
                     f"{d} of {toks[shape_dims[d]][0]}, which follows "
-                    f"{repr(size_name) if size_name else 'a size'} but is not it, and nothing "
-                    "in the program computes it (TensorFlow folded it into a constant shape)")
+                    f"{repr(size_name) if size_name else 'a size'} but is no one range's "
+                    "length of it (max(0, ceil((n + c) / s))), and nothing in the program "
+                    "computes it (TensorFlow folded it into a constant shape)")
             p, pd = next((p, i) for p, (_, shp) in enumerate(parsed)
                          for i, dim in enumerate(shp) if dim == size_name)
             last = k == len(where) - 1
             target = defined if last else f"{defined}.dynhlo_sized{k}"
-            new += [f"{indent}{defined}.dynhlo_size{k} = s32[] get-dimension-size({params[p]}),"
-                    f" dimensions={{{pd}}}",
-                    f"{indent}{root if last else ''}{target} = {shape} set-dimension-size("
-                    f"{shape} {value}, s32[] {defined}.dynhlo_size{k}), dimensions={{{d}}}"]
+            new += length_lines(indent, f"{defined}.dynhlo_size{k}", params[p], pd, *form)
+            new.append(f"{indent}{root if last else ''}{target} = {shape} set-dimension-size("
+                       f"{shape} {value}, s32[] {defined}.dynhlo_size{k}), dimensions={{{d}}}")
             value = target
         lines[number:number + 1] = new
     return "\n".join(lines)
@@ -333,5 +428,7 @@ def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_opti
     Raises:
         UnsupportedError: tensorflow missing (`pip install "dynhlo[tf]"`), a name without a
             bound, or a size baked into the program (the message quotes the HLO line).
+        ArgumentError: at call time, a size below the least TensorFlow accepts (a MirrorPad
+            longer than the rows it reflects), naming the op, the argument and both sizes.
     """
     return compile_module(tf_module(fn, list(shapes), dict(bounds)), backend, **compile_options)

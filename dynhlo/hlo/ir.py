@@ -128,8 +128,9 @@ class HloModule:
         attrs: module attributes as written (`entry_computation_layout`, `is_scheduled`, ...).
         source: the text it was parsed from ('' if built in code); used to report positions.
         shape_assertions: checks on the entry parameters' sizes made before every call
-            (dynhlo.hlo.shape_assertions.ShapeAssertion; jax.export's `n >= 1`, set by the
-            StableHLO import). Not part of the HLO text: artifacts store them beside it.
+            (dynhlo.hlo.shape_assertions.ShapeAssertion: jax.export's `n >= 1`, set by the
+            StableHLO import; from_tf's least sizes, frontends/tf_requirements.py). Not part
+            of the HLO text: artifacts store jax.export's beside it.
     """
 
     def __init__(self, name: str, computations: list[Computation], entry: Computation,

@@ -68,10 +68,12 @@ class ShapeAssertion:
         self.pred, self.message, self.args = pred, message, args
 
     def failure(self, sizes: dict) -> str | None:
-        """The formatted message when the assertion fails at these sizes, else None."""
+        """The formatted message, marked as JAX's, when the assertion fails at these sizes,
+        else None."""
         if evaluate(self.pred, sizes):
             return None
-        return format_message(self.message, [evaluate(a, sizes) for a in self.args])
+        return format_message(self.message, [evaluate(a, sizes) for a in self.args]) + \
+            " (JAX shape assertion)"
 
     def __eq__(self, other) -> bool:
         return isinstance(other, ShapeAssertion) and (self.pred, self.message, list(

@@ -200,10 +200,13 @@ class _TensorView:
 
 
 def check_assertions(module, arrays) -> None:
-    """Raise ArgumentError with JAX's message when the arguments' shapes break one of the
-    module's `shape_assertions`: jax.export's checks on symbolic sizes (e.g. n >= 1), which
-    parse_stablehlo keeps on the module (other modules have none). Every call of an
-    executable makes them, after check_arguments (dynhlo's own message first)."""
+    """Raise ArgumentError with the assertion's message when the arguments' shapes break one
+    of the module's `shape_assertions` (objects whose `failure(sizes)` gives a message or
+    None, sizes mapping (parameter, dimension) to a size): jax.export's checks on symbolic
+    sizes (e.g. n >= 1), which parse_stablehlo keeps on the module, and the least sizes
+    TensorFlow requires (a MirrorPad's rows), which from_tf keeps (other modules have none).
+    Every call of an executable makes them, after check_arguments (dynhlo's own message
+    first)."""
     assertions = module.shape_assertions
     if not assertions:
         return
@@ -211,4 +214,4 @@ def check_assertions(module, arrays) -> None:
     for assertion in assertions:
         message = assertion.failure(sizes)
         if message is not None:
-            raise ArgumentError(f"{message} (JAX shape assertion)")
+            raise ArgumentError(message)

@@ -1,0 +1,65 @@
+"""Random bits of a shape that follows a size (`tf.random.stateless_uniform(tf.shape(x))`):
+when may the bits drawn at the bound stand for the bits drawn at the size?
+
+XLA's Philox (rng_philox, and rng_default, which XLA expands to Philox) numbers its output
+elements in row-major order and draws element k from counter k // 4 (k // 2 for 64-bit
+bits), whatever the shape: the bits of [n, c...] are the first n rows of the bits of
+[B, c...]. So an rng-bit-generator whose one dynamic dimension is its most major one (in
+its layout) may draw at the bound and be cut to n rows (from_tf sets the size, tf.py),
+provided the new state it returns is not used: it advances by the number of bits drawn,
+which differs per size. ThreeFry (rng_three_fry) puts the two words of a block at
+neighbouring positions of a dimension that the shape picks (its first even one): a smaller
+shape may pair other elements. It is refused, and so is XLA's older `rng` op.
+
+May assume: `inst` is an instruction of a parsed module whose dims were marked `<=` where
+they follow a size (tf.py).
+"""
+
+from __future__ import annotations
+
+from ..hlo import attrs
+from ..hlo.opcodes import Opcode
+
+_PREFIX_ALGORITHMS = ("rng_philox", "rng_default")
+
+
+def drawn_as_prefix(inst, computation) -> str | None:
+    """None when rng-bit-generator `inst` of `computation` draws at its bound bits whose
+    first rows are the bits drawn at each smaller size (see the module doc); else why not
+    (a phrase for an error message)."""
+    if inst.opcode is not Opcode.RNG_BIT_GENERATOR:
+        return f"XLA's {inst.opcode.value} draws no bits in a row-major order"
+    algorithm = attrs.string(inst, "algorithm", "rng_default")
+    if algorithm not in _PREFIX_ALGORITHMS:
+        return (f"algorithm={algorithm} does not draw the bits of a smaller shape as the first "
+                "rows of the bound's (only Philox does; ThreeFry pairs elements along a "
+                "dimension that the shape picks)")
+    bits = inst.shape.elements[1]
+    dynamic = [d for d, dyn in enumerate(bits.dynamic) if dyn]
+    major = bits.layout.minor_to_major[-1] if bits.layout and bits.rank else 0
+    if dynamic != [major]:
+        return (f"its bits {bits} follow the size in dimensions {dynamic}, not in the most "
+                f"major dimension ({major}) alone: the bits at a smaller size are not the "
+                "first rows of the bound's")
+    if _state_used(inst, computation):
+        return ("the new state it returns is used, and it advances by the number of bits "
+                "drawn, which differs per size")
+    return None
+
+
+def _state_used(inst, computation) -> bool:
+    """True when the root of `computation` depends on tuple element 0 (the new state) of
+    `inst`: through any user but a get-tuple-element of index 1."""
+    live, stack = set(), [computation.root]
+    while stack:
+        node = stack.pop()
+        if id(node) in live:
+            continue
+        live.add(id(node))
+        if node.opcode is Opcode.GET_TUPLE_ELEMENT and node.operands[0] is inst and \
+                attrs.integer(node, "index") == 1:
+            continue   # the bits alone
+        if node is inst:
+            return True
+        stack.extend(node.operands)
+    return False
