@@ -51,12 +51,10 @@ def _softmax_chunk(x, out, inside, C: tl.constexpr, CP: tl.constexpr, R: tl.cons
 
 
 @triton.jit
-def softmax_stats(x, out, n, C: tl.constexpr, CP: tl.constexpr, R: tl.constexpr,
-                  FLAT: tl.constexpr):
-    """The staged form with one trip through shared memory: the rows' max and sum are
-    reduced in the gathered tile (a row per lane), then only those two per-row values are
-    gathered back to the flat chunk, where the result is computed and stored."""
-    row0 = tl.program_id(0) * R
+def _chunk_and_tile(x, row0, n, C: tl.constexpr, CP: tl.constexpr, R: tl.constexpr,
+                    FLAT: tl.constexpr):
+    """The program's chunk of R rows as loaded (flat, masked by `inside`) and gathered into
+    a [CP, R] tile with a row per lane (`valid`: the columns < C)."""
     f = tl.arange(0, FLAT)
     inside = (f < R * C) & (f < (n - row0) * C)
     chunk = tl.load(x + row0 * C + f, mask=inside, other=0.0)
@@ -64,7 +62,17 @@ def softmax_stats(x, out, n, C: tl.constexpr, CP: tl.constexpr, R: tl.constexpr,
     r = tl.arange(0, R)[None, :]
     valid = c < C
     where = tl.reshape(tl.where(valid, r * C + c, 0), [CP * R])
-    tile = tl.reshape(tl.gather(chunk, where, 0), [CP, R])
+    return f, inside, chunk, tl.reshape(tl.gather(chunk, where, 0), [CP, R]), valid
+
+
+@triton.jit
+def softmax_stats(x, out, n, C: tl.constexpr, CP: tl.constexpr, R: tl.constexpr,
+                  FLAT: tl.constexpr):
+    """The staged form with one trip through shared memory: the rows' max and sum are
+    reduced in the gathered tile (a row per lane), then only those two per-row values are
+    gathered back to the flat chunk, where the result is computed and stored."""
+    row0 = tl.program_id(0) * R
+    f, inside, chunk, tile, valid = _chunk_and_tile(x, row0, n, C, CP, R, FLAT)
     m = tl.max(tl.where(valid, tile, float("-inf")), axis=0)
     s = tl.sum(tl.where(valid, tl.exp(tile - m[None, :]), 0.0), axis=0)
     row = tl.where(f < R * C, f // C, 0)
@@ -85,18 +93,13 @@ def softmax_tile_store(x, out, n, C: tl.constexpr, CP: tl.constexpr, R: tl.const
     """The staged form's first trip only: the result is stored from the tile (a row per
     lane: each store spans R rows, strided by the row's bytes)."""
     row0 = tl.program_id(0) * R
-    f = tl.arange(0, FLAT)
-    inside = (f < R * C) & (f < (n - row0) * C)
-    chunk = tl.load(x + row0 * C + f, mask=inside, other=0.0)
-    c = tl.arange(0, CP)[:, None]
-    r = tl.arange(0, R)[None, :]
-    valid = c < C
-    where = tl.reshape(tl.where(valid, r * C + c, 0), [CP * R])
-    tile = tl.reshape(tl.gather(chunk, where, 0), [CP, R])
+    f, inside, chunk, tile, valid = _chunk_and_tile(x, row0, n, C, CP, R, FLAT)
     m = tl.max(tl.where(valid, tile, float("-inf")), axis=0, keep_dims=True)
     e = tl.where(valid, tl.exp(tile - m), 0.0)
     y = tl.div_rn(e, tl.sum(e, axis=0, keep_dims=True))
-    tl.store(out + row0 * C + r * C + c, y, mask=valid & (row0 + r < n))
+    r = tl.arange(0, R)[None, :]
+    tl.store(out + row0 * C + r * C + tl.arange(0, CP)[:, None], y,
+             mask=valid & (row0 + r < n))
 
 
 def launch_tile_store(x, out, rows_per_program: int, warps: int) -> None:
@@ -113,6 +116,34 @@ def launch(x, out, rows_per_program: int, warps: int, split: bool = True) -> Non
     softmax_gather[(triton.cdiv(n, rows_per_program),)](
         x, out, n, C=cols, CP=cp, R=rows_per_program, FLAT=flat, SPLIT=split,
         num_warps=warps)
+
+
+def floor_us(x) -> float:
+    """Reading and writing `x` once at the bandwidth of a 128 MiB device copy (us)."""
+    import torch
+    from triton.testing import do_bench
+    big = torch.empty(64 << 20, device="cuda")
+    copy_us = 1e3 * do_bench(lambda: big[: 32 << 20].copy_(big[32 << 20:]),
+                             return_mode="median")
+    return 2 * x.numel() * 4 / ((64 << 20) * 4 / (copy_us * 1e-6)) * 1e6
+
+
+def measure(runs: list, out, want, floor: float) -> None:
+    """Print each run's median us, its multiple of `floor` and its largest error against
+    `want` (a run writes `out` or returns its result)."""
+    import torch
+    from triton.testing import do_bench
+    for name, fn in runs:
+        try:
+            out.fill_(float("nan"))
+            got = fn()
+            torch.cuda.synchronize()
+            err = ((out if got is None else got) - want).abs().max().item()
+            us = 1e3 * do_bench(fn, return_mode="median")
+            print(f"{name:24s} {us:8.1f} us  {us / floor:5.2f}x floor  err {err:.1e}",
+                  flush=True)
+        except Exception as exc:  # noqa: BLE001
+            print(f"{name:24s} failed: {type(exc).__name__}: {str(exc)[:300]}", flush=True)
 
 
 def main() -> None:
@@ -134,15 +165,11 @@ def main() -> None:
                 print(f"n={n} cols={cols} R={rpp}: max error {err:.1e}")
                 assert err < 1e-6
         return
-    from triton.testing import do_bench
     n, cols = opts.rows, 37
     x = torch.randn(n, cols, device="cuda")
     out = torch.empty_like(x)
     want = torch.softmax(x, -1)
-    big = torch.empty(64 << 20, device="cuda")
-    copy_us = 1e3 * do_bench(lambda: big[: 32 << 20].copy_(big[32 << 20:]),
-                             return_mode="median")
-    floor = 2 * x.numel() * 4 / ((64 << 20) * 4 / (copy_us * 1e-6)) * 1e6
+    floor = floor_us(x)
     print(f"floor {floor:.1f} us")
     import dynhlo
     from pathlib import Path
@@ -166,18 +193,7 @@ def main() -> None:
     runs += [(f"tile store R={rpp} w{w}",
               lambda rpp=rpp, w=w: launch_tile_store(x, out, rpp, w))
              for rpp, w in ((64, 2), (128, 4))]
-    for name, fn in runs:
-        try:
-            out.fill_(float("nan"))
-            got = fn()
-            torch.cuda.synchronize()
-            err = ((out if got is None else got) - want).abs().max().item()
-            us = 1e3 * do_bench(fn, return_mode="median")
-            print(f"{name:24s} {us:8.1f} us  {us / floor:5.2f}x floor  err {err:.1e}",
-                  flush=True)
-        except Exception as exc:  # noqa: BLE001
-            print(f"{name:24s} failed: {type(exc).__name__}: {str(exc)[:300]}", flush=True)
-
+    measure(runs, out, want, floor)
 
 if __name__ == "__main__":
     main()

@@ -87,34 +87,18 @@ def main() -> None:
             print(f"n={n} cols={cols} R={rpp}: max error {err:.1e}")
             assert err < 1e-6
         return
-    from triton.testing import do_bench
     import narrow_gather
     n, cols = opts.rows, 37
     x = torch.randn(n, cols, device="cuda")
     out = torch.empty_like(x)
-    want = torch.softmax(x, -1)
-    big = torch.empty(64 << 20, device="cuda")
-    copy_us = 1e3 * do_bench(lambda: big[: 32 << 20].copy_(big[32 << 20:]),
-                             return_mode="median")
-    floor = 2 * x.numel() * 4 / ((64 << 20) * 4 / (copy_us * 1e-6)) * 1e6
+    floor = narrow_gather.floor_us(x)
     print(f"floor {floor:.1f} us")
     runs = [("torch softmax", lambda: torch.softmax(x, -1, out=out)),
-            ("copy of the same bytes", lambda: out.copy_(x)),
             ("gather R=64 w2", lambda: narrow_gather.launch(x, out, 64, 2))]
     runs += [(f"scan R={rpp} w{w}", lambda rpp=rpp, w=w: launch(x, out, rpp, w))
              for rpp, w in ((108, 4), (108, 8), (52, 2), (52, 4), (24, 1), (24, 2),
                             (216, 8), (216, 16))]
-    for name, fn in runs:
-        try:
-            out.fill_(float("nan"))
-            fn()
-            torch.cuda.synchronize()
-            err = (out - want).abs().max().item() if "copy" not in name else 0.0
-            us = 1e3 * do_bench(fn, return_mode="median")
-            print(f"{name:24s} {us:8.1f} us  {us / floor:5.2f}x floor  err {err:.1e}",
-                  flush=True)
-        except Exception as exc:  # noqa: BLE001
-            print(f"{name:24s} failed: {type(exc).__name__}: {str(exc)[:300]}", flush=True)
+    narrow_gather.measure(runs, out, torch.softmax(x, -1), floor)
 
 
 if __name__ == "__main__":
