@@ -196,6 +196,18 @@ def test_rows_meeting_a_single_row_operand():
         close(exe(x, y), a - a.max(axis=1, keepdims=True), 1e-6)
 
 
+def test_at_the_staged_threshold():
+    """STAGED_MIN_ROWS rows at the bound are staged, one fewer is not; the staged kernel
+    over all but one of its 32768 rows (512 programs, the last ending inside a vector)."""
+    text = row_reduce_text("f32", "maximum", "-1", 5).replace("<=40000", "<=32768")
+    assert "FLAT" not in dynhlo.compile(text.replace("<=32768", "<=32767"), **GPU
+                                        ).program.kernels[0].block
+    exe = dynhlo.compile(text, **GPU)
+    staged(exe)
+    x = np.random.default_rng(19).standard_normal((32767, 5)).astype(np.float32)
+    close(exe(x), row_reduce_want(x, "f32", "maximum", "-1"), 0)
+
+
 # --- several kept dimensions -------------------------------------------------------------
 
 KEPT = "HloModule kept\n" + reducer("add_f", "f32", "add") + reducer(
@@ -319,14 +331,15 @@ NAN_ROWS = "HloModule nan_rows\n" + reducer("max_f", "f32", "maximum") + reducer
 """
 
 
-@pytest.mark.xfail(strict=True, reason="row kernels reduce max/min with tl.max/tl.min and "
-                   "tl.maximum/tl.minimum, which drop NaN; XLA's maximum/minimum propagate "
-                   "it (the elementwise emitters pass propagate_nan=ALL). A fix changes the "
+@pytest.mark.xfail(strict=True, reason="row kernels reduce float max/min with tl.max/tl.min "
+                   "and combine with tl.maximum/tl.minimum, which drop NaN; XLA propagates it "
+                   "(the elementwise emitters pass propagate_nan=ALL). A fix changes the "
                    "softmax fast path's max: left to the lead")
 @pytest.mark.parametrize("bound", [70, 40000])
 def test_nan_propagates_through_max_and_min_reductions(bound):
-    """XLA semantics (Reduce with maximum/minimum): a row holding a NaN reduces to NaN, in
-    the staged kernel (40000 rows at the bound) and the plain row kernel (70) alike."""
+    """A row holding a NaN reduces to NaN under maximum and minimum (XLA: JAX's
+    lax.reduce(x, 0., lax.max, (1,)) on the CPU gives NaN for [1, nan, 3]), in the staged
+    kernel (40000 rows at the bound) and the plain row kernel (70) alike."""
     exe = dynhlo.compile(NAN_ROWS.replace("<=B", f"<={bound}"), **GPU)
     assert ("crow" in exe.program.kernels[0].source) == (bound == 40000)
     x = np.random.default_rng(17).standard_normal((3, 37)).astype(np.float32)
