@@ -331,15 +331,12 @@ NAN_ROWS = "HloModule nan_rows\n" + reducer("max_f", "f32", "maximum") + reducer
 """
 
 
-@pytest.mark.xfail(strict=True, reason="row kernels reduce float max/min with tl.max/tl.min "
-                   "and combine with tl.maximum/tl.minimum, which drop NaN; XLA propagates it "
-                   "(the elementwise emitters pass propagate_nan=ALL). A fix changes the "
-                   "softmax fast path's max: left to the lead")
 @pytest.mark.parametrize("bound", [70, 40000])
 def test_nan_propagates_through_max_and_min_reductions(bound):
     """A row holding a NaN reduces to NaN under maximum and minimum (XLA: JAX's
     lax.reduce(x, 0., lax.max, (1,)) on the CPU gives NaN for [1, nan, 3]), in the staged
-    kernel (40000 rows at the bound) and the plain row kernel (70) alike."""
+    kernel (40000 rows at the bound) and the plain row kernel (70) alike: tl.max and
+    tl.maximum drop NaN unless asked (reductions.py)."""
     exe = dynhlo.compile(NAN_ROWS.replace("<=B", f"<={bound}"), **GPU)
     assert ("crow" in exe.program.kernels[0].source) == (bound == 40000)
     x = np.random.default_rng(17).standard_normal((3, 37)).astype(np.float32)

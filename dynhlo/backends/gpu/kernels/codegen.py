@@ -419,6 +419,7 @@ class KernelWriter:
     def _reduce_pass(self, red: Instruction, cols, ncols: str, loop: bool) -> None:
         operand, init = red.operands
         kind, acc_type = lw.reducer_kind(red)
+        floating = acc_type.startswith("tl.float")
         kept_idx = self.row_canonical
         init_var = self.value(init, ())
         acc = f"acc{len(self.acc)}"
@@ -436,8 +437,8 @@ class KernelWriter:
         # the loop-carried accumulator keeps its type: a tile reduction may promote (tl.max
         # of a small int gives int32), and compiled Triton refuses a loop variable whose
         # type changes (the interpreter does not check)
-        self.emit(f"{acc} = ({lw.combine(kind, acc, lw.tile_reduce(kind, part))})"
-                  f".to({acc_type})")
+        reduced = lw.tile_reduce(kind, part, floating)
+        self.emit(f"{acc} = ({lw.combine(kind, acc, reduced, floating)}).to({acc_type})")
         if loop:
             self.indent -= 1
             self.memo, self.op_index = saved, saved_index
@@ -445,14 +446,14 @@ class KernelWriter:
         var = self.let(f"{acc}.to({out_type})")
         self.deps[var] = frozenset("r")
         self.acc[red] = (kept_idx, var)
-        transposed = lw.transposed_reduce(kind, part)
+        transposed = lw.transposed_reduce(kind, part, floating)
         if self.staged is not None and transposed is not None:
             # The rows' values once more, reduced along the gathered tile's own layout: the
             # gather back to the chunk then runs through shared memory. Gathered from the
             # [BM, 1] accumulator, Triton lowers it to 322 shuffles (bench/kernel_asm.py,
             # sm_90) and the softmax over 37 columns ran 85 us instead of 26.
             self.acc_rows[red] = self.let(
-                f"({lw.combine(kind, f'{init_var}.to({acc_type})', transposed)})"
+                f"({lw.combine(kind, f'{init_var}.to({acc_type})', transposed, floating)})"
                 f".to({out_type})")
 
     def _operand_index(self, red: Instruction, kept_idx) -> tuple[str, ...]:

@@ -84,7 +84,16 @@ def identity(kind: str, element_type: str):
     return big if kind == "min" else small
 
 
-def tile_reduce(kind: str, var: str) -> str:
+# XLA's maximum and minimum propagate NaN; tl.max/tl.min and tl.maximum/tl.minimum drop it
+# unless asked (floats only: Triton refuses the option on integers).
+_NAN_REDUCE = {"max": "M.max_nan", "min": "M.min_nan"}
+_NAN = ", propagate_nan=tl.PropagateNan.ALL"
+
+
+def tile_reduce(kind: str, var: str, floating: bool) -> str:
+    """The reduction of a [BM, BN] tile's rows, kept as [BM, 1]."""
+    if floating and kind in _NAN_REDUCE:
+        return f"{_NAN_REDUCE[kind]}({var}, 1, True)"
     fn = {"sum": "tl.sum", "max": "tl.max", "min": "tl.min", "prod": "M.reduce_prod",
           "and": "M.reduce_and", "or": "M.reduce_or"}[kind]
     if kind in ("sum", "max", "min"):
@@ -92,15 +101,18 @@ def tile_reduce(kind: str, var: str) -> str:
     return f"{fn}({var})"
 
 
-def transposed_reduce(kind: str, var: str) -> str | None:
+def transposed_reduce(kind: str, var: str, floating: bool) -> str | None:
     """The reduction of a [BM, BN] tile's rows as a [BM] vector laid out along the
     transposed tile (the layout a staged row kernel's gathered tile has), or None for the
     kinds reduced by kmath (prod, and, or)."""
+    if floating and kind in _NAN_REDUCE:
+        return f"{_NAN_REDUCE[kind]}(tl.trans({var}), 0, False)"
     fn = {"sum": "tl.sum", "max": "tl.max", "min": "tl.min"}.get(kind)
     return None if fn is None else f"{fn}(tl.trans({var}), axis=0)"
 
 
-def combine(kind: str, acc: str, part: str) -> str:
+def combine(kind: str, acc: str, part: str, floating: bool) -> str:
+    nan = _NAN if floating else ""
     return {"sum": f"{acc} + {part}", "prod": f"{acc} * {part}",
-            "max": f"tl.maximum({acc}, {part})", "min": f"tl.minimum({acc}, {part})",
+            "max": f"tl.maximum({acc}, {part}{nan})", "min": f"tl.minimum({acc}, {part}{nan})",
             "and": f"{acc} & {part}", "or": f"{acc} | {part}"}[kind]

@@ -29,6 +29,28 @@ def _or(a, b):
 
 
 @triton.jit
+def _max_nan(a, b):
+    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@triton.jit
+def _min_nan(a, b):
+    return tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL)
+
+
+@triton.jit
+def max_nan(x, axis: tl.constexpr, keep_dims: tl.constexpr):
+    """tl.max that propagates NaN, as XLA's maximum does (tl.max drops it)."""
+    return tl.reduce(x, axis, _max_nan, keep_dims=keep_dims)
+
+
+@triton.jit
+def min_nan(x, axis: tl.constexpr, keep_dims: tl.constexpr):
+    """tl.min that propagates NaN, as XLA's minimum does (tl.min drops it)."""
+    return tl.reduce(x, axis, _min_nan, keep_dims=keep_dims)
+
+
+@triton.jit
 def reduce_prod(x):
     return tl.reduce(x, 1, _mul, keep_dims=True)
 
