@@ -118,6 +118,21 @@ def launch(x, out, rows_per_program: int, warps: int, split: bool = True) -> Non
         num_warps=warps)
 
 
+def check(cases, forms) -> None:
+    """Each form(x, out, rows_per_program, warps) against torch's softmax in f64, for each
+    case (rows, cols, rows_per_program, warps): in the interpreter, results only."""
+    import torch
+    for n, cols, rpp, w in cases:
+        x = torch.randn(n, cols) * 4
+        out = torch.empty_like(x)
+        for form in forms:
+            out.fill_(float("nan"))
+            form(x, out, rpp, w)
+            err = (out - torch.softmax(x.double(), -1).float()).abs().max().item()
+            print(f"n={n} cols={cols} R={rpp}: max error {err:.1e}")
+            assert err < 1e-6
+
+
 def floor_us(x) -> float:
     """Reading and writing `x` once at the bandwidth of a 128 MiB device copy (us)."""
     import torch
@@ -153,17 +168,9 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="results only (interpreter)")
     opts = parser.parse_args()
     if opts.check:
-        for n, cols, rpp, w in ((5, 37, 32, 1), (70, 37, 64, 2), (33, 5, 32, 1)):
-            x = torch.randn(n, cols) * 4
-            out = torch.full_like(x, float("nan"))
-            for form in (lambda: launch(x, out, rpp, w, split=n % 2 == 0),
-                         lambda: launch_stats(x, out, rpp, w),
-                         lambda: launch_tile_store(x, out, rpp, w)):
-                out.fill_(float("nan"))
-                form()
-                err = (out - torch.softmax(x.double(), -1).float()).abs().max().item()
-                print(f"n={n} cols={cols} R={rpp}: max error {err:.1e}")
-                assert err < 1e-6
+        check(((5, 37, 32, 1), (70, 37, 64, 2), (33, 5, 32, 1)),
+              (lambda x, out, rpp, w: launch(x, out, rpp, w, split=x.shape[0] % 2 == 0),
+               launch_stats, launch_tile_store))
         return
     n, cols = opts.rows, 37
     x = torch.randn(n, cols, device="cuda")
