@@ -33,7 +33,7 @@ from ...shapes.dynamic import ComputationInfo
 from .. import strict_precision
 from . import compile_worker, mode
 from .graph import cubins, wanted_program
-from .graph.data import WARPS, to_data
+from .graph.data import MAX_CONSTEXPR, WARPS, to_data
 from .launch.cubin import CubinLauncher
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
@@ -300,7 +300,7 @@ def _check_launches(kernels: list, meta: dict) -> None:
             raise _kernel_error(k, f"has signature {entry.get('signature')}, its plan "
                                    f"makes {expected}")
         if k.kind not in ("elementwise", "row") or not all(
-                v <= _MAX_CONSTEXPR for v in k.block.values()):
+                v <= MAX_CONSTEXPR for v in k.block.values()):
             raise _kernel_error(k, f"is a {k.kind!r} kernel of blocks {k.block}")
         _check_warps(f"gpu payload kernel {k.index}", k.num_warps, entry["cubin"], meta)
         facts = (expected, k.block, k.num_warps, k.kind)
@@ -311,9 +311,6 @@ def _check_launches(kernels: list, meta: dict) -> None:
     graph = meta.get("graph_program")
     for n, step in enumerate(graph["steps"] if graph else []):
         _check_warps(f"gpu payload graph launch {n}", step["num_warps"], step["key"], meta)
-
-
-_MAX_CONSTEXPR = 1 << 24
 
 
 def _check_warps(what: str, warps, key, meta: dict) -> None:

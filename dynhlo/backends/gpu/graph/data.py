@@ -119,7 +119,7 @@ def _check_slots(prog: GraphProgram, module) -> None:
 # Launch facts a step may hold: the warps Triton compiles for, the largest constexpr any
 # kernel here uses (tile sizes, head dims, row counts), the largest grid CUDA launches (x).
 WARPS = (1, 2, 4, 8, 16, 32)
-_MAX_CONSTEXPR = 1 << 24
+MAX_CONSTEXPR = 1 << 24
 _MAX_GRID = 2**31 - 1
 
 
@@ -176,7 +176,7 @@ def _check_step_launch(k: int, step) -> None:
     block = kernel.block
     if kernel.num_warps not in WARPS or not all(
             isinstance(n, str) and isinstance(v, int) and not isinstance(v, bool)
-            and 1 <= v <= _MAX_CONSTEXPR for n, v in block.items()):
+            and 1 <= v <= MAX_CONSTEXPR for n, v in block.items()):
         raise _step_error(k, f"has warps {kernel.num_warps} or constexprs {block} out of "
                              "range")
     if kernel.per_program not in (1, block.get("BLOCK"), block.get("BM")) or \
