@@ -53,9 +53,12 @@ NARROW_WARPS = 2
 # A row kernel whose one reduced dimension is the minor one and narrow is "staged": its
 # program's rows are one contiguous chunk of each full-shape input and of a full-shape
 # output, loaded and stored as such (coalesced, vectors). The reductions see the chunk
-# moved through shared memory by tl.gather into a tile with a whole row per lane
-# (reductions without shuffles); the root is computed on the chunk itself, each row's
-# reduced values gathered back by row. Softmax over 37 columns, 262144 rows on the H200
+# moved through shared memory by tl.gather into a [BN, BM] tile with a whole row per lane
+# (reduced along axis 0, without shuffles, once: into the [1, BM] vectors that are also
+# what the tile and the gather back read); the root is computed on the chunk itself, each
+# row's reduced values gathered back by row. A [BM, BN] tile reduced along axis 1 and once
+# more transposed for the gather ran 33.8 us against this form's 27.0 hand-written
+# (bench/narrow_flat.py, 2026-12-02, session 9). Softmax over 37 columns, 262144 rows on the H200
 # (bench/narrow_gather.py, 2026-12-02, session 8): 64 rows on 4 warps 26.3 us, on 2 warps
 # 32.6, 128 rows on 8 warps 27.6, on 4 33.0; the result gathered back to the chunk through
 # shared memory (two trips) 31.5 us; a copy of the same bytes 23.0 us, torch.softmax
@@ -104,7 +107,6 @@ class KernelWriter:
         self.staged: str | None = None   # the row length of a staged row kernel
         self.chunks: dict[Instruction, str] = {}   # staged: each whole input's flat chunk
         self.chunk_index: tuple | None = None      # staged: the domain index of the chunk
-        self.acc_rows: dict[Instruction, str] = {}  # staged: reductions as [BM] vectors
 
     # --- helpers lowerings use -------------------------------------------------------------
 
@@ -261,7 +263,7 @@ class KernelWriter:
                           "mask=f < lim, other=0)")
             if idx == self.chunk_index:
                 return chunk
-            return self.let(f"tl.trans(tl.reshape(tl.gather({chunk}, gat, 0), [BN, BM]))")
+            return self.let(f"tl.reshape(tl.gather({chunk}, gat, 0), [BN, BM])")
         if whole and self.flat is not None:
             off = self.flat
         else:
@@ -280,8 +282,7 @@ class KernelWriter:
         canonical, var = entry
         if self.chunk_index is not None and idx == self.chunk_index[:-1]:
             # a row's value read in the chunk's flat layout: gathered by row
-            rows = self.acc_rows.get(inst) or f"tl.reshape({var}, [BM])"
-            return self.let(f"tl.gather({rows}, crow, 0)")
+            return self.let(f"tl.gather(tl.reshape({var}, [BM]), crow, 0)")
         if idx != canonical:
             raise FusionError(f"reduction '{inst.name}' is read at another index", inst)
         return var
@@ -296,17 +297,24 @@ class KernelWriter:
                 return True
         return math.prod(max(bound_of(d), 1) for d in self.group.domain) > _INT32_LIMIT // 2
 
-    def _split(self, dims: tuple, flat: str, axis: str, prefix: str) -> list[str]:
-        """Per-dimension index variables of the row-major flat index `flat` over `dims`."""
+    def _split(self, dims: tuple, flat: str, axis: str, prefix: str,
+               nonzero: bool = False) -> list[str]:
+        """Per-dimension index variables of the row-major flat index `flat` over `dims`;
+        `nonzero`: divide by dynamic sizes of at least 1 (for lanes that a size of 0 masks
+        but that still compute: an integer division by 0 is undefined in LLVM IR)."""
         out, stride = [None] * len(dims), "1"
+
+        def divisor(expr: str) -> str:
+            return f"tl.maximum({expr}, 1)" if nonzero and not expr.isdigit() else f"({expr})"
+
         for k in reversed(range(len(dims))):
             size = self.size(dims[k])
             if size == "1":
                 out[k] = "0"
                 continue
-            expr = flat if stride == "1" else f"({flat} // ({stride}))"
+            expr = flat if stride == "1" else f"({flat} // {divisor(stride)})"
             if k > 0 and any(self.size(d) != "1" for d in dims[:k]):
-                expr = f"{expr} % ({size})"
+                expr = f"{expr} % {divisor(size)}"
             name = f"{prefix}{k}"
             self.deps[name] = frozenset(axis)
             self.emit(f"{name} = {expr}")
@@ -347,15 +355,17 @@ class KernelWriter:
         col_bound = math.prod(max(bound_of(d), 1) for d in cols)
         persistent = col_bound <= PERSISTENT_MAX
         bm, bn, self.warps = row_tile(col_bound)
+        rows_bound = math.prod(max(bound_of(d), 1) for d in kept)
+        staged = bn <= NARROW_BN and group.reduced == (len(group.domain) - 1,) and \
+            rows_bound >= STAGED_MIN_ROWS
         self.emit("pid = tl.program_id(0)" + (".to(tl.int64)" if self.wide else ""))
-        self.emit("r = pid * BM + tl.arange(0, BM)[:, None]")
+        # a staged kernel's tile is [BN, BM]: its gathered rows lie along the lanes
+        self.emit("r = pid * BM + tl.arange(0, BM)" + ("[None, :]" if staged else "[:, None]"))
         self.deps["r"] = frozenset("r")
         nrows, ncols = self.numel(kept), self.numel(cols)
         self.emit(f"rmask = r < {nrows}")
         block = {"BM": bm, "BN": bn}
-        rows_bound = math.prod(max(bound_of(d), 1) for d in kept)
-        if bn <= NARROW_BN and group.reduced == (len(group.domain) - 1,) and \
-                rows_bound >= STAGED_MIN_ROWS:
+        if staged:
             block = self._stage_rows(nrows, ncols, bn)
         rvars = self._split(tuple(kept), "r", "r", "r")
         self.flat = None
@@ -406,7 +416,8 @@ class KernelWriter:
         raise FusionError(f"output '{inst.name}' has neither the rows' nor the domain's shape")
 
     def _col_tile(self, start: str, cols, ncols: str) -> None:
-        self.emit(f"c = {start} + tl.arange(0, BN)[None, :]")
+        across = "[:, None]" if self.staged is not None else "[None, :]"
+        self.emit(f"c = {start} + tl.arange(0, BN){across}")
         self.deps["c"] = frozenset("c")
         self.emit(f"cmask = c < {ncols}")
         cvars = iter(self._split(tuple(cols), "c", "c", "c"))
@@ -423,7 +434,8 @@ class KernelWriter:
         kept_idx = self.row_canonical
         init_var = self.value(init, ())
         acc = f"acc{len(self.acc)}"
-        self.emit(f"{acc} = tl.full([BM, 1], 0, {acc_type}) + {init_var}.to({acc_type})")
+        axis, column = (0, "[1, BM]") if self.staged is not None else (1, "[BM, 1]")
+        self.emit(f"{acc} = tl.full({column}, 0, {acc_type}) + {init_var}.to({acc_type})")
         saved, saved_index = dict(self.memo), dict(self.op_index)
         if loop:
             self.emit(f"for cstart in range(0, {ncols}, BN):")
@@ -437,7 +449,7 @@ class KernelWriter:
         # the loop-carried accumulator keeps its type: a tile reduction may promote (tl.max
         # of a small int gives int32), and compiled Triton refuses a loop variable whose
         # type changes (the interpreter does not check)
-        reduced = lw.tile_reduce(kind, part, floating)
+        reduced = lw.tile_reduce(kind, part, floating, axis)
         self.emit(f"{acc} = ({lw.combine(kind, acc, reduced, floating)}).to({acc_type})")
         if loop:
             self.indent -= 1
@@ -446,15 +458,6 @@ class KernelWriter:
         var = self.let(f"{acc}.to({out_type})")
         self.deps[var] = frozenset("r")
         self.acc[red] = (kept_idx, var)
-        transposed = lw.transposed_reduce(kind, part, floating)
-        if self.staged is not None and transposed is not None:
-            # The rows' values once more, reduced along the gathered tile's own layout: the
-            # gather back to the chunk then runs through shared memory. Gathered from the
-            # [BM, 1] accumulator, Triton lowers it to 322 shuffles (bench/kernel_asm.py,
-            # sm_90) and the softmax over 37 columns ran 85 us instead of 26.
-            self.acc_rows[red] = self.let(
-                f"({lw.combine(kind, f'{init_var}.to({acc_type})', transposed, floating)})"
-                f".to({out_type})")
 
     def _operand_index(self, red: Instruction, kept_idx) -> tuple[str, ...]:
         """The domain index of a reduction's operand: kept dims from the rows, reduced from c."""
@@ -498,9 +501,11 @@ class KernelWriter:
         n = self.staged
         self.emit("g = pid * BM * " + n + " + f   # the domain's flat index")
         self.emit("xmask = f < lim")
-        self.emit(f"crow = tl.where(f < BM * {n}, f // {n}, 0)   # the row within the chunk")
+        # a dynamic row length may be 0: every lane is masked then, but still divides
+        per_row = n if n.strip("()").isdigit() else f"tl.maximum({n}, 1)"
+        self.emit(f"crow = tl.where(f < BM * {n}, f // {per_row}, 0)   # the row within the chunk")
         self.deps["g"] = frozenset("x")
-        self.chunk_index = tuple(self._split(self.group.domain, "g", "x", "g"))
+        self.chunk_index = tuple(self._split(self.group.domain, "g", "x", "g", nonzero=True))
         val = self.value(root, self.chunk_index)
         t = self.ttype(root.shape.element_type)
         flat = self.let(f"tl.broadcast_to(({val}).to({t}), (FLAT,))")

@@ -90,25 +90,16 @@ _NAN_REDUCE = {"max": "M.max_nan", "min": "M.min_nan"}
 _NAN = ", propagate_nan=tl.PropagateNan.ALL"
 
 
-def tile_reduce(kind: str, var: str, floating: bool) -> str:
-    """The reduction of a [BM, BN] tile's rows, kept as [BM, 1]."""
+def tile_reduce(kind: str, var: str, floating: bool, axis: int = 1) -> str:
+    """The reduction of a tile along `axis` (its columns), kept as a tile of one column:
+    [BM, BN] -> [BM, 1] along axis 1, a staged kernel's [BN, BM] -> [1, BM] along axis 0."""
     if floating and kind in _NAN_REDUCE:
-        return f"{_NAN_REDUCE[kind]}({var}, 1, True)"
+        return f"{_NAN_REDUCE[kind]}({var}, {axis}, True)"
     fn = {"sum": "tl.sum", "max": "tl.max", "min": "tl.min", "prod": "M.reduce_prod",
           "and": "M.reduce_and", "or": "M.reduce_or"}[kind]
     if kind in ("sum", "max", "min"):
-        return f"{fn}({var}, axis=1, keep_dims=True)"
-    return f"{fn}({var})"
-
-
-def transposed_reduce(kind: str, var: str, floating: bool) -> str | None:
-    """The reduction of a [BM, BN] tile's rows as a [BM] vector laid out along the
-    transposed tile (the layout a staged row kernel's gathered tile has), or None for the
-    kinds reduced by kmath (prod, and, or)."""
-    if floating and kind in _NAN_REDUCE:
-        return f"{_NAN_REDUCE[kind]}(tl.trans({var}), 0, False)"
-    fn = {"sum": "tl.sum", "max": "tl.max", "min": "tl.min"}.get(kind)
-    return None if fn is None else f"{fn}(tl.trans({var}), axis=0)"
+        return f"{fn}({var}, axis={axis}, keep_dims=True)"
+    return f"{fn}({var}, {axis})"
 
 
 def combine(kind: str, acc: str, part: str, floating: bool) -> str:
