@@ -122,11 +122,12 @@ def launch_flat(x, out, rows: int, warps: int, nan: bool = True, programs: int =
         softmax_flat[(triton.cdiv(n, rows),)](x, out, n, **shape, num_warps=warps)
 
 
-def launch_stats(x, out, rows: int, warps: int, nan: bool = True) -> None:
+def launch_stats(x, out, rows: int, warps: int, nan: bool = True, maxnreg=None) -> None:
     n, cols = x.shape
+    limit = {} if maxnreg is None else {"maxnreg": maxnreg}   # more programs per SM
     softmax_stats[(triton.cdiv(n, rows),)](
         x, out, n, C=cols, CP=_p2(cols), R=rows, FLAT=_p2(rows * cols), NAN=nan,
-        num_warps=warps)
+        num_warps=warps, **limit)
 
 
 def main() -> None:
@@ -169,6 +170,10 @@ def main() -> None:
         runs += [(f"flat R={r} w{w}{tag}", lambda r=r, w=w, nan=nan: launch_flat(x, out, r, w, nan))
                  for r, w in ((52, 2), (52, 4), (108, 4), (108, 8), (64, 4), (24, 1), (24, 2),
                               (216, 8))]
+    runs += [(f"stats R=64 w4 nan maxnreg {m}",
+              lambda m=m: launch_stats(x, out, 64, 4, True, m)) for m in (64, 72, 80, 88)]
+    runs += [(f"stats R=32 w2 nan maxnreg {m}",
+              lambda m=m: launch_stats(x, out, 32, 2, True, m)) for m in (None, 64, 80)]
     runs += [(f"flat loop R={r} w{w} x{k} s{s}",
               lambda r=r, w=w, k=k, s=s: launch_flat(x, out, r, w, True, k * sms, s))
              for r, w, k, s in ((52, 4, 8, 1), (52, 4, 8, 2), (52, 2, 16, 2), (108, 4, 4, 2),

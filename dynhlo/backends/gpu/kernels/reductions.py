@@ -90,16 +90,17 @@ _NAN_REDUCE = {"max": "M.max_nan", "min": "M.min_nan"}
 _NAN = ", propagate_nan=tl.PropagateNan.ALL"
 
 
-def tile_reduce(kind: str, var: str, floating: bool, axis: int = 1) -> str:
-    """The reduction of a tile along `axis` (its columns), kept as a tile of one column:
-    [BM, BN] -> [BM, 1] along axis 1, a staged kernel's [BN, BM] -> [1, BM] along axis 0."""
+def tile_reduce(kind: str, var: str, floating: bool, axis: int = 1,
+                keep_dims: bool = True) -> str:
+    """The reduction of a tile along `axis` (its columns): [BM, BN] -> [BM, 1] along axis 1;
+    a staged kernel's [BN, BM] -> [BM] along axis 0 without `keep_dims`."""
     if floating and kind in _NAN_REDUCE:
-        return f"{_NAN_REDUCE[kind]}({var}, {axis}, True)"
+        return f"{_NAN_REDUCE[kind]}({var}, {axis}, {keep_dims})"
     fn = {"sum": "tl.sum", "max": "tl.max", "min": "tl.min", "prod": "M.reduce_prod",
           "and": "M.reduce_and", "or": "M.reduce_or"}[kind]
     if kind in ("sum", "max", "min"):
-        return f"{fn}({var}, axis={axis}, keep_dims=True)"
-    return f"{fn}({var}, {axis})"
+        return f"{fn}({var}, axis={axis}, keep_dims={keep_dims})"
+    return f"{fn}({var}, {axis}, {keep_dims})"
 
 
 def combine(kind: str, acc: str, part: str, floating: bool) -> str:

@@ -51,18 +51,18 @@ def min_nan(x, axis: tl.constexpr, keep_dims: tl.constexpr):
 
 
 @triton.jit
-def reduce_prod(x, axis: tl.constexpr):
-    return tl.reduce(x, axis, _mul, keep_dims=True)
+def reduce_prod(x, axis: tl.constexpr, keep_dims: tl.constexpr):
+    return tl.reduce(x, axis, _mul, keep_dims=keep_dims)
 
 
 @triton.jit
-def reduce_and(x, axis: tl.constexpr):
-    return tl.reduce(x, axis, _and, keep_dims=True)
+def reduce_and(x, axis: tl.constexpr, keep_dims: tl.constexpr):
+    return tl.reduce(x, axis, _and, keep_dims=keep_dims)
 
 
 @triton.jit
-def reduce_or(x, axis: tl.constexpr):
-    return tl.reduce(x, axis, _or, keep_dims=True)
+def reduce_or(x, axis: tl.constexpr, keep_dims: tl.constexpr):
+    return tl.reduce(x, axis, _or, keep_dims=keep_dims)
 
 
 @triton.jit
