@@ -7,6 +7,9 @@ Facts from xla/hlo/parser/hlo_parser.cc:
 - ParseComplex requires the ',' between the real and the imaginary part.
 - ParseTupleLiteral calls ParseToken(kComma) between elements and ignores its failure: a
   missing ',' between tuple elements is accepted; a second one is not.
+Not followed: XLA's lexer splits `{1-2}` into 1 and -2 (a number token ends where its
+pattern does), and a rank-0 literal that is a lone ',' reads as 0 (`(1,,)` is (1, 0)); dynhlo
+reports both as errors.
 """
 
 from __future__ import annotations
@@ -64,7 +67,8 @@ def test_every_value_kind_without_commas():
                                   "2 of 2, got end of literal"),
     # ParseComplex: the ',' inside a complex value is required
     ("{(1 2)}", _shape("c64", 1), 4, "expected ',', got '2'"),
-    # a comma is no value: XLA's ParseTupleLiteral takes at most one between elements
+    # a comma is no value: ParseTupleLiteral takes one ',' between elements, and the next
+    # element here is ', 2', which XLA refuses too (at the '2')
     ("(1,, 2)", TupleShape((_shape("f32"), _shape("f32"))), 3, "',' is not a number"),
 ])
 def test_what_stays_an_error(text, shape, offset, fragment):
