@@ -149,7 +149,7 @@ def test_bounded_dimensions_compare_at_their_bounds():
     with pytest.raises(HloVerifyError, match=r"size 2 there and the result 5, 3 shard"):
         _verify(_gather("f32[<=2,3]", "f32[<=5,3]", "{{0,1}}", ", replica_count=2"))
     # ceil(9/4) = 3 shards = the group, but the result bound must be 9 / 3 (see the module
-    # docstring of verify_collective_shapes.py: XLA's newest inference leaves it unchecked)
+    # docstring of verify_collective_shapes.py: recent XLA's inference leaves it unchecked)
     _verify(_scatter("f32[<=9]", "f32[<=3]", "{}", ", replica_count=3"))
     with pytest.raises(HloVerifyError, match=r"gives f32\[<=3\]"):
         _verify(_scatter("f32[<=9]", "f32[<=4]", "{}", ", replica_count=3"))

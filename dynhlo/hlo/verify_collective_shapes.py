@@ -18,7 +18,7 @@ Source: xla/service/hlo_verifier.cc (`CheckCommonAllGatherInvariants`, `HandleAl
 Dynamic dimensions: XLA compares the declared shape with the inferred one by
 `ShapeUtil::Compatible`, which ignores dynamic marks and layouts: a `<=N` dimension counts at
 its bound N, on both sides. A `?` dimension matches any size (XLA's SameDimensions) and gives
-no shard count, so a `?` along `d` skips the size checks of `d`. (XLA's newest
+no shard count, so a `?` along `d` skips the size checks of `d`. (Recent XLA's
 InferReduceScatterShape makes any dynamic scatter dimension `?`, so it leaves a bounded
 result's bound unchecked once the shard count matches; dynhlo keeps the bound comparison
 all-gather has, as XLA did before: the result bound is the operand bound / group size.)
