@@ -92,8 +92,7 @@ def test_values_that_do_not_fit(element_type, text, fragment):
     ("{1, 2} 3", _shape("f32", 2), 7, "unexpected '3' after the literal"),
     ("{1, 2", _shape("f32", 2), 5, "end of literal"),
     ("{ {1, 2}", _shape("f32", 2, 2), 8,  # was "expected ,,", then "expected ','" alone
-     "expected ',' before the next element or '}' to close the list after element 1 of 2, "
-     "got end of literal"),
+     "expected an element or '}' to close the list after element 1 of 2, got end of literal"),
     ("(1, 2)", TupleShape((_shape("f32"),)), 2, "expected ')'"),
     ("{1}", _shape("f32", -1), 0, "needs a size for every '?' dimension"),
     ("{" * 200 + "}" * 200, Shape("f32", (1,) * 200, (False,) * 200), 0, "nested more than"),

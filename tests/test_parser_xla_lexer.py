@@ -96,10 +96,11 @@ def test_braced_lists_still_parse_on_both_paths():
 
 
 @pytest.mark.parametrize("text, column, fragment", [
-    # the ',' is missing: say that a ',' or the closing '}' may stand there
-    ("f32[3] {1 2 3}", 11, "expected ',' before the next element or '}' to close the list "
-                           "after element 1 of 3, got '2'"),
-    ("f32[3] {1, 2", 13, "after element 2 of 3, got end of literal"),
+    # the list is left open: say that another element or the closing '}' may stand there
+    # (a missing ',' is no error: ParseDenseLiteral skips commas, tests/test_literal_commas.py)
+    ("f32[3] {1, 2", 13, "expected an element or '}' to close the list after element 2 of 3, "
+                         "got end of literal"),
+    ("f32[3] {1 2 3 4}", 15, "more than 3 elements in a dimension of size 3"),
     # XLA prints `{...}` for a constant whose values it left out (kDots): no values to read
     ("f32[8] {1,...,8}", 11, "'...' stands for values left out; write every value"),
     # a rank-2 literal written flat: one brace level per dimension
@@ -107,8 +108,8 @@ def test_braced_lists_still_parse_on_both_paths():
                                   "level per dimension), got '1'"),
 ])
 def test_a_bad_literal_list_says_what_was_expected(text, column, fragment):
-    """An array literal is `{` elements separated by `,` `}` per dimension
-    (hlo_parser.cc ParseDenseLiteral); the message said only "expected ','"."""
+    """An array literal is `{` elements `}` per dimension, commas optional (hlo_parser.cc
+    ParseDenseLiteral); the message said only "expected ','"."""
     with pytest.raises(HloParseError) as info:
         parse_literal_text(text)
     assert info.value.column == column, str(info.value)

@@ -152,6 +152,21 @@ def _mesh_groups(inst: Instruction, text: str) -> list[list[int]]:
     return ids.reshape(-1, size).tolist()
 
 
+def subgroup_size(inst: Instruction, devices: Devices) -> int:
+    """How many devices one group of `inst` has, as XLA's GetSubgroupSize (hlo_verifier.cc)
+    counts them: the first group's size, or for `{}` every replica (cross-replica) or every
+    partition (cross-partition); cross-replica-and-partition groups name replicas, each
+    bringing all its partitions. 1 when the module does not set its device counts."""
+    mode = group_mode(inst)
+    groups = replica_groups(inst)
+    if mode == CROSS_PARTITION:
+        return len(groups[0]) if groups else devices.num_partitions
+    if mode == FLATTENED_ID:
+        return len(groups[0]) if groups else 1  # the verifier refuses `{}` here first
+    size = len(groups[0]) if groups else devices.replica_count
+    return size * devices.num_partitions if mode == CROSS_REPLICA_AND_PARTITION else size
+
+
 def participants(inst: Instruction, devices: Devices) -> list[list[int]]:
     """Every group of ranks (flattened ids) that runs `inst` together, in XLA's order: rank
     lists whose position is the participant's index (all-gather's concatenation order,
@@ -285,4 +300,5 @@ def _binary_kind(comp: Computation) -> str | None:
 
 __all__ = ["COLLECTIVES", "CROSS_PARTITION", "CROSS_REPLICA", "CROSS_REPLICA_AND_PARTITION",
            "Devices", "FLATTENED_ID", "check_one_device", "group_mode", "group_of",
-           "largest_group", "participants", "permute_pairs", "reduction", "replica_groups"]
+           "largest_group", "participants", "permute_pairs", "reduction", "replica_groups",
+           "subgroup_size"]

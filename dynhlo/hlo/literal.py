@@ -3,7 +3,10 @@
 Grammar as XLA prints literals (xla/literal.cc, xla/hlo/parser/hlo_parser.cc): a scalar
 (`1`, `-2.5e-3`, `nan`, `-nan`, `nan(0x7fc00001)`, `-inf`, `true`, complex `(1, 2)`), a nested
 brace list for arrays (`{ {1, 2}, {3, 4} }`), a parenthesized list for tuples, each element
-optionally preceded by its shape (`f32[2] {1, 2}`). As in XLA: integer types take integers
+optionally preceded by its shape (`f32[2] {1, 2}`). Inside an array's braces commas are
+optional, as XLA's ParseDenseLiteral skips every ',' token there (`{1 2 3}`, `{1,,2,}`); the
+',' of a complex `(re, im)` is required (ParseComplex) and the one between tuple elements is
+optional (ParseTupleLiteral ignores ParseToken's failure). As in XLA: integer types take integers
 only, pred takes true/false (or 0/1), and a value must fit its type (`s4` holds -8..7; a
 finite value that would round to inf or nan is refused). Too many or too few values, or an
 elided `{...}`, are errors. Errors carry an offset into the text; the HLO parser turns it into
@@ -126,9 +129,15 @@ def _read_array(reader: _Reader, dims: tuple[int, ...], is_complex: bool, out: l
         raise LiteralSyntaxError("elided literal '{...}': dump the module with large "
                                  "constants printed", start)
     count = 0
-    while reader.peek() != "}":
-        if count:
-            _separator(reader, count, dims[0])
+    while True:
+        _skip_commas(reader)
+        tok = reader.peek()
+        if tok == "}":
+            break
+        if not tok:
+            raise LiteralSyntaxError(f"expected an element or '}}' to close the list after "
+                                     f"element {count} of {dims[0]}, got end of literal",
+                                     reader.token_start())
         if count == dims[0]:
             raise LiteralSyntaxError(f"more than {dims[0]} elements in a dimension of size "
                                      f"{dims[0]}", reader.token_start())
@@ -140,17 +149,13 @@ def _read_array(reader: _Reader, dims: tuple[int, ...], is_complex: bool, out: l
     reader.take("}")
 
 
-def _separator(reader: _Reader, count: int, size: int) -> None:
-    """The ',' after element `count` of a dimension of `size`; an error that says what may
-    stand there (a bare "expected ','" did not say that a '}' may close the list)."""
-    tok = reader.peek()
-    if tok == ",":
+def _skip_commas(reader: _Reader) -> None:
+    """XLA's ParseDenseLiteral skips every ',' inside an array literal's braces (its kComma
+    case only lexes on): `{1 2 3}`, `{1, 2, 3}`, `{1,,2,3,}` and `{ {1 2} {3 4} }` all read
+    the same. Only the separators inside a complex `(re, im)` and between tuple elements are
+    read elsewhere."""
+    while reader.peek() == ",":
         reader.take(",")
-        return
-    got = f"'{tok}'" if tok else "end of literal"
-    raise LiteralSyntaxError(f"expected ',' before the next element or '}}' to close the "
-                             f"list after element {count} of {size}, got {got}",
-                             reader.token_start())
 
 
 def _read_scalar(reader: _Reader, is_complex: bool):
@@ -191,7 +196,7 @@ def read_literal(reader: _Reader, shape: AnyShape, depth: int = 0):
         reader.take("(")
         values = []
         for i, element in enumerate(shape.elements):
-            if i:
+            if i and reader.peek() == ",":  # ParseTupleLiteral ignores a missing ','
                 reader.take(",")
             values.append(read_literal(reader, element, depth + 1))
         reader.take(")")

@@ -7,8 +7,9 @@ result (XLA's ShapeInference rules for element types), `select` takes a pred, an
 computations have the signature their caller needs (dynhlo.hlo.verify_calls); every other
 op's element types, operand kinds and called computations: dynhlo.hlo.verify_types; byte
 sizes of bitcasts and add-dependency's token: dynhlo.hlo.verify_shapes; collectives' replica
-groups and source-target pairs against the module's devices: dynhlo.hlo.verify_collectives.
-Raises HloVerifyError naming the instruction.
+groups and source-target pairs against the module's devices: dynhlo.hlo.verify_collectives,
+and all-gather's and reduce-scatter's result shapes against operand and group size:
+dynhlo.hlo.verify_collective_shapes. Raises HloVerifyError naming the instruction.
 """
 
 from __future__ import annotations

@@ -15,6 +15,8 @@ The rules, per collective (the ids in the numbering of its group mode, collectiv
 - collective-permute(-start): every source and target id is >= 0 and below the number of
   replicas (no channel_id) or partitions (channel_id) unless that number is 1, and no id is a
   source twice or a target twice.
+- all-gather(-start), reduce-scatter: the result is the operand resized along `dimensions=`
+  by the group size (verify_collective_shapes.py).
 Raises HloVerifyError naming the instruction.
 """
 
@@ -27,6 +29,7 @@ from .collectives import (CROSS_PARTITION, CROSS_REPLICA, FLATTENED_ID, Devices,
                           replica_groups)
 from .ir import HloModule, Instruction
 from .opcodes import Opcode
+from .verify_collective_shapes import RESIZING, check_resizing_shapes
 
 _GROUPED = {Opcode.ALL_REDUCE: False, Opcode.ALL_REDUCE_START: False,
             Opcode.ALL_GATHER: True, Opcode.ALL_GATHER_START: True,
@@ -54,6 +57,8 @@ def check_collectives(module: HloModule) -> None:
                     _check_pairs(inst, devices)
             else:
                 _check_groups(inst, devices, uniform=_GROUPED[inst.opcode])
+                if inst.opcode in RESIZING:
+                    check_resizing_shapes(inst, devices)
         except HloVerifyError as exc:
             raise exc.locate(module.position_of(inst))
 

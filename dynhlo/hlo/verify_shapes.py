@@ -3,10 +3,14 @@
 Source: xla/service/hlo_verifier.cc.
 - `HandleBitcast`: a bitcast's result has the byte size of its operand
   (`ShapeUtil::ByteSizeOf`: the elements at the bounds of a dynamic shape times the bytes per
-  element, a sub-byte type taking one byte each); XLA lets the sizes differ only for static
-  shapes whose data sizes agree apart from trailing padding, which dynhlo's unpadded layouts
-  never have. A bitcast reinterprets one buffer: a result larger than its operand would read
-  past it, a smaller one would drop data.
+  element, a sub-byte type taking one byte each unless the layout packs it with `E(n)`); XLA
+  lets the sizes differ only for static shapes whose data sizes agree apart from trailing
+  padding, which dynhlo's unpadded layouts never have. Nothing else is checked: the element
+  types may differ, in width too (`f32[2]` -> `s16[4]`: 8 bytes each), as the bytes are
+  reinterpreted. (XLA runs this check only on layout-sensitive verification, after layout
+  assignment; dynhlo's modules carry their layouts, so it always runs.) A bitcast
+  reinterprets one buffer: a result larger than its operand would read past it, a smaller one
+  would drop data.
 - `HandleAddDependency`: operand 1 is a token (`CheckIsTokenOperand`), and the result has
   operand 0's shape (element type and dimensions).
 Raises HloVerifyError naming the instruction.
@@ -15,11 +19,12 @@ Raises HloVerifyError naming the instruction.
 from __future__ import annotations
 
 import math
+import re
 
 from ..errors import HloVerifyError
 from .ir import Instruction
 from .opcodes import Opcode
-from .shape import UNBOUNDED, AnyShape
+from .shape import UNBOUNDED, AnyShape, Shape
 from .types import bit_width
 
 
@@ -31,11 +36,25 @@ def check_shapes(inst: Instruction) -> None:
         _check_add_dependency(inst)
 
 
+_ELEMENT_SIZE = re.compile(r"(?:^|[:)])\s*E\((\d+)\)")
+
+
+def storage_bits(shape: Shape) -> int:
+    """Bits one element of `shape` takes in memory, as XLA's ByteSizeOfElements counts them:
+    the layout's element size `E(n)` when it sets one (`s4[8]{0:E(4)}`: packed), else whole
+    bytes (ByteSizeOfPrimitiveType: a sub-byte type takes one byte)."""
+    if shape.layout is not None and shape.layout.tail:
+        m = _ELEMENT_SIZE.search(shape.layout.tail)
+        if m and int(m.group(1)):
+            return int(m.group(1))
+    return 8 * max(1, -(-bit_width(shape.element_type) // 8))
+
+
 def byte_size(shape: AnyShape) -> int | None:
     """XLA's ByteSizeOf of an array shape at its bounds; None for a tuple, a token or a `?`."""
     if shape.is_tuple or shape.element_type in ("token", "opaque") or UNBOUNDED in shape.dims:
         return None
-    return math.prod(shape.dims) * max(1, bit_width(shape.element_type) // 8)
+    return -(-math.prod(shape.dims) * storage_bits(shape) // 8)
 
 
 def _check_bitcast(inst: Instruction) -> None:

@@ -11,10 +11,12 @@ DynamicDimensionInference.
 
 from __future__ import annotations
 
+from ..errors import UnsupportedError
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
 from ..hlo.types import bit_width
+from ..hlo.verify_shapes import storage_bits
 from .index_dims import check_gather, check_scatter
 from .rules import _reshape_groups, elementwise, rule
 from .sizes import Sym, ValueSize, bound_of, dim_text, unify
@@ -99,20 +101,53 @@ def physical_order(shape) -> list[int]:
 
 @rule(Opcode.BITCAST)
 def _bitcast(ctx, inst, operands):
-    """A reshape of the physical (layout-ordered) dims: layouts may make it a transpose."""
+    """A reshape of the physical (layout-ordered) dims: layouts may make it a transpose.
+
+    Element types of different widths but one byte size (`f32[2]` -> `s16[4]`, which XLA's
+    verifier accepts: HandleBitcast compares only ByteSizeOf) reshape the bytes: each side
+    gets a last physical dim of its bytes per element, so a dynamic size moves across in
+    bytes (`f32[<=4]` -> `s16[<=8]` has 2n elements for n)."""
     (operand,) = operands
-    src, dst = physical_order(inst.operands[0].shape), physical_order(inst.shape)
+    source = inst.operands[0].shape
+    src, dst = physical_order(source), physical_order(inst.shape)
     if isinstance(operand, list) or inst.shape.is_tuple:
         raise ctx.error("bitcast of a tuple is not supported")
-    if bit_width(inst.shape.element_type) != bit_width(inst.operands[0].shape.element_type):
-        raise ctx.error("bitcast between element types of different widths; use "
-                        "bitcast-convert")
-    phys = _reshape_groups(ctx, [operand[p] for p in src], [inst.shape.dims[p] for p in dst],
-                           [inst.shape.dynamic[p] for p in dst])
+    phys_in = [operand[p] for p in src]
+    target = [inst.shape.dims[p] for p in dst]
+    declared = [inst.shape.dynamic[p] for p in dst]
+    widths = _bitcast_bytes(inst, source)
+    if widths:
+        phys_in, target, declared = phys_in + [widths[0]], target + [widths[1]], declared + [
+            False]
+    phys = _reshape_groups(ctx, phys_in, target, declared)
+    if widths:
+        if not isinstance(phys[-1], int) or phys[-1] != widths[1]:
+            raise UnsupportedError(
+                f"instruction '{inst.name}': bitcast of {source} to {inst.shape} changes the "
+                "element width, and the operand's dynamic size cannot be placed on whole "
+                "result elements; declare the result dimension that takes it as `<=`")
+        phys = phys[:-1]
     out = [0] * len(dst)
     for k, p in enumerate(dst):
         out[p] = phys[k]
     return tuple(out)
+
+
+def _bitcast_bytes(inst, source) -> tuple[int, int] | None:
+    """(operand bytes, result bytes) per element when a bitcast changes the element width;
+    None when it keeps it. UnsupportedError for a sub-byte type (s4, u2, f4e2m1fn, or a
+    packed `E(n)` layout) on either side of a width change: dynhlo stores those one element
+    per byte, and XLA's bytes for them depend on the packing."""
+    bits = (bit_width(source.element_type), bit_width(inst.shape.element_type))
+    storage = (storage_bits(source), storage_bits(inst.shape))
+    if bits[0] == bits[1] and storage[0] == storage[1]:
+        return None
+    if any(b % 8 for b in bits + storage):
+        raise UnsupportedError(
+            f"instruction '{inst.name}': bitcast of {source} to {inst.shape} reinterprets "
+            "sub-byte elements; dynhlo does not support that (bitcast-convert between "
+            "whole-byte types, or convert, does the same job)")
+    return storage[0] // 8, storage[1] // 8
 
 
 @rule(Opcode.BITCAST_CONVERT)

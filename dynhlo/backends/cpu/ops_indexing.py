@@ -80,17 +80,22 @@ def dynamic_reshape(ctx, inst, args):
 
 @lowering(Opcode.BITCAST)
 def bitcast(ctx, inst, args):
-    """Reshape in physical (layout) order: the row-major bytes of both layouts agree."""
+    """Reshape in physical (layout) order: the row-major bytes of both layouts agree. A new
+    element type reinterprets those bytes (little-endian, as XLA on x86/ARM), of another
+    width too when the byte sizes agree (`f32[2]` -> `s16[4]`: XLA's verifier compares only
+    ByteSizeOf; the shape rule refuses sub-byte types)."""
     (x,) = args
     src, dst = physical_order(inst.operands[0].shape), physical_order(inst.shape)
     shape = ctx.out_shape()
     phys_shape = [shape[p] for p in dst]
-    if x.size != int(np.prod(shape)):
-        raise ctx.error(f"bitcast of {list(x.shape)} ({x.size} elements) to {list(shape)}")
-    phys = np.transpose(x, src).reshape(phys_shape)
-    out = np.transpose(phys, np.argsort(dst))
     dtype = to_numpy_dtype(inst.shape.element_type)
-    return np.asarray(out, order="C").view(dtype) if dtype != out.dtype else out
+    if x.size * x.dtype.itemsize != int(np.prod(shape)) * dtype.itemsize:
+        raise ctx.error(f"bitcast of {list(x.shape)} {x.dtype} ({x.nbytes} bytes) to "
+                        f"{list(shape)} {dtype} ({int(np.prod(shape)) * dtype.itemsize} bytes)")
+    phys = np.transpose(x, src)
+    if dtype != x.dtype:
+        phys = np.ascontiguousarray(phys).reshape(-1).view(dtype)
+    return np.transpose(phys.reshape(phys_shape), np.argsort(dst))
 
 
 @lowering(Opcode.BITCAST_CONVERT)

@@ -1,12 +1,15 @@
 """Element types on the device: XLA type -> torch dtype, and arrays to and from the device.
 
 Host arrays are NumPy (ml_dtypes for bf16 and float8, which torch cannot take from NumPy
-directly: they move as same-width integers and are reinterpreted).
+directly: they move as same-width integers and are reinterpreted). ml_dtypes is never imported
+here (it costs most of a second, as hlo/types.py says): an array of one of its types exists
+only once something else imported it, and the element type's dtype imports it on first use.
 """
 
 from __future__ import annotations
 
-import ml_dtypes
+import sys
+
 import numpy as np
 import torch
 
@@ -22,9 +25,19 @@ _TORCH = {
     "f8e4m3fn": torch.float8_e4m3fn, "f8e5m2": torch.float8_e5m2,
 }
 
-# Types NumPy cannot hand to torch directly: moved as same-width integers and reinterpreted.
-_VIEW_AS = {ml_dtypes.bfloat16: np.int16, ml_dtypes.float8_e4m3fn: np.int8,
-            ml_dtypes.float8_e5m2: np.int8}
+# Types NumPy cannot hand to torch directly (ml_dtypes'): moved as same-width integers and
+# reinterpreted. Keyed by element type, so that naming them imports nothing.
+_VIEW_AS = {"bf16": np.int16, "f8e4m3fn": np.int8, "f8e5m2": np.int8}
+_VIEW_BY_TYPE: dict = {}   # the same, keyed by ml_dtypes' scalar type once it is imported
+
+
+def _view_as(dtype: np.dtype):
+    """The same-width integer type an array of `dtype` moves as, or None to move it as is."""
+    if "ml_dtypes" not in sys.modules:  # then no array has one of its types
+        return None
+    if not _VIEW_BY_TYPE:
+        _VIEW_BY_TYPE.update({to_numpy_dtype(k).type: v for k, v in _VIEW_AS.items()})
+    return _VIEW_BY_TYPE.get(dtype.type)
 
 
 def torch_dtype(element_type: str) -> torch.dtype:
@@ -42,7 +55,7 @@ def to_device(array, device: torch.device, element_type: str) -> torch.Tensor:
     array = np.asarray(array)
     if not array.flags.c_contiguous:  # (np.ascontiguousarray would make rank 0 rank 1)
         array = array.copy(order="C")
-    view = _VIEW_AS.get(array.dtype.type)
+    view = _view_as(array.dtype)
     if view is not None:
         host = torch.from_numpy(array.view(view))
         return host.view(torch_dtype(element_type)).to(device)
@@ -53,7 +66,7 @@ def to_host(tensor: torch.Tensor, element_type: str) -> np.ndarray:
     """A tensor as a NumPy array of the element type's NumPy dtype."""
     dtype = to_numpy_dtype(element_type)
     tensor = tensor.detach()
-    view = _VIEW_AS.get(dtype.type)
+    view = _VIEW_AS.get(element_type)
     if view is not None:
         width = {np.int16: torch.int16, np.int8: torch.int8}[view]
         return tensor.contiguous().view(width).cpu().numpy().view(dtype)

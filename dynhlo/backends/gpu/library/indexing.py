@@ -404,21 +404,23 @@ def dynamic_reshape(ctx, inst, args):
 
 
 def bitcast(ctx, inst, args):
-    """Reshape in physical (layout) order, then reinterpret the element type if it differs."""
+    """Reshape in physical (layout) order, then reinterpret the element type if it differs,
+    of another width too when the byte sizes agree (the CPU lowering's semantics)."""
     (x,) = args
     src, dst = physical_order(inst.operands[0].shape), physical_order(inst.shape)
     shape = ctx.out_shape()
-    if x.numel() != _count(shape):
-        raise ctx.error(f"bitcast of {list(x.shape)} ({x.numel()} elements) to {list(shape)}")
-    phys = x.permute(src).reshape([shape[p] for p in dst])
-    inverse = sorted(range(len(dst)), key=dst.__getitem__)
-    out = phys.permute(inverse)
     dtype = torch_dtype(inst.shape.element_type)
-    if dtype == out.dtype:
-        return out
-    if dtype.itemsize != out.dtype.itemsize:
-        return NotImplemented
-    return out.contiguous().view(dtype)
+    if x.numel() * x.element_size() != _count(shape) * dtype.itemsize:
+        raise ctx.error(f"bitcast of {list(x.shape)} {x.dtype} ({x.numel()} elements) to "
+                        f"{list(shape)} {dtype}")
+    phys_shape = [shape[p] for p in dst]
+    inverse = sorted(range(len(dst)), key=dst.__getitem__)
+    phys = x.permute(src)
+    if dtype != x.dtype:
+        if x.numel() == 0:  # (torch cannot view an empty tensor as another width)
+            return torch.empty(shape, dtype=dtype, device=x.device)
+        phys = phys.contiguous().reshape(-1).view(dtype)
+    return phys.reshape(phys_shape).permute(inverse)
 
 
 def _count(shape) -> int:
