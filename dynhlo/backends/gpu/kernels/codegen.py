@@ -54,11 +54,10 @@ NARROW_WARPS = 2
 # program's rows are one contiguous chunk of each full-shape input and of a full-shape
 # output, loaded and stored as such (coalesced, vectors). The reductions see the chunk
 # moved through shared memory by tl.gather into a [BN, BM] tile with a whole row per lane
-# (reduced along axis 0, without shuffles, once: into the [1, BM] vectors that are also
-# what the tile and the gather back read); the root is computed on the chunk itself, each
-# row's reduced values gathered back by row. A [BM, BN] tile reduced along axis 1 and once
-# more transposed for the gather ran 33.8 us against this form's 27.0 hand-written
-# (bench/narrow_flat.py, 2026-12-02, session 9). Softmax over 37 columns, 262144 rows on the H200
+# (reduced along axis 0 without shuffles, into [BM] vectors that the tile and the gather
+# back both read); the root is computed on the chunk itself, each row's reduced values
+# gathered back by row; the body is written twice, for whole chunks and for the last one
+# (_split_last_chunk). Softmax over 37 columns, 262144 rows on the H200
 # (bench/narrow_gather.py, 2026-12-02, session 8): 64 rows on 4 warps 26.3 us, on 2 warps
 # 32.6, 128 rows on 8 warps 27.6, on 4 33.0; the result gathered back to the chunk through
 # shared memory (two trips) 31.5 us; a copy of the same bytes 23.0 us, torch.softmax
@@ -399,7 +398,7 @@ class KernelWriter:
         self.emit("tc = tl.arange(0, BN)[:, None]")
         self.emit(f"gat = tl.reshape(tl.where(tc < {n}, tl.arange(0, BM)[None, :] * {n} + tc, "
                   "0), [BN * BM])")
-        self.staged_body = (len(self.lines), nrows)   # the lines _staged_final writes twice
+        self.staged_body = (len(self.lines), nrows)   # what _split_last_chunk writes twice
         return {"BM": STAGED_ROWS, "BN": bn,
                 "FLAT": 1 << (STAGED_ROWS * max(bound_of(self.group.domain[-1]), 1) - 1
                               ).bit_length()}
@@ -433,8 +432,7 @@ class KernelWriter:
         init_var = self.value(init, ())
         acc = f"acc{len(self.acc)}"
         # a staged kernel's rows are reduced into [BM] vectors (along axis 0 of its
-        # [BN, BM] tile): the gather back to the chunk reads them in the reduction's own
-        # layout (kept as [1, BM] and reshaped, the softmax ran 30.4 us instead of 23.5)
+        # [BN, BM] tile), which the gather back to the chunk reads as they are
         axis, column = (0, "[BM]") if self.staged is not None else (1, "[BM, 1]")
         self.emit(f"{acc} = tl.full({column}, 0, {acc_type}) + {init_var}.to({acc_type})")
         saved, saved_index = dict(self.memo), dict(self.op_index)
@@ -518,8 +516,8 @@ class KernelWriter:
         loads and stores), and for the last chunk, which may end inside a vector. Either
         branch runs straight through. One body with the last chunk's loads and stores
         repeated under `if` (a merge of the loaded chunk after it) ran the softmax over 37
-        columns at 262144 rows in 30.6 us on the H200, without that repeat 22.5 us
-        (kernel time, .dev diagnostics of bench/narrow_flat.py's kernel, 2026-12-02)."""
+        columns at 262144 rows in 30.5 us of kernel time on the H200, without that repeat
+        22.5 us (bench/staged_forms.py, 2026-12-02)."""
         start, nrows = self.staged_body
         n = self.staged
         body = ["    " + line for line in self.lines[start:]]
