@@ -19,7 +19,6 @@ only the reductions' operands through shared memory into the tile:
 
 from __future__ import annotations
 
-import argparse
 
 import triton
 import triton.language as tl
@@ -132,11 +131,8 @@ def launch_stats(x, out, rows: int, warps: int, nan: bool = True, maxnreg=None) 
 
 def main() -> None:
     import torch
-    from narrow_gather import check, floor_us, measure
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=262144)
-    parser.add_argument("--check", action="store_true", help="results only (interpreter)")
-    opts = parser.parse_args()
+    from narrow_gather import check, floor_us, measure, options
+    opts = options(__doc__)
     if opts.check:
         cases = ((5, 37, 4, 1), (70, 37, 52, 2), (33, 5, 12, 1), (200, 37, 24, 2))
         check(cases, (launch_flat, lambda x, out, r, w: launch_flat(x, out, r, w, False),

@@ -161,12 +161,17 @@ def measure(runs: list, out, want, floor: float) -> None:
             print(f"{name:24s} failed: {type(exc).__name__}: {str(exc)[:300]}", flush=True)
 
 
-def main() -> None:
-    import torch
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def options(doc: str):
+    """The narrow-row scripts' command line: --rows (at the bound) and --check."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--rows", type=int, default=262144)
     parser.add_argument("--check", action="store_true", help="results only (interpreter)")
-    opts = parser.parse_args()
+    return parser.parse_args()
+
+
+def main() -> None:
+    import torch
+    opts = options(__doc__)
     if opts.check:
         check(((5, 37, 32, 1), (70, 37, 64, 2), (33, 5, 32, 1)),
               (lambda x, out, rpp, w: launch(x, out, rpp, w, split=x.shape[0] % 2 == 0),

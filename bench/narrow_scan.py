@@ -15,7 +15,6 @@ chunk starts 16-byte aligned.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -74,11 +73,8 @@ def launch(x, out, rows_per_program: int, warps: int) -> None:
 
 def main() -> None:
     import torch
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=262144)
-    parser.add_argument("--check", action="store_true", help="results only (interpreter)")
-    opts = parser.parse_args()
     import narrow_gather
+    opts = narrow_gather.options(__doc__)
     if opts.check:
         narrow_gather.check(((5, 37, 108, 4), (300, 37, 108, 4), (70, 37, 52, 4),
                              (33, 5, 24, 4)), (launch,))
