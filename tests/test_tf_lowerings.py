@@ -139,11 +139,18 @@ def test_from_tf_mirror_pads_match_numpy_or_refuse_short_inputs(name, pads, mode
                            rf".* of argument 0 \(size 'n'\), which has {n}: it needs at least "
                            rf"{shortest} \(TensorFlow refuses"):
             exe(_rows(n, 3))
-    # an artifact keeps only the module, whose strict slices still refuse the short input
+    # an artifact stores the requirement (format 3): a loaded executable refuses the short
+    # input with the same message, before its strict slices would (a DynamicSizeError)
     loaded = dynhlo.deserialize(exe.serialize())
+    assert loaded.module.shape_assertions == exe.module.shape_assertions
     for n in range(shortest):
-        with pytest.raises(dynhlo.DynamicSizeError):
+        with pytest.raises(dynhlo.ArgumentError) as before:
+            exe(_rows(n, 3))
+        with pytest.raises(dynhlo.ArgumentError) as after:
             loaded(_rows(n, 3))
+        assert str(after.value) == str(before.value)
+    for n in (shortest, 8):
+        np.testing.assert_array_equal(loaded(_rows(n, 3)), np.pad(_rows(n, 3), pads, mode=mode))
 
 
 def test_from_tf_range_of_an_elided_literal():
