@@ -500,16 +500,36 @@ def test_from_tf_ranges_of_a_length_that_follows_the_size(fn):
         np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
 
 
-def test_from_tf_range_that_tensorflow_refuses_at_zero():
-    # tf.range(1, n): n - 1 values; TensorFlow refuses n = 0 (start > limit), dynhlo gives none
-    fn = lambda x: tf.range(1, tf.shape(x)[0])  # noqa: E731
+@pytest.mark.parametrize("fn,least", [
+    (lambda x: tf.range(1, tf.shape(x)[0]), 1),                   # n - 1 values
+    (lambda x: tf.range(0, tf.shape(x)[0] - 3, 2), 3),            # ceil((n - 3) / 2)
+    (lambda x: x[1:] * tf.cast(tf.range(1, tf.shape(x)[0]), x.dtype)[:, None], 1),
+    (lambda x: tf.ones(tf.shape(x)[0] - 2), 2),                   # Fill of n - 2
+])
+def test_from_tf_range_that_tensorflow_refuses_at_small_sizes(fn, least):
+    # TensorFlow refuses a range whose start passes its limit (Range: start <= limit when
+    # delta > 0), and a shape of negative size (Fill), eager and in XLA alike; dynhlo
+    # refuses the same sizes before running, also once saved and loaded
     exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
-    for n in (1, 2, 8):
-        np.testing.assert_array_equal(exe(np.zeros((n, 3), np.float32)),
-                                      fn(tf.zeros((n, 3))).numpy())
-    with pytest.raises(tf.errors.InvalidArgumentError, match="start <= limit"):
-        fn(tf.zeros((0, 3)))
-    assert exe(np.zeros((0, 3), np.float32)).shape == (0,)
+    loaded = dynhlo.deserialize(exe.serialize())
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        if n < least:
+            with pytest.raises((tf.errors.InvalidArgumentError, ValueError),
+                               match="start <= limit|must be >= 0|used for shape: -"):
+                tf.function(fn, jit_compile=True)(tf.constant(x))
+            with pytest.raises(tf.errors.InvalidArgumentError):
+                fn(tf.constant(x))
+            for run in (exe, loaded):
+                with pytest.raises(dynhlo.ArgumentError, match=rf"of argument 0 'x', which "
+                                   rf"has {n}: it needs at least {least} "):
+                    run(x)
+            continue
+        want = fn(tf.constant(x)).numpy()
+        for run in (exe, loaded):
+            got = np.asarray(run(x))
+            assert got.shape == want.shape and got.dtype == want.dtype, n
+            np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
 
 
 def test_from_tf_refuses_a_length_of_no_range():
@@ -556,8 +576,26 @@ def test_from_tf_loops_over_the_dynamic_axis_match_tensorflow(fn, empty):
             exe(x)
     elif empty == "eager":
         np.testing.assert_array_equal(exe(x), fn(tf.constant(x)).numpy())
-    else:   # TensorFlow's eager map_fn of no rows is f32[0], its XLA lowering refuses them
-        assert fn(tf.constant(x)).shape == (0,) and np.asarray(exe(x)).shape == empty
+    else:   # TensorFlow's tf.function gives rows of no rows; its XLA lowering refuses them
+        assert np.asarray(exe(x)).shape == empty == tf.function(fn)(tf.constant(x)).shape
+        with pytest.raises(tf.errors.InvalidArgumentError, match="TensorListGetItem"):
+            tf.function(fn, jit_compile=True)(tf.constant(x))
+
+
+def test_from_tf_map_fn_of_no_rows_is_tf_functions_shape():
+    # eager map_fn of no rows stacks an empty TensorArray: f32[0] where fn_output_signature
+    # leaves the rows' shape unknown (the default), f32[0, 3] where it gives it. A lowering
+    # records no such thing (TensorFlow's XLA programs have rows of 3 at every size, and
+    # refuse no rows), so dynhlo's answer is tf.function's, (0, 3) for both
+    x = tf.zeros((0, 3))
+    default = lambda x: tf.map_fn(lambda r: r * 2.0, x)  # noqa: E731
+    signed = lambda x: tf.map_fn(lambda r: r * 2.0, x,  # noqa: E731
+                                 fn_output_signature=tf.TensorSpec([3], tf.float32))
+    assert default(x).shape == (0,) and signed(x).shape == (0, 3)
+    exes = [dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8}) for fn in (default, signed)]
+    for fn, exe in zip((default, signed), exes, strict=True):
+        got = np.asarray(exe(np.zeros((0, 3), np.float32)))
+        assert tf.function(fn)(x).shape == (0, 3) == got.shape
 
 
 def test_from_tf_refuses_a_loop_whose_state_carries_no_array_of_the_size():

@@ -3,8 +3,8 @@ made by tools/gen_tf_lowerings.py; CI has no TensorFlow): tf.roll, mirror pads a
 over the dynamic axis, each against NumPy at sizes 0, 1, small and the bound; the size used
 as a float, ranges of n + 1 values or of a stride, loops over the dynamic axis (tf.scan,
 tf.map_fn) and random numbers of the size, against TensorFlow's own outputs stored with
-them. Where TensorFlow refuses a size (a pad longer than the rows it mirrors) the executable
-raises an ArgumentError, never an answer.
+them. Where TensorFlow refuses a size (a pad longer than the rows it mirrors, tf.range(1, n)
+at n = 0) the executable raises an ArgumentError, never an answer.
 """
 
 from __future__ import annotations
@@ -83,9 +83,16 @@ def test_from_tf_lowerings_match_numpy_at_every_size(name, expected):
     ("scan_reverse", "add("),                         # and starts at n - 2
     ("map_fn", "get-tuple-element("),
     ("random_uniform", "rng-bit-generator("),         # Philox bits at the bound, cut to n
+    ("random_normal", "f32[<=8,3]{1,0} constant("),   # Philox normals TensorFlow folded
+    ("range_from_one", "s32[<=7]{0} set-dimension-size("),   # n - 1 values; 0 refused
+    # rows of x * 2; at n = 0 tf.function's (0, 3): XLA refuses no rows, and eager's shape
+    # is (0,) only where fn_output_signature leaves the rows' shape unknown, which the
+    # program does not say (test_frontend_tf.py runs both)
+    ("map_fn_rows", "get-tuple-element("),
 ])
 def test_from_tf_lowerings_match_tensorflows_outputs(name, check):
-    # the expected outputs are TensorFlow's (eager; its XLA lowering's for random numbers)
+    # the expected outputs are TensorFlow's (eager; its XLA lowering's for random numbers;
+    # tf.function's for map_fn_rows: tools/gen_tf_lowerings.py)
     module = module_from_lowerings(_lowering(name), ["f32[n,3]"], {"n": 8})
     assert check in print_module(module)
     exe = dynhlo.compile(module)
@@ -254,3 +261,19 @@ def test_from_tf_draws_philox_bits_at_the_bound_and_cuts_them():
 def test_from_tf_refuses_bits_the_bound_cannot_stand_for(kwargs, match):
     with pytest.raises(dynhlo.UnsupportedError, match=rf"TensorFlow's op 'Rand' .*{match}"):
         module_from_lowerings(_drawn(**kwargs), ["f32[n,3]"], {"n": 8})
+
+
+def test_from_tf_refuses_a_range_tensorflow_refuses_before_running():
+    # tf.range(1, n) at n = 0: TensorFlow's Range requires start <= limit when delta > 0; the
+    # folded program would give no values. The least size is stored in an artifact too.
+    exe = _executable("range_from_one", "f32[n,3]", 8)
+    loaded = dynhlo.deserialize(exe.serialize())
+    for run in (exe, loaded):
+        with pytest.raises(dynhlo.ArgumentError, match=r"^TensorFlow's range or shape "
+                           r"'constant\.1' has a length it computed from size 'n', of dimension "
+                           r"0 of argument 0, which has 0: it needs at least 1 \(.*Range "
+                           r"requires start <= limit when delta > 0"):
+            run(np.zeros((0, 3), np.float32))
+        for n in (1, 2, 8):   # n - 1 values from 1: NumPy's range
+            np.testing.assert_array_equal(run(np.zeros((n, 3), np.float32)),
+                                          np.arange(1, n, dtype=np.int32))

@@ -49,7 +49,7 @@ from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
 from .tf_folded import align_prefix_literals, is_prefix
 from .tf_lengths import fit_length, length_lines
 from .tf_random import drawn_as_prefix
-from .tf_requirements import mirror_pad_requirements
+from .tf_requirements import mirror_pad_requirements, range_requirements
 from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
 from .tf_sizes import read_sizes
 
@@ -117,8 +117,9 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     giving (HLO text, elided constants) as lower_tf does, with each named dimension of
     `shapes` `<=bound`: tf_module's work, with TensorFlow's lowering passed in (tests give
     texts TensorFlow wrote once). `arguments` names the function's arguments in messages.
-    The module's `shape_assertions` are the least sizes TensorFlow requires
-    (tf_requirements.py), checked by the executable before each call."""
+    The module's `shape_assertions` are the least sizes TensorFlow requires (a MirrorPad's
+    rows, a folded range's start: tf_requirements.py), checked by the executable before
+    each call."""
     bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
     lower = _remembered(lower)   # a folded length may look a lowering up again
     parsed = [parse_symbolic_shape(s) for s in shapes]
@@ -143,12 +144,15 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
                                f"of the function's {len(parsed)} arguments: it folded the "
                                "others into constants (at zeros), so it cannot take them")
     unsized = _unsized_in_entry(module, _instructions_at(base, dims))
+    lengths: list = []   # (instruction, size name, c) of each folded length n + c, s
     if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
         fit = _length_fitter(lower, base, constants, bounds)
-        module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, fit))
+        module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, fit,
+                                                lengths))
     _check_sized(module, _instructions_at(base, dims), names)
     module.shape_assertions = mirror_pad_requirements(raw, base, dims, cuts, bounds, places,
-                                                      arguments)
+                                                      arguments) + \
+        range_requirements(lengths, places, arguments)
     return module
 
 
@@ -338,12 +342,13 @@ def _unsized_in_entry(module: HloModule, marked: set[str]) -> dict[str, list[int
 
 
 def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed: list,
-                         fit) -> str:
+                         fit, lengths: list) -> str:
     """`text` with each instruction of `unsized` (name -> dimensions) followed by a
     set-dimension-size to a length computed from the argument dimension its size follows:
     `fit(token, size name)` gives the (s, c) of that length, max(0, ceil((n + c) / s))
     (tf_lengths.py: n itself where the dimension was the size at every lowering), so the
     program TensorFlow wrote at n has it; the instruction's name now names the sized value.
+    Each length's (instruction, size name, c) is appended to `lengths`.
     UnsupportedError for a dimension of no such length."""
     toks = tokens(base)
     params = entry_parameters(text)
@@ -369,6 +374,7 @@ def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed
                     "computes it (TensorFlow folded it into a constant shape)")
             p, pd = next((p, i) for p, (_, shp) in enumerate(parsed)
                          for i, dim in enumerate(shp) if dim == size_name)
+            lengths.append((name, size_name, form[1]))
             last = k == len(where) - 1
             target = defined if last else f"{defined}.dynhlo_sized{k}"
             new += length_lines(indent, f"{defined}.dynhlo_size{k}", params[p], pd, *form)

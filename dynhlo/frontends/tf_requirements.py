@@ -1,4 +1,5 @@
-"""The least sizes TensorFlow requires of an argument, checked before each call.
+"""The least sizes TensorFlow requires of an argument, checked before each call: a MirrorPad's
+rows, and a folded range's start (range_requirements).
 
 TensorFlow refuses a MirrorPad (tf.pad, mode REFLECT or SYMMETRIC) longer than the rows it
 reflects: REFLECT needs each pad < n, SYMMETRIC <= n. tf2xla writes the pad as slices of
@@ -56,3 +57,21 @@ def mirror_pad_requirements(raw: str, base: str, dims: dict, cuts: dict, bounds:
     return [SizeRequirement("mirror_pad", op, places[name], name, n,
                             arguments[places[name][0]] if arguments else None)
             for (op, name), n in sorted(least.items()) if n > 0]
+
+
+def range_requirements(lengths: list, places: dict,
+                       arguments: list | None) -> list[SizeRequirement]:
+    """One SizeRequirement per size name that a folded length max(0, ceil((n + c) / s)) with
+    c < 0 follows (`lengths`: (instruction, size name, c), tf.py): TensorFlow refuses the
+    range below n = -c (Range: start <= limit when delta > 0; Fill: a size >= 0), where the
+    folded program would give an empty one. The largest least size per name, naming the
+    first instruction that needs it. (A shape of a stride s > 1, tf.ones((n - 2) // 2),
+    TensorFlow still takes down to n + c > -s: the check refuses those few sizes too, as
+    the program cannot tell a range from a shape.)"""
+    least: dict[str, tuple[int, str]] = {}
+    for inst, name, c in lengths:
+        if c < 0 and -c > least.get(name, (0, ""))[0]:
+            least[name] = (-c, inst)
+    return [SizeRequirement("range_length", inst, places[name], name, n,
+                            arguments[places[name][0]] if arguments else None)
+            for name, (n, inst) in sorted(least.items())]
