@@ -18,7 +18,8 @@ dimension that follows a size but that nothing in the program computes (a shape 
 folded into a broadcast of a constant: tf.ones_like, or that literal) is set to a length
 computed from its argument dimension's size (n, n + 1, ceil(n / 2): tf_lengths.py, which
 may lower at a few sizes more to tell); Philox random numbers of such a shape are drawn at
-the bound and cut (tf_random.py), others refused (TensorFlow draws them at the actual
+the bound and cut (tf_random.py), ThreeFry's per the dimension XLA pairs their words along
+at the actual size (tf_threefry.py), others refused (TensorFlow draws them at the actual
 shape), and so is a large constant (elided `{...}` in TF's text, compared as arrays from the
 module's proto) whose values move. tf2xla's own bounded dims (tf.where, tf.unique,
 boolean_mask) already read `<=N` and stay as they are.
@@ -52,6 +53,7 @@ from .tf_random import drawn_as_prefix
 from .tf_requirements import mirror_pad_requirements, range_requirements
 from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
 from .tf_sizes import read_sizes
+from .tf_threefry import draw_three_fry_at_size
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -138,6 +140,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     # after the steps that count lines of `base`: this one adds lines
     marked = read_sizes(marked, _by_name(base, sizes), places, bounds)
     marked = fill_elided_constants(marked, constants)
+    marked = draw_three_fry_at_size(marked, _bits_size(base, dims, places))
     module = parse_hlo(marked)
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
@@ -195,6 +198,22 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
             sizes[i] = (n, seen[0][i])
     return dims, sizes, cuts, windows
+
+
+def _bits_size(base: str, dims: dict, places: dict):
+    """where(name): the argument dimension (parameter, dimension) whose size dimension 0 of
+    the bits of rng-bit-generator `name` of `base` follows (its tuple shape's second array),
+    or None."""
+    toks = tokens(base)
+
+    def where(name: str):
+        k = next((k for k in range(len(toks) - 1)
+                  if toks[k][0].lstrip("%") == name and toks[k + 1][0] == "="), None)
+        opened = [j for j in range(k + 2, min(k + 64, len(toks)))
+                  if toks[j][0] == "["] if k is not None else []
+        size = dims.get(opened[1] + 1) if len(opened) > 1 else None
+        return places.get(size) if size else None
+    return where
 
 
 def _remembered(lower):

@@ -7,9 +7,11 @@ bits), whatever the shape: the bits of [n, c...] are the first n rows of the bit
 [B, c...]. So an rng-bit-generator whose one dynamic dimension is its most major one (in
 its layout) may draw at the bound and be cut to n rows (from_tf sets the size, tf.py),
 provided the new state it returns is not used: it advances by the number of bits drawn,
-which differs per size. ThreeFry (rng_three_fry) puts the two words of a block at
+which differs per size. ThreeFry (rng_three_fry) numbers 64-bit outputs one block each in
+row-major order (a prefix too), but puts the two words of a block of 32-bit outputs at
 neighbouring positions of a dimension that the shape picks (its first even one): a smaller
-shape may pair other elements. It is refused, and so is XLA's older `rng` op.
+shape may pair other elements. tf_threefry.py draws those per dimension (before this module
+sees them); the ones it leaves are refused, and so is XLA's older `rng` op.
 
 May assume: `inst` is an instruction of a parsed module whose dims were marked `<=` where
 they follow a size (tf.py).
@@ -21,6 +23,7 @@ from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 
 _PREFIX_ALGORITHMS = ("rng_philox", "rng_default")
+_WIDE = ("u64", "s64", "f64")   # one ThreeFry block per element, in row-major order
 
 
 def drawn_as_prefix(inst, computation) -> str | None:
@@ -30,24 +33,28 @@ def drawn_as_prefix(inst, computation) -> str | None:
     if inst.opcode is not Opcode.RNG_BIT_GENERATOR:
         return f"XLA's {inst.opcode.value} draws no bits in a row-major order"
     algorithm = attrs.string(inst, "algorithm", "rng_default")
-    if algorithm not in _PREFIX_ALGORITHMS:
-        return (f"algorithm={algorithm} does not draw the bits of a smaller shape as the first "
-                "rows of the bound's (only Philox does; ThreeFry pairs elements along a "
-                "dimension that the shape picks)")
     bits = inst.shape.elements[1]
+    if algorithm == "rng_three_fry" and bits.element_type not in _WIDE:
+        return (f"algorithm={algorithm} pairs {bits.element_type} bits along a dimension that "
+                "the shape picks; dynhlo draws them per dimension only for u32 bits whose "
+                "size is the most major dimension alone and whose new state is unused "
+                "(tf_threefry.py)")
+    if algorithm not in _PREFIX_ALGORITHMS + ("rng_three_fry",):
+        return (f"algorithm={algorithm} does not draw the bits of a smaller shape as the first "
+                "rows of the bound's")
     dynamic = [d for d, dyn in enumerate(bits.dynamic) if dyn]
     major = bits.layout.minor_to_major[-1] if bits.layout and bits.rank else 0
     if dynamic != [major]:
         return (f"its bits {bits} follow the size in dimensions {dynamic}, not in the most "
                 f"major dimension ({major}) alone: the bits at a smaller size are not the "
                 "first rows of the bound's")
-    if _state_used(inst, computation):
+    if state_used(inst, computation):
         return ("the new state it returns is used, and it advances by the number of bits "
                 "drawn, which differs per size")
     return None
 
 
-def _state_used(inst, computation) -> bool:
+def state_used(inst, computation) -> bool:
     """True when the root of `computation` depends on tuple element 0 (the new state) of
     `inst`: through any user but a get-tuple-element of index 1."""
     live, stack = set(), [computation.root]
