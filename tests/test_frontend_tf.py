@@ -227,12 +227,39 @@ def test_from_tf_random_numbers_of_the_size_match_tensorflows_xla(fn, rtol):
         np.testing.assert_allclose(got, want, rtol=rtol, atol=0, err_msg=f"n={n}")
 
 
+def _threefry(x):
+    return x + tf.random.stateless_uniform(tf.shape(x), seed=[5, 6], alg="threefry")
+
+
+@pytest.mark.parametrize("fn,shape", [
+    (_threefry, "f32[n,3]"),     # XLA pairs rows, but columns at n = 1 (no even dimension)
+    (_threefry, "f32[n,4]"),     # rows at even n, columns at odd n
+    (_threefry, "f32[n]"),
+    (_threefry, "f32[n,2,3]"),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], minval=0, maxval=1000,
+                                           dtype=tf.int32, alg="threefry"), "f32[n,3]"),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], dtype=tf.float64,
+                                           alg="threefry"), "f32[n,3]"),   # u64: one a block
+])
+def test_from_tf_threefry_numbers_of_the_size_match_tensorflows_xla(fn, shape):
+    # ThreeFry puts a block's two u32 words side by side along the dimension XLA picks at
+    # the actual shape: drawn per picked dimension, chosen at run time (tf_threefry.py)
+    exe = dynhlo.from_tf(fn, shape, bounds={"n": 8})
+    jitted = tf.function(fn, jit_compile=True)
+    rest = [int(d) for d in shape[4:-1].split(",")[1:]]
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal([n] + rest).astype(np.float32)
+        got, want = np.asarray(exe(x)), jitted(tf.constant(x)).numpy()
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
+
+
 @pytest.mark.parametrize("fn,match", [
     (lambda x: tf.random.stateless_uniform([5, tf.shape(x)[0]], seed=[1, 2]),
      r"op 'StatelessRandomUniformV2' .*u32\[5,<=8\]\{1,0\} follow the size in dimensions "
      r"\[1\], not in the most major dimension \(0\)"),
-    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[1, 2], alg="threefry"),
-     "op 'StatelessRandomUniformV2' .*algorithm=rng_three_fry does not draw"),
+    (lambda x: tf.random.stateless_uniform([5, tf.shape(x)[0]], seed=[1, 2], alg="threefry"),
+     r"op 'StatelessRandomUniformV2' .*algorithm=rng_three_fry pairs u32 bits"),
     (lambda x: tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),   # pairs of uniforms
      "op 'StatelessRandomNormalV2' draws random numbers"),
 ])

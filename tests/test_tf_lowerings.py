@@ -84,6 +84,7 @@ def test_from_tf_lowerings_match_numpy_at_every_size(name, expected):
     ("map_fn", "get-tuple-element("),
     ("random_uniform", "rng-bit-generator("),         # Philox bits at the bound, cut to n
     ("random_normal", "f32[<=8,3]{1,0} constant("),   # Philox normals TensorFlow folded
+    ("random_threefry", "algorithm=rng_three_fry"),   # drawn per axis XLA splits, picked at n
     ("range_from_one", "s32[<=7]{0} set-dimension-size("),   # n - 1 values; 0 refused
     # rows of x * 2; at n = 0 tf.function's (0, 3): XLA refuses no rows, and eager's shape
     # is (0,) only where fn_output_signature leaves the rows' shape unknown, which the
@@ -253,8 +254,35 @@ def test_from_tf_draws_philox_bits_at_the_bound_and_cuts_them():
         np.testing.assert_array_equal(got, want)
 
 
+def test_from_tf_draws_threefry_bits_per_the_axis_xla_splits():
+    # u32 ThreeFry bits of [n, 3]: XLA pairs a block's words along rows, but along columns at
+    # n = 1 ([1, 3] has no even dimension, and 3 is the longest): drawn both ways at the
+    # bound, picked at run time. dynhlo's own generator drawn at n is the answer
+    from dynhlo.backends.cpu import rng_bits
+    module = module_from_lowerings(_drawn("rng_three_fry"), ["f32[n,3]"], {"n": 8})
+    text = print_module(module)
+    assert text.count("rng-bit-generator(") == 2 and "constant({0, 1, 0, 0, 0, 0, 0, 0, 0})" \
+        in text
+    exe = dynhlo.compile(module)
+    state = np.array([1, 2], np.uint64)
+    for n in range(9):
+        (got,) = exe(np.zeros((n, 3), np.float32))
+        want = rng_bits.generate("rng_three_fry", state, (n, 3), np.dtype(np.uint32))[1]
+        np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
+
+
+def test_threefry_axes_follow_xlas_split_rule():
+    # SplitShapeIntoHalves: the first even dimension, else the longest (the first of equal)
+    from dynhlo.frontends.tf_threefry import axes_by_size
+    assert axes_by_size((8, 3)) == [0, 1, 0, 0, 0, 0, 0, 0, 0]
+    assert axes_by_size((5, 4)) == [1, 1, 0, 1, 0, 1]
+    assert axes_by_size((6,)) == [0] * 7
+    assert axes_by_size((4, 3, 2)) == [0, 2, 0, 2, 0]
+
+
 @pytest.mark.parametrize("kwargs,match", [
-    ({"algorithm": "rng_three_fry"}, "algorithm=rng_three_fry does not draw"),
+    ({"algorithm": "rng_three_fry", "state": True}, "algorithm=rng_three_fry pairs u32 bits"),
+    ({"algorithm": "rng_three_fry", "rows": False}, "algorithm=rng_three_fry pairs u32 bits"),
     ({"rows": False}, r"follow the size in dimensions \[1\], not in the most major"),
     ({"state": True}, "the new state it returns is used"),
 ])

@@ -70,6 +70,9 @@ CASES = {
                        "f32[n,3]", 8),
     "random_normal": (lambda x: x + tf.random.stateless_normal(tf.shape(x), seed=[3, 4],
                                                                alg="philox"), "f32[n,3]", 8),
+    "random_threefry": (lambda x: x + tf.random.stateless_uniform(tf.shape(x), seed=[5, 6],
+                                                                  alg="threefry"),
+                        "f32[n,3]", 8),
     "range_from_one": (lambda x: tf.range(1, tf.shape(x)[0]), "f32[n,3]", 8),   # none at 0
     "map_fn_rows": (lambda x: tf.map_fn(lambda r: r * 2.0, x), "f32[n,3]", 8),
 }
@@ -79,8 +82,8 @@ CASES = {
 # refuses and eager's shape depends on fn_output_signature, not on the program)
 EXPECTED = {"mean_by_hand": False, "range_plus_one": False, "range_step": False,
             "range_step3": False, "scan": False, "scan_reverse": False, "map_fn": False,
-            "random_uniform": True, "random_normal": True, "range_from_one": False,
-            "map_fn_rows": "graph"}
+            "random_uniform": True, "random_normal": True, "random_threefry": True,
+            "range_from_one": False, "map_fn_rows": "graph"}
 
 _SOURCE = re.compile(r' source_file="(?:[^"\\]|\\.)*"| source_line=\d+')
 
