@@ -240,6 +240,8 @@ def _threefry(x):
                                            dtype=tf.int32, alg="threefry"), "f32[n,3]"),
     (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], dtype=tf.float64,
                                            alg="threefry"), "f32[n,3]"),   # u64: one a block
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], dtype=tf.float16,
+                                           alg="threefry"), "f32[n,5]"),   # u16: low bits
 ])
 def test_from_tf_threefry_numbers_of_the_size_match_tensorflows_xla(fn, shape):
     # ThreeFry puts a block's two u32 words side by side along the dimension XLA picks at
@@ -258,8 +260,6 @@ def test_from_tf_threefry_numbers_of_the_size_match_tensorflows_xla(fn, shape):
     (lambda x: tf.random.stateless_uniform([5, tf.shape(x)[0]], seed=[1, 2]),
      r"op 'StatelessRandomUniformV2' .*u32\[5,<=8\]\{1,0\} follow the size in dimensions "
      r"\[1\], not in the most major dimension \(0\)"),
-    (lambda x: tf.random.stateless_uniform([5, tf.shape(x)[0]], seed=[1, 2], alg="threefry"),
-     r"op 'StatelessRandomUniformV2' .*algorithm=rng_three_fry pairs u32 bits"),
     (lambda x: tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),   # pairs of uniforms
      "op 'StatelessRandomNormalV2' draws random numbers"),
 ])

@@ -36,9 +36,8 @@ def drawn_as_prefix(inst, computation) -> str | None:
     bits = inst.shape.elements[1]
     if algorithm == "rng_three_fry" and bits.element_type not in _WIDE:
         return (f"algorithm={algorithm} pairs {bits.element_type} bits along a dimension that "
-                "the shape picks; dynhlo draws them per dimension only for u32 bits whose "
-                "size is the most major dimension alone and whose new state is unused "
-                "(tf_threefry.py)")
+                "the shape picks; dynhlo draws them per dimension only where the size is "
+                "the most major dimension alone and the new state is unused (tf_threefry.py)")
     if algorithm not in _PREFIX_ALGORITHMS + ("rng_three_fry",):
         return (f"algorithm={algorithm} does not draw the bits of a smaller shape as the first "
                 "rows of the bound's")

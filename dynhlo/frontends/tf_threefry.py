@@ -19,7 +19,8 @@ The drawn bits are the bound's rows, cut to n (set-dimension-size, n read from t
 64-bit outputs take one block per element in row-major order: the first n rows are the
 bits of n rows, and tf_random.drawn_as_prefix takes them as drawn. Anything else (a size
 in another dimension, the new state used: it advances by the number of blocks, which differs
-per size; an output type other than u32) is left as written, and tf_random refuses it.
+per size) is left as written, and tf_random refuses it. Outputs of 8 or 16 bits are the low
+bits of the u32 outputs, and signed or float ones the same bits reinterpreted (XLA's rule).
 
 May assume: `text` is a marked HLO text whose dims that follow a size are `<=B` (tf.py).
 """
@@ -32,6 +33,7 @@ from ..backends.cpu.rng_bits import split_axis
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.parser import parse_hlo
+from ..hlo.types import bit_width
 from .lowering_diff import entry_parameters
 from .tf_random import state_used
 
@@ -40,7 +42,8 @@ _LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?%?(?P<name>[\w.\-]+)\s*=\
 
 
 def draw_three_fry_at_size(text: str, where_of) -> str:
-    """`text` with each ThreeFry rng-bit-generator of the entry computation whose u32 bits
+    """`text` with each ThreeFry rng-bit-generator of the entry computation whose bits (of 8
+    to 32 bits each)
     follow a size in their most major dimension alone, and whose new state is unused,
     replaced as the module doc says; `where_of(name)` is the argument dimension (parameter,
     dimension) whose size the bits' dimension 0 follows, or None."""
@@ -62,7 +65,7 @@ def draw_three_fry_at_size(text: str, where_of) -> str:
 
 
 def _drawn_per_axis(inst, entry) -> bool:
-    """True for a ThreeFry draw of u32 bits whose only dynamic dimension is dimension 0,
+    """True for a ThreeFry draw of 8 to 32 bits whose only dynamic dimension is dimension 0,
     the most major in its layout, and whose new state nothing uses."""
     if inst.opcode is not Opcode.RNG_BIT_GENERATOR or \
             attrs.string(inst, "algorithm", "rng_default") != "rng_three_fry":
@@ -70,7 +73,7 @@ def _drawn_per_axis(inst, entry) -> bool:
     bits = inst.shape.elements[1]
     major = bits.layout.minor_to_major[-1] if bits.layout and bits.rank else 0
     dynamic = [d for d, dyn in enumerate(bits.dynamic) if dyn]
-    return bits.element_type == "u32" and dynamic == [0] and major == 0 and \
+    return _width(bits.element_type) in (8, 16, 32) and dynamic == [0] and major == 0 and \
         not state_used(inst, entry)
 
 
@@ -113,10 +116,22 @@ def _draws(ind: str, root: str, inst, shape: str, param: str, pd: int) -> list[s
             chosen = f"{at_k}.bits"
     first = f"{name}.dynhlo_axis{axes[0]}"
     state_shape = str(state.shape)
+    element = bits.element_type
+    if element != "u32":   # the low bits of the u32 outputs, reinterpreted (XLA's rule)
+        width = _width(element)
+        unsigned = f"u{width}"
+        if width < 32:
+            out.append(f"{ind}{at}.low = {_shape(unsigned, dims)} convert("
+                       f"{_shape('u32', dims)} {chosen})")
+            chosen = f"{at}.low"
+        if element != unsigned:
+            out.append(f"{ind}{at}.typed = {_shape(element, dims)} bitcast-convert("
+                       f"{_shape(unsigned, dims)} {chosen})")
+            chosen = f"{at}.typed"
     sized = str(bits.with_dims(dims, (True,) + (False,) * (len(dims) - 1)))
     out += [f"{ind}{name}.dynhlo_state = {state_shape} get-tuple-element({first}.draw), "
             "index=0",
-            f"{ind}{name}.dynhlo_bits = {sized} set-dimension-size({_shape('u32', dims)} "
+            f"{ind}{name}.dynhlo_bits = {sized} set-dimension-size({_shape(element, dims)} "
             f"{chosen}, s32[] {at}.n), dimensions={{0}}",
             f"{ind}{root}{name} = {shape} tuple({state_shape} {name}.dynhlo_state, "
             f"{sized} {name}.dynhlo_bits)"]
@@ -150,6 +165,11 @@ def _draw_split(ind: str, at: str, state, dims: tuple[int, ...], k: int):
         f"{ind}{at} = {_shape('u32', dims)} slice({_shape('u32', joined)} {at}.joined), "
         f"slice={{{limits}}}",
     ], at
+
+
+def _width(element: str) -> int | None:
+    """Bits per element of random bits' type (pred is no such type)."""
+    return None if element == "pred" else bit_width(element)
 
 
 def _shape(element: str, dims) -> str:
