@@ -227,6 +227,23 @@ def test_from_tf_random_numbers_of_the_size_match_tensorflows_xla(fn, rtol):
         np.testing.assert_allclose(got, want, rtol=rtol, atol=0, err_msg=f"n={n}")
 
 
+@pytest.mark.parametrize("fn", [
+    lambda x: x[:, 0] + tf.random.stateless_normal(tf.shape(x)[:1], seed=[3, 4]),
+    lambda x: x[:, :1] + tf.random.stateless_normal(tf.shape(x[:, :1]), seed=[5, 6]),
+])
+def test_from_tf_normals_in_pairs_of_rows_match_tensorflows_xla(fn):
+    # Box-Muller normals of Philox bits drawn in pairs of rows (tf_random.slice_pairs): the
+    # same bits; XLA's log, sin and cos against NumPy's, a last bit or two apart (of cos near
+    # 0 too: an absolute error)
+    exe = dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+    jitted = tf.function(fn, jit_compile=True)
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal((n, 5)).astype(np.float32)
+        got, want = np.asarray(exe(x)), jitted(tf.constant(x)).numpy()
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=3e-7, atol=3e-7, err_msg=f"n={n}")
+
+
 def _threefry(x):
     return x + tf.random.stateless_uniform(tf.shape(x), seed=[5, 6], alg="threefry")
 
@@ -260,7 +277,12 @@ def test_from_tf_threefry_numbers_of_the_size_match_tensorflows_xla(fn, shape):
     (lambda x: tf.random.stateless_uniform([5, tf.shape(x)[0]], seed=[1, 2]),
      r"op 'StatelessRandomUniformV2' .*u32\[5,<=8\]\{1,0\} follow the size in dimensions "
      r"\[1\], not in the most major dimension \(0\)"),
-    (lambda x: tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),   # pairs of uniforms
+    # pairs of uniforms: XLA pairs the columns of [1, 5] and [3, 5] (the longest dimension),
+    # the rows of [2, 5]: only the rows are the bound's first rows
+    (lambda x: tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),
+     r"normals of StatelessRandomNormalV2 .*\[n,5\]\) along another dimension than the rows "
+     r"at n in \[1, 3\]"),
+    (lambda x: tf.random.stateless_normal([tf.shape(x)[0], 4], seed=[1, 2]),   # at odd n
      "op 'StatelessRandomNormalV2' draws random numbers"),
 ])
 def test_from_tf_refuses_random_numbers_whose_order_follows_the_shape(fn, match):
@@ -497,7 +519,7 @@ def test_from_tf_range_of_a_bound_whose_literal_is_elided():
 
 @pytest.mark.parametrize("fn,match", [
     (lambda x: x + tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),
-     "op 'StatelessRandomNormalV2' draws random numbers"),
+     "normals of StatelessRandomNormalV2 "),
     (lambda x: x + tf.random.uniform(tf.shape(x), seed=1), r"baked.*%RandomUniform"),
     (lambda x: x * tf.cast(tf.range(tf.shape(x)[0] - 1, -1, -1), x.dtype)[:, None],
      r"structure changes.*first in: %\S+ = f32\[8,1\]\{1,0\} constant\(\{ \{7\}, \{6\}"),

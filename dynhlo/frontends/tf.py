@@ -45,13 +45,13 @@ from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
-from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
-                            moving_tokens, tokens)
+from .lowering_diff import (baked, cut_slices, entry_parameters, line_at, mark_bounded,
+                            moving_tokens, sliced_dim, tokens)
 from .tf_folded import align_prefix_literals, is_prefix
 from .tf_lengths import fit_length, length_lines
-from .tf_random import drawn_as_prefix
+from .tf_random import drawn_as_prefix, pairs_refusal, slice_pairs
 from .tf_requirements import mirror_pad_requirements, range_requirements
-from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
+from .tf_rewrites import mirror_pad_slices, size_rows, size_windows, strict_slices
 from .tf_sizes import read_sizes
 from .tf_threefry import draw_three_fry_at_size
 
@@ -123,7 +123,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     rows, a folded range's start: tf_requirements.py), checked by the executable before
     each call."""
     bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
-    lower = _remembered(lower)   # a folded length may look a lowering up again
+    lower = _remembered(_with_pairs_sliced(lower))   # a folded length may look one up again
     parsed = [parse_symbolic_shape(s) for s in shapes]
     names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
     missing = [n for n in names if n not in bounds]
@@ -132,11 +132,16 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
                                f"bounds {sorted(bounds)}")
     raw, constants = lower(bounds)
     base = _without_metadata(raw)
-    dims, sizes, cuts, windows = _compare(lower, parsed, bounds, names, base, constants)
+    dims, sizes, cuts, windows, rows = _compare(lower, parsed, bounds, names, base,
+                                                constants)
+    refusal = pairs_refusal(base, _bound_at(base, dims, bounds))
+    if refusal:
+        raise UnsupportedError(f"from_tf cannot take these random normals: {refusal}")
     places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
                       for d, dim in enumerate(shape) if dim == n) for n in names}
     marked = cut_slices(mark_bounded(base, dims), base, cuts)
     marked = strict_slices(size_windows(marked, base, windows), mirror_pad_slices(raw))
+    marked = size_rows(marked, base, rows)
     # after the steps that count lines of `base`: this one adds lines
     marked = read_sizes(marked, _by_name(base, sizes), places, bounds)
     marked = fill_elided_constants(marked, constants)
@@ -160,15 +165,18 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
 
 
 def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
-             constants: list) -> tuple[dict, dict, dict, dict]:
+             constants: list) -> tuple[dict, dict, dict, dict, dict]:
     """(dimensions -> the name they follow, size constants -> (name, c): n + c, slice
     bounds that follow a size -> (kind, shift) as moving_tokens gives them, dynamic-slice
-    windows that are a size -> (parameter, dimension)): the tokens of `base` that move with
-    each name, from lowerings at two smaller sizes (lowering_diff.py)."""
+    windows that are a size -> (parameter, dimension), slice limits that are a size ->
+    (parameter, dimension)): the tokens of `base` that move with each name, from lowerings
+    at two smaller sizes (lowering_diff.py)."""
     dims: dict[int, str] = {}
     sizes: dict[int, tuple[int, int]] = {}
     cuts: dict[int, tuple[str, int]] = {}
     windows: dict[int, tuple[int, int]] = {}
+    rows: dict[int, tuple[int, int]] = {}
+    row_names: dict[int, str] = {}
     for n in names:
         seen = []
         where = next((p, d) for p, (_, shape) in enumerate(parsed)
@@ -183,7 +191,12 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                 dims.setdefault(i, n)
             seen.append(counts)
             for i, shift in short.items():   # n-k at every size, for one name only
-                if shift[0] == "window":
+                if shift[0] == "rows":
+                    row_names[i] = n
+                    if rows.setdefault(i, where) != where:
+                        raise UnsupportedError(f"a slice of the first rows follows two sizes, "
+                                               f"in: {line_at(base, tokens(base)[i][1])[:300]}")
+                elif shift[0] == "window":
                     if windows.setdefault(i, where) != where:
                         raise UnsupportedError(f"a dynamic-slice window follows two sizes, "
                                                f"in: {line_at(base, tokens(base)[i][1])[:300]}")
@@ -197,7 +210,8 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                                        f"that follows it only at some sizes, in: "
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
             sizes[i] = (n, seen[0][i])
-    return dims, sizes, cuts, windows
+    _check_rows(base, dims, row_names, bounds)
+    return dims, sizes, cuts, windows, rows
 
 
 def _bits_size(base: str, dims: dict, places: dict):
@@ -214,6 +228,37 @@ def _bits_size(base: str, dims: dict, places: dict):
         size = dims.get(opened[1] + 1) if len(opened) > 1 else None
         return places.get(size) if size else None
     return where
+
+
+def _check_rows(base: str, dims: dict, row_names: dict, bounds: dict) -> None:
+    """UnsupportedError for a slice of the first n rows (`row_names`: token -> the name of
+    n) of a dimension that does not follow n itself: y[:n] of y's m rows gives min(n, m)
+    rows in TensorFlow, and n rows of y would read past m."""
+    toks = tokens(base)
+    for i, name in row_names.items():
+        if dims.get(sliced_dim(toks, i)) != name:
+            raise baked(name, toks[i][0], str(bounds[name] - 1), bounds[name],
+                        bounds[name] - 1, line_at(base, toks[i][1]))
+
+
+def _bound_at(base: str, dims: dict, bounds: dict):
+    """bound_of(offset): the bound of the size that the number at that offset of `base`
+    follows, or None."""
+    at = {pos: i for i, (_, pos) in enumerate(tokens(base))}
+
+    def bound_of(offset: int):
+        name = dims.get(at.get(offset))
+        return bounds[name] if name else None
+    return bound_of
+
+
+def _with_pairs_sliced(lower):
+    """`lower` whose texts slice random normals drawn in pairs at every size
+    (tf_random.slice_pairs: TensorFlow writes the slice at odd sizes only)."""
+    def sliced(sizes: dict):
+        text, constants = lower(sizes)
+        return slice_pairs(text), constants
+    return sliced
 
 
 def _remembered(lower):

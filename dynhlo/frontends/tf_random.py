@@ -13,12 +13,21 @@ neighbouring positions of a dimension that the shape picks (its first even one):
 shape may pair other elements. tf_threefry.py draws those per dimension (before this module
 sees them); the ones it leaves are refused, and so is XLA's older `rng` op.
 
+tf.random.stateless_normal (its default algorithm) draws Philox bits of [ceil(n/2), 2, c...]
+and pairs them (Box-Muller): a reshape to [2 ceil(n/2), c...], which TensorFlow slices to n
+rows at odd sizes only. slice_pairs writes the slice at even sizes too (of all the rows), so
+that the lowerings compare number by number; the first n of the bound's pairs are the pairs
+at n, since the bits are.
+
 May assume: `inst` is an instruction of a parsed module whose dims were marked `<=` where
 they follow a size (tf.py).
 """
 
 from __future__ import annotations
 
+import re
+
+from ..backends.cpu.rng_bits import split_axis
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 
@@ -69,3 +78,53 @@ def state_used(inst, computation) -> bool:
             return True
         stack.extend(node.operands)
     return False
+
+
+# `%a = f32[8,3]{1,0} reshape(f32[4,2,3]{2,1,0} %b)`: pairs along a new dimension 1 made rows
+_PAIRS = re.compile(r"^(?P<indent>\s*)%?(?P<name>(?P<op>[A-Za-z][\w\-]*)\.\d+)\s*=\s*"
+                    r"(?P<type>[a-z][a-z0-9]*)\[(?P<rows>\d+)(?P<rest>(?:,\d+)*)\]"
+                    r"(?P<layout>\{[^}]*\})?\s+reshape\((?P=type)\[(?P<half>\d+),2"
+                    r"(?P=rest)\](?:\{[^}]*\})?\s+%?[\w.\-]+\)", re.M)
+
+
+def slice_pairs(text: str) -> str:
+    """`text` where each reshape of pairs of a TensorFlow op that draws random numbers
+    (`T[2k, c...] reshape(T[k, 2, c...])`) that nothing slices is followed by a slice of all
+    its rows, which its users read instead (see the module doc)."""
+    for m in reversed(list(_PAIRS.finditer(text))):
+        name, rows = m["name"], int(m["rows"])
+        drawn = re.search(rf"^\s*%?{re.escape(m['op'])}\.\d+\s*=[^\n]*? rng-bit-generator\(",
+                          text, re.M)
+        use = re.compile(rf"%{re.escape(name)}(?![\w.\-])")
+        if rows != 2 * int(m["half"]) or not drawn or \
+                re.search(rf" slice\([^()]*%{re.escape(name)}\)", text):
+            continue
+        shape = f"{m['type']}[{rows}{m['rest']}]{m['layout'] or ''}"
+        dims = [rows] + [int(d) for d in m["rest"].split(",") if d]
+        limits = ", ".join(f"[0:{d}]" for d in dims)
+        line = (f"\n{m['indent']}%{name}.dynhlo_pairs = {shape} slice({shape} %{name}), "
+                f"slice={{{limits}}}")
+        end = text.index("\n", m.end()) if "\n" in text[m.end():] else len(text)
+        text = text[:end] + use.sub(f"%{name}.dynhlo_pairs", text[end:])
+        text = text[:end] + line + text[end:]
+    return text
+
+
+def pairs_refusal(base: str, bound_of) -> str | None:
+    """Why the normals drawn in pairs in `base` (the lowering at the bounds) cannot be its
+    first rows at some size, or None: XLA pairs them along the dimension SplitShapeIntoHalves
+    picks at the actual shape (the first even one, else the longest), and only pairs of rows
+    are the bound's first rows. `bound_of(offset)` is the bound of the size that the number
+    at that offset of `base` follows, or None where it follows none."""
+    for m in _PAIRS.finditer(base):
+        bound = bound_of(m.start("rows"))
+        rest = tuple(int(d) for d in m["rest"].split(",") if d)
+        if bound is None:
+            continue
+        other = [n for n in range(1, bound + 1) if split_axis((n,) + rest) != 0]
+        if other:
+            return (f"XLA pairs the normals of {m['op']} (a Box-Muller transform of [n{m['rest']}]"
+                    f") along another dimension than the rows at n in {other} (the first even "
+                    "dimension, else the longest), where the bound's pairs of rows cannot stand "
+                    "for them")
+    return None
