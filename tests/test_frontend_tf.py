@@ -369,6 +369,16 @@ def test_mark_bounded_leaves_a_bound_tf2xla_wrote():
     assert marked == "%w.1 = s32[<=8,2]{1,0} parameter(0)\n%x.2 = f32[<=8]{0} parameter(1)"
 
 
+def test_from_tf_reads_the_first_n_rows_of_more():
+    # the first n of 2n rows: XLA's slice of a dynamic dimension would keep all 2n; the
+    # slice reads n from x at run time (tf_rewrites.size_rows)
+    fn = lambda x: tf.concat([x * 2.0, x], 0)[:tf.shape(x)[0]] + 1.0  # noqa: E731
+    exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        np.testing.assert_array_equal(exe(x), fn(tf.constant(x)).numpy(), err_msg=f"n={n}")
+
+
 def test_from_tf_slices_to_a_size_only_the_dims_of_that_size():
     # x[1::2] and x[2:] cut x's own rows at each size: XLA's dynamic slice rule gives its size
     def own(x):

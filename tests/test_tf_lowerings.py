@@ -64,6 +64,7 @@ def _causal_attention(x):
     ("range_mask", _cumulative),   # (i >= j) of tf.range(n) twice, matrix times x
     ("range_only", lambda x: np.arange(len(x), dtype=np.int32) * 2),
     ("causal_attention", _causal_attention),   # a band_part mask TensorFlow folded
+    ("concat_first_rows", lambda x: x * 2 + 1),   # the first n of 2n rows: n from x
 ])
 def test_from_tf_lowerings_match_numpy_at_every_size(name, expected):
     exe = _executable(name, "f32[n,3]", 8)
@@ -85,6 +86,7 @@ def test_from_tf_lowerings_match_numpy_at_every_size(name, expected):
     ("random_uniform", "rng-bit-generator("),         # Philox bits at the bound, cut to n
     ("random_normal", "f32[<=8,3]{1,0} constant("),   # Philox normals TensorFlow folded
     ("random_threefry", "algorithm=rng_three_fry"),   # drawn per axis XLA splits, picked at n
+    ("normal_rows", ".dynhlo_rows = f32[<=8]{0} set-dimension-size("),   # pairs of rows, cut
     ("range_from_one", "s32[<=7]{0} set-dimension-size("),   # n - 1 values; 0 refused
     # rows of x * 2; at n = 0 tf.function's (0, 3): XLA refuses no rows, and eager's shape
     # is (0,) only where fn_output_signature leaves the rows' shape unknown, which the
@@ -305,3 +307,27 @@ def test_from_tf_refuses_a_range_tensorflow_refuses_before_running():
         for n in (1, 2, 8):   # n - 1 values from 1: NumPy's range
             np.testing.assert_array_equal(run(np.zeros((n, 3), np.float32)),
                                           np.arange(1, n, dtype=np.int32))
+
+
+def test_from_tf_refuses_normals_xla_pairs_along_columns_at_some_size():
+    # tf.random.stateless_normal of [n, 3]: Box-Muller pairs along the rows at n >= 2, along
+    # the columns at n = 1 ([1, 3]: no even dimension, 3 the longest), where the bound's
+    # pairs of rows are other numbers: refused, never a guess
+    with pytest.raises(dynhlo.UnsupportedError, match=r"pairs the normals of "
+                       r"StatelessRandomNormalV2 \(a Box-Muller transform of \[n,3\]\) along "
+                       r"another dimension than the rows at n in \[1\]"):
+        module_from_lowerings(_lowering("normal_pairs_cols"), ["f32[n,3]"], {"n": 8})
+
+
+FIRST_ROWS_OF_ANOTHER = ("HloModule m\n\nENTRY %main (x: f32[{n},5], y: f32[{m},5]) -> "
+                         "f32[{n},5] {{\n  %x = f32[{n},5]{{1,0}} parameter(0)\n"
+                         "  %y = f32[{m},5]{{1,0}} parameter(1)\n"
+                         "  ROOT %s = f32[{n},5]{{1,0}} slice(f32[{m},5]{{1,0}} %y), "
+                         "slice={{[0:{n}], [0:5]}}\n}}\n")
+
+
+def test_from_tf_refuses_the_first_n_rows_of_another_size():
+    # y[:n] of y's m rows: TensorFlow gives min(n, m) rows; n rows would read past m
+    with pytest.raises(dynhlo.UnsupportedError, match=r"'8' becomes '7'.*slice\("):
+        module_from_lowerings(lambda sizes: (FIRST_ROWS_OF_ANOTHER.format(**sizes), []),
+                              ["f32[n,5]", "f32[m,5]"], {"n": 8, "m": 8})
