@@ -42,11 +42,10 @@ _LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?%?(?P<name>[\w.\-]+)\s*=\
 
 
 def draw_three_fry_at_size(text: str, where_of) -> str:
-    """`text` with each ThreeFry rng-bit-generator of the entry computation whose bits (of 8
-    to 32 bits each)
-    follow a size in their most major dimension alone, and whose new state is unused,
-    replaced as the module doc says; `where_of(name)` is the argument dimension (parameter,
-    dimension) whose size the bits' dimension 0 follows, or None."""
+    """`text` with each ThreeFry rng-bit-generator of the entry computation whose bits (8 to
+    32 each) follow a size in their most major dimension alone, and whose new state is
+    unused, replaced as the module doc says; `where_of(name)` is the argument dimension
+    (parameter, dimension) whose size the bits' dimension 0 follows, or None."""
     if "rng_three_fry" not in text:
         return text
     entry = parse_hlo(text).entry
