@@ -8,7 +8,9 @@ ArtifactError. The executable comes from TensorFlow's stored lowerings (CI has n
 
 from __future__ import annotations
 
+import json
 import os
+import random
 
 import numpy as np
 import pytest
@@ -16,6 +18,7 @@ import pytest
 import dynhlo
 from dynhlo.runtime import artifact, stored_requirements
 from test_artifact import resection, resign
+from test_fuzz_artifacts import WEIRD, mutate_json, nested_dumps
 from test_tf_lowerings import _executable, _rows
 
 # tf.pad(x, [[2, 1], [1, 1]], mode="REFLECT"): TensorFlow requires each pad < n, so n >= 3
@@ -149,3 +152,42 @@ def test_golden_version_3_artifact_keeps_loading_with_its_requirement():
     assert "which has 2: it needs at least 3 (TensorFlow refuses" in _refusal(exe, 2)
     np.testing.assert_array_equal(exe(_rows(4, 3)),
                                   np.pad(_rows(4, 3), REFLECT_PADS, mode="reflect"))
+
+
+def test_fuzzed_stored_requirements_load_and_check_or_are_artifact_errors(pad_exe):
+    """Seeded mutations (WEIRD values, deletions, deep nesting) of the stored requirements: a
+    load is an ArtifactError or an executable whose calls raise only dynhlo's errors (an
+    ArgumentError, or with a weaker stored least the program's own DynamicSizeError)."""
+    blob = pad_exe.serialize()
+    rng = random.Random(20261202)
+    outcomes = {"refused": 0, "loaded": 0}
+    for _ in range(200):
+        seed = rng.randrange(2**32)
+        one = random.Random(seed)
+        mutated = mutate_json(one, STORED) if one.random() < 0.8 else one.choice(WEIRD)
+        marker = "__REQUIREMENTS__"
+        signed = _with(blob, marker)
+        try:
+            exe = dynhlo.deserialize(_replace_raw(signed, json.dumps(marker),
+                                                  nested_dumps(mutated)))
+        except dynhlo.ArtifactError:
+            outcomes["refused"] += 1
+            continue
+        outcomes["loaded"] += 1
+        for n in (0, 4):
+            try:
+                exe(_rows(n, 3))
+            except (dynhlo.ArgumentError, dynhlo.DynamicSizeError):
+                pass
+    assert outcomes["refused"] > 50 and outcomes["loaded"] > 0, (outcomes, seed)
+
+
+def _replace_raw(blob: bytes, old: str, new: str) -> bytes:
+    """`blob` with `old` in its header's JSON text replaced by `new`, re-signed."""
+    import hashlib
+    import struct
+    length = struct.unpack_from("<Q", blob, 12)[0]
+    body = blob[52:52 + length].decode().replace(old, new, 1).encode()
+    prelude = struct.pack("<IQ", struct.unpack_from("<I", blob, 8)[0], len(body))
+    return blob[:8] + prelude + hashlib.sha256(prelude + body).digest() + body + \
+        blob[52 + length:]
