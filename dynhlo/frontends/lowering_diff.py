@@ -64,7 +64,8 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
                   size: int) -> tuple[set[int], dict[int, int], dict[int, tuple[str, int]]]:
     """(dimensions, size constants -> c where they are the size + c, slice bounds that follow
     the size -> ("limit", k) for a limit k < 0 short of it, ("start", k) for a start k < 0
-    before a limit at it): token
+    before a limit at it, ("rows", 0) for a limit that is the size itself, of more rows,
+    ("window", 0) for a dynamic-slice window that is the size): token
     indices of `base` (lowered at the bound) that move to `other` (lowered with `name` at
     `size`) as the module doc allows; an UnsupportedError quoting the line where anything
     else moves."""
@@ -93,9 +94,6 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
                 # rows of pairs: tf.random.stateless_normal's), read whole at every size
             if cuts.get(i - 2, ("",))[0] == "start":
                 continue  # the end of a window of the last rows: its start says how it moves
-            if _size_rows(a, b, i, bound, size) and entry[0] <= pos < entry[1]:
-                cuts[i] = ("rows", 0)   # the first n rows of more: sized from an argument
-                continue
         if ta.isdigit() and tb.isdigit() and int(ta) - bound == int(tb) - size and \
                 _is_scalar_size_constant(a, i):
             constants[i] = int(ta) - bound   # n + c, in any computation (a loop's condition)
@@ -107,6 +105,9 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
         shift = _tail_start(a, b, i, bound, size)
         if shift is not None:
             cuts[i] = ("start", shift)
+            continue
+        if _size_rows(a, b, i, bound, size) and entry[0] <= pos < entry[1]:
+            cuts[i] = ("rows", 0)   # the first n rows of more: sized from an argument
             continue
         if _cumulative_window(line_at(base, pos), line_at(other, b[i][1]), bound, size):
             continue
