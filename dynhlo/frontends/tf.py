@@ -45,15 +45,15 @@ from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
-from .lowering_diff import (baked, cut_slices, entry_parameters, line_at, mark_bounded,
-                            moving_tokens, sliced_dim, tokens)
+from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
+                            moving_tokens, tokens)
 from .tf_folded import align_prefix_literals, is_prefix
 from .tf_lengths import fit_length, length_lines
 from .tf_random import drawn_as_prefix, pairs_refusal, slice_pairs
 from .tf_requirements import mirror_pad_requirements, range_requirements
-from .tf_rewrites import mirror_pad_slices, size_rows, size_windows, strict_slices
+from .tf_rewrites import check_rows, mirror_pad_slices, size_rows, size_windows, strict_slices
 from .tf_sizes import read_sizes
-from .tf_threefry import draw_three_fry_at_size
+from .tf_threefry import bits_size, draw_three_fry_at_size
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -134,7 +134,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     base = _without_metadata(raw)
     dims, sizes, cuts, windows, rows = _compare(lower, parsed, bounds, names, base,
                                                 constants)
-    refusal = pairs_refusal(base, _bound_at(base, dims, bounds))
+    refusal = pairs_refusal(base, dims, bounds)
     if refusal:
         raise UnsupportedError(f"from_tf cannot take these random normals: {refusal}")
     places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
@@ -145,7 +145,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     # after the steps that count lines of `base`: this one adds lines
     marked = read_sizes(marked, _by_name(base, sizes), places, bounds)
     marked = fill_elided_constants(marked, constants)
-    marked = draw_three_fry_at_size(marked, _bits_size(base, dims, places))
+    marked = draw_three_fry_at_size(marked, bits_size(base, dims, places))
     module = parse_hlo(marked)
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
@@ -210,46 +210,8 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                                        f"that follows it only at some sizes, in: "
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
             sizes[i] = (n, seen[0][i])
-    _check_rows(base, dims, row_names, bounds)
+    check_rows(base, dims, row_names, bounds)
     return dims, sizes, cuts, windows, rows
-
-
-def _bits_size(base: str, dims: dict, places: dict):
-    """where(name): the argument dimension (parameter, dimension) whose size dimension 0 of
-    the bits of rng-bit-generator `name` of `base` follows (its tuple shape's second array),
-    or None."""
-    toks = tokens(base)
-
-    def where(name: str):
-        k = next((k for k in range(len(toks) - 1)
-                  if toks[k][0].lstrip("%") == name and toks[k + 1][0] == "="), None)
-        opened = [j for j in range(k + 2, min(k + 64, len(toks)))
-                  if toks[j][0] == "["] if k is not None else []
-        size = dims.get(opened[1] + 1) if len(opened) > 1 else None
-        return places.get(size) if size else None
-    return where
-
-
-def _check_rows(base: str, dims: dict, row_names: dict, bounds: dict) -> None:
-    """UnsupportedError for a slice of the first n rows (`row_names`: token -> the name of
-    n) of a dimension that does not follow n itself: y[:n] of y's m rows gives min(n, m)
-    rows in TensorFlow, and n rows of y would read past m."""
-    toks = tokens(base)
-    for i, name in row_names.items():
-        if dims.get(sliced_dim(toks, i)) != name:
-            raise baked(name, toks[i][0], str(bounds[name] - 1), bounds[name],
-                        bounds[name] - 1, line_at(base, toks[i][1]))
-
-
-def _bound_at(base: str, dims: dict, bounds: dict):
-    """bound_of(offset): the bound of the size that the number at that offset of `base`
-    follows, or None."""
-    at = {pos: i for i, (_, pos) in enumerate(tokens(base))}
-
-    def bound_of(offset: int):
-        name = dims.get(at.get(offset))
-        return bounds[name] if name else None
-    return bound_of
 
 
 def _with_pairs_sliced(lower):

@@ -30,6 +30,7 @@ import re
 from ..backends.cpu.rng_bits import split_axis
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
+from .lowering_diff import tokens
 
 _PREFIX_ALGORITHMS = ("rng_philox", "rng_default")
 _WIDE = ("u64", "s64", "f64")   # one ThreeFry block per element, in row-major order
@@ -110,12 +111,13 @@ def slice_pairs(text: str) -> str:
     return text
 
 
-def pairs_refusal(base: str, bound_of) -> str | None:
+def pairs_refusal(base: str, dims: dict, bounds: dict) -> str | None:
     """Why the normals drawn in pairs in `base` (the lowering at the bounds) cannot be its
     first rows at some size, or None: XLA pairs them along the dimension SplitShapeIntoHalves
     picks at the actual shape (the first even one, else the longest), and only pairs of rows
-    are the bound's first rows. `bound_of(offset)` is the bound of the size that the number
-    at that offset of `base` follows, or None where it follows none."""
+    are the bound's first rows. `dims` maps tokens of `base` to the size names they follow,
+    `bounds` names to bounds."""
+    bound_of = _bound_at(base, dims, bounds)
     for m in _PAIRS.finditer(base):
         bound = bound_of(m.start("rows"))
         rest = tuple(int(d) for d in m["rest"].split(",") if d)
@@ -128,3 +130,14 @@ def pairs_refusal(base: str, bound_of) -> str | None:
                     "dimension, else the longest), where the bound's pairs of rows cannot stand "
                     "for them")
     return None
+
+
+def _bound_at(base: str, dims: dict, bounds: dict):
+    """bound_of(offset): the bound of the size that the number at that offset of `base`
+    follows, or None."""
+    at = {pos: i for i, (_, pos) in enumerate(tokens(base))}
+
+    def bound_of(offset: int):
+        name = dims.get(at.get(offset))
+        return bounds[name] if name else None
+    return bound_of

@@ -27,7 +27,8 @@ import re
 
 from ..errors import UnsupportedError
 from ..hlo.values import parse_shape
-from .lowering_diff import SLICE_LINE, dynamic_starts, entry_parameters, line_at, tokens
+from .lowering_diff import (SLICE_LINE, baked, dynamic_starts, entry_parameters, line_at,
+                            sliced_dim, tokens)
 
 _DEFINED = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=")
 _DYNAMIC_SLICE_LINE = re.compile(
@@ -168,3 +169,14 @@ def size_rows(text: str, base: str, rows: dict[int, tuple[int, int]]) -> str:
             f"{m['operand']}, s32[] {at}.n), dimensions={{{entry}}}",
             lines[number][:start] + f"{sized} {at}" + lines[number][end:]]
     return "\n".join(lines)
+
+
+def check_rows(base: str, dims: dict, row_names: dict, bounds: dict) -> None:
+    """UnsupportedError for a slice of the first n rows (`row_names`: token -> the name of
+    n) of a dimension that does not follow n itself: y[:n] of y's m rows gives min(n, m)
+    rows in TensorFlow, and n rows of y would read past m."""
+    toks = tokens(base)
+    for i, name in row_names.items():
+        if dims.get(sliced_dim(toks, i)) != name:
+            raise baked(name, toks[i][0], str(bounds[name] - 1), bounds[name],
+                        bounds[name] - 1, line_at(base, toks[i][1]))

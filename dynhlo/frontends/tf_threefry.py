@@ -34,7 +34,7 @@ from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.parser import parse_hlo
 from ..hlo.types import bit_width
-from .lowering_diff import entry_parameters
+from .lowering_diff import entry_parameters, tokens
 from .tf_random import state_used
 
 _LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?%?(?P<name>[\w.\-]+)\s*=\s*"
@@ -61,6 +61,23 @@ def draw_three_fry_at_size(text: str, where_of) -> str:
         lines[number:number + 1] = _draws(m["indent"], m["root"] or "", inst, m["shape"],
                                           params[where[0]], where[1])
     return "\n".join(lines)
+
+
+def bits_size(base: str, dims: dict, places: dict):
+    """where(name): the argument dimension (parameter, dimension) whose size dimension 0 of
+    the bits of rng-bit-generator `name` of `base` follows (its tuple shape's second array),
+    or None."""
+    toks = tokens(base)
+
+    def where(name: str):
+        k = next((k for k in range(len(toks) - 1)
+                  if toks[k][0].lstrip("%") == name and toks[k + 1][0] == "="), None)
+        opened = [j for j in range(k + 2, min(k + 64, len(toks)))
+                  if toks[j][0] == "["] if k is not None else []
+        size = dims.get(opened[1] + 1) if len(opened) > 1 else None
+        return places.get(size) if size else None
+    return where
+
 
 
 def _drawn_per_axis(inst, entry) -> bool:
@@ -175,4 +192,4 @@ def _shape(element: str, dims) -> str:
     return f"{element}[{','.join(map(str, dims))}]"
 
 
-__all__ = ["axes_by_size", "draw_three_fry_at_size"]
+__all__ = ["axes_by_size", "bits_size", "draw_three_fry_at_size"]
