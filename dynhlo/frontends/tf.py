@@ -13,7 +13,9 @@ smaller sizes are the first of the bound's (tf.range(n), folded) is one literal 
 values (tf_folded.py); anything else that moves means the size is baked into the program:
 from_tf refuses and quotes that line, since running it at another size would be silently
 wrong. The fixed rows a MirrorPad reflects must exist at run time, as TensorFlow requires
-(tf_rewrites.py), and the least size is checked before each call (tf_requirements.py). A
+(tf_rewrites.py), and the least size is checked before each call (tf_requirements.py), as
+is that of a range TensorFlow folded (tf.range(1, n) needs n >= 1, where TensorFlow's Range
+refuses a start past the limit). A
 dimension that follows a size but that nothing in the program computes (a shape TensorFlow
 folded into a broadcast of a constant: tf.ones_like, or that literal) is set to a length
 computed from its argument dimension's size (n, n + 1, ceil(n / 2): tf_lengths.py, which
@@ -461,6 +463,7 @@ def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_opti
         UnsupportedError: tensorflow missing (`pip install "dynhlo[tf]"`), a name without a
             bound, or a size baked into the program (the message quotes the HLO line).
         ArgumentError: at call time, a size below the least TensorFlow accepts (a MirrorPad
-            longer than the rows it reflects), naming the op, the argument and both sizes.
+            longer than the rows it reflects, a range whose start passes its limit), naming
+            the op, the argument and both sizes; a saved artifact keeps the check.
     """
     return compile_module(tf_module(fn, list(shapes), dict(bounds)), backend, **compile_options)
