@@ -238,7 +238,7 @@ def test_tf_folded_shape_is_sized_from_its_argument():
     unsized = _unsized_in_entry(dynhlo.parse_hlo(marked), _instructions_at(base, dims))
     assert unsized == {"ones": [0], "twos": [0]}
     text = _size_from_arguments(marked, base, unsized, dims, [("f32", ["n", 3])],
-                                lambda token, name: (1, 0))
+                                lambda token, name: (1, 0), [])
     assert "%ones = f32[<=8,3]{1,0} set-dimension-size(" in text
     exe = dynhlo.compile(text)
     for n in (0, 1, 5, 8):

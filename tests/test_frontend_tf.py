@@ -227,13 +227,62 @@ def test_from_tf_random_numbers_of_the_size_match_tensorflows_xla(fn, rtol):
         np.testing.assert_allclose(got, want, rtol=rtol, atol=0, err_msg=f"n={n}")
 
 
+@pytest.mark.parametrize("fn", [
+    lambda x: x[:, 0] + tf.random.stateless_normal(tf.shape(x)[:1], seed=[3, 4]),
+    lambda x: x[:, :1] + tf.random.stateless_normal(tf.shape(x[:, :1]), seed=[5, 6]),
+])
+def test_from_tf_normals_in_pairs_of_rows_match_tensorflows_xla(fn):
+    # Box-Muller normals of Philox bits drawn in pairs of rows (tf_random.slice_pairs): the
+    # same bits; XLA's log, sin and cos against NumPy's, a last bit or two apart (of cos near
+    # 0 too: an absolute error)
+    exe = dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
+    jitted = tf.function(fn, jit_compile=True)
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal((n, 5)).astype(np.float32)
+        got, want = np.asarray(exe(x)), jitted(tf.constant(x)).numpy()
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=3e-7, atol=3e-7, err_msg=f"n={n}")
+
+
+def _threefry(x):
+    return x + tf.random.stateless_uniform(tf.shape(x), seed=[5, 6], alg="threefry")
+
+
+@pytest.mark.parametrize("fn,shape", [
+    (_threefry, "f32[n,3]"),     # XLA pairs rows, but columns at n = 1 (no even dimension)
+    (_threefry, "f32[n,4]"),     # rows at even n, columns at odd n
+    (_threefry, "f32[n]"),
+    (_threefry, "f32[n,2,3]"),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], minval=0, maxval=1000,
+                                           dtype=tf.int32, alg="threefry"), "f32[n,3]"),
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], dtype=tf.float64,
+                                           alg="threefry"), "f32[n,3]"),   # u64: one a block
+    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[3, 4], dtype=tf.float16,
+                                           alg="threefry"), "f32[n,5]"),   # u16: low bits
+])
+def test_from_tf_threefry_numbers_of_the_size_match_tensorflows_xla(fn, shape):
+    # ThreeFry puts a block's two u32 words side by side along the dimension XLA picks at
+    # the actual shape: drawn per picked dimension, chosen at run time (tf_threefry.py)
+    exe = dynhlo.from_tf(fn, shape, bounds={"n": 8})
+    jitted = tf.function(fn, jit_compile=True)
+    rest = [int(d) for d in shape[4:-1].split(",")[1:]]
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal([n] + rest).astype(np.float32)
+        got, want = np.asarray(exe(x)), jitted(tf.constant(x)).numpy()
+        assert got.shape == want.shape and got.dtype == want.dtype
+        np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
+
+
 @pytest.mark.parametrize("fn,match", [
     (lambda x: tf.random.stateless_uniform([5, tf.shape(x)[0]], seed=[1, 2]),
      r"op 'StatelessRandomUniformV2' .*u32\[5,<=8\]\{1,0\} follow the size in dimensions "
      r"\[1\], not in the most major dimension \(0\)"),
-    (lambda x: tf.random.stateless_uniform(tf.shape(x), seed=[1, 2], alg="threefry"),
-     "op 'StatelessRandomUniformV2' .*algorithm=rng_three_fry does not draw"),
-    (lambda x: tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),   # pairs of uniforms
+    # pairs of uniforms: XLA pairs the columns of [1, 5] and [3, 5] (the longest dimension),
+    # the rows of [2, 5]: only the rows are the bound's first rows
+    (lambda x: tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),
+     r"normals of StatelessRandomNormalV2 .*\[n,5\]\) along another dimension than the rows "
+     r"at n in \[1, 3\]"),
+    (lambda x: tf.random.stateless_normal([tf.shape(x)[0], 4], seed=[1, 2]),   # at odd n
      "op 'StatelessRandomNormalV2' draws random numbers"),
 ])
 def test_from_tf_refuses_random_numbers_whose_order_follows_the_shape(fn, match):
@@ -318,6 +367,16 @@ def test_mark_bounded_leaves_a_bound_tf2xla_wrote():
     other = base.replace("8", "7")
     marked = mark_bounded(base, moving_tokens(base, other, "n", 8, 7)[0])
     assert marked == "%w.1 = s32[<=8,2]{1,0} parameter(0)\n%x.2 = f32[<=8]{0} parameter(1)"
+
+
+def test_from_tf_reads_the_first_n_rows_of_more():
+    # the first n of 2n rows: XLA's slice of a dynamic dimension would keep all 2n; the
+    # slice reads n from x at run time (tf_rewrites.size_rows)
+    fn = lambda x: tf.concat([x * 2.0, x], 0)[:tf.shape(x)[0]] + 1.0  # noqa: E731
+    exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        np.testing.assert_array_equal(exe(x), fn(tf.constant(x)).numpy(), err_msg=f"n={n}")
 
 
 def test_from_tf_slices_to_a_size_only_the_dims_of_that_size():
@@ -470,7 +529,7 @@ def test_from_tf_range_of_a_bound_whose_literal_is_elided():
 
 @pytest.mark.parametrize("fn,match", [
     (lambda x: x + tf.random.stateless_normal(tf.shape(x), seed=[1, 2]),
-     "op 'StatelessRandomNormalV2' draws random numbers"),
+     "normals of StatelessRandomNormalV2 "),
     (lambda x: x + tf.random.uniform(tf.shape(x), seed=1), r"baked.*%RandomUniform"),
     (lambda x: x * tf.cast(tf.range(tf.shape(x)[0] - 1, -1, -1), x.dtype)[:, None],
      r"structure changes.*first in: %\S+ = f32\[8,1\]\{1,0\} constant\(\{ \{7\}, \{6\}"),
@@ -500,16 +559,36 @@ def test_from_tf_ranges_of_a_length_that_follows_the_size(fn):
         np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
 
 
-def test_from_tf_range_that_tensorflow_refuses_at_zero():
-    # tf.range(1, n): n - 1 values; TensorFlow refuses n = 0 (start > limit), dynhlo gives none
-    fn = lambda x: tf.range(1, tf.shape(x)[0])  # noqa: E731
+@pytest.mark.parametrize("fn,least", [
+    (lambda x: tf.range(1, tf.shape(x)[0]), 1),                   # n - 1 values
+    (lambda x: tf.range(0, tf.shape(x)[0] - 3, 2), 3),            # ceil((n - 3) / 2)
+    (lambda x: x[1:] * tf.cast(tf.range(1, tf.shape(x)[0]), x.dtype)[:, None], 1),
+    (lambda x: tf.ones(tf.shape(x)[0] - 2), 2),                   # Fill of n - 2
+])
+def test_from_tf_range_that_tensorflow_refuses_at_small_sizes(fn, least):
+    # TensorFlow refuses a range whose start passes its limit (Range: start <= limit when
+    # delta > 0), and a shape of negative size (Fill), eager and in XLA alike; dynhlo
+    # refuses the same sizes before running, also once saved and loaded
     exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
-    for n in (1, 2, 8):
-        np.testing.assert_array_equal(exe(np.zeros((n, 3), np.float32)),
-                                      fn(tf.zeros((n, 3))).numpy())
-    with pytest.raises(tf.errors.InvalidArgumentError, match="start <= limit"):
-        fn(tf.zeros((0, 3)))
-    assert exe(np.zeros((0, 3), np.float32)).shape == (0,)
+    loaded = dynhlo.deserialize(exe.serialize())
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
+        if n < least:
+            with pytest.raises((tf.errors.InvalidArgumentError, ValueError),
+                               match="start <= limit|must be >= 0|used for shape: -"):
+                tf.function(fn, jit_compile=True)(tf.constant(x))
+            with pytest.raises(tf.errors.InvalidArgumentError):
+                fn(tf.constant(x))
+            for run in (exe, loaded):
+                with pytest.raises(dynhlo.ArgumentError, match=rf"of argument 0 'x', which "
+                                   rf"has {n}: it needs at least {least} "):
+                    run(x)
+            continue
+        want = fn(tf.constant(x)).numpy()
+        for run in (exe, loaded):
+            got = np.asarray(run(x))
+            assert got.shape == want.shape and got.dtype == want.dtype, n
+            np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
 
 
 def test_from_tf_refuses_a_length_of_no_range():
@@ -556,8 +635,26 @@ def test_from_tf_loops_over_the_dynamic_axis_match_tensorflow(fn, empty):
             exe(x)
     elif empty == "eager":
         np.testing.assert_array_equal(exe(x), fn(tf.constant(x)).numpy())
-    else:   # TensorFlow's eager map_fn of no rows is f32[0], its XLA lowering refuses them
-        assert fn(tf.constant(x)).shape == (0,) and np.asarray(exe(x)).shape == empty
+    else:   # TensorFlow's tf.function gives rows of no rows; its XLA lowering refuses them
+        assert np.asarray(exe(x)).shape == empty == tf.function(fn)(tf.constant(x)).shape
+        with pytest.raises(tf.errors.InvalidArgumentError, match="TensorListGetItem"):
+            tf.function(fn, jit_compile=True)(tf.constant(x))
+
+
+def test_from_tf_map_fn_of_no_rows_is_tf_functions_shape():
+    # eager map_fn of no rows stacks an empty TensorArray: f32[0] where fn_output_signature
+    # leaves the rows' shape unknown (the default), f32[0, 3] where it gives it. A lowering
+    # records no such thing (TensorFlow's XLA programs have rows of 3 at every size, and
+    # refuse no rows), so dynhlo's answer is tf.function's, (0, 3) for both
+    x = tf.zeros((0, 3))
+    default = lambda x: tf.map_fn(lambda r: r * 2.0, x)  # noqa: E731
+    signed = lambda x: tf.map_fn(lambda r: r * 2.0, x,  # noqa: E731
+                                 fn_output_signature=tf.TensorSpec([3], tf.float32))
+    assert default(x).shape == (0,) and signed(x).shape == (0, 3)
+    exes = [dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8}) for fn in (default, signed)]
+    for fn, exe in zip((default, signed), exes, strict=True):
+        got = np.asarray(exe(np.zeros((0, 3), np.float32)))
+        assert tf.function(fn)(x).shape == (0, 3) == got.shape
 
 
 def test_from_tf_refuses_a_loop_whose_state_carries_no_array_of_the_size():

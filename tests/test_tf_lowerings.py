@@ -3,8 +3,8 @@ made by tools/gen_tf_lowerings.py; CI has no TensorFlow): tf.roll, mirror pads a
 over the dynamic axis, each against NumPy at sizes 0, 1, small and the bound; the size used
 as a float, ranges of n + 1 values or of a stride, loops over the dynamic axis (tf.scan,
 tf.map_fn) and random numbers of the size, against TensorFlow's own outputs stored with
-them. Where TensorFlow refuses a size (a pad longer than the rows it mirrors) the executable
-raises an ArgumentError, never an answer.
+them. Where TensorFlow refuses a size (a pad longer than the rows it mirrors, tf.range(1, n)
+at n = 0) the executable raises an ArgumentError, never an answer.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ def _causal_attention(x):
     ("range_mask", _cumulative),   # (i >= j) of tf.range(n) twice, matrix times x
     ("range_only", lambda x: np.arange(len(x), dtype=np.int32) * 2),
     ("causal_attention", _causal_attention),   # a band_part mask TensorFlow folded
+    ("concat_first_rows", lambda x: x * 2 + 1),   # the first n of 2n rows: n from x
 ])
 def test_from_tf_lowerings_match_numpy_at_every_size(name, expected):
     exe = _executable(name, "f32[n,3]", 8)
@@ -83,9 +84,18 @@ def test_from_tf_lowerings_match_numpy_at_every_size(name, expected):
     ("scan_reverse", "add("),                         # and starts at n - 2
     ("map_fn", "get-tuple-element("),
     ("random_uniform", "rng-bit-generator("),         # Philox bits at the bound, cut to n
+    ("random_normal", "f32[<=8,3]{1,0} constant("),   # Philox normals TensorFlow folded
+    ("random_threefry", "algorithm=rng_three_fry"),   # drawn per axis XLA splits, picked at n
+    ("normal_rows", ".dynhlo_rows = f32[<=8]{0} set-dimension-size("),   # pairs of rows, cut
+    ("range_from_one", "s32[<=7]{0} set-dimension-size("),   # n - 1 values; 0 refused
+    # rows of x * 2; at n = 0 tf.function's (0, 3): XLA refuses no rows, and eager's shape
+    # is (0,) only where fn_output_signature leaves the rows' shape unknown, which the
+    # program does not say (test_frontend_tf.py runs both)
+    ("map_fn_rows", "get-tuple-element("),
 ])
 def test_from_tf_lowerings_match_tensorflows_outputs(name, check):
-    # the expected outputs are TensorFlow's (eager; its XLA lowering's for random numbers)
+    # the expected outputs are TensorFlow's (eager; its XLA lowering's for random numbers;
+    # tf.function's for map_fn_rows: tools/gen_tf_lowerings.py)
     module = module_from_lowerings(_lowering(name), ["f32[n,3]"], {"n": 8})
     assert check in print_module(module)
     exe = dynhlo.compile(module)
@@ -139,11 +149,18 @@ def test_from_tf_mirror_pads_match_numpy_or_refuse_short_inputs(name, pads, mode
                            rf".* of argument 0 \(size 'n'\), which has {n}: it needs at least "
                            rf"{shortest} \(TensorFlow refuses"):
             exe(_rows(n, 3))
-    # an artifact keeps only the module, whose strict slices still refuse the short input
+    # an artifact stores the requirement (format 3): a loaded executable refuses the short
+    # input with the same message, before its strict slices would (a DynamicSizeError)
     loaded = dynhlo.deserialize(exe.serialize())
+    assert loaded.module.shape_assertions == exe.module.shape_assertions
     for n in range(shortest):
-        with pytest.raises(dynhlo.DynamicSizeError):
+        with pytest.raises(dynhlo.ArgumentError) as before:
+            exe(_rows(n, 3))
+        with pytest.raises(dynhlo.ArgumentError) as after:
             loaded(_rows(n, 3))
+        assert str(after.value) == str(before.value)
+    for n in (shortest, 8):
+        np.testing.assert_array_equal(loaded(_rows(n, 3)), np.pad(_rows(n, 3), pads, mode=mode))
 
 
 def test_from_tf_range_of_an_elided_literal():
@@ -239,11 +256,78 @@ def test_from_tf_draws_philox_bits_at_the_bound_and_cuts_them():
         np.testing.assert_array_equal(got, want)
 
 
+def test_from_tf_draws_threefry_bits_per_the_axis_xla_splits():
+    # u32 ThreeFry bits of [n, 3]: XLA pairs a block's words along rows, but along columns at
+    # n = 1 ([1, 3] has no even dimension, and 3 is the longest): drawn both ways at the
+    # bound, picked at run time. dynhlo's own generator drawn at n is the answer
+    from dynhlo.backends.cpu import rng_bits
+    module = module_from_lowerings(_drawn("rng_three_fry"), ["f32[n,3]"], {"n": 8})
+    text = print_module(module)
+    assert text.count("rng-bit-generator(") == 2 and "constant({0, 1, 0, 0, 0, 0, 0, 0, 0})" \
+        in text
+    exe = dynhlo.compile(module)
+    state = np.array([1, 2], np.uint64)
+    for n in range(9):
+        (got,) = exe(np.zeros((n, 3), np.float32))
+        want = rng_bits.generate("rng_three_fry", state, (n, 3), np.dtype(np.uint32))[1]
+        np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
+
+
+def test_threefry_axes_follow_xlas_split_rule():
+    # SplitShapeIntoHalves: the first even dimension, else the longest (the first of equal)
+    from dynhlo.frontends.tf_threefry import axes_by_size
+    assert axes_by_size((8, 3)) == [0, 1, 0, 0, 0, 0, 0, 0, 0]
+    assert axes_by_size((5, 4)) == [1, 1, 0, 1, 0, 1]
+    assert axes_by_size((6,)) == [0] * 7
+    assert axes_by_size((4, 3, 2)) == [0, 2, 0, 2, 0]
+
+
 @pytest.mark.parametrize("kwargs,match", [
-    ({"algorithm": "rng_three_fry"}, "algorithm=rng_three_fry does not draw"),
+    ({"algorithm": "rng_three_fry", "state": True}, "algorithm=rng_three_fry pairs u32 bits"),
+    ({"algorithm": "rng_three_fry", "rows": False}, "algorithm=rng_three_fry pairs u32 bits"),
     ({"rows": False}, r"follow the size in dimensions \[1\], not in the most major"),
     ({"state": True}, "the new state it returns is used"),
 ])
 def test_from_tf_refuses_bits_the_bound_cannot_stand_for(kwargs, match):
     with pytest.raises(dynhlo.UnsupportedError, match=rf"TensorFlow's op 'Rand' .*{match}"):
         module_from_lowerings(_drawn(**kwargs), ["f32[n,3]"], {"n": 8})
+
+
+def test_from_tf_refuses_a_range_tensorflow_refuses_before_running():
+    # tf.range(1, n) at n = 0: TensorFlow's Range requires start <= limit when delta > 0; the
+    # folded program would give no values. The least size is stored in an artifact too.
+    exe = _executable("range_from_one", "f32[n,3]", 8)
+    loaded = dynhlo.deserialize(exe.serialize())
+    for run in (exe, loaded):
+        with pytest.raises(dynhlo.ArgumentError, match=r"^TensorFlow's range or shape "
+                           r"'constant\.1' has a length it computed from size 'n', of dimension "
+                           r"0 of argument 0, which has 0: it needs at least 1 \(.*Range "
+                           r"requires start <= limit when delta > 0"):
+            run(np.zeros((0, 3), np.float32))
+        for n in (1, 2, 8):   # n - 1 values from 1: NumPy's range
+            np.testing.assert_array_equal(run(np.zeros((n, 3), np.float32)),
+                                          np.arange(1, n, dtype=np.int32))
+
+
+def test_from_tf_refuses_normals_xla_pairs_along_columns_at_some_size():
+    # tf.random.stateless_normal of [n, 3]: Box-Muller pairs along the rows at n >= 2, along
+    # the columns at n = 1 ([1, 3]: no even dimension, 3 the longest), where the bound's
+    # pairs of rows are other numbers: refused, never a guess
+    with pytest.raises(dynhlo.UnsupportedError, match=r"pairs the normals of "
+                       r"StatelessRandomNormalV2 \(a Box-Muller transform of \[n,3\]\) along "
+                       r"another dimension than the rows at n in \[1\]"):
+        module_from_lowerings(_lowering("normal_pairs_cols"), ["f32[n,3]"], {"n": 8})
+
+
+FIRST_ROWS_OF_ANOTHER = ("HloModule m\n\nENTRY %main (x: f32[{n},5], y: f32[{m},5]) -> "
+                         "f32[{n},5] {{\n  %x = f32[{n},5]{{1,0}} parameter(0)\n"
+                         "  %y = f32[{m},5]{{1,0}} parameter(1)\n"
+                         "  ROOT %s = f32[{n},5]{{1,0}} slice(f32[{m},5]{{1,0}} %y), "
+                         "slice={{[0:{n}], [0:5]}}\n}}\n")
+
+
+def test_from_tf_refuses_the_first_n_rows_of_another_size():
+    # y[:n] of y's m rows: TensorFlow gives min(n, m) rows; n rows would read past m
+    with pytest.raises(dynhlo.UnsupportedError, match=r"'8' becomes '7'.*slice\("):
+        module_from_lowerings(lambda sizes: (FIRST_ROWS_OF_ANOTHER.format(**sizes), []),
+                              ["f32[n,5]", "f32[m,5]"], {"n": 8, "m": 8})

@@ -5,8 +5,11 @@ A number that moves with a size `n` between the lowering at the bound B and one 
 size must be one of:
 - a dimension of a shape, equal to the size or computed from it (it becomes `<=B`; dynamic
   dimension inference derives the actual size from the data flow);
-- the limit of a slice `[s:n]` of a `<=B` dimension (XLA's dynamic slice rule gives it the
-  size the lowering at n wrote);
+- the limit of a slice `[s:m]` of a `<=B` dimension of m rows (XLA's dynamic slice rule
+  gives it the size the lowering at n wrote);
+- the limit of a slice `[0:n]` of a dimension of at least n rows that is not n + c (the
+  normals tf.random.stateless_normal draws in pairs, 2 ceil(n / 2) of them): the slice reads
+  the first n rows, n the argument's size at run time (tf_rewrites.size_rows);
 - the window and padding of a reduce-window along a dimension of size n, when the window is
   n and the padding n-1 or n on one side (a cumulative sum: `_cumulative_window`);
 - the slice size of a gather that is the whole of an operand dimension that follows the size
@@ -61,7 +64,8 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
                   size: int) -> tuple[set[int], dict[int, int], dict[int, tuple[str, int]]]:
     """(dimensions, size constants -> c where they are the size + c, slice bounds that follow
     the size -> ("limit", k) for a limit k < 0 short of it, ("start", k) for a start k < 0
-    before a limit at it): token
+    before a limit at it, ("rows", 0) for a limit that is the size itself, of more rows,
+    ("window", 0) for a dynamic-slice window that is the size): token
     indices of `base` (lowered at the bound) that move to `other` (lowered with `name` at
     `size`) as the module doc allows; an UnsupportedError quoting the line where anything
     else moves."""
@@ -85,10 +89,9 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
             continue
         if _is_number(ta) and _is_number(tb) and is_slice_limit(a, i):
             cut = sliced_dim(a, i)
-            if cut is not None and (a[cut][0], b[cut][0]) == (ta, tb) and \
-                    int(ta) - bound == int(tb) - size:
-                continue  # to the end of a dimension that follows the size (not where the
-                # dim cut is another's: y[:n] of y [m, ...] gave m rows)
+            if cut is not None and (a[cut][0], b[cut][0]) == (ta, tb):
+                continue  # to the end of a dimension that moves (n + c rows, or ceil(n / 2)
+                # rows of pairs: tf.random.stateless_normal's), read whole at every size
             if cuts.get(i - 2, ("",))[0] == "start":
                 continue  # the end of a window of the last rows: its start says how it moves
         if ta.isdigit() and tb.isdigit() and int(ta) - bound == int(tb) - size and \
@@ -102,6 +105,9 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
         shift = _tail_start(a, b, i, bound, size)
         if shift is not None:
             cuts[i] = ("start", shift)
+            continue
+        if _size_rows(a, b, i, bound, size) and entry[0] <= pos < entry[1]:
+            cuts[i] = ("rows", 0)   # the first n rows of more: sized from an argument
             continue
         if _cumulative_window(line_at(base, pos), line_at(other, b[i][1]), bound, size):
             continue
@@ -131,7 +137,7 @@ def _first_changed_line(base: str, other: str) -> str:
 
 
 _DIGITS = re.compile(r"\d+")
-_OP_OF_LINE = re.compile(r"^(?:ROOT\s+)?%?([A-Za-z][\w\-]*)\.\d+\s*=")
+_OP_OF_LINE = re.compile(r"^(?:ROOT\s+)?%?([A-Za-z][\w\-]*)\.\d+(?:\.dynhlo_\w+)?\s*=")
 
 
 def _random_op(base: str, line: str) -> str:
@@ -281,6 +287,18 @@ def _short_limit(a, b, i: int, bound: int, size: int) -> int | None:
     if dim_a - bound != dim_b - size or int(tb) - dim_b != shift or shift >= 0:
         return None
     return shift
+
+
+def _size_rows(a, b, i: int, bound: int, size: int) -> bool:
+    """True when token i is the limit of a stride-1 slice entry `[0:n]` that reads the first
+    n rows (n the size, in both lowerings) of a dimension of at least n rows that is not n
+    + c (2 ceil(n / 2): the normals tf.random.stateless_normal draws in pairs)."""
+    if not (is_slice_limit(a, i) and _stride_one(a, i) and a[i - 2][0] == b[i - 2][0] == "0"
+            and (int(a[i][0]), int(b[i][0])) == (bound, size)):
+        return False
+    cut = sliced_dim(a, i)
+    return cut is not None and _is_number(b[cut][0]) and int(a[cut][0]) >= bound and \
+        int(b[cut][0]) >= size
 
 
 def _tail_start(a, b, i: int, bound: int, size: int) -> int | None:

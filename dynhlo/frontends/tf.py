@@ -13,12 +13,15 @@ smaller sizes are the first of the bound's (tf.range(n), folded) is one literal 
 values (tf_folded.py); anything else that moves means the size is baked into the program:
 from_tf refuses and quotes that line, since running it at another size would be silently
 wrong. The fixed rows a MirrorPad reflects must exist at run time, as TensorFlow requires
-(tf_rewrites.py), and the least size is checked before each call (tf_requirements.py). A
+(tf_rewrites.py), and the least size is checked before each call (tf_requirements.py), as
+is that of a range TensorFlow folded (tf.range(1, n) needs n >= 1, where TensorFlow's Range
+refuses a start past the limit). A
 dimension that follows a size but that nothing in the program computes (a shape TensorFlow
 folded into a broadcast of a constant: tf.ones_like, or that literal) is set to a length
 computed from its argument dimension's size (n, n + 1, ceil(n / 2): tf_lengths.py, which
 may lower at a few sizes more to tell); Philox random numbers of such a shape are drawn at
-the bound and cut (tf_random.py), others refused (TensorFlow draws them at the actual
+the bound and cut (tf_random.py), ThreeFry's per the dimension XLA pairs their words along
+at the actual size (tf_threefry.py), others refused (TensorFlow draws them at the actual
 shape), and so is a large constant (elided `{...}` in TF's text, compared as arrays from the
 module's proto) whose values move. tf2xla's own bounded dims (tf.where, tf.unique,
 boolean_mask) already read `<=N` and stay as they are.
@@ -48,10 +51,11 @@ from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
                             moving_tokens, tokens)
 from .tf_folded import align_prefix_literals, is_prefix
 from .tf_lengths import fit_length, length_lines
-from .tf_random import drawn_as_prefix
-from .tf_requirements import mirror_pad_requirements
-from .tf_rewrites import mirror_pad_slices, size_windows, strict_slices
+from .tf_random import drawn_as_prefix, pairs_refusal, slice_pairs
+from .tf_requirements import mirror_pad_requirements, range_requirements
+from .tf_rewrites import check_rows, mirror_pad_slices, size_rows, size_windows, strict_slices
 from .tf_sizes import read_sizes
+from .tf_threefry import bits_size, draw_three_fry_at_size
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -117,10 +121,11 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     giving (HLO text, elided constants) as lower_tf does, with each named dimension of
     `shapes` `<=bound`: tf_module's work, with TensorFlow's lowering passed in (tests give
     texts TensorFlow wrote once). `arguments` names the function's arguments in messages.
-    The module's `shape_assertions` are the least sizes TensorFlow requires
-    (tf_requirements.py), checked by the executable before each call."""
+    The module's `shape_assertions` are the least sizes TensorFlow requires (a MirrorPad's
+    rows, a folded range's start: tf_requirements.py), checked by the executable before
+    each call."""
     bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
-    lower = _remembered(lower)   # a folded length may look a lowering up again
+    lower = _remembered(_with_pairs_sliced(lower))   # a folded length may look one up again
     parsed = [parse_symbolic_shape(s) for s in shapes]
     names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
     missing = [n for n in names if n not in bounds]
@@ -129,39 +134,51 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
                                f"bounds {sorted(bounds)}")
     raw, constants = lower(bounds)
     base = _without_metadata(raw)
-    dims, sizes, cuts, windows = _compare(lower, parsed, bounds, names, base, constants)
+    dims, sizes, cuts, windows, rows = _compare(lower, parsed, bounds, names, base,
+                                                constants)
+    refusal = pairs_refusal(base, dims, bounds)
+    if refusal:
+        raise UnsupportedError(f"from_tf cannot take these random normals: {refusal}")
     places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
                       for d, dim in enumerate(shape) if dim == n) for n in names}
     marked = cut_slices(mark_bounded(base, dims), base, cuts)
     marked = strict_slices(size_windows(marked, base, windows), mirror_pad_slices(raw))
+    marked = size_rows(marked, base, rows)
     # after the steps that count lines of `base`: this one adds lines
     marked = read_sizes(marked, _by_name(base, sizes), places, bounds)
     marked = fill_elided_constants(marked, constants)
+    marked = draw_three_fry_at_size(marked, bits_size(base, dims, places))
     module = parse_hlo(marked)
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
                                f"of the function's {len(parsed)} arguments: it folded the "
                                "others into constants (at zeros), so it cannot take them")
     unsized = _unsized_in_entry(module, _instructions_at(base, dims))
+    lengths: list = []   # (instruction, size name, c) of each folded length n + c, s
     if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
         fit = _length_fitter(lower, base, constants, bounds)
-        module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, fit))
+        module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, fit,
+                                                lengths))
     _check_sized(module, _instructions_at(base, dims), names)
     module.shape_assertions = mirror_pad_requirements(raw, base, dims, cuts, bounds, places,
-                                                      arguments)
+                                                      arguments) + \
+        range_requirements(lengths, places, arguments)
     return module
 
 
 def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
-             constants: list) -> tuple[dict, dict, dict, dict]:
+             constants: list) -> tuple[dict, dict, dict, dict, dict]:
     """(dimensions -> the name they follow, size constants -> (name, c): n + c, slice
     bounds that follow a size -> (kind, shift) as moving_tokens gives them, dynamic-slice
-    windows that are a size -> (parameter, dimension)): the tokens of `base` that move with
-    each name, from lowerings at two smaller sizes (lowering_diff.py)."""
+    windows that are a size -> (parameter, dimension), slice limits that are a size ->
+    (parameter, dimension)): the tokens of `base` that move with each name, from lowerings
+    at two smaller sizes (lowering_diff.py)."""
     dims: dict[int, str] = {}
     sizes: dict[int, tuple[int, int]] = {}
     cuts: dict[int, tuple[str, int]] = {}
     windows: dict[int, tuple[int, int]] = {}
+    rows: dict[int, tuple[int, int]] = {}
+    row_names: dict[int, str] = {}
     for n in names:
         seen = []
         where = next((p, d) for p, (_, shape) in enumerate(parsed)
@@ -176,7 +193,12 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                 dims.setdefault(i, n)
             seen.append(counts)
             for i, shift in short.items():   # n-k at every size, for one name only
-                if shift[0] == "window":
+                if shift[0] == "rows":
+                    row_names[i] = n
+                    if rows.setdefault(i, where) != where:
+                        raise UnsupportedError(f"a slice of the first rows follows two sizes, "
+                                               f"in: {line_at(base, tokens(base)[i][1])[:300]}")
+                elif shift[0] == "window":
                     if windows.setdefault(i, where) != where:
                         raise UnsupportedError(f"a dynamic-slice window follows two sizes, "
                                                f"in: {line_at(base, tokens(base)[i][1])[:300]}")
@@ -190,7 +212,17 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
                                        f"that follows it only at some sizes, in: "
                                        f"{line_at(base, tokens(base)[i][1])[:300]}")
             sizes[i] = (n, seen[0][i])
-    return dims, sizes, cuts, windows
+    check_rows(base, dims, row_names, bounds)
+    return dims, sizes, cuts, windows, rows
+
+
+def _with_pairs_sliced(lower):
+    """`lower` whose texts slice random normals drawn in pairs at every size
+    (tf_random.slice_pairs: TensorFlow writes the slice at odd sizes only)."""
+    def sliced(sizes: dict):
+        text, constants = lower(sizes)
+        return slice_pairs(text), constants
+    return sliced
 
 
 def _remembered(lower):
@@ -338,12 +370,13 @@ def _unsized_in_entry(module: HloModule, marked: set[str]) -> dict[str, list[int
 
 
 def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed: list,
-                         fit) -> str:
+                         fit, lengths: list) -> str:
     """`text` with each instruction of `unsized` (name -> dimensions) followed by a
     set-dimension-size to a length computed from the argument dimension its size follows:
     `fit(token, size name)` gives the (s, c) of that length, max(0, ceil((n + c) / s))
     (tf_lengths.py: n itself where the dimension was the size at every lowering), so the
     program TensorFlow wrote at n has it; the instruction's name now names the sized value.
+    Each length's (instruction, size name, c) is appended to `lengths`.
     UnsupportedError for a dimension of no such length."""
     toks = tokens(base)
     params = entry_parameters(text)
@@ -369,6 +402,7 @@ def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed
                     "computes it (TensorFlow folded it into a constant shape)")
             p, pd = next((p, i) for p, (_, shp) in enumerate(parsed)
                          for i, dim in enumerate(shp) if dim == size_name)
+            lengths.append((name, size_name, form[1]))
             last = k == len(where) - 1
             target = defined if last else f"{defined}.dynhlo_sized{k}"
             new += length_lines(indent, f"{defined}.dynhlo_size{k}", params[p], pd, *form)
@@ -429,6 +463,7 @@ def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_opti
         UnsupportedError: tensorflow missing (`pip install "dynhlo[tf]"`), a name without a
             bound, or a size baked into the program (the message quotes the HLO line).
         ArgumentError: at call time, a size below the least TensorFlow accepts (a MirrorPad
-            longer than the rows it reflects), naming the op, the argument and both sizes.
+            longer than the rows it reflects, a range whose start passes its limit), naming
+            the op, the argument and both sizes; a saved artifact keeps the check.
     """
     return compile_module(tf_module(fn, list(shapes), dict(bounds)), backend, **compile_options)

@@ -1,4 +1,5 @@
-"""The least sizes TensorFlow requires of an argument, checked before each call.
+"""The least sizes TensorFlow requires of an argument, checked before each call: a MirrorPad's
+rows, and a folded range's start (range_requirements).
 
 TensorFlow refuses a MirrorPad (tf.pad, mode REFLECT or SYMMETRIC) longer than the rows it
 reflects: REFLECT needs each pad < n, SYMMETRIC <= n. tf2xla writes the pad as slices of
@@ -8,7 +9,8 @@ past the size is a DynamicSizeError at run time, tf_rewrites.py), and states the
 here, as a requirement on the argument dimension whose size n is: the executable checks it
 from the argument shapes before running (as it checks jax.export's shape assertions,
 runtime.arguments.check_assertions), and its ArgumentError names TensorFlow's op, the
-argument, the size and the least size. An AOT artifact keeps only the run-time check.
+argument, the size and the least size. The requirement itself (dynhlo.hlo.size_requirements)
+is data: an AOT artifact stores it, and a loaded executable refuses the same way.
 
 May assume: `base` is TensorFlow's text without metadata and `raw` the same text with it
 (tf.py), `dims` and `cuts` lowering_diff.moving_tokens' results over `base`.
@@ -18,36 +20,13 @@ from __future__ import annotations
 
 import re
 
+from ..hlo.size_requirements import SizeRequirement
 from .lowering_diff import is_slice_limit, line_at, sliced_dim, tokens
 
 _DEFINED = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=")
 _MIRROR_PAD_OP = re.compile(r'^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=\s*\S+\s+slice\(.*'
                             r'\bmetadata=\{[^\n]*\bop_type="MirrorPad"[^\n]*?'
                             r'\bop_name="((?:[^"\\]|\\.)*)"', re.M)
-
-
-class SizeRequirement:
-    """Argument `where` = (parameter, dimension), of size `name`, must be at least `least`
-    for TensorFlow's op `op` (a MirrorPad)."""
-
-    def __init__(self, op: str, where: tuple[int, int], name: str, least: int,
-                 argument: str | None):
-        self.op, self.where, self.name, self.least = op, where, name, least
-        self.argument = argument
-
-    def failure(self, sizes: dict) -> str | None:
-        """The message when the argument sizes ((parameter, dimension) -> size) break the
-        requirement, else None."""
-        size = sizes.get(self.where)
-        if size is None or size >= self.least:
-            return None
-        p, d = self.where
-        arg = f"argument {p}" + (f" '{self.argument}'" if self.argument else "")
-        return (f"TensorFlow's MirrorPad '{self.op}' (tf.pad, mode REFLECT or SYMMETRIC) "
-                f"reflects rows of dimension {d} of {arg} (size '{self.name}'), which has "
-                f"{size}: it needs at least {self.least} (TensorFlow refuses this pad at "
-                f"{self.name} = {size}: a REFLECT pad must be less than the size, a "
-                f"SYMMETRIC pad at most the size)")
 
 
 def mirror_pad_requirements(raw: str, base: str, dims: dict, cuts: dict, bounds: dict,
@@ -75,6 +54,24 @@ def mirror_pad_requirements(raw: str, base: str, dims: dict, cuts: dict, bounds:
             needed = limit                  # fixed rows, [s:l]
         key = (ops[defined.group(1)], name)
         least[key] = max(least.get(key, 0), needed - (rows - bounds[name]))
-    return [SizeRequirement(op, places[name], name, n,
+    return [SizeRequirement("mirror_pad", op, places[name], name, n,
                             arguments[places[name][0]] if arguments else None)
             for (op, name), n in sorted(least.items()) if n > 0]
+
+
+def range_requirements(lengths: list, places: dict,
+                       arguments: list | None) -> list[SizeRequirement]:
+    """One SizeRequirement per size name that a folded length max(0, ceil((n + c) / s)) with
+    c < 0 follows (`lengths`: (instruction, size name, c), tf.py): TensorFlow refuses the
+    range below n = -c (Range: start <= limit when delta > 0; Fill: a size >= 0), where the
+    folded program would give an empty one. The largest least size per name, naming the
+    first instruction that needs it. (A shape of a stride s > 1, tf.ones((n - 2) // 2),
+    TensorFlow still takes down to n + c > -s: the check refuses those few sizes too, as
+    the program cannot tell a range from a shape.)"""
+    least: dict[str, tuple[int, str]] = {}
+    for inst, name, c in lengths:
+        if c < 0 and -c > least.get(name, (0, ""))[0]:
+            least[name] = (-c, inst)
+    return [SizeRequirement("range_length", inst, places[name], name, n,
+                            arguments[places[name][0]] if arguments else None)
+            for name, (n, inst) in sorted(least.items())]

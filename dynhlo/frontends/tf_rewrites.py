@@ -11,7 +11,12 @@ where XLA's dynamic rules alone would not give TensorFlow's answer at every size
   dimension that follows the size (the first k of the reversed input): XLA's slice of a
   dynamic dimension keeps what rows exist (min(k, n - start)), but TensorFlow refuses a pad
   longer than the rows it reflects. Such a slice becomes a dynamic-slice of the same rows,
-  whose read past the size is a DynamicSizeError at run time.
+  whose read past the size is a DynamicSizeError at run time;
+- a slice `[0:n]` of the first n rows of a dimension of more rows that is not n + c
+  (the 2 ceil(n / 2) normals tf.random.stateless_normal draws in pairs): XLA's slice of a
+  dynamic dimension would keep all of them. Its operand's dimension is set to n, read
+  from the argument (set-dimension-size: n is at most its rows in TensorFlow's program at
+  n), and the slice keeps the bound's limit.
 May assume: `text` is `base` marked and cut (lowering_diff.py): the same instructions, with
 `<=` bounds, named as in `base`.
 """
@@ -22,7 +27,8 @@ import re
 
 from ..errors import UnsupportedError
 from ..hlo.values import parse_shape
-from .lowering_diff import SLICE_LINE, dynamic_starts, entry_parameters, line_at, tokens
+from .lowering_diff import (SLICE_LINE, baked, dynamic_starts, entry_parameters, line_at,
+                            sliced_dim, tokens)
 
 _DEFINED = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=")
 _DYNAMIC_SLICE_LINE = re.compile(
@@ -132,3 +138,45 @@ def strict_slices(text: str, names: set[str]) -> str:
         if m and m["name"].lstrip("%") in names and "<=" in (m["typed"] or ""):
             lines[k:k + 1] = dynamic_starts(line, m, [])
     return "\n".join(lines)
+
+
+def size_rows(text: str, base: str, rows: dict[int, tuple[int, int]]) -> str:
+    """`text` with each slice of `rows` (token of `base`: the limit of a `[0:n]` entry ->
+    the argument dimension (parameter, dimension) whose size n is) reading the first n rows
+    of its operand, as the module doc says."""
+    toks = tokens(base)
+    params = entry_parameters(text)
+    lines = text.split("\n")
+    for i, (p, pd) in sorted(rows.items()):
+        pos = toks[i][1]
+        defined = _DEFINED.match(line_at(base, pos))
+        entry = base[base.rindex("slice={", 0, pos):pos].count("[") - 1
+        number = next((k for k, line in enumerate(lines) if defined and (m := SLICE_LINE.match(
+            line)) and m["name"].lstrip("%") == defined.group(1)), None)
+        m = SLICE_LINE.match(lines[number]) if number is not None else None
+        if m is None or not m["typed"]:
+            raise UnsupportedError(f"a slice of the first rows is not written as expected: "
+                                   f"{line_at(base, pos)[:300]}")
+        typed = parse_shape(m["typed"].strip())
+        sized = typed.with_dims(typed.dims, tuple(d == entry or dyn for d, dyn in
+                                                  enumerate(typed.dynamic)), typed.layout)
+        at = f"{m['name'].lstrip('%')}.dynhlo_rows"
+        start, end = m.span("typed")[0], m.span("operand")[1]
+        lines[number:number + 1] = [
+            f"{m['indent']}{at}.n = s32[] get-dimension-size({params[p]}), "
+            f"dimensions={{{pd}}}",
+            f"{m['indent']}{at} = {sized} set-dimension-size({m['typed'].strip()} "
+            f"{m['operand']}, s32[] {at}.n), dimensions={{{entry}}}",
+            lines[number][:start] + f"{sized} {at}" + lines[number][end:]]
+    return "\n".join(lines)
+
+
+def check_rows(base: str, dims: dict, row_names: dict, bounds: dict) -> None:
+    """UnsupportedError for a slice of the first n rows (`row_names`: token -> the name of
+    n) of a dimension that does not follow n itself: y[:n] of y's m rows gives min(n, m)
+    rows in TensorFlow, and n rows of y would read past m."""
+    toks = tokens(base)
+    for i, name in row_names.items():
+        if dims.get(sliced_dim(toks, i)) != name:
+            raise baked(name, toks[i][0], str(bounds[name] - 1), bounds[name],
+                        bounds[name] - 1, line_at(base, toks[i][1]))

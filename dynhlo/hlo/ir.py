@@ -129,8 +129,8 @@ class HloModule:
         source: the text it was parsed from ('' if built in code); used to report positions.
         shape_assertions: checks on the entry parameters' sizes made before every call
             (dynhlo.hlo.shape_assertions.ShapeAssertion: jax.export's `n >= 1`, set by the
-            StableHLO import; from_tf's least sizes, frontends/tf_requirements.py). Not part
-            of the HLO text: artifacts store jax.export's beside it.
+            StableHLO import; from_tf's least sizes, dynhlo.hlo.size_requirements). Not part
+            of the HLO text: artifacts store both beside it.
     """
 
     def __init__(self, name: str, computations: list[Computation], entry: Computation,

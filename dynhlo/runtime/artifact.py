@@ -17,7 +17,9 @@ buckets bound; empty for a single program), `buckets` ([{bound, module, program}
 mapping the backend's payload keys to section names), `sections` ([{name, length}]) and
 `payload_sha256` (sha256 of all sections, concatenated), and from version 2
 `shape_assertions` (the module's checks on its parameters' sizes, jax.export's `n >= 1`,
-made on every call: dynhlo.runtime.stored_assertions says their form).
+made on every call: dynhlo.runtime.stored_assertions says their form), and from version 3
+`size_requirements` (dynhlo.from_tf's least sizes, a MirrorPad's rows or a range's start:
+dynhlo.runtime.stored_requirements says their form).
 
 Every byte is checked: the magic compared, the version range-checked, the header by its
 checksum, the sections by the payload checksum, and the file length must match exactly.
@@ -28,6 +30,9 @@ Format versions (the version says how to read the bytes above; bump it on any ch
     1 (2026-11-30): first version.
     2 (2026-12-02): header key `shape_assertions`. A loaded version 1 artifact has none
        (those files never stored them: a jax.export module's `n >= 1` went unchecked).
+    3 (2026-12-02): header key `size_requirements`. A loaded version 1 or 2 artifact has
+       none (from_tf's least sizes were not stored: a short argument met only the run-time
+       check of the program's slices, a DynamicSizeError naming its instructions).
 """
 
 from __future__ import annotations
@@ -46,10 +51,10 @@ from ..hlo.ir import HloModule
 from ..hlo.printer import print_module
 from ..passes.bound_unbounded import HOW_TO_BOUND
 from ..version import __version__
-from . import stored_assertions
+from . import stored_assertions, stored_requirements
 
 MAGIC = b"\x89DYNHLO\n"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 _PRELUDE = struct.Struct("<IQ")
 _HEADER_START = len(MAGIC) + _PRELUDE.size + 32
 
@@ -97,6 +102,7 @@ def serialize(exe) -> bytes:
         "sections": [{"name": n, "length": len(b)} for n, b in sections.items()],
         "payload_sha256": hashlib.sha256(payload).hexdigest(),
         "shape_assertions": stored_assertions.to_data(exe.module.shape_assertions),
+        "size_requirements": stored_requirements.to_data(exe.module.shape_assertions),
     }
     body = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
     prelude = _PRELUDE.pack(FORMAT_VERSION, len(body))
@@ -331,7 +337,7 @@ _HEADER_FIELDS = {"dynhlo_version": str, "backend": str, "target": str, "options
 
 
 # Fields a version added: (first version, type). Older files lack them (`.get` them).
-_ADDED_FIELDS = {"shape_assertions": (2, list)}
+_ADDED_FIELDS = {"shape_assertions": (2, list), "size_requirements": (3, list)}
 
 
 def _check_header(header, version: int) -> None:
@@ -397,6 +403,10 @@ def describe(artifact: Artifact) -> str:
     if checks:
         lines.append(f"shape assertions: {checks} (jax.export's checks on the parameters' "
                      "sizes, made on every call)")
+    least = len(h.get("size_requirements", []))
+    if least:
+        lines.append(f"size requirements: {least} (TensorFlow's least sizes of the "
+                     "arguments, checked on every call)")
     if h["bucket_dims"]:
         dims = ", ".join(f"parameter {n} dimension {d}" for n, d in h["bucket_dims"])
         lines.append(f"buckets: {', '.join(map(str, bounds))} (bound {dims}; a call runs the "

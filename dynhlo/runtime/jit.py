@@ -38,6 +38,7 @@ from .arguments import check_arguments, check_assertions
 from .buckets import BucketPolicy, pick_bucket
 from .executable import as_module, compile
 from .stored_assertions import to_data
+from .stored_requirements import to_data as requirements_to_data
 
 
 def default_cache_dir() -> Path:
@@ -74,6 +75,7 @@ class JitFunction:
         self._fingerprint = artifact.fingerprint(module)
         # not in the module's text (the fingerprint): part of the key and of the entry check
         self._assertions = to_data(module.shape_assertions)
+        self._requirements = requirements_to_data(module.shape_assertions)
         self._executables: dict = {}
         self._lock = threading.Lock()
 
@@ -105,6 +107,7 @@ class JitFunction:
                   "options": _deciding(self.options),
                   "bucket": bucket, "dynhlo": artifact.dynhlo_version(),
                   "shape_assertions": self._assertions,
+                  "size_requirements": self._requirements,
                   "format": artifact.FORMAT_VERSION}
         text = json.dumps(fields, sort_keys=True, default=repr)
         return hashlib.sha256(text.encode()).hexdigest()
@@ -146,6 +149,8 @@ class JitFunction:
                                 f"{artifact.fingerprint(exe.module)[:12]}), not this one")
         if to_data(exe.module.shape_assertions) != self._assertions:
             raise ArtifactError("it checks other shape assertions than this module's")
+        if requirements_to_data(exe.module.shape_assertions) != self._requirements:
+            raise ArtifactError("it checks other size requirements than this module's")
         ours = _as_json(_deciding({"backend": self.backend, **self.options}))
         if ours is None or _as_json(_deciding(exe.options)) != ours:
             raise ArtifactError(f"it was compiled with options {exe.options!r}, not "

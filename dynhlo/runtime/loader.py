@@ -20,6 +20,7 @@ from .artifact import Artifact, _as_path, read_artifact, read_regular
 from .buckets import BucketedExecutable
 from .executable import Executable, compile, while_limit
 from .stored_assertions import from_data
+from .stored_requirements import from_data as requirements_from_data
 
 
 @gc_paused()
@@ -101,11 +102,13 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
 
 
 def _stored_assertions(artifact: Artifact, source: HloModule) -> list:
-    """The module's shape assertions (jax.export's n >= 1), read strictly; none in a
-    version 1 file, which did not store them."""
-    if artifact.format_version < 2:
-        return []
-    return from_data(artifact.header["shape_assertions"], source)
+    """The module's shape assertions (jax.export's n >= 1) and size requirements (from_tf's
+    least sizes), read strictly; none in a file of a version that did not store them."""
+    assertions = [] if artifact.format_version < 2 else \
+        from_data(artifact.header["shape_assertions"], source)
+    if artifact.format_version < 3:
+        return assertions
+    return assertions + requirements_from_data(artifact.header["size_requirements"], source)
 
 
 def _header_precision(options: dict) -> str:

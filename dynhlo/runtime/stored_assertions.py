@@ -34,8 +34,8 @@ INT_LIMIT = 2**63          # sizes and constants are i64 in StableHLO
 
 def to_data(assertions: list[ShapeAssertion]) -> list[dict]:
     """The JSON data of a module's shape assertions (artifact header key `shape_assertions`).
-    Only jax.export's are stored: from_tf's least sizes (frontends/tf_requirements.py) stay
-    with the module, and an artifact keeps their run-time check (a DynamicSizeError)."""
+    Only jax.export's: from_tf's least sizes (SizeRequirement) are stored by
+    stored_requirements, under their own header key."""
     return [{"pred": _expr_data(a.pred), "message": a.message,
              "args": [_expr_data(e) for e in a.args]} for a in assertions
             if isinstance(a, ShapeAssertion)]

@@ -73,7 +73,7 @@ def philox4x32(words: list[np.ndarray], key: int) -> list[np.ndarray]:
     return [c0, c1, c2, c3]
 
 
-def _halves(dims: tuple[int, ...]) -> int:
+def split_axis(dims: tuple[int, ...]) -> int:
     """The dimension XLA splits in two for 32-bit Threefry output (SplitShapeIntoHalves)."""
     for i, d in enumerate(dims):
         if d % 2 == 0:
@@ -94,7 +94,7 @@ def threefry_bits(key: int, counter: int, dims: tuple[int, ...], width: int):
     if not dims:
         low, _ = _threefry_words(key, counter, 1)
         return low.reshape(()), counter + 1
-    axis = _halves(dims)
+    axis = split_axis(dims)
     half = dims[:axis] + (-(-dims[axis] // 2),) + dims[axis + 1:]
     n = math.prod(half)
     low, high = (w.reshape(half) for w in _threefry_words(key, counter, n))
