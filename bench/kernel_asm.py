@@ -36,7 +36,8 @@ _COUNTED = ("ld.global", "st.global", "ld.shared", "st.shared", "shfl.sync", "ba
 
 
 def compile_report(name: str, source: str, signature: dict, constexprs: dict,
-                   pointers: list, warps: int, stages: int | None, cc: int) -> str:
+                   pointers: list, warps: int, stages: int | None, cc: int,
+                   maxnreg: int | None = None) -> str:
     """One line of registers/spills/shared, the first layouts and instruction counts."""
     import triton
     from triton.backends.compiler import GPUTarget
@@ -45,7 +46,7 @@ def compile_report(name: str, source: str, signature: dict, constexprs: dict,
     fn = load_kernel(source, "kernel", interpret=False)
     names = list(signature)
     attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in pointers}
-    options = {"num_warps": warps}
+    options = {"num_warps": warps, **({"maxnreg": maxnreg} if maxnreg else {})}
     if stages is not None:
         options["num_stages"] = stages
     compiled = triton.compile(ASTSource(fn, signature, constexprs, attrs),
@@ -112,7 +113,7 @@ def module(opts) -> None:
                   **{key: int(v) for key, v in override.items() if key in spec["constexprs"]}}
         print(compile_report(f"kernel {k} {consts}", spec["source"], spec["signature"],
                              consts, spec["pointers"], opts.warps or spec["num_warps"],
-                             opts.stages, opts.cc))
+                             opts.stages, opts.cc, spec.get("maxnreg")))
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ from .. import strict_precision
 from . import compile_worker, mode
 from .graph import cubins, wanted_program
 from .graph.data import MAX_CONSTEXPR, WARPS, to_data
+from .kernels.group import compile_options
 from .launch.cubin import CubinLauncher
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
@@ -74,7 +75,7 @@ def signature(kernel) -> tuple[dict, dict, list]:
 def _spec(kernel) -> dict:
     sig, consts, pointers = signature(kernel)
     return {"source": kernel.source, "signature": sig, "constexprs": consts,
-            "pointers": pointers, "num_warps": kernel.num_warps}
+            "pointers": pointers, **compile_options(kernel)}
 
 
 def parse_target(target: str) -> int:

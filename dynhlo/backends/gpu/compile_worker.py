@@ -55,7 +55,8 @@ def compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
     attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in spec["pointers"]}
     src = ASTSource(fn, spec["signature"], spec["constexprs"], attrs)
     compiled = triton.compile(src, target=GPUTarget("cuda", cc, 32),
-                              options={"num_warps": spec["num_warps"]})
+                              options={k: spec[k] for k in ("num_warps", "maxnreg")
+                                       if k in spec})
     md = compiled.metadata
     info = {"name": md.name, "shared": md.shared, "num_warps": md.num_warps,
             "global_scratch_size": getattr(md, "global_scratch_size", 0),

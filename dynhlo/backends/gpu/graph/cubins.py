@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from ....errors import UnsupportedError
+from ..kernels.group import compile_options
 
 log = logging.getLogger("dynhlo.gpu.compile")
 
@@ -41,7 +42,7 @@ def graph_spec(kernel, element_types: list) -> dict:
     signature = dict(zip(pointers, types))
     signature.update({name: "constexpr" for name in kernel.block})
     return {"source": kernel.source, "signature": signature, "constexprs": dict(kernel.block),
-            "pointers": pointers, "num_warps": kernel.num_warps}
+            "pointers": pointers, **compile_options(kernel)}
 
 
 def spec_key(spec: dict, cc: int) -> str:

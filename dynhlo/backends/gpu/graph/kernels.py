@@ -41,6 +41,7 @@ class GraphKernel:
     num_warps: int = 4
     nsizes: int = 0            # int32 values it reads from `sz`
     per_program: int = 1       # elements (or rows) one loop iteration covers
+    maxnreg: int | None = None  # the generated kernel's register cap
 
 
 class NotStrided(Exception):
@@ -77,7 +78,7 @@ def strided(kernel) -> GraphKernel:
     out += ["    " + line if line else line for line in lines[start + 1:]]
     head = _HEADER.sub("@triton.jit", head)
     return GraphKernel("kernel", head + "\n".join(out) + "\n", dict(kernel.block),
-                       kernel.num_warps, nsizes, kernel.grid_block)
+                       kernel.num_warps, nsizes, kernel.grid_block, kernel.maxnreg)
 
 
 _TL_TYPES = {"f32": "tl.float32", "f16": "tl.float16", "bf16": "tl.bfloat16"}

@@ -67,6 +67,10 @@ NARROW_WARPS = 2
 # 2026-12-02), and its first call passed 10 s.
 STAGED_WARPS = 4
 STAGED_ROWS = 64
+# Registers per thread of a staged kernel: its last-chunk branch (scalar loads and stores)
+# takes 127 unbounded, its whole-chunk branch 56, and the larger count would set every
+# program's occupancy; at 72 neither spills (sm_90, bench/kernel_asm.py).
+STAGED_MAX_REGISTERS = 72
 STAGED_MIN_ROWS = 32768           # rows at the bound
 
 
@@ -513,19 +517,25 @@ class KernelWriter:
     def _split_last_chunk(self) -> None:
         """The staged body written twice: for whole chunks, whose end `lim` is a multiple
         of BM rows (Triton then knows masks at `lim` hold for 4 elements at a time: vector
-        loads and stores), and for the last chunk, which may end inside a vector. Either
-        branch runs straight through. One body with the last chunk's loads and stores
-        repeated under `if` (a merge of the loaded chunk after it) ran the softmax over 37
-        columns at 262144 rows in 30.5 us of kernel time on the H200, without that repeat
-        22.5 us (bench/staged_forms.py, 2026-12-02)."""
+        loads and stores), and for the last chunk, which may end inside a vector. The last
+        chunk's copy names its values apart: Triton carries a name assigned in both branches
+        out of the `if` (a merge of every value, which also needs one type in both), and
+        that merge costs what the split saves. Softmax over 37 columns at 262144 rows, kernel
+        time on the H200 (bench/staged_forms.py, 2026-12-02): the last chunk's loads and
+        stores repeated under `if lim4 < lim` 30.5 us, the body split with shared names
+        31.0 us, without any last-chunk code 21.9 us."""
         start, nrows = self.staged_body
         n = self.staged
         body = ["    " + line for line in self.lines[start:]]
+        names = {"lim"} | {m.group(1) for line in body
+                           if (m := re.match(r"\s*(\w+) = ", line))}
+        tail = re.compile(r"\b(" + "|".join(sorted(names, key=len, reverse=True)) + r")\b")
         self.lines[start:] = (
             [f"    if (pid + 1) * BM <= {nrows}:   # a whole chunk",
              f"        lim = BM * {n}"] + body +
             ["    else:   # the last chunk",
-             f"        lim = ({nrows} - pid * BM) * {n}"] + body)
+             f"        lim_t = ({nrows} - pid * BM) * {n}"] +
+            [tail.sub(r"\1_t", line) for line in body])
 
     def _store(self, val: str, off: str, mask: str) -> None:
         root = self.group.root
@@ -559,7 +569,8 @@ class KernelWriter:
         source = "\n".join(header + widen + self.lines) + "\n"
         return Kernel(name="kernel", source=source, group=self.group,
                       size_syms=[sym for _, sym in syms], kind=kind, block=block,
-                      num_warps=4 if kind == "elementwise" else self.warps)
+                      num_warps=4 if kind == "elementwise" else self.warps,
+                      maxnreg=STAGED_MAX_REGISTERS if self.staged is not None else None)
 
 
 def generate(group: Group, info, emitters: dict[Opcode, Callable]) -> Kernel:

@@ -47,6 +47,7 @@ class Kernel:
     kind: str = "elementwise"      # or "row"
     block: dict = field(default_factory=dict)
     num_warps: int = 4
+    maxnreg: int | None = None     # a cap on registers per thread (Triton's compile option)
     grid_dims: tuple = ()          # row kernels: the kept dims, one program per BM of them
     grid_block: int = 1            # elements (or rows) one program covers
     index: int = -1                # position among an AOT payload's cubins (plan/data.py)
@@ -83,3 +84,12 @@ def dims_equal(a, b) -> bool:
     if isinstance(a, Sym) or isinstance(b, Sym):
         return a is b
     return a == b
+
+
+def compile_options(kernel) -> dict:
+    """Triton's compile options of a generated kernel (codegen.Kernel, graph.GraphKernel):
+    its warps, and its register cap when it has one."""
+    options = {"num_warps": kernel.num_warps}
+    if getattr(kernel, "maxnreg", None):
+        options["maxnreg"] = kernel.maxnreg
+    return options

@@ -8,6 +8,7 @@ import torch
 
 from .direct import direct_launch, raw_stream
 from . import kernel_cache
+from ..kernels.group import compile_options
 
 _INTERPRETER_LOCK = threading.Lock()
 
@@ -25,6 +26,7 @@ class JitLauncher:
     def __init__(self, kernel, interpret: bool, fast: bool = True):
         self.fn = kernel_cache.load_kernel(kernel.source, kernel.name, interpret)
         self.block, self.num_warps = kernel.block, kernel.num_warps
+        self.options = compile_options(kernel)
         self.constexprs = tuple(kernel.block.values())
         self.fast = fast and not interpret
         self.interpret = interpret
@@ -43,6 +45,6 @@ class JitLauncher:
             with _INTERPRETER_LOCK:
                 self.fn[grid](*tensors, *sizes, **self.block, num_warps=self.num_warps)
             return
-        compiled = self.fn[grid](*tensors, *sizes, **self.block, num_warps=self.num_warps)
+        compiled = self.fn[grid](*tensors, *sizes, **self.block, **self.options)
         if self.fast:
             self.direct = direct_launch(compiled, self.constexprs)
