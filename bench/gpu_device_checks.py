@@ -116,7 +116,24 @@ def sanitize() -> None:
                     args.append(rng.standard_normal(shape).astype(np.float32))
             np.testing.assert_allclose(exe(*args), ref(*args), rtol=1e-4, atol=1e-4)
             runs += 1
+    runs += _sanitize_staged()
     print(f"sanitize driver: {runs} runs matched the cpu backend")
+
+
+def _sanitize_staged() -> int:
+    """The softmax with its row bound raised to 40000 (a staged row kernel, codegen.py
+    STAGED_*), plain and graph path, at whole and partial last chunks of 64 rows."""
+    text = (MODELS / "softmax_rows" / "module.hlo").read_text().replace("<=100", "<=40000")
+    ref = dynhlo.compile(text, backend="cpu")
+    rng = np.random.default_rng(1)
+    runs = 0
+    for exe in (dynhlo.compile(text, backend="gpu"),
+                dynhlo.compile(text, backend="gpu", graph=True)):
+        for n in (1, 63, 64, 65, 39999, 40000):
+            x = rng.standard_normal((n, 37)).astype(np.float32)
+            np.testing.assert_allclose(exe(x), ref(x), rtol=1e-5, atol=1e-6)
+            runs += 1
+    return runs
 
 
 def profile() -> None:
