@@ -1,7 +1,9 @@
 """Malformed HLO text: every case is an HloParseError at an exact line and column.
 
 The last tests fuzz the parser: mutated corpus modules either parse or raise HloParseError,
-never another exception, a RecursionError or a hang. Fuzzers print their seed.
+never another exception, a RecursionError or a hang. Each case runs under a deadline, so a
+hang is a failure, and the seeded fuzzer's failure message names its seed and case
+(DYNHLO_FUZZ_SEED=N reruns that seed).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import glob
 import os
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -270,11 +273,11 @@ def test_a_seeded_fuzz_failure_names_its_seed_and_case(monkeypatch):
     """The failure message is what reproduces a failure: the seed and case must be in it,
     for an exception and for a hang alike."""
     monkeypatch.setenv("DYNHLO_FUZZ_SEED", "12345")
-    monkeypatch.setattr(__import__(__name__), "CASES_PER_SEED", 3)
+    monkeypatch.setattr(sys.modules[__name__], "CASES_PER_SEED", 3)
 
     def raises(text):
         raise KeyError("boom")
-    monkeypatch.setattr(__import__(__name__), "_parses_or_parse_error", raises)
+    monkeypatch.setattr(sys.modules[__name__], "_parses_or_parse_error", raises)
     with pytest.raises(AssertionError) as info:
         test_fuzz_mutations_seeded()
     assert str(info.value).startswith("fuzz seed 12345 (rerun with DYNHLO_FUZZ_SEED=12345), "
@@ -283,8 +286,8 @@ def test_a_seeded_fuzz_failure_names_its_seed_and_case(monkeypatch):
     def hangs(text):
         while True:
             pass
-    monkeypatch.setattr(__import__(__name__), "CASE_SECONDS", 1)
-    monkeypatch.setattr(__import__(__name__), "_parses_or_parse_error", hangs)
+    monkeypatch.setattr(sys.modules[__name__], "CASE_SECONDS", 1)
+    monkeypatch.setattr(sys.modules[__name__], "_parses_or_parse_error", hangs)
     with pytest.raises(AssertionError) as info:
         test_fuzz_mutations_seeded()
     assert str(info.value).startswith("fuzz seed 12345 (rerun with DYNHLO_FUZZ_SEED=12345), "
