@@ -1,7 +1,9 @@
 """Malformed HLO text: every case is an HloParseError at an exact line and column.
 
 The last tests fuzz the parser: mutated corpus modules either parse or raise HloParseError,
-never another exception, a RecursionError or a hang. Fuzzers print their seed.
+never another exception, a RecursionError or a hang. Each case runs under a deadline, so a
+hang is a failure, and the seeded fuzzer's failure message names its seed and case
+(DYNHLO_FUZZ_SEED=N reruns that seed).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import glob
 import os
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -235,19 +238,61 @@ def _parses_or_parse_error(text: str) -> None:
           suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, len(CORPUS) - 1), st.randoms(use_true_random=False))
 def test_fuzz_mutations_hypothesis(index, rng):
-    _parses_or_parse_error(_mutate(CORPUS[index], rng))
+    with deadline(CASE_SECONDS, "parse_hlo of a mutated module"):
+        _parses_or_parse_error(_mutate(CORPUS[index], rng))
+
+
+# A case parses in milliseconds; one that takes seconds is a backtracking regex or a loop that
+# does not advance, and the deadline makes it a failure naming the seed instead of a hung run
+# (a run once hung for over 10 minutes and its seed was lost: only the failure message shows).
+CASE_SECONDS = 10
+CASES_PER_SEED = 2000
+
+
+def _seed() -> tuple[int, str]:
+    """DYNHLO_FUZZ_SEED if set, else a fresh random seed; and how to rerun it."""
+    seed = int(os.environ.get("DYNHLO_FUZZ_SEED") or random.randrange(2**32))
+    return seed, f"fuzz seed {seed} (rerun with DYNHLO_FUZZ_SEED={seed})"
 
 
 def test_fuzz_mutations_seeded():
-    seed = int(os.environ.get("DYNHLO_FUZZ_SEED", random.randrange(2**32)))
-    print(f"fuzz seed {seed} (rerun with DYNHLO_FUZZ_SEED={seed})")
+    seed, rerun = _seed()
+    print(rerun)
     rng = random.Random(seed)
-    for case in range(2000):
+    for case in range(CASES_PER_SEED):
         text = _mutate(rng.choice(CORPUS), rng)
         try:
-            _parses_or_parse_error(text)
-        except Exception as exc:  # the seed and case reproduce it
-            raise AssertionError(f"seed {seed} case {case}: {type(exc).__name__}: {exc}")
+            with deadline(CASE_SECONDS, f"parse_hlo of case {case}"):
+                _parses_or_parse_error(text)
+        except Exception as exc:  # the seed and case reproduce it; the text shows what broke
+            raise AssertionError(f"{rerun}, case {case}: {type(exc).__name__}: {exc}\n"
+                                 f"mutated text: {text[:2000]!r}") from exc
+
+
+def test_a_seeded_fuzz_failure_names_its_seed_and_case(monkeypatch):
+    """The failure message is what reproduces a failure: the seed and case must be in it,
+    for an exception and for a hang alike."""
+    monkeypatch.setenv("DYNHLO_FUZZ_SEED", "12345")
+    monkeypatch.setattr(sys.modules[__name__], "CASES_PER_SEED", 3)
+
+    def raises(text):
+        raise KeyError("boom")
+    monkeypatch.setattr(sys.modules[__name__], "_parses_or_parse_error", raises)
+    with pytest.raises(AssertionError) as info:
+        test_fuzz_mutations_seeded()
+    assert str(info.value).startswith("fuzz seed 12345 (rerun with DYNHLO_FUZZ_SEED=12345), "
+                                      "case 0: KeyError: 'boom'")
+
+    def hangs(text):
+        while True:
+            pass
+    monkeypatch.setattr(sys.modules[__name__], "CASE_SECONDS", 1)
+    monkeypatch.setattr(sys.modules[__name__], "_parses_or_parse_error", hangs)
+    with pytest.raises(AssertionError) as info:
+        test_fuzz_mutations_seeded()
+    assert str(info.value).startswith("fuzz seed 12345 (rerun with DYNHLO_FUZZ_SEED=12345), "
+                                      "case 0: AssertionError: parse_hlo of case 0 did not "
+                                      "finish in 1 s")
 
 
 @pytest.mark.parametrize("blank", [" ", "\t", "\n", " /* c */ ", " // c //\n"])
@@ -260,3 +305,29 @@ def test_a_long_blank_run_after_an_attribute_is_an_error_not_a_hang(blank):
     with deadline(10, "parse_hlo"), pytest.raises(HloParseError) as info:
         parse_hlo(text)
     assert "junk" in str(info.value)
+
+
+@pytest.mark.parametrize("text, column, fragment", [
+    # fuzz seed 50 case 513, minimised: the shape's ']' is gone, a '/' run follows on the line
+    (E + "  ROOT a = f32[2 parameter(0), b=" + "/" * 60 + "c\n}\n", 12,
+     "expected a shape like f32[2,3]{1,0}, got 'f32[2 parame': no ']' closes its '['"),
+    (E + "  ROOT a = f32[2 " + "/" * 60 + "\n}\n", 12,  # the run inside the brackets
+     "no ']' closes its '['"),
+    (E + "  ROOT a = f32[2]{0 parameter(0), b=" + "/" * 60 + "c", 18,  # no layout '}' comes
+     "expected an opcode followed by '(', got '{0 parameter'"),
+], ids=["after an unclosed shape", "inside an unclosed shape", "after an unclosed layout"])
+def test_a_slash_run_after_an_unclosed_shape_is_an_error_not_a_hang(text, column, fragment):
+    # A `//` comment inside a shape's brackets was `//[^\n]*`, which could end before any
+    # character: with no ']' to find, the regex tried every split of the '/' run into
+    # comments (Fibonacci-many; 40 slashes took minutes). Now it runs to the line's end only.
+    with deadline(10, "parse_hlo"), pytest.raises(HloParseError) as info:
+        parse_hlo(text)
+    assert (info.value.line, info.value.column) == (3, column), str(info.value)
+    assert fragment in str(info.value)
+
+
+def test_a_line_comment_inside_a_shape_hides_a_bracket_to_the_end_of_its_line():
+    # XLA's lexer: `//` starts a comment that ends at the newline, brackets in it included
+    module = parse_hlo(E + "  ROOT a = f32[2, // ]\n 3]{1, // }\n 0} parameter(0)\n" + END)
+    shape = module.entry.root.shape
+    assert shape.dims == (2, 3) and shape.layout.minor_to_major == (1, 0)

@@ -26,10 +26,15 @@ _SKIP = re.compile(r"(?:\s|/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*(?![^\n]))*")
 _NAME = re.compile(rf"%?({_N})")
 # XLA's lexer skips comments between any two tokens, inside a shape too (`f32[/*b*/4,<=8]`,
 # `{1,/*minor*/0}`): the brackets may hold comments, even ones with a ']' or '}' in them; each
-# alternative starts differently, so a run is matched one way only (linear).
-_COMMENT = re.compile(r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*")
+# alternative starts differently, so a run is matched one way only (linear). A `//` comment
+# runs to the end of its line (XLA's lexer) and `(?![^\n])` lets it end nowhere else: as a bare
+# `//[^\n]*` it could stop before any character, and a shape whose ']' never came
+# (`f32[2 ... b=////...`, fuzz seed 50 case 513) tried every split of a '/' run into comments,
+# Fibonacci-many (40 slashes: minutes).
+_COMMENT = re.compile(r"/\*[^*]*\*+(?:[^/*][^*]*\*+)*/|//[^\n]*(?![^\n])")
 _IN_BRACKETS = rf"(?:[^\]/]|{_COMMENT.pattern}|/(?![*/]))*"
 _IN_BRACES = rf"(?:[^}}/]|{_COMMENT.pattern}|/(?![*/]))*"
+_SHAPE_OPEN = re.compile(r"[a-z][a-z0-9]*\[")  # where _ARRAY_SHAPE fails: no ']' came
 _ARRAY_SHAPE = re.compile(rf"([a-z][a-z0-9]*)\[({_IN_BRACKETS})\](\{{{_IN_BRACES}\}})?")
 # `(<=)?\s*` right after `\s*` split a blank run two ways at every point (quadratic).
 _DIM = re.compile(r"\s*(?:(\?)|(?:(<=)\s*)?(-?)([0-9]{1,18}))\s*")
@@ -176,7 +181,9 @@ class _Scanner:
             return TupleShape(tuple(elements))
         m = _ARRAY_SHAPE.match(self.text, self.pos)
         if not m:
-            raise self.error(f"expected a shape like f32[2,3]{{1,0}}, got '{self.got()}'")
+            unclosed = _SHAPE_OPEN.match(self.text, self.pos)
+            hint = ": no ']' closes its '['" if unclosed else ""
+            raise self.error(f"expected a shape like f32[2,3]{{1,0}}, got '{self.got()}'{hint}")
         shape = self._shape_cache.get(m.group(0))
         if shape is None:
             shape = self._shape_cache[m.group(0)] = self._make_shape(m)
