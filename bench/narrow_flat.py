@@ -131,7 +131,7 @@ def launch_stats(x, out, rows: int, warps: int, nan: bool = True, maxnreg=None) 
 
 def main() -> None:
     import torch
-    from narrow_gather import check, floor_us, measure, options
+    from narrow_gather import check, measure, options, softmax_case, softmax_hlo
     opts = options(__doc__)
     if opts.check:
         cases = ((5, 37, 4, 1), (70, 37, 52, 2), (33, 5, 12, 1), (200, 37, 24, 2))
@@ -145,20 +145,13 @@ def main() -> None:
         assert out[3].isnan().all() and not out[[0, 1, 2, 4]].isnan().any()
         return
     n, cols = opts.rows, 37
-    x = torch.randn(n, cols, device="cuda")
-    out = torch.empty_like(x)
-    want = torch.softmax(x, -1)
-    floor = floor_us(x)
-    print(f"floor {floor:.1f} us")
+    x, out, want, floor = softmax_case(n, cols)
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     big = torch.empty(2 * x.numel(), device="cuda")
     runs = [("torch copy (err: n/a)", lambda: (big[: x.numel()].copy_(big[x.numel():]), None)[1]),
             ("torch softmax", lambda: torch.softmax(x, -1, out=out))]
     import dynhlo
-    from pathlib import Path
-    text = (Path(__file__).resolve().parents[1] / "tests/data/models/softmax_rows/module.hlo"
-            ).read_text().replace("<=100", f"<={n}")
-    exe = dynhlo.compile(text, backend="gpu")
+    exe = dynhlo.compile(softmax_hlo(n), backend="gpu")
     runs.append(("dynhlo call", lambda: exe(x)))
     for nan in (False, True):
         tag = " nan" if nan else ""

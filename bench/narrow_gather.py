@@ -161,6 +161,22 @@ def measure(runs: list, out, want, floor: float) -> None:
             print(f"{name:24s} failed: {type(exc).__name__}: {str(exc)[:300]}", flush=True)
 
 
+def softmax_hlo(rows: int) -> str:
+    """The softmax_rows model (37 columns) with its row bound raised to `rows`."""
+    from pathlib import Path
+    return (Path(__file__).resolve().parents[1] / "tests/data/models/softmax_rows/module.hlo"
+            ).read_text().replace("<=100", f"<={rows}")
+
+
+def softmax_case(rows: int, cols: int):
+    """(x, out, want, floor us) of a softmax over [rows, cols] on the GPU; prints the floor."""
+    import torch
+    x = torch.randn(rows, cols, device="cuda")
+    floor = floor_us(x)
+    print(f"floor {floor:.1f} us")
+    return x, torch.empty_like(x), torch.softmax(x, -1), floor
+
+
 def options(doc: str):
     """The narrow-row scripts' command line: --rows (at the bound) and --check."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
@@ -178,15 +194,9 @@ def main() -> None:
                launch_stats, launch_tile_store))
         return
     n, cols = opts.rows, 37
-    x = torch.randn(n, cols, device="cuda")
-    out = torch.empty_like(x)
-    want = torch.softmax(x, -1)
-    floor = floor_us(x)
-    print(f"floor {floor:.1f} us")
+    x, out, want, floor = softmax_case(n, cols)
     import dynhlo
-    from pathlib import Path
-    text = (Path(__file__).resolve().parents[1] / "tests/data/models/softmax_rows/module.hlo"
-            ).read_text().replace("<=100", f"<={n}")
+    text = softmax_hlo(n)
     from dynhlo.backends.gpu.kernels import codegen
     runs = [("torch softmax", lambda: torch.softmax(x, -1, out=out))]
     saved = codegen.STAGED_ROWS, codegen.STAGED_WARPS
