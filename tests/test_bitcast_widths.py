@@ -72,7 +72,8 @@ def test_a_dynamic_size_moves_across_in_bytes():
                                   [[0x00, 0x00, 0x80, 0x3F]])
     halves = np.array([0x0000, 0x3F80, 0x0000, 0xC020], np.uint16)
     np.testing.assert_array_equal(_run("u16[<=8]", "f32[<=4]", halves), ONE_AND_MINUS_2_5)
-    with pytest.raises(DynamicSizeError, match="instruction 'r'"):
+    with pytest.raises(DynamicSizeError, match="instruction 'r': bitcast of 6 bytes into "
+                       "rows of 4 does not divide"):
         _run("u16[<=8]", "f32[<=4]", halves[:3])  # 6 bytes are no whole f32
 
 

@@ -227,8 +227,12 @@ def _reshape_group(ctx, src, dst, declared):
 
 def _exact_div(ctx, total: int, part: int) -> int:
     if total % part:
-        raise DynamicSizeError(f"instruction '{ctx.inst.name}': reshape of {total} elements "
-                               f"into rows of {part} does not divide")
+        inst = ctx.inst
+        # a bitcast that changes the element width reshapes bytes (rules_data._bitcast)
+        unit = "bytes" if inst.opcode is Opcode.BITCAST and inst.operands and \
+            inst.operands[0].shape.element_type != inst.shape.element_type else "elements"
+        raise DynamicSizeError(f"instruction '{inst.name}': {inst.opcode.value} of {total} "
+                               f"{unit} into rows of {part} does not divide")
     return total // part
 
 
