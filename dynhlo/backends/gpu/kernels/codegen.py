@@ -529,7 +529,9 @@ class KernelWriter:
         body = ["    " + line for line in self.lines[start:]]
         names = {"lim"} | {m.group(1) for line in body
                            if (m := re.match(r"\s*(\w+) = ", line))}
-        tail = re.compile(r"\b(" + "|".join(sorted(names, key=len, reverse=True)) + r")\b")
+        # whole names only: not an attribute (`x.c`) nor a keyword argument (`c=...`)
+        tail = re.compile(r"(?<![.\w])(" + "|".join(sorted(names, key=len, reverse=True))
+                          + r")(?![\w]|=[^=])")
         self.lines[start:] = (
             [f"    if (pid + 1) * BM <= {nrows}:   # a whole chunk",
              f"        lim = BM * {n}"] + body +
