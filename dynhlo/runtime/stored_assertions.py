@@ -21,6 +21,7 @@ import reprlib
 from ..errors import ArtifactError
 from ..hlo.ir import HloModule
 from ..hlo.shape_assertions import ARITY, ShapeAssertion
+from .stored_lists import dimension_problem, is_int, items, malformed
 
 # Limits on what an artifact may hold (jax.export writes a handful of assertions per
 # dimension variable, a few nodes deep, with messages of a few hundred characters).
@@ -61,17 +62,13 @@ def from_data(data, module: HloModule) -> list[ShapeAssertion]:
         ArtifactError: anything that to_data does not write (the message names the
             assertion and what is wrong), or over the limits above.
     """
-    if not isinstance(data, list):
-        raise _bad(None, f"not a list but {type(data).__name__}")
-    if len(data) > MAX_ASSERTIONS:
-        raise _bad(None, f"{len(data)} assertions, over the limit of {MAX_ASSERTIONS}")
+    data = items(data, MAX_ASSERTIONS, "assertions", "shape_assertions")
     reader = _Reader(module)
     return [reader.assertion(i, item) for i, item in enumerate(data)]
 
 
-def _bad(index: int | None, why: str) -> ArtifactError:
-    where = "shape_assertions" if index is None else f"shape assertion {index}"
-    return ArtifactError(f"malformed artifact header: {where}: {why}; recompile the artifact")
+def _bad(index: int, why: str) -> ArtifactError:
+    return malformed(f"shape assertion {index}", why)
 
 
 class _Reader:
@@ -133,16 +130,12 @@ class _Reader:
         return (kind, first, d, lo, hi)
 
     def _check_dim(self, p: int, d: int, node) -> None:
-        if not 0 <= p < len(self.params):
-            raise _bad(self.index, f"expression {_short(node)} reads parameter {p}; the "
-                                   f"module has {len(self.params)}")
-        shape = self.params[p].shape
-        if shape.is_tuple or d >= shape.rank:
-            raise _bad(self.index, f"expression {_short(node)} reads dimension {d} of "
-                                   f"parameter {p}, which is {shape}")
+        problem = dimension_problem(self.params, p, d)
+        if problem:
+            raise _bad(self.index, f"expression {_short(node)} {problem}")
 
     def _int(self, values: list, count: int, node) -> list[int]:
-        if len(values) != count or not all(_is_int(v) and -INT_LIMIT <= v < INT_LIMIT
+        if len(values) != count or not all(is_int(v) and -INT_LIMIT <= v < INT_LIMIT
                                            for v in values):
             raise _bad(self.index, f"expression {_short(node)} needs {count} integer(s) in "
                                    f"[-2**63, 2**63)")
@@ -152,10 +145,6 @@ class _Reader:
         if value is None:
             return infinite
         return self._int([value], 1, node)[0]
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 _REPR = reprlib.Repr()   # keyword arguments only from Python 3.12

@@ -16,6 +16,7 @@ from __future__ import annotations
 from ..errors import ArtifactError
 from ..hlo.ir import HloModule
 from ..hlo.size_requirements import KINDS, SizeRequirement
+from .stored_lists import dimension_problem, is_int, items, malformed
 
 MAX_REQUIREMENTS = 4096
 MAX_NAME = 1024            # characters of an op, size or argument name
@@ -38,16 +39,12 @@ def from_data(data, module: HloModule) -> list[SizeRequirement]:
         ArtifactError: anything that to_data does not write (the message names the
             requirement and what is wrong), or over the limits above.
     """
-    if not isinstance(data, list):
-        raise _bad(None, f"not a list but {type(data).__name__}")
-    if len(data) > MAX_REQUIREMENTS:
-        raise _bad(None, f"{len(data)} requirements, over the limit of {MAX_REQUIREMENTS}")
+    data = items(data, MAX_REQUIREMENTS, "requirements", "size_requirements")
     return [_requirement(i, item, module) for i, item in enumerate(data)]
 
 
-def _bad(index: int | None, why: str) -> ArtifactError:
-    where = "size_requirements" if index is None else f"size requirement {index}"
-    return ArtifactError(f"malformed artifact header: {where}: {why}; recompile the artifact")
+def _bad(index: int, why: str) -> ArtifactError:
+    return malformed(f"size requirement {index}", why)
 
 
 def _requirement(index: int, item, module: HloModule) -> SizeRequirement:
@@ -63,24 +60,17 @@ def _requirement(index: int, item, module: HloModule) -> SizeRequirement:
         raise _bad(index, f"argument is neither null nor a non-empty string of at most "
                           f"{MAX_NAME} characters")
     p, d, least = item["param"], item["dim"], item["least"]
-    if not all(_is_int(v) for v in (p, d, least)) or not 1 <= least < INT_LIMIT:
+    if not all(is_int(v) for v in (p, d, least)) or not 1 <= least < INT_LIMIT:
         raise _bad(index, "param and dim must be integers, least an integer in [1, 2**63)")
-    params = module.entry.parameters
-    if not 0 <= p < len(params):
-        raise _bad(index, f"it reads parameter {p}; the module has {len(params)}")
-    shape = params[p].shape
-    if d < 0 or shape.is_tuple or d >= shape.rank:
-        raise _bad(index, f"it reads dimension {d} of parameter {p}, which is {shape}")
+    problem = dimension_problem(module.entry.parameters, p, d)
+    if problem:
+        raise _bad(index, f"it {problem}")
     return SizeRequirement(item["kind"], item["op"], (p, d), item["name"], least,
                            item["argument"])
 
 
 def _is_name(value) -> bool:
     return isinstance(value, str) and 0 < len(value) <= MAX_NAME
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 __all__ = ["from_data", "to_data"]
