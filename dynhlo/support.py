@@ -44,6 +44,8 @@ NOTES: dict[Opcode, str] = {
                               "results; gpu: on the host (the same bits)",
     Opcode.RNG_GET_AND_UPDATE_STATE: "a per-program counter, not XLA's state; gpu: on the host",
     Opcode.COLLECTIVE_PERMUTE: "copy with a {0,0} pair, else zeros",
+    Opcode.BITCAST: "between element types of one width, or of other widths at equal byte "
+                    "sizes (XLA's verifier): the bytes in layout order; not sub-byte types",
     Opcode.REDUCE_PRECISION: "XLA's rounding: ties to even, overflow to inf, subnormals "
                              "flushed, NaN kept",
     # What the GPU backend leaves on the host fallback (CPU lowering on host copies); the
