@@ -36,7 +36,8 @@ def current_form() -> dict:
     from dynhlo.backends.gpu.plan.fusion import kernels_of
     from narrow_gather import softmax_hlo
     kernel = kernels_of(dynhlo.compile(softmax_hlo(ROWS), backend="gpu").program.plan)[0]
-    return {"source": kernel.source, "constexprs": kernel.block, "num_warps": kernel.num_warps}
+    return {"source": kernel.source, "constexprs": kernel.block, "num_warps": kernel.num_warps,
+            "maxnreg": kernel.maxnreg}
 
 
 def device_us(fn, flush) -> float:
@@ -78,7 +79,8 @@ def main() -> None:
     for tag, form in forms.items():
         fn = load_kernel(form["source"], "kernel", False)
         runs[tag] = (lambda fn=fn, form=form: fn[(ROWS // 64,)](
-            x, out, ROWS, **form["constexprs"], num_warps=form["num_warps"]))
+            x, out, ROWS, **form["constexprs"], num_warps=form["num_warps"],
+            **({"maxnreg": form["maxnreg"]} if form.get("maxnreg") else {})))
     stats_free = triton.jit(do_not_specialize=["n"])(narrow_flat.softmax_stats.fn)
     runs["hand-written (narrow_flat.softmax_stats R=64 w4)"] = lambda: narrow_flat.launch_stats(
         x, out, 64, 4, True)

@@ -34,8 +34,9 @@ Options:
         is how CI, with no GPU, tests the generated kernels). Default: the CUDA device; with
         none, an UnsupportedError saying how to ask for the interpreter, except for a named
         `target` (a cross-compile, which needs no GPU).
-    fast_launch: after a kernel's first launch, call the compiled kernel directly
-        (default True; see launch/jit.py).
+    fast_launch: on the GPU, compile each kernel to a cubin on its first launch and launch
+        it through the CUDA driver, one call per launch (default True; launch/cubin_jit.py);
+        False keeps Triton's own JIT dispatch on every launch (launch/jit.py).
     target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
     graph: run the whole module as one CUDA graph replayed at every size (graph/;
         default: on with a GPU when the module allows it and has at least
@@ -55,6 +56,7 @@ target mismatch is an ArtifactError.
 
 from __future__ import annotations
 
+import functools
 import os
 
 import torch
@@ -67,6 +69,7 @@ from .. import check_precision
 from ..cpu import check_supported
 from ..distributed import Communicator
 from . import aot, graph
+from .launch.cubin_jit import CubinJitLauncher
 from .launch.jit import JitLauncher
 from .plan.fusion import kernels_of, plan_computation
 from .program import NAME, GpuProgram
@@ -105,6 +108,18 @@ def _default_interpret(target: str | None) -> bool:
     return True
 
 
+def _launchers(kernels: list, interpret: bool, fast: bool) -> dict:
+    """{id(kernel): launcher}. On the GPU each kernel is compiled to a cubin for this device
+    on its first launch and launched through the driver (launch/cubin_jit.py: no gcc, no
+    Triton driver start in a fresh process); in the interpreter, or with
+    fast_launch=False, Triton's own JIT."""
+    if interpret or not fast:
+        return {id(k): JitLauncher(k, interpret, fast) for k in kernels}
+    cc = aot.parse_target(_device_target())
+    return {id(k): CubinJitLauncher(k, functools.partial(aot.jit_cubin, k, cc))
+            for k in kernels}
+
+
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
     """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
     mode.install_compile_counter()
@@ -131,8 +146,7 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
             f"{os.environ.get('TRITON_INTERPRET')!r}; set TRITON_INTERPRET=1 before "
             "importing triton to run kernels in the interpreter")
     plan = plan_computation(info)
-    fast = options.get("fast_launch", True)
-    launchers = {id(k): JitLauncher(k, interpret, fast) for k in kernels_of(plan)}
+    launchers = _launchers(kernels_of(plan), interpret, options.get("fast_launch", True))
     # distributed: collectives through torch.distributed on this process's device (NCCL).
     comm = Communicator(module) if distributed else None
     program = GpuProgram(module, info, plan, launchers, _device(interpret),

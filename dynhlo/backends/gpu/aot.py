@@ -26,7 +26,7 @@ import hashlib
 import json
 import os
 import subprocess
-
+import threading
 
 from ...errors import ArtifactError, UnsupportedError
 from ...shapes.dynamic import ComputationInfo
@@ -158,6 +158,31 @@ def compile_parallel(specs: list, keys: list, cc: int):
                                    f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
         for i, (cubin, info) in zip(chunk, json.loads(stdout)):
             yield keys[i], (base64.b64decode(cubin), info)
+
+
+_IN_PROCESS = threading.Lock()
+
+
+def compile_here(specs: list, keys: list, cc: int):
+    """compile_parallel's contract, in this process, one kernel at a time: for the one
+    kernel a JIT launch needs, a child's start and its Triton import would cost more than
+    the compile. Only for a process whose Triton is not in interpreter mode."""
+    for spec, key in zip(specs, keys):
+        with _IN_PROCESS:
+            try:
+                result = compile_worker.compile_one(spec, cc)
+            except Exception as exc:  # Triton's and ptxas's errors: one family for the user
+                raise UnsupportedError(f"compiling a gpu kernel for sm_{cc} failed: "
+                                       f"{type(exc).__name__}: {exc}") from exc
+        yield key, result
+
+
+def jit_cubin(kernel, cc: int) -> tuple[bytes, dict]:
+    """(cubin, launch info) of one planned kernel for sm_<cc>: from the cubin cache
+    (graph/cubins.py), else compiled in this process (compile_here) and cached."""
+    spec = _spec(kernel)
+    compiled = cubins.compile_distinct([spec], cc, cubins.cache_dir(), compile_here)
+    return compiled[cubins.spec_key(spec, cc)]
 
 
 def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):

@@ -10,6 +10,7 @@ as null (kernels that need scratch memory are refused when the payload is read).
 from __future__ import annotations
 
 import ctypes
+import threading
 
 from ....errors import ArtifactError
 
@@ -42,27 +43,56 @@ class CubinLauncher:
                    f"{self.name} cannot have {self.shared} bytes of shared memory")
         self.threads = 32 * int(meta["num_warps"])
         self.cuda = cuda
+        self._frames: dict[int, tuple] = {}
+        self._lock = threading.Lock()
 
     def __call__(self, grid, tensors, sizes):
         """Launches on torch's current stream: `tensors` (16-byte aligned device tensors)
         then `sizes` (int32 scalars), in the kernel's parameter order."""
         import torch
-        values = []
+        pointers = []
         for t in tensors:
             if t.data_ptr() % 16:
                 raise ArtifactError("an unaligned device buffer reached an AOT kernel")
-            values.append(ctypes.c_uint64(t.data_ptr()))
-        values += [ctypes.c_int32(s) for s in sizes] + [ctypes.c_uint64(0), ctypes.c_uint64(0)]
-        params = (ctypes.c_void_p * len(values))(*[ctypes.addressof(v) for v in values])
-        gx, gy, gz = tuple(grid) + (1,) * (3 - len(grid))
-        stream = ctypes.c_void_p(torch._C._cuda_getCurrentRawStream(torch.cuda.current_device()))
-        result = self.cuda.cuLaunchKernel(self.fn, gx, gy, gz, self.threads, 1, 1, self.shared,
-                                          stream, params, None)
-        if result == _INVALID_CONTEXT:   # a thread torch's runtime has not bound yet
-            _make_context_current(self.cuda)
-            result = self.cuda.cuLaunchKernel(self.fn, gx, gy, gz, self.threads, 1, 1,
-                                              self.shared, stream, params, None)
-        _check(result, f"launch of {self.name} on grid {tuple(grid)} failed")
+            pointers.append(t.data_ptr())
+        stream = torch._C._cuda_getCurrentRawStream(torch.cuda.current_device())
+        self._launch(tuple(grid) + (1,) * (3 - len(grid)), stream, pointers, sizes)
+
+    def direct(self, grid0: int, stream: int, pointers: list, sizes) -> None:
+        """One launch of grid (grid0, 1, 1) on `stream` (a CUstream as an int): `pointers`
+        (device addresses as ints, 16-byte aligned: the caller's guarantee, as for
+        direct.py's launch) then `sizes` (int32 values). The per-call fast path's form."""
+        self._launch((grid0, 1, 1), stream, pointers, sizes)
+
+    def _launch(self, grid: tuple, stream: int, pointers: list, sizes) -> None:
+        """The arguments go into preallocated slots, 8 bytes each (an int32 in the low half
+        of its slot: the device is little-endian), so a launch creates no ctypes objects;
+        the lock keeps two threads from filling the same slots (cuLaunchKernel copies
+        them before it returns)."""
+        count = len(pointers) + len(sizes)
+        frame = self._frames.get(count)
+        if frame is None:
+            frame = self._frames[count] = _frame(count)
+        slots, params = frame
+        with self._lock:
+            slots[:len(pointers)] = pointers
+            slots[len(pointers):count] = [s & 0xFFFFFFFF for s in sizes]
+            result = self.cuda.cuLaunchKernel(self.fn, *grid, self.threads, 1, 1, self.shared,
+                                              stream, params, None)
+            if result == _INVALID_CONTEXT:   # a thread torch's runtime has not bound yet
+                _make_context_current(self.cuda)
+                result = self.cuda.cuLaunchKernel(self.fn, *grid, self.threads, 1, 1,
+                                                  self.shared, stream, params, None)
+        _check(result, f"launch of {self.name} on grid {grid} failed")
+
+
+def _frame(count: int):
+    """(slots, params) for `count` kernel arguments and the two trailing scratch pointers
+    (left null): slot k holds argument k; params[k] points at slot k."""
+    slots = (ctypes.c_uint64 * (count + 2))()
+    base = ctypes.addressof(slots)
+    params = (ctypes.c_void_p * (count + 2))(*[base + 8 * k for k in range(count + 2)])
+    return slots, params
 
 
 _CUDA = None

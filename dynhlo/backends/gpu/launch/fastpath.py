@@ -232,7 +232,8 @@ def _contiguous_strides(shape: tuple) -> tuple:
 
 
 def _kernel_closure(step: _KernelStep, shape: tuple, size_args: tuple, work: int, device):
-    """Allocate the output and launch: through the C launcher once the kernel is compiled."""
+    """Allocate the output and launch: through the launcher's `direct` form once the kernel
+    is compiled (one driver call: cubin_jit.py, or Triton's C launcher: jit.py)."""
     empty, strides, dtype = torch.empty_strided, _contiguous_strides(shape), step.dtype
     if work == 0:  # nothing to compute: the (empty) output alone
         def run(values, stream):
@@ -241,18 +242,11 @@ def _kernel_closure(step: _KernelStep, shape: tuple, size_args: tuple, work: int
     launcher, inputs, trusted = step.launcher, step.inputs, step.trusted
     grid0 = -(-work // step.block)
     grid = (grid0,)
-    if not hasattr(launcher, "direct"):  # a cubin launcher (AOT)
-        def run(values, stream):
-            out = empty(shape, strides, dtype=dtype, device=device)
-            launcher(grid, [_input(values, s, ok) for s, ok in zip(inputs, trusted)] + [out],
-                     size_args)
-            return out
-        return run
     if all(trusted):
         def run(values, stream):
             out = empty(shape, strides, dtype=dtype, device=device)
             direct = launcher.direct
-            if direct is None:  # the first launch (Triton compiles), or the interpreter
+            if direct is None:  # the first launch (it compiles), or the interpreter
                 launcher(grid, [values[s] for s in inputs] + [out], size_args)
                 return out
             direct(grid0, stream, [values[s].data_ptr() for s in inputs] + [out.data_ptr()],

@@ -1,0 +1,53 @@
+"""CubinJitLauncher: a generated kernel compiled to a cubin on its first launch, then
+launched through the CUDA driver (cubin.py), as an AOT artifact's kernels are.
+
+Triton's own JIT launch costs a fresh process about 1.2 s before its first kernel runs
+(H200 machine, bench/RESULTS.md "Issue 10, tenth session"): gcc builds its C launcher and
+driver utilities (0.5 s), its CUDA driver object starts (0.3 s), and every compile hashes
+Triton's own library for its cache key (0.4 s). A cubin needs none of the first two, and a
+kernel found in dynhlo's cubin cache (graph/cubins.py) needs no Triton compile at all.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .cubin import CubinLauncher
+from .jit import JitLauncher
+
+
+class CubinJitLauncher:
+    """Launches `kernel` (a planned Kernel); `compile_cubin()` gives its (cubin, info) on
+    the first launch (aot.jit_cubin: the cubin cache, else Triton's compiler in this
+    process).
+
+    `launcher(grid, tensors, sizes)` launches on torch's current stream; once compiled,
+    `direct` is CubinLauncher.direct (`direct(grid0, stream, pointers, sizes)`), the
+    per-call fast path's form. A kernel that needs Triton's scratch memory (which the
+    cubin launcher does not allocate) keeps Triton's own launch.
+
+    Raises (on the first launch): UnsupportedError when the kernel does not compile;
+    ArtifactError when the driver refuses the cubin.
+    """
+
+    def __init__(self, kernel, compile_cubin):
+        self.kernel = kernel
+        self._compile_cubin = compile_cubin
+        self._launcher = None
+        self._lock = threading.Lock()
+        self.direct = None
+
+    def __call__(self, grid, tensors, sizes) -> None:
+        (self._launcher or self._load())(grid, tensors, sizes)
+
+    def _load(self):
+        with self._lock:
+            if self._launcher is None:
+                cubin, info = self._compile_cubin()
+                if info.get("global_scratch_size") or info.get("profile_scratch_size"):
+                    self._launcher = JitLauncher(self.kernel, False)
+                else:
+                    launcher = CubinLauncher(cubin, info)
+                    self.direct = launcher.direct
+                    self._launcher = launcher
+        return self._launcher

@@ -1,0 +1,197 @@
+"""Kernels compiled to cubins on their first launch and launched through the CUDA driver.
+
+On a GPU every generated kernel of the plain path is a CubinJitLauncher (launch/cubin_jit.py):
+compiled once, through the cubin cache, then launched by CubinLauncher.direct. Here, with
+no GPU, the driver is a stand-in that reads back the argument block a launch hands it, as
+cuLaunchKernel reads it; on the H200 the last test runs the real thing against numpy.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import numpy as np
+import pytest
+
+import dynhlo
+from gpucheck import GPU, INTERPRET, torch  # skips without torch or triton
+from dynhlo.backends.gpu import aot, compile_worker
+from dynhlo.backends.gpu.launch import cubin, cubin_jit
+from test_gpu_aot import SOFTMAX
+
+
+class _Driver:
+    """cuLaunchKernel's stand-in: reads each argument where its params entry points, as
+    the driver does, as 8 bytes (pointers, scratch) or 4 (int32 sizes)."""
+
+    def __init__(self, pointers: int, sizes: int, result: int = 0):
+        self.pointers, self.sizes, self.result = pointers, sizes, result
+        self.launches: list = []
+
+    def cuLaunchKernel(self, fn, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        def read(k, ctype):
+            return ctypes.cast(params[k], ctypes.POINTER(ctype)).contents.value
+        n = self.pointers + self.sizes
+        self.launches.append({
+            "grid": (gx, gy, gz), "block": (bx, by, bz), "shared": shared, "stream": stream,
+            "pointers": [read(k, ctypes.c_uint64) for k in range(self.pointers)],
+            "sizes": [read(k, ctypes.c_int32) for k in range(self.pointers, n)],
+            "scratch": [read(k, ctypes.c_uint64) for k in (n, n + 1)], "extra": extra})
+        return self.result
+
+    def cuGetErrorString(self, result, message):
+        message._obj.value = b"invalid argument"
+        return 0
+
+
+def _launcher(driver: _Driver) -> cubin.CubinLauncher:
+    """A CubinLauncher of 4 warps and 1 KiB of shared memory over the stand-in driver (its
+    constructor loads a cubin, which needs the real driver)."""
+    launcher = object.__new__(cubin.CubinLauncher)
+    launcher.name, launcher.fn, launcher.cuda = "kernel", "fn", driver
+    launcher.threads, launcher.shared = 128, 1024
+    launcher._frames, launcher._lock = {}, threading.Lock()
+    return launcher
+
+
+def test_a_launch_passes_pointers_then_int32_sizes_then_two_null_scratch_pointers():
+    driver = _Driver(pointers=3, sizes=2)
+    launcher = _launcher(driver)
+    launcher.direct(7, 99, [1 << 40, 4096, 2 ** 64 - 16], [5, -1])
+    launcher.direct(2, 98, [16, 32, 48], [2 ** 31 - 1, 0])  # the slots are reused
+    assert driver.launches == [
+        {"grid": (7, 1, 1), "block": (128, 1, 1), "shared": 1024, "stream": 99,
+         "pointers": [1 << 40, 4096, 2 ** 64 - 16], "sizes": [5, -1], "scratch": [0, 0],
+         "extra": None},
+        {"grid": (2, 1, 1), "block": (128, 1, 1), "shared": 1024, "stream": 98,
+         "pointers": [16, 32, 48], "sizes": [2 ** 31 - 1, 0], "scratch": [0, 0],
+         "extra": None}]
+
+
+def test_launches_of_other_arities_do_not_share_an_argument_block():
+    launcher = _launcher(_Driver(pointers=2, sizes=1))
+    launcher.direct(1, 0, [16, 32], [3])
+    launcher.cuda = driver = _Driver(pointers=1, sizes=0)
+    launcher.direct(1, 0, [64], [])
+    assert driver.launches[0]["pointers"] == [64] and driver.launches[0]["scratch"] == [0, 0]
+
+
+def test_a_refused_launch_is_an_artifact_error_naming_kernel_grid_and_driver_message(
+        monkeypatch):
+    driver = _Driver(pointers=1, sizes=0, result=1)
+    monkeypatch.setattr(cubin, "_CUDA", driver)
+    with pytest.raises(dynhlo.ArtifactError,
+                       match=r"launch of kernel on grid \(3, 1, 1\) failed: CUDA error 1 "
+                             r"\(invalid argument\)"):
+        _launcher(driver).direct(3, 0, [16], [])
+
+
+class _Cubin:
+    """CubinLauncher's stand-in: what it was made from, and the launches it was asked for."""
+
+    def __init__(self, data, info):
+        self.data, self.info, self.launches = data, info, []
+
+    def __call__(self, grid, tensors, sizes):
+        self.launches.append(("call", grid, tensors, sizes))
+
+    def direct(self, grid0, stream, pointers, sizes):
+        self.launches.append(("direct", grid0, stream, pointers, sizes))
+
+
+def test_the_first_launch_compiles_once_however_many_threads_launch_at_once(monkeypatch):
+    monkeypatch.setattr(cubin_jit, "CubinLauncher", _Cubin)
+    compiled = []
+
+    def compile_cubin():
+        compiled.append(1)
+        return b"cubin", {"name": "kernel", "shared": 0, "num_warps": 4}
+    launcher = cubin_jit.CubinJitLauncher(kernel=None, compile_cubin=compile_cubin)
+    assert launcher.direct is None
+    threads = [threading.Thread(target=launcher, args=((k + 1,), ["t"], [k]))
+               for k in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(compiled) == 1
+    made = launcher._launcher
+    assert made.data == b"cubin" and launcher.direct == made.direct
+    assert sorted(grid for _, grid, _, _ in made.launches) == [(k + 1,) for k in range(8)]
+
+
+def test_a_kernel_needing_scratch_memory_keeps_tritons_launch(monkeypatch):
+    made = []
+    monkeypatch.setattr(cubin_jit, "JitLauncher",
+                        lambda kernel, interpret: made.append((kernel, interpret)) or _Cubin(
+                            None, None))
+    launcher = cubin_jit.CubinJitLauncher(
+        "the kernel", lambda: (b"", {"name": "k", "shared": 0, "num_warps": 4,
+                                     "global_scratch_size": 64}))
+    launcher((1,), [], [])
+    assert made == [("the kernel", False)] and launcher.direct is None
+
+
+def _softmax_kernel():
+    return dynhlo.compile(SOFTMAX, backend="gpu", interpret=True).program.kernels[0]
+
+
+def test_a_jit_cubin_is_compiled_once_then_read_from_the_cubin_cache(tmp_path, monkeypatch):
+    """A second program (or process) with the same kernel compiles nothing."""
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    specs = []
+
+    def compile_one(spec, cc):
+        specs.append((spec["source"], cc))
+        return b"\x7fELF cubin", {"name": "kernel", "shared": 0, "num_warps": 4}
+    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    kernel = _softmax_kernel()
+    first = aot.jit_cubin(kernel, 90)
+    again = aot.jit_cubin(_softmax_kernel(), 90)
+    assert first == again == (b"\x7fELF cubin", {"name": "kernel", "shared": 0,
+                                                  "num_warps": 4})
+    assert specs == [(kernel.source, 90)]
+    aot.jit_cubin(kernel, 80)   # another target is another cubin
+    assert specs == [(kernel.source, 90), (kernel.source, 80)]
+
+
+def test_a_kernel_that_does_not_compile_is_an_unsupported_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+
+    def compile_one(spec, cc):
+        raise RuntimeError("ptxas fatal: out of registers")
+    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    with pytest.raises(dynhlo.UnsupportedError,
+                       match="compiling a gpu kernel for sm_90 failed: RuntimeError: ptxas "
+                             "fatal: out of registers"):
+        aot.jit_cubin(_softmax_kernel(), 90)
+    assert not list(tmp_path.rglob("*.cubin"))
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(INTERPRET, reason="needs a CUDA device")
+def test_gpu_kernels_compile_to_cubins_once_and_match_numpy(tmp_path, monkeypatch):
+    from dynhlo import stats
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    exe = dynhlo.compile(SOFTMAX, **GPU)
+    launchers = list(exe.program.runner.launchers.values())
+    assert launchers and all(isinstance(x, cubin_jit.CubinJitLauncher) for x in launchers)
+    rng = np.random.default_rng(3)
+    before = stats.snapshot().get("kernel_compile", 0)
+    for n in (5, 1, 0, 3):
+        x = rng.standard_normal((n, 64)).astype(np.float32)
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        np.testing.assert_allclose(np.asarray(exe(x)), e / e.sum(axis=1, keepdims=True),
+                                   rtol=1e-5, atol=1e-6)
+    assert stats.snapshot().get("kernel_compile", 0) == before + len(launchers)
+    assert all(isinstance(x.direct.__self__, cubin.CubinLauncher) for x in launchers)
+    again = dynhlo.compile(SOFTMAX, **GPU)   # the same kernel: from the cubin cache
+    x = rng.standard_normal((4, 64)).astype(np.float32)
+    np.testing.assert_allclose(np.asarray(again(x)), np.asarray(exe(x)), rtol=0, atol=0)
+    assert stats.snapshot().get("kernel_compile", 0) == before + len(launchers)
+    tritons = dynhlo.compile(SOFTMAX, **GPU, fast_launch=False)
+    assert not any(isinstance(x, cubin_jit.CubinJitLauncher)
+                   for x in tritons.program.runner.launchers.values())
+    torch.testing.assert_close(torch.as_tensor(np.asarray(tritons(x))),
+                               torch.as_tensor(np.asarray(exe(x))), rtol=0, atol=0)
