@@ -67,6 +67,8 @@ def test_planted_kernel_bytecode_in_the_cache_never_runs(launcher, tmp_path, mon
     monkeypatch.setattr(launcher, "load_kernel",
                         lambda src, *a, **k: (sources.append(src), real(src, *a, **k))[1])
     monkeypatch.setattr(launcher, "_LOADED", {})
+    # an empty cubin cache: on a GPU a cached cubin would load no kernel source at all
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path / "first"))
     _run_seed_on_gpu()
     assert sources
     cache = tmp_path / "cache"

@@ -23,7 +23,8 @@ from test_gpu_aot import SOFTMAX
 
 class _Driver:
     """cuLaunchKernel's stand-in: reads each argument where its params entry points, as
-    the driver does, as 8 bytes (pointers, scratch) or 4 (int32 sizes)."""
+    the driver does, as 8 bytes (pointers, scratch) or 4 (int32 sizes). The stream is a
+    ctypes pointer: the launch is unprototyped, and an int would be passed as 32 bits."""
 
     def __init__(self, pointers: int, sizes: int, result: int = 0):
         self.pointers, self.sizes, self.result = pointers, sizes, result
@@ -34,7 +35,8 @@ class _Driver:
             return ctypes.cast(params[k], ctypes.POINTER(ctype)).contents.value
         n = self.pointers + self.sizes
         self.launches.append({
-            "grid": (gx, gy, gz), "block": (bx, by, bz), "shared": shared, "stream": stream,
+            "grid": (gx, gy, gz), "block": (bx, by, bz), "shared": shared,
+            "stream": stream.value,
             "pointers": [read(k, ctypes.c_uint64) for k in range(self.pointers)],
             "sizes": [read(k, ctypes.c_int32) for k in range(self.pointers, n)],
             "scratch": [read(k, ctypes.c_uint64) for k in (n, n + 1)], "extra": extra})
@@ -134,7 +136,7 @@ def test_a_kernel_needing_scratch_memory_keeps_tritons_launch(monkeypatch):
 
 
 def _softmax_kernel():
-    return dynhlo.compile(SOFTMAX, backend="gpu", interpret=True).program.kernels[0]
+    return dynhlo.compile(SOFTMAX, **GPU).program.kernels[0]
 
 
 def test_a_jit_cubin_is_compiled_once_then_read_from_the_cubin_cache(tmp_path, monkeypatch):
