@@ -6,7 +6,8 @@ signature is fixed: pointers (assumed 16-byte aligned; the launcher copies an un
 input), sizes as i32 with no value specialization, so one cubin serves every size. When
 this process runs Triton's interpreter, compilation happens in an isolated child process
 with it off (Triton's own library kernels are decorated at import in one mode or the
-other); the child imports exactly this process's dynhlo (compile_worker.py).
+other); the child imports exactly this process's dynhlo (compile_worker.py). The JIT path
+on a GPU compiles its kernels the same way, one at a time in this process (jit_cubin).
 
 The payload: "gpu_program.json" (format version, target, the plan as data (plan/data.py),
 per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
