@@ -197,3 +197,28 @@ def test_gpu_kernels_compile_to_cubins_once_and_match_numpy(tmp_path, monkeypatc
                    for x in tritons.program.runner.launchers.values())
     torch.testing.assert_close(torch.as_tensor(np.asarray(tritons(x))),
                                torch.as_tensor(np.asarray(exe(x))), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("text", ["[]", "{}", '{"name": "kernel", "shared": "x", "num_warps": 4}',
+                                  '{"name": 7, "shared": 0, "num_warps": 4}',
+                                  '{"name": "kernel", "shared": 0, "num_warps": 4, '
+                                  '"global_scratch_size": "big"}'])
+def test_a_cache_entry_with_bad_launch_info_is_compiled_again(tmp_path, monkeypatch, text):
+    """A `.json` beside a cached cubin that is not the launch info compile_one writes (a
+    dict: str name, int shared, warps and scratch sizes) is a cache miss: the kernel is
+    compiled again and the entry rewritten, not a KeyError or TypeError at launch."""
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    good = {"name": "kernel", "shared": 0, "num_warps": 4}
+    compiled = []
+
+    def compile_one(spec, cc):
+        compiled.append(cc)
+        return b"\x7fELF cubin", dict(good)
+    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    kernel = _softmax_kernel()
+    aot.jit_cubin(kernel, 90)
+    [entry] = list((tmp_path / "cubins").glob("*.json"))
+    entry.write_text(text)
+    assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good)
+    assert compiled == [90, 90]
+    assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good) and compiled == [90, 90]

@@ -92,13 +92,28 @@ def step_specs(prog) -> list:
 
 
 def _read(cache: Path | None, key: str):
+    """(cubin, info) of a cached kernel; None (a miss: compiled again, rewritten) when the
+    entry is absent or its `.json` is not launch info as compile_worker writes it."""
     if cache is None:
         return None
     try:
         info = json.loads((cache / f"{key}.json").read_text())
+        if not _launch_info(info):
+            return None
         return (cache / f"{key}.cubin").read_bytes(), info
     except (OSError, ValueError):
         return None
+
+
+def _launch_info(info) -> bool:
+    """compile_worker.compile_one's info: a str kernel name, int shared bytes and warps,
+    int scratch sizes when present (bool is no int here)."""
+    def whole(value) -> bool:
+        return value.__class__ is int and value >= 0
+    return (isinstance(info, dict) and isinstance(info.get("name"), str)
+            and whole(info.get("shared")) and whole(info.get("num_warps"))
+            and all(whole(info[k]) for k in ("global_scratch_size", "profile_scratch_size")
+                    if k in info))
 
 
 def _write(cache: Path | None, key: str, cubin: bytes, info: dict) -> None:
