@@ -222,3 +222,50 @@ def test_a_cache_entry_with_bad_launch_info_is_compiled_again(tmp_path, monkeypa
     assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good)
     assert compiled == [90, 90]
     assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good) and compiled == [90, 90]
+
+
+class _Devices:
+    """torch.cuda's current device and its guard, as stand-ins: `current` is the thread's."""
+
+    def __init__(self, current: int):
+        self.current = current
+
+    def current_device(self) -> int:
+        return self.current
+
+    def device(self, index: int):
+        devices = self
+
+        class Guard:
+            def __enter__(self):
+                self.before, devices.current = devices.current, index
+
+            def __exit__(self, *exc):
+                devices.current = self.before
+        return Guard()
+
+
+def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypatch):
+    """A program compiled while device 1 was current (its values live there) runs from a
+    thread whose current device is 0 (a new thread's): the cubin must load into device 1's
+    context and launch there, on device 1's stream, as its buffers and the fast path's
+    stream (FastPlan.stream_index) are device 1's."""
+    devices = _Devices(current=0)
+    monkeypatch.setattr(cubin_jit.torch.cuda, "current_device", devices.current_device)
+    monkeypatch.setattr(cubin_jit.torch.cuda, "device", devices.device)
+    seen = []
+
+    class Loaded(_Cubin):
+        def __init__(self, data, info):
+            super().__init__(data, info)
+            seen.append(("load", devices.current))
+
+        def __call__(self, grid, tensors, sizes):
+            seen.append(("launch", devices.current))
+    launcher = cubin_jit.CubinJitLauncher(
+        None, lambda: (b"cubin", {"name": "k", "shared": 0, "num_warps": 4}), device_index=1)
+    monkeypatch.setattr(cubin_jit, "CubinLauncher", Loaded)
+    launcher((1,), ["t"], [])
+    launcher((2,), ["t"], [])
+    assert seen == [("load", 1), ("launch", 1), ("launch", 1)]
+    assert devices.current == 0   # the caller's device is left as it was

@@ -111,12 +111,14 @@ def _default_interpret(target: str | None) -> bool:
 def _launchers(kernels: list, interpret: bool, fast: bool) -> dict:
     """{id(kernel): launcher}. On the GPU each kernel is compiled to a cubin for this device
     on its first launch and launched through the driver (launch/cubin_jit.py: no gcc, no
-    Triton driver start in a fresh process); in the interpreter, or with
+    Triton driver start in a fresh process), loaded and launched on the current device (the
+    program's, whichever device is current where it runs); in the interpreter, or with
     fast_launch=False, Triton's own JIT."""
     if interpret or not fast:
         return {id(k): JitLauncher(k, interpret, fast) for k in kernels}
     cc = aot.parse_target(_device_target())
-    return {id(k): CubinJitLauncher(k, functools.partial(aot.jit_cubin, k, cc))
+    index = torch.cuda.current_device()   # the program's device (_device)
+    return {id(k): CubinJitLauncher(k, functools.partial(aot.jit_cubin, k, cc), index)
             for k in kernels}
 
 
