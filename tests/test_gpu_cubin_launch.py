@@ -269,3 +269,25 @@ def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypa
     launcher((2,), ["t"], [])
     assert seen == [("load", 1), ("launch", 1), ("launch", 1)]
     assert devices.current == 0   # the caller's device is left as it was
+
+
+def test_a_kernel_whose_sizes_may_pass_int32_keeps_tritons_launch(monkeypatch):
+    """A cubin's sizes are i32 with no value specialization (aot.py), and CubinLauncher
+    stores each in 4 bytes: 2**31 + 5 would reach the kernel as -2147483643 and the
+    output would silently be left unwritten. Triton's JIT types an int argument at or
+    beyond 2**31 as i64, so a kernel with a size that may exceed int32 (a bound past
+    2**31 - 1, or unbounded: bound -1) keeps Triton's launch; bounded ones get cubins."""
+    from types import SimpleNamespace
+
+    import dynhlo.backends.gpu as gpu
+    from dynhlo.shapes.sizes import Sym
+    monkeypatch.setattr(gpu.torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(gpu, "JitLauncher", lambda k, interpret, fast: ("triton", k.name))
+    kernels = [SimpleNamespace(name=name, size_syms=[Sym(b) for b in bounds])
+               for name, bounds in (("small", [64, 2 ** 31 - 1]), ("static", []),
+                                    ("big", [64, 2 ** 31]), ("unbounded", [-1]))]
+    launchers = gpu._launchers(kernels, interpret=False, fast=True)
+    kinds = {k.name: launchers[id(k)] for k in kernels}
+    assert isinstance(kinds["small"], cubin_jit.CubinJitLauncher)
+    assert isinstance(kinds["static"], cubin_jit.CubinJitLauncher)
+    assert kinds["big"] == ("triton", "big") and kinds["unbounded"] == ("triton", "unbounded")
