@@ -291,3 +291,28 @@ def test_a_kernel_whose_sizes_may_pass_int32_keeps_tritons_launch(monkeypatch):
     assert isinstance(kinds["small"], cubin_jit.CubinJitLauncher)
     assert isinstance(kinds["static"], cubin_jit.CubinJitLauncher)
     assert kinds["big"] == ("triton", "big") and kinds["unbounded"] == ("triton", "unbounded")
+
+
+def test_the_cubin_cache_key_follows_the_kmath_helpers_the_kernels_call(tmp_path, monkeypatch):
+    """Generated source calls `M.<helper>` (kernels/kmath, @triton.jit functions compiled
+    into the cubin): a helper fixed in a later dynhlo leaves the kernel's text as it was, so
+    the key must change with the helpers' source, or the old cubin is served from disk
+    (Triton's own cache key hashes a kernel's jit dependencies the same way)."""
+    from dynhlo.backends.gpu.graph import cubins
+    from dynhlo.backends.gpu.kernels import kmath
+    spec = {"source": "def kernel(x):\n    pass\n", "signature": {}, "constexprs": {},
+            "pointers": [], "num_warps": 4}
+    kmath_dir = __import__("pathlib").Path(kmath.__file__).parent
+    assert {p.name for p in cubins._helper_files() if p.parent == kmath_dir} >= {
+        "__init__.py", "common.py", "device.py"}
+    helper = tmp_path / "device.py"
+    monkeypatch.setattr(cubins, "_helper_files", lambda: [helper])
+    helper.write_text("def tanh(x): return x\n")
+    cubins._helpers_digest.cache_clear()
+    before = cubins.spec_key(spec, 90)
+    helper.write_text("def tanh(x): return -x\n")
+    cubins._helpers_digest.cache_clear()
+    assert cubins.spec_key(spec, 90) != before
+    helper.write_text("def tanh(x): return x\n")
+    cubins._helpers_digest.cache_clear()
+    assert cubins.spec_key(spec, 90) == before

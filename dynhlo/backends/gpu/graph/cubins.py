@@ -1,8 +1,9 @@
 """Cubins of kernels: each distinct kernel compiled once, concurrently, cached on disk.
 
 A kernel is keyed by its canonical form: the generated source (which names no instruction
-and spells constants one way), its pointer types, constexprs and warps, the target and the
-Triton version. Equal keys compile once, however many launches use them (a 48-layer model
+and spells constants one way), its pointer types, constexprs and warps, the target, the
+Triton version and the source of the helpers it calls (kmath) and of its compiler
+(compile_worker.py). Equal keys compile once, however many launches use them (a 48-layer model
 has a handful of distinct kernels). The missing ones compile in parallel child processes
 (as Inductor's async compile does; each child is aot.py's cross-compiler, which needs no
 GPU), and land in `<cache>/cubins/<key>.cubin` + `.json` (written atomically) for the next
@@ -11,6 +12,7 @@ process. Progress goes to the `dynhlo.gpu.compile` logger (the CLI shows it).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -47,8 +49,26 @@ def graph_spec(kernel, element_types: list) -> dict:
 
 def spec_key(spec: dict, cc: int) -> str:
     import triton
-    text = json.dumps([spec, cc, triton.__version__], sort_keys=True)
+    text = json.dumps([spec, cc, triton.__version__, _helpers_digest()], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+_GPU = Path(__file__).resolve().parent.parent
+
+
+def _helper_files() -> list[Path]:
+    """What goes into a cubin besides its spec: the `M` helpers (kernels/kmath, @triton.jit
+    functions the generated source calls; a fixed helper leaves that source as it was) and
+    compile_worker.py (the compile options and pointer attributes it gives Triton)."""
+    return sorted((_GPU / "kernels" / "kmath").glob("*.py")) + [_GPU / "compile_worker.py"]
+
+
+@functools.lru_cache(maxsize=1)
+def _helpers_digest() -> str:
+    digest = hashlib.sha256()
+    for path in _helper_files():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def compile_distinct(specs: list, cc: int, cache: Path | None, compiler) -> dict:
