@@ -316,3 +316,34 @@ def test_the_cubin_cache_key_follows_the_kmath_helpers_the_kernels_call(tmp_path
     helper.write_text("def tanh(x): return x\n")
     cubins._helpers_digest.cache_clear()
     assert cubins.spec_key(spec, 90) == before
+
+
+def test_two_threads_writing_one_cache_entry_do_not_share_a_temporary_file(
+        tmp_path, monkeypatch, caplog):
+    """Two first launches of one kernel (two programs, two threads) both compile it and
+    write its entry: each writes through its own temporary file, so neither renames away
+    (or truncates) the other's half-written cubin, and both writes land."""
+    import pathlib
+
+    from dynhlo.backends.gpu.graph import cubins
+    both_open = threading.Barrier(2, timeout=5)
+    write_bytes = pathlib.Path.write_bytes
+
+    def racing_write(path, data):
+        written = write_bytes(path, data)
+        if path.name.startswith(".k.cubin"):
+            both_open.wait()   # both temporaries written before either is renamed
+        return written
+    monkeypatch.setattr(pathlib.Path, "write_bytes", racing_write)
+    threads = [threading.Thread(target=cubins._write,
+                                args=(tmp_path, "k", b"\x7fELF cubin", {"name": "kernel"}))
+               for _ in range(2)]
+    with caplog.at_level("WARNING", logger="dynhlo.gpu.compile"):
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not caplog.records
+    assert (tmp_path / "k.cubin").read_bytes() == b"\x7fELF cubin"
+    assert (tmp_path / "k.json").read_text() == '{"name": "kernel"}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cubin", "k.json"]

@@ -18,6 +18,7 @@ import json
 import logging
 import os
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -144,7 +145,9 @@ def _write(cache: Path | None, key: str, cubin: bytes, info: dict) -> None:
     try:
         cache.mkdir(parents=True, exist_ok=True)
         for name, data in ((f"{key}.cubin", cubin), (f"{key}.json", json.dumps(info).encode())):
-            tmp = cache / f".{name}.{os.getpid()}.tmp"
+            # one temporary per writer (process and thread): two first launches of one
+            # kernel in two threads both write its entry
+            tmp = cache / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
             tmp.write_bytes(data)
             os.replace(tmp, cache / name)
     except OSError as exc:
