@@ -347,3 +347,43 @@ def test_two_threads_writing_one_cache_entry_do_not_share_a_temporary_file(
     assert (tmp_path / "k.cubin").read_bytes() == b"\x7fELF cubin"
     assert (tmp_path / "k.json").read_text() == '{"name": "kernel"}'
     assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cubin", "k.json"]
+
+
+def _c_driver(seen: list):
+    """A driver whose cuLaunchKernel is a C function with cuLaunchKernel's prototype (a
+    ctypes callback), reached as the real one is, through an unprototyped foreign call:
+    what arrives is what libffi passed under the C calling convention."""
+    u32, ptr = ctypes.c_uint, ctypes.c_void_p
+
+    def launch(fn, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        def read(k, ctype):
+            return ctypes.cast(params[k], ctypes.POINTER(ctype)).contents.value
+        seen.append({"fn": fn, "grid": (gx, gy, gz), "block": (bx, by, bz), "shared": shared,
+                     "stream": stream, "extra": extra, "pointer": read(0, ctypes.c_uint64),
+                     "size": read(1, ctypes.c_int32), "scratch": read(2, ctypes.c_uint64)})
+        return 0
+    typed = ctypes.CFUNCTYPE(ctypes.c_int, ptr, u32, u32, u32, u32, u32, u32, u32, ptr,
+                             ctypes.POINTER(ptr), ptr)(launch)
+    untyped = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.cast(typed, ctypes.c_void_p).value)
+    untyped.argtypes = None
+    return type("Driver", (), {"cuLaunchKernel": untyped, "keep": typed})()
+
+
+def test_the_unprototyped_launch_passes_cuLaunchKernels_c_arguments(monkeypatch):
+    seen = []
+    launcher = _launcher(_c_driver(seen))
+    launcher.fn = ctypes.c_void_p(0xDEADBEEF12345678)
+    launcher.threads, launcher.shared = 1024, 200 * 1024
+    launcher.direct(2 ** 31 - 1, 0x7F00DEADBEEF0000, [2 ** 64 - 16], [-7])
+    assert seen == [{"fn": 0xDEADBEEF12345678, "grid": (2 ** 31 - 1, 1, 1),
+                     "block": (1024, 1, 1), "shared": 200 * 1024,
+                     "stream": 0x7F00DEADBEEF0000, "extra": None, "pointer": 2 ** 64 - 16,
+                     "size": -7, "scratch": 0}]
+    # the call form (runner, AOT) with a NumPy grid, as a typed call accepted it
+    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream", lambda index: 0,
+                        raising=False)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    tensor = type("Tensor", (), {"data_ptr": lambda self: 4096})()
+    launcher((np.int64(3),), [tensor], [np.int32(5)])
+    assert seen[-1]["grid"] == (3, 1, 1) and seen[-1]["size"] == 5
+    assert seen[-1]["pointer"] == 4096 and seen[-1]["stream"] is None
