@@ -144,15 +144,16 @@ def test_a_jit_cubin_is_compiled_once_then_read_from_the_cubin_cache(tmp_path, m
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     specs = []
 
-    def compile_one(spec, cc):
+    def compile_one(spec, cc):   # Triton's metadata: the warps it was asked for
         specs.append((spec["source"], cc))
-        return b"\x7fELF cubin", {"name": "kernel", "shared": 0, "num_warps": 4}
+        return b"\x7fELF cubin", {"name": "kernel", "shared": 0,
+                                  "num_warps": spec["num_warps"]}
     monkeypatch.setattr(compile_worker, "compile_one", compile_one)
     kernel = _softmax_kernel()
     first = aot.jit_cubin(kernel, 90)
     again = aot.jit_cubin(_softmax_kernel(), 90)
     assert first == again == (b"\x7fELF cubin", {"name": "kernel", "shared": 0,
-                                                  "num_warps": 4})
+                                                  "num_warps": kernel.num_warps})
     assert specs == [(kernel.source, 90)]
     aot.jit_cubin(kernel, 80)   # another target is another cubin
     assert specs == [(kernel.source, 90), (kernel.source, 80)]
@@ -208,14 +209,14 @@ def test_a_cache_entry_with_bad_launch_info_is_compiled_again(tmp_path, monkeypa
     dict: str name, int shared, warps and scratch sizes) is a cache miss: the kernel is
     compiled again and the entry rewritten, not a KeyError or TypeError at launch."""
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
-    good = {"name": "kernel", "shared": 0, "num_warps": 4}
+    kernel = _softmax_kernel()
+    good = {"name": "kernel", "shared": 0, "num_warps": kernel.num_warps}
     compiled = []
 
     def compile_one(spec, cc):
         compiled.append(cc)
         return b"\x7fELF cubin", dict(good)
     monkeypatch.setattr(compile_worker, "compile_one", compile_one)
-    kernel = _softmax_kernel()
     aot.jit_cubin(kernel, 90)
     [entry] = list((tmp_path / "cubins").glob("*.json"))
     entry.write_text(text)
@@ -387,3 +388,26 @@ def test_the_unprototyped_launch_passes_cuLaunchKernels_c_arguments(monkeypatch)
     launcher((np.int64(3),), [tensor], [np.int32(5)])
     assert seen[-1]["grid"] == (3, 1, 1) and seen[-1]["size"] == 5
     assert seen[-1]["pointer"] == 4096 and seen[-1]["stream"] is None
+
+
+def test_a_cache_entry_for_other_warps_than_the_kernels_is_compiled_again(tmp_path,
+                                                                            monkeypatch):
+    """A launch runs 32 threads per warp its info says; a cached entry whose warps are not
+    the kernel's (an edited .json) would run the cubin on too few or too many threads
+    (silently wrong, or refused at every launch). As aot.py's _check_warps does for a
+    payload, the entry is not used: compiled again and rewritten."""
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    compiled = []
+
+    def compile_one(spec, cc):
+        compiled.append(spec["num_warps"])
+        return b"\x7fELF cubin", {"name": "kernel", "shared": 0,
+                                  "num_warps": spec["num_warps"]}
+    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    kernel = _softmax_kernel()
+    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    [entry] = list((tmp_path / "cubins").glob("*.json"))
+    entry.write_text(f'{{"name": "kernel", "shared": 0, "num_warps": {kernel.num_warps * 2}}}')
+    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert compiled == [kernel.num_warps, kernel.num_warps]
