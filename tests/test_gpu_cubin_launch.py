@@ -411,3 +411,18 @@ def test_a_cache_entry_for_other_warps_than_the_kernels_is_compiled_again(tmp_pa
     assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
     assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
     assert compiled == [kernel.num_warps, kernel.num_warps]
+
+
+def test_the_cubin_cache_key_follows_the_environment_triton_compiles_under(monkeypatch):
+    """TRITON_DEFAULT_FP_FUSION=0 makes Triton emit no fused multiply-adds, so another
+    cubin; Triton's own cache key holds the variables that change what it compiles
+    (get_cache_invalidating_env_vars), and so must the cubin cache's."""
+    from dynhlo.backends.gpu.graph import cubins
+    spec = {"source": "def kernel(x):\n    pass\n", "signature": {}, "constexprs": {},
+            "pointers": [], "num_warps": 4}
+    monkeypatch.delenv("TRITON_DEFAULT_FP_FUSION", raising=False)
+    fused = cubins.spec_key(spec, 90)
+    monkeypatch.setenv("TRITON_DEFAULT_FP_FUSION", "0")
+    assert cubins.spec_key(spec, 90) != fused
+    monkeypatch.delenv("TRITON_DEFAULT_FP_FUSION")
+    assert cubins.spec_key(spec, 90) == fused

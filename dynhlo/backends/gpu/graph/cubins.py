@@ -2,8 +2,8 @@
 
 A kernel is keyed by its canonical form: the generated source (which names no instruction
 and spells constants one way), its pointer types, constexprs and warps, the target, the
-Triton version and the source of the helpers it calls (kmath) and of its compiler
-(compile_worker.py). Equal keys compile once, however many launches use them (a 48-layer model
+Triton version and the environment variables that change its output, and the source of
+the helpers it calls (kmath) and of its compiler (compile_worker.py). Equal keys compile once, however many launches use them (a 48-layer model
 has a handful of distinct kernels). The missing ones compile in parallel child processes
 (as Inductor's async compile does; each child is aot.py's cross-compiler, which needs no
 GPU), and land in `<cache>/cubins/<key>.cubin` + `.json` (written atomically) for the next
@@ -49,8 +49,13 @@ def graph_spec(kernel, element_types: list) -> dict:
 
 
 def spec_key(spec: dict, cc: int) -> str:
+    """The cache key of a kernel spec for sm_<cc> (see module doc), with the environment
+    variables Triton's own cache key holds (those that change what it compiles, e.g.
+    TRITON_DEFAULT_FP_FUSION)."""
     import triton
-    text = json.dumps([spec, cc, triton.__version__, _helpers_digest()], sort_keys=True)
+    from triton._C.libtriton import get_cache_invalidating_env_vars
+    text = json.dumps([spec, cc, triton.__version__, _helpers_digest(),
+                       get_cache_invalidating_env_vars()], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
