@@ -133,13 +133,14 @@ def _read(cache: Path | None, key: str):
 
 def _launch_info(info) -> bool:
     """compile_worker.compile_one's info: a str kernel name, int shared bytes and warps,
-    int scratch sizes when present (bool is no int here)."""
+    scratch sizes int or null (Triton's metadata may leave one unset) when present (bool
+    is no int here)."""
     def whole(value) -> bool:
         return value.__class__ is int and value >= 0
     return (isinstance(info, dict) and isinstance(info.get("name"), str)
             and whole(info.get("shared")) and whole(info.get("num_warps"))
-            and all(whole(info[k]) for k in ("global_scratch_size", "profile_scratch_size")
-                    if k in info))
+            and all(info[k] is None or whole(info[k])
+                    for k in ("global_scratch_size", "profile_scratch_size") if k in info))
 
 
 def _write(cache: Path | None, key: str, cubin: bytes, info: dict) -> None:
