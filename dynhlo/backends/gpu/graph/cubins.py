@@ -7,7 +7,8 @@ the helpers it calls (kmath) and of its compiler (compile_worker.py). Equal keys
 once, however many launches use them (a 48-layer model has a handful of distinct
 kernels). The missing ones compile in parallel child processes (as Inductor's async
 compile does; each child is aot.py's cross-compiler, which needs no GPU), and land in
-`<cache>/cubins/<key>.cubin` + `.json` (written atomically) for the next process. Progress goes to the `dynhlo.gpu.compile` logger (the CLI shows it).
+`<cache>/cubins/<key>.cubin` + `.json` (written atomically) for the next process.
+Progress goes to the `dynhlo.gpu.compile` logger (the CLI shows it).
 """
 
 from __future__ import annotations
