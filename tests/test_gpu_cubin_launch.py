@@ -144,15 +144,16 @@ def test_a_jit_cubin_is_compiled_once_then_read_from_the_cubin_cache(tmp_path, m
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     specs = []
 
-    def compile_one(spec, cc):
+    def compile_one(spec, cc):   # Triton's metadata: the warps it was asked for
         specs.append((spec["source"], cc))
-        return b"\x7fELF cubin", {"name": "kernel", "shared": 0, "num_warps": 4}
+        return b"\x7fELF cubin", {"name": "kernel", "shared": 0,
+                                  "num_warps": spec["num_warps"]}
     monkeypatch.setattr(compile_worker, "compile_one", compile_one)
     kernel = _softmax_kernel()
     first = aot.jit_cubin(kernel, 90)
     again = aot.jit_cubin(_softmax_kernel(), 90)
     assert first == again == (b"\x7fELF cubin", {"name": "kernel", "shared": 0,
-                                                  "num_warps": 4})
+                                                  "num_warps": kernel.num_warps})
     assert specs == [(kernel.source, 90)]
     aot.jit_cubin(kernel, 80)   # another target is another cubin
     assert specs == [(kernel.source, 90), (kernel.source, 80)]
@@ -197,3 +198,231 @@ def test_gpu_kernels_compile_to_cubins_once_and_match_numpy(tmp_path, monkeypatc
                    for x in tritons.program.runner.launchers.values())
     torch.testing.assert_close(torch.as_tensor(np.asarray(tritons(x))),
                                torch.as_tensor(np.asarray(exe(x))), rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("text", ["[]", "{}", '{"name": "kernel", "shared": "x", "num_warps": 4}',
+                                  '{"name": 7, "shared": 0, "num_warps": 4}',
+                                  '{"name": "kernel", "shared": 0, "num_warps": 4, '
+                                  '"global_scratch_size": "big"}'])
+def test_a_cache_entry_with_bad_launch_info_is_compiled_again(tmp_path, monkeypatch, text):
+    """A `.json` beside a cached cubin that is not the launch info compile_one writes (a
+    dict: str name, int shared, warps and scratch sizes) is a cache miss: the kernel is
+    compiled again and the entry rewritten, not a KeyError or TypeError at launch."""
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    kernel = _softmax_kernel()
+    good = {"name": "kernel", "shared": 0, "num_warps": kernel.num_warps}
+    compiled = []
+
+    def compile_one(spec, cc):
+        compiled.append(cc)
+        return b"\x7fELF cubin", dict(good)
+    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    aot.jit_cubin(kernel, 90)
+    [entry] = list((tmp_path / "cubins").glob("*.json"))
+    entry.write_text(text)
+    assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good)
+    assert compiled == [90, 90]
+    assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good) and compiled == [90, 90]
+
+
+class _Devices:
+    """torch.cuda's current device and its guard, as stand-ins: `current` is the thread's."""
+
+    def __init__(self, current: int):
+        self.current = current
+
+    def current_device(self) -> int:
+        return self.current
+
+    def device(self, index: int):
+        devices = self
+
+        class Guard:
+            def __enter__(self):
+                self.before, devices.current = devices.current, index
+
+            def __exit__(self, *exc):
+                devices.current = self.before
+        return Guard()
+
+
+def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypatch):
+    """A program compiled while device 1 was current (its values live there) runs from a
+    thread whose current device is 0 (a new thread's): the cubin must load into device 1's
+    context and launch there, on device 1's stream, as its buffers and the fast path's
+    stream (FastPlan.stream_index) are device 1's."""
+    devices = _Devices(current=0)
+    monkeypatch.setattr(cubin_jit.torch.cuda, "current_device", devices.current_device)
+    monkeypatch.setattr(cubin_jit.torch.cuda, "device", devices.device)
+    seen = []
+
+    class Loaded(_Cubin):
+        def __init__(self, data, info):
+            super().__init__(data, info)
+            seen.append(("load", devices.current))
+
+        def __call__(self, grid, tensors, sizes):
+            seen.append(("launch", devices.current))
+    launcher = cubin_jit.CubinJitLauncher(
+        None, lambda: (b"cubin", {"name": "k", "shared": 0, "num_warps": 4}), device_index=1)
+    monkeypatch.setattr(cubin_jit, "CubinLauncher", Loaded)
+    launcher((1,), ["t"], [])
+    launcher((2,), ["t"], [])
+    assert seen == [("load", 1), ("launch", 1), ("launch", 1)]
+    assert devices.current == 0   # the caller's device is left as it was
+
+
+def test_a_kernel_whose_sizes_may_pass_int32_keeps_tritons_launch(monkeypatch):
+    """A cubin's sizes are i32 with no value specialization (aot.py), and CubinLauncher
+    stores each in 4 bytes: 2**31 + 5 would reach the kernel as -2147483643 and the
+    output would silently be left unwritten. Triton's JIT types an int argument at or
+    beyond 2**31 as i64, so a kernel with a size that may exceed int32 (a bound past
+    2**31 - 1, or unbounded: bound -1) keeps Triton's launch; bounded ones get cubins."""
+    from types import SimpleNamespace
+
+    import dynhlo.backends.gpu as gpu
+    from dynhlo.shapes.sizes import Sym
+    monkeypatch.setattr(gpu.torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(gpu, "JitLauncher", lambda k, interpret, fast: ("triton", k.name))
+    kernels = [SimpleNamespace(name=name, size_syms=[Sym(b) for b in bounds])
+               for name, bounds in (("small", [64, 2 ** 31 - 1]), ("static", []),
+                                    ("big", [64, 2 ** 31]), ("unbounded", [-1]))]
+    launchers = gpu._launchers(kernels, interpret=False, fast=True)
+    kinds = {k.name: launchers[id(k)] for k in kernels}
+    assert isinstance(kinds["small"], cubin_jit.CubinJitLauncher)
+    assert isinstance(kinds["static"], cubin_jit.CubinJitLauncher)
+    assert kinds["big"] == ("triton", "big") and kinds["unbounded"] == ("triton", "unbounded")
+
+
+def test_the_cubin_cache_key_follows_the_kmath_helpers_the_kernels_call(tmp_path, monkeypatch):
+    """Generated source calls `M.<helper>` (kernels/kmath, @triton.jit functions compiled
+    into the cubin): a helper fixed in a later dynhlo leaves the kernel's text as it was, so
+    the key must change with the helpers' source, or the old cubin is served from disk
+    (Triton's own cache key hashes a kernel's jit dependencies the same way)."""
+    from dynhlo.backends.gpu.graph import cubins
+    from dynhlo.backends.gpu.kernels import kmath
+    spec = {"source": "def kernel(x):\n    pass\n", "signature": {}, "constexprs": {},
+            "pointers": [], "num_warps": 4}
+    kmath_dir = __import__("pathlib").Path(kmath.__file__).parent
+    assert {p.name for p in cubins._helper_files() if p.parent == kmath_dir} >= {
+        "__init__.py", "common.py", "device.py"}
+    helper = tmp_path / "device.py"
+    monkeypatch.setattr(cubins, "_helper_files", lambda: [helper])
+    helper.write_text("def tanh(x): return x\n")
+    cubins._helpers_digest.cache_clear()
+    before = cubins.spec_key(spec, 90)
+    helper.write_text("def tanh(x): return -x\n")
+    cubins._helpers_digest.cache_clear()
+    assert cubins.spec_key(spec, 90) != before
+    helper.write_text("def tanh(x): return x\n")
+    cubins._helpers_digest.cache_clear()
+    assert cubins.spec_key(spec, 90) == before
+
+
+def test_two_threads_writing_one_cache_entry_do_not_share_a_temporary_file(
+        tmp_path, monkeypatch, caplog):
+    """Two first launches of one kernel (two programs, two threads) both compile it and
+    write its entry: each writes through its own temporary file, so neither renames away
+    (or truncates) the other's half-written cubin, and both writes land."""
+    import pathlib
+
+    from dynhlo.backends.gpu.graph import cubins
+    both_open = threading.Barrier(2, timeout=5)
+    write_bytes = pathlib.Path.write_bytes
+
+    def racing_write(path, data):
+        written = write_bytes(path, data)
+        if path.name.startswith(".k.cubin"):
+            both_open.wait()   # both temporaries written before either is renamed
+        return written
+    monkeypatch.setattr(pathlib.Path, "write_bytes", racing_write)
+    threads = [threading.Thread(target=cubins._write,
+                                args=(tmp_path, "k", b"\x7fELF cubin", {"name": "kernel"}))
+               for _ in range(2)]
+    with caplog.at_level("WARNING", logger="dynhlo.gpu.compile"):
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert not caplog.records
+    assert (tmp_path / "k.cubin").read_bytes() == b"\x7fELF cubin"
+    assert (tmp_path / "k.json").read_text() == '{"name": "kernel"}'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cubin", "k.json"]
+
+
+def _c_driver(seen: list):
+    """A driver whose cuLaunchKernel is a C function with cuLaunchKernel's prototype (a
+    ctypes callback), reached as the real one is, through an unprototyped foreign call:
+    what arrives is what libffi passed under the C calling convention."""
+    u32, ptr = ctypes.c_uint, ctypes.c_void_p
+
+    def launch(fn, gx, gy, gz, bx, by, bz, shared, stream, params, extra):
+        def read(k, ctype):
+            return ctypes.cast(params[k], ctypes.POINTER(ctype)).contents.value
+        seen.append({"fn": fn, "grid": (gx, gy, gz), "block": (bx, by, bz), "shared": shared,
+                     "stream": stream, "extra": extra, "pointer": read(0, ctypes.c_uint64),
+                     "size": read(1, ctypes.c_int32), "scratch": read(2, ctypes.c_uint64)})
+        return 0
+    typed = ctypes.CFUNCTYPE(ctypes.c_int, ptr, u32, u32, u32, u32, u32, u32, u32, ptr,
+                             ctypes.POINTER(ptr), ptr)(launch)
+    untyped = ctypes.CFUNCTYPE(ctypes.c_int)(ctypes.cast(typed, ctypes.c_void_p).value)
+    untyped.argtypes = None
+    return type("Driver", (), {"cuLaunchKernel": untyped, "keep": typed})()
+
+
+def test_the_unprototyped_launch_passes_cuLaunchKernels_c_arguments(monkeypatch):
+    seen = []
+    launcher = _launcher(_c_driver(seen))
+    launcher.fn = ctypes.c_void_p(0xDEADBEEF12345678)
+    launcher.threads, launcher.shared = 1024, 200 * 1024
+    launcher.direct(2 ** 31 - 1, 0x7F00DEADBEEF0000, [2 ** 64 - 16], [-7])
+    assert seen == [{"fn": 0xDEADBEEF12345678, "grid": (2 ** 31 - 1, 1, 1),
+                     "block": (1024, 1, 1), "shared": 200 * 1024,
+                     "stream": 0x7F00DEADBEEF0000, "extra": None, "pointer": 2 ** 64 - 16,
+                     "size": -7, "scratch": 0}]
+    # the call form (runner, AOT) with a NumPy grid, as a typed call accepted it
+    monkeypatch.setattr(torch._C, "_cuda_getCurrentRawStream", lambda index: 0,
+                        raising=False)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    tensor = type("Tensor", (), {"data_ptr": lambda self: 4096})()
+    launcher((np.int64(3),), [tensor], [np.int32(5)])
+    assert seen[-1]["grid"] == (3, 1, 1) and seen[-1]["size"] == 5
+    assert seen[-1]["pointer"] == 4096 and seen[-1]["stream"] is None
+
+
+def test_a_cache_entry_for_other_warps_than_the_kernels_is_compiled_again(tmp_path,
+                                                                            monkeypatch):
+    """A launch runs 32 threads per warp its info says; a cached entry whose warps are not
+    the kernel's (an edited .json) would run the cubin on too few or too many threads
+    (silently wrong, or refused at every launch). As aot.py's _check_warps does for a
+    payload, the entry is not used: compiled again and rewritten."""
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    compiled = []
+
+    def compile_one(spec, cc):
+        compiled.append(spec["num_warps"])
+        return b"\x7fELF cubin", {"name": "kernel", "shared": 0,
+                                  "num_warps": spec["num_warps"]}
+    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    kernel = _softmax_kernel()
+    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    [entry] = list((tmp_path / "cubins").glob("*.json"))
+    entry.write_text(f'{{"name": "kernel", "shared": 0, "num_warps": {kernel.num_warps * 2}}}')
+    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert compiled == [kernel.num_warps, kernel.num_warps]
+
+
+def test_the_cubin_cache_key_follows_the_environment_triton_compiles_under(monkeypatch):
+    """TRITON_DEFAULT_FP_FUSION=0 makes Triton emit no fused multiply-adds, so another
+    cubin; Triton's own cache key holds the variables that change what it compiles
+    (get_cache_invalidating_env_vars), and so must the cubin cache's."""
+    from dynhlo.backends.gpu.graph import cubins
+    spec = {"source": "def kernel(x):\n    pass\n", "signature": {}, "constexprs": {},
+            "pointers": [], "num_warps": 4}
+    monkeypatch.delenv("TRITON_DEFAULT_FP_FUSION", raising=False)
+    fused = cubins.spec_key(spec, 90)
+    monkeypatch.setenv("TRITON_DEFAULT_FP_FUSION", "0")
+    assert cubins.spec_key(spec, 90) != fused
+    monkeypatch.delenv("TRITON_DEFAULT_FP_FUSION")
+    assert cubins.spec_key(spec, 90) == fused

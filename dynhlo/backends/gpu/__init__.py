@@ -65,6 +65,7 @@ from . import mode  # first: picks interpreter mode before triton is imported
 from ...errors import ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
+from ...shapes.sizes import bound_of
 from .. import check_precision
 from ..cpu import check_supported
 from ..distributed import Communicator
@@ -111,13 +112,26 @@ def _default_interpret(target: str | None) -> bool:
 def _launchers(kernels: list, interpret: bool, fast: bool) -> dict:
     """{id(kernel): launcher}. On the GPU each kernel is compiled to a cubin for this device
     on its first launch and launched through the driver (launch/cubin_jit.py: no gcc, no
-    Triton driver start in a fresh process); in the interpreter, or with
-    fast_launch=False, Triton's own JIT."""
+    Triton driver start in a fresh process), loaded and launched on the current device (the
+    program's, whichever device is current where it runs); in the interpreter, with
+    fast_launch=False, or for a kernel whose sizes may pass int32 (_int32_sizes), Triton's
+    own JIT."""
     if interpret or not fast:
         return {id(k): JitLauncher(k, interpret, fast) for k in kernels}
     cc = aot.parse_target(_device_target())
-    return {id(k): CubinJitLauncher(k, functools.partial(aot.jit_cubin, k, cc))
-            for k in kernels}
+    index = torch.cuda.current_device()   # the program's device (_device)
+    return {id(k): CubinJitLauncher(k, functools.partial(aot.jit_cubin, k, cc), index)
+            if _int32_sizes(k) else JitLauncher(k, False, True) for k in kernels}
+
+
+_INT32_MAX = 2 ** 31 - 1
+
+
+def _int32_sizes(kernel) -> bool:
+    """Whether every size argument of `kernel` is bounded by int32's range: a cubin takes
+    its sizes as i32 (aot.py), while Triton's JIT types a value past it as i64; a kernel
+    with an unbounded size (bound -1) or one past 2**31 - 1 keeps Triton's launch."""
+    return all(0 <= bound_of(s) <= _INT32_MAX for s in kernel.size_syms)
 
 
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:

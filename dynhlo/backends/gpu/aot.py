@@ -180,10 +180,16 @@ def compile_here(specs: list, keys: list, cc: int):
 
 def jit_cubin(kernel, cc: int) -> tuple[bytes, dict]:
     """(cubin, launch info) of one planned kernel for sm_<cc>: from the cubin cache
-    (graph/cubins.py), else compiled in this process (compile_here) and cached."""
-    spec = _spec(kernel)
-    compiled = cubins.compile_distinct([spec], cc, cubins.cache_dir(), compile_here)
-    return compiled[cubins.spec_key(spec, cc)]
+    (graph/cubins.py), else compiled in this process (compile_here) and cached. A cached
+    entry for other warps than the kernel's (a launch runs 32 threads per warp it names)
+    is compiled again."""
+    spec, cache = _spec(kernel), cubins.cache_dir()
+    key = cubins.spec_key(spec, cc)
+    cubin, info = cubins.compile_distinct([spec], cc, cache, compile_here)[key]
+    if info["num_warps"] != spec["num_warps"]:   # an edited entry (_check_warps' rule):
+        (cache / f"{key}.json").unlink(missing_ok=True)   # compiled again, rewritten
+        cubin, info = cubins.compile_distinct([spec], cc, cache, compile_here)[key]
+    return cubin, info
 
 
 def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):

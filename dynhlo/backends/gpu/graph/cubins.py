@@ -1,21 +1,25 @@
 """Cubins of kernels: each distinct kernel compiled once, concurrently, cached on disk.
 
 A kernel is keyed by its canonical form: the generated source (which names no instruction
-and spells constants one way), its pointer types, constexprs and warps, the target and the
-Triton version. Equal keys compile once, however many launches use them (a 48-layer model
-has a handful of distinct kernels). The missing ones compile in parallel child processes
-(as Inductor's async compile does; each child is aot.py's cross-compiler, which needs no
-GPU), and land in `<cache>/cubins/<key>.cubin` + `.json` (written atomically) for the next
-process. Progress goes to the `dynhlo.gpu.compile` logger (the CLI shows it).
+and spells constants one way), its pointer types, constexprs and warps, the target, the
+Triton version and the environment variables that change its output, and the source of
+the helpers it calls (kmath) and of its compiler (compile_worker.py). Equal keys compile
+once, however many launches use them (a 48-layer model has a handful of distinct
+kernels). The missing ones compile in parallel child processes (as Inductor's async
+compile does; each child is aot.py's cross-compiler, which needs no GPU), and land in
+`<cache>/cubins/<key>.cubin` + `.json` (written atomically) for the next process.
+Progress goes to the `dynhlo.gpu.compile` logger (the CLI shows it).
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
 import os
 import re
+import threading
 import time
 from pathlib import Path
 
@@ -46,9 +50,32 @@ def graph_spec(kernel, element_types: list) -> dict:
 
 
 def spec_key(spec: dict, cc: int) -> str:
+    """The cache key of a kernel spec for sm_<cc> (see module doc), with the environment
+    variables Triton's own cache key holds (those that change what it compiles, e.g.
+    TRITON_DEFAULT_FP_FUSION)."""
     import triton
-    text = json.dumps([spec, cc, triton.__version__], sort_keys=True)
+    from triton._C.libtriton import get_cache_invalidating_env_vars
+    text = json.dumps([spec, cc, triton.__version__, _helpers_digest(),
+                       get_cache_invalidating_env_vars()], sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+_GPU = Path(__file__).resolve().parent.parent
+
+
+def _helper_files() -> list[Path]:
+    """What goes into a cubin besides its spec: the `M` helpers (kernels/kmath, @triton.jit
+    functions the generated source calls; a fixed helper leaves that source as it was) and
+    compile_worker.py (the compile options and pointer attributes it gives Triton)."""
+    return sorted((_GPU / "kernels" / "kmath").glob("*.py")) + [_GPU / "compile_worker.py"]
+
+
+@functools.lru_cache(maxsize=1)
+def _helpers_digest() -> str:
+    digest = hashlib.sha256()
+    for path in _helper_files():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
 
 
 def compile_distinct(specs: list, cc: int, cache: Path | None, compiler) -> dict:
@@ -92,13 +119,29 @@ def step_specs(prog) -> list:
 
 
 def _read(cache: Path | None, key: str):
+    """(cubin, info) of a cached kernel; None (a miss: compiled again, rewritten) when the
+    entry is absent or its `.json` is not launch info as compile_worker writes it."""
     if cache is None:
         return None
     try:
         info = json.loads((cache / f"{key}.json").read_text())
+        if not _launch_info(info):
+            return None
         return (cache / f"{key}.cubin").read_bytes(), info
     except (OSError, ValueError):
         return None
+
+
+def _launch_info(info) -> bool:
+    """compile_worker.compile_one's info: a str kernel name, int shared bytes and warps,
+    scratch sizes int or null (Triton's metadata may leave one unset) when present (bool
+    is no int here)."""
+    def whole(value) -> bool:
+        return value.__class__ is int and value >= 0
+    return (isinstance(info, dict) and isinstance(info.get("name"), str)
+            and whole(info.get("shared")) and whole(info.get("num_warps"))
+            and all(info[k] is None or whole(info[k])
+                    for k in ("global_scratch_size", "profile_scratch_size") if k in info))
 
 
 def _write(cache: Path | None, key: str, cubin: bytes, info: dict) -> None:
@@ -109,7 +152,9 @@ def _write(cache: Path | None, key: str, cubin: bytes, info: dict) -> None:
     try:
         cache.mkdir(parents=True, exist_ok=True)
         for name, data in ((f"{key}.cubin", cubin), (f"{key}.json", json.dumps(info).encode())):
-            tmp = cache / f".{name}.{os.getpid()}.tmp"
+            # one temporary per writer (process and thread): two first launches of one
+            # kernel in two threads both write its entry
+            tmp = cache / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
             tmp.write_bytes(data)
             os.replace(tmp, cache / name)
     except OSError as exc:

@@ -56,7 +56,9 @@ class CubinLauncher:
                 raise ArtifactError("an unaligned device buffer reached an AOT kernel")
             pointers.append(t.data_ptr())
         stream = torch._C._cuda_getCurrentRawStream(torch.cuda.current_device())
-        self._launch(tuple(grid) + (1,) * (3 - len(grid)), stream, pointers, sizes)
+        # ints: the unprototyped driver call takes no NumPy integer (a typed one did)
+        grid = tuple([int(g) for g in grid]) + (1,) * (3 - len(grid))
+        self._launch(grid, stream, pointers, sizes)
 
     def direct(self, grid0: int, stream: int, pointers: list, sizes) -> None:
         """One launch of grid (grid0, 1, 1) on `stream` (a CUstream as an int): `pointers`

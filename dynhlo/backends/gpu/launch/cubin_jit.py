@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import threading
 
+import torch
+
 from .cubin import CubinLauncher
 from .jit import JitLauncher
 
@@ -28,21 +30,34 @@ class CubinJitLauncher:
     per-call fast path's form. A kernel that needs Triton's scratch memory (which the
     cubin launcher does not allocate) keeps Triton's own launch.
 
+    `device_index`: the program's device (where its values live). The cubin loads into
+    that device's context, and `launcher(...)` launches there, on its current stream, when
+    the calling thread's current device is another (a new thread's is 0); `direct` is given
+    the stream by its caller (FastPlan: the program device's).
+
     Raises (on the first launch): UnsupportedError when the kernel does not compile;
     ArtifactError when the driver refuses the cubin.
     """
 
-    def __init__(self, kernel, compile_cubin):
+    def __init__(self, kernel, compile_cubin, device_index: int | None = None):
         self.kernel = kernel
         self._compile_cubin = compile_cubin
         self._launcher = None
         self._lock = threading.Lock()
+        self.device_index = device_index
         self.direct = None
 
     def __call__(self, grid, tensors, sizes) -> None:
-        (self._launcher or self._load())(grid, tensors, sizes)
+        index = self.device_index
+        if index is None or torch.cuda.current_device() == index:
+            (self._launcher or self._load())(grid, tensors, sizes)
+            return
+        with torch.cuda.device(index):
+            (self._launcher or self._load())(grid, tensors, sizes)
 
     def _load(self):
+        """The launcher, made on the first launch, with the program's device current (the
+        caller's guard): a module loads into the current context."""
         with self._lock:
             if self._launcher is None:
                 cubin, info = self._compile_cubin()
