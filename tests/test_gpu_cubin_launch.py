@@ -135,6 +135,56 @@ def test_a_kernel_needing_scratch_memory_keeps_tritons_launch(monkeypatch):
     assert made == [("the kernel", False)] and launcher.direct is None
 
 
+class _Refusing(_Cubin):
+    """A driver that refuses the cubins in `refused`, as cuModuleLoadData refuses a
+    truncated file."""
+    refused = {b"truncated"}
+
+    def __init__(self, data, info):
+        if data in self.refused:
+            raise dynhlo.ArtifactError("cubin of kernel does not load: CUDA error 200")
+        super().__init__(data, info)
+
+
+def test_a_cached_cubin_the_driver_refuses_is_compiled_afresh_once(monkeypatch):
+    monkeypatch.setattr(cubin_jit, "CubinLauncher", _Refusing)
+    info = {"name": "kernel", "shared": 0, "num_warps": 4}
+    asked = []
+
+    def compile_cubin(fresh=False):
+        asked.append(fresh)
+        return (b"cubin" if fresh else b"truncated"), info
+    launcher = cubin_jit.CubinJitLauncher(None, compile_cubin)
+    launcher((1,), [], [])
+    launcher((2,), [], [])
+    assert asked == [False, True] and launcher._launcher.data == b"cubin"
+    assert [grid for _, grid, _, _ in launcher._launcher.launches] == [(1,), (2,)]
+
+
+def test_a_fresh_cubin_the_driver_refuses_too_is_the_error(monkeypatch):
+    monkeypatch.setattr(cubin_jit, "CubinLauncher", _Refusing)
+    launcher = cubin_jit.CubinJitLauncher(
+        None, lambda fresh=False: (b"truncated", {"name": "k", "shared": 0, "num_warps": 4}))
+    with pytest.raises(dynhlo.ArtifactError, match="does not load"):
+        launcher((1,), [], [])
+
+
+def test_a_fresh_jit_cubin_passes_the_cache_and_rewrites_its_entry(tmp_path, monkeypatch):
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
+    made = []
+
+    def compile_one(spec, cc):
+        made.append(cc)
+        return b"cubin %d" % len(made), {"name": "kernel", "shared": 0,
+                                          "num_warps": spec["num_warps"]}
+    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    kernel = _softmax_kernel()
+    assert aot.jit_cubin(kernel, 90)[0] == b"cubin 1"
+    assert aot.jit_cubin(kernel, 90, fresh=True)[0] == b"cubin 2"
+    assert aot.jit_cubin(kernel, 90)[0] == b"cubin 2"   # the rewritten entry
+    assert made == [90, 90]
+
+
 def _softmax_kernel():
     return dynhlo.compile(SOFTMAX, **GPU).program.kernels[0]
 

@@ -178,17 +178,22 @@ def compile_here(specs: list, keys: list, cc: int):
         yield key, result
 
 
-def jit_cubin(kernel, cc: int) -> tuple[bytes, dict]:
+def jit_cubin(kernel, cc: int, fresh: bool = False) -> tuple[bytes, dict]:
     """(cubin, launch info) of one planned kernel for sm_<cc>: from the cubin cache
-    (graph/cubins.py), else compiled in this process (compile_here) and cached. A cached
-    entry for other warps than the kernel's (a launch runs 32 threads per warp it names)
-    is compiled again."""
+    (graph/cubins.py), else compiled in this process (compile_here) and cached. `fresh`
+    drops the cached entry first (the driver refused its cubin), so it is compiled again
+    and rewritten; so is an entry for other warps than the kernel's (a launch runs 32
+    threads per warp it names)."""
     spec, cache = _spec(kernel), cubins.cache_dir()
     key = cubins.spec_key(spec, cc)
+    if fresh:
+        try:
+            (cache / f"{key}.json").unlink(missing_ok=True)
+        except OSError:   # a read-only cache: the entry is read again, and fails again
+            pass
     cubin, info = cubins.compile_distinct([spec], cc, cache, compile_here)[key]
-    if info["num_warps"] != spec["num_warps"]:   # an edited entry (_check_warps' rule):
-        (cache / f"{key}.json").unlink(missing_ok=True)   # compiled again, rewritten
-        cubin, info = cubins.compile_distinct([spec], cc, cache, compile_here)[key]
+    if info["num_warps"] != spec["num_warps"] and not fresh:   # _check_warps' rule
+        return jit_cubin(kernel, cc, fresh=True)
     return cubin, info
 
 

@@ -16,6 +16,7 @@ import threading
 
 import torch
 
+from ....errors import ArtifactError
 from .cubin import CubinLauncher
 from .jit import JitLauncher
 
@@ -23,7 +24,7 @@ from .jit import JitLauncher
 class CubinJitLauncher:
     """Launches `kernel` (a planned Kernel); `compile_cubin()` gives its (cubin, info) on
     the first launch (aot.jit_cubin: the cubin cache, else Triton's compiler in this
-    process).
+    process), and `compile_cubin(fresh=True)` compiles it again past the cache.
 
     `launcher(grid, tensors, sizes)` launches on torch's current stream; once compiled,
     `direct` is CubinLauncher.direct (`direct(grid0, stream, pointers, sizes)`), the
@@ -64,7 +65,16 @@ class CubinJitLauncher:
                 if info.get("global_scratch_size") or info.get("profile_scratch_size"):
                     self._launcher = JitLauncher(self.kernel, False)
                 else:
-                    launcher = CubinLauncher(cubin, info)
+                    launcher = self._cubin_launcher(cubin, info)
                     self.direct = launcher.direct
                     self._launcher = launcher
         return self._launcher
+
+    def _cubin_launcher(self, cubin: bytes, info: dict) -> CubinLauncher:
+        """A cubin the driver refuses may be a damaged cache entry (a truncated file, a
+        cubin for another driver): it is compiled afresh once, and a refusal of that one
+        is the error."""
+        try:
+            return CubinLauncher(cubin, info)
+        except ArtifactError:
+            return CubinLauncher(*self._compile_cubin(fresh=True))
