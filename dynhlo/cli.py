@@ -253,7 +253,7 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to run (default: cpu, the NumPy reference; an artifact "
                              "runs on the backend it was compiled for)")
     _add_gpu_run_arguments(parser)
-    parser.add_argument("--nproc", type=int, default=None, metavar="N",
+    parser.add_argument("--nproc", type=_count, default=None, metavar="N",
                         help="run a partitioned module on N local processes, one per device "
                              "(torch.distributed: gloo on cpu, NCCL on gpu); each gets its "
                              "shard of each argument by the parameter's sharding=")
@@ -264,7 +264,7 @@ def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--interpret", action="store_true",
                         help="gpu backend: run the kernels in Triton's interpreter on the CPU "
                              "(slow; for machines without a GPU)")
-    parser.add_argument("--max-while-iterations", type=int, default=None, metavar="N",
+    parser.add_argument("--max-while-iterations", type=_count, default=None, metavar="N",
                         help="end a while loop that runs more than N iterations with an "
                              "error (default: no limit)")
     parser.add_argument("--precision", choices=PRECISIONS, default=None, type=_precision_word,
@@ -273,6 +273,19 @@ def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
                              "operand_precision allows it, as XLA does on GPU (the cpu "
                              "backend computes as before); any case, and JAX's float32 "
                              "(highest) and tensorfloat32 (default) too")
+
+
+def _count(text: str) -> int:
+    """A count option's value (--nproc, --max-while-iterations): a whole number >= 1; else
+    argparse's usage error naming the option (exit 2). compile()'s own message for 0 speaks
+    of the API ("or None for no limit"), which the command line has no spelling for."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: '{text}'") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"'{text}': give a whole number >= 1")
+    return value
 
 
 def _precision_word(text: str) -> str:
@@ -324,8 +337,6 @@ def cmd_run(ns: argparse.Namespace) -> int:
 def _run_distributed(ns: argparse.Namespace):
     """`dynhlo run --nproc N`: the module on N processes, the result assembled here."""
     from .runtime.launch import run_distributed
-    if ns.nproc < 1:
-        raise CliError(f"--nproc {ns.nproc}: give a number of processes >= 1")
     module = load_module(ns.module)
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
     return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu",
@@ -610,7 +621,7 @@ def build_parser() -> argparse.ArgumentParser:
     for name, command in SUBCOMMANDS.items():
         child = sub.add_parser(name, help=command.help, description=command.help)
         command.add_arguments(child)
-        child.set_defaults(handler=command.run)
+        child.set_defaults(handler=command.run, subparser=child)
     return parser
 
 
@@ -620,7 +631,7 @@ def main(argv: list[str] | None = None) -> int:
     _READ.clear()  # each command reads its files afresh
     ns = None
     try:
-        ns = parser.parse_args(argv)
+        ns = _parse(parser, argv)
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
             return ns.handler(ns)
@@ -642,6 +653,16 @@ def main(argv: list[str] | None = None) -> int:
             raise
         return _fail(f"internal error: {type(exc).__name__}: {_first_line(exc)} (a bug in "
                      "dynhlo; set DYNHLO_TRACEBACK=1 to see where)")
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The command line, an unknown option reported by the subcommand it was given to
+    (`dynhlo run: error: unrecognized arguments: --bogus` under run's usage; the top-level
+    parser's own report showed `usage: dynhlo COMMAND ...`). Exits 2 on a usage error."""
+    ns, extra = parser.parse_known_args(argv)
+    if extra:
+        ns.subparser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return ns
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:

@@ -250,7 +250,11 @@ def read_regular(path: Path) -> bytes:
     except OSError as exc:
         raise ArtifactError(f"cannot read artifact '{path}': {exc.strerror or exc}") from None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ArtifactError(f"cannot read artifact '{path}': it is a directory; give "
+                                "the artifact file's path (e.g. the -o of `dynhlo compile`)")
+        if not stat.S_ISREG(mode):
             raise ArtifactError(f"cannot read artifact '{path}': it is not a regular file "
                                 "(a pipe or a device); read its bytes and pass them to "
                                 "dynhlo.deserialize")

@@ -124,6 +124,11 @@ def resolve_bounds(module: HloModule, bounds: dict) -> dict[int, dict[int, int]]
                                    f"{{0: 1024}}, got {per_dim!r}")
         for d, bound in per_dim.items():
             d = _whole(d, f"bounds['{key}'] dimension", 0, 1 << 31)
+            if d >= param.shape.rank:
+                raise ArgumentError(
+                    f"bounds name parameter {param.parameter_number} '{param.name}' dimension "
+                    f"{d}, but {param.shape} has no dimension {d} (rank {param.shape.rank})",
+                    param.parameter_number, param.name, d)
             if (param.parameter_number, d) not in unbounded:
                 raise ArgumentError(
                     f"bounds name parameter {param.parameter_number} '{param.name}' dimension "

@@ -1,0 +1,74 @@
+"""Rough edges a first-time user meets following README.md: the command line's usage errors,
+paths that are not files, and options that name something the module does not have.
+
+Each test is one thing a new user tried, and the message or exit status they should get.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo.runtime.buckets import resolve_bounds
+from conftest import EXAMPLES, assert_one_line_error, run_cli
+
+SEED = str(EXAMPLES / "seed.hlo")
+UNBOUNDED = """HloModule u
+ENTRY e {
+  a = f32[?,5] parameter(0)
+  ROOT b = f32[?,5] negate(a)
+}
+"""
+
+
+@pytest.mark.parametrize("command", ["run", "inspect", "compile", "bench"])
+def test_an_unknown_option_shows_the_subcommands_usage(command):
+    """argparse's top-level parser reported unknown options after the subcommand had parsed,
+    so `dynhlo run m.hlo --bogus` printed `usage: dynhlo [-h] [--version] COMMAND ...` and
+    `dynhlo: error:`, not the usage of `run` that the option was given to."""
+    required = ["-o", "unused.dynhlo"] if command == "compile" else []
+    proc = run_cli(command, SEED, *required, "--bogus")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"usage: dynhlo {command} " in proc.stderr, proc.stderr
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last == f"dynhlo {command}: error: unrecognized arguments: --bogus"
+
+
+@pytest.mark.parametrize("option", ["--max-while-iterations", "--nproc"])
+@pytest.mark.parametrize("value", ["0", "-1"])
+def test_a_count_below_one_is_a_usage_error_naming_the_option(option, value):
+    """`--max-while-iterations -1` said "give a positive number of iterations, or None for no
+    limit" (None is the Python API's spelling) and exited 1; a bad option value is a usage
+    error (exit 2) that names the option, as argparse's own `invalid int value` is."""
+    proc = run_cli("run", SEED, "f32[1,5] {{1,2,3,4,5}}", option, value)
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    last = proc.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"dynhlo run: error: argument {option}: "), last
+    assert f"'{value}'" in last and ">= 1" in last and "None" not in last
+
+
+def test_loading_a_directory_says_it_is_a_directory(tmp_path):
+    """dynhlo.load(a directory) said "it is not a regular file (a pipe or a device)"."""
+    with pytest.raises(dynhlo.ArtifactError, match="is a directory") as info:
+        dynhlo.load(str(tmp_path))
+    assert "pipe" not in str(info.value) and str(tmp_path) in str(info.value)
+
+
+def test_running_a_directory_artifact_path_names_it(tmp_path):
+    proc = run_cli("inspect", str(tmp_path))
+    assert_one_line_error(proc, str(tmp_path), "is a directory")
+
+
+def test_a_bound_for_a_dimension_the_parameter_lacks_names_the_rank():
+    """bounds={"a": {3: 8}} on an f32[?,5] said "dimension 3, which is not unbounded": it
+    has no dimension 3 at all (rank 2)."""
+    module = dynhlo.parse_hlo(UNBOUNDED)
+    with pytest.raises(dynhlo.ArgumentError, match=r"has no dimension 3.*rank 2") as info:
+        resolve_bounds(module, {"a": {3: 8}})
+    assert "not unbounded" not in str(info.value)
+    assert (info.value.parameter, info.value.name, info.value.dimension) == (0, "a", 3)
+    # the rank-2 parameter's dimension 0 is still bounded as asked, and runs to the bound
+    exe = dynhlo.compile(UNBOUNDED, bounds={"a": {0: 8}})
+    x = np.arange(35, dtype=np.float32).reshape(7, 5)
+    np.testing.assert_array_equal(exe(x), -x)
