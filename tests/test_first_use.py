@@ -72,3 +72,23 @@ def test_a_bound_for_a_dimension_the_parameter_lacks_names_the_rank():
     exe = dynhlo.compile(UNBOUNDED, bounds={"a": {0: 8}})
     x = np.arange(35, dtype=np.float32).reshape(7, 5)
     np.testing.assert_array_equal(exe(x), -x)
+
+
+@pytest.mark.parametrize("text", ["f32[2]{1,2}", "f32[2,2]{{1,2},{3,4}}", "f32[1]{5}"])
+def test_values_written_against_the_shape_say_to_put_a_space(text):
+    """`f32[2]{1,2}` (no space) reads `{1,2}` as the shape's layout, as XLA's text does; the
+    error said only "layout {1,2} is not a permutation of the 1 dimensions"."""
+    from dynhlo.hlo.values import parse_literal_text
+    with pytest.raises(dynhlo.HloParseError, match="put a space before the values") as info:
+        parse_literal_text(text)
+    assert info.value.line == 1 and info.value.column == text.index("]") + 2
+    spaced = text.replace("]{", "] {")
+    np.testing.assert_array_equal(parse_literal_text(spaced),
+                                  {"f32[2]{1,2}": [1, 2], "f32[2,2]{{1,2},{3,4}}": [[1, 2], [3, 4]],
+                                   "f32[1]{5}": [5]}[text])
+
+
+def test_a_layout_then_values_still_reads():
+    from dynhlo.hlo.values import parse_literal_text
+    np.testing.assert_array_equal(parse_literal_text("f32[2,2]{0,1} {{1,2},{3,4}}"),
+                                  [[1, 2], [3, 4]])
