@@ -118,13 +118,14 @@ def read_text(path: str) -> str:
                        "file") from None
 
 
-def load_module(path: str):
+def load_module(path: str, bounds: dict | None = None):
     """Parse an HLO text file (or StableHLO .mlir/.mlirbc, HloModuleProto .pb/.pbtxt); a parse
-    error becomes one line, `PATH:LINE:COLUMN: ...`."""
+    error becomes one line, `PATH:LINE:COLUMN: ...`. `bounds` go to a StableHLO file's import
+    (parse_stablehlo's `bounds`)."""
     from .frontends.files import load_module_file
     from .hlo.parser import parse_hlo
     try:
-        module = load_module_file(path, read_bytes(path))
+        module = load_module_file(path, read_bytes(path), bounds)
     except HloParseError as exc:
         raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
     if module is not None:
@@ -136,10 +137,30 @@ def load_module(path: str):
         raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
 
 
+def module_and_options(path: str, options: dict) -> tuple:
+    """The module of `path` and the compile options left for it. --bound's bounds go to a
+    StableHLO file's import (a jax.export module's `?` dims must be bounded to import at
+    all, and are bounded after it), to compile() for HLO text and HloModuleProto files."""
+    from .frontends.files import kind_of
+    bounds = options.get("bounds")
+    if bounds and kind_of(path, read_bytes(path)) == "stablehlo":
+        rest = {k: v for k, v in options.items() if k != "bounds"}
+        return load_module(path, bounds), rest
+    for name, bound in (bounds or {}).items():
+        if not isinstance(bound, dict):
+            raise CliError(f"--bound {name}={bound}: NAME=BOUND names a JAX dimension variable "
+                           "of a StableHLO file; for this module give NAME:DIM=BOUND (the "
+                           "parameter's name or number and its dimension), e.g. x:0=1024")
+    return load_module(path), options
+
+
 def load_executable(path: str, backend: str | None, options: dict | None = None):
     """The executable of `path`: an artifact loaded as is (it names its backend; `backend`,
     when given, must match), or an HLO module compiled for `backend` (default cpu) with
     `options` (compile keywords)."""
+    if is_artifact(path) and (options or {}).get("bounds"):
+        raise CliError(f"--bound: {path} is already compiled, with its bounds; give --bound "
+                       "to `dynhlo compile` instead")
     if is_artifact(path):
         from .errors import ArtifactError
         from .runtime.loader import deserialize
@@ -154,7 +175,8 @@ def load_executable(path: str, backend: str | None, options: dict | None = None)
                            f"{options['precision']}` to change it")
         return exe
     from .runtime.executable import compile as compile_module
-    return compile_module(load_module(path), backend=backend or "cpu", **(options or {}))
+    module, options = module_and_options(path, options or {})
+    return compile_module(module, backend=backend or "cpu", **options)
 
 
 def is_artifact(path: str) -> bool:
@@ -253,10 +275,19 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where to run (default: cpu, the NumPy reference; an artifact "
                              "runs on the backend it was compiled for)")
     _add_gpu_run_arguments(parser)
+    _add_bound_argument(parser)
     parser.add_argument("--nproc", type=_count, default=None, metavar="N",
                         help="run a partitioned module on N local processes, one per device "
                              "(torch.distributed: gloo on cpu, NCCL on gpu); each gets its "
                              "shard of each argument by the parameter's sharding=")
+
+
+def _add_bound_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bound", action="append", default=[], metavar="NAME:DIM=BOUND",
+                        help="bound an unbounded (?) dimension, e.g. x:0=1024 (NAME: the "
+                             "parameter's name, with or without its .N suffix, or its "
+                             "number); for a StableHLO file also n=1024 (a JAX dimension "
+                             "variable)")
 
 
 def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -321,7 +352,10 @@ def cmd_run(ns: argparse.Namespace) -> int:
     if ns.nproc is not None:
         result = _run_distributed(ns)
     else:
-        exe = load_executable(ns.module, ns.backend, run_options(ns))
+        options = run_options(ns)
+        if ns.bound:
+            options["bounds"] = parse_bounds(ns.bound)
+        exe = load_executable(ns.module, ns.backend, options)
         args = [read_argument(i, a) for i, a in enumerate(ns.args)]
         # the call checks the arguments: dynhlo's own message first (parameter, dimension,
         # size, bound), then a jax.export module's own shape checks (n >= 1), in JAX's words
@@ -337,10 +371,12 @@ def cmd_run(ns: argparse.Namespace) -> int:
 def _run_distributed(ns: argparse.Namespace):
     """`dynhlo run --nproc N`: the module on N processes, the result assembled here."""
     from .runtime.launch import run_distributed
-    module = load_module(ns.module)
+    options = run_options(ns)
+    if ns.bound:
+        options["bounds"] = parse_bounds(ns.bound)
+    module, options = module_and_options(ns.module, options)
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
-    return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu",
-                           **run_options(ns))
+    return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu", **options)
 
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
@@ -399,9 +435,7 @@ def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the backend to compile for (default: cpu)")
     parser.add_argument("--target", help="the GPU target, e.g. sm_90 (gpu backend only)")
     _add_gpu_run_arguments(parser)
-    parser.add_argument("--bound", action="append", default=[], metavar="NAME:DIM=BOUND",
-                        help="bound an unbounded (?) dimension, e.g. x:0=1024 (NAME: the "
-                             "parameter's name, with or without its .N suffix, or its number)")
+    _add_bound_argument(parser)
     parser.add_argument("--buckets", metavar="B1,B2,...",
                         help="one program per bucket for the unbounded dimensions left, e.g. "
                              "128,1024; a call runs the smallest bucket that fits")
@@ -417,7 +451,7 @@ def cmd_compile(ns: argparse.Namespace) -> int:
     if is_artifact(ns.module):
         raise CliError(f"{ns.module}: is already a compiled artifact; `dynhlo compile` takes "
                        "HLO text (`dynhlo run` and `dynhlo inspect` read artifacts)")
-    module = load_module(ns.module)
+    module, options = module_and_options(ns.module, options)
     buckets = options.get("buckets")
     _progress(f"compiling {module.name} for {ns.backend}"
               + (f" ({len(set(buckets))} buckets)" if buckets else "") + " ...")
@@ -475,13 +509,19 @@ def compile_options(ns: argparse.Namespace) -> dict:
 
 
 def parse_bounds(specs: list[str]) -> dict:
-    """`["x:0=1024"]` -> {"x": {0: 1024}}; a NAME of digits is a parameter number."""
+    """`["x:0=1024"]` -> {"x": {0: 1024}}; a NAME of digits is a parameter number;
+    `["n=1024"]` -> {"n": 1024} (a JAX dimension variable, for StableHLO files)."""
     bounds: dict = {}
     for spec in specs:
+        variable = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=([0-9]{1,18})", spec.strip())
+        if variable is not None:
+            bounds[variable[1]] = int(variable[2])
+            continue
         # ASCII digits, at most 18: int() refuses '²' (a digit to isdigit) and 4301 digits
         match = re.fullmatch(r"(.+):([0-9]{1,18})=([0-9]{1,18})", spec.strip())
         if match is None:
-            raise CliError(f"--bound {spec!r}: expected NAME:DIM=BOUND, e.g. x:0=1024")
+            raise CliError(f"--bound {spec!r}: expected NAME:DIM=BOUND, e.g. x:0=1024 (or "
+                           "n=1024 for a StableHLO file's dimension variable n)")
         name = int(match[1]) if re.fullmatch(r"[0-9]{1,18}", match[1]) else match[1]
         bounds.setdefault(name, {})[int(match[2])] = int(match[3])
     return bounds

@@ -93,7 +93,9 @@ def test_inspect_a_bucketed_artifact(tmp_path, unbounded, capsys):
 
 @pytest.mark.parametrize("argv, fragment", [
     (["--target", "sm_90"], "--target sm_90 is for the gpu backend"),
-    (["--bound", "x=16"], "--bound 'x=16': expected NAME:DIM=BOUND"),
+    (["--bound", "x:=16"], "--bound 'x:=16': expected NAME:DIM=BOUND"),
+    # NAME=BOUND is a StableHLO file's dimension variable: on HLO text, say which form to use
+    (["--bound", "x=16"], "--bound x=16: NAME=BOUND names a JAX dimension variable"),
     (["--bound", "nope:0=16"], "bounds key 'nope' names no parameter"),
     (["--bound", "x:1=16"], "dimension 1, which is not unbounded"),
     (["--buckets", "8,big"], "--buckets '8,big': expected sizes separated by commas"),

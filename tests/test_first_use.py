@@ -92,3 +92,47 @@ def test_a_layout_then_values_still_reads():
     from dynhlo.hlo.values import parse_literal_text
     np.testing.assert_array_equal(parse_literal_text("f32[2,2]{0,1} {{1,2},{3,4}}"),
                                   [[1, 2], [3, 4]])
+
+
+@pytest.fixture(scope="module")
+def unconstrained_mlir(tmp_path_factory):
+    """A jax.export module of x - mean(x, 0) with x: f32[n, 4] and no bound on n."""
+    jax = pytest.importorskip("jax")
+    from jax import export
+    exported = export.export(jax.jit(lambda x: x - x.mean(0)))(
+        jax.ShapeDtypeStruct(export.symbolic_shape("n, 4"), np.float32))
+    path = tmp_path_factory.mktemp("mlir") / "center.mlir"
+    path.write_text(exported.mlir_module())
+    return str(path)
+
+
+def test_an_unbounded_stablehlo_file_runs_with_a_bound_on_the_command_line(
+        unconstrained_mlir, tmp_path):
+    """README: `dynhlo run model.mlir x.npy`. A jax.export module without a constraint on n
+    was refused with a message naming only Python calls (parse_stablehlo(m, bounds=...)):
+    the command line had no way to give the bound. `--bound n=64` (a JAX dimension
+    variable) or `--bound 0:0=64` (argument 0, dimension 0) now reaches the StableHLO import,
+    on run and compile."""
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    np.save(tmp_path / "x.npy", x)
+    refused = run_cli("run", unconstrained_mlir, str(tmp_path / "x.npy"))
+    assert_one_line_error(refused, "no upper bound", "--bound n=1024")
+    for bound in ("n=64", "0:0=64"):
+        out = tmp_path / f"{bound[0]}.npz"
+        proc = run_cli("run", unconstrained_mlir, str(tmp_path / "x.npy"), "--bound", bound,
+                       "-o", str(out), "-q")
+        assert proc.returncode == 0, proc.stderr
+        np.testing.assert_allclose(np.load(out)["out0"], x - x.mean(0), rtol=1e-6)
+    artifact = tmp_path / "center.dynhlo"
+    proc = run_cli("compile", unconstrained_mlir, "-o", str(artifact), "--bound", "n=8")
+    assert proc.returncode == 0, proc.stderr
+    exe = dynhlo.load(str(artifact))
+    assert str(exe.parameters[0].shape).startswith("f32[<=8,4]")
+    assert_one_line_error(run_cli("run", str(artifact), str(tmp_path / "x.npy"), "--bound",
+                                  "n=8"), "--bound", "already compiled")
+
+
+def test_a_dimension_variable_bound_on_hlo_text_says_which_form_it_takes(tmp_path):
+    proc = run_cli("compile", str(EXAMPLES / "seed.hlo"), "-o", str(tmp_path / "s.dynhlo"),
+                   "--bound", "n=8")
+    assert_one_line_error(proc, "--bound n=8", "StableHLO", "NAME:DIM=BOUND")

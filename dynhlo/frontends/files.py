@@ -26,12 +26,13 @@ def kind_of(path: str, data: bytes) -> str:
     return "hlo"
 
 
-def load_module_file(path: str, data: bytes) -> HloModule | None:
+def load_module_file(path: str, data: bytes, bounds: dict | None = None) -> HloModule | None:
     """The module of a StableHLO or HloModuleProto file; None for HLO text (the caller's
-    parser reports its errors with the file's line and column)."""
+    parser reports its errors with the file's line and column). `bounds` are
+    parse_stablehlo's, for a StableHLO file."""
     kind = kind_of(path, data)
     if kind == "stablehlo":
-        return parse_stablehlo(data)
+        return parse_stablehlo(data, bounds)
     if kind == "proto":
         return parse_hlo_proto(data)
     if kind == "proto_text":

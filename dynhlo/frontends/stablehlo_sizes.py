@@ -57,7 +57,8 @@ def result_bounds(cx: OpContext, exprs: list[tuple], shape: Shape) -> list:
         if bound is None:
             raise cx.error(f"result dimension {d} has no upper bound: bound the argument "
                            "dimensions it is computed from (parse_stablehlo(m, bounds={'n': "
-                           "1024}), from_jax(..., bounds=...), or a jax.export constraint)")
+                           "1024}), from_jax(..., bounds=...), `--bound n=1024` on the command "
+                           "line, or a jax.export constraint)")
         out.append(bound)
     return out
 
