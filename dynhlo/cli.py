@@ -44,6 +44,7 @@ EXIT_INTERRUPTED = 130
 # An argument that starts like `f32[` or `(f32[` is literal text; anything else is a file.
 _LITERAL_START = re.compile(r"\s*(?:\(\s*)?[a-z][a-z0-9]*\[")  # one way through blanks
 _NPY_MAGIC = b"\x93NUMPY"
+_ZIP_MAGIC = b"PK\x03\x04"  # a .npz archive
 
 
 class CliError(DynHloError):
@@ -111,9 +112,15 @@ def _is_device(path: str) -> bool:
 
 def read_text(path: str) -> str:
     """The text of a file (`-`: standard input); CliError (one line) when it cannot be read."""
+    data = read_bytes(path)
     try:
-        return read_bytes(path).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        kind = "npy" if data.startswith(_NPY_MAGIC) else "npz" if data.startswith(_ZIP_MAGIC) \
+            else None
+        if kind:  # `dynhlo run x.npy m.hlo`: the arguments before the module
+            raise CliError(f"{path}: a NumPy .{kind} file, not a module; give the MODULE "
+                           "first: dynhlo run MODULE.hlo ARG...") from None
         raise CliError(f"{path}: not UTF-8 text (byte {exc.start}); expected an HLO text "
                        "file") from None
 
@@ -225,7 +232,7 @@ def _read_npy(index: int, path: str) -> np.ndarray:
     try:
         with open(path, "rb") as f:
             magic = f.read(len(_NPY_MAGIC))
-            if magic.startswith(b"PK\x03\x04"):  # a zip: np.savez's .npz (-o writes them)
+            if magic.startswith(_ZIP_MAGIC):  # a zip: np.savez's .npz (-o writes them)
                 raise CliError(f"{where}: a .npz archive, not one array; pass each array as "
                                "its own .npy file (np.save), e.g. np.load(npz)['out0']")
             if magic != _NPY_MAGIC:

@@ -136,3 +136,15 @@ def test_a_dimension_variable_bound_on_hlo_text_says_which_form_it_takes(tmp_pat
     proc = run_cli("compile", str(EXAMPLES / "seed.hlo"), "-o", str(tmp_path / "s.dynhlo"),
                    "--bound", "n=8")
     assert_one_line_error(proc, "--bound n=8", "StableHLO", "NAME:DIM=BOUND")
+
+
+@pytest.mark.parametrize("saver", ["npy", "npz"])
+def test_an_array_file_given_as_the_module_says_the_module_comes_first(tmp_path, saver):
+    """`dynhlo run x.npy m.hlo` (the order swapped) said only "not UTF-8 text (byte 0);
+    expected an HLO text file"."""
+    x = np.ones((3, 5), np.float32)
+    path = tmp_path / f"x.{saver}"
+    np.save(path, x) if saver == "npy" else np.savez(path, x=x)
+    proc = run_cli("run", str(path), SEED)
+    assert_one_line_error(proc, str(path), f"a NumPy .{saver} file", "MODULE first",
+                          "dynhlo run MODULE.hlo")
