@@ -297,11 +297,20 @@ def _add_bound_argument(parser: argparse.ArgumentParser) -> None:
                              "variable)")
 
 
-def _add_gpu_run_arguments(parser: argparse.ArgumentParser) -> None:
+_INTERPRET_HELP = ("gpu backend: run the kernels in Triton's interpreter on the CPU (slow; "
+                   "for machines without a GPU)")
+# An artifact holds cubins for a GPU target: compiled with --interpret it still loads only on
+# a CUDA device, so compile's help must not promise the interpreter at run time.
+_COMPILE_INTERPRET_HELP = ("gpu backend without a GPU here: compile anyway (kernels are "
+                           "cubins for --target, default sm_90); the artifact runs on such a "
+                           "GPU, not in the interpreter (to run a module here: dynhlo run "
+                           "MODULE.hlo --backend gpu --interpret)")
+
+
+def _add_gpu_run_arguments(parser: argparse.ArgumentParser,
+                           interpret_help: str = _INTERPRET_HELP) -> None:
     from .backends import PRECISIONS
-    parser.add_argument("--interpret", action="store_true",
-                        help="gpu backend: run the kernels in Triton's interpreter on the CPU "
-                             "(slow; for machines without a GPU)")
+    parser.add_argument("--interpret", action="store_true", help=interpret_help)
     parser.add_argument("--max-while-iterations", type=_count, default=None, metavar="N",
                         help="end a while loop that runs more than N iterations with an "
                              "error (default: no limit)")
@@ -441,7 +450,7 @@ def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
                         help="the backend to compile for (default: cpu)")
     parser.add_argument("--target", help="the GPU target, e.g. sm_90 (gpu backend only)")
-    _add_gpu_run_arguments(parser)
+    _add_gpu_run_arguments(parser, _COMPILE_INTERPRET_HELP)
     _add_bound_argument(parser)
     parser.add_argument("--buckets", metavar="B1,B2,...",
                         help="one program per bucket for the unbounded dimensions left, e.g. "

@@ -148,3 +148,26 @@ def test_an_array_file_given_as_the_module_says_the_module_comes_first(tmp_path,
     proc = run_cli("run", str(path), SEED)
     assert_one_line_error(proc, str(path), f"a NumPy .{saver} file", "MODULE first",
                           "dynhlo run MODULE.hlo")
+
+
+def test_compiles_interpret_help_does_not_promise_the_interpreter_at_run_time(tmp_path):
+    """`dynhlo compile --help` said --interpret would "run the kernels in Triton's
+    interpreter on the CPU (for machines without a GPU)", as run's does; but the artifact it
+    writes holds cubins and loading it needs a CUDA device, so on such a machine `dynhlo run
+    ARTIFACT` is refused. The help says so, and what runs here instead."""
+    pytest.importorskip("torch")
+    pytest.importorskip("triton")
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("a CUDA device loads the artifact")
+    help_text = " ".join(run_cli("compile", "--help").stdout.split())
+    assert "run the kernels in Triton's interpreter" not in help_text
+    assert "not in the interpreter" in help_text and "dynhlo run MODULE.hlo --backend gpu " \
+        "--interpret" in help_text
+    artifact = tmp_path / "seed.dynhlo"
+    proc = run_cli("compile", SEED, "-o", str(artifact), "--backend", "gpu", "--interpret")
+    assert proc.returncode == 0, proc.stderr
+    assert_one_line_error(run_cli("run", str(artifact), "f32[1,5] {{1,2,3,4,5}}"),
+                          "needs a CUDA device", "--interpret")
+    assert "run the kernels in Triton's interpreter" in " ".join(
+        run_cli("run", "--help").stdout.split())
