@@ -407,6 +407,8 @@ def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
 def cmd_inspect(ns: argparse.Namespace) -> int:
     """`dynhlo inspect`: the module's instructions with their inferred dynamic sizes."""
     from .inspect import inspect_module
+    if ns.interpret and ns.backend != "gpu":  # as run says: silently ignored, it misled
+        raise CliError("--interpret is for the gpu backend (add --backend gpu)")
     if is_artifact(ns.module):
         sys.stdout.write(inspect_artifact(ns.module))
         return 0

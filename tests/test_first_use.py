@@ -171,3 +171,11 @@ def test_compiles_interpret_help_does_not_promise_the_interpreter_at_run_time(tm
                           "needs a CUDA device", "--interpret")
     assert "run the kernels in Triton's interpreter" in " ".join(
         run_cli("run", "--help").stdout.split())
+
+
+def test_inspect_interpret_without_the_gpu_backend_is_refused_as_run_refuses_it():
+    """`dynhlo inspect m.hlo --interpret` printed the plain report, the option ignored,
+    where `dynhlo run m.hlo --interpret` says it is for the gpu backend."""
+    for command in ("run", "inspect"):
+        assert_one_line_error(run_cli(command, SEED, "--interpret"),
+                              "--interpret is for the gpu backend (add --backend gpu)")
