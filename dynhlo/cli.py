@@ -558,12 +558,13 @@ def _add_bench_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_bench(ns: argparse.Namespace) -> int:
     """`dynhlo bench`: compile or load once, then one row per size (cli_bench.py)."""
+    # before compiling (minutes on a GPU); an empty --sizes "$SIZES" is not the default
+    sizes = _int_list("--sizes", ns.sizes) if ns.sizes is not None else None
+    if sizes is not None and (not sizes or min(sizes) < 0):
+        raise CliError(f"--sizes {ns.sizes!r}: give sizes >= 0, e.g. 1,128,1024")
     start = time.perf_counter()
     exe = load_executable(ns.module, ns.backend, run_options(ns))
     print(f"{exe.backend}: compiled or loaded in {time.perf_counter() - start:.3f} s")
-    sizes = _int_list("--sizes", ns.sizes) if ns.sizes else None
-    if sizes is not None and (not sizes or min(sizes) < 0):
-        raise CliError(f"--sizes {ns.sizes}: give sizes >= 0, e.g. 1,128,1024")
     cli_bench.run(exe, sizes, ns.seed)
     return 0
 

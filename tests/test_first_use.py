@@ -179,3 +179,12 @@ def test_inspect_interpret_without_the_gpu_backend_is_refused_as_run_refuses_it(
     for command in ("run", "inspect"):
         assert_one_line_error(run_cli(command, SEED, "--interpret"),
                               "--interpret is for the gpu backend (add --backend gpu)")
+
+
+@pytest.mark.parametrize("sizes", ["", ",", "-1", "4,x"])
+def test_bad_bench_sizes_are_refused_before_compiling(sizes):
+    """`dynhlo bench m.hlo --sizes ""` (an empty "$SIZES") ran the default sizes, and a bad
+    --sizes was reported only after compiling (minutes on a GPU), under the compile line."""
+    proc = run_cli("bench", SEED, "--sizes", sizes)
+    assert_one_line_error(proc, f"--sizes {sizes!r}")
+    assert proc.stdout == ""
