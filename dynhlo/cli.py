@@ -34,7 +34,7 @@ from typing import Callable, NamedTuple
 import numpy as np
 
 from . import cli_bench
-from .errors import DynHloError, HloParseError, HloVerifyError
+from .errors import ArgumentError, DynHloError, HloParseError, HloVerifyError
 
 PROG = "dynhlo"
 EXIT_ERROR = 1
@@ -135,6 +135,10 @@ def load_module(path: str, bounds: dict | None = None):
         module = load_module_file(path, read_bytes(path), bounds)
     except HloParseError as exc:
         raise CliError(f"{path}:{exc.line}:{exc.column}: {_message(exc)}") from None
+    except (CliError, ArgumentError):  # already name their file, or the parameter
+        raise
+    except DynHloError as exc:  # a StableHLO or HloModuleProto import's refusal: which file
+        raise CliError(f"{path}: {_first_line(exc)}") from None
     if module is not None:
         return module
     text = read_text(path)

@@ -116,7 +116,10 @@ def test_an_unbounded_stablehlo_file_runs_with_a_bound_on_the_command_line(
     x = np.arange(12, dtype=np.float32).reshape(3, 4)
     np.save(tmp_path / "x.npy", x)
     refused = run_cli("run", unconstrained_mlir, str(tmp_path / "x.npy"))
-    assert_one_line_error(refused, "no upper bound", "--bound n=1024")
+    assert_one_line_error(refused, f"{unconstrained_mlir}: ", "no upper bound", "--bound n=1024")
+    empty = tmp_path / "empty.mlir"
+    empty.write_text("")
+    assert_one_line_error(run_cli("inspect", str(empty)), f"{empty}: ", "no @main function")
     for bound in ("n=64", "0:0=64"):
         out = tmp_path / f"{bound[0]}.npz"
         proc = run_cli("run", unconstrained_mlir, str(tmp_path / "x.npy"), "--bound", bound,
