@@ -45,6 +45,7 @@ EXIT_INTERRUPTED = 130
 _LITERAL_START = re.compile(r"\s*(?:\(\s*)?[a-z][a-z0-9]*\[")  # one way through blanks
 _NPY_MAGIC = b"\x93NUMPY"
 _ZIP_MAGIC = b"PK\x03\x04"  # a .npz archive
+_NEGATIVE_NUMBER = re.compile(r"^-(?:(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf|nan)$")
 
 
 class CliError(DynHloError):
@@ -59,6 +60,12 @@ class _IntermixedParser(argparse.ArgumentParser):
     """
 
     _mixing = False
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # argparse takes only -3 and -2.5 for negative numbers, so a scalar ARG of -1e5 or
+        # -inf was an "unrecognized argument"; these are the numbers an HLO literal spells
+        self._negative_number_matcher = _NEGATIVE_NUMBER
 
     def parse_known_args(self, args=None, namespace=None):
         if self._mixing:

@@ -191,3 +191,23 @@ def test_bad_bench_sizes_are_refused_before_compiling(sizes):
     proc = run_cli("bench", SEED, "--sizes", sizes)
     assert_one_line_error(proc, f"--sizes {sizes!r}")
     assert proc.stdout == ""
+
+
+@pytest.mark.parametrize("text, want", [("-3", 3.0), ("-2.5", 2.5), ("-1e5", 1e5),
+                                        ("-1.5E-3", 1.5e-3), ("-.5", 0.5), ("-inf", np.inf)])
+def test_a_negative_scalar_argument_is_a_number_not_an_option(tmp_path, text, want):
+    """README: a bare number is an ARG for a scalar parameter. argparse took only -3 and
+    -2.5 as negative numbers: `dynhlo run m.hlo -1e5` and `-inf` were "unrecognized
+    arguments"."""
+    path = tmp_path / "neg.hlo"
+    path.write_text("HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n"
+                    "  ROOT b = f32[] negate(a)\n}\n")
+    out = tmp_path / "out.npz"
+    proc = run_cli("run", str(path), text, "-o", str(out), "-q")
+    assert proc.returncode == 0, proc.stderr
+    assert np.load(out)["out0"] == np.float32(want)
+
+
+def test_an_unknown_option_that_is_no_number_is_still_refused():
+    assert run_cli("run", SEED, "-x").returncode == 2
+    assert run_cli("run", SEED, "-e5").returncode == 2
