@@ -211,3 +211,15 @@ def test_a_negative_scalar_argument_is_a_number_not_an_option(tmp_path, text, wa
 def test_an_unknown_option_that_is_no_number_is_still_refused():
     assert run_cli("run", SEED, "-x").returncode == 2
     assert run_cli("run", SEED, "-e5").returncode == 2
+
+
+def test_from_jax_with_an_hlo_bounded_dim_says_to_name_it():
+    """`from_jax(fn, "f32[<=4]")` (dynhlo's own HLO spelling) said only "dimension '<=4' is
+    neither a size nor a name"."""
+    pytest.importorskip("jax")
+    with pytest.raises(dynhlo.UnsupportedError,
+                       match=r"'<=4' is neither a size nor a name \(name it, with its bound in "
+                             r"bounds=: \"f32\[n\]\", bounds=\{'n': 4\}\)"):
+        dynhlo.from_jax(lambda x: x, "f32[<=4]")
+    exe = dynhlo.from_jax(lambda x: -x, "f32[n]", bounds={"n": 4})
+    np.testing.assert_array_equal(exe(np.arange(3, dtype=np.float32)), [0, -1, -2])

@@ -42,8 +42,11 @@ def parse_symbolic_shape(text: str) -> tuple[str, list]:
         elif _NAME.match(tok):
             dims.append(tok)
         else:
+            # `<=4` is HLO's bounded dim; here a dim is a JAX name whose bound goes in bounds=
+            hint = (f" (name it, with its bound in bounds=: \"{element}[n]\", bounds={{'n': "
+                    f"{tok[2:].strip()}}})") if re.fullmatch(r"<=\s*\d+", tok) else ""
             raise UnsupportedError(f"shape {text!r}: dimension '{tok}' is neither a size nor "
-                                   "a name")
+                                   f"a name{hint}")
     return element, dims
 
 
