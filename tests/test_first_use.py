@@ -223,3 +223,20 @@ def test_from_jax_with_an_hlo_bounded_dim_says_to_name_it():
         dynhlo.from_jax(lambda x: x, "f32[<=4]")
     exe = dynhlo.from_jax(lambda x: -x, "f32[n]", bounds={"n": 4})
     np.testing.assert_array_equal(exe(np.arange(3, dtype=np.float32)), [0, -1, -2])
+
+
+def test_a_saved_from_jax_executable_loads_with_flat_outputs(tmp_path):
+    """README/from_jax's save: what dynhlo.load gives back for a fn returning a dict of a
+    tuple and an array (the structure is not in the artifact; the leaves are, in
+    jax.tree_util's order), checked against jax.jit's values."""
+    jax = pytest.importorskip("jax")
+    fn = lambda x: {"s": x.sum(0), "m": (x.max(), x.min())}  # noqa: E731
+    exe = dynhlo.from_jax(fn, "f32[n,3]", bounds={"n": 4})
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    exe.save(str(tmp_path / "tree.dynhlo"))
+    loaded = dynhlo.load(str(tmp_path / "tree.dynhlo"))(x)
+    want = jax.tree_util.tree_leaves(jax.jit(fn)(x))
+    assert isinstance(loaded, tuple) and len(loaded) == len(want) == 3
+    for got, ref in zip(loaded, want):
+        np.testing.assert_allclose(got, np.asarray(ref))
+    assert isinstance(exe(x), dict)

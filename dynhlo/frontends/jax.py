@@ -162,7 +162,9 @@ class JaxExecutable:
     def save(self, path) -> None:
         """Write the compiled executable as an AOT artifact (dynhlo.load reads it). The
         loaded executable checks the bounds and JAX's shape assertions (sizes >= 1), as
-        this one does.
+        this one does. It is a plain HLO executable: NumPy in and out, and the results are
+        the HLO root's, a flat tuple of fn's output leaves in jax.tree_util's order (dict
+        keys sorted), not fn's structure (which lives in this process's JAX objects).
 
         Raises UnsupportedError while a size name has no bound: its buckets compile at call
         time, and saving the last one would bake in whichever size came last."""
