@@ -675,7 +675,9 @@ _EPILOG = """examples:
   dynhlo run model.mlir x.npy               StableHLO (.mlir/.mlirbc) or HloModuleProto (.pb)
 
 HLO text comes from jax.jit(f).lower(...).as_text(dialect="hlo") or XLA's --xla_dump_to;
-mark the dynamic dimensions of the parameters with <=N (f32[<=128,64]).
+mark the dynamic dimensions of the parameters with <=N (f32[<=128,64]). A size JAX used
+at lowering (a mean's 1/N) stays the bound's (a warning says so); dynhlo.from_jax, or a
+jax.export module (.mlir) with --bound n=N, keeps sizes symbolic.
 `dynhlo COMMAND --help` describes each command."""
 
 

@@ -240,3 +240,21 @@ def test_a_saved_from_jax_executable_loads_with_flat_outputs(tmp_path):
     for got, ref in zip(loaded, want):
         np.testing.assert_allclose(got, np.asarray(ref))
     assert isinstance(exe(x), dict)
+
+
+def test_the_help_that_says_to_mark_jax_hlo_by_hand_says_what_that_bakes_in(tmp_path):
+    """`dynhlo --help` told a JAX user to lower with jax.jit and mark `<=N` by hand, and
+    nothing more: a mean lowered that way divides by the bound at every size. The help names
+    the warning and the symbolic routes; the warning is real on such a module."""
+    jax = pytest.importorskip("jax")
+    help_text = " ".join(run_cli("--help").stdout.split())
+    assert "a warning says so" in help_text and "dynhlo.from_jax" in help_text
+    text = jax.jit(lambda x: x - x.mean(0)).lower(
+        jax.ShapeDtypeStruct((8, 4), np.float32)).as_text(dialect="hlo")
+    path = tmp_path / "baked.hlo"
+    path.write_text(text.replace("f32[8,4]", "f32[<=8,4]"))
+    proc = run_cli("run", str(path), "f32[2,4] {{0,0,0,0},{8,8,8,8}}")
+    assert proc.returncode == 0 and "dynhlo: warning: " in proc.stderr
+    assert "(or 1/8)" in proc.stderr
+    # the baked answer: x - sum/8 = x - 1, not x - mean = x - 4 (the warning's reason)
+    assert proc.stdout.startswith("f32[2,4] { {-1, -1, -1, -1}, {7, 7, 7, 7} }")
