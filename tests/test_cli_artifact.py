@@ -64,7 +64,7 @@ def test_buckets_serve_up_to_the_largest_and_refuse_more(tmp_path, unbounded, ca
 def test_compile_an_unbounded_module_needs_bounds(tmp_path, unbounded):
     proc = run_cli("compile", str(unbounded), "-o", str(tmp_path / "u.dynhlo"))
     assert_one_line_error(proc, "parameter 0 'x.1' (f32[?,64]{1,0}) is unbounded",
-                          "--bound x:0=1024", "--buckets 128,1024")
+                          "--bound x.1:0=1024", "--buckets 128,1024")  # its own name
     assert not (tmp_path / "u.dynhlo").exists()
 
 

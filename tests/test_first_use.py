@@ -258,3 +258,21 @@ def test_the_help_that_says_to_mark_jax_hlo_by_hand_says_what_that_bakes_in(tmp_
     assert "(or 1/8)" in proc.stderr
     # the baked answer: x - sum/8 = x - 1, not x - mean = x - 4 (the warning's reason)
     assert proc.stdout.startswith("f32[2,4] { {-1, -1, -1, -1}, {7, 7, 7, 7} }")
+
+
+def test_the_suggested_bound_names_the_modules_own_parameter(tmp_path):
+    """`dynhlo compile u.hlo` of an `a = f32[5,?]` said "--bound x:0=1024": pasted as is,
+    that is "bounds key 'x' names no parameter". The suggestion names 'a' and dimension 1,
+    and works when pasted."""
+    path = tmp_path / "u.hlo"
+    path.write_text("HloModule u\nENTRY e {\n  a = f32[5,?] parameter(0)\n"
+                    "  ROOT b = f32[5,?] negate(a)\n}\n")
+    out = str(tmp_path / "u.dynhlo")
+    line = assert_one_line_error(run_cli("compile", str(path), "-o", out),
+                                 "--bound a:1=1024", "bounds={'a': {1: 1024}}")
+    assert "'x'" not in line
+    assert run_cli("compile", str(path), "-o", out, "--bound", "a:1=1024").returncode == 0
+    x = np.arange(15, dtype=np.float32).reshape(5, 3)
+    np.testing.assert_array_equal(dynhlo.load(out)(x), -x)
+    with pytest.raises(dynhlo.UnsupportedError, match=r"--bound a:1=1024"):
+        dynhlo.compile(path.read_text()).save(str(tmp_path / "v.dynhlo"))

@@ -82,7 +82,7 @@ def test_pass_derives_intermediate_bounds_and_takes_per_dimension_bounds():
 
 def test_pass_refuses_a_dimension_without_bound():
     with pytest.raises(dynhlo.UnsupportedError, match=r"parameter 1 'y.7' dimension 0 is "
-                       r"unbounded .*bounds=\{'x': \{0: 1024\}\}.*--bound x:0=1024"):
+                       r"unbounded .*bounds=\{'y.7': \{0: 1024\}\}.*--bound y.7:0=1024"):
         bound_unbounded(dynhlo.parse_hlo(CONCAT), bounds={0: {0: 4}})
 
 

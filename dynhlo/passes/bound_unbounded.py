@@ -23,9 +23,17 @@ from ..shapes.sizes import bound_of
 
 NAME = "bound-unbounded"
 
-HOW_TO_BOUND = ("give bounds, e.g. dynhlo.compile(m, bounds={'x': {0: 1024}}) or "
-                "buckets=[128, 1024] (CLI: --bound x:0=1024 or --buckets 128,1024), or run it "
-                "with dynhlo.jit, which compiles one bucket per size class")
+
+
+def how_to_bound(name: str = "x", dim: int = 0) -> str:
+    """How to bound parameter `name`'s `?` dimension `dim`, spelt with them, so the
+    suggestion can be pasted as is (it said 'x' and 0 whatever the module's names were)."""
+    return (f"give bounds, e.g. dynhlo.compile(m, bounds={{{name!r}: {{{dim}: 1024}}}}) or "
+            f"buckets=[128, 1024] (CLI: --bound {name}:{dim}=1024 or --buckets 128,1024), or "
+            "run it with dynhlo.jit, which compiles one bucket per size class")
+
+
+HOW_TO_BOUND = how_to_bound()
 
 
 def unbounded_dims(module: HloModule) -> list[tuple[Instruction, int]]:
@@ -54,7 +62,7 @@ def bound_unbounded(module: HloModule, bucket: int | None = None,
         if bound is None:
             raise UnsupportedError(
                 f"parameter {param.parameter_number} '{param.name}' dimension {d} is unbounded "
-                f"({param.shape}) and has no bound; {HOW_TO_BOUND}")
+                f"({param.shape}) and has no bound; {how_to_bound(param.name, d)}")
         if bound < 0:
             raise UnsupportedError(f"bound {bound} for parameter {param.parameter_number} "
                                    f"'{param.name}' dimension {d} is negative")

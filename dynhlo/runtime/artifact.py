@@ -48,8 +48,9 @@ from pathlib import Path
 
 from ..errors import ArtifactError, UnsupportedError
 from ..hlo.ir import HloModule
+from ..hlo.shape import UNBOUNDED
 from ..hlo.printer import print_module
-from ..passes.bound_unbounded import HOW_TO_BOUND
+from ..passes.bound_unbounded import how_to_bound
 from ..version import __version__
 from . import stored_assertions, stored_requirements
 
@@ -131,9 +132,12 @@ def _bucket_entry(index: int, bound: int | None, exe, sections: dict) -> dict:
 def _check_bounded(module: HloModule) -> None:
     for p in module.entry.parameters:
         if p.shape.is_unbounded:
+            dim = next((d for d, size in enumerate(getattr(p.shape, "dims", ()))
+                        if size == UNBOUNDED), 0)
             raise UnsupportedError(
                 f"cannot compile module '{module.name}' ahead of time: parameter "
-                f"{p.parameter_number} '{p.name}' ({p.shape}) is unbounded; {HOW_TO_BOUND}")
+                f"{p.parameter_number} '{p.name}' ({p.shape}) is unbounded; "
+                f"{how_to_bound(p.name, dim)}")
 
 
 def _json_options(options: dict) -> dict:
