@@ -2,8 +2,8 @@
 
 The module is compiled (or an artifact loaded) once, then called at each size with random
 arguments: every dynamic dimension of every parameter at that size, static dimensions as
-declared. The default sizes are cut to each dimension's bound; sizes given with --sizes are
-not, so one over a bound is the call's ArgumentError. A row reports the first call at that
+declared. The default sizes are cut to each dimension's bound; a size given with --sizes over a
+bound is refused before the first row. A row reports the first call at that
 size (on the GPU it includes compiling kernels the size needs, if any) and the median of
 the calls after it.
 Calls are whole calls as a user makes them: NumPy arrays in and out on the CPU backend;
@@ -50,6 +50,21 @@ def default_sizes(parameters) -> list[int]:
         return [1]
     top = max(bounds)
     return sorted({max(1, top // 16), max(1, top // 4), top} | {1})
+
+
+def check_sizes(parameters, sizes: list[int]) -> None:
+    """BenchError naming --sizes for a size over a dynamic dimension's bound, before any
+    row is printed (the call's own ArgumentError came mid-table and named no option)."""
+    for p in parameters:
+        if p.shape.is_tuple:
+            continue
+        for dim, (bound, dynamic) in enumerate(zip(p.shape.dims, p.shape.dynamic)):
+            over = [n for n in sizes if dynamic and bound != UNBOUNDED and n > bound]
+            if over:
+                raise BenchError(f"--sizes {over[0]}: over the bound {bound} of parameter "
+                                 f"{p.parameter_number} '{p.name}' dimension {dim} "
+                                 f"({p.shape}); every dynamic dimension runs at each size, so "
+                                 f"give sizes up to {bound}")
 
 
 def random_arguments(parameters, n: int, rng: np.random.Generator,
@@ -119,6 +134,8 @@ def run(exe, sizes: list[int] | None, seed: int) -> None:
     clip = sizes is None
     if sizes is None:
         sizes = default_sizes(parameters)
+    else:
+        check_sizes(parameters, sizes)
     rng = np.random.default_rng(seed)
     print(f"{'size':>10} {'first call ms':>14} {'median us':>12} {'calls':>7}")
     for n in sizes:

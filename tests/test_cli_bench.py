@@ -67,10 +67,13 @@ def test_bench_prints_a_row_per_size(capsys):
     assert all(float(r[1]) > 0 and float(r[2]) > 0 and int(r[3]) >= 3 for r in rows)
 
 
-def test_a_size_over_the_bound_is_the_calls_error(capsys):
-    assert cli.main(["bench", str(EXAMPLES / "seed.hlo"), "--sizes", "6"]) == 1
-    err = capsys.readouterr().err
-    assert "parameter 0 'a' dimension 0 has size 6 > bound 5" in err
+def test_a_size_over_the_bound_is_refused_before_the_first_row(capsys):
+    """It was the call's ArgumentError, printed under the table's header and naming no
+    option; the message names --sizes and the bound, and no header is printed."""
+    assert cli.main(["bench", str(EXAMPLES / "seed.hlo"), "--sizes", "2,6"]) == 1
+    captured = capsys.readouterr()
+    assert "--sizes 6: over the bound 5 of parameter 0 'a' dimension 0" in captured.err
+    assert "give sizes up to 5" in captured.err and "first call" not in captured.out
 
 
 @pytest.mark.parametrize("sizes", ["-1", ",", "x"])
