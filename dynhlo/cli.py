@@ -379,10 +379,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
     if ns.nproc is not None:
         result = _run_distributed(ns)
     else:
-        options = run_options(ns)
-        if ns.bound:
-            options["bounds"] = parse_bounds(ns.bound)
-        exe = load_executable(ns.module, ns.backend, options)
+        exe = load_executable(ns.module, ns.backend, {**run_options(ns), **_bound_options(ns)})
         args = [read_argument(i, a) for i, a in enumerate(ns.args)]
         # the call checks the arguments: dynhlo's own message first (parameter, dimension,
         # size, bound), then a jax.export module's own shape checks (n >= 1), in JAX's words
@@ -398,10 +395,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
 def _run_distributed(ns: argparse.Namespace):
     """`dynhlo run --nproc N`: the module on N processes, the result assembled here."""
     from .runtime.launch import run_distributed
-    options = run_options(ns)
-    if ns.bound:
-        options["bounds"] = parse_bounds(ns.bound)
-    module, options = module_and_options(ns.module, options)
+    module, options = module_and_options(ns.module, {**run_options(ns), **_bound_options(ns)})
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
     return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu", **options)
 
@@ -413,6 +407,7 @@ def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
                              "graph, or the instruction that keeps it off the graph)")
     parser.add_argument("--interpret", action="store_true",
                         help="gpu backend without a GPU: plan it for Triton's interpreter")
+    _add_bound_argument(parser)
 
 
 def cmd_inspect(ns: argparse.Namespace) -> int:
@@ -423,7 +418,10 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if is_artifact(ns.module):
         sys.stdout.write(inspect_artifact(ns.module))
         return 0
-    module = load_module(ns.module)
+    module, rest = module_and_options(ns.module, _bound_options(ns))
+    if rest:  # HLO text: its `?` dims are part of what inspect shows
+        raise CliError("--bound on inspect is for a StableHLO file (a jax.export module's "
+                       "sizes); an HLO module's ? dimensions are shown as they are")
     from .hlo.baked_sizes import warn_baked_sizes
     warn_baked_sizes(module)
     sys.stdout.write(inspect_module(module))
@@ -537,6 +535,11 @@ def compile_options(ns: argparse.Namespace) -> dict:
     return {**options, **run_options(ns)}
 
 
+def _bound_options(ns: argparse.Namespace) -> dict:
+    """{"bounds": ...} from --bound, or nothing."""
+    return {"bounds": parse_bounds(ns.bound)} if ns.bound else {}
+
+
 def parse_bounds(specs: list[str]) -> dict:
     """`["x:0=1024"]` -> {"x": {0: 1024}}; a NAME of digits is a parameter number;
     `["n=1024"]` -> {"n": 1024} (a JAX dimension variable, for StableHLO files)."""
@@ -561,6 +564,7 @@ def _add_bench_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
                         help="where to run (default: cpu; an artifact runs on its own)")
     _add_gpu_run_arguments(parser)
+    _add_bound_argument(parser)
     parser.add_argument("--sizes", metavar="N1,N2,...",
                         help="the sizes of the dynamic dimensions to run (default: 1, B/16, "
                              "B/4 and B for the largest bound B)")
@@ -574,7 +578,7 @@ def cmd_bench(ns: argparse.Namespace) -> int:
     if sizes is not None and (not sizes or min(sizes) < 0):
         raise CliError(f"--sizes {ns.sizes!r}: give sizes >= 0, e.g. 1,128,1024")
     start = time.perf_counter()
-    exe = load_executable(ns.module, ns.backend, run_options(ns))
+    exe = load_executable(ns.module, ns.backend, {**run_options(ns), **_bound_options(ns)})
     print(f"{exe.backend}: compiled or loaded in {time.perf_counter() - start:.3f} s")
     cli_bench.run(exe, sizes, ns.seed)
     return 0

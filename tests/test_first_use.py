@@ -126,6 +126,12 @@ def test_an_unbounded_stablehlo_file_runs_with_a_bound_on_the_command_line(
                        "-o", str(out), "-q")
         assert proc.returncode == 0, proc.stderr
         np.testing.assert_allclose(np.load(out)["out0"], x - x.mean(0), rtol=1e-6)
+    # inspect and bench take it too (the refusal's advice works on every command)
+    inspect = run_cli("inspect", unconstrained_mlir, "--bound", "n=16")
+    assert inspect.returncode == 0 and "<= 16" in inspect.stdout, inspect.stderr
+    bench = run_cli("bench", unconstrained_mlir, "--bound", "n=16", "--sizes", "3")
+    assert bench.returncode == 0 and bench.stdout.splitlines()[-1].split()[0] == "3"
+    assert_one_line_error(run_cli("inspect", SEED, "--bound", "a:0=3"), "for a StableHLO file")
     artifact = tmp_path / "center.dynhlo"
     proc = run_cli("compile", unconstrained_mlir, "-o", str(artifact), "--bound", "n=8")
     assert proc.returncode == 0, proc.stderr
