@@ -14,7 +14,8 @@ import pytest
 
 from conftest import MODELS
 from deadline import deadline
-from dynhlo.cli import CliError, _bare_number, parse_bounds, read_argument
+from dynhlo.cli import CliError, parse_bounds, read_argument
+from dynhlo.cli_files import _bare_number
 from dynhlo.errors import HloParseError
 from dynhlo.hlo import attrs, parse_hlo
 from dynhlo.hlo.values import parse_literal_text
