@@ -195,7 +195,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
     if ns.nproc is not None:
         result = _run_distributed(ns)
     else:
-        exe = load_executable(ns.module, ns.backend, {**run_options(ns), **_bound_options(ns)})
+        exe = load_executable(ns.module, ns.backend, call_options(ns))
         args = [read_argument(i, a) for i, a in enumerate(ns.args)]
         # the call checks the arguments: dynhlo's own message first (parameter, dimension,
         # size, bound), then a jax.export module's own shape checks (n >= 1), in JAX's words
@@ -211,7 +211,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
 def _run_distributed(ns: argparse.Namespace):
     """`dynhlo run --nproc N`: the module on N processes, the result assembled here."""
     from .runtime.launch import run_distributed
-    module, options = module_and_options(ns.module, {**run_options(ns), **_bound_options(ns)})
+    module, options = module_and_options(ns.module, call_options(ns))
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
     return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu", **options)
 
@@ -351,6 +351,12 @@ def compile_options(ns: argparse.Namespace) -> dict:
     return {**options, **run_options(ns)}
 
 
+def call_options(ns: argparse.Namespace) -> dict:
+    """The compile keywords of a command that runs the module (run, bench): run_options and
+    --bound's bounds."""
+    return {**run_options(ns), **_bound_options(ns)}
+
+
 def _bound_options(ns: argparse.Namespace) -> dict:
     """{"bounds": ...} from --bound, or nothing."""
     return {"bounds": parse_bounds(ns.bound)} if ns.bound else {}
@@ -394,7 +400,7 @@ def cmd_bench(ns: argparse.Namespace) -> int:
     if sizes is not None and (not sizes or min(sizes) < 0):
         raise CliError(f"--sizes {ns.sizes!r}: give sizes >= 0, e.g. 1,128,1024")
     start = time.perf_counter()
-    exe = load_executable(ns.module, ns.backend, {**run_options(ns), **_bound_options(ns)})
+    exe = load_executable(ns.module, ns.backend, call_options(ns))
     print(f"{exe.backend}: compiled or loaded in {time.perf_counter() - start:.3f} s")
     cli_bench.run(exe, sizes, ns.seed)
     return 0

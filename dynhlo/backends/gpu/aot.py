@@ -51,10 +51,6 @@ from .precision import HIGHEST
 #   (2026-12-01, still 3) "precision": the compile option (gpu/precision.py); a payload
 #     without it was compiled before the option, so as "highest".
 FORMAT = 3
-_PTR = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64": "*i64",
-        "u8": "*u8", "u16": "*u16", "u32": "*u32", "u64": "*u64", "f16": "*fp16",
-        "bf16": "*bf16", "f32": "*fp32", "f64": "*fp64", "f8e4m3fn": "*fp8e4nv",
-        "f8e5m2": "*fp8e5"}
 
 
 def signature(kernel) -> tuple[dict, dict, list]:
@@ -62,9 +58,9 @@ def signature(kernel) -> tuple[dict, dict, list]:
     group = kernel.group
     sig, pointers = {}, []
     for k, inst in enumerate(group.inputs):
-        sig[f"in{k}"] = _PTR[inst.shape.element_type]
+        sig[f"in{k}"] = cubins.POINTER_TYPES[inst.shape.element_type]
         pointers.append(f"in{k}")
-    sig["out"] = _PTR[group.root.shape.element_type]
+    sig["out"] = cubins.POINTER_TYPES[group.root.shape.element_type]
     pointers.append("out")
     for k in range(len(kernel.size_syms)):
         sig[f"s{k}"] = "i32"
