@@ -213,7 +213,7 @@ def test_a_run_past_its_deadline_ends(monkeypatch):
 
 def test_iota_sharding_with_a_replicated_last_tile_dim():
     # devices=[2,1,2]<=[4] last_tile_dim_replicate: partitions 0,1 hold rows 0:2, 2,3 rows 2:4
-    sharding = parse_sharding("{devices=[2,1,2]<=[4] last_tile_dim_replicate}", "p")
+    sharding = parse_sharding("{devices=[2,1,2]<=[4] last_tile_dim_replicate}")
     full = np.arange(12).reshape(4, 3)
     pieces = [sharding.piece(full, p, "p") for p in range(4)]
     for p, rows in enumerate([(0, 2), (0, 2), (2, 4), (2, 4)]):
@@ -223,16 +223,16 @@ def test_iota_sharding_with_a_replicated_last_tile_dim():
 
 def test_listed_and_transposed_tile_assignments():
     full = np.arange(16).reshape(4, 4)
-    listed = parse_sharding("{devices=[1,2]1,0}", "p")  # partition 1 holds columns 0:2
+    listed = parse_sharding("{devices=[1,2]1,0}")  # partition 1 holds columns 0:2
     np.testing.assert_array_equal(listed.piece(full, 1, "p"), full[:, :2])
-    moved = parse_sharding("{devices=[2,2]<=[2,2]T(1,0)}", "p")  # tiles [[0,2],[1,3]]
+    moved = parse_sharding("{devices=[2,2]<=[2,2]T(1,0)}")  # tiles [[0,2],[1,3]]
     np.testing.assert_array_equal(moved.piece(full, 1, "p"), full[2:, :2])
     np.testing.assert_array_equal(
         moved.assemble([moved.piece(full, p, "p") for p in range(4)], "r"), full)
 
 
 def test_a_size_that_does_not_split_is_refused():
-    sharding = parse_sharding("{devices=[2]<=[2]}", "parameter 0 ('x')")
+    sharding = parse_sharding("{devices=[2]<=[2]}")
     with pytest.raises(dynhlo.UnsupportedError, match=r"parameter 0 \('x'\): dimension 0 of "
                                                       r"size 5 does not split into 2"):
         sharding.piece(np.zeros(5), 0, "parameter 0 ('x')")

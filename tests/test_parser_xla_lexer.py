@@ -121,5 +121,5 @@ def test_a_comment_inside_a_sharding_sub_value_is_skipped():
     after it, past any comment (dynhlo's reader wanted '[' right after the '=')."""
     text = ("HloModule m\nENTRY e {\n  ROOT a = f32[4,2] parameter(0), "
             "sharding={devices=/*tiles*/[2,1]0,1}\n}\n")
-    sharding = parse_sharding(parse_hlo(text).entry.root.attrs["sharding"], "a")
+    sharding = parse_sharding(parse_hlo(text).entry.root.attrs["sharding"])
     np.testing.assert_array_equal(sharding.tiles, [[0], [1]])

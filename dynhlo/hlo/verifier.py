@@ -9,7 +9,9 @@ op's element types, operand kinds and called computations: dynhlo.hlo.verify_typ
 sizes of bitcasts and add-dependency's token: dynhlo.hlo.verify_shapes; collectives' replica
 groups and source-target pairs against the module's devices: dynhlo.hlo.verify_collectives,
 and all-gather's and reduce-scatter's result shapes against operand and group size:
-dynhlo.hlo.verify_collective_shapes. Raises HloVerifyError naming the instruction.
+dynhlo.hlo.verify_collective_shapes; every `sharding=` against its instruction's shape and
+the module's partitions: dynhlo.hlo.verify_shardings. Raises HloVerifyError naming the
+instruction.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from .types import COMPLEX_TYPES, INTEGRAL_TYPES
 from .verify_calls import check_called_signature
 from .verify_collectives import check_collectives
 from .verify_shapes import check_shapes
+from .verify_shardings import check_shardings
 from .verify_types import check_instruction
 
 # Unary opcodes whose result element type differs from the operand's.
@@ -56,6 +59,7 @@ def verify_module(module: HloModule) -> None:
                 exc.locate(module.position_of(inst))
             raise
     check_collectives(module)
+    check_shardings(module)
 
 
 def _find_cycle(nodes, edges) -> list | None:
