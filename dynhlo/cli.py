@@ -114,6 +114,10 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
                         help="run a partitioned module on N local processes, one per device "
                              "(torch.distributed: gloo on cpu, NCCL on gpu); each gets its "
                              "shard of each argument by the parameter's sharding=")
+    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help="with --nproc: end the run with an error after SECONDS "
+                             "(default 120); 0 or none: no deadline (Ctrl-C ends every "
+                             "process)")
 
 
 def _add_bound_argument(parser: argparse.ArgumentParser) -> None:
@@ -162,6 +166,20 @@ def _count(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    """--timeout's value: seconds >= 0 (a fraction too); `none` is 0, no deadline."""
+    if text.strip().lower() == "none":
+        return 0.0
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid number of seconds: '{text}'") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"'{text}': give a finite number of seconds >= 0 (0 or "
+                                         "none: no deadline)")
+    return value
+
+
 def _precision_word(text: str) -> str:
     """--precision's value as compile() reads it (any case; JAX's "float32" and
     "tensorfloat32"); an unknown word is left for argparse's choices to refuse."""
@@ -194,6 +212,9 @@ def cmd_run(ns: argparse.Namespace) -> int:
                                                      if not is_literal(a)])
     if ns.nproc is not None:
         result = _run_distributed(ns)
+    elif ns.timeout is not None:
+        raise CliError("--timeout is the deadline of a run on several processes (add "
+                       "--nproc N)")
     else:
         exe = load_executable(ns.module, ns.backend, call_options(ns))
         args = [read_argument(i, a) for i, a in enumerate(ns.args)]
@@ -210,10 +231,12 @@ def cmd_run(ns: argparse.Namespace) -> int:
 
 def _run_distributed(ns: argparse.Namespace):
     """`dynhlo run --nproc N`: the module on N processes, the result assembled here."""
-    from .runtime.launch import run_distributed
+    from .runtime.launch import DEFAULT_TIMEOUT, run_distributed
     module, options = module_and_options(ns.module, call_options(ns))
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
-    return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu", **options)
+    timeout = DEFAULT_TIMEOUT if ns.timeout is None else ns.timeout
+    return run_distributed(module, args, ns.nproc, backend=ns.backend or "cpu",
+                           timeout=timeout, **options)
 
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
