@@ -89,6 +89,7 @@ def test_a_tuple_sharding_must_match_the_tuple(shape, sharding, fragment):
     ("{devices=[2]<=[2]}", 4, "names 2 devices; the module has 4"),
     ("{maximal device=4}", 4, "device 4 is not a device"),
     ("{devices=[2]0,0}", 1, "device 0 is named twice"),  # checked for any device count
+    ("{devices=[2]0,1}", 10 ** 12, "names 2 devices but not device 2"),  # no set of 10**12
 ])
 def test_each_partition_is_named_once(sharding, partitions, fragment):
     assert fragment in _refusal("f32[4]", sharding, partitions)
@@ -124,6 +125,8 @@ MALFORMED = [
     ("{devices=[99999999999999999999]<=[4]}", "expected an integer"),
     ("{devices=[4]<=[4]} {x}", "after the sharding's '}'"),
     ("{devices=[4]0,1,2,3 metadata=x}", "expected '{' to start the value"),
+    ("{{replicated} {replicated}}", "expected ',' between tuple elements"),
+    ("{{replicated}, replicated}", "expected '{' to start a tuple element"),
 ]
 
 

@@ -149,12 +149,12 @@ def parse_sharding(text: str | None) -> AnySharding:
     reader.expect("{", "to start the sharding")
     if reader.peek() in ("{", "}"):
         elements = []
-        while reader.peek() == "{" or (elements and reader.peek() == ","):
+        while reader.peek() != "}":
             if elements:
-                reader.take()
-            reader.take()
+                reader.expect(",", "between tuple elements")
+            reader.expect("{", "to start a tuple element")
             elements.append(_single(reader))
-        reader.expect("}", "to end the tuple sharding")
+        reader.take()
         result = tuple(elements)
     else:
         result = _single(reader)
@@ -213,7 +213,7 @@ def _check_single(sharding: Sharding, shape: Shape, num_devices: int | None) -> 
             raise HloVerifyError(f"device {device} is named twice in the tile assignment")
         seen.add(device)
     if num_devices is not None and len(seen) != num_devices:
-        missing = min(set(range(num_devices)) - seen)
+        missing = next(i for i in range(num_devices) if i not in seen)  # at most len(seen)
         raise HloVerifyError(f"the tile assignment names {len(seen)} devices but not device "
                              f"{missing}; the module has {num_devices} (num_partitions), "
                              "each named once")

@@ -64,6 +64,8 @@ def run_distributed(module: HloModule | str, args: list, nproc: int, backend: st
                     timeout: float | None = DEFAULT_TIMEOUT, **options):
     """Run `module` on `nproc` local processes and return the assembled result (a NumPy
     array, or a tuple for a tuple root), as `Executable.__call__` would on one device.
+    Ranks start as spawned processes do, importing the main module: a script that calls
+    this keeps its top level under `if __name__ == "__main__":`.
 
     Args:
         module: a partitioned module (per-device shapes; replica_count x num_partitions must
