@@ -2,7 +2,7 @@
 
 The modules and expected values are JAX's (tools/gen_partitioned.py: jax.jit with
 in/out shardings over N host devices, compiled; the outputs JAX computed on those devices).
-Each run forks N processes (dynhlo.runtime.launch), so the cases are few and small.
+Each run starts N processes (dynhlo.runtime.launch), so the cases are few and small.
 """
 
 from __future__ import annotations
