@@ -55,7 +55,7 @@ def _worker(rank, nproc, backend, cuda, store, runs, out):
     for p in module.entry.parameters:
         full = _full_shape(p, nproc)
         value = (rng.standard_normal(full) / np.sqrt(full[0])).astype(np.float32)
-        piece = parse_sharding(p.attrs.get("sharding"), p.name).piece(value, rank, p.name)
+        piece = parse_sharding(p.attrs.get("sharding")).piece(value, rank, p.name)
         args.append(torch.from_numpy(piece).cuda() if cuda else piece)
     exe = dynhlo.compile(module, backend=backend, distributed=True)
     for _ in range(3):
@@ -82,7 +82,7 @@ def _worker(rank, nproc, backend, cuda, store, runs, out):
 def _full_shape(param, nproc):
     """The full shape of a parameter: its per-device shape times its tiles."""
     from dynhlo.hlo.sharding import parse_sharding
-    sharding = parse_sharding(param.attrs.get("sharding"), param.name)
+    sharding = parse_sharding(param.attrs.get("sharding"))
     dims = list(param.shape.dims)
     if sharding.tiles is None:
         return tuple(dims)
