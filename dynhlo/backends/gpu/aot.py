@@ -39,6 +39,7 @@ from .graph import cubins, wanted_program
 from .graph.data import MAX_CONSTEXPR, WARPS, to_data
 from .kernels.group import compile_options
 from .launch.cubin import CubinLauncher
+from .plan.check import check_plan
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
 from .precision import HIGHEST
@@ -258,7 +259,7 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
 
     Raises:
         ArtifactError: an unreadable payload, another format version (recompile), another
-            target, or a plan that does not match the module.
+            target, or a plan that is not what the module determines (plan/check.py).
         UnsupportedError: no CUDA device to launch on.
     """
     try:
@@ -279,6 +280,7 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
         raise ArtifactError("gpu payload's gpu_program.json has no plan or no list of kernels; "
                             "recompile the artifact")
     plan = plan_from_data(meta["plan"], info)
+    check_plan(plan)
     kernels = kernels_of(plan)
     if len(kernels) != len(meta["kernels"]):
         raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, its plan "
