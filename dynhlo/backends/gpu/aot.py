@@ -13,11 +13,12 @@ The payload: "gpu_program.json" (format version, target, the plan as data (plan/
 per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
 signature) and "kernel_<i>.cubin". load_payload rebuilds the plan from that data (no
 planning, no code generation) and launches the cubins through the CUDA driver API
-(launch/cubin.py). The payload is untrusted: before any cubin loads, each kernel's launch
-facts are checked against its plan and its cubin (signature, warps, constexprs, the
-target's shared-memory limit), and graph/data.py checks each graph launch's buffers, size
-offsets and grid. A cubin is code from the file: these checks catch inconsistent or edited
-launch data, not a cubin built to misbehave.
+(launch/cubin.py). The payload is untrusted: before any cubin loads, the plan is checked
+against what its module determines (plan/check.py: each kernel's inputs, reductions and
+domain, the steps), each kernel's launch facts against its plan and its cubin (signature,
+warps, constexprs, the target's shared-memory limit), and graph/data.py checks each graph
+launch's buffers, size offsets and grid. A cubin is code from the file: these checks
+catch inconsistent or edited launch data, not a cubin built to misbehave.
 """
 
 from __future__ import annotations
