@@ -5,7 +5,7 @@ the top of a file and those inside functions (a deferred import that goes back u
 a cycle hidden from Python, not from the reader), and those under `if TYPE_CHECKING:` (a
 reader follows them too). Second, import-linter's contracts (`[tool.importlinter]` in
 pyproject.toml): the layers cli > runtime > compiler > backends > passes > shapes > hlo >
-errors/stats/version, and the two backends independent of each other.
+errors/stats/version/files, and the two backends independent of each other.
 """
 
 from __future__ import annotations

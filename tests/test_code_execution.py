@@ -114,3 +114,24 @@ def test_compiler_child_imports_this_dynhlo_not_the_working_directorys(
     assert meta["target"] == "sm_90" and cubin[:4] == b"\x7fELF"
     assert sys.modules["dynhlo"].__file__ != str(tmp_path / "dynhlo" / "__init__.py")
     assert compile_worker.command(90)[1] == "-I"
+
+
+def test_compiler_child_imports_the_standard_library_before_site_packages(
+        launcher, tmp_path, monkeypatch):
+    """A stale backport beside the packages (`dataclasses` 0.6 in a site-packages that
+    comes before the standard library on the child's path) must not replace the standard
+    module in the cross-compiler child, which imports it through Triton: the child's path
+    starts with the standard library, as every Python's does (it compiles a real kernel)."""
+    marker = tmp_path / "ran"
+    stale = tmp_path / "site-packages"
+    stale.mkdir()
+    (stale / "dataclasses.py").write_text(_payload(marker) + "raise ImportError('stale')\n")
+    monkeypatch.syspath_prepend(str(stale))
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path / "cache"))  # compiled, not cached
+    from dynhlo.backends.gpu import mode
+    if not gpu_options()["interpret"]:
+        pytest.skip("with a GPU the kernels cross-compile in this process: no child")
+    monkeypatch.setattr(mode, "interpreter_active", lambda: True)
+    payload = dynhlo.compile(SEED_HLO, backend="gpu", target="sm_90").program.to_payload()
+    assert not marker.exists()
+    assert b"\x7fELF" in b"".join(v for k, v in payload.items() if k.endswith(".cubin"))

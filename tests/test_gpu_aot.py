@@ -140,6 +140,63 @@ def test_a_crafted_gpu_plan_is_an_artifact_error_and_launches_nothing(edit, monk
         compiler.load_program(compiler.checked(SOFTMAX), "gpu", not_a_program, "sm_90")
 
 
+SUB = """HloModule sub
+ENTRY e {
+  x = f32[<=8] parameter(0)
+  y = f32[<=8] parameter(1)
+  ey = f32[<=8] exponential(y)
+  ROOT r = f32[<=8] subtract(x, ey)
+}
+"""
+
+
+def _sub_kernel(meta) -> dict:
+    return meta["plan"]["kernels"]["r"]
+
+
+# Each edit keeps the plan readable and its launches consistent with the cubin (same
+# signature, warps and blocks): only the module can tell it is not the module's plan.
+PLAN_EDITS = {
+    "swapped-inputs": (lambda m: _sub_kernel(m).update(inputs=["y", "x"]),
+                       r"gives kernel 'r' the inputs \['y', 'x'\]; the module makes "
+                       r"\['x', 'y'\]"),
+    "nothing-fused": (lambda m: m["plan"].update(fused=[]),
+                      r"gives kernel 'r' the inputs \['x', 'y'\]; the module makes "
+                      r"\['x', 'ey'\]"),
+    "parameter-fused": (lambda m: m["plan"]["fused"].append("x"),
+                        r"computes 'x' \(parameter\) in a kernel, which no kernel may"),
+    "root-fused": (lambda m: m["plan"]["fused"].append("r"),
+                   "keeps 'r' inside kernels only, but it is read from memory"),
+    "another-order": (lambda m: m["plan"].update(order=["y", "x", "ey", "r"]),
+                      "runs its instructions in another order than the module.s schedule"),
+    "a-step-dropped": (lambda m: m["plan"]["steps"].pop(0), "has other steps than its kernels"),
+    "another-root": (lambda m: _sub_kernel(m).update(root="ey"),
+                     "stores kernel 'r' under another root, 'ey'"),
+}
+
+
+@pytest.mark.parametrize("edit,message", PLAN_EDITS.values(), ids=PLAN_EDITS.keys())
+def test_a_stored_plan_that_is_not_the_modules_is_an_artifact_error(edit, message,
+                                                                    monkeypatch):
+    """A plan is read from the artifact; a cubin computes in0 - exp(in1) whatever it is
+    handed, so a plan with the kernel's inputs swapped computed y - exp(x) for
+    x - exp(y). What the module determines (run order, fusible instructions, each
+    kernel's inputs, steps) is rebuilt on load and compared."""
+    payload = dynhlo.compile(SUB, backend="gpu", target="sm_90").program.to_payload()
+    launched = []
+    monkeypatch.setattr(aot, "check_device", lambda target: None)
+    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: launched.append(cubin))
+    if INTERPRET:
+        monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
+    module = compiler.checked(SUB)
+    compiler.load_program(module, "gpu", payload, "sm_90")   # the untouched plan loads
+    assert len(launched) == 1
+    with pytest.raises(dynhlo.ArtifactError, match="gpu payload plan of computation 'e' is "
+                                                   "not its module's: it " + message):
+        compiler.load_program(module, "gpu", _crafted(payload, edit), "sm_90")
+    assert len(launched) == 1
+
+
 def _stand_in_cubins(compiled_exes, monkeypatch) -> None:
     """Load as on an sm_90 device: each stored cubin launches the compiled program's
     launcher of the same kernel (the interpreter here)."""

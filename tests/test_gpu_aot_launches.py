@@ -120,14 +120,15 @@ PLAIN_EDITS = {
     "pointer-type": (_entry(signature={"BM": "constexpr", "BN": "constexpr", "in0": "*fp16",
                                        "out": "*fp32", "s0": "i32"}),
                      r"kernel 0 \('y'\) has signature .*'\*fp16'.*, its plan makes"),
-    "another-input": (_kernel(inputs=["x", "x"]), "has signature .* its plan makes .*'in1'"),
+    "another-input": (_kernel(inputs=["x", "x"]),
+                      r"gives kernel 'y' the inputs \['x', 'x'\]; the module makes \['x'\]"),
     "more-sizes": (_kernel(size_syms=[["x", 0], ["x", 0]]), "its plan makes .*'s1': 'i32'"),
     "another-kind": (_kernel(kind="elementwise", block={"BLOCK": 16}),
-                     "its plan makes .*'BLOCK': 'constexpr'"),
+                     "makes kernel 'y' a 'elementwise' kernel; the module makes a 'row'"),
     "unknown-kind": (_both(_kernel(kind="matmul", block={"BLOCK": 16}),
                            _entry(signature={"BLOCK": "constexpr", "in0": "*fp32",
                                              "out": "*fp32", "s0": "i32"})),
-                     "is a 'matmul' kernel"),
+                     "a 'matmul' kernel"),
     "huge-block": (_kernel(block={"BM": 2**30, "BN": 64}), "'BM': 1073741824"),
 }
 

@@ -9,6 +9,7 @@ cuLaunchKernel reads it; on the H200 the last test runs the real thing against n
 from __future__ import annotations
 
 import ctypes
+import json
 import threading
 
 import numpy as np
@@ -268,11 +269,18 @@ def test_a_cache_entry_with_bad_launch_info_is_compiled_again(tmp_path, monkeypa
         return b"\x7fELF cubin", dict(good)
     monkeypatch.setattr(compile_worker, "compile_one", compile_one)
     aot.jit_cubin(kernel, 90)
-    [entry] = list((tmp_path / "cubins").glob("*.json"))
-    entry.write_text(text)
+    _edit_info(tmp_path, lambda entry: json.loads(text))
     assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good)
     assert compiled == [90, 90]
     assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good) and compiled == [90, 90]
+
+
+def _edit_info(cache, edit) -> None:
+    """The launch info of the one entry in the cubin cache `cache` replaced by
+    `edit(info)`, its key and cubin hash kept (an entry edited in place)."""
+    [path] = list((cache / "cubins").glob("*.json"))
+    entry = json.loads(path.read_text())
+    path.write_text(json.dumps(dict(entry, info=edit(entry["info"]))))
 
 
 class _Devices:
@@ -374,20 +382,20 @@ def test_two_threads_writing_one_cache_entry_do_not_share_a_temporary_file(
     """Two first launches of one kernel (two programs, two threads) both compile it and
     write its entry: each writes through its own temporary file, so neither renames away
     (or truncates) the other's half-written cubin, and both writes land."""
-    import pathlib
+    import os
 
     from dynhlo.backends.gpu.graph import cubins
     both_open = threading.Barrier(2, timeout=5)
-    write_bytes = pathlib.Path.write_bytes
+    replace = os.replace
 
-    def racing_write(path, data):
-        written = write_bytes(path, data)
-        if path.name.startswith(".k.cubin"):
+    def racing_replace(src, dst):
+        if os.path.basename(src).startswith(".k.cubin"):
             both_open.wait()   # both temporaries written before either is renamed
-        return written
-    monkeypatch.setattr(pathlib.Path, "write_bytes", racing_write)
+        return replace(src, dst)
+    monkeypatch.setattr(os, "replace", racing_replace)
+    info = {"name": "kernel", "shared": 0, "num_warps": 4}
     threads = [threading.Thread(target=cubins._write,
-                                args=(tmp_path, "k", b"\x7fELF cubin", {"name": "kernel"}))
+                                args=(tmp_path, "k", b"\x7fELF cubin", info))
                for _ in range(2)]
     with caplog.at_level("WARNING", logger="dynhlo.gpu.compile"):
         for t in threads:
@@ -395,8 +403,7 @@ def test_two_threads_writing_one_cache_entry_do_not_share_a_temporary_file(
         for t in threads:
             t.join()
     assert not caplog.records
-    assert (tmp_path / "k.cubin").read_bytes() == b"\x7fELF cubin"
-    assert (tmp_path / "k.json").read_text() == '{"name": "kernel"}'
+    assert cubins._read(tmp_path, "k") == (b"\x7fELF cubin", info)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["k.cubin", "k.json"]
 
 
@@ -456,8 +463,7 @@ def test_a_cache_entry_for_other_warps_than_the_kernels_is_compiled_again(tmp_pa
     monkeypatch.setattr(compile_worker, "compile_one", compile_one)
     kernel = _softmax_kernel()
     assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
-    [entry] = list((tmp_path / "cubins").glob("*.json"))
-    entry.write_text(f'{{"name": "kernel", "shared": 0, "num_warps": {kernel.num_warps * 2}}}')
+    _edit_info(tmp_path, lambda info: dict(info, num_warps=kernel.num_warps * 2))
     assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
     assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
     assert compiled == [kernel.num_warps, kernel.num_warps]

@@ -140,3 +140,26 @@ def test_the_recompile_warning_points_at_the_callers_line(no_device, tmp_path):
             exe = load()
         assert [r.filename for r in rec] == [__file__]
         np.testing.assert_allclose(exe(X), np.exp(X), rtol=1e-6)
+
+
+NO_PARAMETERS = """HloModule consts
+ENTRY e {
+  i = f32[6] iota(), iota_dimension=0
+  x = f32[6] multiply(i, i)
+  n = s32[] constant(7)
+  ROOT r = (f32[6], s32[]) tuple(x, n)
+}
+"""
+
+
+@pytest.mark.parametrize("options", [{}, {"graph": True}], ids=["plain", "graph"])
+def test_a_module_without_parameters_returns_numpy_as_the_cpu_backend_does(options):
+    """No argument is a torch tensor, so the results are NumPy arrays, as from every call
+    without tensors (they were torch tensors on the GPU backend alone)."""
+    want = dynhlo.compile(NO_PARAMETERS, backend="cpu")()
+    got = dynhlo.compile(NO_PARAMETERS, **GPU, **options)()
+    assert [type(v) for v in got] == [np.ndarray, np.ndarray]
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=1e-6)
+    np.testing.assert_array_equal(want[0], np.arange(6, dtype=np.float32) ** 2)

@@ -74,6 +74,37 @@ def test_jit_cache_entry_that_is_a_fifo_never_blocks(tmp_path):
     np.testing.assert_array_equal(result["out"], X + X)
 
 
+def test_jit_cache_directory_is_made_private(tmp_path):
+    f = dynhlo.jit(ADD, cache_dir=tmp_path / "made" / "cache")
+    np.testing.assert_array_equal(f(X), X + X)
+    for folder in (tmp_path / "made", tmp_path / "made" / "cache"):
+        assert folder.stat().st_mode & 0o077 == 0, oct(folder.stat().st_mode)
+    assert len(list((tmp_path / "made" / "cache").iterdir())) == 1
+
+
+@pytest.mark.parametrize("owner", ["others-can-write", "another-user"])
+def test_jit_cache_directory_of_other_users_is_not_used(tmp_path, monkeypatch, owner):
+    """An entry planted in a directory another user can write would be loaded as this
+    user's program: such a directory is not read or written, with a warning."""
+    dynhlo.jit(MUL, cache_dir=tmp_path / "mine")(X)
+    planted = next((tmp_path / "mine").iterdir())   # a valid entry, of another module
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    if owner == "others-can-write":
+        folder.chmod(0o777)
+        why = "other users can write it"
+    else:
+        monkeypatch.setattr(os, "getuid", lambda: folder.stat().st_uid + 1)
+        why = "it belongs to user .*, not this one"
+    add = dynhlo.jit(ADD, cache_dir=folder)
+    entry = _entry(add)
+    shutil.copy(planted, entry)
+    with pytest.warns(RuntimeWarning, match=f"cannot use cache directory .*shared \\({why}"):
+        np.testing.assert_array_equal(add(X), X + X)
+    assert add.cache_dir is None and (add.compilations, add.disk_loads) == (1, 0)
+    assert list(folder.iterdir()) == [entry] and entry.read_bytes() == planted.read_bytes()
+
+
 # Files that are the user's data; the old guard looked for `HloModule` at the start only.
 NOT_ARTIFACTS = {
     "bom.hlo": "\ufeff" + ADD,

@@ -160,7 +160,7 @@ def test_an_unwritable_cache_warns_and_keeps_working(tmp_path):
     blocker = tmp_path / "not_a_directory"
     blocker.write_text("")
     f = dynhlo.jit(SOFTMAX, cache_dir=blocker)
-    with pytest.warns(RuntimeWarning, match="cannot write cache entry"):
+    with pytest.warns(RuntimeWarning, match="cannot use cache directory .*not a directory"):
         np.testing.assert_allclose(f(rows(6)), softmax(rows(6)), rtol=1e-6)
     np.testing.assert_allclose(f(rows(7)), softmax(rows(7)), rtol=1e-6)
     assert f.compilations == 1

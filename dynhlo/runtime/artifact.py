@@ -40,12 +40,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import secrets
-import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
 
+from .. import files
 from ..errors import ArtifactError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.shape import UNBOUNDED
@@ -206,68 +205,34 @@ def check_replaceable(path: Path) -> None:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write via a temporary file in the same directory and os.replace: readers (other
-    processes included) see the old file or the whole new one, never a partial write."""
-    tmp = str(path.parent / f".{path.name}.{os.getpid()}.{secrets.token_hex(6)}.tmp")
-    try:  # os.open with mode 0o666 lets the umask decide, as for any file the user writes
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0),
-                     0o666)
+    """Write via a temporary file in the same directory and os.replace (files.write_atomic):
+    readers (other processes included) see the old file or the whole new one, never a
+    partial write. ArtifactError for an I/O error."""
+    try:
+        files.write_atomic(path, data)
     except OSError as exc:
         raise ArtifactError(f"cannot write artifact '{path}': {exc.strerror or exc}"
                             ) from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except OSError as exc:
-        _remove_quietly(tmp)
-        raise ArtifactError(f"cannot write artifact '{path}': {exc.strerror or exc}"
-                            ) from None
-    except BaseException:
-        _remove_quietly(tmp)
-        raise
-
-
-def _remove_quietly(path: str) -> None:
-    try:
-        os.unlink(path)
-    except OSError:
-        pass
 
 
 def read_regular(path: Path) -> bytes:
-    """The bytes of the regular file at `path`.
-
-    Opened without blocking and checked on the open descriptor (so a file swapped for
-    another kind after a check is still caught): a FIFO would block the read forever and a
-    device such as /dev/zero never ends (it filled memory until MemoryError).
+    """The bytes of the regular file at `path` (files.read_regular: a FIFO or a device is
+    refused, never read).
 
     Raises:
         ArtifactError: `path` is missing, not a regular file (a FIFO, a device, a
             directory) or cannot be read.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
-                     | getattr(os, "O_BINARY", 0))
+        return files.read_regular(path)
+    except IsADirectoryError:
+        raise ArtifactError(f"cannot read artifact '{path}': it is a directory; give the "
+                            "artifact file's path (e.g. the -o of `dynhlo compile`)") from None
+    except files.NotRegularFileError as exc:
+        raise ArtifactError(f"cannot read artifact '{path}': {exc.strerror}; read its bytes "
+                            "and pass them to dynhlo.deserialize") from None
     except OSError as exc:
         raise ArtifactError(f"cannot read artifact '{path}': {exc.strerror or exc}") from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise ArtifactError(f"cannot read artifact '{path}': it is a directory; give "
-                                "the artifact file's path (e.g. the -o of `dynhlo compile`)")
-        if not stat.S_ISREG(mode):
-            raise ArtifactError(f"cannot read artifact '{path}': it is not a regular file "
-                                "(a pipe or a device); read its bytes and pass them to "
-                                "dynhlo.deserialize")
-        with os.fdopen(os.dup(fd), "rb") as f:
-            return f.read()
-    except OSError as exc:
-        raise ArtifactError(f"cannot read artifact '{path}': {exc.strerror or exc}") from None
-    finally:
-        os.close(fd)
 
 
 def read_artifact(data: bytes) -> Artifact:

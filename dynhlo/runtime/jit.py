@@ -10,7 +10,10 @@ processes:
 - two processes that miss at once both compile and both write; the last rename wins and
   both files were complete, so nothing is lost but one compilation;
 - an entry that fails any artifact check (truncated, flipped bytes) is recompiled and
-  replaced, with a warning; the cache is an optimization and never a reason to crash.
+  replaced, with a warning; the cache is an optimization and never a reason to crash;
+- the directory is made 0700, and one that another user can write (or owns) is not used:
+  a warning, and executables stay in memory (dynhlo.files.private_directory; the gpu
+  backend's cubin cache under it follows the same rule).
 
 Directory: `cache_dir`, else $DYNHLO_CACHE_DIR, else $XDG_CACHE_HOME/dynhlo, else
 ~/.cache/dynhlo. `cache_dir=False` keeps executables in memory only, and so does the gpu
@@ -28,6 +31,7 @@ import threading
 import warnings
 from pathlib import Path
 
+from .. import files
 from ..backends import PRECISIONS, canonical_precision, check_options
 from ..backends import get as get_backend
 from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklevel
@@ -78,6 +82,7 @@ class JitFunction:
         self._requirements = requirements_to_data(module.shape_assertions)
         self._executables: dict = {}
         self._lock = threading.Lock()
+        self._cache_checked = False
 
     @property
     def buckets(self) -> list:
@@ -163,14 +168,28 @@ class JitFunction:
         return exe
 
     def _entry_path(self, bucket: int | None) -> Path | None:
-        if self.cache_dir is None:
+        if self.cache_dir is None or not self._private_cache():
             return None
         return self.cache_dir / f"{self.cache_key(bucket)}.dynhlo"
+
+    def _private_cache(self) -> bool:
+        """Whether the disk cache is used: its directory, made 0700 on first use, must be
+        one only this user can write (files.private_directory); else a warning, and
+        executables stay in memory from then on."""
+        if not self._cache_checked:
+            self._cache_checked = True
+            try:
+                files.private_directory(self.cache_dir)
+            except OSError as exc:
+                warnings.warn(f"dynhlo cannot use cache directory {self.cache_dir} "
+                              f"({exc.strerror or exc}); keeping executables in memory only",
+                              RuntimeWarning, stacklevel=user_stacklevel())
+                self.cache_dir = None
+        return self.cache_dir is not None
 
     def _store(self, path: Path, exe) -> None:
         """Best effort: a cache that cannot be written warns and keeps working in memory."""
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
             artifact.write_atomic(path, exe.serialize())
         except (OSError, DynHloError) as exc:
             warnings.warn(f"dynhlo cannot write cache entry {path} ({exc}); keeping it in "
@@ -183,11 +202,11 @@ class JitFunction:
 
 def read_regular(path: Path) -> bytes | None:
     """The bytes of `path` when it is a regular file, else None (missing, a FIFO, a device,
-    a directory, unreadable): artifact.read_regular, so a FIFO planted as an entry can never
-    block a call."""
+    a directory, a link, unreadable): files.read_regular, so a FIFO planted as an entry can
+    never block a call (entries are written by rename, never links)."""
     try:
-        return artifact.read_regular(path)
-    except ArtifactError:
+        return files.read_regular(path, follow=False)
+    except OSError:
         return None
 
 

@@ -18,7 +18,8 @@ Layout, bottom to top (each imports only those before it):
     library/     torch ops per family (elementwise, data, reduce, indexing, sort, linalg,
                  numeric, window, collective) and scalar computations on tensors (apply)
     rules.py     THE per-opcode rule table (tiers: kernel, library, host)
-    plan/        fusion and planning; the plan as data for artifacts (plan/data.py)
+    plan/        fusion and planning; the plan as data for artifacts (plan/data.py),
+                 checked against its module on load (plan/check.py)
     launch/      kernel cache, the one direct launch, JIT and cubin launchers, runner,
                  per-call fast path
     compile_worker.py  the cross-compiler child: kernel source in, cubin out (imports

@@ -13,11 +13,12 @@ The payload: "gpu_program.json" (format version, target, the plan as data (plan/
 per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
 signature) and "kernel_<i>.cubin". load_payload rebuilds the plan from that data (no
 planning, no code generation) and launches the cubins through the CUDA driver API
-(launch/cubin.py). The payload is untrusted: before any cubin loads, each kernel's launch
-facts are checked against its plan and its cubin (signature, warps, constexprs, the
-target's shared-memory limit), and graph/data.py checks each graph launch's buffers, size
-offsets and grid. A cubin is code from the file: these checks catch inconsistent or edited
-launch data, not a cubin built to misbehave.
+(launch/cubin.py). The payload is untrusted: before any cubin loads, the plan is checked
+against what its module determines (plan/check.py: each kernel's inputs, reductions and
+domain, the steps), each kernel's launch facts against its plan and its cubin (signature,
+warps, constexprs, the target's shared-memory limit), and graph/data.py checks each graph
+launch's buffers, size offsets and grid. A cubin is code from the file: these checks
+catch inconsistent or edited launch data, not a cubin built to misbehave.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ import json
 import os
 import subprocess
 import threading
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from ...errors import ArtifactError, UnsupportedError
 from ...shapes.dynamic import ComputationInfo
@@ -37,6 +40,7 @@ from .graph import cubins, wanted_program
 from .graph.data import MAX_CONSTEXPR, WARPS, to_data
 from .kernels.group import compile_options
 from .launch.cubin import CubinLauncher
+from .plan.check import check_plan
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
 from .precision import HIGHEST
@@ -84,8 +88,9 @@ def parse_target(target: str) -> int:
 def _failure_summary(stderr: str) -> str:
     """The line of a compiler subprocess's stderr that says why: a `fatal` line (ptxas names
     the bad option there), else the last non-empty one (the exception), for the one line
-    the CLI prints."""
-    lines = [line.strip() for line in stderr.splitlines() if line.strip()]
+    the CLI prints; the child's progress lines are not reasons."""
+    lines = [line.strip() for line in stderr.splitlines()
+             if line.strip() and not line.startswith(compile_worker.PROGRESS)]
     fatal = [line for line in lines if "fatal" in line]
     return (fatal or lines or ["no error output"])[-1]
 
@@ -127,12 +132,20 @@ def _sha(text: str) -> str:
 MAX_WORKERS = 16
 
 
+# A child that starts no next kernel for this long is stuck (a kernel compiles in
+# seconds: DESIGN.md's 99 distinct kernels of the 48-layer transformer took 193 s in all):
+# the call fails naming the kernel, never hangs.
+KERNEL_TIMEOUT_S = 600.0
+_POLL_S = 1.0
+
+
 def compile_parallel(specs: list, keys: list, cc: int):
     """(key, (cubin, info)) of each spec as its child finishes: the specs are dealt to up
     to MAX_WORKERS cross-compiler children (compile_worker.py: isolated processes with
     Triton's interpreter off), longest source first to the least loaded child (a model's
     attention and matmul kernels take several times an elementwise kernel's compile, and
-    the call waits for the slowest child)."""
+    the call waits for the slowest child). A failing or stuck child is an UnsupportedError
+    naming its kernel; the other children are then ended."""
     workers = max(1, min(len(specs), os.cpu_count() or 1, MAX_WORKERS))
     chunks: list[list[int]] = [[] for _ in range(workers)]
     load = [0] * workers
@@ -141,20 +154,64 @@ def compile_parallel(specs: list, keys: list, cc: int):
         chunks[least].append(i)
         load[least] += len(specs[i]["source"])
     env = dict(os.environ, TRITON_INTERPRET="0")
-    procs = [subprocess.Popen(compile_worker.command(cc), stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-             for _ in chunks]
-    for proc, chunk in zip(procs, chunks):
-        proc.stdin.write(json.dumps([specs[i] for i in chunk]).encode())
-        proc.stdin.close()
-    for proc, chunk in zip(procs, chunks):
-        stdout, stderr = proc.stdout.read(), proc.stderr.read()
-        if proc.wait() != 0:
-            stderr = stderr.decode(errors="replace")
-            raise UnsupportedError(f"cross-compiling the gpu kernels for sm_{cc} failed: "
-                                   f"{_failure_summary(stderr)}\n{stderr[-3000:]}")
-        for i, (cubin, info) in zip(chunk, json.loads(stdout)):
-            yield keys[i], (base64.b64decode(cubin), info)
+    procs: list = []
+    with ThreadPoolExecutor(len(chunks)) as pool:
+        try:
+            running = []
+            for chunk in chunks:
+                procs.append(subprocess.Popen(
+                    compile_worker.command(cc), stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env))
+                running.append(pool.submit(_child_results, procs[-1],
+                                           [specs[i] for i in chunk],
+                                           [keys[i] for i in chunk], cc))
+            for done in as_completed(running):
+                yield from done.result()
+        finally:   # a failure (or a caller that stops early) ends the children still running
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+
+
+def _child_results(proc, specs: list, keys: list, cc: int) -> list:
+    """[(key, (cubin, info))] of one child, its pipes read together (communicate): a child
+    that fills its stderr pipe while the parent waits on its stdout would block both. The
+    child names on stderr each kernel it starts (compile_worker.PROGRESS), so a failure
+    or a kernel running past KERNEL_TIMEOUT_S names its key."""
+    data, started, since = json.dumps(specs).encode(), 0, time.monotonic()
+    while True:
+        try:
+            stdout, stderr = proc.communicate(data, timeout=_POLL_S)
+            break
+        except subprocess.TimeoutExpired as exc:
+            data = None   # sent already: communicate goes on writing what is left
+            now = _started(exc.stderr or b"")
+            if now != started:
+                started, since = now, time.monotonic()
+            elif time.monotonic() - since > KERNEL_TIMEOUT_S:
+                proc.kill()
+                proc.communicate()
+                raise UnsupportedError(
+                    f"cross-compiling {_kernel_named(keys, started)} for sm_{cc} took more "
+                    f"than {KERNEL_TIMEOUT_S:.0f} s; its compiler was stopped") from None
+    if proc.returncode != 0:
+        stderr = stderr.decode(errors="replace")
+        raise UnsupportedError(f"cross-compiling {_kernel_named(keys, _started(stderr))} for "
+                               f"sm_{cc} failed: {_failure_summary(stderr)}\n{stderr[-3000:]}")
+    return [(key, (base64.b64decode(cubin), info))
+            for key, (cubin, info) in zip(keys, json.loads(stdout), strict=True)]
+
+
+def _started(stderr) -> int:
+    """How many kernels a child has started, from its progress lines."""
+    mark = compile_worker.PROGRESS
+    return stderr.count(mark.encode() if isinstance(stderr, bytes) else mark)
+
+
+def _kernel_named(keys: list, started: int) -> str:
+    if not started:
+        return "the gpu kernels (the compiler did not start)"
+    return f"gpu kernel {keys[started - 1]}"
 
 
 _IN_PROCESS = threading.Lock()
@@ -182,7 +239,7 @@ def jit_cubin(kernel, cc: int, fresh: bool = False) -> tuple[bytes, dict]:
     threads per warp it names)."""
     spec, cache = _spec(kernel), cubins.cache_dir()
     key = cubins.spec_key(spec, cc)
-    if fresh:
+    if fresh and cache is not None:
         try:
             (cache / f"{key}.json").unlink(missing_ok=True)
         except OSError:   # a read-only cache: the entry is read again, and fails again
@@ -204,7 +261,7 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
 
     Raises:
         ArtifactError: an unreadable payload, another format version (recompile), another
-            target, or a plan that does not match the module.
+            target, or a plan that is not what the module determines (plan/check.py).
         UnsupportedError: no CUDA device to launch on.
     """
     try:
@@ -225,6 +282,7 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
         raise ArtifactError("gpu payload's gpu_program.json has no plan or no list of kernels; "
                             "recompile the artifact")
     plan = plan_from_data(meta["plan"], info)
+    check_plan(plan)
     kernels = kernels_of(plan)
     if len(kernels) != len(meta["kernels"]):
         raise ArtifactError(f"gpu payload has {len(meta['kernels'])} kernels, its plan "

@@ -12,7 +12,9 @@ from __future__ import annotations
 import base64
 import json
 import os
+import site
 import sys
+import sysconfig
 
 # The packages whose initializers a child skips: plain namespaces over their folders.
 _SKIPPED = ("dynhlo", "dynhlo.backends", "dynhlo.backends.gpu")
@@ -23,24 +25,39 @@ def command(cc: int) -> list[str]:
 
     Isolated mode (-I) keeps the working directory, the script's directory, PYTHON*
     variables and the user site off the child's path, so a `./dynhlo/` (or `./triton/`)
-    beside the user cannot run in its place; the child's path is this process's own, with
-    the folder holding this dynhlo package first and no relative or working-directory entry.
+    beside the user cannot run in its place; the child's path is this process's own with
+    no relative or working-directory entry, in the order: the standard library, the folder
+    holding this dynhlo package, the rest. The standard library comes first as in any
+    Python: that folder may be a site-packages, where a stale backport (`dataclasses` 0.6)
+    would otherwise replace the standard module.
     """
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
         os.path.abspath(__file__)))))
     cwd = os.getcwd()
-    paths = [root] + [p for p in sys.path
-                      if p and os.path.isabs(p) and p != root and p != cwd]
+    rest = [p for p in sys.path if p and os.path.isabs(p) and p != root and p != cwd]
+    stdlib = [p for p in rest if _in_stdlib(p)]
+    paths = stdlib + [root] + [p for p in rest if p not in stdlib]
     script = ("import json, os, sys, types\n"
               "sys.path[:] = json.loads(sys.argv[1])\n"
               "for name in json.loads(sys.argv[2]):\n"
               "    pkg = types.ModuleType(name)\n"
-              "    pkg.__path__ = [os.path.join(sys.path[0], *name.split('.'))]\n"
+              "    pkg.__path__ = [os.path.join(sys.argv[4], *name.split('.'))]\n"
               "    sys.modules[name] = pkg\n"
               "from dynhlo.backends.gpu.compile_worker import main\n"
               "main(int(sys.argv[3]))\n")
     return [sys.executable, "-I", "-c", script, json.dumps(paths), json.dumps(_SKIPPED),
-            str(cc)]
+            str(cc), root]
+
+
+def _in_stdlib(path: str) -> bool:
+    """A path entry of the standard library: its folder (lib-dynload inside it) or its zip
+    beside it, and not a site-packages (which may lie inside the folder too)."""
+    stdlib = sysconfig.get_path("stdlib")
+    sites = set(getattr(site, "getsitepackages", list)()) | {site.getusersitepackages()}
+    if path in sites:
+        return False
+    return path == stdlib or path.startswith(stdlib + os.sep) or (
+        path.endswith(".zip") and os.path.dirname(path) == os.path.dirname(stdlib))
 
 
 def compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
@@ -64,9 +81,18 @@ def compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
     return compiled.asm["cubin"], info
 
 
+# The line a child writes to stderr as it starts each kernel: the parent names the kernel
+# that failed or ran too long by counting them (aot._child_results).
+PROGRESS = "dynhlo-compile-worker: kernel starts"
+
+
 def main(cc: int) -> None:
     """The child: compile the JSON specs on stdin for sm_<cc>; JSON on stdout."""
     specs = json.loads(sys.stdin.read())
-    out = [(base64.b64encode(c).decode(), info) for c, info in
-           (compile_one(s, cc) for s in specs)]
+    out = []
+    for spec in specs:
+        sys.stderr.write(PROGRESS + "\n")
+        sys.stderr.flush()
+        cubin, info = compile_one(spec, cc)
+        out.append((base64.b64encode(cubin).decode(), info))
     sys.stdout.write(json.dumps(out))

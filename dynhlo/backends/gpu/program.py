@@ -89,7 +89,11 @@ class GpuProgram:
             raise memory.too_big(None, None, None, str(self.device)) from None
 
     def _on_device(self, args: list) -> bool:
-        """The common call: every argument a plain strided tensor already on this device."""
+        """The common call: every argument a plain strided tensor already on this device.
+        A call without arguments is not one: no tensor came in, so NumPy goes out, as from
+        any call without tensors."""
+        if not args:
+            return False
         index = self.device_index
         for a in args:
             if a.__class__ is not torch.Tensor or a.get_device() != index \

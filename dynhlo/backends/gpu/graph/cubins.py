@@ -9,6 +9,13 @@ kernels). The missing ones compile in parallel child processes (as Inductor's as
 compile does; each child is aot.py's cross-compiler, which needs no GPU), and land in
 `<cache>/cubins/<key>.cubin` + `.json` (written atomically) for the next process.
 Progress goes to the `dynhlo.gpu.compile` logger (the CLI shows it).
+
+The cache is untrusted input, as the JIT cache's entries are (dynhlo.files has the rules
+both follow): its directory is made 0700 and one another user can write is not used; an
+entry is read only from regular files (no link, FIFO or device) of bounded size, and its
+`.json` names its key and the sha256 of its cubin: an entry copied under another key, or
+a cubin that is not the one its `.json` was written with, is a miss (compiled again and
+rewritten), never another kernel's code launched.
 """
 
 from __future__ import annotations
@@ -19,11 +26,12 @@ import json
 import logging
 import os
 import re
-import threading
 import time
+import warnings
 from pathlib import Path
 
-from ....errors import UnsupportedError
+from .... import files
+from ....errors import UnsupportedError, user_stacklevel
 from ..kernels.group import compile_options
 
 log = logging.getLogger("dynhlo.gpu.compile")
@@ -104,13 +112,23 @@ def compile_distinct(specs: list, cc: int, cache: Path | None, compiler) -> dict
     return out
 
 
-def cache_dir() -> Path:
+def cache_dir() -> Path | None:
     """`cubins/` under the JIT cache's directory (runtime.jit.default_cache_dir's rule, not
-    imported: the backend sits below the runtime)."""
+    imported: the backend sits below the runtime), made 0700 when missing; None (no
+    cache: every kernel compiled, a warning) when it is one another user can write or
+    cannot be made (files.private_directory)."""
     if os.environ.get("DYNHLO_CACHE_DIR"):
-        return Path(os.environ["DYNHLO_CACHE_DIR"]) / "cubins"
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "dynhlo" / "cubins"
+        path = Path(os.environ["DYNHLO_CACHE_DIR"]) / "cubins"
+    else:
+        base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+        path = Path(base) / "dynhlo" / "cubins"
+    try:
+        return files.private_directory(path)
+    except OSError as exc:
+        warnings.warn(f"dynhlo cannot use kernel cache directory {path} "
+                      f"({exc.strerror or exc}); compiling kernels without a cache",
+                      RuntimeWarning, stacklevel=user_stacklevel())
+        return None
 
 
 def step_specs(prog) -> list:
@@ -119,18 +137,30 @@ def step_specs(prog) -> list:
             for step in prog.steps]
 
 
+# The most bytes an entry's files may hold: a cubin of Triton's is kilobytes to a few
+# megabytes; a bigger file (a link to /dev/zero once filled memory) is not an entry.
+CUBIN_MAX = 64 << 20
+INFO_MAX = 64 << 10
+
+
 def _read(cache: Path | None, key: str):
     """(cubin, info) of a cached kernel; None (a miss: compiled again, rewritten) when the
-    entry is absent or its `.json` is not launch info as compile_worker writes it."""
+    entry is absent, is not regular files (a link, a FIFO, a device) within the size
+    bounds, names another key, or holds a cubin other than the one it was written with,
+    or its info is not launch info as compile_worker writes it."""
     if cache is None:
         return None
     try:
-        info = json.loads((cache / f"{key}.json").read_text())
-        if not _launch_info(info):
+        entry = json.loads(files.read_regular(cache / f"{key}.json", INFO_MAX, follow=False))
+        if not (isinstance(entry, dict) and entry.get("key") == key
+                and _launch_info(entry.get("info"))):
             return None
-        return (cache / f"{key}.cubin").read_bytes(), info
-    except (OSError, ValueError):
+        cubin = files.read_regular(cache / f"{key}.cubin", CUBIN_MAX, follow=False)
+    except (OSError, ValueError, RecursionError):   # RecursionError: nested [[[...]]]
         return None
+    if hashlib.sha256(cubin).hexdigest() != entry.get("cubin_sha256"):
+        return None
+    return cubin, entry["info"]
 
 
 def _launch_info(info) -> bool:
@@ -146,17 +176,15 @@ def _launch_info(info) -> bool:
 
 
 def _write(cache: Path | None, key: str, cubin: bytes, info: dict) -> None:
-    """Cubin first, then its metadata, each through a temporary file and a rename: a
-    reader finds both or neither. A cache that cannot be written is skipped."""
+    """Cubin first, then the `.json` that names the key and the cubin's sha256 (with its
+    launch info), each written atomically (files.write_atomic: a temporary file of its own
+    per writer, then a rename): a reader finds a whole entry or a miss. A cache that cannot
+    be written is skipped."""
     if cache is None:
         return
+    entry = {"key": key, "cubin_sha256": hashlib.sha256(cubin).hexdigest(), "info": info}
     try:
-        cache.mkdir(parents=True, exist_ok=True)
-        for name, data in ((f"{key}.cubin", cubin), (f"{key}.json", json.dumps(info).encode())):
-            # one temporary per writer (process and thread): two first launches of one
-            # kernel in two threads both write its entry
-            tmp = cache / f".{name}.{os.getpid()}.{threading.get_ident()}.tmp"
-            tmp.write_bytes(data)
-            os.replace(tmp, cache / name)
+        files.write_atomic(cache / f"{key}.cubin", cubin)
+        files.write_atomic(cache / f"{key}.json", json.dumps(entry, sort_keys=True).encode())
     except OSError as exc:
         log.warning("kernel cache %s not written: %s", cache, exc)

@@ -42,13 +42,12 @@ class Plan:
 def plan_computation(info: ComputationInfo) -> Plan:
     """Group the instructions of one computation invocation into kernels and other steps."""
     order = schedule(info)
-    fusible = {i for i in order if i.opcode is not Opcode.PARAMETER and can_fuse(i)
-               and not may_read_padding(info, i)}
+    fusible = {i for i in order if may_fuse(info, i)}
     fusible -= _views_for_libraries(info, order, fusible)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
     shared = _shared_producers(info, order, fusible)
     while True:
-        materialized = _materialized(info, order, fusible) | extra | shared
+        materialized = in_memory(info, order, fusible) | extra | shared
         try:
             kernels = _generate_all(info, order, fusible, materialized)
             break
@@ -59,17 +58,38 @@ def plan_computation(info: ComputationInfo) -> Plan:
                 extra.add(retry.materialize)
     plan = Plan(info, order, kernels)
     plan.fused = {i for i in fusible if i not in kernels}
-    for inst in order:
-        if rule_of(inst.opcode).plan and _callees_analyzed(info, inst):
-            plan.calls[inst] = [plan_computation(info.calls[(inst, k)])
-                                for k in range(len(inst.called_computations()))]
-    for inst in order:
+    for inst in call_sites(info, order):
+        plan.calls[inst] = [plan_computation(info.calls[(inst, k)])
+                            for k in range(len(inst.called_computations()))]
+    plan.steps = steps_of(plan)
+    return plan
+
+
+def may_fuse(info, inst) -> bool:
+    """Whether a kernel may compute `inst`: the rule table's kernel tier has it, and it is
+    no parameter and no slice that may read padding."""
+    return inst.opcode is not Opcode.PARAMETER and can_fuse(inst) and \
+        not may_read_padding(info, inst)
+
+
+def call_sites(info, order) -> list:
+    """The instructions of `order` whose called computations get plans of their own."""
+    return [inst for inst in order
+            if rule_of(inst.opcode).plan and _callees_analyzed(info, inst)]
+
+
+def steps_of(plan: Plan) -> list:
+    """(instruction, kind) of each step of a plan whose order, kernels, fused set and calls
+    are set: every instruction not computed inside kernels, in order."""
+    steps = []
+    for inst in plan.order:
         if inst in plan.fused:
             continue
-        kind = "param" if inst.opcode is Opcode.PARAMETER else "kernel" if inst in kernels \
-            else inst.opcode.value if inst in plan.calls else "library"
-        plan.steps.append((inst, kind))
-    return plan
+        kind = "param" if inst.opcode is Opcode.PARAMETER else "kernel" \
+            if inst in plan.kernels else inst.opcode.value if inst in plan.calls \
+            else "library"
+        steps.append((inst, kind))
+    return steps
 
 
 def may_read_padding(info, inst) -> bool:
@@ -112,7 +132,9 @@ class _Retry(Exception):
         self.materialize, self.demote = materialize, demote
 
 
-def _materialized(info, order, fusible) -> set:
+def in_memory(info, order, fusible) -> set:
+    """What must exist in memory when `fusible` may be computed inside kernels: the
+    computation's root, the operands of every other step, values sizes are read from."""
     out = {info.computation.root}
     members = set(order)
     for inst in order:
@@ -137,7 +159,7 @@ def _shared_producers(info, order, fusible) -> set:
     the groups of the values below it."""
     out: set = set()
     while True:
-        materialized = _materialized(info, order, fusible) | out
+        materialized = in_memory(info, order, fusible) | out
         owners: dict = {}
         for root in order:
             if root in fusible and root in materialized:
