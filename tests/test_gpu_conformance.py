@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from gpucheck import F32_REDUCERS, GPU, INTERPRET  # skips without torch or triton; the
+from gpucheck import F32_REDUCERS, GPU  # skips without torch or triton; the
 # interpreter without a GPU
 from dynhlo import stats
 
