@@ -35,7 +35,8 @@ ENTRY e {{
 
 
 def _convert(src: str, dst: str, n: int) -> str:
-    return f"HloModule m\nENTRY e {{\n  a = {src}[{n}] parameter(0)\n  ROOT c = {dst}[{n}] convert(a)\n}}"
+    return (f"HloModule m\nENTRY e {{\n  a = {src}[{n}] parameter(0)\n"
+            f"  ROOT c = {dst}[{n}] convert(a)\n}}")
 
 
 def _both(text: str, *args) -> tuple[np.ndarray, np.ndarray]:

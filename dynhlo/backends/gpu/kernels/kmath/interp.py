@@ -68,12 +68,13 @@ def pow(x, y):
     d, e = x.to(tl.float64), y.to(tl.float64)
     ad = tl.abs(d)
     mag = tl.exp(e * tl.log(ad))
-    integral = (tl.floor(e) == e) & (tl.abs(e) != float("inf"))
+    finite_e = tl.abs(e) != float("inf")
+    integral = (tl.floor(e) == e) & finite_e
     odd = integral & (e - 2.0 * tl.floor(e * 0.5) == 1.0)
     negative = (d < 0) | ((d == 0) & (1.0 / d < 0))
     r = tl.where(negative & odd, mag * -1.0, mag)   # not -mag: Triton's minus is 0 - x
-    r = tl.where((d < 0) & (ad != float("inf")) & (e == e) & ~integral & (tl.abs(e) != float("inf")),
-                 float("nan"), r)
+    fraction = (e == e) & finite_e & ~integral
+    r = tl.where((d < 0) & (ad != float("inf")) & fraction, float("nan"), r)
     one = (e == 0) | (d == 1.0) | ((ad == 1.0) & (tl.abs(e) == float("inf")))
     return tl.where(one, 1.0, r).to(x.dtype)
 
