@@ -364,11 +364,6 @@ BF16_SOURCES = {"iota": "b = bf16[<=40000,5] iota(), iota_dimension=1",
                            "  b = bf16[<=40000,5] convert(k)"}
 
 
-@pytest.mark.xfail(INTERPRET, strict=True, reason="Triton 3.6's interpreter casts only f32 "
-                   "to bf16 (interpreter.py cast_impl); from an integer, pred or f64 it keeps "
-                   "the source's low 16 bits as the bf16 bits (2 -> 1.8e-40), and the iota and "
-                   "convert emitters cast directly; left to the lead (casting through f32 "
-                   "changes kernel source, or the interpreter's cast needs correcting)")
 @pytest.mark.parametrize("source", sorted(BF16_SOURCES))
 def test_bf16_from_integers_in_a_staged_root(source):
     """A bf16 iota over the columns (or a convert of an s32 one) beside the rows' sums:

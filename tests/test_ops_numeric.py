@@ -266,6 +266,21 @@ def test_reduce_precision_keeps_nan_with_zero_mantissa_bits():
     np.testing.assert_array_equal(got, np.array([[np.nan, 1, 1], [2, 2, -4]], np.float32))
 
 
+# --- convert to f16 / bf16 -------------------------------------------------------------------
+
+@pytest.mark.parametrize("src,dst,x,want", [
+    ("f64", "bf16", [1 + 2**-8 + 2**-30, 1 + 2**-8 + 2**-20], [1, 1 + 2**-7]),
+    ("f64", "f16", [1 + 2**-11 + 2**-40, 1 + 2**-11 + 2**-20], [1, 1 + 2**-10]),
+    ("s64", "bf16", [(1 << 40) + (1 << 32) + 1, -5], [2**40, -5]),
+])
+def test_convert_to_f16_and_bf16_rounds_through_f32(src, dst, x, want):
+    """XLA converts to f16/bf16 through f32 (JAX: f64 1 + 2^-8 + 2^-30 -> bf16 1.0): the
+    first rounding makes a tie the second breaks to even; NumPy and ml_dtypes round once."""
+    text = f"HloModule t\nENTRY e {{\n  x = {src}[2] parameter(0)\n  ROOT y = {dst}[2] convert(x)\n}}"
+    got = run_hlo(text, np.array(x, to_numpy_dtype(src)))
+    np.testing.assert_array_equal(got.astype(np.float64), np.array(want, np.float64))
+
+
 # --- stochastic-convert ----------------------------------------------------------------------
 
 def test_stochastic_convert_by_hand():

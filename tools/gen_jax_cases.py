@@ -9,6 +9,10 @@ conformance check (bench/gpu_conformance_check.py), which runs where JAX may be 
   the bound's, so the CPU backend is the reference there).
 - lax_<name>: every case of tests/test_jax_lax_surface.py, marked as that test marks it,
   with its inputs at sizes 0, 1, middle, bound.
+- llama_decoder: tests/llama_decoder.py through dynhlo.from_jax (its sizes symbolic), with
+  its inputs and JAX's outputs (out<n>_0) at 1, 2, 5 and 8 tokens.
+
+Names on the command line write only those (`llama_decoder`, `threefry`, `lax`).
 """
 
 from __future__ import annotations
@@ -54,8 +58,24 @@ def lax_surface() -> None:
         np.savez_compressed(OUT / f"lax_{name}.npz", **arrays)
 
 
+def llama_decoder() -> None:
+    sys.path[:0] = [str(REPO), str(REPO / "tests")]
+    import dynhlo
+    from llama_decoder import BOUND, D, inputs, llama
+    exe = dynhlo.from_jax(llama, f"f32[s,{D}]", bounds={"s": BOUND})
+    (OUT / "llama_decoder.hlo").write_text(str(exe.module))
+    arrays = {"bound": np.int64(BOUND)}
+    for n in (1, 2, 5, BOUND):
+        arrays[f"in{n}_0"] = inputs(n)
+        arrays[f"out{n}_0"] = np.asarray(jax.jit(llama)(inputs(n)))
+    np.savez_compressed(OUT / "llama_decoder.npz", **arrays)
+
+
 if __name__ == "__main__":
     OUT.mkdir(parents=True, exist_ok=True)
-    threefry()
-    lax_surface()
+    names = set(sys.argv[1:]) or {"threefry", "lax", "llama_decoder"}
+    for name, write in (("threefry", threefry), ("lax", lax_surface),
+                        ("llama_decoder", llama_decoder)):
+        if name in names:
+            write()
     print("wrote", len(list(OUT.glob("*.hlo"))), "modules to", OUT)

@@ -308,6 +308,10 @@ def convert(ctx, inst, args):
     with np.errstate(all="ignore"):
         if x.dtype.kind == "c" and target.kind != "c":
             x = np.real(x)
+        if inst.shape.element_type in ("f16", "bf16") and source not in ("f16", "bf16", "f32"):
+            # XLA converts to f16/bf16 through f32: an f64 or integer rounds twice (f64
+            # 1 + 2^-8 + 2^-30 -> bf16 1.0; NumPy and ml_dtypes round once, to 1.0078125)
+            x = x.astype(np.float32)
         try:
             return x.astype(target)
         except TypeError:

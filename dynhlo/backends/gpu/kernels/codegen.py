@@ -30,7 +30,7 @@ from ....hlo.opcodes import Opcode
 from ....shapes.sizes import MeetSize, Sym, bound_of
 from . import reductions as lw
 from .group import FusionError, Group, Kernel, canonical_dim, dims_equal
-from .types import triton_type
+from .types import cast, triton_type
 
 _NAME = re.compile(r"\b[a-z_][a-z_0-9]*\b")
 _INT32_LIMIT = 2 ** 31 - 1
@@ -438,7 +438,7 @@ class KernelWriter:
         # a staged kernel's rows are reduced into [BM] vectors (along axis 0 of its
         # [BN, BM] tile), which the gather back to the chunk reads as they are
         axis, column = (0, "[BM]") if self.staged is not None else (1, "[BM, 1]")
-        self.emit(f"{acc} = tl.full({column}, 0, {acc_type}) + {init_var}.to({acc_type})")
+        self.emit(f"{acc} = tl.full({column}, 0, {acc_type}) + {cast(init_var, acc_type)}")
         saved, saved_index = dict(self.memo), dict(self.op_index)
         if loop:
             self.emit(f"for cstart in range(0, {ncols}, BN):")
@@ -447,7 +447,7 @@ class KernelWriter:
         full_idx = self._operand_index(red, kept_idx)
         val = self.value(operand, full_idx)
         ident = lw.identity(kind, red.operands[0].shape.element_type)
-        part = self.let(f"tl.where(rmask & cmask, {val}.to({acc_type}), "
+        part = self.let(f"tl.where(rmask & cmask, {cast(val, acc_type)}, "
                         f"{lw.literal(ident, red.operands[0].shape.element_type)})")
         # the loop-carried accumulator keeps its type: a tile reduction may promote (tl.max
         # of a small int gives int32), and compiled Triton refuses a loop variable whose
@@ -458,7 +458,7 @@ class KernelWriter:
             self.indent -= 1
             self.memo, self.op_index = saved, saved_index
         out_type = self.ttype(red.shape.element_type)
-        var = self.let(f"{acc}.to({out_type})")
+        var = self.let(cast(acc, out_type))
         self.deps[var] = frozenset("r")
         self.acc[red] = (kept_idx, var)
 
@@ -511,7 +511,7 @@ class KernelWriter:
         self.chunk_index = tuple(self._split(self.group.domain, "g", "x", "g", nonzero=True))
         val = self.value(root, self.chunk_index)
         t = self.ttype(root.shape.element_type)
-        flat = self.let(f"tl.broadcast_to(({val}).to({t}), (FLAT,))")
+        flat = self.let(f"tl.broadcast_to({cast(val, t)}, (FLAT,))")
         self.emit(f"tl.store(out + pid * BM * {n} + f, {flat}, mask=f < lim)")
 
     def _split_last_chunk(self) -> None:
@@ -549,7 +549,7 @@ class KernelWriter:
         for axis in [a for a in ("x", "r", "c") if self.masks[a] in mask.split(" & ")]:
             if axis not in deps:
                 off = f"{off} + 0 * {axis}"
-        self.emit(f"tl.store(out + {off}, ({val}).to({t}), mask={mask})")
+        self.emit(f"tl.store(out + {off}, {cast(val, t)}, mask={mask})")
 
     def _finish(self, kind: str, block: dict) -> Kernel:
         syms = sorted(self.sizes.values(), key=lambda e: int(e[0][1:]))

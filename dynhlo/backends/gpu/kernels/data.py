@@ -14,6 +14,7 @@ from ....hlo.opcodes import Opcode
 from ....shapes.rules_data import physical_order
 from .group import dims_equal
 from .reductions import reducer_of
+from .types import cast
 
 
 def broadcast(k, inst, idx):
@@ -92,7 +93,7 @@ def iota(k, inst, idx):
         return k.const(0, inst.shape.element_type)
     # an index can be an integer expression alone ((1 - 1 - 0): a reversed dimension of
     # size 1), which has no .to(): adding a zero makes it a tensor
-    return k.let(f"(({i}) + tl.zeros([], tl.int32)).to({t})")
+    return k.let(cast(f"({i}) + tl.zeros([], tl.int32)", t))
 
 
 def scalar_constant(inst) -> bool:

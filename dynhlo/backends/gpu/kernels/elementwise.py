@@ -1,7 +1,8 @@
 """Fused lowerings of elementwise opcodes: one Triton expression per op, at the given index.
 
 Operands are read at the same index as the result (a rank-0 operand at the empty index).
-Low-precision floats compute in f32, as XLA's GPU backend does, then round to the type.
+Low-precision floats compute in f32, as XLA's GPU backend does, then round to the type
+(types.cast: every conversion, XLA's rounding).
 Integer division and remainder truncate toward zero (Triton's `//` and `%` on integers are
 C's, as XLA's). Transcendentals come from `M` (libdevice on the GPU, plain-tl versions in
 the interpreter). Semantics: XLA operation semantics, element-wise operations.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
-from .types import is_float, is_unsigned
+from .types import cast, is_float, is_unsigned
 
 
 def same_index(emit):
@@ -30,12 +31,12 @@ def operands(k, inst, idx):
 def _compute(k, inst, x: str) -> str:
     """`x` as the type arithmetic happens in (f32 for f16/bf16)."""
     if inst.operands[0].shape.element_type in ("f16", "bf16"):
-        return f"{x}.to(tl.float32)"
+        return cast(x, "tl.float32")
     return x
 
 
 def _result(k, inst, expr: str) -> str:
-    return k.let(f"({expr}).to({k.ttype(inst.shape.element_type)})")
+    return k.let(cast(expr, k.ttype(inst.shape.element_type)))
 
 
 UNARY = {
@@ -93,6 +94,7 @@ def sign(k, inst, idx):
 @same_index
 def is_finite(k, inst, idx):
     (x,) = operands(k, inst, idx)
+    x = _compute(k, inst, x)
     return k.let(f"({x} == {x}) & (tl.abs({x}) != float('inf'))")
 
 
@@ -170,6 +172,7 @@ def plain_compare(inst) -> bool:
 @same_index
 def compare(k, inst, idx):
     x, y = operands(k, inst, idx)
+    x, y = _compute(k, inst, x), _compute(k, inst, y)
     return k.let(f"{x} {_COMPARE[attrs.string(inst, 'direction')]} {y}")
 
 
@@ -183,6 +186,7 @@ def select(k, inst, idx):
 def clamp(k, inst, idx):
     lo, x, hi = operands(k, inst, idx)
     if is_float(inst.shape.element_type):  # NaN propagates, as in XLA
+        lo, x, hi = (_compute(k, inst, v) for v in (lo, x, hi))
         nan = ", propagate_nan=tl.PropagateNan.ALL"
         return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}{nan}), {hi}{nan})")
     return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}), {hi})")
@@ -197,8 +201,8 @@ def convert_ok(inst) -> bool:
 def convert(k, inst, idx):
     (x,) = operands(k, inst, idx)
     if inst.shape.element_type == "pred":
-        return k.let(f"{x} != 0")
-    return k.let(f"{x}.to({k.ttype(inst.shape.element_type)})")
+        return k.let(f"{_compute(k, inst, x)} != 0")
+    return k.let(cast(x, k.ttype(inst.shape.element_type)))
 
 
 @same_index

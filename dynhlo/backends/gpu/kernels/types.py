@@ -25,6 +25,20 @@ def triton_type(element_type: str) -> str | None:
     return TRITON_TYPES.get(element_type)
 
 
+# Float destinations convert through kmath/casts.py (XLA's rounding in both modes).
+_CASTS = {"tl.bfloat16": "M.to_bf16", "tl.float16": "M.to_f16", "tl.float32": "M.to_f32",
+          "tl.float64": "M.to_f64"}
+
+
+def cast(x: str, ttype: str) -> str:
+    """Kernel text converting the value `x` to the Triton type `ttype`, as XLA's convert
+    rounds (to bf16/f16 through f32, to nearest even). Every value conversion in a
+    generated kernel goes through here: Triton's own `.to` is wrong for bf16 in the
+    interpreter. An integer destination takes `.to` (kernels convert no float to one)."""
+    helper = _CASTS.get(ttype)
+    return f"{helper}({x})" if helper else f"({x}).to({ttype})"
+
+
 def types_ok(inst) -> bool:
     """Whether `inst` and its operands are arrays of types kernels compute on."""
     shapes = [inst.shape] + [o.shape for o in inst.operands]

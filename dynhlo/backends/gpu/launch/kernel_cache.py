@@ -74,6 +74,32 @@ def _patch_interpreter_index() -> None:
     patched._dynhlo = True
     interpreter._patch_lang_tensor = patched
     _patch_interpreter_bf16_dot(interpreter)
+    _patch_interpreter_compares(interpreter)
+
+
+def _patch_interpreter_compares(interpreter) -> None:
+    """Let a scalar comparison's result meet a tile in Triton's interpreter.
+
+    Triton 3.6's interpreter labels a comparison's result (NumPy bools) with the type of
+    its left operand, and splatting a scalar to a tile converts the data to that label's
+    type: `(x < 2000.0) & tile`, x a loaded f32 scalar, became an f32 tile meeting a bool
+    one, and NumPy's bitwise_and refused them (a raw InterpreterError in lax.igamma's loop).
+    The result is labelled int1, what the kernel's types say it is; compiled kernels are
+    unaffected.
+    """
+    import triton.language as tl
+    builder = interpreter.InterpreterBuilder
+    for name in [n for n in vars(builder) if n.startswith(("create_icmp", "create_fcmp"))]:
+        original = getattr(builder, name)
+        if getattr(original, "_dynhlo", False):
+            continue
+
+        def compare(self, lhs, rhs, original=original):
+            out = original(self, lhs, rhs)
+            return interpreter.TensorHandle(out.data, tl.int1)
+
+        compare._dynhlo = True
+        setattr(builder, name, compare)
 
 
 def _patch_interpreter_bf16_dot(interpreter) -> None:

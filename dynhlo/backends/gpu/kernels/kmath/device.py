@@ -63,7 +63,19 @@ def fmod(x, y):
 
 @triton.jit
 def pow(x, y):
+    """libdevice's pow follows C99 Annex F (x**0 = 1 and 1**y = 1 for NaN too, a negative
+    base with an integral exponent), as XLA's float power does."""
     return libdevice.pow(x, y)
+
+
+@triton.jit
+def f32_to_bf16(x):
+    return x.to(tl.bfloat16)   # cvt.rn: round to nearest even
+
+
+@triton.jit
+def bf16_to_f32(x):
+    return x.to(tl.float32)
 
 
 @triton.jit

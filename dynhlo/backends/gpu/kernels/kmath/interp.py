@@ -61,7 +61,43 @@ def fmod(x, y):
 
 @triton.jit
 def pow(x, y):
-    return tl.exp(y * tl.log(x))
+    """C's pow (libdevice's on the GPU, XLA's float power): |x|**y by exp and log in f64,
+    then the sign and special cases of C99 Annex F: x**0 = 1 and 1**y = 1 (NaN too),
+    (-1)**inf = 1, a negative base with an odd integral exponent is negative (-0 too),
+    with a finite non-integral one NaN."""
+    d, e = x.to(tl.float64), y.to(tl.float64)
+    ad = tl.abs(d)
+    mag = tl.exp(e * tl.log(ad))
+    finite_e = tl.abs(e) != float("inf")
+    integral = (tl.floor(e) == e) & finite_e
+    odd = integral & (e - 2.0 * tl.floor(e * 0.5) == 1.0)
+    negative = (d < 0) | ((d == 0) & (1.0 / d < 0))
+    r = tl.where(negative & odd, mag * -1.0, mag)   # not -mag: Triton's minus is 0 - x
+    fraction = (e == e) & finite_e & ~integral
+    r = tl.where((d < 0) & (ad != float("inf")) & fraction, float("nan"), r)
+    one = (e == 0) | (d == 1.0) | ((ad == 1.0) & (tl.abs(e) == float("inf")))
+    return tl.where(one, 1.0, r).to(x.dtype)
+
+
+@triton.jit
+def f32_to_bf16(x):
+    """f32 -> bf16 rounded to nearest even by the bits (the interpreter's own cast
+    truncates); NaN stays NaN, quiet, with its sign."""
+    bits = x.to(tl.uint32, bitcast=True)
+    hi = bits >> tl.full([], 16, tl.uint32)
+    lo = bits & tl.full([], 0xFFFF, tl.uint32)
+    half = tl.full([], 0x8000, tl.uint32)
+    up = (lo > half) | ((lo == half) & ((hi & tl.full([], 1, tl.uint32)) != 0))
+    nan = (bits & tl.full([], 0x7FFFFFFF, tl.uint32)) > tl.full([], 0x7F800000, tl.uint32)
+    out = tl.where(nan, hi | tl.full([], 0x40, tl.uint32), hi + up.to(tl.uint32))
+    return out.to(tl.uint16).to(tl.bfloat16, bitcast=True)
+
+
+@triton.jit
+def bf16_to_f32(x):
+    """bf16 -> f32 by the bits, exact (the interpreter's own cast flushes subnormals)."""
+    bits = x.to(tl.uint16, bitcast=True).to(tl.uint32)
+    return (bits << tl.full([], 16, tl.uint32)).to(tl.float32, bitcast=True)
 
 
 @triton.jit
