@@ -170,7 +170,8 @@ def test_a_huge_splat_constant_is_a_scalar_broadcast_refused_when_run():
     root = module.entry.root
     assert root.opcode.name == "BROADCAST" and root.shape.dims == (10**6, 10**6)
     assert [c.literal.tolist() for c in module.instructions() if c.literal is not None] == [1.0]
-    with pytest.raises(dynhlo.ResourceExhaustedError, match=rf"'{root.name}'.*\(4000000000000 bytes\)"):
+    with pytest.raises(dynhlo.ResourceExhaustedError,
+                       match=rf"'{root.name}'.*\(4000000000000 bytes\)"):
         dynhlo.compile(module)()
 
 

@@ -141,7 +141,7 @@ def dense_array(cx, shape: Shape) -> np.ndarray:
         attr = cx.attr("value")
     except TypeError:  # complex: the bindings cannot even hand the attribute out
         attr = None
-    if attr is None:
+    if attr is None:  # its values are all in the op's text: read, then counted
         array = _from_op_text(cx, dtype)
         if array.size != 1:
             _take_memory(cx, array.nbytes)
@@ -162,8 +162,8 @@ def dense_array(cx, shape: Shape) -> np.ndarray:
 
 def _take_memory(cx, nbytes: int) -> None:
     """Count `nbytes` more of constants read whole; past the host's free memory (taken once
-    per import) a ResourceExhaustedError names the op before its array is allocated, never
-    NumPy's MemoryError or a machine swapping itself to a halt."""
+    per import) a ResourceExhaustedError names the op, never NumPy's MemoryError or a
+    machine swapping itself to a halt."""
     conv = cx.converter
     conv.constant_bytes += nbytes
     if conv.constant_bytes > conv.constant_limit:

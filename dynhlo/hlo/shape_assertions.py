@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+I64 = 2**63  # StableHLO's sizes are i64: values lie in [-I64, I64)
+
 
 def _tdiv(a: int, b: int) -> int:
     q = abs(a) // abs(b)
@@ -67,9 +69,6 @@ def apply(kind: str, args: list[int]) -> int | None:
     if value is None or -I64 <= value < I64:
         return value
     return (value + I64) % (2 * I64) - I64
-
-
-I64 = 2**63
 
 
 class ShapeAssertion:

@@ -21,7 +21,7 @@ import reprlib
 
 from ..errors import ArtifactError
 from ..hlo.ir import HloModule
-from ..hlo.shape_assertions import ARITY, OPS, ShapeAssertion
+from ..hlo.shape_assertions import ARITY, I64, OPS, ShapeAssertion
 from .stored_lists import dimension_problem, is_int, items, malformed
 
 # Limits on what an artifact may hold (jax.export writes a handful of assertions per
@@ -31,7 +31,7 @@ MAX_DEPTH = 64
 MAX_NODES = 65536          # over all the assertions of one artifact
 MAX_MESSAGE = 65536        # characters
 MAX_ARGS = 64
-INT_LIMIT = 2**63          # sizes and constants are i64 in StableHLO
+INT_LIMIT = I64            # sizes and constants are i64 in StableHLO
 
 
 def to_data(assertions: list[ShapeAssertion]) -> list[dict]:
