@@ -31,9 +31,10 @@ from pathlib import Path
 from typing import Callable, NamedTuple
 
 from . import cli_bench
-from .cli_files import (CliError, check_output_path, first_line, flatten, forget_reads,
-                        format_result, is_artifact, is_literal, load_executable,
-                        module_and_options, read_argument, read_bytes, save_outputs)
+from .cli_files import (CliError, check_output_path, check_results_replaceable, first_line,
+                        flatten, forget_reads, format_result, is_artifact, is_literal,
+                        load_executable, module_and_options, read_argument, read_bytes,
+                        save_outputs)
 from .errors import DynHloError, HloVerifyError
 
 PROG = "dynhlo"
@@ -102,7 +103,8 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
                              '"f32[2,2] {{1,2},{3,4}}" or "s32[] 3", at its actual (unpadded) '
                              'shape, or a bare number (3) for a scalar')
     parser.add_argument("-o", "--output", metavar="OUT.npz",
-                        help="also save the outputs to OUT.npz under keys out0, out1, ...")
+                        help="also save the outputs to OUT.npz under keys out0, out1, ... "
+                             "(it replaces only an earlier run's OUT.npz)")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="do not print the result (use with -o)")
     parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
@@ -207,9 +209,10 @@ def run_options(ns: argparse.Namespace) -> dict:
 
 def cmd_run(ns: argparse.Namespace) -> int:
     """`dynhlo run`: compile, run once, print each output as `SHAPE LITERAL`."""
-    if ns.output:
+    if ns.output:  # before running: refuse at once, not after a long run
         check_output_path(ns.output, [ns.module] + [a for a in ns.args
                                                      if not is_literal(a)])
+        check_results_replaceable(ns.output)
     if ns.nproc is not None:
         result = _run_distributed(ns)
     elif ns.timeout is not None:

@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -258,6 +259,40 @@ def check_output_path(path: str, inputs: list[str], example: str = "out.npz") ->
         if same:
             raise CliError(f"-o {path}: is the input file {source}; refusing to overwrite "
                            "it (choose another output name)")
+
+
+_RESULT_ENTRY = re.compile(r"out\d+\.npy")  # what save_outputs writes: out0.npy, out1.npy, ...
+
+
+def check_results_replaceable(path: str) -> None:
+    """Refuse `run -o PATH` where PATH holds anything but an earlier run's results.
+
+    Only a missing or empty file, or an .npz archive of out0, out1, ... (what save_outputs
+    writes), is replaced: a module, an artifact, an argument or any other file the user has
+    is never lost to the results (as `compile -o` replaces only an artifact).
+    """
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise CliError(f"-o {path}: {exc.strerror or exc}") from None
+    if stat.S_ISREG(info.st_mode) and (info.st_size == 0 or _holds_results(path)):
+        return
+    what = "is not a regular file" if not stat.S_ISREG(info.st_mode) else \
+        "exists and is not the results of an earlier `dynhlo run -o` (an .npz of out0, out1, ...)"
+    other = os.path.splitext(path)[0] + ".npz"
+    raise CliError(f"-o {path}: {what}; refusing to replace it (choose another name"
+                   + (f", e.g. {other})" if other != path else ")"))
+
+
+def _holds_results(path: str) -> bool:
+    """True when `path` is a zip archive whose entries are all out<N>.npy."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return all(_RESULT_ENTRY.fullmatch(name) for name in archive.namelist())
+    except (OSError, zipfile.BadZipFile, ValueError):  # ValueError: a corrupt directory
+        return False
 
 
 def save_outputs(path: str, outputs: list[np.ndarray]) -> None:

@@ -39,6 +39,12 @@ def test_python_numbers_take_the_parameters_type():
     (True, 1, "expects s32 (s32[]), got a Python bool (True)"),
     ([[1j] * 5], 0, "expects f32 (f32[<=5,5]{1,0}), got a Python complex (1j)"),
     ([[1e300] * 5], 0, "does not fit in f32"),
+    # ints past 64 bits, which NumPy keeps as Python objects: an AttributeError ('int'
+    # object has no attribute 'item')
+    (10**20, 1, "the value 100000000000000000000 does not fit in s32"),
+    ([[10**20, 1, 2, 3, 4]], 0, "the value 100000000000000000000 does not fit in f32"),
+    ([[1.5, 10**20, 1, 2, 3]], 0, "the value 100000000000000000000 does not fit in f32"),
+    ([[1j, 10**20, 1, 2, 3]], 0, "got a Python complex (1j), not a value of type f32"),
     (np.float64(1.0), 0, "expects f32"),   # NumPy values keep their exact dtype
     ([np.ones(5)], 0, "expects f32"),
 ])
@@ -49,6 +55,31 @@ def test_python_numbers_that_do_not_fit(value, parameter, fragment):
     with pytest.raises(dynhlo.ArgumentError) as info:
         exe(*args)
     assert info.value.parameter == parameter and fragment in str(info.value)
+
+
+@pytest.mark.parametrize("parameter, value, want", [
+    ("f64[]", 10**20, 1e20), ("f64[]", -2**70, -2.0**70), ("f32[]", 2**70, 2.0**70),
+    ("u64[]", 2**63, 2**63), ("u64[]", 2**64 - 1, 2**64 - 1), ("c64[]", 2**64, 2.0**64)])
+def test_python_ints_past_int64_keep_their_value_where_the_type_holds_it(parameter, value, want):
+    """Ints past int64 (read by NumPy as uint64 or as Python objects): 2**63 for a u64 was
+    'not a value of type u64', and 10**20 for an f64 an AttributeError."""
+    exe = dynhlo.compile(hlo_module(f"ENTRY m {{\n  a = {parameter} parameter(0)\n"
+                                    f"  ROOT c = {parameter} copy(a)\n}}"))
+    out = exe(value)
+    assert out.dtype == {"f64[]": np.float64, "f32[]": np.float32, "u64[]": np.uint64,
+                         "c64[]": np.complex64}[parameter]
+    assert out[()] == want
+
+
+@pytest.mark.parametrize("parameter", ["s64[]", "s32[]", "f16[]"])
+def test_python_ints_past_int64_that_do_not_fit_are_argument_errors(parameter):
+    # 2**63 for an s64 passed NumPy's round trip through uint64 unnoticed
+    exe = dynhlo.compile(hlo_module(f"ENTRY m {{\n  a = {parameter} parameter(0)\n"
+                                    f"  ROOT c = {parameter} copy(a)\n}}"))
+    for value in (2**63, 10**20, -10**20, 10**400):
+        with pytest.raises(dynhlo.ArgumentError, match=f"the value {value} does not fit in "
+                                                       f"{parameter[:-2]}"):
+            exe(value)
 
 
 # -- argument and result types ---------------------------------------------------------

@@ -9,6 +9,7 @@ Expected values are numpy on the static computation.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -60,12 +61,48 @@ def test_run_output_that_is_a_directory(tmp_path, capsys):
     assert "is a directory" in capsys.readouterr().err
 
 
-def test_run_output_overwrites_another_existing_file(tmp_path, capsys):
-    out = tmp_path / "old.npz"
-    out.write_bytes(b"old contents")
-    assert _main("run", SEED, ROW, "-o", out, "-q") == 0
-    np.testing.assert_array_equal(np.load(out)["out0"], [[1, 2, 3, 4, 5]])
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.npz"]  # no temporary left
+def test_run_output_replaces_an_earlier_result_or_an_empty_file(tmp_path, capsys):
+    out, empty = tmp_path / "old.npz", tmp_path / "empty.npz"
+    np.savez(out, out0=np.zeros(3), out1=np.ones(2))  # what an earlier `run -o` wrote
+    empty.write_bytes(b"")
+    for path in (out, empty):
+        assert _main("run", SEED, ROW, "-o", path, "-q") == 0
+        with np.load(path) as saved:
+            assert list(saved) == ["out0"]
+            np.testing.assert_array_equal(saved["out0"], [[1, 2, 3, 4, 5]])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.npz", "old.npz"]  # no temp
+
+
+def _artifact(path: Path) -> None:
+    assert _main("compile", SEED, "-o", path) == 0
+
+
+@pytest.mark.parametrize("name, make", [
+    ("other.hlo", lambda p: p.write_text(SEED.read_text())),
+    ("m.dynhlo", _artifact),
+    ("x.npy", lambda p: np.save(p, np.arange(3))),
+    ("mine.npz", lambda p: np.savez(p, weights=np.arange(3))),
+    ("junk.npz", lambda p: p.write_bytes(b"old contents")),
+    ("notes.txt", lambda p: p.write_text("notes\n"))])
+def test_run_output_never_replaces_a_file_it_did_not_write(name, make, tmp_path, capsys):
+    """Before: `dynhlo run m.hlo ... -o other.hlo` replaced another module (or an artifact,
+    an array, any file) with the npz; only an earlier run's results are replaced."""
+    path = tmp_path / name
+    make(path)
+    before, _ = path.read_bytes(), capsys.readouterr()
+    assert _main("run", SEED, ROW, "-o", path) == 1
+    out, err = capsys.readouterr()
+    assert err.startswith(f"dynhlo: error: -o {path}: exists and is not the results of an "
+                          "earlier `dynhlo run -o`"), err
+    assert "refusing to replace it" in err and out == ""  # refused before running
+    assert path.read_bytes() == before
+
+
+def test_run_output_never_opens_a_fifo(tmp_path, capsys):
+    fifo = tmp_path / "pipe.npz"
+    os.mkfifo(fifo)
+    assert _main("run", SEED, ROW, "-o", fifo) == 1
+    assert f"-o {fifo}: is not a regular file" in capsys.readouterr().err
 
 
 # -- text as editors and XLA write it ------------------------------------------------------

@@ -170,6 +170,12 @@ def _nested(depth: int) -> list:
     return expr
 
 
+def _products(depth: int, leaf: list) -> list:
+    """A balanced tree of products of 2**depth `leaf`s."""
+    return leaf if depth == 0 else ["mul", _products(depth - 1, leaf),
+                                    _products(depth - 1, leaf)]
+
+
 MALFORMED = {
     "not-a-list": ({"pred": 1}, "not a list"),
     "not-an-object": ([["cmpGE"]], "exactly the keys"),
@@ -188,6 +194,11 @@ MALFORMED = {
     "const-bool": (_good(["c", True]), "integer"),
     "const-huge": (_good(["c", 2**63]), "integer"),
     "const-two": (_good(["c", 1, 2]), "integer"),
+    # products of constants past i64 loaded, and one of 4,800 digits was a ValueError from
+    # str() when the message was formatted
+    "const-product": (_good(["cmpGE", ["mul", ["c", 2**62], ["c", 4]], ["c", 1]]),
+                      "operation 'mul' of constants gives 18446744073709551616, past the i64"),
+    "const-products": (_good(args=[_products(8, ["c", 2**62])]), "of constants gives"),
     "param-out-of-range": (_good(["dim", 1, 0, 0, 64]), "reads parameter 1; the module has 1"),
     "param-negative": (_good(["dim", -1, 0, 0, 64]), "reads parameter -1"),
     "dim-out-of-range": (_good(["dim", 0, 2, 0, 64]), "reads dimension 2 of parameter 0"),
@@ -218,6 +229,20 @@ def test_a_well_formed_hand_made_assertion_is_checked_as_written(center_exe):
         loaded(np.zeros((2, 4), np.float32))
     x = np.ones((3, 4), np.float32)
     np.testing.assert_allclose(loaded(x), center(x), rtol=1e-6)
+
+
+def test_products_of_sizes_past_i64_wrap_as_stablehlo_computes_them(center_exe):
+    """A product of sizes is computed in i64 as StableHLO does: (2 * 2**62)**256 at n = 2
+    wraps to 0 (it was a 4,855-digit Python int, a ValueError when printed)."""
+    product = _products(8, ["mul", ["dim", 0, 0, 0, 64], ["c", 2**62]])
+    loaded = dynhlo.deserialize(_with_assertions(
+        center_exe.serialize(), _good(["cmpGE", ["dim", 0, 0, 0, 64], ["c", 3]],
+                                      args=[product, ["mul", ["dim", 0, 0, 0, 64],
+                                                      ["c", 2**62 + 1]]],
+                                      message="{0} {1}")))
+    # 2 * (2**62 + 1) = 2**63 + 2 wraps to -2**63 + 2
+    with pytest.raises(dynhlo.ArgumentError, match=rf"^0 {2 - 2**63} \(JAX shape"):
+        loaded(np.zeros((2, 4), np.float32))
 
 
 def test_fuzzed_stored_assertions_load_and_check_or_are_artifact_errors(center_exe, sin_sum):

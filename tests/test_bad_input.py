@@ -141,6 +141,9 @@ VERIFY_ERRORS = [
         "  a = f32[2] parameter(0)\n  ROOT c = f32[4] concatenate(a, a), dimensions={1}"), "c"),
     ("concatenate-result-size", _module(
         "  a = f32[2] parameter(0)\n  ROOT c = f32[5] concatenate(a, a), dimensions={0}"), "c"),
+    ("concatenate-ranks-differ", _module(
+        "  a = f32[2] parameter(0)\n  s = f32[] parameter(1)\n"
+        "  ROOT c = f32[3] concatenate(a, s), dimensions={0}"), "c"),
     ("slice-past-the-end", _module(
         "  a = f32[4] parameter(0)\n  ROOT s = f32[3] slice(a), slice={[2:5]}"), "s"),
     ("set-dimension-size-dim", _module(
@@ -159,6 +162,21 @@ def test_verifier_errors_name_the_instruction(text, instruction):
         dynhlo.compile(text)
     assert info.value.instruction == instruction
     assert f"'{instruction}'" in str(info.value)
+
+
+@pytest.mark.parametrize("operands, rank", [("v, s", 0), ("v, v, m", 2)])
+def test_concatenate_of_operands_of_another_rank_names_the_operand(operands, rank):
+    """XLA's InferConcatOpShape: every operand has operand 0's rank. A scalar after a vector
+    was a raw IndexError from the shape rule."""
+    text = _module("  v = f32[<=2] parameter(0)\n  s = f32[] parameter(1)\n"
+                   "  m = f32[2,1] parameter(2)\n"
+                   f"  ROOT c = f32[<=6] concatenate({operands}), dimensions={{0}}")
+    with pytest.raises(dynhlo.HloVerifyError) as info:
+        dynhlo.compile(text)
+    index = operands.count(",")
+    name = operands.split(", ")[-1]
+    assert info.value.instruction == "c"
+    assert f"operand {index} '{name}' has rank {rank}, operand 0 'v' rank 1" in str(info.value)
 
 
 UNSUPPORTED_TARGET = _module(

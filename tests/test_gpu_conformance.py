@@ -428,6 +428,19 @@ def test_topk_custom_call_on_the_device(t, direction, k):
         assert bool(want) == (n >= k), (rows, n)  # fewer than k: an error on both
 
 
+def test_pad_to_static_declared_unbounded_runs_on_the_device():
+    """XLA's PadToStatic gives the operand at its bound: a result declared `?` (inferred, as
+    on any instruction) was padded to the declared -1 on both backends."""
+    text = ("HloModule m\nENTRY e {\n  a = f32[<=5,2] parameter(0)\n  ROOT p = (f32[?,?], "
+            "s32[], s32[]) custom-call(a), custom_call_target=\"PadToStatic\"\n}\n")
+    gpu, cpu = dynhlo.compile(text, **GPU), dynhlo.compile(text)
+    x = np.arange(10, dtype=np.float32).reshape(5, 2)
+    for rows in (0, 3, 5):
+        padded, n, _ = assert_on_device(gpu, cpu, [x[:rows]], f"PadToStatic at {rows} rows")
+        np.testing.assert_array_equal(padded, np.where(np.arange(5)[:, None] < rows, x, 0))
+        assert n == rows
+
+
 _SVD = """HloModule svd
 ENTRY main {{
   a = {t}[<=4,<=6,3] parameter(0)

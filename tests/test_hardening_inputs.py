@@ -244,6 +244,10 @@ def test_unsizable_unbounded_dimensions_are_refused_at_compile_time(body, fragme
     ('a = f32[4] parameter(0)\n ROOT p = f32[<=4] custom-call(), '
      'custom_call_target="SliceToDynamic"', "SliceToDynamic gives an array from an array and "
                                             "its sizes, declared f32[<=4]"),
+    # it compiled, and the run padded to the declared -1: NumPy's ValueError
+    ('a = f32[?] parameter(0)\n ROOT p = (f32[?], s32[]) custom-call(a), '
+     'custom_call_target="PadToStatic"', "PadToStatic pads its operand to its bound, and "
+                                         "dimension 0 of operand 0 'a' (f32[?]) has none"),
 ])
 def test_malformed_pad_to_static_and_slice_to_dynamic_are_verify_errors(body, fragment):
     with pytest.raises(dynhlo.HloVerifyError, match=re.escape(fragment)):
@@ -251,6 +255,27 @@ def test_malformed_pad_to_static_and_slice_to_dynamic_are_verify_errors(body, fr
 
 
 BOUNDED = "tensor<?xf32, #stablehlo.bounds<4>>"
+
+
+PAD_TO_UNDECLARED = """HloModule m
+ENTRY e {
+  a = f32[<=5,2] parameter(0)
+  ROOT p = (f32[?,?], s32[], s32[]) custom-call(a), custom_call_target="PadToStatic"
+}
+"""
+
+
+def test_pad_to_static_declared_unbounded_pads_to_its_operands_bound():
+    """XLA's PadToStatic gives the operand at its bound; a result declared `?` (inferred, as
+    on any instruction) was padded to the declared -1: a raw ValueError."""
+    exe = dynhlo.compile(PAD_TO_UNDECLARED)
+    x = np.arange(6, dtype=np.float32).reshape(3, 2)
+    padded, rows, cols = exe(x)
+    np.testing.assert_array_equal(padded, [[0, 1], [2, 3], [4, 5], [0, 0], [0, 0]])
+    assert (rows, cols) == (3, 2)
+    padded, rows, cols = exe(x[:0])
+    np.testing.assert_array_equal(padded, np.zeros((5, 2)))
+    assert (rows, cols) == (0, 2)
 
 
 @pytest.mark.parametrize("call, fragment", [

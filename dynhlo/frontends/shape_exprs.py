@@ -8,8 +8,8 @@ parameters' ranges) and (2) check `shape_assertion`s from the argument shapes be
 
 An expression is a tuple: `("c", v)` a constant, `("dim", p, d, lo, hi)` the size of dimension
 d of entry parameter p, `("size", name, d, lo, hi)` the size of an intermediate, or
-`(op, *args)` for op in OPS. Integer semantics are StableHLO's (division truncates toward zero,
-the remainder has the dividend's sign). The evaluator (`evaluate`, `OPS`) lives with the
+`(op, *args)` for op in OPS. Integer semantics are StableHLO's i64 (division truncates toward
+zero, the remainder has the dividend's sign). The evaluator (`evaluate`, `OPS`) lives with the
 assertions that modules carry, in dynhlo.hlo.shape_assertions; this module builds and bounds.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from ..hlo.shape_assertions import OPS, evaluate  # noqa: F401  (the evaluator, shared)
+from ..hlo.shape_assertions import apply, evaluate  # the evaluator, shared
 
 INF = math.inf
 
@@ -104,7 +104,7 @@ def upper_bound(expr: tuple) -> int | None:
 def fold(op: str, *args: tuple) -> tuple:
     """`(op, *args)`, computed at once when every argument is a constant."""
     if all(a[0] == "c" for a in args):
-        value = OPS[op](*(a[1] for a in args))
+        value = apply(op, [a[1] for a in args])
         if value is not None:
             return const(value)
     return (op, *args)

@@ -42,6 +42,8 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
             or run-time size dynhlo cannot represent (named, with its MLIR location).
         HloParseError: the input is not MLIR (bytecode is read in a child process, so
             bytecode that crashes MLIR's reader is this error too).
+        ResourceExhaustedError: the module's constants (splats aside: they stay one
+            element and a broadcast) need more than the host's free memory.
     """
     return import_module(*load_module(data), bounds)
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from ..backends.memory import host_memory
 from ..errors import UnsupportedError
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from ..hlo.shape_assertions import ShapeAssertion
@@ -99,6 +100,8 @@ class Converter:
         self.assertions: list[ShapeAssertion] = []
         self.entry_params: list[Val] = []
         self.functions: dict = {}  # symbol name -> func.func, for calls and composites
+        # bytes of the constants read whole so far, and the most there is room for
+        self.constant_bytes, self.constant_limit = 0, host_memory()
 
     def convert_entry(self, func) -> None:
         comp = Comp(self.module, "main")

@@ -96,7 +96,8 @@ INLINE_ELEMENTS = 64  # larger constants skip the text round trip (ModuleBuilder
 
 
 def fill_large_constants(module, large: dict) -> None:
-    """Turn the placeholder broadcasts of `large` into the constants they stand for."""
+    """Set the values of the placeholders of `large` (name -> (the placeholder scalar a
+    broadcast stood on, to drop, or None: the named instruction is that scalar; the value))."""
     if not large:
         return
     for comp in module.computations:
@@ -106,7 +107,8 @@ def fill_large_constants(module, large: dict) -> None:
                 scalar, array = large[inst.name]
                 inst.opcode, inst.operands, inst.attrs, inst.literal = \
                     Opcode.CONSTANT, [], {}, array
-                scalars.add(scalar)
+                if scalar is not None:
+                    scalars.add(scalar)
         if scalars:
             comp.instructions = [i for i in comp.instructions if i.name not in scalars]
 
@@ -130,7 +132,7 @@ class ModuleBuilder:
     def __init__(self):
         self.computations: list[str] = []
         self._ids = itertools.count()
-        self.large_constants: dict[str, tuple[str, np.ndarray]] = {}  # name -> (scalar, value)
+        self.large_constants: dict[str, tuple[str | None, np.ndarray]] = {}
 
     def fresh(self, hint: str) -> str:
         return f"{re.sub(r'[^A-Za-z0-9_]', '_', hint)}.{next(self._ids)}"
@@ -162,16 +164,29 @@ class Comp:
 
     def constant(self, array: np.ndarray, shape: Shape, exprs=None) -> Val:
         name = self.module.fresh("constant")
-        if array.size > INLINE_ELEMENTS:
+        if array.size > 1 and not any(array.strides):
+            # a splat (a broadcast view, as dense_array gives): a scalar constant and a
+            # broadcast, as XLA's prepare-for-export writes it, so it takes no memory before
+            # a run reads it; the scalar is set after parsing too, keeping a NaN's payload
+            scalar = self._placeholder(shape.element_type, array.dtype, "constant")
+            self.lines.append(f"{name} = {shape} broadcast({scalar}), dimensions={{}}")
+            self.module.large_constants[scalar] = (None, array.reshape(-1)[:1].reshape(()))
+        elif array.size > INLINE_ELEMENTS:
             # written as a broadcast of a scalar and given its values after parsing: printing
             # and re-reading a million decimals would take seconds (dynhlo.frontends.stablehlo)
-            scalar = self.module.fresh("placeholder")
-            self.lines.append(f"{scalar} = {shape.element_type}[] constant(0)")
+            scalar = self._placeholder(shape.element_type, array.dtype, "placeholder")
             self.lines.append(f"{name} = {shape} broadcast({scalar}), dimensions={{}}")
             self.module.large_constants[name] = (scalar, array)
         else:
             self.lines.append(f"{name} = {shape} constant({format_literal(array, shape)})")
         return Val(name, shape, exprs, array)
+
+    def _placeholder(self, element_type: str, dtype, hint: str) -> str:
+        """A scalar constant whose value fill_large_constants sets."""
+        name = self.module.fresh(hint)
+        zero = format_literal(np.zeros((), dtype), Shape(element_type))
+        self.lines.append(f"{name} = {element_type}[] constant({zero})")
+        return name
 
     def scalar(self, value: int, element: str = "s32") -> Val:
         return self.constant(np.array(value, to_numpy_dtype(element)), Shape(element))

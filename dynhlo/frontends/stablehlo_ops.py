@@ -13,10 +13,11 @@ import re
 
 import numpy as np
 
+from ..errors import ResourceExhaustedError
 from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from ..hlo.types import to_numpy_dtype
 from . import shape_exprs as sx
-from .stablehlo_convert import OpContext, bounded, converts
+from .stablehlo_convert import OpContext, bounded, converts, where
 from .stablehlo_emit import Val, dims_text, is_type
 from .stablehlo_precision import precision_attrs
 from .stablehlo_slices import clamp_gather_starts
@@ -126,30 +127,64 @@ def _constant(cx):
     return [cx.comp.constant(array, shape, exprs)]
 
 
-MAX_SPLAT_ELEMENTS = 2**28  # 1 GiB of f32; JAX writes splats of its static zeros/ones
-
-
 def dense_array(cx, shape: Shape) -> np.ndarray:
     """The op's `value` as a NumPy array of the HLO element type: NumPy's buffer view where
-    the bindings give one, else the attribute's text (bf16, f8, complex)."""
+    the bindings give one, else the op's text (bf16, f8, complex).
+
+    A splat is its one element broadcast (a read-only view, no memory): Comp.constant writes
+    it as a scalar constant and a broadcast, as XLA's prepare-for-export does, so a 2 KB
+    module never becomes gigabytes. The other constants are read whole, within the host's
+    free memory (`_take_memory`)."""
     from jaxlib.mlir import ir
     dtype = to_numpy_dtype(shape.element_type)
-    count = int(np.prod(shape.dims, dtype=object))
-    # the bindings (and the HLO constant) write a splat out whole: refuse before allocating
-    if count > MAX_SPLAT_ELEMENTS and is_type(cx.attr("value"), ir.DenseElementsAttr) \
-            and ir.DenseElementsAttr(cx.attr("value")).is_splat:
-        raise cx.error(f"a constant of {count} equal elements (more than "
-                       f"{MAX_SPLAT_ELEMENTS}) in {shape}")
     try:
-        array = np.asarray(np.array(cx.attr("value"))).astype(dtype)
-    except (ValueError, TypeError, RuntimeError):  # TypeError: not even handed out
-        text = str(cx.op.operation)
-        if "dense<" not in text:  # dense_resource<...>: blobs the bindings do not expose
-            raise cx.error(f"cannot read the constant {text[:120]}") from None
-        array = _from_text(cx, text[text.index("dense<"):], dtype)
+        attr = cx.attr("value")
+    except TypeError:  # complex: the bindings cannot even hand the attribute out
+        attr = None
+    if attr is None:  # its values are all in the op's text: read, then counted
+        array = _from_op_text(cx, dtype)
+        if array.size != 1:
+            _take_memory(cx, array.nbytes)
+    elif is_type(attr, ir.DenseElementsAttr) and ir.DenseElementsAttr(attr).is_splat:
+        # the bindings write a splat out whole: read a scalar attribute of its element
+        dense = ir.DenseElementsAttr(attr)
+        scalar = ir.RankedTensorType.get([], ir.ShapedType(dense.type).element_type,
+                                         loc=cx.op.location)
+        array = _read(cx, ir.DenseElementsAttr.get_splat(scalar, dense.get_splat_value()),
+                      dtype)
+    else:
+        _take_memory(cx, int(np.prod(shape.dims, dtype=object)) * np.dtype(dtype).itemsize)
+        array = _read(cx, attr, dtype)
     if array.size == 1:
-        return np.broadcast_to(array.reshape(()), shape.dims).copy()
+        return np.broadcast_to(array.reshape(()), shape.dims)
     return array.reshape(shape.dims)
+
+
+def _take_memory(cx, nbytes: int) -> None:
+    """Count `nbytes` more of constants read whole; past the host's free memory (taken once
+    per import) a ResourceExhaustedError names the op, never NumPy's MemoryError or a
+    machine swapping itself to a halt."""
+    conv = cx.converter
+    conv.constant_bytes += nbytes
+    if conv.constant_bytes > conv.constant_limit:
+        raise ResourceExhaustedError(
+            f"{cx.name}: the module's constants need {conv.constant_bytes} bytes up to this "
+            f"one ({nbytes} bytes), more than the {conv.constant_limit} bytes of host memory "
+            f"available ({where(cx.op)})")
+
+
+def _read(cx, attr, dtype) -> np.ndarray:
+    try:
+        return np.asarray(np.array(attr)).astype(dtype)
+    except (ValueError, TypeError, RuntimeError):  # an object array (bf16, f8), or none
+        return _from_op_text(cx, dtype)
+
+
+def _from_op_text(cx, dtype) -> np.ndarray:
+    text = str(cx.op.operation)
+    if "dense<" not in text:  # dense_resource<...>: blobs the bindings do not expose
+        raise cx.error(f"cannot read the constant {text[:120]}")
+    return _from_text(cx, text[text.index("dense<"):], dtype)
 
 
 _ELEMENT = re.compile(r"0x[0-9A-Fa-f]+|[-+]?(?:inf|nan|\d+\.?\d*(?:[eE][-+]?\d+)?)|true|false")

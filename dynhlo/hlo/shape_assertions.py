@@ -4,8 +4,9 @@
 A size expression is a tuple: `("c", v)` a constant, `("dim", p, d, lo, hi)` the size of
 dimension d of entry parameter p (lo..hi its range, for bounds; not read here),
 `("size", name, d, lo, hi)` the size of an intermediate (unknown before a run), or
-`(op, *args)` for op in OPS. Integer semantics are StableHLO's: division truncates toward
-zero, the remainder has the dividend's sign. The StableHLO import
+`(op, *args)` for op in OPS. Integer semantics are StableHLO's i64: division truncates toward
+zero, the remainder has the dividend's sign, and a result past i64 wraps as two's complement
+(so a product of sizes never grows into an integer too long to print). The StableHLO import
 (dynhlo.frontends.shape_exprs) builds and bounds these expressions; this module only
 evaluates them, and sits in hlo/ because a module carries its assertions into every layer
 (the runtime checks them, and artifacts store them).
@@ -14,6 +15,8 @@ evaluates them, and sits in hlo/ because a module carries its assertions into ev
 from __future__ import annotations
 
 import re
+
+I64 = 2**63  # StableHLO's sizes are i64: values lie in [-I64, I64)
 
 
 def _tdiv(a: int, b: int) -> int:
@@ -57,7 +60,15 @@ def evaluate(expr: tuple, sizes: dict) -> int | None:
     args = [evaluate(a, sizes) for a in expr[1:]]
     if any(a is None for a in args):
         return None
-    return OPS[kind](*args)
+    return apply(kind, args)
+
+
+def apply(kind: str, args: list[int]) -> int | None:
+    """OPS[kind] of `args` in i64: a result past it wraps (None: a division by zero)."""
+    value = OPS[kind](*args)
+    if value is None or -I64 <= value < I64:
+        return value
+    return (value + I64) % (2 * I64) - I64
 
 
 class ShapeAssertion:
@@ -102,4 +113,5 @@ def format_message(message: str, values: list) -> str:
     return _FIELD.sub(field, message)
 
 
-__all__ = ["ARITY", "OPS", "ShapeAssertion", "evaluate", "format_message"]
+__all__ = ["ARITY", "I64", "OPS", "ShapeAssertion", "apply", "evaluate",
+           "format_message"]

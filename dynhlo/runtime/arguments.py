@@ -150,12 +150,16 @@ def _from_python(param: Instruction, where: str, array: np.ndarray) -> np.ndarra
     target = to_numpy_dtype(element_type)
     if array.size == 0:
         return array.astype(target)
-    if element_type not in _TAKES.get(array.dtype.kind, ()):
+    kind = _python_kind(array)
+    if element_type not in _TAKES.get(kind, ()):
         # 2.5 for an s32, True for an f32: an astype would change the value, so no hint of one
-        value = array.ravel()[0].item()
+        value = next(v for v in array.ravel() if _python_kind(np.asarray(v)) == kind)
+        value = value.item() if isinstance(value, np.generic) else value
         raise ArgumentError(f"{where} expects {element_type} ({param.shape}), got a Python "
                             f"{type(value).__name__} ({value!r}), not a value of type "
                             f"{element_type}", param.parameter_number, param.name)
+    if array.dtype == object or array.dtype.kind == "u":  # ints past int64: as Python ints
+        return _from_python_objects(param, where, array.astype(object), target)
     with np.errstate(all="ignore"):
         converted = array.astype(target)
         back = converted.astype(array.dtype)
@@ -167,6 +171,37 @@ def _from_python(param: Instruction, where: str, array: np.ndarray) -> np.ndarra
                             f"{element_type} ({param.shape})", param.parameter_number,
                             param.name)
     return converted
+
+
+def _python_kind(array: np.ndarray) -> str:
+    """The kind of Python number NumPy read into `array`: 'b', 'i', 'f' or 'c'. Ints past
+    int64 are read as uint64, and past 64 bits (10**20) as Python objects: both are ints."""
+    if array.dtype != object:
+        return "i" if array.dtype.kind == "u" else array.dtype.kind
+    types = {type(v) for v in array.ravel()}
+    return "c" if complex in types else "f" if float in types else "i"
+
+
+def _from_python_objects(param: Instruction, where: str, array: np.ndarray,
+                         target: np.dtype) -> np.ndarray:
+    """Python numbers NumPy kept as objects (an int past 64 bits among them) converted one
+    by one, by the rule of `_from_python`: an int exactly, a float or complex finite."""
+    out = np.empty(array.shape, target)
+    for index, value in np.ndenumerate(array):
+        try:
+            with np.errstate(all="ignore"):
+                converted = np.array(value, target)
+            fits = bool(np.isfinite(converted)) or not np.isfinite(complex(value))
+            if isinstance(value, int):
+                fits = fits and int(np.real(converted)) == value
+        except (OverflowError, ValueError):  # past the type's range, or past f64's
+            fits = False
+        if not fits:
+            raise ArgumentError(f"{where}: the value {value!r} does not fit in "
+                                f"{param.shape.element_type} ({param.shape})",
+                                param.parameter_number, param.name)
+        out[index] = converted
+    return out
 
 
 def _is_torch(arg) -> bool:

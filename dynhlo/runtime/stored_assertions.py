@@ -7,10 +7,11 @@ infinite `lo`/`hi` (JSON has no infinity).
 
 What is read back is untrusted (a hand-made header passes its checksum): every node is
 checked for its form, every op against OPS and its arity, every integer against the range
-of StableHLO's sizes (i64), every parameter dimension against the module's entry
-parameters, and depth, node count, message length and argument count against limits far
-past what jax.export writes, so that evaluating a stored assertion on every call is cheap
-and cannot recurse without end. Nothing is run as code: the ops are the fixed table's.
+of StableHLO's sizes (i64; an operation of constants is folded, as the importer writes it,
+and checked too), every parameter dimension against the module's entry parameters, and
+depth, node count, message length and argument count against limits far past what
+jax.export writes, so that evaluating a stored assertion on every call is cheap and cannot
+recurse without end. Nothing is run as code: the ops are the fixed table's.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import reprlib
 
 from ..errors import ArtifactError
 from ..hlo.ir import HloModule
-from ..hlo.shape_assertions import ARITY, ShapeAssertion
+from ..hlo.shape_assertions import ARITY, I64, OPS, ShapeAssertion
 from .stored_lists import dimension_problem, is_int, items, malformed
 
 # Limits on what an artifact may hold (jax.export writes a handful of assertions per
@@ -30,7 +31,7 @@ MAX_DEPTH = 64
 MAX_NODES = 65536          # over all the assertions of one artifact
 MAX_MESSAGE = 65536        # characters
 MAX_ARGS = 64
-INT_LIMIT = 2**63          # sizes and constants are i64 in StableHLO
+INT_LIMIT = I64            # sizes and constants are i64 in StableHLO
 
 
 def to_data(assertions: list[ShapeAssertion]) -> list[dict]:
@@ -110,7 +111,15 @@ class _Reader:
         if len(rest) != ARITY[kind]:
             raise _bad(self.index, f"operation '{kind}' takes {ARITY[kind]} operands, got "
                                    f"{len(rest)}")
-        return (kind, *(self.expr(e, depth + 1) for e in rest))
+        args = tuple(self.expr(e, depth + 1) for e in rest)
+        if all(a[0] == "c" for a in args):  # folded, as the importer writes it
+            value = OPS[kind](*(a[1] for a in args))
+            if value is not None:
+                if not -INT_LIMIT <= value < INT_LIMIT:
+                    raise _bad(self.index, f"operation '{kind}' of constants gives {value}, "
+                                           "past the i64 range of StableHLO's sizes")
+                return ("c", value)
+        return (kind, *args)
 
     def _leaf(self, kind: str, rest: list, node) -> tuple:
         if len(rest) != 4:

@@ -309,6 +309,11 @@ def _concatenate(ctx, inst, operands):
     rank = len(operands[0])
     if not 0 <= axis < rank:
         raise ctx.error(f"concatenates dimension {axis} of rank-{rank} operands")
+    for i, t in enumerate(operands[1:], 1):
+        if len(t) != rank:  # XLA: every operand has operand 0's rank
+            raise ctx.error(f"operand {i} '{inst.operands[i].name}' has rank {len(t)}, "
+                            f"operand 0 '{inst.operands[0].name}' rank {rank}; concatenate "
+                            "takes operands of one rank")
     others = elementwise(ctx, [tuple(t[:axis]) + tuple(t[axis + 1:]) for t in operands],
                          join=unify)
     parts = tuple(t[axis] for t in operands)
@@ -399,8 +404,16 @@ def _set_dimension_size(ctx, inst, operands):
 def _custom_call(ctx, inst, operands):
     target = attrs.string(inst, "custom_call_target")
     if target == "PadToStatic":
+        # XLA: the operand at its bound, static, whatever the result declares (`?` means
+        # "inferred" here as on any instruction); the backends pad to this shape
         (operand,) = operands
-        return [tuple(bound_of(d) for d in operand)] + [()] * len(operand)
+        padded = tuple(bound_of(d) for d in operand)
+        if UNBOUNDED in padded:
+            x = inst.operands[0]
+            raise ctx.error(f"PadToStatic pads its operand to its bound, and dimension "
+                            f"{padded.index(UNBOUNDED)} of operand 0 '{x.name}' ({x.shape}) "
+                            "has none; give the module's parameters bounds (<=N)")
+        return [padded] + [()] * len(operand)
     if target == "SliceToDynamic":
         array = operands[0]
         out = list(array)

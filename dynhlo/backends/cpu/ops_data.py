@@ -148,7 +148,7 @@ def custom_call_(ctx, inst, args):
 def pad_to_static(ctx, inst, args):
     """Dynamic array -> (array padded with zeros to its bound, one s32[] size per dim)."""
     (x,) = args
-    shape = inst.shape.elements[0].dims
+    shape = ctx.dims(inst)[0]  # the bound inferred, not the declared shape (it may say `?`)
     return (_resize(x, shape),) + tuple(np.asarray(n, dtype=np.int32) for n in x.shape)
 
 

@@ -83,7 +83,8 @@ def pad_to_static(ctx, inst, args):
     """PadToStatic: (the array at its bound, zero past the actual size; s32 size per dim)."""
     (x,) = args
     sizes = tuple(torch.tensor(n, dtype=torch.int32, device=x.device) for n in x.shape)
-    return (_resize(x, inst.shape.elements[0].dims).contiguous(),) + sizes
+    # the bound inferred, not the declared shape (it may say `?`)
+    return (_resize(x, ctx.info.dims[inst][0]).contiguous(),) + sizes
 
 
 def slice_to_dynamic(ctx, inst, args):
