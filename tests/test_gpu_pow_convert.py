@@ -67,7 +67,7 @@ def test_power_of_special_values_is_c_pow_on_both_backends(t):
     with np.errstate(all="ignore"):   # NumPy's power is C's pow, exact on these values
         want = np.power(x.astype(np.float64), y.astype(np.float64)).astype(dtype)
     gpu, cpu = _both(_binary("power(a, b)", t, x.size), x, y)
-    rtol = float(np.finfo(dtype).eps)   # 3 ** 0.5 and the like: within an ulp
+    rtol = float(ml_dtypes.finfo(dtype).eps)   # 3 ** 0.5 and the like: within an ulp
     _same_bits(cpu, want, f"cpu {t}", rtol)
     # the interpreter's f64 pow is exp(y log|x|) in f64: a few ulps off
     _same_bits(gpu, want, f"gpu {t}", 1e-13 if t == "f64" else rtol)
@@ -106,7 +106,9 @@ def _bf16(values) -> np.ndarray:
 
 
 # (source type, source values, the bf16 values XLA gives): ties go to even; an integer or
-# f64 rounds to f32 first (1 + 2^-8 + 2^-30 -> 1 + 2^-8 in f32, a tie in bf16 -> 1)
+# f64 rounds to f32 first (1 + 2^-8 + 2^-30 -> 1 + 2^-8 in f32, a tie in bf16 -> 1;
+# 2^24 + 2^16 + 1 -> 2^24 + 2^16 in f32, a tie in bf16 -> 2^24, where one rounding of the
+# integer, as a GPU compiler folding the two casts gives, is 2^24 + 2^17)
 TO_BF16 = [
     ("f32", np.array([1 + 2**-8, 1 + 3 * 2**-8, 1 + 2**-8 + 2**-20, -(1 + 2**-8 + 2**-20),
                       300.7, 3.4e38, -0.0, np.inf, np.nan], np.float32),
@@ -115,11 +117,13 @@ TO_BF16 = [
      [1, 1 + 2**-7, -2.5, 9.9840208e-31, np.nan]),
     ("f16", np.array([1 + 2**-8, 1 + 3 * 2**-8, 65504, -6e-8], np.float16),
      [1, 1 + 2**-6, 65536, -5.9604645e-08]),
-    ("s32", np.array([3, -7, 257, 259, 0x1008001, 2**31 - 1, -2**31], np.int32),
-     [3, -7, 256, 260, 2**24, 2**31, -2**31]),
+    ("s32", np.array([3, -7, 257, 259, 0x1008001, 2**31 - 1, -2**31, 0x1010001, -0x1010001],
+                     np.int32),
+     [3, -7, 256, 260, 2**24, 2**31, -2**31, 2**24, -2**24]),
     ("s64", np.array([(1 << 40) + (1 << 32) + 1, -5], np.int64), [2**40, -5]),
     ("u8", np.arange(0, 256, 51, dtype=np.uint8), [0, 51, 102, 153, 204, 255]),
-    ("u32", np.array([2**32 - 1, 513], np.uint32), [2**32, 512]),
+    ("u32", np.array([2**32 - 1, 513, 0x1010001], np.uint32), [2**32, 512, 2**24]),
+    ("u64", np.array([(1 << 40) + (1 << 32) + 1], np.uint64), [2**40]),
     ("pred", np.array([True, False]), [1, 0]),
 ]
 
@@ -150,6 +154,37 @@ def test_convert_from_bf16_is_exact(dst):
                                                    "f16": np.float16}[dst])
     _same_bits(cpu, want, f"cpu {dst}")
     _same_bits(gpu, want, f"gpu {dst}")
+
+
+def test_convert_f64_to_f16_rounds_through_f32():
+    """XLA's f64 -> f16 rounds to f32 first: 1 + 2^-11 + 2^-40 -> 1 + 2^-11, a tie -> 1
+    (one rounding gives 1 + 2^-10), 2049 + 2^-40 -> 2048."""
+    x = np.array([1 + 2**-11 + 2**-40, 2049 + 2**-40, 2049 + 2**-12 + 2**-40, -0.0, 7e4])
+    want = np.array([1, 2048, 2050, -0.0, np.inf], np.float16)
+    gpu, cpu = _both(_convert("f64", "f16", x.size), x)
+    _same_bits(cpu, want, "cpu")
+    _same_bits(gpu, want, "gpu")
+
+
+# bf16 -> integer: toward zero, saturating, NaN -> 0 (XLA's ConvertElementType)
+FROM_BF16 = _bf16([1.5, -2.5, 300, -9999220736, np.nan, np.inf, -np.inf, 3003121664, -0.0])
+TO_INTEGERS = {
+    "s8": [1, -2, 127, -128, 0, 127, -128, 127, 0],
+    "u8": [1, 0, 255, 0, 0, 255, 0, 255, 0],
+    "s32": [1, -2, 300, -2**31, 0, 2**31 - 1, -2**31, 2**31 - 1, 0],
+    "u32": [1, 0, 300, 0, 0, 2**32 - 1, 0, 3003121664, 0],
+    "s64": [1, -2, 300, -9999220736, 0, 2**63 - 1, -2**63, 3003121664, 0],
+    "u64": [1, 0, 300, 0, 0, 2**64 - 1, 0, 3003121664, 0],
+}
+
+
+@pytest.mark.parametrize("dst", sorted(TO_INTEGERS))
+def test_convert_bf16_to_integers_truncates_and_saturates(dst):
+    from dynhlo.hlo.types import to_numpy_dtype
+    want = np.array(TO_INTEGERS[dst], to_numpy_dtype(dst))
+    gpu, cpu = _both(_convert("bf16", dst, FROM_BF16.size), FROM_BF16)
+    np.testing.assert_array_equal(cpu, want)
+    np.testing.assert_array_equal(gpu, want)
 
 
 @pytest.mark.parametrize("direction", ["LT", "LE", "GT", "GE", "EQ", "NE"])

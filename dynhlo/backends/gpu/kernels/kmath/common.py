@@ -66,6 +66,21 @@ def reduce_or(x, axis: tl.constexpr, keep_dims: tl.constexpr):
 
 
 @triton.jit
+def f32_to_bf16_bits(x):
+    """f32 -> bf16 rounded to nearest even by integer operations on the bits; NaN stays
+    NaN, quiet, with its sign. The interpreter's own cast truncates; on the GPU this keeps
+    an earlier rounding to f32 from being merged into this one (casts.py)."""
+    bits = x.to(tl.uint32, bitcast=True)
+    hi = bits >> tl.full([], 16, tl.uint32)
+    lo = bits & tl.full([], 0xFFFF, tl.uint32)
+    half = tl.full([], 0x8000, tl.uint32)
+    up = (lo > half) | ((lo == half) & ((hi & tl.full([], 1, tl.uint32)) != 0))
+    nan = (bits & tl.full([], 0x7FFFFFFF, tl.uint32)) > tl.full([], 0x7F800000, tl.uint32)
+    out = tl.where(nan, hi | tl.full([], 0x40, tl.uint32), hi + up.to(tl.uint32))
+    return out.to(tl.uint16).to(tl.bfloat16, bitcast=True)
+
+
+@triton.jit
 def umulhi64(a, b):
     """The high 64 bits of the 128-bit product of two uint64 (XLA kMulhi), from 32-bit
     halves: exact in both modes (libdevice's umul64hi has no interpreter version)."""

@@ -80,20 +80,6 @@ def pow(x, y):
 
 
 @triton.jit
-def f32_to_bf16(x):
-    """f32 -> bf16 rounded to nearest even by the bits (the interpreter's own cast
-    truncates); NaN stays NaN, quiet, with its sign."""
-    bits = x.to(tl.uint32, bitcast=True)
-    hi = bits >> tl.full([], 16, tl.uint32)
-    lo = bits & tl.full([], 0xFFFF, tl.uint32)
-    half = tl.full([], 0x8000, tl.uint32)
-    up = (lo > half) | ((lo == half) & ((hi & tl.full([], 1, tl.uint32)) != 0))
-    nan = (bits & tl.full([], 0x7FFFFFFF, tl.uint32)) > tl.full([], 0x7F800000, tl.uint32)
-    out = tl.where(nan, hi | tl.full([], 0x40, tl.uint32), hi + up.to(tl.uint32))
-    return out.to(tl.uint16).to(tl.bfloat16, bitcast=True)
-
-
-@triton.jit
 def bf16_to_f32(x):
     """bf16 -> f32 by the bits, exact (the interpreter's own cast flushes subnormals)."""
     bits = x.to(tl.uint16, bitcast=True).to(tl.uint32)
