@@ -8,6 +8,7 @@ in Triton's interpreter, whose transcendentals are plain-tl stand-ins for libdev
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import dynhlo
@@ -61,3 +62,28 @@ def test_gpu_backend_matches_xla_on_special_values(name):
     ulps = INTERPRETER_ULPS if INTERPRET else ULPS
     bad = mismatches(case, arrays, got, want, ulps=ulps)
     assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("op, init, winner", [("maximum", "-inf", 0.0), ("minimum", "inf", -0.0)])
+def test_gpu_long_rows_reduce_to_the_winning_zero_and_nan(op, init, winner):
+    """Rows longer than one tile (the kernel's loop combines chunk results): the winning
+    zero first or last in a row of the other zero, the other zero only, a NaN mid-row."""
+    n = 3000
+    x = np.full((4, n), -winner, np.float32)
+    x[0, 0] = x[1, -1] = winner
+    x[3, n // 2] = np.nan
+    text = f"""HloModule r
+r {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] {op}(a, b)
+}}
+ENTRY main {{
+  x = f32[4,{n}] parameter(0)
+  i = f32[] constant({init})
+  ROOT r = f32[4] reduce(x, i), dimensions={{1}}, to_apply=r
+}}"""
+    got = np.asarray(dynhlo.compile(text, **GPU)(x))
+    assert (got[:3] == 0).all() and np.isnan(got[3]), got
+    assert np.signbit(got[:3]).tolist() == [bool(np.signbit(winner))] * 2 + [
+        not np.signbit(winner)], got

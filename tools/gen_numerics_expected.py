@@ -10,10 +10,12 @@ Two kinds of element are not XLA's CPU answer, and the `by_hand` flags mark them
 expected values are computed here by hand (NumPy, IEEE arithmetic, or Python's integers):
 
 - f32/f64 subnormals (an operand or the exact result within 4x of them): XLA's CPU
-  runtime flushes them to zero (FTZ and DAZ are set while a program runs, whatever `--xla_cpu_ftz` says), so there
-  1e-45 > 0 is false and ceil(1e-45) is 0. That is a mode of the platform, not an operation's
-  semantics (XLA's GPU keeps subnormals: `--xla_gpu_ftz=false`); dynhlo keeps them. A
-  bf16 value is computed in f32, so its subnormals count; an f16's are normal in f32.
+  runtime flushes them to zero (FTZ and DAZ are set while a program runs, whatever
+  `--xla_cpu_ftz` says), so there 1e-45 > 0 is false and ceil(1e-45) is 0. That is a mode
+  of the platform, not an operation's semantics (XLA's GPU keeps subnormals:
+  `--xla_gpu_ftz=false`); dynhlo keeps them. A bf16 value is computed in f32, so its
+  subnormals count; an f16's are normal in f32. Within 4x: a formula JAX writes for an op
+  can halve its argument into a subnormal (asin of the smallest normal is 0 there).
 - Integer `power` with an exponent above 63: XLA's elemental emitter squares six times and
   reads the exponent as signed, so pow(0, 64) = 1 and pow(2u8, 200) = 0; the operation is
   the exact power modulo 2^bits (StableHLO's `power`), which dynhlo computes.

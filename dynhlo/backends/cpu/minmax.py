@@ -2,7 +2,7 @@
 
 XLA's maximum and minimum propagate NaN and order -0 below +0: max(+0, -0) = +0 and
 min(+0, -0) = -0 whichever operand comes first (so 1/max(0, x) at x = -0 is +inf). NumPy's
-np.maximum and np.minimum propagate NaN too, but a tie of zeros returns the first operand.
+np.maximum and np.minimum propagate NaN too, but a tie of zeros returns the second operand.
 Each method here is NumPy's, then a zero result takes the sign XLA's order gives it: the
 winning zero (+0 for maximum, -0 for minimum) wherever one was among the operands.
 Semantics: XLA operation semantics, Max and Min (IEEE 754-2019 maximum and minimum).

@@ -18,7 +18,7 @@ from .minmax import MAXIMUM, MINIMUM
 
 _FAST = {Opcode.ADD: np.add, Opcode.MULTIPLY: np.multiply, Opcode.MAXIMUM: np.maximum,
          Opcode.MINIMUM: np.minimum, Opcode.AND: np.logical_and, Opcode.OR: np.logical_or}
-# Floats: XLA's order of zeros (minmax.py); NumPy's reductions keep whichever came first.
+# Floats: XLA's order of zeros (minmax.py); NumPy's keep whichever zero came last.
 _FAST_FLOAT = {Opcode.MAXIMUM: MAXIMUM, Opcode.MINIMUM: MINIMUM}
 
 

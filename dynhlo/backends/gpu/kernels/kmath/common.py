@@ -17,9 +17,24 @@ def sigmoid(x):
 
 
 @triton.jit
+def _mul(a, b):
+    return a * b
+
+
+@triton.jit
+def _and(a, b):
+    return a & b
+
+
+@triton.jit
+def _or(a, b):
+    return a | b
+
+
+@triton.jit
 def maximum(a, b):
     """XLA's maximum of floats: NaN propagates and -0 < +0, max(+0, -0) = +0 in either
-    order (the interpreter's tl.maximum is np.maximum, which returns a tie's first). A tie
+    order (the interpreter's tl.maximum is np.maximum, which returns a tie's second). A tie
     of zeros is their sum: +0 unless both are -0. (Nested wheres, not `&`: an operand may
     be a Python constant.)"""
     tie = tl.where(a == 0, a + b, a)
@@ -33,21 +48,6 @@ def minimum(a, b):
     unary minus is 0 - x, +0 for +0)."""
     tie = tl.where(a == 0, (a * -1.0 + b * -1.0) * -1.0, a)
     return tl.where(a == b, tie, tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL))
-
-
-@triton.jit
-def _mul(a, b):
-    return a * b
-
-
-@triton.jit
-def _and(a, b):
-    return a & b
-
-
-@triton.jit
-def _or(a, b):
-    return a | b
 
 
 @triton.jit

@@ -31,13 +31,15 @@ def tan(x):
 def log1p(x):
     # in f64, by its series near 0 (x times it: -0 stays -0)
     d = x.to(tl.float64)
-    return tl.where(tl.abs(d) < 1e-4, d * (1.0 - d / 2.0 + d * d / 3.0), tl.log(1.0 + d)).to(x.dtype)
+    r = tl.where(tl.abs(d) < 1e-4, d * (1.0 - d / 2.0 + d * d / 3.0), tl.log(1.0 + d))
+    return r.to(x.dtype)
 
 
 @triton.jit
 def expm1(x):
     d = x.to(tl.float64)
-    return tl.where(tl.abs(d) < 1e-4, d * (1.0 + d / 2.0 + d * d / 6.0), tl.exp(d) - 1.0).to(x.dtype)
+    r = tl.where(tl.abs(d) < 1e-4, d * (1.0 + d / 2.0 + d * d / 6.0), tl.exp(d) - 1.0)
+    return r.to(x.dtype)
 
 
 @triton.jit
