@@ -2,9 +2,10 @@
 
     /work/main/.venv/bin/python tools/gen_numerics_expected.py
 
-Every case of tests/numerics_table.py: its inputs and XLA's output (the case's HLO compiled
-by XLA's CPU backend through jaxlib; JAX's function for the opcodes XLA's CPU does not run).
-The layout is numerics_table.load_expected's (outputs as bytes, so bf16 needs no pickling).
+Every case of tests/numerics_table.py: XLA's output for its inputs (the case's HLO compiled
+by XLA's CPU backend through jaxlib; JAX's function for the opcodes XLA's CPU does not run)
+and a checksum of those inputs. The layout is numerics_table.load_expected's (outputs as
+bytes, so bf16 needs no pickling).
 
 Two kinds of element are not XLA's CPU answer, and the `by_hand` flags mark them; their
 expected values are computed here by hand (NumPy, IEEE arithmetic, or Python's integers):
@@ -43,14 +44,13 @@ from numerics_table import (CASES, EXPECTED, FLOATS, Case, groups,  # noqa: E402
 from dynhlo.hlo.types import to_numpy_dtype  # noqa: E402
 
 
-
 def _logistic(x):
     e = np.exp(-np.abs(x))  # not exp(-x): it overflows where the answer is a subnormal
     return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
 
 
 def _max(a, b):
-    # IEEE 754-2019 maximum: NaN propagates, -0 < +0 (np.maximum returns a tie's first)
+    # IEEE 754-2019 maximum: NaN propagates, -0 < +0 (np.maximum returns a tie's second)
     return np.where((a == 0) & (b == 0), np.where(np.signbit(a), b, a), np.maximum(a, b))
 
 
