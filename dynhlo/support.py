@@ -48,6 +48,8 @@ NOTES: dict[Opcode, str] = {
                     "sizes (XLA's verifier): the bytes in layout order; not sub-byte types",
     Opcode.REDUCE_PRECISION: "XLA's rounding: ties to even, overflow to inf, subnormals "
                              "flushed, NaN kept",
+    Opcode.POWER: "integers: the exact power modulo 2^bits (XLA's emitter reads only the low "
+                  "6 bits of the exponent, as signed)",
     # What the GPU backend leaves on the host fallback (CPU lowering on host copies); the
     # gpu lowering modules' docstrings say why (dynhlo/backends/gpu/library/*.py).
     Opcode.CONVOLUTION: "gpu: complex, > 3 spatial dims, and integer sums past 2**40 on the "

@@ -16,6 +16,7 @@ from ...hlo.types import (INTEGRAL_TYPES, bit_width, from_numpy_dtype, is_ml_dty
                           to_numpy_dtype)
 from ...shapes.sizes import operand_mismatch
 from .lowering import lowering
+from .minmax import MAXIMUM, MINIMUM, is_float
 from .ops_sort import total_order_key
 
 
@@ -65,7 +66,12 @@ def _erf(x):
 
 
 def _round_afz(x):
-    return np.where(x >= 0, np.floor(x + 0.5), np.ceil(x - 0.5)).astype(x.dtype)
+    """Half away from zero of the exact value, -0 kept: trunc(x), one further from zero
+    where the part cut off is at least a half (x - trunc(x) is exact). Not floor(x + 0.5),
+    whose addition rounds first: 0.49999997f + 0.5 is 1, and so is 2^23 + 1 + 0.5 + 0.5."""
+    whole = np.trunc(x)
+    away = np.abs(x - whole) >= 0.5
+    return np.where(away, whole + np.copysign(1, x).astype(x.dtype), whole).astype(x.dtype)
 
 
 def _rsqrt(x):
@@ -73,13 +79,20 @@ def _rsqrt(x):
 
 
 def _logistic(x):
-    return 1 / (1 + np.exp(-x))
+    # exp of |x|'s negative only: 1 / (1 + exp(-x)) overflows to 0 below x = -88 in f32
+    # where the answer is a subnormal (2.9e-39 at -88.75).
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e))
 
 
 def _sign(x):
+    """XLA's sign: -1, 0 or 1; a float's zeros and NaN stay themselves (sign(-0) = -0,
+    where np.sign gives +0)."""
     if x.dtype == np.bool_:  # pred: sign(1) = 1, sign(0) = 0
         return x.copy()
-    return np.sign(x) if x.dtype.kind != "f" else np.where(np.isnan(x), x, np.sign(x))
+    if not is_float(x.dtype):
+        return np.sign(x)
+    return np.where((x == 0) | np.isnan(x), x, np.sign(x))
 
 
 def _clz(x):
@@ -185,21 +198,17 @@ def _shift(kind):
     return apply
 
 
-def _max(x, y):
-    return np.maximum(x, y)
-
-
-def _min(x, y):
-    return np.minimum(x, y)
-
-
 def _power(x, y):
-    if x.dtype.kind in "iu":
-        neg = y < 0
-        out = np.power(x, np.where(neg, 0, y))
-        return np.where(neg, np.where(x == 1, 1, np.where(x == -1, np.where(y % 2, -1, 1), 0)),
-                        out)
-    return np.power(x, y)
+    """Integers: the exact power modulo 2^bits (NumPy squares in the type); a negative
+    exponent gives 0, but 1 for a base of 1 and +-1 for -1. The constants are of x's type:
+    a Python int beside a u64 array makes np.where's result f64, which rounds."""
+    if x.dtype.kind != "i":
+        return np.power(x, y)
+    neg = y < 0
+    out = np.power(x, np.where(neg, 0, y))
+    one, zero = x.dtype.type(1), x.dtype.type(0)
+    minus_one = np.where(y % 2 != 0, -one, one)
+    return np.where(neg, np.where(x == 1, one, np.where(x == -1, minus_one, zero)), out)
 
 
 def _logical(bool_fn, int_fn):
@@ -215,8 +224,8 @@ def _logical(bool_fn, int_fn):
 
 BINARY = {
     Opcode.ADD: np.add, Opcode.SUBTRACT: _subtract, Opcode.MULTIPLY: np.multiply,
-    Opcode.DIVIDE: _divide, Opcode.REMAINDER: _remainder, Opcode.MAXIMUM: _max,
-    Opcode.MINIMUM: _min, Opcode.POWER: _power, Opcode.ATAN2: np.arctan2,
+    Opcode.DIVIDE: _divide, Opcode.REMAINDER: _remainder, Opcode.MAXIMUM: MAXIMUM,
+    Opcode.MINIMUM: MINIMUM, Opcode.POWER: _power, Opcode.ATAN2: np.arctan2,
     Opcode.AND: _logical(np.logical_and, np.bitwise_and),
     Opcode.OR: _logical(np.logical_or, np.bitwise_or),
     Opcode.XOR: _logical(np.logical_xor, np.bitwise_xor),
@@ -291,7 +300,7 @@ def select(ctx, inst, args):
 @lowering(Opcode.CLAMP)
 def clamp(ctx, inst, args):
     low, x, high = fitted(ctx, args)
-    return _result(inst, np.minimum(np.maximum(x, low), high))
+    return _result(inst, MINIMUM(MAXIMUM(x, low), high))
 
 
 @lowering(Opcode.CONVERT)

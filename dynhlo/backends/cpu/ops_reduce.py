@@ -12,20 +12,26 @@ import numpy as np
 
 from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
-from ...hlo.types import to_numpy_dtype
+from ...hlo.types import FLOAT_TYPES, to_numpy_dtype
 from .lowering import lowering
+from .minmax import MAXIMUM, MINIMUM
 
 _FAST = {Opcode.ADD: np.add, Opcode.MULTIPLY: np.multiply, Opcode.MAXIMUM: np.maximum,
          Opcode.MINIMUM: np.minimum, Opcode.AND: np.logical_and, Opcode.OR: np.logical_or}
+# Floats: XLA's order of zeros (minmax.py); NumPy's keep whichever zero came last.
+_FAST_FLOAT = {Opcode.MAXIMUM: MAXIMUM, Opcode.MINIMUM: MINIMUM}
 
 
 def _fast_reducer(comp):
-    """The NumPy ufunc a two-parameter scalar computation is, or None."""
+    """The NumPy ufunc (or minmax.Extreme) a two-parameter scalar computation is, or None."""
     op = patterns.binary_reducer(comp)
     if op is None:
         return None
-    if op in (Opcode.AND, Opcode.OR) and comp.root.shape.element_type != "pred":
+    element_type = comp.root.shape.element_type
+    if op in (Opcode.AND, Opcode.OR) and element_type != "pred":
         return np.bitwise_and if op is Opcode.AND else np.bitwise_or
+    if element_type in FLOAT_TYPES and op in _FAST_FLOAT:
+        return _FAST_FLOAT[op]
     return _FAST[op]
 
 

@@ -20,6 +20,7 @@ from ...hlo.types import to_numpy_dtype
 from ...shapes.windows import (WindowDim, running_axis, useful_taps, window_dims,
                                window_output_size)
 from .lowering import lowering
+from .minmax import MAXIMUM, MINIMUM
 from .ops_reduce import _fast_reducer  # the same add/max/... detection reduce uses
 
 
@@ -88,8 +89,8 @@ def reduce_window(ctx, inst, args):
     return accs[0] if n == 1 else tuple(accs)
 
 
-_ORDER_FREE = (np.maximum, np.minimum, np.logical_and, np.logical_or, np.bitwise_and,
-               np.bitwise_or)
+_ORDER_FREE = (np.maximum, np.minimum, MAXIMUM, MINIMUM, np.logical_and, np.logical_or,
+               np.bitwise_and, np.bitwise_or)
 
 
 def _running_axis(x, wins, ufunc):

@@ -153,8 +153,8 @@ def _minmax(fn):
         x, y = operands(k, inst, idx)
         if is_float(inst.shape.element_type):
             x, y = _compute(k, inst, x), _compute(k, inst, y)
-            # XLA's maximum/minimum propagate NaN.
-            return _result(k, inst, f"tl.{fn}({x}, {y}, propagate_nan=tl.PropagateNan.ALL)")
+            # XLA's maximum/minimum: NaN propagates, -0 < +0 (kmath/common.py)
+            return _result(k, inst, f"M.{fn}({x}, {y})")
         return k.let(f"tl.{fn}({x}, {y})")
     return emit
 
@@ -185,10 +185,9 @@ def select(k, inst, idx):
 @same_index
 def clamp(k, inst, idx):
     lo, x, hi = operands(k, inst, idx)
-    if is_float(inst.shape.element_type):  # NaN propagates, as in XLA
+    if is_float(inst.shape.element_type):  # NaN propagates, -0 < +0, as in XLA
         lo, x, hi = (_compute(k, inst, v) for v in (lo, x, hi))
-        nan = ", propagate_nan=tl.PropagateNan.ALL"
-        return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}{nan}), {hi}{nan})")
+        return _result(k, inst, f"M.minimum(M.maximum({x}, {lo}), {hi})")
     return _result(k, inst, f"tl.minimum(tl.maximum({x}, {lo}), {hi})")
 
 

@@ -84,10 +84,10 @@ def identity(kind: str, element_type: str):
     return big if kind == "min" else small
 
 
-# XLA's maximum and minimum propagate NaN; tl.max/tl.min and tl.maximum/tl.minimum drop it
-# unless asked (floats only: Triton refuses the option on integers).
+# XLA's maximum and minimum of floats propagate NaN and order -0 < +0: tl.max/tl.min and
+# tl.maximum/tl.minimum drop NaN unless asked, and the interpreter's keep a tie's first
+# zero, so floats take kmath's (integers keep Triton's: it refuses the NaN option there).
 _NAN_REDUCE = {"max": "M.max_nan", "min": "M.min_nan"}
-_NAN = ", propagate_nan=tl.PropagateNan.ALL"
 
 
 def tile_reduce(kind: str, var: str, floating: bool, axis: int = 1,
@@ -104,7 +104,7 @@ def tile_reduce(kind: str, var: str, floating: bool, axis: int = 1,
 
 
 def combine(kind: str, acc: str, part: str, floating: bool) -> str:
-    nan = _NAN if floating else ""
+    lib = "M" if floating else "tl"
     return {"sum": f"{acc} + {part}", "prod": f"{acc} * {part}",
-            "max": f"tl.maximum({acc}, {part}{nan})", "min": f"tl.minimum({acc}, {part}{nan})",
+            "max": f"{lib}.maximum({acc}, {part})", "min": f"{lib}.minimum({acc}, {part})",
             "and": f"{acc} & {part}", "or": f"{acc} | {part}"}[kind]

@@ -10,7 +10,10 @@ import triton.language as tl
 
 @triton.jit
 def sigmoid(x):
-    return 1.0 / (1.0 + tl.exp(-x))
+    """XLA's logistic. exp of -|x| only: 1 / (1 + exp(-x)) overflows to 0 below x = -88 in
+    f32 where the answer is a subnormal (2.9e-39 at -88.75)."""
+    e = tl.exp(-tl.abs(x))
+    return tl.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 @triton.jit
@@ -29,25 +32,34 @@ def _or(a, b):
 
 
 @triton.jit
-def _max_nan(a, b):
-    return tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL)
+def maximum(a, b):
+    """XLA's maximum of floats: NaN propagates and -0 < +0, max(+0, -0) = +0 in either
+    order (the interpreter's tl.maximum is np.maximum, which returns a tie's second). A tie
+    of zeros is their sum: +0 unless both are -0. (Nested wheres, not `&`: an operand may
+    be a Python constant.)"""
+    tie = tl.where(a == 0, a + b, a)
+    return tl.where(a == b, tie, tl.maximum(a, b, propagate_nan=tl.PropagateNan.ALL))
 
 
 @triton.jit
-def _min_nan(a, b):
-    return tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL)
+def minimum(a, b):
+    """XLA's minimum of floats: NaN propagates, min(+0, -0) = -0 in either order. A tie of
+    zeros is -((-a) + (-b)), -0 unless both are +0; negation multiplies by -1 (Triton's
+    unary minus is 0 - x, +0 for +0)."""
+    tie = tl.where(a == 0, (a * -1.0 + b * -1.0) * -1.0, a)
+    return tl.where(a == b, tie, tl.minimum(a, b, propagate_nan=tl.PropagateNan.ALL))
 
 
 @triton.jit
 def max_nan(x, axis: tl.constexpr, keep_dims: tl.constexpr):
-    """tl.max that propagates NaN, as XLA's maximum does (tl.max drops it)."""
-    return tl.reduce(x, axis, _max_nan, keep_dims=keep_dims)
+    """A tile's XLA maximum: NaN propagates (tl.max drops it), -0 < +0."""
+    return tl.reduce(x, axis, maximum, keep_dims=keep_dims)
 
 
 @triton.jit
 def min_nan(x, axis: tl.constexpr, keep_dims: tl.constexpr):
-    """tl.min that propagates NaN, as XLA's minimum does (tl.min drops it)."""
-    return tl.reduce(x, axis, _min_nan, keep_dims=keep_dims)
+    """A tile's XLA minimum: NaN propagates (tl.min drops it), -0 < +0."""
+    return tl.reduce(x, axis, minimum, keep_dims=keep_dims)
 
 
 @triton.jit

@@ -1,6 +1,8 @@
 """The interpreter's versions of device.py: the same names, in plain `tl` (no libdevice).
 
-Accurate enough for tests (float32 within a few ulp on ordinary inputs), not for speed.
+Accurate enough for tests (float32 within a few ulp on ordinary inputs, f64 to f32's
+precision), not for speed; the special values are libdevice's (and XLA's): -0 stays -0
+through the odd functions, NaN propagates, a tiny argument is not flushed to zero.
 """
 
 import triton
@@ -14,7 +16,10 @@ def sqrt(x):
 
 @triton.jit
 def tanh(x):
-    return tl.where(tl.abs(x) > 20.0, tl.where(x > 0, 1.0, -1.0), 1.0 - 2.0 / (tl.exp(2.0 * x) + 1.0))
+    # in f64, by its series where 1 - 2 / (e^2x + 1) cancels (it is 0 for a subnormal)
+    d = x.to(tl.float64)
+    r = tl.where(tl.abs(d) < 1e-4, d * (1.0 - d * d / 3.0), 1.0 - 2.0 / (tl.exp(2.0 * d) + 1.0))
+    return r.to(x.dtype)
 
 
 @triton.jit
@@ -24,12 +29,17 @@ def tan(x):
 
 @triton.jit
 def log1p(x):
-    return tl.where(tl.abs(x) < 1e-4, x - x * x / 2.0, tl.log(1.0 + x))
+    # in f64, by its series near 0 (x times it: -0 stays -0)
+    d = x.to(tl.float64)
+    r = tl.where(tl.abs(d) < 1e-4, d * (1.0 - d / 2.0 + d * d / 3.0), tl.log(1.0 + d))
+    return r.to(x.dtype)
 
 
 @triton.jit
 def expm1(x):
-    return tl.where(tl.abs(x) < 1e-4, x + x * x / 2.0, tl.exp(x) - 1.0)
+    d = x.to(tl.float64)
+    r = tl.where(tl.abs(d) < 1e-4, d * (1.0 + d / 2.0 + d * d / 6.0), tl.exp(d) - 1.0)
+    return r.to(x.dtype)
 
 
 @triton.jit
@@ -39,24 +49,35 @@ def erf(x):
 
 @triton.jit
 def cbrt(x):
-    return tl.where(x < 0, -tl.exp(tl.log(-x) / 3.0), tl.exp(tl.log(x) / 3.0))
+    r = tl.exp(tl.log(tl.abs(x)) / 3.0)
+    return tl.where(x == 0, x, tl.where(x < 0, r * -1.0, r))
 
 
 @triton.jit
 def round_afz(x):
-    return tl.where(x >= 0, tl.floor(x + 0.5), tl.ceil(x - 0.5))
+    """Half away from zero of the exact value: trunc(x), one further from zero where the
+    part cut off (exact) is at least a half; not floor(x + 0.5), whose addition rounds
+    (0.49999997 -> 1, 2^23 + 1 -> 2^23 + 2). trunc keeps -0, and -0.3 -> -0."""
+    whole = tl.where(x < 0, tl.ceil(x), tl.floor(x))
+    return tl.where(tl.abs(x - whole) >= 0.5, whole + tl.where(x < 0, -1.0, 1.0), whole)
 
 
 @triton.jit
 def rint(x):
-    return tl.where(tl.floor(x) + 0.5 == x, 2.0 * tl.floor(x / 2.0 + 0.5), tl.floor(x + 0.5))
+    """Half to even of the exact value: floor(x), one up where the part cut off is above a
+    half or a half above an odd floor; a zero result takes x's sign (-0.3 -> -0)."""
+    low = tl.floor(x)
+    part = x - low
+    odd = low - 2.0 * tl.floor(low * 0.5) != 0
+    r = tl.where((part > 0.5) | ((part == 0.5) & odd), low + 1.0, low)
+    return tl.where(r == 0, x * 0.0, r)
 
 
 @triton.jit
 def fmod(x, y):
-    q = x / y
-    r = x - y * tl.where(q < 0, tl.ceil(q), tl.floor(q))
-    return tl.where((tl.abs(y) == float("inf")) & (tl.abs(x) != float("inf")), x, r)
+    # a float's % is LLVM's frem, C's fmod (np.fmod here): exact, with x's sign; not
+    # x - y * trunc(x / y), whose quotient overflows (fmod(0.5, 1e-45) was -inf)
+    return x % y
 
 
 @triton.jit
@@ -97,7 +118,7 @@ def _atan(z):
         0.1065626393 + w2 * (-0.0752896400 + w2 * (0.0429096138 + w2 * (-0.0161657367
                                                                             + w2 * 0.0028662257))))))))
     p = tl.where(inv, 1.5707963267948966 - p, p)
-    return tl.where(z < 0, -p, p)
+    return tl.where(z == 0, z, tl.where(z < 0, p * -1.0, p))  # atan(-0) = -0
 
 
 @triton.jit
@@ -112,7 +133,8 @@ def atan2(y, x):
     at_zero = tl.where(y == 0, tl.where(1.0 / x < 0, tl.where(neg_sign, -pi, pi), y),
                        tl.where(y < 0, -pi / 2, pi / 2))
     out = tl.where(x == 0, at_zero, shifted)
-    return tl.where((y == 0) & (x > 0), y, out)
+    out = tl.where((y == 0) & (x > 0), y, out)
+    return tl.where((x != x) | (y != y), x + y, out)  # NaN in, NaN out
 
 
 # XLA's later unary opcodes (acos ... sinh): computed in f64 (NumPy underneath), rounded to
@@ -136,17 +158,20 @@ def atan(x):
 
 @triton.jit
 def acosh(x):
+    # NaN below 1; log(2x) where (x - 1)(x + 1) would overflow
     d = x.to(tl.float64)
-    return tl.log(d + tl.sqrt((d - 1.0) * (d + 1.0))).to(x.dtype)
+    r = tl.where(d > 1e150, tl.log(d) + 0.6931471805599453,
+                 tl.log(d + tl.sqrt((d - 1.0) * (d + 1.0))))
+    return tl.where(d < 1.0, float("nan"), r).to(x.dtype)
 
 
 @triton.jit
 def asinh(x):
     d = x.to(tl.float64)
     a = tl.abs(d)
-    big = tl.log(a + tl.sqrt(a * a + 1.0))
+    big = tl.where(a > 1e150, tl.log(a) + 0.6931471805599453, tl.log(a + tl.sqrt(a * a + 1.0)))
     r = tl.where(a < 1e-4, a - a * a * a / 6.0, big)
-    return tl.where(d < 0, -r, r).to(x.dtype)
+    return tl.where(d == 0, d, tl.where(d < 0, r * -1.0, r)).to(x.dtype)
 
 
 @triton.jit
