@@ -77,6 +77,27 @@ def test_sizes_from_values_that_agree_still_run():
     np.testing.assert_array_equal(exe(np.float32([1, 2]), np.int32(2)), [2, 4])
 
 
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_sizes_of_two_bounds_that_meet_are_checked_at_run_time(backend):
+    """Two sizes of different bounds meeting elementwise (no XLA module has them; dynhlo's
+    imports can, where the two bounds were derived two ways) must be one size: XLA's
+    kRuntime shape check at each call, naming the instruction, instead of refusing the
+    module (it was 'operand dimension 0 sizes differ')."""
+    options = {"backend": "cpu"}
+    if backend == "gpu":
+        from gpucheck import GPU
+        options = GPU
+    exe = dynhlo.compile(hlo_module("""ENTRY m {
+  a = f32[<=4] parameter(0)
+  b = f32[<=6] parameter(1)
+  ROOT r = f32[<=6] add(a, b)
+}"""), **options)
+    np.testing.assert_array_equal(np.asarray(exe(np.float32([1, 2, 3]), np.float32([4, 5, 6]))),
+                                  [5, 7, 9])
+    with pytest.raises(dynhlo.DynamicSizeError, match="'r'"):
+        exe(np.float32([1, 2, 3]), np.float32([1, 2, 3, 4, 5]))
+
+
 # -- unbounded (?) dims straight on the CPU -------------------------------------------------
 
 

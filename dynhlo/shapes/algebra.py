@@ -6,12 +6,12 @@ a value a program computes, a result read off) and the operations a polynomial c
 floordiv and mod by a constant (normalised: multiples pulled out, gcds divided out, so XLA's
 `ceil((n - k + 1 + pads) / s)` and JAX's `(n - k + pads) // s + 1` are one expression), min
 and max (flattened, dominated arguments dropped), XLA's broadcast-or-smaller `meet`, and the
-integer operations a program computes sizes with (truncating division, compare, select),
-which fold into floordiv and mod where JAX's lowering spells them out.
+integer operations a program computes sizes with (algebra_ops: truncating division, compare,
+select; they fold into floordiv and mod where JAX's lowering spells them out).
 
 Sizes are interned: building an expression equal to one already built gives that object, so
 equal sizes compare by identity and an expression refers to its parts, never copies them. A
-module of N instructions builds O(N) nodes; evaluation (`evaluate`) walks the DAG without
+module of N instructions builds O(N) nodes; evaluation (algebra_eval) walks the DAG without
 recursion and computes each node once; printing (`text`) stops at a budget.
 
 Every Size knows a range [lo, hi] containing its values (atoms: their sources' ranges), which
@@ -97,14 +97,16 @@ def _flags(parts) -> tuple[bool, bool, bool]:
 
 
 def const(value: int) -> Size:
+    """The constant `value`."""
     return _lin(int(value), {})
 
 
 ZERO, ONE = const(0), const(1)
 
 
-def _atom(op: str, args: tuple, lo, hi, note=None, flags=None) -> Size:
-    """The polynomial 1 * atom (what every constructor returns for an atom)."""
+def atom(op: str, args: tuple, lo, hi, note=None, flags=None) -> Size:
+    """The polynomial 1 * (the atom `op`(args), its values in [lo, hi]): what every
+    constructor of an operation returns (algebra_ops builds the integer operations' atoms)."""
     if flags is None:
         flags = _flags(a for a in args if isinstance(a, Size))
     return _lin(0, {((_node(op, args, lo, hi, note, flags), 1),): 1})
@@ -124,10 +126,11 @@ def source(op: str, key: tuple, lo, hi, note=None) -> Size:
     """A source atom (one of SOURCES; its evaluation is the caller's), identified by `key`,
     its values in [lo, hi]; `note` is kept from the first build (names for messages)."""
     flags = (op == "scalar", op == "sym", op in ("value", "result", "scalar"))
-    return _atom(op, key, lo, hi, note, flags)
+    return atom(op, key, lo, hi, note, flags)
 
 
 def add(*sizes: Size) -> Size:
+    """The sum (terms of one monomial merged; past MAX_TERMS a node over the parts)."""
     out = sizes[0] if sizes else ZERO
     for size in sizes[1:]:
         out = _add2(out, size)
@@ -138,7 +141,7 @@ def _add2(a: Size, b: Size) -> Size:
     if a.is_const and b.is_const:
         return const(a.value + b.value)
     if len(a.args[1]) + len(b.args[1]) > MAX_TERMS and not (a.is_const or b.is_const):
-        return _atom("add", tuple(sorted((a, b), key=_order)), a.lo + b.lo, a.hi + b.hi)
+        return atom("add", tuple(sorted((a, b), key=order)), a.lo + b.lo, a.hi + b.hi)
     terms = dict(a.args[1])
     for mono, coeff in b.args[1]:
         terms[mono] = terms.get(mono, 0) + coeff
@@ -146,26 +149,30 @@ def _add2(a: Size, b: Size) -> Size:
 
 
 def scale(a: Size, k: int) -> Size:
+    """k * a for an int k."""
     if k == 1:
         return a
     return _lin(a.args[0] * k, {m: c * k for m, c in a.args[1]})
 
 
 def neg(a: Size) -> Size:
+    """-a."""
     return scale(a, -1)
 
 
 def sub(a: Size, b: Size) -> Size:
+    """a - b."""
     return add(a, neg(b))
 
 
 def mul(a: Size, b: Size) -> Size:
+    """The product, multiplied out (past MAX_TERMS a node over the parts)."""
     if a.is_const:
         return scale(b, a.value)
     if b.is_const:
         return scale(a, b.value)
     if (len(a.args[1]) + 1) * (len(b.args[1]) + 1) > MAX_TERMS:
-        return _atom("mul", tuple(sorted((a, b), key=_order)), *_mul_range((a.lo, a.hi),
+        return atom("mul", tuple(sorted((a, b), key=order)), *_mul_range((a.lo, a.hi),
                                                                             (b.lo, b.hi)))
     terms: dict = {}
     for ma, ca in ((((), a.args[0]),) + a.args[1]):
@@ -182,7 +189,8 @@ def _mono_mul(a: tuple, b: tuple) -> tuple:
     return tuple(sorted(exps.items(), key=lambda ae: ae[0].seq))
 
 
-def _order(size: Size):
+def order(size: Size):
+    """The canonical order of a commutative operation's arguments: when each was built."""
     return size.seq
 
 
@@ -201,7 +209,7 @@ def floordiv(a: Size, k: int) -> Size:
     whole, rest = _split(a, k)
     if rest.lo >= 0 and rest.hi < k:
         return whole
-    return add(whole, _atom("floordiv", (rest, k), _floor(rest.lo, k), _floor(rest.hi, k)))
+    return add(whole, atom("floordiv", (rest, k), _floor(rest.lo, k), _floor(rest.hi, k)))
 
 
 def ceildiv(a: Size, k: int) -> Size:
@@ -223,7 +231,7 @@ def mod(a: Size, k: int) -> Size:
     _, rest = _split(a, k)
     if rest.lo >= 0 and rest.hi < k:
         return rest
-    return _atom("mod", (rest, k), 0, k - 1)
+    return atom("mod", (rest, k), 0, k - 1)
 
 
 def exact_div(a: Size, k: int, fail: Callable[[int, int], Exception]) -> Size:
@@ -235,7 +243,7 @@ def exact_div(a: Size, k: int, fail: Callable[[int, int], Exception]) -> Size:
         return a
     if a.args[0] % k == 0 and all(c % k == 0 for _, c in a.args[1]):
         return _exact_scale(a, k)
-    return _atom("exact", (a, k), _ceil(a.lo, k), _floor(a.hi, k), note=fail)
+    return atom("exact", (a, k), _ceil(a.lo, k), _floor(a.hi, k), note=fail)
 
 
 def _divide_gcd(a: Size, k: int) -> tuple[Size, int]:
@@ -268,10 +276,12 @@ def _ceil(x, k: int):
 # --- min, max, meet -------------------------------------------------------------------------
 
 def maximum(*sizes: Size) -> Size:
+    """The largest of `sizes`: nested maxima flattened, arguments never the largest dropped."""
     return _extremum("max", sizes)
 
 
 def minimum(*sizes: Size) -> Size:
+    """The smallest of `sizes` (as maximum)."""
     return _extremum("min", sizes)
 
 
@@ -296,9 +306,9 @@ def _extremum(op: str, sizes: Iterable[Size]) -> Size:
         keep = [y for y in keep if not _dominates(op, x, y)] + [x]
     if len(keep) == 1:
         return keep[0]
-    keep.sort(key=_order)
+    keep.sort(key=order)
     pick = max if op == "max" else min
-    return _atom(op, tuple(keep), pick(x.lo for x in keep), pick(x.hi for x in keep))
+    return atom(op, tuple(keep), pick(x.lo for x in keep), pick(x.hi for x in keep))
 
 
 def _shifted(size: Size) -> tuple[Size | None, int]:
@@ -323,157 +333,14 @@ def meet(a: Size, b: Size, where: str | None = None) -> Size:
     (evaluated as `broadcast_or_smaller`); `where` names the instruction for errors."""
     if a is b:
         return a
-    x, y = sorted((a, b), key=_order)
-    return _atom("meet", (x, y), min(x.lo, y.lo), max(x.hi, y.hi), note=where)
+    x, y = sorted((a, b), key=order)
+    return atom("meet", (x, y), min(x.lo, y.lo), max(x.hi, y.hi), note=where)
 
 
 def broadcast_or_smaller(x: int, y: int) -> int:
     """XLA's result size for operand sizes x, y: 1 broadcasts, else the smaller."""
     small, large = min(x, y), max(x, y)
     return large if small == 1 else small
-
-
-# --- the integer operations of programs that compute sizes ---------------------------------
-# (only what JAX's and TensorFlow's lowerings use; HLO semantics: division truncates toward
-# zero, x / 0 = -1, x % 0 = x; booleans are 0 and 1)
-
-def trunc_div(a: Size, b: Size) -> Size:
-    if b.is_const and b.value > 0 and a.lo >= 0:
-        return floordiv(a, b.value)
-    if a.is_const and b.is_const:
-        return const(_tdiv(a.value, b.value))
-    return _atom("tdiv", (a, b), -INF, INF)
-
-
-def trunc_rem(a: Size, b: Size) -> Size:
-    if b.is_const and b.value > 0 and a.lo >= 0:
-        return mod(a, b.value)
-    if a.is_const and b.is_const:
-        return const(_trem(a.value, b.value))
-    if b.is_const and b.value != 0:
-        top = abs(b.value) - 1
-        return _atom("trem", (a, b), 0 if a.lo >= 0 else -top, top if a.hi > 0 else 0)
-    return _atom("trem", (a, b), -INF, INF)
-
-
-def sign(a: Size) -> Size:
-    if a.lo > 0:
-        return ONE
-    if a.hi < 0:
-        return const(-1)
-    if a.lo == a.hi == 0:
-        return ZERO
-    return _atom("sign", (a,), -1 if a.lo < 0 else 0, 1 if a.hi > 0 else 0)
-
-
-_SWAP = {"GT": "LT", "GE": "LE"}
-
-
-def compare(direction: str, a: Size, b: Size) -> Size:
-    """HLO compare (EQ NE LT LE GT GE) as 0 or 1, decided where the ranges decide it."""
-    if direction in _SWAP:
-        direction, a, b = _SWAP[direction], b, a
-    if direction in ("EQ", "NE") and b.is_const and b.value == 0 and _boolean(a):
-        return a if direction == "NE" else logical_not(a)   # a pred compared with false
-    if direction in ("EQ", "NE") and a.is_const and a.value == 0 and _boolean(b):
-        return b if direction == "NE" else logical_not(b)
-    d = sub(a, b)
-    decided = {"EQ": (d.lo == d.hi == 0, d.lo > 0 or d.hi < 0),
-               "NE": (d.lo > 0 or d.hi < 0, d.lo == d.hi == 0),
-               "LT": (d.hi < 0, d.lo >= 0), "LE": (d.hi <= 0, d.lo > 0)}.get(direction)
-    if decided is None:
-        raise ValueError(f"compare direction {direction}")
-    if decided[0]:
-        return ONE
-    if decided[1]:
-        return ZERO
-    if direction in ("EQ", "NE"):
-        a, b = sorted((a, b), key=_order)
-    return _atom("cmp", (direction, a, b), 0, 1)
-
-
-def _boolean(a: Size) -> bool:
-    return a.lo >= 0 and a.hi <= 1
-
-
-def logical_and(a: Size, b: Size) -> Size:
-    if a.is_const:
-        return b if a.value else ZERO
-    if b.is_const:
-        return a if b.value else ZERO
-    if a is b:
-        return a
-    return _atom("and", tuple(sorted((a, b), key=_order)), 0, 1)
-
-
-def logical_or(a: Size, b: Size) -> Size:
-    if a.is_const:
-        return ONE if a.value else b
-    if b.is_const:
-        return ONE if b.value else a
-    if a is b:
-        return a
-    return _atom("or", tuple(sorted((a, b), key=_order)), 0, 1)
-
-
-def logical_not(a: Size) -> Size:
-    if a.is_const:
-        return ZERO if a.value else ONE
-    inner = atom_of(a)
-    if inner is not None and inner.op == "not":
-        return inner.args[0]
-    return _atom("not", (a,), 0, 1)
-
-
-def select(p: Size, a: Size, b: Size) -> Size:
-    """p ? a : b, with JAX's spellings of floor division and modulus folded back:
-    `select((sign(x) != sign(k)) & (x % k != 0), x / k - 1, x / k)` is floordiv(x, k) and
-    `select((r < 0) != (k < 0) & (r != 0), r + k, r)` with r = x % k is mod(x, k)."""
-    if p.is_const:
-        return a if p.value else b
-    if a is b:
-        return a
-    folded = _jax_floordiv(p, a, b) or _jax_mod(p, a, b)
-    if folded is not None:
-        return folded
-    return _atom("select", (p, a, b), min(a.lo, b.lo), max(a.hi, b.hi))
-
-
-def _jax_floordiv(p: Size, a: Size, b: Size) -> Size | None:
-    node = atom_of(b)
-    if node is None or node.op != "tdiv" or a is not sub(b, ONE):
-        return None
-    x, k = node.args
-    if not (k.is_const and k.value > 0):
-        return None
-    want = logical_and(compare("NE", sign(x), sign(k)),
-                       compare("NE", trunc_rem(x, k), ZERO))
-    return floordiv(x, k.value) if p is want else None
-
-
-def _jax_mod(p: Size, a: Size, b: Size) -> Size | None:
-    node = atom_of(b)
-    if node is None or node.op != "trem":
-        return None
-    x, k = node.args
-    if not (k.is_const and k.value > 0) or a is not add(b, k):
-        return None
-    want = logical_and(compare("NE", compare("LT", b, ZERO), compare("LT", k, ZERO)),
-                       compare("NE", b, ZERO))
-    return mod(x, k.value) if p is want else None
-
-
-def _tdiv(x: int, y: int) -> int:
-    if y == 0:
-        return -1
-    q = abs(x) // abs(y)
-    return q if (x >= 0) == (y > 0) else -q
-
-
-def _trem(x: int, y: int) -> int:
-    if y == 0:
-        return x
-    return x - _tdiv(x, y) * y
 
 
 def _as(x) -> Size:
@@ -496,103 +363,8 @@ def _mono_range(mono: tuple) -> tuple:
     return lo, hi
 
 
-# --- evaluation -----------------------------------------------------------------------------
-
-def inputs(node: Size) -> list[Size]:
-    """The nodes `node`'s value is computed from (its sources' are the caller's)."""
-    if node.op == "lin":
-        return [a for mono, _ in node.args[1] for a, _ in mono]
-    return [a for a in node.args if isinstance(a, Size)]
-
-
-def combine(node: Size, values: dict) -> int:
-    """The value of a non-source node from its inputs' `values`."""
-    op, args = node.op, node.args
-    if op == "lin":
-        total = args[0]
-        for mono, coeff in args[1]:
-            term = coeff
-            for a, e in mono:
-                term *= values[a] ** e
-            total += term
-        return total
-    v = [values[a] if isinstance(a, Size) else a for a in args]
-    if op in ("floordiv", "mod", "exact"):
-        if op == "exact" and v[0] % v[1]:
-            raise node.note(v[0], v[1])
-        return v[0] % v[1] if op == "mod" else v[0] // v[1]
-    return _COMBINE[op](*v)
-
-
-_COMBINE = {
-    "add": lambda a, b: a + b, "mul": lambda a, b: a * b, "max": max, "min": min,
-    "meet": broadcast_or_smaller,
-    "tdiv": _tdiv, "trem": _trem, "sign": lambda a: (a > 0) - (a < 0),
-    "cmp": lambda d, a, b: int({"EQ": a == b, "NE": a != b, "LT": a < b, "LE": a <= b}[d]),
-    "and": lambda a, b: int(bool(a and b)), "or": lambda a, b: int(bool(a or b)),
-    "not": lambda a: int(not a), "select": lambda p, a, b: a if p else b,
-}
-
-
-def evaluate(size: Size, leaf: Callable[[Size], int | Size], memo: dict,
-             on_meet: Callable[[Size, int, int], None] | None = None) -> int:
-    """The value of `size`, each node computed once (kept in `memo`) and no recursion.
-
-    `leaf(node)` gives a source atom's value: an int, or the Size it stands for (a
-    dimension whose size was set later) to evaluate in its place. `on_meet(node, x, y)` sees
-    the two sizes of each `meet` (to refuse unequal ones where XLA's rule does not run).
-    """
-    stack, expanded = [size], set()
-    while stack:
-        node = stack[-1]
-        if node in memo:
-            stack.pop()
-            continue
-        if node.op in SOURCES:
-            value = leaf(node)
-            if isinstance(value, Size):
-                if value not in memo:
-                    if node in expanded:
-                        raise SelfReference(f"size {text(node)} is computed from itself")
-                    expanded.add(node)
-                    stack.append(value)
-                    continue
-                value = memo[value]
-            memo[node] = value
-            stack.pop()
-            continue
-        missing = [a for a in inputs(node) if a not in memo]
-        if missing:
-            if node in expanded:
-                raise SelfReference(f"size {text(node)} is computed from itself")
-            expanded.add(node)
-            stack.extend(missing)
-            continue
-        if node.op == "meet" and on_meet is not None:
-            on_meet(node, memo[node.args[0]], memo[node.args[1]])
-        memo[node] = combine(node, memo)
-        stack.pop()
-    return memo[size]
-
-
-class SelfReference(ValueError):
-    """A size whose evaluation needs its own value (no rule builds one)."""
-
-
 # The atoms whose values come from outside the algebra (dynhlo.shapes.sizes evaluates them).
 SOURCES = frozenset({"param", "value", "result", "sym", "scalar"})
-
-
-def walk(size: Size) -> Iterable[Size]:
-    """Every node of the DAG under `size`, once each (sources included, not looked into)."""
-    stack, seen = [size], {size}
-    while stack:
-        node = stack.pop()
-        yield node
-        for child in inputs(node):
-            if child not in seen:
-                seen.add(child)
-                stack.append(child)
 
 
 # --- printing -------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import math
 from typing import Callable, Iterable, Union
 
 from ..errors import DynamicSizeError
-from . import algebra
+from . import algebra, algebra_eval
 from .algebra import Size
 
 _ids = itertools.count()
@@ -59,6 +59,7 @@ Dim = Union[int, Sym]
 
 
 def bound_of(dim: Dim) -> int:
+    """The bound of a dimension (its size if static; -1: unbounded)."""
     return dim.root().bound if isinstance(dim, Sym) else dim
 
 
@@ -162,7 +163,7 @@ def deps(size: Size | None, memo: dict | None = None) -> list:
         if node.op in ("value", "result", "scalar"):
             out.append(node.args[0])
             continue
-        children = algebra.inputs(node)
+        children = algebra_eval.inputs(node)
         if node.op == "sym":
             root = node.args[0].root()
             children = [root.expr] if root.expr is not None else []
@@ -313,7 +314,7 @@ def _refers_to(node: Sym, target: Sym) -> bool:
         return False
     stack, seen = [node.expr], {node.expr}
     while stack:
-        for part in algebra.walk(stack.pop()):
+        for part in algebra_eval.walk(stack.pop()):
             if part.op != "sym":
                 continue
             root = part.args[0].root()
@@ -376,8 +377,8 @@ class SizeEnv:
         if cached is not None:
             return cached
         try:
-            return algebra.evaluate(size, self._source, self.memo, self._meet)
-        except algebra.SelfReference as exc:   # no rule makes one; a check, not a hang
+            return algebra_eval.evaluate(size, self._source, self.memo, self._meet)
+        except algebra_eval.SelfReference as exc:   # no rule makes one; a check, not a hang
             raise DynamicSizeError(str(exc)) from None
 
     def _source(self, node: Size):

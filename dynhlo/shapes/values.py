@@ -19,9 +19,9 @@ import math
 
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
-from . import algebra
+from . import algebra, algebra_ops
 from .algebra import Size
-from .sizes import Dim, Sym, size_of, value_size
+from .sizes import Sym, size_of, value_size
 from .trees import ComputationInfo
 
 # The most elements of an integer array followed as expressions (a shape vector has one
@@ -32,10 +32,10 @@ _INTEGER = {"pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"}
 
 _BINARY = {
     Opcode.ADD: algebra.add, Opcode.SUBTRACT: algebra.sub, Opcode.MULTIPLY: algebra.mul,
-    Opcode.DIVIDE: algebra.trunc_div, Opcode.REMAINDER: algebra.trunc_rem,
+    Opcode.DIVIDE: algebra_ops.trunc_div, Opcode.REMAINDER: algebra_ops.trunc_rem,
     Opcode.MAXIMUM: algebra.maximum, Opcode.MINIMUM: algebra.minimum,
 }
-_LOGICAL = {Opcode.AND: algebra.logical_and, Opcode.OR: algebra.logical_or}
+_LOGICAL = {Opcode.AND: algebra_ops.logical_and, Opcode.OR: algebra_ops.logical_or}
 
 
 def value_dim(info: ComputationInfo, inst, bound: int, user, dim: int) -> Sym:
@@ -104,7 +104,7 @@ def _elements(info: ComputationInfo, inst) -> list[Size] | None:
         (d,) = attrs.ints(inst, "dimensions")
         dims = info.dims.get(inst.operands[0])
         if isinstance(dims, tuple) and 0 <= d < len(dims):
-            return [_size(dims[d])]
+            return [size_of(dims[d])]
         return _fallback(inst)
     if op is Opcode.CONSTANT:
         return _constant(inst)
@@ -115,10 +115,6 @@ def _elements(info: ComputationInfo, inst) -> list[Size] | None:
         out = _apply(inst, args)
         return out if out is not None else _fallback(inst)
     return _fallback(inst)
-
-
-def _size(dim: Dim) -> Size:
-    return size_of(dim)
 
 
 def _fallback(inst) -> list[Size] | None:
@@ -166,7 +162,7 @@ def _same(inst, args):
 
 def _convert(inst, args):
     if inst.shape.element_type == "pred":
-        return [algebra.compare("NE", x, algebra.ZERO) for x in args[0]]
+        return [algebra_ops.compare("NE", x, algebra.ZERO) for x in args[0]]
     return args[0]
 
 
@@ -190,7 +186,7 @@ def _compare(inst, args):
     direction = attrs.string(inst, "direction")
     if len(a) != len(b) or direction not in ("EQ", "NE", "LT", "LE", "GT", "GE"):
         return None
-    return [algebra.compare(direction, x, y) for x, y in zip(a, b)]
+    return [algebra_ops.compare(direction, x, y) for x, y in zip(a, b)]
 
 
 def _select(inst, args):
@@ -199,7 +195,7 @@ def _select(inst, args):
         p = p * len(a)
     if not len(p) == len(a) == len(b):
         return None
-    return [algebra.select(*xs) for xs in zip(p, a, b)]
+    return [algebra_ops.select(*xs) for xs in zip(p, a, b)]
 
 
 def _unary(fn):
@@ -210,7 +206,7 @@ _RULES = {
     Opcode.RESHAPE: _same, Opcode.COPY: _same, Opcode.CONVERT: _convert,
     Opcode.SLICE: _slice, Opcode.CONCATENATE: _concatenate, Opcode.BROADCAST: _broadcast,
     Opcode.COMPARE: _compare, Opcode.SELECT: _select,
-    Opcode.NEGATE: _unary(algebra.neg), Opcode.SIGN: _unary(algebra.sign),
-    Opcode.NOT: lambda inst, args: [algebra.logical_not(x) for x in args[0]]
+    Opcode.NEGATE: _unary(algebra.neg), Opcode.SIGN: _unary(algebra_ops.sign),
+    Opcode.NOT: lambda inst, args: [algebra_ops.logical_not(x) for x in args[0]]
     if inst.shape.element_type == "pred" else None,
 }
