@@ -78,24 +78,23 @@ def test_sizes_from_values_that_agree_still_run():
 
 
 @pytest.mark.parametrize("backend", ["cpu", "gpu"])
-def test_sizes_of_two_bounds_that_meet_are_checked_at_run_time(backend):
-    """Two sizes of different bounds meeting elementwise (no XLA module has them; dynhlo's
-    imports can, where the two bounds were derived two ways) must be one size: XLA's
-    kRuntime shape check at each call, naming the instruction, instead of refusing the
-    module (it was 'operand dimension 0 sizes differ')."""
+def test_sizes_that_must_be_one_are_checked_at_run_time(backend):
+    """A dot's contracted dimensions, two arguments' sizes: nothing proves them equal at
+    compile time, so each call checks them (XLA's kRuntime shape check), naming where they
+    meet, instead of a refused module or a product over the wrong elements."""
     options = {"backend": "cpu"}
     if backend == "gpu":
         from gpucheck import GPU
         options = GPU
     exe = dynhlo.compile(hlo_module("""ENTRY m {
-  a = f32[<=4] parameter(0)
-  b = f32[<=6] parameter(1)
-  ROOT r = f32[<=6] add(a, b)
+  a = f32[2,<=4] parameter(0)
+  b = f32[<=4,3] parameter(1)
+  ROOT r = f32[2,3] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
 }"""), **options)
-    np.testing.assert_array_equal(np.asarray(exe(np.float32([1, 2, 3]), np.float32([4, 5, 6]))),
-                                  [5, 7, 9])
-    with pytest.raises(dynhlo.DynamicSizeError, match="'r'"):
-        exe(np.float32([1, 2, 3]), np.float32([1, 2, 3, 4, 5]))
+    a, b = np.arange(6, dtype=np.float32).reshape(2, 3), np.ones((3, 3), np.float32)
+    np.testing.assert_array_equal(np.asarray(exe(a, b)), a @ b)
+    with pytest.raises(dynhlo.DynamicSizeError, match="meet in 'r'"):
+        exe(a, b[:2])
 
 
 # -- unbounded (?) dims straight on the CPU -------------------------------------------------

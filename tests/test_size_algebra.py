@@ -129,3 +129,17 @@ def test_deep_expressions_evaluate_without_recursion_and_print_within_a_budget()
     value = evaluate(size, lambda node: {"n": 9, "m": 3}[node.args[1]], {})
     assert value == 3                                 # meet(x, 3) with x >= 3 after step 1
     assert len(A.text(size)) <= A.BUDGET + 40 and A.text(size).endswith("…")
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(st.integers(0, 40), st.integers(0, 6), st.integers(1, 4), st.integers(-3, 3),
+       st.integers(-3, 3), st.integers(1, 3), st.integers(1, 3))
+def test_window_sizes_as_expressions_are_xlas(n, size, stride, lo, hi, base, dilation):
+    """windows.window_output_expr (the inference's) against window_output_size (the
+    lowerings', XLA's ShapeInference arithmetic on ints)."""
+    from dynhlo.shapes.windows import WindowDim, window_output_expr, window_output_size
+    w = WindowDim(size, stride, lo, hi, base, dilation)
+    assert value_at(window_output_expr(N, w), {"n": n}) == window_output_size(n, w)
+    kernel = atom("m")
+    assert value_at(window_output_expr(N, w, kernel), {"n": n, "m": size}) == \
+        window_output_size(n, w)

@@ -184,9 +184,10 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     cannot match.
 
     A static dimension meeting a dynamic one of the same bound takes the dynamic size (XLA:
-    the static operand's values past the actual size are never read). Two sizes that are
-    not one expression are made one: the values computed at the other are checked against
-    it at run time (XLA's kRuntime shape check: the backends' check_sizes), naming `where`.
+    the static operand's values past the actual size are never read). One size of two
+    bounds (a `?` whose bound inference derived) is one dimension. Two sizes that are not
+    one expression are made one: the values computed at the other are checked against it
+    at run time (XLA's kRuntime shape check: the backends' check_sizes), naming `where`.
     """
     if isinstance(a, int) and isinstance(b, int):
         return a if a == b else None
@@ -199,9 +200,8 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         return ra
     if ra.expr is not None and ra.expr is rb.expr:   # one size: the wider bound holds it
         return ra if ra.bound == -1 or (rb.bound != -1 and ra.bound >= rb.bound) else rb
-    wider = ra.bound != rb.bound and -1 not in (ra.bound, rb.bound)
-    if wider and (ra.expr is None or rb.expr is None):
-        return None
+    if ra.bound != rb.bound and -1 not in (ra.bound, rb.bound):
+        return None   # XLA's verifier: operands of two bounds are not one shape
     if _pull_size(ra, rb, where):
         return rb
     if ra.shared or rb.shared:  # runs at its bound: takes no size, gives none
@@ -226,8 +226,6 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     if where is not None and rb.expr is not None and ra.met is None:
         ra.met = where  # two sizes of their own are made one here: errors name the place
     rb.parent = ra
-    if wider:  # sizes of two bounds made one: a buffer of the wider bound holds either
-        ra.bound = max(ra.bound, rb.bound)
     return ra
 
 
@@ -238,8 +236,7 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     different dynamic sizes do not have to agree; at run time a size of 1 broadcasts to the
     other (dynamic_padder.cc RewriteDynamicBinaryOp) and otherwise the result takes the
     smaller size (algebra.meet). Sizes with nothing of their own (a broadcast constant), a
-    static dimension, one size met twice, and sizes of two bounds (not in XLA's modules;
-    an import's can have them) go through `unify`: one size, checked at run time.
+    static dimension and one size met twice go through `unify`.
     """
     like = [isinstance(d, Sym) and d.root().static_like for d in (a, b)]
     if any(like):
