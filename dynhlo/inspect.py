@@ -111,8 +111,8 @@ def describe_source(root: Sym) -> str:
     atom = algebra.atom_of(root.expr)
     kind, args = (atom.op, atom.args) if atom is not None else ("", ())
     if kind == "param":
-        number, dim, _, name = args
-        return f"size of dimension {dim} of argument {number} ('{name}')"
+        number, dim, _, param = args
+        return f"size of dimension {dim} of argument {number} ('{param.name}')"
     if kind == "value":
         user = atom.note[0]
         return (f"run-time value of '{args[0].name}' (set-dimension-size "

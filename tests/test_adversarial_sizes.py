@@ -208,3 +208,14 @@ def test_a_size_from_a_value_outside_the_bound_names_the_dimension(size, op, sha
     opcode = op.split()[3].split("(")[0]
     assert (f"instruction 'a_sized' ({opcode}) dimension {dim}: dynamic size {size} from 'n' "
             f"is outside [0, {bound}] (the bound of {shape})") in str(info.value)
+
+
+def test_a_size_error_names_the_instruction_of_its_own_module():
+    """Equal sizes are one object within a module; two modules of the same parameters share
+    none, so an error names the instruction of the module that raised it."""
+    exes = [dynhlo.compile(hlo_module(f"""ENTRY m {{
+  x = f32[<=12] parameter(0)
+  ROOT {name} = f32[<=4,3] reshape(x)
+}}""")) for name in ("first", "second")]
+    with pytest.raises(dynhlo.DynamicSizeError, match="'second'.*does not divide"):
+        exes[1](np.ones(10, np.float32))

@@ -88,8 +88,8 @@ def infer_module(module: HloModule) -> ComputationInfo:
         UnsupportedError: calls nested deeper than Python's recursion limit allows.
     """
     entry = module.entry
-    trees = [declared_tree(p.shape, lambda path, d, bound, p=p: param_dim(
-        p.parameter_number, d, p.name, bound)) for p in entry.parameters]
+    trees = [declared_tree(p.shape, lambda path, d, bound, p=p: param_dim(p, d, bound))
+             for p in entry.parameters]
     for p, tree in zip(entry.parameters, trees):
         if p.shape.is_tuple:
             raise module.locate(HloVerifyError("tuple-shaped entry parameters are not "

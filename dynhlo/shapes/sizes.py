@@ -132,9 +132,12 @@ def _hi(bound: int):
     return algebra.INF if bound < 0 else bound
 
 
-def param_dim(number: int, dim: int, name: str, bound: int) -> Sym:
-    """Dimension `dim` of entry argument `number` (named `name`), at most `bound`."""
-    return Sym(bound, algebra.source("param", (number, dim, bound, name), 0, _hi(bound)))
+def param_dim(param, dim: int, bound: int) -> Sym:
+    """Dimension `dim` of the entry argument of parameter instruction `param`, at most
+    `bound`. (The instruction, not its number, identifies it: sizes of two modules are never
+    one object, so what an error names is in the module that raises it.)"""
+    return Sym(bound, algebra.source("param", (param.parameter_number, dim, bound, param),
+                                     0, _hi(bound)))
 
 
 def value_size(inst, bound: int, user, dim: int) -> Size:
@@ -419,7 +422,7 @@ def dim_text(dim: Dim) -> str:
 def _source_text(node: Size):
     op, args = node.op, node.args
     if op == "param":
-        return f"{args[3]}.{args[1]}"
+        return f"{args[3].name}.{args[1]}"
     if op == "value":
         return f"value({args[0].name})"
     if op == "result":
