@@ -64,15 +64,20 @@ def test_every_row_count_of_a_residual_chain_is_the_arguments():
 W_CONV = np.random.default_rng(3).standard_normal((16, 8, 3)).astype(np.float32)
 
 
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
 @pytest.mark.parametrize("stride, padding", [(2, "VALID"), (3, "VALID"), (2, [(1, 2)])])
-def test_a_strided_convolution_over_a_variable_length_matches_jit(stride, padding):
+def test_a_strided_convolution_over_a_variable_length_matches_jit(stride, padding, backend):
     """XLA's output size of the window and JAX's `(l - k + pads) // s + 1`, met in the
-    multiply, are one size."""
+    multiply, are one size (the GPU backend: Triton's interpreter without a device)."""
     def fn(x):
         return lax.conv_general_dilated(x, W_CONV, (stride,), padding) * 2
 
-    exe = dynhlo.from_jax(fn, "f32[1,8,l]", bounds={"l": 128})
+    options = {}
+    if backend == "gpu":
+        from gpucheck import GPU
+        options = GPU
+    exe = dynhlo.from_jax(fn, "f32[1,8,l]", bounds={"l": 128}, **options)
     rng = np.random.default_rng(1)
     for length in (3, 4, 9, 64, 127, 128):
         x = rng.standard_normal((1, 8, length)).astype(np.float32)
-        np.testing.assert_allclose(exe(x), jax.jit(fn)(x), rtol=1e-4, atol=1e-4)
+        np.testing.assert_allclose(np.asarray(exe(x)), jax.jit(fn)(x), rtol=1e-4, atol=1e-4)
