@@ -19,7 +19,8 @@ from .hlo.opcodes import Opcode
 from .hlo.shape import UNBOUNDED
 from .hlo.verifier import verify_module
 from .shapes.dynamic import ComputationInfo, infer_module, is_dynamic_tree, tree_text
-from .shapes.sizes import Formula, ParamSize, ResultSize, Sym, ValueSize, dim_text
+from .shapes import algebra
+from .shapes.sizes import Sym, dim_text, size_key
 
 
 @dataclass(frozen=True)
@@ -92,34 +93,35 @@ def _role(inst: Instruction, callee: ComputationInfo, index: int) -> str:
 
 def size_sources(infos: list[ComputationInfo]) -> list[tuple[str, str, str]]:
     """(size text, `<= bound` or `unbounded`, where it comes from) per distinct dynamic size."""
-    seen: dict[str, tuple[str, str, str]] = {}
+    seen: dict = {}
     for info in infos:
         for tree in info.dims.values():
             for dim in _leaves(tree):
-                if isinstance(dim, Sym):
-                    text = dim_text(dim)
-                    if text not in seen:
-                        root = dim.root()
-                        bound = "unbounded" if root.bound == UNBOUNDED else f"<= {root.bound}"
-                        seen[text] = (text, bound, describe_source(root))
+                if isinstance(dim, Sym) and size_key(dim) not in seen:
+                    root = dim.root()
+                    bound = "unbounded" if root.bound == UNBOUNDED else f"<= {root.bound}"
+                    seen[size_key(dim)] = (dim_text(dim), bound, describe_source(root))
     return list(seen.values())
 
 
 def describe_source(root: Sym) -> str:
     """Where the run-time size of a (root) Sym comes from, in words."""
-    expr = root.expr
-    if expr is None:
+    if root.expr is None:
         return "nothing sets it: runs at its bound"
-    if isinstance(expr, ParamSize):
-        return f"size of dimension {expr.dim} of argument {expr.number} ('{expr.name}')"
-    if isinstance(expr, ValueSize):
-        return (f"run-time value of '{expr.inst.name}' (set-dimension-size "
-                f"'{expr.user.name}'), checked against the bound")
-    if isinstance(expr, ResultSize):
-        return f"read off the computed result of '{expr.inst.name}'"
-    if isinstance(expr, Formula):
-        return "computed from the sizes it names"
-    return type(expr).__name__
+    atom = algebra.atom_of(root.expr)
+    kind, args = (atom.op, atom.args) if atom is not None else ("", ())
+    if kind == "param":
+        number, dim, _, param = args
+        return f"size of dimension {dim} of argument {number} ('{param.name}')"
+    if kind == "value":
+        user = atom.note[0]
+        return (f"run-time value of '{args[0].name}' (set-dimension-size "
+                f"'{user.name}'), checked against the bound")
+    if kind == "result":
+        return f"read off the computed result of '{args[0].name}'"
+    if kind == "meet":
+        return "where two sizes meet: a 1 broadcasts, else the smaller (XLA's rule)"
+    return "computed from the sizes it names"
 
 
 def _leaves(tree):

@@ -77,6 +77,26 @@ def test_sizes_from_values_that_agree_still_run():
     np.testing.assert_array_equal(exe(np.float32([1, 2]), np.int32(2)), [2, 4])
 
 
+@pytest.mark.parametrize("backend", ["cpu", "gpu"])
+def test_sizes_that_must_be_one_are_checked_at_run_time(backend):
+    """A dot's contracted dimensions, two arguments' sizes: nothing proves them equal at
+    compile time, so each call checks them (XLA's kRuntime shape check), naming where they
+    meet, instead of a refused module or a product over the wrong elements."""
+    options = {"backend": "cpu"}
+    if backend == "gpu":
+        from gpucheck import GPU
+        options = GPU
+    exe = dynhlo.compile(hlo_module("""ENTRY m {
+  a = f32[2,<=4] parameter(0)
+  b = f32[<=4,3] parameter(1)
+  ROOT r = f32[2,3] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}"""), **options)
+    a, b = np.arange(6, dtype=np.float32).reshape(2, 3), np.ones((3, 3), np.float32)
+    np.testing.assert_array_equal(np.asarray(exe(a, b)), a @ b)
+    with pytest.raises(dynhlo.DynamicSizeError, match="meet in 'r'"):
+        exe(a, b[:2])
+
+
 # -- unbounded (?) dims straight on the CPU -------------------------------------------------
 
 
@@ -188,3 +208,14 @@ def test_a_size_from_a_value_outside_the_bound_names_the_dimension(size, op, sha
     opcode = op.split()[3].split("(")[0]
     assert (f"instruction 'a_sized' ({opcode}) dimension {dim}: dynamic size {size} from 'n' "
             f"is outside [0, {bound}] (the bound of {shape})") in str(info.value)
+
+
+def test_a_size_error_names_the_instruction_of_its_own_module():
+    """Equal sizes are one object within a module; two modules of the same parameters share
+    none, so an error names the instruction of the module that raised it."""
+    exes = [dynhlo.compile(hlo_module(f"""ENTRY m {{
+  x = f32[<=12] parameter(0)
+  ROOT {name} = f32[<=4,3] reshape(x)
+}}""")) for name in ("first", "second")]
+    with pytest.raises(dynhlo.DynamicSizeError, match="'second'.*does not divide"):
+        exes[1](np.ones(10, np.float32))

@@ -22,7 +22,7 @@ from ..hlo.shape import UNBOUNDED, AnyShape
 from . import rules_control, rules_data, rules_gpu_solver, rules_misc, rules_window  # noqa: F401
 from . import rules_lapack_eig, rules_lapack_qr, rules_lapack_schur, rules_xla_linalg  # noqa: F401
 from .rules import RULES, RuleContext, default_rule
-from .sizes import ParamSize, Sym, bound_of, dim_text
+from .sizes import Sym, bound_of, dim_text, param_dim
 from .trees import ComputationInfo, DimsTree, declared_tree, tree_text
 
 class Inference:
@@ -88,8 +88,8 @@ def infer_module(module: HloModule) -> ComputationInfo:
         UnsupportedError: calls nested deeper than Python's recursion limit allows.
     """
     entry = module.entry
-    trees = [declared_tree(p.shape, lambda path, d, bound, p=p: Sym(
-        bound, ParamSize(p.parameter_number, d, p.name))) for p in entry.parameters]
+    trees = [declared_tree(p.shape, lambda path, d, bound, p=p: param_dim(p, d, bound))
+             for p in entry.parameters]
     for p, tree in zip(entry.parameters, trees):
         if p.shape.is_tuple:
             raise module.locate(HloVerifyError("tuple-shaped entry parameters are not "

@@ -21,7 +21,9 @@ from ..hlo import attrs
 from ..hlo.ir import Computation, Instruction
 from ..hlo.opcodes import OP_SPECS, Group, Opcode
 from ..hlo.shape import UNBOUNDED
-from .sizes import Dim, Sym, ValueSize, bound_of, dim_text, formula, meet, product, unify
+from . import algebra
+from .sizes import Dim, Sym, bound_of, derive, dim_text, meet, product, unify
+from .values import value_dim
 from .trees import ComputationInfo, DimsTree, declared_tree, observed_tree, tree_text
 
 RULES: dict = {}
@@ -165,15 +167,14 @@ def _reshape_unbounded(ctx, inst, operand):
     total = product(operand)
     out = list(target)
     if isinstance(total, int):
-        out[k] = _exact_div(ctx, total, rest)
+        out[k] = _exact_div(ctx, algebra.const(total), rest).value
     else:
         # `?` of a bounded operand (bound-unbounded gave the parameter a bound; JAX's keepdims
         # writes f32[?,1] reshape(f32[?])): the bound follows, so jit, AOT and buckets can
         # size it.
         total_bound = bound_of(total)
         bound = UNBOUNDED if total_bound == UNBOUNDED or rest == 0 else total_bound // rest
-        out[k] = formula(lambda t: _exact_div(ctx, t, rest), (total,),
-                         f"{dim_text(total)}/{rest}" if rest != 1 else dim_text(total), bound)
+        out[k] = derive(lambda t: _exact_div(ctx, t, rest), (total,), bound)
     return tuple(out)
 
 
@@ -217,23 +218,25 @@ def _reshape_group(ctx, src, dst, declared):
                  next((k for k, d in enumerate(dst) if d != 1), 0))
     rest = math.prod(d for k, d in enumerate(dst) if k != major)
     out = list(dst)
-    out[major] = formula(lambda t: _exact_div(ctx, t, rest), (total,),
-                         f"{dim_text(total)}/{rest}" if rest != 1 else dim_text(total),
-                         dst[major])
+    out[major] = derive(lambda t: _exact_div(ctx, t, rest), (total,), dst[major])
     if rest == 1 and isinstance(total, Sym):
         out[major] = total
     return out
 
 
-def _exact_div(ctx, total: int, part: int) -> int:
-    if total % part:
-        inst = ctx.inst
-        # a bitcast that changes the element width reshapes bytes (rules_data._bitcast)
-        unit = "bytes" if inst.opcode is Opcode.BITCAST and inst.operands and \
-            inst.operands[0].shape.element_type != inst.shape.element_type else "elements"
-        raise DynamicSizeError(f"instruction '{inst.name}': {inst.opcode.value} of {total} "
-                               f"{unit} into rows of {part} does not divide")
-    return total // part
+def _exact_div(ctx, total: algebra.Size, part: int) -> algebra.Size:
+    """total / part, checked at run time to divide where it does not provably."""
+    inst = ctx.inst
+    # a bitcast that changes the element width reshapes bytes (rules_data._bitcast)
+    unit = "bytes" if inst.opcode is Opcode.BITCAST and inst.operands and \
+        inst.operands[0].shape.element_type != inst.shape.element_type else "elements"
+
+    def fail(value: int, part: int) -> DynamicSizeError:
+        return DynamicSizeError(f"instruction '{inst.name}': {inst.opcode.value} of {value} "
+                                f"{unit} into rows of {part} does not divide")
+    if total.is_const and total.value % part:
+        raise fail(total.value, part)
+    return algebra.exact_div(total, part, fail)
 
 
 @rule(Opcode.REDUCE)
@@ -317,8 +320,9 @@ def _concatenate(ctx, inst, operands):
     others = elementwise(ctx, [tuple(t[:axis]) + tuple(t[axis + 1:]) for t in operands],
                          join=unify)
     parts = tuple(t[axis] for t in operands)
-    bound = sum(bound_of(p) for p in parts)
-    joined = formula(lambda *xs: sum(xs), parts, "+".join(dim_text(p) for p in parts), bound)
+    bounds = [bound_of(p) for p in parts]
+    bound = UNBOUNDED if UNBOUNDED in bounds else sum(bounds)
+    joined = derive(algebra.add, parts, bound)
     return tuple(others[:axis]) + (joined,) + tuple(others[axis:])
 
 
@@ -339,8 +343,8 @@ def _slice(ctx, inst, operands):
                             f"{d} of size {dim_text(dim)}")
         static = -(-(limit - start) // stride)
         if isinstance(dim, Sym) and static != 1:
-            out.append(formula(lambda n, s=start, st=stride, b=static: min(b, max(
-                0, -(-(n - s) // st))), (dim,), f"slice({dim_text(dim)})", static,
+            out.append(derive(lambda n, s=start, st=stride, b=static: algebra.clamp(
+                algebra.ceildiv(algebra.sub(n, algebra.const(s)), st), 0, b), (dim,), static,
                 key=("slice", start, stride, static)))
         else:
             out.append(static)
@@ -355,10 +359,16 @@ def _pad(ctx, inst, operands):
         raise ctx.error(f"padding has {len(config)} dimensions for a rank-{len(operand)} operand")
     out = []
     for dim, (lo, hi, interior) in zip(operand, config):
-        def size(n, lo=lo, hi=hi, interior=interior):
-            return max(0, lo + hi + n + max(n - 1, 0) * interior)
-        out.append(formula(size, (dim,), f"pad({dim_text(dim)})", size(bound_of(dim))))
+        out.append(derive(lambda n, lo=lo, hi=hi, i=interior: padded_size(n, lo, hi, i),
+                          (dim,), padded_size(algebra.const(bound_of(dim)), lo, hi,
+                                              interior).value))
     return tuple(out)
+
+
+def padded_size(n: algebra.Size, lo: int, hi: int, interior: int) -> algebra.Size:
+    """XLA's pad: max(0, lo + hi + n + max(n - 1, 0) * interior)."""
+    inner = algebra.scale(algebra.maximum(algebra.sub(n, algebra.ONE), algebra.ZERO), interior)
+    return algebra.maximum(algebra.ZERO, algebra.add(n, algebra.const(lo + hi), inner))
 
 
 @rule(Opcode.TUPLE)
@@ -396,7 +406,7 @@ def _set_dimension_size(ctx, inst, operands):
                         f"rank-{len(operand)} operand, got dimensions={{{d}}}")
     out = list(operand)
     bound = bound_of(operand[d])
-    out[d] = Sym(bound, ValueSize(inst.operands[1], bound, inst, d))
+    out[d] = value_dim(ctx.info, inst.operands[1], bound, inst, d)
     return tuple(out)
 
 
@@ -419,7 +429,6 @@ def _custom_call(ctx, inst, operands):
         out = list(array)
         for d, size in enumerate(inst.operands[1:]):
             if inst.shape.dynamic[d] if not inst.shape.is_tuple else False:
-                out[d] = Sym(array[d] if isinstance(array[d], int) else bound_of(array[d]),
-                             ValueSize(size, bound_of(array[d]), inst, d))
+                out[d] = value_dim(ctx.info, size, bound_of(array[d]), inst, d)
         return tuple(out)
     return default_rule(ctx, inst, operands)

@@ -3,7 +3,7 @@
 A while loop's carried value may change a dynamic size from one iteration to the next (a
 set-dimension-size in the body), so the body and the condition never see the operand's Syms:
 each dynamic dimension of their parameter is read off the actual value at every invocation
-(ResultSize of the parameter, evaluated in that invocation's SizeEnv). Which dimensions are
+(sizes.result_dim of the parameter, evaluated in that invocation's SizeEnv). Which dimensions are
 dynamic is a fixed point: dynamic in the operand, declared dynamic, or made dynamic by the body.
 A conditional's branches may give different sizes; a dimension on which they disagree is read
 off the computed result, and so is a size that a callee computes inside itself. Semantics: XLA
@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from .rules import elementwise, rule
-from .sizes import ResultSize, Sym, bound_of, unify
+from .sizes import Sym, bound_of, deps, result_dim, unify
 
 CONDITION, BODY = 0, 1  # call-site indices of a while's computations (the lowering uses them)
 
@@ -32,8 +32,8 @@ def exported(inst, comp, tree, path=()):
     out = []
     for d, dim in enumerate(tree):
         expr = dim.root().expr if isinstance(dim, Sym) else None
-        if expr is not None and any(id(dep) in inside for dep in expr.deps()):
-            dim = Sym(bound_of(dim), ResultSize(inst, path, d))
+        if expr is not None and any(id(dep) in inside for dep in deps(expr)):
+            dim = result_dim(inst, path, d, bound_of(dim))
         out.append(dim)
     return tuple(out)
 
@@ -65,14 +65,14 @@ def _merge(a, b):
 
 
 def _read_off(inst, mask, bounds, static_like=None, path=()):
-    """A tree whose masked dims are read off `inst`'s value (ResultSize) at run time;
+    """A tree whose masked dims are read off `inst`'s value (sizes.result_dim) at run time;
     `static_like` marks those XLA holds static (Sym.static_like)."""
     if isinstance(mask, list):
         like = static_like or [None] * len(mask)
         return [_read_off(inst, m, b, s, path + (i,))
                 for i, (m, b, s) in enumerate(zip(mask, bounds, like))]
     like = static_like or (False,) * len(mask)
-    return tuple(Sym(bound_of(b), ResultSize(inst, path, d), s) if m else b
+    return tuple(result_dim(inst, path, d, bound_of(b), s) if m else b
                  for d, (m, b, s) in enumerate(zip(mask, bounds, like)))
 
 
@@ -148,7 +148,7 @@ def _join_branches(inst, trees, path=()):
             out.append(dims[0])
         else:
             bound = max(bound_of(x) for x in dims)
-            out.append(Sym(bound, ResultSize(inst, path, d)))
+            out.append(result_dim(inst, path, d, bound))
     return tuple(out)
 
 

@@ -19,7 +19,8 @@ from ..hlo.types import bit_width
 from ..hlo.verify_shapes import storage_bits
 from .index_dims import check_gather, check_scatter
 from .rules import _reshape_groups, elementwise, rule
-from .sizes import Sym, ValueSize, bound_of, dim_text, unify
+from .sizes import Sym, bound_of, dim_text, unify
+from .values import value_dim
 
 
 @rule(Opcode.REVERSE)
@@ -88,7 +89,7 @@ def _dynamic_reshape(ctx, inst, operands):
     if shape.is_tuple or len(sizes) != shape.rank or any(s != () for s in sizes):
         raise ctx.error(f"dynamic-reshape needs one scalar size per result dimension "
                         f"({shape.rank}), got {len(sizes)} operand(s)")
-    return tuple(Sym(bound, ValueSize(inst.operands[d + 1], bound, inst, d))
+    return tuple(value_dim(ctx.info, inst.operands[d + 1], bound, inst, d)
                  if shape.dynamic[d] else bound for d, bound in enumerate(shape.dims))
 
 

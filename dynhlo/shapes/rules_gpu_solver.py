@@ -45,7 +45,7 @@ from ..errors import UnsupportedError
 from ..hlo import attrs
 from .rules import default_rule
 from .rules_misc import CUSTOM_CALL_RULES
-from .sizes import Formula, Sym, bound_of
+from .sizes import Sym, bound_of
 from .square import square
 
 PREFIXES = ("cusolver", "hipsolver")
@@ -218,9 +218,9 @@ def _pivots_rule(ctx, inst, operands):
 def _rows_of_lu(k):
     """m where the pivots' count k is an LU's min(m, n) (the getrf rule's formula, carried
     through elementwise ops on the pivots), else None: the permutation has m entries."""
-    expr = k.root().expr if isinstance(k, Sym) else None
-    if isinstance(expr, Formula) and expr.fn is min and len(expr.args) == 2:
-        return expr.args[0]
+    made = k.root().made if isinstance(k, Sym) else None
+    if made is not None and made[0] == "min" and len(made[1]) == 2:
+        return made[1][0]
     return None
 
 

@@ -29,7 +29,8 @@ from __future__ import annotations
 from ..errors import UnsupportedError
 from ..hlo import attrs
 from .rules_misc import CUSTOM_CALL_RULES
-from .sizes import bound_of, dim_text, formula, unify
+from . import algebra
+from .sizes import bound_of, derive, unify
 from .square import square
 
 SCHUR_TARGETS = tuple(f"lapack_{k}gees_ffi" for k in "sdcz")
@@ -93,7 +94,8 @@ def _char(ctx, inst, name: str, allowed: str) -> str:
 
 def _less_one(n):
     """n-1 (0 for an empty matrix): the count of reflectors of an n x n reduction."""
-    return formula(lambda k: max(k - 1, 0), (n,), f"{dim_text(n)}-1", max(bound_of(n) - 1, 0))
+    return derive(lambda k: algebra.maximum(algebra.sub(k, algebra.ONE), algebra.ZERO), (n,),
+                  max(bound_of(n) - 1, 0))
 
 
 def _schur_rule(ctx, inst, operands):

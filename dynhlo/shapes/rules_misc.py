@@ -19,7 +19,8 @@ from ..hlo.opcodes import Opcode
 from ..hlo.shape import AnyShape
 from .lapack_calls import check_operands, check_result_types
 from .rules import RULES, default_rule, elementwise, rule
-from .sizes import Sym, bound_of, dim_text, formula, unify
+from . import algebra
+from .sizes import Sym, bound_of, derive, dim_text, unify
 from .square import one_kind, square
 from .trees import declared_tree
 
@@ -240,8 +241,7 @@ def _matrix(ctx, operand):
 
 
 def _min_dim(m, n):
-    return formula(min, (m, n), f"min({dim_text(m)},{dim_text(n)})",
-                   min(bound_of(m), bound_of(n)))
+    return derive(algebra.minimum, (m, n), min(bound_of(m), bound_of(n)), key="min")
 
 
 @_lapack("sdcz", "potrf")

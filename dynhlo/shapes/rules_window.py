@@ -1,8 +1,8 @@
 """Shape rules for windows, sorting, linear algebra, convolution and FFT.
 
 Opcodes: reduce-window, select-and-scatter, sort, topk, convolution, cholesky,
-triangular-solve, fft. A windowed dimension's size is a Formula of its operand's size
-(XLA's window arithmetic, see `window_output_size`), so a dynamic input gives an output that
+triangular-solve, fft. A windowed dimension's size is an expression of its operand's size
+(XLA's window arithmetic, `window_output_expr`), so a dynamic input gives an output that
 follows the actual size. The window geometry (dynhlo/shapes/windows.py) is shared with the
 backends' lowerings, so shape and value agree on one formula. Semantics: XLA operation
 semantics (ReduceWindow, SelectAndScatter, Sort, TopK, Conv, Cholesky, TriangularSolve, Fft)
@@ -16,15 +16,16 @@ from ..hlo import attrs, patterns
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
 from .rules import elementwise, rule, single_dimension
-from .sizes import Sym, bound_of, dim_text, formula, unify
+from . import algebra
+from .sizes import Sym, bound_of, derive, dim_text, unify
 from .square import one_kind, square
-from .windows import ConvLabels, WindowDim, conv_labels, window_dims, window_output_size
+from .windows import (ConvLabels, WindowDim, conv_labels, window_dims, window_output_expr,
+                      window_output_size)
 
 
 def _windowed(dim, w: WindowDim, declared: int):
-    text = f"window({dim_text(dim)})"
     bound = window_output_size(bound_of(dim), w) if bound_of(dim) != UNBOUNDED else declared
-    return formula(lambda n: window_output_size(n, w), (dim,), text, bound, key=("window", w))
+    return derive(lambda n: window_output_expr(n, w), (dim,), bound, key=("window", w))
 
 
 @rule(Opcode.REDUCE_WINDOW)
@@ -145,10 +146,9 @@ def _convolution(ctx, inst, operands):
     declared = inst.shape.dims
     out: list = [0] * len(lhs)
     batch = lhs[labels.lhs_batch]
-    out[labels.out_batch] = formula(lambda n: n // batch_groups, (batch,),
-                                    f"{dim_text(batch)}/{batch_groups}",
-                                    bound_of(batch) // batch_groups
-                                    if bound_of(batch) != UNBOUNDED else UNBOUNDED)
+    out[labels.out_batch] = derive(lambda n: algebra.floordiv(n, batch_groups), (batch,),
+                                   bound_of(batch) // batch_groups
+                                   if bound_of(batch) != UNBOUNDED else UNBOUNDED)
     out[labels.out_feature] = rhs[labels.rhs_out]
     for k, w in enumerate(wins):
         x, kernel = lhs[labels.lhs_spatial[k]], rhs[labels.rhs_spatial[k]]
@@ -156,9 +156,9 @@ def _convolution(ctx, inst, operands):
             out[labels.out_spatial[k]] = _windowed(x, _with_size(w, kernel),
                                                    declared[labels.out_spatial[k]])
         else:
-            out[labels.out_spatial[k]] = formula(
-                lambda n, s, w=w: window_output_size(n, w, s), (x, kernel),
-                f"conv({dim_text(x)},{dim_text(kernel)})", declared[labels.out_spatial[k]])
+            out[labels.out_spatial[k]] = derive(
+                lambda n, s, w=w: window_output_expr(n, w, s), (x, kernel),
+                declared[labels.out_spatial[k]])
     return tuple(out)
 
 
@@ -247,8 +247,9 @@ def _fft(ctx, inst, operands):
                             f"size {n}, got {dim_text(dim)}")
     if kind == "RFFT":
         # An empty transform is empty (n // 2 + 1 would invent one bin).
-        inner[-1] = formula(lambda n: n // 2 + 1 if n else 0, (inner[-1],),
-                            f"{dim_text(inner[-1])}/2+1", lengths[-1] // 2 + 1)
+        inner[-1] = derive(lambda n: algebra.minimum(n, algebra.add(algebra.floordiv(n, 2),
+                                                                    algebra.ONE)),
+                           (inner[-1],), lengths[-1] // 2 + 1)
     elif kind == "IRFFT":
         inner[-1] = lengths[-1]
     return tuple(x[:-rank]) + tuple(inner)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..errors import HloVerifyError
 from ..hlo.ir import Instruction
 from .trees import ComputationInfo, DimsTree
-from .sizes import Sym
+from .sizes import Sym, deps
 
 
 def schedule(info: ComputationInfo) -> list[Instruction]:
@@ -17,11 +17,12 @@ def schedule(info: ComputationInfo) -> list[Instruction]:
     comp = info.computation
     members = set(comp.instructions)
     extra: dict[Instruction, list[Instruction]] = {}
+    memo: dict = {}
     for inst in comp.instructions:
-        deps = [dep for dim in leaf_dims(info.dims.get(inst, ()))
-                for dep in sym_deps(dim) if dep in members and dep is not inst]
-        if deps:
-            extra[inst] = deps
+        needs = [dep for dim in leaf_dims(info.dims.get(inst, ()))
+                 for dep in sym_deps(dim, memo) if dep in members and dep is not inst]
+        if needs:
+            extra[inst] = needs
     if not extra:
         return comp.post_order()
     order, state = [], {}
@@ -61,8 +62,9 @@ def leaf_dims(tree: DimsTree):
         yield from tree
 
 
-def sym_deps(dim) -> list:
-    """The instructions a dynamic dimension's size is read from (none for an int)."""
-    if isinstance(dim, Sym) and dim.root().expr is not None:
-        return dim.root().expr.deps()
+def sym_deps(dim, memo: dict | None = None) -> list:
+    """The instructions a dynamic dimension's size is read from (none for an int);
+    `memo` shares the work across the dimensions of one computation."""
+    if isinstance(dim, Sym):
+        return deps(dim.root().expr, memo)
     return []

@@ -1,10 +1,13 @@
 """Symbolic dimension sizes: what dynamic dimension inference computes.
 
-A dimension is an `int` (static) or a `Sym`: a bounded run-time size. Syms that must be equal
-(two operands of one elementwise op) are merged with union-find; the representative carries
-the `SizeExpr` that computes the size at run time from the arguments' shapes and, for
-data-dependent sizes, from values computed by the program (set-dimension-size operands,
-results of loops). A Sym with no expression has nothing that sets its size: it is the bound.
+A dimension is an `int` (static) or a `Sym`: a bounded run-time size. A Sym's size is an
+expression of the size algebra (dynhlo.shapes.algebra: canonical and interned, so two
+dimensions are one size exactly when their expressions are one object, `size_key`). Its
+sources are the entry arguments' dimensions, values the program computes (set-dimension-size
+operands that are not functions of sizes) and results read off once computed (loops, sorts,
+ops without a rule). A Sym with no expression has nothing that sets its size (a broadcast of
+a constant): it takes the size of the first sized dimension it meets (union-find, `unify`)
+and until then runs at its bound.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import math
 from typing import Callable, Iterable, Union
 
 from ..errors import DynamicSizeError
+from . import algebra, algebra_eval
+from .algebra import Size
 
 _ids = itertools.count()
 
@@ -21,9 +26,10 @@ _ids = itertools.count()
 class Sym:
     """A run-time size `0 <= size <= bound` (bound -1: unbounded)."""
 
-    __slots__ = ("parent", "expr", "bound", "id", "met", "shared", "static_like")
+    __slots__ = ("parent", "expr", "bound", "id", "met", "shared", "static_like", "made")
 
-    def __init__(self, bound: int, expr: "SizeExpr | None" = None, static_like: bool = False):
+    def __init__(self, bound: int, expr: Size | None = None, static_like: bool = False,
+                 made: tuple | None = None):
         self.parent: Sym | None = None
         self.expr = expr
         self.bound = bound
@@ -33,6 +39,9 @@ class Sym:
         # XLA would hold it static (a loop-carried broadcast of a constant, read off the loop
         # state): `meet` does not apply XLA's broadcast-or-smaller rule to it
         self.static_like = static_like
+        # (key, dims) of a size a keyed rule made from other dims (the window of x): two
+        # with one key are equal for equal dims, which lets a size flow back (_pull_size)
+        self.made = made
 
     def root(self) -> "Sym":
         node = self
@@ -43,22 +52,145 @@ class Sym:
         return node
 
     def __repr__(self) -> str:
-        root = self.root()
-        return str(root.expr) if root.expr is not None else f"<={root.bound}"
+        return dim_text(self)
 
 
 Dim = Union[int, Sym]
 
 
 def bound_of(dim: Dim) -> int:
+    """The bound of a dimension (its size if static; -1: unbounded)."""
     return dim.root().bound if isinstance(dim, Sym) else dim
 
 
+def size_key(dim: Dim):
+    """What two dimensions of one size share: the int of a static one, the expression of a
+    sized one, the root Sym of one nothing has sized yet. Compare keys with `is` or use
+    them as dict keys: equal sizes are one object."""
+    while isinstance(dim, Sym):
+        root = dim.root()
+        if root.expr is None:
+            return root
+        atom = algebra.atom_of(root.expr)
+        if atom is None or atom.op != "sym":
+            return root.expr
+        dim = atom.args[0]
+    return dim
+
+
+def same_size(a: Dim, b: Dim) -> bool:
+    """True when two dims are one size (one parameter's dimension reached along two paths,
+    one size written two ways): whatever XLA's elementwise rule would do with two."""
+    if isinstance(a, int) or isinstance(b, int):
+        return a == b
+    return size_key(a) is size_key(b)
+
+
+# --- building sizes -------------------------------------------------------------------------
+
+def size_of(dim: Dim) -> Size:
+    """The expression of a dimension's size (a free Sym's stands for whatever sizes it)."""
+    if isinstance(dim, int):
+        return algebra.const(dim)
+    root = dim.root()
+    if root.expr is not None:
+        return root.expr
+    return algebra.source("sym", (root,), 0, algebra.INF)
+
+
+def derive(build: Callable[..., Size], dims: tuple, bound: int, key=None) -> Dim:
+    """The dim `build(*sizes of dims)`: an int when all are static, else a Sym of `bound`
+    (the dim itself when that is what `build` gives). `key` names a rule for _pull_size."""
+    size = build(*(size_of(d) for d in dims))
+    if all(isinstance(d, int) for d in dims):
+        return size.value
+    atom = algebra.atom_of(size)
+    if atom is not None and atom.op == "sym" and atom.args[0].root().bound == bound:
+        return atom.args[0].root()
+    return Sym(bound, size, made=(key, tuple(dims)) if key is not None else None)
+
+
+def product(dims: Iterable[Dim]) -> Dim:
+    """The dim holding as many elements as `dims` together (a reshape's merged dims)."""
+    dims = list(dims)
+    static = math.prod(d for d in dims if isinstance(d, int))
+    dynamic = tuple(d for d in dims if isinstance(d, Sym))
+    if not dynamic:
+        return static
+    bounds = [bound_of(d) for d in dynamic]
+    bound = -1 if -1 in bounds else static * math.prod(bounds)  # `?` times anything is `?`
+
+    def build(*sizes):
+        out = algebra.const(static)
+        for size in sizes:
+            out = algebra.mul(out, size)
+        return out
+    return derive(build, dynamic, bound)
+
+
+def _hi(bound: int):
+    return algebra.INF if bound < 0 else bound
+
+
+def param_dim(param, dim: int, bound: int) -> Sym:
+    """Dimension `dim` of the entry argument of parameter instruction `param`, at most
+    `bound`. (The instruction, not its number, identifies it: sizes of two modules are never
+    one object, so what an error names is in the module that raises it.)"""
+    return Sym(bound, algebra.source("param", (param.parameter_number, dim, bound, param),
+                                     0, _hi(bound)))
+
+
+def value_size(inst, bound: int, user, dim: int) -> Size:
+    """The run-time value of scalar `inst` as the size of dimension `dim` of `user`,
+    checked to be in [0, bound] when read (a set-dimension-size's size from data)."""
+    return algebra.source("value", (inst, bound), 0, _hi(bound), note=(user, dim))
+
+
+def result_dim(inst, path: tuple, dim: int, bound: int, static_like: bool = False) -> Sym:
+    """Dimension `dim` of `inst`'s computed result (element `path` of a tuple), read off
+    once computed (loops, sorts, ops without a rule)."""
+    return Sym(bound, algebra.source("result", (inst, path, dim, bound), 0, _hi(bound)),
+               static_like)
+
+
+def deps(size: Size | None, memo: dict | None = None) -> list:
+    """Instructions whose values must be computed before `size` is known (values read,
+    results read off); `memo` shares the work across calls."""
+    if size is None or not (size.reads or size.syms):
+        return []
+    if memo is not None and size in memo:
+        return memo[size]
+    out, stack, seen = [], [size], {size}
+    while stack:
+        node = stack.pop()
+        if node.op in ("value", "result", "scalar"):
+            out.append(node.args[0])
+            continue
+        children = algebra_eval.inputs(node)
+        if node.op == "sym":
+            root = node.args[0].root()
+            children = [root.expr] if root.expr is not None else []
+        for child in children:
+            if child not in seen and (child.reads or child.syms):
+                seen.add(child)
+                stack.append(child)
+    out = list(dict.fromkeys(out))
+    if memo is not None:
+        memo[size] = out
+    return out
+
+
+# --- where dimensions meet ------------------------------------------------------------------
+
 def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
-    """The dimension two elementwise operands share, or None when they cannot match.
+    """The dimension two operands share where their sizes must be one, or None when they
+    cannot match.
 
     A static dimension meeting a dynamic one of the same bound takes the dynamic size (XLA:
-    the static operand's values past the actual size are never read).
+    the static operand's values past the actual size are never read). One size of two
+    bounds (a `?` whose bound inference derived) is one dimension. Two sizes that are not
+    one expression are made one: the values computed at the other are checked against it
+    at run time (XLA's kRuntime shape check: the backends' check_sizes), naming `where`.
     """
     if isinstance(a, int) and isinstance(b, int):
         return a if a == b else None
@@ -69,8 +201,10 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     ra, rb = a.root(), b.root()
     if ra is rb:
         return ra
+    if ra.expr is not None and ra.expr is rb.expr:   # one size: the wider bound holds it
+        return ra if ra.bound == -1 or (rb.bound != -1 and ra.bound >= rb.bound) else rb
     if ra.bound != rb.bound and -1 not in (ra.bound, rb.bound):
-        return None
+        return None   # XLA's verifier: operands of two bounds are not one shape
     if _pull_size(ra, rb, where):
         return rb
     if ra.shared or rb.shared:  # runs at its bound: takes no size, gives none
@@ -84,13 +218,13 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
             # as XLA computes it, instead of tying the two sizes together.
             free.parent, free.shared = None, True
             return other.root()
-    if ra.expr is None or (rb.expr is not None and ra.expr.deps() and not rb.expr.deps()):
+    if ra.expr is None or (rb.expr is not None and deps(ra.expr) and not deps(rb.expr)):
         # Keep the size that needs no computed value (a parameter's): reading it never waits
         # on the other instruction, so a loop result meeting its own input is no cycle.
         ra, rb = rb, ra
     if _refers_to(ra, rb):
-        # `reshape(reshape(x))` meeting x: the formula (x.0*3)//3 must not become the size
-        # of x.0 itself, or computing it would need itself. The size it refers to stays.
+        # `reshape(reshape(x))` meeting x: a size computed from x.0 must not become the
+        # size of x.0 itself, or computing it would need itself. The size it refers to stays.
         ra, rb = rb, ra
     if where is not None and rb.expr is not None and ra.met is None:
         ra.met = where  # two sizes of their own are made one here: errors name the place
@@ -104,8 +238,8 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     XLA (DynamicDimensionInference::HandleElementwiseNary, shape check off by default): two
     different dynamic sizes do not have to agree; at run time a size of 1 broadcasts to the
     other (dynamic_padder.cc RewriteDynamicBinaryOp) and otherwise the result takes the
-    smaller size. Sizes with nothing of their own (a broadcast constant), a static dimension
-    and the same size met twice go through `unify` (one size; no run-time formula).
+    smaller size (algebra.meet). Sizes with nothing of their own (a broadcast constant), a
+    static dimension and one size met twice go through `unify`.
     """
     like = [isinstance(d, Sym) and d.root().static_like for d in (a, b)]
     if any(like):
@@ -129,21 +263,28 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         if ra is not rb and ra.bound == rb.bound and ra.expr is not None and \
                 rb.expr is not None and not (ra.shared or rb.shared
                                              or _bound_sizeless(a) or _bound_sizeless(b)):
-            return Sym(ra.bound, MeetSize(a, b, where))
+            return Sym(ra.bound, algebra.meet(ra.expr, rb.expr, where))
     return unify(a, b, where)
 
 
+def is_meet(dim: Dim) -> bool:
+    """True for the size where two different sizes meet elementwise (algebra.meet)."""
+    key = size_key(dim)
+    atom = algebra.atom_of(key) if isinstance(key, Size) else None
+    return atom is not None and atom.op == "meet"
+
+
 def _pull_size(ra: Sym, rb: Sym, where) -> bool:
-    """f(sizeless) meeting f(sized), one keyed formula f (a reduce-window of ones_like(x)
+    """f(sizeless) meeting f(sized), one keyed rule f (a reduce-window of ones_like(x)
     meeting the one of x: average pooling): the sizeless arguments take the sized ones'
     sizes, as a broadcast takes the size of what it meets, and the two sizes become one."""
-    fa, fb = ra.expr, rb.expr
-    if ra is rb or not (isinstance(fa, Formula) and isinstance(fb, Formula)) or \
-            fa.key is None or fa.key != fb.key or len(fa.args) != len(fb.args):
+    fa, fb = ra.made, rb.made
+    if ra is rb or fa is None or fb is None or fa[0] != fb[0] or len(fa[1]) != len(fb[1]):
         return False
     for free, sized, free_root, sized_root in ((fa, fb, ra, rb), (fb, fa, rb, ra)):
-        pairs = list(zip(free.args, sized.args))
-        if all(_free(x) or x == y for x, y in pairs) and any(_free(x) for x, _ in pairs):
+        pairs = list(zip(free[1], sized[1]))
+        if all(_free(x) or same_size(x, y) for x, y in pairs) and \
+                any(_free(x) for x, _ in pairs):
             for x, y in pairs:
                 if isinstance(x, Sym):
                     unify(x, y, where)
@@ -157,44 +298,9 @@ def _free(dim: Dim) -> bool:
     return isinstance(dim, Sym) and dim.root().expr is None and not dim.root().shared
 
 
-def same_size(a: Dim, b: Dim, depth: int = 0) -> bool:
-    """True when two dims are computed the same way (one parameter's dimension reached along
-    two paths): they are one size, whatever XLA's elementwise rule would do with two."""
-    if isinstance(a, int) or isinstance(b, int):
-        return a == b
-    ra, rb = _unwrap(a.root()), _unwrap(b.root())
-    if ra is rb:
-        return True
-    ea, eb = ra.expr, rb.expr
-    if ea is None or eb is None or type(ea) is not type(eb) or depth > 8:
-        return False
-    if isinstance(ea, ParamSize):
-        return (ea.number, ea.dim) == (eb.number, eb.dim)
-    if isinstance(ea, ResultSize):
-        return (ea.inst, ea.path, ea.dim) == (eb.inst, eb.path, eb.dim)
-    if isinstance(ea, ValueSize):
-        return ea.inst is eb.inst
-    if isinstance(ea, Formula):
-        return ea.key is not None and ea.key == eb.key and len(ea.args) == len(eb.args) and \
-            all(same_size(x, y, depth + 1) for x, y in zip(ea.args, eb.args))
-    return False
-
-
-def _unwrap(root: Sym) -> Sym:
-    """The argument of an identity formula (a reshape's n/1, written as `n`)."""
-    for _ in range(8):
-        expr = root.expr
-        if not (isinstance(expr, Formula) and len(expr.args) == 1 and
-                isinstance(expr.args[0], Sym) and expr.text == dim_text(expr.args[0])):
-            break
-        root = expr.args[0].root()
-    return root
-
-
 def broadcast_or_smaller(x: int, y: int) -> int:
     """XLA's result size for operand sizes x, y: 1 broadcasts, else the smaller."""
-    small, large = min(x, y), max(x, y)
-    return large if small == 1 else small
+    return algebra.broadcast_or_smaller(x, y)
 
 
 def _bound_sizeless(sym: Sym) -> bool:
@@ -204,21 +310,23 @@ def _bound_sizeless(sym: Sym) -> bool:
 
 def _refers_to(node: Sym, target: Sym) -> bool:
     """True when the size expression of root `node` is computed from root `target`."""
-    stack, seen = [node], set()
+    if node.expr is None or not node.expr.syms:
+        return False
+    stack, seen = [node.expr], {node.expr}
     while stack:
-        expr = stack.pop().expr
-        if not isinstance(expr, Formula):
-            continue
-        for arg in expr.args:
-            if isinstance(arg, Sym):
-                root = arg.root()
-                if root is target:
-                    return True
-                if root.id not in seen:
-                    seen.add(root.id)
-                    stack.append(root)
+        for part in algebra_eval.walk(stack.pop()):
+            if part.op != "sym":
+                continue
+            root = part.args[0].root()
+            if root is target:
+                return True
+            if root.expr is not None and root.expr.syms and root.expr not in seen:
+                seen.add(root.expr)
+                stack.append(root.expr)
     return False
 
+
+# --- run time -------------------------------------------------------------------------------
 
 class SizeEnv:
     """Evaluates sizes for one invocation of one computation.
@@ -232,11 +340,11 @@ class SizeEnv:
         self.args_shapes = args_shapes if args_shapes is not None else parent.args_shapes
         self._lookup = lookup
         self.parent = parent
-        # whether the backend runs XLA's broadcast-or-smaller rule (MeetSize); a backend that
-        # does not gets "sizes that meet in one op must agree" instead of a wrong answer
+        # whether the backend runs XLA's broadcast-or-smaller rule (algebra.meet); a backend
+        # that does not gets "sizes that meet in one op must agree" instead of a wrong answer
         self.xla_rules = xla_rules if xla_rules is not None else (
             parent.xla_rules if parent is not None else False)
-        self.memo: dict[int, int] = {}
+        self.memo: dict = {}    # Sym id -> its size, and Size -> its value
 
     def value_of(self, inst):
         env = self
@@ -256,131 +364,77 @@ class SizeEnv:
         cached = self.memo.get(root.id)
         if cached is not None:
             return cached
-        value = root.bound if root.expr is None else root.expr.evaluate(self)
+        value = root.bound if root.expr is None else self.evaluate(root.expr)
         self.memo[root.id] = value
         return value
 
     def sizes(self, dims: Iterable[Dim]) -> tuple[int, ...]:
         return tuple(self.size(d) for d in dims)
 
+    def evaluate(self, size: Size) -> int:
+        """The value of an expression at this invocation's sizes and values."""
+        cached = self.memo.get(size)
+        if cached is not None:
+            return cached
+        try:
+            return algebra_eval.evaluate(size, self._source, self.memo, self._meet)
+        except algebra_eval.SelfReference as exc:   # no rule makes one; a check, not a hang
+            raise DynamicSizeError(str(exc)) from None
 
-class SizeExpr:
-    """How a size is computed at run time. Subclasses implement evaluate/deps/__str__."""
-
-    def evaluate(self, env: SizeEnv) -> int:
-        raise NotImplementedError
-
-    def deps(self) -> list:
-        """Instructions whose values must be computed before this size is known."""
-        return []
-
-
-class ParamSize(SizeExpr):
-    """The size of dimension `dim` of the entry argument `number`."""
-
-    def __init__(self, number: int, dim: int, name: str):
-        self.number, self.dim, self.name = number, dim, name
-
-    def evaluate(self, env: SizeEnv) -> int:
-        return env.args_shapes[self.number][self.dim]
-
-    def __str__(self) -> str:
-        return f"{self.name}.{self.dim}"
-
-
-class ValueSize(SizeExpr):
-    """The value of a scalar integer instruction (set-dimension-size's size operand)."""
-
-    def __init__(self, inst, bound: int, user, dim: int):
-        self.inst, self.bound, self.user, self.dim = inst, bound, user, dim
-
-    def evaluate(self, env: SizeEnv) -> int:
-        value = int(env.value_of(self.inst))
-        if value < 0 or (self.bound >= 0 and value > self.bound):
-            raise size_out_of_range(self.user, self.dim, value, self.inst, self.bound)
+    def _source(self, node: Size):
+        op, args = node.op, node.args
+        if op == "param":
+            return self.args_shapes[args[0]][args[1]]
+        if op == "sym":
+            root = args[0].root()
+            return root.bound if root.expr is None else root.expr
+        value = self.value_of(args[0])
+        if op == "result":
+            for index in args[1]:
+                value = value[index]
+            return value.shape[args[2]]
+        value = int(value)
+        if op == "value":
+            (user, dim), bound = node.note, args[1]
+            if value < 0 or (bound >= 0 and value > bound):
+                raise size_out_of_range(user, dim, value, args[0], bound)
         return value
 
-    def deps(self) -> list:
-        return [self.inst]
-
-    def __str__(self) -> str:
-        return f"value({self.inst.name})"
-
-
-class ResultSize(SizeExpr):
-    """Read off the computed result of an instruction (loops, sorts, ops without a rule)."""
-
-    def __init__(self, inst, path: tuple[int, ...], dim: int):
-        self.inst, self.path, self.dim = inst, path, dim
-
-    def evaluate(self, env: SizeEnv) -> int:
-        value = env.value_of(self.inst)
-        for index in self.path:
-            value = value[index]
-        return value.shape[self.dim]
-
-    def deps(self) -> list:
-        return [self.inst]
-
-    def __str__(self) -> str:
-        path = "".join(f"{{{i}}}" for i in self.path)
-        return f"size({self.inst.name}{path}.{self.dim})"
-
-
-class Formula(SizeExpr):
-    """A size computed from other sizes, e.g. `n*64` for a reshape that merges dims.
-
-    `key` names the function (e.g. the window's geometry): two formulas with one key compute
-    equal sizes from equal arguments, which lets a size flow back into a sizeless argument.
-    """
-
-    def __init__(self, fn: Callable[..., int], args: tuple[Dim, ...], text: str, key=None):
-        self.fn, self.args, self.text, self.key = fn, args, text, key
-
-    def evaluate(self, env: SizeEnv) -> int:
-        return int(self.fn(*(env.size(a) for a in self.args)))
-
-    def deps(self) -> list:
-        out = []
-        for a in self.args:
-            if isinstance(a, Sym) and a.root().expr is not None:
-                out.extend(a.root().expr.deps())
-        return out
-
-    def __str__(self) -> str:
-        return self.text
-
-
-class MeetSize(Formula):
-    """The size where two different dynamic sizes meet elementwise (`meet`): XLA's
-    broadcast-or-smaller, on a backend that applies it (SizeEnv.xla_rules)."""
-
-    def __init__(self, a: Dim, b: Dim, where: str | None):
-        super().__init__(broadcast_or_smaller, (a, b), f"meet({dim_text(a)},{dim_text(b)})")
-        self.where = where
-
-    def evaluate(self, env: SizeEnv) -> int:
-        x, y = env.size(self.args[0]), env.size(self.args[1])
-        if x != y and not env.xla_rules:
-            place = f"instruction '{self.where}': " if self.where else ""
+    def _meet(self, node: Size, x: int, y: int) -> None:
+        if x != y and not self.xla_rules:
+            place = f"instruction '{node.note}': " if node.note else ""
             raise DynamicSizeError(
                 f"{place}an operand of run-time size {y} meets one of run-time size {x}; sizes "
                 "that meet in one op must agree on this backend (XLA's broadcast-a-1-or-take-"
                 "the-smaller rule runs on the cpu backend)")
-        return broadcast_or_smaller(x, y)
-
-
-def formula(fn: Callable[..., int], args: tuple[Dim, ...], text: str, bound: int,
-            key=None) -> Dim:
-    """A Dim from other dims: an int when all are static, else a Sym with a Formula."""
-    if all(isinstance(a, int) for a in args):
-        return int(fn(*args))
-    return Sym(bound, Formula(fn, args, text, key))
 
 
 def dim_text(dim: Dim) -> str:
-    return str(dim) if isinstance(dim, int) else repr(dim)
+    """A dimension as text: its size (cut at algebra.BUDGET characters) or `<=bound`."""
+    if isinstance(dim, int):
+        return str(dim)
+    root = dim.root()
+    if root.expr is None:
+        return f"<={root.bound}"
+    return algebra.text(root.expr, name=_source_text)
 
+
+def _source_text(node: Size):
+    op, args = node.op, node.args
+    if op == "param":
+        return f"{args[3].name}.{args[1]}"
+    if op == "value":
+        return f"value({args[0].name})"
+    if op == "result":
+        path = "".join(f"{{{i}}}" for i in args[1])
+        return f"size({args[0].name}{path}.{args[2]})"
+    if op == "sym":
+        root = args[0].root()
+        return f"<={root.bound}" if root.expr is None else root.expr
+    return args[0].name   # a value the program computes ("scalar")
+
+
+# --- errors every backend raises ------------------------------------------------------------
 
 def size_mismatch(name: str, d: int, actual: int, dim: Dim, expected: int) -> DynamicSizeError:
     """The error every backend raises when dimension `d` of instruction `name`'s value has
@@ -424,18 +478,6 @@ def gather_past_size(name: str, d: int, first: int, size: int, actual: int,
         f"instruction '{name}': gather reads rows {first}..{first + size - 1} of operand "
         f"dimension {d}, which has actual size {actual} (bound {bound}): XLA's answer would "
         "read uninitialised padding")
-
-
-def product(dims: Iterable[Dim]) -> Dim:
-    dims = list(dims)
-    static = math.prod(d for d in dims if isinstance(d, int))
-    dynamic = [d for d in dims if isinstance(d, Sym)]
-    if not dynamic:
-        return static
-    bounds = [bound_of(d) for d in dynamic]
-    bound = -1 if -1 in bounds else static * math.prod(bounds)  # `?` times anything is `?`
-    text = "*".join([dim_text(d) for d in dynamic] + ([str(static)] if static != 1 else []))
-    return Sym(bound, Formula(lambda *xs: math.prod(xs) * static, tuple(dynamic), text))
 
 
 def sizes_from_operands(inst, shape, sizes: dict) -> tuple[int, ...]:

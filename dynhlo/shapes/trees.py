@@ -13,7 +13,7 @@ import numpy as np
 
 from ..hlo.ir import Computation, Instruction
 from ..hlo.shape import AnyShape
-from .sizes import ResultSize, SizeEnv, Sym, dim_text, size_mismatch
+from .sizes import SizeEnv, dim_text, result_dim, size_mismatch
 
 DimsTree = tuple | list
 
@@ -25,6 +25,8 @@ class ComputationInfo:
     computation: Computation
     dims: dict[Instruction, DimsTree] = field(default_factory=dict)
     calls: dict[tuple[Instruction, int], "ComputationInfo"] = field(default_factory=dict)
+    # integer values followed as size expressions (dynhlo.shapes.values), by instruction
+    values: dict[Instruction, list | None] = field(default_factory=dict)
 
     def callee(self, inst: Instruction, index: int = 0) -> "ComputationInfo":
         return self.calls[(inst, index)]
@@ -43,7 +45,7 @@ def declared_tree(shape: AnyShape, make_dynamic) -> DimsTree:
 def observed_tree(inst: Instruction, shape: AnyShape | None = None) -> DimsTree:
     """Dims read off the instruction's computed result where the shape says `<=` or `?`."""
     return declared_tree(shape or inst.shape,
-                         lambda path, d, bound: Sym(bound, ResultSize(inst, path, d)))
+                         lambda path, d, bound: result_dim(inst, path, d, bound))
 
 
 def tree_text(tree: DimsTree) -> str:

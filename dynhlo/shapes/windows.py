@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ..errors import DynamicSizeError, HloVerifyError
 from ..hlo import attrs
+from . import algebra
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,21 @@ def window_output_size(n: int, w: WindowDim, size: int | None = None) -> int:
     if padded < extent:
         return 0
     return (padded - extent) // w.stride + 1
+
+
+def window_output_expr(n: algebra.Size, w: WindowDim,
+                       size: algebra.Size | None = None) -> algebra.Size:
+    """`window_output_size` in the size algebra, for a run-time `n` (and kernel `size`):
+    max(0, (max(0, (n-1)*base_dilation + 1) + lo + hi - extent) // stride + 1), which for
+    a VALID window is JAX's `(n - k) // s + 1` (algebra normalises both to one expression)."""
+    one = algebra.ONE
+    dilated = algebra.maximum(algebra.ZERO, algebra.add(
+        algebra.scale(algebra.sub(n, one), w.base_dilation), one))
+    size = algebra.const(w.size) if size is None else size
+    extent = algebra.maximum(algebra.ZERO, algebra.add(
+        algebra.scale(algebra.sub(size, one), w.window_dilation), one))
+    span = algebra.sub(algebra.add(dilated, algebra.const(w.lo + w.hi)), extent)
+    return algebra.maximum(algebra.ZERO, algebra.add(algebra.floordiv(span, w.stride), one))
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,7 @@ from dataclasses import dataclass, field
 
 from ....hlo.opcodes import Opcode
 from ....shapes.schedule import leaf_dims, sym_deps
-from ....shapes.sizes import Sym
-from ..kernels.group import canonical_dim
+from ....shapes.sizes import Sym, size_key
 from ..precision import HIGHEST
 from .plan import GraphProgram, GraphRefusal, Builder, getters, finish
 
@@ -75,7 +74,7 @@ class Segmented:
 def split(plan, min_launches: int, precision: str = HIGHEST) -> Segmented:
     """The segments and host steps of an entry plan (see module doc); the segments'
     products as the `precision` option says."""
-    known: dict = {}    # canonical Sym -> (instruction, dimension) made before
+    known: dict = {}    # size_key -> (instruction, dimension) made before
     items = _partition(plan, known)
     later = _read_later(plan, items)
     out: list = []
@@ -151,8 +150,8 @@ def _trial(plan, known: dict):
     order: dict = {}   # instruction -> its number in this trial's getters
 
     def getter(dim):
-        dim = canonical_dim(dim)
-        if not isinstance(dim, Sym):
+        dim = size_key(dim)
+        if isinstance(dim, int):
             return dim
         where = known.get(dim)
         if where is None:
@@ -185,9 +184,8 @@ def _register(known: dict, info, inst) -> None:
     if inst.shape.is_tuple or not isinstance(dims, tuple):
         return
     for d, dim in enumerate(dims):
-        dim = canonical_dim(dim)
         if isinstance(dim, Sym):
-            known.setdefault(dim, (inst, d))
+            known.setdefault(size_key(dim), (inst, d))
 
 
 def _reads(plan, inst, kind: str) -> set:
@@ -236,15 +234,15 @@ def _segment(plan, steps: list, known: dict, later: set, precision: str) -> Segm
                                 if i not in made))
     exports = [inst for inst, _ in steps if inst in later]
     prog = GraphProgram(len(inputs))
-    own: dict = {}        # canonical Sym -> getter from an input's own shape
+    own: dict = {}        # size_key -> getter from an input's own shape
     for k, inst in enumerate(inputs):
         for d, dim in enumerate(info.dims[inst]):
-            own.setdefault(canonical_dim(dim), (k, d))
+            own.setdefault(size_key(dim), (k, d))
     sources: list = []
 
     def getter(dim):
-        dim = canonical_dim(dim)
-        if not isinstance(dim, Sym):
+        dim = size_key(dim)
+        if isinstance(dim, int):
             return dim
         if dim in own:
             return own[dim]

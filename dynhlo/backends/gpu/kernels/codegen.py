@@ -27,7 +27,7 @@ from typing import Callable
 from ....hlo import attrs
 from ....hlo.ir import Instruction
 from ....hlo.opcodes import Opcode
-from ....shapes.sizes import MeetSize, Sym, bound_of
+from ....shapes.sizes import bound_of, is_meet, size_key
 from . import reductions as lw
 from .group import FusionError, Group, Kernel, canonical_dim, dims_equal
 from .types import cast, triton_type
@@ -100,7 +100,7 @@ class KernelWriter:
         self.op_index: dict = {}
         self.deps: dict[str, frozenset] = {}
         self.counter = 0
-        self.sizes: dict[int, tuple[str, Sym]] = {}
+        self.sizes: dict = {}   # size_key -> (argument name, a Sym of that size)
         self.inputs = {inst: f"in{k}" for k, inst in enumerate(group.inputs)}
         self.acc: dict[Instruction, tuple[tuple[str, ...], str]] = {}
         self.masks = {"x": "xmask", "r": "rmask", "c": "cmask"}
@@ -124,9 +124,10 @@ class KernelWriter:
         root = canonical_dim(dim)
         if isinstance(root, int):
             return str(root)
-        entry = self.sizes.get(root.id)
+        key = size_key(root)
+        entry = self.sizes.get(key)
         if entry is None:
-            entry = self.sizes[root.id] = (f"s{len(self.sizes)}", root)
+            entry = self.sizes[key] = (f"s{len(self.sizes)}", root)
         return entry[0]
 
     def let(self, expr: str) -> str:
@@ -198,7 +199,7 @@ class KernelWriter:
     def operand_index(self, inst: Instruction, op: Instruction, idx: tuple) -> tuple:
         """Where a same-index emitter reads operand `op` of `inst` at the result's `idx`:
         the same index (rank 0: the empty one), except where operands of different dynamic
-        sizes meet (sizes.MeetSize, XLA's elementwise rule): the result has the smaller
+        sizes meet (sizes.is_meet, XLA's elementwise rule): the result has the smaller
         size, so the index is in range, but an operand of size 1 broadcasts (index 0)."""
         if op.shape.rank != len(idx):
             return ()
@@ -207,9 +208,7 @@ class KernelWriter:
         if out is None:
             out = list(idx)
             for d, (dim, odim) in enumerate(zip(self.dims(inst), self.dims(op))):
-                root = canonical_dim(dim)
-                if idx[d] != "0" and isinstance(root, Sym) and \
-                        isinstance(root.expr, MeetSize) and not dims_equal(dim, odim):
+                if idx[d] != "0" and is_meet(dim) and not dims_equal(dim, odim):
                     out[d] = self.let(f"tl.where({self.size(odim)} == 1, 0, {idx[d]})")
             out = self.op_index[key] = tuple(out)
         return out

@@ -2,7 +2,8 @@
 
 A Group is planned (plan/fusion.py); a Kernel is its generated source and launch facts
 (codegen.py). `canonical_dim`/`dims_equal` say when two dimensions are the same size
-argument. No torch, no triton: this is data.
+(argument): one expression of the size algebra (shapes.sizes.size_key). No torch, no
+triton: this is data.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ....hlo.ir import Instruction
-from ....shapes.sizes import Formula, Sym, dim_text
+from ....shapes.sizes import Sym, same_size
 
 
 class FusionError(Exception):
@@ -63,27 +64,14 @@ class Kernel:
 
 
 def canonical_dim(dim):
-    """The Sym a dimension's size is read from, seeing through identity formulas.
-
-    Inference gives `reshape f32[<=n,1] -> f32[<=n]` a new Sym whose formula is the old
-    one's size; both must be the same size argument and compare equal here.
-    """
-    while isinstance(dim, Sym):
-        root = dim.root()
-        expr = root.expr
-        if isinstance(expr, Formula) and len(expr.args) == 1 and \
-                expr.text == dim_text(expr.args[0]):
-            dim = expr.args[0]
-            continue
-        return root
-    return dim
+    """The int of a static dimension, the root Sym of a dynamic one (evaluate sizes with
+    it; key them by shapes.sizes.size_key: two Syms of one size share that)."""
+    return dim.root() if isinstance(dim, Sym) else dim
 
 
 def dims_equal(a, b) -> bool:
-    a, b = canonical_dim(a), canonical_dim(b)
-    if isinstance(a, Sym) or isinstance(b, Sym):
-        return a is b
-    return a == b
+    """Whether two dimensions are one size (`reshape f32[<=n,1] -> f32[<=n]` keeps n)."""
+    return same_size(a, b)
 
 
 def compile_options(kernel) -> dict:

@@ -20,8 +20,8 @@ import math
 import torch
 
 from ....errors import DynamicSizeError
-from ....shapes.sizes import ParamSize, Sym, size_mismatch
-from ..kernels.group import canonical_dim
+from ....shapes import algebra
+from ....shapes.sizes import Sym, size_key, size_mismatch
 from ..rules import library_for, rule_of
 from ..tensors import torch_dtype
 from .direct import raw_stream
@@ -34,12 +34,12 @@ MAX_SPECIALIZED = 1024
 
 def size_getter(dim):
     """An int, or (parameter number, dimension) to read the size from; None if neither."""
-    dim = canonical_dim(dim)
-    if isinstance(dim, int):
-        return dim
-    expr = dim.root().expr
-    if isinstance(expr, ParamSize):
-        return (expr.number, expr.dim)
+    key = size_key(dim)
+    if isinstance(key, int):
+        return key
+    atom = algebra.atom_of(key) if isinstance(key, algebra.Size) else None
+    if atom is not None and atom.op == "param":
+        return atom.args[:2]
     return None
 
 

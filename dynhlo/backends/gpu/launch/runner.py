@@ -79,7 +79,7 @@ class Runner:
 
     def run(self, plan, args: list, parent: SizeEnv | None = None, args_shapes=None):
         values: dict = {}
-        # XLA's broadcast-or-smaller rule (sizes.MeetSize) holds here too: instructions
+        # XLA's broadcast-or-smaller rule (algebra.meet) holds here too: instructions
         # where different sizes meet run as library or host steps (plan/fusion.py)
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         self.run_steps(plan, plan.steps, args, values, env)

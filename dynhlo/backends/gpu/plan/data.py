@@ -13,6 +13,7 @@ from __future__ import annotations
 from ....errors import ArtifactError, malformed_as_artifact_error
 from ....shapes.dynamic import ComputationInfo
 from ....shapes.schedule import leaf_dims
+from ....shapes.sizes import size_key
 from ..kernels.group import Group, Kernel, canonical_dim
 from .fusion import Plan
 
@@ -69,19 +70,18 @@ def _plan_from_data(data: dict, info: ComputationInfo) -> Plan:
 
 
 def _size_refs(info: ComputationInfo) -> dict:
-    """Sym id -> [instruction name, leaf dimension position] of one place it is read."""
+    """size_key -> [instruction name, leaf dimension position] of one place it is read."""
     refs: dict = {}
     for inst in info.computation.instructions:
         for pos, dim in enumerate(leaf_dims(info.dims.get(inst, ()))):
-            root = canonical_dim(dim)
-            if not isinstance(root, int):
-                refs.setdefault(root.id, [inst.name, pos])
+            if not isinstance(dim, int):
+                refs.setdefault(size_key(dim), [inst.name, pos])
     return refs
 
 
 def _dim_ref(dim, refs: dict):
     root = canonical_dim(dim)
-    return root if isinstance(root, int) else refs[root.id]
+    return root if isinstance(root, int) else refs[size_key(root)]
 
 
 def _dim_from(ref, info: ComputationInfo, inst):
