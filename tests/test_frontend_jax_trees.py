@@ -59,6 +59,17 @@ def test_an_mlp_over_a_flax_params_tree_matches_jit(mlp_exe):
         _close(got, jax.jit(mlp)(variables, x))
 
 
+def test_the_params_themselves_give_their_specs():
+    """`from_jax(model, variables, ...)` with the initialised params: arrays (NumPy or JAX)
+    are specs of their own static shape and dtype."""
+    rng = np.random.default_rng(8)
+    variables = jax.tree_util.tree_map(jnp.asarray, _variables(rng))
+    exe = from_jax(mlp, variables, "f32[b,16]", bounds={"b": 4})
+    assert [p.shape.dims for p in exe.module.entry.parameters][:2] == [(32,), (16, 32)]
+    x = rng.standard_normal((3, 16)).astype(np.float32)
+    _close(exe(variables, x), jax.jit(mlp)(variables, x))
+
+
 def test_errors_name_the_argument_path(mlp_exe):
     variables, x = _variables(np.random.default_rng(1)), np.ones((3, 16), np.float32)
     dense1 = variables["params"]["Dense_1"]

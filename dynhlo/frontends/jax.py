@@ -1,7 +1,9 @@
 """dynhlo.from_jax: a JAX function as a dynhlo executable whose sizes stay symbolic.
 
 The route: `jax.export` with `jax.export.symbolic_shape` dimension variables (the bounds become
-its constraints `n <= 64`), then dynhlo's StableHLO import (dynhlo.frontends.stablehlo). JAX
+its constraints `n <= 64`, beside the user's), then dynhlo's StableHLO import
+(dynhlo.frontends.stablehlo). Arguments and results are pytrees (jax_trees.py); the specs,
+sizes and constraints are read in jax_specs.py. JAX
 never sees a concrete size, so nothing is baked in: a mean over a dynamic axis divides by the
 actual size. JAX's shape assertions (`n >= 1`, the constraints) are checked from the argument
 shapes before each call and raise ArgumentError with JAX's message.
@@ -16,7 +18,7 @@ from ..errors import ArgumentError, UnsupportedError
 from ..runtime.buckets import next_power_of_two
 from ..runtime.executable import compile as compile_module
 from .mlir_load import INSTALL, load_module
-from .jax_specs import Sizes, parse_symbolic_shape, resolve_sizes
+from .jax_specs import Sizes, parse_symbolic_shape, resolve_sizes, size_range
 from .jax_trees import ArgumentTree, check_sizes
 from .stablehlo import check_bound, import_module
 
@@ -159,7 +161,6 @@ class JaxExecutable:
 def _place_bounds(specs, sizes: Sizes) -> dict:
     """(leaf, dimension) -> the upper bound of its size (a name's, or an expression's such as
     `2*n` under the constraints), or None when it has none, for every symbolic dimension."""
-    from .jax_specs import size_range
     out = {}
     for p, spec in enumerate(specs):
         for d, dim in enumerate(spec.dims):

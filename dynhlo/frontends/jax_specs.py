@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import UnsupportedError
-from ..hlo.types import ARRAY_TYPES, from_numpy_dtype
+from ..hlo.types import ARRAY_TYPES, from_numpy_dtype, to_numpy_dtype
 
 _SHAPE = re.compile(r"^\s*([a-z0-9_]+)\[([^\]]*)\]\s*$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -74,7 +74,6 @@ class ArraySpec:
 
     def struct(self):
         import jax
-        from ..hlo.types import to_numpy_dtype
         return jax.ShapeDtypeStruct(tuple(self.dims), to_numpy_dtype(self.element))
 
 
