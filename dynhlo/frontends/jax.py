@@ -24,6 +24,7 @@ from .stablehlo import check_bound, import_module
 
 __all__ = ["from_jax", "JaxExecutable", "named_bounds", "parse_symbolic_shape"]
 
+
 def named_bounds(bounds, low: int) -> dict:
     """from_jax's and from_tf's `bounds` checked: a dict of size name -> a whole number in
     low..MAX_BOUND (None: {}). UnsupportedError naming the entry otherwise."""
@@ -62,6 +63,7 @@ def _need_jax():
     except ImportError as exc:
         raise UnsupportedError(f"from_jax needs jax ({exc}); install it with: {INSTALL}") \
             from None
+
 
 class JaxExecutable:
     """What from_jax returns: call it as fn is called, with arrays of actual sizes.
