@@ -33,8 +33,8 @@ class ArgumentTree:
     def __init__(self, fn, args: tuple, kwargs: dict, static_argnums, static_argnames):
         from jax import tree_util
         self._tu = tree_util
-        self.nums = _argnums(static_argnums, len(args))
-        self.names = _argnames(static_argnames, kwargs)
+        self.static_nums = _argnums(static_argnums, len(args))
+        self.static_names = _argnames(static_argnames, kwargs)
         self.count, self.keys = len(args), sorted(kwargs)
         flat, self.treedef = tree_util.tree_flatten_with_path(self._top(args, kwargs))
         self._params = _parameter_names(fn)
@@ -47,8 +47,8 @@ class ArgumentTree:
         self._dynamic = [k for k in range(len(flat)) if k not in self.static]
 
     def _top(self, args, kwargs):
-        return (tuple(_Static(a) if i in self.nums else a for i, a in enumerate(args)),
-                {k: _Static(v) if k in self.names else v for k, v in kwargs.items()})
+        return (tuple(_Static(a) if i in self.static_nums else a for i, a in enumerate(args)),
+                {k: _Static(v) if k in self.static_names else v for k, v in kwargs.items()})
 
     def _name(self, path) -> str:
         """`params['dense']['kernel']`: the parameter's name in fn's signature, then the keys."""
@@ -99,7 +99,7 @@ class ArgumentTree:
     def _mismatch(self, args, kwargs, top, exc) -> str:
         if len(args) != self.count:
             return (f"from_jax was given {self.count} positional argument(s) "
-                    f"({', '.join(self.paths_of_arguments()) or 'none'}), the call passes "
+                    f"({', '.join(self._argument_names()) or 'none'}), the call passes "
                     f"{len(args)}")
         if sorted(kwargs) != self.keys:
             return f"from_jax was given keyword arguments {self.keys}, the call passes " \
@@ -114,7 +114,7 @@ class ArgumentTree:
                 return f"{self._name(path)} is not in the arguments from_jax was given"
         return f"the arguments do not have the structure from_jax was given: {exc}"
 
-    def paths_of_arguments(self) -> list[str]:
+    def _argument_names(self) -> list[str]:
         return [self._params[i] if i < len(self._params) else f"args[{i}]"
                 for i in range(self.count)]
 
