@@ -1,7 +1,9 @@
 """dynhlo.from_jax: a JAX function as a dynhlo executable whose sizes stay symbolic.
 
 The route: `jax.export` with `jax.export.symbolic_shape` dimension variables (the bounds become
-its constraints `n <= 64`), then dynhlo's StableHLO import (dynhlo.frontends.stablehlo). JAX
+its constraints `n <= 64`, beside the user's), then dynhlo's StableHLO import
+(dynhlo.frontends.stablehlo). Arguments and results are pytrees (jax_trees.py); the specs,
+sizes and constraints are read in jax_specs.py. JAX
 never sees a concrete size, so nothing is baked in: a mean over a dynamic axis divides by the
 actual size. JAX's shape assertions (`n >= 1`, the constraints) are checked from the argument
 shapes before each call and raise ArgumentError with JAX's message.
@@ -9,45 +11,18 @@ shapes before each call and raise ArgumentError with JAX's message.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from ..backends import canonical_precision
-from ..errors import UnsupportedError
-from ..hlo.types import to_numpy_dtype
+from ..errors import ArgumentError, UnsupportedError
 from ..runtime.buckets import next_power_of_two
 from ..runtime.executable import compile as compile_module
 from .mlir_load import INSTALL, load_module
+from .jax_specs import Sizes, parse_symbolic_shape, resolve_sizes, size_range
+from .jax_trees import ArgumentTree, check_sizes
 from .stablehlo import check_bound, import_module
 
-_SHAPE = re.compile(r"^\s*([a-z0-9]+)\[([^\]]*)\]\s*$")
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-
-
-def parse_symbolic_shape(text: str) -> tuple[str, list]:
-    """`"f32[n,16]"` -> ("f32", ["n", 16]). UnsupportedError for anything else."""
-    m = _SHAPE.match(text) if isinstance(text, str) else None
-    if m is None:
-        raise UnsupportedError(f"shape {text!r} is not an HLO shape like \"f32[n,16]\"")
-    element, body = m.group(1), m.group(2).strip()
-    try:
-        to_numpy_dtype(element)
-    except (KeyError, TypeError):
-        raise UnsupportedError(f"shape {text!r}: unknown element type '{element}'") from None
-    dims = []
-    for tok in (t.strip() for t in body.split(",")) if body else ():
-        if tok.isdigit():
-            dims.append(int(tok))
-        elif _NAME.match(tok):
-            dims.append(tok)
-        else:
-            # `<=4` is HLO's bounded dim; here a dim is a JAX name whose bound goes in bounds=
-            hint = (f" (name it, with its bound in bounds=: \"{element}[n]\", bounds={{'n': "
-                    f"{tok[2:].strip()}}})") if re.fullmatch(r"<=\s*\d+", tok) else ""
-            raise UnsupportedError(f"shape {text!r}: dimension '{tok}' is neither a size nor "
-                                   f"a name{hint}")
-    return element, dims
+__all__ = ["from_jax", "JaxExecutable", "named_bounds", "parse_symbolic_shape"]
 
 
 def named_bounds(bounds, low: int) -> dict:
@@ -60,28 +35,11 @@ def named_bounds(bounds, low: int) -> dict:
     return {name: check_bound(f"'{name}'", value, low) for name, value in bounds.items()}
 
 
-def export_jax(fn, shapes, bounds: dict):
-    """jax.export of `fn` at symbolic `shapes`: (exported, dimension names in order)."""
-    try:
-        import jax
-        from jax import export
-    except ImportError as exc:
-        raise UnsupportedError(f"from_jax needs jax ({exc}); install it with: {INSTALL}") \
-            from None
-    parsed = [parse_symbolic_shape(s) for s in shapes]
-    names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
-    unknown = sorted(set(bounds) - set(names))
-    if unknown and not shapes:
-        raise UnsupportedError(f"bounds name {unknown} but no shapes were given: pass one "
-                               f"shape string per argument of fn after it, e.g. "
-                               f"from_jax(fn, \"f32[{unknown[0]},16]\", bounds=...)")
-    if unknown:
-        raise UnsupportedError(f"bounds name {unknown} that no shape uses (names: {names})")
-    constraints = [f"{n} <= {bounds[n]}" for n in names if n in bounds]
-    symbols = export.symbolic_shape(", ".join(names), constraints=constraints) if names else ()
-    env = dict(zip(names, symbols))
-    specs = [jax.ShapeDtypeStruct(tuple(env.get(d, d) for d in dims), to_numpy_dtype(el))
-             for el, dims in parsed]
+def export_jax(fn, tree: ArgumentTree, sizes: Sizes):
+    """jax.export of `fn` at the tree's specs (their dims already JAX symbolic sizes)."""
+    import jax
+    from jax import export
+    args, kwargs = tree.export_arguments()
     try:
         # Lowered for JAX's CPU platform on every machine: its linear algebra is then
         # LAPACK's custom calls (lapack_*_ffi), which both backends run. JAX's default
@@ -89,47 +47,55 @@ def export_jax(fn, shapes, bounds: dict):
         # the same lowerings (shapes/rules_gpu_solver.py), but for fewer functions (no
         # jnp.linalg.eig: cuSOLVER's geev is not run), so one module, whatever the machine,
         # is the CPU platform's.
-        exported = export.export(fn if hasattr(fn, "lower") else jax.jit(fn),
-                                 platforms=("cpu",))(*specs)
+        return export.export(jax.jit(tree.wrap(fn)), platforms=("cpu",))(*args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - JAX's own refusals: callbacks, size-1 checks, ...
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        given = ", ".join(f"{s.path}: {s.text}" for s in tree.specs)
+        with_constraints = f" with constraints {sizes.constraints}" if sizes.constraints else ""
         raise UnsupportedError(f"jax.export cannot export this function at shapes "
-                               f"{list(shapes)}: {type(exc).__name__}: {first}") from exc
-    return exported, names
+                               f"[{given}]{with_constraints}: {type(exc).__name__}: "
+                               f"{first}") from exc
+
+
+def _need_jax():
+    try:
+        import jax  # noqa: F401
+    except ImportError as exc:
+        raise UnsupportedError(f"from_jax needs jax ({exc}); install it with: {INSTALL}") \
+            from None
 
 
 class JaxExecutable:
-    """What from_jax returns: call it with arrays of actual sizes.
+    """What from_jax returns: call it as fn is called, with arrays of actual sizes.
 
     `exe.module` is the HloModule (print it, save it, `dynhlo.compile` it for AOT) and
-    `exe.executable` the compiled dynhlo Executable. While a name is unbounded, one module is
+    `exe.executable` the compiled dynhlo Executable. While a size has no bound, one module is
     converted and compiled per power-of-two bucket of the sizes met, and these two are the
     last bucket's (None before the first call).
     """
 
-    def __init__(self, exported, names: list[str], bounds: dict, backend: str, options: dict):
-        self.exported, self.names, self.bounds = exported, names, dict(bounds)
+    def __init__(self, exported, tree: ArgumentTree, sizes: Sizes, backend: str,
+                 options: dict):
+        self.exported, self.tree, self.sizes = exported, tree, sizes
+        self.names = sizes.names
+        self.bounds = {n: hi for n, (_, hi) in sizes.ranges.items() if hi is not None}
         self.backend, self.options = backend, options
         self._text = exported.mlir_module_serialized  # bytecode: faster to read than text
         self._by_bucket: dict = {}
-        self._places = _places(exported, names)
+        # (leaf, dimension) -> its bound, or None for a size without one (bucketed)
+        self._places = _place_bounds(tree.specs, sizes)
         self.executable = self.module = None
-        self._bucketed = not all(n in self.bounds for n in names)
+        self._bucketed = None in self._places.values()
         if not self._bucketed:
-            self.module = self._import(self._by_position(self.bounds))
+            self.module = self._import(self._places)
             self.executable = self._compile(self.module)
 
-    def _by_position(self, bounds: dict) -> dict:
-        """{argument: {dimension: bound}} for every dimension a bounded name appears in."""
-        out: dict = {}
-        for name, places in self._places.items():
-            for p, d in places if name in bounds else ():
-                out.setdefault(p, {})[d] = bounds[name]
-        return out
-
-    def _import(self, bounds: dict):
+    def _import(self, places: dict):
+        by_position: dict = {}
+        for (p, d), bound in places.items():
+            by_position.setdefault(p, {})[d] = bound
         # jax.export made this bytecode in this process: no child process to read it
-        return import_module(*load_module(self._text, isolate=False), bounds)
+        return import_module(*load_module(self._text, isolate=False), by_position)
 
     def _compile(self, module):
         return compile_module(module, self.backend, **self.options)
@@ -137,36 +103,48 @@ class JaxExecutable:
     def _for_sizes(self, sizes: dict):
         if not self._bucketed:
             return self.executable, self.module
-        key = tuple(self.bounds[n] if n in self.bounds
-                    else next_power_of_two(sizes.get(self._places[n][0], 1))
-                    for n in self.names)
+        key = tuple(bound if bound is not None else next_power_of_two(sizes[place])
+                    for place, bound in self._places.items())
         if key not in self._by_bucket:
-            module = self._import(self._by_position(dict(zip(self.names, key))))
+            module = self._import(dict(zip(self._places, key)))
             self._by_bucket[key] = (self._compile(module), module)
         self.executable, self.module = self._by_bucket[key]
         return self._by_bucket[key]
 
-    def __call__(self, *args):
-        jax_in = any(_is_jax(a) for a in args)
-        arrays = [_from_jax(a, self.backend) if _is_jax(a) else a for a in args]
-        sizes = {(p, d): int(s) for p, a in enumerate(arrays)
-                 for d, s in enumerate(np.shape(a))}
+    def __call__(self, *args, **kwargs):
+        leaves = self.tree.arrays(args, kwargs)
+        jax_in = any(_is_jax(a) for a in leaves)
+        arrays = [_from_jax(a, self.backend) if _is_jax(a) else a for a in leaves]
+        sizes = check_sizes(self.tree.specs, arrays, self.sizes)
         exe, module = self._for_sizes(sizes)
-        out = exe(*arrays)   # checks the arguments, then JAX's shape assertions
+        try:
+            out = exe(*arrays)   # checks the arguments, then JAX's shape assertions
+        except ArgumentError as exc:
+            raise self._named(exc) from None
         leaves = list(out) if isinstance(out, tuple) else [out]
         if jax_in:
             leaves = [_to_jax(o) for o in leaves]
         # the structure fn returns (tuples, dicts, nested), as jax.jit(fn) returns it
         return self.exported.out_tree.unflatten(leaves)
 
+    def _named(self, exc: ArgumentError) -> ArgumentError:
+        """The executable's error about entry parameter p, naming fn's argument path."""
+        p = exc.parameter
+        if p is None or not 0 <= p < len(self.tree.specs):
+            return exc
+        path = self.tree.specs[p].path
+        message = str(exc).replace(f"parameter {p} '{exc.name}'", path, 1)
+        return ArgumentError(message, p, path, exc.dimension, exc.size, exc.bound)
+
     def save(self, path) -> None:
         """Write the compiled executable as an AOT artifact (dynhlo.load reads it). The
         loaded executable checks the bounds and JAX's shape assertions (sizes >= 1), as
-        this one does. It is a plain HLO executable: NumPy in and out, and the results are
-        the HLO root's, a flat tuple of fn's output leaves in jax.tree_util's order (dict
-        keys sorted), not fn's structure (which lives in this process's JAX objects).
+        this one does. It is a plain HLO executable: NumPy in and out, one array per array
+        leaf of fn's arguments in jax.tree_util's order (dict keys sorted, static values left
+        out), and the results are the HLO root's, a flat tuple of fn's output leaves in the
+        same order, not fn's structure (which lives in this process's JAX objects).
 
-        Raises UnsupportedError while a size name has no bound: its buckets compile at call
+        Raises UnsupportedError while a size has no bound: its buckets compile at call
         time, and saving the last one would bake in whichever size came last."""
         unbounded = [n for n in self.names if n not in self.bounds]
         if unbounded:
@@ -182,13 +160,16 @@ class JaxExecutable:
                 f"backend={self.backend}>")
 
 
-def _places(exported, names: list[str]) -> dict[str, list[tuple[int, int]]]:
-    """name -> every (argument, dimension) whose size it is."""
-    out: dict = {n: [] for n in names}
-    for p, aval in enumerate(exported.in_avals):
-        for d, dim in enumerate(aval.shape):
-            if not isinstance(dim, int) and str(dim) in out:
-                out[str(dim)].append((p, d))
+def _place_bounds(specs, sizes: Sizes) -> dict:
+    """(leaf, dimension) -> the upper bound of its size (a name's, or an expression's such as
+    `2*n` under the constraints), or None when it has none, for every symbolic dimension."""
+    out = {}
+    for p, spec in enumerate(specs):
+        for d, dim in enumerate(spec.dims):
+            if not isinstance(dim, int):
+                name = str(dim)
+                out[(p, d)] = sizes.ranges[name][1] if name in sizes.ranges \
+                    else size_range(dim, None)[1]
     return out
 
 
@@ -219,23 +200,35 @@ def _to_jax(value):
         return jax.numpy.asarray(np.asarray(host))
 
 
-def from_jax(fn, *shapes: str, bounds: dict | None = None, backend: str = "cpu",
+def from_jax(fn, *specs, kwargs: dict | None = None, bounds: dict | None = None,
+             constraints=(), static_argnums=(), static_argnames=(), backend: str = "cpu",
              **compile_options) -> JaxExecutable:
     """Compile a JAX function for every size within bounds, with its sizes kept symbolic.
 
     Args:
-        fn: a function of JAX arrays (or a jax.jit-wrapped one).
-        shapes: one HLO shape string per argument, whose dimensions may be names:
-            `"f32[n,16]"`, `"s32[n]"`; one name in several shapes is one size.
-        bounds: name -> upper bound (`{"n": 64}`). A name without a bound is an unbounded
-            size: one program is compiled per power-of-two bucket of the sizes met.
+        fn: a function of JAX arrays and pytrees of them (or a jax.jit-wrapped one).
+        specs: one spec per positional argument of fn, each a pytree (dicts, lists, tuples,
+            registered dataclasses, flax/equinox/haiku param trees) whose leaves are array
+            specs: an HLO shape string whose dimensions may be names (`"f32[n,16]"`, or with
+            NumPy's dtype names `"float32[n,16]"`; one name in several places is one size), a
+            `jax.ShapeDtypeStruct` (its dims may be `jax.export.symbolic_shape` sizes), or an
+            array (static sizes: its shape and dtype). A Python scalar leaf is a static value.
+        kwargs: specs of fn's keyword arguments, by name.
+        bounds: name -> upper bound (`{"n": 64}`), each a `n <= 64` constraint for jax.export.
+        constraints: more jax.export constraints (`["b >= 2", "k <= n", "a == 2*b"]`), added to
+            those of the ShapeDtypeStructs' scope. A size without a bound takes the greatest
+            value the constraints allow (`k <= n` with n's bound); one with none at all is
+            unbounded: one program is compiled per power-of-two bucket of the sizes met.
+        static_argnums, static_argnames: arguments passed to fn as they are (any Python
+            value), as jax.jit's; each call must pass the value given here.
         backend: "cpu" or "gpu"; compile_options go to dynhlo.compile.
 
     Returns:
-        A JaxExecutable: `exe(*arrays)` computes what `jax.jit(fn)` computes at the arrays'
-        actual sizes, in the same structure (tuples, dicts). NumPy in, NumPy out; JAX arrays in, JAX arrays out (through DLPack:
-        no copy on the way in on the CPU, and none on the way out where jax accepts NumPy's
-        buffer). `exe.module` is the HloModule.
+        A JaxExecutable: `exe(*args, **kwargs)`, called as fn is (the same tree, its static
+        values included), computes what `jax.jit(fn)` computes at the arrays' actual sizes,
+        in the structure fn returns. NumPy in, NumPy out; JAX arrays in, JAX arrays out
+        (through DLPack: no copy on the way in on the CPU, and none on the way out where jax
+        accepts NumPy's buffer). `exe.module` is the HloModule.
 
     The function is lowered for JAX's CPU platform on every machine (its LAPACK custom calls
     run on both backends). On a GPU machine JAX still starts its own CUDA client when it
@@ -244,13 +237,18 @@ def from_jax(fn, *shapes: str, bounds: dict | None = None, backend: str = "cpu",
     else on the GPU) before JAX is imported, so that dynhlo's GPU backend has the memory.
 
     Raises:
-        UnsupportedError: jax missing (`pip install "dynhlo[jax]"`), a bad shape string,
-            bounds or precision, or an op the StableHLO import cannot represent (named).
-        ArgumentError: at call time, arguments that break a bound or JAX's shape assertions
+        UnsupportedError: jax missing (`pip install "dynhlo[jax]"`), a bad spec, bounds,
+            constraint or precision, or an op the StableHLO import cannot represent (named).
+        ArgumentError: at call time, arguments of another structure, static value, rank or
+            size than the specs allow, naming the argument's path (`params['dense']['kernel']`),
+            the dimension, the size and its bound; or breaking JAX's shape assertions
             (JAX's sizes start at 1: a size 0 is refused as jax.export refuses it).
     """
     bounds = named_bounds(bounds, low=1)  # JAX's sizes start at 1
     # at once, as jit checks it: an unbounded name compiles only at call time
     compile_options = canonical_precision(compile_options)
-    exported, names = export_jax(fn, shapes, bounds)
-    return JaxExecutable(exported, names, bounds, backend, compile_options)
+    _need_jax()
+    tree = ArgumentTree(fn, specs, dict(kwargs or {}), static_argnums, static_argnames)
+    sizes = resolve_sizes(tree.specs, constraints, bounds)
+    exported = export_jax(fn, tree, sizes)
+    return JaxExecutable(exported, tree, sizes, backend, compile_options)
