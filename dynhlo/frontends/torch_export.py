@@ -212,6 +212,44 @@ def user_dim_names(dynamic_shapes, args: tuple, torch) -> dict:
     return out
 
 
+def input_avals(ep) -> list:
+    """jax.ShapeDtypeStructs of the user inputs, every torch symbol a JAX dimension variable of
+    one scope with its range as constraints (torchax's extract_avals gives each symbol its own
+    scope, which jax.export refuses as soon as two symbols meet). A derived size (`2*s27`) is
+    read in that scope."""
+    import jax
+    import torch
+    from torchax.ops import mappings
+    symbols = sorted(str(s) for s in ep.range_constraints if s.is_symbol)
+    constraints = []
+    for sym, vr in ep.range_constraints.items():
+        if sym.is_symbol and int(vr.lower) > 1:
+            constraints.append(f"{sym} >= {int(vr.lower)}")
+        if sym.is_symbol and not vr.upper.is_infinite and str(vr.upper) != "int_oo":
+            constraints.append(f"{sym} <= {int(vr.upper)}")
+    dims = jax.export.symbolic_shape(", ".join(symbols), constraints=constraints) \
+        if symbols else ()
+    env = dict(zip(symbols, dims))
+    scope = dims[0].scope if dims else None
+
+    def dim(d):
+        if isinstance(d, int):
+            return d
+        if str(d) in env:
+            return env[str(d)]
+        try:
+            return jax.export.symbolic_shape(str(d), scope=scope)[0]
+        except Exception as exc:  # noqa: BLE001 - a torch size JAX cannot spell
+            raise UnsupportedError(f"the size {d} torch.export computed has no JAX "
+                                   f"form: {exc}") from exc
+    kinds = torch.export.graph_signature.InputKind
+    placeholders = [n for n in ep.graph.nodes if n.op == "placeholder"]
+    return [jax.ShapeDtypeStruct(tuple(dim(d) for d in n.meta["val"].shape),
+                                 mappings.t2j_dtype(n.meta["val"].dtype))
+            for n, spec in zip(placeholders, ep.graph_signature.input_specs, strict=True)
+            if spec.kind == kinds.USER_INPUT]
+
+
 def to_stablehlo(ep, weights: str, tx) -> tuple:
     """(exported, weight names, weight values) from torchax's interpreter and jax.export."""
     import jax
@@ -222,7 +260,7 @@ def to_stablehlo(ep, weights: str, tx) -> tuple:
     with jax.enable_x64(True):
         try:
             _, states, func = tx.exported_program_to_jax(ep, export_raw=True)
-            avals = tx.extract_avals(ep)
+            avals = input_avals(ep)
         except Exception as exc:  # noqa: BLE001 - decompositions torchax cannot run
             raise UnsupportedError(f"torchax cannot convert this exported program: "
                                    f"{type(exc).__name__}: {exc}") from exc
