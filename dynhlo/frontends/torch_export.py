@@ -14,6 +14,7 @@ torch, jax and torchax are optional: each is imported inside the functions here.
 from __future__ import annotations
 
 import contextlib
+import inspect
 from dataclasses import dataclass
 
 from ..errors import UnsupportedError
@@ -119,6 +120,11 @@ def as_module(module_or_fn, torch):
     class Function(torch.nn.Module):
         def forward(self, *args, **kwargs):
             return module_or_fn(*args, **kwargs)
+    # fn's own parameters, so that dynamic_shapes by position or by name meet them one to one
+    signature = inspect.signature(module_or_fn)
+    self_param = inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    Function.forward.__signature__ = signature.replace(
+        parameters=[self_param, *signature.parameters.values()])
     return Function()
 
 
