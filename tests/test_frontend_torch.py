@@ -133,3 +133,15 @@ def test_importing_torchax_keeps_torchs_mha_fast_path():
     from dynhlo.frontends.torch_export import import_torchax
     import_torchax()
     assert torch.backends.mha.get_fastpath_enabled()
+
+
+def test_from_torch_names_dims_given_by_argument_name_in_any_order():
+    def f(a, b):
+        return a.sum(0) + b.sum(0)
+    exe = dynhlo.from_torch(f, torch.randn(3, 2), torch.randn(5, 2),
+                            dynamic_shapes={"b": {0: Dim("rows_b", max=6)},
+                                            "a": {0: Dim("rows_a", max=4)}})
+    assert exe.bounds == {"rows_a": 4, "rows_b": 6}
+    with pytest.raises(dynhlo.ArgumentError, match=r"argument 'b' dimension 0 \(Dim 'rows_b'\) "
+                                                   r"has size 7, outside 1\.\.6"):
+        exe(torch.randn(2, 2), torch.randn(7, 2))

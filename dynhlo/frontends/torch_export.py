@@ -196,13 +196,13 @@ def program_inputs(ep, user_dims: dict) -> tuple[list, dict]:
     return inputs, ranges
 
 
-def user_dim_names(dynamic_shapes, args: tuple, torch) -> dict:
+def user_dim_names(dynamic_shapes, args: tuple, params: list, torch) -> dict:
     """(flat input index, dimension) -> Dim name, read from dynamic_shapes beside the flat
-    example arguments (dict specs by argument name are matched in argument order)."""
+    example arguments (a dict of specs is keyed by the forward's parameter names `params`)."""
     out: dict = {}
     if dynamic_shapes is None:
         return out
-    specs = list(dynamic_shapes.values()) if isinstance(dynamic_shapes, dict) \
+    specs = [dynamic_shapes.get(p) for p in params] if isinstance(dynamic_shapes, dict) \
         else list(dynamic_shapes)
     index = 0
     for arg, spec in zip(args, specs):
@@ -300,7 +300,8 @@ def export_torch(module_or_fn, args: tuple, dynamic_shapes, bounds: dict,
                                f"give each variable dimension a torch.export.Dim")
     shapes = with_bounds(dynamic_shapes, bounds, torch) if dynamic_shapes is not None else None
     ep = export_program(module, args, shapes)
-    inputs, ranges = program_inputs(ep, user_dim_names(shapes, args, torch))
+    params = list(inspect.signature(module.forward).parameters)
+    inputs, ranges = program_inputs(ep, user_dim_names(shapes, args, params, torch))
     for inp in inputs:
         for d, dim in enumerate(inp.dims):
             if isinstance(dim, str) and ranges.get(dim, (1, None))[1] is None:
