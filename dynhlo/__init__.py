@@ -6,6 +6,7 @@
     exe.save("m.dynhlo"); exe = dynhlo.load("m.dynhlo")   # AOT: loading compiles nothing
     f = dynhlo.jit(hlo_text)                # compiles per size bucket on first call, cached
     exe = dynhlo.from_jax(fn, "f32[n,16]", bounds={"n": 64})   # a JAX function, sizes symbolic
+    exe = dynhlo.from_torch(model, ids, dynamic_shapes={"ids": {1: Dim("T", max=512)}})
     module = dynhlo.parse_stablehlo(mlir_text_or_bytecode)     # StableHLO -> HloModule
 """
 
@@ -13,6 +14,7 @@ from .errors import (ArgumentError, ArtifactError, DynamicSizeError, DynHloError
                      HloParseError, HloVerifyError, IterationLimitError,
                      ResourceExhaustedError, UnsupportedError)
 from .frontends.jax import from_jax
+from .frontends.torch import from_torch
 from .frontends.proto import parse_hlo_proto, parse_hlo_proto_text
 from .frontends.stablehlo import parse_stablehlo
 from .frontends.tf import from_tf
@@ -28,5 +30,5 @@ __all__ = ["ArgumentError", "ArtifactError", "DynamicSizeError", "DynHloError",
            "HloParseError", "HloVerifyError", "IterationLimitError", "ResourceExhaustedError",
            "UnsupportedError", "HloModule", "parse_hlo",
            "Executable", "compile", "__version__", "BucketedExecutable", "deserialize", "load",
-           "jit", "from_jax", "from_tf", "parse_stablehlo", "parse_hlo_proto",
+           "jit", "from_jax", "from_torch", "from_tf", "parse_stablehlo", "parse_hlo_proto",
            "parse_hlo_proto_text", "BakedSizeWarning", "DynHloWarning"]

@@ -1,0 +1,204 @@
+"""dynhlo.from_torch: a PyTorch module or function as a dynhlo executable with symbolic sizes.
+
+torch.export with torch.export.Dim sizes, StableHLO through torchax and jax.export
+(frontends/torch_export.py), then dynhlo's StableHLO import, whose `?` dims take the Dims'
+maxima as bounds. torch never sees a concrete size for a Dim, so nothing is baked in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..backends import canonical_precision
+from ..errors import ArgumentError, UnsupportedError
+from ..runtime.executable import compile as compile_module
+from .mlir_load import load_module
+from .stablehlo import check_bound, import_module
+from .torch_export import export_torch
+
+
+class TorchExecutable:
+    """What from_torch returns: call it as the module's forward, at any size within bounds.
+
+    `exe.module` is the HloModule and `exe.executable` the compiled dynhlo Executable. With
+    `weights="parameters"` their first entry parameters are the weights, in the order of
+    `exe.weight_names` (torch.export's: parameters, then buffers, then lifted constants), and
+    `exe.weights` holds the values each call passes (replace an entry to run other weights of
+    the same shapes, no recompile).
+    """
+
+    def __init__(self, export, backend: str, options: dict):
+        self.export, self.backend = export, backend
+        self.weight_names = list(export.weight_names)
+        self.weights = {n: np.asarray(v) for n, v in zip(self.weight_names,
+                                                          export.weight_values, strict=True)}
+        bounds = {name: high for name, (_, high) in export.ranges.items()
+                  if name.isidentifier() and any(name in inp.dims for inp in export.inputs)}
+        self.bounds = {_label(export.inputs, n): b for n, b in bounds.items()}
+        data = export.exported.mlir_module_serialized
+        self.module = import_module(*load_module(data, isolate=False), bounds)
+        self.executable = compile_module(self.module, backend, **options)
+
+    def __call__(self, *args):
+        import torch
+        from torch.utils import _pytree
+        leaves, spec = _pytree.tree_flatten((args, {}))
+        if spec != self.export.in_spec:
+            raise ArgumentError(f"from_torch executable takes arguments structured as "
+                                f"{self.export.in_spec}, got {spec}")
+        torch_in = any(isinstance(a, torch.Tensor) for a in leaves)
+        arrays = [self._argument(i, a) for i, a in enumerate(leaves)]
+        _check_sizes(self.export.inputs, self.export.ranges, arrays)
+        weights = [self._weight(n) for n in self.weight_names]
+        out = self.executable(*weights, *arrays)
+        outs = list(out) if isinstance(out, tuple) else [out]
+        outs = [_to_torch(o) if torch_in else _to_numpy(o) for o in outs]
+        return _pytree.tree_unflatten(outs, self.export.out_spec)
+
+    def _argument(self, index: int, value):
+        """A torch tensor or array as the backend takes it, its dtype checked."""
+        import torch
+        inp = self.export.inputs[index]
+        if isinstance(value, torch.Tensor):
+            if value.dtype != inp.dtype:
+                raise ArgumentError(f"argument {inp.name!r} has dtype {value.dtype}; the "
+                                    f"module was exported with {inp.dtype}", parameter=index,
+                                    name=inp.name)
+            value = value.detach()
+            return value.contiguous() if self.backend == "gpu" else _to_numpy(value)
+        array = np.asarray(value)
+        expected = _numpy_dtype(inp.dtype)
+        if array.dtype != expected:
+            raise ArgumentError(f"argument {inp.name!r} has dtype {array.dtype}; the module "
+                                f"was exported with {inp.dtype} ({expected})",
+                                parameter=index, name=inp.name)
+        return array
+
+    def _weight(self, name: str):
+        value = self.weights[name]
+        if self.backend == "gpu":
+            import torch
+            return torch.as_tensor(np.asarray(value))
+        return np.asarray(value)
+
+    def save(self, path) -> None:
+        """Write the compiled executable as an AOT artifact (dynhlo.load reads it): a plain
+        HLO executable, NumPy in and out, with the weights first when they are parameters
+        and the results a flat tuple of the forward's output leaves in torch's pytree order."""
+        self.executable.save(path)
+
+    def __repr__(self) -> str:
+        return f"<dynhlo.from_torch bounds={self.bounds} backend={self.backend}>"
+
+
+def _label(inputs, symbol: str) -> str:
+    """A torch symbol (s27) as the user named it: the Dim's name where a Dim gave it."""
+    for inp in inputs:
+        for d, dim in enumerate(inp.dims):
+            if dim == symbol and d in inp.dim_names:
+                return inp.dim_names[d]
+    return symbol
+
+
+def _check_sizes(inputs, ranges: dict, arrays) -> None:
+    """Ranks, static sizes, each Dim's range and one size per Dim across arguments, named
+    by argument, dimension and Dim (ArgumentError), before anything runs."""
+    seen: dict = {}
+    for p, (inp, array) in enumerate(zip(inputs, arrays, strict=True)):
+        shape = tuple(array.shape)
+        if len(shape) != len(inp.dims):
+            raise ArgumentError(f"argument {inp.name!r} has rank {len(shape)} (shape "
+                                f"{list(shape)}); the module takes rank {len(inp.dims)}",
+                                parameter=p, name=inp.name)
+        for d, (size, dim) in enumerate(zip(shape, inp.dims, strict=True)):
+            if isinstance(dim, int):
+                if size != dim:
+                    raise ArgumentError(f"argument {inp.name!r} dimension {d} has size {size}; "
+                                        f"it was exported static at {dim}", parameter=p,
+                                        name=inp.name, dimension=d, size=size)
+                continue
+            if dim not in ranges:   # a derived size (2*s27): the module's assertions check it
+                continue
+            who = inp.dim_names.get(d, dim)
+            low, high = ranges[dim]
+            if not low <= size <= high:
+                raise ArgumentError(f"argument {inp.name!r} dimension {d} (Dim {who!r}) has "
+                                    f"size {size}, outside {low}..{high}", parameter=p,
+                                    name=inp.name, dimension=d, size=size, bound=high)
+            if dim in seen and seen[dim][0] != size:
+                other, od = seen[dim][1], seen[dim][2]
+                raise ArgumentError(f"argument {inp.name!r} dimension {d} has size {size} but "
+                                    f"argument {other!r} dimension {od} has {seen[dim][0]}: "
+                                    f"both are Dim {who!r}", parameter=p, name=inp.name,
+                                    dimension=d, size=size)
+            seen.setdefault(dim, (size, inp.name, d))
+
+
+def _numpy_dtype(dtype):
+    import torch
+    return _to_numpy(torch.empty((), dtype=dtype)).dtype
+
+
+def _to_numpy(value):
+    """A torch tensor (any device, bf16 too) or array as a NumPy array."""
+    if hasattr(value, "detach"):
+        import torch
+        value = value.detach().cpu()
+        if value.dtype == torch.bfloat16:
+            import ml_dtypes
+            return value.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+        return value.numpy()
+    return np.asarray(value)
+
+
+def _to_torch(value):
+    """A result as a torch tensor (a GPU result already is one)."""
+    import torch
+    if isinstance(value, torch.Tensor):
+        return value
+    array = np.ascontiguousarray(value)
+    if array.dtype.name == "bfloat16":
+        return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(array)
+
+
+def from_torch(module_or_fn, *example_args, dynamic_shapes=None, bounds: dict | None = None,
+               backend: str = "cpu", weights: str = "constants",
+               **compile_options) -> TorchExecutable:
+    """Compile a PyTorch module (or function of tensors) for every size its Dims allow.
+
+    Args:
+        module_or_fn: a torch.nn.Module (in eval mode for inference) or a function.
+        example_args: example tensors, as torch.export.export takes them.
+        dynamic_shapes: torch.export's: `{"ids": {1: Dim("T", max=512)}}` or a tuple by
+            position. Each Dim's min and max are the size's range; every Dim needs a max,
+            from the Dim or from `bounds`. Dims not named stay static.
+        bounds: Dim name -> max (`{"T": 1024}`): gives or overrides the Dim's max before
+            torch.export runs, so torch's guards see it.
+        backend: "cpu" or "gpu"; compile_options go to dynhlo.compile.
+        weights: "constants" (default: parameters and buffers are constants of the module)
+            or "parameters" (they are its first entry parameters, `exe.weight_names` order).
+
+    Returns:
+        A TorchExecutable: `exe(*args)` computes the module's forward at the arguments'
+        actual sizes, in its output structure (a tensor, tuple, dict). Torch tensors in,
+        torch tensors out; NumPy in, NumPy out.
+
+    The route is torch.export, then torchax (`pip install torchax`, on top of jax) and
+    jax.export to StableHLO, with int64/float64 kept (jax_enable_x64 while tracing).
+
+    Raises:
+        UnsupportedError: torch, jax or torchax missing; torch.export's refusal (its
+            message); a Dim without a max; an aten op torchax cannot lower (named).
+        ArgumentError: at call time, an argument of the wrong dtype, rank or size, named by
+            its argument name, dimension and Dim.
+    """
+    if bounds is None:
+        bounds = {}
+    if not isinstance(bounds, dict):
+        raise UnsupportedError(f"bounds maps Dim names to maxima ({{'T': 512}}), got "
+                               f"{bounds!r}")
+    bounds = {name: check_bound(f"Dim {name!r}", value, 1) for name, value in bounds.items()}
+    compile_options = canonical_precision(compile_options)
+    export = export_torch(module_or_fn, example_args, dynamic_shapes, bounds, weights)
+    return TorchExecutable(export, backend, compile_options)
