@@ -702,3 +702,22 @@ def test_from_tf_refuses_a_branch_on_a_small_size_naming_its_line(fn, line):
     with pytest.raises(dynhlo.UnsupportedError, match=rf"at n = 1 TensorFlow's program gives "
                        rf"other outputs .* from .*test_frontend_tf\.py:\d+: .*{line}"):
         dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
+
+
+def test_from_tf_freezes_captured_variables_and_takes_keras_models():
+    # captures were extra parameters of TensorFlow's program, refused as arguments folded
+    # away; they are constants of their values now
+    keras = pytest.importorskip("keras")
+    w = tf.Variable(np.arange(12, dtype=np.float32).reshape(4, 3))
+    b = tf.constant([1.0, 2.0, 3.0])
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(16, activation="relu"),
+                              keras.layers.LayerNormalization(), keras.layers.Dropout(0.5),
+                              keras.layers.Dense(2)])
+    cases = [(lambda x: tf.matmul(x, w) + b, lambda x: tf.matmul(x, w) + b),
+             (model, lambda x: model(x, training=False))]
+    for fn, want in cases:
+        exe = dynhlo.from_tf(fn, "f32[n,4]", bounds={"n": 8})
+        assert len(exe.module.entry.parameters) == 1
+        for n in (1, 2, 5, 8):
+            x = np.random.default_rng(n).standard_normal((n, 4)).astype(np.float32)
+            np.testing.assert_allclose(exe(x), want(x).numpy(), rtol=1e-5, atol=1e-5)

@@ -373,3 +373,32 @@ def test_from_tf_refuses_a_branch_on_a_small_size(name):
                        r"at n = 1 TensorFlow's program gives other outputs than the one "
                        r"lowered at 8 \(output 0 differs by up to .*\), first different in: "):
         module_from_lowerings(_lowering(name), ["f32[n,3]"], {"n": 8})
+
+
+CAPTURED = ("HloModule f, entry_computation_layout={{(f32[{n},4]{{1,0}}, f32[4,3]{{1,0}}, "
+            "f32[3]{{0}})->f32[{n},3]{{1,0}}}}\n\n"
+            "ENTRY %f (arg0.1: f32[{n},4], arg1.1: f32[4,3], arg2.1: f32[3]) -> f32[{n},3] {{\n"
+            "  %arg0.1 = f32[{n},4]{{1,0}} parameter(0)\n"
+            "  %arg1.1 = f32[4,3]{{1,0}} parameter(1)\n"
+            "  %dot.1 = f32[{n},3]{{1,0}} dot(f32[{n},4]{{1,0}} %arg0.1, f32[4,3]{{1,0}} "
+            "%arg1.1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n"
+            "  %arg2.1 = f32[3]{{0}} parameter(2)\n"
+            "  %b.1 = f32[{n},3]{{1,0}} broadcast(f32[3]{{0}} %arg2.1), dimensions={{1}}\n"
+            "  ROOT %add.1 = f32[{n},3]{{1,0}} add(f32[{n},3]{{1,0}} %dot.1, "
+            "f32[{n},3]{{1,0}} %b.1)\n}}\n")
+
+
+def test_from_tf_freezes_captured_inputs_into_constants():
+    # x @ w + b with w a tf.Variable and b an eager tensor: TensorFlow's program takes them
+    # as parameters 1 and 2 (its text, as TensorFlow writes it); they become constants
+    from dynhlo.frontends.tf_captures import freeze_captures
+    w = np.arange(12, dtype=np.float32).reshape(4, 3)
+    b = np.array([1, 2, 3], np.float32)
+
+    def lower(sizes):
+        return freeze_captures(CAPTURED.format(n=sizes["n"]), [], 1, [w, b])
+    exe = dynhlo.compile(module_from_lowerings(lower, ["f32[n,4]"], {"n": 8}))
+    assert len(exe.module.entry.parameters) == 1
+    for n in (0, 1, 5, 8):
+        x = _rows(n, 4)
+        np.testing.assert_array_equal(exe(x), x @ w + b)

@@ -55,6 +55,7 @@ from .literal_proto import elided_constants, fill_elided_constants
 from .lowering_diff import (cut_slices, entry_parameters, first_changed, full_windows,
                             line_at,
                             mark_bounded, moving_tokens, tokens)
+from .tf_captures import capture_values, freeze_captures
 from .tf_folded import align_prefix_literals, is_prefix
 from .tf_least import LoweringRefused, least_size, lowering_requirements
 from .tf_lengths import fit_length, length_lines
@@ -77,12 +78,13 @@ def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
     compiled = tf.function(fn, jit_compile=True)
     try:
         lowered = compiled.experimental_get_compiler_ir(*args)
-        text = user_sources(lowered(stage="hlo"),
-                            user_frames(compiled.get_concrete_function(*args).graph))
-        if "{...}" not in text:
-            return text, []
+        concrete = compiled.get_concrete_function(*args)
+        text = user_sources(lowered(stage="hlo"), user_frames(concrete.graph))
         # large constants elided: their values are in the proto
-        return text, elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2())
+        constants = elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2()) \
+            if "{...}" in text else []
+        # captured variables and tensors: constants of their values now (tf_captures.py)
+        return freeze_captures(text, constants, len(args), capture_values(concrete))
     except UnsupportedError:
         raise
     except Exception as exc:  # noqa: BLE001 - TF's refusals (ops XLA cannot compile, ...)
@@ -112,8 +114,12 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
         raise UnsupportedError(f"from_tf needs tensorflow ({exc}); pip install "
                                "\"dynhlo[tf]\"") from None
     parsed = [parse_symbolic_shape(s) for s in shapes]
+    names = _argument_names(getattr(fn, "call", fn), len(shapes))
+    if hasattr(fn, "call") and hasattr(fn, "trainable_weights"):   # a Keras model or layer
+        model = fn
+        fn = lambda *args: model(*args, training=False)   # noqa: E731 - its inference call
     return module_from_lowerings(lambda sizes: lower_tf(fn, parsed, sizes), shapes, bounds,
-                                 _argument_names(fn, len(shapes)))
+                                 names)
 
 
 def _argument_names(fn, count: int) -> list[str] | None:
@@ -485,7 +491,10 @@ def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_opti
     """Compile a TensorFlow function for every size within bounds.
 
     Args:
-        fn: a function of tf tensors that `tf.function(fn, jit_compile=True)` can compile.
+        fn: a function of tf tensors that `tf.function(fn, jit_compile=True)` can compile
+            (a tf.function, a tf.Module's method), or a Keras model or layer (its call in
+            inference mode, `training=False`). What it captures (tf.Variables, a model's
+            weights, eager tensors) is frozen into constants of their values at this call.
         shapes: one HLO shape string per argument, dimensions may be names (`"f32[n,16]"`).
         bounds: name -> upper bound (>= 2), one per name.
         backend, compile_options: as for dynhlo.compile.
