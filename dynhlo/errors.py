@@ -94,6 +94,13 @@ class DynamicSizeError(DynHloError):
     """
 
 
+class SizeRequirementError(ArgumentError, DynamicSizeError):
+    """An argument size below the least that an op of the module's producer accepts
+    (TensorFlow's top_k needs k rows, a VALID window its extent: dynhlo.hlo.size_requirements),
+    checked before each call: a DynamicSizeError (the op's size contract) that is an
+    ArgumentError too (the argument's size is at fault)."""
+
+
 class IterationLimitError(DynHloError):
     """A while loop ran more iterations than the `max_while_iterations` compile option allows
     (a loop that would never end, or a bigger input than the limit was chosen for)."""

@@ -661,3 +661,63 @@ def test_from_tf_refuses_a_loop_whose_state_carries_no_array_of_the_size():
     # the state is (i, a float): the condition's constant n has nothing to read n from
     with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program"):
         dynhlo.from_tf(_while_count, "f32[n,3]", bounds={"n": 8})
+
+
+@pytest.mark.parametrize("fn,op,least", [
+    (lambda x: tf.math.top_k(x, k=5), "TopKV2", 5),
+    (lambda x: tf.nn.conv1d(x[None, :, None], tf.ones((3, 1, 2)), 1, "VALID"),
+     r"conv1d \(Conv2D\)", 3),
+])
+def test_from_tf_refuses_per_call_the_sizes_tensorflow_refuses(fn, op, least):
+    # tf.function refuses these below `least` (top_k needs k values; a VALID window its
+    # extent): a DynamicSizeError naming the op and the size, never made-up values
+    exe = dynhlo.from_tf(fn, "f32[n]", bounds={"n": 8})
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal(n).astype(np.float32)
+        if n < least:
+            with pytest.raises(ValueError):
+                tf.function(fn)(tf.constant(x))
+            with pytest.raises(dynhlo.DynamicSizeError, match=rf"^TensorFlow's op '{op}' .* "
+                               rf"of {n}: it needs at least {least} "):
+                exe(x)
+            continue
+        for got, want in zip(tf.nest.flatten(exe(x)), tf.nest.flatten(fn(tf.constant(x))),
+                             strict=True):
+            np.testing.assert_allclose(got, want.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def _branch_in_python(x):
+    if x.shape[0] > 2:
+        return x * 2.0
+    return x + 1.0
+
+
+@pytest.mark.parametrize("fn,line", [
+    (_branch_in_python, r"return x \* 2\.0"),
+    (lambda x: tf.cond(tf.shape(x)[0] > 2, lambda: x * 2.0, lambda: x + 1.0), r"tf\.cond\("),
+])
+def test_from_tf_refuses_a_branch_on_a_small_size_naming_its_line(fn, line):
+    # TensorFlow folds the branch at each static size: the bound's program would double
+    # at n = 1 and 2 where TensorFlow adds 1
+    with pytest.raises(dynhlo.UnsupportedError, match=rf"at n = 1 TensorFlow's program gives "
+                       rf"other outputs .* from .*test_frontend_tf\.py:\d+: .*{line}"):
+        dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
+
+
+def test_from_tf_freezes_captured_variables_and_takes_keras_models():
+    # captures were extra parameters of TensorFlow's program, refused as arguments folded
+    # away; they are constants of their values now
+    keras = pytest.importorskip("keras")
+    w = tf.Variable(np.arange(12, dtype=np.float32).reshape(4, 3))
+    b = tf.constant([1.0, 2.0, 3.0])
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(16, activation="relu"),
+                              keras.layers.LayerNormalization(), keras.layers.Dropout(0.5),
+                              keras.layers.Dense(2)])
+    cases = [(lambda x: tf.matmul(x, w) + b, lambda x: tf.matmul(x, w) + b),
+             (model, lambda x: model(x, training=False))]
+    for fn, want in cases:
+        exe = dynhlo.from_tf(fn, "f32[n,4]", bounds={"n": 8})
+        assert len(exe.module.entry.parameters) == 1
+        for n in (1, 2, 5, 8):
+            x = np.random.default_rng(n).standard_normal((n, 4)).astype(np.float32)
+            np.testing.assert_allclose(exe(x), want(x).numpy(), rtol=1e-5, atol=1e-5)

@@ -16,6 +16,7 @@ import pytest
 
 import dynhlo
 from dynhlo.frontends.tf import module_from_lowerings
+from dynhlo.frontends.tf_least import LoweringRefused
 from dynhlo.hlo.printer import print_module
 from dynhlo.hlo.values import parse_shape
 
@@ -27,6 +28,9 @@ def _lowering(name: str):
     case `name` at sizes["n"]."""
     def lower(sizes):
         path = os.path.join(DATA, f"{name}.{sizes['n']}")
+        if os.path.exists(path + ".refused"):   # TensorFlow refused this size
+            with open(path + ".refused") as f:
+                raise LoweringRefused(f"tensorflow refused size {sizes['n']}", f.read())
         with open(path + ".hlo") as f:
             text = f.read()
         if not os.path.exists(path + ".npz"):
@@ -110,15 +114,15 @@ def test_from_tf_lowerings_match_tensorflows_outputs(name, check):
 def test_from_tf_lowering_of_a_range_looks_its_length_up():
     # at 8, 7 and 5 rows tf.range(2, n + 3, 3) has 3, 3 and 2 values: (n + 1) / 3 and others
     # fit; lowerings at other sizes tell them apart (stored: 0, where TensorFlow writes
-    # another text, is passed over)
+    # another text, is passed over); 1 and 2 are checked by value (tf_small.py)
     asked = []
     lower = _lowering("range_step3")
     module_from_lowerings(lambda sizes: asked.append(sizes["n"]) or lower(sizes),
                           ["f32[n,3]"], {"n": 8})
-    assert {8, 7, 5} < set(asked) and len(set(asked)) <= 3 + 6
+    assert {8, 7, 5, 2, 1} <= set(asked) and len(set(asked)) <= 5 + 6
     # without the look-ups the length is not known: refused, never a guess
     def no_more(sizes):
-        if sizes["n"] not in (8, 7, 5):
+        if sizes["n"] not in (8, 7, 5, 2, 1):
             raise OSError("not stored")
         return lower(sizes)
     with pytest.raises(dynhlo.UnsupportedError, match="is no one range's length"):
@@ -331,3 +335,70 @@ def test_from_tf_refuses_the_first_n_rows_of_another_size():
     with pytest.raises(dynhlo.UnsupportedError, match=r"'8' becomes '7'.*slice\("):
         module_from_lowerings(lambda sizes: (FIRST_ROWS_OF_ANOTHER.format(**sizes), []),
                               ["f32[n,5]", "f32[m,5]"], {"n": 8, "m": 8})
+
+
+@pytest.mark.parametrize("name,op,least", [
+    ("top_k", "TopKV2", 5),                     # top_k(x, k=5) needs 5 values
+    ("conv_valid", r"conv1d \(Conv2D\)", 3),    # a VALID window of 3 needs 3 rows
+    ("pool_valid", r"MaxPool1d \(MaxPool\)", 3),
+])
+def test_from_tf_refuses_per_call_the_sizes_tensorflow_refuses(name, op, least):
+    # TensorFlow lowers these only from `least` on (below, the op's shape check fails, in
+    # tf.function as in eager, where a VALID window one row longer than the input is the
+    # only exception: eager gives no rows); XLA's program at the bound would make values up
+    # (top_k) or give an empty array: each call below is a DynamicSizeError naming the op
+    # and the size, also once saved and loaded
+    exe = _executable(name, "f32[n,3]", 8)
+    loaded = dynhlo.deserialize(exe.serialize())
+    data = np.load(os.path.join(DATA, f"{name}.expected.npz"))
+    assert {5, 8} <= set(data["sizes"])   # eager ran at 0, 1, 2, 5, 8
+    for run in (exe, loaded):
+        for n in range(least):
+            with pytest.raises(dynhlo.DynamicSizeError, match=rf"^TensorFlow's op '{op}' "
+                               rf"refuses dimension 0 of argument 0 \(size 'n'\) of {n}: it "
+                               rf"needs at least {least} "):
+                run(_rows(n, 3))
+        for n in (n for n in data["sizes"] if n >= least):
+            got, want = np.asarray(run(data[f"in{n}"])), data[f"out{n}"]
+            assert got.shape == want.shape, (name, n)
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=f"n={n}")
+
+
+@pytest.mark.parametrize("name", ["branch_python", "branch_cond"])
+def test_from_tf_refuses_a_branch_on_a_small_size(name):
+    # `x * 2 if x.shape[0] > 2 else x + 1`, and tf.cond on tf.shape(x)[0] > 2: TensorFlow
+    # folds the branch at each static size, so the lowerings at 8, 7 and 5 agree; at 1 and 2
+    # TensorFlow's own program adds 1 where the bound's doubles
+    with pytest.raises(dynhlo.UnsupportedError, match=r"size 'n' is baked into the program: "
+                       r"at n = 1 TensorFlow's program gives other outputs than the one "
+                       r"lowered at 8 \(output 0 differs by up to .*\), first different in: "):
+        module_from_lowerings(_lowering(name), ["f32[n,3]"], {"n": 8})
+
+
+CAPTURED = ("HloModule f, entry_computation_layout={{(f32[{n},4]{{1,0}}, f32[4,3]{{1,0}}, "
+            "f32[3]{{0}})->f32[{n},3]{{1,0}}}}\n\n"
+            "ENTRY %f (arg0.1: f32[{n},4], arg1.1: f32[4,3], arg2.1: f32[3]) -> f32[{n},3] {{\n"
+            "  %arg0.1 = f32[{n},4]{{1,0}} parameter(0)\n"
+            "  %arg1.1 = f32[4,3]{{1,0}} parameter(1)\n"
+            "  %dot.1 = f32[{n},3]{{1,0}} dot(f32[{n},4]{{1,0}} %arg0.1, f32[4,3]{{1,0}} "
+            "%arg1.1), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}\n"
+            "  %arg2.1 = f32[3]{{0}} parameter(2)\n"
+            "  %b.1 = f32[{n},3]{{1,0}} broadcast(f32[3]{{0}} %arg2.1), dimensions={{1}}\n"
+            "  ROOT %add.1 = f32[{n},3]{{1,0}} add(f32[{n},3]{{1,0}} %dot.1, "
+            "f32[{n},3]{{1,0}} %b.1)\n}}\n")
+
+
+def test_from_tf_freezes_captured_inputs_into_constants():
+    # x @ w + b with w a tf.Variable and b an eager tensor: TensorFlow's program takes them
+    # as parameters 1 and 2 (its text, as TensorFlow writes it); they become constants
+    from dynhlo.frontends.tf_captures import freeze_captures
+    w = np.arange(12, dtype=np.float32).reshape(4, 3)
+    b = np.array([1, 2, 3], np.float32)
+
+    def lower(sizes):
+        return freeze_captures(CAPTURED.format(n=sizes["n"]), [], 1, [w, b])
+    exe = dynhlo.compile(module_from_lowerings(lower, ["f32[n,4]"], {"n": 8}))
+    assert len(exe.module.entry.parameters) == 1
+    for n in (0, 1, 5, 8):
+        x = _rows(n, 4)
+        np.testing.assert_array_equal(exe(x), x @ w + b)

@@ -1,14 +1,19 @@
 """Generate tests/data/tf_lowerings/: TensorFlow's HLO of a few functions at the static sizes
-from_tf lowers them at (the bound B, B - 1 and B // 2 + 1, and those a folded length looks
-up, tf_lengths.py), for tests that run from_tf's comparison without TensorFlow
+from_tf lowers them at (the bound B, B - 1 and B // 2 + 1, 2 and 1 (tf_small.py), those a
+folded length looks up, tf_lengths.py, and those that find the least size TensorFlow lowers
+at, tf_least.py), for tests that run from_tf's comparison without TensorFlow
 (tests/test_tf_lowerings.py).
 
-    /work/venv-tf/bin/python tools/gen_tf_lowerings.py [--only NAME ...]
+    TF_ENABLE_ONEDNN_OPTS=0 /work/venv-tf/bin/python tools/gen_tf_lowerings.py [--only NAME ...]
+
+(oneDNN's eager MaxPool dies of a floating point exception on an input one row shorter
+than its window, where TensorFlow's own kernel refuses it.)
 
 Written per case and size n: `NAME.n.hlo`, lower_tf's text (metadata without its source file
 and line: they differ per machine and from_tf reads only op_type), and where the text elides
 constants (`{...}`), `NAME.n.npz` with their names, shapes and values (from the module's
-proto, as lower_tf reads them). The sizes are those module_from_lowerings asks for. For the
+proto, as lower_tf reads them); where TensorFlow refuses a size, `NAME.n.refused` holds its
+reason. The sizes are those module_from_lowerings asks for. For the
 cases of EXPECTED, `NAME.expected.npz` holds TensorFlow's own answers: `sizes`, and per
 size n the input `in{n}` and TensorFlow's output `out{n}` (eager; tf.function(jit_compile=
 True) for random numbers, whose eager kernels draw others; tf.function's graph for a
@@ -32,6 +37,7 @@ sys.path.insert(0, ROOT)
 from dynhlo.errors import UnsupportedError  # noqa: E402
 from dynhlo.frontends.jax import parse_symbolic_shape  # noqa: E402
 from dynhlo.frontends.tf import lower_tf, module_from_lowerings  # noqa: E402
+from dynhlo.frontends.tf_least import LoweringRefused  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "data", "tf_lowerings")
 
@@ -82,6 +88,15 @@ CASES = {
                           "f32[n,3]", 8),
     "range_from_one": (lambda x: tf.range(1, tf.shape(x)[0]), "f32[n,3]", 8),   # none at 0
     "map_fn_rows": (lambda x: tf.map_fn(lambda r: r * 2.0, x), "f32[n,3]", 8),
+    # sizes TensorFlow refuses (its op's shape check): a requirement checked per call
+    "top_k": (lambda x: tf.math.top_k(tf.transpose(x), k=5).values, "f32[n,3]", 8),
+    "conv_valid": (lambda x: tf.nn.conv1d(x[None], tf.reshape(tf.range(18.0), (3, 3, 2)), 1,
+                                          "VALID")[0], "f32[n,3]", 8),
+    "pool_valid": (lambda x: tf.nn.max_pool1d(x[None], 3, 1, "VALID")[0], "f32[n,3]", 8),
+    # a branch on the size, folded at each static size: refused (tf_small.py)
+    "branch_python": (lambda x: x * 2.0 if x.shape[0] > 2 else x + 1.0, "f32[n,3]", 8),
+    "branch_cond": (lambda x: tf.cond(tf.shape(x)[0] > 2, lambda: x * 2.0, lambda: x + 1.0),
+                    "f32[n,3]", 8),
 }
 
 # cases whose expected outputs are TensorFlow's (name -> True where they are its XLA's,
@@ -90,9 +105,10 @@ CASES = {
 EXPECTED = {"mean_by_hand": False, "range_plus_one": False, "range_step": False,
             "range_step3": False, "scan": False, "scan_reverse": False, "map_fn": False,
             "random_uniform": True, "random_normal": True, "random_threefry": True,
-            "range_from_one": False, "map_fn_rows": "graph", "normal_rows": True}
+            "range_from_one": False, "map_fn_rows": "graph", "normal_rows": True,
+            "top_k": False, "conv_valid": False, "pool_valid": False}
 # cases from_tf refuses (their lowerings are stored for the test of the refusal)
-REFUSED = {"normal_pairs_cols"}
+REFUSED = {"normal_pairs_cols", "branch_python", "branch_cond"}
 
 _SOURCE = re.compile(r' source_file="(?:[^"\\]|\\.)*"| source_line=\d+')
 
@@ -103,7 +119,12 @@ def write(name: str) -> None:
 
     def lower(sizes):   # every size module_from_lowerings asks for, as lower_tf gives it
         n = sizes["n"]
-        text, constants = lower_tf(fn, parsed, sizes)
+        try:
+            text, constants = lower_tf(fn, parsed, sizes)
+        except LoweringRefused as exc:   # TensorFlow's reason, for tf_least.py
+            with open(os.path.join(OUT, f"{name}.{n}.refused"), "w") as f:
+                f.write(exc.reason)
+            raise
         with open(os.path.join(OUT, f"{name}.{n}.hlo"), "w") as f:
             f.write(_SOURCE.sub("", text))
         if constants:

@@ -125,15 +125,44 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
     return dims, constants, cuts
 
 
+_WINDOW_FIELDS = re.compile(r"\bwindow=\{(?P<fields>[^}]*)\}")
+
+
+def full_windows(text: str) -> str:
+    """`text` with every `window={size=...}` that has no `pad=` given XLA's default one
+    (`pad=0_0x0_0`): XLA's printer leaves out a padding of zeros, so a cumulative window
+    padded by n - 1 rows reads `pad=7_0` at 8 rows and nothing at 1, and the texts would
+    differ in their tokens, not only in the numbers that move."""
+    def full(m):
+        fields = m["fields"].split()
+        size = next((f[5:] for f in fields if f.startswith("size=")), None)
+        if size is None or any(f.startswith("pad=") for f in fields):
+            return m.group(0)
+        pad = "x".join("0_0" for _ in size.split("x"))
+        return f"window={{{m['fields']} pad={pad}}}"
+    return _WINDOW_FIELDS.sub(full, text)
+
+
 def _first_changed_line(base: str, other: str) -> str:
     """The first line of `base` (or of `other`, where it has one more) that the other text
-    has no counterpart of, numbers aside (difflib over the lines with their numbers blanked:
-    instruction counters and dimensions differ on every line)."""
+    has no counterpart of, numbers aside (first_changed)."""
+    changed = first_changed(base, other)
+    if changed is None:
+        return "?"
+    in_base, number = changed
+    return (base if in_base else other).split("\n")[number].strip()
+
+
+def first_changed(base: str, other: str) -> tuple[bool, int] | None:
+    """(True, its number) for the first line of `base`, or (False, its number) where `other`
+    has a line more, that the other text has no counterpart of, numbers aside (difflib over
+    the lines with their numbers blanked: instruction counters and dimensions differ on
+    every line); None where none."""
     a, b = ([_DIGITS.sub("#", line) for line in text.split("\n")] for text in (base, other))
     for tag, i1, _, j1, _ in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if tag != "equal":
-            return (base.split("\n")[i1] if tag != "insert" else other.split("\n")[j1]).strip()
-    return "?"
+            return (True, i1) if tag != "insert" else (False, j1)
+    return None
 
 
 _DIGITS = re.compile(r"\d+")

@@ -26,8 +26,13 @@ shape), and so is a large constant (elided `{...}` in TF's text, compared as arr
 module's proto) whose values move. tf2xla's own bounded dims (tf.where, tf.unique,
 boolean_mask) already read `<=N` and stay as they are.
 
-Only the sizes bound - 1 and bound // 2 + 1 are compared: a function that TensorFlow folds
-differently only at smaller sizes (`n > 2` folded to a constant) is not caught.
+The texts are compared token by token at bound - 1 and bound // 2 + 1. Where TensorFlow
+refuses a smaller size (top_k's k, a VALID window's extent), the least size it lowers at is
+a requirement checked before each call, a DynamicSizeError naming the op (tf_least.py). At
+1, 2 and that least size the program is checked by value against TensorFlow's own program
+at that size (tf_small.py): a branch on the size that TensorFlow folds (`if x.shape[0] > 2`,
+or tf.cond on tf.shape) is refused there, naming the Python line (tf_source.py). A branch
+that flips only between 3 and bound // 2 + 1 is still not seen.
 """
 
 from __future__ import annotations
@@ -47,14 +52,19 @@ from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, fill_elided_constants
-from .lowering_diff import (cut_slices, entry_parameters, line_at, mark_bounded,
-                            moving_tokens, tokens)
+from .lowering_diff import (cut_slices, entry_parameters, first_changed, full_windows,
+                            line_at,
+                            mark_bounded, moving_tokens, tokens)
+from .tf_captures import capture_values, freeze_captures
 from .tf_folded import align_prefix_literals, is_prefix
+from .tf_least import LoweringRefused, least_size, lowering_requirements
 from .tf_lengths import fit_length, length_lines
 from .tf_random import drawn_as_prefix, pairs_refusal, slice_pairs
 from .tf_requirements import mirror_pad_requirements, range_requirements
 from .tf_rewrites import check_rows, mirror_pad_slices, size_rows, size_windows, strict_slices
 from .tf_sizes import read_sizes
+from .tf_small import SMALL, check_small_sizes
+from .tf_source import python_place, user_sources, user_frames
 from .tf_threefry import bits_size, draw_three_fry_at_size
 
 
@@ -68,16 +78,19 @@ def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
     compiled = tf.function(fn, jit_compile=True)
     try:
         lowered = compiled.experimental_get_compiler_ir(*args)
-        text = lowered(stage="hlo")
-        if "{...}" not in text:
-            return text, []
+        concrete = compiled.get_concrete_function(*args)
+        text = user_sources(lowered(stage="hlo"), user_frames(concrete.graph))
         # large constants elided: their values are in the proto
-        return text, elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2())
+        constants = elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2()) \
+            if "{...}" in text else []
+        # captured variables and tensors: constants of their values now (tf_captures.py)
+        return freeze_captures(text, constants, len(args), capture_values(concrete))
     except UnsupportedError:
         raise
     except Exception as exc:  # noqa: BLE001 - TF's refusals (ops XLA cannot compile, ...)
-        raise UnsupportedError(f"tensorflow cannot lower this function to HLO at sizes "
-                               f"{sizes}: {type(exc).__name__}: {_reason(exc)[:300]}") from exc
+        reason = _reason(exc)
+        raise LoweringRefused(f"tensorflow cannot lower this function to HLO at sizes "
+                              f"{sizes}: {type(exc).__name__}: {reason[:300]}", reason) from exc
 
 
 def _reason(exc: Exception) -> str:
@@ -101,8 +114,12 @@ def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
         raise UnsupportedError(f"from_tf needs tensorflow ({exc}); pip install "
                                "\"dynhlo[tf]\"") from None
     parsed = [parse_symbolic_shape(s) for s in shapes]
+    names = _argument_names(getattr(fn, "call", fn), len(shapes))
+    if hasattr(fn, "call") and hasattr(fn, "trainable_weights"):   # a Keras model or layer
+        model = fn
+        fn = lambda *args: model(*args, training=False)   # noqa: E731 - its inference call
     return module_from_lowerings(lambda sizes: lower_tf(fn, parsed, sizes), shapes, bounds,
-                                 _argument_names(fn, len(shapes)))
+                                 names)
 
 
 def _argument_names(fn, count: int) -> list[str] | None:
@@ -134,8 +151,12 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
                                f"bounds {sorted(bounds)}")
     raw, constants = lower(bounds)
     base = _without_metadata(raw)
-    dims, sizes, cuts, windows, rows = _compare(lower, parsed, bounds, names, base,
-                                                constants)
+    # the least size TensorFlow lowers at (top_k's k: tf_least.py); only sizes from it on
+    # are compared
+    least = {n: least_size(lower, bounds, n, sorted(set(_compared(bounds[n])) | set(SMALL),
+                                                    reverse=True)) for n in names}
+    dims, sizes, cuts, windows, rows = _compare(lower, parsed, bounds, names, raw,
+                                                constants, least)
     refusal = pairs_refusal(base, dims, bounds)
     if refusal:
         raise UnsupportedError(f"from_tf cannot take these random normals: {refusal}")
@@ -156,23 +177,32 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     unsized = _unsized_in_entry(module, _instructions_at(base, dims))
     lengths: list = []   # (instruction, size name, c) of each folded length n + c, s
     if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
-        fit = _length_fitter(lower, base, constants, bounds)
+        fit = _length_fitter(lower, base, constants, bounds, least)
         module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, fit,
                                                 lengths))
     _check_sized(module, _instructions_at(base, dims), names)
-    module.shape_assertions = mirror_pad_requirements(raw, base, dims, cuts, bounds, places,
-                                                      arguments) + \
+    required = mirror_pad_requirements(raw, base, dims, cuts, bounds, places, arguments) + \
         range_requirements(lengths, places, arguments)
+    covered = {r.name: r.least for r in required}   # the more telling message of the two
+    module.shape_assertions = required + [
+        r for r in lowering_requirements(least, places, arguments)
+        if covered.get(r.name, 0) < r.least]
+    small = {n: sorted({s for s in (*SMALL, least[n][0]) if least[n][0] <= s < bounds[n]}
+                       - set(_compared(bounds[n], least[n][0]))) for n in names}
+    check_small_sizes(module, lower, parsed, bounds, small, raw, _without_metadata)
     return module
 
 
-def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
-             constants: list) -> tuple[dict, dict, dict, dict, dict]:
+def _compare(lower, parsed: list, bounds: dict, names: list, raw: str, constants: list,
+             least: dict) -> tuple[dict, dict, dict, dict, dict]:
     """(dimensions -> the name they follow, size constants -> (name, c): n + c, slice
     bounds that follow a size -> (kind, shift) as moving_tokens gives them, dynamic-slice
     windows that are a size -> (parameter, dimension), slice limits that are a size ->
     (parameter, dimension)): the tokens of `base` that move with each name, from lowerings
-    at two smaller sizes (lowering_diff.py)."""
+    at smaller sizes from each name's least (`least`: name -> (size, reason), tf_least.py),
+    lowering_diff.py. A structure that changes is refused naming the Python line of its
+    first op (tf_source.py): a branch on a static size, `if x.shape[0] > 2`."""
+    base = _without_metadata(raw)
     dims: dict[int, str] = {}
     sizes: dict[int, tuple[int, int]] = {}
     cuts: dict[int, tuple[str, int]] = {}
@@ -183,11 +213,16 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
         seen = []
         where = next((p, d) for p, (_, shape) in enumerate(parsed)
                      for d, dim in enumerate(shape) if dim == n)
-        for size in _compared(bounds[n]):
-            other, others = lower({**bounds, n: size})
-            other, others = align_prefix_literals(base, _without_metadata(other), constants,
-                                                  others)
-            moved, counts, short = moving_tokens(base, other, n, bounds[n], size)
+        for size in _compared(bounds[n], least[n][0]):
+            other_raw, others = lower({**bounds, n: size})
+            other, others = align_prefix_literals(base, _without_metadata(other_raw),
+                                                  constants, others)
+            try:
+                moved, counts, short = moving_tokens(base, other, n, bounds[n], size)
+            except UnsupportedError as exc:
+                changed = first_changed(base, _without_metadata(other_raw))
+                raise UnsupportedError(f"{exc}{python_place(raw, other_raw, changed)}") \
+                    from None
             _same_constants(constants, others, n, bounds[n], size)
             for i in moved:
                 dims.setdefault(i, n)
@@ -218,10 +253,11 @@ def _compare(lower, parsed: list, bounds: dict, names: list, base: str,
 
 def _with_pairs_sliced(lower):
     """`lower` whose texts slice random normals drawn in pairs at every size
-    (tf_random.slice_pairs: TensorFlow writes the slice at odd sizes only)."""
+    (tf_random.slice_pairs: TensorFlow writes the slice at odd sizes only) and write each
+    window's padding (lowering_diff.full_windows: XLA's printer leaves out zeros)."""
     def sliced(sizes: dict):
         text, constants = lower(sizes)
-        return slice_pairs(text), constants
+        return full_windows(slice_pairs(text)), constants
     return sliced
 
 
@@ -237,7 +273,7 @@ def _remembered(lower):
     return again
 
 
-def _length_fitter(lower, base: str, constants: list, bounds: dict):
+def _length_fitter(lower, base: str, constants: list, bounds: dict, least: dict):
     """fit(token, name): the (s, c) of the length of `base`'s dimension token that follows
     size `name` (tf_lengths.fit_length), from that token in the lowerings at the compared
     sizes and, where they do not tell, at others; (1, 0) where it was the size at each."""
@@ -255,7 +291,7 @@ def _length_fitter(lower, base: str, constants: list, bounds: dict):
 
     def fit(i: int, name: str) -> tuple[int, int] | None:
         bound = bounds[name]
-        seen = {size: look_up(i, name, size) for size in _compared(bound)}
+        seen = {size: look_up(i, name, size) for size in _compared(bound, least[name][0])}
         seen[bound] = int(base_tokens[i][0])
         if any(v is None for v in seen.values()):
             return None
@@ -265,9 +301,13 @@ def _length_fitter(lower, base: str, constants: list, bounds: dict):
     return fit
 
 
-def _compared(bound: int) -> tuple[int, ...]:
-    """The smaller sizes each lowering at the bound is compared with."""
-    return (bound - 1, bound // 2 + 1 if bound > 3 else bound - 1)
+def _compared(bound: int, least: int = 1) -> tuple[int, ...]:
+    """The smaller sizes each lowering at the bound is compared with token by token: bound
+    - 1 and a middle size, none below the least size TensorFlow lowers at (tf_least.py).
+    (At 1, 2 and the least size the texts differ in ways that are no size baked in, a
+    window of 1 without padding, a Fill of 0: those are compared by value, tf_small.py.)"""
+    sizes = (bound - 1, bound // 2 + 1 if bound > 3 else bound - 1)
+    return tuple(sorted({s for s in sizes if least <= s < bound}, reverse=True))
 
 
 def _by_name(base: str, sizes: dict) -> dict[str, tuple[str, int]]:
@@ -451,7 +491,10 @@ def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_opti
     """Compile a TensorFlow function for every size within bounds.
 
     Args:
-        fn: a function of tf tensors that `tf.function(fn, jit_compile=True)` can compile.
+        fn: a function of tf tensors that `tf.function(fn, jit_compile=True)` can compile
+            (a tf.function, a tf.Module's method), or a Keras model or layer (its call in
+            inference mode, `training=False`). What it captures (tf.Variables, a model's
+            weights, eager tensors) is frozen into constants of their values at this call.
         shapes: one HLO shape string per argument, dimensions may be names (`"f32[n,16]"`).
         bounds: name -> upper bound (>= 2), one per name.
         backend, compile_options: as for dynhlo.compile.
@@ -463,7 +506,9 @@ def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_opti
         UnsupportedError: tensorflow missing (`pip install "dynhlo[tf]"`), a name without a
             bound, or a size baked into the program (the message quotes the HLO line).
         ArgumentError: at call time, a size below the least TensorFlow accepts (a MirrorPad
-            longer than the rows it reflects, a range whose start passes its limit), naming
-            the op, the argument and both sizes; a saved artifact keeps the check.
+            longer than the rows it reflects, a range whose start passes its limit, top_k
+            of fewer than k values, a VALID window longer than the input), naming the op,
+            the argument and both sizes; a saved artifact keeps the check. It is a
+            SizeRequirementError, a DynamicSizeError too.
     """
     return compile_module(tf_module(fn, list(shapes), dict(bounds)), backend, **compile_options)

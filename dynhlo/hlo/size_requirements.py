@@ -9,6 +9,11 @@ Two kinds, each with its own message (TensorFlow's rule, which op, which argumen
   (tf.range(1, n), tf.range(0, n - 2, 2), tf.ones(n - 1)): TensorFlow's Range requires
   start <= limit for a positive delta ("Requires start <= limit when delta > 0") and Fill
   a size >= 0, so n + c must be >= 0.
+- `lowering`: a size below the least at which TensorFlow lowers the function at all: an op
+  whose shape function refuses smaller inputs (top_k needs k values, a VALID convolution or
+  pool its window's extent, a strided slice its rows), as its kernel would at run time.
+  from_tf finds it by lowering at smaller sizes (dynhlo.frontends.tf), and names the op
+  from TensorFlow's message.
 
 A requirement is data (kind, op, parameter, dimension, size name, least size, argument name),
 so artifacts store it (dynhlo.runtime.stored_requirements) and a loaded executable refuses a
@@ -18,7 +23,7 @@ carries it into every layer.
 
 from __future__ import annotations
 
-KINDS = ("mirror_pad", "range_length")
+KINDS = ("mirror_pad", "range_length", "lowering")
 
 
 class SizeRequirement:
@@ -48,6 +53,11 @@ class SizeRequirement:
                     f"{size}: it needs at least {self.least} (TensorFlow refuses this pad at "
                     f"{self.name} = {size}: a REFLECT pad must be less than the size, a "
                     f"SYMMETRIC pad at most the size)")
+        if self.kind == "lowering":
+            return (f"TensorFlow's op '{self.op}' refuses dimension {d} of {arg} (size "
+                    f"'{self.name}') of {size}: it needs at least {self.least} (TensorFlow "
+                    f"lowers the function only at {self.name} >= {self.least}; below, the op's "
+                    f"shape check fails, as its kernel's would at run time)")
         return (f"TensorFlow's range or shape '{self.op}' has a length it computed from "
                 f"size '{self.name}', of dimension {d} of {arg}, which has {size}: it needs "
                 f"at least {self.least} (below, the length is negative and TensorFlow refuses "

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ArgumentError
+from ..errors import ArgumentError, SizeRequirementError
 from ..hlo.ir import Instruction
 from ..hlo.shape import UNBOUNDED
+from ..hlo.size_requirements import SizeRequirement
 from ..hlo.types import (ARRAY_TYPES, COMPLEX_TYPES, FLOAT_TYPES, INTEGRAL_TYPES,
                          from_numpy_dtype, to_numpy_dtype)
 
@@ -239,7 +240,8 @@ def check_assertions(module, arrays) -> None:
     of the module's `shape_assertions` (objects whose `failure(sizes)` gives a message or
     None, sizes mapping (parameter, dimension) to a size): jax.export's checks on symbolic
     sizes (e.g. n >= 1), which parse_stablehlo keeps on the module, and the least sizes
-    TensorFlow requires (a MirrorPad's rows), which from_tf keeps (other modules have none).
+    TensorFlow requires (a MirrorPad's rows, top_k's k), which from_tf keeps (other modules
+    have none): those raise a SizeRequirementError, an ArgumentError and a DynamicSizeError.
     Every call of an executable makes them, after check_arguments (dynhlo's own message
     first)."""
     assertions = module.shape_assertions
@@ -249,4 +251,6 @@ def check_assertions(module, arrays) -> None:
     for assertion in assertions:
         message = assertion.failure(sizes)
         if message is not None:
-            raise ArgumentError(message)
+            # an op's least size (from_tf's) is a DynamicSizeError too
+            raise (SizeRequirementError if isinstance(assertion, SizeRequirement)
+                   else ArgumentError)(message)
