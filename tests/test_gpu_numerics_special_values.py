@@ -13,8 +13,7 @@ import pytest
 
 import dynhlo
 from gpucheck import GPU, INTERPRET  # skips without torch or triton; picks interpreter mode
-from numerics_table import (CASES, FLOATS, ULPS, inputs_digest, load_expected,  # noqa: E402
-                            mismatches)
+from numerics_table import CASES, ULPS, inputs_digest, load_expected, mismatches  # noqa: E402
 
 EXPECTED = load_expected()
 # NumPy under Triton's interpreter warns at every inf and NaN, which are the point here.
@@ -25,34 +24,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*encountered in:RuntimeWarning"
 INTERPRETER_ULPS = {"f16": 1, "bf16": 1, "f32": 32, "f64": 32 << 29}
 
 
-# Interpreter faults fixed on their own branch (issue 25, Medium: "GPU interpreter mode gives
-# wrong answers"); strict=False, so the cases pass unmarked once that lands.
-_POW = ("the interpreter's pow is exp(y * log(x)): power(0, 0), inf**0 and (-inf)**y are NaN "
-        "(issue 25, GPU interpreter pow)")
-_BF16 = ("the interpreter holds a bf16 as its uint16 bits: its bf16 converts flush subnormals "
-         "and truncate, an integer converts to its bit pattern, compares and clamps of bf16 "
-         "read the bits (issue 25, GPU interpreter bf16 converts)")
-
-
-def _interpreter_fault(case) -> str | None:
-    """Why the interpreter gets `case` wrong for a cause fixed elsewhere, or None. bf16 only
-    where a kernel computes on it: selects copy bits, TOTALORDER compares and converts to an
-    integer run on the host."""
-    if case.opcode == "power" and case.dtype in FLOATS:
-        return _POW
-    on_host = case.kind == "select" or case.attr.endswith("/total") or (
-        case.kind == "convert" and case.out not in FLOATS + ("pred",))
-    return _BF16 if "bf16" in (case.dtype, case.out) and not on_host else None
-
-
-def _cases():
-    for name, case in CASES.items():
-        reason = _interpreter_fault(case) if INTERPRET else None
-        marks = [pytest.mark.xfail(reason=reason, strict=False)] if reason else []
-        yield pytest.param(name, id=name, marks=marks)
-
-
-@pytest.mark.parametrize("name", list(_cases()))
+@pytest.mark.parametrize("name", list(CASES))
 def test_gpu_backend_matches_xla_on_special_values(name):
     case = CASES[name]
     arrays = case.inputs()
