@@ -196,8 +196,8 @@ COMPLEX_UNARY = {
     Opcode.SINE: torch.sin, Opcode.COSINE: torch.cos,
 }
 _COMPLEX_BINARY = {
-    Opcode.ADD: _parts(torch.add), Opcode.SUBTRACT: _parts(torch.sub), Opcode.MULTIPLY: torch.mul,
-    Opcode.DIVIDE: torch.div, Opcode.POWER: torch.pow,
+    Opcode.ADD: _parts(torch.add), Opcode.SUBTRACT: _parts(torch.sub),
+    Opcode.MULTIPLY: torch.mul, Opcode.DIVIDE: torch.div, Opcode.POWER: torch.pow,
 }
 
 
