@@ -163,3 +163,11 @@ def test_a_module_without_parameters_returns_numpy_as_the_cpu_backend_does(optio
         assert g.dtype == w.dtype and g.shape == w.shape
         np.testing.assert_allclose(g, w, rtol=1e-6)
     np.testing.assert_array_equal(want[0], np.arange(6, dtype=np.float32) ** 2)
+
+
+def test_gpu_compile_refuses_an_element_type_torch_cannot_hold():
+    """An s4 iota (no parameter carries the type) is an UnsupportedError at compile time,
+    naming the instruction, not a raw TypeError when the run moves the result."""
+    text = "HloModule i\nENTRY main {\n  ROOT r = s4[20] iota(), iota_dimension=0\n}"
+    with pytest.raises(dynhlo.UnsupportedError, match="'r'.*s4"):
+        dynhlo.compile(text, **GPU)

@@ -361,6 +361,18 @@ ENTRY e {
         run_hlo(text, np.zeros(3, np.float32))
 
 
+def test_reduce_window_result_of_another_rank_is_a_verify_error():
+    """A result rank unlike the operand's is named, not a raw IndexError."""
+    text = SCALARS + """
+ENTRY e {
+  x = f32[2,1] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[2] reduce-window(x, z), window={size=1x1}, to_apply=add
+}"""
+    with pytest.raises(HloVerifyError, match="rank-2 operands declares a rank-1 result"):
+        run_hlo(text, np.zeros((2, 1), np.float32))
+
+
 def test_reduce_window_output_bound_follows_the_window():
     # A declared bound that disagrees with the window arithmetic is caught at compile time.
     text = SCALARS + """

@@ -38,6 +38,9 @@ def _reduce_window(ctx, inst, operands):
     joined = elementwise(ctx, operands[:n], join=unify)
     wins = window_dims(inst, len(joined))
     declared = inst.shape.elements[0] if inst.shape.is_tuple else inst.shape
+    if declared.rank != len(joined):
+        raise ctx.error(f"reduce-window of rank-{len(joined)} operands declares a "
+                        f"rank-{declared.rank} result ({declared})")
     out = tuple(_windowed(dim, w, declared.dims[d])
                 for d, (dim, w) in enumerate(zip(joined, wins)))
     return out if n == 1 else [out] * n

@@ -79,6 +79,8 @@ def _rsqrt(x):
 
 
 def _logistic(x):
+    if x.dtype.kind == "c":  # |x| would drop the imaginary part: 1 / (1 + exp(-x)) as XLA
+        return 1 / (1 + np.exp(-x))
     # exp of |x|'s negative only: 1 / (1 + exp(-x)) overflows to 0 below x = -88 in f32
     # where the answer is a subnormal (2.9e-39 at -88.75).
     e = np.exp(-np.abs(x))

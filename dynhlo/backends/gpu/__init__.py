@@ -65,6 +65,7 @@ import torch
 from . import mode  # first: picks interpreter mode before triton is imported
 from ...errors import ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
+from ...hlo.shape import leaf_shapes
 from ...shapes.dynamic import ComputationInfo
 from ...shapes.sizes import bound_of
 from .. import check_precision
@@ -75,6 +76,7 @@ from .launch.cubin_jit import CubinJitLauncher
 from .launch.jit import JitLauncher
 from .plan.fusion import kernels_of, plan_computation
 from .program import NAME, GpuProgram
+from .tensors import torch_dtype
 
 
 def _device_target() -> str:
@@ -135,6 +137,18 @@ def _int32_sizes(kernel) -> bool:
     return all(0 <= bound_of(s) <= _INT32_MAX for s in kernel.size_syms)
 
 
+def _check_element_types(module: HloModule) -> None:
+    """UnsupportedError, naming the instruction, for an element type torch cannot hold (s4,
+    the fnuz float8s, ...): found at compile time, not as a raw TypeError mid-run."""
+    for inst in module.instructions():
+        for leaf in leaf_shapes(inst.shape):
+            if leaf.element_type != "token":
+                try:
+                    torch_dtype(leaf.element_type)
+                except UnsupportedError as e:
+                    raise UnsupportedError(f"instruction '{inst.name}': {e}") from None
+
+
 def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
     """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
     mode.install_compile_counter()
@@ -150,6 +164,7 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
                                "(None: the default, on a GPU for modules of many launches)")
     distributed = bool(options.get("distributed"))
     check_supported(module, distributed)
+    _check_element_types(module)
     interpret = options.get("interpret")
     if interpret is None:
         interpret = _default_interpret(options.get("target"))
@@ -189,6 +204,7 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
         UnsupportedError: no CUDA device.
     """
     check_supported(module)
+    _check_element_types(module)
     plan, launchers, graph_parts, precision = aot.load_payload(payload, info, target)
     program = GpuProgram(module, info, plan, launchers, _device(False), target,
                          precision=precision)

@@ -22,9 +22,10 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ..tensors import to_device, torch_dtype
 from .elementwise import total_order_key
+from .minmax import maximum, minimum
 
 _BINARY = {Opcode.ADD: torch.add, Opcode.SUBTRACT: torch.sub, Opcode.MULTIPLY: torch.mul,
-           Opcode.MAXIMUM: torch.maximum, Opcode.MINIMUM: torch.minimum}
+           Opcode.MAXIMUM: maximum, Opcode.MINIMUM: minimum}
 _BITWISE = {Opcode.AND: (torch.logical_and, torch.bitwise_and),
             Opcode.OR: (torch.logical_or, torch.bitwise_or),
             Opcode.XOR: (torch.logical_xor, torch.bitwise_xor)}
@@ -94,7 +95,7 @@ def _bitwise(inst, ops, device, dtype):
 
 def _clamp(inst, ops, device, dtype):
     low, x, high = (_wide(o) for o in ops)
-    return torch.minimum(torch.maximum(x, low), high).to(dtype)
+    return minimum(maximum(x, low), high).to(dtype)
 
 
 _PRED_BINARY = {Opcode.ADD: torch.logical_or, Opcode.SUBTRACT: torch.logical_xor,

@@ -180,15 +180,24 @@ def complex_(ctx, inst, args):
 
 
 
+def _parts(fn):
+    """`fn` of the real and imaginary parts apart, as XLA computes complex add, subtract
+    and negate. torch's own (on the CPU) give (0+0j) + (inf+0j) = inf+nanj (it adds 1*y,
+    a complex product) and, from 8 elements, neg(0j) = +0 (as 0 - z)."""
+    def apply(*zs):
+        return torch.complex(fn(*(z.real for z in zs)), fn(*(z.imag for z in zs)))
+    return apply
+
+
 COMPLEX_UNARY = {
-    Opcode.NEGATE: torch.neg, Opcode.ABS: torch.abs, Opcode.SIGN: torch.sgn,
+    Opcode.NEGATE: _parts(torch.neg), Opcode.ABS: torch.abs, Opcode.SIGN: torch.sgn,
     Opcode.EXP: torch.exp, Opcode.LOG: torch.log, Opcode.SQRT: torch.sqrt,
     Opcode.RSQRT: lambda z: 1 / torch.sqrt(z), Opcode.TANH: torch.tanh,
     Opcode.SINE: torch.sin, Opcode.COSINE: torch.cos,
 }
 _COMPLEX_BINARY = {
-    Opcode.ADD: torch.add, Opcode.SUBTRACT: torch.sub, Opcode.MULTIPLY: torch.mul,
-    Opcode.DIVIDE: torch.div, Opcode.POWER: torch.pow,
+    Opcode.ADD: _parts(torch.add), Opcode.SUBTRACT: _parts(torch.sub),
+    Opcode.MULTIPLY: torch.mul, Opcode.DIVIDE: torch.div, Opcode.POWER: torch.pow,
 }
 
 

@@ -48,6 +48,7 @@ from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
 from .data import own_shape
+from .minmax import scatter_extreme_
 
 _INDEX_TYPES = {torch.int8, torch.int16, torch.int32, torch.int64, torch.uint8, torch.uint16,
                 torch.uint32}
@@ -218,9 +219,6 @@ def _targets(ctx, inst, operand, indices, update):
     return flat[keep], positions.reshape(flat.shape)[keep], cut
 
 
-_REDUCE = {"sum": "sum", "prod": "prod", "max": "amax", "min": "amin"}
-
-
 def scatter(ctx, inst, args):
     n = (len(args) - 1) // 2
     operands, indices, updates = args[:n], args[n], args[n + 1:]
@@ -272,8 +270,10 @@ def combine_updates(out, kind: str, target, values) -> None:
         return
     if kind == "sum":
         flat.index_add_(0, target, values)
-    elif kind in _REDUCE:
-        flat.scatter_reduce_(0, target, values, _REDUCE[kind])
+    elif kind in ("max", "min"):
+        scatter_extreme_(flat, target, values, kind)
+    elif kind == "prod":
+        flat.scatter_reduce_(0, target, values, "prod")
     else:  # bitwise and/or of integers: fold in rounds of distinct targets
         _bitwise_rounds(flat, kind, target, values)
 

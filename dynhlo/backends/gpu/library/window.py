@@ -32,8 +32,9 @@ from ..tensors import torch_dtype
 from ..kernels.reductions import computation_reducer
 from .apply import applicable, apply, apply_in_rounds
 from .indexing import combine_updates
+from .minmax import cumulative, maximum, minimum
 
-_OPS = {"sum": torch.add, "prod": torch.mul, "max": torch.maximum, "min": torch.minimum}
+_OPS = {"sum": torch.add, "prod": torch.mul, "max": maximum, "min": minimum}
 
 
 def _op(kind: str, dtype: torch.dtype):
@@ -141,10 +142,8 @@ def _accumulate(kind, op, x, init, axis, reverse):
         out = torch.cumsum(seq, dim=axis, dtype=seq.dtype)
     elif kind == "prod":
         out = torch.cumprod(seq, dim=axis, dtype=seq.dtype)
-    elif kind == "max":
-        out = torch.cummax(seq, dim=axis).values
-    else:
-        out = torch.cummin(seq, dim=axis).values
+    else:  # max or min
+        out = cumulative(kind, seq, axis)
     out = out.narrow(axis, 1, x.shape[axis]).to(x.dtype)
     return out.flip(axis) if reverse else out
 
