@@ -118,9 +118,9 @@ def table(opts) -> dict:
     graph = sysm.exe.program.graph
     result["graph_refusal"] = sysm.exe.program.graph_refusal
     result["graph_launches"] = len(graph.prog.steps) if graph else 0
-    print(f"dynhlo bf16: compile {sysm.compile_s:.1f} s, graph "
-          f"{'on, ' + str(result['graph_launches']) + ' launches' if graph else 'off (' + str(result['graph_refusal']) + ')'}",
-          flush=True)
+    state = (f"on, {result['graph_launches']} launches" if graph
+             else f"off ({result['graph_refusal']})")
+    print(f"dynhlo bf16: compile {sysm.compile_s:.1f} s, graph {state}", flush=True)
     print(f"{'n':>6s} " + " ".join(f"{s:>10s}" for s in SYSTEMS)
           + "  " + " ".join(f"{'err ' + s:>13s}" for s in SYSTEMS)
           + "  dynhlo/xla_n dynhlo/inductor", flush=True)

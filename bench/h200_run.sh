@@ -38,7 +38,7 @@ fi
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 PY=${PY:-python3}
-DEADLINE=${DEADLINE:-500}   # seconds of this script; the call's limit is 540
+DEADLINE=${DEADLINE:-480}   # seconds of this script, inside the call's 540
 exec > >(tee -a "$OUT/run.log") 2>&1
 step() {  # step NAME SECONDS COMMAND... : output appended to $OUT/NAME.log
     local name=$1 limit=$2; shift 2
