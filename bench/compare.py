@@ -23,6 +23,7 @@ and first-call times (compile + first call on an empty cache) of the 48-layer tr
     python bench/compare.py [--workloads transformer_48,softmax_rows] [--quick]
                             [--requests 100] [--out bench/results/compare.json] [--merge]
     python bench/compare.py --plot-only      # compare.png from compare.json
+    python bench/compare.py --markdown-only  # the tables of compare.json (a run cut short)
 
 Writes compare.json (schema in issue 10) and compare.png beside it, and prints the table.
 --merge keeps the other workloads' rows of an existing compare.json (runs in parts; with
@@ -401,12 +402,16 @@ def main() -> None:
     parser.add_argument("--out", default=str(REPO / "bench" / "results" / "compare.json"))
     parser.add_argument("--merge", action="store_true")
     parser.add_argument("--plot-only", action="store_true")
+    parser.add_argument("--markdown-only", action="store_true")
     parser.add_argument("--check", action="store_true",
                         help="only check the peers' math against dynhlo's CPU backend")
     opts = parser.parse_args()
     out = Path(opts.out)
     if opts.check:
         check(opts.workloads.split(","))
+        return
+    if opts.markdown_only:
+        print(markdown(json.loads(out.read_text())))
         return
     if opts.plot_only:
         plot(json.loads(out.read_text()), out.with_suffix(".png"))
