@@ -308,11 +308,10 @@ def _convolution(cx):
     attrs += f", feature_group_count={groups}" if groups != 1 else ""
     attrs += f", batch_group_count={batch_groups}" if batch_groups != 1 else ""
     attrs += precision_attrs(cx)
-    pads = [(lo, hi) for lo, hi in padding] if computed is None else \
-        [(windows.upper(computed[2 * k]), windows.upper(computed[2 * k + 1]))
-         for k in range(spatial)]
-    bounds = windows.conv_bounds(c, lhs, rhs, [(strides[k], *pads[k], base[k], wdil[k])
-                                               for k in range(spatial)], batch_groups)
+    pads = [(sx.const(lo), sx.const(hi)) for lo, hi in padding] if computed is None else \
+        [(computed[2 * k], computed[2 * k + 1]) for k in range(spatial)]
+    bounds = windows.conv_bounds(cx, c, lhs, rhs, [(strides[k], *pads[k], base[k], wdil[k])
+                                                   for k in range(spatial)], batch_groups)
     if computed is not None:
         return [windows.dynamic_conv(cx, lhs, rhs, rest[0], attrs, bounds)]
     return [cx.comp.emit(bounded(cx.result_shape(), bounds), "convolution", [lhs, rhs],

@@ -23,7 +23,8 @@ from .dynamic_windows import DYNAMIC_CONV, DYNAMIC_REDUCE_WINDOW, WINDOW_OPERAND
 from .rules import elementwise
 from .rules_misc import CUSTOM_CALL_RULES
 from .rules_window import convolution_dims
-from .sizes import Sym, bound_of, derive, result_dim, unify
+from .algebra_eval import largest
+from .sizes import Sym, bound_of, derive, result_dim, size_of, unify
 from .trees import observed_tree
 from .values import vector
 from .windows import WindowDim, window_dims, window_output_size, windowed_size
@@ -70,8 +71,16 @@ def _bound(n_bound: int, size: Size, stride: Size, lo: Size, hi: Size, base: int
 
 def _windowed(dim, size: Size, stride: Size, lo: Size, hi: Size, base: int, wdil: int,
               declared: int):
+    """The windowed dimension; an import that could not bound it (`?`: the operand an
+    intermediate) gets the exact bound where the size reads one argument size
+    (algebra_eval.largest), so that it is the bound of the same size written otherwise."""
+    def build(n):
+        return windowed_size(n, size, stride, lo, hi, base, wdil)
     bound = _bound(bound_of(dim), size, stride, lo, hi, base, wdil, declared)
-    return derive(lambda n: windowed_size(n, size, stride, lo, hi, base, wdil), (dim,), bound)
+    if declared == UNBOUNDED and isinstance(dim, Sym):
+        exact = largest(build(size_of(dim)))
+        bound = exact if exact is not None and (bound == UNBOUNDED or exact < bound) else bound
+    return derive(build, (dim,), bound)
 
 
 def _dynamic_conv(ctx, inst, operands):
