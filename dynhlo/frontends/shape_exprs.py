@@ -96,9 +96,111 @@ _INTERVALS = {
 
 
 def upper_bound(expr: tuple) -> int | None:
-    """The largest value `expr` can take (clamped at 0), or None when it is unbounded."""
+    """The largest value `expr` can take (clamped at 0), or None when it is unbounded.
+
+    Over one argument size of at most RANGE_POINTS values, the exact largest value (every
+    value computed): the bound of a size is then a property of the function, not of how it
+    was written, so two spellings of one size (JAX's shape expression for a SAME window's
+    output and the window formula over its padding) get one bound, as the HLO verifier wants
+    of two operands of one shape. Otherwise the interval's upper end."""
     hi = interval(expr)[1]
-    return None if hi == INF else max(0, int(hi))
+    if hi == INF:
+        return None
+    values = over_range([expr]) if expr[0] not in ("c", "dim") else None
+    if values is not None and len(values[0]):
+        hi = min(hi, int(values[0].max()))
+    return max(0, int(hi))
+
+
+# The most values of one argument size over which a size expression is computed at each
+# value (an exact bound) instead of bounded by intervals.
+RANGE_POINTS = 1 << 14
+
+
+def over_range(exprs: list[tuple]) -> list | None:
+    """The values of `exprs` at every size of the one argument dimension they read (numpy
+    arrays, one entry per size lo..hi), or None where they read none, several or an
+    intermediate's size, the range has more than RANGE_POINTS values, or a division by
+    zero or an op without an array form occurs."""
+    import numpy as np
+    dims: set = set()
+    for e in exprs:
+        if not _plain(e, dims):
+            return None
+    if len(dims) != 1:
+        return None
+    (key, lo, hi), = dims
+    if hi == INF or hi - lo + 1 > RANGE_POINTS:
+        return None
+    points = np.arange(lo, hi + 1, dtype=np.int64)
+    memo: dict = {}
+    try:
+        return [_array(e, points, memo, np) for e in exprs]
+    except _NoArray:
+        return None
+
+
+def _plain(expr: tuple, dims: set, seen: set | None = None) -> bool:
+    """True when `expr` reads argument dims only (collected into `dims` with their ranges)."""
+    seen = set() if seen is None else seen
+    if id(expr) in seen:
+        return True
+    seen.add(id(expr))
+    kind = expr[0]
+    if kind == "c":
+        return True
+    if kind == "dim":
+        dims.add(((expr[1], expr[2]), expr[3], expr[4]))
+        return True
+    if kind == "size" or kind not in _ARRAY_OPS:
+        return False
+    return all(_plain(a, dims, seen) for a in expr[1:])
+
+
+class _NoArray(Exception):
+    pass
+
+
+def _tdiv_array(a, b, np):
+    if (b == 0).any():
+        raise _NoArray
+    q = np.abs(a) // np.abs(b)
+    return np.where((a < 0) == (b < 0), q, -q)
+
+
+_ARRAY_OPS = {
+    "add": lambda np, a, b: a + b, "sub": lambda np, a, b: a - b,
+    "mul": lambda np, a, b: a * b,
+    "div": lambda np, a, b: _tdiv_array(a, b, np),
+    "rem": lambda np, a, b: a - b * _tdiv_array(a, b, np),
+    "max": lambda np, a, b: np.maximum(a, b), "min": lambda np, a, b: np.minimum(a, b),
+    "neg": lambda np, a: -a, "abs": lambda np, a: np.abs(a), "sign": lambda np, a: np.sign(a),
+    "select": lambda np, c, a, b: np.where(c != 0, a, b),
+    "and": lambda np, a, b: a & b, "or": lambda np, a, b: a | b,
+    "xor": lambda np, a, b: a ^ b, "not1": lambda np, a: 1 - a,
+    "cmpEQ": lambda np, a, b: (a == b).astype(np.int64),
+    "cmpNE": lambda np, a, b: (a != b).astype(np.int64),
+    "cmpLT": lambda np, a, b: (a < b).astype(np.int64),
+    "cmpLE": lambda np, a, b: (a <= b).astype(np.int64),
+    "cmpGT": lambda np, a, b: (a > b).astype(np.int64),
+    "cmpGE": lambda np, a, b: (a >= b).astype(np.int64),
+}
+
+
+def _array(expr: tuple, points, memo: dict, np):
+    """`expr` at every point (arrays of int64), each shared node computed once."""
+    found = memo.get(id(expr))
+    if found is not None:
+        return found[1]
+    kind = expr[0]
+    if kind == "c":
+        out = np.full(points.shape, expr[1], dtype=np.int64)
+    elif kind == "dim":
+        out = points
+    else:
+        out = _ARRAY_OPS[kind](np, *(_array(a, points, memo, np) for a in expr[1:]))
+    memo[id(expr)] = (expr, out)   # the node kept alive: its id stays its own
+    return out
 
 
 def fold(op: str, *args: tuple) -> tuple:

@@ -15,6 +15,7 @@ from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, Scope, bounded, converts, free_values
 from .stablehlo_emit import Val, dims_text, is_type
 from .stablehlo_precision import precision_attrs
+from . import stablehlo_windows as windows
 from .stablehlo_sizes import samples, shape_elements
 
 
@@ -147,51 +148,58 @@ def _reduce_window(cx):
                         int_list(cx.attr("window_dilations"), rank),
                         padding_pairs(cx.attr("padding"), rank))
     body = region_computation(cx, 0, _scalar_params(vals[n:]) * 2, "reduce_window_body")
-    shapes = [cx.result_shape(i) for i in range(n)]
+    wins = zip(vals[0].shape.dims, int_list(cx.attr("window_dimensions"), rank),
+               int_list(cx.attr("window_strides"), rank),
+               padding_pairs(cx.attr("padding"), rank),
+               int_list(cx.attr("base_dilations"), rank),
+               int_list(cx.attr("window_dilations"), rank))
+    bounds = [windows.window_bound(b, k, s, lo, hi, bd, wd)
+              for b, k, s, (lo, hi), bd, wd in wins]
+    shapes = [bounded(cx.result_shape(i), bounds) for i in range(n)]
     return _multi(cx, shapes, "reduce-window", vals, f"{attr}, to_apply={body.name}")
 
 
 def dynamic_reduce_window(cx):
-    """`stablehlo.dynamic_reduce_window` (JAX's cumsum/cumprod/cummax over a dynamic axis):
-    supported when each window and padding is constant, or the whole dimension (window n,
-    padding n-1 on one side): at the bound B, window B and padding B-1 give the same values
-    for every n <= B, since the extra window positions hold the reduction's initial value.
-    A window is taken as the whole dimension when its upper bound is the dimension's bound
-    and its padding is the window less one (JAX's cumulative reductions write exactly this)."""
+    """`stablehlo.dynamic_reduce_window`. A plain reduce-window when each window number is
+    constant, or the window is the whole dimension (JAX's cumsum/cumprod/cummax over a
+    dynamic axis: window n, padding n-1 on one side): at the bound B, window B and padding
+    B-1 give the same values for every n <= B, since the extra window positions hold the
+    reduction's initial value. A window is taken as the whole dimension when its upper bound
+    is the dimension's bound and its padding is the window less one. Any other window
+    computed from the sizes (SAME pooling with a stride) stays a custom call, evaluated at
+    each call (stablehlo_windows.py)."""
     if len(cx.op.operands) != 7:
         raise cx.error(f"dynamic_reduce_window takes 7 operands (one input, its initial value, "
                        f"window, strides, base and window dilations, padding), got "
                        f"{len(cx.op.operands)}")
     x, init, *tensors = cx.operands
-    windows, strides, base, wdil, padding = (shape_elements(cx, t, "window") for t in tensors)
+    exprs = [shape_elements(cx, t, "window") for t in tensors]
+    windows_, strides, base, wdil, padding = exprs
     points, rank = samples(cx), x.shape.rank
-    if any(len(e) != rank for e in (windows, strides, base, wdil)) or len(padding) != 2 * rank:
+    if any(len(e) != rank for e in (windows_, strides, base, wdil)) or len(padding) != 2 * rank:
         raise cx.error(f"window, strides and dilations of "
-                       f"{[len(e) for e in (windows, strides, base, wdil)]} elements and "
+                       f"{[len(e) for e in (windows_, strides, base, wdil)]} elements and "
                        f"padding of {len(padding)} for an input of rank {rank}")
+    body = _call_body(cx, _called_function(cx), [Shape(init.shape.element_type)] * 2)
     sizes, pads = [], []
     for d in range(rank):
-        w, b = windows[d], x.shape.dims[d]
+        w, b = windows_[d], x.shape.dims[d]
         pad = [padding[2 * d], padding[2 * d + 1]]
         less_one = sx.fold("sub", w, sx.const(1))
-        if x.shape.dynamic[d] and w[0] != "c" and sx.upper_bound(w) == b:
+        if x.shape.dynamic[d] and w[0] != "c" and sx.upper_bound(w) == b and all(
+                p[0] == "c" or sx.same_function(p, less_one, points) for p in pad):
             sizes.append(b)
-            pads.append(tuple(b - 1 if sx.same_function(p, less_one, points)
-                              else _const(cx, p) for p in pad))
+            pads.append(tuple(b - 1 if p[0] != "c" else p[1] for p in pad))
         else:
-            sizes.append(_const(cx, windows[d]))
-            pads.append(tuple(_const(cx, p) for p in pad))
-    attr = window_attr(sizes, [_const(cx, e) for e in strides], [_const(cx, e) for e in base],
-                        [_const(cx, e) for e in wdil], pads)
-    body = _call_body(cx, _called_function(cx), [Shape(init.shape.element_type)] * 2)
+            sizes.append(w)
+            pads.append(tuple(pad))
+    numbers = [sizes, strides, base, wdil] + [[p for pair in pads for p in pair]]
+    if any(not isinstance(e, int) and e[0] != "c" for group in numbers for e in group):
+        return [windows.dynamic_reduce_window(cx, x, init, tensors, exprs, body.name)]
+    plain = [[e if isinstance(e, int) else e[1] for e in group] for group in numbers]
+    attr = window_attr(*plain[:4], list(zip(plain[4][::2], plain[4][1::2])))
     shape = bounded(cx.result_shape(), list(x.shape.dims))
     return [cx.comp.emit(shape, "reduce-window", [x, init], f"{attr}, to_apply={body.name}")]
-
-
-def _const(cx, expr) -> int:
-    if expr[0] != "c":
-        raise cx.error(f"a window attribute computed at run time ({expr}) is not supported")
-    return expr[1]
 
 
 def _called_function(cx) -> str:
@@ -276,15 +284,20 @@ def _convolution(cx):
     lhs, rhs, *rest = cx.operands
     c = stablehlo.ConvDimensionNumbers(cx.attr("dimension_numbers"))
     spatial = len(c.input_spatial_dimensions)
+    strides = int_list(cx.attr("window_strides"), spatial)
+    base = int_list(cx.attr("lhs_dilation"), spatial)
+    wdil = int_list(cx.attr("rhs_dilation"), spatial)
+    computed = None   # dynamic_conv's padding expressions, when they are not constants
     if cx.name == "stablehlo.dynamic_conv":
-        flat = [_const(cx, e) for e in shape_elements(cx, rest[0], "padding")]
-        padding = [(flat[2 * i], flat[2 * i + 1]) for i in range(spatial)]
+        flat = shape_elements(cx, rest[0], "padding")
+        if all(e[0] == "c" for e in flat):
+            padding = [(flat[2 * i][1], flat[2 * i + 1][1]) for i in range(spatial)]
+        else:
+            computed, padding = flat, [(0, 0)] * spatial
     else:
         padding = padding_pairs(cx.attr("padding"), spatial)
     sizes = [rhs.shape.dims[d] for d in c.kernel_spatial_dimensions]
-    attr = window_attr(sizes, int_list(cx.attr("window_strides"), spatial),
-                        int_list(cx.attr("lhs_dilation"), spatial),
-                        int_list(cx.attr("rhs_dilation"), spatial), padding)
+    attr = window_attr(sizes, strides, base, wdil, padding)
     reversal = cx.attr("window_reversal")
     if reversal is not None and any(bool(v) for v in reversal):
         raise cx.error("window_reversal is not supported")
@@ -295,7 +308,14 @@ def _convolution(cx):
     attrs += f", feature_group_count={groups}" if groups != 1 else ""
     attrs += f", batch_group_count={batch_groups}" if batch_groups != 1 else ""
     attrs += precision_attrs(cx)
-    return [cx.comp.emit(cx.result_shape(), "convolution", [lhs, rhs], attrs)]
+    pads = [(sx.const(lo), sx.const(hi)) for lo, hi in padding] if computed is None else \
+        [(computed[2 * k], computed[2 * k + 1]) for k in range(spatial)]
+    bounds = windows.conv_bounds(cx, c, lhs, rhs, [(strides[k], *pads[k], base[k], wdil[k])
+                                                   for k in range(spatial)], batch_groups)
+    if computed is not None:
+        return [windows.dynamic_conv(cx, lhs, rhs, rest[0], attrs, bounds)]
+    return [cx.comp.emit(bounded(cx.result_shape(), bounds), "convolution", [lhs, rhs],
+                         attrs)]
 
 
 def _dim_labels(c, spatial: int) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from .algebra import SOURCES, Size, broadcast_or_smaller, text
+from .algebra import INF, SOURCES, Size, broadcast_or_smaller, text
 from .algebra_ops import tdiv_value, trem_value
 
 
@@ -103,3 +103,68 @@ def walk(size: Size) -> Iterable[Size]:
             if child not in seen:
                 seen.add(child)
                 stack.append(child)
+
+
+# The most values of one argument size at which `largest` computes an expression.
+RANGE_POINTS = 1 << 14
+
+
+def largest(size: Size) -> int | None:
+    """The largest value of `size` over every value of the one argument dimension it reads
+    (all of them computed at once, as NumPy arrays), or None where it reads none, several or
+    another source, or that dimension has more than RANGE_POINTS values. An exact bound:
+    a property of the function, not of how it was written (intervals are not)."""
+    import numpy as np
+    nodes = list(walk(size))
+    sources = [n for n in nodes if n.op in SOURCES]
+    if len(sources) != 1 or sources[0].op != "param" or sources[0].hi == INF \
+            or sources[0].hi - sources[0].lo + 1 > RANGE_POINTS:
+        return None
+    (source,) = sources
+    values = {source: np.arange(int(source.lo), int(source.hi) + 1, dtype=np.int64)}
+    if any(n.op not in _ARRAYS for n in nodes if n is not source):
+        return None
+    stack = [size]
+    while stack:   # inputs first, each node once, no recursion
+        node = stack[-1]
+        missing = [a for a in inputs(node) if a not in values]
+        if missing:
+            stack.extend(missing)
+            continue
+        if node not in values:
+            v = [values[a] if isinstance(a, Size) else a for a in node.args]
+            values[node] = _ARRAYS[node.op](node, v, values, np)
+        stack.pop()
+    return int(np.max(values[size]))
+
+
+def _lin_array(node, v, values, np):
+    total = node.args[0]
+    for mono, coeff in node.args[1]:
+        term = coeff
+        for a, e in mono:
+            term = term * values[a] ** e
+        total = total + term
+    return total
+
+
+def _tdiv_array(a, b, np):
+    q = np.abs(a) // np.where(b == 0, 1, np.abs(b))
+    return np.where(b == 0, -1, np.where((a < 0) == (b < 0), q, -q))
+
+
+_ARRAYS = {
+    "lin": _lin_array,
+    "floordiv": lambda node, v, values, np: v[0] // v[1],
+    "mod": lambda node, v, values, np: v[0] % v[1],
+    "max": lambda node, v, values, np: np.maximum.reduce(np.broadcast_arrays(*v)),
+    "min": lambda node, v, values, np: np.minimum.reduce(np.broadcast_arrays(*v)),
+    "tdiv": lambda node, v, values, np: _tdiv_array(v[0], v[1], np),
+    "trem": lambda node, v, values, np: np.where(
+        v[1] == 0, v[0], v[0] - v[1] * _tdiv_array(v[0], v[1], np)),
+    "sign": lambda node, v, values, np: np.sign(v[0]),
+    "meet": lambda node, v, values, np: np.where(np.minimum(v[0], v[1]) == 1,
+                                                  np.maximum(v[0], v[1]),
+                                                  np.minimum(v[0], v[1])),
+    "select": lambda node, v, values, np: np.where(np.asarray(v[0]) != 0, v[1], v[2]),
+}

@@ -138,7 +138,14 @@ def topk_call_k(inst, n: int) -> tuple[int, bool]:
 
 @rule(Opcode.CONVOLUTION)
 def _convolution(ctx, inst, operands):
-    lhs, rhs = operands
+    return convolution_dims(ctx, inst, operands)
+
+
+def convolution_dims(ctx, inst, operands, spatial=None) -> tuple:
+    """A convolution's result dims from its lhs and rhs dims; `spatial(k, x, kernel, w,
+    declared)` gives spatial dimension k's (default: the window as written, `_windowed`),
+    for windows computed at run time (rules_dynamic_window.py)."""
+    lhs, rhs = operands[:2]
     if len(lhs) != len(rhs) or len(lhs) < 2:
         raise ctx.error(f"convolution operands of ranks {len(lhs)} and {len(rhs)}")
     labels = conv_labels(inst, len(lhs))
@@ -155,7 +162,10 @@ def _convolution(ctx, inst, operands):
     out[labels.out_feature] = rhs[labels.rhs_out]
     for k, w in enumerate(wins):
         x, kernel = lhs[labels.lhs_spatial[k]], rhs[labels.rhs_spatial[k]]
-        if isinstance(kernel, int):
+        if spatial is not None:
+            out[labels.out_spatial[k]] = spatial(k, x, kernel, w,
+                                                 declared[labels.out_spatial[k]])
+        elif isinstance(kernel, int):
             out[labels.out_spatial[k]] = _windowed(x, _with_size(w, kernel),
                                                    declared[labels.out_spatial[k]])
         else:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from . import algebra, algebra_ops
@@ -166,13 +168,26 @@ def _convert(inst, args):
     return args[0]
 
 
+def _grid(operand, elements: list[Size]) -> np.ndarray:
+    """The elements of `operand` as an object array of its shape (row-major)."""
+    grid = np.empty(len(elements), dtype=object)
+    grid[:] = elements
+    return grid.reshape(operand.shape.dims)
+
+
 def _slice(inst, args):
-    ((start, limit, stride),) = attrs.slices(inst) or ((0, 0, 1),)
-    return args[0][start:limit:stride] if len(inst.shape.dims) == 1 else None
+    spec = attrs.slices(inst)
+    if spec is None or len(spec) != len(inst.shape.dims):
+        return None
+    grid = _grid(inst.operands[0], args[0])
+    return list(grid[tuple(slice(a, b, c) for a, b, c in spec)].reshape(-1))
 
 
 def _concatenate(inst, args):
-    return [x for a in args for x in a] if len(inst.shape.dims) == 1 else None
+    """Any rank (a padding tensor [rank, 2] is built by concatenating its rows)."""
+    (d,) = attrs.ints(inst, "dimensions", (0,))
+    grids = [_grid(o, a) for o, a in zip(inst.operands, args)]
+    return list(np.concatenate(grids, axis=d).reshape(-1))
 
 
 def _broadcast(inst, args):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from ..errors import DynamicSizeError, HloVerifyError
 from ..hlo import attrs
-from . import algebra
+from . import algebra, algebra_ops
 
 
 @dataclass(frozen=True)
@@ -90,14 +90,38 @@ def window_output_expr(n: algebra.Size, w: WindowDim,
     """`window_output_size` in the size algebra, for a run-time `n` (and kernel `size`):
     max(0, (max(0, (n-1)*base_dilation + 1) + lo + hi - extent) // stride + 1), which for
     a VALID window is JAX's `(n - k) // s + 1` (algebra normalises both to one expression)."""
+    return windowed_size(n, w.size if size is None else size, w.stride, w.lo, w.hi,
+                         w.base_dilation, w.window_dilation)
+
+
+Amount = int | algebra.Size   # a window number: written in the module, or computed
+
+
+def windowed_size(n: Amount, size: Amount, stride: Amount, lo: Amount, hi: Amount,
+                  base_dilation: Amount = 1, window_dilation: Amount = 1) -> algebra.Size:
+    """XLA's window output size (ShapeInference::InferWindowOutputShape) where any of the
+    window's numbers may be a size expression (a window computed at run time, StableHLO's
+    dynamic_conv and dynamic_reduce_window): `window_output_size`'s formula in the algebra.
+    A stride computed at run time divides with truncation, max(0, (span + s) / s), equal to
+    the floor form for s >= 1 and any span (the lowering refuses s < 1)."""
+    n, size, stride, lo, hi, base, wdil = (algebra.const(v) if isinstance(v, int) else v
+                                           for v in (n, size, stride, lo, hi, base_dilation,
+                                                     window_dilation))
     one = algebra.ONE
     dilated = algebra.maximum(algebra.ZERO, algebra.add(
-        algebra.scale(algebra.sub(n, one), w.base_dilation), one))
-    size = algebra.const(w.size) if size is None else size
+        _times(algebra.sub(n, one), base), one))
     extent = algebra.maximum(algebra.ZERO, algebra.add(
-        algebra.scale(algebra.sub(size, one), w.window_dilation), one))
-    span = algebra.sub(algebra.add(dilated, algebra.const(w.lo + w.hi)), extent)
-    return algebra.maximum(algebra.ZERO, algebra.add(algebra.floordiv(span, w.stride), one))
+        _times(algebra.sub(size, one), wdil), one))
+    span = algebra.sub(algebra.add(dilated, lo, hi), extent)
+    if stride.is_const:
+        return algebra.maximum(algebra.ZERO, algebra.add(algebra.floordiv(span, stride.value),
+                                                         one))
+    return algebra.maximum(algebra.ZERO, algebra_ops.trunc_div(algebra.add(span, stride),
+                                                               stride))
+
+
+def _times(a: algebra.Size, b: algebra.Size) -> algebra.Size:
+    return algebra.scale(a, b.value) if b.is_const else algebra.mul(a, b)
 
 
 @dataclass(frozen=True)

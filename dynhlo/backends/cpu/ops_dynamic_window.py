@@ -1,10 +1,12 @@
-"""The custom calls tf2xla writes for windows over dynamic spatial dimensions with SAME padding.
+"""Windows computed at run time: tf2xla's custom calls for dynamic spatial dimensions with
+SAME padding and StableHLO's dynamic_conv and dynamic_reduce_window.
 
 `DynamicConvolutionForward`, `DynamicConvolutionInputGrad`, `DynamicConvolutionKernelGrad`,
-`DynamicReduceWindowSamePadding` and `DynamicSelectAndScatterSamePadding`: each becomes the
-plain op (convolution, reduce-window, select-and-scatter) with the window XLA's dynamic padder
-recomputes for the actual sizes (dynhlo/shapes/dynamic_windows.py, shared with the GPU), run
-by the plain op's lowering on the actual sizes.
+`DynamicReduceWindowSamePadding`, `DynamicSelectAndScatterSamePadding`,
+`stablehlo.dynamic_conv` and `stablehlo.dynamic_reduce_window`: each becomes the plain op
+(convolution, reduce-window, select-and-scatter) with the window for the actual sizes (XLA's
+dynamic padder's SAME arithmetic, or the window operands' values; dynhlo/shapes/
+dynamic_windows.py, shared with the GPU), run by the plain op's lowering on the actual sizes.
 """
 
 from __future__ import annotations
@@ -17,5 +19,5 @@ from .lowering import LOWERINGS, custom_call
 def dynamic_window(ctx, inst, args):
     """The plain op of dynamic_windows.as_plain, by the CPU's lowering of that op."""
     plain, taken = dynamic_windows.as_plain(inst, [a.shape for a in args],
-                                            lambda: args[0])
+                                            lambda i: args[i].reshape(-1).tolist())
     return LOWERINGS[plain.opcode](ctx, plain, list(args[taken]))
