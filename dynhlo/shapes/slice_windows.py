@@ -119,5 +119,6 @@ def _past_size(name: str, d: int, start: int, first: int, size: int, actual: int
     return DynamicSizeError(
         f"instruction '{name}': dynamic-slice of size {size} reads rows {first}..{first + size - 1}"
         f" of operand dimension {d}{where}, which has actual size {actual}: "
-        + (PADDING_READ_HINT if bound != UNBOUNDED else
+        + (PADDING_READ_HINT + " (a loop running to a bound baked in at lowering reads so: "
+           "lower with symbolic sizes, dynhlo.from_jax)" if bound != UNBOUNDED else
            "a `?` dimension has no padded buffer to read"))
