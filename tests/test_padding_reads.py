@@ -49,3 +49,13 @@ def test_cli_padding_reads_option(tmp_path, capsys):
     assert capsys.readouterr().out == "s32[1] {0}\n"
     proc = run_cli("run", str(path), "s32[2] {7, 8}", "--padding-reads", "error")
     assert_one_line_error(proc, "instruction 's'", "padding_reads='error'")
+
+
+def test_a_window_marked_strict_refuses_padding_whatever_the_option():
+    """from_tf marks the windows it writes over a size's last rows (TensorFlow keeps fewer
+    rows there): frontend_attributes={dynhlo_padding_reads="error"} refuses under "zeros"."""
+    text = THIRD.replace("slice={[2:3]}", 'slice={[2:3]}, '
+                         'frontend_attributes={dynhlo_padding_reads="error"}')
+    np.testing.assert_array_equal(dynhlo.compile(text)(np.int32([7, 8, 9])), [9])
+    with pytest.raises(dynhlo.DynamicSizeError, match="instruction 's'"):
+        dynhlo.compile(text)(np.int32([7, 8]))

@@ -26,6 +26,18 @@ from ..hlo.shape import UNBOUNDED
 from .sizes import PADDING_READ_HINT
 
 
+# An instruction's own padding_reads="error": a frontend marks a window it wrote whose read
+# past the size must be refused whatever the compile option (from_tf's slices of a size's
+# last rows: TensorFlow gives fewer rows there, not padding).
+STRICT = 'dynhlo_padding_reads="error"'
+
+
+def refuses_padding(inst, mode: str) -> bool:
+    """Whether a read of `inst` past an actual size is a DynamicSizeError: the compile
+    option `mode` is "error", or `inst` carries frontend_attributes={STRICT}."""
+    return mode == "error" or STRICT in (inst.attrs.get("frontend_attributes") or "")
+
+
 def slice_first(name: str, d: int, start: int, size: int, actual: int, bound: int,
                 refuse: bool = False) -> int:
     """The first row a dynamic-slice reads along dimension `d`, in actual coordinates; rows

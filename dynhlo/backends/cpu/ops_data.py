@@ -13,6 +13,7 @@ from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
 from ...shapes.sizes import sizes_from_operands, slice_past_size, slice_reads_padding
+from ...shapes.slice_windows import refuses_padding
 from .lowering import custom_call, lowering, CUSTOM_CALLS
 
 
@@ -82,7 +83,7 @@ def slice_(ctx, inst, args):
     spec = attrs.slices(inst)
     d = slice_reads_padding(spec, x.shape)
     if d is not None:
-        if ctx.evaluator.padding_reads == "error":
+        if refuses_padding(inst, ctx.evaluator.padding_reads):
             raise slice_past_size(inst.name, spec, d, x.shape[d])
         return np.zeros(ctx.out_shape(), x.dtype)
     return x[tuple(slice(s, l, st) for s, l, st in spec)]

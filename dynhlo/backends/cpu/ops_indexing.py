@@ -20,7 +20,7 @@ from ...hlo.shape import UNBOUNDED
 from ...hlo.types import bit_width, to_numpy_dtype
 from ...shapes.rules_data import physical_order
 from ...shapes.sizes import gather_past_size
-from ...shapes.slice_windows import slice_window, update_windows, within
+from ...shapes.slice_windows import refuses_padding, slice_window, update_windows, within
 from .lowering import lowering
 from .ops_data import own_sizes as _own_sizes
 from .ops_reduce import _fast_reducer
@@ -42,7 +42,7 @@ def dynamic_slice(ctx, inst, args):
     x, *starts = args
     shape = ctx.out_shape()
     window = slice_window(inst, _starts(ctx, starts, x.ndim), x.shape, shape,
-                          refuse=ctx.evaluator.padding_reads == "error")
+                          refuse=refuses_padding(inst, ctx.evaluator.padding_reads))
     inside = within(window, x.shape)
     if inside is None:
         return np.array(x[window], copy=True)
@@ -174,7 +174,7 @@ def _gather_start(ctx, start, d: int, window: int, size: int, actual: int, bound
                             "to read")
         return np.clip(start, 0, actual - size)
     clamped = np.clip(start, 0, bound - window)
-    if ctx.evaluator.padding_reads == "error" and np.size(clamped) and \
+    if refuses_padding(ctx.inst, ctx.evaluator.padding_reads) and np.size(clamped) and \
             (clamped + size > actual).any():
         raise gather_past_size(ctx.inst.name, d, int(np.max(clamped)), size, actual, bound)
     return clamped

@@ -22,6 +22,7 @@ import torch
 
 from ....hlo import attrs
 from ....shapes.sizes import sizes_from_operands, slice_past_size, slice_reads_padding
+from ....shapes.slice_windows import refuses_padding
 from ..tensors import to_device
 
 _FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
@@ -117,7 +118,7 @@ def slice_(ctx, inst, args):
     spec = attrs.slices(inst)
     d = slice_reads_padding(spec, x.shape)
     if d is not None:
-        if ctx.padding_reads == "error":
+        if refuses_padding(inst, ctx.padding_reads):
             raise slice_past_size(inst.name, spec, d, x.shape[d])
         return torch.zeros(tuple(ctx.out_shape()), dtype=x.dtype, device=x.device)
     return x[tuple(slice(s, limit, step) for s, limit, step in spec)]

@@ -43,7 +43,8 @@ from ....hlo.shape import UNBOUNDED
 from ....hlo.types import bit_width
 from ....shapes.rules_data import physical_order
 from ....shapes.sizes import gather_past_size
-from ....shapes.slice_windows import slice_window, update_rows, update_windows, within
+from ....shapes.slice_windows import (refuses_padding, slice_window, update_rows,
+                                     update_windows, within)
 from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
@@ -134,7 +135,7 @@ def _gather_start(ctx, start, d: int, window: int, size: int, actual: int):
                             "to read")
         return start.clamp(0, max(actual - size, 0))
     clamped = start.clamp(0, bound - window)
-    if ctx.padding_reads == "error" and actual < bound and start.numel():
+    if refuses_padding(ctx.inst, ctx.padding_reads) and actual < bound and start.numel():
         worst = int(clamped.max().item())
         if worst + size > actual:
             raise gather_past_size(ctx.inst.name, d, worst, size, actual, bound)
@@ -351,7 +352,7 @@ def dynamic_slice(ctx, inst, args):
         # place the window as the CPU backend does; its rows past the actual size are
         # XLA's padding, zeros here.
         window = slice_window(inst, vector.tolist(), x.shape, shape,
-                              refuse=ctx.padding_reads == "error")
+                              refuse=refuses_padding(inst, ctx.padding_reads))
         inside = within(window, x.shape)
         if inside is None:
             return x[window].clone()

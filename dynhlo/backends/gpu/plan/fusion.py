@@ -22,6 +22,7 @@ from ....hlo.opcodes import Opcode
 from ....shapes.dynamic import ComputationInfo
 from ....shapes.schedule import leaf_dims, schedule, sym_deps
 from ....shapes.sizes import Sym
+from ....shapes.slice_windows import refuses_padding
 from ..kernels.codegen import generate
 from ..kernels.group import FusionError, Group, Kernel, canonical_dim
 from ..rules import EMITTERS, can_fuse, rule_of
@@ -74,7 +75,7 @@ def may_fuse(info, inst, padding_reads: str = "zeros") -> bool:
     no parameter, nor, compiled with padding_reads="error", a slice that may read padding
     (a kernel cannot report it)."""
     return inst.opcode is not Opcode.PARAMETER and can_fuse(inst) and \
-        not (padding_reads == "error" and may_read_padding(info, inst))
+        not (refuses_padding(inst, padding_reads) and may_read_padding(info, inst))
 
 
 def call_sites(info, order) -> list:
