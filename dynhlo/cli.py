@@ -142,7 +142,7 @@ _COMPILE_INTERPRET_HELP = ("gpu backend without a GPU here: compile anyway (kern
 
 def _add_gpu_run_arguments(parser: argparse.ArgumentParser,
                            interpret_help: str = _INTERPRET_HELP) -> None:
-    from .backends import PRECISIONS
+    from .backends import PADDING_READS, PRECISIONS
     parser.add_argument("--interpret", action="store_true", help=interpret_help)
     parser.add_argument("--max-while-iterations", type=_count, default=None, metavar="N",
                         help="end a while loop that runs more than N iterations with an "
@@ -153,6 +153,10 @@ def _add_gpu_run_arguments(parser: argparse.ArgumentParser,
                              "operand_precision allows it, as XLA does on GPU (the cpu "
                              "backend computes as before); any case, and JAX's float32 "
                              "(highest) and tensorfloat32 (default) too")
+    parser.add_argument("--padding-reads", choices=PADDING_READS, default=None,
+                        help="a read past a dynamic array's actual size within its bound "
+                             "(XLA reads its padded buffer there): zeros (default) reads "
+                             "zeros; error refuses it, naming the instruction (to debug)")
 
 
 def _count(text: str) -> int:
@@ -194,7 +198,8 @@ def _precision_word(text: str) -> str:
 
 
 def run_options(ns: argparse.Namespace) -> dict:
-    """compile() keywords from `--interpret`, `--max-while-iterations` and `--precision`."""
+    """compile() keywords from `--interpret`, `--max-while-iterations`, `--precision` and
+    `--padding-reads`."""
     options: dict = {}
     if ns.interpret:
         if (ns.backend or "cpu") != "gpu":
@@ -204,6 +209,8 @@ def run_options(ns: argparse.Namespace) -> dict:
         options["max_while_iterations"] = ns.max_while_iterations
     if ns.precision is not None:
         options["precision"] = ns.precision
+    if ns.padding_reads is not None:
+        options["padding_reads"] = ns.padding_reads
     return options
 
 

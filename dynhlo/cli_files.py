@@ -137,6 +137,11 @@ def load_executable(path: str, backend: str | None, options: dict | None = None)
             raise CliError(f"{path}: the artifact was compiled with --precision {stored}; "
                            "recompile it with `dynhlo compile --precision "
                            f"{options['precision']}` to change it")
+        stored = exe.options.get("padding_reads") or "zeros"
+        if (options or {}).get("padding_reads", stored) != stored:
+            raise CliError(f"{path}: the artifact was compiled with --padding-reads {stored}; "
+                           "recompile it with `dynhlo compile --padding-reads "
+                           f"{options['padding_reads']}` to change it")
         return exe
     from .runtime.executable import compile as compile_module
     module, options = module_and_options(path, options or {})

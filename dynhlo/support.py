@@ -63,10 +63,10 @@ NOTES: dict[Opcode, str] = {
     Opcode.CHOLESKY: "the other triangle is zero; not positive definite gives NaN",
     Opcode.FFT: "a dynamic transformed dimension is transformed at its actual size; IRFFT "
                 "over one is an UnsupportedError",
-    Opcode.SLICE: "on a dynamic dimension, XLA's rule: length 1 is static (reading padding "
-                  "is a DynamicSizeError), else ceil((n - start) / stride)",
+    Opcode.SLICE: "on a dynamic dimension, XLA's rule: length 1 is static (past the actual "
+                  "size it reads padding: zeros), else ceil((n - start) / stride)",
     Opcode.GATHER: "a start past the actual size of a dynamic dimension reads XLA's padding: "
-                   "a DynamicSizeError",
+                   "zeros",
     Opcode.SORT: "a static operand sorted with dynamic keys stays static (XLA HandleSort); "
                  "gpu: comparators with ops beyond arithmetic/compare/select, or of "
                  "u16/u32/u64 values, on the host",

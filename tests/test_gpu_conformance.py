@@ -140,19 +140,22 @@ ENTRY main {
                                  (0, 0)])
 def test_dynamic_slices_at_xlas_starts_match_cpu(n, i):
     """Starts clamp against the bound (10) on both backends; where XLA's window reads padding
-    (a 3-row slice from row 5 of 7 rows, any slice of fewer than 3 rows) both refuse with a
-    DynamicSizeError, and the update's valid rows land where XLA writes them."""
+    (a 3-row slice from row 5 of 7 rows, any slice of fewer than 3 rows) both read zeros
+    there (padding_reads="error": both refuse with a DynamicSizeError), and the update's
+    valid rows land where XLA writes them."""
     gpu, cpu = dynhlo.compile(_SLICES, **GPU), dynhlo.compile(_SLICES)
     a = np.arange(n * 3, dtype=np.int32).reshape(n, 3) + 1
     u = -np.arange(8, dtype=np.int32).reshape(4, 2) - 1
     args = [a, np.int32(i), np.int32(2), u[:min(n, 4)]]
     out = assert_same(gpu, cpu, args, f"slices at size {n}, start {i}")
     first = min(max(i, 0), 7)
+    buffer = np.zeros((10, 3), np.int32)
+    buffer[:n] = a
+    np.testing.assert_array_equal(out[0], buffer[first:first + 3, 1:3])
     if first + 3 > n:
+        strict = dynhlo.compile(_SLICES, padding_reads="error", **GPU)
         with pytest.raises(dynhlo.DynamicSizeError, match=f"actual size {n}"):
-            gpu(*args)
-        return
-    np.testing.assert_array_equal(out[0], a[first:first + 3, 1:3])
+            strict(*args)
     np.testing.assert_array_equal(out[1], a[:, 2:3])
     rows = min(max(i, 0), 6)  # against the bounds 10 - 4
     want = a.copy()

@@ -91,15 +91,22 @@ def _fori_rows(x):
 
 
 @pytest.mark.parametrize("name", sorted(STACKED))
-def test_stacking_loop_lowered_at_the_bound_refuses_below_it(name):
+def test_stacking_loop_lowered_at_the_bound_runs_to_the_bound_below_it(name):
     """jax.jit's lowering bakes the trip count (the bound 7) into the loop, which then reads
-    row i of x for every i < 7: below the bound XLA reads padding, dynhlo refuses and points
-    at from_jax (test_frontend_jax.py's "stacked" family: the actual length comes back)."""
+    row i of x for every i < 7: below the bound XLA reads padding, and so does dynhlo (zeros),
+    so the stacked result has the bound's 7 rows, the first n JAX's; padding_reads="error"
+    refuses and points at from_jax (test_frontend_jax.py's "stacked" family: the actual
+    length comes back)."""
     fn = STACKED[name]
-    exe = dynhlo.compile(_mark_dynamic(jax.jit(fn).lower(_rows(B)).as_text(dialect="hlo")))
+    text = _mark_dynamic(jax.jit(fn).lower(_rows(B)).as_text(dialect="hlo"))
+    exe, strict = dynhlo.compile(text), dynhlo.compile(text, padding_reads="error")
     for n in (1, 4):
+        stacked = jax.tree_util.tree_leaves(exe(_rows(n)))[-1]
+        assert np.shape(stacked) == (B, 3)
+        np.testing.assert_allclose(stacked[:n], jax.tree_util.tree_leaves(fn(_rows(n)))[-1],
+                                   rtol=2e-5, atol=1e-5)
         with pytest.raises(dynhlo.DynamicSizeError, match=f"actual size {n}: .*from_jax"):
-            exe(_rows(n))
+            strict(_rows(n))
     for g, e in zip(jax.tree_util.tree_leaves(exe(_rows(B))),
                     jax.tree_util.tree_leaves(fn(_rows(B)))):
         np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=2e-5, atol=1e-5)

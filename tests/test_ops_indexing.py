@@ -5,7 +5,9 @@ loops below), at the actual sizes. The start indices include values past the act
 negative ones: dynamic-(update-)slice clamps against the bound as XLA does on its padded
 buffer (writes past the actual size only touch padding, never a value), scatter skips against
 the actual size. A dynamic-slice or gather window that XLA's clamp puts past the actual size
-of a dynamic dimension reads padding: a DynamicSizeError.
+of a dynamic dimension reads XLA's buffer padding, which dynhlo reads as zeros (the
+references below read a zero-padded buffer); compiled with padding_reads="error", a
+DynamicSizeError naming the instruction.
 """
 
 from __future__ import annotations
@@ -52,8 +54,8 @@ DUS_DYN = module("""  a = f32[<=8,3] parameter(0)
 
 
 def padded(x, bounds):
-    """XLA's padded buffer of `x` at `bounds`: NaN marks the uninitialised rows past x."""
-    buf = np.full(bounds, np.nan, F32)
+    """XLA's padded buffer of `x` at `bounds`, its padding zeros (dynhlo's rule)."""
+    buf = np.zeros(bounds, F32)
     buf[tuple(slice(0, k) for k in x.shape)] = x
     return buf
 
@@ -81,11 +83,6 @@ def _dus_2d(x, u, i, j):
     return buf[:x.shape[0]]
 
 
-def _defined(expect, args) -> bool:
-    """XLA's answer reads no padding (no NaN in the valid result)."""
-    return not np.isnan(expect(*args)).any()
-
-
 def _arange(n, cols=None):
     shape = (n,) if cols is None else (n, cols)
     return np.arange(int(np.prod(shape)), dtype=F32).reshape(shape) + 1
@@ -93,7 +90,7 @@ def _arange(n, cols=None):
 
 SLICE_CASES = [
     *[OpCase(f"dynamic-slice-start{i}", DS, lambda n, r, i=i: (_arange(n), S32(i)), _ds,
-             tuple(n for n in (10, 0, 3, 4, 7) if _defined(_ds, (_arange(n), S32(i)))))
+             (10, 0, 3, 4, 7))
       for i in (0, 2, 5, 9, -3)],
     *[OpCase(f"dynamic-slice-2d-{i}-{j}", DS_2D,
              lambda n, r, i=i, j=j: (_arange(n, 4), np.uint32(i), np.uint32(j)),
@@ -205,17 +202,33 @@ GATHER_CASES = [
 ]
 
 
-def test_gather_past_the_actual_size_of_a_dynamic_dimension_is_a_padding_error():
-    """XLA clamps a gather start to the BOUND, so a row past the actual size is padding."""
+def test_gather_row_past_the_actual_size_of_a_dynamic_dimension_reads_zeros():
+    """XLA clamps a gather start to the BOUND (10 - 1), so a row past the actual size (3) is
+    padding: zeros; padding_reads="error" refuses it, naming the instruction."""
     exe = dynhlo_compile(EMBED)
     a = _arange(3, 4)
-    np.testing.assert_array_equal(exe(a, np.int32([2, -1]))[1], a[0])
-    with pytest.raises(DynamicSizeError, match="uninitialised padding"):
-        exe(a, np.int32([0, 3]))
-    with pytest.raises(DynamicSizeError, match="uninitialised padding"):
-        exe(a, np.int32([50]))
+    np.testing.assert_array_equal(exe(a, np.int32([2, -1])), a[[2, 0]])
+    np.testing.assert_array_equal(exe(a, np.int32([0, 3])), [a[0], np.zeros(4, F32)])
+    np.testing.assert_array_equal(exe(a, np.int32([50])), np.zeros((1, 4), F32))
     full = _arange(10, 4)
     np.testing.assert_array_equal(exe(full, np.int32([50]))[0], full[9])  # no padding: clamp
+    strict = dynhlo_compile(EMBED, padding_reads="error")
+    with pytest.raises(DynamicSizeError, match=r"instruction 'g': gather reads rows 3..3 of "
+                       r"operand dimension 0, which has actual size 3 \(bound 10\): "
+                       r".*padding_reads='error'"):
+        strict(a, np.int32([0, 3]))
+
+
+def test_gather_window_larger_than_the_actual_size_reads_zeros():
+    """A 4-row window of a <=6-row operand holding 3 rows (start clamped to [0, 6 - 4]):
+    rows start..start+3 of the zero-padded buffer, by hand."""
+    text = module("""  a = f32[<=6,3] parameter(0)
+  i = s32[2,1] parameter(1)
+  ROOT g = f32[2,4,3] gather(a, i), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0}, index_vector_dim=1, slice_sizes={4,3}""")
+    a = _arange(3, 3)
+    buf = padded(a, (6, 3))
+    got = run_hlo(text, a, np.array([[0], [9]], S32))
+    np.testing.assert_array_equal(got, np.stack([buf[0:4], buf[2:6]]))
 
 
 # ---------------------------------------------------------------- scatter
@@ -371,27 +384,38 @@ def test_indexing_ops(case, n):
 
 
 DS_PAST = [(n, i) for i in (0, 2, 5, 9, -3) for n in (0, 1, 3, 4, 7)
-           if not _defined(_ds, (_arange(n), S32(i)))]
+           if clamp(i, 3, 10) + 3 > n]
 
 
 @pytest.mark.parametrize("n,i", DS_PAST)
-def test_dynamic_slice_past_the_actual_size_is_refused_where_xla_reads_padding(n, i):
-    """XLA clamps the start against the bound 10 and reads 3 rows of its padded buffer: where
-    those pass the actual size there is no value to match (DynamicSizeError, on both backends:
-    test_gpu_conformance.py)."""
+def test_dynamic_slice_window_past_the_actual_size_reads_zeros(n, i):
+    """XLA clamps the start against the bound 10 and reads 3 rows of its padded buffer; the
+    rows past the actual size are padding, zeros in dynhlo: [x[first:], 0, ...] by hand."""
+    first = clamp(i, 3, 10)
+    x = _arange(n)
+    want = np.zeros(3, F32)
+    got_rows = x[first:first + 3]
+    want[:len(got_rows)] = got_rows
+    np.testing.assert_array_equal(run_hlo(DS, x, S32(i)), want)
+
+
+@pytest.mark.parametrize("n,i", DS_PAST)
+def test_dynamic_slice_past_the_actual_size_is_refused_with_padding_reads_error(n, i):
+    """The debugging mode refuses what the default reads as zeros, naming the instruction,
+    the rows, XLA's clamp and the option."""
     first = clamp(i, 3, 10)
     with pytest.raises(DynamicSizeError, match=rf"instruction 's': dynamic-slice of size 3 reads "
                        rf"rows {first}..{first + 2} of operand dimension 0 \(start {i} clamped "
-                       rf"to {first} against the bound 10.*actual size {n}: "):
-        run_hlo(DS, _arange(n), S32(i))
+                       rf"to {first} against the bound 10.*actual size {n}: .*padding_reads="):
+        dynhlo_compile(DS, padding_reads="error")(_arange(n), S32(i))
 
 
 def test_dynamic_slice_clamps_against_the_bound_as_xla_does():
     """start 5 of 8 rows (bound 10): XLA reads rows 5..7; clamping against the actual size
-    (to 5 as well here) and against the bound agree; start 9 clamps to 7 against the bound."""
+    (to 5 as well here) and against the bound agree; start 9 clamps to 7 against the bound
+    (not to 5, the actual size's clamp): rows 7..9, two of them padding."""
     np.testing.assert_array_equal(run_hlo(DS, _arange(8), S32(5)), [6, 7, 8])
-    with pytest.raises(DynamicSizeError, match="rows 7..9"):
-        run_hlo(DS, _arange(8), S32(9))
+    np.testing.assert_array_equal(run_hlo(DS, _arange(8), S32(9)), [8, 0, 0])
 
 
 def test_dynamic_update_slice_clamps_against_the_bound_as_xla_does():
@@ -409,9 +433,8 @@ def test_scatter_skips_a_window_past_the_actual_end():
     np.testing.assert_array_equal(out, [1, 1, 1, 0, 0, 0, 0, 0])
 
 
-def test_slice_larger_than_actual_size_is_a_clear_error_an_update_is_cut():
-    with pytest.raises(DynamicSizeError, match="actual size 2"):
-        run_hlo(DS, _arange(2), S32(0))
+def test_slice_larger_than_actual_size_reads_zeros_an_update_is_cut():
+    np.testing.assert_array_equal(run_hlo(DS, _arange(2), S32(0)), [1, 2, 0])
     np.testing.assert_array_equal(run_hlo(DUS, _arange(2), -_arange(3), S32(0)), [-1, -2])
 
 
@@ -467,10 +490,6 @@ BAD = [
   u = f32[<=4] parameter(2)
   ROOT bad = f32[<=6] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add""", ADD),
      (np.zeros(5, F32), np.zeros((3, 1), S32), np.zeros(2, F32))),
-    ("gather-slice-over-actual", DynamicSizeError, module("""  a = f32[<=6,3] parameter(0)
-  i = s32[2,1] parameter(1)
-  ROOT bad = f32[2,4,3] gather(a, i), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0}, index_vector_dim=1, slice_sizes={4,3}"""),
-     (np.zeros((3, 3), F32), np.zeros((2, 1), S32))),
 ]
 
 

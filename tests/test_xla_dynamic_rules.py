@@ -6,7 +6,8 @@ style of xla/tests/dynamic_ops_test.cc and dynamic_padder_test.cc; expected valu
 - HandleElementwiseNary (+ RewriteDynamicBinaryOp): operand sizes that differ broadcast a 1,
   else the result takes the smaller.
 - HandleSort: a static operand sorted with dynamic keys stays static, its tail kept last.
-- Where XLA's answer would depend on uninitialised padding: a DynamicSizeError.
+- A read past the actual size within the bound reads XLA's buffer padding: zeros in dynhlo
+  (compile(..., padding_reads="error"): a DynamicSizeError).
 """
 
 from __future__ import annotations
@@ -49,12 +50,15 @@ SIZE_ONE = module("""  x = s32[<=8] parameter(0)
   ROOT r = s32[<=8] multiply(x, b)""")
 
 
-def test_a_length_one_slice_is_static_and_refuses_to_read_padding():
+def test_a_length_one_slice_is_static_and_reads_padding_as_zero():
+    """XLA reads element 2 of its padded buffer for any size; dynhlo's padding is zeros."""
     exe = dynhlo.compile(SIZE_ONE)
     x = np.arange(1, 6, dtype=np.int32)
     np.testing.assert_array_equal(exe(x), x * 3)
-    with pytest.raises(DynamicSizeError, match="uninitialised padding"):
-        exe(np.int32([4, 5]))
+    np.testing.assert_array_equal(exe(np.int32([4, 5])), [0, 0])
+    with pytest.raises(DynamicSizeError, match="instruction 's': slice .* element 2 of a "
+                       "dimension of actual size 2: .*padding_reads='error'"):
+        dynhlo.compile(SIZE_ONE, padding_reads="error")(np.int32([4, 5]))
 
 
 SORT_WITH_IOTA = module("""  x = s32[<=6] parameter(0)

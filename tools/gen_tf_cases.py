@@ -137,6 +137,11 @@ CASES = {
                  (0, 1, 3, 6), 6),
     "boolean_mask": (_boolean_mask, [lambda n: _floats(n)], (0, 1, 4, 7), 7),
     "unique": (_unique, [lambda n: _ints(n, 0, 4)], (0, 1, 5, 8), 8),
+    # bounds whose lowerings read past the actual size (issue 26): tf.where's strided slices
+    # of length 1 ([3:4:4] of s32[<=4]), tf.unique's gather of rows up to the bound
+    "where_b4": (_where_1d, [lambda n: _floats(n)], (1, 2, 3, 4), 4),
+    "boolean_mask_b3": (_boolean_mask, [lambda n: _floats(n)], (1, 2, 3), 3),
+    "unique_b6": (_unique, [lambda n: _ints(n, 0, 4)], (1, 2, 3, 6), 6),
     "sort": (_sort, [lambda n: _ints(n)], (0, 1, 4, 8), 8),
     "top_k": (_top_k, [lambda n: _floats(n)], (3, 5, 8), 8),
     "cumsum": (_cumsum, [lambda n: _floats((n, 2))], (0, 1, 4, 6), 6),

@@ -21,7 +21,7 @@ from ..passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step
 # The options a backend's compile_module takes (a backend ignores those of another: the CPU
 # takes the GPU's), and those dynhlo.compile itself handles before the backend sees them.
 OPTIONS = frozenset({"interpret", "target", "fast_launch", "graph", "backend", "distributed",
-                     "precision"})
+                     "precision", "padding_reads"})
 RUNTIME_OPTIONS = frozenset({"max_while_iterations", "bounds", "buckets"})
 
 # The `precision` option's values: "highest" (the default: every f32 product in IEEE f32)
@@ -63,6 +63,27 @@ def canonical_precision(options: dict) -> dict:
     return {**options, "precision": check_precision(options["precision"])}
 
 
+# The `padding_reads` option's values: what a read past a dynamic dimension's actual size,
+# within its bound, gives. XLA reads its padded buffer there (a static slice, a dynamic-slice
+# window, a gather row: tf2xla's lowerings of tf.where and tf.unique read one element past
+# and mask it away later); dynhlo's padding reads as zeros ("zeros", the default), or such
+# a read is a DynamicSizeError naming the instruction ("error", a debugging mode).
+PADDING_READS = ("zeros", "error")
+
+
+def check_padding_reads(value) -> str:
+    """The `padding_reads` option's value ("zeros" when None): "zeros" or "error";
+    UnsupportedError naming the option and its values for anything else."""
+    if value is None:
+        return PADDING_READS[0]
+    if value not in PADDING_READS:
+        raise UnsupportedError(f"compile option padding_reads={value!r} is not one of "
+                               f"{', '.join(repr(p) for p in PADDING_READS)}: 'zeros' (the "
+                               "default) reads a dynamic array's padding as zeros, 'error' "
+                               "refuses a read past the actual size")
+    return value
+
+
 def strict_precision(value, what: str) -> str:
     """An artifact's precision as dynhlo writes it (one of PRECISIONS; "highest" when None);
     ArtifactError naming `what` for any other spelling: a file is not a user's call."""
@@ -98,6 +119,7 @@ class Backend:
         change nothing, silently."""
         check_options(options, OPTIONS)
         check_precision(options.get("precision"))
+        check_padding_reads(options.get("padding_reads"))
         return self.implementation().compile_module(module, info, **options)
 
     def load(self, module, info, payload: dict[str, bytes], target: str):
@@ -129,5 +151,5 @@ def get(name: str) -> Backend:
     return backend
 
 
-__all__ = ["BACKENDS", "PRECISIONS", "Backend", "canonical_precision", "check_options",
-           "check_precision", "get", "strict_precision"]
+__all__ = ["BACKENDS", "PADDING_READS", "PRECISIONS", "Backend", "canonical_precision",
+           "check_options", "check_padding_reads", "check_precision", "get", "strict_precision"]

@@ -40,6 +40,7 @@ import re
 
 from ..errors import UnsupportedError
 from ..hlo.types import ELEMENT_TYPES
+from ..shapes.slice_windows import STRICT
 
 # a string, a name or word, a number, or one character; `_` and `x` between digits are
 # characters of their own, so that the numbers of a pad (`padding=0_1x0_0`) and a window
@@ -453,8 +454,10 @@ def dynamic_starts(line: str, m, entries: list) -> list[str]:
         else:
             new.append(f"{ind}{at} = s32[] constant({span[0]})")
         sizes.append(str(width))
+    # strict whatever padding_reads says: TensorFlow keeps fewer rows (or refuses) there
     new.append(f"{ind}{m['root'] or ''}{name} = {shape} dynamic-slice({value}, "
-               f"{', '.join(starts)}), dynamic_slice_sizes={{{','.join(sizes)}}}")
+               f"{', '.join(starts)}), dynamic_slice_sizes={{{','.join(sizes)}}}, "
+               f"frontend_attributes={{{STRICT}}}")
     return new
 
 

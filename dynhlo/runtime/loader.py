@@ -11,7 +11,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
-from ..backends import BACKENDS, strict_precision
+from ..backends import BACKENDS, check_padding_reads, strict_precision
 from ..compiler import checked, load_program
 from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklevel
 from ..gc_pause import gc_paused
@@ -90,8 +90,10 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
         limit = while_limit(options)
     except UnsupportedError as exc:
         raise ArtifactError(f"malformed artifact header: option {exc}") from None
-    for exe in exes.values():
-        exe.program.while_limit = limit
+    padding = _header_padding_reads(options)
+    for entry in artifact.header["buckets"]:
+        exes[entry["bound"]].program.while_limit = limit
+        _set_padding_reads(exes[entry["bound"]], padding, entry)
     if not artifact.header["bucket_dims"]:
         exe = exes[None]
         exe.options = options
@@ -115,6 +117,28 @@ def _header_precision(options: dict) -> str:
     """The header's `precision` compile option ("highest" when absent or null, as
     compile() reads it); ArtifactError for a value dynhlo does not write."""
     return strict_precision(options.get("precision"), "malformed artifact header: option")
+
+
+def _header_padding_reads(options: dict) -> str:
+    """The header's `padding_reads` compile option ("zeros" when absent: artifacts written
+    before the option); ArtifactError for a value dynhlo does not write."""
+    try:
+        return check_padding_reads(options.get("padding_reads"))
+    except UnsupportedError as exc:
+        raise ArtifactError(f"malformed artifact header: option {exc}") from None
+
+
+def _set_padding_reads(exe, mode: str, entry: dict) -> None:
+    """The header's padding_reads on the program: the cpu's is a setting; a gpu plan was
+    made with one (kept in its payload), which must be the header's."""
+    built = exe.program.padding_reads
+    if built == mode:
+        return
+    if not hasattr(exe.program, "plan"):
+        exe.program.padding_reads = mode
+        return
+    raise ArtifactError(f"{_label(entry)} was built with padding_reads {built!r}, the "
+                        f"header says {mode!r}; recompile the artifact")
 
 
 def _check_program_precision(exe, precision: str, entry: dict) -> None:

@@ -455,29 +455,40 @@ def operand_mismatch(name: str, operand: Iterable[int], shape: Iterable[int]
                             f"size {list(shape)}; sizes that meet in one op must agree")
 
 
-def slice_past_size(name: str, spec, actual: Iterable[int]) -> DynamicSizeError | None:
-    """The error every backend raises for a slice (`spec`: (start, limit, stride) per
-    dimension) of an operand of actual sizes `actual` whose length-1 dimension starts at or
-    past the actual size: XLA makes a length-1 slice static and reads element `start` of
-    the padded buffer, which there is uninitialised padding, not a value. None if none."""
+# The end of every padding-read error (the padding_reads="error" mode: the default reads a
+# dynamic array's padding as zeros, as XLA reads its padded buffer there).
+PADDING_READ_HINT = ("it reads XLA's buffer padding, refused because the module was compiled "
+                     "with padding_reads='error' (the default, 'zeros', reads it as zeros)")
+
+
+def slice_reads_padding(spec, actual: Iterable[int]) -> int | None:
+    """The dimension in which a slice (`spec`: (start, limit, stride) per dimension) of an
+    operand of actual sizes `actual` reads padding, or None: a length-1 dimension starting at
+    or past the actual size. XLA makes a length-1 slice static and reads element `start` of
+    the padded buffer; dynhlo's padding reads as zeros, so the whole result is zeros."""
     for d, ((start, limit, stride), n) in enumerate(zip(spec, actual)):
         if -(-(limit - start) // stride) == 1 and start >= n:
-            return DynamicSizeError(
-                f"instruction '{name}': slice [{start}:{limit}:{stride}] of dimension {d} "
-                f"reads element {start} of a dimension of actual size {n}; XLA's answer "
-                "would be uninitialised padding")
+            return d
     return None
+
+
+def slice_past_size(name: str, spec, d: int, n: int) -> DynamicSizeError:
+    """The error of the padding_reads="error" mode for slice `name` (`spec` as
+    slice_reads_padding's, reading padding in dimension `d` of actual size `n`)."""
+    start, limit, stride = spec[d]
+    return DynamicSizeError(
+        f"instruction '{name}': slice [{start}:{limit}:{stride}] of dimension {d} reads "
+        f"element {start} of a dimension of actual size {n}: {PADDING_READ_HINT}")
 
 
 def gather_past_size(name: str, d: int, first: int, size: int, actual: int,
                      bound: int) -> DynamicSizeError:
-    """The error every backend raises for a gather whose start, clamped as XLA clamps it
-    (to [0, bound - size] of the padded buffer), reads rows `first`.. past the actual size
-    of operand dimension `d`: XLA's answer there is uninitialised padding."""
+    """The error of the padding_reads="error" mode for a gather whose start, clamped as XLA
+    clamps it (to [0, bound - size] of the padded buffer), reads rows `first`.. past the
+    actual size of operand dimension `d`."""
     return DynamicSizeError(
         f"instruction '{name}': gather reads rows {first}..{first + size - 1} of operand "
-        f"dimension {d}, which has actual size {actual} (bound {bound}): XLA's answer would "
-        "read uninitialised padding")
+        f"dimension {d}, which has actual size {actual} (bound {bound}): {PADDING_READ_HINT}")
 
 
 def sizes_from_operands(inst, shape, sizes: dict) -> tuple[int, ...]:

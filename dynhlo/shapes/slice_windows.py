@@ -7,8 +7,9 @@ window in actual coordinates, one dimension at a time, with plain ints:
 
 - dynamic-slice (XLA's HandleDynamicSlice): a window the size of a dynamic dimension's bound
   is the whole dimension (the result keeps the operand's size, start 0); any other window is
-  static and reads rows clamp(start)..; a row past the actual size is uninitialised padding in
-  XLA, which has no value to match: DynamicSizeError naming the rows.
+  static and reads rows clamp(start)..; a row past the actual size is XLA's buffer padding,
+  which dynhlo reads as zeros (`within` splits a window into its rows inside the actual size
+  and its padding), or, compiled with padding_reads="error", a DynamicSizeError naming them.
 - dynamic-update-slice (XLA's RewriteDynamicUpdateSlice in dynamic_padder.cc): the start is
   clamped against the bounds; a dynamic update smaller than the operand's bound writes only
   its valid rows (the padder masks the rest with the operand's values); rows landing past the
@@ -22,18 +23,35 @@ from __future__ import annotations
 from ..errors import DynamicSizeError
 from ..hlo import attrs
 from ..hlo.shape import UNBOUNDED
+from .sizes import PADDING_READ_HINT
 
 
-def slice_first(name: str, d: int, start: int, size: int, actual: int, bound: int) -> int:
-    """The first row a dynamic-slice reads along dimension `d`, in actual coordinates.
+# An instruction's own padding_reads="error": a frontend marks a window it wrote whose read
+# past the size must be refused whatever the compile option (from_tf's slices of a size's
+# last rows: TensorFlow gives fewer rows there, not padding).
+STRICT = 'dynhlo_padding_reads="error"'
+
+
+def refuses_padding(inst, mode: str) -> bool:
+    """Whether a read of `inst` past an actual size is a DynamicSizeError: the compile
+    option `mode` is "error", or `inst` carries frontend_attributes={STRICT}."""
+    return mode == "error" or STRICT in (inst.attrs.get("frontend_attributes") or "")
+
+
+def slice_first(name: str, d: int, start: int, size: int, actual: int, bound: int,
+                refuse: bool = False) -> int:
+    """The first row a dynamic-slice reads along dimension `d`, in actual coordinates; rows
+    from `actual` on are padding (zeros).
 
     Args:
         start: the start index operand's value (any int; XLA clamps it).
         size: dynamic_slice_sizes[d]; equal to `bound` means the whole dimension.
         actual, bound: the operand dimension's actual size and its bound (UNBOUNDED for `?`).
+        refuse: the padding_reads="error" mode: a window past `actual` is an error.
 
     Raises:
-        DynamicSizeError: XLA's window would cover rows past `actual` (uninitialised padding).
+        DynamicSizeError: along a `?` dimension (no padded buffer), a window larger than
+            `actual`; with `refuse`, a window covering rows past `actual`.
     """
     if bound == UNBOUNDED:
         if size > actual:
@@ -42,19 +60,32 @@ def slice_first(name: str, d: int, start: int, size: int, actual: int, bound: in
     if size == bound:
         return 0  # the whole dimension: the result has the operand's actual size
     first = min(max(start, 0), bound - size)
-    if first + size > actual:
+    if refuse and first + size > actual:
         raise _past_size(name, d, start, first, size, actual, bound)
     return first
 
 
-def slice_window(inst, starts: list[int], shape, out_shape) -> tuple:
+def slice_window(inst, starts: list[int], shape, out_shape, refuse: bool = False) -> tuple:
     """The slices dynamic-slice `inst` reads from an operand of actual `shape` for a result
-    of actual `out_shape`, per dimension as `slice_first` places them."""
+    of actual `out_shape`, per dimension as `slice_first` places them (they may reach past
+    `shape`: see `within`)."""
     sizes = attrs.ints(inst, "dynamic_slice_sizes")
     bounds = inst.operands[0].shape.dims
     return tuple(slice(first, first + out_shape[d]) for d, first in enumerate(
-        slice_first(inst.name, d, start, sizes[d], shape[d], bounds[d])
+        slice_first(inst.name, d, start, sizes[d], shape[d], bounds[d], refuse)
         for d, start in enumerate(starts)))
+
+
+def within(window: tuple, shape) -> tuple[tuple, tuple] | None:
+    """(source, target): the part of `window` (step-1 slices, as slice_window gives them)
+    inside an operand of actual `shape`, as slices of the operand and of the result; the
+    rest of the result is padding, which reads as zeros. None when the whole window is
+    inside (the common case: read it as it is)."""
+    if all(w.stop <= n for w, n in zip(window, shape)):
+        return None
+    source = tuple(slice(min(w.start, n), min(w.stop, n)) for w, n in zip(window, shape))
+    target = tuple(slice(0, s.stop - s.start) for s in source)
+    return source, target
 
 
 def update_rows(name: str, d: int, start: int, update_actual: int, update_bound: int,
@@ -99,6 +130,7 @@ def _past_size(name: str, d: int, start: int, first: int, size: int, actual: int
         f"bound {bound}, as XLA clamps it)"
     return DynamicSizeError(
         f"instruction '{name}': dynamic-slice of size {size} reads rows {first}..{first + size - 1}"
-        f" of operand dimension {d}{where}, which has actual size {actual}: XLA's answer would "
-        "read uninitialised padding (a loop running to a bound baked in at lowering reads so: "
-        "lower with symbolic sizes, dynhlo.from_jax)")
+        f" of operand dimension {d}{where}, which has actual size {actual}: "
+        + (PADDING_READ_HINT + " (a loop running to a bound baked in at lowering reads so: "
+           "lower with symbolic sizes, dynhlo.from_jax)" if bound != UNBOUNDED else
+           "a `?` dimension has no padded buffer to read"))

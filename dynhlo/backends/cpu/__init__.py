@@ -18,7 +18,7 @@ from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # n
                ops_dynamic_window, ops_gpu_solver, ops_lapack_svd, ops_sort,
                ops_window)  # importing them fills the lowering tables
 from . import ops_lapack_eig, ops_lapack_qr, ops_lapack_schur, ops_xla_linalg  # noqa: F401
-from .. import memory
+from .. import check_padding_reads, memory
 from ..distributed import Communicator
 from ..gpu_solver import check_solver_call
 from .evaluator import Evaluator
@@ -64,7 +64,8 @@ class CpuProgram:
     backend = NAME
     target = "numpy"
 
-    def __init__(self, module: HloModule, info: ComputationInfo, distributed: bool = False):
+    def __init__(self, module: HloModule, info: ComputationInfo, distributed: bool = False,
+                 padding_reads: str = "zeros"):
         check_supported(module, distributed)
         self.module = module
         self.info = info
@@ -73,6 +74,7 @@ class CpuProgram:
             self.evaluator = Evaluator(Inference(module), lowerings, Communicator(module))
         else:
             self.evaluator = Evaluator(Inference(module))
+        self.padding_reads = padding_reads
         self._constants = {id(_root(a)) for inst in module.instructions()
                            if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
 
@@ -111,6 +113,16 @@ class CpuProgram:
     @while_limit.setter
     def while_limit(self, limit: int | None) -> None:
         self.evaluator.while_limit = limit
+
+    @property
+    def padding_reads(self) -> str:
+        """What a read past an actual size within the bound gives (the padding_reads
+        option): "zeros" (the buffer's padding reads as zeros) or "error"."""
+        return self.evaluator.padding_reads
+
+    @padding_reads.setter
+    def padding_reads(self, mode: str) -> None:
+        self.evaluator.padding_reads = check_padding_reads(mode)
 
     def to_payload(self) -> dict[str, bytes]:
         """Artifact sections: the CPU program is its module, so only a marker of the evaluator."""
@@ -203,8 +215,9 @@ def compile_module(module: HloModule, info: ComputationInfo, distributed: bool =
     whatever the option or the module's operand_precision say, as XLA's CPU backend has no
     reduced-precision form of them; a JAX user's `jax.default_matmul_precision` changes
     nothing on a CPU either, so the option is taken rather than refused (a script runs on
-    either backend unchanged)."""
-    return CpuProgram(module, info, distributed)
+    either backend unchanged). `padding_reads` ("zeros" or "error") is kept on the program
+    (CpuProgram.padding_reads); an artifact keeps it in its header."""
+    return CpuProgram(module, info, distributed, check_padding_reads(options.get("padding_reads")))
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

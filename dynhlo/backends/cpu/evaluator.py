@@ -119,6 +119,9 @@ class Evaluator:
         self.memory_limit = memory.host_memory()
         self._sized: dict[int, frozenset] = {}  # per computation: results sized before running
         self.while_limit: int | None = None  # max_while_iterations (ops_control_flow.while_)
+        # the padding_reads option: "error" refuses a read past an actual size (ops_data.slice_,
+        # ops_indexing), "zeros" reads the padding as zeros
+        self.padding_reads = "zeros"
         self._scalar: dict[Computation, ComputationInfo] = {}
         self._schedules: dict[int, list[Instruction]] = {}
 

@@ -12,7 +12,8 @@ import numpy as np
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
-from ...shapes.sizes import sizes_from_operands, slice_past_size
+from ...shapes.sizes import sizes_from_operands, slice_past_size, slice_reads_padding
+from ...shapes.slice_windows import refuses_padding
 from .lowering import custom_call, lowering, CUSTOM_CALLS
 
 
@@ -75,11 +76,16 @@ def concatenate(ctx, inst, args):
 
 @lowering(Opcode.SLICE)
 def slice_(ctx, inst, args):
+    """XLA Slice. A length-1 slice at or past a dynamic dimension's actual size reads XLA's
+    buffer padding (XLA makes it static): zeros, the whole result (padding_reads="error":
+    a DynamicSizeError)."""
     (x,) = args
     spec = attrs.slices(inst)
-    error = slice_past_size(inst.name, spec, x.shape)
-    if error is not None:
-        raise error
+    d = slice_reads_padding(spec, x.shape)
+    if d is not None:
+        if refuses_padding(inst, ctx.evaluator.padding_reads):
+            raise slice_past_size(inst.name, spec, d, x.shape[d])
+        return np.zeros(ctx.out_shape(), x.dtype)
     return x[tuple(slice(s, l, st) for s, l, st in spec)]
 
 

@@ -3,9 +3,10 @@ dynamic-reshape, bitcast, bitcast-convert, gather and scatter.
 
 Values are held at their actual sizes. dynamic-slice and dynamic-update-slice place their
 windows as XLA does on the padded buffer (starts clamped against the bounds; the shared
-rules are in shapes/slice_windows.py), a window that would read XLA's uninitialised padding is
-a DynamicSizeError naming the instruction; a reverse flips only the valid region, and a
-scatter window is in or out of bounds by the actual sizes.
+rules are in shapes/slice_windows.py), and so does gather (a start clamped to [0, bound -
+slice size]); a row such a window reads past the actual size is XLA's buffer padding, which
+reads as zeros (padding_reads="error": a DynamicSizeError naming the instruction). A reverse
+flips only the valid region, and a scatter window is in or out of bounds by the actual sizes.
 Semantics: XLA operation semantics (https://openxla.org/xla/operation_semantics).
 """
 
@@ -15,10 +16,11 @@ import numpy as np
 
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
+from ...hlo.shape import UNBOUNDED
 from ...hlo.types import bit_width, to_numpy_dtype
 from ...shapes.rules_data import physical_order
 from ...shapes.sizes import gather_past_size
-from ...shapes.slice_windows import slice_window, update_windows
+from ...shapes.slice_windows import refuses_padding, slice_window, update_windows, within
 from .lowering import lowering
 from .ops_data import own_sizes as _own_sizes
 from .ops_reduce import _fast_reducer
@@ -35,11 +37,18 @@ def _starts(ctx, values, rank: int) -> list[int]:
 
 @lowering(Opcode.DYNAMIC_SLICE)
 def dynamic_slice(ctx, inst, args):
-    """The window at XLA's starts, clamped against the bounds (slice_windows.py); a window
-    that would read XLA's padding is a DynamicSizeError."""
+    """The window at XLA's starts, clamped against the bounds (slice_windows.py); its rows
+    past the actual size are padding: zeros."""
     x, *starts = args
-    window = slice_window(inst, _starts(ctx, starts, x.ndim), x.shape, ctx.out_shape())
-    return np.array(x[window], copy=True)
+    shape = ctx.out_shape()
+    window = slice_window(inst, _starts(ctx, starts, x.ndim), x.shape, shape,
+                          refuse=refuses_padding(inst, ctx.evaluator.padding_reads))
+    inside = within(window, x.shape)
+    if inside is None:
+        return np.array(x[window], copy=True)
+    out = np.zeros(shape, x.dtype)
+    out[inside[1]] = x[inside[0]]
+    return out
 
 
 @lowering(Opcode.DYNAMIC_UPDATE_SLICE)
@@ -152,22 +161,42 @@ def _window_grids(starts: list, sizes: list, lead: tuple, window_of: dict) -> li
     return grids
 
 
-def _check_no_padding_read(ctx, start, window: int, size: int, actual: int, bound: int,
-                           d: int) -> None:
-    """XLA clamps a gather start to [0, bound - window] of the padded buffer (`window` the
-    slice size; `size` the window's actual size, smaller where the window is a whole dynamic
-    dimension): a window past the actual size then reads padding, which has no value
-    (tf.unique over bounded input). A whole dimension's window starts at 0."""
-    if actual >= bound or bound < 0 or not np.size(start):
-        return
+def _gather_start(ctx, start, d: int, window: int, size: int, actual: int, bound: int):
+    """Dimension `d`'s clamped starts: XLA clamps a gather start to [0, bound - window] of
+    the padded buffer (`window` the slice size; `size` the window's actual size, smaller
+    where the window is a whole dynamic dimension, which starts at 0); a `?` dimension has
+    no padded buffer, so there to [0, actual - size]. Rows past `actual` are padding
+    (tf.unique over bounded input reads one); padding_reads="error" refuses them."""
+    if bound == UNBOUNDED:
+        if size > actual:
+            raise ctx.error(f"gather slice of size {size} along operand dimension {d}, which "
+                            f"has actual size {actual}: a `?` dimension has no padded buffer "
+                            "to read")
+        return np.clip(start, 0, actual - size)
     clamped = np.clip(start, 0, bound - window)
-    if (clamped + size > actual).any():
+    if refuses_padding(ctx.inst, ctx.evaluator.padding_reads) and np.size(clamped) and \
+            (clamped + size > actual).any():
         raise gather_past_size(ctx.inst.name, d, int(np.max(clamped)), size, actual, bound)
+    return clamped
+
+
+def _read_padded(operand: np.ndarray, grids: list) -> np.ndarray:
+    """operand[grids], where an index at or past the actual size reads padding: zeros."""
+    if all(int(np.max(g, initial=-1)) < n for g, n in zip(grids, operand.shape)):
+        return operand[tuple(grids)]
+    inside = np.ones(np.shape(grids[0]), bool)
+    for g, n in zip(grids, operand.shape):
+        inside &= g < n
+    if not operand.size:
+        return np.zeros(inside.shape, operand.dtype)
+    held = operand[tuple(np.minimum(g, n - 1) for g, n in zip(grids, operand.shape))]
+    return np.where(inside, held, np.zeros((), operand.dtype))
 
 
 @lowering(Opcode.GATHER)
 def gather(ctx, inst, args):
-    """XLA Gather with batching dims; starts clamped to [0, actual size - slice size]."""
+    """XLA Gather with batching dims; starts clamped to [0, bound - slice size] as XLA clamps
+    them on the padded buffer, its rows past the actual size read as zeros."""
     operand, indices = args
     offset_dims, dropped, start_map, op_batch, idx_batch, ivd, slice_sizes = attrs.gather_dims(
         inst, np.ndim(indices))
@@ -177,6 +206,8 @@ def gather(ctx, inst, args):
     offset_operand_dims = [d for d in range(operand.ndim) if d not in dropped
                            and d not in op_batch]
     shape = ctx.out_shape()
+    if not np.prod(lead, dtype=np.int64):  # no index: nothing is read
+        return np.zeros(shape, operand.dtype)
     sizes = list(slice_sizes)
     for k, d in enumerate(offset_operand_dims):  # a whole dynamic dim: its actual size
         sizes[d] = shape[sorted(offset_dims)[k]]
@@ -186,18 +217,11 @@ def gather(ctx, inst, args):
             starts.append(_batch_iota(lead, batch_axes.index(idx_batch[op_batch.index(d)])))
             continue
         start = idx[..., start_map.index(d)] if d in start_map else np.zeros(lead, np.int64)
-        if sizes[d] > operand.shape[d]:
-            if not np.prod(lead, dtype=np.int64):  # no index: nothing is read
-                return np.zeros(shape, operand.dtype)
-            raise ctx.error(f"gather slice of size {sizes[d]} along operand dimension {d}, "
-                            f"which has actual size {operand.shape[d]}: XLA's answer would "
-                            "read uninitialised padding")
-        _check_no_padding_read(ctx, start, slice_sizes[d], sizes[d], operand.shape[d],
-                               inst.operands[0].shape.dims[d], d)
-        starts.append(np.clip(start, 0, operand.shape[d] - sizes[d]))
+        starts.append(_gather_start(ctx, start, d, slice_sizes[d], sizes[d], operand.shape[d],
+                                    inst.operands[0].shape.dims[d]))
     window_of = {d: k for k, d in enumerate(range(operand.ndim))}
     grids = _window_grids(starts, sizes, lead, window_of)
-    full = operand[tuple(grids)] if grids else np.broadcast_to(operand, lead)
+    full = _read_padded(operand, grids) if grids else np.broadcast_to(operand, lead)
     full = full.reshape(lead + tuple(sizes[d] for d in offset_operand_dims))
     batch_iter, window_iter = iter(range(len(lead))), iter(range(len(lead), full.ndim))
     order = [next(window_iter) if j in offset_dims else next(batch_iter)

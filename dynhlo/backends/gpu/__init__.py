@@ -48,6 +48,10 @@ Options:
     precision: "highest" (default: every f32 dot and convolution in IEEE f32) or "default"
         (TF32 where the module's operand_precision / algorithm allows it, as XLA on GPU);
         decided per instruction (precision.py). Kept in AOT payloads.
+    padding_reads: "zeros" (default: a read past an actual size within the bound reads
+        zeros; a slice's in a kernel as a load masked by the operand's actual sizes) or
+        "error" (such a read is a DynamicSizeError; those slices stay library steps, which
+        check on the host). Kept in the plan (plan/fusion.py), so in AOT payloads.
 
 AOT: GpuProgram.to_payload() cross-compiles every kernel for the target (no GPU needed) and
 returns the cubins with the plan and metadata as JSON; load_program(module, info, payload,
@@ -68,7 +72,7 @@ from ...hlo.ir import HloModule
 from ...hlo.shape import leaf_shapes
 from ...shapes.dynamic import ComputationInfo
 from ...shapes.sizes import bound_of
-from .. import check_precision
+from .. import check_padding_reads, check_precision
 from ..cpu import check_supported
 from ..distributed import Communicator
 from . import aot, graph
@@ -153,7 +157,7 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
     mode.install_compile_counter()
     unknown = set(options) - {"interpret", "target", "backend", "fast_launch", "distributed",
-                              "graph", "precision"}
+                              "graph", "precision", "padding_reads"}
     if unknown:
         raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
     precision = check_precision(options.get("precision"))
@@ -175,7 +179,7 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
             f"interpret={interpret} but Triton was imported with TRITON_INTERPRET="
             f"{os.environ.get('TRITON_INTERPRET')!r}; set TRITON_INTERPRET=1 before "
             "importing triton to run kernels in the interpreter")
-    plan = plan_computation(info)
+    plan = plan_computation(info, check_padding_reads(options.get("padding_reads")))
     launchers = _launchers(kernels_of(plan), interpret, options.get("fast_launch", True))
     # distributed: collectives through torch.distributed on this process's device (NCCL).
     comm = Communicator(module) if distributed else None

@@ -59,6 +59,11 @@ class GpuProgram:
         # The graph path (graph/): set by compile_module / load_program when taken.
         self.graph, self.graph_refusal = None, "off"
 
+    @property
+    def padding_reads(self) -> str:
+        """The padding_reads compile option the plan was made with (plan/fusion.py)."""
+        return self.plan.padding_reads
+
     def run(self, args: list):
         """Run on NumPy arrays or torch tensors of actual shapes (already checked).
 

@@ -273,6 +273,28 @@ class KernelWriter:
             return self.let(f"tl.load({ptr} + {off})")
         return self.let(f"tl.load({ptr} + {off}, mask={mask}, other=0)")
 
+    def padded(self, inst: Instruction, idx: tuple[str, ...]) -> str:
+        """`inst` (a kernel input) at `idx`, zero where `idx` lies at or past its actual
+        size in a dynamic dimension: XLA reads its buffer's padding there, and dynhlo's
+        padding reads as zeros. A load masked by the actual sizes, never by what memory
+        holds: values are dense at their actual sizes (past a row's end lies the next
+        row), and a reused buffer (graph/buffers.py) holds stale data."""
+        if inst not in self.inputs:
+            raise FusionError(f"'{inst.name}' is read past its actual size inside a kernel",
+                              inst)
+        key = (inst, idx, "padded")
+        var = self.memo.get(key)
+        if var is not None:
+            return var
+        checks = [f"({i} < {self.size(dim)})" for dim, i in zip(self.dims(inst), idx)
+                  if not isinstance(canonical_dim(dim), int)]
+        off = self.offset(self.dims(inst), idx)
+        mask = " & ".join(filter(None, [self.mask_for(off)] + checks))
+        var = self.memo[key] = self.let(
+            f"tl.load({self.inputs[inst]} + {off}, mask={mask}, other=0)" if mask
+            else f"tl.load({self.inputs[inst]} + {off})")
+        return var
+
     # --- reductions --------------------------------------------------------------------------
 
     def _reduced_value(self, inst: Instruction, idx: tuple[str, ...]) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....shapes.rules_data import physical_order
-from .group import dims_equal
+from .group import canonical_dim, dims_equal
 from .reductions import reducer_of
 from .types import cast
 
@@ -71,10 +71,17 @@ def reshape(k, inst, idx):
 
 
 def slice_(k, inst, idx):
+    """XLA Slice. A length-1 slice of a dynamic dimension (static in XLA) may start past the
+    actual size, in XLA's buffer padding: read with a load masked by the operand's actual
+    sizes (zeros there; the plan keeps that operand in memory, plan/fusion.py)."""
     operand_idx = []
-    for i, (start, _, step) in zip(idx, attrs.slices(inst)):
+    padded = False
+    for i, (start, limit, step), dim in zip(idx, attrs.slices(inst), k.dims(inst.operands[0])):
         expr = i if step == 1 else f"{i} * {step}"
         operand_idx.append(expr if start == 0 else f"({expr} + {start})")
+        padded |= -(-(limit - start) // step) == 1 and not isinstance(canonical_dim(dim), int)
+    if padded:
+        return k.padded(inst.operands[0], tuple(operand_idx))
     return k.value(inst.operands[0], tuple(operand_idx))
 
 

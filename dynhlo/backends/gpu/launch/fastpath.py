@@ -46,10 +46,11 @@ def size_getter(dim):
 class _Ctx:
     """The little of StepContext that view and dot lowerings ask for."""
 
-    __slots__ = ("inst", "shape", "precision")
+    __slots__ = ("inst", "shape", "precision", "padding_reads")
 
-    def __init__(self, inst, shape: tuple, precision: str):
+    def __init__(self, inst, shape: tuple, precision: str, padding_reads: str):
         self.inst, self.shape, self.precision = inst, shape, precision
+        self.padding_reads = padding_reads
 
     def out_shape(self, inst=None):
         return self.shape
@@ -61,8 +62,9 @@ class _Ctx:
 class _LibraryStep:
     """A view or a cuBLAS product: `fn(ctx, inst, operands)`; out_dims are size getters."""
 
-    def __init__(self, fn, inst, operands, out_dims):
+    def __init__(self, fn, inst, operands, out_dims, padding_reads: str):
         self.fn, self.inst, self.operands, self.out_dims = fn, inst, operands, out_dims
+        self.padding_reads = padding_reads  # its plan's (plan/fusion.py)
 
 
 class _KernelStep:
@@ -129,7 +131,7 @@ class _Flattener:
         if any(g is None for g in getters):
             return None
         return _LibraryStep(fn, inst, [slots[o] for o in inst.operands],
-                            getters)
+                            getters, plan.padding_reads)
 
     def _kernel(self, plan, inst, slots) -> "_KernelStep | None":
         kernel = plan.kernels[inst]
@@ -216,7 +218,7 @@ class FastPlan:
 
 def _library_closure(step: _LibraryStep, shape: tuple, precision: str):
     fn, inst, operands = step.fn, step.inst, step.operands
-    ctx = _Ctx(step.inst, shape, precision)
+    ctx = _Ctx(step.inst, shape, precision, step.padding_reads)
 
     def run(values, stream):
         return fn(ctx, inst, [values[s] for s in operands])

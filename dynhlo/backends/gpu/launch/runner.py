@@ -31,12 +31,14 @@ from ..tensors import to_device, to_host, torch_dtype
 class StepContext:
     """What a library lowering may ask while it runs one instruction."""
 
-    __slots__ = ("runner", "info", "env", "inst", "device", "constants", "precision")
+    __slots__ = ("runner", "info", "env", "inst", "device", "constants", "precision",
+                 "padding_reads")
 
-    def __init__(self, runner, info, env, device, constants):
+    def __init__(self, runner, info, env, device, constants, padding_reads: str = "zeros"):
         self.runner, self.info, self.env = runner, info, env
         self.device, self.constants = device, constants
         self.precision = runner.precision  # the compile option (gpu/precision.py)
+        self.padding_reads = padding_reads  # the compile option, the plan's (plan/fusion.py)
         self.inst = None
 
     def out_shape(self, inst=None) -> tuple[int, ...]:
@@ -112,7 +114,8 @@ class Runner:
                     value = self._conditional(inst, plan.calls[inst], values, env)
                 else:
                     if ctx is None:
-                        ctx = StepContext(self, plan.info, env, self.device, self.constants)
+                        ctx = StepContext(self, plan.info, env, self.device, self.constants,
+                                          plan.padding_reads)
                     ctx.inst = inst
                     value = self._library(ctx, inst, [values[o] for o in inst.operands])
                 values[inst] = value

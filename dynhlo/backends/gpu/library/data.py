@@ -21,7 +21,8 @@ import numpy as np
 import torch
 
 from ....hlo import attrs
-from ....shapes.sizes import sizes_from_operands, slice_past_size
+from ....shapes.sizes import sizes_from_operands, slice_past_size, slice_reads_padding
+from ....shapes.slice_windows import refuses_padding
 from ..tensors import to_device
 
 _FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
@@ -111,13 +112,15 @@ def broadcast(ctx, inst, args):
 
 
 def slice_(ctx, inst, args):
-    """XLA Slice; a length-1 slice past the actual size is a DynamicSizeError (as the CPU's:
-    XLA would read padding)."""
+    """XLA Slice; a length-1 slice past the actual size reads padding (XLA's buffer): zeros,
+    as the CPU's (padding_reads="error": a DynamicSizeError)."""
     (x,) = args
     spec = attrs.slices(inst)
-    error = slice_past_size(inst.name, spec, x.shape)
-    if error is not None:
-        raise error
+    d = slice_reads_padding(spec, x.shape)
+    if d is not None:
+        if refuses_padding(inst, ctx.padding_reads):
+            raise slice_past_size(inst.name, spec, d, x.shape[d])
+        return torch.zeros(tuple(ctx.out_shape()), dtype=x.dtype, device=x.device)
     return x[tuple(slice(s, limit, step) for s, limit, step in spec)]
 
 

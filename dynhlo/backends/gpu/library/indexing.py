@@ -21,7 +21,9 @@ Update computations done on the device:
 dynamic-slice / dynamic-update-slice clamp start indices against the bounds, as XLA does
 (shapes/slice_windows.py). dynamic-update-slice does it on the device (the update written
 into a buffer at the bounds, the result its actual rows); dynamic-slice too at the bounds,
-and below a bound reads the starts back to refuse a window XLA would read from padding.
+and below a bound reads the starts back to place the window, its rows past the actual size
+zeros (XLA's padding; padding_reads="error" refuses them). gather clamps its starts to
+[0, bound - slice size] and reads a row past the actual size as zeros, on the device.
 dynamic-reshape reads its sizes back (the host allocates).
 Left on the host tier: update computations beyond those above (a transcendental, a nested
 call), bitcast-convert of sub-byte types, and u64 start indices (torch has no unsigned
@@ -33,8 +35,6 @@ BitcastConvertType.
 
 from __future__ import annotations
 
-import math
-
 import torch
 
 from ....hlo import attrs
@@ -43,7 +43,8 @@ from ....hlo.shape import UNBOUNDED
 from ....hlo.types import bit_width
 from ....shapes.rules_data import physical_order
 from ....shapes.sizes import gather_past_size
-from ....shapes.slice_windows import slice_window, update_rows, update_windows
+from ....shapes.slice_windows import (refuses_padding, slice_window, update_rows,
+                                     update_windows, within)
 from ..kernels.reductions import computation_reducer
 from ..tensors import torch_dtype
 from .apply import applicable, apply_in_rounds
@@ -107,20 +108,13 @@ def gather(ctx, inst, args):
             axis = batch_axes.index(idx_batch[op_batch.index(d)])
             starts.append(_batch_iota(lead, axis, operand.device))
             continue
-        if sizes[d] > operand.shape[d]:
-            if not math.prod(lead):  # no index: nothing is read
-                return torch.zeros(shape, dtype=operand.dtype, device=operand.device)
-            raise ctx.error(f"gather slice of size {sizes[d]} along operand dimension {d}, "
-                            f"which has actual size {operand.shape[d]}: XLA's answer would "
-                            "read uninitialised padding")
         start = idx[..., start_map.index(d)] if d in start_map else torch.zeros(
             lead, dtype=torch.int64, device=operand.device)
-        _check_no_padding_read(inst, start, windows[d], sizes[d], operand.shape[d], d)
-        starts.append(start.clamp(0, operand.shape[d] - sizes[d]))
+        starts.append(_gather_start(ctx, start, d, windows[d], sizes[d], operand.shape[d]))
     if 0 in shape:
         return torch.empty(shape, dtype=operand.dtype, device=operand.device)
     grids = _grids(starts, sizes, lead, {d: d for d in range(operand.dim())})
-    full = operand[tuple(grids)] if grids else operand.expand(lead)
+    full = _read_padded(operand, grids) if grids else operand.expand(lead)
     full = full.reshape(lead + tuple(sizes[d] for d in kept))
     batch_iter, window_iter = iter(range(len(lead))), iter(range(len(lead), full.dim()))
     order = [next(window_iter) if j in offset_dims else next(batch_iter)
@@ -128,18 +122,40 @@ def gather(ctx, inst, args):
     return full.permute(order).contiguous()
 
 
-def _check_no_padding_read(inst, start, window: int, size: int, actual: int, d: int) -> None:
-    """XLA clamps a gather start to [0, bound - window] of the padded buffer (`window` the
-    slice size, `size` the window's actual size): a window past the actual size then reads
-    padding, which has no value (tf.unique over bounded input); the CPU backend raises, and
-    so does this (one read-back, only below the bound)."""
-    bound = inst.operands[0].shape.dims[d]
-    if actual >= bound or bound < 0 or not start.numel():
-        return
+def _gather_start(ctx, start, d: int, window: int, size: int, actual: int):
+    """Dimension `d`'s clamped starts, as the CPU backend's (ops_indexing._gather_start):
+    to [0, bound - window] of XLA's padded buffer (`window` the slice size, `size` the
+    window's actual size), to [0, actual - size] along a `?` dimension, which has none.
+    padding_reads="error" refuses a row past `actual` (one read-back, only below the
+    bound)."""
+    bound = ctx.inst.operands[0].shape.dims[d]
+    if bound == UNBOUNDED:
+        if size > actual and start.numel():
+            raise ctx.error(f"gather slice of size {size} along operand dimension {d}, which "
+                            f"has actual size {actual}: a `?` dimension has no padded buffer "
+                            "to read")
+        return start.clamp(0, max(actual - size, 0))
     clamped = start.clamp(0, bound - window)
-    worst = int(clamped.max().item())
-    if worst + size > actual:
-        raise gather_past_size(inst.name, d, worst, size, actual, bound)
+    if refuses_padding(ctx.inst, ctx.padding_reads) and actual < bound and start.numel():
+        worst = int(clamped.max().item())
+        if worst + size > actual:
+            raise gather_past_size(ctx.inst.name, d, worst, size, actual, bound)
+    return clamped
+
+
+def _read_padded(operand: torch.Tensor, grids: list) -> torch.Tensor:
+    """operand[grids], where an index at or past the actual size reads padding: zeros. A
+    masked read on the device (the index clamped into the array, the value then selected
+    by the mask), whatever memory lies past the actual size."""
+    inside = None
+    for g, n in zip(grids, operand.shape):
+        ok = g < n
+        inside = ok if inside is None else inside & ok
+    if not operand.numel():
+        return torch.zeros(inside.shape, dtype=operand.dtype, device=operand.device)
+    held = operand[tuple(g.clamp(max=n - 1) for g, n in zip(grids, operand.shape))]
+    return torch.where(inside, held, torch.zeros((), dtype=operand.dtype,
+                                                 device=operand.device))
 
 
 def _scatter_starts(ctx, inst, indices, rank: int) -> torch.Tensor:
@@ -333,8 +349,16 @@ def dynamic_slice(ctx, inst, args):
     bounds, shape = inst.operands[0].shape.dims, ctx.out_shape()
     if any(_below(n, b) and size != b for n, b, size in zip(x.shape, bounds, sizes)):
         # XLA clamps against the bound: read the starts back (only below the bound) and
-        # place the window as the CPU backend does, refusing a read of XLA's padding.
-        return x[slice_window(inst, vector.tolist(), x.shape, shape)].clone()
+        # place the window as the CPU backend does; its rows past the actual size are
+        # XLA's padding, zeros here.
+        window = slice_window(inst, vector.tolist(), x.shape, shape,
+                              refuse=refuses_padding(inst, ctx.padding_reads))
+        inside = within(window, x.shape)
+        if inside is None:
+            return x[window].clone()
+        out = torch.zeros(tuple(shape), dtype=x.dtype, device=x.device)
+        out[inside[1]] = x[inside[0]]
+        return out
     out = x  # at the bounds, clamping against the actual sizes is XLA's clamp
     for d, index in enumerate(_windows(ctx, vector, shape, x.shape, "dynamic-slice")):
         if index is not None:

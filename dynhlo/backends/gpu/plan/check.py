@@ -35,7 +35,8 @@ def check_plan(plan: Plan) -> None:
     roots = set(plan.kernels)
     stored = in_memory(info, order, plan.fused | roots) | roots
     for inst in order:
-        if (inst in plan.fused or inst in roots) and not may_fuse(info, inst):
+        if (inst in plan.fused or inst in roots) and not may_fuse(info, inst,
+                                                                 plan.padding_reads):
             raise _differs(plan, f"computes '{inst.name}' ({inst.opcode.value}) in a kernel, "
                                  "which no kernel may")
         if inst in plan.fused and inst in stored:

@@ -11,6 +11,7 @@ order of the payload's cubins.
 from __future__ import annotations
 
 from ....errors import ArtifactError, malformed_as_artifact_error
+from ... import PADDING_READS
 from ....shapes.dynamic import ComputationInfo
 from ....shapes.schedule import leaf_dims
 from ....shapes.sizes import size_key
@@ -23,6 +24,7 @@ def plan_to_data(plan: Plan, index: dict) -> dict:
     refs = _size_refs(plan.info)
     return {
         "computation": plan.info.computation.name,
+        "padding_reads": plan.padding_reads,
         "order": [i.name for i in plan.order],
         "fused": sorted(i.name for i in plan.fused),
         "steps": [[i.name, kind] for i, kind in plan.steps],
@@ -57,7 +59,13 @@ def _plan_from_data(data: dict, info: ComputationInfo) -> Plan:
     if data.get("computation") != info.computation.name:
         raise ArtifactError(f"gpu payload plan is for computation '{data.get('computation')}'"
                             f", not '{info.computation.name}'; recompile the artifact")
-    plan = Plan(info, [inst(n) for n in data["order"]])
+    # absent from payloads written before the option: planned as "zeros" plans (the slices
+    # that read padding were library steps, which "zeros" plans may keep)
+    mode = data.get("padding_reads", PADDING_READS[0])
+    if mode not in PADDING_READS:
+        raise ArtifactError(f"gpu payload plan has padding_reads {mode!r}, not one of "
+                            f"{', '.join(PADDING_READS)}; recompile the artifact")
+    plan = Plan(info, [inst(n) for n in data["order"]], padding_reads=mode)
     plan.fused = {inst(n) for n in data["fused"]}
     plan.steps = [(inst(n), kind) for n, kind in data["steps"]]
     plan.kernels = {inst(r): _kernel_from_data(k, info, inst)

@@ -22,6 +22,7 @@ from ....hlo.opcodes import Opcode
 from ....shapes.dynamic import ComputationInfo
 from ....shapes.schedule import leaf_dims, schedule, sym_deps
 from ....shapes.sizes import Sym
+from ....shapes.slice_windows import refuses_padding
 from ..kernels.codegen import generate
 from ..kernels.group import FusionError, Group, Kernel, canonical_dim
 from ..rules import EMITTERS, can_fuse, rule_of
@@ -37,12 +38,16 @@ class Plan:
     fused: set = field(default_factory=set)          # computed inside kernels only
     calls: dict = field(default_factory=dict)        # call/while/conditional -> [Plan]
     steps: list = field(default_factory=list)        # (instruction, kind), fused ones left out
+    # the padding_reads option: "zeros" fuses a slice that may read past an actual size (a
+    # masked load), "error" keeps it a library step, which refuses such a read
+    padding_reads: str = "zeros"
 
 
-def plan_computation(info: ComputationInfo) -> Plan:
-    """Group the instructions of one computation invocation into kernels and other steps."""
+def plan_computation(info: ComputationInfo, padding_reads: str = "zeros") -> Plan:
+    """Group the instructions of one computation invocation into kernels and other steps
+    (`padding_reads`: the compile option, see Plan)."""
     order = schedule(info)
-    fusible = {i for i in order if may_fuse(info, i)}
+    fusible = {i for i in order if may_fuse(info, i, padding_reads)}
     fusible -= _views_for_libraries(info, order, fusible)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
     shared = _shared_producers(info, order, fusible)
@@ -56,20 +61,21 @@ def plan_computation(info: ComputationInfo) -> Plan:
                 fusible.discard(retry.demote)
             else:
                 extra.add(retry.materialize)
-    plan = Plan(info, order, kernels)
+    plan = Plan(info, order, kernels, padding_reads=padding_reads)
     plan.fused = {i for i in fusible if i not in kernels}
     for inst in call_sites(info, order):
-        plan.calls[inst] = [plan_computation(info.calls[(inst, k)])
+        plan.calls[inst] = [plan_computation(info.calls[(inst, k)], padding_reads)
                             for k in range(len(inst.called_computations()))]
     plan.steps = steps_of(plan)
     return plan
 
 
-def may_fuse(info, inst) -> bool:
+def may_fuse(info, inst, padding_reads: str = "zeros") -> bool:
     """Whether a kernel may compute `inst`: the rule table's kernel tier has it, and it is
-    no parameter and no slice that may read padding."""
+    no parameter, nor, compiled with padding_reads="error", a slice that may read padding
+    (a kernel cannot report it)."""
     return inst.opcode is not Opcode.PARAMETER and can_fuse(inst) and \
-        not may_read_padding(info, inst)
+        not (refuses_padding(inst, padding_reads) and may_read_padding(info, inst))
 
 
 def call_sites(info, order) -> list:
@@ -94,8 +100,10 @@ def steps_of(plan: Plan) -> list:
 
 def may_read_padding(info, inst) -> bool:
     """A slice of length 1 in a dynamic dimension (XLA makes it static): it reads element
-    `start`, past the actual size padding, which a kernel cannot report; the library step
-    checks start < actual size on the host (sizes.slice_past_size)."""
+    `start`, past the actual size padding. A kernel reads it with a load masked by the
+    operand's actual sizes (kernels/data.py slice_), so its operand is in memory; with
+    padding_reads="error" the library step checks start < actual size on the host
+    (sizes.slice_reads_padding)."""
     if inst.opcode is not Opcode.SLICE:
         return False
     dims = info.dims.get(inst.operands[0])
@@ -138,7 +146,7 @@ def in_memory(info, order, fusible) -> set:
     out = {info.computation.root}
     members = set(order)
     for inst in order:
-        if inst not in fusible:
+        if inst not in fusible or may_read_padding(info, inst):
             out.update(inst.operands)
         for dim in leaf_dims(info.dims.get(inst, ())):
             out.update(d for d in sym_deps(dim) if d in members)
