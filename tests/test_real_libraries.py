@@ -64,6 +64,14 @@ def stored():
     return get
 
 
+def _refusal_named(name: str, exc: Exception):
+    """KnownRefusal for the refusal XFAIL names for `name`; any other error as it is."""
+    if name in XFAIL and isinstance(exc, dynhlo.DynHloError) and \
+            re.search(XFAIL[name], str(exc)):
+        return KnownRefusal(str(exc))
+    return exc
+
+
 def _marks(name):
     return pytest.mark.xfail(strict=True, raises=KnownRefusal,
                              reason=f"refused today: {XFAIL[name]}") if name in XFAIL else ()
@@ -100,14 +108,6 @@ def _needs(program):
     missing = [m for m in modules if importlib.util.find_spec(m) is None]
     if missing:
         pytest.skip(f"{program.name} runs live with {', '.join(missing)} installed")
-
-
-def _refusal_named(name: str, exc: Exception):
-    """KnownRefusal for the refusal XFAIL names for `name`; any other error as it is."""
-    if name in XFAIL and isinstance(exc, dynhlo.DynHloError) and \
-            re.search(XFAIL[name], str(exc)):
-        return KnownRefusal(str(exc))
-    return exc
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=_marks(n)) for n in PROGRAMS])
