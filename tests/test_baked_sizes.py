@@ -304,3 +304,43 @@ def test_tf_diff_reads_a_window_that_ends_short_of_the_size():
     for n in (0, 1, 2):   # TensorFlow gives fewer rows (or a mirror pad refuses): refused
         with pytest.raises(dynhlo.DynamicSizeError):
             exe(np.zeros((n, 5), np.float32))
+
+
+LOOP_SIZE = """HloModule carried_size
+cond {
+  s = (s32[], f32[<=16,16], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  three = s32[] constant(3)
+  ROOT lt = pred[] compare(i, three), direction=LT
+}
+body {
+  s = (s32[], f32[<=16,16], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  h = f32[<=16,16] get-tuple-element(s), index=1
+  b = s32[] get-tuple-element(s), index=2
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  width = s32[] constant(16)
+  cells = s32[] multiply(b, width)
+  hf = f32[<=16,16] add(h, h)
+  ROOT t = (s32[], f32[<=16,16], s32[]) tuple(next, hf, cells)
+}
+ENTRY main {
+  x = f32[<=16,16] parameter(0)
+  n = s32[] get-dimension-size(x), dimensions={0}
+  zero = s32[] constant(0)
+  init = (s32[], f32[<=16,16], s32[]) tuple(zero, x, n)
+  ROOT w = (s32[], f32[<=16,16], s32[]) while(init), condition=cond, body=body
+}
+"""
+
+
+def test_no_warning_for_a_size_carried_through_a_loop_beside_data():
+    """A loop state holding a run-time size (JAX's dimension variable in a scan) and data of
+    bound 16: the size times the width 16 (haiku's LSTM of 16 units, batch bound 16) is no
+    baked size. The whole tuple's data was taken as the size's, and it warned."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", dynhlo.BakedSizeWarning)
+        exe = dynhlo.compile(LOOP_SIZE)
+    _, h, cells = exe(np.ones((5, 16), np.float32))
+    assert int(cells) == 5 * 16 ** 3 and h.shape == (5, 16)

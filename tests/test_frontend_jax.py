@@ -248,6 +248,53 @@ def test_a_scan_whose_length_is_a_size_without_xs_is_refused_by_jax():
         from_jax(fn, "f32[n,3]", bounds={"n": 8})
 
 
+@pytest.mark.parametrize("order", ["gathered_first", "carried_first"])
+def test_a_loop_joining_a_carried_row_and_an_indexed_one_runs_in_either_order(order):
+    """In a loop body, x[i] (a gather whose size JAX computes from its dimension variable,
+    carried in the loop state) concatenated with a carried [b, 2] value: the two sizes are
+    one, and the one kept is the carried value's, which is there before the body computes
+    anything. Keeping the gathered one made the body's parameter wait on its own result
+    ("the size of this instruction depends on its own result") when x[i] came first."""
+    def fn(x):
+        def body(i, h):
+            parts = [x[i], h] if order == "gathered_first" else [h, x[i]]
+            return jnp.concatenate(parts, axis=1)[:, 1:3]
+        return lax.fori_loop(0, 3, body, jnp.zeros((x.shape[1], 2)))
+    exe = from_jax(fn, "f32[3,b,2]", bounds={"b": 16})
+    rng = np.random.default_rng(0)
+    for b in (1, 5, 16):
+        x = rng.standard_normal((3, b, 2)).astype(np.float32)
+        _close(exe(x), jax.jit(fn)(x))
+
+
+def test_two_strided_convs_with_biases_match_jit_at_every_length():
+    """conv(conv(x) + 1) + 1, VALID, stride 2 (keras' Conv1D(strides=2) twice): JAX writes
+    the first conv's size as (l - 3) // 2 + 1 (at most 63 for l <= 128) and the bias add
+    broadcasts to it. Bounding StableHLO's truncating division by rounding the corners
+    outwards gave 64, so the second conv's size (bound 31 from 64 by XLA's rule) and JAX's
+    for it (bound 32) had two bounds and the add was refused."""
+    w = np.ones((3, 1, 1), np.float32)
+
+    def fn(x):
+        def conv(v):
+            return lax.conv_general_dilated(v, w, (2,), "VALID",
+                                            dimension_numbers=("NWC", "WIO", "NWC"))
+        return conv(conv(x) + 1.0) + 1.0
+    exe = from_jax(fn, "f32[1,l,1]", bounds={"l": 128})
+    rng = np.random.default_rng(0)
+    for n in (1, 7, 37, 128):
+        x = rng.standard_normal((1, n, 1)).astype(np.float32)
+        _close(exe(x), jax.jit(fn)(x))
+
+
+def test_a_truncating_division_is_bounded_exactly():
+    from dynhlo.frontends import shape_exprs as sx
+    l_dim = ("dim", 0, 1, 0, 128)
+    assert sx.interval(("div", ("add", l_dim, sx.const(-3)), sx.const(2))) == (-1, 62)
+    assert sx.interval(("div", l_dim, sx.const(-2))) == (-64, 0)
+    assert sx.interval(("div", ("dim", 0, 0, -7, 9), ("dim", 0, 1, 2, 4))) == (-3, 4)
+
+
 def _cat(*arrays):
     return jnp.concatenate(arrays)
 

@@ -53,11 +53,21 @@ def _mul(a, b):
 
 
 def _div(a, b):
+    """StableHLO's division truncates toward zero: a non-decreasing function of the real
+    quotient, whose extremes over the ranges lie at their corners, so the truncated corners
+    are the exact range (rounding them outwards made JAX's `(l - 3) // 2 + 1` one larger
+    than its largest value, a bound that the same size computed by XLA's rule never meets)."""
     if b[0] <= 0 <= b[1]:
         return -INF, INF
-    corners = [x / y if abs(x) != INF or abs(y) != INF else 0 for x in a for y in b]
-    return math.floor(min(corners)) if min(corners) > -INF else -INF, \
-        math.ceil(max(corners)) if max(corners) < INF else INF
+    corners = [_quotient(x, y) for x in a for y in b]
+    return min(corners), max(corners)
+
+
+def _quotient(x, y):
+    if abs(x) == INF or abs(y) == INF:
+        return 0 if abs(x) == INF and abs(y) == INF else x / y
+    q = abs(int(x)) // abs(int(y))
+    return q if (x < 0) == (y < 0) else -q
 
 
 def _rem(a, b):

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from ..errors import user_stacklevel
+from . import attrs
 from .ir import HloModule, Instruction
 from .opcodes import Opcode
 
@@ -68,6 +69,14 @@ def _data_bounds(comp, seen: dict) -> dict:
             seen[inst] = set()  # a size read at run time: the right way, not data
             continue
         acc = set(_own_bounds(inst))
+        if inst.opcode is Opcode.GET_TUPLE_ELEMENT:
+            # one element's data, not the whole tuple's: a loop state carries a size read
+            # at run time beside data of that bound, and the size is no data of it
+            tup, index = inst.operands[0], attrs.integer(inst, "index")
+            if tup.opcode is Opcode.TUPLE and 0 <= index < len(tup.operands):
+                acc |= seen.get(tup.operands[index], set())
+            seen[inst] = acc
+            continue
         for op in inst.operands:
             acc |= seen.get(op, set())
         seen[inst] = acc

@@ -17,6 +17,7 @@ import math
 from typing import Callable, Iterable, Union
 
 from ..errors import DynamicSizeError
+from ..hlo.opcodes import Opcode
 from . import algebra, algebra_eval
 from .algebra import Size
 
@@ -218,9 +219,11 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
             # as XLA computes it, instead of tying the two sizes together.
             free.parent, free.shared = None, True
             return other.root()
-    if ra.expr is None or (rb.expr is not None and deps(ra.expr) and not deps(rb.expr)):
-        # Keep the size that needs no computed value (a parameter's): reading it never waits
-        # on the other instruction, so a loop result meeting its own input is no cycle.
+    if ra.expr is None or (rb.expr is not None and _waits(ra.expr) and not _waits(rb.expr)):
+        # Keep the size that needs no computed value (a parameter's, the entry's or a loop
+        # body's): reading it never waits on the other instruction, so a loop result
+        # meeting its own input is no cycle, nor a body's carried size meeting one the body
+        # computes from a carried value (JAX's dimension variable in a scan's state).
         ra, rb = rb, ra
     if _refers_to(ra, rb):
         # `reshape(reshape(x))` meeting x: a size computed from x.0 must not become the
@@ -230,6 +233,13 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         ra.met = where  # two sizes of their own are made one here: errors name the place
     rb.parent = ra
     return ra
+
+
+def _waits(size: Size) -> bool:
+    """True when reading `size` waits on a value its computation computes: it reads an
+    instruction that is not a parameter (a parameter's value is there before anything
+    runs)."""
+    return any(dep.opcode is not Opcode.PARAMETER for dep in deps(size))
 
 
 def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
