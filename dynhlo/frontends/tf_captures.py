@@ -107,3 +107,16 @@ def _without_layout(head: str) -> str:
         if depth == 0:
             break
     return head[:at] + head[i + 1:]
+
+
+def capture_names(concrete) -> list[str]:
+    """A name per captured input of a ConcreteFunction, in their order: a variable's
+    (`dense/kernel`, without `:0`), else `capture_<k>` (an eager tensor)."""
+    variables = {id(v.handle): v for v in concrete.variables}
+    names = []
+    for k, captured in enumerate(concrete.captured_inputs):
+        source = variables.get(id(captured))
+        name = getattr(source, "path", None) or getattr(source, "name", None) \
+            if source is not None else None
+        names.append(name.split(":")[0] if name else f"capture_{k}")
+    return names
