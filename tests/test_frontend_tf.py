@@ -335,7 +335,7 @@ def test_from_tf_refuses_random_numbers_whose_order_follows_the_shape(fn, match)
 @pytest.mark.parametrize("fn,shape,match", [
     # bincount folded over the zeros the function is lowered at: no parameter left
     (lambda x: tf.math.bincount(tf.abs(x[:, 0]), minlength=6, maxlength=6), "s32[n,5]",
-     r"has 0 parameters for the function's 1 arguments"),
+     r"has 0 parameters for the function's 1 inputs"),
 ])
 def test_from_tf_refuses_sizes_folded_into_constants(fn, shape, match):
     with pytest.raises(dynhlo.UnsupportedError, match=match):

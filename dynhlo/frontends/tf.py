@@ -54,7 +54,7 @@ from .literal_proto import elided_constants, fill_elided_constants
 from .lowering_diff import (cut_slices, entry_parameters, first_changed, full_windows,
                             line_at,
                             mark_bounded, moving_tokens, tokens)
-from .tf_captures import capture_values, freeze_captures
+from .tf_captures import capture_values, check_inputs, freeze_captures
 from .tf_dynamic import lower_marked, reason_of
 from .tf_executable import TFExecutable
 from .tf_inputs import held
@@ -86,7 +86,9 @@ def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
         constants = elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2()) \
             if "{...}" in text else []
         # captured variables and tensors: constants of their values now (tf_captures.py)
-        return freeze_captures(text, constants, len(args), capture_values(concrete))
+        values = capture_values(concrete)
+        check_inputs(text, len(args) + len(values), sizes)
+        return freeze_captures(text, constants, len(args), values)
     except UnsupportedError:
         raise
     except Exception as exc:  # noqa: BLE001 - TF's refusals (ops XLA cannot compile, ...)
@@ -182,6 +184,7 @@ def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
     except LoweringRefused:   # Python that needs a static size (`x.shape[0] + 1`)
         raw, constants, (_, weights) = lower_marked_at(True)
     module = parse_hlo(fill_elided_constants(_without_metadata(raw), constants))
+    module.sizes_checked = True   # its sizes are tf2xla's own: no BakedSizeWarning
     places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
                       for d, dim in enumerate(shape) if dim == n) for n in names}
     least = {n: least_size(lower, bounds, n, _checked(bounds[n])[::-1][1:]) for n in names}
@@ -190,21 +193,10 @@ def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
     least.update({n: (1, reason) for n, reason in zero.items() if reason})
     module.shape_assertions = lowering_requirements(least, places, arguments)
     checked = {n: sorted({s for s in _checked(bounds[n]) if s >= least[n][0]} | {least[n][0]}
-                         | ({0} if zero[n] is None and _lowers(lower, {**bounds, n: 0})
-                            else set())) for n in names}
+                         | ({0} if zero[n] is None else set())) for n in names}
     check_small_sizes(module, lower, parsed, bounds, checked, lower(bounds)[0],
                       _without_metadata, strict=True, weights=weights)
     return module
-
-
-def _lowers(lower, sizes: dict) -> bool:
-    """Whether TensorFlow lowers the function at these sizes (XLA's lowering may refuse no
-    rows where TensorFlow's own program runs: a loop over a TensorList)."""
-    try:
-        lower(sizes)
-    except LoweringRefused:
-        return False
-    return True
 
 
 def _checked(bound: int) -> list[int]:
@@ -269,6 +261,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     module.shape_assertions = required + [
         r for r in lowering_requirements(least, places, arguments)
         if covered.get(r.name, 0) < r.least]
+    module.sizes_checked = True   # each size compared: no BakedSizeWarning
     small = {n: sorted({s for s in (*SMALL, least[n][0]) if least[n][0] <= s < bounds[n]}
                        - set(_compared(bounds[n], least[n][0]))) for n in names}
     check_small_sizes(module, lower, parsed, bounds, small, raw, _without_metadata)
@@ -605,6 +598,5 @@ def from_tf(fn, *shapes, bounds, weights: str = "constants", backend: str = "cpu
             SizeRequirementError, a DynamicSizeError too.
     """
     module, program, (names, values) = tf_module(fn, shapes, bounds, weights)
-    module.sizes_checked = True   # its sizes are TensorFlow's own: no BakedSizeWarning
     exe = compile_module(module, backend, **compile_options)
     return TFExecutable(exe, program.names, program.structure, names, values)

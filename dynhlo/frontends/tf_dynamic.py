@@ -60,20 +60,19 @@ def marking(fn, count: int, marks: list, shapes: list):
 
 
 def dynamic_entry(text: str, arguments: int, marks: list, bounds: dict) -> str:
-    """`text` (TensorFlow's program of `marking`, at the bounds) with each marked entry
-    parameter `<=B` in its marked dimensions and each size parameter (`arguments`.. in the
-    order of `marks`) a get-dimension-size of the dimension it marks; the parameters after
-    them (captures) numbered from `arguments` on."""
+    """`text` (TensorFlow's program of `marking`, at the bounds, a parameter per input:
+    tf_captures.check_inputs) with each marked entry parameter `<=B` in its marked
+    dimensions and each size parameter (`arguments`.. in the order of `marks`) a
+    get-dimension-size of the dimension it marks; the parameters after them (captures)
+    numbered from `arguments` on."""
     entry = text.find("\nENTRY ")
     if entry < 0:
         raise UnsupportedError("TensorFlow's program has no ENTRY computation")
     head, lines = text[:entry], text[entry:].split("\n")
-    by_index = {int(m["index"]): (k, m) for k, line in enumerate(lines)
+    end = next((k for k, line in enumerate(lines) if line.startswith("}")), len(lines))
+    # the entry's own parameters (computations may follow it)
+    by_index = {int(m["index"]): (k, m) for k, line in enumerate(lines[:end])
                 if (m := _PARAMETER.match(line))}
-    unread = [p for p in range(arguments) if p not in by_index]
-    if unread:
-        raise UnsupportedError(f"TensorFlow's program does not read argument(s) {unread} "
-                               "(it pruned them: what it computes of them it folded)")
     dynamic = {}   # argument -> its shape text with `<=` bounds
     for p, d, name in marks:
         shape = dynamic.get(p) or by_index[p][1]["shape"]
@@ -84,7 +83,7 @@ def dynamic_entry(text: str, arguments: int, marks: list, bounds: dict) -> str:
         lines[k] = f"{m['indent']}%{m['name']} = {shape} parameter({p}){m['rest']}"
         renamed[m["name"]] = (m["shape"], shape)
     # tf2xla reads each argument through an identity reshape: it is the argument's shape
-    for k, line in enumerate(lines):
+    for k, line in enumerate(lines[:end]):
         m = _RESHAPE.match(line)
         if m and m["operand"] in renamed and m["shape"] == m["operand_shape"]:
             shape = renamed[m["operand"]][1]
@@ -92,9 +91,7 @@ def dynamic_entry(text: str, arguments: int, marks: list, bounds: dict) -> str:
                         f"%{m['operand']}){m['rest']}")
             renamed[m["name"]] = (m["shape"], shape)
     for j, (p, d, _) in enumerate(marks):
-        k, m = by_index.get(arguments + j, (None, None))
-        if k is None:
-            continue   # a size the program never reads
+        k, m = by_index[arguments + j]
         source = by_index[p]
         lines[k] = (f"{m['indent']}%{m['name']} = s32[] get-dimension-size({dynamic[p]} "
                     f"%{source[1]['name']}), dimensions={{{d}}}")
@@ -104,6 +101,7 @@ def dynamic_entry(text: str, arguments: int, marks: list, bounds: dict) -> str:
                         f"{index - len(marks)}){m['rest']}")
     body = _retyped("\n".join(lines), renamed)
     return head + _entry_signature(body, by_index, dynamic, arguments, len(marks))
+
 
 
 def _bounded(shape: str, d: int, bound: int) -> str:
@@ -157,7 +155,7 @@ def lower_marked(fn, parsed: list, bounds: dict, known: bool, freeze: bool = Tru
     from tensorflow.compiler.xla.service import hlo_pb2
 
     from .literal_proto import elided_constants
-    from .tf_captures import capture_names, capture_values, freeze_captures
+    from .tf_captures import capture_names, capture_values, check_inputs, freeze_captures
     from .tf_least import LoweringRefused
     from .tf_source import user_frames, user_sources
     marks = marked_dimensions(parsed)
@@ -180,8 +178,9 @@ def lower_marked(fn, parsed: list, bounds: dict, known: bool, freeze: bool = Tru
         raise LoweringRefused(f"tensorflow cannot lower this function with its sizes "
                               f"marked dynamic (bounds {bounds}): {type(exc).__name__}: "
                               f"{reason[:300]}", reason) from exc
-    text = dynamic_entry(text, len(args), marks, bounds)
     values = capture_values(concrete)
+    check_inputs(text, len(args) + len(marks) + len(values), bounds)
+    text = dynamic_entry(text, len(args), marks, bounds)
     if freeze:
         text, constants = freeze_captures(text, constants, len(args), values)
         return text, constants, ([], [])

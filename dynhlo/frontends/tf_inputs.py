@@ -56,6 +56,8 @@ def held(fn, shapes: tuple, bounds) -> Held:
         concrete = _concrete(fn)
         if concrete is not None and not shapes:
             args, kwargs = concrete.structured_input_signature
+            # a Python value (a default) is bound in the ConcreteFunction: not an argument
+            args = [s for s in args if isinstance(s, tf.TensorSpec)]
             positional = [getattr(s, "name", None) or f"arg{k}" for k, s in enumerate(args)]
             keywords = sorted(kwargs)
             shapes = tuple(args) + tuple(kwargs[k] for k in keywords)
