@@ -1,7 +1,7 @@
 """from_tf: a TensorFlow function with bounded sizes, against TensorFlow at the same sizes.
 
-CI does not install tensorflow: these tests skip there. Run them with /work/venv-tf (or any
-environment with tensorflow): `python -m pytest tests/test_frontend_tf.py`.
+They skip without tensorflow; .ci/run runs them at its end in a venv with tensorflow-cpu
+(`python -m pytest tests/test_frontend_tf.py` where tensorflow is installed).
 """
 
 from __future__ import annotations

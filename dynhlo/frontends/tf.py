@@ -1,5 +1,10 @@
 """dynhlo.from_tf: a TensorFlow function as a dynhlo executable with bounded sizes.
 
+First route (dynamic_module): the function lowered once with its sizes marked dynamic
+(tf_dynamic.py: tf2xla computes every size), checked by value against TensorFlow's program
+at 0, 1, 2, a middle size and the bound (tf_small.py, strict). Where that fails, the
+comparison of lowerings below (module_from_lowerings), as before:
+
 TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_compile=True)
 .experimental_get_compiler_ir(*args)(stage="hlo")`). from_tf lowers it at the bounds and again
 with each named size changed, and compares the texts number by number (lowering_diff.py): a
