@@ -1,7 +1,7 @@
 """from_tf: a TensorFlow function with bounded sizes, against TensorFlow at the same sizes.
 
-CI does not install tensorflow: these tests skip there. Run them with /work/venv-tf (or any
-environment with tensorflow): `python -m pytest tests/test_frontend_tf.py`.
+They skip without tensorflow; .ci/run runs them at its end in a venv with tensorflow-cpu
+(`python -m pytest tests/test_frontend_tf.py` where tensorflow is installed).
 """
 
 from __future__ import annotations
@@ -31,12 +31,40 @@ def test_from_tf_matches_tensorflow_at_every_size():
             np.testing.assert_allclose(got, want.numpy(), rtol=1e-5, atol=1e-5)
 
 
-def test_from_tf_refuses_a_baked_size_and_quotes_the_line():
-    # TensorFlow folds 2n, cast to a float, into a constant: 2n is no n + c
-    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program: '16' becomes "
-                       r"'14'.*in: %truediv.* = f32\[\] constant\(16\)"):
-        dynhlo.from_tf(lambda x: x / tf.cast(2 * tf.shape(x)[0], tf.float32), "f32[n,4]",
-                       bounds={"n": 8})
+def _rows(x):
+    return tf.cast(tf.shape(x)[0], tf.float32)
+
+
+def _while_count(x):
+    n = tf.shape(x)[0]
+    return x + tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + 1.0), [0, 0.0])[1]
+
+
+_TABLE = np.arange(40, dtype=np.float32).reshape(5, 8) / 7
+
+
+@pytest.mark.parametrize("fn,shape", [
+    # each folded at every static size into something no comparison of lowerings can tell
+    # from a size baked in (2n; a pad to 8 rows; `n > 5`; 1/((n-7)(n-5))^2; n * a table; a
+    # range of 2n; a loop whose state carries no array of n rows; tf.cond on the size):
+    # with the sizes marked dynamic tf2xla computes them at run time
+    (lambda x: x / tf.cast(2 * tf.shape(x)[0], tf.float32), "f32[n,4]"),
+    (lambda x: tf.pad(x, [[0, 8 - tf.shape(x)[0]], [0, 0]]), "f32[n,5]"),
+    (lambda x: tf.where(tf.shape(x)[0] > 5, x + 1.0, x - 1.0), "f32[n,5]"),
+    (lambda x: x + 1.0 / tf.square((_rows(x) - 7.0) * (_rows(x) - 5.0)), "f32[n,5]"),
+    (lambda x: x @ (_rows(x) * tf.constant(_TABLE)), "f32[n,5]"),
+    (lambda x: tf.range(2 * tf.shape(x)[0]), "f32[n,3]"),
+    (_while_count, "f32[n,3]"),
+    (lambda x: tf.cond(tf.shape(x)[0] > 2, lambda: x * 2.0, lambda: x + 1.0), "f32[n,3]"),
+])
+def test_from_tf_computes_sizes_tensorflow_folds_at_run_time(fn, shape):
+    exe = dynhlo.from_tf(fn, shape, bounds={"n": 8})
+    width = int(shape[:-1].split(",")[1])
+    for n in range(9):
+        x = np.random.default_rng(n).standard_normal((n, width)).astype(np.float32)
+        got, want = np.asarray(exe(x)), fn(tf.constant(x)).numpy()
+        assert got.shape == want.shape, n
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5, err_msg=f"n={n}")
 
 
 @pytest.mark.parametrize("fn", [
@@ -268,9 +296,23 @@ def test_from_tf_threefry_numbers_of_the_size_match_tensorflows_xla(fn, shape):
     rest = [int(d) for d in shape[4:-1].split(",")[1:]]
     for n in range(9):
         x = np.random.default_rng(n).standard_normal([n] + rest).astype(np.float32)
-        got, want = np.asarray(exe(x)), jitted(tf.constant(x)).numpy()
+        try:
+            got = np.asarray(exe(x))
+        except dynhlo.DynamicSizeError as exc:
+            # TensorFlow's own kernel refuses no rows (XLA's takes them): so may dynhlo
+            assert n == 0 and _refused(tf.function(fn), x) and "StatelessRandom" in str(exc)
+            continue
+        want = jitted(tf.constant(x)).numpy()
         assert got.shape == want.shape and got.dtype == want.dtype
         np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
+
+
+def _refused(fn, x) -> bool:
+    try:
+        fn(tf.constant(x))
+    except tf.errors.InvalidArgumentError:
+        return True
+    return False
 
 
 @pytest.mark.parametrize("fn,match", [
@@ -291,35 +333,13 @@ def test_from_tf_refuses_random_numbers_whose_order_follows_the_shape(fn, match)
 
 
 @pytest.mark.parametrize("fn,shape,match", [
-    # the pad to 8 rows folded into padding=0_0x0_0 at 8 rows, 0_1x0_0 at 7: a pad's numbers
-    # read as one word, passed for a counter, and 5 rows came back as 5, not 8
-    (lambda x: tf.pad(x, [[0, 8 - tf.shape(x)[0]], [0, 0]]), "f32[n,5]",
-     "'0' becomes '1'.*padding=0_0x0_0"),
     # bincount folded over the zeros the function is lowered at: no parameter left
     (lambda x: tf.math.bincount(tf.abs(x[:, 0]), minlength=6, maxlength=6), "s32[n,5]",
-     "folded the others into constants"),
+     r"has 0 parameters for the function's 1 inputs"),
 ])
 def test_from_tf_refuses_sizes_folded_into_constants(fn, shape, match):
     with pytest.raises(dynhlo.UnsupportedError, match=match):
         dynhlo.from_tf(fn, shape, bounds={"n": 8})
-
-
-def _rows(x):
-    return tf.cast(tf.shape(x)[0], tf.float32)
-
-
-@pytest.mark.parametrize("fn,word", [
-    # TensorFlow folds `n > 5` into pred[] constant(true) at 8 rows, (false) at 5 rows
-    (lambda x: tf.where(tf.shape(x)[0] > 5, x + 1.0, x - 1.0), "'true' becomes 'false'"),
-    # 1/((n-7)(n-5))^2 folds into constant(0.111111112) at 8 rows and constant(inf) at 7, 5
-    (lambda x: x + 1.0 / tf.square((_rows(x) - 7.0) * (_rows(x) - 5.0)),
-     "'0.111111112' becomes 'inf'"),
-])
-def test_from_tf_refuses_a_size_folded_into_a_word_value(fn, word):
-    # a value written as a word (true, false, inf, nan) that moves with the size is baked in,
-    # not a name whose counter differs: it ran at the bound's value at every size
-    with pytest.raises(dynhlo.UnsupportedError, match=f"baked into the program: {word}"):
-        dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
 
 
 def test_moving_dims_refuses_operands_that_change_places():
@@ -336,15 +356,6 @@ def test_moving_dims_refuses_operands_that_change_places():
         moving_tokens(base, swapped, "n", 8, 7)
 
 
-def test_from_tf_refuses_a_size_folded_into_a_large_constant():
-    # n * table folds into one constant of 40 values (elided in TF's text) that differ per size
-    table = np.arange(40, dtype=np.float32).reshape(5, 8) / 7
-    with pytest.raises(dynhlo.UnsupportedError, match=r"the values of constant '.*' \(f32\[5,8\]\) "
-                       "change when 'n' goes from 6 to 5"):
-        dynhlo.from_tf(lambda x: x @ (_rows(x) * tf.constant(table)), "f32[n,5]",
-                       bounds={"n": 6})
-
-
 def test_from_tf_compares_large_constants_as_arrays_not_tokens(monkeypatch):
     # the text diff sees `{...}`: a constant of 90000 values is compared as one array (as text
     # it cost seconds per million values, three lowerings over)
@@ -355,7 +366,7 @@ def test_from_tf_compares_large_constants_as_arrays_not_tokens(monkeypatch):
         out := tokens(text))) or out)
     table = np.random.default_rng(3).standard_normal((300, 300)).astype(np.float32)
     exe = dynhlo.from_tf(lambda x: x @ tf.constant(table), "f32[n,300]", bounds={"n": 4})
-    assert max(longest) < 2000
+    assert max(longest, default=0) < 2000
     x = np.random.default_rng(4).standard_normal((3, 300)).astype(np.float32)
     np.testing.assert_allclose(exe(x), x @ table, rtol=1e-4, atol=1e-4)
 
@@ -511,9 +522,11 @@ def test_from_tf_mirror_pads_match_or_refuse_as_tensorflow_does(pads, mode, shor
         with pytest.raises(tf.errors.InvalidArgumentError, match="paddings must be"):
             fn(tf.constant(x))
         # TensorFlow's op, the user's argument, the size and the least size; no instruction
-        with pytest.raises(dynhlo.ArgumentError, match=rf"^TensorFlow's MirrorPad 'MirrorPad' "
-                           rf".* of argument 0 'x' \(size 'n'\), which has {n}: it needs at "
-                           rf"least {shortest} ") as info:
+        # (the MirrorPad's own rule where the lowerings are compared; the least size
+        # TensorFlow lowers at where tf2xla's dynamic sizes are taken)
+        with pytest.raises(dynhlo.ArgumentError, match=rf"^TensorFlow's (MirrorPad|op) "
+                           rf"'MirrorPad' .* of argument 0 'x' \(size 'n'\),? (which has )?(of )?"
+                           rf"{n}: it needs at least {shortest} ") as info:
             exe(x)
         assert "dynhlo" not in str(info.value)
 
@@ -580,8 +593,8 @@ def test_from_tf_range_that_tensorflow_refuses_at_small_sizes(fn, least):
             with pytest.raises(tf.errors.InvalidArgumentError):
                 fn(tf.constant(x))
             for run in (exe, loaded):
-                with pytest.raises(dynhlo.ArgumentError, match=rf"of argument 0 'x', which "
-                                   rf"has {n}: it needs at least {least} "):
+                with pytest.raises(dynhlo.ArgumentError, match=rf"of argument 0 'x'(, which "
+                                   rf"has| \(size 'n'\) of) {n}: it needs at least {least} "):
                     run(x)
             continue
         want = fn(tf.constant(x)).numpy()
@@ -591,22 +604,10 @@ def test_from_tf_range_that_tensorflow_refuses_at_small_sizes(fn, least):
             np.testing.assert_array_equal(got, want, err_msg=f"n={n}")
 
 
-def test_from_tf_refuses_a_length_of_no_range():
-    # tf.range(2 n): 16 values at the bound, 14 at 7 rows: no ceil((n + c) / s)
-    with pytest.raises(dynhlo.UnsupportedError, match=r"dimension 0 of 16, which follows 'n' "
-                       r"but is no one range's length"):
-        dynhlo.from_tf(lambda x: tf.range(2 * tf.shape(x)[0]), "f32[n,3]", bounds={"n": 8})
-
-
 def _while_sum(x):
     n = tf.shape(x)[0]
     return tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + x[i] * x[i]),
                          [0, tf.zeros(3)])[1]
-
-
-def _while_count(x):
-    n = tf.shape(x)[0]
-    return x + tf.while_loop(lambda i, s: i < n, lambda i, s: (i + 1, s + 1.0), [0, 0.0])[1]
 
 
 @pytest.mark.parametrize("fn,empty", [
@@ -657,12 +658,6 @@ def test_from_tf_map_fn_of_no_rows_is_tf_functions_shape():
         assert tf.function(fn)(x).shape == (0, 3) == got.shape
 
 
-def test_from_tf_refuses_a_loop_whose_state_carries_no_array_of_the_size():
-    # the state is (i, a float): the condition's constant n has nothing to read n from
-    with pytest.raises(dynhlo.UnsupportedError, match=r"baked into the program"):
-        dynhlo.from_tf(_while_count, "f32[n,3]", bounds={"n": 8})
-
-
 @pytest.mark.parametrize("fn,op,least", [
     (lambda x: tf.math.top_k(x, k=5), "TopKV2", 5),
     (lambda x: tf.nn.conv1d(x[None, :, None], tf.ones((3, 1, 2)), 1, "VALID"),
@@ -694,7 +689,6 @@ def _branch_in_python(x):
 
 @pytest.mark.parametrize("fn,line", [
     (_branch_in_python, r"return x \* 2\.0"),
-    (lambda x: tf.cond(tf.shape(x)[0] > 2, lambda: x * 2.0, lambda: x + 1.0), r"tf\.cond\("),
 ])
 def test_from_tf_refuses_a_branch_on_a_small_size_naming_its_line(fn, line):
     # TensorFlow folds the branch at each static size: the bound's program would double

@@ -98,6 +98,7 @@ class JaxExecutable:
         return import_module(*load_module(self._text, isolate=False), by_position)
 
     def _compile(self, module):
+        module.sizes_checked = True   # jax.export's symbolic sizes: no BakedSizeWarning
         return compile_module(module, self.backend, **self.options)
 
     def _for_sizes(self, sizes: dict):

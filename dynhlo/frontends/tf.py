@@ -1,5 +1,10 @@
 """dynhlo.from_tf: a TensorFlow function as a dynhlo executable with bounded sizes.
 
+First route (dynamic_module): the function lowered once with its sizes marked dynamic
+(tf_dynamic.py: tf2xla computes every size), checked by value against TensorFlow's program
+at 0, 1, 2, a middle size and the bound (tf_small.py, strict). Where that fails, the
+comparison of lowerings below (module_from_lowerings), as before:
+
 TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_compile=True)
 .experimental_get_compiler_ir(*args)(stage="hlo")`). from_tf lowers it at the bounds and again
 with each named size changed, and compares the texts number by number (lowering_diff.py): a
@@ -37,7 +42,6 @@ that flips only between 3 and bound // 2 + 1 is still not seen.
 
 from __future__ import annotations
 
-import inspect
 import re
 
 import numpy as np
@@ -55,7 +59,10 @@ from .literal_proto import elided_constants, fill_elided_constants
 from .lowering_diff import (cut_slices, entry_parameters, first_changed, full_windows,
                             line_at,
                             mark_bounded, moving_tokens, tokens)
-from .tf_captures import capture_values, freeze_captures
+from .tf_captures import capture_values, check_inputs, freeze_captures
+from .tf_dynamic import lower_marked, reason_of
+from .tf_executable import TFExecutable
+from .tf_inputs import held
 from .tf_folded import align_prefix_literals, is_prefix
 from .tf_least import LoweringRefused, least_size, lowering_requirements
 from .tf_lengths import fit_length, length_lines
@@ -84,21 +91,32 @@ def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
         constants = elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2()) \
             if "{...}" in text else []
         # captured variables and tensors: constants of their values now (tf_captures.py)
-        return freeze_captures(text, constants, len(args), capture_values(concrete))
+        values = capture_values(concrete)
+        check_inputs(text, len(args) + len(values), sizes)
+        return freeze_captures(text, constants, len(args), values)
     except UnsupportedError:
         raise
     except Exception as exc:  # noqa: BLE001 - TF's refusals (ops XLA cannot compile, ...)
-        reason = _reason(exc)
+        reason = reason_of(exc)
         raise LoweringRefused(f"tensorflow cannot lower this function to HLO at sizes "
                               f"{sizes}: {type(exc).__name__}: {reason[:300]}", reason) from exc
 
 
-def _reason(exc: Exception) -> str:
-    """The line of TensorFlow's error that says what failed: its first, or its last where
-    autograph wraps it (`in user code:`, the traceback of the function, then the error)."""
-    lines = [line.strip() for line in str(exc).splitlines() if line.strip()] \
-        or [type(exc).__name__]
-    return lines[-1] if lines[0] == "in user code:" else lines[0]
+def runs_tf(fn, parsed: list, sizes: dict) -> str | None:
+    """The reason TensorFlow's own program (tf.function's graph, not XLA's) refuses `fn`
+    on zeros at these sizes, or None where it runs."""
+    import tensorflow as tf
+    args = [np.zeros([sizes[d] if isinstance(d, str) else d for d in dims],
+                     to_numpy_dtype(element)) for element, dims in parsed]
+    try:
+        tf.function(lambda *a: fn(*a))(*args)
+    except Exception as exc:  # noqa: BLE001 - TF's refusals at run time
+        node = _GRAPH_NODE.search(str(exc))   # the op, named on a later line of the error
+        return reason_of(exc) + (f" {node.group(0)}" if node else "")
+    return None
+
+
+_GRAPH_NODE = re.compile(r"\{\{node [^}]+\}\}")
 
 
 def _hlo_pb2():
@@ -106,30 +124,90 @@ def _hlo_pb2():
     return hlo_pb2
 
 
-def tf_module(fn, shapes: list[str], bounds: dict) -> HloModule:
-    """The HloModule of `fn` with each named dimension `<=bound` (see the module doc)."""
+def tf_module(fn, shapes: tuple, bounds, weights: str = "constants") -> tuple:
+    """(the HloModule of `fn` with each named dimension `<=bound` (see the module doc), the
+    Held program (tf_inputs.py: names, output structure), the captures' (names, values)
+    where they are parameters)."""
     try:
         import tensorflow  # noqa: F401
     except ImportError as exc:
         raise UnsupportedError(f"from_tf needs tensorflow ({exc}); pip install "
                                "\"dynhlo[tf]\"") from None
-    parsed = [parse_symbolic_shape(s) for s in shapes]
-    names = _argument_names(getattr(fn, "call", fn), len(shapes))
-    if hasattr(fn, "call") and hasattr(fn, "trainable_weights"):   # a Keras model or layer
-        model = fn
-        fn = lambda *args: model(*args, training=False)   # noqa: E731 - its inference call
-    return module_from_lowerings(lambda sizes: lower_tf(fn, parsed, sizes), shapes, bounds,
-                                 names)
+    if weights not in ("constants", "parameters"):
+        raise UnsupportedError(f"weights={weights!r}: \"constants\" (the default: the "
+                               "captures frozen at their values now) or \"parameters\"")
+    program = held(fn, tuple(shapes), bounds)
+    parsed = [parse_symbolic_shape(s) for s in program.shapes]
+    lower = _remembered(lambda sizes: lower_tf(lambda *a: program(*a), parsed, sizes))
+    captures: dict = {}
 
-
-def _argument_names(fn, count: int) -> list[str] | None:
-    """The names of fn's first `count` positional parameters (for messages), or None."""
+    def marked(known: bool):
+        text, constants, captures["weights"] = lower_marked(
+            lambda *a: program(*a), parsed, program.bounds, known, freeze=weights == "constants")
+        return text, constants, captures["weights"]
     try:
-        names = [p.name for p in inspect.signature(fn).parameters.values()
-                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        return None
-    return names[:count] if len(names) >= count else None
+        module = dynamic_module(marked, lower, program.shapes, program.bounds, program.names,
+                                lambda sizes: runs_tf(program, parsed, sizes))
+        return module, program, captures["weights"]
+    except UnsupportedError as dynamic:
+        if weights == "parameters":
+            raise UnsupportedError(f"{dynamic} (weights=\"parameters\" takes only "
+                                   "TensorFlow's own dynamic sizes; the default, weights "
+                                   "frozen, also compares lowerings at static sizes)") from None
+        try:
+            module = module_from_lowerings(lower, program.shapes, program.bounds,
+                                           program.names)
+        except UnsupportedError as compared:
+            raise UnsupportedError(f"{dynamic}; compared at static sizes instead: "
+                                   f"{compared}") from None
+        return module, program, ([], [])
+
+
+def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
+                   arguments: list[str] | None = None, runs=None) -> HloModule:
+    """The HloModule of the function that `lower_marked_at(known)` lowers once with its
+    sizes marked dynamic (tf_dynamic.lower_marked: text, elided constants, captures), the
+    marked dimensions' static shape unknown to TensorFlow's Python (known False) or, where
+    TensorFlow refuses that, the bound (known True). Cross-checked by value against
+    TensorFlow's own program at static sizes (`lower(sizes)`, as lower_tf) at 1, 2, a middle
+    size and the bound (tf_small.check_small_sizes, strict: a read past the size counts);
+    the least size TensorFlow lowers at is a requirement checked before each call
+    (tf_least.py); where that is 1, `runs(sizes)` (TensorFlow's own program run on zeros:
+    the reason it refuses, else None) tells whether no rows are refused too (tf.range(1, n)
+    is; XLA's lowering refuses a loop over no rows that TensorFlow runs). Captures made
+    parameters (lower_marked_at's third: names, values) are
+    passed after the arguments in the cross-check."""
+    bounds = named_bounds(bounds, low=2)
+    parsed = [parse_symbolic_shape(s) for s in shapes]
+    names = list(dict.fromkeys(d for _, dims in parsed for d in dims if isinstance(d, str)))
+    missing = [n for n in names if n not in bounds]
+    if missing or sorted(set(bounds) - set(names)):
+        raise UnsupportedError(f"from_tf needs one bound per size name: names {names}, "
+                               f"bounds {sorted(bounds)}")
+    try:
+        raw, constants, (_, weights) = lower_marked_at(False)
+    except LoweringRefused:   # Python that needs a static size (`x.shape[0] + 1`)
+        raw, constants, (_, weights) = lower_marked_at(True)
+    module = parse_hlo(fill_elided_constants(_without_metadata(raw), constants))
+    module.sizes_checked = True   # its sizes are tf2xla's own: no BakedSizeWarning
+    places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
+                      for d, dim in enumerate(shape) if dim == n) for n in names}
+    least = {n: least_size(lower, bounds, n, _checked(bounds[n])[::-1][1:]) for n in names}
+    zero = {n: least[n] == (1, None) and runs is not None and runs({**bounds, n: 0})
+            for n in names}   # where it runs from 1: TensorFlow's reason at no rows, if any
+    least.update({n: (1, reason) for n, reason in zero.items() if reason})
+    module.shape_assertions = lowering_requirements(least, places, arguments)
+    checked = {n: sorted({s for s in _checked(bounds[n]) if s >= least[n][0]} | {least[n][0]}
+                         | ({0} if zero[n] is None else set())) for n in names}
+    check_small_sizes(module, lower, parsed, bounds, checked, lower(bounds)[0],
+                      _without_metadata, strict=True, weights=weights)
+    return module
+
+
+def _checked(bound: int) -> list[int]:
+    """The sizes the dynamic lowering is checked at: 1, 2, a middle size and the bound (and
+    no rows where TensorFlow lowers at 0: tf2xla's x[1:] of none is -1 rows)."""
+    return sorted({1, 2, (bound + 1) // 2 + 1 if bound > 4 else bound - 1, bound} - {0})
 
 
 def module_from_lowerings(lower, shapes: list[str], bounds: dict,
@@ -171,9 +249,10 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     marked = draw_three_fry_at_size(marked, bits_size(base, dims, places))
     module = parse_hlo(marked)
     if len(module.entry.parameters) != len(parsed):
-        raise UnsupportedError(f"TensorFlow's program takes {len(module.entry.parameters)} "
-                               f"of the function's {len(parsed)} arguments: it folded the "
-                               "others into constants (at zeros), so it cannot take them")
+        raise UnsupportedError(f"TensorFlow's program has {len(module.entry.parameters)} "
+                               f"parameters for the function's {len(parsed)} arguments: "
+                               "each argument must be one parameter (an argument TensorFlow "
+                               "never reads it leaves out; a capture it reads is one more)")
     unsized = _unsized_in_entry(module, _instructions_at(base, dims))
     lengths: list = []   # (instruction, size name, c) of each folded length n + c, s
     if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
@@ -187,6 +266,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     module.shape_assertions = required + [
         r for r in lowering_requirements(least, places, arguments)
         if covered.get(r.name, 0) < r.least]
+    module.sizes_checked = True   # each size compared: no BakedSizeWarning
     small = {n: sorted({s for s in (*SMALL, least[n][0]) if least[n][0] <= s < bounds[n]}
                        - set(_compared(bounds[n], least[n][0]))) for n in names}
     check_small_sizes(module, lower, parsed, bounds, small, raw, _without_metadata)
@@ -487,20 +567,31 @@ def _unsized(tree, shape):
                 if dynamic and not (isinstance(d, Sym) and d.root().expr is not None))
 
 
-def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_options):
-    """Compile a TensorFlow function for every size within bounds.
+def from_tf(fn, *shapes, bounds, weights: str = "constants", backend: str = "cpu",
+            **compile_options):
+    """Compile a TensorFlow program for every size within bounds.
 
     Args:
-        fn: a function of tf tensors that `tf.function(fn, jit_compile=True)` can compile
-            (a tf.function, a tf.Module's method), or a Keras model or layer (its call in
-            inference mode, `training=False`). What it captures (tf.Variables, a model's
-            weights, eager tensors) is frozen into constants of their values at this call.
-        shapes: one HLO shape string per argument, dimensions may be names (`"f32[n,16]"`).
-        bounds: name -> upper bound (>= 2), one per name.
+        fn: what a TensorFlow user holds (tf_inputs.py): a function of tf tensors or a
+            tf.function (a tf.Module's method), a ConcreteFunction, a restored SavedModel's
+            function or serving signature, a Keras model or layer (its call in inference
+            mode, `training=False`).
+        shapes: one per tensor argument: an HLO shape string whose dimensions may be names
+            (`"f32[n,16]"`; a name shared by arguments is one size) or a tf.TensorSpec
+            (a `None` dimension is a size named `<argument>_<dimension>`); none where fn
+            has an input signature (input_signature=, a ConcreteFunction's). Arguments
+            after them keep their defaults.
+        bounds: name -> upper bound (>= 2), one per name; a `None` dimension's also by
+            (argument index, dimension), or one number for every `None` dimension.
+        weights: "constants" (the default: what fn captures, tf.Variables, a model's
+            weights, eager tensors, frozen at their values now) or "parameters" (entry
+            parameters after the arguments, in `captured_inputs` order: `exe.weight_names`,
+            replaceable in `exe.weights`).
         backend, compile_options: as for dynhlo.compile.
 
     Returns:
-        A dynhlo Executable (NumPy in, NumPy out at actual sizes); `.module` is the HLO.
+        A TFExecutable (tf_executable.py): NumPy or tf.Tensor in, the same out at actual
+        sizes, in fn's output structure; `.module` is the HLO, `.save` an AOT artifact.
 
     Raises:
         UnsupportedError: tensorflow missing (`pip install "dynhlo[tf]"`), a name without a
@@ -511,4 +602,6 @@ def from_tf(fn, *shapes: str, bounds: dict, backend: str = "cpu", **compile_opti
             the argument and both sizes; a saved artifact keeps the check. It is a
             SizeRequirementError, a DynamicSizeError too.
     """
-    return compile_module(tf_module(fn, list(shapes), dict(bounds)), backend, **compile_options)
+    module, program, (names, values) = tf_module(fn, shapes, bounds, weights)
+    exe = compile_module(module, backend, **compile_options)
+    return TFExecutable(exe, program.names, program.structure, names, values)

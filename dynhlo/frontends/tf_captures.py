@@ -41,15 +41,16 @@ def capture_values(concrete) -> list[np.ndarray]:
 def freeze_captures(text: str, constants: list, arguments: int,
                     values: list[np.ndarray]) -> tuple[str, list]:
     """(`text` with entry parameters `arguments`.. made elided constants of `values`, the
-    elided constants in the order of the text); `constants` are those TensorFlow elided."""
+    elided constants in the order of the text); `constants` are those TensorFlow elided.
+    May assume: TensorFlow's program has a parameter per input (check_inputs)."""
     if not values:
         return text, constants
     entry = text.find("\nENTRY ")
     head, body = text[:entry], text[entry:]
     lines = body.split("\n")
     given = {name: (shape, value) for name, shape, value in constants}
-    found = 0
-    for k, line in enumerate(lines):
+    end = next((k for k, line in enumerate(lines) if line.startswith("}")), len(lines))
+    for k, line in enumerate(lines[:end]):   # the entry's own (computations may follow it)
         m = _PARAMETER.match(line)
         if m is None or int(m["index"]) < arguments:
             continue
@@ -65,10 +66,6 @@ def freeze_captures(text: str, constants: list, arguments: int,
                                    f"TensorFlow's parameter {m['index']} {m['shape']}")
         lines[k] = f"{m['head']}constant({{...}})"
         given[m["name"]] = (shape, value.astype(value.dtype.newbyteorder("=")))
-        found += 1
-    if found != len(values):
-        raise UnsupportedError(f"TensorFlow's program reads {found} of the function's "
-                               f"{len(values)} captured inputs as parameters")
     lines[1] = _entry_signature(lines[1], arguments)
     text = _without_layout(head) + "\n".join(lines)
     order = [m.group(1) for line in text.split("\n") if (m := _ELIDED.match(line))]
@@ -107,3 +104,32 @@ def _without_layout(head: str) -> str:
         if depth == 0:
             break
     return head[:at] + head[i + 1:]
+
+
+def check_inputs(text: str, inputs: int, sizes: dict) -> None:
+    """LoweringRefused unless the entry of TensorFlow's program has `inputs` parameters:
+    tf2xla leaves out an input it never reads (at no rows, a matmul's weights and the empty
+    argument itself) and numbers the rest anew, so which is which is lost."""
+    from .tf_least import LoweringRefused
+    entry = text[text.find("\nENTRY "):]
+    found = sum(1 for line in entry[:entry.find("\n}")].split("\n") if _PARAMETER.match(line))
+    if found != inputs:
+        reason = (f"TensorFlow's program has {found} parameters for the function's {inputs} "
+                  "inputs (arguments, then captures): it leaves out those it never reads, "
+                  "folded into what it computes")
+        raise LoweringRefused(f"{reason} (at sizes {sizes})", reason)
+
+
+def capture_names(concrete) -> list[str]:
+    """A name per captured input of a ConcreteFunction, in their order: a variable's
+    (`dense/kernel`, without `:0`), else `capture_<k>` (an eager tensor); `_<k>` added to
+    a name met before (unnamed tf.Variables are all `Variable`)."""
+    variables = {id(v.handle): v for v in concrete.variables}
+    names = []
+    for k, captured in enumerate(concrete.captured_inputs):
+        source = variables.get(id(captured))
+        name = getattr(source, "path", None) or getattr(source, "name", None) \
+            if source is not None else None
+        name = name.split(":")[0] if name else f"capture_{k}"
+        names.append(name if name not in names else f"{name}_{k}")   # tf.Variable()s
+    return names

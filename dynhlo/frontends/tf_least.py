@@ -54,6 +54,7 @@ def least_size(lower, bounds: dict, name: str, compared) -> tuple[int, str | Non
     return accepted, reason
 
 
+_KERNEL = re.compile(r"tf2xla/kernels/(\w+?)_op\.cc")
 _NODE = re.compile(r"\{\{node ([^}]+)\}\}(?: = (\w+)\[)?")
 
 
@@ -62,7 +63,9 @@ def refused_op(reason: str) -> str:
     named as its type), else the message's start."""
     m = _NODE.search(reason)
     if m is None:
-        return reason[:120]
+        kernel = _KERNEL.search(reason)   # tf2xla's RET_CHECK names its kernel's file
+        return "".join(w.title() for w in kernel.group(1).split("_")) if kernel \
+            else re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", reason)[:120]
     node, kind = m.group(1), m.group(2)
     return node if kind in (None, node) else f"{node} ({kind})"
 
@@ -70,7 +73,7 @@ def refused_op(reason: str) -> str:
 def lowering_requirements(least: dict, places: dict,
                           arguments: list | None) -> list[SizeRequirement]:
     """One SizeRequirement of kind `lowering` per size name whose least size (`least`: name
-    -> (least size, TensorFlow's reason)) is above 1."""
+    -> (least size, TensorFlow's reason)) TensorFlow refused below (reason not None)."""
     return [SizeRequirement("lowering", refused_op(reason), places[name], name, n,
                             arguments[places[name][0]] if arguments else None)
-            for name, (n, reason) in sorted(least.items()) if n > 1]
+            for name, (n, reason) in sorted(least.items()) if reason is not None]

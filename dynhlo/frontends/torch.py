@@ -37,6 +37,7 @@ class TorchExecutable:
         self.bounds = {_label(export.inputs, n): b for n, b in bounds.items()}
         data = export.exported.mlir_module_serialized
         self.module = import_module(*load_module(data, isolate=False), bounds)
+        self.module.sizes_checked = True   # torch.export's symbolic sizes
         self.executable = compile_module(self.module, backend, **options)
 
     def __call__(self, *args):

@@ -123,6 +123,8 @@ def warn_baked_sizes(module: HloModule, stacklevel: int | None = None) -> list[s
     the path there: `dynhlo.compile` is wrapped by a contextlib decorator, and a jit
     function compiles inside its call; a fixed stacklevel showed contextlib.py as the place.
     """
+    if getattr(module, "sizes_checked", False):
+        return []   # from_jax's and from_tf's sizes are the producer's own
     if stacklevel is None:
         stacklevel = user_stacklevel()
     messages = []
@@ -131,8 +133,9 @@ def warn_baked_sizes(module: HloModule, stacklevel: int | None = None) -> list[s
             f"instruction '{user.name}' ({user.opcode.value}) uses the constant "
             f"'{const.name}' equal to {bound} (or 1/{bound}), the bound of a dynamic "
             f"dimension its other operand's data has: a size baked in at lowering? At a "
-            f"smaller size the result will be wrong; lower with symbolic sizes "
-            f"(dynhlo.from_jax) or compute it with get-dimension-size")
+            f"smaller size the result will be wrong; lower with symbolic or dynamic "
+            f"sizes (dynhlo.from_jax, from_tf or from_torch) or compute it with "
+            f"get-dimension-size")
     for message in messages:
         warnings.warn(message, BakedSizeWarning, stacklevel=stacklevel)
     return messages

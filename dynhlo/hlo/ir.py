@@ -141,6 +141,9 @@ class HloModule:
         self.attrs = attrs or {}
         self.source = source
         self.shape_assertions: list = []
+        # sizes computed by the producer from symbolic or dynamic sizes (from_jax, from_tf):
+        # a constant equal to a bound is no size baked in (hlo/baked_sizes.py)
+        self.sizes_checked = False
 
     def computation(self, name: str) -> Computation:
         for comp in self.computations:

@@ -208,7 +208,9 @@ def _reshape_groups(ctx, operand, target, dynamic=None):
 
 
 def _reshape_group(ctx, src, dst, declared):
-    if not any(isinstance(d, Sym) for d in src):
+    if not any(isinstance(d, Sym) for d in src) or not dst:
+        # no output dim: the run is of bound 1 (a `<=1` dim reshaped away: `f32[<=8,<=1]
+        # -> f32[<=8]`), whose elements, if any, the other runs count
         return list(dst)
     total = product(src)
     # The dynamic size lands on the reshape's inferred_dimension, else on the output dim
