@@ -7,7 +7,7 @@ signatures (implied by the parameters and root) and XLA's stack frame index. Com
 written inline in an attribute print as named computations (`_.0`) before their caller.
 
 Given a `buffers` list, a constant of LARGE_CONSTANT_BYTES or more prints as a reference
-`constant(#3)` to its array, appended to the list, instead of as decimal text (millions of
+`constant(#3)` to its array, appended to the list once, instead of as decimal text (millions of
 weights cost seconds to print and parse, and several times their bytes to store):
 parse_hlo(text, buffers) reads the same module back, sharing the arrays.
 """
@@ -31,12 +31,27 @@ def is_large(literal) -> bool:
     return isinstance(literal, np.ndarray) and literal.nbytes >= LARGE_CONSTANT_BYTES
 
 
-def print_instruction(inst, is_root: bool = False, buffers: list | None = None) -> str:
+class _References:
+    """The `#N` of each large constant's array in a buffers list; an array already in the
+    list (the same object, e.g. printed in another module of one artifact) keeps its N."""
+
+    def __init__(self, buffers: list):
+        self.buffers = buffers
+        self.index = {id(a): i for i, a in enumerate(buffers)}
+
+    def __call__(self, array) -> str:
+        n = self.index.get(id(array))
+        if n is None:
+            n = self.index[id(array)] = len(self.buffers)
+            self.buffers.append(array)
+        return f"#{n}"
+
+
+def print_instruction(inst, is_root: bool = False, refs: _References | None = None) -> str:
     """One instruction line, e.g. `ROOT b = f32[<=5,5]{0,1} copy(a)`; a large constant
-    as `#N`, its array appended to `buffers` as the N-th, when a list is given."""
-    if inst.opcode is Opcode.CONSTANT and buffers is not None and is_large(inst.literal):
-        args = f"#{len(buffers)}"
-        buffers.append(inst.literal)
+    as `#N` when `refs` keeps buffers (module doc)."""
+    if inst.opcode is Opcode.CONSTANT and refs is not None and is_large(inst.literal):
+        args = refs(inst.literal)
     elif inst.opcode is Opcode.CONSTANT:
         args = format_literal(inst.literal, inst.shape)
     elif inst.opcode is Opcode.PARAMETER:
@@ -49,10 +64,10 @@ def print_instruction(inst, is_root: bool = False, buffers: list | None = None) 
     return text
 
 
-def print_computation(comp, buffers: list | None = None) -> str:
+def print_computation(comp, refs: _References | None = None) -> str:
     """One computation: its name, its instructions in order (ROOT marked), and its thread."""
     head = ("ENTRY " if comp.is_entry else "") + comp.name + " {\n"
-    body = "".join("  " + print_instruction(i, i is comp.root, buffers) + "\n"
+    body = "".join("  " + print_instruction(i, i is comp.root, refs) + "\n"
                    for i in comp.instructions)
     tail = "}"
     if comp.execution_thread is not None:
@@ -63,8 +78,9 @@ def print_computation(comp, buffers: list | None = None) -> str:
 def print_module(module, buffers: list | None = None) -> str:
     """The whole module as HLO text; with `buffers`, large constants as references to the
     arrays appended to it (module doc)."""
+    refs = None if buffers is None else _References(buffers)
     head = "HloModule " + module.name
     for key, value in module.attrs.items():
         head += f", {key}={value}"
-    return head + "\n\n" + "\n".join(print_computation(c, buffers)
+    return head + "\n\n" + "\n".join(print_computation(c, refs)
                                         for c in module.computations)
