@@ -2,10 +2,11 @@
 
 `_InstructionParser.instruction()` reads `[ROOT] name = shape opcode(operands), attr=value...`
 at the current position: typed or untyped operands, a constant's literal, a parameter's
-number, and attributes kept as the text written. A constant written `#N` takes its value from
-the parser's `buffers` (printer.py: large constants printed by reference). Called computations are returned as names
+number, and attributes kept as the text written. Called computations are returned as names
 to link once the whole module is read; computations written inline in an attribute are handed
-to `_inline_computations`, which the module parser (`parser._Parser`) provides.
+to `_inline_computations`, which the module parser (`parser._Parser`) provides. A constant
+written `#N` takes its value from the parser's `buffers` (printer.py: large constants
+printed by reference).
 """
 
 from __future__ import annotations
