@@ -288,19 +288,16 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
 def inspect_artifact(path: str) -> str:
     """An artifact's header (versions, backend, target, options, buckets, sections), then
     the report of the module it holds (as given, before bucketing)."""
-    from .hlo.parser import parse_hlo
     from .inspect import inspect_module
     from .runtime.artifact import describe, read_artifact
+    from .runtime.loader import stored_module
     from .errors import ArtifactError
     try:
         artifact = read_artifact(read_bytes(path))
-        text = artifact.sections[artifact.header["module"]].decode("utf-8")
-    except UnicodeDecodeError as exc:  # a hand-made file whose checksums were recomputed
-        raise ArtifactError(f"{path}: the module section is not UTF-8 HLO text ({exc.reason} "
-                            f"at byte {exc.start})") from None
+        module = stored_module(artifact)   # its large constants read from the file
     except ArtifactError as exc:
         raise ArtifactError(f"{path}: {exc}") from None
-    return describe(artifact) + "\n" + inspect_module(parse_hlo(text))
+    return describe(artifact) + "\n" + inspect_module(module)
 
 
 def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:

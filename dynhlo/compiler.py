@@ -53,13 +53,14 @@ def load_program(module: HloModule, backend: str, payload: dict[str, bytes], tar
     return chosen.load(module, info, payload, target)
 
 
-def checked(module: HloModule | str) -> HloModule:
-    """The module parsed (from text) and verified: the driver's first two steps.
+def checked(module: HloModule | str, buffers=None) -> HloModule:
+    """The module parsed (from text; `buffers`: the values of its `constant(#N)`, as
+    parse_hlo takes them) and verified: the driver's first two steps.
 
     Raises HloParseError (with line:column) or HloVerifyError naming the instruction.
     """
     if not isinstance(module, HloModule):
-        module = parse_hlo(module)
+        module = parse_hlo(module, buffers)
     verify_module(module)
     return module
 

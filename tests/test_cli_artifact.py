@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from dynhlo import cli
+from dynhlo.runtime.artifact import FORMAT_VERSION
 from conftest import MODELS, assert_one_line_error, run_cli
 from test_unbounded import SOFTMAX, softmax
 
@@ -74,7 +75,7 @@ def test_bound_option_and_inspect_show_what_was_compiled(tmp_path, unbounded, ca
     capsys.readouterr()
     assert cli.main(["inspect", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "artifact: format version 3, written by dynhlo" in text
+    assert f"artifact: format version {FORMAT_VERSION}, written by dynhlo" in text
     assert "backend: cpu  target: numpy" in text
     assert 'options: {"backend": "cpu", "bounds": {"x.1": {"0": 16}}}' in text
     assert "buckets: one program" in text

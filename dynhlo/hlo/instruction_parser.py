@@ -4,7 +4,9 @@
 at the current position: typed or untyped operands, a constant's literal, a parameter's
 number, and attributes kept as the text written. Called computations are returned as names
 to link once the whole module is read; computations written inline in an attribute are handed
-to `_inline_computations`, which the module parser (`parser._Parser`) provides.
+to `_inline_computations`, which the module parser (`parser._Parser`) provides. A constant
+written `#N` takes its value from the parser's `buffers` (printer.py: large constants
+printed by reference).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ _PARAM_NUMBER = re.compile(rf"{_SKIP.pattern}([0-9]{{1,18}}){_SKIP.pattern}\)") 
 _ATTR_NAME = re.compile(rf"{_SKIP.pattern},{_SKIP.pattern}({_N})\s*=\s*", re.S)
 _DANGLING_COMMA = re.compile(rf"{_SKIP.pattern},{_SKIP.pattern}", re.S)
 _STRIP_PCT = re.compile(r"%(?=[A-Za-z_])")
+_BUFFER_REF = re.compile(rf"{_SKIP.pattern}#([0-9]{{1,18}})")
 _INLINE_START = re.compile(rf"\{{\s*(?:\{{|(?:ROOT\s+)?%?{_N}\s*=)")
 _CALL_KEYS = {op: frozenset(spec.calls) | {"to_apply", "calls"} for op, spec in OP_SPECS.items()}
 _ARITY = {op: spec.arity for op, spec in OP_SPECS.items()}
@@ -36,6 +39,8 @@ class _InstructionParser(_Scanner):
     def __init__(self, text: str):
         super().__init__(text)
         self._shapeless: list[Instruction] = []  # shapes to infer once the module is read
+        # (index, instruction) -> array for constants written `#N`; None: no values kept
+        self.buffers = None
 
     def instruction(self):
         """The general path: one instruction at the current position, any form."""
@@ -100,6 +105,12 @@ class _InstructionParser(_Scanner):
         return names
 
     def constant_literal(self, inst: Instruction) -> list:
+        ref = _BUFFER_REF.match(self.text, self.pos)
+        if ref:
+            self._stored_literal(inst, int(ref.group(1)), ref.start(1))
+            self.pos = ref.end()
+            self.expect(")", "')' after the constant's reference")
+            return []
         reader = _Reader(self.text)
         reader.pos = self.pos
         try:
@@ -109,6 +120,19 @@ class _InstructionParser(_Scanner):
         self.pos = reader.pos
         self.expect(")", "')' after the constant's literal")
         return []
+
+    def _stored_literal(self, inst: Instruction, index: int, at: int) -> None:
+        if inst.shape.is_tuple:
+            raise self.error(f"constant '{inst.name}': a tuple constant is written as text, "
+                             f"not as stored data #{index}", at)
+        if self.buffers is None:
+            raise self.error(f"constant '{inst.name}' refers to stored data #{index}, which "
+                             "only an artifact holds: load the artifact, not its module text",
+                             at)
+        try:
+            inst.literal = self.buffers(index, inst)
+        except ValueError as exc:
+            raise self.error(f"constant '{inst.name}': {exc}", at) from None
 
     def _check_arity(self, inst: Instruction, names: list, pos: int) -> None:
         arity = _ARITY[inst.opcode]

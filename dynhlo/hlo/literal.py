@@ -11,6 +11,12 @@ only, pred takes true/false (or 0/1), and a value must fit its type (`s4` holds 
 finite value that would round to inf or nan is refused). Too many or too few values, or an
 elided `{...}`, are errors. Errors carry an offset into the text; the HLO parser turns it into
 line:column.
+
+A large array of reals or integers in the form XLA prints (commas between values, braces per
+dimension) is read in bulk (_read_bulk): its rows found by one regex each, its values
+converted by one `float`/`int` call each into an array, with no Python work per value; a
+model's weights are millions of values. Anything else, or anything wrong, is read value by
+value, which gives the same values and says what is wrong where.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import numpy as np
 
 from .scanner import _SKIP
 from .shape import UNBOUNDED, AnyShape, Shape
-from .types import COMPLEX_TYPES, INTEGRAL_TYPES, to_numpy_dtype
+from .types import COMPLEX_TYPES, FLOAT_TYPES, INTEGRAL_TYPES, to_numpy_dtype
 
 # XLA prints index comments inside nested literals (`{ /*i0=0*/ {1, 2}, ...}`): skipped, as
 # any comment XLA's lexer skips (`/* a*b */`, `// ...` were read as values).
@@ -32,6 +38,14 @@ _INT = re.compile(r"-?[0-9]+")
 _FLOAT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]+)?|\.[0-9]+(?:[eE][+-]?[0-9]+)?"
                     r"|inf|nan(?:\(0x[0-9a-fA-F]+\))?)")
 _ROW = re.compile(r"(?:\s|/\*[^*]*\*/)*\{([^{}()]*)\}")  # an innermost `{1, 2}`: one step
+_BETWEEN = re.compile(r"[\s,]*")   # XLA skips commas between a dimension's elements
+_OPEN = re.compile(r"\s*\{")
+_CLOSE = re.compile(r"[\s,]*\}")
+_PLUS = re.compile(r"(?<![eE])\+")   # float() takes `+1`; XLA's literals do not
+# what the values of each kind may hold: anything else (inf, nan, comments) is read one by one
+_FLOAT_TEXT = str.maketrans("", "", "0123456789.eE+-, \t\r\n")
+_INT_TEXT = str.maketrans("", "", "0123456789-, \t\r\n")
+_BULK_ELEMENTS = 256   # below this, reading value by value costs as little
 _INF = float("inf")
 _NEG_ZERO = -0.0  # what `-0` reads as: an integer zero, or a float zero with its sign
 _MAX_RANK = 128  # deeper brace nesting is refused rather than recursed into
@@ -207,6 +221,9 @@ def read_literal(reader: _Reader, shape: AnyShape, depth: int = 0):
         raise LiteralSyntaxError(f"a literal of {shape} needs a size for every '?' dimension",
                                  reader.pos)
     start = reader.token_start()
+    bulk = _read_bulk(reader, shape)
+    if bulk is not None:
+        return bulk
     flat: list = []
     _read_array(reader, shape.dims, shape.element_type in COMPLEX_TYPES, flat)
     try:
@@ -216,6 +233,63 @@ def read_literal(reader: _Reader, shape: AnyShape, depth: int = 0):
                                                            shape.element_type)) from None
     except ValueError as exc:
         raise LiteralSyntaxError(str(exc), start) from None
+
+
+def _read_bulk(reader: _Reader, shape: Shape):
+    """The array of a large real or integer literal in XLA's printed form, read in bulk
+    (module doc); None, with the reader where it was, for anything else."""
+    element_type, dims = shape.element_type, shape.dims
+    count = int(np.prod(dims, dtype=np.int64)) if dims else 0
+    if count < _BULK_ELEMENTS or element_type not in FLOAT_TYPES | INTEGRAL_TYPES:
+        return None
+    rows: list[str] = []
+    end = _bulk_rows(reader.text, reader.pos, dims, rows)
+    if end is None:
+        return None
+    text = ",".join(rows)
+    is_float = element_type in FLOAT_TYPES
+    if text.translate(_FLOAT_TEXT if is_float else _INT_TEXT) or (
+            is_float and "+" in text and _PLUS.search(text)):
+        return None
+    dtype = to_numpy_dtype(element_type)
+    try:
+        if is_float:
+            wide = np.fromiter(map(float, text.split(",")), np.float64, count)
+            if np.isinf(wide).any():
+                return None   # too large for a double: said where, value by value
+            array = _to_float_array(wide, element_type, dtype)
+        else:
+            wide = np.fromiter(map(int, text.split(",")),
+                               np.uint64 if element_type == "u64" else np.int64, count)
+            info = _iinfo(dtype)
+            if wide.min() < info.min or wide.max() > info.max:
+                return None
+            array = wide.astype(dtype)
+    except (ValueError, OverflowError):
+        return None
+    reader.pos = end
+    return array.reshape(dims)
+
+
+def _bulk_rows(text: str, pos: int, dims: tuple, rows: list) -> int | None:
+    """Where the nested braces of `dims` at `pos` end, the innermost rows' bodies appended
+    to `rows`; None where they are not in the printed form (a row of another length)."""
+    if len(dims) == 1:
+        m = _ROW.match(text, pos)
+        if not m or m.group(1).count(",") != dims[0] - 1:
+            return None
+        rows.append(m.group(1))
+        return m.end()
+    m = _OPEN.match(text, pos)
+    if not m:
+        return None
+    pos = m.end()
+    for _ in range(dims[0]):
+        pos = _bulk_rows(text, _BETWEEN.match(text, pos).end(), dims[1:], rows)
+        if pos is None:
+            return None
+    m = _CLOSE.match(text, pos)
+    return m.end() if m else None
 
 
 class _BadValue(ValueError):

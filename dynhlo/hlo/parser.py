@@ -22,17 +22,23 @@ from ..errors import DynHloError, HloParseError
 from .ir import Computation, HloModule, Instruction
 from .instruction_fast import _OPERAND, _FAST, _FastPath
 from .parser_infer import infer_shapes
+from .printer import print_module
 from .scanner import _MAX_DEPTH, _NAME, _STRING
+from .types import to_numpy_dtype
 
 _FRAMES_START = re.compile(r"FileNames\s+(?:[0-9]|FunctionNames\b)")
 _FRAME_ENTRIES = re.compile(r'(?:\s*[0-9]+[ \t]+(?:"(?:[^"\\\n]|\\.)*"|\{[^{}\n]*\}))*')
 
 
-def parse_hlo(text: str | bytes) -> HloModule:
+def parse_hlo(text: str | bytes, buffers=None) -> HloModule:
     """Parse HLO module text.
 
     Args:
         text: an `HloModule` in XLA's text format (short or dump form); bytes are read as UTF-8.
+        buffers: the values of constants written `#N` (print_module with buffers): a list
+            of arrays, each checked against its constant's type and dimensions, or a
+            callable (index, instruction) -> array that checks them itself, raising
+            ValueError (an HloParseError at the reference) or a DynHloError of its own.
 
     Returns:
         The HloModule, with operands and called computations linked.
@@ -50,7 +56,33 @@ def parse_hlo(text: str | bytes) -> HloModule:
     if not text.isascii():
         _check_encodable(text)
     # A leading byte order mark (Windows editors write one) is not part of the HLO text.
-    return _Parser(text.removeprefix("\ufeff")).module()
+    parser = _Parser(text.removeprefix("\ufeff"))
+    if buffers is not None:
+        parser.buffers = buffers if callable(buffers) else _listed(list(buffers))
+    return parser.module()
+
+
+def copy_module(module: HloModule) -> HloModule:
+    """A copy of `module` to rewrite (printed and parsed back), sharing the arrays of its
+    large constants, which are never written in place: a model's weights are not printed
+    as decimals and read back by every pass."""
+    buffers: list = []
+    return parse_hlo(print_module(module, buffers), buffers)
+
+
+def _listed(arrays: list):
+    """The buffers callable of a list of arrays: each must be its constant's value."""
+    def array(index: int, inst: Instruction):
+        if index >= len(arrays):
+            raise ValueError(f"stored data #{index} is not among the {len(arrays)} given")
+        value = arrays[index]
+        shape = inst.shape
+        if value.dtype != to_numpy_dtype(shape.element_type) or value.shape != tuple(
+                shape.dims):
+            raise ValueError(f"stored data #{index} is {value.dtype}{list(value.shape)}, "
+                             f"not a {shape}")
+        return value
+    return array
 
 
 def _check_encodable(text: str) -> None:

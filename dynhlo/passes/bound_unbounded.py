@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from ..errors import UnsupportedError
 from ..hlo.ir import HloModule, Instruction
-from ..hlo.parser import parse_hlo
-from ..hlo.printer import print_module
+from ..hlo.parser import copy_module
 from ..hlo.shape import UNBOUNDED, AnyShape, Shape, TupleShape
 from ..shapes.dynamic import ComputationInfo, infer_module
 from ..shapes.sizes import bound_of
@@ -56,7 +55,7 @@ def bound_unbounded(module: HloModule, bucket: int | None = None,
             to give one), a bound below 0, or an intermediate `?` that inference cannot bound.
     """
     bounds = bounds or {}
-    copy = parse_hlo(print_module(module))
+    copy = copy_module(module)
     for param, d in unbounded_dims(copy):
         bound = bounds.get(param.parameter_number, {}).get(d, bucket)
         if bound is None:

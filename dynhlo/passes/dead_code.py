@@ -23,8 +23,7 @@ from __future__ import annotations
 from ..hlo import attrs
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import OP_SPECS, Group, Opcode
-from ..hlo.parser import parse_hlo
-from ..hlo.printer import print_module
+from ..hlo.parser import copy_module
 
 NAME = "dead-code"
 
@@ -42,7 +41,7 @@ def dead_code(module: HloModule) -> HloModule:
     dead = {comp.name: _dead(comp, effects) for comp in module.computations}
     if not any(dead.values()):
         return module
-    copy = parse_hlo(print_module(module))
+    copy = copy_module(module)
     for comp in copy.computations:
         comp.instructions = [i for i in comp.instructions if i.name not in dead[comp.name]]
     return copy

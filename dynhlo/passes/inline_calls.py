@@ -31,8 +31,7 @@ from __future__ import annotations
 from ..errors import HloVerifyError
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import Opcode
-from ..hlo.parser import parse_hlo
-from ..hlo.printer import print_module
+from ..hlo.parser import copy_module
 
 NAME = "inline-calls"
 
@@ -55,7 +54,7 @@ def inline_calls(module: HloModule) -> HloModule:
     HloVerifyError for a call whose computation does not take its operands (wrong parameter
     count) or a computation that calls itself.
     """
-    copy = parse_hlo(print_module(module))
+    copy = copy_module(module)
     templates: dict[int, tuple[list, Instruction]] = {}
     seen: set[int] = set()
     pending = [copy.entry]

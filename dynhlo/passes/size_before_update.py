@@ -24,8 +24,7 @@ from __future__ import annotations
 from ..hlo import attrs
 from ..hlo.ir import HloModule, Instruction
 from ..hlo.opcodes import Opcode
-from ..hlo.parser import parse_hlo
-from ..hlo.printer import print_module
+from ..hlo.parser import copy_module
 from ..hlo.shape import UNBOUNDED
 
 NAME = "size-before-update"
@@ -36,7 +35,7 @@ def size_before_update(module: HloModule) -> HloModule:
     moved before it (module doc); `module` itself when none qualifies."""
     if not any(_qualifies(i) for c in module.computations for i in c.instructions):
         return module
-    copy = parse_hlo(print_module(module))
+    copy = copy_module(module)
     for comp in copy.computations:
         names = {i.name for i in comp.instructions}
         replaced: dict = {}

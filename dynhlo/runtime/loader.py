@@ -20,6 +20,7 @@ from .artifact import Artifact, _as_path, read_artifact, read_regular
 from .buckets import BucketedExecutable
 from .executable import Executable, compile, while_limit
 from .stored_assertions import from_data
+from .stored_constants import StoredConstants
 from .stored_requirements import from_data as requirements_from_data
 
 
@@ -74,10 +75,12 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
     """Executables for every bucket of a checked artifact; compiles only as `recompile` says:
     at once for another target, else when the backend refuses the stored program."""
     parsed: dict[str, HloModule] = {}
-    source = _module_of(artifact, artifact.header["module"], parsed)
+    constants = _stored_constants(artifact)
+    source = _module_of(artifact, artifact.header["module"], parsed, constants)
     precision = _header_precision(artifact.header["options"])
-    modules = [_module_of(artifact, entry["module"], parsed)
+    modules = [_module_of(artifact, entry["module"], parsed, constants)
                for entry in artifact.header["buckets"]]
+    constants.check_all_read()
     assertions = _stored_assertions(artifact, source)
     for module in parsed.values():   # each bucket's executable checks them, as compiled
         module.shape_assertions = list(assertions)
@@ -151,11 +154,33 @@ def _check_program_precision(exe, precision: str, entry: dict) -> None:
                             f"header says {precision!r}; recompile the artifact")
 
 
-def _module_of(artifact: Artifact, section: str, parsed: dict) -> HloModule:
+def _stored_constants(artifact: Artifact) -> StoredConstants:
+    """The large constants the module texts refer to (none before format version 4)."""
+    if artifact.format_version < 4:
+        return StoredConstants(b"", [])
+    return StoredConstants(artifact.sections.get("constants", b""),
+                           artifact.header["constants"])
+
+
+def stored_module(artifact: Artifact) -> HloModule:
+    """The module an artifact was compiled from (as given, before bucketing), parsed and
+    verified, its large constants read from the file; for `dynhlo inspect`.
+
+    Raises ArtifactError naming the section or the constant that is wrong."""
+    return _module_of(artifact, artifact.header["module"], {}, _stored_constants(artifact))
+
+
+def _module_of(artifact: Artifact, section: str, parsed: dict,
+               constants: StoredConstants) -> HloModule:
     if section not in parsed:
         try:
-            parsed[section] = checked(artifact.sections[section].decode("utf-8"))
-        except (DynHloError, UnicodeDecodeError) as exc:
+            parsed[section] = checked(artifact.sections[section].decode("utf-8"), constants)
+        except ArtifactError:
+            raise   # a stored constant: its message names it
+        except UnicodeDecodeError as exc:   # a hand-made file whose checksums were redone
+            raise ArtifactError(f"section '{section}' is not UTF-8 HLO text ({exc.reason} "
+                                f"at byte {exc.start})") from None
+        except DynHloError as exc:
             raise ArtifactError(f"section '{section}' does not hold a valid HLO module: "
                                 f"{exc}") from None
     return parsed[section]
@@ -242,4 +267,4 @@ def load(path, backend: str | None = None, target: str | None = None,
         raise ArtifactError(f"{path}: {exc}") from None
 
 
-__all__ = ["build_executable", "deserialize", "load"]
+__all__ = ["build_executable", "deserialize", "load", "stored_module"]

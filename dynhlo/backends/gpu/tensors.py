@@ -53,8 +53,10 @@ def to_device(array, device: torch.device, element_type: str) -> torch.Tensor:
     if isinstance(array, torch.Tensor):
         return array.to(device)
     array = np.asarray(array)
-    if not array.flags.c_contiguous:  # (np.ascontiguousarray would make rank 0 rank 1)
-        array = array.copy(order="C")
+    # a loaded artifact's constants are read-only views of its file: torch warns on those,
+    # and a tensor on the CPU (Triton's interpreter) would share their memory
+    if not array.flags.c_contiguous or not array.flags.writeable:
+        array = array.copy(order="C")   # (np.ascontiguousarray would make rank 0 rank 1)
     view = _view_as(array.dtype)
     if view is not None:
         host = torch.from_numpy(array.view(view))
