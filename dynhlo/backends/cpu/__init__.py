@@ -1,6 +1,10 @@
-"""The CPU backend: NumPy evaluation at actual sizes, dynhlo's reference semantics."""
+"""The CPU backend: fused groups compiled to machine code (compiled/), every other
+instruction through the NumPy evaluator, dynhlo's reference semantics. `reference=True`
+(or DYNHLO_CPU_REFERENCE=1 in the environment) runs the reference evaluator alone."""
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -21,6 +25,7 @@ from . import ops_lapack_eig, ops_lapack_qr, ops_lapack_schur, ops_xla_linalg  #
 from .. import memory
 from ..distributed import Communicator
 from ..gpu_solver import check_solver_call
+from .compiled.runner import CompiledEvaluator
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 
@@ -58,21 +63,32 @@ def check_supported(module: HloModule, distributed: bool = False) -> None:
                 check_solver_call(CUSTOM_CALLS, inst)
 
 
+def reference_by_default() -> bool:
+    """Whether DYNHLO_CPU_REFERENCE asks for the reference evaluator (CI's second pass)."""
+    return os.environ.get("DYNHLO_CPU_REFERENCE", "") not in ("", "0")
+
+
 class CpuProgram:
-    """A module ready to run on the CPU: its inference results and an evaluator."""
+    """A module ready to run on the CPU: its inference results and an evaluator, the
+    compiled one unless `reference` (None: DYNHLO_CPU_REFERENCE decides)."""
 
     backend = NAME
     target = "numpy"
 
-    def __init__(self, module: HloModule, info: ComputationInfo, distributed: bool = False):
+    def __init__(self, module: HloModule, info: ComputationInfo, distributed: bool = False,
+                 reference: bool | None = None):
         check_supported(module, distributed)
         self.module = module
         self.info = info
+        self.reference = reference_by_default() if reference is None else bool(reference)
+        kind = Evaluator if self.reference else CompiledEvaluator
         if distributed:  # collectives across this process group's ranks
             lowerings = {**LOWERINGS, **ops_collective.DISTRIBUTED}
-            self.evaluator = Evaluator(Inference(module), lowerings, Communicator(module))
+            self.evaluator = kind(Inference(module), lowerings, Communicator(module))
         else:
-            self.evaluator = Evaluator(Inference(module))
+            self.evaluator = kind(Inference(module))
+        if not self.reference:
+            self.evaluator.prepare(info)
         self._constants = {id(_root(a)) for inst in module.instructions()
                            if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
 
@@ -194,7 +210,7 @@ def _root(array: np.ndarray) -> np.ndarray:
 
 
 def compile_module(module: HloModule, info: ComputationInfo, distributed: bool = False,
-                   **options) -> CpuProgram:
+                   reference: bool | None = None, **options) -> CpuProgram:
     """The program of a module: its inference and an evaluator. With distributed=True, inside
     an initialised torch.distributed process group (one process per device), collectives run
     across the group (backends/distributed.py); the options other backends take are accepted
@@ -203,8 +219,9 @@ def compile_module(module: HloModule, info: ComputationInfo, distributed: bool =
     whatever the option or the module's operand_precision say, as XLA's CPU backend has no
     reduced-precision form of them; a JAX user's `jax.default_matmul_precision` changes
     nothing on a CPU either, so the option is taken rather than refused (a script runs on
-    either backend unchanged)."""
-    return CpuProgram(module, info, distributed)
+    either backend unchanged). `reference=True` runs the NumPy evaluator alone (the oracle
+    the compiled path is tested against)."""
+    return CpuProgram(module, info, distributed, reference)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],
