@@ -41,7 +41,8 @@ class KernelSource:
 
 def generate(group: Group, info, position: dict) -> KernelSource:
     """The loop nest of `group` (FusionError names an instruction to compute on its own)."""
-    if all(m.opcode in VIEWS or m.opcode is Opcode.COPY for m in _members(group)):
+    if all(m.opcode in VIEWS or m.opcode in (Opcode.COPY, Opcode.CONSTANT)
+           for m in _members(group)):
         raise FusionError("a group of views only: the reference's NumPy views cost nothing")
     writer = _Writer(group, info)
     text = writer.write()
@@ -87,7 +88,7 @@ class _Writer:
         self._collect(self.group.root, self._identity())
         self.fail = fn.append_basic_block("fail")
         self.leaf_info = [self._leaf_info(k, leaf) for k, leaf in enumerate(self.leaves)]
-        empty = b.or_(ir.Constant(I1, 0), ir.Constant(I1, 0))
+        empty = ir.Constant(I1, 0)
         for size in self.domain:
             empty = b.or_(empty, b.icmp_signed("<=", size, ir.Constant(I64, 0)))
         done = fn.append_basic_block("done")
@@ -206,8 +207,8 @@ class _Writer:
                 maps.append((operand, ()))
                 continue
             if operand not in self.inputs and not all(
-                    dims_equal(a, b) for a, b in zip(self.info.dims[operand],
-                                                     self.info.dims[inst], strict=True)):
+                    _same_or_cut(a, b) for a, b in zip(self.info.dims[operand],
+                                                       self.info.dims[inst], strict=True)):
                 raise FusionError(f"'{operand.name}' may broadcast a size 1 implicitly",
                                   operand)
             maps.append((operand, imap))
@@ -238,6 +239,14 @@ class _Writer:
         value = b.load(b.gep(ptr, [offset]))
         return b.icmp_unsigned("!=", value, ir.Constant(I8, 0)) \
             if inst.shape.element_type == "pred" else value
+
+
+def _same_or_cut(operand_dim, dim) -> bool:
+    """Whether an operand computed inside the kernel may be read at the user's indices: it
+    is the same size, or a static one above 1 (XLA cuts it to the user's smaller size: a
+    constant broadcast declared at the bound). A dynamic size that may be 1 where the
+    user's is not (an implicit broadcast) is stored first instead."""
+    return dims_equal(operand_dim, dim) or (isinstance(operand_dim, int) and operand_dim > 1)
 
 
 def _constant(inst):
