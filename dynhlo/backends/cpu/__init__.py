@@ -1,6 +1,8 @@
-"""The CPU backend: fused groups compiled to machine code (compiled/), every other
-instruction through the NumPy evaluator, dynhlo's reference semantics. `reference=True`
-(or DYNHLO_CPU_REFERENCE=1 in the environment) runs the reference evaluator alone."""
+"""The CPU backend: the NumPy evaluator, dynhlo's reference semantics; with
+`reference=False` (or DYNHLO_CPU_COMPILED=1 in the environment) fused groups are compiled
+to machine code (compiled/) and every other instruction runs the reference lowering. The
+compiled path is not the default yet: a run of the whole suite on it was stopped for memory
+(a value the reference keeps as a view is materialized somewhere)."""
 
 from __future__ import annotations
 
@@ -64,13 +66,13 @@ def check_supported(module: HloModule, distributed: bool = False) -> None:
 
 
 def reference_by_default() -> bool:
-    """Whether DYNHLO_CPU_REFERENCE asks for the reference evaluator (CI's second pass)."""
-    return os.environ.get("DYNHLO_CPU_REFERENCE", "") not in ("", "0")
+    """The reference evaluator unless DYNHLO_CPU_COMPILED asks for the compiled path."""
+    return os.environ.get("DYNHLO_CPU_COMPILED", "") in ("", "0")
 
 
 class CpuProgram:
     """A module ready to run on the CPU: its inference results and an evaluator, the
-    compiled one unless `reference` (None: DYNHLO_CPU_REFERENCE decides)."""
+    compiled one when `reference` is False (None: DYNHLO_CPU_COMPILED decides)."""
 
     backend = NAME
     target = "numpy"
@@ -219,8 +221,8 @@ def compile_module(module: HloModule, info: ComputationInfo, distributed: bool =
     whatever the option or the module's operand_precision say, as XLA's CPU backend has no
     reduced-precision form of them; a JAX user's `jax.default_matmul_precision` changes
     nothing on a CPU either, so the option is taken rather than refused (a script runs on
-    either backend unchanged). `reference=True` runs the NumPy evaluator alone (the oracle
-    the compiled path is tested against)."""
+    either backend unchanged). `reference=False` compiles fused groups (compiled/); the
+    default (None) is the NumPy evaluator unless DYNHLO_CPU_COMPILED=1."""
     return CpuProgram(module, info, distributed, reference)
 
 
