@@ -27,7 +27,6 @@ from . import ops_lapack_eig, ops_lapack_qr, ops_lapack_schur, ops_xla_linalg  #
 from .. import memory
 from ..distributed import Communicator
 from ..gpu_solver import check_solver_call
-from .compiled.runner import CompiledEvaluator
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS
 
@@ -83,7 +82,11 @@ class CpuProgram:
         self.module = module
         self.info = info
         self.reference = reference_by_default() if reference is None else bool(reference)
-        kind = Evaluator if self.reference else CompiledEvaluator
+        if self.reference:
+            kind = Evaluator
+        else:  # llvmlite is imported only for the compiled path (not yet the default)
+            from .compiled.runner import CompiledEvaluator
+            kind = CompiledEvaluator
         if distributed:  # collectives across this process group's ranks
             lowerings = {**LOWERINGS, **ops_collective.DISTRIBUTED}
             self.evaluator = kind(Inference(module), lowerings, Communicator(module))
