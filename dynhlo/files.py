@@ -130,3 +130,12 @@ def private_directory(path) -> Path:
                                    f"{stat.S_IMODE(info.st_mode):o}; make it private with "
                                    f"`chmod 700 {path}`")
     return path
+
+
+def cache_directory(name: str) -> Path:
+    """`name` under dynhlo's cache directory ($DYNHLO_CACHE_DIR, else
+    $XDG_CACHE_HOME/dynhlo, else ~/.cache/dynhlo), made private (private_directory)."""
+    if os.environ.get("DYNHLO_CACHE_DIR"):
+        return private_directory(Path(os.environ["DYNHLO_CACHE_DIR"]) / name)
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return private_directory(Path(base) / "dynhlo" / name)

@@ -15,7 +15,8 @@ import pytest
 
 import dynhlo
 from gpucheck import CLI_GPU, GPU, INTERPRET, gpu, torch  # noqa: F401  (skips without torch/triton; interpreter)
-from dynhlo.backends.gpu.graph import buffers, kernels, plan
+from dynhlo.backends.gpu.graph import kernels, plan
+from dynhlo.backends.plan import buffers
 from dynhlo.backends.gpu.graph.runner import _dependencies
 from test_gpu_models import MODELS, assert_matches, load_cases
 

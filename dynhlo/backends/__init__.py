@@ -21,7 +21,7 @@ from ..passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step
 # The options a backend's compile_module takes (a backend ignores those of another: the CPU
 # takes the GPU's), and those dynhlo.compile itself handles before the backend sees them.
 OPTIONS = frozenset({"interpret", "target", "fast_launch", "graph", "backend", "distributed",
-                     "precision", "padding_reads"})
+                     "precision", "padding_reads", "reference"})
 RUNTIME_OPTIONS = frozenset({"max_while_iterations", "bounds", "buckets"})
 
 # The `precision` option's values: "highest" (the default: every f32 product in IEEE f32)

@@ -1,6 +1,12 @@
-"""The CPU backend: NumPy evaluation at actual sizes, dynhlo's reference semantics."""
+"""The CPU backend: the NumPy evaluator, dynhlo's reference semantics; with
+`reference=False` (or DYNHLO_CPU_COMPILED=1 in the environment) fused groups are compiled
+to machine code (compiled/) and every other instruction runs the reference lowering. The
+compiled path is not the default yet: a run of the whole suite on it was stopped for memory
+(a value the reference keeps as a view is materialized somewhere)."""
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -58,23 +64,37 @@ def check_supported(module: HloModule, distributed: bool = False) -> None:
                 check_solver_call(CUSTOM_CALLS, inst)
 
 
+def reference_by_default() -> bool:
+    """The reference evaluator unless DYNHLO_CPU_COMPILED asks for the compiled path."""
+    return os.environ.get("DYNHLO_CPU_COMPILED", "") in ("", "0")
+
+
 class CpuProgram:
-    """A module ready to run on the CPU: its inference results and an evaluator."""
+    """A module ready to run on the CPU: its inference results and an evaluator, the
+    compiled one when `reference` is False (None: DYNHLO_CPU_COMPILED decides)."""
 
     backend = NAME
     target = "numpy"
 
     def __init__(self, module: HloModule, info: ComputationInfo, distributed: bool = False,
-                 padding_reads: str = "zeros"):
+                 padding_reads: str = "zeros", reference: bool | None = None):
         check_supported(module, distributed)
         self.module = module
         self.info = info
+        self.reference = reference_by_default() if reference is None else bool(reference)
+        if self.reference:
+            kind = Evaluator
+        else:  # llvmlite is imported only for the compiled path (not yet the default)
+            from .compiled.runner import CompiledEvaluator
+            kind = CompiledEvaluator
         if distributed:  # collectives across this process group's ranks
             lowerings = {**LOWERINGS, **ops_collective.DISTRIBUTED}
-            self.evaluator = Evaluator(Inference(module), lowerings, Communicator(module))
+            self.evaluator = kind(Inference(module), lowerings, Communicator(module))
         else:
-            self.evaluator = Evaluator(Inference(module))
+            self.evaluator = kind(Inference(module))
         self.padding_reads = padding_reads
+        if not self.reference:
+            self.evaluator.prepare(info)
         self._constants = {id(_root(a)) for inst in module.instructions()
                            if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
 
@@ -206,7 +226,7 @@ def _root(array: np.ndarray) -> np.ndarray:
 
 
 def compile_module(module: HloModule, info: ComputationInfo, distributed: bool = False,
-                   **options) -> CpuProgram:
+                   reference: bool | None = None, **options) -> CpuProgram:
     """The program of a module: its inference and an evaluator. With distributed=True, inside
     an initialised torch.distributed process group (one process per device), collectives run
     across the group (backends/distributed.py); the options other backends take are accepted
@@ -216,8 +236,11 @@ def compile_module(module: HloModule, info: ComputationInfo, distributed: bool =
     reduced-precision form of them; a JAX user's `jax.default_matmul_precision` changes
     nothing on a CPU either, so the option is taken rather than refused (a script runs on
     either backend unchanged). `padding_reads` ("zeros" or "error") is kept on the program
-    (CpuProgram.padding_reads); an artifact keeps it in its header."""
-    return CpuProgram(module, info, distributed, check_padding_reads(options.get("padding_reads")))
+    (CpuProgram.padding_reads); an artifact keeps it in its header. `reference=False`
+    compiles fused groups (compiled/); the default (None) is the NumPy evaluator unless
+    DYNHLO_CPU_COMPILED=1."""
+    return CpuProgram(module, info, distributed,
+                      check_padding_reads(options.get("padding_reads")), reference)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

@@ -112,7 +112,7 @@ def summary(program) -> str:
         return (f"gpu graph: off; plain path (not capturable: {exc})\n"
                 + _segments_summary(segments.split(program.plan, MIN_LAUNCHES,
                                                    program.precision)))
-    from .buffers import assign, bound_bytes
+    from ...plan.buffers import assign, bound_bytes
     _, sizes, _ = assign(prog.steps, bound_bytes(prog), set())
     distinct = len({step.kernel.source for step in prog.steps})
     products = sum(1 for step in prog.steps if step.dot)

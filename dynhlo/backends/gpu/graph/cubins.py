@@ -113,19 +113,13 @@ def compile_distinct(specs: list, cc: int, cache: Path | None, compiler) -> dict
 
 
 def cache_dir() -> Path | None:
-    """`cubins/` under the JIT cache's directory (runtime.jit.default_cache_dir's rule, not
-    imported: the backend sits below the runtime), made 0700 when missing; None (no
-    cache: every kernel compiled, a warning) when it is one another user can write or
-    cannot be made (files.private_directory)."""
-    if os.environ.get("DYNHLO_CACHE_DIR"):
-        path = Path(os.environ["DYNHLO_CACHE_DIR"]) / "cubins"
-    else:
-        base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-        path = Path(base) / "dynhlo" / "cubins"
+    """`cubins/` under dynhlo's cache directory (files.cache_directory), made 0700 when
+    missing; None (no cache: every kernel compiled, a warning) when it is one another user
+    can write or cannot be made (files.private_directory)."""
     try:
-        return files.private_directory(path)
+        return files.cache_directory("cubins")
     except OSError as exc:
-        warnings.warn(f"dynhlo cannot use kernel cache directory {path} "
+        warnings.warn("dynhlo cannot use kernel cache directory cubins "
                       f"({exc.strerror or exc}); compiling kernels without a cache",
                       RuntimeWarning, stacklevel=user_stacklevel())
         return None

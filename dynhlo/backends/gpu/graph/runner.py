@@ -24,7 +24,7 @@ import torch
 from ....errors import ArtifactError, DynamicSizeError
 from ..launch.jit import JitLauncher
 from ..tensors import to_device, torch_dtype
-from .buffers import assign, bound_bytes
+from ...plan.buffers import assign, bound_bytes
 
 MAX_GRAPHS = 8
 GRID_WAVES = 8        # programs per multiprocessor, at most, in a strided grid

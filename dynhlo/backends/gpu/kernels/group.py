@@ -1,8 +1,7 @@
 """What one generated kernel is made of: a fused group, the Kernel, and size identity.
 
-A Group is planned (plan/fusion.py); a Kernel is its generated source and launch facts
-(codegen.py). `canonical_dim`/`dims_equal` say when two dimensions are the same size
-(argument): one expression of the size algebra (shapes.sizes.size_key). No torch, no
+A Group is planned (backends/plan/fusion.py, where it and `canonical_dim`/`dims_equal`
+live); a Kernel is its generated source and launch facts (codegen.py). No torch, no
 triton: this is data.
 """
 
@@ -10,31 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ....hlo.ir import Instruction
-from ....shapes.sizes import Sym, same_size
-
-
-class FusionError(Exception):
-    """A group cannot be generated as one kernel; `inst` is the reduction to split off."""
-
-    def __init__(self, message: str, inst: Instruction | None = None):
-        super().__init__(message)
-        self.inst = inst
-
-
-@dataclass
-class Group:
-    """A fused group: `root` is stored; `inputs` are loaded; the rest is computed in-kernel.
-
-    `domain` is the iteration space (dims); `reduced` the domain positions that the group's
-    reductions reduce (empty for an elementwise group).
-    """
-
-    root: Instruction
-    inputs: list[Instruction]
-    reduces: list[Instruction]
-    domain: tuple
-    reduced: tuple[int, ...] = ()
+from ....shapes.sizes import Sym
+from ...plan.fusion import FusionError, Group, canonical_dim, dims_equal  # noqa: F401 - shared
 
 
 @dataclass
@@ -61,17 +37,6 @@ class Kernel:
             self.grid_block = self.block["BM"]
         else:
             self.grid_block = self.block["BLOCK"]
-
-
-def canonical_dim(dim):
-    """The int of a static dimension, the root Sym of a dynamic one (evaluate sizes with
-    it; key them by shapes.sizes.size_key: two Syms of one size share that)."""
-    return dim.root() if isinstance(dim, Sym) else dim
-
-
-def dims_equal(a, b) -> bool:
-    """Whether two dimensions are one size (`reshape f32[<=n,1] -> f32[<=n]` keeps n)."""
-    return same_size(a, b)
 
 
 def compile_options(kernel) -> dict:

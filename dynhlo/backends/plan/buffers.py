@@ -1,4 +1,5 @@
-"""A static buffer plan at the bound: every step output gets memory once per executable.
+"""A static buffer plan at the bound: every step output gets memory once per executable
+(the GPU's graph program and the compiled CPU path).
 
 As XLA's buffer assignment does, a value's buffer is free again after its last reader, and
 a later value of no more bytes takes it (the smallest free buffer that fits): a 48-layer
@@ -10,9 +11,9 @@ every actual size; kernels write their values densely at the actual sizes from t
 
 from __future__ import annotations
 
-from ....hlo.types import to_numpy_dtype
+from ...hlo.types import to_numpy_dtype
 
-ALIGN = 256  # bytes; also keeps every view 16-byte aligned for Triton's pointer hints
+ALIGN = 256  # bytes; keeps every view 16-byte aligned (Triton's pointer hints, SIMD loads)
 
 
 def bound_bytes(prog) -> dict:

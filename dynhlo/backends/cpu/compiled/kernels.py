@@ -1,0 +1,261 @@
+"""One fused group as one LLVM loop nest over the group's actual sizes.
+
+The kernel is `i32 kernel(i8** pointers, i64* sizes)`: pointers[0] is the result (dense,
+row-major at the domain's actual sizes), pointers[1 + k] input k; sizes holds the domain's
+sizes, then per input its actual dims and strides in elements (NumPy's, so views need no
+copy). Nothing of a size is baked in: one kernel serves every size up to the bound. It
+returns 1 without writing when an input is smaller than what it must read (the runner then
+runs the group's reference lowerings, which name the fault), else 0.
+
+Every value is reached through an index map from the domain: per dimension, `(axis, scale,
+offset)` (index = offset + scale * i[axis]). A broadcast, transpose or slice rewrites the
+map of its operand; an elementwise operation passes its own on. An input dimension of actual
+size 1 is read with stride 0 (XLA's implicit broadcast of a dynamic size 1).
+Semantics: XLA operation semantics for each opcode, as the reference (ops_elementwise.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from llvmlite import ir
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ...plan.fusion import FusionError, Group, dims_equal
+from .emit import FLOATS, INTS, emit, ir_type
+
+I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
+VIEWS = frozenset({Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE})
+
+
+@dataclass
+class KernelSource:
+    """A group's kernel before compilation: IR text, what it reads, what it computes."""
+
+    ir: str
+    group: Group
+    leaves: list           # input instructions, pointers[1:] in this order
+    members: list          # the group's instructions in schedule order (the reference path)
+
+
+def generate(group: Group, info, position: dict) -> KernelSource:
+    """The loop nest of `group` (FusionError names an instruction to compute on its own)."""
+    if all(m.opcode in VIEWS or m.opcode in (Opcode.COPY, Opcode.CONSTANT)
+           for m in _members(group)):
+        raise FusionError("a group of views only: the reference's NumPy views cost nothing")
+    writer = _Writer(group, info)
+    text = writer.write()
+    members = sorted(_members(group), key=position.__getitem__)
+    return KernelSource(text, group, writer.leaves, members)
+
+
+def _members(group: Group) -> set:
+    out, stack = {group.root}, [group.root]
+    inputs = set(group.inputs)
+    while stack:
+        for op in stack.pop().operands:
+            if op not in out and op not in inputs:
+                out.add(op)
+                stack.append(op)
+    return out
+
+
+def _storage(element_type: str) -> ir.Type:
+    return I8 if element_type == "pred" else ir_type(element_type)
+
+
+class _Writer:
+    def __init__(self, group: Group, info):
+        self.group, self.info = group, info
+        self.inputs = set(group.inputs)
+        self.leaves: list = []
+        self.module = ir.Module(name="dynhlo_cpu")
+        self.module.triple = ""
+        self.rank = len(group.domain)
+
+    # --- the function: checks, then the loop nest -----------------------------------------
+    def write(self) -> str:
+        fn = ir.Function(self.module, ir.FunctionType(I32, [I8.as_pointer().as_pointer(),
+                                                           I64.as_pointer()]), "kernel")
+        self.fn = fn
+        self.ptrs, self.sizes = fn.args
+        self.ptrs.add_attribute("noalias")
+        entry = fn.append_basic_block("entry")
+        self.b = b = ir.IRBuilder(entry)
+        self.domain = [self._size(k) for k in range(self.rank)]
+        self.loads: list = []          # (leaf index, map): checked before the loops
+        self._collect(self.group.root, self._identity())
+        self.fail = fn.append_basic_block("fail")
+        self.leaf_info = [self._leaf_info(k, leaf) for k, leaf in enumerate(self.leaves)]
+        empty = ir.Constant(I1, 0)
+        for size in self.domain:
+            empty = b.or_(empty, b.icmp_signed("<=", size, ir.Constant(I64, 0)))
+        done = fn.append_basic_block("done")
+        work = fn.append_basic_block("check")
+        b.cbranch(empty, done, work)
+        b.position_at_end(work)
+        for k, imap in self.loads:
+            self._check(k, imap)
+        out_type = self.group.root.shape.element_type
+        out = b.bitcast(b.load(self.ptrs), _storage(out_type).as_pointer())
+        self.cache: dict = {}
+        self._loops(0, [], ir.Constant(I64, 0), out, out_type, done)
+        b.position_at_end(done)
+        b.ret(ir.Constant(I32, 0))
+        b.position_at_end(self.fail)
+        b.ret(ir.Constant(I32, 1))
+        return str(self.module)
+
+    def _identity(self) -> tuple:
+        return tuple((k, 1, 0) for k in range(self.rank))
+
+    def _size(self, k: int):
+        return self.b.load(self.b.gep(self.sizes, [ir.Constant(I64, k)]))
+
+    def _leaf_info(self, k: int, leaf):
+        """(pointer, dims, strides) of input k; a stride of a size-1 dimension is 0."""
+        b, rank = self.b, len(leaf.shape.dims)
+        base = self.rank + sum(2 * len(x.shape.dims) for x in self.leaves[:k])
+        dims = [self._size(base + d) for d in range(rank)]
+        strides = []
+        for d in range(rank):
+            stride = self._size(base + rank + d)
+            one = b.icmp_signed("==", dims[d], ir.Constant(I64, 1))
+            strides.append(b.select(one, ir.Constant(I64, 0), stride))
+        ptr = b.load(b.gep(self.ptrs, [ir.Constant(I64, k + 1)]))
+        ptr = b.bitcast(ptr, _storage(leaf.shape.element_type).as_pointer())
+        return ptr, dims, strides
+
+    def _check(self, k: int, imap: tuple) -> None:
+        """Every index the map reaches is inside input k (or its dimension has size 1)."""
+        b = self.b
+        _, dims, _ = self.leaf_info[k]
+        for d, (axis, scale, offset) in enumerate(imap):
+            last = b.add(ir.Constant(I64, offset),
+                         b.mul(ir.Constant(I64, scale),
+                               b.sub(self.domain[axis], ir.Constant(I64, 1))))
+            inside = b.icmp_signed("<", last, dims[d])
+            one = b.and_(b.icmp_signed("==", dims[d], ir.Constant(I64, 1)),
+                         ir.Constant(I1, offset == 0))
+            ok = b.or_(inside, one)
+            next_block = self.fn.append_basic_block("checked")
+            b.cbranch(ok, next_block, self.fail)
+            b.position_at_end(next_block)
+
+    def _loops(self, axis: int, index: list, flat, out, out_type, done) -> None:
+        b = self.b
+        if axis == self.rank:
+            self.index = index
+            self.cache = {}
+            value = self._value(self.group.root, self._identity())
+            if out_type == "pred":
+                value = b.zext(value, I8)
+            b.store(value, b.gep(out, [flat]))
+            if axis == 0:
+                b.branch(done)
+            return
+        head = b.block
+        loop = self.fn.append_basic_block(f"loop{axis}")
+        after = self.fn.append_basic_block(f"after{axis}")
+        b.branch(loop)
+        b.position_at_end(loop)
+        i = b.phi(I64)
+        i.add_incoming(ir.Constant(I64, 0), head)
+        inner_flat = b.add(b.mul(flat, self.domain[axis]), i)
+        self._loops(axis + 1, index + [i], inner_flat, out, out_type, after)
+        nxt = b.add(i, ir.Constant(I64, 1))
+        i.add_incoming(nxt, b.block)
+        b.cbranch(b.icmp_signed("<", nxt, self.domain[axis]), loop, after)
+        b.position_at_end(after)
+        if axis == 0:
+            b.branch(done)
+
+    # --- what the group reads: inputs and the maps they are read through -----------------
+    def _collect(self, inst, imap: tuple) -> None:
+        if inst in self.inputs:
+            if inst not in self.leaves:
+                self.leaves.append(inst)
+            entry = (self.leaves.index(inst), imap)
+            if entry not in self.loads:
+                self.loads.append(entry)
+            return
+        for op, op_map in self._operand_maps(inst, imap):
+            self._collect(op, op_map)
+
+    def _operand_maps(self, inst, imap: tuple) -> list:
+        op = inst.opcode
+        if op is Opcode.CONSTANT:
+            return []
+        if op is Opcode.BROADCAST:
+            dims = attrs.ints(inst, "dimensions")
+            return [(inst.operands[0], tuple(imap[d] for d in dims))]
+        if op is Opcode.TRANSPOSE:
+            perm = attrs.ints(inst, "dimensions")
+            out = [None] * len(perm)
+            for k, p in enumerate(perm):
+                out[p] = imap[k]
+            return [(inst.operands[0], tuple(out))]
+        if op is Opcode.SLICE:
+            return [(inst.operands[0], tuple(
+                (axis, scale * stride, start + stride * offset)
+                for (axis, scale, offset), (start, _, stride) in zip(imap, attrs.slices(inst),
+                                                                       strict=True)))]
+        maps = []
+        for operand in inst.operands:
+            if not operand.shape.dims:
+                maps.append((operand, ()))
+                continue
+            if operand not in self.inputs and not all(
+                    _same_or_cut(a, b) for a, b in zip(self.info.dims[operand],
+                                                       self.info.dims[inst], strict=True)):
+                raise FusionError(f"'{operand.name}' may broadcast a size 1 implicitly",
+                                  operand)
+            maps.append((operand, imap))
+        return maps
+
+    # --- values ---------------------------------------------------------------------------
+    def _value(self, inst, imap: tuple):
+        key = (inst, imap)
+        if key not in self.cache:
+            self.cache[key] = self._compute(inst, imap)
+        return self.cache[key]
+
+    def _compute(self, inst, imap: tuple):
+        if inst in self.inputs:
+            return self._load(inst, imap)
+        if inst.opcode is Opcode.CONSTANT:
+            return _constant(inst)
+        args = [self._value(op, m) for op, m in self._operand_maps(inst, imap)]
+        return emit(self.b, self.module, inst, args)
+
+    def _load(self, inst, imap: tuple):
+        b = self.b
+        ptr, _, strides = self.leaf_info[self.leaves.index(inst)]
+        offset = ir.Constant(I64, 0)
+        for (axis, scale, start), stride in zip(imap, strides, strict=True):
+            at = b.add(ir.Constant(I64, start), b.mul(ir.Constant(I64, scale), self.index[axis]))
+            offset = b.add(offset, b.mul(at, stride))
+        value = b.load(b.gep(ptr, [offset]))
+        return b.icmp_unsigned("!=", value, ir.Constant(I8, 0)) \
+            if inst.shape.element_type == "pred" else value
+
+
+def _same_or_cut(operand_dim, dim) -> bool:
+    """Whether an operand computed inside the kernel may be read at the user's indices: it
+    is the same size, or a static one above 1 (XLA cuts it to the user's smaller size: a
+    constant broadcast declared at the bound). A dynamic size that may be 1 where the
+    user's is not (an implicit broadcast) is stored first instead."""
+    return dims_equal(operand_dim, dim) or (isinstance(operand_dim, int) and operand_dim > 1)
+
+
+def _constant(inst):
+    element_type = inst.shape.element_type
+    value = inst.literal.reshape(()).item()
+    if element_type in FLOATS:
+        return ir.Constant(FLOATS[element_type], float(value))
+    if element_type == "pred":
+        return ir.Constant(I1, int(bool(value)))
+    bits = INTS[element_type]
+    return ir.Constant(ir.IntType(bits), int(value) & ((1 << bits) - 1))
+

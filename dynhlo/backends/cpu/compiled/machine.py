@@ -1,0 +1,111 @@
+"""LLVM IR to machine code (llvmlite), a disk cache of object code, one JIT engine.
+
+Each kernel's IR is compiled at -O3 for this host's CPU to a relocatable object, which is
+kept under `cpu_objects/` of dynhlo's cache directory (files.cache_directory: a directory
+of this user's, mode 0700, regular files only, written atomically) keyed by the IR text, the
+llvmlite and LLVM versions, the target triple, CPU name and features: a changed compiler or
+machine is a miss, never a stale hit. An entry is the object and a JSON that names its key
+and sha256; anything else is a miss and compiled again. Objects are loaded into one MCJIT
+engine per process (no pickle, no Python code from the cache).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import json
+import logging
+import threading
+import warnings
+
+import llvmlite
+import llvmlite.binding as llvm
+
+from .... import files
+
+log = logging.getLogger(__name__)
+OBJECT_MAX = 16 << 20
+INFO_MAX = 64 << 10
+KERNEL = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
+
+_lock = threading.Lock()
+_state: dict = {}
+
+
+def _machine():
+    """(target machine, engine, identity string), made once per process."""
+    if not _state:
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+        tm = llvm.Target.from_default_triple().create_target_machine(
+            cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default")
+        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)
+        ident = "|".join((llvmlite.__version__, ".".join(map(str, llvm.llvm_version_info)),
+                          llvm.get_default_triple(), cpu, features))
+        _state.update(tm=tm, engine=engine, ident=ident, names={}, cache=_cache_dir())
+    return _state["tm"], _state["engine"], _state["ident"]
+
+
+def _cache_dir():
+    try:
+        return files.cache_directory("cpu_objects")
+    except OSError as exc:
+        warnings.warn(f"dynhlo cannot use its CPU kernel cache ({exc.strerror or exc}); "
+                      "compiling kernels without a cache", RuntimeWarning, stacklevel=3)
+        return None
+
+
+def kernel(ir_text: str):
+    """The callable `i32 (i8**, i64*)` of a kernel's IR (function `kernel`), compiled once
+    per process and per distinct IR, from the disk cache when it holds it."""
+    with _lock:
+        tm, engine, ident = _machine()
+        key = hashlib.sha256(f"{ident}\n{ir_text}".encode()).hexdigest()
+        name = f"dynhlo_{key[:40]}"
+        address = _state["names"].get(name)
+        if address is None:
+            obj = _read(_state["cache"], key)
+            if obj is None:
+                obj = _compile(tm, ir_text.replace('@"kernel"', f'@"{name}"'))
+                _write(_state["cache"], key, obj)
+            engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+            engine.finalize_object()
+            address = _state["names"][name] = engine.get_function_address(name)
+    return KERNEL(address)
+
+
+def _compile(tm, text: str) -> bytes:
+    module = llvm.parse_assembly(text)
+    module.triple = tm.triple
+    module.data_layout = str(tm.target_data)
+    module.verify()
+    builder = llvm.create_pass_builder(tm, llvm.create_pipeline_tuning_options(speed_level=3))
+    builder.getModulePassManager().run(module, builder)
+    return tm.emit_object(module)
+
+
+def _read(cache, key: str) -> bytes | None:
+    if cache is None:
+        return None
+    try:
+        entry = json.loads(files.read_regular(cache / f"{key}.json", INFO_MAX, follow=False))
+        obj = files.read_regular(cache / f"{key}.o", OBJECT_MAX, follow=False)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(entry, dict) or entry.get("key") != key or \
+            entry.get("sha256") != hashlib.sha256(obj).hexdigest():
+        return None
+    return obj
+
+
+def _write(cache, key: str, obj: bytes) -> None:
+    """Object first, then the JSON naming it (a reader finds a whole entry or a miss)."""
+    if cache is None:
+        return
+    try:
+        files.write_atomic(cache / f"{key}.o", obj)
+        files.write_atomic(cache / f"{key}.json", json.dumps(
+            {"key": key, "sha256": hashlib.sha256(obj).hexdigest()}).encode())
+    except OSError as exc:
+        log.warning("CPU kernel cache %s not written: %s", cache, exc)

@@ -1,0 +1,40 @@
+"""What a CPU kernel computes: the compiled path's FusionRules over the shared planner.
+
+A kernel computes an instruction when emit.py has it, every element type it touches is
+one a loop holds in registers (pred, s8-s64, u8-u64, f32, f64) and nothing in it would
+round differently from the reference: f16/bf16 (computed in f32 and rounded once), complex
+values and compare's TOTALORDER stay NumPy's. Scalar constants are folded into the loop.
+"""
+
+from __future__ import annotations
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ...plan.fusion import FusionRules
+from .emit import BINARY, OTHER, TYPES, UNARY
+from .kernels import VIEWS
+
+KERNEL_OPCODES = frozenset({*UNARY, *BINARY, *OTHER, *VIEWS, Opcode.CONSTANT})
+_CALLS = frozenset({Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL})
+
+
+def can_fuse(inst) -> bool:
+    """Whether a CPU kernel can compute `inst` bit for bit as the reference does."""
+    if inst.opcode not in KERNEL_OPCODES or inst.shape.is_tuple:
+        return False
+    if inst.opcode is Opcode.CONSTANT:
+        return not inst.shape.dims and inst.shape.element_type in TYPES
+    if any(op.shape.is_tuple or op.shape.element_type not in TYPES for op in inst.operands):
+        return False
+    if inst.shape.element_type not in TYPES:
+        return False
+    if inst.opcode is Opcode.COMPARE:
+        return attrs.string(inst, "direction") in ("EQ", "NE", "LT", "LE", "GT", "GE") and \
+            attrs.string(inst, "type", "") != "TOTALORDER"
+    return True
+
+
+def rules(generate) -> FusionRules:
+    """The CPU's rules, with `generate(group, info)` making (and compiling) a kernel."""
+    return FusionRules(can_fuse=can_fuse, generate=generate,
+                       has_plan=lambda opcode: opcode in _CALLS)

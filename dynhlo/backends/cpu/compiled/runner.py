@@ -1,0 +1,141 @@
+"""Runs a computation as its plan's steps: compiled kernels and reference lowerings.
+
+The plan (backends/plan/fusion.py with the CPU's rules) is made once per computation
+invocation; each call then walks its precomputed steps: a parameter, a kernel (its result
+allocated at the actual sizes, pointers and sizes packed, one native call) or any other
+instruction through the reference lowering, exactly as the reference evaluator runs it.
+Called computations (call, while, conditional bodies) run the same way, through
+EvalContext.call back into this evaluator; scalar computations applied to whole arrays
+(reducers) stay the reference's.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from ....hlo.types import to_numpy_dtype
+from ....shapes.schedule import schedule
+from ....shapes.sizes import SizeEnv
+from ....shapes.trees import check_sizes
+from ... import memory
+from ...plan.fusion import plan_computation
+from ..evaluator import EvalContext, Evaluator
+from . import machine
+from .kernels import generate
+from .rules import rules
+
+_PARAM, _KERNEL, _LOWERING = 0, 1, 2
+
+
+class CompiledKernel:
+    """A group's native loop nest and what a call needs to feed it."""
+
+    __slots__ = ("fn", "root", "leaves", "members", "dtype", "itemsizes")
+
+    def __init__(self, source):
+        self.fn = machine.kernel(source.ir)
+        self.root = source.group.root
+        self.leaves = source.leaves
+        self.members = source.members
+        self.dtype = to_numpy_dtype(self.root.shape.element_type)
+        self.itemsizes = [to_numpy_dtype(x.shape.element_type).itemsize for x in self.leaves]
+
+    def run(self, ctx, values: dict):
+        shape = ctx.out_shape(self.root)
+        out = np.empty(shape, self.dtype)
+        pointers = [out.ctypes.data]
+        sizes = list(shape)
+        for leaf, itemsize in zip(self.leaves, self.itemsizes):
+            value = values[leaf]
+            if value.__class__ is not np.ndarray:
+                value = values[leaf] = np.asarray(value)
+            pointers.append(value.ctypes.data)
+            sizes.extend(value.shape)
+            sizes.extend([s // itemsize for s in value.strides])
+        if self.fn((ctypes.c_void_p * len(pointers))(*pointers),
+                   (ctypes.c_int64 * len(sizes))(*sizes)):
+            return self.reference(ctx, values)
+        return out
+
+    def reference(self, ctx, values: dict):
+        """The group through the reference lowerings: its error, or its value."""
+        local = dict(values)
+        lowerings = ctx.evaluator.lowerings
+        for inst in self.members:
+            ctx.inst = inst
+            local[inst] = lowerings[inst.opcode](ctx, inst, [local[o] for o in inst.operands])
+        ctx.inst = self.root
+        return local[self.root]
+
+
+class CompiledEvaluator(Evaluator):
+    """The reference evaluator with each computation's fused groups compiled."""
+
+    def __init__(self, inference, lowerings: dict | None = None, comm=None):
+        super().__init__(inference, lowerings, comm)
+        self._steps: dict[int, list] = {}
+        self._planned: dict[int, object] = {}
+        self._rules = rules(self._generate)
+        self._position: dict = {}
+
+    def _generate(self, group, info):
+        position = self._position.get(id(info))
+        if position is None:
+            position = self._position[id(info)] = {i: k for k, i in enumerate(schedule(info))}
+        return CompiledKernel(generate(group, info, position))
+
+    def prepare(self, info) -> None:
+        """Plan and compile `info` and every computation it calls (at compile time)."""
+        self._steps_of(info)
+
+    def _steps_of(self, info) -> list:
+        steps = self._steps.get(id(info))
+        if steps is not None:
+            return steps
+        plan = self._planned.pop(id(info), None) or plan_computation(info, self._rules)
+        for inst, subs in plan.calls.items():
+            for k, sub in enumerate(subs):
+                self._planned.setdefault(id(info.calls[(inst, k)]), sub)
+        sized = self._sized.setdefault(id(info), memory.to_size(info.computation,
+                                                                self.memory_limit))
+        steps = []
+        for inst, kind in plan.steps:
+            if kind == "param":
+                steps.append((_PARAM, inst, inst.parameter_number, False))
+            elif kind == "kernel":
+                steps.append((_KERNEL, inst, plan.kernels[inst], inst in sized))
+            else:
+                steps.append((_LOWERING, inst, self.lowerings[inst.opcode], inst in sized))
+        self._steps[id(info)] = steps
+        return steps
+
+    def run(self, info, args: list, parent: SizeEnv | None = None,
+            args_shapes: list | None = None, vectorized: bool = False):
+        if vectorized:
+            return super().run(info, args, parent, args_shapes, vectorized)
+        steps = self._steps_of(info)
+        values: dict = {}
+        env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
+        ctx = EvalContext(self, info, env, False)
+        dims = info.dims
+        limit = self.memory_limit
+        for kind, inst, what, sized in steps:
+            ctx.inst = inst
+            if kind == _PARAM:
+                values[inst] = value = args[what]
+                check_sizes(env, inst, value, dims[inst])
+                continue
+            if sized:
+                memory.check_fits(inst, ctx.out_shape(inst), limit, "cpu")
+            try:
+                if kind == _KERNEL:
+                    values[inst] = what.run(ctx, values)
+                    continue
+                value = what(ctx, inst, [values[o] for o in inst.operands])
+            except MemoryError:
+                raise memory.too_big(inst, None, None, "cpu") from None
+            values[inst] = value
+            check_sizes(env, inst, value, dims[inst])
+        return values[info.computation.root]
