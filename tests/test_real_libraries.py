@@ -12,7 +12,6 @@ also go live through from_jax / from_torch, against jax.jit / eager PyTorch comp
 from __future__ import annotations
 
 import importlib.util
-import re
 
 import numpy as np
 import pytest
@@ -24,18 +23,7 @@ pytest.importorskip("jax")   # parse_stablehlo reads MLIR through jaxlib
 from reallibs_data import MANIFEST, case, check_outputs, module_text, varying  # noqa: E402
 from reallibs_programs import PROGRAMS  # noqa: E402
 
-# Refused today, with the refusal's message: each such test is an expected failure that
-# turns into a failure (strict) once the fix lands, so that the entry here goes.
-XFAIL = {
-    # the gather after the strided convs (JAX's x[:, :, :n] of a conv output)
-    "hf_wav2vec2_features": r"gather\.\d+'?: slice size -1 out of range",
-}
-
 STORED = [(name, size) for name, entry in MANIFEST.items() for size in entry["sizes"]]
-
-
-class KnownRefusal(Exception):
-    """The refusal XFAIL names, and no other."""
 
 
 def test_every_program_is_stored_with_its_sizes():
@@ -59,25 +47,12 @@ def stored():
             except dynhlo.DynHloError as exc:
                 cache[name] = exc
         if isinstance(cache[name], Exception):
-            raise _refusal_named(name, cache[name])
+            raise cache[name]
         return cache[name]
     return get
 
 
-def _refusal_named(name: str, exc: Exception):
-    """KnownRefusal for the refusal XFAIL names for `name`; any other error as it is."""
-    if name in XFAIL and isinstance(exc, dynhlo.DynHloError) and \
-            re.search(XFAIL[name], str(exc)):
-        return KnownRefusal(str(exc))
-    return exc
-
-
-def _marks(name):
-    return pytest.mark.xfail(strict=True, raises=KnownRefusal,
-                             reason=f"refused today: {XFAIL[name]}") if name in XFAIL else ()
-
-
-@pytest.mark.parametrize("name,size", [pytest.param(n, s, marks=_marks(n), id=f"{n}-{s}")
+@pytest.mark.parametrize("name,size", [pytest.param(n, s, id=f"{n}-{s}")
                                        for n, s in STORED])
 def test_stored_program_matches_its_reference(stored, name, size):
     exe = stored(name)
@@ -86,7 +61,7 @@ def test_stored_program_matches_its_reference(stored, name, size):
     check_outputs(name, list(out) if isinstance(out, tuple) else [out], expected)
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_marks(n)) for n in MANIFEST])
+@pytest.mark.parametrize("name", list(MANIFEST))
 def test_stored_program_refuses_one_past_its_bound(stored, name):
     """No bounds given: the variable size's bound is the export's own constraint, and one
     step past it is an ArgumentError naming that size."""
@@ -110,7 +85,7 @@ def _needs(program):
         pytest.skip(f"{program.name} runs live with {', '.join(missing)} installed")
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=_marks(n)) for n in PROGRAMS])
+@pytest.mark.parametrize("name", list(PROGRAMS))
 def test_live_program_through_the_frontend_matches_the_library(name):
     program = PROGRAMS[name]
     _needs(program)
@@ -127,11 +102,8 @@ def test_live_program_through_the_frontend_matches_the_library(name):
         return
     import torch
     module, dynamic_shapes, arguments = program.build()
-    try:
-        exe = dynhlo.from_torch(module, *arguments(program.sizes[1]),
-                                dynamic_shapes=dynamic_shapes)
-    except dynhlo.DynHloError as exc:
-        raise _refusal_named(name, exc)  # noqa: B904 - exc itself, or KnownRefusal of it
+    exe = dynhlo.from_torch(module, *arguments(program.sizes[1]),
+                            dynamic_shapes=dynamic_shapes)
     for n in program.sizes:
         args = arguments(n)
         with torch.no_grad():

@@ -72,7 +72,8 @@ def compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
     attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in spec["pointers"]}
     src = ASTSource(fn, spec["signature"], spec["constexprs"], attrs)
     compiled = triton.compile(src, target=GPUTarget("cuda", cc, 32),
-                              options={k: spec[k] for k in ("num_warps", "maxnreg")
+                              options={k: spec[k] for k in ("num_warps", "maxnreg",
+                                                              "enable_reflect_ftz")
                                        if k in spec})
     md = compiled.metadata
     info = {"name": md.name, "shared": md.shared, "num_warps": md.num_warps,

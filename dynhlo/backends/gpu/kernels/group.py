@@ -41,8 +41,12 @@ class Kernel:
 
 def compile_options(kernel) -> dict:
     """Triton's compile options of a generated kernel (codegen.Kernel, graph.GraphKernel):
-    its warps, and its register cap when it has one."""
-    options = {"num_warps": kernel.num_warps}
+    its warps, its register cap when it has one, and libdevice without flush-to-zero.
+
+    Triton links libdevice in its flush-to-zero form by default (`enable_reflect_ftz`), so
+    tanh, floor, fmod, rsqrt... of a subnormal f32 read it as 0 (floor(-1e-45) = -0, fmod(0,
+    1e-45) = NaN); XLA's GPU backend keeps subnormals (xla_gpu_ftz is off), and so do we."""
+    options = {"num_warps": kernel.num_warps, "enable_reflect_ftz": False}
     if getattr(kernel, "maxnreg", None):
         options["maxnreg"] = kernel.maxnreg
     return options
