@@ -203,3 +203,16 @@ def test_a_window_read_from_the_arguments_within_the_bound_runs():
     np.testing.assert_array_equal(
         conv(x.reshape(1, 1, 5), np.ones((1, 1, 3), np.float32), np.int32([[5, 5]])),
         [[[0, 0, 3, 9, 9, 0, 0]]])
+
+
+@pytest.mark.parametrize("operand, value", [("stride", 0), ("stride", -3), ("window", -1)])
+def test_a_constant_window_stride_below_one_is_a_verify_error_naming_it(operand, value):
+    """A constant stride the algebra would divide by (a raw ValueError at compile)."""
+    text = FROM_ARGUMENTS.replace("s32[1] parameter(1)", "s32[1] constant({3})").replace(
+        "s32[1,2] parameter(2)", "s32[1,2] constant({{0, 0}})").replace(
+        "  p = ", f"  c = s32[1] constant({{{value}}})\n  p = ")
+    text = text.replace("(x, z, w, s, s, s, p)", "(x, z, w, c, s, s, p)" if operand == "stride"
+                        else "(x, z, c, s, s, s, p)")
+    what = "window_strides" if operand == "stride" else "window_dimensions"
+    with pytest.raises(dynhlo.HloVerifyError, match=f"'r'.*{what} has the constant {value}"):
+        dynhlo.compile(text)
