@@ -222,7 +222,8 @@ def as_plain(inst: Instruction, shapes: Shapes,
 
     Raises:
         DynamicSizeError: a window read at run time with the wrong number of values, or a
-            size < 0 or stride/dilation < 1.
+            size < 0 or stride/dilation < 1, or one whose output is past the call's declared
+            bound (window values read from data).
     """
     read = {i: tuple(int(v) for v in values(i)) for i in value_operands(inst)}
     key = (tuple(tuple(s) for s in shapes), tuple(read.items()))
