@@ -230,7 +230,16 @@ def _out_of_range(header, sections):
     sections["module"] = sections["module"].replace(b"constant(#0)", b"constant(#7)")
 
 
+def _huge_shape(header, sections):
+    # 2**32 * 2**32 elements: a product in int64 wraps to 0, which 0 bytes would match
+    sections["module"] = sections["module"].replace(b"f32[600]", b"f32[4294967296,4294967296]")
+    header["constants"][0].update(dims=[2**32, 2**32], length=0,
+                                  sha256=hashlib.sha256(b"").hexdigest())
+    sections["constants"] = b""
+
+
 DAMAGE = {
+    "huge shape": (_huge_shape, r"0 bytes stored, its 18446744073709551616 elements take "),
     "truncated": (_truncate, r"its bytes end at 2400, past the 2392-byte constants section"),
     "checksum": (_wrong_checksum, r"its bytes do not match their sha256"),
     "shape": (_other_shape, r"the artifact stores it as f32\[300, 2\]"),

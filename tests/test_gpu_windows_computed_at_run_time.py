@@ -9,7 +9,9 @@ import pytest
 from gpucheck import GPU  # noqa: F401  (first: picks the interpreter before triton loads)
 
 import dynhlo
-from test_windows_computed_at_run_time import COMPUTED, NAMES, check_every_size, stored
+from dynhlo.errors import DynamicSizeError
+from test_windows_computed_at_run_time import (COMPUTED, NAMES, check_every_size, stored,
+                                              window_past_bound_cases)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -23,3 +25,11 @@ def test_a_window_computed_from_the_length_matches_the_cpu_on_the_gpu():
     for n in (1, 7, 40):
         x = np.random.default_rng(n).standard_normal(n).astype(np.float32)
         np.testing.assert_array_equal(np.asarray(gpu(x)), cpu(x))
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_a_window_read_from_the_arguments_past_the_output_bound_is_an_error_on_the_gpu(case):
+    text, args, size = window_past_bound_cases()[case]
+    exe = dynhlo.compile(text, **GPU)
+    with pytest.raises(DynamicSizeError, match=f"size {size}, past its bound 16"):
+        exe(*args)

@@ -146,3 +146,73 @@ def test_a_stride_computed_as_zero_is_a_clear_error_at_run_time():
     exe = dynhlo.compile(text)
     with pytest.raises(DynamicSizeError, match="window_dimensions|window_strides"):
         exe(np.ones(2, np.float32))
+
+
+# Window operands read from the arguments: no inference bounds the output, so each call
+# checks it against the declared bound before the plain op writes its buffer.
+FROM_ARGUMENTS = """HloModule m
+add_f {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[<=16] parameter(0)
+  z = f32[] constant(0)
+  w = s32[1] parameter(1)
+  s = s32[1] constant({1})
+  p = s32[1,2] parameter(2)
+  ROOT r = f32[<=16] custom-call(x, z, w, s, s, s, p), custom_call_target="stablehlo.dynamic_reduce_window", called_computations={add_f}
+}
+"""
+
+CONV_FROM_ARGUMENTS = """HloModule m
+ENTRY main {
+  x = f32[1,1,<=16] parameter(0)
+  k = f32[1,1,3] parameter(1)
+  p = s32[1,2] parameter(2)
+  ROOT r = f32[1,1,<=16] custom-call(x, k, p), window={size=3 stride=2}, dim_labels=bf0_oi0->bf0, custom_call_target="stablehlo.dynamic_conv"
+}
+"""
+
+
+def window_past_bound_cases():
+    """(module, arguments, the size the window gives) past the declared bound 16; the last
+    pads by 2**31 - 1 (its output, 2**31 elements, filled memory before the check)."""
+    x, k = np.arange(1, 6, dtype=np.float32), np.ones((1, 1, 3), np.float32)
+    return [(FROM_ARGUMENTS, [x, np.int32([3]), np.int32([[20, 0]])], 23),
+            (FROM_ARGUMENTS, [x, np.int32([3]), np.int32([[8, 8]])], 19),
+            (FROM_ARGUMENTS, [x, np.int32([3]), np.int32([[2**31 - 1, 0]])], 2**31 + 2),
+            (CONV_FROM_ARGUMENTS, [x.reshape(1, 1, 5), k, np.int32([[30, 0]])], 17)]
+
+
+@pytest.mark.parametrize("case", range(4))
+def test_a_window_read_from_the_arguments_past_the_output_bound_is_an_error(case):
+    text, args, size = window_past_bound_cases()[case]
+    exe = dynhlo.compile(text)
+    with pytest.raises(DynamicSizeError, match=f"size {size}, past its bound 16"):
+        exe(*args)
+
+
+def test_a_window_read_from_the_arguments_within_the_bound_runs():
+    exe = dynhlo.compile(FROM_ARGUMENTS)
+    x = np.arange(1, 6, dtype=np.float32)
+    np.testing.assert_array_equal(exe(x, np.int32([3]), np.int32([[1, 1]])),
+                                  [3, 6, 9, 12, 9])
+    conv = dynhlo.compile(CONV_FROM_ARGUMENTS)
+    np.testing.assert_array_equal(
+        conv(x.reshape(1, 1, 5), np.ones((1, 1, 3), np.float32), np.int32([[5, 5]])),
+        [[[0, 0, 3, 9, 9, 0, 0]]])
+
+
+@pytest.mark.parametrize("operand, value", [("stride", 0), ("stride", -3), ("window", -1)])
+def test_a_constant_window_stride_below_one_is_a_verify_error_naming_it(operand, value):
+    """A constant stride the algebra would divide by (a raw ValueError at compile)."""
+    text = FROM_ARGUMENTS.replace("s32[1] parameter(1)", "s32[1] constant({3})").replace(
+        "s32[1,2] parameter(2)", "s32[1,2] constant({{0, 0}})").replace(
+        "  p = ", f"  c = s32[1] constant({{{value}}})\n  p = ")
+    text = text.replace("(x, z, w, s, s, s, p)", "(x, z, w, c, s, s, p)" if operand == "stride"
+                        else "(x, z, c, s, s, s, p)")
+    what = "window_strides" if operand == "stride" else "window_dimensions"
+    with pytest.raises(dynhlo.HloVerifyError, match=f"'r'.*{what} has the constant {value}"):
+        dynhlo.compile(text)

@@ -20,6 +20,7 @@ must be zero bytes.
 from __future__ import annotations
 
 import hashlib
+import math
 
 import numpy as np
 
@@ -100,7 +101,7 @@ class StoredConstants:
             raise ArtifactError(f"{what}: the artifact stores it as {entry['type']}"
                                 f"{entry['dims']}")
         dtype = to_numpy_dtype(shape.element_type)
-        count = int(np.prod(shape.dims, dtype=np.int64))
+        count = math.prod(shape.dims)   # exact: an int64 product of huge dims wraps
         if entry["length"] != count * dtype.itemsize:
             raise ArtifactError(f"{what}: {entry['length']} bytes stored, its {count} "
                                 f"elements take {count * dtype.itemsize}")

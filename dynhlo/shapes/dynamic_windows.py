@@ -31,7 +31,8 @@ from ..errors import DynamicSizeError
 from ..hlo import attrs
 from ..hlo.ir import Instruction
 from ..hlo.opcodes import Opcode
-from .windows import WindowDim, conv_labels, window_dims
+from ..hlo.shape import UNBOUNDED
+from .windows import WindowDim, conv_labels, window_dims, window_output_size
 
 Shapes = Sequence[Sequence[int]]
 
@@ -221,7 +222,8 @@ def as_plain(inst: Instruction, shapes: Shapes,
 
     Raises:
         DynamicSizeError: a window read at run time with the wrong number of values, or a
-            size < 0 or stride/dilation < 1.
+            size < 0 or stride/dilation < 1, or one whose output is past the call's declared
+            bound (window values read from data).
     """
     read = {i: tuple(int(v) for v in values(i)) for i in value_operands(inst)}
     key = (tuple(tuple(s) for s in shapes), tuple(read.items()))
@@ -231,5 +233,31 @@ def as_plain(inst: Instruction, shapes: Shapes,
         if len(memo) >= _MEMO_SIZES:
             memo.clear()
         target = attrs.string(inst, "custom_call_target")
-        found = memo[key] = _PLAIN[target](inst, key[0], read)
+        found = _PLAIN[target](inst, key[0], read)
+        _check_fits(inst, found[0], key[0][found[1]])
+        memo[key] = found
     return found
+
+
+def _check_fits(inst: Instruction, plain: Instruction, shapes: Shapes) -> None:
+    """DynamicSizeError where the window read at run time gives an output dimension past
+    the call's declared bound: window values read from data (an argument, or arithmetic
+    the inference does not follow) are not bounded by inference, and the plain op would
+    write more than the buffer planned at the bound holds."""
+    if plain.opcode is Opcode.REDUCE_WINDOW:
+        wins = window_dims(plain, len(shapes[0]))
+        sizes = {d: window_output_size(n, w) for d, (n, w) in enumerate(zip(shapes[0], wins))}
+    elif plain.opcode is Opcode.CONVOLUTION:
+        lhs, rhs = shapes[0], shapes[1]
+        labels, wins = conv_labels(plain, len(lhs)), window_dims(plain, len(lhs) - 2)
+        sizes = {labels.out_spatial[d]: window_output_size(
+            lhs[labels.lhs_spatial[d]], w, rhs[labels.rhs_spatial[d]]) for d, w in enumerate(wins)}
+    else:   # select-and-scatter: the operand's shape
+        return
+    declared = inst.shape.elements[0] if inst.shape.is_tuple else inst.shape
+    for d, size in sizes.items():
+        if declared.dims[d] != UNBOUNDED and size > declared.dims[d]:
+            raise DynamicSizeError(
+                f"instruction '{inst.name}': the window computed at run time "
+                f"(window={window_text(wins)}) gives dimension {d} size {size}, past its "
+                f"bound {declared.dims[d]} in {declared}")

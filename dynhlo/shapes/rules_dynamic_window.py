@@ -119,6 +119,11 @@ def _dynamic_reduce_window(ctx, inst, operands):
     if any(f is None for f in found):
         return observed_tree(inst)
     size, stride, base, wdil, pads = found
+    for what, items, least in (("window_dimensions", size, 0), ("window_strides", stride, 1)):
+        low = [int(v.value) for v in items if v.is_const and v.value < least]
+        if low:   # as the run-time check (dynamic_windows), before the algebra divides by it
+            raise ctx.error(f"stablehlo.dynamic_reduce_window: {what} has the constant "
+                            f"{low[0]}; each must be >= {least}")
     declared = inst.shape.elements[0] if inst.shape.is_tuple else inst.shape
     out = tuple(_windowed(dim, size[d], stride[d], pads[2 * d], pads[2 * d + 1],
                           _constant(ctx, inst, base[d], f"base_dilations[{d}]"),
