@@ -444,6 +444,56 @@ def _int_list(flag: str, text: str) -> list[int]:
                        ) from None
 
 
+def _add_bound_dumps_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dumps", nargs=2, metavar="DUMP.hlo",
+                        help="one program's HLO text dumped at two sizes (jax.jit(f).lower("
+                             "...).as_text(dialect=\"hlo\"), XLA's --xla_dump_to, tf2xla)")
+    parser.add_argument("--bound", required=True, type=_bound_size, metavar="N",
+                        help="the largest size the module takes (at least the sizes dumped)")
+    parser.add_argument("-o", "--output", metavar="OUT.hlo",
+                        help="write the module here (default: standard output)")
+
+
+def _bound_size(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number") from None
+
+
+def cmd_bound(ns: argparse.Namespace) -> int:
+    """`dynhlo bound`: two dumps at two sizes -> one module `<=N` (dynhlo.bound_from_dumps);
+    a size baked in is refused as `DUMP:LINE:COLUMN: ...`."""
+    from .frontends.dumps import bound_from_dumps
+    if ns.output:
+        check_output_path(ns.output, ns.dumps, "module.hlo")
+    texts = []
+    for path in ns.dumps:
+        try:
+            texts.append(read_bytes(path).decode("utf-8"))
+        except UnicodeDecodeError:
+            raise CliError(f"{path}: not HLO text (not UTF-8)") from None
+    try:
+        module = bound_from_dumps(*texts, bound=ns.bound)
+    except DynHloError as exc:
+        dump = getattr(exc, "dump", None)
+        if dump is None:
+            raise
+        raise CliError(f"{ns.dumps[dump]}:{first_line(exc)}") from None
+    text = module.to_text()
+    if ns.output:
+        from .files import write_atomic
+        try:
+            write_atomic(Path(ns.output), text.encode("utf-8"))
+        except OSError as exc:
+            raise CliError(f"-o {ns.output}: cannot write: {exc.strerror or exc}") from None
+        sys.stderr.write(f"wrote {ns.output}: {module.name}, entry "
+                         f"{', '.join(str(p.shape) for p in module.entry.parameters)}\n")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
 SUBCOMMANDS: dict[str, Subcommand] = {
     "run": Subcommand("run a module on arrays and print (or save) the result",
                       _add_run_arguments, cmd_run),
@@ -452,6 +502,9 @@ SUBCOMMANDS: dict[str, Subcommand] = {
                           cmd_compile),
     "inspect": Subcommand("print every instruction with its dynamic dimensions and where "
                           "each size comes from", _add_inspect_arguments, cmd_inspect),
+    "bound": Subcommand("make one module with bounded sizes (<=N) from a program's HLO "
+                        "dumped at two sizes; refuses a size baked in, naming its line",
+                        _add_bound_dumps_arguments, cmd_bound),
     "bench": Subcommand("time a module's calls at several sizes of its dynamic dimensions, "
                         "compiled once", _add_bench_arguments, cmd_bench),
 }
