@@ -41,7 +41,7 @@ from ..hlo.parser import parse_hlo
 from ..shapes.dynamic import infer_module
 from .lowering_diff import (cut_slices, first_changed, full_windows, mark_bounded,
                             moving_tokens, tokens)
-from .tf import _by_name, _instructions_at, _unsized
+from .tf import _by_name, _instructions_at, _unsized, _without_metadata
 from .tf_sizes import read_sizes
 
 SIZE = "n"   # the size's name in messages
@@ -72,16 +72,18 @@ def bound_from_dumps(text_a: str, text_b: str, bound: int) -> HloModule:
     # operands typed and zero pads written, as tf2xla's text has them: the rules read an
     # operand's dimensions (a slice's, a reduce-window's), and XLA's printer leaves out a
     # window's padding of zeros
-    big = full_windows(typed_operands((text_a, text_b)[larger], modules[larger]))
-    small = full_windows(typed_operands((text_a, text_b)[1 - larger], modules[1 - larger]))
-    at = _Locator((text_a, text_b)[larger], big, larger)
+    # metadata left out, as from_tf leaves it (read_sizes takes a constant's line whole)
+    texts = (text_a, text_b)
+    big, small = (full_windows(_without_metadata(typed_operands(texts[k], modules[k])))
+                  for k in (larger, 1 - larger))
+    at = _Locator(texts[larger], big, larger)
     toks_big, toks_small = tokens(big), tokens(small)
     if len(toks_big) != len(toks_small):
-        changed = first_changed(big, small)
-        line = changed[1] + 1 if changed else 1
-        raise at(UnsupportedError(f"the program's structure differs between the dumps at "
-                                  f"{n_big} and {n_small} ({where}), from this line on"),
-                 line=line)
+        in_big, number = first_changed(big, small) or (True, 0)
+        place = at if in_big else _Locator(texts[1 - larger], small, 1 - larger)
+        raise place(UnsupportedError(f"the program's structure differs between the dumps at "
+                                     f"{n_big} and {n_small} ({where}), from this line on"),
+                    line=number + 1)
     at_bound = _at_bound(big, toks_big, toks_small, (n_big, n_small), bound, where, at)
     dims, constants, cuts = set(), {}, {}
     for other, size in ((big, n_big), (small, n_small)):
@@ -111,9 +113,19 @@ def bound_from_dumps(text_a: str, text_b: str, bound: int) -> HloModule:
     marked = read_sizes(marked, _by_name(at_bound, {i: (SIZE, c) for i, c in
                                                     constants.items()}),
                         {SIZE: (p, d)}, {SIZE: bound})
+    for i in constants:   # each read at run time (read_sizes takes the lines it knows)
+        if f"{_instruction_of(at_bound, i)}.dynhlo_n " not in marked:
+            raise at(UnsupportedError(f"size n ({where}): a constant n + c not written as "
+                                      "expected"), toks_big[i][1])
     module = parse_hlo(marked)
     _check_computed(module, _instructions_at(at_bound, dims), at, where)
     return module
+
+
+def _instruction_of(text: str, i: int) -> str:
+    """The name of the instruction on whose line token i of `text` sits."""
+    (name,) = _instructions_at(text, {i})
+    return name
 
 
 def _parsed(text: str, dump: int) -> HloModule:
