@@ -3,6 +3,7 @@
     dynhlo run MODULE.hlo|ARTIFACT [ARGS...] run on the CPU (or --backend gpu), print the result
     dynhlo inspect MODULE.hlo|ARTIFACT       the dynamic size of every instruction
     dynhlo compile MODULE.hlo -o M.dynhlo    compile ahead of time into an artifact file
+    dynhlo bound A.hlo B.hlo --bound N       one module <=N from HLO dumped at two sizes
 
 MODULE may also be StableHLO (.mlir text, .mlirbc bytecode) or an HloModuleProto (.pb, or the
 .pbtxt text form); dynhlo.frontends.files picks the reader (these need jax installed).
@@ -520,11 +521,13 @@ _EPILOG = """examples:
   dynhlo compile m.hlo -o m.dynhlo          ahead of time; `dynhlo run m.dynhlo ...`
   dynhlo bench m.hlo --sizes 1,64,1024      time per call at each size, one compile
   dynhlo run model.mlir x.npy               StableHLO (.mlir/.mlirbc) or HloModuleProto (.pb)
+  dynhlo bound a64.hlo a48.hlo --bound 1024 -o m.hlo   one module <=1024 from two dumps
 
-HLO text comes from jax.jit(f).lower(...).as_text(dialect="hlo") or XLA's --xla_dump_to;
-mark the dynamic dimensions of the parameters with <=N (f32[<=128,64]). A size JAX used
-at lowering (a mean's 1/N) stays the bound's (a warning says so); dynhlo.from_jax, or a
-jax.export module (.mlir) with --bound n=N, keeps sizes symbolic.
+
+Programs keep their sizes symbolic through dynhlo.from_jax, from_torch and from_tf (or a
+jax.export module, .mlir, with --bound n=N). HLO dumps (XLA's --xla_dump_to, jax.jit(f)
+.lower(...).as_text(dialect="hlo")) fix every size: dump at two sizes and run `dynhlo
+bound`, which marks the dimensions that move <=N and refuses a size baked in by line.
 `dynhlo COMMAND --help` describes each command."""
 
 
