@@ -69,10 +69,9 @@ def bound_from_dumps(text_a: str, text_b: str, bound: int) -> HloModule:
     if not isinstance(bound, int) or isinstance(bound, bool) or bound < n_big:
         raise UnsupportedError(f"bound {bound!r}: at least the larger size dumped, {n_big} "
                                f"({where})")
-    # operands typed and zero pads written, as tf2xla's text has them: the rules read an
-    # operand's dimensions (a slice's, a reduce-window's), and XLA's printer leaves out a
-    # window's padding of zeros
-    # metadata left out, as from_tf leaves it (read_sizes takes a constant's line whole)
+    # operands typed and zero pads written, as tf2xla's text has them (the rules read an
+    # operand's dimensions, a slice's, a reduce-window's; XLA's printer leaves out a window's
+    # padding of zeros), metadata left out as from_tf does (read_sizes reads a line whole)
     texts = (text_a, text_b)
     big, small = (full_windows(_without_metadata(typed_operands(texts[k], modules[k])))
                   for k in (larger, 1 - larger))
