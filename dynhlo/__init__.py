@@ -8,6 +8,7 @@
     exe = dynhlo.from_jax(fn, "f32[n,16]", bounds={"n": 64})   # a JAX function, sizes symbolic
     exe = dynhlo.from_torch(model, ids, dynamic_shapes={"ids": {1: Dim("T", max=512)}})
     module = dynhlo.parse_stablehlo(mlir_text_or_bytecode)     # StableHLO -> HloModule
+    module = dynhlo.bound_from_dumps(hlo_at_64, hlo_at_48, bound=1024)  # dumps -> <=1024
 """
 
 from .errors import (ArgumentError, ArtifactError, DynamicSizeError, DynHloError,
@@ -18,6 +19,7 @@ from .frontends.torch import from_torch
 from .frontends.proto import parse_hlo_proto, parse_hlo_proto_text
 from .frontends.stablehlo import parse_stablehlo
 from .frontends.tf import from_tf
+from .frontends.dumps import bound_from_dumps
 from .hlo import HloModule, parse_hlo
 from .hlo.baked_sizes import BakedSizeWarning, DynHloWarning
 from .runtime.loader import deserialize, load
@@ -31,4 +33,4 @@ __all__ = ["ArgumentError", "ArtifactError", "DynamicSizeError", "DynHloError",
            "UnsupportedError", "HloModule", "parse_hlo",
            "Executable", "compile", "__version__", "BucketedExecutable", "deserialize", "load",
            "jit", "from_jax", "from_torch", "from_tf", "parse_stablehlo", "parse_hlo_proto",
-           "parse_hlo_proto_text", "BakedSizeWarning", "DynHloWarning"]
+           "parse_hlo_proto_text", "bound_from_dumps", "BakedSizeWarning", "DynHloWarning"]

@@ -3,6 +3,7 @@
     dynhlo run MODULE.hlo|ARTIFACT [ARGS...] run on the CPU (or --backend gpu), print the result
     dynhlo inspect MODULE.hlo|ARTIFACT       the dynamic size of every instruction
     dynhlo compile MODULE.hlo -o M.dynhlo    compile ahead of time into an artifact file
+    dynhlo bound A.hlo B.hlo --bound N       one module <=N from HLO dumped at two sizes
 
 MODULE may also be StableHLO (.mlir text, .mlirbc bytecode) or an HloModuleProto (.pb, or the
 .pbtxt text form); dynhlo.frontends.files picks the reader (these need jax installed).
@@ -444,6 +445,56 @@ def _int_list(flag: str, text: str) -> list[int]:
                        ) from None
 
 
+def _add_bound_dumps_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("dumps", nargs=2, metavar="DUMP.hlo",
+                        help="one program's HLO text dumped at two sizes (jax.jit(f).lower("
+                             "...).as_text(dialect=\"hlo\"), XLA's --xla_dump_to, tf2xla)")
+    parser.add_argument("--bound", required=True, type=_bound_size, metavar="N",
+                        help="the largest size the module takes (at least the sizes dumped)")
+    parser.add_argument("-o", "--output", metavar="OUT.hlo",
+                        help="write the module here (default: standard output)")
+
+
+def _bound_size(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected a whole number") from None
+
+
+def cmd_bound(ns: argparse.Namespace) -> int:
+    """`dynhlo bound`: two dumps at two sizes -> one module `<=N` (dynhlo.bound_from_dumps);
+    a size baked in is refused as `DUMP:LINE:COLUMN: ...`."""
+    from .frontends.dumps import bound_from_dumps
+    if ns.output:
+        check_output_path(ns.output, ns.dumps, "module.hlo")
+    texts = []
+    for path in ns.dumps:
+        try:
+            texts.append(read_bytes(path).decode("utf-8"))
+        except UnicodeDecodeError:
+            raise CliError(f"{path}: not HLO text (not UTF-8)") from None
+    try:
+        module = bound_from_dumps(*texts, bound=ns.bound)
+    except DynHloError as exc:
+        dump = getattr(exc, "dump", None)
+        if dump is None:
+            raise
+        raise CliError(f"{ns.dumps[dump]}:{first_line(exc)}") from None
+    text = module.to_text()
+    if ns.output:
+        from .files import write_atomic
+        try:
+            write_atomic(Path(ns.output), text.encode("utf-8"))
+        except OSError as exc:
+            raise CliError(f"-o {ns.output}: cannot write: {exc.strerror or exc}") from None
+        sys.stderr.write(f"wrote {ns.output}: {module.name}, entry "
+                         f"{', '.join(str(p.shape) for p in module.entry.parameters)}\n")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
 SUBCOMMANDS: dict[str, Subcommand] = {
     "run": Subcommand("run a module on arrays and print (or save) the result",
                       _add_run_arguments, cmd_run),
@@ -452,6 +503,9 @@ SUBCOMMANDS: dict[str, Subcommand] = {
                           cmd_compile),
     "inspect": Subcommand("print every instruction with its dynamic dimensions and where "
                           "each size comes from", _add_inspect_arguments, cmd_inspect),
+    "bound": Subcommand("make one module with bounded sizes (<=N) from a program's HLO "
+                        "dumped at two sizes; refuses a size baked in, naming its line",
+                        _add_bound_dumps_arguments, cmd_bound),
     "bench": Subcommand("time a module's calls at several sizes of its dynamic dimensions, "
                         "compiled once", _add_bench_arguments, cmd_bench),
 }
@@ -467,11 +521,13 @@ _EPILOG = """examples:
   dynhlo compile m.hlo -o m.dynhlo          ahead of time; `dynhlo run m.dynhlo ...`
   dynhlo bench m.hlo --sizes 1,64,1024      time per call at each size, one compile
   dynhlo run model.mlir x.npy               StableHLO (.mlir/.mlirbc) or HloModuleProto (.pb)
+  dynhlo bound a64.hlo a48.hlo --bound 1024 -o m.hlo   one module <=1024 from two dumps
 
-HLO text comes from jax.jit(f).lower(...).as_text(dialect="hlo") or XLA's --xla_dump_to;
-mark the dynamic dimensions of the parameters with <=N (f32[<=128,64]). A size JAX used
-at lowering (a mean's 1/N) stays the bound's (a warning says so); dynhlo.from_jax, or a
-jax.export module (.mlir) with --bound n=N, keeps sizes symbolic.
+
+Programs keep their sizes symbolic through dynhlo.from_jax, from_torch and from_tf (or a
+jax.export module, .mlir, with --bound n=N). HLO dumps (XLA's --xla_dump_to, jax.jit(f)
+.lower(...).as_text(dialect="hlo")) fix every size: dump at two sizes and run `dynhlo
+bound`, which marks the dimensions that move <=N and refuses a size baked in by line.
 `dynhlo COMMAND --help` describes each command."""
 
 

@@ -69,7 +69,7 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
     ("window", 0) for a dynamic-slice window that is the size): token
     indices of `base` (lowered at the bound) that move to `other` (lowered with `name` at
     `size`) as the module doc allows; an UnsupportedError quoting the line where anything
-    else moves."""
+    else moves (its `token`: the index of the token that moved, at_token)."""
     a, b = tokens(base), tokens(other)
     if len(a) != len(b):
         raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} -> "
@@ -80,9 +80,9 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
     for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
         same = names.same(ta, tb)
         if same is None:
-            raise UnsupportedError(f"the program's structure changes with '{name}' ({bound} "
-                                   f"-> {size}): '{ta}' stands for two instructions, in: "
-                                   f"{line_at(base, pos)[:300]}")
+            raise at_token(UnsupportedError(
+                f"the program's structure changes with '{name}' ({bound} -> {size}): '{ta}' "
+                f"stands for two instructions, in: {line_at(base, pos)[:300]}"), i)
         if same or _eigh_sweeps(a, i, tb, line_at(base, pos)):
             continue
         if _is_number(ta) and _is_number(tb) and _in_shape(a, i) and int(ta) > int(tb):
@@ -122,8 +122,16 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
             continue
         if window == "whole":
             continue
-        raise baked(name, ta, tb, bound, size, line_at(base, pos))
+        raise at_token(baked(name, ta, tb, bound, size, line_at(base, pos)), i)
     return dims, constants, cuts
+
+
+def at_token(exc: UnsupportedError, i: int) -> UnsupportedError:
+    """`exc` with `token` = i, the index of the token it is about (tokens(base)), so that a
+    caller whose texts are the user's own (dynhlo bound's dumps) can name its line and
+    column."""
+    exc.token = i
+    return exc
 
 
 _WINDOW_FIELDS = re.compile(r"\bwindow=\{(?P<fields>[^}]*)\}")
