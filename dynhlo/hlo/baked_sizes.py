@@ -9,7 +9,7 @@ at 3 rows each answer is silently wrong):
 - its logarithm added to or subtracted from such data (`logsumexp(x) - log(n)`, log(64)
   computed by Python), and B itself added to integer data (a negative index wrapped by the
   size), unless a static dimension there is B too (the index may be of that one);
-- a stride-1 slice of a `<=B` dimension that stops short of B by at most an eighth of it
+- a stride-1 slice from 0 of a `<=B` dimension that stops short of B by at most an eighth of it
   (`x[:-1]` lowered as `[0:63]`): XLA's slice keeps the operand's size there.
 Only the bounds of dimensions marked on the entry parameters count (hand-marking marks
 those; a module whose sizes are set in the program, tf2xla's tf.where, computes them).
@@ -163,15 +163,16 @@ def baked_sizes(module: HloModule) -> list[tuple[Instruction, Instruction, str]]
 
 
 def _short_slice(inst: Instruction, marked: set[int]) -> str | None:
-    """How a slice stops short of the bound B (one of `marked`) of a dynamic dimension of
-    its operand by at most B / 8, stride 1 (`x[:-1]` lowered at 64 rows: `[0:63]`), or
-    None."""
+    """How a slice from 0 stops short of the bound B (one of `marked`) of a dynamic
+    dimension of its operand by at most B / 8, stride 1 (`x[:-1]` lowered at 64 rows:
+    `[0:63]`), or None. A slice from elsewhere picks rows by position (`x[2:3]`), which a
+    size baked in at lowering does not explain."""
     shape = inst.operands[0].shape
     if shape.is_tuple:
         return None
     for d, ((start, limit, stride), bound, dynamic) in enumerate(zip(
             attrs.slices(inst), shape.dims, shape.dynamic)):
-        if dynamic and bound in marked and stride == 1 and start < limit and \
+        if dynamic and bound in marked and stride == 1 and start == 0 < limit and \
                 0 < bound - limit <= max(1, bound // 8):
             return f"its limit {limit} along dimension {d} of {shape}"
     return None
