@@ -527,7 +527,9 @@ _EPILOG = """examples:
 Programs keep their sizes symbolic through dynhlo.from_jax, from_torch and from_tf (or a
 jax.export module, .mlir, with --bound n=N). HLO dumps (XLA's --xla_dump_to, jax.jit(f)
 .lower(...).as_text(dialect="hlo")) fix every size: dump at two sizes and run `dynhlo
-bound`, which marks the dimensions that move <=N and refuses a size baked in by line.
+bound`, which marks the dimensions that move <=N and refuses a size baked in by line. A
+dump marked <=N by hand keeps the sizes it was lowered at (a mean divides by the bound at
+every size); where dynhlo sees such a size, a warning says so.
 `dynhlo COMMAND --help` describes each command."""
 
 
