@@ -45,6 +45,9 @@ class Harness:
     constraints: list = field(default_factory=list)
     flags: dict = field(default_factory=dict)
     tol: float | None = None
+    # result index -> "cols" or "rows": singular/eigen vectors, each defined up to its sign
+    # (phase), compared after taking the sign that makes its largest entry positive
+    vectors: dict = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -56,9 +59,9 @@ class S:
 HARNESSES: list[Harness] = []
 
 
-def h(name, fn, args, poly, constraints=(), flags=None, tol=None):
+def h(name, fn, args, poly, constraints=(), flags=None, tol=None, vectors=None):
     HARNESSES.append(Harness(name, fn, list(args), list(poly), list(constraints),
-                             dict(flags or {}), tol))
+                             dict(flags or {}), tol, dict(vectors or {})))
 
 
 # --- elementwise, broadcasting, arange, indexing --------------------------------------------
@@ -394,7 +397,7 @@ for _dtype in (np.float32, np.complex64):
                               ((2, 3, 4, 4), "b1, b2, n, n")]:
             h(f"eigh_{_dn}{list(_shape)}_poly={_poly}_lower={_lower}",
               partial(lambda lower, x: lax.linalg.eigh(x, lower=lower), _lower),
-              [R(_shape, _dtype)], [_poly])
+              [R(_shape, _dtype)], [_poly], vectors={0: "cols"})
     for _uv in (True, False):
         for _full in ((True, False) if _uv else (True,)):
             for _shape, _poly, _cons in [
@@ -405,7 +408,8 @@ for _dtype in (np.float32, np.complex64):
                 h(f"svd_{_dn}{list(_shape)}_poly={_poly}_full={_full}_uv={_uv}",
                   partial(lambda full, uv, x: lax.linalg.svd(x, full_matrices=full,
                                                              compute_uv=uv), _full, _uv),
-                  [R(_shape, _dtype)], [_poly], _cons)
+                  [R(_shape, _dtype)], [_poly], _cons,
+                  vectors={0: "cols", 2: "rows"} if _uv else None)
     for _vectors in (True, False):
         for _shape, _poly in [((3, 3), "w, w"), ((3, 4, 4), "b, w, w")]:
             h(f"schur_{_dn}{list(_shape)}_poly={_poly}_vectors={_vectors}",
