@@ -26,10 +26,7 @@ from reallibs_programs import PROGRAMS  # noqa: E402
 
 # Refused today, with the refusal's message: each such test is an expected failure that
 # turns into a failure (strict) once the fix lands, so that the entry here goes.
-XFAIL = {
-    # the gather after the strided convs (JAX's x[:, :, :n] of a conv output)
-    "hf_wav2vec2_features": r"gather\.\d+'?: slice size -1 out of range",
-}
+XFAIL: dict[str, str] = {}
 
 STORED = [(name, size) for name, entry in MANIFEST.items() for size in entry["sizes"]]
 
