@@ -36,8 +36,8 @@ class R:
 @dataclass
 class Harness:
     """One harness: `fn(*args)` with `poly[i]` the polymorphic spec of args[i] (None: static).
-    `args` entries are R (random), NumPy arrays (resized to each size) or S (static values,
-    bound into fn)."""
+    `args` entries are R (random) or NumPy arrays (resized to each size); JAX's static
+    arguments are bound into fn."""
     name: str
     fn: Callable
     args: list
@@ -48,12 +48,6 @@ class Harness:
     # result index -> "cols" or "rows": singular/eigen vectors, each defined up to its sign
     # (phase), compared after taking the sign that makes its largest entry positive
     vectors: dict = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class S:
-    """A static argument: bound into the function, as JAX's StaticArg."""
-    value: Any
 
 
 HARNESSES: list[Harness] = []

@@ -15,7 +15,6 @@ tests/test_jax_shape_poly_harness.py [name regex]` prints the counts and every n
 
 from __future__ import annotations
 
-import math
 import re
 import sys
 from pathlib import Path
@@ -72,7 +71,7 @@ REFUSED: dict[str, str] = {
 }
 
 
-def _values(spec, dtype, shape, rng, example):
+def _values(spec, shape, rng, example):
     if isinstance(spec, table.R):
         dtype = np.dtype(spec.dtype)
         if dtype == np.bool_:
@@ -130,7 +129,7 @@ def _arguments(harness, structs, env, rng):
     out = []
     for spec, s, ex in zip(harness.args, structs, examples, strict=True):
         shape = tuple(d if isinstance(d, int) else d._evaluate(env) for d in s.shape)
-        out.append(_values(spec, None, shape, rng, ex))
+        out.append(_values(spec, shape, rng, ex))
     return out
 
 
