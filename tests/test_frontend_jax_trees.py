@@ -189,10 +189,13 @@ def test_a_constraint_that_jax_export_needs():
     for b in (2, 5, 9):
         x = rng.standard_normal((b, 3)).astype(np.float32)
         _close(exe(x), jax.jit(first_two)(x))
-    with pytest.raises(dynhlo.ArgumentError) as info:
+    with pytest.raises(dynhlo.DynamicSizeError) as info:   # an ArgumentError too
         exe(np.ones((1, 3), np.float32))
+    assert isinstance(info.value, dynhlo.ArgumentError)
+    assert (info.value.name, info.value.dimension, info.value.size) == ("x", 0, 1)
     assert str(info.value).startswith("x dimension 0 has size 1 < 2, the least size 'b' "
-                                      "takes (constraints ['b >= 2', 'b <= 9'])")
+                                      "takes under constraint b >= 2 (constraints "
+                                      "['b >= 2', 'b <= 9'])")
 
 
 def test_a_bound_derived_from_a_constraint_between_sizes():

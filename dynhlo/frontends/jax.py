@@ -84,6 +84,10 @@ class JaxExecutable:
         self._by_bucket: dict = {}
         # (leaf, dimension) -> its bound, or None for a size without one (bucketed)
         self._places = _place_bounds(tree.specs, sizes)
+        self._lows = _place_lows(tree.specs, sizes)
+        # jax.export drops the arguments fn never reads: the module's parameter i is leaf
+        # kept[i] (the others are checked against their specs, then left out)
+        self._kept = sorted(exported.module_kept_var_idx)
         self.executable = self.module = None
         self._bucketed = None in self._places.values()
         if not self._bucketed:
@@ -91,11 +95,14 @@ class JaxExecutable:
             self.executable = self._compile(self.module)
 
     def _import(self, places: dict):
+        position = {leaf: i for i, leaf in enumerate(self._kept)}
         by_position: dict = {}
         for (p, d), bound in places.items():
-            by_position.setdefault(p, {})[d] = bound
+            if p in position:
+                by_position.setdefault(position[p], {})[d] = bound
+        lows = {(position[p], d): lo for (p, d), lo in self._lows.items() if p in position}
         # jax.export made this bytecode in this process: no child process to read it
-        return import_module(*load_module(self._text, isolate=False), by_position)
+        return import_module(*load_module(self._text, isolate=False), by_position, lows)
 
     def _compile(self, module):
         module.sizes_checked = True   # jax.export's symbolic sizes: no BakedSizeWarning
@@ -119,7 +126,7 @@ class JaxExecutable:
         sizes = check_sizes(self.tree.specs, arrays, self.sizes)
         exe, module = self._for_sizes(sizes)
         try:
-            out = exe(*arrays)   # checks the arguments, then JAX's shape assertions
+            out = exe(*[arrays[k] for k in self._kept])   # then JAX's shape assertions
         except ArgumentError as exc:
             raise self._named(exc) from None
         leaves = list(out) if isinstance(out, tuple) else [out]
@@ -130,10 +137,10 @@ class JaxExecutable:
 
     def _named(self, exc: ArgumentError) -> ArgumentError:
         """The executable's error about entry parameter p, naming fn's argument path."""
-        p = exc.parameter
-        if p is None or not 0 <= p < len(self.tree.specs):
+        if exc.parameter is None or not 0 <= exc.parameter < len(self._kept):
             return exc
-        path = self.tree.specs[p].path
+        p = exc.parameter
+        path = self.tree.specs[self._kept[p]].path
         message = str(exc).replace(f"parameter {p} '{exc.name}'", path, 1)
         return ArgumentError(message, p, path, exc.dimension, exc.size, exc.bound)
 
@@ -141,8 +148,8 @@ class JaxExecutable:
         """Write the compiled executable as an AOT artifact (dynhlo.load reads it). The
         loaded executable checks the bounds and JAX's shape assertions (sizes >= 1), as
         this one does. It is a plain HLO executable: NumPy in and out, one array per array
-        leaf of fn's arguments in jax.tree_util's order (dict keys sorted, static values left
-        out), and the results are the HLO root's, a flat tuple of fn's output leaves in the
+        leaf of fn's arguments in jax.tree_util's order (dict keys sorted, static values and
+        the leaves fn never reads left out, as jax.export leaves them out), and the results are the HLO root's, a flat tuple of fn's output leaves in the
         same order, not fn's structure (which lives in this process's JAX objects).
 
         Raises UnsupportedError while a size has no bound: its buckets compile at call
@@ -171,6 +178,19 @@ def _place_bounds(specs, sizes: Sizes) -> dict:
                 name = str(dim)
                 out[(p, d)] = sizes.ranges[name][1] if name in sizes.ranges \
                     else size_range(dim, None)[1]
+    return out
+
+
+def _place_lows(specs, sizes: Sizes) -> dict:
+    """(leaf, dimension) -> the least value of its size under the constraints (JAX's sizes
+    start at 1), for every symbolic dimension: the import's size expressions start there."""
+    out = {}
+    for p, spec in enumerate(specs):
+        for d, dim in enumerate(spec.dims):
+            if not isinstance(dim, int):
+                name = str(dim)
+                out[(p, d)] = sizes.ranges[name][0] if name in sizes.ranges \
+                    else size_range(dim, None)[0]
     return out
 
 

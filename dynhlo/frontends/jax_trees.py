@@ -12,10 +12,11 @@ by path (`params['dense']['kernel']`), dimension, size name and bound.
 from __future__ import annotations
 
 import inspect
+import re
 
 import numpy as np
 
-from ..errors import ArgumentError, UnsupportedError
+from ..errors import ArgumentError, SizeRequirementError, UnsupportedError
 from .jax_specs import ArraySpec, Sizes, is_static, read_spec
 
 
@@ -152,9 +153,20 @@ def _check_name(spec, k, d, name, size, seen, sizes) -> None:
         raise ArgumentError(f"{where} has size {size} > bound {hi} of size '{name}' in "
                             f"{spec.text}; pass at most {hi}", k, spec.path, d, size, hi)
     if size < lo:
-        why = f" (constraints {sizes.constraints})" if lo > 1 else " (JAX's sizes start at 1)"
-        raise ArgumentError(f"{where} has size {size} < {lo}, the least size '{name}' takes"
-                            f"{why}", k, spec.path, d, size, hi)
+        # the module's contract for its sizes (a DynamicSizeError), broken by an argument
+        why = _lower_limits(name, sizes) if lo > 1 else " (JAX's sizes start at 1)"
+        raise SizeRequirementError(f"{where} has size {size} < {lo}, the least size '{name}' "
+                                   f"takes{why}", k, spec.path, d, size, hi)
+
+
+def _lower_limits(name: str, sizes) -> str:
+    """The constraints that name the size, other than its bound (`b >= 2`, `2*b >= k`), for
+    a message about its least value; all of them when none names it alone."""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    own = [c for c in sizes.constraints if word.search(c)
+           and not re.fullmatch(rf"\s*{re.escape(name)}\s*<=\s*\d+\s*", c)]
+    return f" under constraint {' and '.join(own or sizes.constraints)}" \
+        f" (constraints {sizes.constraints})"
 
 
 def _shape_of(spec: ArraySpec, array) -> tuple:

@@ -112,13 +112,15 @@ def upper_bound(expr: tuple) -> int | None:
     value computed): the bound of a size is then a property of the function, not of how it
     was written, so two spellings of one size (JAX's shape expression for a SAME window's
     output and the window formula over its padding) get one bound, as the HLO verifier wants
-    of two operands of one shape. Otherwise the interval's upper end."""
+    of two operands of one shape; and a size whose interval is open (`ceil(10 / b)`, a
+    select over JAX's floor division) still gets its bound. Otherwise the interval's upper
+    end."""
     hi = interval(expr)[1]
-    if hi == INF:
-        return None
     values = over_range([expr]) if expr[0] not in ("c", "dim") else None
     if values is not None and len(values[0]):
         hi = min(hi, int(values[0].max()))
+    if hi == INF:
+        return None
     return max(0, int(hi))
 
 

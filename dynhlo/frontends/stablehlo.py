@@ -48,8 +48,11 @@ def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:
     return import_module(*load_module(data), bounds)
 
 
-def import_module(ctx, module, bounds: dict | None = None) -> HloModule:
-    """parse_stablehlo of a module already loaded in `ctx` (mlir_load.load_module)."""
+def import_module(ctx, module, bounds: dict | None = None,
+                  lows: dict | None = None) -> HloModule:
+    """parse_stablehlo of a module already loaded in `ctx` (mlir_load.load_module). `lows`:
+    (param, dim) -> the least size that dim takes (from_jax's constraints; 0 where absent),
+    which the size expressions' ranges start at (a division by a size >= 1 is bounded)."""
     with ctx:
         named = functions(module)
         entry = _entry(named)
@@ -60,7 +63,7 @@ def import_module(ctx, module, bounds: dict | None = None) -> HloModule:
             legalize_chlo(ctx, module)  # only then: erf and top_k map to HLO ops directly
         given = resolve_bounds({} if bounds is None else bounds, names,
                                entry_ranks(_entry(functions(module))))
-        converter = _convert(module, {**derived_bounds(module, given), **given})
+        converter = _convert(module, {**derived_bounds(module, given), **given}, lows or {})
     text = converter.module.text(_module_name(module))
     hlo = parse_hlo(text)
     fill_large_constants(hlo, converter.module.large_constants)
@@ -72,8 +75,8 @@ def import_module(ctx, module, bounds: dict | None = None) -> HloModule:
     return hlo
 
 
-def _convert(module, param_bounds: dict) -> Converter:
-    converter = Converter(param_bounds)
+def _convert(module, param_bounds: dict, param_lows: dict | None = None) -> Converter:
+    converter = Converter(param_bounds, param_lows or {})
     converter.functions = functions(module)
     converter.convert_entry(_entry(converter.functions))
     return converter

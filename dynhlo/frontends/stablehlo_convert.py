@@ -94,9 +94,10 @@ class OpContext:
 class Converter:
     """Walks one MLIR module and writes its HLO text."""
 
-    def __init__(self, param_bounds: dict):
+    def __init__(self, param_bounds: dict, param_lows: dict | None = None):
         self.module = ModuleBuilder()
         self.param_bounds = param_bounds  # (param, dim) -> bound for `?` entry dims
+        self.param_lows = param_lows or {}  # (param, dim) -> least size, where known
         self.assertions: list[ShapeAssertion] = []
         self.entry_params: list[Val] = []
         self.functions: dict = {}  # symbol name -> func.func, for calls and composites

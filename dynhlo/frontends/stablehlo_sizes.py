@@ -83,7 +83,8 @@ def dimension_expr(cx: OpContext, x: Val, d: int) -> tuple:
     hi = sx.INF if bound == UNBOUNDED else bound
     params = cx.converter.entry_params
     if x in params:
-        return ("dim", params.index(x), d, 0, hi)
+        p = params.index(x)
+        return ("dim", p, d, cx.converter.param_lows.get((p, d), 0), hi)
     return ("size", x.name, d, 0, hi)
 
 

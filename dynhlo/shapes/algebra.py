@@ -246,6 +246,15 @@ def exact_div(a: Size, k: int, fail: Callable[[int, int], Exception]) -> Size:
     return atom("exact", (a, k), _ceil(a.lo, k), _floor(a.hi, k), note=fail)
 
 
+def at_most(a: Size, bound: int, fail: Callable[[int, int], Exception]) -> Size:
+    """a where a <= bound: `a` itself when its range proves it, else a node whose evaluation
+    raises `fail(a, bound)` for a larger value (a size a program declares a bound for that
+    inference cannot prove: XLA's kRuntime check)."""
+    if a.hi <= bound:
+        return a
+    return atom("atmost", (a, bound), a.lo, bound, note=fail)
+
+
 def _divide_gcd(a: Size, k: int) -> tuple[Size, int]:
     g = math.gcd(k, a.args[0], *(c for _, c in a.args[1]))
     return (_exact_scale(a, g), k // g) if g > 1 else (a, k)
@@ -400,6 +409,8 @@ def _write(size: Size, out: list, left: list, name, depth: int) -> None:
     elif op in ("floordiv", "mod", "exact"):
         _write_operand(args[0], out, left, name, depth)
         _put(out, left, {"floordiv": "//", "mod": "%", "exact": "/"}[op] + str(args[1]))
+    elif op == "atmost":   # the size itself: its bound is a check, not a value
+        _write(args[0], out, left, name, depth + 1)
     else:
         _put(out, left, op + "(")
         for k, a in enumerate(args):

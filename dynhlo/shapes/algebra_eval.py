@@ -31,6 +31,10 @@ def combine(node: Size, values: dict) -> int:
             total += term
         return total
     v = [values[a] if isinstance(a, Size) else a for a in args]
+    if op == "atmost":
+        if v[0] > v[1]:
+            raise node.note(v[0], v[1])
+        return v[0]
     if op in ("floordiv", "mod", "exact"):
         if op == "exact" and v[0] % v[1]:
             raise node.note(v[0], v[1])
@@ -157,6 +161,7 @@ _ARRAYS = {
     "lin": _lin_array,
     "floordiv": lambda node, v, values, np: v[0] // v[1],
     "mod": lambda node, v, values, np: v[0] % v[1],
+    "atmost": lambda node, v, values, np: np.minimum(v[0], v[1]),
     "max": lambda node, v, values, np: np.maximum.reduce(np.broadcast_arrays(*v)),
     "min": lambda node, v, values, np: np.minimum.reduce(np.broadcast_arrays(*v)),
     "tdiv": lambda node, v, values, np: _tdiv_array(v[0], v[1], np),

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 
-from ..errors import HloVerifyError, UnsupportedError
+from ..errors import DynamicSizeError, HloVerifyError, UnsupportedError
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED, AnyShape
@@ -22,6 +22,7 @@ from ..hlo.shape import UNBOUNDED, AnyShape
 from . import rules_control, rules_data, rules_gpu_solver, rules_misc, rules_window  # noqa: F401
 from . import rules_lapack_eig, rules_lapack_qr, rules_lapack_schur, rules_xla_linalg  # noqa: F401
 from . import rules_dynamic_window  # noqa: F401
+from .algebra import at_most
 from .rules import RULES, RuleContext, default_rule
 from .sizes import Sym, bound_of, dim_text, param_dim
 from .trees import ComputationInfo, DimsTree, declared_tree, tree_text
@@ -72,13 +73,28 @@ def check_against_declared(inst: Instruction, tree: DimsTree, shape: AnyShape) -
     if isinstance(tree, list) or len(tree) != shape.rank:
         raise HloVerifyError(f"declared {shape} but the operands give {tree_text(tree)}",
                              inst.name)
+    out = list(tree)
     for d, (dim, declared) in enumerate(zip(tree, shape.dims)):
         bound = bound_of(dim)
-        if declared != UNBOUNDED and bound != UNBOUNDED and bound != declared:
+        if declared == UNBOUNDED or bound in (declared, UNBOUNDED):
+            continue
+        if isinstance(dim, Sym) and dim.root().expr is not None and bound > declared:
+            # a bound the program knows and inference cannot prove (JAX's sizes are >= 1,
+            # its constraints): the size holds to it, checked at run time (XLA's kRuntime)
+            out[d] = Sym(declared, at_most(dim.root().expr, declared,
+                                           _over_bound(inst.name, d, shape)))
+        else:
             raise HloVerifyError(f"declared {shape} but dimension {d} is "
                                  f"{dim_text(dim)} (bound {bound}) from the operands",
                                  inst.name)
-    return tree
+    return tuple(out)
+
+
+def _over_bound(name: str, d: int, shape):
+    def fail(size: int, bound: int) -> DynamicSizeError:
+        return DynamicSizeError(f"instruction '{name}': dimension {d} has run-time size "
+                                f"{size} > bound {bound} of its declared shape {shape}")
+    return fail
 
 
 def infer_module(module: HloModule) -> ComputationInfo:

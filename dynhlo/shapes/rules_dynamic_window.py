@@ -77,10 +77,15 @@ def _windowed(dim, size: Size, stride: Size, lo: Size, hi: Size, base: int, wdil
     def build(n):
         return windowed_size(n, size, stride, lo, hi, base, wdil)
     bound = _bound(bound_of(dim), size, stride, lo, hi, base, wdil, declared)
-    if declared == UNBOUNDED and isinstance(dim, Sym):
-        exact = largest(build(size_of(dim)))
+    built = build(size_of(dim))
+    if built.is_const:
+        return built.value
+    if declared == UNBOUNDED:
+        exact = largest(built)
         bound = exact if exact is not None and (bound == UNBOUNDED or exact < bound) else bound
-    return derive(build, (dim,), bound)
+    # a static dimension under a window of run-time size (`reduce_window(x, (2, b))`) is
+    # dynamic: derive's static case would take the expression for a constant
+    return derive(build, (dim,), bound) if isinstance(dim, Sym) else Sym(bound, built)
 
 
 def _dynamic_conv(ctx, inst, operands):

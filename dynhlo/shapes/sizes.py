@@ -191,7 +191,10 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     the static operand's values past the actual size are never read). One size of two
     bounds (a `?` whose bound inference derived) is one dimension. Two sizes that are not
     one expression are made one: the values computed at the other are checked against it
-    at run time (XLA's kRuntime shape check: the backends' check_sizes), naming `where`.
+    at run time (XLA's kRuntime shape check: the backends' check_sizes), naming `where`; so
+    are two sizes of different bounds (JAX's `(n - k) // s + 1` bounded over n's range and
+    XLA's window formula bounded by intervals), the one size then at the larger bound, which
+    every buffer of it is planned at.
     """
     if isinstance(a, int) and isinstance(b, int):
         return a if a == b else None
@@ -204,8 +207,9 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
         return ra
     if ra.expr is not None and ra.expr is rb.expr:   # one size: the wider bound holds it
         return ra if ra.bound == -1 or (rb.bound != -1 and ra.bound >= rb.bound) else rb
-    if ra.bound != rb.bound and -1 not in (ra.bound, rb.bound):
-        return None   # XLA's verifier: operands of two bounds are not one shape
+    two_bounds = ra.bound != rb.bound and -1 not in (ra.bound, rb.bound)
+    if two_bounds and (ra.expr is None or rb.expr is None or ra.shared or rb.shared):
+        return None   # a size-less dim runs at its bound: two bounds are not one shape
     if _pull_size(ra, rb, where):
         return rb
     if ra.shared or rb.shared:  # runs at its bound: takes no size, gives none
@@ -232,6 +236,8 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     if where is not None and rb.expr is not None and ra.met is None:
         ra.met = where  # two sizes of their own are made one here: errors name the place
     rb.parent = ra
+    if two_bounds:
+        ra.bound = max(ra.bound, rb.bound)
     return ra
 
 
