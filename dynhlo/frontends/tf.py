@@ -52,6 +52,7 @@ from ..hlo.opcodes import Opcode
 from ..hlo.parser import parse_hlo
 from ..hlo.types import to_numpy_dtype
 from ..runtime.executable import compile as compile_module
+from ..runtime.module_text import keep_in_text
 from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
@@ -148,6 +149,7 @@ def tf_module(fn, shapes: tuple, bounds, weights: str = "constants") -> tuple:
     try:
         module = dynamic_module(marked, lower, program.shapes, program.bounds, program.names,
                                 lambda sizes: runs_tf(program, parsed, sizes))
+        keep_in_text(module)   # its text, printed for the CLI, keeps the least sizes
         return module, program, captures["weights"]
     except UnsupportedError as dynamic:
         if weights == "parameters":
@@ -160,6 +162,7 @@ def tf_module(fn, shapes: tuple, bounds, weights: str = "constants") -> tuple:
         except UnsupportedError as compared:
             raise UnsupportedError(f"{dynamic}; compared at static sizes instead: "
                                    f"{compared}") from None
+        keep_in_text(module)
         return module, program, ([], [])
 
 
