@@ -56,7 +56,7 @@ from ..runtime.module_text import keep_in_text
 from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
-from .literal_proto import elided_constants, fill_elided_constants
+from .literal_proto import elided_constants, reference_elided_constants
 from .lowering_diff import (cut_slices, entry_parameters, first_changed, full_windows,
                             line_at,
                             mark_bounded, moving_tokens, tokens)
@@ -112,12 +112,8 @@ def runs_tf(fn, parsed: list, sizes: dict) -> str | None:
     try:
         tf.function(lambda *a: fn(*a))(*args)
     except Exception as exc:  # noqa: BLE001 - TF's refusals at run time
-        node = _GRAPH_NODE.search(str(exc))   # the op, named on a later line of the error
-        return reason_of(exc) + (f" {node.group(0)}" if node else "")
+        return reason_of(exc)   # with the op, named on a later line of the error
     return None
-
-
-_GRAPH_NODE = re.compile(r"\{\{node [^}]+\}\}")
 
 
 def _hlo_pb2():
@@ -191,7 +187,7 @@ def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
         raw, constants, (_, weights) = lower_marked_at(False)
     except LoweringRefused:   # Python that needs a static size (`x.shape[0] + 1`)
         raw, constants, (_, weights) = lower_marked_at(True)
-    module = parse_hlo(fill_elided_constants(_without_metadata(raw), constants))
+    module = parse_hlo(*reference_elided_constants(_without_metadata(raw), constants))
     module.sizes_checked = True   # its sizes are tf2xla's own: no BakedSizeWarning
     places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
                       for d, dim in enumerate(shape) if dim == n) for n in names}
@@ -248,9 +244,9 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     marked = size_rows(marked, base, rows)
     # after the steps that count lines of `base`: this one adds lines
     marked = read_sizes(marked, _by_name(base, sizes), places, bounds)
-    marked = fill_elided_constants(marked, constants)
-    marked = draw_three_fry_at_size(marked, bits_size(base, dims, places))
-    module = parse_hlo(marked)
+    marked, arrays = reference_elided_constants(marked, constants)   # weights as arrays
+    marked = draw_three_fry_at_size(marked, bits_size(base, dims, places), arrays)
+    module = parse_hlo(marked, arrays)
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program has {len(module.entry.parameters)} "
                                f"parameters for the function's {len(parsed)} arguments: "
@@ -261,7 +257,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
         fit = _length_fitter(lower, base, constants, bounds, least)
         module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, fit,
-                                                lengths))
+                                                lengths), arrays)
     _check_sized(module, _instructions_at(base, dims), names)
     required = mirror_pad_requirements(raw, base, dims, cuts, bounds, places, arguments) + \
         range_requirements(lengths, places, arguments)
