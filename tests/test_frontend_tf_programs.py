@@ -214,3 +214,17 @@ def test_from_tf_output_has_no_baked_size_warning():
                              "f32[n,8]", bounds={"n": 8})
     x = np.ones((3, 8), np.float32)
     _close(exe(x), x - 8.0)
+
+
+def test_from_tf_refuses_a_gather_past_the_size_as_tensorflow_does():
+    # TensorFlow's kernel refuses a column index past the size; XLA's gather clamps it, so
+    # from_tf's least size is where TensorFlow's own program runs, checked per call
+    fn = lambda x: tf.gather(x, [0, 2, 1], axis=1)  # noqa: E731
+    exe = dynhlo.from_tf(fn, "f32[n,m]", bounds={"n": 8, "m": 6})
+    short = np.ones((3, 2), np.float32)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        fn(tf.constant(short))
+    with pytest.raises(dynhlo.DynamicSizeError, match="GatherV2.*needs at least 3"):
+        exe(short)
+    x = np.random.default_rng(0).standard_normal((4, 3)).astype(np.float32)
+    _close(exe(x), fn(x))

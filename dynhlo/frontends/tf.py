@@ -192,6 +192,8 @@ def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
     places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
                       for d, dim in enumerate(shape) if dim == n) for n in names}
     least = {n: least_size(lower, bounds, n, _checked(bounds[n])[::-1][1:]) for n in names}
+    if runs is not None:   # TensorFlow's own program may refuse a size its lowering takes
+        least = {n: _least_run(runs, bounds, n, least[n]) for n in names}
     zero = {n: least[n] == (1, None) and runs is not None and runs({**bounds, n: 0})
             for n in names}   # where it runs from 1: TensorFlow's reason at no rows, if any
     least.update({n: (1, reason) for n, reason in zero.items() if reason})
@@ -201,6 +203,22 @@ def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
     check_small_sizes(module, lower, parsed, bounds, checked, lower(bounds)[0],
                       _without_metadata, strict=True, weights=weights)
     return module
+
+
+def _least_run(runs, bounds: dict, name: str, least: tuple) -> tuple[int, str | None]:
+    """`least` (least_size's: the least size TensorFlow lowers at, its reason) raised to the
+    least size TensorFlow's own program runs at (`runs(sizes)`: its reason, or None), where
+    that refuses the least size it lowers at: tf.gather of a column past the size, which
+    TensorFlow's kernel refuses and XLA's gather clamps."""
+    if runs({**bounds, name: least[0]}) is None:
+        return least
+
+    def ran(sizes: dict):
+        reason = runs(sizes)
+        if reason is not None:
+            raise LoweringRefused(reason, reason)
+    larger = {s for s in _checked(bounds[name]) if least[0] < s < bounds[name]}
+    return least_size(ran, bounds, name, sorted(larger | {least[0]}, reverse=True))
 
 
 def _checked(bound: int) -> list[int]:
