@@ -209,8 +209,9 @@ def _least_run(runs, bounds: dict, name: str, least: tuple) -> tuple[int, str | 
     """`least` (least_size's: the least size TensorFlow lowers at, its reason) raised to the
     least size TensorFlow's own program runs at (`runs(sizes)`: its reason, or None), where
     that refuses the least size it lowers at: tf.gather of a column past the size, which
-    TensorFlow's kernel refuses and XLA's gather clamps."""
-    if runs({**bounds, name: least[0]}) is None:
+    TensorFlow's kernel refuses and XLA's gather clamps. Where it refuses the bound too,
+    it refuses the zeros it runs on (a singular matrix), not the size: `least` stays."""
+    if runs({**bounds, name: least[0]}) is None or runs(bounds) is not None:
         return least
 
     def ran(sizes: dict):
