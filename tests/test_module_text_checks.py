@@ -74,3 +74,13 @@ def test_malformed_size_checks_in_text_are_a_verify_error(stored):
     text = TEXT.replace("HloModule m", f"HloModule m, frontend_attributes={{{KEY}={stored}}}")
     with pytest.raises(dynhlo.HloVerifyError, match=f"{KEY}: malformed size checks"):
         dynhlo.compile(text)
+
+
+def test_an_artifact_keeps_the_checks_in_its_header_only(tmp_path):
+    exe = dynhlo.compile(_checked())
+    blob = exe.serialize()
+    assert KEY.encode() not in blob   # the header's lists hold them, not the module text too
+    loaded = dynhlo.deserialize(blob)
+    with pytest.raises(dynhlo.DynamicSizeError, match="TopKV2.*needs at least 3"):
+        loaded(np.ones(2, np.float32))
+    assert KEY in loaded.module.to_text()   # printed from the loaded module, kept again

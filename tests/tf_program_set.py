@@ -50,7 +50,7 @@ def _attention():
         padding = mask[:, None, :] & mask[:, :, None]
         return attention(x, x, attention_mask=padding), attention(x, x, use_causal_mask=True)
     fn(tf.ones((1, 3), tf.int32))   # builds the layers
-    return fn, ("s32[2,t]",), {"t": BOUND}, lambda ids: fn(tf.constant(ids))
+    return fn, ("s32[2,t]",), {"t": BOUND}, lambda ids: fn(tf.convert_to_tensor(ids))
 
 
 def _ids(n):
@@ -60,7 +60,7 @@ def _ids(n):
 
 
 def _plain(fn, *shapes):
-    return lambda: (fn, shapes, {"n": BOUND}, lambda *a: fn(*[tf.constant(x) for x in a]))
+    return lambda: (fn, shapes, {"n": BOUND}, lambda *a: fn(*[tf.convert_to_tensor(x) for x in a]))
 
 
 def _saved_model():
@@ -70,12 +70,12 @@ def _saved_model():
     tf.saved_model.save(module, path, signatures=module.__call__)
     loaded = tf.saved_model.load(path)
     sig = loaded.signatures["serving_default"]
-    return sig, (), BOUND, lambda x: loaded.signatures["serving_default"](x=tf.constant(x))
+    return sig, (), BOUND, lambda x: loaded.signatures["serving_default"](x=tf.convert_to_tensor(x))
 
 
 def _module():
     module = _Scale()   # the eager function holds it: its method's tf.function does not
-    return module.__call__, (), BOUND, lambda x: module(tf.constant(x))
+    return module.__call__, (), BOUND, lambda x: module(tf.convert_to_tensor(x))
 
 
 def _nms(boxes, scores):

@@ -45,6 +45,16 @@ def keep_in_text(module: HloModule) -> None:
     module.attrs[_ATTRIBUTE] = "{" + entry + ("," + old[1:] if old != "{}" else "}")
 
 
+def without_checks(text: str) -> str:
+    """Printed module `text` with the size checks keep_in_text wrote taken out of its header
+    (an artifact stores them in its own header: they are not kept twice)."""
+    head, newline, rest = text.partition("\n")
+    if KEY not in head:
+        return text
+    head = _VALUE.sub("", head).replace("{,", "{").replace(",}", "}").replace(",,", ",")
+    return head.replace(f", {_ATTRIBUTE}={{}}", "") + newline + rest
+
+
 def read_from_text(module: HloModule) -> None:
     """Set `module.shape_assertions` from its header's frontend attributes where it has none
     and its text wrote them (keep_in_text).
@@ -73,4 +83,4 @@ def read_from_text(module: HloModule) -> None:
                              f"{why[:300]}") from None
 
 
-__all__ = ["KEY", "keep_in_text", "read_from_text"]
+__all__ = ["KEY", "keep_in_text", "read_from_text", "without_checks"]
