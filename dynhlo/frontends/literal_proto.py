@@ -15,7 +15,6 @@ import re
 import numpy as np
 
 from ..errors import UnsupportedError
-from ..hlo.literal import format_literal
 from ..hlo.shape import Shape
 from ..hlo.types import to_numpy_dtype
 
@@ -57,16 +56,19 @@ def elided_constants(text: str, proto: bytes, hlo_pb2) -> list[tuple[str, Shape,
     return out
 
 
-def fill_elided_constants(text: str, constants: list) -> str:
-    """`text` with each `constant({...})` written out from `constants`, as elided_constants
-    gives them (matched by name)."""
-    by_name = {name: (shape, value) for name, shape, value in constants}
+def reference_elided_constants(text: str, constants: list) -> tuple[str, list]:
+    """(`text` with each `constant({...})` a reference `constant(#k)` to the k-th of the
+    arrays returned, those arrays): `parse_hlo(text, arrays)` reads the module with the
+    values of `constants` (as elided_constants gives them, matched by name) without writing
+    them as decimals and reading them back (a model's millions of weights took seconds)."""
+    by_name = {name: value for name, _, value in constants}
+    arrays: list = []
 
-    def write(match: re.Match) -> str:
-        shape, value = by_name[match.group(2)]
-        return f"{match.group(1)}{match.group(2)}{match.group(3)}{format_literal(value, shape)})"
+    def refer(match: re.Match) -> str:
+        arrays.append(np.ascontiguousarray(by_name[match.group(2)]))
+        return f"{match.group(1)}{match.group(2)}{match.group(3)}#{len(arrays) - 1})"
 
-    return _ELIDED.sub(write, text)
+    return _ELIDED.sub(refer, text), arrays
 
 
 def _literal(inst) -> tuple[Shape, np.ndarray]:

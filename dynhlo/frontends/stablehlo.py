@@ -12,6 +12,7 @@ from ..errors import DynHloError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.parser import parse_hlo
 from ..passes.bound_unbounded import bound_unbounded
+from ..runtime.module_text import keep_in_text
 from . import (stablehlo_chlo, stablehlo_dynamic, stablehlo_misc, stablehlo_ops,  # noqa: F401
                stablehlo_regions, stablehlo_slices)
 from . import shape_exprs as sx
@@ -71,6 +72,7 @@ def import_module(ctx, module, bounds: dict | None = None,
             p.shape.is_unbounded for p in hlo.entry.parameters):
         hlo = bound_unbounded(hlo)
     hlo.shape_assertions = converter.assertions
+    keep_in_text(hlo)   # its text, printed, keeps JAX's assertions
     hlo.dimension_names = names
     return hlo
 

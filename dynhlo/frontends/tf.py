@@ -52,10 +52,11 @@ from ..hlo.opcodes import Opcode
 from ..hlo.parser import parse_hlo
 from ..hlo.types import to_numpy_dtype
 from ..runtime.executable import compile as compile_module
+from ..runtime.module_text import keep_in_text
 from ..shapes.dynamic import infer_module
 from ..shapes.sizes import Sym
 from .jax import named_bounds, parse_symbolic_shape
-from .literal_proto import elided_constants, fill_elided_constants
+from .literal_proto import elided_constants, reference_elided_constants
 from .lowering_diff import (cut_slices, entry_parameters, first_changed, full_windows,
                             line_at,
                             mark_bounded, moving_tokens, tokens)
@@ -111,12 +112,8 @@ def runs_tf(fn, parsed: list, sizes: dict) -> str | None:
     try:
         tf.function(lambda *a: fn(*a))(*args)
     except Exception as exc:  # noqa: BLE001 - TF's refusals at run time
-        node = _GRAPH_NODE.search(str(exc))   # the op, named on a later line of the error
-        return reason_of(exc) + (f" {node.group(0)}" if node else "")
+        return reason_of(exc)   # with the op, named on a later line of the error
     return None
-
-
-_GRAPH_NODE = re.compile(r"\{\{node [^}]+\}\}")
 
 
 def _hlo_pb2():
@@ -148,6 +145,7 @@ def tf_module(fn, shapes: tuple, bounds, weights: str = "constants") -> tuple:
     try:
         module = dynamic_module(marked, lower, program.shapes, program.bounds, program.names,
                                 lambda sizes: runs_tf(program, parsed, sizes))
+        keep_in_text(module)   # its text, printed for the CLI, keeps the least sizes
         return module, program, captures["weights"]
     except UnsupportedError as dynamic:
         if weights == "parameters":
@@ -160,6 +158,7 @@ def tf_module(fn, shapes: tuple, bounds, weights: str = "constants") -> tuple:
         except UnsupportedError as compared:
             raise UnsupportedError(f"{dynamic}; compared at static sizes instead: "
                                    f"{compared}") from None
+        keep_in_text(module)
         return module, program, ([], [])
 
 
@@ -188,11 +187,13 @@ def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
         raw, constants, (_, weights) = lower_marked_at(False)
     except LoweringRefused:   # Python that needs a static size (`x.shape[0] + 1`)
         raw, constants, (_, weights) = lower_marked_at(True)
-    module = parse_hlo(fill_elided_constants(_without_metadata(raw), constants))
+    module = parse_hlo(*reference_elided_constants(_without_metadata(raw), constants))
     module.sizes_checked = True   # its sizes are tf2xla's own: no BakedSizeWarning
     places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
                       for d, dim in enumerate(shape) if dim == n) for n in names}
     least = {n: least_size(lower, bounds, n, _checked(bounds[n])[::-1][1:]) for n in names}
+    if runs is not None:   # TensorFlow's own program may refuse a size its lowering takes
+        least = {n: _least_run(runs, bounds, n, least[n]) for n in names}
     zero = {n: least[n] == (1, None) and runs is not None and runs({**bounds, n: 0})
             for n in names}   # where it runs from 1: TensorFlow's reason at no rows, if any
     least.update({n: (1, reason) for n, reason in zero.items() if reason})
@@ -202,6 +203,23 @@ def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
     check_small_sizes(module, lower, parsed, bounds, checked, lower(bounds)[0],
                       _without_metadata, strict=True, weights=weights)
     return module
+
+
+def _least_run(runs, bounds: dict, name: str, least: tuple) -> tuple[int, str | None]:
+    """`least` (least_size's: the least size TensorFlow lowers at, its reason) raised to the
+    least size TensorFlow's own program runs at (`runs(sizes)`: its reason, or None), where
+    that refuses the least size it lowers at: tf.gather of a column past the size, which
+    TensorFlow's kernel refuses and XLA's gather clamps. Where it refuses the bound too,
+    it refuses the zeros it runs on (a singular matrix), not the size: `least` stays."""
+    if runs({**bounds, name: least[0]}) is None or runs(bounds) is not None:
+        return least
+
+    def ran(sizes: dict):
+        reason = runs(sizes)
+        if reason is not None:
+            raise LoweringRefused(reason, reason)
+    larger = {s for s in _checked(bounds[name]) if least[0] < s < bounds[name]}
+    return least_size(ran, bounds, name, sorted(larger | {least[0]}, reverse=True))
 
 
 def _checked(bound: int) -> list[int]:
@@ -245,9 +263,9 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     marked = size_rows(marked, base, rows)
     # after the steps that count lines of `base`: this one adds lines
     marked = read_sizes(marked, _by_name(base, sizes), places, bounds)
-    marked = fill_elided_constants(marked, constants)
-    marked = draw_three_fry_at_size(marked, bits_size(base, dims, places))
-    module = parse_hlo(marked)
+    marked, arrays = reference_elided_constants(marked, constants)   # weights as arrays
+    marked = draw_three_fry_at_size(marked, bits_size(base, dims, places), arrays)
+    module = parse_hlo(marked, arrays)
     if len(module.entry.parameters) != len(parsed):
         raise UnsupportedError(f"TensorFlow's program has {len(module.entry.parameters)} "
                                f"parameters for the function's {len(parsed)} arguments: "
@@ -258,7 +276,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     if unsized:   # a shape TensorFlow folded: sized from the argument dimension it follows
         fit = _length_fitter(lower, base, constants, bounds, least)
         module = parse_hlo(_size_from_arguments(marked, base, unsized, dims, parsed, fit,
-                                                lengths))
+                                                lengths), arrays)
     _check_sized(module, _instructions_at(base, dims), names)
     required = mirror_pad_requirements(raw, base, dims, cuts, bounds, places, arguments) + \
         range_requirements(lengths, places, arguments)

@@ -189,7 +189,15 @@ def lower_marked(fn, parsed: list, bounds: dict, known: bool, freeze: bool = Tru
 
 def reason_of(exc: Exception) -> str:
     """The line of TensorFlow's error that says what failed: its first, or its last where
-    autograph wraps it (`in user code:`, the traceback of the function, then the error)."""
+    autograph wraps it (`in user code:`, the traceback of the function, then the error),
+    with the graph node that failed where a later line names it (`{{node ...}}`: the op a
+    size requirement names)."""
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()] \
         or [type(exc).__name__]
-    return lines[-1] if lines[0] == "in user code:" else lines[0]
+    line = lines[-1] if lines[0] == "in user code:" else lines[0]
+    line = line.removeprefix("Failed getting HLO text: '")
+    node = _GRAPH_NODE.search(str(exc))
+    return line if node is None or node.group(0) in line else f"{line} {node.group(0)}"
+
+
+_GRAPH_NODE = re.compile(r"\{\{node [^}]+\}\}")

@@ -22,7 +22,7 @@ from ..errors import ArgumentError, DynHloError, UnsupportedError
 from ..hlo.parser import parse_hlo
 from ..hlo.types import to_numpy_dtype
 from ..runtime.executable import compile as compile_module
-from .literal_proto import fill_elided_constants
+from .literal_proto import reference_elided_constants
 from .lowering_diff import first_changed, line_at
 from .tf_least import LoweringRefused
 from .tf_source import python_place
@@ -48,7 +48,7 @@ def check_small_sizes(module, lower, parsed: list, bounds: dict, sizes: dict, ra
                 text, constants = lower(at)
             except LoweringRefused:   # only where TensorFlow's own program runs (tf.py)
                 text = None   # XLA's refuses no rows of a loop, or folds them away
-            static = text and compile_module(parse_hlo(fill_elided_constants(
+            static = text and compile_module(parse_hlo(*reference_elided_constants(
                 strip(text), constants)), "cpu")
             for sign in _SIGNS:
                 args = _inputs(parsed, at, seed=size, sign=sign)

@@ -41,14 +41,15 @@ _LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?%?(?P<name>[\w.\-]+)\s*=\
                    r"(?P<shape>\([^()]*\))\s+rng-bit-generator\(")
 
 
-def draw_three_fry_at_size(text: str, where_of) -> str:
+def draw_three_fry_at_size(text: str, where_of, buffers=None) -> str:
     """`text` with each ThreeFry rng-bit-generator of the entry computation whose bits (8 to
     32 each) follow a size in their most major dimension alone, and whose new state is
     unused, replaced as the module doc says; `where_of(name)` is the argument dimension
-    (parameter, dimension) whose size the bits' dimension 0 follows, or None."""
+    (parameter, dimension) whose size the bits' dimension 0 follows, or None; `buffers`
+    are the arrays of the constants `text` refers to (`constant(#k)`)."""
     if "rng_three_fry" not in text:
         return text
-    entry = parse_hlo(text).entry
+    entry = parse_hlo(text, buffers).entry
     params = entry_parameters(text)
     lines = text.split("\n")
     for inst in entry.instructions:

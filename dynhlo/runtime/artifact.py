@@ -60,6 +60,7 @@ from ..hlo.printer import print_module
 from ..passes.bound_unbounded import how_to_bound
 from ..version import __version__
 from . import stored_assertions, stored_constants, stored_requirements
+from .module_text import without_checks
 
 MAGIC = b"\x89DYNHLO\n"
 FORMAT_VERSION = 4
@@ -88,9 +89,9 @@ class Artifact:
 
 def fingerprint(module: HloModule) -> str:
     """sha256 (hex) of the printed module, its large constants as their bytes: the identity
-    of a module for caches."""
+    of a module for caches (its size checks are compared on their own)."""
     buffers: list = []
-    digest = hashlib.sha256(print_module(module, buffers).encode())
+    digest = hashlib.sha256(without_checks(print_module(module, buffers)).encode())
     for array in buffers:
         digest.update(stored_constants.raw_bytes(array))
     return digest.hexdigest()
@@ -104,7 +105,9 @@ def serialize(exe) -> bytes:
             them), or options that are not JSON data.
     """
     buffers: list = []
-    sections = {"constants": b"", "module": print_module(exe.module, buffers).encode()}
+    # the module's size checks are the header's (below), not its text's too
+    sections = {"constants": b"", "module": without_checks(print_module(exe.module,
+                                                                        buffers)).encode()}
     entries = [_bucket_entry(i, bound, one, sections, buffers) for i, (bound, one)
                in enumerate(_programs_of(exe))]
     sections["constants"], constants = stored_constants.to_section(
@@ -156,7 +159,7 @@ def _programs_of(exe) -> list[tuple[int | None, object]]:
 
 def _bucket_entry(index: int, bound: int | None, exe, sections: dict, buffers: list) -> dict:
     _check_bounded(exe.module)
-    text = print_module(exe.module, buffers).encode()
+    text = without_checks(print_module(exe.module, buffers)).encode()
     module = "module"
     if text != sections["module"]:
         module = f"bucket{index}.module"

@@ -12,6 +12,7 @@ from ..hlo.parser import parse_hlo
 from . import artifact
 from .arguments import check_arguments, check_assertions
 from .buckets import compile_bounded
+from .module_text import read_from_text
 
 
 class Executable:
@@ -121,6 +122,7 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
             unknown backend, or an unknown option or precision value.
     """
     module = as_module(module, "compile")
+    read_from_text(module)   # size checks its text carried (a printed from_tf module)
     options = canonical_precision(options)
     if bounds or buckets is not None:
         return compile_bounded(module, backend, bounds, buckets, compile, options)

@@ -19,6 +19,7 @@ from ..hlo.ir import HloModule
 from .artifact import Artifact, _as_path, read_artifact, read_regular
 from .buckets import BucketedExecutable
 from .executable import Executable, compile, while_limit
+from .module_text import keep_in_text
 from .stored_assertions import from_data
 from .stored_constants import StoredConstants
 from .stored_requirements import from_data as requirements_from_data
@@ -84,6 +85,7 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
     assertions = _stored_assertions(artifact, source)
     for module in parsed.values():   # each bucket's executable checks them, as compiled
         module.shape_assertions = list(assertions)
+        keep_in_text(module)   # and its text, printed, keeps them as the saved one's did
     exes = {}
     for entry, module in zip(artifact.header["buckets"], modules, strict=True):
         exes[entry["bound"]] = _program_for(artifact, module, entry, recompile)

@@ -87,8 +87,17 @@ def _select_and_scatter(inst, shapes, values):
                {"select": [select], "scatter": [scatter]})
 
 
+def valid_padding(inst: Instruction) -> bool:
+    """A tf2xla window call of padding_type=PADDING_VALID: XLA pads only a SAME window at
+    run time (dynamic_padder.cc, RewriteDynamicConvolutionForward), so the window is the
+    one written (no padding) and its output size VALID's, floor((n - extent) / stride) + 1."""
+    return inst.attrs.get("padding_type") == "PADDING_VALID"
+
+
 def _forward(inst, shapes, values):
     lhs, rhs = shapes
+    if valid_padding(inst):
+        return _as(inst, Opcode.CONVOLUTION, window_dims(inst, len(lhs) - 2), {})
     labels = conv_labels(inst, len(lhs))
     same = []
     for d, w in enumerate(window_dims(inst, len(lhs) - 2)):

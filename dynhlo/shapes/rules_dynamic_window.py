@@ -7,7 +7,8 @@ the operand's size and the window operands' values, followed as expressions
 expression of the argument's sizes, the same one JAX's `(n + pads - k) // s + 1` gives. A
 window operand the program reads from data is read at run time (its value an opaque atom).
 tf2xla's SAME calls: ceil(n / stride) per windowed dimension (XLA's
-DynamicDimensionInference, GetWindowedOutputSize for PADDING_SAME), the input gradient the
+DynamicDimensionInference, GetWindowedOutputSize for PADDING_SAME; a VALID convolution's is
+the window as written), the input gradient the
 values of its input-sizes operand, the kernel gradient the kernel's static shape.
 The lowerings (dynamic_windows.as_plain) compute the window from the same values, so shape
 and value agree. Semantics: StableHLO spec (dynamic_conv), XLA's dynamic_dimension_inference.cc.
@@ -19,7 +20,7 @@ from ..errors import UnsupportedError
 from ..hlo.shape import UNBOUNDED
 from . import algebra
 from .algebra import Size
-from .dynamic_windows import DYNAMIC_CONV, DYNAMIC_REDUCE_WINDOW, WINDOW_OPERANDS
+from .dynamic_windows import DYNAMIC_CONV, DYNAMIC_REDUCE_WINDOW, WINDOW_OPERANDS, valid_padding
 from .rules import elementwise
 from .rules_misc import CUSTOM_CALL_RULES
 from .rules_window import convolution_dims
@@ -153,6 +154,8 @@ def _reduce_window_same(ctx, inst, operands):
 
 
 def _convolution_forward(ctx, inst, operands):
+    if valid_padding(inst):   # the window as written (dynamic_windows.valid_padding)
+        return convolution_dims(ctx, inst, operands)
     return convolution_dims(ctx, inst, operands,
                             spatial=lambda k, x, kernel, w, declared: _same(x, w.stride,
                                                                             declared))
