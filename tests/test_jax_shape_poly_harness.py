@@ -9,7 +9,9 @@ Counts (jax 0.10.2, CPU backend, 2026-12-06): of the 867 harnesses, jax.export r
 the other 853, dynhlo matches jax.jit on 823 at every size, refuses 30 with an error naming
 what (REFUSED below) and differs on none. (Before the size algebra took each size's least
 value, open intervals and sizes of two bounds: 672 matched and 181 were refused, 127 of them
-`x[start:stop:step]` with a step computed from a size.) `python
+`x[start:stop:step]` with a step computed from a size.) Those counts are of the full
+indexing grid (DYNHLO_SHAPE_POLY_FULL=1); by default the suite runs 64 of its 448
+(shape_poly_harnesses.py says which). `python
 tests/test_jax_shape_poly_harness.py [name regex]` prints the counts and every non-match.
 """
 
