@@ -183,6 +183,13 @@ def deps(size: Size | None, memo: dict | None = None) -> list:
 
 # --- where dimensions meet ------------------------------------------------------------------
 
+def _declared(sym: Sym) -> bool:
+    """Whether `sym` is a parameter's dimension as declared (`f32[<=2]`), not a size computed
+    from one: XLA's verifier holds two of those with two bounds to be two shapes."""
+    node = algebra.atom_of(sym.expr)
+    return node is not None and node.op == "param"
+
+
 def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     """The dimension two operands share where their sizes must be one, or None when they
     cannot match.
@@ -208,8 +215,11 @@ def unify(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     if ra.expr is not None and ra.expr is rb.expr:   # one size: the wider bound holds it
         return ra if ra.bound == -1 or (rb.bound != -1 and ra.bound >= rb.bound) else rb
     two_bounds = ra.bound != rb.bound and -1 not in (ra.bound, rb.bound)
-    if two_bounds and (ra.expr is None or rb.expr is None or ra.shared or rb.shared):
-        return None   # a size-less dim runs at its bound: two bounds are not one shape
+    if two_bounds and (ra.expr is None or rb.expr is None or ra.shared or rb.shared
+                       or (_declared(ra) and _declared(rb))):
+        # a size-less dim runs at its bound; two parameters declared with two bounds are
+        # two shapes to XLA's verifier: neither is one shape
+        return None
     if _pull_size(ra, rb, where):
         return rb
     if ra.shared or rb.shared:  # runs at its bound: takes no size, gives none
