@@ -125,13 +125,12 @@ def test_from_tf_dynamic_ops_match_tensorflow(fn, shapes):
         _close(exe(*args), want)
 
 
-def test_from_tf_refuses_where_whose_xla_program_is_wrong_at_some_sizes():
+def test_from_tf_where_and_boolean_mask_match_eager_where_tensorflows_xla_does_not():
     # tf2xla's Where over a size marked dynamic sums the mask in blocks of 4 (strided
     # slices of sizes ceil((n - i) / 4)) and adds them: XLA's elementwise rule gives the sum
     # the smaller size (DynamicDimensionInference::HandleElementwiseNary), 0 at n = 3, and
-    # the prefix sum after it pads that away. TensorFlow's own XLA then gives other indices
-    # than TensorFlow eager, as dynhlo's run of the same module does: the cross-check by
-    # value (tf_small.py) refuses it rather than answer wrong.
+    # TensorFlow's own XLA gives other indices than eager. from_tf reads the mask in whole
+    # blocks (tf_where.py), so every size from 0 to the bound gives eager's answer.
     from tensorflow.compiler.tf2xla.python import xla
 
     @tf.function(jit_compile=True)
@@ -139,10 +138,19 @@ def test_from_tf_refuses_where_whose_xla_program_is_wrong_at_some_sizes():
         return tf.where(xla.set_dynamic_dimension_size(x, 0, n) > 0)
     x = np.array([1, -1, 1, 0, 0, 0, 0, 0], np.float32)
     assert marked(x, np.int32(3)).numpy().ravel().tolist() == [0, 0]   # eager: [0, 2]
-    assert tf.where(x[:3] > 0).numpy().ravel().tolist() == [0, 2]
-    for fn in (lambda x: tf.where(x > 0), lambda x: tf.boolean_mask(x, x > 0)):
-        with pytest.raises(dynhlo.UnsupportedError, match="gives other outputs"):
-            dynhlo.from_tf(fn, "f32[n]", bounds={"n": 8})
+    rng = np.random.default_rng(0)
+    for fn, shape in ((lambda x: tf.where(x > 0), "f32[n]"),
+                      (lambda x: tf.boolean_mask(x, x > 0), "f32[n]"),
+                      (lambda x: tf.where(x > 0), "f32[n,3]"),
+                      (lambda x: tf.boolean_mask(x, x[:, 1] < 1), "f32[n,3]")):
+        for bound in (8, 12):
+            exe = dynhlo.from_tf(fn, shape, bounds={"n": bound})
+            for n in range(bound + 1):
+                a = rng.choice([-1.0, 0.0, 2.0], (n, 3) if "," in shape else n)
+                a = a.astype(np.float32)
+                want = fn(tf.constant(a)).numpy()
+                got = np.asarray(exe(a))
+                assert got.shape == want.shape and np.array_equal(got, want), (shape, n)
 
 
 class _Scale(tf.Module):

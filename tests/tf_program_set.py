@@ -103,6 +103,12 @@ def _ragged_inputs(n):
             rng.integers(0, 7, n).astype(np.int32)]
 
 
+def _signs(shape):
+    """-1, 0 and 2 at random: masks of x > 0 with runs of both."""
+    n = shape if isinstance(shape, int) else shape[0]
+    return [np.random.default_rng(n).choice([-1.0, 0.0, 2.0], shape).astype(np.float32)]
+
+
 def _unique(x):
     y, idx = tf.unique(x)
     return y, idx
@@ -137,6 +143,10 @@ PROGRAMS = {
     "unique": (_plain(_unique, "s32[n]"),
                lambda n: [np.random.default_rng(n).integers(0, 4, n).astype(np.int32)]),
     "nms": (_plain(_nms, "f32[n,4]", "f32[n]"), _boxes),
+    "where": (_plain(lambda x: tf.where(x > 0), "f32[n]"), _signs),
+    "where_rows": (_plain(lambda x: tf.where(x > 0), "f32[n,3]"), lambda n: _signs((n, 3))),
+    "boolean_mask": (_plain(lambda x: tf.boolean_mask(x, x[:, 0] > 0), "f32[n,3]"),
+                     lambda n: _signs((n, 3))),
     "ragged_mean": (_plain(_ragged_mean, "f32[n,6]", "s32[n]"), _ragged_inputs),
 }
 

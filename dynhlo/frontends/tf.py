@@ -69,6 +69,7 @@ from .tf_least import LoweringRefused, least_size, lowering_requirements
 from .tf_lengths import fit_length, length_lines
 from .tf_random import drawn_as_prefix, pairs_refusal, slice_pairs
 from .tf_requirements import mirror_pad_requirements, range_requirements
+from .tf_where import round_where_blocks
 from .tf_rewrites import check_rows, mirror_pad_slices, size_rows, size_windows, strict_slices
 from .tf_sizes import read_sizes
 from .tf_small import SMALL, check_small_sizes
@@ -187,6 +188,7 @@ def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
         raw, constants, (_, weights) = lower_marked_at(False)
     except LoweringRefused:   # Python that needs a static size (`x.shape[0] + 1`)
         raw, constants, (_, weights) = lower_marked_at(True)
+    raw = round_where_blocks(raw)
     module = parse_hlo(*reference_elided_constants(_without_metadata(raw), constants))
     module.sizes_checked = True   # its sizes are tf2xla's own: no BakedSizeWarning
     places = {n: next((p, d) for p, (_, shape) in enumerate(parsed)
