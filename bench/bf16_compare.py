@@ -7,12 +7,12 @@ rounded to bf16. Columns, median µs of one whole call with inputs on the device
 
     dynhlo     the bounded module compiled once (default options: the graph path), called at n
     xla_n      jax.jit of the module's JAX source at n, bf16 (XLA's own GPU kernels, cuBLAS)
-    eager      torch eager in bf16 (bench/compare_workloads.py's torch transformer)
+    eager      torch eager in bf16 (bench/workloads.py's torch transformer)
     inductor   torch.compile(dynamic=True) of the same, bf16
 
 Each system's error is max|out - ref| / max|ref| against the torch transformer in float64 on
 the same bf16 inputs. Then where dynhlo's time goes: each launch of its graph timed alone,
-summed by kind (bench/graph_profile.py's kinds), and a torch.profiler table of the GPU
+summed by kind, and a torch.profiler table of the GPU
 kernels of one call of each system at the largest n; and which matrix instructions each of
 dynhlo's distinct kernels holds (`--sass`, from the cubins for sm_90: HGMMA is Hopper's
 warpgroup tensor-core product, HMMA the mma.sync one, FFMA plain f32 FMAs).
@@ -84,7 +84,7 @@ class Systems:
         import jax
         import torch
         import dynhlo
-        from compare_workloads import transformer
+        from workloads import transformer
         self.dry, self.dev = dry, "cpu" if dry else "cuda"
         self.torch_fn = transformer("torch")
         w32 = mk.weights()
@@ -155,11 +155,22 @@ def table(opts) -> dict:
     return result
 
 
+def kind(step) -> str:
+    """A graph launch's kind, for the launches-by-kind table."""
+    block = step.kernel.block
+    if "SPLITS" in block and "D" not in block:
+        return "attention combine"
+    if "D" in block:
+        return "attention"
+    if step.dot:
+        return f"product {'+epilogue' if step.kernel.nsizes > 3 else ''}"
+    return f"{step.origin.kind} kernel" if step.origin is not None else "kernel"
+
+
 def launches_by_kind(sysm, runner, sizes) -> dict:
-    """Each launch of the graph timed alone at n, summed by kind (graph_profile.py's way)."""
+    """Each launch of the graph timed alone at n, summed by kind."""
     import torch
     from triton.testing import do_bench
-    from graph_profile import kind
     out = {}
     prog = runner.prog
     for n in sizes:

@@ -1,6 +1,6 @@
 """Side by side on one GPU: dynhlo against XLA (JAX), torch eager and torch.compile (issue 10).
 
-For each workload (bench/compare_workloads.py) and each n in its sizes, the median time of
+For each workload (bench/workloads.py) and each n in its sizes, the median time of
 one whole call with inputs already on the device (`triton.testing.do_bench`; JAX calls end
 in block_until_ready, so their events bracket the device work too):
 
@@ -56,7 +56,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares 
 
 import numpy as np  # noqa: E402
 
-from compare_workloads import workloads  # noqa: E402
+from workloads import workloads  # noqa: E402
 
 SYSTEMS = ("dynhlo", "xla_bound", "xla_n", "xla_n_tf32", "dynhlo_tf32", "eager", "inductor",
            "dynhlo_plain")

@@ -1,6 +1,6 @@
 """dynhlo's CPU backend (compiled and reference) against jax.jit on the CPU, one BLAS thread.
 
-For each workload of bench/compare_workloads.py at n = 16, 128, 512: the first call
+For each workload of bench/workloads.py at n = 16, 128, 512: the first call
 (compile + run; dynhlo's kernel cache in a fresh directory, so nothing is reused from an
 earlier run) and the warm call (median). Results: bench/results/cpu_compare.json.
 
@@ -30,7 +30,7 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dynhlo  # noqa: E402
-from compare_workloads import workloads  # noqa: E402
+from workloads import workloads  # noqa: E402
 
 SIZES = (16, 128, 512)
 OUT = Path(__file__).resolve().parent / "results" / "cpu_compare.json"

@@ -58,7 +58,7 @@ def aot(path: str) -> int:
     """An artifact made on a CPU machine (`dynhlo compile ... --target sm_90`) loads and
     runs the transformer through its graph with zero compilations, as the JIT does."""
     sys.path.insert(0, str(REPO / "bench"))
-    from compare_workloads import workloads
+    from workloads import workloads
     w = workloads()["transformer_48"]
     before = stats.snapshot().get("kernel_compile", 0)
     exe = dynhlo.load(path)
@@ -89,7 +89,7 @@ def transformer() -> int:
     """The 48-layer transformer (default options: the graph path) at sizes 0, 1 and up to
     the bound, against torch in float64: one graph, no compilation after the first size."""
     sys.path.insert(0, str(REPO / "bench"))
-    from compare_workloads import workloads
+    from workloads import workloads
     w = workloads()["transformer_48"]
     exe = dynhlo.compile(w.hlo, backend="gpu")
     gen = torch.Generator(device="cuda").manual_seed(0)
