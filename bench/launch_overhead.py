@@ -1,7 +1,7 @@
 """Host time of one kernel launch: dynhlo's cubin launcher against Triton's C launcher.
 
 On a GPU the plain path launches each generated kernel through CubinLauncher.direct (ctypes
-into cuLaunchKernel, launch/cubin.py) since the tenth session; before, through Triton's C
+into cuLaunchKernel, launch/cubin.py); before 2026-12-02, through Triton's C
 launcher (launch/direct.py). This times both on the same kernel and arguments, in one
 process, alternating rounds so that drift in the machine's speed hits both alike:
 
