@@ -20,6 +20,9 @@ warpgroup tensor-core product, HMMA the mma.sync one, FFMA plain f32 FMAs).
     python bench/bf16_compare.py [--sizes 128,512,1024,2048] [--out bf16.json]   # one GPU
     python bench/bf16_compare.py --sass        # no GPU needed: cross-compiles for sm_90
     python bench/bf16_compare.py --dry         # no GPU: Triton's interpreter at n = 3
+
+Writes bench/results/bf16_compare.json (bf16_sass.json, bf16_compare_dry.json) and a plot
+when matplotlib is importable.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares 
 import numpy as np  # noqa: E402
 
 import make_bf16_transformer as mk  # noqa: E402
+import report  # noqa: E402
 
 MODULE = REPO / "bench" / "data" / "transformer_48_bf16_bounded.hlo"
 SYSTEMS = ("dynhlo", "xla_n", "eager", "inductor")
@@ -264,7 +268,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="128,512,1024,2048")
     parser.add_argument("--profile-sizes", default="128,2048")
-    parser.add_argument("--out", default=None, help="the results as JSON")
+    parser.add_argument("--out", default=None, help="default: bench/results/bf16_compare.json "
+                        "(bf16_compare_dry.json, bf16_sass.json)")
     parser.add_argument("--dry", action="store_true",
                         help="no GPU: the interpreter at n = 3, every system on the CPU")
     parser.add_argument("--sass", action="store_true",
@@ -282,8 +287,24 @@ def main() -> None:
             import torch
             result["device"] = torch.cuda.get_device_name()
             result["sass_sm90"] = sass()
-    if opts.out:
-        Path(opts.out).write_text(json.dumps(result, indent=1, default=str))
+    name = "bf16_sass" if opts.sass else "bf16_compare_dry" if opts.dry else "bf16_compare"
+    report.save(name, result, plot=_plot if "rows" in result else None, out=opts.out)
+
+
+def _plot(data: dict, path: Path) -> None:
+    """µs per call against n, a line per system."""
+    import matplotlib.pyplot as plt
+    rows = data["rows"]
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    for s in SYSTEMS:
+        ax.plot([r["n"] for r in rows], [r["us"][s] for r in rows], "o-", label=s,
+                linewidth=2.5 if s == "dynhlo" else 1.2)
+    ax.set(xscale="log", yscale="log", xlabel="n", ylabel="µs per call",
+           title=f"48-layer transformer, bf16 ({data.get('device', '?')})")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 if __name__ == "__main__":
