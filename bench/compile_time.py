@@ -170,7 +170,8 @@ def _child(args: list[str]) -> dict:
 def depths(opts) -> list[dict]:
     rows = []
     print("| blocks | HLO instructions | jax.export s | from_jax s | from_jax traced peak MB "
-          "| process peak RSS MB | max abs error vs jax.jit |\n|---:|---:|---:|---:|---:|---:|---:|")
+          "| process peak RSS MB | max abs error vs jax.jit |\n"
+          "|---:|---:|---:|---:|---:|---:|---:|")
     for depth in (int(d) for d in opts.depths.split(",")):
         r = _child(["depth", str(depth), str(opts.width), str(opts.bound)])
         rows.append(r)
