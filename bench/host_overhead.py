@@ -168,7 +168,8 @@ def measure(opts, torch, dynhlo, jaxmods, models: Path) -> list[dict]:
     wait = (lambda out: torch.cuda.synchronize()) if on_cuda else (lambda out: None)
     for name, text, args, eager, jax_maker in cases(torch, models, opts.layernorm_bound,
                                                     opts.device):
-        exe = compiled.get(text) or compiled.setdefault(text, dynhlo.compile(text, backend="gpu"))
+        exe = compiled.get(text) or compiled.setdefault(
+            text, dynhlo.compile(text, backend="gpu", interpret=not on_cuda))
         got, want = exe(*args), eager(*args)
         err = ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
         small = args[0].shape[0] < 1000
@@ -195,7 +196,8 @@ def measure(opts, torch, dynhlo, jaxmods, models: Path) -> list[dict]:
 def parts(opts, torch, dynhlo, models: Path) -> dict:
     """Host us of the pieces of one softmax_rows call at 3 rows (where the time goes)."""
     from dynhlo.runtime.arguments import check_arguments
-    exe = dynhlo.compile((models / "softmax_rows" / "module.hlo").read_text(), backend="gpu")
+    exe = dynhlo.compile((models / "softmax_rows" / "module.hlo").read_text(), backend="gpu",
+                         interpret=opts.device != "cuda")
     x = torch.randn(3, 37, device=opts.device)
     exe(x)
     wait = (lambda out: torch.cuda.synchronize()) if opts.device == "cuda" else (lambda o: 0)
