@@ -168,6 +168,7 @@ def _child(args: list[str]) -> dict:
 
 
 def depths(opts) -> list[dict]:
+    """from_jax at each depth of --depths, a fresh process each; prints the table."""
     rows = []
     print("| blocks | HLO instructions | jax.export s | from_jax s | from_jax traced peak MB "
           "| process peak RSS MB | max abs error vs jax.jit |\n"
@@ -182,6 +183,7 @@ def depths(opts) -> list[dict]:
 
 
 def transformer(opts) -> list[dict]:
+    """The bounded transformer compiled for the CPU and cross-compiled for --target."""
     rows = []
     for backend, target in (("cpu", ""), ("gpu", opts.target)):
         r = _child(["compile", backend, target])
