@@ -1,5 +1,4 @@
-"""AOT load time against compile time: the corpus models, the large module, and a model of
-4.2M parameters whose weights are the artifact's bulk.
+"""AOT load time against compile time: the corpus, the large module, a 4.2M-parameter model.
 
     python bench/aot_load.py [corpus] [weights] [--runs N] [--backend cpu|gpu] [--models DIR]
                              [--target sm_90]

@@ -1,4 +1,4 @@
-"""Compile time: parsing, from_jax at depth, and the 48-layer transformer's compile (CPU only).
+"""Compile time: parsing, from_jax at depth, and the 48-layer transformer's compile (no GPU).
 
     python bench/compile_time.py [parse] [depth] [transformer]     # default: all three
         [--runs 15] [--file tests/data/large/transformer_48_layers.hlo]

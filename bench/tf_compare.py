@@ -1,6 +1,7 @@
-"""from_tf against TensorFlow's own XLA on the TF program set (tests/tf_program_set.py: Keras
-layers, a SavedModel, a tf.Module, NMS, ragged masks, unique, segment sums, top_k), and
-from_tf of a Keras model of 4.2M parameters.
+"""from_tf against TensorFlow's jit_compile on the TF program set; from_tf of a 4.2M-parameter model.
+
+The program set is tests/tf_program_set.py's: Keras layers, a SavedModel, a tf.Module, NMS,
+ragged masks, unique, segment sums, top_k.
 
     PYTHONPATH=$PWD python bench/tf_compare.py [programs] [weights] [--runs N]
                                               [--only NAME ...] [--out FILE]
