@@ -1,4 +1,4 @@
-"""from_tf against TensorFlow's jit_compile on the TF program set; from_tf of a 4.2M-parameter model.
+"""from_tf against TensorFlow's jit_compile on the TF program set; from_tf of a large model.
 
 The program set is tests/tf_program_set.py's: Keras layers, a SavedModel, a tf.Module, NMS,
 ragged masks, unique, segment sums, top_k.
