@@ -2,9 +2,10 @@
 
 For each workload of bench/workloads.py at n = 16, 128, 512: the first call
 (compile + run; dynhlo's kernel cache in a fresh directory, so nothing is reused from an
-earlier run) and the warm call (median). Results: bench/results/cpu_compare.json.
+earlier run) and the warm call (median). Results: bench/results/cpu_compare.json (and a plot
+when matplotlib is importable).
 
-    python bench/cpu_compare.py [--quick] [--only NAME ...]
+    python bench/cpu_compare.py [--quick] [--only NAME ...] [--out FILE]
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter timing budgets")
     parser.add_argument("--only", nargs="*", help="workload names")
+    parser.add_argument("--out", help="default: bench/results/cpu_compare.json")
     opts = parser.parse_args()
     budget = 0.3 if opts.quick else 1.5
     os.environ["DYNHLO_CACHE_DIR"] = tempfile.mkdtemp(prefix="dynhlo-cpu-bench-")
@@ -101,7 +103,8 @@ def main() -> None:
             rows.append(row)
             print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
                               for k, v in row.items()}), flush=True)
-    report.save("cpu_compare", {"device": "CPU, one thread", "rows": rows}, plot=plot)
+    report.save("cpu_compare", {"device": "CPU, one thread", "rows": rows}, plot=plot,
+                out=opts.out)
 
 
 def plot(data: dict, path: Path) -> None:
