@@ -5,11 +5,11 @@
 # JSON go under $OUT (at most 8 flat files a part); one summary line per step on stdout.
 #
 #   here (CPU, ~20 s):  bash bench/h200_run.sh prep [BEFORE_COMMIT]
-#       .dev/t.dynhlo: the 48-layer transformer cross-compiled for sm_90 (device_checks.py graph's
-#       artifact); with a commit, .dev/before/dynhlo (git archive) for host_overhead's
+#       .dev/t.dynhlo: the 48-layer transformer cross-compiled for sm_90 (the artifact of
+#       `device_checks.py graph`); with a commit, .dev/before/dynhlo (git archive) for host_overhead's
 #       before/after.
 #   device call 1:      bash bench/h200_run.sh 1      (carry .dev)
-#       GPU tests, memcheck, graph_check with the CPU-built artifact, the bf16 transformer
+#       GPU tests, memcheck, the graph check with the CPU-built artifact, the bf16 transformer
 #       against XLA and torch.compile (table, launches by kind, profiler, SASS), host and
 #       launch overhead.
 #   device call 2:      bash bench/h200_run.sh 2
