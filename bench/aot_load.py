@@ -1,19 +1,33 @@
-"""AOT load time against compile time, for the shared models (and the large module).
+"""AOT load time against compile time: the corpus, the large module, a 4.2M-parameter model.
 
-    python bench/aot_load.py [--runs N] [--backend cpu|gpu] [--models DIR] [--write-results]
+    python bench/aot_load.py [corpus] [weights] [--runs N] [--backend cpu|gpu] [--models DIR]
+                             [--target sm_90]
 
-CPU: for each module, `compile` is dynhlo.compile(text) from HLO text (parse, verify,
+corpus, CPU: for each module, `compile` is dynhlo.compile(text) from HLO text (parse, verify,
 inference, backend lowering); `load` is dynhlo.load(path) of the artifact that compile saved
-(read, checksums, parse, inference, the backend's load_program); `load+run` adds the first call
-at the smallest case size. Each figure is the median of N rounds after a warm-up round; compile
-and load take turns within a round so that other load on the machine hits both alike. The benchmark
-also checks that loading compiled nothing (dynhlo.stats) and that the loaded
-executable gives the corpus's expected output. --write-results replaces the "## AOT load"
-section of bench/RESULTS.md (other sections are left as they are).
+(read, checksums, parse, inference, the backend's load_program); `load+run` adds the first
+call at the smallest case size. Each figure is the median of N rounds after a warm-up round;
+compile and load take turns within a round so that other load on the machine hits both alike.
+The benchmark also checks that loading compiled nothing (dynhlo.stats) and that the loaded
+executable gives the corpus's expected output.
 
-GPU: compiling generates Triton kernels that are compiled at
-their first launch, and Triton caches them on disk, so the GPU figures are taken in fresh
-processes with an empty TRITON_CACHE_DIR: compile + first call against load + first call.
+corpus, GPU: compiling generates Triton kernels that are compiled at their first launch, and
+Triton caches them on disk, so the GPU figures are taken in fresh processes with an empty
+TRITON_CACHE_DIR: compile + first call against load + first call.
+
+weights: 4 dense layers of 1024 x 1024 with biases and tanh (4,198,400 float32 parameters,
+16.8 MB), closed over by the function given to dynhlo.from_jax, so they are constants of the
+module. Reported: from_jax (export, import, compile) and save; the artifact's bytes against
+the weights' bytes; `load` warm (dynhlo.load in this process, median of N after a warm-up)
+and cold (dynhlo.load in a fresh process, after `import dynhlo`, median of N processes; the
+file is in the page cache either way), each with the first call at n = 5 checked against
+jax.jit; and for comparison the module as decimal text and parse_hlo of that text. With
+`--backend gpu` the kernels are cross-compiled for --target (Triton needs no GPU to
+compile); on a machine without CUDA the load is read_artifact and the stored module with its
+constants (the part of a load the format decides; launching the cubins needs the GPU).
+
+Writes bench/results/aot_load.json (aot_load_gpu.json for --backend gpu) and a plot of
+compile against load when matplotlib is importable.
 """
 
 from __future__ import annotations
@@ -32,18 +46,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
 
 import numpy as np  # noqa: E402
 
 import dynhlo  # noqa: E402
+import report  # noqa: E402
 from dynhlo import stats  # noqa: E402
+from dynhlo.runtime.artifact import read_artifact  # noqa: E402
+from dynhlo.runtime.loader import stored_module  # noqa: E402
 
 MODELS = ROOT / "tests" / "data" / "models"
 LARGE = ROOT / "tests" / "data" / "large" / "transformer_48_layers.hlo"
-RESULTS = ROOT / "bench" / "RESULTS.md"
-SECTION = "## AOT load"
-CPU_HEADING = "### CPU backend"
-GPU_HEADING = "### GPU backend (H200)"
+PARTS = ("corpus", "weights")
 
 
 def paired_median_ms(fns: list, runs: int) -> list[float]:
@@ -125,90 +140,58 @@ def table(rows: list[dict]) -> list[str]:
     return lines
 
 
-def command_line(opts) -> str:
-    return (f"python bench/aot_load.py --runs {opts.runs}"
-            + (f" --backend {opts.backend}" if opts.backend != "cpu" else "")
-            + " --write-results")
-
-
-def cpu_section(rows: list[dict], opts) -> str:
-    return "\n".join([
-        CPU_HEADING, "",
-        f"Date: 2026-11-30. Command: `{command_line(opts)}`. Machine: 2-core CPU sandbox "
-        f"(Python {platform.python_version()}, numpy {np.__version__}); medians of "
-        f"{opts.runs} rounds after a warm-up round, compile and load taking turns within "
-        "each round.", "",
-        *table(rows), "",
-        "compile = dynhlo.compile(text) from HLO text; load = dynhlo.load(path) of the saved "
-        "artifact (read, checksums, parse, dynamic-size inference, load_program); loading "
-        "compiled nothing (stats checked). On the CPU backend the program is the module "
-        "itself: load and compile both parse and run dynamic-size inference, so load costs "
-        "about the same as compile (plus reading and checksumming the file); single "
-        "outliers of a few ms are other work on the shared 2 cores. The gap that matters "
-        "is on the GPU backend (below), where compiling runs Triton and loading only reads "
-        "cubins.", ""])
-
-
-def write_block(heading: str, text: str, path: Path = RESULTS) -> None:
-    """Replace the block under `heading` ('### ...' inside our '## AOT load' section), or add
-    it at the end of the section; re-reads the file right before writing so that the other
-    sections, written by other benchmarks, stay as they are."""
-    lines = (path.read_text() if path.exists() else "# Benchmark results\n").splitlines()
-    if SECTION not in (l.strip() for l in lines):
-        lines += ["", SECTION, "", "AOT load time against compile time (bench/aot_load.py).", ""]
-    top = [l.strip() for l in lines].index(SECTION)
-    section_end = _next_heading(lines, top, ("# ", "## "))
-    start = next((i for i in range(top, section_end) if lines[i].strip() == heading), None)
-    if start is None:
-        start = end = section_end
-    else:
-        end = _next_heading(lines, start, ("# ", "## ", "### "))
-    block = text.rstrip("\n").splitlines() + ([""] if end < len(lines) else [])
-    path.write_text("\n".join(_trim(lines[:start]) + [""] + block + lines[end:]) + "\n")
-
-
-def _next_heading(lines: list[str], after: int, prefixes: tuple) -> int:
-    return next((i for i in range(after + 1, len(lines)) if lines[i].startswith(prefixes)),
-                len(lines))
-
-
-def _trim(lines: list[str]) -> list[str]:
-    while lines and not lines[-1].strip():
-        lines = lines[:-1]
-    return lines
-
-
 def main(argv: list[str] | None = None) -> None:
-    """Measure every module, print the table, and optionally write it to RESULTS.md."""
+    """Measure the chosen parts, print their tables, write bench/results/aot_load*.json."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=31, help="timed runs per figure (median)")
+    parser.add_argument("parts", nargs="*", help=f"any of {', '.join(PARTS)} (default: all)")
+    parser.add_argument("--runs", type=int, default=None,
+                        help="timed runs per figure (median; default 31 for the CPU corpus, "
+                             "3 GPU process pairs, 5 for the weights)")
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu")
     parser.add_argument("--models", type=Path, default=MODELS,
                         help="the corpus folder (default: tests/data/models)")
-    parser.add_argument("--write-results", action="store_true",
-                        help=f"replace this backend's part of the '{SECTION}' section of "
-                             "bench/RESULTS.md")
+    parser.add_argument("--target", default="sm_90",
+                        help="weights with --backend gpu: the cross-compile's target")
+    parser.add_argument("--out", help="default: bench/results/aot_load[_gpu].json")
     parser.add_argument("--child", choices=("compile", "load"), help=argparse.SUPPRESS)
     parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
     opts = parser.parse_args(argv)
     if opts.child:
         gpu_child(opts.child, opts.models, opts.workdir)
         return
-    print(f"Python {platform.python_version()}, {os.cpu_count()} CPUs, backend "
-          f"{opts.backend}, median of {opts.runs}")
-    if opts.backend == "gpu":
-        rows = gpu_rows(opts)
-        heading, text = GPU_HEADING, gpu_section(rows, opts)
-    else:
-        with tempfile.TemporaryDirectory() as tmp:
-            rows = []
-            for name, text, case in modules(opts.models):
-                rows.append(measure(name, text, case, opts.backend, opts.runs, Path(tmp)))
-                print(table(rows[-1:])[-1], flush=True)
-        heading, text = CPU_HEADING, cpu_section(rows, opts)
-    if opts.write_results:
-        write_block(heading, text)
-        print(f"wrote '{heading}' in the '{SECTION}' section of {RESULTS}")
+    parts = opts.parts or list(PARTS)
+    for part in parts:
+        if part not in PARTS:
+            parser.error(f"unknown part {part!r}: choose from {', '.join(PARTS)}")
+    print(f"Python {platform.python_version()}, numpy {np.__version__}, {os.cpu_count()} "
+          f"CPUs, backend {opts.backend}")
+    data: dict = {"backend": opts.backend}
+    if "corpus" in parts:
+        if opts.backend == "gpu":
+            opts.runs_corpus = opts.runs or 3
+            rows = gpu_rows(opts)
+            print("\n".join(gpu_table(rows)))
+        else:
+            runs = opts.runs or 31
+            with tempfile.TemporaryDirectory() as tmp:
+                rows = []
+                for name, text, case in modules(opts.models):
+                    rows.append(measure(name, text, case, opts.backend, runs, Path(tmp)))
+                    print(table(rows[-1:])[-1], flush=True)
+        data["corpus"] = rows
+    if "weights" in parts:
+        data["weights"] = weights_row(opts.backend, opts.target, opts.runs or 5)
+    name = "aot_load" if opts.backend == "cpu" else "aot_load_gpu"
+    report.save(name, data, plot=plot if "corpus" in data else None, out=opts.out)
+
+
+def plot(data: dict, path: Path) -> None:
+    """Compile against load (each with its first call where measured), per corpus module."""
+    rows = data["corpus"]
+    report.bars(path, f"compile against load ({data['backend']} backend)",
+                [r["name"] for r in rows],
+                {"compile": [r["compile_ms"] for r in rows],
+                 "load": [r["load_ms"] for r in rows]}, "ms", log=True)
 
 
 # -- GPU: fresh processes, empty Triton cache ------------------------------------------
@@ -220,7 +203,7 @@ def gpu_child(mode: str, models: Path, workdir: Path) -> None:
     warm = torch.ones(8, 8, device="cuda")
     (warm @ warm).sum().item()  # cuBLAS's handle: paid once per process, not per module
     _first_use(mode, workdir)
-    report = {}
+    found = {}
     for name, text, case in modules(models, large=False):
         path = workdir / f"{name}.dynhlo"
         start = time.perf_counter()
@@ -231,10 +214,10 @@ def gpu_child(mode: str, models: Path, workdir: Path) -> None:
         if mode == "compile":
             exe.save(path)
         check_loaded(exe, case)
-        report[name] = {"ms": ms, "kernels": len(getattr(exe.program, "kernels", [])),
+        found[name] = {"ms": ms, "kernels": len(getattr(exe.program, "kernels", [])),
                         "bytes": path.stat().st_size}
-    report["_stats"] = stats.snapshot()
-    print(json.dumps(report))
+    found["_stats"] = stats.snapshot()
+    print(json.dumps(found))
 
 
 WARMUP = """HloModule warmup
@@ -259,12 +242,12 @@ def gpu_rows(opts) -> list[dict]:
     """Medians over `runs` pairs of fresh processes (compile, then load its artifacts)."""
     times: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for run in range(opts.runs):
+        for run in range(opts.runs_corpus):
             for mode in ("compile", "load"):
-                report = _run_child(mode, opts.models, Path(tmp), Path(tmp) / f"t{run}{mode}")
-                if mode == "load" and any(report["_stats"].values()):
-                    raise SystemExit(f"loading compiled something: {report['_stats']}")
-                for name, r in report.items():
+                found = _run_child(mode, opts.models, Path(tmp), Path(tmp) / f"t{run}{mode}")
+                if mode == "load" and any(found["_stats"].values()):
+                    raise SystemExit(f"loading compiled something: {found['_stats']}")
+                for name, r in found.items():
                     if name != "_stats":
                         times.setdefault(name, {"compile": [], "load": []})[mode].append(r["ms"])
                         times[name].update(kernels=r["kernels"], bytes=r["bytes"])
@@ -282,25 +265,128 @@ def _run_child(mode: str, models: Path, workdir: Path, triton_cache: Path) -> di
     return json.loads(proc.stdout.splitlines()[-1])
 
 
-def gpu_section(rows: list[dict], opts) -> str:
+def gpu_table(rows: list[dict]) -> list[str]:
     lines = ["| module | kernels | artifact bytes | compile + first call ms | load + first "
              "call ms | compile / load |", "|---|---:|---:|---:|---:|---:|"]
-    lines += [f"| {r['name']} | {r['kernels']} | {r['bytes']} | {r['compile_ms']:.1f} | "
-              f"{r['load_ms']:.2f} | {r['compile_ms'] / r['load_ms']:.0f}x |" for r in rows]
-    return "\n".join([
-        GPU_HEADING, "",
-        f"Date: 2026-11-30. Command: `{command_line(opts)} --models <corpus>` on the "
-        "device machine (one NVIDIA H200, 16 CPU cores; Python "
-        f"{platform.python_version()}); medians of {opts.runs} pairs of fresh processes, "
-        "each with an empty TRITON_CACHE_DIR, timed after CUDA, CuPy and cuBLAS are up and a "
-        "one-kernel module was compiled (or loaded) and run.", "",
-        *lines, "",
-        "compile + first call: dynhlo.compile(text, backend='gpu') and the first call, which "
-        "compiles the Triton kernels; load + first call: dynhlo.load of the artifact (cubins) "
-        "and the first call; the load processes compiled nothing (stats checked) and every "
-        "result matched the corpus. Not included: starting CUDA, importing CuPy and the "
-        "first kernel of a fresh process (seconds, paid once per process, compiled or "
-        "loaded alike). batched_matmul has no kernel (its dot runs on cuBLAS).", ""])
+    return lines + [f"| {r['name']} | {r['kernels']} | {r['bytes']} | {r['compile_ms']:.1f} | "
+                    f"{r['load_ms']:.2f} | {r['compile_ms'] / r['load_ms']:.0f}x |" for r in rows]
+
+
+# -- weights: the artifact of a 4.2M-parameter model ------------------------------------
+
+WIDTH, LAYERS, BOUND, N = 1024, 4, 64, 5
+
+COLD = r"""
+import sys, time
+t0 = time.perf_counter()
+import numpy as np, dynhlo
+t1 = time.perf_counter()
+exe = dynhlo.load(sys.argv[1])
+t2 = time.perf_counter()
+out = np.asarray(exe(np.load(sys.argv[2])))
+t3 = time.perf_counter()
+np.save(sys.argv[3], out)
+print((t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3)
+"""
+
+
+def weights():
+    rng = np.random.default_rng(0)
+    ws = [(rng.standard_normal((WIDTH, WIDTH)) / 32).astype(np.float32) for _ in range(LAYERS)]
+    bs = [rng.standard_normal(WIDTH).astype(np.float32) for _ in range(LAYERS)]
+    return ws, bs
+
+
+def model(ws, bs):
+    import jax.numpy as jnp
+
+    def f(x):
+        for w, b in zip(ws, bs, strict=True):
+            x = jnp.tanh(x @ w + b)
+        return x
+    return f
+
+
+def median_ms(fn, runs: int) -> float:
+    fn()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1e3)
+    return statistics.median(times)
+
+
+def cold_loads(path: Path, x: np.ndarray, want: np.ndarray, runs: int) -> list[float]:
+    """[import ms, load ms, first call ms], medians over `runs` fresh processes."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        np.save(f"{tmp}/x.npy", x)
+        for _ in range(runs):
+            out = subprocess.run([sys.executable, "-c", COLD, str(path), f"{tmp}/x.npy",
+                                  f"{tmp}/out.npy"], capture_output=True, text=True,
+                                 check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            rows.append([float(v) for v in out.stdout.split()])
+            np.testing.assert_allclose(np.load(f"{tmp}/out.npy"), want, rtol=1e-4, atol=1e-4)
+    return [statistics.median(col) for col in zip(*rows, strict=True)]
+
+
+def weights_row(backend: str, target: str, runs: int) -> dict:
+    """The 4.2M-parameter model: from_jax, save, artifact bytes, warm and cold load."""
+    import jax
+    ws, bs = weights()
+    weight_bytes = sum(a.nbytes for a in ws + bs)
+    options = {"target": target} if backend == "gpu" else {}
+    start = time.perf_counter()
+    exe = dynhlo.from_jax(model(ws, bs), f"f32[n,{WIDTH}]", bounds={"n": BOUND},
+                          backend=backend, **options)
+    from_jax_s = time.perf_counter() - start
+    x = np.random.default_rng(1).standard_normal((N, WIDTH)).astype(np.float32)
+    want = np.asarray(jax.jit(model(ws, bs))(x))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "mlp.dynhlo"
+        start = time.perf_counter()
+        exe.save(path)
+        save_ms = (time.perf_counter() - start) * 1e3
+        size = path.stat().st_size
+        print(f"backend {backend}: {weight_bytes / 4:,.0f} parameters, weights "
+              f"{weight_bytes:,} bytes; from_jax {from_jax_s:.2f} s, save {save_ms:.1f} ms")
+        print(f"artifact {size:,} bytes = {size / weight_bytes:.4f} x the weights")
+        row = {"parameters": weight_bytes // 4, "weight_bytes": weight_bytes,
+               "from_jax_s": from_jax_s, "save_ms": save_ms, "artifact_bytes": size}
+        device = backend == "cpu" or _cuda()
+        if device:
+            loaded = dynhlo.load(path)
+            np.testing.assert_allclose(np.asarray(loaded(x)), want, rtol=1e-4, atol=1e-4)
+            warm = median_ms(lambda: dynhlo.load(path), runs)
+            first = median_ms(lambda: np.asarray(dynhlo.load(path)(x)), runs)
+            print(f"load warm {warm:.1f} ms (load + first call {first:.1f} ms)")
+            imp, cold, call = cold_loads(path, x, want, runs)
+            print(f"load cold {cold:.1f} ms (fresh process; import dynhlo {imp:.0f} ms before "
+                  f"it, first call {call:.1f} ms after)")
+            row.update(load_warm_ms=warm, load_first_call_ms=first, import_ms=imp,
+                       load_cold_ms=cold, first_call_cold_ms=call)
+        else:
+            data = path.read_bytes()
+            checks = median_ms(lambda: stored_module(read_artifact(
+                Path(path).read_bytes())), runs)
+            print(f"no CUDA here: read + checks + stored module with its constants "
+                  f"{checks:.1f} ms (of {len(data):,} bytes); launching needs the GPU")
+            row.update(read_checks_module_ms=checks)
+        text = exe.module.to_text()
+        parse = median_ms(lambda: dynhlo.parse_hlo(text), 1)
+        print(f"for comparison, the module as decimal text: "
+              f"{len(text):,} bytes, parse_hlo {parse / 1e3:.2f} s")
+        row.update(decimal_text_bytes=len(text), decimal_text_parse_s=parse / 1e3)
+    return row
+
+
+def _cuda() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return torch.cuda.is_available()
 
 
 if __name__ == "__main__":

@@ -7,12 +7,12 @@ rounded to bf16. Columns, median µs of one whole call with inputs on the device
 
     dynhlo     the bounded module compiled once (default options: the graph path), called at n
     xla_n      jax.jit of the module's JAX source at n, bf16 (XLA's own GPU kernels, cuBLAS)
-    eager      torch eager in bf16 (bench/compare_workloads.py's torch transformer)
+    eager      torch eager in bf16 (bench/workloads.py's torch transformer)
     inductor   torch.compile(dynamic=True) of the same, bf16
 
 Each system's error is max|out - ref| / max|ref| against the torch transformer in float64 on
 the same bf16 inputs. Then where dynhlo's time goes: each launch of its graph timed alone,
-summed by kind (bench/graph_profile.py's kinds), and a torch.profiler table of the GPU
+summed by kind, and a torch.profiler table of the GPU
 kernels of one call of each system at the largest n; and which matrix instructions each of
 dynhlo's distinct kernels holds (`--sass`, from the cubins for sm_90: HGMMA is Hopper's
 warpgroup tensor-core product, HMMA the mma.sync one, FFMA plain f32 FMAs).
@@ -20,6 +20,9 @@ warpgroup tensor-core product, HMMA the mma.sync one, FFMA plain f32 FMAs).
     python bench/bf16_compare.py [--sizes 128,512,1024,2048] [--out bf16.json]   # one GPU
     python bench/bf16_compare.py --sass        # no GPU needed: cross-compiles for sm_90
     python bench/bf16_compare.py --dry         # no GPU: Triton's interpreter at n = 3
+
+Writes bench/results/bf16_compare.json (bf16_sass.json, bf16_compare_dry.json) and a plot
+when matplotlib is importable.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares 
 import numpy as np  # noqa: E402
 
 import make_bf16_transformer as mk  # noqa: E402
+import report  # noqa: E402
 
 MODULE = REPO / "bench" / "data" / "transformer_48_bf16_bounded.hlo"
 SYSTEMS = ("dynhlo", "xla_n", "eager", "inductor")
@@ -84,7 +88,7 @@ class Systems:
         import jax
         import torch
         import dynhlo
-        from compare_workloads import transformer
+        from workloads import transformer
         self.dry, self.dev = dry, "cpu" if dry else "cuda"
         self.torch_fn = transformer("torch")
         w32 = mk.weights()
@@ -155,11 +159,22 @@ def table(opts) -> dict:
     return result
 
 
+def kind(step) -> str:
+    """A graph launch's kind, for the launches-by-kind table."""
+    block = step.kernel.block
+    if "SPLITS" in block and "D" not in block:
+        return "attention combine"
+    if "D" in block:
+        return "attention"
+    if step.dot:
+        return f"product {'+epilogue' if step.kernel.nsizes > 3 else ''}"
+    return f"{step.origin.kind} kernel" if step.origin is not None else "kernel"
+
+
 def launches_by_kind(sysm, runner, sizes) -> dict:
-    """Each launch of the graph timed alone at n, summed by kind (graph_profile.py's way)."""
+    """Each launch of the graph timed alone at n, summed by kind."""
     import torch
     from triton.testing import do_bench
-    from graph_profile import kind
     out = {}
     prog = runner.prog
     for n in sizes:
@@ -253,7 +268,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="128,512,1024,2048")
     parser.add_argument("--profile-sizes", default="128,2048")
-    parser.add_argument("--out", default=None, help="the results as JSON")
+    parser.add_argument("--out", default=None, help="default: bench/results/bf16_compare.json "
+                        "(bf16_compare_dry.json, bf16_sass.json)")
     parser.add_argument("--dry", action="store_true",
                         help="no GPU: the interpreter at n = 3, every system on the CPU")
     parser.add_argument("--sass", action="store_true",
@@ -271,8 +287,24 @@ def main() -> None:
             import torch
             result["device"] = torch.cuda.get_device_name()
             result["sass_sm90"] = sass()
-    if opts.out:
-        Path(opts.out).write_text(json.dumps(result, indent=1, default=str))
+    name = "bf16_sass" if opts.sass else "bf16_compare_dry" if opts.dry else "bf16_compare"
+    report.save(name, result, plot=_plot if "rows" in result else None, out=opts.out)
+
+
+def _plot(data: dict, path: Path) -> None:
+    """µs per call against n, a line per system."""
+    import matplotlib.pyplot as plt
+    rows = data["rows"]
+    fig, ax = plt.subplots(figsize=(5.5, 4))
+    for s in SYSTEMS:
+        ax.plot([r["n"] for r in rows], [r["us"][s] for r in rows], "o-", label=s,
+                linewidth=2.5 if s == "dynhlo" else 1.2)
+    ax.set(xscale="log", yscale="log", xlabel="n", ylabel="µs per call",
+           title=f"48-layer transformer, bf16 ({data.get('device', '?')})")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Side by side on one GPU: dynhlo against XLA (JAX), torch eager and torch.compile (issue 10).
 
-For each workload (bench/compare_workloads.py) and each n in its sizes, the median time of
+For each workload (bench/workloads.py) and each n in its sizes, the median time of
 one whole call with inputs already on the device (`triton.testing.do_bench`; JAX calls end
 in block_until_ready, so their events bracket the device work too):
 
@@ -56,7 +56,8 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares 
 
 import numpy as np  # noqa: E402
 
-from compare_workloads import workloads  # noqa: E402
+import report  # noqa: E402
+from workloads import workloads  # noqa: E402
 
 SYSTEMS = ("dynhlo", "xla_bound", "xla_n", "xla_n_tf32", "dynhlo_tf32", "eager", "inductor",
            "dynhlo_plain")
@@ -419,7 +420,8 @@ def main() -> None:
     import torch
     torch.backends.cuda.matmul.allow_tf32 = False
     torch.backends.cudnn.allow_tf32 = False
-    result = {"date": datetime.date.today().isoformat(), "device": torch.cuda.get_device_name(),
+    result = {"run": report.run_facts(),
+              "date": datetime.date.today().isoformat(), "device": torch.cuda.get_device_name(),
               "versions": versions(), "kernels": [], "streams": [], "first_call_s": {}}
     if opts.merge and out.exists():
         old = json.loads(out.read_text())
@@ -462,8 +464,8 @@ def main() -> None:
     print(markdown(result))
     try:
         plot(result, out.with_suffix(".png"))
-    except ImportError as exc:
-        print(f"no plot: {exc}")
+    except ImportError:
+        print("matplotlib is not importable: no plot (compare.png not written)")
 
 
 if __name__ == "__main__":

@@ -1,10 +1,11 @@
 """dynhlo's CPU backend (compiled and reference) against jax.jit on the CPU, one BLAS thread.
 
-For each workload of bench/compare_workloads.py at n = 16, 128, 512: the first call
+For each workload of bench/workloads.py at n = 16, 128, 512: the first call
 (compile + run; dynhlo's kernel cache in a fresh directory, so nothing is reused from an
-earlier run) and the warm call (median). Results: bench/results/cpu_compare.json.
+earlier run) and the warm call (median). Results: bench/results/cpu_compare.json (and a plot
+when matplotlib is importable).
 
-    python bench/cpu_compare.py [--quick] [--only NAME ...]
+    python bench/cpu_compare.py [--quick] [--only NAME ...] [--out FILE]
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
 import argparse  # noqa: E402
 import json  # noqa: E402
 import statistics  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -30,10 +30,10 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import dynhlo  # noqa: E402
-from compare_workloads import workloads  # noqa: E402
+import report  # noqa: E402
+from workloads import workloads  # noqa: E402
 
 SIZES = (16, 128, 512)
-OUT = Path(__file__).resolve().parent / "results" / "cpu_compare.json"
 
 
 def warm_ms(fn, budget_s: float) -> float:
@@ -79,6 +79,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter timing budgets")
     parser.add_argument("--only", nargs="*", help="workload names")
+    parser.add_argument("--out", help="default: bench/results/cpu_compare.json")
     opts = parser.parse_args()
     budget = 0.3 if opts.quick else 1.5
     os.environ["DYNHLO_CACHE_DIR"] = tempfile.mkdtemp(prefix="dynhlo-cpu-bench-")
@@ -102,12 +103,18 @@ def main() -> None:
             rows.append(row)
             print(json.dumps({k: round(v, 3) if isinstance(v, float) else v
                               for k, v in row.items()}), flush=True)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, cwd=Path(__file__).parent).stdout.strip()
-    OUT.parent.mkdir(exist_ok=True)
-    OUT.write_text(json.dumps({"date": time.strftime("%Y-%m-%d"), "commit": commit,
-                               "device": "CPU, one thread", "rows": rows}, indent=1) + "\n")
+    report.save("cpu_compare", {"device": "CPU, one thread", "rows": rows}, plot=plot,
+                out=opts.out)
 
+
+def plot(data: dict, path: Path) -> None:
+    """Warm-call time per workload and n: compiled, reference, jax.jit."""
+    rows = data["rows"]
+    report.bars(path, "CPU backend against jax.jit, warm call",
+                [f"{r['workload']} n={r['n']}" for r in rows],
+                {"dynhlo compiled": [r["compiled_warm_ms"] for r in rows],
+                 "dynhlo reference": [r["reference_warm_ms"] for r in rows],
+                 "jax.jit": [r["jax_warm_ms"] for r in rows]}, "ms per call", log=True)
 
 if __name__ == "__main__":
     main()

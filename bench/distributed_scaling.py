@@ -1,7 +1,7 @@
 """One tensor-parallel transformer layer on 1, 2, 4 devices: time per call, and the scaling.
 
     python bench/distributed_scaling.py [--backend gpu|cpu] [--nproc 1 2] [--runs 20]
-                                        [--write-results]
+                                        [--out FILE]
 
 The modules are bench/data/transformer_tp_nN.hlo (tools/gen_partitioned.py --bench: JAX's
 partitioned layer, 1024 tokens, d_model 2048, 16 heads, MLP 8192, Megatron-style: two
@@ -12,7 +12,7 @@ and time each call between two barriers (device tensors in and out on the GPU: n
 copies in the figure). The figure is rank 0's median. Every N's result must match N=1's
 (rtol 1e-3: the partial sums are added in another order).
 
---write-results replaces the "## Distributed scaling" section of bench/RESULTS.md.
+Writes bench/results/distributed_scaling.json (and a plot when matplotlib is importable).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import os
-import platform
 import statistics
 import sys
 import tempfile
@@ -31,8 +30,9 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-RESULTS = ROOT / "bench" / "RESULTS.md"
-SECTION = "## Distributed scaling"
+sys.path.insert(0, str(ROOT / "bench"))
+
+import report  # noqa: E402
 
 
 def _worker(rank, nproc, backend, cuda, store, runs, out):
@@ -107,7 +107,7 @@ def main():
     parser.add_argument("--backend", default="gpu", choices=("cpu", "gpu"))
     parser.add_argument("--nproc", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--write-results", action="store_true")
+    parser.add_argument("--out", help="default: bench/results/distributed_scaling.json")
     opts = parser.parse_args()
     rows, reference = [], None
     for n in opts.nproc:
@@ -121,27 +121,22 @@ def main():
     table = ["| devices | ms per layer | speedup over the first |", "|---:|---:|---:|"]
     table += [f"| {n} | {ms:.2f} | {base / ms:.2f}x |" for n, ms in rows]
     print("\n".join(table))
-    if opts.write_results:
-        _write(opts, table)
+    device = "CPU (gloo)"
+    if opts.backend == "gpu":
+        import torch
+        device = f"{torch.cuda.get_device_name(0)} x {max(opts.nproc)} (NCCL)"
+    report.save("distributed_scaling", {
+        "backend": opts.backend, "device": device, "runs": opts.runs,
+        "rows": [{"devices": n, "ms_per_layer": ms, "speedup": base / ms} for n, ms in rows]},
+        plot=_plot, out=opts.out)
 
 
-def _write(opts, table):
-    import torch
-    device = torch.cuda.get_device_name(0) if opts.backend == "gpu" else platform.processor()
-    text = (f"{SECTION}\n\nDate: {datetime.date.today()}. Command: `python "
-            f"bench/distributed_scaling.py --backend {opts.backend} --nproc "
-            f"{' '.join(map(str, opts.nproc))} --runs {opts.runs} --write-results`. "
-            f"Machine: {device}; rank 0's median of {opts.runs} calls between barriers.\n\n"
-            + "\n".join(table) + "\n")
-    old = RESULTS.read_text() if RESULTS.exists() else "# Benchmark results\n"
-    if SECTION in old:
-        head, rest = old.split(SECTION, 1)
-        tail = rest[rest.find("\n## "):] if "\n## " in rest else ""
-        new = head + text + tail
-    else:
-        new = old.rstrip("\n") + "\n\n" + text
-    RESULTS.write_text(new)
-
+def _plot(data: dict, path: Path) -> None:
+    """ms per layer against the number of devices."""
+    rows = data["rows"]
+    report.bars(path, f"one tensor-parallel layer ({data['device']})",
+                [str(r["devices"]) for r in rows],
+                {"ms per layer": [r["ms_per_layer"] for r in rows]}, "ms per layer")
 
 if __name__ == "__main__":
     main()

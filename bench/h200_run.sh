@@ -5,11 +5,11 @@
 # JSON go under $OUT (at most 8 flat files a part); one summary line per step on stdout.
 #
 #   here (CPU, ~20 s):  bash bench/h200_run.sh prep [BEFORE_COMMIT]
-#       .dev/t.dynhlo: the 48-layer transformer cross-compiled for sm_90 (graph_check's
-#       artifact); with a commit, .dev/before/dynhlo (git archive) for host_overhead's
+#       .dev/t.dynhlo: the 48-layer transformer cross-compiled for sm_90 (the artifact of
+#       `device_checks.py graph`); with a commit, .dev/before/dynhlo (git archive) for host_overhead's
 #       before/after.
 #   device call 1:      bash bench/h200_run.sh 1      (carry .dev)
-#       GPU tests, memcheck, graph_check with the CPU-built artifact, the bf16 transformer
+#       GPU tests, memcheck, the graph check with the CPU-built artifact, the bf16 transformer
 #       against XLA and torch.compile (table, launches by kind, profiler, SASS), host and
 #       launch overhead.
 #   device call 2:      bash bench/h200_run.sh 2
@@ -64,7 +64,7 @@ if [ "$part" = 1 ]; then
     step pytest 220 $PY -m pytest -q -n 14 -p no:cacheprovider --maxfail=25 --timeout=150 $files
     grep -E "^(FAILED|ERROR)" "$OUT/pytest.log" | head -30
     step memcheck 90 compute-sanitizer --tool memcheck --error-exitcode 9 \
-        $PY bench/gpu_device_checks.py sanitize
+        $PY bench/device_checks.py sanitize
     grep -E "ERROR SUMMARY|matched" "$OUT/memcheck.log" | tail -n 2
     art=.dev/t.dynhlo
     if [ ! -f "$art" ]; then   # not carried: built here for sm_90 (say so in the results)
@@ -73,7 +73,7 @@ if [ "$part" = 1 ]; then
         step graph_check 60 $PY -m dynhlo compile tests/data/large/transformer_48_layers_bounded.hlo \
             --backend gpu --target sm_90 -o "$art"
     fi
-    step graph_check 120 $PY bench/graph_check.py "$art"
+    step graph_check 120 $PY bench/device_checks.py graph "$art"
     grep -E "FAIL|ok=False|WRONG" "$OUT/graph_check.log" | head -20
     step bf16 170 $PY bench/bf16_compare.py --out "$OUT/bf16.json"
     step overhead 40 $PY bench/host_overhead.py --models tests/data/models --label after
@@ -81,7 +81,7 @@ if [ "$part" = 1 ]; then
         --models tests/data/models --impl .dev/before --label before
     step overhead 30 $PY bench/launch_overhead.py --rounds 9
 elif [ "$part" = 2 ]; then
-    step real 60 $PY bench/real_programs.py
+    step real 60 $PY bench/real_programs.py --out "$OUT/real_programs.json"
     # the five workloads in compare.py's order (transformer first); compare.json is written
     # after each workload, so a cut run keeps the finished ones (`--markdown-only` prints them)
     step compare 420 $PY bench/compare.py --out "$OUT/compare.json"

@@ -13,11 +13,13 @@ Three measures per call, each a median:
   device work of a call is shorter than its host work (the small modules) this is the host
   time per call: what a serving loop pays per call.
 - sync: one call and a wait for its result (torch.cuda.synchronize, jax block_until_ready).
-- event: CUDA events around one call (dynhlo and torch only): what
-  bench/work_follows_size.py reports as "call".
+- event: CUDA events around one call (dynhlo and torch only).
 
     python bench/host_overhead.py [--impl DIR] [--label NAME] [--layernorm-bound 65536]
-                                  [--models DIR] [--parts] [--out results.json]
+                                  [--models DIR] [--parts] [--out FILE.json]
+
+Writes bench/results/host_overhead.json (host_overhead_<label>.json for another --label;
+--out elsewhere) and a plot beside it when matplotlib is importable.
 
 `--impl DIR` imports dynhlo from another checkout (an older commit, say) to compare before
 and after on one machine.
@@ -34,6 +36,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "bench"))
+from report import save as save_results  # noqa: E402
 
 SEED = """HloModule Test
 ENTRY main {
@@ -164,7 +168,8 @@ def measure(opts, torch, dynhlo, jaxmods, models: Path) -> list[dict]:
     wait = (lambda out: torch.cuda.synchronize()) if on_cuda else (lambda out: None)
     for name, text, args, eager, jax_maker in cases(torch, models, opts.layernorm_bound,
                                                     opts.device):
-        exe = compiled.get(text) or compiled.setdefault(text, dynhlo.compile(text, backend="gpu"))
+        exe = compiled.get(text) or compiled.setdefault(
+            text, dynhlo.compile(text, backend="gpu", interpret=not on_cuda))
         got, want = exe(*args), eager(*args)
         err = ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
         small = args[0].shape[0] < 1000
@@ -191,7 +196,8 @@ def measure(opts, torch, dynhlo, jaxmods, models: Path) -> list[dict]:
 def parts(opts, torch, dynhlo, models: Path) -> dict:
     """Host us of the pieces of one softmax_rows call at 3 rows (where the time goes)."""
     from dynhlo.runtime.arguments import check_arguments
-    exe = dynhlo.compile((models / "softmax_rows" / "module.hlo").read_text(), backend="gpu")
+    exe = dynhlo.compile((models / "softmax_rows" / "module.hlo").read_text(), backend="gpu",
+                         interpret=opts.device != "cuda")
     x = torch.randn(3, 37, device=opts.device)
     exe(x)
     wait = (lambda out: torch.cuda.synchronize()) if opts.device == "cuda" else (lambda o: 0)
@@ -244,9 +250,18 @@ def main() -> None:
     rows = measure(opts, torch, dynhlo, jaxmods, models_dir(opts))
     split = parts(opts, torch, dynhlo, models_dir(opts)) if opts.parts else None
     report(opts.label, rows)
-    if opts.out:
-        Path(opts.out).write_text(json.dumps({"label": opts.label, "rows": rows,
-                                              "parts": split}, indent=1))
+    name = "host_overhead" if opts.label == "dynhlo" else f"host_overhead_{opts.label}"
+    save_results(name, {"label": opts.label, "device": where, "rows": rows, "parts": split},
+                 plot=_plot, out=opts.out)
+
+
+def _plot(data: dict, path: Path) -> None:
+    """Host µs per call for each case: dynhlo, torch eager, jax.jit."""
+    rows = data["rows"]
+    from report import bars
+    bars(path, f"host time per call ({data['device']})", [r["case"] for r in rows],
+         {s: [r.get(f"{s}_host_us") for r in rows] for s in ("dynhlo", "eager", "jax")},
+         "µs per call (host clock)")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Host time of one kernel launch: dynhlo's cubin launcher against Triton's C launcher.
 
 On a GPU the plain path launches each generated kernel through CubinLauncher.direct (ctypes
-into cuLaunchKernel, launch/cubin.py) since the tenth session; before, through Triton's C
+into cuLaunchKernel, launch/cubin.py); before 2026-12-02, through Triton's C
 launcher (launch/direct.py). This times both on the same kernel and arguments, in one
 process, alternating rounds so that drift in the machine's speed hits both alike:
 
@@ -10,6 +10,8 @@ process, alternating rounds so that drift in the machine's speed hits both alike
   launcher, N back to back.
 
     python bench/launch_overhead.py [--module tests/filecheck/softmax_rows.hlo] [--rows 3]
+
+Writes bench/results/launch_overhead.json (and a plot when matplotlib is importable).
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+import report  # noqa: E402
 
 
 def executables(text: str):
@@ -57,6 +62,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=3)
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--out", help="default: bench/results/launch_overhead.json")
     opts = parser.parse_args()
     exes = executables(Path(opts.module).read_text())
     first = next(iter(exes.values()))
@@ -85,6 +91,20 @@ def main() -> None:
     for label, r in results.items():
         print(f"{label:20s} launch {statistics.median(r['launch']):6.2f}   "
               f"call {statistics.median(r['call']):6.2f}")
+    rows = [{"launcher": label, "launch_us": statistics.median(r["launch"]),
+             "call_us": statistics.median(r["call"])} for label, r in results.items()]
+    report.save("launch_overhead", {"device": torch.cuda.get_device_name(),
+                                    "module": opts.module, "rows": opts.rows,
+                                    "rounds": opts.rounds, "calls": opts.calls,
+                                    "launchers": rows}, plot=_plot, out=opts.out)
+
+
+def _plot(data: dict, path: Path) -> None:
+    """Host µs of one launch and of one whole call, per launcher."""
+    rows = data["launchers"]
+    report.bars(path, f"launch overhead ({data['device']})", ["launch", "whole call"],
+                {r["launcher"]: [r["launch_us"], r["call_us"]] for r in rows},
+                "µs (host clock)")
 
 
 if __name__ == "__main__":

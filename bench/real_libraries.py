@@ -9,7 +9,8 @@ one warm-up compile of another module so that jaxlib's MLIR is loaded), then one
 stored size against the stored jax.jit / eager PyTorch outputs, within the tolerance
 tests/test_real_libraries.py uses. Prints a Markdown table: program, library and version,
 variable size, sizes passed, largest absolute error, compile time; a refused program says
-where it was refused.
+where it was refused. Writes bench/results/real_libraries.json (real_libraries_gpu.json for
+--backend gpu) and a plot of the compile times when matplotlib is importable.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+
+import report  # noqa: E402
 
 
 def measure(name: str, backend: str, rounds: int) -> dict:
@@ -84,6 +88,7 @@ def main() -> None:
     parser.add_argument("names", nargs="*")
     parser.add_argument("--backend", default="cpu", choices=("cpu", "gpu"))
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--out", help="default: bench/results/real_libraries[_gpu].json")
     args = parser.parse_args()
     if args.backend == "gpu":
         import gpucheck  # noqa: F401 - Triton's interpreter mode before triton loads
@@ -97,8 +102,23 @@ def main() -> None:
     print("| program | library | variable size | sizes passed | max abs error | "
           "compile s |")
     print("|---|---|---|---|---:|---:|")
+    rows = []
     for name in names:
-        print(row(name, measure(name, args.backend, args.rounds)), flush=True)
+        r = measure(name, args.backend, args.rounds)
+        print(row(name, r), flush=True)
+        rows.append({"program": name, **r})
+    device = "CPU" if args.backend == "cpu" else "GPU backend in Triton's interpreter"
+    report.save("real_libraries" if args.backend == "cpu" else "real_libraries_gpu",
+                {"backend": args.backend, "device": device, "rows": rows}, plot=_plot,
+                out=args.out)
+
+
+def _plot(data: dict, path: Path) -> None:
+    """Compile time per program (parse_stablehlo + compile)."""
+    rows = [r for r in data["rows"] if "compile_s" in r]
+    report.bars(path, f"real-library programs: compile time ({data['device']})",
+                [r["program"] for r in rows], {"compile s": [r["compile_s"] for r in rows]},
+                "s")
 
 
 if __name__ == "__main__":

@@ -9,14 +9,15 @@ backends), max |gpu - stored| / max |stored| (eager PyTorch's or jax.jit's outpu
 the CPU), and median µs of one call: dynhlo GPU (inputs on the device), dynhlo CPU (NumPy),
 the peer on the GPU.
 
-    python bench/real_programs.py [--out real.json]     # one GPU
+    python bench/real_programs.py [--out FILE.json]     # one GPU
     python bench/real_programs.py --dry                 # no GPU: Triton's interpreter, no timing
+
+Writes bench/results/real_programs.json (and a plot when matplotlib is importable).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -25,9 +26,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
+sys.path.insert(0, str(REPO / "bench"))
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares the GPU
 
 import numpy as np  # noqa: E402
+
+import report  # noqa: E402
 
 NAN = float("nan")
 
@@ -113,7 +117,8 @@ def jax_programs(dry: bool):
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out")
+    parser.add_argument("--out", help="default: bench/results/real_programs.json "
+                        "(real_programs_dry.json with --dry)")
     parser.add_argument("--dry", action="store_true")
     opts = parser.parse_args()
     if opts.dry:
@@ -149,8 +154,19 @@ def main() -> None:
                       f"{c_us:9.1f} {p_us:9.1f} {g_us / p_us:8.2f}", flush=True)
         except Exception as exc:  # noqa: BLE001
             print(f"{source.__name__} FAILED {type(exc).__name__}: {str(exc)[:300]}", flush=True)
-    if opts.out:
-        Path(opts.out).write_text(json.dumps(rows, indent=1))
+    device = "Triton interpreter (dry run)" if opts.dry else torch.cuda.get_device_name()
+    name = "real_programs_dry" if opts.dry else "real_programs"
+    report.save(name, {"device": device, "rows": rows}, plot=None if opts.dry else _plot,
+                out=opts.out)
+
+
+def _plot(data: dict, path: Path) -> None:
+    """µs per call at each program and size: dynhlo on the GPU against the library's peer."""
+    rows = [r for r in data["rows"] if "error" not in r]
+    report.bars(path, f"real programs ({data['device']})",
+                [f"{r['program']} {r['size']}" for r in rows],
+                {"dynhlo GPU": [r["gpu_us"] for r in rows],
+                 "peer on the GPU": [r["peer_us"] for r in rows]}, "µs per call", log=True)
 
 
 if __name__ == "__main__":

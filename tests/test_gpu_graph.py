@@ -3,7 +3,7 @@
 In CI (no GPU) the graph program's launches run in Triton's interpreter with a grid of
 INTERPRET_GRID programs, so the stride loops, the size buffer, the buffer plan and the
 matmul epilogues are all exercised; capture and replay need the device
-(bench/graph_check.py). Expected values: the corpus (JAX) and the CPU backend.
+(bench/device_checks.py graph). Expected values: the corpus (JAX) and the CPU backend.
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ def _chain(n: int) -> str:
 
 
 @pytest.mark.skipif(not INTERPRET, reason="stands interpreter launchers in for the cubins; on "
-                    "a device, bench/graph_check.py loads and runs a real sm_90 artifact")
+                    "a device, bench/device_checks.py graph loads and runs a real sm_90 artifact")
 def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp_path):
     """The payload's graph program (data) and cubins (stood in by interpreter launchers of
     the same kernels, found by cubin bytes) run the module: same results as the CPU."""

@@ -440,7 +440,7 @@ ENTRY main {
 
 
 @pytest.mark.skipif(not INTERPRET, reason="stands the compiled program's launchers in for "
-                    "the cubins; on a device, bench/graph_check.py loads real artifacts")
+                    "the cubins; on a device, bench/device_checks.py graph loads real artifacts")
 def test_the_option_survives_save_and_load(monkeypatch, tmp_path):
     """A dots-only module (cuBLAS steps, no kernel to cross-compile): the header keeps the
     option, the payload too, and the loaded program's cuBLAS calls follow it."""

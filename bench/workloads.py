@@ -1,5 +1,7 @@
-"""The five workloads of bench/compare.py: HLO text at a raised bound, inputs, and the same
-function written for JAX (the XLA peer) and for torch (eager and torch.compile).
+"""The five workloads the benchmarks share (compare.py on the GPU, cpu_compare.py, and the
+bf16 transformer's torch peer): HLO text at a raised bound, inputs, and the same function
+written for JAX (the XLA peer) and for torch (eager and torch.compile). A library, not a
+benchmark.
 
 Each Workload holds: `hlo` (the module text, bound raised: the bound is only text),
 `bound`, `sizes` (the n of the kernel rows), `make(n, gen)` (device tensors: the dynamic
