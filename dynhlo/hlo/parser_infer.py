@@ -15,27 +15,15 @@ from typing import Callable
 from ..errors import HloVerifyError
 from .attrs import window
 from .ir import Instruction
-from .opcodes import OP_SPECS, Group, Opcode
+from .opcodes import OP_SPECS, Group, Opcode, Trait
 from .shape import AnyShape, Shape, TupleShape, scalar
 
 _COMPLEX_PART = {"c64": "f32", "c128": "f64"}
 _REAL_TO_COMPLEX = {"f32": "c64", "f64": "c128"}
 
-# XLA's CanInferShape: the opcodes an instruction may be written without a shape for.
-INFERABLE = frozenset(
-    {op for op, spec in OP_SPECS.items()
-     if spec.group in (Group.UNARY, Group.BINARY, Group.TERNARY)}
-    - {Opcode.CONVERT, Opcode.BITCAST_CONVERT, Opcode.REDUCE_PRECISION,
-       Opcode.STOCHASTIC_CONVERT}
-    | {Opcode.ADD_DEPENDENCY, Opcode.AFTER_ALL, Opcode.BATCH_NORM_GRAD,
-       Opcode.BATCH_NORM_INFERENCE, Opcode.BATCH_NORM_TRAINING, Opcode.BROADCAST, Opcode.CALL,
-       Opcode.CHOLESKY, Opcode.CONCATENATE, Opcode.CONDITIONAL, Opcode.CONVOLUTION,
-       Opcode.OPTIMIZATION_BARRIER, Opcode.DOMAIN, Opcode.DOT, Opcode.FFT, Opcode.GATHER,
-       Opcode.GET_DIMENSION_SIZE, Opcode.SET_DIMENSION_SIZE, Opcode.GET_TUPLE_ELEMENT,
-       Opcode.MAP, Opcode.PAD, Opcode.PARTITION_ID, Opcode.RAGGED_DOT, Opcode.REDUCE,
-       Opcode.REPLICA_ID, Opcode.REVERSE, Opcode.SCATTER, Opcode.REDUCE_WINDOW,
-       Opcode.SELECT_AND_SCATTER, Opcode.SORT, Opcode.TRANSPOSE, Opcode.TRIANGULAR_SOLVE,
-       Opcode.TUPLE, Opcode.WHILE, Opcode.TOPK, Opcode.COPY})
+# XLA's CanInferShape: the opcodes an instruction may be written without a shape for (the
+# INFERABLE trait of their OpSpec).
+INFERABLE = frozenset(op for op, spec in OP_SPECS.items() if Trait.INFERABLE in spec.traits)
 
 
 def infer_shapes(pending: list[Instruction]) -> None:
