@@ -11,7 +11,7 @@ CollectiveBroadcast in XLA's operation semantics). torch.distributed moves every
 
 Dynamic dimensions: XLA defines no collective on a dynamic operand (its dynamic dimension
 inference refuses them all: DefaultAction, Unimplemented). dynhlo refuses, at compile time,
-a collective that resizes a dynamic dim (shapes/rules_misc.py: an all-gather of f32[<=B,64]
+a collective that resizes a dynamic dim (shapes/rules_collective.py: an all-gather of f32[<=B,64]
 pieces along dim 0), and runs one that keeps its dynamic dims when every participant has
 the same actual sizes there, the one case with a single meaning: checked before the data
 moves, a disagreement is a DynamicSizeError naming the instruction and each rank's sizes.

@@ -408,3 +408,32 @@ OP_SPECS: dict[Opcode, OpSpec] = {op: _spec(op) for op in Opcode}
 ALIASES: dict[str, Opcode] = {"optimization-barrier": Opcode.OPTIMIZATION_BARRIER}
 
 BY_NAME: dict[str, Opcode] = {op.value: op for op in Opcode} | ALIASES
+
+
+class OnceTable(dict):
+    """A rule table keyed by opcode (or custom-call target) that takes each key once.
+
+    The shape rules, each backend's lowerings and the custom-call tables are OnceTables, so a
+    second registration of one key raises ValueError when the registering module is imported,
+    instead of replacing the first silently (import order deciding which rule runs).
+    """
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def __setitem__(self, key, value) -> None:
+        if key in self:
+            raise ValueError(f"{self.name}: {getattr(key, 'value', key)} is registered twice "
+                             f"({getattr(self[key], '__qualname__', self[key])} and "
+                             f"{getattr(value, '__qualname__', value)})")
+        super().__setitem__(key, value)
+
+    def update(self, *args, **kwargs) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key, default=None):  # pragma: no cover - same rule as []=
+        if key not in self:
+            self[key] = default
+        return self[key]

@@ -22,8 +22,8 @@ from . import algebra
 from .algebra import Size
 from .dynamic_windows import DYNAMIC_CONV, DYNAMIC_REDUCE_WINDOW, WINDOW_OPERANDS, valid_padding
 from .rules import elementwise
-from .rules_misc import CUSTOM_CALL_RULES
-from .rules_window import convolution_dims
+from .rules import CUSTOM_CALL_RULES
+from .rules_linalg import convolution_dims
 from .algebra_eval import largest
 from .sizes import Sym, bound_of, derive, result_dim, size_of, unify
 from .trees import observed_tree

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ..hlo import attrs
 from .lapack_calls import LAPACK_TYPES, check_operands, check_result_types
-from .rules_misc import _lapack, _min_dim  # rule registration; min(m, n) as getrf's
+from .rules_numeric import lapack, min_dim  # rule registration; min(m, n) as getrf's
 
 
 def qr_rule(ctx, inst, operands, allowed=LAPACK_TYPES):
@@ -28,7 +28,7 @@ def qr_rule(ctx, inst, operands, allowed=LAPACK_TYPES):
     element = check_operands(ctx, inst, operands, 1, allowed)
     check_result_types(ctx, inst, [element, element])
     x = operands[0]
-    return [x, x[:-2] + (_min_dim(x[-2], x[-1]),)]
+    return [x, x[:-2] + (min_dim(x[-2], x[-1]),)]
 
 
 def householder_product_rule(ctx, inst, operands, allowed=LAPACK_TYPES):
@@ -43,6 +43,6 @@ def householder_product_rule(ctx, inst, operands, allowed=LAPACK_TYPES):
     return operands[0]
 
 
-_lapack("sdcz", "geqrf")(qr_rule)
-_lapack("sd", "orgqr")(householder_product_rule)
-_lapack("cz", "ungqr")(householder_product_rule)
+lapack("sdcz", "geqrf")(qr_rule)
+lapack("sd", "orgqr")(householder_product_rule)
+lapack("cz", "ungqr")(householder_product_rule)

@@ -33,7 +33,7 @@ from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.shape import leaf_shapes
 from ...hlo.types import to_numpy_dtype
-from ...shapes.rules_misc import IDENTITY_TARGETS
+from ...shapes.rules_collective import IDENTITY_TARGETS
 from .lowering import custom_call, lowering
 
 TOKEN = np.zeros((), dtype=np.bool_)

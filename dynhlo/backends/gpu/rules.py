@@ -31,7 +31,8 @@ from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic_windows import TARGETS as DYNAMIC_WINDOW_TARGETS
 from ...shapes.rules_gpu_solver import PIVOT_TARGETS, SOLVER_TARGETS
-from ...shapes.rules_misc import IDENTITY_TARGETS, SVD_TARGETS
+from ...shapes.rules_collective import IDENTITY_TARGETS
+from ...shapes.rules_lapack_svd import SVD_TARGETS
 from ..gpu_solver import call_as_lapack
 from .kernels import data as KD
 from .kernels import elementwise as KE

@@ -41,7 +41,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....hlo.types import bit_width
-from ....shapes.rules_data import physical_order
+from ....shapes.rules_indexing import physical_order
 from ....shapes.sizes import gather_past_size
 from ....shapes.slice_windows import (refuses_padding, slice_window, update_rows,
                                      update_windows, within)
