@@ -1,5 +1,5 @@
 """Shape rule of JAX's LAPACK SVD calls (lapack_{s,d,c,z}{gesdd,gesvd}_ffi); the CPU's
-ops_lapack_svd.py and the GPU's library/svd.py run them. Source: jax/_src/lax/linalg.py
+ops_lapack_svd.py and the GPU's library/lapack_svd.py run them. Source: jax/_src/lax/linalg.py
 `_svd_cpu_gpu_lowering`.
 """
 

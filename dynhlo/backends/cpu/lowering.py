@@ -3,19 +3,21 @@
 A lowering is `fn(ctx, inst, args) -> value` where `args` are the operands' values (NumPy
 arrays at their actual sizes, tuples for tuple shapes) and `ctx` (an EvalContext) gives the
 actual result shape, size evaluation and calls into other computations. Register one with
-`@lowering(Opcode.X)`; the table is filled by importing the `ops_*` modules.
+`@lowering(Opcode.X)`; the table is filled by importing the `ops_*` modules, one per opcode
+family (the family names of dynhlo/shapes/rules_<family>.py). Both tables refuse a second
+registration of one key (dynhlo.hlo.opcodes.OnceTable): ValueError at import.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from ...hlo.opcodes import Opcode
+from ...hlo.opcodes import OnceTable, Opcode
 
-LOWERINGS: dict[Opcode, Callable] = {}
+LOWERINGS: dict[Opcode, Callable] = OnceTable("CPU lowerings")
 
 # custom_call_target -> fn(ctx, inst, args): the custom calls the CPU backend accepts.
-CUSTOM_CALLS: dict[str, Callable] = {}
+CUSTOM_CALLS: dict[str, Callable] = OnceTable("CPU custom calls")
 
 
 def lowering(*opcodes: Opcode):

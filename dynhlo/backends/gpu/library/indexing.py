@@ -472,3 +472,15 @@ def bitcast_convert(ctx, inst, args):
     if x.dtype.itemsize > dtype.itemsize:
         return x.unsqueeze(-1).view(dtype)
     return x.view(dtype).reshape(x.shape[:-1])
+
+
+_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+
+
+def reverse(ctx, inst, args):
+    """reverse: x flipped along `dimensions` (float8 as its bytes: torch has no flip for it)."""
+    (x,) = args
+    dims = list(attrs.ints(inst, "dimensions", ()))
+    if x.dtype in _FP8:
+        return x.view(torch.uint8).flip(dims).view(x.dtype)
+    return x.flip(dims)
