@@ -204,6 +204,10 @@ class OpSpec:
         least: the fewest operands a variadic opcode takes (fixed arities: the parser checks).
         same_type: the operands (a slice of the operand list) that share operand 0's type.
         indices: the operands (a slice) that are indices or sizes, so integers.
+        result: what the result is where the spec alone says it: "operand N" (that
+            operand's shape), "operands" (operand 0, or the tuple of all operands), "called"
+            (the root of its first called computation), or a scalar type ("u32[]", which the
+            verifier checks too). Empty: a rule of dynhlo.hlo.parser_infer says it, if any.
     """
 
     arity: int | None
@@ -215,16 +219,18 @@ class OpSpec:
     least: int = 0
     same_type: slice | None = None
     indices: slice | None = None
+    result: str = ""
 
 
 def _op(arity: int | None, group: Group, calls: str = "", traits: Trait = Trait.NONE,
         attrs: str | None = "", needs: str = "", least: int = 0, same_type: slice | None = None,
-        indices: slice | None = None) -> OpSpec:
+        indices: slice | None = None, result: str = "") -> OpSpec:
     """An OpSpec from words: calls and attrs are space-separated names; needs names each
     required computation, alternatives joined by '|' ("condition body", "a|b")."""
     return OpSpec(arity, group, tuple(calls.split()), traits,
                   None if attrs is None else frozenset(attrs.split()),
-                  tuple(tuple(n.split("|")) for n in needs.split()), least, same_type, indices)
+                  tuple(tuple(n.split("|")) for n in needs.split()), least, same_type, indices,
+                  result)
 
 
 _UNARY = """abs cbrt ceil count-leading-zeros convert copy cosine erf exponential
@@ -282,23 +288,25 @@ _SPECIAL: dict[str, OpSpec] = {
     "constant": _op(0, _G.STRUCTURE),
     "tuple": _op(None, _G.STRUCTURE, traits=TUPLES | INFER),
     "get-tuple-element": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, attrs="index"),
-    "get-dimension-size": _op(1, _G.STRUCTURE, traits=ARRAY | INFER, attrs="dimensions"),
+    "get-dimension-size": _op(1, _G.STRUCTURE, traits=ARRAY | INFER, attrs="dimensions",
+                              result="s32[]"),
     "set-dimension-size": _op(2, _G.STRUCTURE, traits=ARRAY | KEEPS | INFER,
                               attrs="dimensions"),
-    "replica-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER),
-    "partition-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER),
-    "after-all": _op(None, _G.STRUCTURE, traits=TUPLES | ARRAY | INFER),
+    "replica-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER, result="u32[]"),
+    "partition-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER, result="u32[]"),
+    "after-all": _op(None, _G.STRUCTURE, traits=TUPLES | ARRAY | INFER, result="token[]"),
     # XLA: add-dependency(value, token), opt-barrier(tuple), domain(operand)
-    "add-dependency": _op(2, _G.STRUCTURE, traits=TUPLES | INFER),
-    "opt-barrier": _op(1, _G.STRUCTURE, traits=TUPLES | INFER),
-    "domain": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, attrs="domain"),
+    "add-dependency": _op(2, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
+    "opt-barrier": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
+    "domain": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, attrs="domain", result="operand 0"),
     "iota": _op(0, _G.DATA, traits=ARRAY, attrs="iota_dimension"),
     "broadcast": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions"),
     "reshape": _op(1, _G.DATA, traits=ARRAY | KEEPS, attrs="inferred_dimension"),
     "dynamic-reshape": _op(None, _G.DATA, traits=ARRAY | KEEPS, least=1, indices=slice(1, None)),
     "transpose": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions"),
     "bitcast": _op(1, _G.DATA, traits=ARRAY),
-    "reverse": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions"),
+    "reverse": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions",
+                   result="operand 0"),
     "slice": _op(1, _G.DATA, traits=ARRAY | KEEPS, attrs="slice"),
     "dynamic-slice": _op(None, _G.DATA, traits=ARRAY | KEEPS, attrs="dynamic_slice_sizes",
                          least=1, indices=slice(1, None)),
@@ -317,11 +325,12 @@ _SPECIAL: dict[str, OpSpec] = {
                   needs="to_apply"),
     "reduce-window": _op(None, _G.REDUCTION, "to_apply", INFER, _WINDOW, needs="to_apply"),
     "select-and-scatter": _op(3, _G.REDUCTION, "select scatter", ARRAY | INFER,
-                              "select scatter window", needs="select scatter"),
+                              "select scatter window", needs="select scatter",
+                              result="operand 0"),
     "map": _op(None, _G.REDUCTION, "to_apply", ARRAY | INFER, "to_apply dimensions",
                needs="to_apply", least=1),
     "sort": _op(None, _G.OTHER, "to_apply", INFER, "dimensions is_stable to_apply",
-                needs="to_apply", least=1),
+                needs="to_apply", least=1, result="operands"),
     "topk": _op(1, _G.OTHER, traits=INFER, attrs="k largest"),
     "dot": _op(2, _G.CONTRACTION, traits=ARRAY | INFER, attrs=_DOT),
     "scaled-dot": _op(4, _G.CONTRACTION, attrs=_DOT),
@@ -332,9 +341,11 @@ _SPECIAL: dict[str, OpSpec] = {
                              "conv_kind operand_precision"),
     # cholesky and triangular-solve read their options as a proto message
     # (CholeskyOptions, TriangularSolveOptions): its fields are their attributes.
-    "cholesky": _op(1, _G.OTHER, traits=ARRAY | KEEPS | INFER, attrs="lower"),
+    "cholesky": _op(1, _G.OTHER, traits=ARRAY | KEEPS | INFER, attrs="lower",
+                    result="operand 0"),
     "triangular-solve": _op(2, _G.OTHER, traits=ARRAY | KEEPS | INFER,
-                            attrs="left_side lower unit_diagonal transpose_a", same_type=_ALL),
+                            attrs="left_side lower unit_diagonal transpose_a", same_type=_ALL,
+                            result="operand 1"),
     "fft": _op(1, _G.OTHER, traits=ARRAY | INFER, attrs="fft_type fft_length"),
     "batch-norm-training": _op(3, _G.OTHER, traits=INFER, attrs=_BATCH_NORM),
     "batch-norm-inference": _op(5, _G.OTHER, traits=ARRAY | INFER, attrs=_BATCH_NORM),
@@ -345,15 +356,16 @@ _SPECIAL: dict[str, OpSpec] = {
     "scan": _op(None, _G.CONTROL, "to_apply",
                 attrs="to_apply dimensions num_carries is_reverse is_associative"),
     "call": _op(None, _G.CONTROL, "to_apply", TUPLES | INFER | PASSES, "to_apply is_composite",
-                needs="to_apply"),
+                needs="to_apply", result="called"),
     "fusion": _op(None, _G.CONTROL, "calls", TUPLES | PASSES,
                   "calls kind output_to_operand_aliasing", needs="calls"),
     "while": _op(1, _G.CONTROL, "condition body", TUPLES | INFER, "condition body",
-                 needs="condition body"),
+                 needs="condition body", result="operand 0"),
     "conditional": _op(None, _G.CONTROL,
                        "branch_computations true_computation false_computation", TUPLES | INFER,
                        "true_computation false_computation branch_computations",
-                       needs="branch_computations|true_computation", least=1),
+                       needs="branch_computations|true_computation", least=1,
+                       result="called"),
     "custom-call": _op(None, _G.OTHER, "called_computations to_apply", TUPLES, _CUSTOM_CALL),
     "async-start": _op(None, _G.CONTROL, "calls", TUPLES | PASSES,
                        _ASYNC + " output_to_operand_aliasing", needs="calls"),

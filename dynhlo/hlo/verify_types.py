@@ -50,6 +50,10 @@ def check_instruction(inst: Instruction) -> None:
     _check_required_calls(inst, spec)
     if Trait.KEEPS_TYPE in spec.traits:
         _check_keeps_type(inst, spec)
+    if spec.result.endswith("[]"):
+        want = spec.result[:-2]
+        _expect(inst, inst.shape.element_type == want and not inst.shape.rank,
+                f"{inst.opcode.value} gives {want}[], declared {inst.shape}")
     rule = _RULES.get(inst.opcode)
     if rule is not None:
         rule(inst)
@@ -152,14 +156,10 @@ def _check_iota(inst: Instruction) -> None:
             f"rank-{inst.shape.rank} result")
 
 
-def _check_dimension_size(inst: Instruction) -> None:
-    if inst.opcode is Opcode.SET_DIMENSION_SIZE:
-        size = inst.operands[1].shape
-        ok = size.element_type == "s32" and size.rank == 0
-        _expect(inst, ok, f"set-dimension-size takes an integer size, s32[] (XLA), got {size}")
-    else:
-        ok = inst.shape.element_type == "s32" and not inst.shape.rank
-        _expect(inst, ok, f"get-dimension-size gives s32[], declared {inst.shape}")
+def _check_set_dimension_size(inst: Instruction) -> None:
+    size = inst.operands[1].shape
+    ok = size.element_type == "s32" and size.rank == 0
+    _expect(inst, ok, f"set-dimension-size takes an integer size, s32[] (XLA), got {size}")
 
 
 def _check_rng(inst: Instruction) -> None:
@@ -173,11 +173,8 @@ def _check_rng(inst: Instruction) -> None:
                           f"{inst.shape.element_type}[] scalars")
 
 
-def _check_fixed_result(inst: Instruction) -> None:
-    """partition-id and replica-id give u32[]; after-all joins tokens into a token[]."""
-    want = "token" if inst.opcode is Opcode.AFTER_ALL else "u32"
-    _expect(inst, inst.shape.element_type == want and not inst.shape.rank,
-            f"{inst.opcode.value} gives {want}[], declared {inst.shape}")
+def _check_after_all(inst: Instruction) -> None:
+    """after-all joins tokens (into a token[]: its OpSpec's result)."""
     for i, o in enumerate(inst.operands):
         _expect(inst, o.shape.element_type == "token",
                 f"operand {i} '{o.name}' of after-all is {o.shape}; it takes tokens")
@@ -390,13 +387,10 @@ _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.TUPLE: _check_tuple,
     Opcode.PAD: lambda inst: _check_scalars(inst, inst.operands[1:], "padding value"),
     Opcode.RNG: _check_rng,
-    Opcode.PARTITION_ID: _check_fixed_result,
-    Opcode.REPLICA_ID: _check_fixed_result,
-    Opcode.AFTER_ALL: _check_fixed_result,
+    Opcode.AFTER_ALL: _check_after_all,
     Opcode.TOPK: _check_topk,
     Opcode.FFT: _check_fft,
-    Opcode.SET_DIMENSION_SIZE: _check_dimension_size,
-    Opcode.GET_DIMENSION_SIZE: _check_dimension_size,
+    Opcode.SET_DIMENSION_SIZE: _check_set_dimension_size,
     Opcode.REDUCE: _check_reduce,
     Opcode.REDUCE_WINDOW: _check_reduce,
     Opcode.SCATTER: _check_scatter,
