@@ -28,7 +28,7 @@ from .. import check_padding_reads, memory
 from ..distributed import Communicator
 from ..gpu_solver import check_solver_call
 from .evaluator import Evaluator
-from .lowering import CUSTOM_CALLS, LOWERINGS
+from .lowering import CUSTOM_CALLS, LOWERINGS, NOT_LOWERED
 
 NAME = "cpu"
 _PAYLOAD = {"program": b'{"evaluator": "numpy"}'}  # the CPU program is its module
@@ -52,8 +52,10 @@ def check_supported(module: HloModule, distributed: bool = False) -> None:
             raise UnsupportedError(f"{inst.opcode.value} of complex values (instruction "
                                    f"'{inst.name}') is not supported by the cpu backend")
         if inst.opcode not in LOWERINGS:
+            why = NOT_LOWERED.get(inst.opcode)
             raise UnsupportedError(f"opcode '{inst.opcode.value}' of instruction '{inst.name}' "
-                                   "is not supported by the cpu backend yet")
+                                   "is not supported by the cpu backend yet"
+                                   + (f" ({why})" if why else ""))
         if inst.opcode is Opcode.CUSTOM_CALL:
             target = attrs.string(inst, "custom_call_target")
             if target not in CUSTOM_CALLS:

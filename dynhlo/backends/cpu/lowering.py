@@ -20,6 +20,22 @@ LOWERINGS: dict[Opcode, Callable] = OnceTable("CPU lowerings")
 CUSTOM_CALLS: dict[str, Callable] = OnceTable("CPU custom calls")
 
 
+# The opcodes without a CPU lowering, each with the reason: dynhlo.support reports them
+# unsupported, check_supported names the reason, and tests/test_opcode_tables.py checks that
+# every opcode is lowered or listed here.
+_TRANSFER = "a transfer to a host or another program: a compiled module has no peer for it"
+_NOT_YET = "not implemented yet"
+NOT_LOWERED: dict[Opcode, str] = {
+    Opcode.PARAMETER: "bound to the arguments by the evaluator itself",
+    Opcode.SEND: _TRANSFER, Opcode.SEND_DONE: _TRANSFER,
+    Opcode.RECV: _TRANSFER, Opcode.RECV_DONE: _TRANSFER,
+    Opcode.INFEED: _TRANSFER, Opcode.OUTFEED: _TRANSFER,
+    Opcode.RAGGED_DOT: _NOT_YET, Opcode.SCALED_DOT: _NOT_YET, Opcode.SCAN: _NOT_YET,
+    Opcode.SHUFFLE: _NOT_YET, Opcode.RAGGED_ALL_TO_ALL: _NOT_YET,
+    Opcode.COLLECTIVE_REDUCE: _NOT_YET,
+}
+
+
 def lowering(*opcodes: Opcode):
     """Register a CPU lowering for one or more opcodes."""
     def register(fn):

@@ -212,6 +212,15 @@ _rule(Opcode.CUSTOM_CALL, library=custom_call)
 
 _NONE = Rule()
 
+# The opcodes the CPU lowers that have no rule above and no GPU pass removes
+# (dynhlo/passes/inline_calls.py): the host tier runs them, for the reason given (dynhlo.support
+# prints it; tests/test_opcode_tables.py checks that every opcode is covered).
+HOST: dict[Opcode, str] = {
+    Opcode.RNG: "the same stream",
+    Opcode.RNG_BIT_GENERATOR: "the same bits",
+    Opcode.RNG_GET_AND_UPDATE_STATE: "the same counter",
+}
+
 # The kernel tier as code generation takes it (kernels/codegen.py: generate's emitters).
 EMITTERS = {op: r.kernel for op, r in RULES.items() if r.kernel is not None}
 
