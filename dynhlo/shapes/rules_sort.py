@@ -9,7 +9,7 @@ from ..errors import DynamicSizeError
 from ..hlo import attrs, patterns
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
-from .rules import elementwise, rule, single_dimension
+from .rules import custom_call_rule, default_rule, elementwise, rule, single_dimension
 from .sizes import bound_of, dim_text, unify
 
 
@@ -80,3 +80,8 @@ def topk_call_k(inst, n: int) -> tuple[int, bool]:
     comps = inst.called.get("to_apply") or inst.called.get("called_computations") or []
     found = patterns.sort_comparator(comps[0]) if comps else None
     return k, found is None or found.descending
+
+
+# TopK(x) as a custom call: (values, s32 indices) of the declared shapes, whose last
+# dimension is k (topk_call_k reads it for the lowerings).
+custom_call_rule("TopK")(default_rule)
