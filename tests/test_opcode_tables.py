@@ -64,6 +64,9 @@ def test_spec_fields_agree(op):
         assert Trait.CHANGES_TYPE not in spec.traits, op
     assert spec.result in ("", "operands", "called") or spec.result.endswith("[]") or (
         spec.result.startswith("operand ") and spec.result.split()[1].isdigit()), op
+    assert spec.reducer in ("", "inits", "updates", "binary"), op
+    if spec.reducer:  # the reducer is its to_apply, which it needs
+        assert ("to_apply",) in spec.needs, op
     if spec.result.startswith("operand ") and spec.arity is not None:
         assert int(spec.result.split()[1]) < spec.arity, op
 

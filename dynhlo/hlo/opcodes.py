@@ -208,6 +208,10 @@ class OpSpec:
             operand's shape), "operands" (operand 0, or the tuple of all operands), "called"
             (the root of its first called computation), or a scalar type ("u32[]", which the
             verifier checks too). Empty: a rule of dynhlo.hlo.parser_infer says it, if any.
+        reducer: how its to_apply folds values (the verifier checks its signature):
+            "inits" (N arrays, then N init values: a reducer of N accumulators and N inputs),
+            "updates" (N arrays, the indices, N updates: likewise), "binary" (one binary
+            reducer applied to each operand). Empty: no reducer.
     """
 
     arity: int | None
@@ -220,17 +224,18 @@ class OpSpec:
     same_type: slice | None = None
     indices: slice | None = None
     result: str = ""
+    reducer: str = ""
 
 
 def _op(arity: int | None, group: Group, calls: str = "", traits: Trait = Trait.NONE,
         attrs: str | None = "", needs: str = "", least: int = 0, same_type: slice | None = None,
-        indices: slice | None = None, result: str = "") -> OpSpec:
+        indices: slice | None = None, result: str = "", reducer: str = "") -> OpSpec:
     """An OpSpec from words: calls and attrs are space-separated names; needs names each
     required computation, alternatives joined by '|' ("condition body", "a|b")."""
     return OpSpec(arity, group, tuple(calls.split()), traits,
                   None if attrs is None else frozenset(attrs.split()),
                   tuple(tuple(n.split("|")) for n in needs.split()), least, same_type, indices,
-                  result)
+                  result, reducer)
 
 
 _UNARY = """abs cbrt ceil count-leading-zeros convert copy cosine erf exponential
@@ -317,13 +322,15 @@ _SPECIAL: dict[str, OpSpec] = {
     "pad": _op(2, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="padding", same_type=_ALL),
     "gather": _op(2, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs=_GATHER,
                   indices=slice(1, 2)),
-    "scatter": _op(None, _G.DATA, "to_apply", INFER, _SCATTER, needs="to_apply"),
+    "scatter": _op(None, _G.DATA, "to_apply", INFER, _SCATTER, needs="to_apply",
+                   reducer="updates"),
     "copy-start": _op(1, _G.DATA, traits=TUPLES | KEEPS, attrs="cross_program_prefetch_index"),
     "copy-done": _op(1, _G.DATA, traits=TUPLES),
     "shuffle": _op(1, _G.DATA, attrs=None),  # newer than the parser source: not checked
     "reduce": _op(None, _G.REDUCTION, "to_apply", INFER, "to_apply dimensions",
-                  needs="to_apply"),
-    "reduce-window": _op(None, _G.REDUCTION, "to_apply", INFER, _WINDOW, needs="to_apply"),
+                  needs="to_apply", reducer="inits"),
+    "reduce-window": _op(None, _G.REDUCTION, "to_apply", INFER, _WINDOW, needs="to_apply",
+                         reducer="inits"),
     "select-and-scatter": _op(3, _G.REDUCTION, "select scatter", ARRAY | INFER,
                               "select scatter window", needs="select scatter",
                               result="operand 0"),
@@ -372,12 +379,14 @@ _SPECIAL: dict[str, OpSpec] = {
     "async-update": _op(1, _G.CONTROL, "calls", TUPLES, _ASYNC),
     "async-done": _op(1, _G.CONTROL, "calls", TUPLES, _ASYNC),
     "all-reduce": _op(None, _G.COLLECTIVE, "to_apply", TUPLES, _COLLECTIVE + "to_apply mode",
-                      needs="to_apply", least=1),
+                      needs="to_apply", least=1, reducer="binary"),
     "all-reduce-start": _op(None, _G.COLLECTIVE, "to_apply", TUPLES,
-                            _COLLECTIVE + "to_apply mode", needs="to_apply", least=1),
+                            _COLLECTIVE + "to_apply mode", needs="to_apply", least=1,
+                            reducer="binary"),
     "all-reduce-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
     "reduce-scatter": _op(None, _G.COLLECTIVE, "to_apply", TUPLES,
-                          _COLLECTIVE + "to_apply mode dimensions", needs="to_apply", least=1),
+                          _COLLECTIVE + "to_apply mode dimensions", needs="to_apply", least=1,
+                          reducer="binary"),
     "all-gather": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_COLLECTIVE + "dimensions",
                       least=1),
     "all-gather-start": _op(None, _G.COLLECTIVE, traits=TUPLES,
