@@ -182,10 +182,12 @@ class Trait(enum.Flag):
     CHANGES_TYPE = enum.auto()  # elementwise unary whose result type differs from its operand's
     INFERABLE = enum.auto()  # may be written without a shape (XLA's CanInferShape)
     CALL_ARGUMENTS = enum.auto()  # its called computations take the operands as parameters
+    SIDE_EFFECT = enum.auto()  # never dead, even unused (XLA's HasSideEffect; collectives too)
 
 
 TUPLES, ARRAY, KEEPS = Trait.TUPLE_OPERANDS, Trait.ARRAY_RESULT, Trait.KEEPS_TYPE
 CHANGES, INFER, PASSES = Trait.CHANGES_TYPE, Trait.INFERABLE, Trait.CALL_ARGUMENTS
+EFFECT = Trait.SIDE_EFFECT
 
 
 @dataclass(frozen=True)
@@ -357,9 +359,10 @@ _SPECIAL: dict[str, OpSpec] = {
     "batch-norm-training": _op(3, _G.OTHER, traits=INFER, attrs=_BATCH_NORM),
     "batch-norm-inference": _op(5, _G.OTHER, traits=ARRAY | INFER, attrs=_BATCH_NORM),
     "batch-norm-grad": _op(5, _G.OTHER, traits=INFER, attrs=_BATCH_NORM),
-    "rng": _op(2, _G.OTHER, traits=ARRAY, attrs="distribution"),  # rng(a, b): the parameters
+    "rng": _op(2, _G.OTHER, traits=ARRAY | EFFECT,  # rng(a, b): the parameters
+               attrs="distribution"),
     "rng-bit-generator": _op(1, _G.OTHER, attrs="algorithm"),
-    "rng-get-and-update-state": _op(0, _G.OTHER, attrs="delta"),
+    "rng-get-and-update-state": _op(0, _G.OTHER, traits=EFFECT, attrs="delta"),
     "scan": _op(None, _G.CONTROL, "to_apply",
                 attrs="to_apply dimensions num_carries is_reverse is_associative"),
     "call": _op(None, _G.CONTROL, "to_apply", TUPLES | INFER | PASSES, "to_apply is_composite",
@@ -404,12 +407,12 @@ _SPECIAL: dict[str, OpSpec] = {
     "collective-permute-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
     "collective-reduce": _op(None, _G.COLLECTIVE, "to_apply", attrs=None),  # not checked
     # An asynchronous op's -done takes the one value its -start (or send/recv) gave.
-    "send": _op(None, _G.OTHER, traits=TUPLES, attrs=_CHANNEL),
-    "send-done": _op(1, _G.OTHER, traits=TUPLES, attrs=_CHANNEL),
-    "recv": _op(None, _G.OTHER, traits=TUPLES, attrs=_CHANNEL),
-    "recv-done": _op(1, _G.OTHER, traits=TUPLES, attrs=_CHANNEL),
-    "infeed": _op(None, _G.OTHER, traits=TUPLES, attrs="infeed_config"),
-    "outfeed": _op(None, _G.OTHER, traits=TUPLES, attrs="outfeed_config outfeed_shape"),
+    "send": _op(None, _G.OTHER, traits=TUPLES | EFFECT, attrs=_CHANNEL),
+    "send-done": _op(1, _G.OTHER, traits=TUPLES | EFFECT, attrs=_CHANNEL),
+    "recv": _op(None, _G.OTHER, traits=TUPLES | EFFECT, attrs=_CHANNEL),
+    "recv-done": _op(1, _G.OTHER, traits=TUPLES | EFFECT, attrs=_CHANNEL),
+    "infeed": _op(None, _G.OTHER, traits=TUPLES | EFFECT, attrs="infeed_config"),
+    "outfeed": _op(None, _G.OTHER, traits=TUPLES | EFFECT, attrs="outfeed_config outfeed_shape"),
 }
 
 
