@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 
 from ..errors import HloVerifyError, UnsupportedError
-from .collectives import (CROSS_PARTITION, CROSS_REPLICA, FLATTENED_ID, Devices, group_mode,
-                          replica_groups)
+from .collectives import (CROSS_PARTITION, CROSS_REPLICA, FLATTENED_ID, PERMUTES, Devices,
+                          group_mode, replica_groups)
 from .ir import HloModule, Instruction
 from .opcodes import Opcode
 from .verify_collective_shapes import RESIZING, check_resizing_shapes
@@ -37,7 +37,6 @@ _GROUPED = {Opcode.ALL_REDUCE: False, Opcode.ALL_REDUCE_START: False,
             Opcode.RAGGED_ALL_TO_ALL: True}
 """The collectives XLA checks the replica groups of: whether their groups must be of one size."""
 
-_PERMUTES = (Opcode.COLLECTIVE_PERMUTE, Opcode.COLLECTIVE_PERMUTE_START)
 _BRACED_GROUPS = re.compile(r"\{\s*(?:\{[\d\s,]*\}\s*(?:,\s*\{[\d\s,]*\}\s*)*)?\}")
 _PAIR_LIST = re.compile(r"\{\s*(?:\{[^{}]*\}\s*(?:,\s*\{[^{}]*\}\s*)*)?\}")
 _INTEGER = re.compile(r"-?\d+")
@@ -48,11 +47,11 @@ def check_collectives(module: HloModule) -> None:
     XLA's verifier refuses for this module's replica_count and num_partitions."""
     devices = None
     for inst in module.instructions():
-        if inst.opcode not in _GROUPED and inst.opcode not in _PERMUTES:
+        if inst.opcode not in _GROUPED and inst.opcode not in PERMUTES:
             continue
         devices = devices or Devices.of(module)
         try:
-            if inst.opcode in _PERMUTES:
+            if inst.opcode in PERMUTES:
                 if len(inst.operands) != 4:  # XLA's in-place form repeats ids by design
                     _check_pairs(inst, devices)
             else:
