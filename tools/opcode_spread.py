@@ -3,6 +3,7 @@
     python tools/opcode_spread.py              # the median, and the opcodes above it
     python tools/opcode_spread.py --all        # every opcode with its count and files
     python tools/opcode_spread.py --opcode pad # one opcode's files
+    python tools/opcode_spread.py --root ../other-checkout   # count another checkout's files
 
 A file names an opcode when its source holds `Opcode.NAME`, the string literal of the opcode's
 spelling ("reduce-window"), or the spelling as a word of a string that the file splits into a
@@ -71,8 +72,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", action="store_true",
                         help="the median over every non-elementwise opcode, supported or not")
     parser.add_argument("--opcode", help="list the files naming this opcode (its spelling)")
+    parser.add_argument("--root", type=Path, default=ROOT,
+                        help="the checkout whose dynhlo/ is counted (default: this one)")
     args = parser.parse_args(argv)
-    files = spread(ROOT)
+    files = spread(args.root)
     if args.opcode:
         for name in files[Opcode(args.opcode)]:
             print(name)
