@@ -65,6 +65,9 @@ def test_spec_fields_agree(op):
     assert spec.result in ("", "operands", "called") or spec.result.endswith("[]") or (
         spec.result.startswith("operand ") and spec.result.split()[1].isdigit()), op
     assert spec.reducer in ("", "inits", "updates", "binary"), op
+    assert spec.resizes in ("", "gathers", "scatters", "exchanges"), op
+    if spec.resizes:  # a collective resizes along its `dimensions`
+        assert spec.group is Group.COLLECTIVE and "dimensions" in spec.attrs, op
     if spec.reducer:  # the reducer is its to_apply, which it needs
         assert ("to_apply",) in spec.needs, op
     if spec.result.startswith("operand ") and spec.arity is not None:

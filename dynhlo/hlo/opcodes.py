@@ -214,6 +214,10 @@ class OpSpec:
             "inits" (N arrays, then N init values: a reducer of N accumulators and N inputs),
             "updates" (N arrays, the indices, N updates: likewise), "binary" (one binary
             reducer applied to each operand). Empty: no reducer.
+        resizes: how a collective's result sizes differ from its operands' over a group of
+            n devices (XLA's shape inference): "gathers" (times n along `dimensions`),
+            "scatters" (divided by n along `dimensions`), "exchanges" (all-to-all: split and
+            concatenated). Empty: the operands' sizes.
     """
 
     arity: int | None
@@ -227,17 +231,19 @@ class OpSpec:
     indices: slice | None = None
     result: str = ""
     reducer: str = ""
+    resizes: str = ""
 
 
 def _op(arity: int | None, group: Group, calls: str = "", traits: Trait = Trait.NONE,
         attrs: str | None = "", needs: str = "", least: int = 0, same_type: slice | None = None,
-        indices: slice | None = None, result: str = "", reducer: str = "") -> OpSpec:
+        indices: slice | None = None, result: str = "", reducer: str = "",
+        resizes: str = "") -> OpSpec:
     """An OpSpec from words: calls and attrs are space-separated names; needs names each
     required computation, alternatives joined by '|' ("condition body", "a|b")."""
     return OpSpec(arity, group, tuple(calls.split()), traits,
                   None if attrs is None else frozenset(attrs.split()),
                   tuple(tuple(n.split("|")) for n in needs.split()), least, same_type, indices,
-                  result, reducer)
+                  result, reducer, resizes)
 
 
 _UNARY = """abs cbrt ceil count-leading-zeros convert copy cosine erf exponential
@@ -389,16 +395,17 @@ _SPECIAL: dict[str, OpSpec] = {
     "all-reduce-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
     "reduce-scatter": _op(None, _G.COLLECTIVE, "to_apply", TUPLES,
                           _COLLECTIVE + "to_apply mode dimensions", needs="to_apply", least=1,
-                          reducer="binary"),
+                          reducer="binary", resizes="scatters"),
     "all-gather": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_COLLECTIVE + "dimensions",
-                      least=1),
+                      least=1, resizes="gathers"),
     "all-gather-start": _op(None, _G.COLLECTIVE, traits=TUPLES,
-                            attrs=_COLLECTIVE + "dimensions", least=1),
+                            attrs=_COLLECTIVE + "dimensions", least=1, resizes="gathers"),
     "all-gather-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
     "all-to-all": _op(None, _G.COLLECTIVE, traits=TUPLES,
-                      attrs="replica_groups channel_id dimensions constrain_layout", least=1),
+                      attrs="replica_groups channel_id dimensions constrain_layout", least=1,
+                      resizes="exchanges"),
     "ragged-all-to-all": _op(None, _G.COLLECTIVE, traits=TUPLES,
-                             attrs="replica_groups channel_id dimensions"),
+                             attrs="replica_groups channel_id dimensions", resizes="exchanges"),
     "collective-broadcast": _op(None, _G.COLLECTIVE, traits=TUPLES,
                                 attrs="replica_groups channel_id", least=1),
     "collective-permute": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_PERMUTE, least=1),

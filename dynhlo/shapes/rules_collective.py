@@ -14,7 +14,7 @@ ReduceScatter, AfterAll, Async*).
 from __future__ import annotations
 
 from ..errors import UnsupportedError
-from ..hlo.opcodes import Opcode
+from ..hlo.opcodes import OP_SPECS, Opcode
 from ..hlo.shape import AnyShape
 from .rules import custom_call_rule, rule, sizeless
 from .sizes import Sym, bound_of, dim_text
@@ -28,12 +28,6 @@ def static_tree(shape: AnyShape):
 
 # --- collectives ---------------------------------------------------------------------------
 
-# The collectives whose result sizes differ from their operand's over several devices: the
-# declared shape says the new sizes (XLA's shape inference: all-gather multiplies the gather
-# dimension by the group size, reduce-scatter divides the scatter dimension, array all-to-all
-# divides its split dimension and multiplies its concat dimension).
-_RESIZING = (Opcode.ALL_GATHER, Opcode.ALL_GATHER_START, Opcode.REDUCE_SCATTER,
-             Opcode.ALL_TO_ALL)
 
 
 def _operands_tree(operands):
@@ -60,7 +54,11 @@ def _collective(ctx, inst, operands):
         raise UnsupportedError(f"instruction '{inst.name}': the in-place form of "
                                f"{inst.opcode.value} (4 operands) is not supported")
     result = _operands_tree(operands)
-    if inst.opcode in _RESIZING and not isinstance(result, list):
+    # A collective whose result sizes differ from its operand's over several devices (its
+    # OpSpec's `resizes`: all-gather multiplies the gather dimension by the group size,
+    # reduce-scatter divides the scatter dimension, array all-to-all divides its split
+    # dimension and multiplies its concat dimension): the declared shape says the new sizes.
+    if OP_SPECS[inst.opcode].resizes and not isinstance(result, list):
         result = _resized(inst, result)
     if inst.opcode in (Opcode.ALL_GATHER_START, Opcode.COLLECTIVE_PERMUTE_START):
         return _start_tree(inst, operands, result)
