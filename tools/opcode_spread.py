@@ -4,6 +4,7 @@
     python tools/opcode_spread.py --all        # every opcode with its count and files
     python tools/opcode_spread.py --opcode pad # one opcode's files
     python tools/opcode_spread.py --root ../other-checkout   # count another checkout's files
+    python tools/opcode_spread.py --without frontends         # not counting dynhlo/frontends/
 
 A file names an opcode when its source holds `Opcode.NAME`, the string literal of the opcode's
 spelling ("reduce-window"), or the spelling as a word of a string that the file splits into a
@@ -74,8 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opcode", help="list the files naming this opcode (its spelling)")
     parser.add_argument("--root", type=Path, default=ROOT,
                         help="the checkout whose dynhlo/ is counted (default: this one)")
+    parser.add_argument("--without", action="append", default=[], metavar="DIR",
+                        help="leave out files under dynhlo/DIR (repeatable)")
     args = parser.parse_args(argv)
-    files = spread(args.root)
+    left_out = tuple(f"dynhlo/{d.strip('/')}/" for d in args.without)
+    files = {op: [f for f in names if not f.startswith(left_out)]
+             for op, names in spread(args.root).items()}
     if args.opcode:
         for name in files[Opcode(args.opcode)]:
             print(name)
