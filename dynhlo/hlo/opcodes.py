@@ -260,7 +260,8 @@ _NOT_INFERABLE = "convert bitcast-convert reduce-precision stochastic-convert".s
 # Unary opcodes XLA gives a `result_accuracy` (the transcendental functions).
 _ACCURATE = """acos acosh asin asinh atan atanh exponential-minus-one log log-plus-one logistic
 sqrt cbrt rsqrt tanh erf sine sinh cosine cosh tan exponential""".split()
-_ELEMENTWISE_ATTRS = {"compare": "direction type", "reduce-precision": "exponent_bits mantissa_bits"}
+_ELEMENTWISE_ATTRS = {"compare": "direction type",
+                      "reduce-precision": "exponent_bits mantissa_bits"}
 
 
 def _elementwise(name: str, arity: int, group: Group) -> OpSpec:
@@ -430,7 +431,7 @@ def _spec(op: Opcode) -> OpSpec:
         return _elementwise(op.value, 1, Group.UNARY)
     if op.value in _BINARY:
         return _elementwise(op.value, 2, Group.BINARY)
-    raise AssertionError(f"{op.value} has no spec")  # the test of this table catches it
+    raise AssertionError(f"{op.value} has no spec")  # at import: every opcode needs one
 
 
 OP_SPECS: dict[Opcode, OpSpec] = {op: _spec(op) for op in Opcode}
