@@ -1,8 +1,12 @@
 """The Opcode enum and the op-spec table: every HLO opcode XLA's text format knows.
 
-Opcodes are data: one enum and one table of specs. A spec says how many operands an opcode
-takes and which group it belongs to; the shape rules (dynhlo.shapes) and each backend's
-lowerings are tables keyed by the same enum. Source: xla/hlo/ir/hlo_opcode.h.
+Opcodes are data: one enum and one table of specs. A spec holds everything the IR knows about
+an opcode: its operand count and group, the computations it calls and needs, its traits
+(Trait), the attributes it takes, its operand and result types where a field can say them;
+the parser, the verifier and the passes read the spec instead of keeping opcode lists of their
+own. The shape rules (dynhlo.shapes) and each backend's lowerings are tables keyed by the same
+enum, each an OnceTable (a key registered twice raises at import). Sources:
+xla/hlo/ir/hlo_opcode.h, xla/hlo/parser/hlo_parser.cc, xla/service/shape_inference.cc.
 """
 
 from __future__ import annotations
