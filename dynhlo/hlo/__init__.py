@@ -8,5 +8,4 @@ from .shape import UNBOUNDED, AnyShape, Layout, Shape, TupleShape
 
 __all__ = ["Computation", "HloModule", "Instruction", "modules_equal", "OP_SPECS", "Group",
            "Opcode", "OpSpec", "Trait", "parse_hlo", "print_module", "UNBOUNDED", "AnyShape",
-           "Layout",
-           "Shape", "TupleShape"]
+           "Layout", "Shape", "TupleShape"]
