@@ -192,7 +192,7 @@ _rule(Opcode.OPTIMIZATION_BARRIER, library=LC.opt_barrier)
 CUSTOM_CALLS: dict[str, Callable] = OnceTable("GPU custom calls")
 CUSTOM_CALLS.update({"PadToStatic": LD.pad_to_static, "SliceToDynamic": LD.slice_to_dynamic,
                      "TopK": LS.topk_custom_call})
-CUSTOM_CALLS.update({target: LD.identity_call for target in IDENTITY_TARGETS})
+CUSTOM_CALLS.update({target: LC.identity_call for target in IDENTITY_TARGETS})
 CUSTOM_CALLS.update({target: LDW.dynamic_window for target in DYNAMIC_WINDOW_TARGETS})
 CUSTOM_CALLS.update({target: LSVD.svd for target in SVD_TARGETS})
 CUSTOM_CALLS.update(LLA.TARGETS)  # potrf, getrf, geqrf, orgqr, syevd/heevd, trsm

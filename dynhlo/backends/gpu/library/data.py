@@ -73,11 +73,6 @@ def set_dimension_size(ctx, inst, args):
     return _resize(x, own_shape(ctx, inst, {d: (inst.operands[1], n)}))
 
 
-def identity_call(ctx, inst, args):
-    """The identity custom-call targets (sharding and placement marks: IDENTITY_TARGETS)."""
-    return args[0] if len(args) == 1 else tuple(args)
-
-
 def pad_to_static(ctx, inst, args):
     """PadToStatic: (the array at its bound, zero past the actual size; s32 size per dim)."""
     (x,) = args
