@@ -26,7 +26,7 @@ import re
 
 from ..hlo import attrs
 from .lapack_calls import COMPLEX_TYPES, check_operands, check_result_types, check_square
-from .rules_numeric import lapack  # registers lapack_{s,d,c,z}NAME_ffi rules
+from .rules_lapack import lapack  # registers lapack_{s,d,c,z}NAME_ffi rules
 
 MODES = {"N": False, "V": True}  # jaxlib's eig::ComputationMode: no vectors, vectors
 

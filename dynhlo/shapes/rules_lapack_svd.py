@@ -8,7 +8,7 @@ from __future__ import annotations
 from ..hlo import attrs
 from .lapack_calls import check_operands, check_result_types
 from .rules import custom_call_rule
-from .rules_numeric import matrix, min_dim
+from .rules_lapack import matrix, min_dim
 
 
 def svd_mode(inst) -> tuple[str, bool]:

@@ -1,22 +1,18 @@
 """Shape rules of the numeric family (the CPU's ops_numeric.py, the GPU's library/numeric.py):
-batch normalization, rng, rng-bit-generator, rng-get-and-update-state, and the LAPACK/BLAS
-custom calls potrf, getrf, syevd/heevd and trsm.
+batch normalization, rng, rng-bit-generator and rng-get-and-update-state.
 
 Batch norm keeps its operand's dims (the statistics are per feature, so a dynamic batch or
 spatial dim only changes how many elements enter them). Semantics: XLA operation semantics
-(BatchNorm*, Rng, RngBitGenerator); LAPACK's and JAX's typed-FFI calls
-(jaxlib/cpu/lapack_kernels.h).
+(BatchNorm*, Rng, RngBitGenerator).
 """
 
 from __future__ import annotations
 
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
-from . import algebra
-from .rules import custom_call_rule, elementwise, rule, sizeless
+from .rules import elementwise, rule, sizeless
 from .rules_collective import static_tree
-from .sizes import bound_of, derive, dim_text, unify
-from .square import one_kind, square
+from .sizes import dim_text, unify
 
 
 def _feature(ctx, inst, operand) -> int:
@@ -91,64 +87,3 @@ def _rng_bit_generator(ctx, inst, operands):
     if not inst.shape.is_tuple or len(inst.shape.elements) != 2:
         raise ctx.error("rng-bit-generator's shape is (new state, random bits)")
     return [state, static_tree(inst.shape.elements[1])]
-
-
-# --- LAPACK and BLAS custom calls ----------------------------------------------------------
-
-def lapack(kinds: str, name: str):
-    """Register a rule for lapack_{s,d,c,z}NAME_ffi (the kinds given)."""
-    def register(fn):
-        return custom_call_rule(*(f"lapack_{k}{name}_ffi" for k in kinds))(fn)
-    return register
-
-
-def matrix(ctx, operand):
-    """(batch dims, m, n) of a LAPACK call's [batch..., m, n] operand dims."""
-    if isinstance(operand, list) or len(operand) < 2:
-        raise ctx.error("the LAPACK custom call needs an array of rank >= 2 (batch..., m, n)")
-    return operand[:-2], operand[-2], operand[-1]
-
-
-def min_dim(m, n):
-    """min(m, n) of two Dims, dynamic when either is."""
-    return derive(algebra.minimum, (m, n), min(bound_of(m), bound_of(n)), key="min")
-
-
-@lapack("sdcz", "potrf")
-def _potrf_rule(ctx, inst, operands):
-    batch, m, n = matrix(ctx, operands[0])
-    square(inst, operands[0])  # an [n of <=8, 8] matrix factored garbage (info n)
-    return [operands[0], batch]
-
-
-@lapack("sdcz", "getrf")
-def _getrf_rule(ctx, inst, operands):
-    batch, m, n = matrix(ctx, operands[0])
-    return [operands[0], batch + (min_dim(m, n),), batch]
-
-
-@lapack("sd", "syevd")
-@lapack("cz", "heevd")
-def _syevd_rule(ctx, inst, operands):
-    batch, m, n = matrix(ctx, operands[0])
-    square(inst, operands[0])
-    return [operands[0], batch + (n,), batch]
-
-
-@lapack("sdcz", "trsm")
-def _trsm_rule(ctx, inst, operands):
-    """x of b's dims; a is square and pairs with b's rows (side L) or columns (side R), as
-    in BLAS trsm (a half-dynamic a was an IndexError at run time)."""
-    a, b = matrix(ctx, operands[0]), matrix(ctx, operands[1])
-    square(inst, operands[0])
-    names = [o.name for o in inst.operands]
-    left = attrs.ffi_char(inst, "side", "L") == "L"
-    rank_b = len(operands[1])
-    one_kind(inst, [((a[2], f"operand 0 '{names[0]}' dimension {len(operands[0]) - 1}"),
-                     (b[1] if left else b[2],
-                      f"operand 1 '{names[1]}' dimension {rank_b - 2 if left else rank_b - 1}"))],
-             f"trsm (side {'L' if left else 'R'})")
-    return operands[1]
-
-
-custom_call_rule(*(f"blas_{k}trsm_ffi" for k in "sdcz"))(_trsm_rule)

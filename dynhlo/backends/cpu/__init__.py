@@ -23,7 +23,7 @@ from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # n
                ops_indexing, ops_linalg, ops_numeric, ops_reduce,
                ops_dynamic_window, ops_gpu_solver, ops_lapack_svd, ops_sort,
                ops_window)  # importing them fills the lowering tables
-from . import ops_lapack_eig, ops_lapack_qr, ops_lapack_schur, ops_xla_linalg  # noqa: F401
+from . import ops_lapack, ops_lapack_eig, ops_lapack_schur, ops_xla_linalg  # noqa: F401
 from .. import check_padding_reads, memory
 from ..distributed import Communicator
 from ..gpu_solver import check_solver_call

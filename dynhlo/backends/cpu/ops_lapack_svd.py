@@ -11,13 +11,13 @@ import numpy as np
 
 from ...shapes.rules_lapack_svd import SVD_TARGETS, svd_mode
 from .lowering import custom_call
-from .ops_numeric import _batched
+from .ops_lapack import batched
 
 
 @custom_call(*SVD_TARGETS)
 def svd(ctx, inst, args):
     a = np.asarray(args[0])
-    flat, batch = _batched(a)
+    flat, batch = batched(a)
     m, n = a.shape[-2:]
     k = min(m, n)
     mode, full = svd_mode(inst)
