@@ -37,12 +37,11 @@ _ASYNC_NOTE = ("gpu: inlined when the start's value only reaches its async-updat
                "else async-start runs on the host")
 
 NOTES: dict[Opcode, str] = {
-    Opcode.RNG: "values from a NumPy Philox stream per program, not bit-exact with XLA; "
-                "gpu: on the host (the same stream)",
+    Opcode.RNG: "values from a NumPy Philox stream per program, not bit-exact with XLA",
     Opcode.RNG_BIT_GENERATOR: "bits and new state bit-exact with XLA (Threefry-2x32; Philox-"
                               "4x32 for rng_philox/rng_default); 8- to 64-bit int and float "
-                              "results; gpu: on the host (the same bits)",
-    Opcode.RNG_GET_AND_UPDATE_STATE: "a per-program counter, not XLA's state; gpu: on the host",
+                              "results",
+    Opcode.RNG_GET_AND_UPDATE_STATE: "a per-program counter, not XLA's state",
     Opcode.COLLECTIVE_PERMUTE: "copy with a {0,0} pair, else zeros",
     Opcode.BITCAST: "between element types of one width, or of other widths at equal byte "
                     "sizes (XLA's verifier): the bytes in layout order; not sub-byte types",
@@ -113,6 +112,18 @@ def _gpu_plan_ops() -> frozenset:
     return frozenset(_EVALUATOR_BUILTINS | {op for op, r in rules.RULES.items() if r.plan})
 
 
+def _cpu_not_lowered() -> dict:
+    """Opcode -> why the CPU backend has no lowering for it (cpu/lowering.py)."""
+    from .backends.cpu.lowering import NOT_LOWERED
+    return NOT_LOWERED
+
+
+def _gpu_host_reasons() -> dict:
+    """Opcode -> why the GPU runs it on the host tier (gpu/rules.py HOST)."""
+    from .backends.gpu import rules
+    return rules.HOST
+
+
 def _gpu_host_targets() -> list[str]:
     """Custom-call targets the CPU runs and the GPU's library tier does not (its
     rules.CUSTOM_CALLS): the GPU runs them on host copies."""
@@ -181,6 +192,11 @@ def opcode_table() -> list[OpStatus]:
         if gpu is not None:
             backends["gpu"] = _gpu_how(op, gpu, status)
         note = NOTES.get(op, "")
+        if status == UNSUPPORTED:
+            note = _cpu_not_lowered().get(op, note)
+        host = _gpu_host_reasons() if gpu is not None else {}
+        if op in host:
+            note += f"; gpu: on the host ({host[op]})"
         if op is Opcode.CUSTOM_CALL:
             note = "targets: " + ", ".join(custom_call_targets()) + "; others: UnsupportedError"
             host = _gpu_host_targets() if gpu is not None else []

@@ -11,7 +11,7 @@ CollectiveBroadcast in XLA's operation semantics). torch.distributed moves every
 
 Dynamic dimensions: XLA defines no collective on a dynamic operand (its dynamic dimension
 inference refuses them all: DefaultAction, Unimplemented). dynhlo refuses, at compile time,
-a collective that resizes a dynamic dim (shapes/rules_misc.py: an all-gather of f32[<=B,64]
+a collective that resizes a dynamic dim (shapes/rules_collective.py: an all-gather of f32[<=B,64]
 pieces along dim 0), and runs one that keeps its dynamic dims when every participant has
 the same actual sizes there, the one case with a single meaning: checked before the data
 moves, a disagreement is a DynamicSizeError naming the instruction and each rank's sizes.
@@ -20,9 +20,10 @@ moves, a disagreement is a DynamicSizeError naming the instruction and each rank
 from __future__ import annotations
 
 from ..errors import DynamicSizeError, UnsupportedError
-from ..hlo.collectives import (COLLECTIVES, Devices, participants, permute_pairs, reduction)
+from ..hlo.collectives import (COLLECTIVES, PERMUTES, Devices, participants, permute_pairs,
+                               reduction)
 from ..hlo.ir import HloModule, Instruction
-from ..hlo.opcodes import Opcode
+from ..hlo.opcodes import OP_SPECS
 
 
 def _torch():
@@ -61,11 +62,9 @@ class Communicator:
         self.backend_name = str(dist.get_backend())
         self._groups: dict[tuple, tuple] = {}  # all groups -> (this rank's group, its ranks)
         for inst in module.instructions():  # the same order on every rank
-            if inst.opcode in COLLECTIVES and inst.opcode not in (
-                    Opcode.COLLECTIVE_PERMUTE, Opcode.COLLECTIVE_PERMUTE_START):
+            if inst.opcode in COLLECTIVES and inst.opcode not in PERMUTES:
                 self.group(inst)
-                if inst.opcode in (Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START,
-                                   Opcode.REDUCE_SCATTER):
+                if OP_SPECS[inst.opcode].reducer:  # all-reduce, its start, reduce-scatter
                     reduction(inst)  # refuse an unknown to_apply at compile time
 
     # -- groups -----------------------------------------------------------------------------

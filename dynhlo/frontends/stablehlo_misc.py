@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..hlo.shape import Shape, TupleShape
-from ..shapes import rules_lapack_schur  # noqa: F401  (its targets pass through too)
+from ..shapes import dynamic  # noqa: F401  (every family's custom-call rules registered)
+from ..shapes.rules import CUSTOM_CALL_RULES
+from ..shapes.rules_collective import IDENTITY_TARGETS
 from ..shapes.rules_gpu_solver import PIVOT_TARGETS
-from ..shapes.rules_misc import CUSTOM_CALL_RULES, IDENTITY_TARGETS
 from .stablehlo_convert import bounded, converts
 from .stablehlo_emit import dims_text, is_type
 from .stablehlo_ops import same_rank_bounds

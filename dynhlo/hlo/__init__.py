@@ -1,11 +1,11 @@
 """The HLO IR layer: element types, shapes, opcodes, instructions, text parser and printer."""
 
 from .ir import Computation, HloModule, Instruction, modules_equal
-from .opcodes import OP_SPECS, Group, Opcode, OpSpec
+from .opcodes import OP_SPECS, Group, Opcode, OpSpec, Trait
 from .parser import parse_hlo
 from .printer import print_module
 from .shape import UNBOUNDED, AnyShape, Layout, Shape, TupleShape
 
 __all__ = ["Computation", "HloModule", "Instruction", "modules_equal", "OP_SPECS", "Group",
-           "Opcode", "OpSpec", "parse_hlo", "print_module", "UNBOUNDED", "AnyShape", "Layout",
-           "Shape", "TupleShape"]
+           "Opcode", "OpSpec", "Trait", "parse_hlo", "print_module", "UNBOUNDED", "AnyShape",
+           "Layout", "Shape", "TupleShape"]

@@ -34,20 +34,27 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from .ir import Computation, HloModule, Instruction
-from .opcodes import Opcode
+from .opcodes import OP_SPECS, Opcode
 
 CROSS_REPLICA = "cross-replica"
 CROSS_PARTITION = "cross-partition"
 CROSS_REPLICA_AND_PARTITION = "cross-replica-and-partition"
 FLATTENED_ID = "flattened-id"
 
-_HAS_GLOBAL_IDS = {Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START, Opcode.ALL_GATHER,
-                   Opcode.ALL_GATHER_START, Opcode.REDUCE_SCATTER}
+def _taking(attribute: str) -> frozenset:
+    return frozenset(op for op, spec in OP_SPECS.items()
+                     if spec.attrs is not None and attribute in spec.attrs)
+
+
+_HAS_GLOBAL_IDS = _taking("use_global_device_ids")
 """The collectives that carry use_global_device_ids (the others: XLA's std::nullopt)."""
 
-COLLECTIVES = _HAS_GLOBAL_IDS | {Opcode.ALL_TO_ALL, Opcode.COLLECTIVE_BROADCAST,
-                                 Opcode.COLLECTIVE_PERMUTE, Opcode.COLLECTIVE_PERMUTE_START}
-"""The opcodes that move data between devices (their -done halves only take it out)."""
+PERMUTES = _taking("source_target_pairs")
+"""The collectives that send along source-target pairs (collective-permute and its start)."""
+
+COLLECTIVES = _taking("replica_groups") | PERMUTES
+"""The opcodes that move data between devices (their -done halves only take it out): those
+with replica groups or source-target pairs (their OpSpec's attrs)."""
 
 
 @dataclass(frozen=True)
@@ -247,8 +254,7 @@ def check_one_device(module: HloModule) -> None:
     devices). The one-device forms (dynhlo's default) are checked with this at compile time;
     `dynhlo.compile(..., distributed=True)` runs the others through torch.distributed."""
     for inst in module.instructions():
-        if inst.opcode not in COLLECTIVES or inst.opcode in (
-                Opcode.COLLECTIVE_PERMUTE, Opcode.COLLECTIVE_PERMUTE_START):
+        if inst.opcode not in COLLECTIVES or inst.opcode in PERMUTES:
             continue
         n = largest_group(inst)
         if n > 1:

@@ -1,8 +1,12 @@
 """The Opcode enum and the op-spec table: every HLO opcode XLA's text format knows.
 
-Opcodes are data: one enum and one table of specs. A spec says how many operands an opcode
-takes and which group it belongs to; the shape rules (dynhlo.shapes) and each backend's
-lowerings are tables keyed by the same enum. Source: xla/hlo/ir/hlo_opcode.h.
+Opcodes are data: one enum and one table of specs. A spec holds everything the IR knows about
+an opcode: its operand count and group, the computations it calls and needs, its traits
+(Trait), the attributes it takes, its operand and result types where a field can say them;
+the parser, the verifier and the passes read the spec instead of keeping opcode lists of their
+own. The shape rules (dynhlo.shapes) and each backend's lowerings are tables keyed by the same
+enum, each an OnceTable (a key registered twice raises at import). Sources:
+xla/hlo/ir/hlo_opcode.h, xla/hlo/parser/hlo_parser.cc, xla/service/shape_inference.cc.
 """
 
 from __future__ import annotations
@@ -170,19 +174,80 @@ class Group(enum.Enum):
     OTHER = "other"
 
 
+class Trait(enum.Flag):
+    """Facts about an opcode that the verifier, the parser and passes key on (as xDSL's
+    `traits_def`). Sources: xla/service/shape_inference.cc, hlo_verifier.cc, and
+    xla/hlo/parser/hlo_parser.cc `CanInferShape`."""
+
+    NONE = 0
+    TUPLE_OPERANDS = enum.auto()  # XLA lets it take a tuple-shaped operand; others take arrays
+    ARRAY_RESULT = enum.auto()  # always one array (ShapeInference gives no tuple for it)
+    KEEPS_TYPE = enum.auto()  # the result has operand 0's element type (data movement)
+    CHANGES_TYPE = enum.auto()  # elementwise unary whose result type differs from its operand's
+    INFERABLE = enum.auto()  # may be written without a shape (XLA's CanInferShape)
+    CALL_ARGUMENTS = enum.auto()  # its called computations take the operands as parameters
+    SIDE_EFFECT = enum.auto()  # never dead, even unused (XLA's HasSideEffect; collectives too)
+
+
+TUPLES, ARRAY, KEEPS = Trait.TUPLE_OPERANDS, Trait.ARRAY_RESULT, Trait.KEEPS_TYPE
+CHANGES, INFER, PASSES = Trait.CHANGES_TYPE, Trait.INFERABLE, Trait.CALL_ARGUMENTS
+EFFECT = Trait.SIDE_EFFECT
+
+
 @dataclass(frozen=True)
 class OpSpec:
-    """What the IR knows about an opcode.
+    """What the IR knows about an opcode: one line of the table below is the whole IR fact.
 
     Attributes:
         arity: number of operands, or None when variadic.
         group: the coarse kind of op.
         calls: attribute names that name called computations.
+        traits: the Trait flags that hold for it.
+        attrs: the attributes of its own XLA's parser accepts (besides
+            dynhlo.hlo.opcodes_attrs.COMMON); None: not checked (newer than the parser source).
+        needs: the called computations it cannot run without; each entry is a tuple of
+            alternatives (any one of them).
+        least: the fewest operands a variadic opcode takes (fixed arities: the parser checks).
+        same_type: the operands (a slice of the operand list) that share operand 0's type.
+        indices: the operands (a slice) that are indices or sizes, so integers.
+        result: what the result is where the spec alone says it: "operand N" (that
+            operand's shape), "operands" (operand 0, or the tuple of all operands), "called"
+            (the root of its first called computation), or a scalar type ("u32[]", which the
+            verifier checks too). Empty: a rule of dynhlo.hlo.parser_infer says it, if any.
+        reducer: how its to_apply folds values (the verifier checks its signature):
+            "inits" (N arrays, then N init values: a reducer of N accumulators and N inputs),
+            "updates" (N arrays, the indices, N updates: likewise), "binary" (one binary
+            reducer applied to each operand). Empty: no reducer.
+        resizes: how a collective's result sizes differ from its operands' over a group of
+            n devices (XLA's shape inference): "gathers" (times n along `dimensions`),
+            "scatters" (divided by n along `dimensions`), "exchanges" (all-to-all: split and
+            concatenated). Empty: the operands' sizes.
     """
 
     arity: int | None
     group: Group
     calls: tuple[str, ...] = ()
+    traits: Trait = Trait.NONE
+    attrs: frozenset[str] | None = frozenset()
+    needs: tuple[tuple[str, ...], ...] = ()
+    least: int = 0
+    same_type: slice | None = None
+    indices: slice | None = None
+    result: str = ""
+    reducer: str = ""
+    resizes: str = ""
+
+
+def _op(arity: int | None, group: Group, calls: str = "", traits: Trait = Trait.NONE,
+        attrs: str | None = "", needs: str = "", least: int = 0, same_type: slice | None = None,
+        indices: slice | None = None, result: str = "", reducer: str = "",
+        resizes: str = "") -> OpSpec:
+    """An OpSpec from words: calls and attrs are space-separated names; needs names each
+    required computation, alternatives joined by '|' ("condition body", "a|b")."""
+    return OpSpec(arity, group, tuple(calls.split()), traits,
+                  None if attrs is None else frozenset(attrs.split()),
+                  tuple(tuple(n.split("|")) for n in needs.split()), least, same_type, indices,
+                  result, reducer, resizes)
 
 
 _UNARY = """abs cbrt ceil count-leading-zeros convert copy cosine erf exponential
@@ -192,66 +257,174 @@ bitcast-convert acos acosh asin asinh atan atanh cosh sinh""".split()
 _BINARY = """add and atan2 complex divide maximum minimum multiply or power remainder
 shift-left shift-right-arithmetic shift-right-logical subtract xor compare
 stochastic-convert mulhi""".split()
+# Elementwise opcodes whose result element type is not their operand's.
+_CHANGES_TYPE = "convert bitcast-convert is-finite real imag abs reduce-precision".split()
+# Elementwise opcodes XLA's parser cannot infer a shape for (the result type is free).
+_NOT_INFERABLE = "convert bitcast-convert reduce-precision stochastic-convert".split()
+# Unary opcodes XLA gives a `result_accuracy` (the transcendental functions).
+_ACCURATE = """acos acosh asin asinh atan atanh exponential-minus-one log log-plus-one logistic
+sqrt cbrt rsqrt tanh erf sine sinh cosine cosh tan exponential""".split()
+_ELEMENTWISE_ATTRS = {"compare": "direction type",
+                      "reduce-precision": "exponent_bits mantissa_bits"}
 
+
+def _elementwise(name: str, arity: int, group: Group) -> OpSpec:
+    traits = (Trait.NONE if name in _NOT_INFERABLE else INFER) | (
+        CHANGES if name in _CHANGES_TYPE else Trait.NONE) | (
+        TUPLES if name == "copy" else Trait.NONE)
+    attrs = "result_accuracy" if name in _ACCURATE else _ELEMENTWISE_ATTRS.get(name, "")
+    return _op(arity, group, traits=traits, attrs=attrs)
+
+
+# Attribute lists several opcodes share (xla/hlo/parser/hlo_parser.cc `CreateInstruction`).
+_COLLECTIVE = "replica_groups channel_id constrain_layout use_global_device_ids "
+_DOT = "lhs_contracting_dims rhs_contracting_dims lhs_batch_dims rhs_batch_dims " \
+       "operand_precision algorithm "
+_CHANNEL = "channel_id is_host_transfer"
+_BATCH_NORM = "epsilon feature_index"
+_WINDOW = "window to_apply"
+_PERMUTE = "source_target_pairs channel_id slice_sizes"
+_ASYNC = "async_execution_thread calls"
+_CUSTOM_CALL = "custom_call_target window dim_labels feature_group_count batch_group_count " \
+               "operand_layout_constraints custom_call_has_side_effect to_apply " \
+               "called_computations output_to_operand_aliasing padding_type literal " \
+               "operand_precision schedule api_version"
+_GATHER = "offset_dims collapsed_slice_dims start_index_map index_vector_dim slice_sizes " \
+          "indices_are_sorted operand_batching_dims start_indices_batching_dims"
+_SCATTER = "update_window_dims inserted_window_dims scatter_dims_to_operand_dims " \
+           "index_vector_dim to_apply indices_are_sorted unique_indices input_batching_dims " \
+           "scatter_indices_batching_dims"
+_ALL = slice(None)
+_G = Group
+
+# Every opcode that is not plain elementwise: arity, group, then its calls, traits,
+# attributes, required calls, operand counts and operand types.
 _SPECIAL: dict[str, OpSpec] = {
-    "clamp": OpSpec(3, Group.TERNARY),
-    "select": OpSpec(3, Group.TERNARY),
-    "parameter": OpSpec(0, Group.STRUCTURE),
-    "constant": OpSpec(0, Group.STRUCTURE),
-    "iota": OpSpec(0, Group.DATA),
-    "tuple": OpSpec(None, Group.STRUCTURE),
-    "get-tuple-element": OpSpec(1, Group.STRUCTURE),
-    "broadcast": OpSpec(1, Group.DATA),
-    "reshape": OpSpec(1, Group.DATA),
-    "dynamic-reshape": OpSpec(None, Group.DATA),
-    "transpose": OpSpec(1, Group.DATA),
-    "bitcast": OpSpec(1, Group.DATA),
-    "reverse": OpSpec(1, Group.DATA),
-    "slice": OpSpec(1, Group.DATA),
-    "dynamic-slice": OpSpec(None, Group.DATA),
-    "dynamic-update-slice": OpSpec(None, Group.DATA),
-    "concatenate": OpSpec(None, Group.DATA),
-    "pad": OpSpec(2, Group.DATA),
-    "gather": OpSpec(2, Group.DATA),
-    "scatter": OpSpec(None, Group.DATA, ("to_apply",)),
-    "copy-start": OpSpec(1, Group.DATA),
-    "copy-done": OpSpec(1, Group.DATA),
-    "reduce": OpSpec(None, Group.REDUCTION, ("to_apply",)),
-    "reduce-window": OpSpec(None, Group.REDUCTION, ("to_apply",)),
-    "select-and-scatter": OpSpec(3, Group.REDUCTION, ("select", "scatter")),
-    "map": OpSpec(None, Group.REDUCTION, ("to_apply",)),
-    "sort": OpSpec(None, Group.OTHER, ("to_apply",)),
-    "topk": OpSpec(1, Group.OTHER),
-    "dot": OpSpec(2, Group.CONTRACTION),
-    "scaled-dot": OpSpec(4, Group.CONTRACTION),
-    "scan": OpSpec(None, Group.CONTROL, ("to_apply",)),
-    "shuffle": OpSpec(1, Group.DATA),
-    "collective-reduce": OpSpec(None, Group.COLLECTIVE, ("to_apply",)),
-    "ragged-dot": OpSpec(3, Group.CONTRACTION),
-    "convolution": OpSpec(2, Group.CONTRACTION),
-    "cholesky": OpSpec(1, Group.OTHER),
-    "triangular-solve": OpSpec(2, Group.OTHER),
-    "fft": OpSpec(1, Group.OTHER),
-    "batch-norm-training": OpSpec(3, Group.OTHER),
-    "batch-norm-inference": OpSpec(5, Group.OTHER),
-    "batch-norm-grad": OpSpec(5, Group.OTHER),
-    "call": OpSpec(None, Group.CONTROL, ("to_apply",)),
-    "fusion": OpSpec(None, Group.CONTROL, ("calls",)),
-    "while": OpSpec(1, Group.CONTROL, ("condition", "body")),
-    "conditional": OpSpec(None, Group.CONTROL,
-                          ("branch_computations", "true_computation", "false_computation")),
-    "custom-call": OpSpec(None, Group.OTHER, ("called_computations", "to_apply")),
-    "get-dimension-size": OpSpec(1, Group.STRUCTURE),
-    "set-dimension-size": OpSpec(2, Group.STRUCTURE),
-    "rng": OpSpec(2, Group.OTHER),  # rng(a, b): the distribution's two parameters
-    "rng-bit-generator": OpSpec(1, Group.OTHER),
-    "rng-get-and-update-state": OpSpec(0, Group.OTHER),
-    "async-start": OpSpec(None, Group.CONTROL, ("calls",)),
-    "async-update": OpSpec(1, Group.CONTROL, ("calls",)),
-    "async-done": OpSpec(1, Group.CONTROL, ("calls",)),
-    "all-reduce": OpSpec(None, Group.COLLECTIVE, ("to_apply",)),
-    "all-reduce-start": OpSpec(None, Group.COLLECTIVE, ("to_apply",)),
-    "reduce-scatter": OpSpec(None, Group.COLLECTIVE, ("to_apply",)),
+    "clamp": _op(3, _G.TERNARY, traits=INFER),
+    "select": _op(3, _G.TERNARY, traits=INFER),
+    "parameter": _op(0, _G.STRUCTURE),
+    "constant": _op(0, _G.STRUCTURE),
+    "tuple": _op(None, _G.STRUCTURE, traits=TUPLES | INFER),
+    "get-tuple-element": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, attrs="index"),
+    "get-dimension-size": _op(1, _G.STRUCTURE, traits=ARRAY | INFER, attrs="dimensions",
+                              result="s32[]"),
+    "set-dimension-size": _op(2, _G.STRUCTURE, traits=ARRAY | KEEPS | INFER,
+                              attrs="dimensions"),
+    "replica-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER, result="u32[]"),
+    "partition-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER, result="u32[]"),
+    "after-all": _op(None, _G.STRUCTURE, traits=TUPLES | ARRAY | INFER, result="token[]"),
+    # XLA: add-dependency(value, token), opt-barrier(tuple), domain(operand)
+    "add-dependency": _op(2, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
+    "opt-barrier": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
+    "domain": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, attrs="domain", result="operand 0"),
+    "iota": _op(0, _G.DATA, traits=ARRAY, attrs="iota_dimension"),
+    "broadcast": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions"),
+    "reshape": _op(1, _G.DATA, traits=ARRAY | KEEPS, attrs="inferred_dimension"),
+    "dynamic-reshape": _op(None, _G.DATA, traits=ARRAY | KEEPS, least=1, indices=slice(1, None)),
+    "transpose": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions"),
+    "bitcast": _op(1, _G.DATA, traits=ARRAY),
+    "reverse": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions",
+                   result="operand 0"),
+    "slice": _op(1, _G.DATA, traits=ARRAY | KEEPS, attrs="slice"),
+    "dynamic-slice": _op(None, _G.DATA, traits=ARRAY | KEEPS, attrs="dynamic_slice_sizes",
+                         least=1, indices=slice(1, None)),
+    "dynamic-update-slice": _op(None, _G.DATA, traits=ARRAY | KEEPS, least=2,
+                                same_type=slice(0, 2), indices=slice(2, None)),
+    "concatenate": _op(None, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions",
+                       least=1, same_type=_ALL),
+    "pad": _op(2, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="padding", same_type=_ALL),
+    "gather": _op(2, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs=_GATHER,
+                  indices=slice(1, 2)),
+    "scatter": _op(None, _G.DATA, "to_apply", INFER, _SCATTER, needs="to_apply",
+                   reducer="updates"),
+    "copy-start": _op(1, _G.DATA, traits=TUPLES | KEEPS, attrs="cross_program_prefetch_index"),
+    "copy-done": _op(1, _G.DATA, traits=TUPLES),
+    "shuffle": _op(1, _G.DATA, attrs=None),  # newer than the parser source: not checked
+    "reduce": _op(None, _G.REDUCTION, "to_apply", INFER, "to_apply dimensions",
+                  needs="to_apply", reducer="inits"),
+    "reduce-window": _op(None, _G.REDUCTION, "to_apply", INFER, _WINDOW, needs="to_apply",
+                         reducer="inits"),
+    "select-and-scatter": _op(3, _G.REDUCTION, "select scatter", ARRAY | INFER,
+                              "select scatter window", needs="select scatter",
+                              result="operand 0"),
+    "map": _op(None, _G.REDUCTION, "to_apply", ARRAY | INFER, "to_apply dimensions",
+               needs="to_apply", least=1),
+    "sort": _op(None, _G.OTHER, "to_apply", INFER, "dimensions is_stable to_apply",
+                needs="to_apply", least=1, result="operands"),
+    "topk": _op(1, _G.OTHER, traits=INFER, attrs="k largest"),
+    "dot": _op(2, _G.CONTRACTION, traits=ARRAY | INFER, attrs=_DOT),
+    "scaled-dot": _op(4, _G.CONTRACTION, attrs=_DOT),
+    "ragged-dot": _op(3, _G.CONTRACTION, traits=INFER,
+                      attrs=_DOT + "lhs_ragged_dims rhs_group_dims"),
+    "convolution": _op(2, _G.CONTRACTION, traits=ARRAY | INFER,
+                       attrs="window dim_labels feature_group_count batch_group_count "
+                             "conv_kind operand_precision"),
+    # cholesky and triangular-solve read their options as a proto message
+    # (CholeskyOptions, TriangularSolveOptions): its fields are their attributes.
+    "cholesky": _op(1, _G.OTHER, traits=ARRAY | KEEPS | INFER, attrs="lower",
+                    result="operand 0"),
+    "triangular-solve": _op(2, _G.OTHER, traits=ARRAY | KEEPS | INFER,
+                            attrs="left_side lower unit_diagonal transpose_a", same_type=_ALL,
+                            result="operand 1"),
+    "fft": _op(1, _G.OTHER, traits=ARRAY | INFER, attrs="fft_type fft_length"),
+    "batch-norm-training": _op(3, _G.OTHER, traits=INFER, attrs=_BATCH_NORM),
+    "batch-norm-inference": _op(5, _G.OTHER, traits=ARRAY | INFER, attrs=_BATCH_NORM),
+    "batch-norm-grad": _op(5, _G.OTHER, traits=INFER, attrs=_BATCH_NORM),
+    "rng": _op(2, _G.OTHER, traits=ARRAY | EFFECT,  # rng(a, b): the parameters
+               attrs="distribution"),
+    "rng-bit-generator": _op(1, _G.OTHER, attrs="algorithm"),
+    "rng-get-and-update-state": _op(0, _G.OTHER, traits=EFFECT, attrs="delta"),
+    "scan": _op(None, _G.CONTROL, "to_apply",
+                attrs="to_apply dimensions num_carries is_reverse is_associative"),
+    "call": _op(None, _G.CONTROL, "to_apply", TUPLES | INFER | PASSES, "to_apply is_composite",
+                needs="to_apply", result="called"),
+    "fusion": _op(None, _G.CONTROL, "calls", TUPLES | PASSES,
+                  "calls kind output_to_operand_aliasing", needs="calls"),
+    "while": _op(1, _G.CONTROL, "condition body", TUPLES | INFER, "condition body",
+                 needs="condition body", result="operand 0"),
+    "conditional": _op(None, _G.CONTROL,
+                       "branch_computations true_computation false_computation", TUPLES | INFER,
+                       "true_computation false_computation branch_computations",
+                       needs="branch_computations|true_computation", least=1,
+                       result="called"),
+    "custom-call": _op(None, _G.OTHER, "called_computations to_apply", TUPLES, _CUSTOM_CALL),
+    "async-start": _op(None, _G.CONTROL, "calls", TUPLES | PASSES,
+                       _ASYNC + " output_to_operand_aliasing", needs="calls"),
+    "async-update": _op(1, _G.CONTROL, "calls", TUPLES, _ASYNC),
+    "async-done": _op(1, _G.CONTROL, "calls", TUPLES, _ASYNC),
+    "all-reduce": _op(None, _G.COLLECTIVE, "to_apply", TUPLES, _COLLECTIVE + "to_apply mode",
+                      needs="to_apply", least=1, reducer="binary"),
+    "all-reduce-start": _op(None, _G.COLLECTIVE, "to_apply", TUPLES,
+                            _COLLECTIVE + "to_apply mode", needs="to_apply", least=1,
+                            reducer="binary"),
+    "all-reduce-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
+    "reduce-scatter": _op(None, _G.COLLECTIVE, "to_apply", TUPLES,
+                          _COLLECTIVE + "to_apply mode dimensions", needs="to_apply", least=1,
+                          reducer="binary", resizes="scatters"),
+    "all-gather": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_COLLECTIVE + "dimensions",
+                      least=1, resizes="gathers"),
+    "all-gather-start": _op(None, _G.COLLECTIVE, traits=TUPLES,
+                            attrs=_COLLECTIVE + "dimensions", least=1, resizes="gathers"),
+    "all-gather-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
+    "all-to-all": _op(None, _G.COLLECTIVE, traits=TUPLES,
+                      attrs="replica_groups channel_id dimensions constrain_layout", least=1,
+                      resizes="exchanges"),
+    "ragged-all-to-all": _op(None, _G.COLLECTIVE, traits=TUPLES,
+                             attrs="replica_groups channel_id dimensions", resizes="exchanges"),
+    "collective-broadcast": _op(None, _G.COLLECTIVE, traits=TUPLES,
+                                attrs="replica_groups channel_id", least=1),
+    "collective-permute": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_PERMUTE, least=1),
+    "collective-permute-start": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_PERMUTE,
+                                    least=1),
+    "collective-permute-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
+    "collective-reduce": _op(None, _G.COLLECTIVE, "to_apply", attrs=None),  # not checked
+    # An asynchronous op's -done takes the one value its -start (or send/recv) gave.
+    "send": _op(None, _G.OTHER, traits=TUPLES | EFFECT, attrs=_CHANNEL),
+    "send-done": _op(1, _G.OTHER, traits=TUPLES | EFFECT, attrs=_CHANNEL),
+    "recv": _op(None, _G.OTHER, traits=TUPLES | EFFECT, attrs=_CHANNEL),
+    "recv-done": _op(1, _G.OTHER, traits=TUPLES | EFFECT, attrs=_CHANNEL),
+    "infeed": _op(None, _G.OTHER, traits=TUPLES | EFFECT, attrs="infeed_config"),
+    "outfeed": _op(None, _G.OTHER, traits=TUPLES | EFFECT, attrs="outfeed_config outfeed_shape"),
 }
 
 
@@ -259,17 +432,10 @@ def _spec(op: Opcode) -> OpSpec:
     if op.value in _SPECIAL:
         return _SPECIAL[op.value]
     if op.value in _UNARY:
-        return OpSpec(1, Group.UNARY)
+        return _elementwise(op.value, 1, Group.UNARY)
     if op.value in _BINARY:
-        return OpSpec(2, Group.BINARY)
-    if op.value in ("replica-id", "partition-id", "after-all"):
-        return OpSpec(None if op.value == "after-all" else 0, Group.STRUCTURE)
-    if op.value in ("add-dependency", "opt-barrier", "domain"):
-        # XLA: add-dependency(value, token), opt-barrier(tuple), domain(operand)
-        return OpSpec(2 if op.value == "add-dependency" else 1, Group.STRUCTURE)
-    group = Group.COLLECTIVE if "all-" in op.value or "collective" in op.value else Group.OTHER
-    # An asynchronous op's -done takes the one value its -start (or send/recv) gave.
-    return OpSpec(1 if op.value.endswith("-done") else None, group)
+        return _elementwise(op.value, 2, Group.BINARY)
+    raise AssertionError(f"{op.value} has no spec")  # at import: every opcode needs one
 
 
 OP_SPECS: dict[Opcode, OpSpec] = {op: _spec(op) for op in Opcode}
@@ -278,3 +444,32 @@ OP_SPECS: dict[Opcode, OpSpec] = {op: _spec(op) for op in Opcode}
 ALIASES: dict[str, Opcode] = {"optimization-barrier": Opcode.OPTIMIZATION_BARRIER}
 
 BY_NAME: dict[str, Opcode] = {op.value: op for op in Opcode} | ALIASES
+
+
+class OnceTable(dict):
+    """A rule table keyed by opcode (or custom-call target) that takes each key once.
+
+    The shape rules, each backend's lowerings and the custom-call tables are OnceTables, so a
+    second registration of one key raises ValueError when the registering module is imported,
+    instead of replacing the first silently (import order deciding which rule runs).
+    """
+
+    def __init__(self, name: str):
+        super().__init__()
+        self.name = name
+
+    def __setitem__(self, key, value) -> None:
+        if key in self:
+            raise ValueError(f"{self.name}: {getattr(key, 'value', key)} is registered twice "
+                             f"({getattr(self[key], '__qualname__', self[key])} and "
+                             f"{getattr(value, '__qualname__', value)})")
+        super().__setitem__(key, value)
+
+    def update(self, *args, **kwargs) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key, default=None):  # pragma: no cover - same rule as []=
+        if key not in self:
+            self[key] = default
+        return self[key]

@@ -15,27 +15,15 @@ from typing import Callable
 from ..errors import HloVerifyError
 from .attrs import window
 from .ir import Instruction
-from .opcodes import OP_SPECS, Group, Opcode
+from .opcodes import OP_SPECS, Group, Opcode, Trait
 from .shape import AnyShape, Shape, TupleShape, scalar
 
 _COMPLEX_PART = {"c64": "f32", "c128": "f64"}
 _REAL_TO_COMPLEX = {"f32": "c64", "f64": "c128"}
 
-# XLA's CanInferShape: the opcodes an instruction may be written without a shape for.
-INFERABLE = frozenset(
-    {op for op, spec in OP_SPECS.items()
-     if spec.group in (Group.UNARY, Group.BINARY, Group.TERNARY)}
-    - {Opcode.CONVERT, Opcode.BITCAST_CONVERT, Opcode.REDUCE_PRECISION,
-       Opcode.STOCHASTIC_CONVERT}
-    | {Opcode.ADD_DEPENDENCY, Opcode.AFTER_ALL, Opcode.BATCH_NORM_GRAD,
-       Opcode.BATCH_NORM_INFERENCE, Opcode.BATCH_NORM_TRAINING, Opcode.BROADCAST, Opcode.CALL,
-       Opcode.CHOLESKY, Opcode.CONCATENATE, Opcode.CONDITIONAL, Opcode.CONVOLUTION,
-       Opcode.OPTIMIZATION_BARRIER, Opcode.DOMAIN, Opcode.DOT, Opcode.FFT, Opcode.GATHER,
-       Opcode.GET_DIMENSION_SIZE, Opcode.SET_DIMENSION_SIZE, Opcode.GET_TUPLE_ELEMENT,
-       Opcode.MAP, Opcode.PAD, Opcode.PARTITION_ID, Opcode.RAGGED_DOT, Opcode.REDUCE,
-       Opcode.REPLICA_ID, Opcode.REVERSE, Opcode.SCATTER, Opcode.REDUCE_WINDOW,
-       Opcode.SELECT_AND_SCATTER, Opcode.SORT, Opcode.TRANSPOSE, Opcode.TRIANGULAR_SOLVE,
-       Opcode.TUPLE, Opcode.WHILE, Opcode.TOPK, Opcode.COPY})
+# XLA's CanInferShape: the opcodes an instruction may be written without a shape for (the
+# INFERABLE trait of their OpSpec).
+INFERABLE = frozenset(op for op, spec in OP_SPECS.items() if Trait.INFERABLE in spec.traits)
 
 
 def infer_shapes(pending: list[Instruction]) -> None:
@@ -59,7 +47,7 @@ def _ensure(inst: Instruction, state: dict[int, int]) -> AnyShape:
         _ensure(operand, state)
     for comp in inst.called_computations():
         _ensure(comp.root, state)
-    rule = _RULES.get(inst.opcode)
+    rule = _RULES.get(inst.opcode) or _from_spec(OP_SPECS[inst.opcode].result)
     if rule is None:
         raise ValueError(inst, f"dynhlo cannot infer the shape of {inst.opcode.value} "
                                "yet; write the shape")
@@ -217,45 +205,39 @@ def _topk(inst, shapes):
     return TupleShape((values, values.with_element_type("s32")))
 
 
-def _callee_root(key: str) -> Callable:
-    return lambda inst, shapes: inst.called[key][0].root.shape
+def _from_spec(result: str) -> Callable | None:
+    """The rule an OpSpec's `result` says (see dynhlo.hlo.opcodes.OpSpec), or None."""
+    if result.startswith("operand "):
+        return lambda inst, shapes, i=int(result.split()[1]): shapes[i]
+    if result == "operands":
+        return lambda inst, shapes: _one_or_tuple(shapes)
+    if result == "called":
+        return lambda inst, shapes: next(iter(inst.called.values()))[0].root.shape
+    if result.endswith("[]"):
+        return lambda inst, shapes: scalar(result[:-2])
+    return None
 
 
 def _map(inst, shapes):
     return shapes[0].with_element_type(inst.called["to_apply"][0].root.shape.element_type)
 
 
+# The opcodes whose shape their OpSpec's `result` does not say (`_from_spec`).
 _RULES: dict[Opcode, Callable] = {
     op: {Group.UNARY: _unary, Group.BINARY: _binary, Group.TERNARY: _ternary}[spec.group]
     for op, spec in OP_SPECS.items() if op in INFERABLE and spec.group in
     (Group.UNARY, Group.BINARY, Group.TERNARY)} | {
-    Opcode.COPY: _unary,
-    Opcode.OPTIMIZATION_BARRIER: lambda inst, shapes: shapes[0],
-    Opcode.DOMAIN: lambda inst, shapes: shapes[0],
-    Opcode.ADD_DEPENDENCY: lambda inst, shapes: shapes[0],
-    Opcode.AFTER_ALL: lambda inst, shapes: scalar("token"),
-    Opcode.REPLICA_ID: lambda inst, shapes: scalar("u32"),
-    Opcode.PARTITION_ID: lambda inst, shapes: scalar("u32"),
-    Opcode.GET_DIMENSION_SIZE: lambda inst, shapes: scalar("s32"),
     Opcode.SET_DIMENSION_SIZE: _set_dimension_size,
     Opcode.TUPLE: lambda inst, shapes: TupleShape(tuple(shapes)),
     Opcode.GET_TUPLE_ELEMENT: lambda inst, shapes: shapes[0].elements[int(inst.attrs["index"])],
     Opcode.TRANSPOSE: lambda inst, shapes: _permuted(shapes[0], _ints(inst, "dimensions")),
-    Opcode.REVERSE: lambda inst, shapes: shapes[0],
     Opcode.CONCATENATE: _concatenate,
     Opcode.PAD: _pad,
     Opcode.REDUCE_WINDOW: _reduce_window,
     Opcode.FFT: _fft,
     Opcode.REDUCE: _reduce,
-    Opcode.SORT: lambda inst, shapes: _one_or_tuple(shapes),
     Opcode.DOT: _dot,
     Opcode.TOPK: _topk,
-    Opcode.CALL: _callee_root("to_apply"),
-    Opcode.WHILE: lambda inst, shapes: shapes[0],
-    Opcode.CONDITIONAL: lambda inst, shapes: next(iter(inst.called.values()))[0].root.shape,
     Opcode.MAP: _map,
-    Opcode.SELECT_AND_SCATTER: lambda inst, shapes: shapes[0],
     Opcode.SCATTER: lambda inst, shapes: _one_or_tuple(shapes[:len(shapes) // 2]),
-    Opcode.CHOLESKY: lambda inst, shapes: shapes[0],
-    Opcode.TRIANGULAR_SOLVE: lambda inst, shapes: shapes[1],
 }

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..errors import HloVerifyError
 from .ir import HloModule, Instruction
-from .opcodes import OP_SPECS, Group, Opcode
+from .opcodes import OP_SPECS, Group, Opcode, Trait
 from .types import COMPLEX_TYPES, INTEGRAL_TYPES
 from .verify_calls import check_called_signature
 from .verify_collectives import check_collectives
@@ -26,9 +26,6 @@ from .verify_shapes import check_shapes
 from .verify_shardings import check_shardings
 from .verify_types import check_instruction
 
-# Unary opcodes whose result element type differs from the operand's.
-_TYPE_CHANGING = {Opcode.CONVERT, Opcode.BITCAST_CONVERT, Opcode.IS_FINITE, Opcode.REAL,
-                  Opcode.IMAG, Opcode.ABS, Opcode.REDUCE_PRECISION}
 _COMPLEX_FROM_REAL = {"c64": "f32", "c128": "f64"}
 _DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
 # PrecisionConfig::Precision as XLA prints it (xla_data.proto; StringToPrecision refuses
@@ -156,10 +153,11 @@ def _types(inst: Instruction) -> list[str]:
 
 
 def _check_types(inst: Instruction) -> None:
-    group = OP_SPECS[inst.opcode].group
+    spec = OP_SPECS[inst.opcode]
+    group = spec.group
     result = inst.shape.element_type
     types = _types(inst)
-    if group is Group.UNARY and inst.opcode not in _TYPE_CHANGING:
+    if group is Group.UNARY and Trait.CHANGES_TYPE not in spec.traits:
         _expect(inst, types[0] == result, f"operand is {types[0]} but the result is {result}")
     elif inst.opcode is Opcode.COMPARE:
         _expect(inst, types[0] == types[1], f"compares {types[0]} with {types[1]}")
@@ -169,11 +167,6 @@ def _check_types(inst: Instruction) -> None:
                 f"{', '.join(_DIRECTIONS)}), as XLA's parser requires")
         _expect(inst, direction in _DIRECTIONS, f"compare direction={direction} is not one "
                 f"of {', '.join(_DIRECTIONS)}")
-    elif inst.opcode is Opcode.IOTA and not inst.shape.is_tuple:
-        dimension = inst.attrs.get("iota_dimension", "")
-        _expect(inst, dimension.isdigit() and int(dimension) < inst.shape.rank,
-                f"iota_dimension={dimension or '(missing)'} is not a dimension of the "
-                f"rank-{inst.shape.rank} result")
     elif inst.opcode is Opcode.COMPLEX:
         _expect(inst, types[0] == types[1] and _COMPLEX_FROM_REAL.get(result) == types[0],
                 f"complex of {types[0]} and {types[1]} cannot give {result}")
@@ -194,7 +187,7 @@ def _check_types(inst: Instruction) -> None:
 
 
 def _check_called_arity(inst: Instruction) -> None:
-    if inst.opcode in (Opcode.CALL, Opcode.FUSION, Opcode.ASYNC_START):
+    if Trait.CALL_ARGUMENTS in OP_SPECS[inst.opcode].traits:
         for comp in inst.called_computations():
             _expect(inst, len(comp.parameters) == len(inst.operands),
                     f"calls '{comp.name}' ({len(comp.parameters)} parameters) with "

@@ -14,26 +14,20 @@ import numpy as np
 
 from ..errors import HloVerifyError
 from .ir import Computation, Instruction
-from .opcodes import Opcode
+from .opcodes import OP_SPECS, Opcode
 from .shape import AnyShape
 
-# Opcodes whose to_apply folds N arrays: the number N from the operand count.
-_REDUCERS = {
-    Opcode.REDUCE: lambda n: n // 2,
-    Opcode.REDUCE_WINDOW: lambda n: n // 2,
-    Opcode.SCATTER: lambda n: (n - 1) // 2,
-    Opcode.ALL_REDUCE: lambda n: 1,        # a binary reducer applied to each operand
-    Opcode.ALL_REDUCE_START: lambda n: 1,
-    Opcode.REDUCE_SCATTER: lambda n: 1,
-}
+# How many arrays a reducer folds, by its OpSpec's `reducer`, from the operand count.
+_FOLDS = {"inits": lambda n: n // 2, "updates": lambda n: (n - 1) // 2, "binary": lambda n: 1}
 
 
 def check_called_signature(inst: Instruction) -> None:
     """Raise HloVerifyError naming `inst` when a computation it calls has the wrong signature."""
     op = inst.opcode
-    if op in _REDUCERS:
+    folds = _FOLDS.get(OP_SPECS[op].reducer)
+    if folds is not None:
         for comp in inst.called.get("to_apply", []):
-            _check_reducer(inst, comp, _REDUCERS[op](len(inst.operands)))
+            _check_reducer(inst, comp, folds(len(inst.operands)))
     elif op is Opcode.SORT:
         for comp in inst.called.get("to_apply", []):
             _check_scalar_params(inst, comp, 2 * len(inst.operands), "comparator")

@@ -34,11 +34,13 @@ from ..errors import HloVerifyError
 from . import attrs
 from .collectives import Devices, subgroup_size
 from .ir import Instruction
-from .opcodes import Opcode
+from .opcodes import OP_SPECS, Opcode
 from .shape import UNBOUNDED, AnyShape, Shape, TupleShape
 
-GATHERS = (Opcode.ALL_GATHER, Opcode.ALL_GATHER_START)
-RESIZING = GATHERS + (Opcode.REDUCE_SCATTER,)
+# The collectives whose result is resized along `dimensions={d}` by the group size (their
+# OpSpec's `resizes`): gathers multiply it, scatters divide it.
+GATHERS = frozenset(op for op, spec in OP_SPECS.items() if spec.resizes == "gathers")
+RESIZING = GATHERS | {op for op, spec in OP_SPECS.items() if spec.resizes == "scatters"}
 
 
 def check_resizing_shapes(inst: Instruction, devices: Devices) -> None:

@@ -25,19 +25,19 @@ from __future__ import annotations
 import re
 
 from ..errors import HloVerifyError, UnsupportedError
-from .collectives import (CROSS_PARTITION, CROSS_REPLICA, FLATTENED_ID, Devices, group_mode,
-                          replica_groups)
+from .collectives import (CROSS_PARTITION, CROSS_REPLICA, FLATTENED_ID, PERMUTES, Devices,
+                          group_mode, replica_groups)
 from .ir import HloModule, Instruction
-from .opcodes import Opcode
+from .opcodes import OP_SPECS
 from .verify_collective_shapes import RESIZING, check_resizing_shapes
 
-_GROUPED = {Opcode.ALL_REDUCE: False, Opcode.ALL_REDUCE_START: False,
-            Opcode.ALL_GATHER: True, Opcode.ALL_GATHER_START: True,
-            Opcode.REDUCE_SCATTER: True, Opcode.ALL_TO_ALL: True,
-            Opcode.RAGGED_ALL_TO_ALL: True}
-"""The collectives XLA checks the replica groups of: whether their groups must be of one size."""
+_GROUPED = {op: bool(spec.resizes) for op, spec in OP_SPECS.items()
+            if spec.reducer == "binary" or spec.resizes}
+"""The collectives XLA checks the replica groups of (all-reduce and its start,
+reduce-scatter, all-gather and its start, all-to-all, ragged-all-to-all): whether their
+groups must be of one size, which is whether the group size resizes their result (their
+OpSpec's `resizes`)."""
 
-_PERMUTES = (Opcode.COLLECTIVE_PERMUTE, Opcode.COLLECTIVE_PERMUTE_START)
 _BRACED_GROUPS = re.compile(r"\{\s*(?:\{[\d\s,]*\}\s*(?:,\s*\{[\d\s,]*\}\s*)*)?\}")
 _PAIR_LIST = re.compile(r"\{\s*(?:\{[^{}]*\}\s*(?:,\s*\{[^{}]*\}\s*)*)?\}")
 _INTEGER = re.compile(r"-?\d+")
@@ -48,11 +48,11 @@ def check_collectives(module: HloModule) -> None:
     XLA's verifier refuses for this module's replica_count and num_partitions."""
     devices = None
     for inst in module.instructions():
-        if inst.opcode not in _GROUPED and inst.opcode not in _PERMUTES:
+        if inst.opcode not in _GROUPED and inst.opcode not in PERMUTES:
             continue
         devices = devices or Devices.of(module)
         try:
-            if inst.opcode in _PERMUTES:
+            if inst.opcode in PERMUTES:
                 if len(inst.operands) != 4:  # XLA's in-place form repeats ids by design
                     _check_pairs(inst, devices)
             else:

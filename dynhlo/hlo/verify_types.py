@@ -31,101 +31,39 @@ from typing import Callable
 from ..errors import HloVerifyError
 from . import attrs
 from .ir import Instruction
-from .opcodes import OP_SPECS, Group, Opcode
+from .opcodes import OP_SPECS, Group, Opcode, OpSpec, Trait
 from .shape import AnyShape, leaf_shapes
 from .types import INTEGRAL_TYPES
 
-# Opcodes XLA lets take a tuple-shaped operand; every other opcode works on arrays.
-_TUPLE_OPERANDS = frozenset({
-    Opcode.TUPLE, Opcode.GET_TUPLE_ELEMENT, Opcode.WHILE, Opcode.CONDITIONAL, Opcode.CALL,
-    Opcode.FUSION, Opcode.CUSTOM_CALL, Opcode.ASYNC_START, Opcode.ASYNC_UPDATE,
-    Opcode.ASYNC_DONE, Opcode.OPTIMIZATION_BARRIER, Opcode.COPY, Opcode.COPY_START,
-    Opcode.COPY_DONE, Opcode.ADD_DEPENDENCY, Opcode.DOMAIN, Opcode.SEND, Opcode.SEND_DONE,
-    Opcode.RECV, Opcode.RECV_DONE, Opcode.OUTFEED, Opcode.INFEED, Opcode.AFTER_ALL,
-    Opcode.ALL_REDUCE_DONE, Opcode.ALL_GATHER_DONE, Opcode.COLLECTIVE_PERMUTE_DONE,
-    Opcode.ALL_TO_ALL, Opcode.ALL_GATHER, Opcode.ALL_GATHER_START, Opcode.ALL_REDUCE,
-    Opcode.ALL_REDUCE_START, Opcode.REDUCE_SCATTER, Opcode.COLLECTIVE_PERMUTE,
-    Opcode.COLLECTIVE_PERMUTE_START, Opcode.COLLECTIVE_BROADCAST, Opcode.RAGGED_ALL_TO_ALL,
-})
-
-# Non-elementwise opcodes whose result is always one array (XLA's ShapeInference gives no
-# tuple for them); a tuple declared on one reached the shape rules and backends, which read it
-# as an array (AttributeError, KeyError).
-_ARRAY_RESULT = frozenset({
-    Opcode.IOTA, Opcode.BROADCAST, Opcode.RESHAPE, Opcode.DYNAMIC_RESHAPE, Opcode.TRANSPOSE,
-    Opcode.BITCAST, Opcode.REVERSE, Opcode.SLICE, Opcode.DYNAMIC_SLICE,
-    Opcode.DYNAMIC_UPDATE_SLICE, Opcode.CONCATENATE, Opcode.PAD, Opcode.GATHER, Opcode.DOT,
-    Opcode.CONVOLUTION, Opcode.CHOLESKY, Opcode.TRIANGULAR_SOLVE, Opcode.FFT, Opcode.RNG,
-    Opcode.MAP, Opcode.SELECT_AND_SCATTER, Opcode.GET_DIMENSION_SIZE,
-    Opcode.SET_DIMENSION_SIZE, Opcode.PARTITION_ID, Opcode.REPLICA_ID, Opcode.AFTER_ALL,
-    Opcode.BATCH_NORM_INFERENCE,
-})
-
-# Computations an opcode cannot run without (any one of a tuple of alternatives).
-_REQUIRED_CALLS: dict[Opcode, tuple[tuple[str, ...], ...]] = {
-    Opcode.REDUCE: (("to_apply",),), Opcode.REDUCE_WINDOW: (("to_apply",),),
-    Opcode.SCATTER: (("to_apply",),), Opcode.MAP: (("to_apply",),),
-    Opcode.SORT: (("to_apply",),), Opcode.ALL_REDUCE: (("to_apply",),),
-    Opcode.ALL_REDUCE_START: (("to_apply",),), Opcode.REDUCE_SCATTER: (("to_apply",),),
-    Opcode.SELECT_AND_SCATTER: (("select",), ("scatter",)),
-    Opcode.WHILE: (("condition",), ("body",)), Opcode.CALL: (("to_apply",),),
-    Opcode.FUSION: (("calls",),), Opcode.ASYNC_START: (("calls",),),
-    Opcode.CONDITIONAL: (("branch_computations", "true_computation"),),
-}
-
-# Opcodes whose result has the element type of operand 0 (XLA infers it from the operand).
-_KEEPS_TYPE = frozenset({
-    Opcode.RESHAPE, Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.REVERSE, Opcode.SLICE,
-    Opcode.CONCATENATE, Opcode.PAD, Opcode.DYNAMIC_SLICE, Opcode.DYNAMIC_UPDATE_SLICE,
-    Opcode.DYNAMIC_RESHAPE, Opcode.SET_DIMENSION_SIZE, Opcode.GATHER, Opcode.CHOLESKY,
-    Opcode.TRIANGULAR_SOLVE, Opcode.COPY_START,
-})
-
-# Which operands must share operand 0's element type: a slice of the operand list.
-_SAME_TYPE_OPERANDS = {
-    Opcode.CONCATENATE: slice(None), Opcode.PAD: slice(None),
-    Opcode.DYNAMIC_UPDATE_SLICE: slice(0, 2), Opcode.TRIANGULAR_SOLVE: slice(None),
-}
-
-# Operands that are indices or sizes (integers): a slice of the operand list.
-_INDEX_OPERANDS = {
-    Opcode.DYNAMIC_SLICE: slice(1, None), Opcode.DYNAMIC_UPDATE_SLICE: slice(2, None),
-    Opcode.GATHER: slice(1, 2), Opcode.DYNAMIC_RESHAPE: slice(1, None),
-}
-
-
-# The fewest operands a variadic opcode takes (the parser checks fixed counts).
-_MIN_OPERANDS = {
-    Opcode.DYNAMIC_SLICE: 1, Opcode.DYNAMIC_UPDATE_SLICE: 2, Opcode.CONCATENATE: 1,
-    Opcode.SORT: 1, Opcode.DYNAMIC_RESHAPE: 1, Opcode.CONDITIONAL: 1, Opcode.MAP: 1,
-    Opcode.ALL_GATHER: 1, Opcode.ALL_GATHER_START: 1, Opcode.ALL_REDUCE: 1,
-    Opcode.ALL_REDUCE_START: 1, Opcode.ALL_TO_ALL: 1, Opcode.REDUCE_SCATTER: 1,
-    Opcode.COLLECTIVE_PERMUTE: 1, Opcode.COLLECTIVE_PERMUTE_START: 1,
-    Opcode.COLLECTIVE_BROADCAST: 1,
-}
-
-
 def check_instruction(inst: Instruction) -> None:
-    """Raise HloVerifyError naming `inst` when it breaks one of the rules above."""
-    least = _MIN_OPERANDS.get(inst.opcode, 0)
+    """Raise HloVerifyError naming `inst` when it breaks one of the rules above.
+
+    The facts checked per opcode are its OpSpec's (dynhlo.hlo.opcodes): traits TUPLE_OPERANDS,
+    ARRAY_RESULT, KEEPS_TYPE; `needs`, `least`, `same_type`, `indices`. The checks that are
+    code, not facts, are the table at the end of this file."""
+    spec = OP_SPECS[inst.opcode]
+    least = spec.least
     if len(inst.operands) < least:
         _fail(inst, f"{inst.opcode.value} takes at least {least} operand(s), got "
                     f"{len(inst.operands)}")
-    _check_tuple_operands(inst)
-    _check_required_calls(inst)
-    if inst.opcode in _KEEPS_TYPE:
-        _check_keeps_type(inst)
+    _check_tuple_operands(inst, spec)
+    _check_required_calls(inst, spec)
+    if Trait.KEEPS_TYPE in spec.traits:
+        _check_keeps_type(inst, spec)
+    if spec.result.endswith("[]"):
+        want = spec.result[:-2]
+        _expect(inst, inst.shape.element_type == want and not inst.shape.rank,
+                f"{inst.opcode.value} gives {want}[], declared {inst.shape}")
     rule = _RULES.get(inst.opcode)
     if rule is not None:
         rule(inst)
 
 
-def _check_tuple_operands(inst: Instruction) -> None:
-    group = OP_SPECS[inst.opcode].group
-    if inst.shape.is_tuple and (group in (Group.UNARY, Group.BINARY, Group.TERNARY)
-                                or inst.opcode in _ARRAY_RESULT):
+def _check_tuple_operands(inst: Instruction, spec: OpSpec) -> None:
+    if inst.shape.is_tuple and (spec.group in (Group.UNARY, Group.BINARY, Group.TERNARY)
+                                or Trait.ARRAY_RESULT in spec.traits):
         _fail(inst, f"{inst.opcode.value} gives an array, declared the tuple {inst.shape}")
-    if inst.opcode in _TUPLE_OPERANDS:
+    if Trait.TUPLE_OPERANDS in spec.traits:
         return
     for i, operand in enumerate(inst.operands):
         if operand.shape.is_tuple:
@@ -133,8 +71,8 @@ def _check_tuple_operands(inst: Instruction) -> None:
                         f"{inst.opcode.value} takes arrays (use get-tuple-element)")
 
 
-def _check_required_calls(inst: Instruction) -> None:
-    for alternatives in _REQUIRED_CALLS.get(inst.opcode, ()):
+def _check_required_calls(inst: Instruction, spec: OpSpec) -> None:
+    for alternatives in spec.needs:
         found = [k for k in alternatives if inst.called.get(k)]
         if not found:
             _fail(inst, f"{inst.opcode.value} needs a called computation: "
@@ -144,23 +82,23 @@ def _check_required_calls(inst: Instruction) -> None:
                         f"{inst.opcode.value} calls one")
 
 
-def _check_keeps_type(inst: Instruction) -> None:
+def _check_keeps_type(inst: Instruction, spec: OpSpec) -> None:
     operand = inst.operands[0].shape.element_type if inst.operands else None
     if operand is None:
         return
     result = inst.shape.element_type
-    if inst.opcode is Opcode.COPY_START:  # (operand, operand, context)
-        result = leaf_shapes(inst.shape)[0].element_type if inst.shape.is_tuple else result
+    if inst.shape.is_tuple:  # copy-start: (operand, operand, context)
+        result = leaf_shapes(inst.shape)[0].element_type
     if result != operand:
         _fail(inst, f"{inst.opcode.value} of {operand} gives {operand}, declared {result} "
                     "(data movement keeps the element type; insert a convert)")
-    same = _SAME_TYPE_OPERANDS.get(inst.opcode)
+    same = spec.same_type
     if same is not None:
         for i, o in list(enumerate(inst.operands))[same]:
             if o.shape.element_type != operand:
                 _fail(inst, f"operand {i} '{o.name}' is {o.shape.element_type}; "
                             f"{inst.opcode.value} needs every operand {operand}")
-    index = _INDEX_OPERANDS.get(inst.opcode)
+    index = spec.indices
     if index is not None:
         for i, o in list(enumerate(inst.operands))[index]:
             if o.shape.element_type not in INTEGRAL_TYPES:
@@ -211,14 +149,17 @@ def _check_tuple(inst: Instruction) -> None:
         _fail(inst, f"tuple of {given} declared {inst.shape}")
 
 
-def _check_dimension_size(inst: Instruction) -> None:
-    if inst.opcode is Opcode.SET_DIMENSION_SIZE:
-        size = inst.operands[1].shape
-        ok = size.element_type == "s32" and size.rank == 0
-        _expect(inst, ok, f"set-dimension-size takes an integer size, s32[] (XLA), got {size}")
-    else:
-        ok = inst.shape.element_type == "s32" and not inst.shape.rank
-        _expect(inst, ok, f"get-dimension-size gives s32[], declared {inst.shape}")
+def _check_iota(inst: Instruction) -> None:
+    dimension = inst.attrs.get("iota_dimension", "")
+    _expect(inst, dimension.isdigit() and int(dimension) < inst.shape.rank,
+            f"iota_dimension={dimension or '(missing)'} is not a dimension of the "
+            f"rank-{inst.shape.rank} result")
+
+
+def _check_set_dimension_size(inst: Instruction) -> None:
+    size = inst.operands[1].shape
+    ok = size.element_type == "s32" and size.rank == 0
+    _expect(inst, ok, f"set-dimension-size takes an integer size, s32[] (XLA), got {size}")
 
 
 def _check_rng(inst: Instruction) -> None:
@@ -232,11 +173,8 @@ def _check_rng(inst: Instruction) -> None:
                           f"{inst.shape.element_type}[] scalars")
 
 
-def _check_fixed_result(inst: Instruction) -> None:
-    """partition-id and replica-id give u32[]; after-all joins tokens into a token[]."""
-    want = "token" if inst.opcode is Opcode.AFTER_ALL else "u32"
-    _expect(inst, inst.shape.element_type == want and not inst.shape.rank,
-            f"{inst.opcode.value} gives {want}[], declared {inst.shape}")
+def _check_after_all(inst: Instruction) -> None:
+    """after-all joins tokens (into a token[]: its OpSpec's result)."""
     for i, o in enumerate(inst.operands):
         _expect(inst, o.shape.element_type == "token",
                 f"operand {i} '{o.name}' of after-all is {o.shape}; it takes tokens")
@@ -444,17 +382,15 @@ def _is_s32_scalar(shape: AnyShape) -> bool:
 _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.CUSTOM_CALL: _check_custom_call,
     Opcode.BROADCAST: _check_broadcast,
+    Opcode.IOTA: _check_iota,
     Opcode.GET_TUPLE_ELEMENT: _check_get_tuple_element,
     Opcode.TUPLE: _check_tuple,
     Opcode.PAD: lambda inst: _check_scalars(inst, inst.operands[1:], "padding value"),
     Opcode.RNG: _check_rng,
-    Opcode.PARTITION_ID: _check_fixed_result,
-    Opcode.REPLICA_ID: _check_fixed_result,
-    Opcode.AFTER_ALL: _check_fixed_result,
+    Opcode.AFTER_ALL: _check_after_all,
     Opcode.TOPK: _check_topk,
     Opcode.FFT: _check_fft,
-    Opcode.SET_DIMENSION_SIZE: _check_dimension_size,
-    Opcode.GET_DIMENSION_SIZE: _check_dimension_size,
+    Opcode.SET_DIMENSION_SIZE: _check_set_dimension_size,
     Opcode.REDUCE: _check_reduce,
     Opcode.REDUCE_WINDOW: _check_reduce,
     Opcode.SCATTER: _check_scatter,

@@ -22,17 +22,10 @@ from __future__ import annotations
 
 from ..hlo import attrs
 from ..hlo.ir import Computation, HloModule, Instruction
-from ..hlo.opcodes import OP_SPECS, Group, Opcode
+from ..hlo.opcodes import OP_SPECS, Group, Opcode, Trait
 from ..hlo.parser import copy_module
 
 NAME = "dead-code"
-
-# Besides the opcode table's collectives (Group.COLLECTIVE).
-_EFFECTS = frozenset({
-    Opcode.PARAMETER, Opcode.SEND, Opcode.SEND_DONE, Opcode.RECV, Opcode.RECV_DONE,
-    Opcode.INFEED, Opcode.OUTFEED, Opcode.RNG, Opcode.RNG_GET_AND_UPDATE_STATE,
-})
-
 
 def dead_code(module: HloModule) -> HloModule:
     """A copy of `module` without its dead instructions (module doc); `module` itself when
@@ -83,6 +76,10 @@ def _effectful(module: HloModule) -> set:
 
 
 def _has_effect(inst: Instruction) -> bool:
-    return inst.opcode in _EFFECTS or OP_SPECS[inst.opcode].group is Group.COLLECTIVE or (
-        inst.opcode is Opcode.CUSTOM_CALL and
-        attrs.boolean(inst, "custom_call_has_side_effect"))
+    """Whether `inst` stays though nothing uses it: a parameter (the signature), an opcode with
+    the SIDE_EFFECT trait or of Group.COLLECTIVE, a custom call marked with a side effect."""
+    spec = OP_SPECS[inst.opcode]
+    if inst.opcode is Opcode.CUSTOM_CALL:
+        return attrs.boolean(inst, "custom_call_has_side_effect")
+    return (inst.opcode is Opcode.PARAMETER or Trait.SIDE_EFFECT in spec.traits
+            or spec.group is Group.COLLECTIVE)

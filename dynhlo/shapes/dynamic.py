@@ -18,12 +18,13 @@ from ..errors import DynamicSizeError, HloVerifyError, UnsupportedError
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED, AnyShape
-# The shape rules of every family: importing a family's file registers its @rule functions.
-from . import rules_control, rules_data, rules_gpu_solver, rules_misc, rules_window  # noqa: F401
-from . import rules_lapack_eig, rules_lapack_qr, rules_lapack_schur, rules_xla_linalg  # noqa: F401
-from . import rules_dynamic_window  # noqa: F401
+# The shape rules of every family: importing a family's file registers its rules.
+from . import rules_collective, rules_control_flow, rules_data, rules_indexing  # noqa: F401
+from . import rules_linalg, rules_numeric, rules_reduce, rules_sort, rules_window  # noqa: F401
+from . import rules_dynamic_window, rules_gpu_solver, rules_xla_linalg  # noqa: F401
+from . import rules_lapack, rules_lapack_eig, rules_lapack_schur, rules_lapack_svd  # noqa: F401
 from .algebra import at_most
-from .rules import RULES, RuleContext, default_rule
+from .rules import RuleContext, rule_of
 from .sizes import Sym, bound_of, dim_text, param_dim
 from .trees import ComputationInfo, DimsTree, declared_tree, tree_text
 
@@ -51,7 +52,7 @@ class Inference:
                 tree = param_trees[inst.parameter_number]
             else:
                 operands = [info.dims[o] for o in inst.operands]
-                rule = RULES.get(inst.opcode, default_rule)
+                rule = rule_of(inst.opcode)
                 try:
                     tree = rule(RuleContext(self.analyze, info, inst), inst, operands)
                 except HloVerifyError as exc:

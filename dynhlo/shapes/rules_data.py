@@ -1,217 +1,303 @@
-"""Shape rules of data movement and indexing: reverse, dynamic-slice, dynamic-update-slice,
-dynamic-reshape, bitcast, bitcast-convert, gather, scatter.
-
-A slice that takes a whole dynamic dimension (slice size equal to the bound) keeps the
-operand's dynamic size, as XLA's DynamicDimensionInference does; a smaller slice is static, its
-start clamped at run time against the bound as XLA clamps it (slice_windows.py); a dynamic
-update as large as the operand's bound gives a dynamic-update-slice its size.
-Semantics: XLA operation semantics (https://openxla.org/xla/operation_semantics) and
+"""Shape rules of the data family (the CPU's ops_data.py, the GPU's library/data.py):
+constant, iota, broadcast, transpose, reshape, concatenate, slice, pad, tuple,
+get-tuple-element, get/set-dimension-size, and the custom-call opcode with the dynamic padder's
+PadToStatic and SliceToDynamic. Semantics: XLA operation semantics, ShapeInference and
 DynamicDimensionInference.
 """
 
 from __future__ import annotations
 
-from ..errors import UnsupportedError
+import math
+
+from ..errors import DynamicSizeError, UnsupportedError
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
-from ..hlo.types import bit_width
-from ..hlo.verify_shapes import storage_bits
-from .index_dims import check_gather, check_scatter
-from .rules import _reshape_groups, elementwise, rule
-from .sizes import Sym, bound_of, dim_text, unify
+from . import algebra
+from .rules import (CUSTOM_CALL_RULES, custom_call_rule, default_rule, elementwise,
+                    fresh_declared, rule, single_dimension, sizeless)
+from .sizes import Dim, Sym, bound_of, derive, dim_text, product, unify
 from .values import value_dim
+from .trees import tree_text
 
 
-@rule(Opcode.REVERSE)
-def _reverse(ctx, inst, operands):
+rule(Opcode.CONSTANT, Opcode.IOTA)(sizeless)
+
+
+@rule(Opcode.BROADCAST)
+def _broadcast(ctx, inst, operands):
+    mapped = attrs.ints(inst, "dimensions", ())
     (operand,) = operands
-    for d in attrs.ints(inst, "dimensions", ()):
-        if not 0 <= d < len(operand):
-            raise ctx.error(f"reverses dimension {d} of a rank-{len(operand)} operand")
-    return operand
-
-
-def _window_dim(ctx, dim, size: int, d: int):
-    """A slice of `size` from `dim`: the whole dynamic dim keeps its size, else static."""
-    bound = bound_of(dim)
-    if isinstance(dim, Sym) and size == bound:
-        return dim
-    if size < 0 or (bound != UNBOUNDED and size > bound):
-        raise ctx.error(f"slice size {size} out of range for dimension {d} of size "
-                        f"{dim_text(dim)}")
-    return size
-
-
-def _check_starts(ctx, starts, rank: int, first: int):
-    """Start indices: one scalar per dimension, or (old form) one rank-1 array."""
-    if len(starts) == 1 and len(starts[0]) == 1:
-        if bound_of(starts[0][0]) != rank:
-            raise ctx.error(f"start index vector has {dim_text(starts[0][0])} entries for a "
-                            f"rank-{rank} operand")
-        return
-    if len(starts) != rank or any(s != () for s in starts):
-        raise ctx.error(f"needs {rank} scalar start indices (operands {first}..), "
-                        f"got {len(starts)}")
-
-
-@rule(Opcode.DYNAMIC_SLICE)
-def _dynamic_slice(ctx, inst, operands):
-    operand, *starts = operands
-    sizes = attrs.ints(inst, "dynamic_slice_sizes")
-    if len(sizes) != len(operand):
-        raise ctx.error(f"dynamic_slice_sizes={list(sizes)} for a rank-{len(operand)} operand")
-    _check_starts(ctx, starts, len(operand), 1)
-    return tuple(_window_dim(ctx, dim, s, d) for d, (dim, s) in enumerate(zip(operand, sizes)))
-
-
-@rule(Opcode.DYNAMIC_UPDATE_SLICE)
-def _dynamic_update_slice(ctx, inst, operands):
-    operand, update, *starts = operands
-    if len(update) != len(operand):
-        raise ctx.error(f"update of rank {len(update)} for a rank-{len(operand)} operand")
-    for d, (o, u) in enumerate(zip(operand, update)):
-        if bound_of(o) != UNBOUNDED and bound_of(u) > bound_of(o):
-            raise ctx.error(f"update dimension {d} ({dim_text(u)}) is larger than the "
-                            f"operand's ({dim_text(o)})")
-    _check_starts(ctx, starts, len(operand), 2)
-    # XLA's HandleDynamicUpdateSlice: a dynamic update as large as the operand's bound gives
-    # the result its size (the start clamps to 0 and the update covers the whole buffer).
-    return tuple(u if isinstance(u, Sym) and bound_of(u) == bound_of(o) != UNBOUNDED else o
-                 for o, u in zip(operand, update))
-
-
-@rule(Opcode.DYNAMIC_RESHAPE)
-def _dynamic_reshape(ctx, inst, operands):
-    """XLA: dynamic-reshape(operand, size_0, ..., size_{r-1}); the `<=` dims take the sizes."""
-    operand, *sizes = operands
-    shape = inst.shape
-    if shape.is_tuple or len(sizes) != shape.rank or any(s != () for s in sizes):
-        raise ctx.error(f"dynamic-reshape needs one scalar size per result dimension "
-                        f"({shape.rank}), got {len(sizes)} operand(s)")
-    return tuple(value_dim(ctx.info, inst.operands[d + 1], bound, inst, d)
-                 if shape.dynamic[d] else bound for d, bound in enumerate(shape.dims))
-
-
-def physical_order(shape) -> list[int]:
-    """Logical dimensions from major to minor in memory (default layout: row-major)."""
-    if shape.layout is None or len(shape.layout.minor_to_major) != shape.rank:
-        return list(range(shape.rank))
-    return list(reversed(shape.layout.minor_to_major))
-
-
-@rule(Opcode.BITCAST)
-def _bitcast(ctx, inst, operands):
-    """A reshape of the physical (layout-ordered) dims: layouts may make it a transpose.
-
-    Element types of different widths but one byte size (`f32[2]` -> `s16[4]`, which XLA's
-    verifier accepts: HandleBitcast compares only ByteSizeOf) reshape the bytes: each side
-    gets a last physical dim of its bytes per element, so a dynamic size moves across in
-    bytes (`f32[<=4]` -> `s16[<=8]` has 2n elements for n)."""
-    (operand,) = operands
-    source = inst.operands[0].shape
-    src, dst = physical_order(source), physical_order(inst.shape)
-    if isinstance(operand, list) or inst.shape.is_tuple:
-        raise ctx.error("bitcast of a tuple is not supported")
-    phys_in = [operand[p] for p in src]
-    target = [inst.shape.dims[p] for p in dst]
-    declared = [inst.shape.dynamic[p] for p in dst]
-    widths = _bitcast_bytes(inst, source)
-    if widths:
-        phys_in, target, declared = phys_in + [widths[0]], target + [widths[1]], declared + [
-            False]
-    phys = _reshape_groups(ctx, phys_in, target, declared)
-    if widths:
-        if not isinstance(phys[-1], int) or phys[-1] != widths[1]:
-            raise UnsupportedError(
-                f"instruction '{inst.name}': bitcast of {source} to {inst.shape} changes the "
-                "element width, and the operand's dynamic size cannot be placed on whole "
-                "result elements; declare the result dimension that takes it as `<=`")
-        phys = phys[:-1]
-    out = [0] * len(dst)
-    for k, p in enumerate(dst):
-        out[p] = phys[k]
+    if len(mapped) != len(operand):
+        raise ctx.error(f"dimensions={list(mapped)} must name one output dimension per "
+                        f"operand dimension ({len(operand)})")
+    out = list(fresh_declared(inst))
+    for i, d in enumerate(mapped):
+        if not 0 <= d < len(out):
+            raise ctx.error(f"dimensions={list(mapped)} names dimension {d} of a rank-"
+                            f"{len(out)} result")
+        out[d] = operand[i]
     return tuple(out)
 
 
-def _bitcast_bytes(inst, source) -> tuple[int, int] | None:
-    """(operand bytes, result bytes) per element when a bitcast changes the element width;
-    None when it keeps it. UnsupportedError for a sub-byte type (s4, u2, f4e2m1fn, or a
-    packed `E(n)` layout) on either side of a width change: dynhlo stores those one element
-    per byte, and XLA's bytes for them depend on the packing."""
-    bits = (bit_width(source.element_type), bit_width(inst.shape.element_type))
-    storage = (storage_bits(source), storage_bits(inst.shape))
-    if bits[0] == bits[1] and storage[0] == storage[1]:
-        return None
-    if any(b % 8 for b in bits + storage):
-        raise UnsupportedError(
-            f"instruction '{inst.name}': bitcast of {source} to {inst.shape} reinterprets "
-            "sub-byte elements; dynhlo does not support that (bitcast-convert between "
-            "whole-byte types, or convert, does the same job)")
-    return storage[0] // 8, storage[1] // 8
-
-
-@rule(Opcode.BITCAST_CONVERT)
-def _bitcast_convert(ctx, inst, operands):
-    """XLA: a wider input type adds a last dimension (ratio of widths), a narrower one
-    consumes its last dimension, which must be static and equal to the ratio."""
+@rule(Opcode.TRANSPOSE)
+def _transpose(ctx, inst, operands):
+    perm = attrs.ints(inst, "dimensions")
     (operand,) = operands
-    src = bit_width(inst.operands[0].shape.element_type)
-    dst = bit_width(inst.shape.element_type)
-    if src == dst:
-        return operand
-    if src > dst:
-        return tuple(operand) + (src // dst,)
-    if not operand or operand[-1] != dst // src:
-        raise ctx.error(f"bitcast-convert from {src}-bit to {dst}-bit elements needs a static "
-                        f"last dimension of {dst // src}, got "
-                        f"{dim_text(operand[-1]) if operand else 'a scalar'}")
-    return tuple(operand[:-1])
+    if sorted(perm) != list(range(len(operand))):
+        raise ctx.error(f"dimensions={list(perm)} is not a permutation of {len(operand)} dims")
+    return tuple(operand[p] for p in perm)
 
 
-def _batch_dims(indices, ivd: int) -> list:
-    return [d for k, d in enumerate(indices) if k != ivd]
+@rule(Opcode.RESHAPE)
+def _reshape(ctx, inst, operands):
+    (operand,) = operands
+    target = inst.shape.dims
+    if UNBOUNDED in target or any(bound_of(d) == UNBOUNDED for d in operand):
+        return _reshape_unbounded(ctx, inst, operand)
+    if not any(isinstance(d, Sym) for d in operand):
+        if math.prod(operand) != math.prod(target):
+            raise ctx.error(f"reshape of {len(operand)}-d size {math.prod(operand)} elements "
+                            f"to {math.prod(target)} elements")
+        return tuple(target)
+    return tuple(reshape_groups(ctx, operand, target, _dynamic_preference(inst)))
 
 
-@rule(Opcode.GATHER)
-def _gather(ctx, inst, operands):
-    operand, indices = operands
-    g = attrs.gather_dims(inst, len(indices))
-    slice_sizes, ivd = g.slice_sizes, g.index_vector_dim
-    if len(slice_sizes) != len(operand) or not 0 <= ivd <= len(indices):
-        raise ctx.error(f"slice_sizes={list(slice_sizes)} / index_vector_dim={ivd} do not fit "
-                        f"a rank-{len(operand)} operand and rank-{len(indices)} indices")
-    check_gather(ctx, g, operand, indices)
-    batch = _batch_dims(indices, ivd)
-    offsets = [_window_dim(ctx, operand[k], s, k) for k, s in enumerate(slice_sizes)
-               if k not in g.collapsed_slice_dims and k not in g.operand_batching_dims]
-    rank = len(batch) + len(offsets)
-    if len(g.offset_dims) != len(offsets) or any(not 0 <= d < rank for d in g.offset_dims):
-        raise ctx.error(f"offset_dims={list(g.offset_dims)} do not match slice_sizes="
-                        f"{list(slice_sizes)}")
-    out, bi, oi = [], iter(batch), iter(offsets)
-    for d in range(rank):
-        out.append(next(oi) if d in g.offset_dims else next(bi))
+def _dynamic_preference(inst) -> tuple[int, ...]:
+    """Per output dim: 2 for XLA's `inferred_dimension`, 1 for a declared `<=`, else 0.
+
+    XLA's HandleReshape (dynamic_dimension_inference.cc) gives a split dimension's dynamic
+    size to the reshape's `inferred_dimension` first, then to a dimension the shape marks
+    dynamic, then to the first one that is not 1.
+    """
+    inferred = attrs.integer(inst, "inferred_dimension", -1)
+    return tuple(2 if k == inferred else int(flag) for k, flag in enumerate(inst.shape.dynamic))
+
+
+def _reshape_unbounded(ctx, inst, operand):
+    """Reshape with `?` dims: bound products cannot be matched, so the one `?` dim of the
+    result takes all the elements the static result dims leave (a run-time check that they
+    divide); f32[?,64] -> f32[?] and f32[?] -> f32[?,4]."""
+    target = inst.shape.dims
+    open_dims = [k for k, (t, dyn) in enumerate(zip(target, inst.shape.dynamic)) if dyn]
+    if len(open_dims) != 1 or target[open_dims[0]] != UNBOUNDED:
+        raise UnsupportedError(f"instruction '{inst.name}': reshape of {tree_text(operand)} to "
+                               f"{inst.shape} with unbounded (?) dims needs exactly one `?` "
+                               "result dim and the others static; give bounds "
+                               "(compile(..., bounds=...)) or run it with dynhlo.jit")
+    k = open_dims[0]
+    rest = math.prod(t for d, t in enumerate(target) if d != k)
+    if rest == 0:  # rows of no elements: any number of them holds the operand's elements
+        raise UnsupportedError(f"instruction '{inst.name}': reshape to {inst.shape} cannot "
+                               "size its `?` dimension (the other dimensions hold 0 "
+                               "elements); declare it static or bounded")
+    total = product(operand)
+    out = list(target)
+    if isinstance(total, int):
+        out[k] = _exact_div(ctx, algebra.const(total), rest).value
+    else:
+        # `?` of a bounded operand (bound-unbounded gave the parameter a bound; JAX's keepdims
+        # writes f32[?,1] reshape(f32[?])): the bound follows, so jit, AOT and buckets can
+        # size it.
+        total_bound = bound_of(total)
+        bound = UNBOUNDED if total_bound == UNBOUNDED or rest == 0 else total_bound // rest
+        out[k] = derive(lambda t: _exact_div(ctx, t, rest), (total,), bound)
     return tuple(out)
 
 
-@rule(Opcode.SCATTER)
-def _scatter(ctx, inst, operands):
-    if len(operands) < 3 or len(operands) % 2 == 0:
-        raise ctx.error(f"scatter takes N operands, the indices and N updates; got "
-                        f"{len(operands)} operands")
-    n = (len(operands) - 1) // 2
-    arrays, updates = operands[:n], operands[n + 1:]
-    joined = elementwise(ctx, arrays, join=unify) if len(arrays[0]) else ()
-    dims = attrs.scatter_dims(inst, len(operands[n]))
-    window, inserted, batching = dims[:3]
-    check_scatter(ctx, dims, joined, operands[n], updates[0])
-    if len(window) + len(inserted) + len(batching) != len(joined):
-        raise ctx.error(f"update_window_dims={list(window)}, inserted_window_dims="
-                        f"{list(inserted)} and input_batching_dims={list(batching)} do not "
-                        f"cover the rank-{len(joined)} operand")
-    for u in updates:
-        if any(not 0 <= d < len(u) for d in window):
-            raise ctx.error(f"update_window_dims={list(window)} out of range for rank-"
-                            f"{len(u)} updates")
-    return joined if n == 1 else [joined] * n
+def reshape_groups(ctx, operand, target, dynamic=None):
+    """Match runs of dims with equal bound products; a run's dynamic size moves across.
+
+    `dynamic` (per target dim: 2 for the inferred_dimension, 1 for a declared `<=`) picks
+    which output dim of a run takes the dynamic size: `f32[<=12] -> f32[3,<=4]` puts it on
+    the minor dim, as declared.
+    """
+    dynamic = tuple(dynamic) if dynamic is not None else (False,) * len(target)
+    out: list[Dim] = []
+    i = j = 0
+    while i < len(operand) or j < len(target):
+        gi, gj = [i], [j]
+        pi = bound_of(operand[i]) if i < len(operand) else 1
+        pj = target[j] if j < len(target) else 1
+        i, j = i + 1, j + 1
+        while pi != pj:
+            if pi < pj and i < len(operand):
+                pi *= bound_of(operand[i]); gi.append(i); i += 1
+            elif j < len(target):
+                pj *= target[j]; gj.append(j); j += 1
+            else:
+                raise ctx.error(f"reshape from {len(operand)} dims to {list(target)}: element "
+                                "counts differ")
+        out.extend(_reshape_group(ctx, [operand[k] for k in gi if k < len(operand)],
+                                  [target[k] for k in gj if k < len(target)],
+                                  [dynamic[k] for k in gj if k < len(target)]))
+    return out[:len(target)]
+
+
+def _reshape_group(ctx, src, dst, declared):
+    if not any(isinstance(d, Sym) for d in src) or not dst:
+        # no output dim: the run is of bound 1 (a `<=1` dim reshaped away: `f32[<=8,<=1]
+        # -> f32[<=8]`), whose elements, if any, the other runs count
+        return list(dst)
+    total = product(src)
+    # The dynamic size lands on the reshape's inferred_dimension, else on the output dim
+    # declared `<=` (the major-most one if several), else on the first output dim not 1.
+    preferred = max(declared, default=0)
+    major = next((k for k, flag in enumerate(declared) if flag and flag == preferred),
+                 next((k for k, d in enumerate(dst) if d != 1), 0))
+    rest = math.prod(d for k, d in enumerate(dst) if k != major)
+    out = list(dst)
+    out[major] = derive(lambda t: _exact_div(ctx, t, rest), (total,), dst[major])
+    if rest == 1 and isinstance(total, Sym):
+        out[major] = total
+    return out
+
+
+def _exact_div(ctx, total: algebra.Size, part: int) -> algebra.Size:
+    """total / part, checked at run time to divide where it does not provably."""
+    inst = ctx.inst
+    # a bitcast that changes the element width reshapes bytes (rules_indexing._bitcast)
+    unit = "bytes" if inst.opcode is Opcode.BITCAST and inst.operands and \
+        inst.operands[0].shape.element_type != inst.shape.element_type else "elements"
+
+    def fail(value: int, part: int) -> DynamicSizeError:
+        return DynamicSizeError(f"instruction '{inst.name}': {inst.opcode.value} of {value} "
+                                f"{unit} into rows of {part} does not divide")
+    if total.is_const and total.value % part:
+        raise fail(total.value, part)
+    return algebra.exact_div(total, part, fail)
+
+
+@rule(Opcode.CONCATENATE)
+def _concatenate(ctx, inst, operands):
+    axis = single_dimension(ctx, inst)
+    rank = len(operands[0])
+    if not 0 <= axis < rank:
+        raise ctx.error(f"concatenates dimension {axis} of rank-{rank} operands")
+    for i, t in enumerate(operands[1:], 1):
+        if len(t) != rank:  # XLA: every operand has operand 0's rank
+            raise ctx.error(f"operand {i} '{inst.operands[i].name}' has rank {len(t)}, "
+                            f"operand 0 '{inst.operands[0].name}' rank {rank}; concatenate "
+                            "takes operands of one rank")
+    others = elementwise(ctx, [tuple(t[:axis]) + tuple(t[axis + 1:]) for t in operands],
+                         join=unify)
+    parts = tuple(t[axis] for t in operands)
+    bounds = [bound_of(p) for p in parts]
+    bound = UNBOUNDED if UNBOUNDED in bounds else sum(bounds)
+    joined = derive(algebra.add, parts, bound)
+    return tuple(others[:axis]) + (joined,) + tuple(others[axis:])
+
+
+@rule(Opcode.SLICE)
+def _slice(ctx, inst, operands):
+    """XLA's HandleSlice: a slice of length 1 is static (the padder reads element `start`,
+    which must then exist: checked at run time by the lowering); any other slice of a dynamic
+    dimension has size ceil((n - start) / stride), at most the slice's own length."""
+    (operand,) = operands
+    spec = attrs.slices(inst)
+    if len(spec) != len(operand):
+        raise ctx.error(f"slice has {len(spec)} ranges for a rank-{len(operand)} operand")
+    out = []
+    for d, (dim, (start, limit, stride)) in enumerate(zip(operand, spec)):
+        bound = bound_of(dim)
+        if stride <= 0 or not 0 <= start <= limit or (bound != UNBOUNDED and limit > bound):
+            raise ctx.error(f"slice [{start}:{limit}:{stride}] out of range for dimension "
+                            f"{d} of size {dim_text(dim)}")
+        static = -(-(limit - start) // stride)
+        if isinstance(dim, Sym) and static != 1:
+            out.append(derive(lambda n, s=start, st=stride, b=static: algebra.clamp(
+                algebra.ceildiv(algebra.sub(n, algebra.const(s)), st), 0, b), (dim,), static,
+                key=("slice", start, stride, static)))
+        else:
+            out.append(static)
+    return tuple(out)
+
+
+@rule(Opcode.PAD)
+def _pad(ctx, inst, operands):
+    operand, _ = operands
+    config = attrs.padding(inst)
+    if len(config) != len(operand):
+        raise ctx.error(f"padding has {len(config)} dimensions for a rank-{len(operand)} operand")
+    out = []
+    for dim, (lo, hi, interior) in zip(operand, config):
+        out.append(derive(lambda n, lo=lo, hi=hi, i=interior: padded_size(n, lo, hi, i),
+                          (dim,), padded_size(algebra.const(bound_of(dim)), lo, hi,
+                                              interior).value))
+    return tuple(out)
+
+
+def padded_size(n: algebra.Size, lo: int, hi: int, interior: int) -> algebra.Size:
+    """XLA's pad: max(0, lo + hi + n + max(n - 1, 0) * interior)."""
+    inner = algebra.scale(algebra.maximum(algebra.sub(n, algebra.ONE), algebra.ZERO), interior)
+    return algebra.maximum(algebra.ZERO, algebra.add(n, algebra.const(lo + hi), inner))
+
+
+@rule(Opcode.TUPLE)
+def _tuple(ctx, inst, operands):
+    return list(operands)
+
+
+@rule(Opcode.GET_TUPLE_ELEMENT)
+def _gte(ctx, inst, operands):
+    (operand,) = operands
+    index = attrs.integer(inst, "index")
+    if not isinstance(operand, list) or not 0 <= index < len(operand):
+        raise ctx.error(f"index={index} out of range for the operand's tuple")
+    return operand[index]
+
+
+# call and fusion: rules_control_flow.py (a size set inside the callee is read off the result).
+
+
+@rule(Opcode.GET_DIMENSION_SIZE)
+def _get_dimension_size(ctx, inst, operands):
+    (operand,) = operands
+    d = single_dimension(ctx, inst)
+    if not 0 <= d < len(operand):
+        raise ctx.error(f"dimensions={{{d}}} out of range for rank {len(operand)}")
+    return ()
+
+
+@rule(Opcode.SET_DIMENSION_SIZE)
+def _set_dimension_size(ctx, inst, operands):
+    operand, size = operands
+    d = single_dimension(ctx, inst)
+    if size != () or not 0 <= d < len(operand):
+        raise ctx.error(f"set-dimension-size needs a scalar size and a dimension of the "
+                        f"rank-{len(operand)} operand, got dimensions={{{d}}}")
+    out = list(operand)
+    bound = bound_of(operand[d])
+    out[d] = value_dim(ctx.info, inst.operands[1], bound, inst, d)
+    return tuple(out)
+
+
+@rule(Opcode.CUSTOM_CALL)
+def _custom_call(ctx, inst, operands):
+    """A target's rule from CUSTOM_CALL_RULES; a target without one keeps its declared shape."""
+    fn = CUSTOM_CALL_RULES.get(attrs.string(inst, "custom_call_target"))
+    return default_rule(ctx, inst, operands) if fn is None else fn(ctx, inst, operands)
+
+
+@custom_call_rule("PadToStatic")
+def _pad_to_static(ctx, inst, operands):
+    # XLA: the operand at its bound, static, whatever the result declares (`?` means
+    # "inferred" here as on any instruction); the backends pad to this shape
+    (operand,) = operands
+    padded = tuple(bound_of(d) for d in operand)
+    if UNBOUNDED in padded:
+        x = inst.operands[0]
+        raise ctx.error(f"PadToStatic pads its operand to its bound, and dimension "
+                        f"{padded.index(UNBOUNDED)} of operand 0 '{x.name}' ({x.shape}) "
+                        "has none; give the module's parameters bounds (<=N)")
+    return [padded] + [()] * len(operand)
+
+
+@custom_call_rule("SliceToDynamic")
+def _slice_to_dynamic(ctx, inst, operands):
+    array = operands[0]
+    out = list(array)
+    for d, size in enumerate(inst.operands[1:]):
+        if inst.shape.dynamic[d] if not inst.shape.is_tuple else False:
+            out[d] = value_dim(ctx.info, size, bound_of(array[d]), inst, d)
+    return tuple(out)

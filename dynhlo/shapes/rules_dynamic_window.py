@@ -21,9 +21,8 @@ from ..hlo.shape import UNBOUNDED
 from . import algebra
 from .algebra import Size
 from .dynamic_windows import DYNAMIC_CONV, DYNAMIC_REDUCE_WINDOW, WINDOW_OPERANDS, valid_padding
-from .rules import elementwise
-from .rules_misc import CUSTOM_CALL_RULES
-from .rules_window import convolution_dims
+from .rules import CUSTOM_CALL_RULES, default_rule, elementwise
+from .rules_linalg import convolution_dims
 from .algebra_eval import largest
 from .sizes import Sym, bound_of, derive, result_dim, size_of, unify
 from .trees import observed_tree
@@ -188,4 +187,6 @@ CUSTOM_CALL_RULES.update({
     "DynamicSelectAndScatterSamePadding": _select_and_scatter_same,
     "DynamicConvolutionForward": _convolution_forward,
     "DynamicConvolutionInputGrad": _convolution_input_grad,
+    # the kernel gradient has the kernel's static shape: the declared one
+    "DynamicConvolutionKernelGrad": default_rule,
 })

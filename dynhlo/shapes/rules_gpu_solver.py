@@ -44,7 +44,7 @@ import re
 from ..errors import UnsupportedError
 from ..hlo import attrs
 from .rules import default_rule
-from .rules_misc import CUSTOM_CALL_RULES
+from .rules import CUSTOM_CALL_RULES
 from .sizes import Sym, bound_of
 from .square import square
 

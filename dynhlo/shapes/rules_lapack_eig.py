@@ -26,7 +26,7 @@ import re
 
 from ..hlo import attrs
 from .lapack_calls import COMPLEX_TYPES, check_operands, check_result_types, check_square
-from .rules_misc import _lapack  # registers lapack_{s,d,c,z}NAME_ffi rules
+from .rules_lapack import lapack  # registers lapack_{s,d,c,z}NAME_ffi rules
 
 MODES = {"N": False, "V": True}  # jaxlib's eig::ComputationMode: no vectors, vectors
 
@@ -45,7 +45,7 @@ def _check_modes(ctx, inst) -> None:
                             f"in its backend_config, not {config or 'none'}")
 
 
-@_lapack("sdcz", "geev")
+@lapack("sdcz", "geev")
 def _geev_rule(ctx, inst, operands):
     element = check_operands(ctx, inst, operands, 1)
     check_square(ctx, inst, operands)

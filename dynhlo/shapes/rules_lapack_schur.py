@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from ..errors import UnsupportedError
 from ..hlo import attrs
-from .rules_misc import CUSTOM_CALL_RULES
+from .rules import CUSTOM_CALL_RULES
 from . import algebra
 from .sizes import bound_of, derive, unify
 from .square import square

@@ -33,8 +33,8 @@ from typing import NamedTuple
 from ..errors import HloVerifyError
 from ..hlo import attrs
 from .lapack_calls import check_operands, check_result_types, check_square
-from .rules_lapack_qr import householder_product_rule, qr_rule
-from .rules_misc import CUSTOM_CALL_RULES
+from .rules_lapack import householder_product_rule, qr_rule
+from .rules import CUSTOM_CALL_RULES
 
 QR, HOUSEHOLDER, EIGH = "Qr", "ProductOfElementaryHouseholderReflectors", "Eigh"
 

@@ -23,12 +23,12 @@ from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # n
                ops_indexing, ops_linalg, ops_numeric, ops_reduce,
                ops_dynamic_window, ops_gpu_solver, ops_lapack_svd, ops_sort,
                ops_window)  # importing them fills the lowering tables
-from . import ops_lapack_eig, ops_lapack_qr, ops_lapack_schur, ops_xla_linalg  # noqa: F401
+from . import ops_lapack, ops_lapack_eig, ops_lapack_schur, ops_xla_linalg  # noqa: F401
 from .. import check_padding_reads, memory
 from ..distributed import Communicator
 from ..gpu_solver import check_solver_call
 from .evaluator import Evaluator
-from .lowering import CUSTOM_CALLS, LOWERINGS
+from .lowering import CUSTOM_CALLS, LOWERINGS, NOT_LOWERED
 
 NAME = "cpu"
 _PAYLOAD = {"program": b'{"evaluator": "numpy"}'}  # the CPU program is its module
@@ -52,8 +52,10 @@ def check_supported(module: HloModule, distributed: bool = False) -> None:
             raise UnsupportedError(f"{inst.opcode.value} of complex values (instruction "
                                    f"'{inst.name}') is not supported by the cpu backend")
         if inst.opcode not in LOWERINGS:
+            why = NOT_LOWERED.get(inst.opcode)
             raise UnsupportedError(f"opcode '{inst.opcode.value}' of instruction '{inst.name}' "
-                                   "is not supported by the cpu backend yet")
+                                   "is not supported by the cpu backend yet"
+                                   + (f" ({why})" if why else ""))
         if inst.opcode is Opcode.CUSTOM_CALL:
             target = attrs.string(inst, "custom_call_target")
             if target not in CUSTOM_CALLS:

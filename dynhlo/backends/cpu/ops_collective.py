@@ -30,10 +30,10 @@ import numpy as np
 
 from ...errors import UnsupportedError
 from ...hlo import attrs
-from ...hlo.opcodes import Opcode
+from ...hlo.opcodes import OnceTable, Opcode
 from ...hlo.shape import leaf_shapes
 from ...hlo.types import to_numpy_dtype
-from ...shapes.rules_misc import IDENTITY_TARGETS
+from ...shapes.rules_collective import IDENTITY_TARGETS
 from .lowering import custom_call, lowering
 
 TOKEN = np.zeros((), dtype=np.bool_)
@@ -153,7 +153,7 @@ custom_call(*IDENTITY_TARGETS)(_identity)
 # backends.distributed.Communicator of this process, and the values cross as CPU tensors
 # (gloo). These replace the one-device forms above in a distributed program's table.
 
-DISTRIBUTED: dict = {}
+DISTRIBUTED: dict = OnceTable("CPU distributed lowerings")
 """Opcode -> lowering for modules compiled with distributed=True (overrides LOWERINGS)."""
 
 

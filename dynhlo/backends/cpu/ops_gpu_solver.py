@@ -1,7 +1,7 @@
 """JAX's GPU solver custom calls on the CPU (contracts: shapes/rules_gpu_solver.py).
 
 `cusolver_*_ffi` / `hipsolver_*_ffi` run the lowering of the LAPACK call each stands for
-(ops_numeric.py, ops_lapack_svd.py) through backends/gpu_solver.py; the pivots-to-permutation
+(ops_lapack.py, ops_lapack_svd.py) through backends/gpu_solver.py; the pivots-to-permutation
 call is its own loop here.
 """
 

@@ -18,7 +18,7 @@ from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.shape import UNBOUNDED
 from ...hlo.types import bit_width, to_numpy_dtype
-from ...shapes.rules_data import physical_order
+from ...shapes.rules_indexing import physical_order
 from ...shapes.sizes import gather_past_size
 from ...shapes.slice_windows import refuses_padding, slice_window, update_windows, within
 from .lowering import lowering

@@ -17,7 +17,7 @@ from scipy.linalg import get_lapack_funcs
 
 from ...shapes.rules_lapack_eig import computes
 from .lowering import custom_call
-from .ops_numeric import _batched
+from .ops_lapack import batched
 
 
 @custom_call(*[f"lapack_{k}geev_ffi" for k in "sdcz"])
@@ -26,7 +26,7 @@ def geev(ctx, inst, args):
     m, n = a.shape[-2:]
     if m != n:
         raise ctx.error(f"geev of a {m} x {n} matrix; it takes square matrices")
-    flat, batch = _batched(a)
+    flat, batch = batched(a)
     left, right = computes(inst, "left"), computes(inst, "right")
     vector_type = np.result_type(a.dtype, np.complex64)
     w = np.zeros((len(flat), n), vector_type)

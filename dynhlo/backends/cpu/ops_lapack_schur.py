@@ -24,7 +24,7 @@ from ...hlo import attrs
 from ...shapes.rules_lapack_schur import (GTSV_TARGETS, HESSENBERG_TARGETS, SCHUR_TARGETS,
                                           TRIDIAGONAL_TARGETS)
 from .lowering import custom_call
-from .ops_numeric import _batched
+from .ops_lapack import batched
 
 
 def _real(dtype) -> np.dtype:
@@ -45,7 +45,7 @@ def _lwork(work) -> int:
 def gees(ctx, inst, args):
     """(T, vs, wr, wi | w, sdim, info) of a [..., n, n] (shapes/rules_lapack_schur.py)."""
     a = np.asarray(args[0])
-    flat, batch = _batched(a)
+    flat, batch = batched(a)
     n = a.shape[-1]
     vectors = attrs.ffi_char(inst, "mode", "V") == "V"
     t, vs = flat.copy(), np.zeros_like(flat)
@@ -73,7 +73,7 @@ def gees(ctx, inst, args):
 def gehrd(ctx, inst, args):
     """(H and its reflectors, tau [..., n-1], info) of a [..., n, n]."""
     a = np.asarray(args[0])
-    flat, batch = _batched(a)
+    flat, batch = batched(a)
     n = a.shape[-1]
     low, high = attrs.ffi_int(inst, "low"), attrs.ffi_int(inst, "high")
     h = flat.copy()
@@ -101,7 +101,7 @@ def _gehrd_refusal(n: int, low: int, high: int) -> int:
 def sytrd(ctx, inst, args):
     """(a with the reflectors, d [..., n], e [..., n-1], tau [..., n-1], info) of a."""
     a = np.asarray(args[0])
-    flat, batch = _batched(a)
+    flat, batch = batched(a)
     n = a.shape[-1]
     lower = int(attrs.ffi_char(inst, "uplo", "L") == "L")
     out = flat.copy()
@@ -126,7 +126,7 @@ def gtsv(ctx, inst, args):
     dl, d, du [..., m], b [..., m, k]."""
     dl, d, du, b = (np.array(x) for x in args)   # copies: the results are these, overwritten
     m, k = b.shape[-2:]
-    flat_b, batch = _batched(b)
+    flat_b, batch = batched(b)
     diagonals = [x.reshape(len(flat_b), m) for x in (dl, d, du)]
     info = np.full(len(flat_b), 0 if m else -7, np.int32)
     if m == 1:   # LAPACK's gtsv of one row: b / d, info 1 where d is 0

@@ -1,7 +1,7 @@
 """The SVD custom calls JAX's CPU lowering writes: `lapack_{s,d,c,z}gesdd_ffi` and `..gesvd_ffi`.
 
 Operand A [..., m, n]; results (A overwritten, s [..., min(m,n)], u, vt, info [...]) in the
-mode shapes.rules_misc.svd_mode reads ('A' full, 'S' reduced, 'N' singular values only, u and
+mode shapes.rules_lapack_svd.svd_mode reads ('A' full, 'S' reduced, 'N' singular values only, u and
 vt zeros). A that does not converge gives info = 1 and NaN results, as LAPACK's info > 0.
 """
 
@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...shapes.rules_misc import SVD_TARGETS, svd_mode
+from ...shapes.rules_lapack_svd import SVD_TARGETS, svd_mode
 from .lowering import custom_call
-from .ops_numeric import _batched
+from .ops_lapack import batched
 
 
 @custom_call(*SVD_TARGETS)
 def svd(ctx, inst, args):
     a = np.asarray(args[0])
-    flat, batch = _batched(a)
+    flat, batch = batched(a)
     m, n = a.shape[-2:]
     k = min(m, n)
     mode, full = svd_mode(inst)

@@ -28,7 +28,7 @@ import numpy as np
 from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
 from ...hlo.types import is_ml_dtype
-from ...shapes.rules_window import topk_call_k, topk_k
+from ...shapes.rules_sort import topk_call_k, topk_k
 from .lowering import custom_call, lowering
 
 
@@ -192,6 +192,6 @@ def _top(x: np.ndarray, k: int, largest: bool):
 def topk_custom_call(ctx, inst, args):
     """XLA CPU's TopK custom call (TopkRewriter): (values, s32 indices) of the k largest (or,
     for an LT comparator, smallest) of the last dimension, ties to the lower index
-    (shapes.rules_window.topk_call_k)."""
+    (shapes.rules_sort.topk_call_k)."""
     (x,) = args
     return _top(x, *topk_call_k(inst, x.shape[-1]))

@@ -26,7 +26,7 @@ from ...hlo.shape import leaf_shapes
 from ...hlo.types import to_numpy_dtype
 from ...shapes.rules_xla_linalg import EIGH, HOUSEHOLDER, QR, eigh_config
 from .lowering import CUSTOM_CALLS, custom_call
-from .ops_numeric import hermitian_eigh
+from .ops_lapack import hermitian_eigh
 
 _LETTERS = {np.dtype(np.float32): "s", np.dtype(np.float64): "d",
             np.dtype(np.complex64): "c", np.dtype(np.complex128): "z"}

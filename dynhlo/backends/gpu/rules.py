@@ -28,10 +28,11 @@ from functools import partial
 from typing import Callable
 
 from ...hlo import attrs
-from ...hlo.opcodes import Opcode
+from ...hlo.opcodes import OnceTable, Opcode
 from ...shapes.dynamic_windows import TARGETS as DYNAMIC_WINDOW_TARGETS
 from ...shapes.rules_gpu_solver import PIVOT_TARGETS, SOLVER_TARGETS
-from ...shapes.rules_misc import IDENTITY_TARGETS, SVD_TARGETS
+from ...shapes.rules_collective import IDENTITY_TARGETS
+from ...shapes.rules_lapack_svd import SVD_TARGETS
 from ..gpu_solver import call_as_lapack
 from .kernels import data as KD
 from .kernels import elementwise as KE
@@ -48,7 +49,7 @@ from .library import linalg as LL
 from .library import numeric as LN
 from .library import reduce as LR
 from .library import sort as LS
-from .library import svd as LSVD
+from .library import lapack_svd as LSVD
 from .library import window as LW
 
 TIERS = ("kernel", "library", "host")
@@ -68,13 +69,11 @@ class Rule:
     fast: bool = False
 
 
-RULES: dict[Opcode, Rule] = {}
+RULES: dict[Opcode, Rule] = OnceTable("GPU rules")
 
 
 def _rule(op: Opcode, **tiers) -> None:
-    if op in RULES:  # pragma: no cover - a table written twice is a bug in this file
-        raise AssertionError(f"the GPU rule for {op.value} is written twice")
-    RULES[op] = Rule(**tiers)
+    RULES[op] = Rule(**tiers)  # a second rule for op raises ValueError (OnceTable)
 
 
 def _kernel_and_complex(ops, kernel_if=None) -> None:
@@ -125,7 +124,6 @@ _rule(Opcode.TRANSPOSE, kernel=KD.transpose, library=LD.transpose, view=True, fa
 _rule(Opcode.RESHAPE, kernel=KD.reshape, kernel_if=KD.reshape_ok, library=LD.reshape,
       view=True, fast=True)
 _rule(Opcode.SLICE, kernel=KD.slice_, library=LD.slice_)
-_rule(Opcode.REVERSE, kernel=KD.reverse, library=LD.reverse)
 _rule(Opcode.IOTA, kernel=KD.iota)
 _rule(Opcode.CONSTANT, kernel=KD.constant, kernel_if=KD.scalar_constant, library=LD.constant)
 _rule(Opcode.TUPLE, library=LD.tuple_)
@@ -139,7 +137,8 @@ _rule(Opcode.SET_DIMENSION_SIZE, library=LD.set_dimension_size, reads_views=True
 _rule(Opcode.REDUCE, kernel=KD.reduce, kernel_if=KD.reduce_fuses)
 _rule(Opcode.DOT, library=LR.dot, library_if=LR.dot_on_device, reads_views=True, fast=True)
 
-# --- indexing (kernels/data.py: gather and bitcast; library/indexing.py) -----------------
+# --- indexing (kernels/data.py: gather, reverse and bitcast; library/indexing.py) --------
+_rule(Opcode.REVERSE, kernel=KD.reverse, library=LI.reverse)
 _rule(Opcode.GATHER, kernel=KD.gather, kernel_if=KD.plain_gather, library=LI.gather)
 _rule(Opcode.SCATTER, library=LI.scatter)
 _rule(Opcode.DYNAMIC_SLICE, library=LI.dynamic_slice)
@@ -190,10 +189,10 @@ _rule(Opcode.OPTIMIZATION_BARRIER, library=LC.opt_barrier)
 
 # --- custom calls: per target, its library call (library/<family>.py); a target absent
 # here runs on the host -------------------------------------------------------------------
-CUSTOM_CALLS: dict[str, Callable] = {"PadToStatic": LD.pad_to_static,
-                                     "SliceToDynamic": LD.slice_to_dynamic,
-                                     "TopK": LS.topk_custom_call}
-CUSTOM_CALLS.update({target: LD.identity_call for target in IDENTITY_TARGETS})
+CUSTOM_CALLS: dict[str, Callable] = OnceTable("GPU custom calls")
+CUSTOM_CALLS.update({"PadToStatic": LD.pad_to_static, "SliceToDynamic": LD.slice_to_dynamic,
+                     "TopK": LS.topk_custom_call})
+CUSTOM_CALLS.update({target: LC.identity_call for target in IDENTITY_TARGETS})
 CUSTOM_CALLS.update({target: LDW.dynamic_window for target in DYNAMIC_WINDOW_TARGETS})
 CUSTOM_CALLS.update({target: LSVD.svd for target in SVD_TARGETS})
 CUSTOM_CALLS.update(LLA.TARGETS)  # potrf, getrf, geqrf, orgqr, syevd/heevd, trsm
@@ -212,6 +211,15 @@ def custom_call(ctx, inst, args):
 _rule(Opcode.CUSTOM_CALL, library=custom_call)
 
 _NONE = Rule()
+
+# The opcodes the CPU lowers that have no rule above and no GPU pass removes
+# (dynhlo/passes/inline_calls.py): the host tier runs them, for the reason given (dynhlo.support
+# prints it; tests/test_opcode_tables.py checks that every opcode is covered).
+HOST: dict[Opcode, str] = {
+    Opcode.RNG: "the same stream",
+    Opcode.RNG_BIT_GENERATOR: "the same bits",
+    Opcode.RNG_GET_AND_UPDATE_STATE: "the same counter",
+}
 
 # The kernel tier as code generation takes it (kernels/codegen.py: generate's emitters).
 EMITTERS = {op: r.kernel for op, r in RULES.items() if r.kernel is not None}

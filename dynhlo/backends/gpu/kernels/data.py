@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
-from ....shapes.rules_data import physical_order
+from ....shapes.rules_indexing import physical_order
 from .group import canonical_dim, dims_equal
 from .reductions import reducer_of
 from .types import cast

@@ -16,7 +16,7 @@ import torch
 
 from ....errors import DynamicSizeError
 from ....shapes.dynamic import Inference
-from ....shapes.rules_control import BODY, CONDITION
+from ....shapes.rules_control_flow import BODY, CONDITION
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
 from ....stats import count

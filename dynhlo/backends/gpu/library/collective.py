@@ -147,3 +147,8 @@ def across(ctx, inst, args):
         return (args[0], comm.collective_permute(inst, args[0])) + _context(ctx, inst)
     ids = {"replica-id": comm.replica_id, "partition-id": comm.partition_id}
     return torch.tensor(ids[op], dtype=torch_dtype(inst.shape.element_type), device=ctx.device)
+
+
+def identity_call(ctx, inst, args):
+    """The identity custom-call targets (sharding and placement marks: IDENTITY_TARGETS)."""
+    return args[0] if len(args) == 1 else tuple(args)

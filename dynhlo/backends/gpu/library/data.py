@@ -25,8 +25,6 @@ from ....shapes.sizes import sizes_from_operands, slice_past_size, slice_reads_p
 from ....shapes.slice_windows import refuses_padding
 from ..tensors import to_device
 
-_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
-
 
 def concatenate(ctx, inst, args):
     """Operands cut to the result's actual sizes off the axis, then joined along it."""
@@ -75,11 +73,6 @@ def set_dimension_size(ctx, inst, args):
     return _resize(x, own_shape(ctx, inst, {d: (inst.operands[1], n)}))
 
 
-def identity_call(ctx, inst, args):
-    """The identity custom-call targets (sharding and placement marks: IDENTITY_TARGETS)."""
-    return args[0] if len(args) == 1 else tuple(args)
-
-
 def pad_to_static(ctx, inst, args):
     """PadToStatic: (the array at its bound, zero past the actual size; s32 size per dim)."""
     (x,) = args
@@ -122,14 +115,6 @@ def slice_(ctx, inst, args):
             raise slice_past_size(inst.name, spec, d, x.shape[d])
         return torch.zeros(tuple(ctx.out_shape()), dtype=x.dtype, device=x.device)
     return x[tuple(slice(s, limit, step) for s, limit, step in spec)]
-
-
-def reverse(ctx, inst, args):
-    (x,) = args
-    dims = list(attrs.ints(inst, "dimensions", ()))
-    if x.dtype in _FP8:  # torch has no flip for float8: move the bytes
-        return x.view(torch.uint8).flip(dims).view(x.dtype)
-    return x.flip(dims)
 
 
 def transpose(ctx, inst, args):

@@ -41,7 +41,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....hlo.types import bit_width
-from ....shapes.rules_data import physical_order
+from ....shapes.rules_indexing import physical_order
 from ....shapes.sizes import gather_past_size
 from ....shapes.slice_windows import (refuses_padding, slice_window, update_rows,
                                      update_windows, within)
@@ -472,3 +472,15 @@ def bitcast_convert(ctx, inst, args):
     if x.dtype.itemsize > dtype.itemsize:
         return x.unsqueeze(-1).view(dtype)
     return x.view(dtype).reshape(x.shape[:-1])
+
+
+_FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+
+
+def reverse(ctx, inst, args):
+    """reverse: x flipped along `dimensions` (float8 as its bytes: torch has no flip for it)."""
+    (x,) = args
+    dims = list(attrs.ints(inst, "dimensions", ()))
+    if x.dtype in _FP8:
+        return x.view(torch.uint8).flip(dims).view(x.dtype)
+    return x.flip(dims)

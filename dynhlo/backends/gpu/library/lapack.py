@@ -1,6 +1,6 @@
-"""JAX's LAPACK custom calls other than the SVD (svd.py) on the device, with torch.linalg
+"""JAX's LAPACK custom calls other than the SVD (lapack_svd.py) on the device, with torch.linalg
 (cuSOLVER/cuBLAS on a GPU), over the batch of matrices at their actual sizes (batch
-dimensions leading). Results mean what the CPU backend's do (backends/cpu/ops_numeric.py:
+dimensions leading). Results mean what the CPU backend's do (backends/cpu/ops_lapack.py:
 the same layouts, 1-based pivots, info values, uplo, LAPACK's Householder form):
 
 - lapack_{s,d,c,z}potrf_ffi (x; uplo) -> (factor, info): torch.linalg.cholesky_ex. The
@@ -166,7 +166,7 @@ def _targets(prefix: str, kinds: str, name: str, fn) -> dict:
     return {f"{prefix}_{k}{name}_ffi": fn for k in kinds}
 
 
-# Target -> lowering: the kinds the CPU backend runs (ops_numeric.py), so both backends take
+# Target -> lowering: the kinds the CPU backend runs (ops_lapack.py), so both backends take
 # the same modules.
 TARGETS = {**_targets("lapack", "sdcz", "potrf", potrf),
            **_targets("lapack", "sdcz", "getrf", getrf),

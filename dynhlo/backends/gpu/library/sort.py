@@ -21,7 +21,7 @@ from __future__ import annotations
 import torch
 
 from ....hlo import attrs, patterns
-from ....shapes.rules_window import topk_call_k, topk_k
+from ....shapes.rules_sort import topk_call_k, topk_k
 from .apply import applicable, apply
 from .elementwise import total_order_key
 
@@ -85,7 +85,7 @@ def topk(ctx, inst, args):
 
 def topk_custom_call(ctx, inst, args):
     """XLA's `TopK` custom call (TopkRewriter's; k and order from
-    shapes.rules_window.topk_call_k): as topk, ties to the lower index."""
+    shapes.rules_sort.topk_call_k): as topk, ties to the lower index."""
     (x,) = args
     if x.dtype not in _SORTABLE:
         return NotImplemented

@@ -1,7 +1,7 @@
 """JAX's SVD custom calls (`lapack_{s,d,c,z}gesdd_ffi`, `..gesvd_ffi`) on the device.
 
 torch.linalg.svd (cuSOLVER on a GPU; torch.linalg.svdvals for mode 'N') on the batch of
-[m, n] matrices at their actual sizes, in the layout shapes.rules_misc.svd_mode reads:
+[m, n] matrices at their actual sizes, in the layout shapes.rules_lapack_svd.svd_mode reads:
 (A, s [..., min(m,n)], u, vt, info [...]), u and vt full for mode 'A', reduced for 'S',
 zeros for 'N'. As the CPU backend (NumPy's LAPACK): a matrix holding a NaN does not
 converge, so it gives info = 1 and NaN s, u and vt; it is replaced by zeros before the call
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import torch
 
-from ....shapes.rules_misc import svd_mode
+from ....shapes.rules_lapack_svd import svd_mode
 from ..precision import Fp32Scope
 from .matrices import TYPES, flat_batch, nan_where, nonfinite, replace_where
 
