@@ -21,7 +21,7 @@ from ..hlo.shape import UNBOUNDED, AnyShape
 # The shape rules of every family: importing a family's file registers its @rule functions.
 from . import rules_control, rules_data, rules_gpu_solver, rules_misc, rules_window  # noqa: F401
 from . import rules_lapack_eig, rules_lapack_qr, rules_lapack_schur, rules_xla_linalg  # noqa: F401
-from . import rules_dynamic_window  # noqa: F401
+from . import rules_dynamic_shape, rules_dynamic_window  # noqa: F401
 from .algebra import at_most
 from .rules import RULES, RuleContext, default_rule
 from .sizes import Sym, bound_of, dim_text, param_dim

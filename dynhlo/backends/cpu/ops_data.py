@@ -13,6 +13,7 @@ from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
 from ...shapes.sizes import sizes_from_operands, slice_past_size, slice_reads_padding
+from ...shapes.rules_dynamic_shape import DYNAMIC_PAD
 from ...shapes.slice_windows import refuses_padding
 from .lowering import custom_call, lowering, CUSTOM_CALLS
 
@@ -92,8 +93,32 @@ def slice_(ctx, inst, args):
 @lowering(Opcode.PAD)
 def pad(ctx, inst, args):
     x, value = args
-    config = attrs.padding(inst)
-    shape = ctx.out_shape()
+    return _pad(x, value, attrs.padding(inst), ctx.out_shape())
+
+
+@custom_call(DYNAMIC_PAD)
+def dynamic_pad(ctx, inst, args):
+    """StableHLO's dynamic_pad(x, value, lo, hi, interior): Pad with the amounts the three
+    vectors hold at this call (StableHLO spec, dynamic_pad; XLA Pad). An interior padding
+    below 0, or a result size below 0 or past its bound, is a DynamicSizeError."""
+    x, value, *amounts = args
+    lo, hi, interior = ([int(v) for v in np.asarray(a).reshape(-1)] for a in amounts)
+    config = list(zip(lo, hi, interior))
+    shape = []
+    for d, (a, b, c) in enumerate(config):
+        size = a + b + x.shape[d] + max(x.shape[d] - 1, 0) * c
+        bound = inst.shape.dims[d]
+        if c < 0 or size < 0 or (bound >= 0 and size > bound):
+            raise ctx.error(f"dynamic_pad of dimension {d} (size {x.shape[d]}) by low {a}, "
+                            f"high {b}, interior {c} gives size {size}; the interior padding "
+                            f"and the size must be >= 0 and the size at most the bound "
+                            f"{bound}")
+        shape.append(size)
+    return _pad(x, value, config, tuple(shape))
+
+
+def _pad(x: np.ndarray, value, config, shape: tuple) -> np.ndarray:
+    """x padded by config ((lo, hi, interior) per dimension) with `value` to `shape`."""
     out = np.full(shape, value, dtype=x.dtype)
     # Interior padding spreads the elements; negative low/high padding crops.
     src = [slice(None)] * x.ndim

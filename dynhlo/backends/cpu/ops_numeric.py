@@ -48,6 +48,7 @@ import numpy as np
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import FLOAT_TYPES, INTEGRAL_TYPES, bit_width, is_ml_dtype, to_numpy_dtype
+from ...shapes.rules_dynamic_shape import DYNAMIC_RNG_BIT_GENERATOR
 from . import rng_bits
 from .lowering import custom_call, lowering
 
@@ -240,8 +241,33 @@ _STATE_SIZES = {"rng_default": (2, 3), "rng_three_fry": (2,), "rng_philox": (2, 
 
 @lowering(Opcode.RNG_BIT_GENERATOR)
 def rng_bit_generator(ctx, inst, args):
-    state = np.asarray(args[0]).astype(np.uint64).reshape(-1)
-    algorithm = attrs.string(inst, "algorithm", "rng_default")
+    """(new state, bits) of XLA's RngBitGenerator at the result's actual shape (rng_bits)."""
+    return _rng_bits(ctx, inst, attrs.string(inst, "algorithm", "rng_default"), args[0],
+                     tuple(ctx.env.sizes(ctx.dims(inst)[1])))
+
+
+@custom_call(DYNAMIC_RNG_BIT_GENERATOR)
+def dynamic_rng_bit_generator(ctx, inst, args):
+    """StableHLO's dynamic_rng_bit_generator(state, shape): rng-bit-generator at the shape
+    operand holds at this call, which is what XLA runs once stablehlo's shape refinement
+    makes the shape static: the bits and the new state depend on the whole shape (the
+    count of blocks, Threefry's split dimension), so they are made at that shape, never
+    cut from the bound's. The algorithm is the backend_config (rng_default, rng_three_fry,
+    rng_philox: the spellings of rng-bit-generator's algorithm=). A size below 0 or past its
+    bound is a DynamicSizeError."""
+    state, shape = args
+    dims = tuple(int(v) for v in np.asarray(shape).reshape(-1))
+    bits = inst.shape.elements[1]
+    for d, (n, bound) in enumerate(zip(dims, bits.dims, strict=True)):
+        if n < 0 or (bound >= 0 and n > bound) or (not bits.dynamic[d] and n != bound):
+            raise ctx.error(f"dynamic_rng_bit_generator's output shape {list(dims)} does not "
+                            f"fit {bits} (dimension {d})")
+    return _rng_bits(ctx, inst, attrs.string(inst, "backend_config", "rng_default"), state,
+                     dims)
+
+
+def _rng_bits(ctx, inst, algorithm: str, state, shape: tuple):
+    state = np.asarray(state).astype(np.uint64).reshape(-1)
     if state.size not in _STATE_SIZES.get(algorithm, ()):
         raise ctx.error(f"rng-bit-generator algorithm={algorithm} with a u64[{state.size}] "
                         "state; expected rng_three_fry with u64[2], or rng_philox/rng_default "
@@ -250,7 +276,6 @@ def rng_bit_generator(ctx, inst, args):
     if bits_type not in INTEGRAL_TYPES | FLOAT_TYPES or bit_width(bits_type) < 8:
         raise ctx.error(f"rng-bit-generator makes 8-, 16-, 32- or 64-bit integer or float "
                         f"bits, not {bits_type}")
-    shape = tuple(ctx.env.sizes(ctx.dims(inst)[1]))
     new_state, bits = rng_bits.generate(algorithm, state, shape, to_numpy_dtype(bits_type))
     return (new_state.astype(to_numpy_dtype(inst.shape.elements[0].element_type)), bits)
 

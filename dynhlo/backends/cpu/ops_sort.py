@@ -28,6 +28,8 @@ import numpy as np
 from ...hlo import attrs, patterns
 from ...hlo.opcodes import Opcode
 from ...hlo.types import is_ml_dtype
+from ...errors import DynamicSizeError
+from ...shapes.rules_dynamic_shape import DYNAMIC_TOP_K
 from ...shapes.rules_window import topk_call_k, topk_k
 from .lowering import custom_call, lowering
 
@@ -195,3 +197,19 @@ def topk_custom_call(ctx, inst, args):
     (shapes.rules_window.topk_call_k)."""
     (x,) = args
     return _top(x, *topk_call_k(inst, x.shape[-1]))
+
+
+@custom_call(DYNAMIC_TOP_K)
+def dynamic_top_k(ctx, inst, args):
+    """StableHLO's dynamic_top_k(x, k): the topk of the largest k, k read at this call
+    (what stablehlo's shape refinement makes of it: chlo.top_k). k below 0 or above the
+    last dimension's actual size is a DynamicSizeError (top-k of fewer than k elements is
+    not defined)."""
+    x, k = args
+    k = int(np.asarray(k).reshape(-1)[0])
+    if not 0 <= k <= x.shape[-1]:
+        raise DynamicSizeError(
+            f"instruction '{inst.name}': dynamic_top_k of k={k} over a last dimension of "
+            f"actual size {x.shape[-1]} (bound {inst.operands[0].shape.dims[-1]}): k must be "
+            "in [0, size]")
+    return _top(x, k, True)
