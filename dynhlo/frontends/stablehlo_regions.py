@@ -168,11 +168,14 @@ def dynamic_reduce_window(cx):
     is the dimension's bound and its padding is the window less one. Any other window
     computed from the sizes (SAME pooling with a stride) stays a custom call, evaluated at
     each call (stablehlo_windows.py)."""
-    if len(cx.op.operands) != 7:
-        raise cx.error(f"dynamic_reduce_window takes 7 operands (one input, its initial value, "
-                       f"window, strides, base and window dilations, padding), got "
-                       f"{len(cx.op.operands)}")
-    x, init, *tensors = cx.operands
+    count = len(cx.op.operands)
+    n = (count - 5) // 2
+    if n < 1 or count != 2 * n + 5:
+        raise cx.error(f"dynamic_reduce_window takes N inputs, their N initial values, then "
+                       f"window, strides, base and window dilations and padding, got {count} "
+                       "operands")
+    xs, inits, tensors = cx.operands[:n], cx.operands[n:2 * n], cx.operands[2 * n:]
+    x = xs[0]
     exprs = [shape_elements(cx, t, "window") for t in tensors]
     windows_, strides, base, wdil, padding = exprs
     points, rank = samples(cx), x.shape.rank
@@ -180,7 +183,7 @@ def dynamic_reduce_window(cx):
         raise cx.error(f"window, strides and dilations of "
                        f"{[len(e) for e in (windows_, strides, base, wdil)]} elements and "
                        f"padding of {len(padding)} for an input of rank {rank}")
-    body = _call_body(cx, _called_function(cx), [Shape(init.shape.element_type)] * 2)
+    body = _call_body(cx, _called_function(cx), _scalar_params(inits) * 2)
     sizes, pads = [], []
     for d in range(rank):
         w, b = windows_[d], x.shape.dims[d]
@@ -195,11 +198,12 @@ def dynamic_reduce_window(cx):
             pads.append(tuple(pad))
     numbers = [sizes, strides, base, wdil] + [[p for pair in pads for p in pair]]
     if any(not isinstance(e, int) and e[0] != "c" for group in numbers for e in group):
-        return [windows.dynamic_reduce_window(cx, x, init, tensors, exprs, body.name)]
+        out = windows.dynamic_reduce_window(cx, xs, inits, tensors, exprs, body.name)
+        return cx.converter.unpack(cx.comp, out, n)
     plain = [[e if isinstance(e, int) else e[1] for e in group] for group in numbers]
     attr = window_attr(*plain[:4], list(zip(plain[4][::2], plain[4][1::2])))
-    shape = bounded(cx.result_shape(), list(x.shape.dims))
-    return [cx.comp.emit(shape, "reduce-window", [x, init], f"{attr}, to_apply={body.name}")]
+    shapes = [bounded(cx.result_shape(i), list(v.shape.dims)) for i, v in enumerate(xs)]
+    return _multi(cx, shapes, "reduce-window", xs + inits, f"{attr}, to_apply={body.name}")
 
 
 def approx_top_k(cx):
