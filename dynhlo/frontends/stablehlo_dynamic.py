@@ -87,19 +87,31 @@ def _real_dynamic_slice(cx):
     s, spans = _starts_and_spans(cx, starts, limits)
     declared = cx.result_shape()
     sizes, size_vals = [], []
+    steps = []
     for d in range(x.shape.rank):
-        if st[d][0] != "c" or st[d][1] <= 0:
-            raise cx.error(f"dimension {d} needs a constant positive stride")
-        span = sx.fold("add", spans[d], sx.const(st[d][1] - 1))
+        # a stride computed from the sizes (JAX's x[::1 + b // 4]) must be positive at every
+        # size the arguments may have
+        exact = sx.over_range([st[d]]) if st[d][0] != "c" else None
+        least = sx.interval(st[d])[0] if exact is None or not len(exact[0]) \
+            else int(exact[0].min())
+        if least < 1:
+            raise cx.error(f"dimension {d} needs a positive stride; it is computed from the "
+                           f"sizes and may be {least}")
+        step = st[d][1] if st[d][0] == "c" else element(cx, strides, d)
+        steps.append(step)
+        step_val = cx.comp.scalar(step) if isinstance(step, int) else step
+        less_one = sx.fold("sub", st[d], sx.const(1))
+        span = sx.fold("add", spans[d], less_one)
         # a static result dimension is the size (JAX's x[n-1:n] is 1 where the expression
         # (n - (n-1)) does not fold)
         sizes.append(sx.const(declared.dims[d]) if not declared.dynamic[d]
                      else sx.fold("div", span, st[d]))
         # the same arithmetic on the values the program computed: (limit - start + st-1)/st
         value = cx.comp.emit(S32, "subtract", [element(cx, limits, d), element(cx, starts, d)])
-        value = cx.comp.emit(S32, "add", [value, cx.comp.scalar(st[d][1] - 1)])
-        size_vals.append(cx.comp.emit(S32, "divide", [value, cx.comp.scalar(st[d][1])]))
-    return [window(cx, x, starts, s, sizes, size_vals, [e[1] for e in st])]
+        value = cx.comp.emit(S32, "add", [value, cx.comp.emit(
+            S32, "subtract", [step_val, cx.comp.scalar(1)])])
+        size_vals.append(cx.comp.emit(S32, "divide", [value, step_val]))
+    return [window(cx, x, starts, s, sizes, size_vals, steps)]
 
 
 def _starts_and_spans(cx, starts: Val, limits: Val) -> tuple[list, list]:
@@ -124,11 +136,12 @@ def _starts_and_spans(cx, starts: Val, limits: Val) -> tuple[list, list]:
 def window(cx: OpContext, x: Val, starts: Val, s: list, sizes: list, size_vals: list,
            strides: list) -> Val:
     """x[start_d : start_d + size_d*stride_d : stride_d] per dim, with run-time starts and
-    sizes (`size_vals`, s32[] values; `sizes` their expressions): one gather per dimension
-    not taken whole, with indices `start + stride*iota` cut to the size."""
+    sizes (`size_vals`, s32[] values; `sizes` their expressions) and strides (ints, or s32[]
+    values computed from the sizes): one gather per dimension not taken whole, with indices
+    `start + stride*iota` cut to the size."""
     points = samples(cx)
     for d in range(x.shape.rank):
-        whole = (s[d] == sx.const(0) and strides[d] == 1
+        whole = (s[d] == sx.const(0) and isinstance(strides[d], int) and strides[d] == 1
                  and sx.same_function(sizes[d], dimension_expr(cx, x, d), points))
         if not whole:
             x = _gather_dim(cx, x, d, element(cx, starts, d), sizes[d], size_vals[d],
@@ -137,7 +150,7 @@ def window(cx: OpContext, x: Val, starts: Val, s: list, sizes: list, size_vals: 
 
 
 def _gather_dim(cx, x: Val, d: int, start: Val, size: tuple, size_val: Val,
-                stride: int) -> Val:
+                stride: int | Val) -> Val:
     # a window of x is never larger than x: its bound caps the expression's
     bound, limit = sx.upper_bound(size), x.shape.dims[d]
     if limit != UNBOUNDED:
@@ -147,7 +160,8 @@ def _gather_dim(cx, x: Val, d: int, start: Val, size: tuple, size_val: Val,
     dynamic = not (size[0] == "c")
     iota = cx.comp.emit(Shape("s32", (bound,), (False,)), "iota", [], "iota_dimension=0")
     idx = cx.comp.emit(Shape("s32", (bound,), (False,)), "multiply",
-                       [iota, _splat(cx, cx.comp.scalar(stride), bound)])
+                       [iota, _splat(cx, cx.comp.scalar(stride) if isinstance(stride, int)
+                                     else stride, bound)])
     idx = cx.comp.emit(Shape("s32", (bound,), (False,)), "add",
                        [idx, _splat(cx, start, bound)])
     idx = cx.comp.emit(Shape("s32", (bound, 1), (False, False)), "reshape", [idx])
