@@ -86,9 +86,7 @@ def _dynamic_rng_bit_generator(ctx, inst, operands):
     if not inst.shape.is_tuple or len(inst.shape.elements) != 2:
         raise ctx.error("stablehlo.dynamic_rng_bit_generator's shape is (new state, bits)")
     bits = inst.shape.elements[1]
-    found = _values(ctx, inst, 1, bits.rank, "output shape")
-    if found is None:
-        return [operands[0], observed_tree(inst, bits)]
+    found = _values(ctx, inst, 1, bits.rank, "output shape") or [None] * bits.rank
     dims = tuple(_sized(inst, (1,), d, bits.dims[d], bits.dynamic[d], found[d])
                  for d in range(bits.rank))
     return [operands[0], dims]
@@ -118,8 +116,8 @@ def _dynamic_pad(ctx, inst, operands):
     found = [_values(ctx, inst, 2 + i, rank, what)
              for i, what in enumerate(("edge_padding_low", "edge_padding_high",
                                        "interior_padding"))]
-    if any(f is None for f in found):
-        return observed_tree(inst)
+    if any(f is None or any(v.data for v in f) for f in found):
+        return observed_tree(inst)   # amounts read from data: sizes read off the result
     lo, hi, interior = found
     low = [int(v.value) for v in interior if v.is_const and v.value < 0]
     if low:
