@@ -192,10 +192,14 @@ def test_a_stride_from_the_size_that_may_be_zero_is_refused_naming_it():
     with pytest.raises(UnsupportedError, match="real_dynamic_slice: dimension 0 needs a "
                                                "positive stride.*may be 0"):
         dynhlo.parse_stablehlo(_STRIDE_FROM_SIZE, bounds={0: {0: BOUND}})
-    text = _STRIDE_FROM_SIZE.replace("dense<0> : tensor<1xi32>", "dense<0> : tensor<1xi32>")
-    exe = dynhlo.compile(dynhlo.parse_stablehlo(text.replace(
-        "%q = stablehlo.divide %n, %c4", "%q = stablehlo.divide %c4, %c4"), bounds={0: {0: 8}}))
-    np.testing.assert_array_equal(exe(np.arange(5, dtype=np.float32)), np.arange(5))
+    # the same slice with the stride n / 4 + 1, at least 1 at every size: imported and run
+    text = _STRIDE_FROM_SIZE.replace("%step = stablehlo.reshape %q", "%one = stablehlo.constant "
+                                     "dense<1> : tensor<i32>\n  %q1 = stablehlo.add %q, %one : "
+                                     "tensor<i32>\n  %step = stablehlo.reshape %q1")
+    exe = dynhlo.compile(dynhlo.parse_stablehlo(text, bounds={0: {0: BOUND}}))
+    for n in (0, *SIZES):
+        x = np.arange(n, dtype=np.float32)
+        np.testing.assert_array_equal(exe(x), x[::n // 4 + 1])
 
 
 # --- run-time errors, in HLO text ------------------------------------------------------------
