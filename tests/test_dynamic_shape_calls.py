@@ -84,7 +84,7 @@ ALGORITHMS = {"default": lax.RandomAlgorithm.RNG_DEFAULT,
 
 
 @pytest.mark.parametrize("algorithm", ALGORITHMS)
-@pytest.mark.parametrize("dtype", [np.uint32, np.uint64, np.uint8])
+@pytest.mark.parametrize("dtype", [np.uint32, np.uint16, np.uint8])  # u64 needs x64
 @pytest.mark.parametrize("layout", ["n,3", "3,n", "2,n,2"])
 def test_rng_bit_generator_of_a_variable_shape_is_jits_bits_and_state(algorithm, dtype, layout):
     """The bits and the new state at each size are XLA's at that shape (not cut from the
