@@ -252,7 +252,7 @@ MALFORMED = {
     "reduce window of one operand": (
         _text_module("%a: tensor<?xf32>", REDUCE_WINDOW.format(
             operands="%a", types="tensor<?xf32>"), "tensor<?xf32>"),
-        "dynamic_reduce_window takes 7 operands"),
+        "dynamic_reduce_window takes N inputs, their N initial values, then .*got 1 operands"),
     "reduce window without its body": (
         _text_module("%a: tensor<?xf32>", REDUCE_WINDOW.format(
             operands="%a, %c" + ", %w" * 5, types=WINDOW_TYPES), "tensor<?xf32>"),

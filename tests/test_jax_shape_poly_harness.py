@@ -6,12 +6,13 @@ harness's constraints, then run at the example sizes, at every name's least size
 bounds (each assignment the constraints allow and jax.jit runs), and compared with jax.jit.
 
 Counts (jax 0.10.2, CPU backend, 2026-12-06): of the 867 harnesses, jax.export refuses 14; of
-the other 853, dynhlo matches jax.jit on 823 at every size, refuses 30 with an error naming
-what (REFUSED below) and differs on none. (Before the size algebra took each size's least
-value, open intervals and sizes of two bounds: 672 matched and 181 were refused, 127 of them
-`x[start:stop:step]` with a step computed from a size.) Those counts are of the full
-indexing grid (DYNHLO_SHAPE_POLY_FULL=1); by default the suite runs 64 of its 448
-(shape_poly_harnesses.py says which). `python
+the other 853, dynhlo matches jax.jit on all 853 at every size, refuses none (REFUSED below
+would list them) and differs on none. (Before the size algebra took each size's least value,
+open intervals and sizes of two bounds: 672 matched and 181 were refused, 127 of them
+`x[start:stop:step]` with a step computed from a size; before StableHLO's dynamic_top_k,
+ApproxTopK, dynamic_pad and dynamic_rng_bit_generator ran, 823 matched and 30 were
+refused.) Those counts are of the full indexing grid (DYNHLO_SHAPE_POLY_FULL=1); by default
+the suite runs 64 of its 448 (shape_poly_harnesses.py says which). `python
 tests/test_jax_shape_poly_harness.py [name regex]` prints the counts and every non-match.
 """
 
@@ -32,45 +33,12 @@ import shape_poly_harnesses as table  # noqa: E402
 import dynhlo  # noqa: E402
 from dynhlo.frontends.jax import from_jax  # noqa: E402
 
-_RBG = "stablehlo.dynamic_rng_bit_generator"
-# harness name -> the refusal dynhlo gives (a DynHloError naming the op); every other harness
-# that jax.export accepts must match jax.jit at every size. What remains, by op:
-REFUSED: dict[str, str] = {
-    # XLA's ApproxTopK (an approximate top-k over any dimension; exact on CPU) and its
-    # dynamic form: no lowering yet
-    **{f"approx_max_k_n_{n}_k_{k}_agg={agg}": "ApproxTopK|dynamic_approx_top_k"
-       for n, k, agg in (("8", "4", True), ("8", "k", True), ("n", "4", True),
-                         ("n", "k", True), ("8", "4", False))},
-    # a pad whose amounts are functions of the sizes (jnp.pad by x.shape[0], QR's full Q)
-    **{name: "stablehlo.dynamic_pad" for name in (
-        "pad_poly_padding_config", "jnp.pad_mode=constant", "jnp.pad_mode=constant_bminus1",
-        "qr_float32[2, 3, 8, 4]_poly=b1, b2, m, n_full=True",
-        "qr_complex64[2, 3, 8, 4]_poly=b1, b2, m, n_full=True")},
-    # top_k with k a function of the sizes (lax.top_k(x, b - 1), choice without replacement)
-    **{name: "stablehlo.dynamic_top_k" for name in (
-        "lax_top_k",
-        "random_choice_threefry_non_partitionable_arr_poly=True_shape_poly=True_replace=False"
-        "_use_p=True",
-        "random_choice_threefry_non_partitionable_arr_poly=False_shape_poly=True_replace=False"
-        "_use_p=True",
-        "random_choice_threefry_partitionable_arr_poly=True_shape_poly=True_replace=False"
-        "_use_p=True",
-        "random_choice_threefry_partitionable_arr_poly=False_shape_poly=True_replace=False"
-        "_use_p=True",
-        "random_choice_unsafe_rbg_arr_poly=False_shape_poly=True_replace=False_use_p=True")},
-    # unsafe_rbg's bits for a shape computed from the sizes
-    **{f"random_{name}_unsafe_rbg": _RBG for name in (
-        "gamma", "categorical_axis=0", "categorical_axis=1", "categorical_axis=1_then_reshape",
-        "split", "uniform_even_1", "uniform_even_2", "uniform_error_unknown_evenness")},
-    **{f"random_choice_unsafe_rbg_arr_poly={a}_shape_poly={s}_replace={r}_use_p={u}": _RBG
-       for a, s, r, u in (("True", "True", "False", "True"), ("True", "False", "False", "True"),
-                          ("False", "True", "True", "True"),
-                          ("False", "True", "True", "False"))},
-    # a variadic reduce_window (two inputs) whose window is a size
-    "reduce_window_variadic_generic_window_size=dynamic": "dynamic_reduce_window takes 7",
-    # a slice whose stride is a function of the size (1 + b // 4)
-    "slice_in_dim_stride_sym": "needs a constant positive stride",
-}
+# harness name -> the refusal dynhlo gives (a DynHloError naming the op), for a harness that
+# dynhlo cannot run; every other harness that jax.export accepts must match jax.jit at every
+# size. None remains: the last ones (dynamic_top_k, ApproxTopK, dynamic_pad with amounts from
+# the sizes, unsafe_rbg's dynamic_rng_bit_generator, a variadic dynamic_reduce_window, a
+# stride computed from a size) now run (tests/test_dynamic_shape_calls.py).
+REFUSED: dict[str, str] = {}
 
 
 def _values(spec, shape, rng, example):

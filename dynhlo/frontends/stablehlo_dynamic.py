@@ -11,14 +11,15 @@ checks of the argument shapes made before each call (dynhlo.frontends.jax).
 
 from __future__ import annotations
 
-from ..hlo.shape import UNBOUNDED, Shape
+from ..hlo.shape import UNBOUNDED, Shape, TupleShape
 from ..hlo.shape_assertions import ShapeAssertion
+from ..shapes.rules_dynamic_shape import DYNAMIC_PAD, DYNAMIC_RNG_BIT_GENERATOR, DYNAMIC_TOP_K
 from . import shape_exprs as sx
 from .stablehlo_convert import OpContext, bounded, converts
 from .stablehlo_emit import Val, dims_text
 from .stablehlo_misc import PASS_THROUGH, pass_through
 from .stablehlo_ops import broadcast, gather
-from .stablehlo_regions import dynamic_reduce_window
+from .stablehlo_regions import approx_top_k, dynamic_reduce_window
 from .stablehlo_sizes import (S32, dimension_expr, element, result_bounds, samples,
                               set_sizes, shape_elements)
 
@@ -86,19 +87,31 @@ def _real_dynamic_slice(cx):
     s, spans = _starts_and_spans(cx, starts, limits)
     declared = cx.result_shape()
     sizes, size_vals = [], []
+    steps = []
     for d in range(x.shape.rank):
-        if st[d][0] != "c" or st[d][1] <= 0:
-            raise cx.error(f"dimension {d} needs a constant positive stride")
-        span = sx.fold("add", spans[d], sx.const(st[d][1] - 1))
+        # a stride computed from the sizes (JAX's x[::1 + b // 4]) must be positive at every
+        # size the arguments may have
+        exact = sx.over_range([st[d]]) if st[d][0] != "c" else None
+        least = sx.interval(st[d])[0] if exact is None or not len(exact[0]) \
+            else int(exact[0].min())
+        if least < 1:
+            raise cx.error(f"dimension {d} needs a positive stride; it is computed from the "
+                           f"sizes and may be {least}")
+        step = st[d][1] if st[d][0] == "c" else element(cx, strides, d)
+        steps.append(step)
+        step_val = cx.comp.scalar(step) if isinstance(step, int) else step
+        less_one = sx.fold("sub", st[d], sx.const(1))
+        span = sx.fold("add", spans[d], less_one)
         # a static result dimension is the size (JAX's x[n-1:n] is 1 where the expression
         # (n - (n-1)) does not fold)
         sizes.append(sx.const(declared.dims[d]) if not declared.dynamic[d]
                      else sx.fold("div", span, st[d]))
         # the same arithmetic on the values the program computed: (limit - start + st-1)/st
         value = cx.comp.emit(S32, "subtract", [element(cx, limits, d), element(cx, starts, d)])
-        value = cx.comp.emit(S32, "add", [value, cx.comp.scalar(st[d][1] - 1)])
-        size_vals.append(cx.comp.emit(S32, "divide", [value, cx.comp.scalar(st[d][1])]))
-    return [window(cx, x, starts, s, sizes, size_vals, [e[1] for e in st])]
+        value = cx.comp.emit(S32, "add", [value, cx.comp.emit(
+            S32, "subtract", [step_val, cx.comp.scalar(1)])])
+        size_vals.append(cx.comp.emit(S32, "divide", [value, step_val]))
+    return [window(cx, x, starts, s, sizes, size_vals, steps)]
 
 
 def _starts_and_spans(cx, starts: Val, limits: Val) -> tuple[list, list]:
@@ -123,11 +136,12 @@ def _starts_and_spans(cx, starts: Val, limits: Val) -> tuple[list, list]:
 def window(cx: OpContext, x: Val, starts: Val, s: list, sizes: list, size_vals: list,
            strides: list) -> Val:
     """x[start_d : start_d + size_d*stride_d : stride_d] per dim, with run-time starts and
-    sizes (`size_vals`, s32[] values; `sizes` their expressions): one gather per dimension
-    not taken whole, with indices `start + stride*iota` cut to the size."""
+    sizes (`size_vals`, s32[] values; `sizes` their expressions) and strides (ints, or s32[]
+    values computed from the sizes): one gather per dimension not taken whole, with indices
+    `start + stride*iota` cut to the size."""
     points = samples(cx)
     for d in range(x.shape.rank):
-        whole = (s[d] == sx.const(0) and strides[d] == 1
+        whole = (s[d] == sx.const(0) and isinstance(strides[d], int) and strides[d] == 1
                  and sx.same_function(sizes[d], dimension_expr(cx, x, d), points))
         if not whole:
             x = _gather_dim(cx, x, d, element(cx, starts, d), sizes[d], size_vals[d],
@@ -136,7 +150,7 @@ def window(cx: OpContext, x: Val, starts: Val, s: list, sizes: list, size_vals: 
 
 
 def _gather_dim(cx, x: Val, d: int, start: Val, size: tuple, size_val: Val,
-                stride: int) -> Val:
+                stride: int | Val) -> Val:
     # a window of x is never larger than x: its bound caps the expression's
     bound, limit = sx.upper_bound(size), x.shape.dims[d]
     if limit != UNBOUNDED:
@@ -146,7 +160,8 @@ def _gather_dim(cx, x: Val, d: int, start: Val, size: tuple, size_val: Val,
     dynamic = not (size[0] == "c")
     iota = cx.comp.emit(Shape("s32", (bound,), (False,)), "iota", [], "iota_dimension=0")
     idx = cx.comp.emit(Shape("s32", (bound,), (False,)), "multiply",
-                       [iota, _splat(cx, cx.comp.scalar(stride), bound)])
+                       [iota, _splat(cx, cx.comp.scalar(stride) if isinstance(stride, int)
+                                     else stride, bound)])
     idx = cx.comp.emit(Shape("s32", (bound,), (False,)), "add",
                        [idx, _splat(cx, start, bound)])
     idx = cx.comp.emit(Shape("s32", (bound, 1), (False, False)), "reshape", [idx])
@@ -242,16 +257,65 @@ def _gather_prefix_windows(cx, x: Val, idx: Val, slice_sizes: Val, sizes: list, 
 
 @converts("stablehlo.dynamic_pad")
 def _dynamic_pad(cx):
+    """A plain pad where the amounts are constants; else a custom call of this name with the
+    same operands, its amounts read at each call (shapes/rules_dynamic_shape.py)."""
     x, value, lo, hi, interior = cx.operands
     amounts = [shape_elements(cx, t, "padding") for t in (lo, hi, interior)]
     if any(e[0] != "c" for t in amounts for e in t):
-        raise cx.error("padding amounts computed at run time are not supported")
+        bounds = []
+        for d in range(x.shape.rank):
+            # the operand's bound where the amounts are constants; else the size's largest
+            # value (an interval's end where it reads several sizes: QR's n + (m - n))
+            n = dimension_expr(cx, x, d) if any(t[d][0] != "c" for t in amounts) \
+                else sx.const(x.shape.dims[d])
+            gaps = sx.fold("max", sx.fold("sub", n, sx.const(1)), sx.const(0))
+            size = sx.fold("add", sx.fold("add", amounts[0][d], amounts[1][d]),
+                           sx.fold("add", n, sx.fold("mul", gaps, amounts[2][d])))
+            bounds.append(sx.upper_bound(size))
+        return [cx.comp.emit(bounded(cx.result_shape(), bounds), "custom-call",
+                             [x, value, lo, hi, interior],
+                             f'custom_call_target="{DYNAMIC_PAD}"')]
     lo_, hi_, in_ = ([e[1] for e in t] for t in amounts)
     text = "x".join(f"{a}_{b}_{c}" for a, b, c in zip(lo_, hi_, in_))
     bounds = [None if b == UNBOUNDED else b + lo_[d] + hi_[d] + max(b - 1, 0) * in_[d]
               for d, b in enumerate(x.shape.dims)]
     return [cx.comp.emit(bounded(cx.result_shape(), bounds), "pad", [x, value],
                          f"padding={text}")]
+
+
+def _dynamic_top_k(cx):
+    """`stablehlo.dynamic_top_k(x, k)`: a custom call of that name, k read at each call
+    (shapes/rules_dynamic_shape.py); its bound is k's, at most the last dimension's."""
+    x, k = cx.operands
+    bound = x.shape.dims[-1]
+    if k.exprs is not None:
+        most = sx.upper_bound(k.exprs[0])
+        bound = most if bound == UNBOUNDED or (most is not None and most < bound) else bound
+    shapes = [bounded(cx.result_shape(i), [None] * (x.shape.rank - 1)
+                      + [None if bound == UNBOUNDED else bound]) for i in (0, 1)]
+    out = cx.comp.emit(TupleShape(tuple(shapes)), "custom-call", [x, k],
+                       f'custom_call_target="{DYNAMIC_TOP_K}"')
+    return cx.converter.unpack(cx.comp, out, 2)
+
+
+_ALGORITHMS = {"DEFAULT": "rng_default", "THREE_FRY": "rng_three_fry", "PHILOX": "rng_philox"}
+
+
+def _dynamic_rng_bit_generator(cx):
+    """`stablehlo.dynamic_rng_bit_generator(state, shape)`: a custom call of that name, the
+    bits made at the shape the operand holds at each call (the bits depend on the whole
+    shape, not only on its elements: backends/cpu/ops_numeric.py)."""
+    state, shape_t = cx.operands
+    exprs = shape_elements(cx, shape_t, "output shape")
+    bits = cx.result_shape(1)
+    shapes = (cx.result_shape(0), bounded(bits, result_bounds(cx, exprs, bits)))
+    algorithm = str(cx.attr("rng_algorithm")).rstrip(">").split()[-1]
+    if algorithm not in _ALGORITHMS:
+        raise cx.error(f"rng_algorithm {algorithm} is not one of {sorted(_ALGORITHMS)}")
+    out = cx.comp.emit(TupleShape(shapes), "custom-call", [state, shape_t],
+                       f'custom_call_target="{DYNAMIC_RNG_BIT_GENERATOR}", '
+                       f'backend_config="{_ALGORITHMS[algorithm]}"')
+    return cx.converter.unpack(cx.comp, out, 2)
 
 
 @converts("stablehlo.custom_call")
@@ -261,6 +325,12 @@ def _custom_call(cx):
         return _shape_assertion(cx)
     if target == "stablehlo.dynamic_reduce_window":
         return dynamic_reduce_window(cx)
+    if target == DYNAMIC_TOP_K:
+        return _dynamic_top_k(cx)
+    if target == DYNAMIC_RNG_BIT_GENERATOR:
+        return _dynamic_rng_bit_generator(cx)
+    if target in ("ApproxTopK", "stablehlo.dynamic_approx_top_k"):
+        return approx_top_k(cx)
     if target in PASS_THROUGH:
         return pass_through(cx, target)
     raise cx.error(f"custom call target '{target}' is not supported")

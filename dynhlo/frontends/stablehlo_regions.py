@@ -16,7 +16,7 @@ from .stablehlo_convert import OpContext, Scope, bounded, converts, free_values
 from .stablehlo_emit import Val, dims_text, is_type
 from .stablehlo_precision import precision_attrs
 from . import stablehlo_windows as windows
-from .stablehlo_sizes import samples, shape_elements
+from .stablehlo_sizes import element, samples, shape_elements
 
 
 def _scalar_params(vals: list[Val]) -> list[Shape]:
@@ -168,11 +168,14 @@ def dynamic_reduce_window(cx):
     is the dimension's bound and its padding is the window less one. Any other window
     computed from the sizes (SAME pooling with a stride) stays a custom call, evaluated at
     each call (stablehlo_windows.py)."""
-    if len(cx.op.operands) != 7:
-        raise cx.error(f"dynamic_reduce_window takes 7 operands (one input, its initial value, "
-                       f"window, strides, base and window dilations, padding), got "
-                       f"{len(cx.op.operands)}")
-    x, init, *tensors = cx.operands
+    count = len(cx.op.operands)
+    n = (count - 5) // 2
+    if n < 1 or count != 2 * n + 5:
+        raise cx.error(f"dynamic_reduce_window takes N inputs, their N initial values, then "
+                       f"window, strides, base and window dilations and padding, got {count} "
+                       "operands")
+    xs, inits, tensors = cx.operands[:n], cx.operands[n:2 * n], cx.operands[2 * n:]
+    x = xs[0]
     exprs = [shape_elements(cx, t, "window") for t in tensors]
     windows_, strides, base, wdil, padding = exprs
     points, rank = samples(cx), x.shape.rank
@@ -180,7 +183,7 @@ def dynamic_reduce_window(cx):
         raise cx.error(f"window, strides and dilations of "
                        f"{[len(e) for e in (windows_, strides, base, wdil)]} elements and "
                        f"padding of {len(padding)} for an input of rank {rank}")
-    body = _call_body(cx, _called_function(cx), [Shape(init.shape.element_type)] * 2)
+    body = _call_body(cx, _called_function(cx), _scalar_params(inits) * 2)
     sizes, pads = [], []
     for d in range(rank):
         w, b = windows_[d], x.shape.dims[d]
@@ -195,11 +198,62 @@ def dynamic_reduce_window(cx):
             pads.append(tuple(pad))
     numbers = [sizes, strides, base, wdil] + [[p for pair in pads for p in pair]]
     if any(not isinstance(e, int) and e[0] != "c" for group in numbers for e in group):
-        return [windows.dynamic_reduce_window(cx, x, init, tensors, exprs, body.name)]
+        out = windows.dynamic_reduce_window(cx, xs, inits, tensors, exprs, body.name)
+        return cx.converter.unpack(cx.comp, out, n)
     plain = [[e if isinstance(e, int) else e[1] for e in group] for group in numbers]
     attr = window_attr(*plain[:4], list(zip(plain[4][::2], plain[4][1::2])))
-    shape = bounded(cx.result_shape(), list(x.shape.dims))
-    return [cx.comp.emit(shape, "reduce-window", [x, init], f"{attr}, to_apply={body.name}")]
+    shapes = [bounded(cx.result_shape(i), list(v.shape.dims)) for i, v in enumerate(xs)]
+    return _multi(cx, shapes, "reduce-window", xs + inits, f"{attr}, to_apply={body.name}")
+
+
+def approx_top_k(cx):
+    """`ApproxTopK` and `stablehlo.dynamic_approx_top_k` (inputs..., initial values...[, k,
+    output shapes...]) as XLA computes them off TPU (ApproxTopKFallback, jax.lax.approx_max_k
+    with is_fallback): a sort of the inputs along reduction_dim by the comparator, each cut to
+    the result's size there: exact, so within any recall_target. The static call's size is its
+    result type's (top_k, or the whole dimension for aggregate_to_topk=false at JAX's sizes);
+    the dynamic call's is element reduction_dim of its output-shape operand, read at each call
+    (set-dimension-size). XLA reduces with the comparator instead of sorting where the size is
+    1: the same element unless the values tie or hold NaN."""
+    from jaxlib.mlir import ir
+    config = cx.attr("mhlo.backend_config")
+    if config is None or not is_type(config, ir.DictAttr) or "reduction_dim" not in config:
+        raise cx.error("ApproxTopK needs mhlo.backend_config with its reduction_dim")
+    d = int(ir.IntegerAttr(config["reduction_dim"]).value)
+    n = len(cx.op.results)
+    inputs = cx.operands[:n]
+    if len(cx.operands) < 2 * n or not 0 <= d < inputs[0].shape.rank:
+        raise cx.error(f"ApproxTopK of {len(cx.operands)} operands and {n} results, "
+                       f"reduction_dim {d}: it takes one initial value per input")
+    params = [Shape(v.shape.element_type) for v in inputs for _ in (0, 1)]
+    body = _call_body(cx, _called_function(cx), params)
+    shapes = [Shape(v.shape.element_type, v.shape.dims, v.shape.dynamic) for v in inputs]
+    ordered = _multi(cx, shapes, "sort", inputs,
+                     f"dimensions={{{d}}}, to_apply={body.name}, is_stable=true")
+    if cx.string("call_target_name") == "ApproxTopK":
+        return [_cut(cx, v, d, cx.result_shape(i).dims[d]) for i, v in enumerate(ordered)]
+    shape_at = [int(i) for i in cx.attr("indices_of_shape_operands")]
+    if len(shape_at) != n:
+        raise cx.error(f"indices_of_shape_operands names {len(shape_at)} operands for {n} "
+                       "results")
+    out = []
+    for v, at in zip(ordered, shape_at, strict=True):
+        size = element(cx, cx.operands[at], d)
+        dynamic = tuple(k == d or f for k, f in enumerate(v.shape.dynamic))
+        out.append(cx.comp.emit(Shape(v.shape.element_type, v.shape.dims, dynamic),
+                                "set-dimension-size", [v, size], f"dimensions={{{d}}}"))
+    return out
+
+
+def _cut(cx, v: Val, d: int, size: int) -> Val:
+    """v[..., :size, ...] along dimension d (a static size)."""
+    if size == v.shape.dims[d] and not v.shape.dynamic[d]:
+        return v
+    spans = ",".join(f"[0:{size if k == d else b}]" for k, b in enumerate(v.shape.dims))
+    dims = tuple(size if k == d else b for k, b in enumerate(v.shape.dims))
+    dynamic = tuple(False if k == d else f for k, f in enumerate(v.shape.dynamic))
+    return cx.comp.emit(Shape(v.shape.element_type, dims, dynamic), "slice", [v],
+                        f"slice={{{spans}}}")
 
 
 def _called_function(cx) -> str:

@@ -11,7 +11,7 @@ from the sizes at each call (dynhlo/shapes/dynamic_windows.py, rules_dynamic_win
 
 from __future__ import annotations
 
-from ..hlo.shape import UNBOUNDED
+from ..hlo.shape import UNBOUNDED, TupleShape
 from ..shapes.dynamic_windows import DYNAMIC_CONV, DYNAMIC_REDUCE_WINDOW
 from ..shapes.windows import WindowDim, window_output_size
 from . import shape_exprs as sx
@@ -94,12 +94,14 @@ def dynamic_conv(cx: OpContext, lhs: Val, rhs: Val, padding: Val, attrs: str,
                         f'{attrs}, custom_call_target="{DYNAMIC_CONV}"')
 
 
-def dynamic_reduce_window(cx: OpContext, x: Val, init: Val, tensors: list[Val],
+def dynamic_reduce_window(cx: OpContext, xs: list[Val], inits: list[Val], tensors: list[Val],
                           exprs: list[list[tuple]], body: str) -> Val:
     """`stablehlo.dynamic_reduce_window` with a window computed from the sizes, as a custom
-    call of that name with the same operands, read at each call. `exprs` are the window
-    operands' size expressions (window, strides, base and window dilations, padding)."""
+    call of that name with the same operands, read at each call: one result, or a tuple of
+    one per input. `exprs` are the window operands' size expressions (window, strides, base
+    and window dilations, padding)."""
     windows, strides, base, wdil, padding = exprs
+    x = xs[0]
     bounds = []
     for d in range(x.shape.rank):
         numbers = [windows[d], strides[d], padding[2 * d], padding[2 * d + 1], base[d], wdil[d]]
@@ -108,7 +110,8 @@ def dynamic_reduce_window(cx: OpContext, x: Val, init: Val, tensors: list[Val],
                              upper(base[d]), least(wdil[d]))
         bounds.append(computed_bound(dimension_expr(cx, x, d), numbers, loose)
                       if x.shape.dynamic[d] else loose)
-    shape = bounded(cx.result_shape(), bounds)
-    return cx.comp.emit(shape, "custom-call", [x, init, *tensors],
+    shapes = [bounded(cx.result_shape(i), bounds) for i in range(len(xs))]
+    shape = shapes[0] if len(shapes) == 1 else TupleShape(tuple(shapes))
+    return cx.comp.emit(shape, "custom-call", [*xs, *inits, *tensors],
                         f'custom_call_target="{DYNAMIC_REDUCE_WINDOW}", '
                         f"called_computations={{{body}}}")

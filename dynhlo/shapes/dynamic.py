@@ -23,6 +23,7 @@ from . import rules_collective, rules_control_flow, rules_data, rules_indexing  
 from . import rules_linalg, rules_numeric, rules_reduce, rules_sort, rules_window  # noqa: F401
 from . import rules_dynamic_window, rules_gpu_solver, rules_xla_linalg  # noqa: F401
 from . import rules_lapack, rules_lapack_eig, rules_lapack_schur, rules_lapack_svd  # noqa: F401
+from . import rules_dynamic_shape  # noqa: F401
 from .algebra import at_most
 from .rules import RuleContext, rule_of
 from .sizes import Sym, bound_of, dim_text, param_dim

@@ -101,8 +101,11 @@ def householder_product_rule(ctx, inst, operands, allowed=LAPACK_TYPES):
     element = check_operands(ctx, inst, operands, 2, allowed)
     check_result_types(ctx, inst, [element])
     a, tau = (o.shape for o in inst.operands)
-    if tau.rank != a.rank - 1 or tau.dims[:-1] != a.dims[:-2] or \
-            not tau.dims[-1] <= a.dims[-1] <= a.dims[-2]:
+    # k <= n <= m between static sizes; a dynamic one's bound is not its size (the
+    # lowerings check the sizes at run time)
+    sizes = [(s.dims[d], s.dynamic[d]) for s, d in ((tau, -1), (a, -1), (a, -2))]
+    if tau.rank != a.rank - 1 or tau.dims[:-1] != a.dims[:-2] or any(
+            x > y for (x, dx), (y, dy) in zip(sizes, sizes[1:]) if not (dx or dy)):
         raise ctx.error(f"{attrs.string(inst, 'custom_call_target')} takes x [..., m, n] and "
                         f"tau [..., k] of its batch with k <= n <= m, not {a} and {tau}")
     return operands[0]

@@ -21,7 +21,7 @@ from ...shapes.dynamic import ComputationInfo, Inference
 from ...shapes.rules_gpu_solver import SOLVER_TARGETS
 from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # noqa: F401
                ops_indexing, ops_linalg, ops_numeric, ops_reduce,
-               ops_dynamic_window, ops_gpu_solver, ops_lapack_svd, ops_sort,
+               ops_dynamic_shape, ops_dynamic_window, ops_gpu_solver, ops_lapack_svd, ops_sort,
                ops_window)  # importing them fills the lowering tables
 from . import ops_lapack, ops_lapack_eig, ops_lapack_schur, ops_xla_linalg  # noqa: F401
 from .. import check_padding_reads, memory

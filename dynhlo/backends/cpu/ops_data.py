@@ -92,8 +92,11 @@ def slice_(ctx, inst, args):
 @lowering(Opcode.PAD)
 def pad(ctx, inst, args):
     x, value = args
-    config = attrs.padding(inst)
-    shape = ctx.out_shape()
+    return _pad(x, value, attrs.padding(inst), ctx.out_shape())
+
+
+def _pad(x: np.ndarray, value, config, shape: tuple) -> np.ndarray:
+    """x padded by config ((lo, hi, interior) per dimension) with `value` to `shape`."""
     out = np.full(shape, value, dtype=x.dtype)
     # Interior padding spreads the elements; negative low/high padding crops.
     src = [slice(None)] * x.ndim

@@ -225,8 +225,13 @@ _STATE_SIZES = {"rng_default": (2, 3), "rng_three_fry": (2,), "rng_philox": (2, 
 
 @lowering(Opcode.RNG_BIT_GENERATOR)
 def rng_bit_generator(ctx, inst, args):
-    state = np.asarray(args[0]).astype(np.uint64).reshape(-1)
-    algorithm = attrs.string(inst, "algorithm", "rng_default")
+    """(new state, bits) of XLA's RngBitGenerator at the result's actual shape (rng_bits)."""
+    return _rng_bits(ctx, inst, attrs.string(inst, "algorithm", "rng_default"), args[0],
+                     tuple(ctx.env.sizes(ctx.dims(inst)[1])))
+
+
+def _rng_bits(ctx, inst, algorithm: str, state, shape: tuple):
+    state = np.asarray(state).astype(np.uint64).reshape(-1)
     if state.size not in _STATE_SIZES.get(algorithm, ()):
         raise ctx.error(f"rng-bit-generator algorithm={algorithm} with a u64[{state.size}] "
                         "state; expected rng_three_fry with u64[2], or rng_philox/rng_default "
@@ -235,6 +240,5 @@ def rng_bit_generator(ctx, inst, args):
     if bits_type not in INTEGRAL_TYPES | FLOAT_TYPES or bit_width(bits_type) < 8:
         raise ctx.error(f"rng-bit-generator makes 8-, 16-, 32- or 64-bit integer or float "
                         f"bits, not {bits_type}")
-    shape = tuple(ctx.env.sizes(ctx.dims(inst)[1]))
     new_state, bits = rng_bits.generate(algorithm, state, shape, to_numpy_dtype(bits_type))
     return (new_state.astype(to_numpy_dtype(inst.shape.elements[0].element_type)), bits)
