@@ -145,3 +145,20 @@ def test_from_torch_names_dims_given_by_argument_name_in_any_order():
     with pytest.raises(dynhlo.ArgumentError, match=r"argument 'b' dimension 0 \(Dim 'rows_b'\) "
                                                    r"has size 7, outside 1\.\.6"):
         exe(torch.randn(2, 2), torch.randn(7, 2))
+
+
+class _Reductions(torch.nn.Module):
+    def forward(self, x):
+        return x.sum(), x.float().mean().to(torch.bfloat16), x * 2
+
+
+def test_from_torch_scalar_results_stay_scalars_with_torch_arguments():
+    model = _Reductions()
+    exe = dynhlo.from_torch(model, torch.arange(4), dynamic_shapes=({0: Dim("n", max=8)},))
+    for n in (1, 3, 8):
+        x = torch.arange(n) - 2
+        got, want = exe(x), model(x)
+        for g, w in zip(got, want, strict=True):
+            assert isinstance(g, torch.Tensor) and g.shape == w.shape and g.dtype == w.dtype
+            torch.testing.assert_close(g, w)
+        assert [np.shape(g) for g in exe(x.numpy())] == [(), (), (n,)]
