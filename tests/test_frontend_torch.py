@@ -162,3 +162,24 @@ def test_from_torch_scalar_results_stay_scalars_with_torch_arguments():
             assert isinstance(g, torch.Tensor) and g.shape == w.shape and g.dtype == w.dtype
             torch.testing.assert_close(g, w)
         assert [np.shape(g) for g in exe(x.numpy())] == [(), (), (n,)]
+
+
+class _Fmod(torch.nn.Module):
+    def forward(self, x, y, i):
+        return torch.fmod(x, y), torch.fmod(x, 2.5), torch.fmod(i, 3), torch.fmod(i, 2.5)
+
+
+def test_from_torch_fmod_is_eagers_exact_remainder():
+    # the quotient x / y is not exact in f32 for these: fmod must not round it
+    x = torch.tensor([1e10, -1e10, 3.3, 100.0, 0.5, -2.5, -0.0, 7.5])
+    y = torch.tensor([7.0, 3.0, 1.1, 0.3, float("inf"), float("-inf"), -4.0, -2.0])
+    i = torch.tensor([7, -7, 5, -2**31, 0, 9, -1, 100], dtype=torch.int32)
+    model = _Fmod()
+    exe = dynhlo.from_torch(model, x[:4], y[:4], i[:4],
+                            dynamic_shapes=({0: Dim("n", max=8)},) * 3)
+    for n in (1, 5, 8):
+        args = (x[:n], y[:n], i[:n])
+        for g, w in zip(exe(*args), model(*args), strict=True):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+            np.testing.assert_array_equal(np.signbit(g.numpy()), np.signbit(w.numpy()))

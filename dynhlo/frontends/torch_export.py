@@ -14,6 +14,7 @@ torch, jax and torchax are optional: each is imported inside the functions here.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 from dataclasses import dataclass
 
@@ -256,6 +257,42 @@ def input_avals(ep) -> list:
             if spec.kind == kinds.USER_INPUT]
 
 
+def _fmod(x, y):
+    """torch.fmod: C's fmod, exact, the sign of x (XLA's remainder); torch's promotion of a
+    Python float operand."""
+    import jax.numpy as jnp
+    from torchax.ops import jaten
+    promote = getattr(jaten, "_run_binary_pointwise_operator", None)
+    return promote(jnp.fmod, x, y) if promote is not None else jnp.fmod(x, y)
+
+
+def _corrections() -> dict:
+    """aten op -> a lowering computing what eager PyTorch computes, where torchax's does not.
+
+    aten.fmod: torchax writes x - y * trunc(x / y), which rounds x / y: fmod(1e10, 7) was 0
+    (eager: 4), fmod(3.3, 1.1) about 0 (eager: 1.0999999), fmod(0.5, inf) NaN (eager: 0.5),
+    fmod(-0, y) +0, and int32 operands gave int64."""
+    import torch
+    return {torch.ops.aten.fmod: _fmod}
+
+
+@contextlib.contextmanager
+def corrected_lowerings():
+    """torchax's table of aten lowerings with _corrections() in place while the exported
+    program is traced; the table is put back after (torchax's own users see its own)."""
+    from torchax.ops import jaten, ops_registry  # noqa: F401 - jaten fills the table
+    table = ops_registry.all_aten_ops
+    saved = {}
+    for op, func in _corrections().items():
+        if op in table:
+            saved[op] = table[op]
+            table[op] = dataclasses.replace(table[op], func=func)
+    try:
+        yield
+    finally:
+        table.update(saved)
+
+
 def to_stablehlo(ep, weights: str, tx) -> tuple:
     """(exported, weight names, weight values) from torchax's interpreter and jax.export."""
     import jax
@@ -263,7 +300,7 @@ def to_stablehlo(ep, weights: str, tx) -> tuple:
     sig = ep.graph_signature
     names = list(sig.parameters) + list(sig.buffers) + \
         list(getattr(sig, "lifted_tensor_constants", ()))
-    with jax.enable_x64(True):
+    with jax.enable_x64(True), corrected_lowerings():
         try:
             _, states, func = tx.exported_program_to_jax(ep, export_raw=True)
             avals = input_avals(ep)
