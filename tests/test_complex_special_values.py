@@ -85,29 +85,33 @@ def _assert_same_parts(got, want):
         assert same.all(), f"{part} parts' signs: {g} != {w}"
 
 
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
 @pytest.mark.parametrize("t, dtype", [("c64", np.complex64), ("c128", np.complex128)])
-def test_complex_divide_gives_xlas_infinities_and_zeros(t, dtype):
+def test_complex_divide_gives_xlas_infinities_and_zeros(backend, t, dtype):
     # XLA's elemental emitter: Smith's algorithm, then C99 Annex G where it gives (NaN, NaN)
     x = _c([(-1e-30, 0), (NAN, INF), (-0.0, 1e30), (1, 1e30), (1, 0), (1, 0), (INF, 0),
             (3, 4)], dtype)
     y = _c([(-0.0, 0), (2.5, -1), (INF, NAN), (-INF, NAN), (INF, INF), (0, 0), (2, 0),
             (1, 2)], dtype)
-    got = dynhlo.compile(_module("divide", t, 8, 2))(x, y)
+    got = dynhlo.compile(_module("divide", t, 8, 2), **backend)(x, y)
     want = [(INF, NAN), (-INF, INF), (0.0, 0.0), (-0.0, -0.0), (0.0, -0.0), (INF, NAN),
             (INF, NAN)]
     _assert_same_parts(got[:7], _c(want, dtype))
     np.testing.assert_allclose(got[7], 2.2 - 0.4j, rtol=1e-6)
 
 
-def test_complex_expm1_of_a_real_value_has_a_zero_imaginary_part():
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+def test_complex_expm1_of_a_real_value_has_a_zero_imaginary_part(backend):
     x = _c([(INF, 0), (NAN, -0.0), (1e30, 0), (1, -0.0)])
-    got = dynhlo.compile(_module("exponential-minus-one", "c64", 4, 1))(x)
+    got = dynhlo.compile(_module("exponential-minus-one", "c64", 4, 1), **backend)(x)
     np.testing.assert_array_equal(got.real[:3], [INF, NAN, INF])
     np.testing.assert_allclose(got.real[3], np.e - 1, rtol=1e-6)
     assert got.imag.tolist() == [0.0] * 4 and not np.signbit(got.imag).any()
 
 
-def test_complex_rsqrt_of_an_infinite_value_is_zero():
-    got = dynhlo.compile(_module("rsqrt", "c64", 3, 1))(_c([(0, INF), (-0.0, INF), (4, 0)]))
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+def test_complex_rsqrt_of_an_infinite_value_is_zero(backend):
+    got = dynhlo.compile(_module("rsqrt", "c64", 3, 1), **backend)(
+        _c([(0, INF), (-0.0, INF), (4, 0)]))
     _assert_same_parts(got[:2], _c([(0, -0.0), (0, -0.0)]))
     np.testing.assert_array_equal(got[2], 0.5)
