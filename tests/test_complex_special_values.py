@@ -115,3 +115,12 @@ def test_complex_rsqrt_of_an_infinite_value_is_zero(backend):
         _c([(0, INF), (-0.0, INF), (4, 0)]))
     _assert_same_parts(got[:2], _c([(0, -0.0), (0, -0.0)]))
     np.testing.assert_array_equal(got[2], 0.5)
+
+
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+def test_complex_sign_divides_by_the_magnitude_part_by_part(backend):
+    x = _c([(0, -0.0), (-0.0, -0.0), (INF, 1), (NAN, 0), (3, 4), (1e30, 1e30)])
+    got = dynhlo.compile(_module("sign", "c64", 6, 1), **backend)(x)
+    _assert_same_parts(got[:5], _c([(0, -0.0), (-0.0, -0.0), (NAN, 0), (NAN, NAN),
+                                    (0.6, 0.8)]))
+    np.testing.assert_allclose(got[5], complex(0.70710677, 0.70710677), rtol=1e-6)

@@ -104,6 +104,12 @@ def _sign(x):
     where np.sign gives +0)."""
     if x.dtype == np.bool_:  # pred: sign(1) = 1, sign(0) = 0
         return x.copy()
+    if x.dtype.kind == "c":   # z / |z| part by part, z where 0 (inf+1j gives nan+0j)
+        with np.errstate(all="ignore"):
+            magnitude = np.abs(x)
+            out = np.empty_like(x)
+            out.real, out.imag = x.real / magnitude, x.imag / magnitude
+        return np.where(x == 0, x, out)
     if not is_float(x.dtype):
         return np.sign(x)
     return np.where((x == 0) | np.isnan(x), x, np.sign(x))

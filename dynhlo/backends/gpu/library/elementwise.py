@@ -219,8 +219,14 @@ def complex_divide(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
     return torch.complex(real, imag)
 
 
+def _complex_sign(z: torch.Tensor) -> torch.Tensor:
+    """XLA's: z / |z| part by part, z itself where it is 0 (torch.sgn makes -0-0j +0-0j)."""
+    magnitude = z.abs()
+    return torch.where(z == 0, z, torch.complex(z.real / magnitude, z.imag / magnitude))
+
+
 COMPLEX_UNARY = {
-    Opcode.NEGATE: _parts(torch.neg), Opcode.ABS: torch.abs, Opcode.SIGN: torch.sgn,
+    Opcode.NEGATE: _parts(torch.neg), Opcode.ABS: torch.abs, Opcode.SIGN: _complex_sign,
     Opcode.EXP: torch.exp, Opcode.LOG: torch.log, Opcode.SQRT: torch.sqrt,
     Opcode.RSQRT: lambda z: complex_divide(torch.ones_like(z), torch.sqrt(z)),
     Opcode.TANH: torch.tanh,
