@@ -183,3 +183,25 @@ def test_from_torch_fmod_is_eagers_exact_remainder():
             assert g.dtype == w.dtype
             np.testing.assert_array_equal(g.numpy(), w.numpy())
             np.testing.assert_array_equal(np.signbit(g.numpy()), np.signbit(w.numpy()))
+
+
+class _IntegerDivisions(torch.nn.Module):
+    def forward(self, x, y, z):
+        return (x // y, torch.div(x, y, rounding_mode="trunc"), x // 3,
+                torch.div(z, 7, rounding_mode="trunc"), z // y, x.cumsum(0), x.cumprod(0),
+                (x > 0).cumsum(0), z.cumsum(0))
+
+
+def test_from_torch_integer_division_and_cumsum_keep_eagers_dtypes_and_values():
+    # int32 // int32 is int32; an int64 past 2**53 divides exactly; an int32 cumsum is int64
+    x = torch.tensor([-7, 7, 2**30, 5, 100, -100, 1, 3], dtype=torch.int32)
+    y = torch.tensor([2, -3, 3, 5, 7, -7, 3, -4], dtype=torch.int32)
+    z = torch.tensor([2**60 + 1, -2**60 - 3, 5, -5, 7, 2**62, 3, 9])
+    model = _IntegerDivisions()
+    exe = dynhlo.from_torch(model, x[:4], y[:4], z[:4],
+                            dynamic_shapes=({0: Dim("n", max=8)},) * 3)
+    for n in (1, 3, 8):
+        args = (x[:n], y[:n], z[:n])
+        for g, w in zip(exe(*args), model(*args), strict=True):
+            assert g.dtype == w.dtype
+            torch.testing.assert_close(g, w, rtol=0, atol=0)
