@@ -308,20 +308,32 @@ def _cumulative(name: str):
     return lower
 
 
+def _int64_indices(original):
+    """aten.topk: its indices int64, as eager's (torchax gave lax.top_k's int32)."""
+    def lower(*args, **kwargs):
+        import jax.numpy as jnp
+        values, indices = original(*args, **kwargs)
+        return values, indices.astype(jnp.int64)
+    return lower
+
+
 def _corrections(table: dict) -> dict:
     """aten op -> a lowering computing what eager PyTorch computes, where torchax's does not
     (`table` holds torchax's own, which a correction may call).
 
     aten.fmod: torchax writes x - y * trunc(x / y), which rounds x / y: fmod(1e10, 7) was 0
     (eager: 4), fmod(3.3, 1.1) about 0 (eager: 1.0999999), fmod(0.5, inf) NaN (eager: 0.5),
-    fmod(-0, y) +0, and int32 operands gave int64. aten.div with a rounding mode and
-    aten.cumsum/cumprod of integers: see _rounded_div and _cumulative."""
+    fmod(-0, y) +0, and int32 operands gave int64. aten.div with a rounding mode,
+    aten.cumsum/cumprod of integers and aten.topk's indices: see _rounded_div, _cumulative
+    and _int64_indices."""
     import torch
     aten = torch.ops.aten
     out = {aten.fmod: _fmod, aten.cumsum: _cumulative("cumsum"),
            aten.cumprod: _cumulative("cumprod")}
     if aten.div in table:
         out[aten.div] = _rounded_div(table[aten.div].func)
+    if aten.topk in table:
+        out[aten.topk] = _int64_indices(table[aten.topk].func)
     return out
 
 
