@@ -159,3 +159,45 @@ def test_no_baked_size_warning_on_stored_modules(path):
     with warnings.catch_warnings():
         warnings.simplefilter("error", dynhlo.BakedSizeWarning)
         dynhlo.hlo.baked_sizes.warn_baked_sizes(dynhlo.parse_hlo(path.read_text()))
+
+
+def _jax_dumps(fn, sizes):
+    jax = pytest.importorskip("jax")
+    return [jax.jit(fn).lower(np.zeros((n, 4), np.float32)).as_text(dialect="hlo")
+            for n in sizes]
+
+
+def _pool(padding, stride=2, window=3):
+    from jax import lax
+    return lambda x: lax.reduce_window(x, -np.inf, lax.max, (window, 1), (stride, 1), padding)
+
+
+def _conv(padding, stride):
+    from jax import lax
+    return lambda x: lax.conv_general_dilated(x[None].transpose(0, 2, 1),
+                                              np.ones((2, 4, 3), np.float32), (stride,),
+                                              padding)
+
+
+@pytest.mark.parametrize("fn, sizes, bound", [
+    (lambda: _pool("SAME"), (8, 4), 16),     # pads 0_1 at even n, 1_1 at odd n
+    (lambda: _pool("SAME"), (7, 5), 15),
+    (lambda: _conv("SAME", 2), (8, 4), 16),
+])
+def test_bound_from_dumps_refuses_a_strided_window_padded_as_same_at_one_residue(
+        fn, sizes, bound):
+    with pytest.raises(dynhlo.UnsupportedError, match="padded as SAME pads it") as info:
+        dynhlo.bound_from_dumps(*_jax_dumps(fn(), sizes), bound=bound)
+    assert info.value.line is not None
+
+
+def test_bound_from_dumps_takes_a_strided_window_whose_padding_is_not_sames():
+    # VALID of stride 3 and size 3: SAME would pad 2 at n = 4 and 1 at n = 8, so the dumps'
+    # 0 is the program's own padding at every size
+    jax = pytest.importorskip("jax")
+    fn = _conv("VALID", 3)
+    exe = dynhlo.compile(dynhlo.bound_from_dumps(*_jax_dumps(fn, (8, 4)), bound=16))
+    rng = np.random.default_rng(0)
+    for n in (3, 4, 7, 8, 13):
+        x = rng.standard_normal((n, 4)).astype(np.float32)
+        np.testing.assert_allclose(exe(x), np.asarray(jax.jit(fn)(x)), rtol=1e-5, atol=1e-5)

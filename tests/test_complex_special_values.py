@@ -65,3 +65,62 @@ def test_complex_logistic_keeps_the_imaginary_part(backend):
     got = dynhlo.compile(_module("logistic", "c64", 3, 1), **backend)(x)
     want = np.array([0.78204155 + 0.20194823j, 1.0320722 + 0.040195506j, 0.5], np.complex64)
     np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def _c(parts, dtype=np.complex64):
+    z = np.zeros(len(parts), dtype)
+    z.real, z.imag = zip(*parts)
+    return z
+
+
+NAN = float("nan")
+
+
+def _assert_same_parts(got, want):
+    """Each real and imaginary part the same value with the same sign (any NaN a NaN)."""
+    for part in ("real", "imag"):
+        g, w = getattr(got, part), getattr(want, part)
+        np.testing.assert_array_equal(g, w)
+        same = np.isnan(w) | (np.signbit(g) == np.signbit(w))
+        assert same.all(), f"{part} parts' signs: {g} != {w}"
+
+
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+@pytest.mark.parametrize("t, dtype", [("c64", np.complex64), ("c128", np.complex128)])
+def test_complex_divide_gives_xlas_infinities_and_zeros(backend, t, dtype):
+    # XLA's elemental emitter: Smith's algorithm, then C99 Annex G where it gives (NaN, NaN)
+    x = _c([(-1e-30, 0), (NAN, INF), (-0.0, 1e30), (1, 1e30), (1, 0), (1, 0), (INF, 0),
+            (3, 4)], dtype)
+    y = _c([(-0.0, 0), (2.5, -1), (INF, NAN), (-INF, NAN), (INF, INF), (0, 0), (2, 0),
+            (1, 2)], dtype)
+    got = dynhlo.compile(_module("divide", t, 8, 2), **backend)(x, y)
+    want = [(INF, NAN), (-INF, INF), (0.0, 0.0), (-0.0, -0.0), (0.0, -0.0), (INF, NAN),
+            (INF, NAN)]
+    _assert_same_parts(got[:7], _c(want, dtype))
+    np.testing.assert_allclose(got[7], 2.2 - 0.4j, rtol=1e-6)
+
+
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+def test_complex_expm1_of_a_real_value_has_a_zero_imaginary_part(backend):
+    x = _c([(INF, 0), (NAN, -0.0), (1e30, 0), (1, -0.0)])
+    got = dynhlo.compile(_module("exponential-minus-one", "c64", 4, 1), **backend)(x)
+    np.testing.assert_array_equal(got.real[:3], [INF, NAN, INF])
+    np.testing.assert_allclose(got.real[3], np.e - 1, rtol=1e-6)
+    assert got.imag.tolist() == [0.0] * 4 and not np.signbit(got.imag).any()
+
+
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+def test_complex_rsqrt_of_an_infinite_value_is_zero(backend):
+    got = dynhlo.compile(_module("rsqrt", "c64", 3, 1), **backend)(
+        _c([(0, INF), (-0.0, INF), (4, 0)]))
+    _assert_same_parts(got[:2], _c([(0, -0.0), (0, -0.0)]))
+    np.testing.assert_array_equal(got[2], 0.5)
+
+
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+def test_complex_sign_divides_by_the_magnitude_part_by_part(backend):
+    x = _c([(0, -0.0), (-0.0, -0.0), (INF, 1), (NAN, 0), (3, 4), (1e30, 1e30)])
+    got = dynhlo.compile(_module("sign", "c64", 6, 1), **backend)(x)
+    _assert_same_parts(got[:5], _c([(0, -0.0), (-0.0, -0.0), (NAN, 0), (NAN, NAN),
+                                    (0.6, 0.8)]))
+    np.testing.assert_allclose(got[5], complex(0.70710677, 0.70710677), rtol=1e-6)

@@ -145,3 +145,66 @@ def test_from_torch_names_dims_given_by_argument_name_in_any_order():
     with pytest.raises(dynhlo.ArgumentError, match=r"argument 'b' dimension 0 \(Dim 'rows_b'\) "
                                                    r"has size 7, outside 1\.\.6"):
         exe(torch.randn(2, 2), torch.randn(7, 2))
+
+
+class _Reductions(torch.nn.Module):
+    def forward(self, x):
+        return x.sum(), x.float().mean().to(torch.bfloat16), x * 2
+
+
+def test_from_torch_scalar_results_stay_scalars_with_torch_arguments():
+    model = _Reductions()
+    exe = dynhlo.from_torch(model, torch.arange(4), dynamic_shapes=({0: Dim("n", max=8)},))
+    for n in (1, 3, 8):
+        x = torch.arange(n) - 2
+        got, want = exe(x), model(x)
+        for g, w in zip(got, want, strict=True):
+            assert isinstance(g, torch.Tensor) and g.shape == w.shape and g.dtype == w.dtype
+            torch.testing.assert_close(g, w)
+        assert [np.shape(g) for g in exe(x.numpy())] == [(), (), (n,)]
+
+
+class _Fmod(torch.nn.Module):
+    def forward(self, x, y, i):
+        return torch.fmod(x, y), torch.fmod(x, 2.5), torch.fmod(i, 3), torch.fmod(i, 2.5)
+
+
+def test_from_torch_fmod_is_eagers_exact_remainder():
+    # the quotient x / y is not exact in f32 for these: fmod must not round it
+    x = torch.tensor([1e10, -1e10, 3.3, 100.0, 0.5, -2.5, -0.0, 7.5])
+    y = torch.tensor([7.0, 3.0, 1.1, 0.3, float("inf"), float("-inf"), -4.0, -2.0])
+    i = torch.tensor([7, -7, 5, -2**31, 0, 9, -1, 100], dtype=torch.int32)
+    model = _Fmod()
+    exe = dynhlo.from_torch(model, x[:4], y[:4], i[:4],
+                            dynamic_shapes=({0: Dim("n", max=8)},) * 3)
+    for n in (1, 5, 8):
+        args = (x[:n], y[:n], i[:n])
+        for g, w in zip(exe(*args), model(*args), strict=True):
+            assert g.dtype == w.dtype
+            np.testing.assert_array_equal(g.numpy(), w.numpy())
+            np.testing.assert_array_equal(np.signbit(g.numpy()), np.signbit(w.numpy()))
+
+
+class _IntegerDivisions(torch.nn.Module):
+    def forward(self, x, y, z):
+        return (x // y, torch.div(x, y, rounding_mode="trunc"), x // 3,
+                torch.div(z, 7, rounding_mode="trunc"), z // y, x.cumsum(0), x.cumprod(0),
+                (x > 0).cumsum(0), z.cumsum(0), torch.topk(x, 1))
+
+
+def test_from_torch_integer_division_and_cumsum_keep_eagers_dtypes_and_values():
+    # int32 // int32 is int32; an int64 past 2**53 divides exactly; an int32 cumsum is int64;
+    # topk's indices are int64
+    x = torch.tensor([-7, 7, 2**30, 5, 100, -100, 1, 3], dtype=torch.int32)
+    y = torch.tensor([2, -3, 3, 5, 7, -7, 3, -4], dtype=torch.int32)
+    z = torch.tensor([2**60 + 1, -2**60 - 3, 5, -5, 7, 2**62, 3, 9])
+    model = _IntegerDivisions()
+    exe = dynhlo.from_torch(model, x[:4], y[:4], z[:4],
+                            dynamic_shapes=({0: Dim("n", max=8)},) * 3)
+    for n in (1, 3, 8):
+        args = (x[:n], y[:n], z[:n])
+        got, want = exe(*args), model(*args)
+        got, want = (*got[:-1], *got[-1]), (*want[:-1], *want[-1])
+        for g, w in zip(got, want, strict=True):
+            assert g.dtype == w.dtype
+            torch.testing.assert_close(g, w, rtol=0, atol=0)

@@ -18,6 +18,8 @@ comparison of lowerings allows (lowering_diff.py, whose rules are used as they a
   its last rows (`x[-2:]`): cut at run time (lowering_diff.cut_slices);
 - a cumulative window of the whole dimension, a gather or dynamic-slice of all of it.
 
+A strided window over n padded as SAME pads it at both sizes is refused too: SAME's padding
+depends on n mod the stride, which two dumps of one residue do not show.
 Anything else that moves (a product n * 8 as a mean's divisor over two axes, a float 1/n,
 log(n) folded by Python, a pad amount) is refused with its line and column in the dump of
 the larger size: the program at another size would be silently wrong. Instruction names
@@ -36,9 +38,12 @@ import re
 from fractions import Fraction
 
 from ..errors import HloParseError, UnsupportedError
+from ..hlo import attrs
 from ..hlo.ir import HloModule
+from ..hlo.opcodes import Opcode
 from ..hlo.parser import parse_hlo
 from ..shapes.dynamic import infer_module
+from ..shapes.windows import conv_labels
 from .lowering_diff import (cut_slices, first_changed, full_windows, mark_bounded,
                             moving_tokens, tokens)
 from .tf import _by_name, _instructions_at, _unsized, _without_metadata
@@ -118,6 +123,7 @@ def bound_from_dumps(text_a: str, text_b: str, bound: int) -> HloModule:
                                       "expected"), toks_big[i][1])
     module = parse_hlo(marked)
     _check_computed(module, _instructions_at(at_bound, dims), at, where)
+    _check_strided_windows(module, (n_big, n_small), at, where)
     return module
 
 
@@ -245,6 +251,61 @@ def _check_computed(module: HloModule, marked: set[str], at, where: str) -> None
                     "program computes it from the parameters (a shape folded into a "
                     "constant, an iota): it would run at the bound"),
                     at.definition(inst.name))
+
+
+def _strided_window_dims(inst) -> list[tuple[int, int, int, int]]:
+    """(operand dimension, stride, dilated window size, total padding) of each window
+    dimension of a reduce-window, select-and-scatter or convolution (its input's spatial
+    dimensions)."""
+    window = attrs.window(inst)
+    strides = window.get("stride") or []
+    if inst.opcode is Opcode.CONVOLUTION:
+        spatial = conv_labels(inst, inst.operands[0].shape.rank).lhs_spatial
+    else:
+        spatial = range(len(strides))
+    out = []
+    for k, (dim, stride) in enumerate(zip(spatial, strides)):
+        size = (window.get("size") or [1] * len(strides))[k]
+        dilate = (window.get("rhs_dilate") or [1] * len(strides))[k]
+        pad = (window.get("pad") or [(0, 0)] * len(strides))[k]
+        out.append((dim, stride, (size - 1) * dilate + 1, sum(pad)))
+    return out
+
+
+def _same_padding(n: int, stride: int, size: int) -> int:
+    """The total padding of SAME (JAX, TensorFlow, XLA's MakePadding) at size n."""
+    return max((-(-n // stride) - 1) * stride + size - n, 0)
+
+
+def _check_strided_windows(module: HloModule, sizes: tuple[int, int], at, where: str) -> None:
+    """UnsupportedError for a window of stride s > 1 over a dimension that follows n whose
+    padding in both dumps is SAME's padding there.
+
+    SAME's padding of a strided window depends on n mod s (a max-pool or convolution of
+    stride 2 and size 3 pads 0_1 at even n, 1_1 at odd n): two dumps at sizes where it is
+    the same show no pad that moves, and the module would run the other residues with it,
+    silently wrong. A padding that is not SAME's at one of the dumps' sizes is the
+    program's own (VALID, an explicit pad) and holds at every size."""
+    n_big, n_small = sizes
+    for comp in module.computations:
+        for inst in comp.instructions:
+            if inst.opcode not in (Opcode.REDUCE_WINDOW, Opcode.SELECT_AND_SCATTER,
+                                   Opcode.CONVOLUTION) or inst.operands[0].shape.is_tuple:
+                continue
+            shape = inst.operands[0].shape
+            for dim, stride, size, pad in _strided_window_dims(inst):
+                if stride <= 1 or size <= 1 or dim >= shape.rank or not shape.dynamic[dim]:
+                    continue   # a window of one element: SAME pads nothing at any size
+                if pad != _same_padding(n_big, stride, size) or \
+                        pad != _same_padding(n_small, stride, size):
+                    continue
+                raise at(UnsupportedError(
+                    f"size n ({where}): instruction '{inst.name}' has a window of stride "
+                    f"{stride} over a dimension that follows n, padded as SAME pads it at "
+                    f"{n_big} and {n_small}; SAME's padding depends on n mod {stride}, "
+                    "which the dumps do not show: at other sizes the module would pad it "
+                    "wrongly (dump at sizes of other residues, e.g. n and n + 1, or use "
+                    "from_jax or from_tf)"), at.definition(inst.name))
 
 
 class _Locator:

@@ -157,7 +157,8 @@ def _to_torch(value):
     import torch
     if isinstance(value, torch.Tensor):
         return value
-    array = np.ascontiguousarray(value)
+    # ascontiguousarray alone makes a 0-d result (a loss, x.sum()) 1-d
+    array = np.ascontiguousarray(value).reshape(np.shape(value))
     if array.dtype.name == "bfloat16":
         return torch.from_numpy(array.view(np.int16)).view(torch.bfloat16)
     return torch.from_numpy(array)

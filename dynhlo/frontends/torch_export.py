@@ -14,6 +14,7 @@ torch, jax and torchax are optional: each is imported inside the functions here.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 from dataclasses import dataclass
 
@@ -256,6 +257,103 @@ def input_avals(ep) -> list:
             if spec.kind == kinds.USER_INPUT]
 
 
+def _fmod(x, y):
+    """torch.fmod: C's fmod, exact, the sign of x (XLA's remainder); torch's promotion of a
+    Python float operand."""
+    import jax.numpy as jnp
+    from torchax.ops import jaten
+    promote = getattr(jaten, "_run_binary_pointwise_operator", None)
+    return promote(jnp.fmod, x, y) if promote is not None else jnp.fmod(x, y)
+
+
+def _is_int(value) -> bool:
+    import jax.numpy as jnp
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (hasattr(value, "dtype") and
+                                      jnp.issubdtype(value.dtype, jnp.integer))
+
+
+def _rounded_div(original):
+    """aten.div with rounding_mode "floor" or "trunc" of two integers: exact integer
+    division in the operands' promoted type, as eager computes it. torchax divides in
+    floats and returns int64 (int32 // int32 was int64; an int64 past 2**53 was rounded)."""
+    def lower(x, y, rounding_mode=None):
+        import jax.numpy as jnp
+        from jax import lax
+        if rounding_mode not in ("floor", "trunc") or not (_is_int(x) and _is_int(y)):
+            return original(x, y, rounding_mode=rounding_mode)
+        arrays = [v for v in (x, y) if hasattr(v, "dtype")]
+        dtype = jnp.promote_types(*(v.dtype for v in arrays)) if len(arrays) == 2 else \
+            arrays[0].dtype
+        a, b = jnp.broadcast_arrays(jnp.asarray(x, dtype), jnp.asarray(y, dtype))
+        return jnp.floor_divide(a, b) if rounding_mode == "floor" else lax.div(a, b)
+    return lower
+
+
+def _cumulative(name: str):
+    """aten.cumsum/cumprod: an integer or bool input without a dtype accumulates in int64,
+    as eager's does (torchax kept int32: a cumsum past 2**31 wrapped, and the dtype was
+    not eager's)."""
+    def lower(x, dim, dtype=None, **_):
+        import jax.numpy as jnp
+        from torchax.ops import mappings
+        if dtype is not None:
+            dtype = mappings.t2j_dtype(dtype)
+        elif jnp.issubdtype(x.dtype, jnp.integer) or x.dtype == jnp.bool_:
+            dtype = jnp.int64
+        if not x.shape:
+            return x.astype(dtype) if dtype is not None else x
+        return getattr(jnp, name)(x, axis=dim, dtype=dtype)
+    return lower
+
+
+def _int64_indices(original):
+    """aten.topk: its indices int64, as eager's (torchax gave lax.top_k's int32)."""
+    def lower(*args, **kwargs):
+        import jax.numpy as jnp
+        values, indices = original(*args, **kwargs)
+        return values, indices.astype(jnp.int64)
+    return lower
+
+
+def _corrections(table: dict) -> dict:
+    """aten op -> a lowering computing what eager PyTorch computes, where torchax's does not
+    (`table` holds torchax's own, which a correction may call).
+
+    aten.fmod: torchax writes x - y * trunc(x / y), which rounds x / y: fmod(1e10, 7) was 0
+    (eager: 4), fmod(3.3, 1.1) about 0 (eager: 1.0999999), fmod(0.5, inf) NaN (eager: 0.5),
+    fmod(-0, y) +0, and int32 operands gave int64. aten.div with a rounding mode,
+    aten.cumsum/cumprod of integers and aten.topk's indices: see _rounded_div, _cumulative
+    and _int64_indices."""
+    import torch
+    aten = torch.ops.aten
+    out = {aten.fmod: _fmod, aten.cumsum: _cumulative("cumsum"),
+           aten.cumprod: _cumulative("cumprod")}
+    if aten.div in table:
+        out[aten.div] = _rounded_div(table[aten.div].func)
+    if aten.topk in table:
+        out[aten.topk] = _int64_indices(table[aten.topk].func)
+    return out
+
+
+@contextlib.contextmanager
+def corrected_lowerings():
+    """torchax's table of aten lowerings with _corrections() in place while the exported
+    program is traced; the table is put back after (torchax's own users see its own)."""
+    from torchax.ops import jaten, ops_registry  # noqa: F401 - jaten fills the table
+    table = ops_registry.all_aten_ops
+    saved = {}
+    for op, func in _corrections(table).items():
+        if op in table:
+            saved[op] = table[op]
+            table[op] = dataclasses.replace(table[op], func=func)
+    try:
+        yield
+    finally:
+        table.update(saved)
+
+
 def to_stablehlo(ep, weights: str, tx) -> tuple:
     """(exported, weight names, weight values) from torchax's interpreter and jax.export."""
     import jax
@@ -263,7 +361,7 @@ def to_stablehlo(ep, weights: str, tx) -> tuple:
     sig = ep.graph_signature
     names = list(sig.parameters) + list(sig.buffers) + \
         list(getattr(sig, "lifted_tensor_constants", ()))
-    with jax.enable_x64(True):
+    with jax.enable_x64(True), corrected_lowerings():
         try:
             _, states, func = tx.exported_program_to_jax(ep, export_raw=True)
             avals = input_avals(ep)

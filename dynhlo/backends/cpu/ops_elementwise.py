@@ -74,7 +74,19 @@ def _round_afz(x):
     return np.where(away, whole + np.copysign(1, x).astype(x.dtype), whole).astype(x.dtype)
 
 
+def _expm1(x):
+    """expm1; a complex z = x ± 0i has the imaginary part +0 (XLA's: expm1(inf+0j) is
+    inf+0j and expm1(1-0j) is 1.7182817+0j, where NumPy's exp(x) * sin(0) is NaN or -0)."""
+    out = np.expm1(x)
+    if x.dtype.kind == "c":
+        with np.errstate(all="ignore"):
+            out.imag = np.where(x.imag == 0, 0, out.imag)
+    return out
+
+
 def _rsqrt(x):
+    if x.dtype.kind == "c":   # XLA's complex division: 1 / sqrt(inf j) is 0, not NaN
+        return _complex_divide(np.ones_like(x), np.sqrt(x))
     return 1 / np.sqrt(x)
 
 
@@ -92,6 +104,12 @@ def _sign(x):
     where np.sign gives +0)."""
     if x.dtype == np.bool_:  # pred: sign(1) = 1, sign(0) = 0
         return x.copy()
+    if x.dtype.kind == "c":   # z / |z| part by part, z where 0 (inf+1j gives nan+0j)
+        with np.errstate(all="ignore"):
+            magnitude = np.abs(x)
+            out = np.empty_like(x)
+            out.real, out.imag = x.real / magnitude, x.imag / magnitude
+        return np.where(x == 0, x, out)
     if not is_float(x.dtype):
         return np.sign(x)
     return np.where((x == 0) | np.isnan(x), x, np.sign(x))
@@ -131,7 +149,7 @@ def _subtract(x, y):
 
 UNARY = {
     Opcode.ABS: np.abs, Opcode.NEGATE: _negate, Opcode.SIGN: _sign,
-    Opcode.EXP: _float_op(np.exp), Opcode.EXPM1: _float_op(np.expm1),
+    Opcode.EXP: _float_op(np.exp), Opcode.EXPM1: _float_op(_expm1),
     Opcode.LOG: _float_op(np.log), Opcode.LOG1P: _float_op(np.log1p),
     Opcode.SQRT: _float_op(np.sqrt), Opcode.RSQRT: _float_op(_rsqrt),
     Opcode.CBRT: _float_op(_cbrt), Opcode.TANH: _float_op(np.tanh),
@@ -171,7 +189,50 @@ def _divide(x, y):
             q = np.where((q < 0) & (q * safe != x), q + 1, q)
             return np.where(y == 0, -1, q)
         return _unsigned_divide(x, y)
+    if x.dtype.kind == "c":
+        return _complex_divide(x, y)
     return np.true_divide(x, y)
+
+
+def _complex_divide(x, y):
+    """XLA's complex division (its elemental IR emitter): Smith's algorithm, then C99 Annex
+    G's answers where that gives (NaN, NaN): a zero denominator gives infinities, an
+    infinite numerator over a finite denominator infinities, a finite numerator over an
+    infinite denominator zeros. NumPy's division gives NaN for those ((1+0j)/(inf+infj))
+    and -inf for -1e-30/(-0+0j), where XLA gives 0 and +inf."""
+    x, y = np.broadcast_arrays(x, y)
+    ar, ai, br, bi = x.real, x.imag, y.real, y.imag
+    t = ar.dtype.type
+    zero, one, inf = t(0), t(1), t(np.inf)
+    with np.errstate(all="ignore"):
+        small_real = np.abs(br) < np.abs(bi)
+        c = np.where(small_real, br / bi, bi / br)
+        d = np.where(small_real, br * c + bi, bi * c + br)
+        real = np.where(small_real, ar * c + ai, ai * c + ar) / d
+        imag = np.where(small_real, ai * c - ar, ai - ar * c) / d
+        a_inf, b_inf = (np.isinf(ar), np.isinf(ai)), (np.isinf(br), np.isinf(bi))
+        a_finite = np.isfinite(ar) & np.isfinite(ai)
+        b_finite = np.isfinite(br) & np.isfinite(bi)
+        # case 1: zero denominator, a numerator not all NaN
+        case1 = (br == 0) & (bi == 0) & ~(np.isnan(ar) & np.isnan(ai))
+        s1 = np.copysign(inf, br)
+        # case 2: infinite numerator, finite denominator
+        case2 = (a_inf[0] | a_inf[1]) & b_finite
+        ur = np.copysign(np.where(a_inf[0], one, zero), ar)
+        ui = np.copysign(np.where(a_inf[1], one, zero), ai)
+        # case 3: finite numerator, infinite denominator
+        case3 = (b_inf[0] | b_inf[1]) & a_finite
+        vr = np.copysign(np.where(b_inf[0], one, zero), br)
+        vi = np.copysign(np.where(b_inf[1], one, zero), bi)
+        nan = np.isnan(real) & np.isnan(imag)
+        pick = [nan & case1, nan & ~case1 & case2, nan & ~case1 & ~case2 & case3]
+        real = np.select(pick, [s1 * ar, inf * (ur * br + ui * bi),
+                                zero * (ar * vr + ai * vi)], real)
+        imag = np.select(pick, [s1 * ai, inf * (ui * br - ur * bi),
+                                zero * (ai * vr - ar * vi)], imag)
+    out = np.empty(x.shape, x.dtype)
+    out.real, out.imag = real, imag
+    return out
 
 
 def _remainder(x, y):

@@ -156,6 +156,11 @@ class KernelWriter:
         return t
 
     def const(self, value, element_type: str) -> str:
+        if isinstance(value, float) and value == 0 and math.copysign(1.0, value) < 0:
+            # tl.full (scalar_constant) makes any value == 0 the type's null value, +0:
+            # -0 is +0 times -1, made in f32 (exact in every float type) and cast
+            wide = "tl.float64" if element_type == "f64" else "tl.float32"
+            return f"(tl.full([], 0.0, {wide}) * -1.0).to({self.ttype(element_type)})"
         # Triton's interpreter makes no bf16 scalar; a bf16 value is exact in f32
         if element_type == "bf16":
             return f"tl.full([], {lw.literal(value, element_type)}, tl.float32).to(tl.bfloat16)"

@@ -12,8 +12,9 @@ CPU backend (dynhlo/backends/cpu/ops_elementwise.py):
   EQ/NE, select, copy (float8 and complex select and copy move bits exactly);
 - compare with type=TOTALORDER (IEEE totalOrder: -NaN < -inf < ... < -0 < +0 < ... < NaN),
   through `total_order_key`, the GPU's one such key (sort uses it too).
-Complex results agree with the CPU backend's NumPy ones to rounding (the formulas of
-complex division and transcendentals differ in the last bits), the rest exactly.
+Complex results agree with the CPU backend's NumPy ones to rounding (transcendentals
+differ in the last bits; division is XLA's algorithm on both, complex_divide), the rest
+exactly.
 
 Left on the host: integer divide/remainder of u16/u32/u64 (torch lacks the unsigned
 arithmetic), float -> u64 converts, converts TO float8 (torch saturates an f8e4m3fn
@@ -189,15 +190,51 @@ def _parts(fn):
     return apply
 
 
+def complex_divide(x: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    """XLA's complex division, as the CPU backend's (ops_elementwise._complex_divide):
+    Smith's algorithm, then C99 Annex G's infinities and zeros where it gives (NaN, NaN).
+    torch's division gives NaN for (1+0j) / (inf+infj), where XLA gives 0."""
+    x, y = torch.broadcast_tensors(x, y)
+    ar, ai, br, bi = x.real, x.imag, y.real, y.imag
+    zero, one = torch.zeros_like(ar), torch.ones_like(ar)
+    inf = torch.full_like(ar, float("inf"))
+    small_real = br.abs() < bi.abs()
+    c = torch.where(small_real, br / bi, bi / br)
+    d = torch.where(small_real, br * c + bi, bi * c + br)
+    real = torch.where(small_real, ar * c + ai, ai * c + ar) / d
+    imag = torch.where(small_real, ai * c - ar, ai - ar * c) / d
+    nan = real.isnan() & imag.isnan()
+    case1 = nan & (br == 0) & (bi == 0) & ~(ar.isnan() & ai.isnan())
+    case2 = nan & ~case1 & (ar.isinf() | ai.isinf()) & br.isfinite() & bi.isfinite()
+    case3 = nan & ~case1 & ~case2 & (br.isinf() | bi.isinf()) & ar.isfinite() & ai.isfinite()
+    s1 = torch.copysign(inf, br)
+    ur = torch.copysign(torch.where(ar.isinf(), one, zero), ar)
+    ui = torch.copysign(torch.where(ai.isinf(), one, zero), ai)
+    vr = torch.copysign(torch.where(br.isinf(), one, zero), br)
+    vi = torch.copysign(torch.where(bi.isinf(), one, zero), bi)
+    real = torch.where(case1, s1 * ar, torch.where(case2, inf * (ur * br + ui * bi),
+                       torch.where(case3, zero * (ar * vr + ai * vi), real)))
+    imag = torch.where(case1, s1 * ai, torch.where(case2, inf * (ui * br - ur * bi),
+                       torch.where(case3, zero * (ai * vr - ar * vi), imag)))
+    return torch.complex(real, imag)
+
+
+def _complex_sign(z: torch.Tensor) -> torch.Tensor:
+    """XLA's: z / |z| part by part, z itself where it is 0 (torch.sgn makes -0-0j +0-0j)."""
+    magnitude = z.abs()
+    return torch.where(z == 0, z, torch.complex(z.real / magnitude, z.imag / magnitude))
+
+
 COMPLEX_UNARY = {
-    Opcode.NEGATE: _parts(torch.neg), Opcode.ABS: torch.abs, Opcode.SIGN: torch.sgn,
+    Opcode.NEGATE: _parts(torch.neg), Opcode.ABS: torch.abs, Opcode.SIGN: _complex_sign,
     Opcode.EXP: torch.exp, Opcode.LOG: torch.log, Opcode.SQRT: torch.sqrt,
-    Opcode.RSQRT: lambda z: 1 / torch.sqrt(z), Opcode.TANH: torch.tanh,
+    Opcode.RSQRT: lambda z: complex_divide(torch.ones_like(z), torch.sqrt(z)),
+    Opcode.TANH: torch.tanh,
     Opcode.SINE: torch.sin, Opcode.COSINE: torch.cos,
 }
 _COMPLEX_BINARY = {
     Opcode.ADD: _parts(torch.add), Opcode.SUBTRACT: _parts(torch.sub),
-    Opcode.MULTIPLY: torch.mul, Opcode.DIVIDE: torch.div, Opcode.POWER: torch.pow,
+    Opcode.MULTIPLY: torch.mul, Opcode.DIVIDE: complex_divide, Opcode.POWER: torch.pow,
 }
 
 
