@@ -159,11 +159,21 @@ def test_object_cache_keeps_whole_entries_only(tmp_path, monkeypatch):
     assert machine._read(cache, key) is None
 
 
+class _Source:
+    """A kernel form as machine.kernels takes it: a canonical key and its IR."""
+
+    def __init__(self, text):
+        self.key, self.text = text, text
+
+    def ir(self):
+        return self.text
+
+
 def _entry(text, cache):
     monkey_state = dict(machine._state)
     machine._state.clear()
     try:
-        fn = machine.kernel(text)
+        (fn,) = machine.kernels([_Source(text)])
         assert fn(None, None) == 7
         (json_file,) = cache.glob("*.json")
         key = json_file.stem

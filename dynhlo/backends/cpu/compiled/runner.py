@@ -20,7 +20,7 @@ from ....shapes.schedule import schedule
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
 from ... import memory
-from ...plan.fusion import plan_computation
+from ...plan.fusion import kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from . import machine
 from .kernels import generate
@@ -34,8 +34,8 @@ class CompiledKernel:
 
     __slots__ = ("fn", "root", "leaves", "members", "dtype", "itemsizes")
 
-    def __init__(self, source):
-        self.fn = machine.kernel(source.ir)
+    def __init__(self, source, fn):
+        self.fn = fn
         self.root = source.group.root
         self.leaves = source.leaves
         self.members = source.members
@@ -79,15 +79,22 @@ class CompiledEvaluator(Evaluator):
         self._planned: dict[int, object] = {}
         self._rules = rules(self._generate)
         self._position: dict = {}
+        self._compiled: dict = {}     # id(KernelSource) -> CompiledKernel
 
     def _generate(self, group, info):
         position = self._position.get(id(info))
         if position is None:
             position = self._position[id(info)] = {i: k for k, i in enumerate(schedule(info))}
-        return CompiledKernel(generate(group, info, position))
+        return generate(group, info, position)
 
     def prepare(self, info) -> None:
-        """Plan and compile `info` and every computation it calls (at compile time)."""
+        """Plan and compile `info` and every computation it calls (at compile time): all
+        their kernels in one batch (machine.kernels)."""
+        plan = plan_computation(info, self._rules)
+        sources = kernels_of(plan)
+        fns = machine.kernels(sources)
+        self._compiled.update({id(s): CompiledKernel(s, fn) for s, fn in zip(sources, fns)})
+        self._planned[id(info)] = plan
         self._steps_of(info)
 
     def _steps_of(self, info) -> list:
@@ -105,11 +112,18 @@ class CompiledEvaluator(Evaluator):
             if kind == "param":
                 steps.append((_PARAM, inst, inst.parameter_number, False))
             elif kind == "kernel":
-                steps.append((_KERNEL, inst, plan.kernels[inst], inst in sized))
+                steps.append((_KERNEL, inst, self._kernel(plan.kernels[inst]), inst in sized))
             else:
                 steps.append((_LOWERING, inst, self.lowerings[inst.opcode], inst in sized))
         self._steps[id(info)] = steps
         return steps
+
+    def _kernel(self, source) -> CompiledKernel:
+        compiled = self._compiled.get(id(source))
+        if compiled is None:   # a computation planned after prepare (none today)
+            compiled = self._compiled[id(source)] = CompiledKernel(
+                source, machine.kernels([source])[0])
+        return compiled
 
     def run(self, info, args: list, parent: SizeEnv | None = None,
             args_shapes: list | None = None, vectorized: bool = False):
