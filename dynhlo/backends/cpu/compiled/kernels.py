@@ -32,17 +32,18 @@ VIEWS = frozenset({Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE})
 class KernelSource:
     """A group's kernel before compilation: what it reads and computes, and its form.
 
-    `key` is canonical: two groups with one key (the same layer of a model, repeated) have
+    `info` is the computation invocation's inference; `key` is canonical: two groups with one key (the same layer of a model, repeated) have
     the same IR, so one compiled kernel serves both; `leaves` are the input instructions,
     pointers[1:] in this order; `members` the group's instructions in schedule order (the
     reference path). `ir()` writes the LLVM IR text (only for a form not compiled yet).
     """
 
-    __slots__ = ("group", "leaves", "members", "key", "_writer")
+    __slots__ = ("group", "info", "leaves", "members", "key", "_writer")
 
     def __init__(self, writer, members: list):
         self._writer = writer
         self.group = writer.group
+        self.info = writer.info
         self.leaves = writer.leaves
         self.members = members
         self.key = writer.key()

@@ -32,30 +32,34 @@ _PARAM, _KERNEL, _LOWERING = 0, 1, 2
 class CompiledKernel:
     """A group's native loop nest and what a call needs to feed it."""
 
-    __slots__ = ("fn", "root", "leaves", "members", "dtype", "itemsizes")
+    __slots__ = ("fn", "root", "dims", "leaves", "members", "dtype", "feeds", "pointers_type",
+                 "sizes_type")
 
-    def __init__(self, source, fn):
+    def __init__(self, source, fn, info):
         self.fn = fn
         self.root = source.group.root
+        self.dims = info.dims[self.root]
         self.leaves = source.leaves
         self.members = source.members
         self.dtype = to_numpy_dtype(self.root.shape.element_type)
-        self.itemsizes = [to_numpy_dtype(x.shape.element_type).itemsize for x in self.leaves]
+        self.feeds = [(x, to_numpy_dtype(x.shape.element_type).itemsize) for x in self.leaves]
+        self.pointers_type = ctypes.c_void_p * (1 + len(self.leaves))
+        self.sizes_type = ctypes.c_int64 * (len(self.dims) + sum(
+            2 * len(x.shape.dims) for x in self.leaves))
 
     def run(self, ctx, values: dict):
-        shape = ctx.out_shape(self.root)
+        shape = ctx.env.sizes(self.dims)
         out = np.empty(shape, self.dtype)
         pointers = [out.ctypes.data]
         sizes = list(shape)
-        for leaf, itemsize in zip(self.leaves, self.itemsizes):
+        for leaf, itemsize in self.feeds:
             value = values[leaf]
             if value.__class__ is not np.ndarray:
                 value = values[leaf] = np.asarray(value)
             pointers.append(value.ctypes.data)
-            sizes.extend(value.shape)
-            sizes.extend([s // itemsize for s in value.strides])
-        if self.fn((ctypes.c_void_p * len(pointers))(*pointers),
-                   (ctypes.c_int64 * len(sizes))(*sizes)):
+            sizes += value.shape
+            sizes += [s // itemsize for s in value.strides]
+        if self.fn(self.pointers_type(*pointers), self.sizes_type(*sizes)):
             return self.reference(ctx, values)
         return out
 
@@ -93,7 +97,8 @@ class CompiledEvaluator(Evaluator):
         plan = plan_computation(info, self._rules)
         sources = kernels_of(plan)
         fns = machine.kernels(sources)
-        self._compiled.update({id(s): CompiledKernel(s, fn) for s, fn in zip(sources, fns)})
+        self._compiled.update({id(s): CompiledKernel(s, fn, s.info)
+                               for s, fn in zip(sources, fns)})
         self._planned[id(info)] = plan
         self._steps_of(info)
 
@@ -122,7 +127,7 @@ class CompiledEvaluator(Evaluator):
         compiled = self._compiled.get(id(source))
         if compiled is None:   # a computation planned after prepare (none today)
             compiled = self._compiled[id(source)] = CompiledKernel(
-                source, machine.kernels([source])[0])
+                source, machine.kernels([source])[0], source.info)
         return compiled
 
     def run(self, info, args: list, parent: SizeEnv | None = None,
