@@ -12,9 +12,11 @@ EvalContext.call back into this evaluator; scalar computations applied to whole 
 from __future__ import annotations
 
 import ctypes
+import math
 
 import numpy as np
 
+from ....hlo.opcodes import Opcode
 from ....hlo.types import to_numpy_dtype
 from ....shapes.schedule import schedule
 from ....shapes.sizes import SizeEnv
@@ -22,11 +24,12 @@ from ....shapes.trees import check_sizes
 from ... import memory
 from ...plan.fusion import kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
+from ..lowering import LOWERINGS
 from . import machine
 from .kernels import generate
 from .rules import rules
 
-_PARAM, _KERNEL, _LOWERING = 0, 1, 2
+_PARAM, _KERNEL, _LOWERING, _RESHAPE = 0, 1, 2, 3
 
 
 class CompiledKernel:
@@ -118,6 +121,11 @@ class CompiledEvaluator(Evaluator):
                 steps.append((_PARAM, inst, inst.parameter_number, False))
             elif kind == "kernel":
                 steps.append((_KERNEL, inst, self._kernel(plan.kernels[inst]), inst in sized))
+            elif inst.opcode is Opcode.RESHAPE and \
+                    self.lowerings[Opcode.RESHAPE] is LOWERINGS[Opcode.RESHAPE] and \
+                    info.dims[inst.operands[0]].__class__ is not list:
+                steps.append((_RESHAPE, inst, (inst.operands[0], info.dims[inst]),
+                              inst in sized))
             else:
                 steps.append((_LOWERING, inst, self.lowerings[inst.opcode], inst in sized))
         self._steps[id(info)] = steps
@@ -152,6 +160,13 @@ class CompiledEvaluator(Evaluator):
                 if kind == _KERNEL:
                     values[inst] = what.run(ctx, values)
                     continue
+                if kind == _RESHAPE:   # a NumPy view at the sizes it must have, or the error
+                    x = values[what[0]]
+                    shape = env.sizes(what[1])
+                    if x.__class__ is np.ndarray and x.size == math.prod(shape):
+                        values[inst] = x.reshape(shape)
+                        continue
+                    what = self.lowerings[Opcode.RESHAPE]
                 value = what(ctx, inst, [values[o] for o in inst.operands])
             except MemoryError:
                 raise memory.too_big(inst, None, None, "cpu") from None
