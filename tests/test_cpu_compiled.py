@@ -228,3 +228,39 @@ def test_repeated_layers_share_one_compiled_kernel():
 def ctypes_address(fn) -> int:
     import ctypes
     return ctypes.cast(fn, ctypes.c_void_p).value
+
+
+def test_independent_fusion_failures_are_fixed_in_one_planning_round():
+    """30 groups that each fail (a transpose alone is a view, not a kernel) and 30 that
+    compile: planning fixes every failure in one round and generates each group at most
+    twice (60 calls; one round per failure made 495)."""
+    from dynhlo.backends.cpu.compiled.kernels import generate
+    from dynhlo.backends.cpu.compiled.rules import rules
+    from dynhlo.backends.plan.fusion import plan_computation
+    from dynhlo.shapes.schedule import schedule
+
+    lines = ["HloModule views", "ENTRY main {"]
+    outs = []
+    for k in range(30):
+        lines += [f"  p{k} = f32[<=8,4] parameter({k})",
+                  f"  t{k} = f32[4,<=8] transpose(p{k}), dimensions={{1,0}}",
+                  f"  n{k} = f32[<=8,4] negate(p{k})"]
+        outs += [f"t{k}", f"n{k}"]
+    types = ", ".join(["f32[4,<=8]", "f32[<=8,4]"] * 30)
+    lines += [f"  ROOT out = ({types}) tuple({', '.join(outs)})", "}"]
+    text = "\n".join(lines)
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    info = exe.program.info
+    position = {inst: k for k, inst in enumerate(schedule(info))}
+    calls = []
+
+    def counting(group, info):
+        calls.append(group.root.name)
+        return generate(group, info, position)
+
+    plan = plan_computation(info, rules(counting))
+    assert sorted(i.name for i in plan.kernels) == sorted(f"n{k}" for k in range(30))
+    assert len(calls) <= 2 * 60, len(calls)
+    gen = np.random.default_rng(5)
+    args = [gen.standard_normal((k % 9, 4)).astype(np.float32) for k in range(30)]
+    _same(exe(*args), dynhlo.compile(text, backend="cpu", reference=True)(*args))
