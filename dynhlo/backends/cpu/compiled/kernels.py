@@ -32,10 +32,11 @@ VIEWS = frozenset({Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE})
 class KernelSource:
     """A group's kernel before compilation: what it reads and computes, and its form.
 
-    `info` is the computation invocation's inference; `key` is canonical: two groups with one key (the same layer of a model, repeated) have
-    the same IR, so one compiled kernel serves both; `leaves` are the input instructions,
-    pointers[1:] in this order; `members` the group's instructions in schedule order (the
-    reference path). `ir()` writes the LLVM IR text (only for a form not compiled yet).
+    `info` is the computation invocation's inference; `key` is canonical: two groups with
+    one key (the same layer of a model, repeated) have the same IR, so one compiled kernel
+    serves both; `leaves` are the input instructions, pointers[1:] in this order; `members`
+    the group's instructions in schedule order (the reference path). `ir()` writes the LLVM
+    IR text (only for a form not compiled yet).
     """
 
     __slots__ = ("group", "info", "leaves", "members", "key", "_writer")

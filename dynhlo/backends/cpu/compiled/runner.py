@@ -1,9 +1,12 @@
 """Runs a computation as its plan's steps: compiled kernels and reference lowerings.
 
 The plan (backends/plan/fusion.py with the CPU's rules) is made once per computation
-invocation; each call then walks its precomputed steps: a parameter, a kernel (its result
-allocated at the actual sizes, pointers and sizes packed, one native call) or any other
-instruction through the reference lowering, exactly as the reference evaluator runs it.
+invocation, and `prepare` compiles the kernels of a module and of every computation it calls
+in one batch (one compiled function per canonical form, machine.kernels); each call then
+walks its precomputed steps: a parameter, a kernel (its result allocated at the actual sizes,
+pointers and sizes packed, one native call), a reshape (a NumPy view at its planned sizes) or
+any other instruction through the reference lowering, exactly as the reference evaluator
+runs it.
 Called computations (call, while, conditional bodies) run the same way, through
 EvalContext.call back into this evaluator; scalar computations applied to whole arrays
 (reducers) stay the reference's.
