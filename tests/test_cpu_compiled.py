@@ -159,11 +159,21 @@ def test_object_cache_keeps_whole_entries_only(tmp_path, monkeypatch):
     assert machine._read(cache, key) is None
 
 
+class _Source:
+    """A kernel form as machine.kernels takes it: a canonical key and its IR."""
+
+    def __init__(self, text):
+        self.key, self.text = text, text
+
+    def ir(self):
+        return self.text
+
+
 def _entry(text, cache):
     monkey_state = dict(machine._state)
     machine._state.clear()
     try:
-        fn = machine.kernel(text)
+        (fn,) = machine.kernels([_Source(text)])
         assert fn(None, None) == 7
         (json_file,) = cache.glob("*.json")
         key = json_file.stem
@@ -171,3 +181,86 @@ def _entry(text, cache):
     finally:
         machine._state.clear()
         machine._state.update(monkey_state)
+
+
+LAYERS = """
+HloModule layers
+ENTRY main {
+  x = f32[<=16,8] parameter(0)
+  y = f32[<=16,8] parameter(1)
+  b = f32[8] parameter(2)
+  c = f32[] constant(0.5)
+  cb = f32[<=16,8] broadcast(c), dimensions={}
+  bb = f32[<=16,8] broadcast(b), dimensions={1}
+  a1 = f32[<=16,8] multiply(x, cb)
+  s1 = f32[<=16,8] add(a1, bb)
+  e1 = f32[<=16,8] exponential(s1)
+  a2 = f32[<=16,8] multiply(y, cb)
+  s2 = f32[<=16,8] add(a2, bb)
+  e2 = f32[<=16,8] exponential(s2)
+  d = f32[] constant(0.25)
+  db = f32[<=16,8] broadcast(d), dimensions={}
+  a3 = f32[<=16,8] multiply(e1, db)
+  s3 = f32[<=16,8] add(a3, bb)
+  e3 = f32[<=16,8] exponential(s3)
+  ROOT out = (f32[<=16,8], f32[<=16,8], f32[<=16,8]) tuple(e1, e2, e3)
+}
+"""
+
+
+def test_repeated_layers_share_one_compiled_kernel():
+    """Groups of one canonical form (two layers alike) run one compiled function; another
+    constant is another form. Results stay the reference's bit for bit."""
+    compiled, reference = _pair(LAYERS)
+    kernels = [step[2] for steps in compiled.program.evaluator._steps.values()
+               for step in steps if isinstance(step[2], CompiledKernel)]
+    assert len(kernels) == 3
+    addresses = {ctypes_address(k.fn) for k in kernels}
+    assert len(addresses) == 2   # (x*0.5 + b) twice, (e1*0.25 + b) once
+    gen = np.random.default_rng(3)
+    for n in (0, 1, 7, 16):
+        args = [gen.standard_normal((n, 8)).astype(np.float32),
+                gen.standard_normal((n, 8)).astype(np.float32),
+                gen.standard_normal(8).astype(np.float32)]
+        _same(compiled(*args), reference(*args))
+
+
+def ctypes_address(fn) -> int:
+    import ctypes
+    return ctypes.cast(fn, ctypes.c_void_p).value
+
+
+def test_independent_fusion_failures_are_fixed_in_one_planning_round():
+    """30 groups that each fail (a transpose alone is a view, not a kernel) and 30 that
+    compile: planning fixes every failure in one round and generates each group at most
+    twice (60 calls; one round per failure made 495)."""
+    from dynhlo.backends.cpu.compiled.kernels import generate
+    from dynhlo.backends.cpu.compiled.rules import rules
+    from dynhlo.backends.plan.fusion import plan_computation
+    from dynhlo.shapes.schedule import schedule
+
+    lines = ["HloModule views", "ENTRY main {"]
+    outs = []
+    for k in range(30):
+        lines += [f"  p{k} = f32[<=8,4] parameter({k})",
+                  f"  t{k} = f32[4,<=8] transpose(p{k}), dimensions={{1,0}}",
+                  f"  n{k} = f32[<=8,4] negate(p{k})"]
+        outs += [f"t{k}", f"n{k}"]
+    types = ", ".join(["f32[4,<=8]", "f32[<=8,4]"] * 30)
+    lines += [f"  ROOT out = ({types}) tuple({', '.join(outs)})", "}"]
+    text = "\n".join(lines)
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    info = exe.program.info
+    position = {inst: k for k, inst in enumerate(schedule(info))}
+    calls = []
+
+    def counting(group, info):
+        calls.append(group.root.name)
+        return generate(group, info, position)
+
+    plan = plan_computation(info, rules(counting))
+    assert sorted(i.name for i in plan.kernels) == sorted(f"n{k}" for k in range(30))
+    assert len(calls) <= 2 * 60, len(calls)
+    gen = np.random.default_rng(5)
+    args = [gen.standard_normal((k % 9, 4)).astype(np.float32) for k in range(30)]
+    _same(exe(*args), dynhlo.compile(text, backend="cpu", reference=True)(*args))

@@ -7,6 +7,8 @@ row-major at the actual sizes. Semantics: XLA operation semantics.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...hlo import attrs
@@ -54,7 +56,7 @@ def broadcast(ctx, inst, args):
 def reshape(ctx, inst, args):
     (x,) = args
     shape = ctx.out_shape()
-    if x.size != int(np.prod(shape)):
+    if x.size != math.prod(shape):
         raise ctx.error(f"reshape of {list(x.shape)} ({x.size} elements) to {list(shape)}")
     return x.reshape(shape)
 

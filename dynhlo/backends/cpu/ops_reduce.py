@@ -8,6 +8,8 @@ Semantics: XLA operation semantics, Reduce and DotGeneral.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ...hlo import attrs, patterns
@@ -90,12 +92,12 @@ def dot(ctx, inst, args):
     batch = [lhs.shape[d] for d in lb]
     m = [lhs.shape[d] for d in lf]
     n = [rhs.shape[d] for d in rf]
-    k = int(np.prod([lhs.shape[d] for d in lc]))
+    k = math.prod([lhs.shape[d] for d in lc])
     out_dtype = to_numpy_dtype(inst.shape.element_type)
     work = np.float32 if out_dtype.kind == "V" or (out_dtype.kind == "f"
                                                    and out_dtype.itemsize < 4) else out_dtype
     a = np.transpose(lhs, list(lb) + lf + list(lc)).reshape(
-        [int(np.prod(batch))] + [int(np.prod(m))] + [k]).astype(work)
+        [math.prod(batch), math.prod(m), k]).astype(work)
     b = np.transpose(rhs, list(rb) + list(rc) + rf).reshape(
-        [int(np.prod(batch))] + [k] + [int(np.prod(n))]).astype(work)
-    return np.matmul(a, b).reshape(batch + m + n).astype(out_dtype)
+        [math.prod(batch), k, math.prod(n)]).astype(work)
+    return np.matmul(a, b).reshape(batch + m + n).astype(out_dtype, copy=False)

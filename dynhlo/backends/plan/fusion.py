@@ -10,8 +10,10 @@ two groups is recomputed in each, like Inductor). A group with reductions iterat
 the reductions' operand shape, so softmax and layer norm are one kernel each.
 
 When a group cannot be generated (`FusionError` from `rules.generate`), the reduction it names is
-materialized and planning starts again; a group without reductions that still fails is
-taken off the fused path. Each retry materializes one more instruction, so planning ends.
+materialized and planning goes another round; a group without reductions that still fails is
+taken off the fused path. Each retry materializes one more instruction, so planning ends; a
+round applies every independent retry and generates only the groups it changed, so a
+48-layer model plans in a few rounds, not one per failure.
 """
 
 from __future__ import annotations
@@ -106,12 +108,13 @@ def plan_computation(info: ComputationInfo, rules: FusionRules,
     fusible -= _views_for_libraries(info, order, fusible, rules)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
     shared = _shared_producers(info, order, fusible)
+    made: dict = {}      # (root, inputs) -> kernel: a group generated once
     while True:
         materialized = in_memory(info, order, fusible) | extra | shared
-        try:
-            kernels = _generate_all(info, order, fusible, materialized, rules)
+        kernels, retries = _generate_all(info, order, fusible, materialized, rules, made)
+        if not retries:
             break
-        except _Retry as retry:
+        for retry in retries:
             if retry.demote is not None:
                 fusible.discard(retry.demote)
             else:
@@ -263,17 +266,47 @@ def _loads(inst, fusible, materialized) -> int:
     return len(leaves)
 
 
-def _generate_all(info, order, fusible, materialized, rules: FusionRules) -> dict:
+def _generate_all(info, order, fusible, materialized, rules: FusionRules,
+                  made: dict) -> tuple[dict, list]:
+    """(kernels, retries) of one planning round. Each group that fails gives a retry,
+    unless its members meet what an earlier retry of this round changes (it is judged again
+    in the next round, on the changed plan): a round fixes every independent failure at
+    once, so the rounds are as many as the longest chain of failures, not the failures.
+    A group is generated once (`made`, keyed by its root and inputs, which fix its
+    members)."""
     kernels: dict = {}
+    retries: list = []
+    touched: set = set()    # instructions whose place this round's retries change
     position = {inst: k for k, inst in enumerate(order)}   # once: not per group
     for inst in order:
         if inst in fusible and inst in materialized:
             group = build_group(info, position, inst, fusible, materialized)
-            try:
-                kernels[inst] = rules.generate(group, info)
-            except FusionError as exc:
-                raise _retry_for(exc, group, materialized) from None
-    return kernels
+            key = (inst, tuple(group.inputs))
+            result = made.get(key)
+            if result is None:
+                try:
+                    result = made[key] = rules.generate(group, info)
+                except FusionError as exc:   # not kept: what it names may change
+                    result = _retry_for(exc, group, materialized)
+            if not isinstance(result, _Retry):
+                kernels[inst] = result
+            elif not touched & _group_members(group):
+                retries.append(result)
+                changed = result.demote or result.materialize
+                touched.add(changed)
+                if result.demote is not None:    # its operands go to memory
+                    touched.update(changed.operands)
+    return kernels, retries
+
+
+def _group_members(group: Group) -> set:
+    members, stack, inputs = {group.root}, [group.root], set(group.inputs)
+    while stack:
+        for op in stack.pop().operands:
+            if op not in members and op not in inputs:
+                members.add(op)
+                stack.append(op)
+    return members
 
 
 def _retry_for(exc: FusionError, group: Group, materialized: set) -> _Retry:

@@ -29,25 +29,40 @@ I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
 VIEWS = frozenset({Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE})
 
 
-@dataclass
 class KernelSource:
-    """A group's kernel before compilation: IR text, what it reads, what it computes."""
+    """A group's kernel before compilation: what it reads and computes, and its form.
 
-    ir: str
-    group: Group
-    leaves: list           # input instructions, pointers[1:] in this order
-    members: list          # the group's instructions in schedule order (the reference path)
+    `info` is the computation invocation's inference; `key` is canonical: two groups with
+    one key (the same layer of a model, repeated) have the same IR, so one compiled kernel
+    serves both; `leaves` are the input instructions, pointers[1:] in this order; `members`
+    the group's instructions in schedule order (the reference path). `ir()` writes the LLVM
+    IR text (only for a form not compiled yet).
+    """
+
+    __slots__ = ("group", "info", "leaves", "members", "key", "_writer")
+
+    def __init__(self, writer, members: list):
+        self._writer = writer
+        self.group = writer.group
+        self.info = writer.info
+        self.leaves = writer.leaves
+        self.members = members
+        self.key = writer.key()
+
+    def ir(self) -> str:
+        """The LLVM IR text of the kernel (function `kernel`)."""
+        return self._writer.write()
 
 
 def generate(group: Group, info, position: dict) -> KernelSource:
-    """The loop nest of `group` (FusionError names an instruction to compute on its own)."""
-    if all(m.opcode in VIEWS or m.opcode in (Opcode.COPY, Opcode.CONSTANT)
-           for m in _members(group)):
+    """The loop nest of `group`, analysed (FusionError names an instruction to compute on
+    its own); the IR is written on demand."""
+    members = _members(group)
+    if all(m.opcode in VIEWS or m.opcode in (Opcode.COPY, Opcode.CONSTANT) for m in members):
         raise FusionError("a group of views only: the reference's NumPy views cost nothing")
     writer = _Writer(group, info)
-    text = writer.write()
-    members = sorted(_members(group), key=position.__getitem__)
-    return KernelSource(text, group, writer.leaves, members)
+    writer.analyse()
+    return KernelSource(writer, sorted(members, key=position.__getitem__))
 
 
 def _members(group: Group) -> set:
@@ -70,12 +85,50 @@ class _Writer:
         self.group, self.info = group, info
         self.inputs = set(group.inputs)
         self.leaves: list = []
-        self.module = ir.Module(name="dynhlo_cpu")
-        self.module.triple = ""
+        self.loads: list = []          # (leaf index, map): checked before the loops
         self.rank = len(group.domain)
+
+    def analyse(self) -> None:
+        """The leaves and the maps they are read through (FusionError: not one kernel)."""
+        self.collected: set = set()
+        self._collect(self.group.root, self._identity())
+
+    def key(self) -> str:
+        """The kernel's canonical form: everything write() reads, no instruction names."""
+        ids: dict = {}
+        parts: list = []
+        self._form(self.group.root, self._identity(), ids, parts)
+        leaves = tuple((x.shape.element_type, len(x.shape.dims)) for x in self.leaves)
+        return repr((self.rank, self.group.root.shape.element_type, leaves,
+                     tuple(self.loads), tuple(parts)))
+
+    def _form(self, inst, imap: tuple, ids: dict, parts: list) -> int:
+        """The index in `parts` of the value (inst, imap), its operands' first."""
+        at = ids.get((inst, imap))
+        if at is not None:
+            return at
+        op = inst.opcode
+        element_type = inst.shape.element_type
+        if inst in self.inputs:
+            desc = ("load", self.leaves.index(inst), imap)
+        elif op is Opcode.CONSTANT:
+            desc = ("constant", element_type, inst.literal.tobytes().hex())
+        else:
+            args = tuple(self._form(o, m, ids, parts) for o, m in self._operand_maps(inst, imap))
+            if op in VIEWS or op is Opcode.COPY:     # emit passes its operand's value on
+                ids[(inst, imap)] = args[0]
+                return args[0]
+            desc = (op.value, element_type,
+                    tuple(o.shape.element_type for o in inst.operands),
+                    attrs.string(inst, "direction", "") if op is Opcode.COMPARE else "", args)
+        ids[(inst, imap)] = len(parts)
+        parts.append(desc)
+        return len(parts) - 1
 
     # --- the function: checks, then the loop nest -----------------------------------------
     def write(self) -> str:
+        self.module = ir.Module(name="dynhlo_cpu")
+        self.module.triple = ""
         fn = ir.Function(self.module, ir.FunctionType(I32, [I8.as_pointer().as_pointer(),
                                                            I64.as_pointer()]), "kernel")
         self.fn = fn
@@ -84,8 +137,6 @@ class _Writer:
         entry = fn.append_basic_block("entry")
         self.b = b = ir.IRBuilder(entry)
         self.domain = [self._size(k) for k in range(self.rank)]
-        self.loads: list = []          # (leaf index, map): checked before the loops
-        self._collect(self.group.root, self._identity())
         self.fail = fn.append_basic_block("fail")
         self.leaf_info = [self._leaf_info(k, leaf) for k, leaf in enumerate(self.leaves)]
         empty = ir.Constant(I1, 0)
@@ -173,6 +224,9 @@ class _Writer:
 
     # --- what the group reads: inputs and the maps they are read through -----------------
     def _collect(self, inst, imap: tuple) -> None:
+        if (inst, imap) in self.collected:   # a value used twice is read once: no blow-up
+            return
+        self.collected.add((inst, imap))
         if inst in self.inputs:
             if inst not in self.leaves:
                 self.leaves.append(inst)

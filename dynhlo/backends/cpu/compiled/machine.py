@@ -2,9 +2,10 @@
 
 Each kernel's IR is compiled at -O3 for this host's CPU to a relocatable object, which is
 kept under `cpu_objects/` of dynhlo's cache directory (files.cache_directory: a directory
-of this user's, mode 0700, regular files only, written atomically) keyed by the IR text, the
-llvmlite and LLVM versions, the target triple, CPU name and features: a changed compiler or
-machine is a miss, never a stale hit. An entry is the object and a JSON that names its key
+of this user's, mode 0700, regular files only, written atomically) keyed by the kernel's
+canonical form (kernels.py), the source of the IR writer, the llvmlite and LLVM versions, the
+target triple, CPU name and features: a changed writer, compiler or machine is a miss, never
+a stale hit. An entry is the object and a JSON that names its key
 and sha256; anything else is a miss and compiled again. Objects are loaded into one MCJIT
 engine per process (no pickle, no Python code from the cache).
 """
@@ -15,8 +16,11 @@ import ctypes
 import hashlib
 import json
 import logging
+import os
 import threading
 import warnings
+from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
 
 import llvmlite
 import llvmlite.binding as llvm
@@ -42,9 +46,18 @@ def _machine():
             cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default")
         engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)
         ident = "|".join((llvmlite.__version__, ".".join(map(str, llvm.llvm_version_info)),
-                          llvm.get_default_triple(), cpu, features))
+                          llvm.get_default_triple(), cpu, features, _writer_hash()))
         _state.update(tm=tm, engine=engine, ident=ident, names={}, cache=_cache_dir())
     return _state["tm"], _state["engine"], _state["ident"]
+
+
+def _writer_hash() -> str:
+    """sha256 of the IR writer's source (a changed writer is a cache miss)."""
+    here = Path(__file__).parent
+    digest = hashlib.sha256()
+    for name in ("emit.py", "kernels.py", "machine.py"):
+        digest.update((here / name).read_bytes())
+    return digest.hexdigest()
 
 
 def _cache_dir():
@@ -56,27 +69,58 @@ def _cache_dir():
         return None
 
 
-def kernel(ir_text: str):
-    """The callable `i32 (i8**, i64*)` of a kernel's IR (function `kernel`), compiled once
-    per process and per distinct IR, from the disk cache when it holds it."""
+def kernels(sources: list) -> list:
+    """The callables `i32 (i8**, i64*)` of many kernels, in order.
+
+    `sources`: objects with a canonical `key` (str) and `ir()` (the IR text, function
+    `kernel`). Each distinct key is compiled once per process; the disk cache is keyed by
+    the canonical key, the compiler and machine identity and the text of the IR writer
+    itself (emit.py, kernels.py), so a cached form needs no IR written at all. The misses
+    compile in parallel (LLVM runs outside the GIL, each in a context of its own), then
+    load into the process's engine together.
+    """
     with _lock:
-        tm, engine, ident = _machine()
-        key = hashlib.sha256(f"{ident}\n{ir_text}".encode()).hexdigest()
-        name = f"dynhlo_{key[:40]}"
-        address = _state["names"].get(name)
-        if address is None:
-            obj = _read(_state["cache"], key)
-            if obj is None:
-                obj = _compile(tm, ir_text.replace('@"kernel"', f'@"{name}"'))
-                _write(_state["cache"], key, obj)
-            engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        _, engine, ident = _machine()
+        names = _state["names"]
+        keys = [hashlib.sha256(f"{ident}\n{source.key}".encode()).hexdigest()
+                for source in sources]
+        todo: dict = {}
+        for source, key in zip(sources, keys):
+            if f"dynhlo_{key[:40]}" not in names:
+                todo.setdefault(key, source)
+        objects = {key: _read(_state["cache"], key) for key in todo}
+        missing = [(source.ir(), key) for key, source in todo.items() if objects[key] is None]
+        workers = min(len(missing), os.cpu_count() or 1)
+        if workers > 1:
+            with ThreadPoolExecutor(workers) as pool:
+                built = list(pool.map(lambda item: _compile_new(*item), missing))
+        else:
+            built = [_compile_new(*item) for item in missing]
+        for (_, key), obj in zip(missing, built, strict=True):
+            objects[key] = obj
+            _write(_state["cache"], key, obj)
+        for key in todo:
+            engine.add_object_file(llvm.ObjectFileRef.from_data(objects[key]))
+        if todo:
             engine.finalize_object()
-            address = _state["names"][name] = engine.get_function_address(name)
-    return KERNEL(address)
+        for key in todo:
+            name = f"dynhlo_{key[:40]}"
+            names[name] = engine.get_function_address(name)
+        return [KERNEL(names[f"dynhlo_{key[:40]}"]) for key in keys]
 
 
-def _compile(tm, text: str) -> bytes:
-    module = llvm.parse_assembly(text)
+def _compile_new(ir_text: str, key: str) -> bytes:
+    """Object code of one kernel, named by its key; a target machine and LLVM context of
+    its own, so that several compile at once."""
+    cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+    tm = llvm.Target.from_default_triple().create_target_machine(
+        cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default")
+    text = ir_text.replace('@"kernel"', f'@"dynhlo_{key[:40]}"')
+    return _compile(tm, text, llvm.create_context())
+
+
+def _compile(tm, text: str, context=None) -> bytes:
+    module = llvm.parse_assembly(text, context)
     module.triple = tm.triple
     module.data_layout = str(tm.target_data)
     module.verify()

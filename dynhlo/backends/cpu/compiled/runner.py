@@ -1,9 +1,12 @@
 """Runs a computation as its plan's steps: compiled kernels and reference lowerings.
 
 The plan (backends/plan/fusion.py with the CPU's rules) is made once per computation
-invocation; each call then walks its precomputed steps: a parameter, a kernel (its result
-allocated at the actual sizes, pointers and sizes packed, one native call) or any other
-instruction through the reference lowering, exactly as the reference evaluator runs it.
+invocation, and `prepare` compiles the kernels of a module and of every computation it calls
+in one batch (one compiled function per canonical form, machine.kernels); each call then
+walks its precomputed steps: a parameter, a kernel (its result allocated at the actual sizes,
+pointers and sizes packed, one native call), a reshape (a NumPy view at its planned sizes) or
+any other instruction through the reference lowering, exactly as the reference evaluator
+runs it.
 Called computations (call, while, conditional bodies) run the same way, through
 EvalContext.call back into this evaluator; scalar computations applied to whole arrays
 (reducers) stay the reference's.
@@ -12,50 +15,57 @@ EvalContext.call back into this evaluator; scalar computations applied to whole 
 from __future__ import annotations
 
 import ctypes
+import math
 
 import numpy as np
 
+from ....hlo.opcodes import Opcode
 from ....hlo.types import to_numpy_dtype
 from ....shapes.schedule import schedule
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
 from ... import memory
-from ...plan.fusion import plan_computation
+from ...plan.fusion import kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
+from ..lowering import LOWERINGS
 from . import machine
 from .kernels import generate
 from .rules import rules
 
-_PARAM, _KERNEL, _LOWERING = 0, 1, 2
+_PARAM, _KERNEL, _LOWERING, _RESHAPE = 0, 1, 2, 3
 
 
 class CompiledKernel:
     """A group's native loop nest and what a call needs to feed it."""
 
-    __slots__ = ("fn", "root", "leaves", "members", "dtype", "itemsizes")
+    __slots__ = ("fn", "root", "dims", "leaves", "members", "dtype", "feeds", "pointers_type",
+                 "sizes_type")
 
-    def __init__(self, source):
-        self.fn = machine.kernel(source.ir)
+    def __init__(self, source, fn, info):
+        self.fn = fn
         self.root = source.group.root
+        self.dims = info.dims[self.root]
         self.leaves = source.leaves
         self.members = source.members
         self.dtype = to_numpy_dtype(self.root.shape.element_type)
-        self.itemsizes = [to_numpy_dtype(x.shape.element_type).itemsize for x in self.leaves]
+        self.feeds = [(x, to_numpy_dtype(x.shape.element_type).itemsize) for x in self.leaves]
+        self.pointers_type = ctypes.c_void_p * (1 + len(self.leaves))
+        self.sizes_type = ctypes.c_int64 * (len(self.dims) + sum(
+            2 * len(x.shape.dims) for x in self.leaves))
 
     def run(self, ctx, values: dict):
-        shape = ctx.out_shape(self.root)
+        shape = ctx.env.sizes(self.dims)
         out = np.empty(shape, self.dtype)
         pointers = [out.ctypes.data]
         sizes = list(shape)
-        for leaf, itemsize in zip(self.leaves, self.itemsizes):
+        for leaf, itemsize in self.feeds:
             value = values[leaf]
             if value.__class__ is not np.ndarray:
                 value = values[leaf] = np.asarray(value)
             pointers.append(value.ctypes.data)
-            sizes.extend(value.shape)
-            sizes.extend([s // itemsize for s in value.strides])
-        if self.fn((ctypes.c_void_p * len(pointers))(*pointers),
-                   (ctypes.c_int64 * len(sizes))(*sizes)):
+            sizes += value.shape
+            sizes += [s // itemsize for s in value.strides]
+        if self.fn(self.pointers_type(*pointers), self.sizes_type(*sizes)):
             return self.reference(ctx, values)
         return out
 
@@ -79,15 +89,23 @@ class CompiledEvaluator(Evaluator):
         self._planned: dict[int, object] = {}
         self._rules = rules(self._generate)
         self._position: dict = {}
+        self._compiled: dict = {}     # id(KernelSource) -> CompiledKernel
 
     def _generate(self, group, info):
         position = self._position.get(id(info))
         if position is None:
             position = self._position[id(info)] = {i: k for k, i in enumerate(schedule(info))}
-        return CompiledKernel(generate(group, info, position))
+        return generate(group, info, position)
 
     def prepare(self, info) -> None:
-        """Plan and compile `info` and every computation it calls (at compile time)."""
+        """Plan and compile `info` and every computation it calls (at compile time): all
+        their kernels in one batch (machine.kernels)."""
+        plan = plan_computation(info, self._rules)
+        sources = kernels_of(plan)
+        fns = machine.kernels(sources)
+        self._compiled.update({id(s): CompiledKernel(s, fn, s.info)
+                               for s, fn in zip(sources, fns)})
+        self._planned[id(info)] = plan
         self._steps_of(info)
 
     def _steps_of(self, info) -> list:
@@ -105,11 +123,23 @@ class CompiledEvaluator(Evaluator):
             if kind == "param":
                 steps.append((_PARAM, inst, inst.parameter_number, False))
             elif kind == "kernel":
-                steps.append((_KERNEL, inst, plan.kernels[inst], inst in sized))
+                steps.append((_KERNEL, inst, self._kernel(plan.kernels[inst]), inst in sized))
+            elif inst.opcode is Opcode.RESHAPE and \
+                    self.lowerings[Opcode.RESHAPE] is LOWERINGS[Opcode.RESHAPE] and \
+                    info.dims[inst.operands[0]].__class__ is not list:
+                steps.append((_RESHAPE, inst, (inst.operands[0], info.dims[inst]),
+                              inst in sized))
             else:
                 steps.append((_LOWERING, inst, self.lowerings[inst.opcode], inst in sized))
         self._steps[id(info)] = steps
         return steps
+
+    def _kernel(self, source) -> CompiledKernel:
+        compiled = self._compiled.get(id(source))
+        if compiled is None:   # a computation planned after prepare (none today)
+            compiled = self._compiled[id(source)] = CompiledKernel(
+                source, machine.kernels([source])[0], source.info)
+        return compiled
 
     def run(self, info, args: list, parent: SizeEnv | None = None,
             args_shapes: list | None = None, vectorized: bool = False):
@@ -133,6 +163,13 @@ class CompiledEvaluator(Evaluator):
                 if kind == _KERNEL:
                     values[inst] = what.run(ctx, values)
                     continue
+                if kind == _RESHAPE:   # a NumPy view at the sizes it must have, or the error
+                    x = values[what[0]]
+                    shape = env.sizes(what[1])
+                    if x.__class__ is np.ndarray and x.size == math.prod(shape):
+                        values[inst] = x.reshape(shape)
+                        continue
+                    what = self.lowerings[Opcode.RESHAPE]
                 value = what(ctx, inst, [values[o] for o in inst.operands])
             except MemoryError:
                 raise memory.too_big(inst, None, None, "cpu") from None
