@@ -75,10 +75,11 @@ from ...shapes.sizes import bound_of
 from .. import check_padding_reads, check_precision
 from ..cpu import check_supported
 from ..distributed import Communicator
-from . import aot, graph
+from . import aot
 from .launch.cubin_jit import CubinJitLauncher
 from .launch.jit import JitLauncher
 from .plan.fusion import kernels_of, plan_computation
+from .plan.schedule import lower
 from .program import NAME, GpuProgram
 from .tensors import torch_dtype
 
@@ -183,18 +184,9 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     launchers = _launchers(kernels_of(plan), interpret, options.get("fast_launch", True))
     # distributed: collectives through torch.distributed on this process's device (NCCL).
     comm = Communicator(module) if distributed else None
-    program = GpuProgram(module, info, plan, launchers, _device(interpret),
-                         options.get("target") or _device_target(), comm, precision)
-    if option is None:  # DYNHLO_GPU_GRAPH=1/0: as graph=True/False (test runs both ways)
-        option = {"1": True, "0": False}.get(os.environ.get("DYNHLO_GPU_GRAPH", ""))
-    if comm is not None or program.runner.sized(plan):
-        # Collectives run on the host's schedule; buffers at a bound beyond the device's
-        # memory cannot be planned statically: both keep the per-launch path.
-        option = False
-    if option is True or (option is None and not interpret):
-        program.graph, program.graph_refusal = graph.make(
-            program, force=option is True, compiler=aot.compile_parallel)
-    return program
+    return GpuProgram(module, info, lower(plan), launchers, _device(interpret),
+                      options.get("target") or _device_target(), comm, precision,
+                      graph=option, compiler=aot.compile_parallel)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],
@@ -209,12 +201,9 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
     """
     check_supported(module)
     _check_element_types(module)
-    plan, launchers, graph_parts, precision = aot.load_payload(payload, info, target)
-    program = GpuProgram(module, info, plan, launchers, _device(False), target,
-                         precision=precision)
-    if graph_parts is not None:
-        graph.attach(program, *graph_parts)
-    return program
+    plan, launchers, stored, precision = aot.load_payload(payload, info, target)
+    return GpuProgram(module, info, lower(plan), launchers, _device(False), target,
+                      precision=precision, stored=stored)
 
 
 __all__ = ["NAME", "GpuProgram", "compile_module", "load_program", "ArtifactError"]

@@ -57,7 +57,7 @@ def make(program, launchers: dict | None = None, force: bool = False, prog=None,
     runs has MIN_LAUNCHES launches."""
     if prog is None:
         try:
-            prog = build(program.plan, program.info, program.precision)
+            prog = build(program.schedule, precision=program.precision)
         except GraphRefusal as exc:
             if not force or launchers:
                 return None, str(exc)
@@ -70,7 +70,7 @@ def make(program, launchers: dict | None = None, force: bool = False, prog=None,
 def _segmented(program, why: str, compiler):
     """(SegmentedRunner, None), or (None, why) when no run between host steps is long
     enough to capture."""
-    split = segments.split(program.plan, MIN_LAUNCHES, program.precision)
+    split = segments.split(program.schedule, MIN_LAUNCHES, program.precision)
     if not split.segments:
         return None, (f"{why}; no run between the steps that need the host has "
                       f"{MIN_LAUNCHES} launches to capture")
@@ -88,29 +88,16 @@ def wanted_program(plan, precision: str):
     return prog if len(prog.steps) >= MIN_LAUNCHES else None
 
 
-def attach(program, launchers: dict, data: dict) -> None:
-    """Give an AOT-loaded program its graph path: the payload's graph program (`data`,
-    graph/data.py) launching the payload's cubins (`launchers`: cubin key -> launcher),
-    unless DYNHLO_GPU_GRAPH=0."""
-    import os
-    from .data import from_data
-    if os.environ.get("DYNHLO_GPU_GRAPH") == "0":
-        program.graph_refusal = "off"
-        return
-    program.graph, program.graph_refusal = make(program, launchers, force=True,
-                                                prog=from_data(data, program.module))
-
-
 def summary(program) -> str:
     """What `dynhlo inspect --backend gpu` prints: the graph's launches, distinct kernels
     and buffers, or the instruction that keeps the module on the plain path, then the
     segments graph=True would capture and every split point (instruction, opcode, why it
     needs the host), in the order they run."""
     try:
-        prog = build(program.plan, program.info, program.precision)
+        prog = build(program.schedule, precision=program.precision)
     except GraphRefusal as exc:
         return (f"gpu graph: off; plain path (not capturable: {exc})\n"
-                + _segments_summary(segments.split(program.plan, MIN_LAUNCHES,
+                + _segments_summary(segments.split(program.schedule, MIN_LAUNCHES,
                                                    program.precision)))
     from ...plan.buffers import assign, bound_bytes
     _, sizes, _ = assign(prog.steps, bound_bytes(prog), set())
@@ -144,7 +131,7 @@ def _segments_summary(split) -> str:
     lines = [f"gpu segments with graph=True: {head}"]
     for item in split.items:
         if isinstance(item, segments.Segment):
-            first, last = item.steps[0][0].name, item.steps[-1][0].name
+            first, last = item.steps[0].inst.name, item.steps[-1].inst.name
             lines.append(f"  segment {found.index(item) + 1}: {len(item.prog.steps)} "
                          f"launch(es), '{first}' .. '{last}'")
             continue
@@ -157,11 +144,11 @@ def _segments_summary(split) -> str:
                              f"{_reason(inst, why)}")
         if tuples:
             lines.append(f"    and {tuples} tuple/get-tuple-element steps on the host")
-        short = len(item.steps) - len(item.why) - sum(k == "param" for _, k in item.steps)
+        short = len(item.steps) - len(item.why) - sum(s.kind == "param" for s in item.steps)
         if short:
             lines.append(f"  {short} steps of runs under {MIN_LAUNCHES} launches: plain path")
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["GraphRefusal", "GraphRunner", "SegmentedRunner", "attach", "make", "summary",
+__all__ = ["GraphRefusal", "GraphRunner", "SegmentedRunner", "make", "summary",
            "wanted_program"]
