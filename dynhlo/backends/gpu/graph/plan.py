@@ -23,11 +23,11 @@ import math
 from dataclasses import dataclass, field
 
 from ....hlo import attrs
-from ....hlo.opcodes import Opcode
 from ....shapes.sizes import Sym, bound_of
-from ....shapes.schedule import sym_deps
+from ....shapes.schedule import leaf_dims, sym_deps
 from ..plan.schedule import Schedule, inline, lower, size_getter
 from ..precision import HIGHEST, allows_tf32
+from ..rules import rule_of
 from .attention import attention_chains, attention_launches
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, size_value, strided
 
@@ -187,37 +187,58 @@ class Builder:
         return value
 
     def _library(self, item, slots):
-        inst, info = item.inst, item.plan.info
+        """A library or host item as the rule table's `capture` column says (rules.py);
+        GraphRefusal when it has no capture form or its form does not fit it."""
+        inst = item.inst
 
         def operand(k: int):   # read only where used: a segment takes what it reads
             return slots[item.inputs[k]]
-        op = inst.opcode
-        if op is Opcode.DOT:
-            return self._dot(inst, info, operand)
-        if op is Opcode.RESHAPE and not isinstance(operand(0), tuple):
-            return operand(0)   # row-major data is its own reshape
-        if op is Opcode.TRANSPOSE and len(inst.shape.dims) == 2 and \
-                tuple(attrs.ints(inst, "dimensions")) == (1, 0):
-            src = operand(0)
-            return src[1] if isinstance(src, tuple) else ("T", src)
-        if op is Opcode.TUPLE and inst is info.computation.root:
-            return tuple(self.dense(operand(k), o) for k, o in enumerate(inst.operands))
-        if op is Opcode.GET_DIMENSION_SIZE:
-            (d,) = attrs.ints(inst, "dimensions")
-            out = self.slot(inst, (), inst.shape.element_type)
-            dim = info.dims[inst.operands[0]][d]
-            self.prog.steps.append(Step(size_value(), [], out,
-                                        self.size_getters([dim], inst), 1))
-            return out
-        if op is Opcode.CONSTANT and not inst.shape.is_tuple and inst.shape.is_static:
-            slot = self.slot(inst, info.dims[inst], inst.shape.element_type)
-            self.prog.constants[slot] = inst
-            return slot
-        if op is Opcode.SET_DIMENSION_SIZE and any(sym_deps(d) for d in info.dims[inst]):
+        form = rule_of(inst.opcode).capture
+        value = getattr(self, f"_capture_{form}")(item, operand) if form else None
+        if value is not None:
+            return value
+        why = item.why or "a library step"
+        if _makes_size_from_value(item):
             why = "a size read from a value at run time"
-        else:
-            why = item.why or "a library step"
-        raise GraphRefusal(f"instruction '{inst.name}' ({op.value}): {why}")
+        raise GraphRefusal(f"instruction '{inst.name}' ({inst.opcode.value}): {why}")
+
+    # --- capture forms (rules.py's `capture` column); None: this item does not fit ------
+
+    def _capture_view(self, item, operand):
+        src = operand(0)
+        return None if isinstance(src, tuple) else src   # row-major data is its own reshape
+
+    def _capture_transpose(self, item, operand):
+        inst = item.inst
+        if len(inst.shape.dims) != 2 or tuple(attrs.ints(inst, "dimensions")) != (1, 0):
+            return None
+        src = operand(0)
+        return src[1] if isinstance(src, tuple) else ("T", src)
+
+    def _capture_root_tuple(self, item, operand):
+        inst = item.inst
+        if inst is not item.plan.info.computation.root:
+            return None
+        return tuple(self.dense(operand(k), o) for k, o in enumerate(inst.operands))
+
+    def _capture_size_value(self, item, operand):
+        inst, info = item.inst, item.plan.info
+        (d,) = attrs.ints(inst, "dimensions")
+        out = self.slot(inst, (), inst.shape.element_type)
+        dim = info.dims[inst.operands[0]][d]
+        self.prog.steps.append(Step(size_value(), [], out, self.size_getters([dim], inst), 1))
+        return out
+
+    def _capture_constant(self, item, operand):
+        inst = item.inst
+        if inst.shape.is_tuple or not inst.shape.is_static:
+            return None
+        slot = self.slot(inst, item.dims, inst.shape.element_type)
+        self.prog.constants[slot] = inst
+        return slot
+
+    def _capture_matmul(self, item, operand):
+        return self._dot(item.inst, item.plan.info, operand)
 
     def size_getters(self, dims, inst) -> list:
         return getters(dims, inst, self.getter)
@@ -247,6 +268,18 @@ class Builder:
         self.prog.steps.append(Step(gk, [a, b], out, self.size_getters((m, n, k), inst),
                                     tiles, dot=dot))
         return out
+
+
+def _makes_size_from_value(item) -> bool:
+    """Whether the item's result has a size read from a value that its operands' sizes do
+    not already read (set-dimension-size of a run-time value, say)."""
+    info = item.plan.info
+    own = {d for dim in leaf_dims(item.dims) for d in sym_deps(dim)}
+    if not own:
+        return False
+    given = {d for o in item.inst.operands for dim in leaf_dims(info.dims[o])
+             for d in sym_deps(dim)}
+    return bool(own - given)
 
 
 def _layout(value, transposed: bool) -> tuple[bool, int]:
