@@ -175,8 +175,9 @@ def inline(schedule: Schedule, arg_slots: list | None = None, first_free: int | 
 
     The entry's own items keep their slots (arg_slots None); a callee's parameters take
     its caller's operand slots and its other values fresh slots from `first_free` (default:
-    after the schedule's own). Items of inlined calls are copies with their slots renamed;
-    param items of callees are dropped (their slots are the caller's)."""
+    after the schedule's own). Items of inlined calls, and items reading a call's result,
+    are copies with their slots renamed; param items of callees are dropped (their slots
+    are the caller's)."""
     free = schedule.nslots if first_free is None else first_free
     rename: dict = {}
     out: list = []
@@ -192,6 +193,9 @@ def inline(schedule: Schedule, arg_slots: list | None = None, first_free: int | 
             out += sub
             rename[item.out] = root
             continue
-        out.append(item if arg_slots is None else
-                   dataclasses.replace(item, inputs=mapped, out=rename[item.out]))
+        if arg_slots is None and mapped == item.inputs:
+            out.append(item)
+        else:   # a callee's item, or one reading an inlined call's result
+            out.append(dataclasses.replace(item, inputs=mapped,
+                                           out=rename.get(item.out, item.out)))
     return out, rename.get(schedule.root, schedule.root), free
