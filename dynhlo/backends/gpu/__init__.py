@@ -19,16 +19,17 @@ Layout, bottom to top (each imports only those before it):
                  numeric, window, collective) and scalar computations on tensors (apply)
     rules.py     THE per-opcode rule table (tiers: kernel, library, host)
     plan/        fusion and planning; the plan as data for artifacts (plan/data.py),
-                 checked against its module on load (plan/check.py)
-    launch/      kernel cache, the one direct launch, JIT and cubin launchers, runner,
-                 per-call fast path
+                 checked against its module on load (plan/check.py); THE launch list
+                 every runner reads (plan/schedule.py: the plan lowered once)
+    launch/      kernel cache, the one direct launch, JIT and cubin launchers, the
+                 interpreted runner (runner.py), the specialized runner (fastpath.py)
     compile_worker.py  the cross-compiler child: kernel source in, cubin out (imports
                  Triton and launch/kernel_cache.py, not this package)
-    graph/       the graph path: the whole module as one CUDA graph replayed at every size
+    graph/       the graph runner: the whole module as one CUDA graph replayed at every size
                  (strided kernels reading sizes from a device buffer, Triton matmuls with
                  fused epilogues, a static buffer plan, distinct cubins compiled once)
     aot.py       cross-compiling the kernels to cubins; reading a payload back
-    program.py   GpuProgram
+    program.py   GpuProgram: chooses its runner (graph, specialized, interpreted) once
 
 Options:
     interpret: run kernels in Triton's interpreter on CPU tensors; asked for explicitly (this

@@ -4,8 +4,9 @@ DESIGN.md section 4's plan. A plain call walks the plan in Python, one launch pe
 and per cuBLAS product, each with its grid and sizes from the actual shapes: a deep model
 is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
 
-- plan.py      flattens the plan into kernel and product launches over value slots; sizes
-               become slots of one int32 device buffer; what cannot be captured (host
+- plan.py      turns the launch list (plan/schedule.py) into kernel and product launches
+               over value slots, each library step as rules.py's `capture` column says;
+               sizes become slots of one int32 device buffer; what cannot be captured (host
                fallbacks, other library ops, loops, data-dependent sizes) is a GraphRefusal
                and the module keeps the plain path (or, with graph=True, segments);
 - attention.py replaces a q·kᵀ product, the softmax of its rows and the product by v by
@@ -18,12 +19,13 @@ is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
 - buffers.py   a static buffer plan at the bound with liveness-based reuse;
 - runner.py    per call: sizes, dynamic arguments into their static buffers, replay, copy
                the root out;
-- segments.py  a plan that is not one graph split around the steps that need the host
-               into captured segments (a GraphProgram each) and host steps;
+- segments.py  a launch list that is not one graph split around the items that need the
+               host into captured segments (a GraphProgram each) and host steps;
 - walk.py      per call: the segments (a GraphRunner each) and host steps (the plain
                Runner's) in order.
 
-`make(program)` returns (GraphRunner, SegmentedRunner or None, the reason when None). A
+`make(program)` returns (GraphRunner or SegmentedRunner or None, the reason when None);
+GpuProgram (program.py) decides whether to ask, once per program. A
 module that needs segments takes them only with graph=True for now (not yet verified on a
 GPU); the default keeps its plain path, and so does an AOT artifact of it (the payload
 carries the graph program of a whole-graph module only).
@@ -48,23 +50,33 @@ MIN_LAUNCHES = 16
 
 def make(program, launchers: dict | None = None, force: bool = False, prog=None,
          compiler=None):
-    """(GraphRunner, None) for a GpuProgram whose entry plan can be captured, else
+    """(GraphRunner, None) for a GpuProgram whose launch list can be captured, else
     (None, why). `launchers` maps cubin key -> launcher (AOT); the others are compiled by
     `compiler` (aot.compile_parallel, through cubins.py's cache). `prog`: a GraphProgram
     already made (an artifact's). Unless `force`, a program of fewer than MIN_LAUNCHES
-    launches keeps the plain path. With `force` (graph=True), a plan that cannot be one
-    graph runs as captured segments between host steps (SegmentedRunner) when one of its
-    runs has MIN_LAUNCHES launches."""
+    launches keeps the plain path (`wanted`). With `force` (graph=True), a list that cannot
+    be one graph runs as captured segments between host steps (SegmentedRunner) when one
+    of its runs has MIN_LAUNCHES launches."""
     if prog is None:
-        try:
-            prog = build(program.schedule, precision=program.precision)
-        except GraphRefusal as exc:
+        prog, why = wanted(program.schedule, program.precision, force)
+        if prog is None:
             if not force or launchers:
-                return None, str(exc)
-            return _segmented(program, str(exc), compiler)
+                return None, why
+            return _segmented(program, why, compiler)
+    return GraphRunner(prog, program.device, program.interpret, launchers, compiler), None
+
+
+def wanted(schedule, precision: str, force: bool = False) -> tuple:
+    """(GraphProgram, None) of a launch list (or fusion plan) the graph runner takes, its
+    products as the `precision` option says; (None, why) when it cannot be captured or,
+    unless `force`, has fewer than MIN_LAUNCHES launches (the plain path is faster)."""
+    try:
+        prog = build(schedule, precision=precision)
+    except GraphRefusal as exc:
+        return None, str(exc)
     if not force and len(prog.steps) < MIN_LAUNCHES:
         return None, f"{len(prog.steps)} launches: the plain path is faster below {MIN_LAUNCHES}"
-    return GraphRunner(prog, program.device, program.interpret, launchers, compiler), None
+    return prog, None
 
 
 def _segmented(program, why: str, compiler):
@@ -80,12 +92,8 @@ def _segmented(program, why: str, compiler):
 
 def wanted_program(plan, precision: str):
     """The GraphProgram of a plan that the default options would run (None: the plain
-    path), its products as the `precision` option says."""
-    try:
-        prog = build(plan, plan.info, precision)
-    except GraphRefusal:
-        return None
-    return prog if len(prog.steps) >= MIN_LAUNCHES else None
+    path): what an artifact stores (aot.py)."""
+    return wanted(plan, precision)[0]
 
 
 def summary(program) -> str:
