@@ -36,28 +36,19 @@ ENTRY main {
 }
 """
 
-LOOP = """HloModule loop
-cond {
-  s = (s32[], f32[<=8]) parameter(0)
-  i = s32[] get-tuple-element(s), index=0
-  n = s32[] constant(3)
-  ROOT lt = pred[] compare(i, n), direction=LT
+BRANCHES = """HloModule branches
+twice {
+  p = f32[<=8] parameter(0)
+  ROOT r = f32[<=8] add(p, p)
 }
-body {
-  s = (s32[], f32[<=8]) parameter(0)
-  i = s32[] get-tuple-element(s), index=0
-  v = f32[<=8] get-tuple-element(s), index=1
-  one = s32[] constant(1)
-  j = s32[] add(i, one)
-  w = f32[<=8] add(v, v)
-  ROOT r = (s32[], f32[<=8]) tuple(j, w)
+negated {
+  p = f32[<=8] parameter(0)
+  ROOT r = f32[<=8] negate(p)
 }
 ENTRY main {
   x = f32[<=8] parameter(0)
-  z = s32[] constant(0)
-  t = (s32[], f32[<=8]) tuple(z, x)
-  l = (s32[], f32[<=8]) while(t), condition=cond, body=body
-  ROOT o = f32[<=8] get-tuple-element(l), index=1
+  c = pred[] parameter(1)
+  ROOT o = f32[<=8] conditional(c, x, x), true_computation=twice, false_computation=negated
 }
 """
 
@@ -114,9 +105,10 @@ def test_size_getters_read_entry_parameter_dimensions():
 
 
 def test_control_flow_and_host_items_say_why_they_need_the_host():
-    schedule = lower(plan_computation(infer_module(parse_hlo(LOOP))))
-    (loop,) = [i for i in schedule.items if i.kind == "while"]
-    assert loop.why == "the host reads its predicate" and len(loop.calls) == 2
+    schedule = lower(plan_computation(infer_module(parse_hlo(BRANCHES))))
+    (branch,) = [i for i in schedule.items if i.kind == "conditional"]
+    assert branch.why == "the host reads its branch index" and len(branch.calls) == 2
+    assert [i.kind for i in branch.calls[0].items] == ["param", "kernel"]
     rng = """HloModule r
 ENTRY main {
   lo = f32[] constant(0)
@@ -143,14 +135,15 @@ def test_three_runners_read_one_list_and_agree(n):
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-6)
 
 
-def test_loop_runs_interpreted_or_as_segments_from_the_same_list():
+def test_control_flow_runs_interpreted_or_as_segments_from_the_same_list():
     x = np.arange(5, dtype=np.float32)
-    _, _, plain = _compiled(LOOP)
+    _, _, plain = _compiled(BRANCHES)
     assert plain.mode == "interpret" and plain.fast is None
-    np.testing.assert_array_equal(plain.run([x]), x * 8)
+    np.testing.assert_array_equal(plain.run([x, np.array(True)]), x + x)
+    np.testing.assert_array_equal(plain.run([x, np.array(False)]), -x)
     split = segments.split(plain.schedule, 1)
-    assert any(isinstance(i, segments.HostSteps) and any(s.kind == "while" for s in i.steps)
-               for i in split.items)
+    assert any(isinstance(i, segments.HostSteps) and
+               any(s.kind == "conditional" for s in i.steps) for i in split.items)
 
 
 def test_the_runner_is_chosen_once_per_program(monkeypatch):
