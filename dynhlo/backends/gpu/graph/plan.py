@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 from ....hlo import attrs
 from ....shapes.sizes import Sym, bound_of
-from ....shapes.schedule import leaf_dims, sym_deps
-from ..plan.schedule import Schedule, inline, lower, size_getter
+from ....shapes.schedule import sym_deps
+from ..plan.schedule import Schedule, inline, lower, refusal, size_getter
 from ..precision import HIGHEST, allows_tf32
 from ..rules import rule_of
 from .attention import attention_chains, attention_launches
@@ -197,10 +197,8 @@ class Builder:
         value = getattr(self, f"_capture_{form}")(item, operand) if form else None
         if value is not None:
             return value
-        why = item.why or "a library step"
-        if _makes_size_from_value(item):
-            why = "a size read from a value at run time"
-        raise GraphRefusal(f"instruction '{inst.name}' ({inst.opcode.value}): {why}")
+        raise GraphRefusal(f"instruction '{inst.name}' ({inst.opcode.value}): "
+                           f"{item.why or refusal(item)}")
 
     # --- capture forms (rules.py's `capture` column); None: this item does not fit ------
 
@@ -268,18 +266,6 @@ class Builder:
         self.prog.steps.append(Step(gk, [a, b], out, self.size_getters((m, n, k), inst),
                                     tiles, dot=dot))
         return out
-
-
-def _makes_size_from_value(item) -> bool:
-    """Whether the item's result has a size read from a value that its operands' sizes do
-    not already read (set-dimension-size of a run-time value, say)."""
-    info = item.plan.info
-    own = {d for dim in leaf_dims(item.dims) for d in sym_deps(dim)}
-    if not own:
-        return False
-    given = {d for o in item.inst.operands for dim in leaf_dims(info.dims[o])
-             for d in sym_deps(dim)}
-    return bool(own - given)
 
 
 def _layout(value, transposed: bool) -> tuple[bool, int]:

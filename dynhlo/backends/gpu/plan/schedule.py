@@ -23,8 +23,9 @@ them (symbols; a consumer with other sources of sizes, graph/segments.py, reads 
 its own getter), and `out_getters`, `size_getters`, `grid_getters` as entry-parameter
 getters (`size_getter`: an int, or (parameter number, dimension); None where a size is not
 one). `why` says, where it is known without trying, why an item cannot be captured in a
-CUDA graph (the host reads a device value, the host tier, a size read at run time); None
-when it may be (the graph builder still refuses products and kernels it has no form for).
+CUDA graph (the host reads a device value; a library or host step without a capture form
+in rules.py, as a library step, the host tier or a size read at run time); None when it
+may be (the graph builder still refuses products and kernels that do not fit their form).
 
 `inline(schedule)` is the one flattening: the items with every `call` replaced by its
 callee's items on fresh slots, so a consumer that runs straight-line code (the specialized
@@ -39,7 +40,7 @@ from dataclasses import dataclass, field
 from ....shapes import algebra
 from ....shapes.schedule import leaf_dims, sym_deps
 from ....shapes.sizes import Sym, size_key
-from ..rules import library_for
+from ..rules import library_for, rule_of
 from .fusion import Plan
 
 # Why control flow needs the host: it reads a device value to go on.
@@ -159,14 +160,27 @@ def lower(plan: Plan) -> Schedule:
 
 
 def _why(item: Item) -> str | None:
-    """Why an item needs the host, where that is known without trying to capture it."""
+    """Why an item needs the host, where that is known without trying to capture it:
+    control flow, and a library or host step whose opcode has no capture form (rules.py's
+    `capture` column)."""
     if item.kind in HOST_READS:
         return HOST_READS[item.kind]
-    if item.kind == "host":
-        return "a host fallback"
-    if item.kind == "library" and any(sym_deps(d) for d in leaf_dims(item.dims)):
-        return "a size read from a value at run time"
+    if item.kind in ("library", "host") and rule_of(item.inst.opcode).capture is None:
+        return refusal(item)
     return None
+
+
+def refusal(item: Item) -> str:
+    """Why a library or host item is not captured: its result has a size read from a value
+    its operands' sizes do not already read (set-dimension-size of a run-time value), it
+    runs on the host, or it is a library step."""
+    info = item.plan.info
+    own = {d for dim in leaf_dims(item.dims) for d in sym_deps(dim)}
+    given = {d for o in item.inst.operands for dim in leaf_dims(info.dims[o])
+             for d in sym_deps(dim)} if own else set()
+    if own - given:
+        return "a size read from a value at run time"
+    return "a host fallback" if item.kind == "host" else "a library step"
 
 
 def inline(schedule: Schedule, arg_slots: list | None = None, first_free: int | None = None
