@@ -153,3 +153,20 @@ def test_the_runner_is_chosen_once_per_program(monkeypatch):
     monkeypatch.setenv("DYNHLO_GPU_GRAPH", "1")
     _, _, on = _compiled(CALLS, graph=None)
     assert on.mode == "graph" and on.graph is not None
+
+
+def test_a_refused_capture_falls_back_to_the_next_runner_once():
+    from dynhlo.backends.gpu.graph.runner import GraphCaptureError
+    _, _, program = _compiled(CALLS, graph=True)
+    assert program.mode == "graph"
+
+    def refused(*args, **kwargs):
+        raise GraphCaptureError("operation not permitted when stream is capturing")
+    program.graph.run = refused
+    a = np.random.default_rng(3).standard_normal((5, 4)).astype(np.float32)
+    with pytest.warns(RuntimeWarning, match="could not be captured"):
+        got = program.run([torch.from_numpy(a)])
+    np.testing.assert_allclose(got.numpy(), _want(a), rtol=1e-5, atol=1e-6)
+    assert program.mode == "specialized" and program.graph is None
+    assert program.graph_refusal.startswith("capture failed: operation not permitted")
+    np.testing.assert_allclose(program.run([a]), _want(a), rtol=1e-5, atol=1e-6)
