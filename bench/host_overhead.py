@@ -59,7 +59,9 @@ def parse_args():
     parser.add_argument("--parts", action="store_true",
                         help="also time the pieces of a softmax_rows call")
     parser.add_argument("--device", default="cuda",
-                        help="cpu: a smoke run in Triton's interpreter (no event times)")
+                        help="cpu: the host's part of a call alone, in Triton's "
+                        "interpreter with a stand-in driver that launches nothing "
+                        "(standin.py; no event times, errors not meaningful)")
     parser.add_argument("--out")
     return parser.parse_args()
 
@@ -161,6 +163,17 @@ def cases(torch, models: Path, bound: int, dev: str):
                ln_eager, ln_jax)
 
 
+def compile_gpu(dynhlo, text: str, device: str):
+    """The module for the GPU backend; on the CPU in Triton's interpreter with a stand-in
+    driver that launches nothing (standin.py: the host's part of a call alone)."""
+    if device == "cuda":
+        return dynhlo.compile(text, backend="gpu")
+    sys.path.insert(0, str(REPO / "bench"))
+    from standin import launching_nothing
+    with launching_nothing():
+        return dynhlo.compile(text, backend="gpu", interpret=True)
+
+
 def measure(opts, torch, dynhlo, jaxmods, models: Path) -> list[dict]:
     rows = []
     compiled: dict = {}
@@ -168,8 +181,8 @@ def measure(opts, torch, dynhlo, jaxmods, models: Path) -> list[dict]:
     wait = (lambda out: torch.cuda.synchronize()) if on_cuda else (lambda out: None)
     for name, text, args, eager, jax_maker in cases(torch, models, opts.layernorm_bound,
                                                     opts.device):
-        exe = compiled.get(text) or compiled.setdefault(
-            text, dynhlo.compile(text, backend="gpu", interpret=not on_cuda))
+        exe = compiled.get(text) or compiled.setdefault(text, compile_gpu(dynhlo, text,
+                                                                          opts.device))
         got, want = exe(*args), eager(*args)
         err = ((got - want).abs().max() / want.abs().max().clamp_min(1e-30)).item()
         small = args[0].shape[0] < 1000
@@ -196,8 +209,7 @@ def measure(opts, torch, dynhlo, jaxmods, models: Path) -> list[dict]:
 def parts(opts, torch, dynhlo, models: Path) -> dict:
     """Host us of the pieces of one softmax_rows call at 3 rows (where the time goes)."""
     from dynhlo.runtime.arguments import check_arguments
-    exe = dynhlo.compile((models / "softmax_rows" / "module.hlo").read_text(), backend="gpu",
-                         interpret=opts.device != "cuda")
+    exe = compile_gpu(dynhlo, (models / "softmax_rows" / "module.hlo").read_text(), opts.device)
     x = torch.randn(3, 37, device=opts.device)
     exe(x)
     wait = (lambda out: torch.cuda.synchronize()) if opts.device == "cuda" else (lambda o: 0)
@@ -209,7 +221,7 @@ def parts(opts, torch, dynhlo, models: Path) -> dict:
                (3, 37), (37, 1), dtype=torch.float32, device=x.device), wait, opts.calls)}
     launchers = list(getattr(exe.program.runner, "launchers", {}).values())
     direct = getattr(launchers[0], "direct", None) if len(launchers) == 1 else None
-    if direct is not None:
+    if isinstance(direct, tuple):   # (cuLaunchKernel, head, constants): launch/cubin.py
         launch, head, consts = direct
         y = torch.empty_like(x)
         stream = torch.cuda.current_stream().cuda_stream

@@ -11,7 +11,9 @@ process, alternating rounds so that drift in the machine's speed hits both alike
 
     python bench/launch_overhead.py [--module tests/filecheck/softmax_rows.hlo] [--rows 3]
 
-Writes bench/results/launch_overhead.json (and a plot when matplotlib is importable).
+`--device cpu` (no GPU): the call alone, in Triton's interpreter with a stand-in driver that
+launches nothing (standin.py), i.e. the host's part of a call; with `--impl DIR` from
+another checkout, to compare two versions' per-call host cost on one machine.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
 import report  # noqa: E402
@@ -45,13 +46,24 @@ def executables(text: str):
     return {"cubin (ctypes)": cubin, "triton C launcher": triton}
 
 
-def per_call_us(fn, n: int) -> float:
+def stand_in_executables(text: str):
+    """{label: executable} of the module in the interpreter, launching nothing."""
+    import dynhlo
+    sys.path.insert(0, str(REPO / "bench"))
+    from standin import launching_nothing
+    with launching_nothing():
+        return {"stand-in driver": dynhlo.compile(text, backend="gpu", interpret=True,
+                                                  graph=False)}
+
+
+def per_call_us(fn, n: int, wait=None) -> float:
     import torch
-    torch.cuda.synchronize()
+    wait = wait or torch.cuda.synchronize
+    wait()
     start = time.perf_counter()
     for _ in range(n):
         fn()
-    torch.cuda.synchronize()
+    wait()
     return 1e6 * (time.perf_counter() - start) / n
 
 
@@ -62,13 +74,18 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=3)
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--device", default="cuda",
+                        help="cpu: the call's host part alone, with a stand-in driver")
+    parser.add_argument("--impl", help="import dynhlo from this folder (default: this repo)")
     parser.add_argument("--out", help="default: bench/results/launch_overhead.json")
     opts = parser.parse_args()
+    sys.path.insert(0, str(Path(opts.impl).resolve() if opts.impl else REPO))
+    if opts.device == "cpu":
+        stand_in(opts, torch)
+        return
     exes = executables(Path(opts.module).read_text())
     first = next(iter(exes.values()))
-    shape = [opts.rows if dyn else size for size, dyn in
-             zip(first.parameters[0].shape.dims, first.parameters[0].shape.dynamic)]
-    x = torch.randn(*shape, device="cuda")
+    x = torch.randn(*_shape(first, opts.rows), device="cuda")
     want = first(x)
     launches, calls = {}, {}
     for label, exe in exes.items():
@@ -105,6 +122,27 @@ def _plot(data: dict, path: Path) -> None:
     report.bars(path, f"launch overhead ({data['device']})", ["launch", "whole call"],
                 {r["launcher"]: [r["launch_us"], r["call_us"]] for r in rows},
                 "µs (host clock)")
+
+
+def _shape(exe, rows: int) -> list:
+    param = exe.parameters[0].shape
+    return [rows if dyn else size for size, dyn in zip(param.dims, param.dynamic)]
+
+
+def stand_in(opts, torch) -> None:
+    """The call alone on the CPU: host work with a driver that launches nothing."""
+    import dynhlo
+    exes = stand_in_executables(Path(opts.module).read_text())
+    x = torch.randn(*_shape(next(iter(exes.values())), opts.rows))
+    calls = {label: [] for label in exes}
+    for _ in range(opts.rounds):
+        for label, exe in exes.items():
+            calls[label].append(per_call_us(lambda exe=exe: exe(x), opts.calls, lambda: None))
+    print(f"cpu, dynhlo from {Path(dynhlo.__file__).parent}; {opts.module} at {opts.rows} "
+          f"rows; {opts.rounds} rounds of {opts.calls}, us per call (host clock; on a shared "
+          "machine the minimum is the steadier measure)")
+    for label, r in calls.items():
+        print(f"{label:20s} call min {min(r):6.2f}  median {statistics.median(r):6.2f}")
 
 
 if __name__ == "__main__":

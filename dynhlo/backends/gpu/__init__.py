@@ -19,16 +19,17 @@ Layout, bottom to top (each imports only those before it):
                  numeric, window, collective) and scalar computations on tensors (apply)
     rules.py     THE per-opcode rule table (tiers: kernel, library, host)
     plan/        fusion and planning; the plan as data for artifacts (plan/data.py),
-                 checked against its module on load (plan/check.py)
-    launch/      kernel cache, the one direct launch, JIT and cubin launchers, runner,
-                 per-call fast path
+                 checked against its module on load (plan/check.py); THE launch list
+                 every runner reads (plan/schedule.py: the plan lowered once)
+    launch/      kernel cache, the one direct launch, JIT and cubin launchers, the
+                 interpreted runner (runner.py), the specialized runner (fastpath.py)
     compile_worker.py  the cross-compiler child: kernel source in, cubin out (imports
                  Triton and launch/kernel_cache.py, not this package)
-    graph/       the graph path: the whole module as one CUDA graph replayed at every size
+    graph/       the graph runner: the whole module as one CUDA graph replayed at every size
                  (strided kernels reading sizes from a device buffer, Triton matmuls with
                  fused epilogues, a static buffer plan, distinct cubins compiled once)
     aot.py       cross-compiling the kernels to cubins; reading a payload back
-    program.py   GpuProgram
+    program.py   GpuProgram: chooses its runner (graph, specialized, interpreted) once
 
 Options:
     interpret: run kernels in Triton's interpreter on CPU tensors; asked for explicitly (this
@@ -75,10 +76,11 @@ from ...shapes.sizes import bound_of
 from .. import check_padding_reads, check_precision
 from ..cpu import check_supported
 from ..distributed import Communicator
-from . import aot, graph
+from . import aot
 from .launch.cubin_jit import CubinJitLauncher
 from .launch.jit import JitLauncher
 from .plan.fusion import kernels_of, plan_computation
+from .plan.schedule import lower
 from .program import NAME, GpuProgram
 from .tensors import torch_dtype
 
@@ -183,18 +185,9 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     launchers = _launchers(kernels_of(plan), interpret, options.get("fast_launch", True))
     # distributed: collectives through torch.distributed on this process's device (NCCL).
     comm = Communicator(module) if distributed else None
-    program = GpuProgram(module, info, plan, launchers, _device(interpret),
-                         options.get("target") or _device_target(), comm, precision)
-    if option is None:  # DYNHLO_GPU_GRAPH=1/0: as graph=True/False (test runs both ways)
-        option = {"1": True, "0": False}.get(os.environ.get("DYNHLO_GPU_GRAPH", ""))
-    if comm is not None or program.runner.sized(plan):
-        # Collectives run on the host's schedule; buffers at a bound beyond the device's
-        # memory cannot be planned statically: both keep the per-launch path.
-        option = False
-    if option is True or (option is None and not interpret):
-        program.graph, program.graph_refusal = graph.make(
-            program, force=option is True, compiler=aot.compile_parallel)
-    return program
+    return GpuProgram(module, info, lower(plan), launchers, _device(interpret),
+                      options.get("target") or _device_target(), comm, precision,
+                      graph=option, compiler=aot.compile_parallel)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],
@@ -209,12 +202,9 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
     """
     check_supported(module)
     _check_element_types(module)
-    plan, launchers, graph_parts, precision = aot.load_payload(payload, info, target)
-    program = GpuProgram(module, info, plan, launchers, _device(False), target,
-                         precision=precision)
-    if graph_parts is not None:
-        graph.attach(program, *graph_parts)
-    return program
+    plan, launchers, stored, precision = aot.load_payload(payload, info, target)
+    return GpuProgram(module, info, lower(plan), launchers, _device(False), target,
+                      precision=precision, stored=stored)
 
 
 __all__ = ["NAME", "GpuProgram", "compile_module", "load_program", "ArtifactError"]

@@ -11,8 +11,14 @@
 
 Besides the tiers: `plan` (call, while, conditional: their computations run as device plans
 of their own, plan/fusion.py), `view` (the library result is a zero-copy view, used when
-every user `reads_views`: a transpose feeding cuBLAS is not copied by a kernel first) and
-`fast` (the per-call fast path, launch/fastpath.py, may run the library step).
+every user `reads_views`: a transpose feeding cuBLAS is not copied by a kernel first),
+`fast` (the per-call fast path, launch/fastpath.py, may run the library step) and `capture`
+(how a CUDA graph holds the step when it is not a kernel, graph/plan.py: "matmul" a Triton
+matmul reading its sizes from the size buffer, "view" a reshape of dense data (the data
+itself), "transpose" a 2-D transpose (a product's operand layout), "root_tuple" the entry
+root's tuple (the results), "size_value" a dimension size (the size buffer's value),
+"constant" a static array constant (a buffer filled once); None: the step needs the host,
+and a graph is cut there).
 
 One line per opcode; an opcode absent here runs on the host. A custom call's library tier is
 one more table, one line per target (CUSTOM_CALLS; a target absent there runs on the host).
@@ -67,6 +73,7 @@ class Rule:
     view: bool = False
     reads_views: bool = False
     fast: bool = False
+    capture: str | None = None
 
 
 RULES: dict[Opcode, Rule] = OnceTable("GPU rules")
@@ -120,22 +127,25 @@ _rule(Opcode.COMPLEX, library=LE.complex_)
 # A broadcast only set-dimension-size cuts stays an expand view: a constant broadcast at a
 # 1e12 bound cut to 3 (tf2xla's form) would otherwise be written at its bound (4 TB).
 _rule(Opcode.BROADCAST, kernel=KD.broadcast, library=LD.broadcast, view=True)
-_rule(Opcode.TRANSPOSE, kernel=KD.transpose, library=LD.transpose, view=True, fast=True)
+_rule(Opcode.TRANSPOSE, kernel=KD.transpose, library=LD.transpose, view=True, fast=True,
+      capture="transpose")
 _rule(Opcode.RESHAPE, kernel=KD.reshape, kernel_if=KD.reshape_ok, library=LD.reshape,
-      view=True, fast=True)
+      view=True, fast=True, capture="view")
 _rule(Opcode.SLICE, kernel=KD.slice_, library=LD.slice_)
 _rule(Opcode.IOTA, kernel=KD.iota)
-_rule(Opcode.CONSTANT, kernel=KD.constant, kernel_if=KD.scalar_constant, library=LD.constant)
-_rule(Opcode.TUPLE, library=LD.tuple_)
+_rule(Opcode.CONSTANT, kernel=KD.constant, kernel_if=KD.scalar_constant, library=LD.constant,
+      capture="constant")
+_rule(Opcode.TUPLE, library=LD.tuple_, capture="root_tuple")
 _rule(Opcode.GET_TUPLE_ELEMENT, library=LD.get_tuple_element)
-_rule(Opcode.GET_DIMENSION_SIZE, library=LD.get_dimension_size)
+_rule(Opcode.GET_DIMENSION_SIZE, library=LD.get_dimension_size, capture="size_value")
 _rule(Opcode.CONCATENATE, library=LD.concatenate)
 _rule(Opcode.PAD, library=LD.pad)
 _rule(Opcode.SET_DIMENSION_SIZE, library=LD.set_dimension_size, reads_views=True)
 
 # --- reductions and dot (kernels/data.py, library/reduce.py) ----------------------------
 _rule(Opcode.REDUCE, kernel=KD.reduce, kernel_if=KD.reduce_fuses)
-_rule(Opcode.DOT, library=LR.dot, library_if=LR.dot_on_device, reads_views=True, fast=True)
+_rule(Opcode.DOT, library=LR.dot, library_if=LR.dot_on_device, reads_views=True, fast=True,
+      capture="matmul")
 
 # --- indexing (kernels/data.py: gather, reverse and bitcast; library/indexing.py) --------
 _rule(Opcode.REVERSE, kernel=KD.reverse, library=LI.reverse)

@@ -4,8 +4,9 @@ DESIGN.md section 4's plan. A plain call walks the plan in Python, one launch pe
 and per cuBLAS product, each with its grid and sizes from the actual shapes: a deep model
 is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
 
-- plan.py      flattens the plan into kernel and product launches over value slots; sizes
-               become slots of one int32 device buffer; what cannot be captured (host
+- plan.py      turns the launch list (plan/schedule.py) into kernel and product launches
+               over value slots, each library step as rules.py's `capture` column says;
+               sizes become slots of one int32 device buffer; what cannot be captured (host
                fallbacks, other library ops, loops, data-dependent sizes) is a GraphRefusal
                and the module keeps the plain path (or, with graph=True, segments);
 - attention.py replaces a q·kᵀ product, the softmax of its rows and the product by v by
@@ -18,12 +19,13 @@ is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
 - buffers.py   a static buffer plan at the bound with liveness-based reuse;
 - runner.py    per call: sizes, dynamic arguments into their static buffers, replay, copy
                the root out;
-- segments.py  a plan that is not one graph split around the steps that need the host
-               into captured segments (a GraphProgram each) and host steps;
+- segments.py  a launch list that is not one graph split around the items that need the
+               host into captured segments (a GraphProgram each) and host steps;
 - walk.py      per call: the segments (a GraphRunner each) and host steps (the plain
                Runner's) in order.
 
-`make(program)` returns (GraphRunner, SegmentedRunner or None, the reason when None). A
+`make(program)` returns (GraphRunner or SegmentedRunner or None, the reason when None);
+GpuProgram (program.py) decides whether to ask, once per program. A
 module that needs segments takes them only with graph=True for now (not yet verified on a
 GPU); the default keeps its plain path, and so does an AOT artifact of it (the payload
 carries the graph program of a whole-graph module only).
@@ -48,29 +50,39 @@ MIN_LAUNCHES = 16
 
 def make(program, launchers: dict | None = None, force: bool = False, prog=None,
          compiler=None):
-    """(GraphRunner, None) for a GpuProgram whose entry plan can be captured, else
+    """(GraphRunner, None) for a GpuProgram whose launch list can be captured, else
     (None, why). `launchers` maps cubin key -> launcher (AOT); the others are compiled by
     `compiler` (aot.compile_parallel, through cubins.py's cache). `prog`: a GraphProgram
     already made (an artifact's). Unless `force`, a program of fewer than MIN_LAUNCHES
-    launches keeps the plain path. With `force` (graph=True), a plan that cannot be one
-    graph runs as captured segments between host steps (SegmentedRunner) when one of its
-    runs has MIN_LAUNCHES launches."""
+    launches keeps the plain path (`wanted`). With `force` (graph=True), a list that cannot
+    be one graph runs as captured segments between host steps (SegmentedRunner) when one
+    of its runs has MIN_LAUNCHES launches."""
     if prog is None:
-        try:
-            prog = build(program.plan, program.info, program.precision)
-        except GraphRefusal as exc:
+        prog, why = wanted(program.schedule, program.precision, force)
+        if prog is None:
             if not force or launchers:
-                return None, str(exc)
-            return _segmented(program, str(exc), compiler)
+                return None, why
+            return _segmented(program, why, compiler)
+    return GraphRunner(prog, program.device, program.interpret, launchers, compiler), None
+
+
+def wanted(schedule, precision: str, force: bool = False) -> tuple:
+    """(GraphProgram, None) of a launch list (or fusion plan) the graph runner takes, its
+    products as the `precision` option says; (None, why) when it cannot be captured or,
+    unless `force`, has fewer than MIN_LAUNCHES launches (the plain path is faster)."""
+    try:
+        prog = build(schedule, precision=precision)
+    except GraphRefusal as exc:
+        return None, str(exc)
     if not force and len(prog.steps) < MIN_LAUNCHES:
         return None, f"{len(prog.steps)} launches: the plain path is faster below {MIN_LAUNCHES}"
-    return GraphRunner(prog, program.device, program.interpret, launchers, compiler), None
+    return prog, None
 
 
 def _segmented(program, why: str, compiler):
     """(SegmentedRunner, None), or (None, why) when no run between host steps is long
     enough to capture."""
-    split = segments.split(program.plan, MIN_LAUNCHES, program.precision)
+    split = segments.split(program.schedule, MIN_LAUNCHES, program.precision)
     if not split.segments:
         return None, (f"{why}; no run between the steps that need the host has "
                       f"{MIN_LAUNCHES} launches to capture")
@@ -80,25 +92,8 @@ def _segmented(program, why: str, compiler):
 
 def wanted_program(plan, precision: str):
     """The GraphProgram of a plan that the default options would run (None: the plain
-    path), its products as the `precision` option says."""
-    try:
-        prog = build(plan, plan.info, precision)
-    except GraphRefusal:
-        return None
-    return prog if len(prog.steps) >= MIN_LAUNCHES else None
-
-
-def attach(program, launchers: dict, data: dict) -> None:
-    """Give an AOT-loaded program its graph path: the payload's graph program (`data`,
-    graph/data.py) launching the payload's cubins (`launchers`: cubin key -> launcher),
-    unless DYNHLO_GPU_GRAPH=0."""
-    import os
-    from .data import from_data
-    if os.environ.get("DYNHLO_GPU_GRAPH") == "0":
-        program.graph_refusal = "off"
-        return
-    program.graph, program.graph_refusal = make(program, launchers, force=True,
-                                                prog=from_data(data, program.module))
+    path): what an artifact stores (aot.py)."""
+    return wanted(plan, precision)[0]
 
 
 def summary(program) -> str:
@@ -107,10 +102,10 @@ def summary(program) -> str:
     segments graph=True would capture and every split point (instruction, opcode, why it
     needs the host), in the order they run."""
     try:
-        prog = build(program.plan, program.info, program.precision)
+        prog = build(program.schedule, precision=program.precision)
     except GraphRefusal as exc:
         return (f"gpu graph: off; plain path (not capturable: {exc})\n"
-                + _segments_summary(segments.split(program.plan, MIN_LAUNCHES,
+                + _segments_summary(segments.split(program.schedule, MIN_LAUNCHES,
                                                    program.precision)))
     from ...plan.buffers import assign, bound_bytes
     _, sizes, _ = assign(prog.steps, bound_bytes(prog), set())
@@ -144,7 +139,7 @@ def _segments_summary(split) -> str:
     lines = [f"gpu segments with graph=True: {head}"]
     for item in split.items:
         if isinstance(item, segments.Segment):
-            first, last = item.steps[0][0].name, item.steps[-1][0].name
+            first, last = item.steps[0].inst.name, item.steps[-1].inst.name
             lines.append(f"  segment {found.index(item) + 1}: {len(item.prog.steps)} "
                          f"launch(es), '{first}' .. '{last}'")
             continue
@@ -157,11 +152,11 @@ def _segments_summary(split) -> str:
                              f"{_reason(inst, why)}")
         if tuples:
             lines.append(f"    and {tuples} tuple/get-tuple-element steps on the host")
-        short = len(item.steps) - len(item.why) - sum(k == "param" for _, k in item.steps)
+        short = len(item.steps) - len(item.why) - sum(s.kind == "param" for s in item.steps)
         if short:
             lines.append(f"  {short} steps of runs under {MIN_LAUNCHES} launches: plain path")
     return "\n".join(lines) + "\n"
 
 
-__all__ = ["GraphRefusal", "GraphRunner", "SegmentedRunner", "attach", "make", "summary",
+__all__ = ["GraphRefusal", "GraphRunner", "SegmentedRunner", "make", "summary",
            "wanted_program"]

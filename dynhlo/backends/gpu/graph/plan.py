@@ -1,7 +1,7 @@
 """The graph path's program: steps over value slots, sizes as slots of one int32 buffer.
 
-`build(plan, info, precision)` flattens a fusion.Plan (the plans of `call`s inlined) into
-steps the graph path can capture: generated kernels (in their strided form,
+`build(schedule, precision)` turns the launch list (plan/schedule.py, `call`s inlined by its
+`inline`) into steps the graph path can capture: generated kernels (in their strided form,
 kernels.strided), matrix products (kernels.matmul, TF32 per dot as the `precision`
 option allows: gpu/precision.py) and get-dimension-sizes (kernels.size_value: the size
 buffer holds the value), over values that are parameters, constants or step outputs. Transposes and reshapes that only feed products are views: a reshape of a dense
@@ -13,7 +13,7 @@ shapes with one gather (`size_index`).
 Anything else (host fallbacks, other library ops, while/conditional, data-dependent sizes)
 makes `build` return a GraphRefusal naming the instruction and why it needs the host: the
 module keeps the plain path, or with graph=True runs as captured segments around such steps
-(segments.py adds steps one at a time through Builder.step, with sizes read from the
+(segments.py adds items one at a time through Builder.step, with sizes read from the
 shapes of values made before each segment).
 """
 
@@ -23,23 +23,17 @@ import math
 from dataclasses import dataclass, field
 
 from ....hlo import attrs
-from ....hlo.opcodes import Opcode
 from ....shapes.sizes import Sym, bound_of
 from ....shapes.schedule import sym_deps
-from ..launch.fastpath import size_getter
+from ..plan.schedule import Schedule, inline, lower, refusal, size_getter
 from ..precision import HIGHEST, allows_tf32
-from ..rules import library_for
+from ..rules import rule_of
 from .attention import attention_chains, attention_launches
 from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, size_value, strided
 
 
 class GraphRefusal(Exception):
     """Why a module cannot run as one captured graph (its plain path runs instead)."""
-
-
-# Why a control-flow step needs the host: the host reads a device value to go on.
-HOST_READS = {"while": "the host reads its predicate",
-              "conditional": "the host reads its branch index"}
 
 
 @dataclass
@@ -84,13 +78,19 @@ def getters(dims, inst, getter=size_getter) -> list:
     return out
 
 
-def build(plan, info, precision: str = HIGHEST) -> GraphProgram:
-    """The graph program of an entry plan (see module doc); GraphRefusal if it has none.
-    `precision`: the compile option; each product's TF32 use is decided on its own dot
-    (gpu/precision.py)."""
-    params = [inst for inst, kind in plan.steps if kind == "param"]
-    prog = GraphProgram(len(params))
-    for p in params:
+def build(source, info=None, precision: str = HIGHEST) -> GraphProgram:
+    """The graph program of an entry Schedule (plan/schedule.py; a fusion Plan is lowered
+    to one first; `info` is the plan's own, kept for callers that pass it) (see module
+    doc); GraphRefusal if it has none. `precision`: the compile option; each product's
+    TF32 use is decided on its own dot (gpu/precision.py)."""
+    schedule = source if isinstance(source, Schedule) else lower(source)
+    info = schedule.plan.info
+    items, root, _ = inline(schedule)
+    prog = GraphProgram(schedule.nparams)
+    for item in items:
+        if item.kind != "param":
+            continue
+        p = item.inst
         slot = p.parameter_number
         prog.dtypes[slot] = p.shape.element_type
         prog.bound_numel[slot] = math.prod(p.shape.dims)
@@ -99,7 +99,12 @@ def build(plan, info, precision: str = HIGHEST) -> GraphProgram:
             if isinstance(dim, Sym) and size_getter(dim) != (slot, d):
                 prog.equal.append(((slot, d), size_getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
-    prog.root = Builder(prog, precision).add(plan, list(range(len(params))))
+    slots = {k: k for k in range(schedule.nparams)}
+    builder = Builder(prog, precision, free=schedule.nslots)
+    for item in items:
+        if item.kind != "param":
+            builder.step(item, slots)
+    prog.root = slots[root]
     finish(prog)
     return prog
 
@@ -112,14 +117,19 @@ def finish(prog: GraphProgram) -> None:
 
 
 class Builder:
-    """Adds plan steps to a GraphProgram, its products as the `precision` option says.
-    `getter(dim)` says where a size is read (default: an entry parameter's dimension);
-    graph/segments.py gives one of its own."""
+    """Adds Schedule items to a GraphProgram, its products as the `precision` option says.
+    `slots` map a schedule slot to the program's slot (or ("T", slot): a transposed 2-D
+    view; a tuple of slots: the entry root's tuple). `getter(dim)` says where a size is
+    read (default: an entry parameter's dimension); graph/segments.py gives one of its
+    own. `free`: the first schedule slot no item of the entry uses (a call's inlined items
+    take slots from there)."""
 
-    def __init__(self, prog: GraphProgram, precision: str = HIGHEST, getter=size_getter):
+    def __init__(self, prog: GraphProgram, precision: str = HIGHEST, getter=size_getter,
+                 free: int = 0):
         self.prog, self.precision = prog, precision
         self.next = prog.nparams
         self.getter = getter
+        self.free = free
 
     def slot(self, inst, dims, element_type: str) -> int:
         slot, self.next = self.next, self.next + 1
@@ -128,27 +138,21 @@ class Builder:
         self.prog.dims[slot] = getters(dims, inst, self.getter)
         return slot
 
-    def add(self, plan, arg_slots: list):
-        slots: dict = {}   # instruction -> slot, or ("T", slot) for a transposed 2-D view
-        for inst, kind in plan.steps:
-            if kind == "param":
-                slots[inst] = arg_slots[inst.parameter_number]
-            else:
-                self.step(plan, inst, kind, slots)
-        return slots[plan.info.computation.root]
-
-    def step(self, plan, inst, kind: str, slots: dict) -> None:
-        """Add one non-parameter step of `plan`; slots[inst] is set to its value."""
-        info = plan.info
+    def step(self, item, slots: dict) -> None:
+        """Add one non-parameter item; slots[item.out] is set to its value."""
+        kind, inst = item.kind, item.inst
         if kind == "call":
-            slots[inst] = self.add(plan.calls[inst][0], [slots[o] for o in inst.operands])
+            items, root, self.free = inline(item.calls[0], item.inputs, self.free)
+            for sub in items:
+                self.step(sub, slots)
+            slots[item.out] = slots[root]
         elif kind == "kernel":
-            slots[inst] = self._kernel(plan.kernels[inst], info, slots)
-        elif kind == "library":
-            slots[inst] = self._library(inst, info, slots)
+            slots[item.out] = self._kernel(item, slots)
+        elif kind in ("library", "host"):
+            slots[item.out] = self._library(item, slots)
         else:
             raise GraphRefusal(f"instruction '{inst.name}' ({kind}): "
-                               f"{HOST_READS.get(kind, 'needs the host')}")
+                               f"{item.why or 'needs the host'}")
 
     def mark(self) -> tuple:
         """The builder's state, for `rollback` after a step that was refused."""
@@ -163,17 +167,17 @@ class Builder:
                 table.pop(slot, None)
         self.next = nxt
 
-    def _kernel(self, kernel, info, slots) -> int:
-        inst = kernel.group.root
+    def _kernel(self, item, slots) -> int:
+        kernel, inst = item.kernel, item.inst
         try:
             gk = strided(kernel)
         except NotStrided as exc:
             raise GraphRefusal(f"kernel of '{inst.name}': {exc}") from None
-        inputs = [self.dense(slots[i], i) for i in kernel.group.inputs]
-        out = self.slot(inst, info.dims[inst], inst.shape.element_type)
-        grid_dims = kernel.grid_dims if kernel.kind == "row" else info.dims[inst]
-        work = math.prod(max(bound_of(d), 0) for d in grid_dims)
-        self.prog.steps.append(Step(gk, inputs, out, self.size_getters(kernel.size_syms, inst),
+        inputs = [self.dense(slots[s], i) for s, i in zip(item.inputs, kernel.group.inputs,
+                                                           strict=True)]
+        out = self.slot(inst, item.dims, inst.shape.element_type)
+        work = math.prod(max(bound_of(d), 0) for d in item.grid)
+        self.prog.steps.append(Step(gk, inputs, out, self.size_getters(item.sizes, inst),
                                     -(-work // gk.per_program), origin=kernel))
         return out
 
@@ -182,39 +186,62 @@ class Builder:
             raise GraphRefusal(f"'{inst.name}': a transposed view read by a kernel")
         return value
 
-    def _library(self, inst, info, slots):
-        op = inst.opcode
-        if op is Opcode.DOT:
-            return self._dot(inst, info, slots)
-        if op is Opcode.RESHAPE and not isinstance(slots[inst.operands[0]], tuple):
-            return slots[inst.operands[0]]   # row-major data is its own reshape
-        if op is Opcode.TRANSPOSE and len(inst.shape.dims) == 2 and \
-                tuple(attrs.ints(inst, "dimensions")) == (1, 0):
-            src = slots[inst.operands[0]]
-            return src[1] if isinstance(src, tuple) else ("T", src)
-        if op is Opcode.TUPLE and inst is info.computation.root:
-            return tuple(self.dense(slots[o], o) for o in inst.operands)
-        if op is Opcode.GET_DIMENSION_SIZE:
-            (d,) = attrs.ints(inst, "dimensions")
-            out = self.slot(inst, (), inst.shape.element_type)
-            dim = info.dims[inst.operands[0]][d]
-            self.prog.steps.append(Step(size_value(), [], out,
-                                        self.size_getters([dim], inst), 1))
-            return out
-        if op is Opcode.CONSTANT and not inst.shape.is_tuple and inst.shape.is_static:
-            slot = self.slot(inst, info.dims[inst], inst.shape.element_type)
-            self.prog.constants[slot] = inst
-            return slot
-        if op is Opcode.SET_DIMENSION_SIZE and any(sym_deps(d) for d in info.dims[inst]):
-            why = "a size read from a value at run time"
-        else:
-            why = "a library step" if library_for(inst) is not None else "a host fallback"
-        raise GraphRefusal(f"instruction '{inst.name}' ({op.value}): {why}")
+    def _library(self, item, slots):
+        """A library or host item as the rule table's `capture` column says (rules.py);
+        GraphRefusal when it has no capture form or its form does not fit it."""
+        inst = item.inst
+
+        def operand(k: int):   # read only where used: a segment takes what it reads
+            return slots[item.inputs[k]]
+        form = rule_of(inst.opcode).capture
+        value = getattr(self, f"_capture_{form}")(item, operand) if form else None
+        if value is not None:
+            return value
+        raise GraphRefusal(f"instruction '{inst.name}' ({inst.opcode.value}): "
+                           f"{item.why or refusal(item)}")
+
+    # --- capture forms (rules.py's `capture` column); None: this item does not fit ------
+
+    def _capture_view(self, item, operand):
+        src = operand(0)
+        return None if isinstance(src, tuple) else src   # row-major data is its own reshape
+
+    def _capture_transpose(self, item, operand):
+        inst = item.inst
+        if len(inst.shape.dims) != 2 or tuple(attrs.ints(inst, "dimensions")) != (1, 0):
+            return None
+        src = operand(0)
+        return src[1] if isinstance(src, tuple) else ("T", src)
+
+    def _capture_root_tuple(self, item, operand):
+        inst = item.inst
+        if inst is not item.plan.info.computation.root:
+            return None
+        return tuple(self.dense(operand(k), o) for k, o in enumerate(inst.operands))
+
+    def _capture_size_value(self, item, operand):
+        inst, info = item.inst, item.plan.info
+        (d,) = attrs.ints(inst, "dimensions")
+        out = self.slot(inst, (), inst.shape.element_type)
+        dim = info.dims[inst.operands[0]][d]
+        self.prog.steps.append(Step(size_value(), [], out, self.size_getters([dim], inst), 1))
+        return out
+
+    def _capture_constant(self, item, operand):
+        inst = item.inst
+        if inst.shape.is_tuple or not inst.shape.is_static:
+            return None
+        slot = self.slot(inst, item.dims, inst.shape.element_type)
+        self.prog.constants[slot] = inst
+        return slot
+
+    def _capture_matmul(self, item, operand):
+        return self._dot(item.inst, item.plan.info, operand)
 
     def size_getters(self, dims, inst) -> list:
         return getters(dims, inst, self.getter)
 
-    def _dot(self, inst, info, slots) -> int:
+    def _dot(self, inst, info, operand) -> int:
         lhs, rhs = inst.operands
         etype = inst.shape.element_type
         lc = attrs.ints(inst, "lhs_contracting_dims", ())
@@ -223,8 +250,8 @@ class Builder:
                 lhs.shape.rank != 2 or rhs.shape.rank != 2 or etype not in MATMUL_TYPES or \
                 lhs.shape.element_type != etype or rhs.shape.element_type != etype:
             raise GraphRefusal(f"dot '{inst.name}' is not a 2-D product of one float type")
-        a_km, a = _layout(slots[lhs], lc[0] == 0)
-        b_nk, b = _layout(slots[rhs], rc[0] == 1)
+        a_km, a = _layout(operand(0), lc[0] == 0)
+        b_nk, b = _layout(operand(1), rc[0] == 1)
         ld, rd = info.dims[lhs], info.dims[rhs]
         m, k, n = ld[1 - lc[0]], ld[lc[0]], rd[1 - rc[0]]
         ka, kb = self.size_getters((k, rd[rc[0]]), inst)

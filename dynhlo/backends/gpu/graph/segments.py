@@ -1,11 +1,12 @@
 """Captured segments: an entry plan that is not one graph, split around its host steps.
 
-`plan.build` refuses a whole module at its first step a graph cannot hold: a while or a
+`plan.build` refuses a whole module at its first item a graph cannot hold: a while or a
 conditional (the host reads a device value to go on), a library step other than the
-products, a host fallback, a size read from a value at run time. `split(plan, n)` keeps
-the rest captured: the entry plan's steps become maximal runs that plan.Builder can add
-("segments", each a GraphProgram of its own) and the steps between them ("host steps",
-which the plain Runner runs). walk.py runs them in order, per call.
+products, a host fallback, a size read from a value at run time. `split(schedule, n)` keeps
+the rest captured: the items of the entry's launch list (plan/schedule.py) become maximal
+runs that plan.Builder can add ("segments", each a GraphProgram of its own) and the items
+between them ("host steps", which the interpreted Runner runs). walk.py runs them in
+order, per call.
 
 A segment's parameters are the values it reads that were made before it (entry
 parameters, host step results, earlier segments' results); its root is the tuple of its
@@ -21,8 +22,8 @@ say) runs before that run instead of cutting it: the plan's order is one topolog
 order, not the only one. Runs of fewer than `n` launches, and runs whose program cannot
 be made (a result that is a transposed view), stay on the plain path.
 
-Assumes a plan as plan/fusion.py makes it (calls inlined or planned, parameters first
-or anywhere: they are run first here).
+Assumes a schedule of a plan as plan/fusion.py makes it (calls inlined or planned,
+parameters first or anywhere: they are run first here).
 """
 
 from __future__ import annotations
@@ -32,13 +33,14 @@ from dataclasses import dataclass, field
 from ....hlo.opcodes import Opcode
 from ....shapes.schedule import leaf_dims, sym_deps
 from ....shapes.sizes import Sym, size_key
+from ..plan.schedule import Schedule, lower
 from ..precision import HIGHEST
 from .plan import GraphProgram, GraphRefusal, Builder, getters, finish
 
 
 @dataclass
 class Segment:
-    """A captured run of plan steps: `prog` reads `inputs` (parameter slot k is
+    """A captured run of schedule items: `prog` reads `inputs` (parameter slot k is
     inputs[k]) and the shapes of `sources` (getter index len(inputs) + k), and returns one
     value per `exports` entry; `shapes[k]` are getters of export k's shape when its data
     is another value's (a reshape kept as a view), else None."""
@@ -53,7 +55,7 @@ class Segment:
 
 @dataclass
 class HostSteps:
-    """Plan steps the plain Runner runs; `why[inst]`: why a step needs the host ("" for
+    """Schedule items the interpreted Runner runs; `why[inst]`: why a step needs the host ("" for
     the entry root's tuple; steps of a run too short to capture have none)."""
 
     steps: list = field(default_factory=list)
@@ -62,26 +64,29 @@ class HostSteps:
 
 @dataclass
 class Segmented:
-    """An entry plan as segments and host steps, in the order they run."""
+    """An entry schedule as segments and host steps, in the order they run."""
 
     items: list
+    schedule: Schedule = None
 
     @property
     def segments(self) -> list:
         return [item for item in self.items if isinstance(item, Segment)]
 
 
-def split(plan, min_launches: int, precision: str = HIGHEST) -> Segmented:
-    """The segments and host steps of an entry plan (see module doc); the segments'
-    products as the `precision` option says."""
+def split(source, min_launches: int, precision: str = HIGHEST) -> Segmented:
+    """The segments and host steps of an entry Schedule (a fusion Plan is lowered to one
+    first; see module doc); the segments' products as the `precision` option says."""
+    schedule = source if isinstance(source, Schedule) else lower(source)
+    plan = schedule.plan
     known: dict = {}    # size_key -> (instruction, dimension) made before
-    items = _partition(plan, known)
+    items = _partition(schedule, known)
     later = _read_later(plan, items)
     out: list = []
     for k, item in enumerate(items):
         if isinstance(item, list):
             try:
-                item = _segment(plan, item, known, later[k], precision)
+                item = _segment(schedule, item, known, later[k], precision)
             except GraphRefusal:
                 item = None
             if item is None or len(item.prog.steps) < min_launches:
@@ -91,33 +96,35 @@ def split(plan, min_launches: int, precision: str = HIGHEST) -> Segmented:
             out[-1].why.update(item.why)
         else:
             out.append(item)
-    return Segmented(out)
+    return Segmented(out, schedule)
 
 
 # --- the runs -------------------------------------------------------------------------------
 
-def _partition(plan, known: dict) -> list:
-    """HostSteps and runs (lists of plan steps a Builder added), in order; fills `known`
-    with the sizes readable from parameters and host step results."""
+def _partition(schedule: Schedule, known: dict) -> list:
+    """HostSteps and runs (lists of schedule items a Builder added), in order; fills
+    `known` with the sizes readable from parameters and host step results."""
+    plan = schedule.plan
     info = plan.info
-    params = [(inst, kind) for inst, kind in plan.steps if kind == "param"]
-    for inst, _ in params:
-        _register(known, info, inst)
+    params = [item for item in schedule.items if item.kind == "param"]
+    for item in params:
+        _register(known, info, item.inst)
     items: list = [HostSteps(list(params))]
     run: list = []
     made: set = set()
     builder = slots = None
-    for inst, kind in plan.steps:
-        if kind == "param":
+    for item in schedule.items:
+        if item.kind == "param":
             continue
-        why = _cannot(plan, inst, kind)
+        inst = item.inst
+        why = _cannot(plan, inst)
         if why is None:
             if builder is None:
-                builder, slots = _trial(plan, known)
+                builder, slots = _trial(schedule, known)
             mark, nslots = builder.mark(), len(slots)
             try:
-                builder.step(plan, inst, kind, slots)
-                run.append((inst, kind))
+                builder.step(item, slots)
+                run.append(item)
                 made.add(inst)
                 continue
             except GraphRefusal as exc:
@@ -125,11 +132,11 @@ def _partition(plan, known: dict) -> list:
                 for extra in list(slots)[nslots:]:
                     del slots[extra]
                 why = str(exc)
-        if run and made.intersection(_reads(plan, inst, kind)):
+        if run and made.intersection(_reads(item)):
             items += [run, HostSteps()]
             run, made, builder = [], set(), None
         host = items[-1]   # before the open run, when it reads nothing the run made
-        host.steps.append((inst, kind))
+        host.steps.append(item)
         host.why[inst] = why
         _register(known, info, inst)
     if run:
@@ -137,7 +144,7 @@ def _partition(plan, known: dict) -> list:
     return items
 
 
-def _cannot(plan, inst, kind: str) -> str | None:
+def _cannot(plan, inst) -> str | None:
     """Why a step stays on the host before a builder is asked ("": bookkeeping that
     splits nothing: the entry root's tuple), else None."""
     if inst is plan.info.computation.root and inst.opcode is Opcode.TUPLE:
@@ -145,8 +152,8 @@ def _cannot(plan, inst, kind: str) -> str | None:
     return None
 
 
-def _trial(plan, known: dict):
-    """A builder for a new run whose parameters are made as its steps read them."""
+def _trial(schedule: Schedule, known: dict):
+    """A builder for a new run whose parameters are made as its items read them."""
     order: dict = {}   # instruction -> its number in this trial's getters
 
     def getter(dim):
@@ -158,23 +165,25 @@ def _trial(plan, known: dict):
             return None
         return (order.setdefault(where[0], len(order)), where[1])
 
-    builder = Builder(GraphProgram(0), getter=getter)
-    return builder, _Inputs(builder, plan.info)
+    builder = Builder(GraphProgram(0), getter=getter, free=schedule.nslots)
+    return builder, _Inputs(builder, schedule)
 
 
 class _Inputs(dict):
-    """instruction -> slot, where a value made before the run gets a parameter slot when
-    a step first reads it."""
+    """schedule slot -> program slot, where a value made before the run gets a parameter
+    slot when an item first reads it."""
 
-    def __init__(self, builder, info):
+    def __init__(self, builder, schedule: Schedule):
         super().__init__()
-        self.builder, self.info = builder, info
+        self.builder, self.info = builder, schedule.plan.info
+        self.inst_of = {slot: inst for inst, slot in schedule.slot_of.items()}
 
-    def __missing__(self, inst):
+    def __missing__(self, key: int):
+        inst = self.inst_of[key]
         if inst.shape.is_tuple:
             raise GraphRefusal(f"instruction '{inst.name}': a tuple read by a captured step")
-        slot = self[inst] = self.builder.slot(inst, self.info.dims[inst],
-                                               inst.shape.element_type)
+        slot = self[key] = self.builder.slot(inst, self.info.dims[inst],
+                                              inst.shape.element_type)
         return slot
 
 
@@ -188,16 +197,17 @@ def _register(known: dict, info, inst) -> None:
             known.setdefault(size_key(dim), (inst, d))
 
 
-def _reads(plan, inst, kind: str) -> set:
-    """The instructions a step reads: operands (a kernel's inputs), and the values its
-    sizes (and those of the plans it calls) are read from."""
-    dims = list(leaf_dims(plan.info.dims.get(inst, ())))
-    if kind == "kernel":
-        dims += list(plan.kernels[inst].size_syms) + list(plan.kernels[inst].grid_dims or ())
-    out = set(_reads_data(plan, inst, kind))
+def _reads(item) -> set:
+    """The instructions an item reads: operands (a kernel's inputs), and the values its
+    sizes (and those of the schedules it calls) are read from."""
+    kernel = item.kernel
+    dims = list(leaf_dims(item.plan.info.dims.get(item.inst, ())))
+    if kernel is not None:
+        dims += list(kernel.size_syms) + list(kernel.grid_dims or ())
+    out = set(_reads_data(item))
     out.update(d for dim in dims for d in sym_deps(dim))
-    for sub in plan.calls.get(inst, ()):
-        out |= _size_deps(sub)
+    for sub in item.calls:
+        out |= _size_deps(sub.plan)
     return out
 
 
@@ -219,20 +229,22 @@ def _read_later(plan, items: list) -> list:
     for k in range(len(items) - 1, -1, -1):
         out[k] = set(seen)
         steps = items[k].steps if isinstance(items[k], HostSteps) else items[k]
-        for inst, kind in steps:
-            seen |= _reads(plan, inst, kind)
+        for item in steps:
+            seen |= _reads(item)
     return out
 
 
 # --- one segment's program ------------------------------------------------------------------
 
-def _segment(plan, steps: list, known: dict, later: set, precision: str) -> Segment:
+def _segment(schedule: Schedule, steps: list, known: dict, later: set, precision: str
+             ) -> Segment:
     """The GraphProgram of one run; GraphRefusal when it cannot be made."""
-    info = plan.info
-    made = {inst for inst, _ in steps}
-    inputs = list(dict.fromkeys(i for inst, kind in steps for i in _reads_data(plan, inst, kind)
+    info = schedule.plan.info
+    slot_of = schedule.slot_of
+    made = {item.inst for item in steps}
+    inputs = list(dict.fromkeys(i for item in steps for i in _reads_data(item)
                                 if i not in made))
-    exports = [inst for inst, _ in steps if inst in later]
+    exports = [item.inst for item in steps if item.inst in later]
     prog = GraphProgram(len(inputs))
     own: dict = {}        # size_key -> getter from an input's own shape
     for k, inst in enumerate(inputs):
@@ -257,11 +269,11 @@ def _segment(plan, steps: list, known: dict, later: set, precision: str) -> Segm
         prog.dtypes[k] = inst.shape.element_type
         prog.bound_numel[k] = _numel(inst)
         prog.dims[k] = getters(info.dims[inst], inst, getter)
-    builder = Builder(prog, precision, getter)
-    slots = {inst: k for k, inst in enumerate(inputs)}
-    for inst, kind in steps:
-        builder.step(plan, inst, kind, slots)
-    roots = [builder.dense(slots[e], e) for e in exports]
+    builder = Builder(prog, precision, getter, free=schedule.nslots)
+    slots = {slot_of[inst]: k for k, inst in enumerate(inputs)}
+    for item in steps:
+        builder.step(item, slots)
+    roots = [builder.dense(slots[slot_of[e]], e) for e in exports]
     shapes = []
     for slot, inst in zip(roots, exports):
         want = getters(info.dims[inst], inst, getter)
@@ -271,9 +283,9 @@ def _segment(plan, steps: list, known: dict, later: set, precision: str) -> Segm
     return Segment(prog, steps, inputs, sources, exports, shapes)
 
 
-def _reads_data(plan, inst, kind: str) -> list:
-    """The values a step reads the data of (a kernel's inputs, else its operands)."""
-    return plan.kernels[inst].group.inputs if kind == "kernel" else list(inst.operands)
+def _reads_data(item) -> list:
+    """The values an item reads the data of (a kernel's inputs, else its operands)."""
+    return item.kernel.group.inputs if item.kernel is not None else list(item.inst.operands)
 
 
 def _numel(inst) -> int:

@@ -3,14 +3,14 @@
 Host time per call matters for small and medium modules (DESIGN.md section 4): a
 layer-norm kernel of 70 us at 65536 rows and 12 us at 8192 would otherwise share the call
 with about as much Python. When every size a kernel needs is a parameter's dimension, the
-plan is flattened once (FastPlan.build; the plans of `call`s inlined): values live in a
-list by slot and each size is a parameter's dimension. The first call at a new combination of argument shapes specializes
-the plan to those shapes (`_specialize`): the one run-time check the module can fail (two
+entry's launch list (plan/schedule.py, calls inlined) becomes steps over values kept by
+position, each size a parameter's dimension (FastPlan.build). The first call at a new
+combination of argument shapes specializes the steps to those shapes (`_specialize`): the one run-time check the module can fail (two
 parameters whose dimensions inference unified must have the same size) runs there, and
 every step becomes a small closure with its output shape, strides, grid and size
 arguments bound. Later calls at the same shapes look the closures up by the shapes and run
 them: per kernel, one allocation and one launch. Anything else (other library steps, calls,
-data-dependent sizes) takes program.Runner.
+data-dependent sizes) takes the interpreted runner (launch/runner.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ import math
 import torch
 
 from ....errors import DynamicSizeError
-from ....shapes import algebra
-from ....shapes.sizes import Sym, size_key, size_mismatch
+from ....shapes.sizes import size_mismatch
+from ..plan.schedule import inline
 from ..rules import library_for, rule_of
 from ..tensors import torch_dtype
 from .direct import raw_stream
@@ -30,17 +30,6 @@ from .runner import dense
 # Specialized plans kept per FastPlan; past this many distinct argument shapes the cache
 # starts again (a bound on memory, not a correctness matter: specializing is cheap).
 MAX_SPECIALIZED = 1024
-
-
-def size_getter(dim):
-    """An int, or (parameter number, dimension) to read the size from; None if neither."""
-    key = size_key(dim)
-    if isinstance(key, int):
-        return key
-    atom = algebra.atom_of(key) if isinstance(key, algebra.Size) else None
-    if atom is not None and atom.op == "param":
-        return atom.args[:2]
-    return None
 
 
 class _Ctx:
@@ -82,69 +71,39 @@ class _KernelStep:
         self.block, self.dtype = block, dtype
 
 
-class _Flattener:
-    """Lays a plan (and the plans of its `call`s, inlined) out as steps over value slots."""
-
-    def __init__(self, launchers: dict, nparams: int):
-        self.launchers = launchers
-        self.steps: list = []
-        self.next_slot = nparams
-        self.kernel_made: set = set(range(nparams))  # slots known dense: params, kernels
-
-    def _new_slot(self) -> int:
-        self.next_slot += 1
-        return self.next_slot - 1
-
-    def add(self, plan, arg_slots: list) -> int | None:
-        """The slot of the plan's root, its steps appended; None if a step does not fit."""
-        slots = {}
-        for inst, kind in plan.steps:
-            if kind == "param":
-                slots[inst] = arg_slots[inst.parameter_number]
-            elif kind == "call":
-                slot = self.add(plan.calls[inst][0], [slots[o] for o in inst.operands])
-                if slot is None:
-                    return None
-                slots[inst] = slot
-            elif kind == "library":
-                step = self._library(plan, inst, slots)
-                if step is None:
-                    return None
-                self.steps.append(step)
-                slots[inst] = self._new_slot()
-            elif kind == "kernel":
-                step = self._kernel(plan, inst, slots)
-                if step is None:
-                    return None
-                self.steps.append(step)
-                slots[inst] = self._new_slot()
-                self.kernel_made.add(slots[inst])
-            else:
+def _steps(schedule, launchers: dict) -> tuple[list, int] | None:
+    """(steps, root position) of a schedule whose items, calls inlined, are all parameters,
+    kernels and fast library steps with every size an entry parameter's dimension; values
+    are kept by position (parameters first, then one per step). None otherwise."""
+    items, root, _ = inline(schedule)
+    pos = {k: k for k in range(schedule.nparams)}
+    made = set(range(schedule.nparams))   # positions known dense: params, kernel outputs
+    steps: list = []
+    for item in items:
+        if item.kind == "param":
+            continue
+        out = item.out_getters
+        if out is None or None in out:
+            return None
+        inputs = [pos[s] for s in item.inputs]
+        if item.kind == "library":
+            if not rule_of(item.inst.opcode).fast:
                 return None
-        return slots.get(plan.info.computation.root)
-
-    def _library(self, plan, inst, slots) -> "_LibraryStep | None":
-        fn = library_for(inst)
-        if fn is None or not rule_of(inst.opcode).fast:
+            steps.append(_LibraryStep(library_for(item.inst), item.inst, inputs, out,
+                                      item.plan.padding_reads))
+        elif item.kind == "kernel":
+            sizes, grid = item.size_getters, item.grid_getters
+            if None in sizes or None in grid:
+                return None
+            kernel = item.kernel
+            made.add(schedule.nparams + len(steps))
+            steps.append(_KernelStep(launchers[id(kernel)], inputs, [s in made for s in inputs],
+                                     out, sizes, grid, kernel.grid_block,
+                                     torch_dtype(item.inst.shape.element_type)))
+        else:
             return None
-        getters = [size_getter(d) for d in plan.info.dims[inst]]
-        if any(g is None for g in getters):
-            return None
-        return _LibraryStep(fn, inst, [slots[o] for o in inst.operands],
-                            getters, plan.padding_reads)
-
-    def _kernel(self, plan, inst, slots) -> "_KernelStep | None":
-        kernel = plan.kernels[inst]
-        out_dims = [size_getter(d) for d in plan.info.dims[inst]]
-        size_dims = [size_getter(s) for s in kernel.size_syms]
-        grid_dims = [size_getter(d) for d in kernel.grid_dims] if kernel.kind == "row" \
-            else out_dims
-        if any(g is None for g in out_dims + size_dims + grid_dims):
-            return None
-        inputs = [slots[i] for i in kernel.group.inputs]
-        return _KernelStep(self.launchers[id(kernel)], inputs,
-                           [s in self.kernel_made for s in inputs], out_dims, size_dims,
-                           grid_dims, kernel.grid_block, torch_dtype(inst.shape.element_type))
+        pos[item.out] = schedule.nparams + len(steps) - 1
+    return steps, pos[root]
 
 
 class FastPlan:
@@ -160,23 +119,18 @@ class FastPlan:
         self.specialized: dict = {}
 
     @classmethod
-    def build(cls, plan, launchers: dict, device, precision: str = "highest"
+    def build(cls, schedule, launchers: dict, device, precision: str = "highest"
               ) -> "FastPlan | None":
-        params = [inst for inst, kind in plan.steps if kind == "param"]
-        checks = []
-        for p in params:
-            for d, dim in enumerate(plan.info.dims[p]):
-                if isinstance(dim, Sym):
-                    source = size_getter(dim)
-                    if source is None:
-                        return None
-                    if source != (p.parameter_number, d):
-                        checks.append((p, d, dim, source))
-        flat = _Flattener(launchers, len(params))
-        root_slot = flat.add(plan, list(range(len(params))))
-        if root_slot is None:
+        """The specialized runner of an entry Schedule (plan/schedule.py), or None when an
+        item needs more than it gives (a size that is no parameter's dimension, a library
+        step off the fast list, control flow, the host tier)."""
+        checks = schedule.equal
+        if any(source is None for *_, source in checks):
             return None
-        return cls(checks, flat.steps, root_slot, device, precision)
+        found = _steps(schedule, launchers)
+        if found is None:
+            return None
+        return cls(checks, found[0], found[1], device, precision)
 
     def run(self, tensors: list):
         """The root's tensor for parameter tensors on the device (checked by the caller)."""

@@ -49,7 +49,8 @@ class StepContext:
 
 
 class Runner:
-    """Runs plans; `launchers[id(kernel)]` launches one generated kernel."""
+    """The interpreted runner: runs Schedules (plan/schedule.py) item by item;
+    `launchers[id(kernel)]` launches one generated kernel."""
 
     def __init__(self, module, launchers: dict, device: torch.device, comm=None,
                  precision: str = "highest"):
@@ -79,39 +80,41 @@ class Runner:
                 plan.info.computation, self.memory_limit, frozenset(plan.kernels))
         return found
 
-    def run(self, plan, args: list, parent: SizeEnv | None = None, args_shapes=None):
+    def run(self, schedule, args: list, parent: SizeEnv | None = None, args_shapes=None):
+        """The root value of a Schedule (plan/schedule.py) run item by item on `args`."""
         values: dict = {}
         # XLA's broadcast-or-smaller rule (algebra.meet) holds here too: instructions
         # where different sizes meet run as library or host steps (plan/fusion.py)
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
-        self.run_steps(plan, plan.steps, args, values, env)
-        return values[plan.info.computation.root]
+        self.run_steps(schedule.plan, schedule.items, args, values, env)
+        return values[schedule.plan.info.computation.root]
 
-    def run_steps(self, plan, steps, args: list, values: dict, env: SizeEnv) -> None:
-        """Run `steps` (some of `plan.steps`, in order) into `values` (instruction -> value,
-        holding what they read); `env` evaluates sizes over `values`. The graph path's
-        segmented walk (graph/walk.py) runs its host steps through here."""
+    def run_steps(self, plan, items, args: list, values: dict, env: SizeEnv) -> None:
+        """Run `items` (some of the Schedule of `plan`, in order) into `values`
+        (instruction -> value, holding what they read); `env` evaluates sizes over
+        `values`. The graph path's segmented walk (graph/walk.py) runs its host items
+        through here."""
         ctx = None
         dims = plan.info.dims
         sized = self.sized(plan)
         inst = None
         try:
-            for inst, kind in steps:
+            for item in items:
+                inst, kind = item.inst, item.kind
                 if inst in sized:
                     memory.check_fits(inst, env.sizes(dims[inst]), self.memory_limit,
                                       str(self.device))
                 if kind == "kernel":  # allocated at the sizes inference gives: no check
-                    values[inst] = self._launch(plan.kernels[inst], dims, values, env)
+                    values[inst] = self._launch(item.kernel, dims, values, env)
                     continue
                 if kind == "param":
                     value = args[inst.parameter_number]
                 elif kind == "call":
-                    value = self.run(plan.calls[inst][0], [values[o] for o in inst.operands],
-                                     env)
+                    value = self.run(item.calls[0], [values[o] for o in inst.operands], env)
                 elif kind == "while":
-                    value = self._while(inst, plan.calls[inst], values[inst.operands[0]], env)
+                    value = self._while(inst, item.calls, values[inst.operands[0]], env)
                 elif kind == "conditional":
-                    value = self._conditional(inst, plan.calls[inst], values, env)
+                    value = self._conditional(inst, item.calls, values, env)
                 else:
                     if ctx is None:
                         ctx = StepContext(self, plan.info, env, self.device, self.constants,
@@ -126,7 +129,7 @@ class Runner:
             raise memory.too_big(inst, None, None, str(self.device)) from None
 
     def _while(self, inst, plans, state, env):
-        """XLA While: the body's plan runs while the condition's plan gives true."""
+        """XLA While: the body's schedule runs while the condition's gives true."""
         cond, body = plans[CONDITION], plans[BODY]
         limit, done = self.while_limit, 0
         while _scalar(inst, self.run(cond, [state], env), "condition"):
