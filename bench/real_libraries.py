@@ -22,7 +22,6 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 
 def measure(name: str, backend: str, rounds: int) -> dict:
@@ -30,7 +29,7 @@ def measure(name: str, backend: str, rounds: int) -> dict:
     import numpy as np
 
     import dynhlo
-    from reallibs_data import MANIFEST, case, check_outputs, module_text
+    from tests.support.reallibs_data import MANIFEST, case, check_outputs, module_text
 
     entry = MANIFEST[name]
     options = {"backend": backend}
@@ -86,11 +85,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     if args.backend == "gpu":
-        import gpucheck  # noqa: F401 - Triton's interpreter mode before triton loads
+        from tests.support import gpucheck  # noqa: F401
     import warnings
 
     import dynhlo
-    from reallibs_data import MANIFEST, module_text
+    from tests.support.reallibs_data import MANIFEST, module_text
     warnings.simplefilter("ignore", RuntimeWarning)   # the interpreter's masked lanes
     dynhlo.parse_stablehlo(module_text("haiku_mlp"))  # load jaxlib's MLIR once, untimed
     names = args.names or list(MANIFEST)

@@ -24,7 +24,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares the GPU
 
 import numpy as np  # noqa: E402
@@ -67,7 +66,7 @@ def host(t) -> np.ndarray:
 def torch_programs(dry: bool):
     """(name, size, cpu exe, gpu exe, args, stored outputs, peer callable on the device)."""
     import torch
-    import torch_data
+    from tests.support import torch_data
     import dynhlo
     dev = "cpu" if dry else "cuda"
     for name in torch_data.MODELS:
@@ -76,7 +75,7 @@ def torch_programs(dry: bool):
         gpu = dynhlo.compile(module, backend="gpu", interpret=dry)
         model = None
         try:
-            import torch_models
+            from tests.support import torch_models
             model = torch_models.build(name).to(dev).eval()
         except Exception as exc:  # noqa: BLE001  (the peer is optional)
             print(f"  {name}: no torch peer ({type(exc).__name__}: {exc})")
@@ -94,7 +93,7 @@ def torch_programs(dry: bool):
 def jax_programs(dry: bool):
     import jax
     import dynhlo
-    import llama_decoder
+    from tests.support import llama_decoder
     text = (REPO / "tests" / "data" / "jax" / "llama_decoder.hlo").read_text()
     cpu = dynhlo.compile(text)
     gpu = dynhlo.compile(text, backend="gpu", interpret=dry)

@@ -21,7 +21,6 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import numpy as np  # noqa: E402
 
@@ -84,7 +83,7 @@ def main() -> None:
     import tensorflow as tf
 
     import dynhlo
-    from tf_program_set import LEAST, PROGRAMS, SIZES
+    from tests.support.tf_program_set import LEAST, PROGRAMS, SIZES
     lines = ["| program | sizes | max error | from_tf s | dynhlo warm ms | jit_compile warm ms "
              "| jit_compile first call per size, ms |",
              "|---|---|---:|---:|---:|---:|---|"]

@@ -21,8 +21,8 @@ SIZES = (1, 7, 16)
 
 def export(out: pathlib.Path) -> None:
     import jax
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
-    from test_frontend_jax import BOUND, FAMILIES, MORE, _args
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+    from tests.frontends.test_jax import BOUND, FAMILIES, MORE, _args
     from dynhlo.frontends.jax import from_jax
     out.mkdir(parents=True, exist_ok=True)
     for name, (fn, shapes) in {**FAMILIES, **MORE}.items():

@@ -47,8 +47,8 @@ def threefry() -> None:
 
 
 def lax_surface() -> None:
-    sys.path[:0] = [str(REPO), str(REPO / "tests")]
-    import test_jax_lax_surface as surface
+    sys.path.insert(0, str(REPO))
+    from tests.frontends import test_jax_lax_surface as surface
     for name, (fn, make) in sorted(surface.CASES.items()):
         text = surface._mark_dynamic(jax.jit(fn).lower(make(surface.B)).as_text(dialect="hlo"))
         (OUT / f"lax_{name}.hlo").write_text(text)
@@ -59,9 +59,9 @@ def lax_surface() -> None:
 
 
 def llama_decoder() -> None:
-    sys.path[:0] = [str(REPO), str(REPO / "tests")]
+    sys.path.insert(0, str(REPO))
     import dynhlo
-    from llama_decoder import BOUND, D, inputs, llama
+    from tests.support.llama_decoder import BOUND, D, inputs, llama
     exe = dynhlo.from_jax(llama, f"f32[s,{D}]", bounds={"s": BOUND})
     (OUT / "llama_decoder.hlo").write_text(str(exe.module))
     arrays = {"bound": np.int64(BOUND)}

@@ -36,9 +36,9 @@ import numpy as np
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path.insert(0, str(REPO))
 
-from numerics_table import (CASES, EXPECTED, FLOATS, Case, groups,  # noqa: E402
+from tests.support.numerics_table import (CASES, EXPECTED, FLOATS, Case, groups,  # noqa: E402
                              inputs_digest, run_xla)
 
 from dynhlo.hlo.types import to_numpy_dtype  # noqa: E402

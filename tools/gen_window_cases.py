@@ -22,9 +22,9 @@ OUT = REPO / "tests" / "data" / "windows"
 
 
 def main(names: list[str]) -> None:
-    sys.path[:0] = [str(REPO), str(REPO / "tests")]
+    sys.path.insert(0, str(REPO))
     import dynhlo
-    import window_programs as programs
+    from tests.support import window_programs as programs
     OUT.mkdir(parents=True, exist_ok=True)
     for name, (fn, spec, sizes) in programs.PROGRAMS.items():
         if names and name not in names:

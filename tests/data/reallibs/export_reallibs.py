@@ -31,10 +31,9 @@ import numpy as np
 
 os.environ.setdefault("KERAS_BACKEND", "jax")
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))      # tests/, for reallibs_programs
-sys.path.insert(0, str(HERE.parents[2]))      # the repository, for dynhlo
+sys.path.insert(0, str(HERE.parents[2]))      # the repository: dynhlo and tests.support
 
-from reallibs_programs import PROGRAMS  # noqa: E402
+from tests.support.reallibs_programs import PROGRAMS  # noqa: E402
 
 DISTRIBUTIONS = {"flax": "flax", "jax": "jax", "equinox": "equinox", "haiku": "dm-haiku",
                  "keras": "keras", "optax": "optax", "transformers": "transformers"}

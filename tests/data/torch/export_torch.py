@@ -20,10 +20,9 @@ import torch
 from torch.utils import _pytree
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))      # tests/, for torch_models
-sys.path.insert(0, str(HERE.parents[2]))      # the repository, for dynhlo
+sys.path.insert(0, str(HERE.parents[2]))      # the repository: dynhlo and tests.support
 
-import torch_models as tm  # noqa: E402
+from tests.support import torch_models as tm  # noqa: E402
 
 from dynhlo.frontends.torch_export import export_torch  # noqa: E402
 

@@ -1,0 +1,1 @@
+"""dynhlo's tests, laid out like the package (CONTRIBUTING.md, "Tests"); shared helpers in tests/support."""
