@@ -20,7 +20,7 @@ python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', tr
 step graph_check 120 python3 bench/graph_check.py .dev/t.dynhlo
 # every test file that reaches the GPU backend (the rest are CPU-only, as in CI)
 step pytest 270 python3 -m pytest -q -n 12 -p no:cacheprovider \
-    $(grep -l "gpucheck\|CLI_GPU\|\*\*GPU" tests/test_*.py)
+    $(grep -rl --include="test_*.py" "gpucheck\|CLI_GPU\|\*\*GPU" tests)
 step frontend 150 python3 tools/frontend_gpu_check.py check .dev/frontend
 step memcheck 60 compute-sanitizer --tool memcheck --error-exitcode 9 \
     python3 bench/gpu_device_checks.py sanitize

@@ -3,11 +3,11 @@
     python bench/real_libraries.py [--backend cpu|gpu] [--rounds 3] [NAME ...]
 
 For each program (flax, equinox, haiku, keras 3, optax, plain JAX, HuggingFace through
-from_torch; tests/reallibs_programs.py): the stored StableHLO text through
+from_torch; tests/support/reallibs_programs.py): the stored StableHLO text through
 `dynhlo.parse_stablehlo` and `dynhlo.compile` (the compile time: the median of --rounds, after
 one warm-up compile of another module so that jaxlib's MLIR is loaded), then one call at each
 stored size against the stored jax.jit / eager PyTorch outputs, within the tolerance
-tests/test_real_libraries.py uses. Prints a Markdown table: program, library and version,
+tests/frontends/test_real_libraries.py uses. Prints a Markdown table: program, library and version,
 variable size, sizes passed, largest absolute error, compile time; a refused program says
 where it was refused.
 """

@@ -2,8 +2,8 @@
 the CPU backend and the stored reference outputs, and speed against the library on the GPU.
 
 Programs: tests/data/torch/{bert,gpt2,llama}.mlirbc (from_torch exports, weights as
-constants; peer: the same torch model, tests/torch_models.py, eager on the GPU) and
-tests/data/jax/llama_decoder.hlo (from_jax; peer: jax.jit of tests/llama_decoder.py on the
+constants; peer: the same torch model, tests/support/torch_models.py, eager on the GPU) and
+tests/data/jax/llama_decoder.hlo (from_jax; peer: jax.jit of tests/support/llama_decoder.py on the
 GPU), at each stored size. Per program and size: max |gpu - cpu| / max |cpu| (dynhlo's two
 backends), max |gpu - stored| / max |stored| (eager PyTorch's or jax.jit's outputs, stored on
 the CPU), and median µs of one call: dynhlo GPU (inputs on the device), dynhlo CPU (NumPy),

@@ -1,5 +1,5 @@
-"""from_tf against TensorFlow's own XLA on the TF program set (tests/tf_program_set.py: Keras
-layers, a SavedModel, a tf.Module, NMS, ragged masks, unique, segment sums, top_k).
+"""from_tf against TensorFlow's own XLA on the TF program set (tests/support/tf_program_set.py:
+Keras layers, a SavedModel, a tf.Module, NMS, ragged masks, unique, segment sums, top_k).
 
     PYTHONPATH=$PWD /tmp/tfvenv/bin/python bench/tf_compare.py [--runs N] [--out FILE]
 

@@ -2,7 +2,7 @@
 
     /work/main/.venv/bin/python tools/gen_numerics_expected.py
 
-Every case of tests/numerics_table.py: XLA's output for its inputs (the case's HLO compiled
+Every case of tests/support/numerics_table.py: XLA's output for its inputs (the case's HLO compiled
 by XLA's CPU backend through jaxlib; JAX's function for the opcodes XLA's CPU does not run)
 and a checksum of those inputs. The layout is numerics_table.load_expected's (outputs as
 bytes, so bf16 needs no pickling).
@@ -21,7 +21,7 @@ expected values are computed here by hand (NumPy, IEEE arithmetic, or Python's i
   reads the exponent as signed, so pow(0, 64) = 1 and pow(2u8, 200) = 0; the operation is
   the exact power modulo 2^bits (StableHLO's `power`), which dynhlo computes.
 
-tests/test_numerics_special_values.py checks the stored values against XLA again where jax
+tests/ops/test_numerics_special_values.py checks the stored values against XLA again where jax
 is installed, on every element not marked `by_hand`.
 """
 

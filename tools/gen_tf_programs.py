@@ -1,5 +1,5 @@
 """Generate tests/data/tf_programs/: from_tf's modules of TensorFlow programs (Keras layers,
-a SavedModel, NMS, ragged masks, unique, segment sums, top_k: tests/tf_program_set.py) with
+a SavedModel, NMS, ragged masks, unique, segment sums, top_k: tests/support/tf_program_set.py) with
 TensorFlow eager's outputs, so that CI runs them without TensorFlow.
 
     PYTHONPATH=$PWD /tmp/tfvenv/bin/python tools/gen_tf_programs.py [--only NAME ...]

@@ -95,7 +95,7 @@ def test_stacking_loop_lowered_at_the_bound_runs_to_the_bound_below_it(name):
     """jax.jit's lowering bakes the trip count (the bound 7) into the loop, which then reads
     row i of x for every i < 7: below the bound XLA reads padding, and so does dynhlo (zeros),
     so the stacked result has the bound's 7 rows, the first n JAX's; padding_reads="error"
-    refuses and points at from_jax (test_frontend_jax.py's "stacked" family: the actual
+    refuses and points at from_jax (tests/frontends/test_jax.py's "stacked" family: the actual
     length comes back)."""
     fn = STACKED[name]
     text = _mark_dynamic(jax.jit(fn).lower(_rows(B)).as_text(dialect="hlo"))

@@ -1,9 +1,10 @@
 """JAX's shape-polymorphism harnesses through dynhlo.from_jax, against jax.jit at each size.
 
-The harnesses (tests/shape_poly_harnesses.py) are rebuilt from JAX's tests/shape_poly_test.py.
-Each is exported once by from_jax with every size name bounded (its example size + 2) and the
-harness's constraints, then run at the example sizes, at every name's least size and at the
-bounds (each assignment the constraints allow and jax.jit runs), and compared with jax.jit.
+The harnesses (tests/support/shape_poly_harnesses.py) are rebuilt from JAX's
+tests/shape_poly_test.py. Each is exported once by from_jax with every size name bounded (its
+example size + 2) and the harness's constraints, then run at the example sizes, at every name's
+least size and at the bounds (each assignment the constraints allow and jax.jit runs), and compared
+with jax.jit.
 
 Counts (jax 0.10.2, CPU backend, 2026-12-06): of the 867 harnesses, jax.export refuses 14; of
 the other 853, dynhlo matches jax.jit on 823 at every size, refuses 30 with an error naming
@@ -11,8 +12,8 @@ what (REFUSED below) and differs on none. (Before the size algebra took each siz
 value, open intervals and sizes of two bounds: 672 matched and 181 were refused, 127 of them
 `x[start:stop:step]` with a step computed from a size.) Those counts are of the full
 indexing grid (DYNHLO_SHAPE_POLY_FULL=1); by default the suite runs 64 of its 448
-(shape_poly_harnesses.py says which). `python
-tests/test_jax_shape_poly_harness.py [name regex]` prints the counts and every non-match.
+(tests/support/shape_poly_harnesses.py says which). `python
+tests/frontends/test_jax_shape_poly_harness.py [name regex]` prints the counts and every non-match.
 """
 
 from __future__ import annotations

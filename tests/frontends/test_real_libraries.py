@@ -1,5 +1,5 @@
 """Programs written with flax (nnx and linen), equinox, haiku, keras 3 (JAX backend), optax,
-plain JAX and HuggingFace transformers (tests/reallibs_programs.py), each with a variable
+plain JAX and HuggingFace transformers (tests/support/reallibs_programs.py), each with a variable
 batch or sequence length, at sizes 1 (or the least the program takes), a middle size and the
 bound, against jax.jit's (or eager PyTorch's) outputs.
 

@@ -1,7 +1,7 @@
 """from_tf: a TensorFlow function with bounded sizes, against TensorFlow at the same sizes.
 
 They skip without tensorflow; .ci/run runs them at its end in a venv with tensorflow-cpu
-(`python -m pytest tests/test_frontend_tf.py` where tensorflow is installed).
+(`python -m pytest tests/frontends/test_tf.py` where tensorflow is installed).
 """
 
 from __future__ import annotations
@@ -694,7 +694,7 @@ def test_from_tf_refuses_a_branch_on_a_small_size_naming_its_line(fn, line):
     # TensorFlow folds the branch at each static size: the bound's program would double
     # at n = 1 and 2 where TensorFlow adds 1
     with pytest.raises(dynhlo.UnsupportedError, match=rf"at n = 1 TensorFlow's program gives "
-                       rf"other outputs .* from .*test_frontend_tf\.py:\d+: .*{line}"):
+                       rf"other outputs .* from .*frontends/test_tf\.py:\d+: .*{line}"):
         dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
 
 

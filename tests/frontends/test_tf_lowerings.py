@@ -95,7 +95,7 @@ def test_from_tf_lowerings_match_numpy_at_every_size(name, expected):
     ("range_from_one", "s32[<=7]{0} set-dimension-size("),   # n - 1 values; 0 refused
     # rows of x * 2; at n = 0 tf.function's (0, 3): XLA refuses no rows, and eager's shape
     # is (0,) only where fn_output_signature leaves the rows' shape unknown, which the
-    # program does not say (test_frontend_tf.py runs both)
+    # program does not say (tests/frontends/test_tf.py runs both)
     ("map_fn_rows", "get-tuple-element("),
 ])
 def test_from_tf_lowerings_match_tensorflows_outputs(name, check):

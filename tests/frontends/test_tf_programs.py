@@ -1,7 +1,7 @@
 """from_tf on what TensorFlow users hold (Keras models, tf.Modules, ConcreteFunctions,
 SavedModels, TensorSpecs) and on TensorFlow's dynamic ops, against TensorFlow eager at sizes
 0 or 1, 2, a middle size and the bound. Skips without tensorflow (CI runs it in a venv of
-its own: .ci/run); tests/test_tf_programs_stored.py runs the stored modules without it.
+its own: .ci/run); tests/frontends/test_tf_programs_stored.py runs the stored modules without it.
 """
 
 from __future__ import annotations

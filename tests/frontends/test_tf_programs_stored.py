@@ -1,10 +1,10 @@
 """from_tf's modules of TensorFlow programs (Keras layers, a SavedModel's signature, a
-tf.Module, NMS, ragged masks, unique, segment sums, top_k: tests/tf_program_set.py) run
+tf.Module, NMS, ragged masks, unique, segment sums, top_k: tests/support/tf_program_set.py) run
 without TensorFlow: each stored module (its HLO text, as `exe.module.to_text()` printed it)
 equals TensorFlow eager's stored outputs at sizes 1, 2, a middle size and the bound, and
 refuses a size below the least TensorFlow takes, as the executable from_tf made does (the
 least size is kept in the text: runtime/module_text.py). Data: tests/data/tf_programs, made
-by tools/gen_tf_programs.py; tests/test_frontend_tf_programs.py runs from_tf itself against
+by tools/gen_tf_programs.py; tests/frontends/test_tf_programs.py runs from_tf itself against
 TensorFlow where it is installed.
 """
 

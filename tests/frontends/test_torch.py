@@ -1,6 +1,6 @@
 """dynhlo.from_torch live: torch.export with Dims, torchax and dynhlo's import, against eager
 PyTorch at sizes 1, a middle size and the bound; the argument checks and refusals. Skips where
-torchax is not installed (tests/test_frontend_torch_data.py runs the stored modules)."""
+torchax is not installed (tests/frontends/test_torch_data.py runs the stored modules)."""
 
 from __future__ import annotations
 

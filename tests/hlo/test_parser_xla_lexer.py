@@ -97,7 +97,7 @@ def test_braced_lists_still_parse_on_both_paths():
 
 @pytest.mark.parametrize("text, column, fragment", [
     # the list is left open: say that another element or the closing '}' may stand there
-    # (a missing ',' is no error: ParseDenseLiteral skips commas, tests/test_literal_commas.py)
+    # (a missing ',' is no error: ParseDenseLiteral skips commas, tests/hlo/test_literal_commas.py)
     ("f32[3] {1, 2", 13, "expected an element or '}' to close the list after element 2 of 3, "
                          "got end of literal"),
     ("f32[3] {1 2 3 4}", 15, "more than 3 elements in a dimension of size 3"),

@@ -97,7 +97,7 @@ def test_each_partition_is_named_once(sharding, partitions, fragment):
 
 def test_one_partition_leaves_the_device_count_unchecked_as_xla_does():
     # XLA's verifier passes num_devices only for num_partitions > 1: a module sharded for 8
-    # devices still compiles for one (the launcher is stricter: test_distributed.py)
+    # devices still compiles for one (the launcher is stricter: tests/runtime/test_distributed.py)
     text = _module("f32[4]", "{devices=[2]<=[2]}", 1).replace(", num_partitions=1", "")
     np.testing.assert_array_equal(dynhlo.compile(text)(np.arange(4, dtype=np.float32)),
                                   np.arange(4, dtype=np.float32))

@@ -120,7 +120,7 @@ def _case(name: str, body: str, kind: str) -> OpCase:
 
 
 # The records as this family's op table, for the backends' cross-check
-# (tests/test_gpu_optables.py); the CPU runs them above, in three element types.
+# (tests/backends/gpu/test_optables.py); the CPU runs them above, in three element types.
 CASES = [_case(*record) for record in RECORDS]
 
 

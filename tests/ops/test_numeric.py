@@ -4,8 +4,8 @@ Elementwise numerics (real, imag, complex, popcnt, count-leading-zeros, is-finit
 exponential-minus-one, log-plus-one, erf) x dtypes x sizes; reduce-precision against
 ml_dtypes' round-to-nearest-even conversions and hand cases; stochastic-convert by hand;
 batch norm against NumPy formulas and finite differences, with padding that would change the
-statistics if it leaked. rng is in test_ops_rng.py, the LAPACK custom calls in
-test_ops_lapack.py.
+statistics if it leaked. rng is in tests/ops/test_rng.py, the LAPACK custom calls in
+tests/ops/test_lapack.py.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def _bn_inference(x, s, o, m, v):
         np.float32)
 
 
-# This family's op table, run on the CPU below and on the GPU by tests/test_gpu_optables.py
+# This family's op table, run on the CPU below and on the GPU by tests/backends/gpu/test_optables.py
 # (the tests above run the unary records in every element type).
 CASES = [_unary_case(op, t, reference) for op, types, reference in UNARY_RECORDS
          for t in (("s32", "u8") if types is INT_TYPES else ("f32",))]

@@ -1,13 +1,13 @@
 """Every elementwise and reduction opcode over special values on the CPU backend, against XLA.
 
-The table is tests/numerics_table.py: ±0, ±inf, NaN, subnormals, halves, odd integers past
+The table is tests/support/numerics_table.py: ±0, ±inf, NaN, subnormals, halves, odd integers past
 2^p, integer extremes, at f16, bf16, f32, f64 and the integer types; a case is one opcode
 (compare direction, convert pair, reducer) at one type with all its values in one array.
 Expected values are XLA's CPU answers stored by tools/gen_numerics_expected.py (its
 docstring says which few elements are computed by hand instead, and why), compared bit for
 bit (NaN equal to NaN, -0 not +0) except the approximate opcodes (within a few ulp; NaN,
-infinities and zeros still exact). tests/test_gpu_numerics_special_values.py runs the same
-cases on the GPU backend.
+infinities and zeros still exact). tests/backends/gpu/kernels/test_numerics_special_values.py runs
+the same cases on the GPU backend.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ properties.
 rng: values in [a, b) (uniform) or with the right mean and spread (normal), at the size of the
 operand they meet, drawn anew per call; rng-get-and-update-state advances by its delta;
 rng-bit-generator: shapes and dtypes as XLA, equal states give equal bits, the state moves on,
-and the bits look uniform, for every algorithm (its bits against XLA's: test_ops_rng_bits.py).
+and the bits look uniform, for every algorithm (its bits against XLA's: tests/ops/test_rng_bits.py).
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 XLA's facts: round-nearest-afz rounds the exact value half away from zero and keeps -0;
 maximum and minimum propagate NaN and order -0 below +0 whichever operand comes first, in
 every op that takes them (clamp, reduce, reduce-window, scatter); sign(-0) = -0; integer
-power is exact modulo 2^bits. The numerics sweep (test_numerics_special_values.py) checks the
-elementwise ops and reduce against XLA's outputs; here the paths it does not reach.
+power is exact modulo 2^bits. The numerics sweep (tests/ops/test_numerics_special_values.py) checks
+the elementwise ops and reduce against XLA's outputs; here the paths it does not reach.
 """
 
 from __future__ import annotations

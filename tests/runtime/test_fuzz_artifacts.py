@@ -1,9 +1,9 @@
 """Seeded fuzzing of the loaders of untrusted artifact bytes: dynhlo.deserialize of CPU and
 cross-compiled GPU artifacts, and the JIT disk cache.
 
-test_artifact.py covers truncations and flipped bytes, which the checksums refuse; here the
-mutations are re-checksummed (a hand-made file), so they reach the header schema, the module
-section, the backend's payload (the GPU plan, kernel table and graph program) and the JIT's
+tests/runtime/test_artifact.py covers truncations and flipped bytes, which the checksums refuse;
+here the mutations are re-checksummed (a hand-made file), so they reach the header schema, the
+module section, the backend's payload (the GPU plan, kernel table and graph program) and the JIT's
 entry checks. Every case must load or raise ArtifactError, within a SIGALRM deadline (a hang
 fails instead of hanging the run); what loads must compute what the untouched artifact does
 (NumPy by hand). Each focused regression test below failed before its fix.

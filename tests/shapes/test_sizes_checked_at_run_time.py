@@ -1,7 +1,7 @@
 """Sizes that must agree but that inference cannot prove equal are checked at run time (XLA's
 kRuntime shape check) on the CPU backend, instead of refusing the module: a computed size
 meeting another of another bound, and a declared bound smaller than the operands give. Expected values are
-NumPy's by hand; the GPU backend's twin is tests/test_gpu_sizes_checked_at_run_time.py."""
+NumPy's by hand; the GPU backend's twin is tests/backends/gpu/test_sizes_checked_at_run_time.py."""
 
 import numpy as np
 import pytest

@@ -4,7 +4,8 @@ after a strided convolution, and window numbers a module computes from get-dimen
 
 Against jax.jit: the stored modules and outputs of tools/gen_window_cases.py (no jax needed),
 and, where jax is importable, from_jax live. One executable serves every size: nothing is
-compiled again. The GPU backend runs the same checks in test_gpu_windows_computed_at_run_time.
+compiled again. The GPU backend runs the same checks in
+tests/backends/gpu/test_windows_computed_at_run_time.py.
 """
 
 from pathlib import Path

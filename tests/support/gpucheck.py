@@ -1,4 +1,4 @@
-"""Shared setup of the GPU backend's tests (tests/test_gpu_*.py).
+"""Shared setup of the GPU backend's tests (tests/backends/gpu/).
 
 Importing this module skips the importing test module when torch or triton is missing, and
 imports the GPU backend, which picks Triton's interpreter mode (no GPU needed) before triton

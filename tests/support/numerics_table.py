@@ -2,7 +2,7 @@
 
 One `Case` per opcode (or compare direction, convert pair, reducer) and element type: its
 HLO module (static shapes: the sweep is about values) and its inputs, all the values of one
-case in one array. tests/test_numerics_special_values.py runs the cases on both backends
+case in one array. tests/ops/test_numerics_special_values.py runs the cases on both backends
 against the outputs tools/gen_numerics_expected.py stored from XLA (`run_xla`: the same HLO
 text compiled by XLA's CPU backend through jaxlib).
 

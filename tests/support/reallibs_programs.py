@@ -1,6 +1,6 @@
 """Programs written with the libraries people use (flax nnx and linen, equinox, haiku, keras 3
 on JAX, optax, HuggingFace transformers, plain JAX), each with one variable size (a batch or a
-sequence length) and its bound: the workload of tests/test_real_libraries.py.
+sequence length) and its bound: the workload of tests/frontends/test_real_libraries.py.
 
 tests/data/reallibs/export_reallibs.py exports each with jax.export (or from_torch's
 torch.export route) and stores the module and the reference outputs; the tests run the stored

@@ -2,7 +2,8 @@
 rebuilt as a table for dynhlo.from_jax: each entry is a function, its example arguments, the
 polymorphic spec of each argument (jax.export.symbolic_args_specs's strings), the constraints,
 and the jax config flags it runs under. The functions are JAX's (they are what is tested); the
-table, the sizes they run at and the runner (test_jax_shape_poly_harness.py) are dynhlo's.
+table, the sizes they run at and the runner (tests/frontends/test_jax_shape_poly_harness.py) are
+dynhlo's.
 
 Left out: the harnesses JAX builds from its internal primitive harnesses by vmap (they need
 JAX's internal test utilities and absl), float64/complex128 variants (JAX runs without x64 by

@@ -1,8 +1,8 @@
 """The TensorFlow programs whose from_tf modules and TensorFlow eager outputs are kept in
-tests/data/tf_programs/ (tools/gen_tf_programs.py writes them; tests/test_tf_programs_stored.py
-runs them without TensorFlow): the Keras layers and TF programs of
-test_frontend_tf_programs.py, and a SavedModel, NMS, ragged masks, unique, segment sums and
-top_k. Needs tensorflow and keras.
+tests/data/tf_programs/ (tools/gen_tf_programs.py writes them;
+tests/frontends/test_tf_programs_stored.py runs them without TensorFlow): the Keras layers and TF
+programs of tests/frontends/test_tf_programs.py, and a SavedModel, NMS, ragged masks, unique,
+segment sums and top_k. Needs tensorflow and keras.
 
 Each program is `NAME -> (make, inputs)`: `make()` gives (what from_tf takes, its shapes,
 bounds, the TensorFlow eager function of NumPy arrays), `inputs(n)` the arguments at size n.

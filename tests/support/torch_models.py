@@ -1,5 +1,5 @@
 """Small PyTorch models written as HuggingFace's BERT, GPT-2 and Llama compute them, with a
-variable sequence length: from_torch's reference workload (tests/test_frontend_torch.py runs
+variable sequence length: from_torch's reference workload (tests/frontends/test_torch.py runs
 them live, tests/data/torch/export_torch.py stores their modules and eager outputs).
 
 Each is 2 layers of width 32 with 4 heads and a vocabulary of 96; weights come from a fixed

@@ -1,5 +1,5 @@
 """JAX programs whose windows are computed from a variable length at run time, shared by
-tests/test_windows_computed_at_run_time.py (through from_jax, when jax is importable) and
+tests/shapes/test_windows_computed_at_run_time.py (through from_jax, when jax is importable) and
 tools/gen_window_cases.py (which stores their modules and jax.jit's outputs in
 tests/data/windows for runs without jax).
 

@@ -17,7 +17,7 @@ every user `reads_views`: a transpose feeding cuBLAS is not copied by a kernel f
 One line per opcode; an opcode absent here runs on the host. A custom call's library tier is
 one more table, one line per target (CUSTOM_CALLS; a target absent there runs on the host).
 Nothing registers itself from an import, so no import order decides which rule wins;
-`missing()` names every opcode and tier without a rule (tests/test_gpu_rules.py), as JAX
+`missing()` names every opcode and tier without a rule (tests/backends/gpu/test_rules.py), as JAX
 names a primitive with no lowering for a platform.
 """
 

@@ -1,8 +1,9 @@
 """The padding_reads compile option on the CPU backend, through the API, artifacts and the
 command: "zeros" (the default) reads a dynamic array's padding as zeros, "error" refuses a
 read past the actual size naming the instruction. The reads themselves are tested per kind
-with numpy by hand in test_xla_dynamic_rules.py (static slice) and test_ops_indexing.py
-(dynamic-slice window, gather row); tf2xla's modules in test_tf_bridge.py.
+with numpy by hand in tests/shapes/test_xla_dynamic_rules.py (static slice) and
+tests/ops/test_indexing.py (dynamic-slice window, gather row); tf2xla's modules in
+tests/frontends/test_tf_bridge.py.
 """
 
 from __future__ import annotations

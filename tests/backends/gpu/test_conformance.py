@@ -5,12 +5,12 @@ Here it runs in Triton's interpreter; on a machine with a GPU the same module co
 every kernel for real (the interpreter never does: LLVM's poison on an over-wide shift, a
 loop-carried accumulator changing type, only show there). On the device:
 
-    python -m pytest -q -n 8 tests/test_gpu_conformance.py
+    python -m pytest -q -n 8 tests/backends/gpu/test_conformance.py
 
 Cases:
 - tests/data/tf: TensorFlow's bridge (tf2xla) modules at each saved size (0, 1, middle,
   bound; tools/gen_tf_cases.py);
-- tests/data/jax: tests/test_jax_lax_surface.py's modules at 0, 1, middle, bound, and
+- tests/data/jax: tests/frontends/test_jax_lax_surface.py's modules at 0, 1, middle, bound, and
   threefry (`jax.random.uniform`/`bits`: pure u32 arithmetic), checked against JAX's own
   outputs at the bound too (tools/gen_jax_cases.py);
 - integer ops: each integer opcode kernels emit, per integer type, on edge values (the
@@ -329,7 +329,7 @@ def test_later_unary_ops_fused_match_cpu(t):
 
 def assert_on_device(gpu, cpu, args, where: str) -> list:
     """assert_same, and the GPU run took no host fallback (the `gpu_host_fallback` counter,
-    as tests/test_gpu_library_ops.py checks the library tier)."""
+    as tests/backends/gpu/library/test_library_ops.py checks the library tier)."""
     before = stats.snapshot().get("gpu_host_fallback", 0)
     want = assert_same(gpu, cpu, args, where)
     after = stats.snapshot().get("gpu_host_fallback", 0)

@@ -1,5 +1,6 @@
 """from_jax on the GPU backend (Triton's interpreter in CI, the real GPU with -m gpu on the
-device), against jax.jit at sizes 1, 7 and the bound, for the families of test_frontend_jax."""
+device), against jax.jit at sizes 1, 7 and the bound, for the families of
+tests/frontends/test_jax.py."""
 
 from __future__ import annotations
 

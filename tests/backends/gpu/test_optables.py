@@ -1,4 +1,4 @@
-"""The CPU backend's op tables (tests/test_ops_*.py) run through backend="gpu".
+"""The CPU backend's op tables (tests/ops/test_*.py) run through backend="gpu".
 
 Each OpCase carries its own expected value computed by NumPy by hand; here the same cases
 run on the GPU backend (Triton's interpreter without a GPU): fused ops through generated

@@ -2,8 +2,8 @@
 optax, plain JAX, HuggingFace through from_torch) on the GPU backend (Triton's interpreter
 where there is no GPU), against the stored jax.jit / eager PyTorch outputs.
 
-A subset of the sizes tests/test_real_libraries.py runs on the CPU: every size of the small
-programs; 1 and the middle size of the attention models, and size 1 of the 12-layer model,
+A subset of the sizes tests/frontends/test_real_libraries.py runs on the CPU: every size of the
+small programs; 1 and the middle size of the attention models, and size 1 of the 12-layer model,
 whose larger sizes take tens of seconds each in the interpreter (all sizes passed there once:
 bench/real_libraries.py --backend gpu)."""
 

@@ -1,6 +1,6 @@
 """The GPU backend's run-time size checks (Triton's interpreter without a GPU): the CPU tests
-of tests/test_sizes_checked_at_run_time.py on the GPU. A size of two bounds is one size at the
-larger bound, which its buffers are planned at."""
+of tests/shapes/test_sizes_checked_at_run_time.py on the GPU. A size of two bounds is one size at
+the larger bound, which its buffers are planned at."""
 
 from tests.support.gpucheck import GPU
 

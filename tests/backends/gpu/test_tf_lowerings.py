@@ -1,6 +1,6 @@
 """from_tf's rewrites of TensorFlow's roll, mirror pad, ranges, the size as a float, a loop
-over the dynamic axis and random numbers of the size (tests/test_tf_lowerings.py) on the GPU
-backend, against the CPU backend: the same values, and the same ArgumentError where
+over the dynamic axis and random numbers of the size (tests/frontends/test_tf_lowerings.py) on the
+GPU backend, against the CPU backend: the same values, and the same ArgumentError where
 TensorFlow refuses a pad."""
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ For each program NAME:
   `out{j}_{size}`: jax.jit's for JAX programs, eager PyTorch's (no_grad) for torch programs.
 - manifest.json: each program's library and version, variable size, bound, sizes and kind.
 
-tests/test_real_libraries.py runs the stored modules without these libraries. Run from the
+tests/frontends/test_real_libraries.py runs the stored modules without these libraries. Run from the
 repository root in an environment with jax==0.10.2 and the libraries (see manifest.json for
 the versions used), KERAS_BACKEND=jax:
 

@@ -4,7 +4,7 @@ Llama style, 2 layers) exported as from_torch exports them, with eager PyTorch's
 For each model NAME: NAME.mlirbc, the StableHLO module (jax.export's serialized form, weights
 as constants, batch B <= 4 and sequence T <= 64 symbolic), and NAME.npz with, for each tested
 size (B, T) in SIZES, the arguments `arg{i}_{B}x{T}` and eager PyTorch's output leaves
-`out{j}_{B}x{T}` (torch's pytree order). tests/test_frontend_torch_data.py runs them without
+`out{j}_{B}x{T}` (torch's pytree order). tests/frontends/test_torch_data.py runs them without
 torch or torchax. Run from the repository root (needs torch, jax and torchax):
 
     python tests/data/torch/export_torch.py

@@ -3,9 +3,9 @@
 An artifact is untrusted input: a launch's buffers, sizes, warps, constexprs, grid and shared
 memory are checked on load against the plan and against the cubin they launch, before any
 cubin is loaded (the cubin launcher is a stand-in that records what it was asked to load,
-as in test_gpu_aot.py). Each edit below loaded before its check, and would have launched a
-kernel reading past its size buffer (a graph launch's size offset), reading other sizes, or
-running a cubin with another block of threads than it was compiled for.
+as in tests/backends/gpu/aot/test_aot.py). Each edit below loaded before its check, and would have
+launched a kernel reading past its size buffer (a graph launch's size offset), reading other sizes,
+or running a cubin with another block of threads than it was compiled for.
 """
 
 from __future__ import annotations

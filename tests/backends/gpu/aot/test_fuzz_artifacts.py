@@ -1,8 +1,8 @@
 """Seeded fuzzing of GPU artifacts cross-compiled for sm_90, loaded without a GPU.
 
 Loading cannot launch a cubin here, so the device check and the cubin launcher's constructor
-are stood in for (as in test_gpu_aot.py); everything before the launch is the real loader:
-the container, gpu_program.json, the plan, the kernel table and the graph program. Each
+are stood in for (as in tests/backends/gpu/aot/test_aot.py); everything before the launch is the
+real loader: the container, gpu_program.json, the plan, the kernel table and the graph program. Each
 mutated payload (re-checksummed: a hand-made file) must load or raise ArtifactError within a
 SIGALRM deadline. The focused tests below each failed before their fix.
 """

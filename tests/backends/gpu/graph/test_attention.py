@@ -4,8 +4,8 @@ A q·kᵀ product, the softmax of its rows and the product by v become one launc
 online softmax. These modules write attention in the forms JAX and XLA emit (the scale as a
 divide, a multiply or absent; k and v stored either way round; queries and keys of
 different dynamic lengths) and check, in Triton's interpreter here and on the GPU with
-`pytest tests/test_gpu_attention.py` there, that the chain became one launch and that its
-result is the CPU backend's at sizes 0, 1, across a key block and at the bound.
+`pytest tests/backends/gpu/graph/test_attention.py` there, that the chain became one launch and that
+its result is the CPU backend's at sizes 0, 1, across a key block and at the bound.
 """
 
 from __future__ import annotations

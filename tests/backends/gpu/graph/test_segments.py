@@ -4,7 +4,7 @@ that need the host (a loop, a sort, a conditional, a size read from a value).
 
 Modules written by hand: three products, the step that needs the host, three products. The
 tests lower MIN_LAUNCHES so stretches of three launches are captured. In CI the segments'
-launches run in Triton's interpreter (tests/gpucheck.py); expected values come from the CPU
+launches run in Triton's interpreter (tests/support/gpucheck.py); expected values come from the CPU
 backend at sizes 0, 1, a middle size and the bound.
 """
 

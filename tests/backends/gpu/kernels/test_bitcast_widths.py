@@ -1,5 +1,5 @@
 """The GPU backend's bitcast between element types of different widths (one byte size, as
-XLA's verifier allows: tests/test_bitcast_widths.py) against the CPU backend, at a static
+XLA's verifier allows: tests/ops/test_bitcast_widths.py) against the CPU backend, at a static
 shape, a non-default layout and dynamic sizes 0, 1 and more."""
 
 from __future__ import annotations

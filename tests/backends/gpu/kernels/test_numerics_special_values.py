@@ -1,7 +1,7 @@
-"""The numerics sweep on the GPU backend: every case of tests/numerics_table.py (every
+"""The numerics sweep on the GPU backend: every case of tests/support/numerics_table.py (every
 elementwise and reduction opcode over ±0, ±inf, NaN, subnormals, halves, odd integers past
 2^p and integer extremes, at every type) against XLA's answers stored in the repository, as
-tests/test_numerics_special_values.py checks the CPU backend. Without a GPU the kernels run
+tests/ops/test_numerics_special_values.py checks the CPU backend. Without a GPU the kernels run
 in Triton's interpreter, whose transcendentals are plain-tl stand-ins for libdevice
 (kmath/interp.py): accurate to f32's few ulp, so f64 ones are held to f32's precision there.
 """

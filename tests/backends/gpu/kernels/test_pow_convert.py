@@ -7,7 +7,7 @@ where there is one) against the CPU backend and values by hand.
 - convert: to bf16 rounds to nearest even, through f32 as XLA does (an integer or f64 rounds
   twice); from bf16 is exact (subnormals, -0, NaN); bf16 values compare as numbers.
 - a scalar comparison meeting a tile (lax.igamma's loop), and a Llama decoder at one token
-  (tests/llama_decoder.py, JAX's outputs stored).
+  (tests/support/llama_decoder.py, JAX's outputs stored).
 """
 
 from __future__ import annotations

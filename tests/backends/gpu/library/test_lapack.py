@@ -4,7 +4,7 @@ backend's library tier (backends/gpu/library/lapack.py), against the CPU backend
 Here torch runs them on the CPU device inside Triton's interpreter; on a machine with a GPU
 they run on cuSOLVER/cuBLAS:
 
-    python -m pytest -q tests/test_gpu_lapack.py
+    python -m pytest -q tests/backends/gpu/library/test_lapack.py
 
 - each target in a module with dynamic batch and matrix dimensions, at sizes 0, 1, a middle
   size and the bound, f32 and f64 (complex where the CPU backend runs it): the same results

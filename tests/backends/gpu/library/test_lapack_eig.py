@@ -3,7 +3,7 @@ library call of its own, backends/gpu/rules.py CUSTOM_CALLS) runs the CPU's LAPA
 on host copies, so results equal the CPU backend's bit for bit, with the host fallback
 counted; and JAX's functions lowered for the CPU, as JAX computes them.
 
-    python -m pytest -q tests/test_gpu_lapack_eig.py
+    python -m pytest -q tests/backends/gpu/library/test_lapack_eig.py
 """
 
 from __future__ import annotations

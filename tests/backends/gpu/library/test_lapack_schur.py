@@ -3,7 +3,7 @@ GPU backend: it has no device rule for gees, gehrd, sytrd/hetrd or gtsv, so they
 host tier (the CPU backend's SciPy LAPACK on host copies, counted as gpu_host_fallback) and
 the rest of each module runs on the device. Against the CPU backend and JAX:
 
-    python -m pytest -q tests/test_gpu_lapack_schur.py
+    python -m pytest -q tests/backends/gpu/library/test_lapack_schur.py
 """
 
 from __future__ import annotations

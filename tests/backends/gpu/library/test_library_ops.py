@@ -7,7 +7,7 @@ rounding where the order of a float sum may differ), and the op ran on the devic
 `gpu_host_fallback` counter did not move, except for the cases listed as host-only (what
 torch cannot do exactly; see the lowering modules' docstrings).
 
-Two sources of cases: the CPU backend's op tables (tests/test_ops_*.py), each at every size
+Two sources of cases: the CPU backend's op tables (tests/ops/test_*.py), each at every size
 it lists and in its static form; and the tables below for ops those tables do not cover
 (numerics, converts, bit ops), plus "leak" modules whose dynamic operand comes from
 set-dimension-size over a static array with NaN/huge values past the size: any padding
@@ -120,8 +120,8 @@ def _collective_params():
 
 @pytest.mark.parametrize("name,text,t,n", _collective_params())
 def test_single_device_collectives_run_on_device_like_cpu(name, text, t, n):
-    """One-device collectives, tokens and identity custom calls (test_ops_collective's table);
-    async-start/done run their wrapped computation on the host."""
+    """One-device collectives, tokens and identity custom calls (tests/ops/test_collective.py's
+    table); async-start/done run their wrapped computation on the host."""
     from dynhlo.hlo.types import to_numpy_dtype
     x = (np.arange(n * 4).reshape(n, 4) - 7).astype(to_numpy_dtype(t))
     check(text, [x], name, on_device=not name.startswith("async"), exact=True)

@@ -1,5 +1,5 @@
 """rng-bit-generator on the GPU backend (run on the host) equals the CPU backend's, which is
-XLA's (tests/test_ops_rng_bits.py), also where its bits feed generated kernels."""
+XLA's (tests/ops/test_rng_bits.py), also where its bits feed generated kernels."""
 
 from __future__ import annotations
 

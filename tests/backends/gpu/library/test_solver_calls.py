@@ -4,7 +4,7 @@ backend's library tier, with no host fallback, against JAX's results and the CPU
 Here torch runs the LAPACK lowerings on the CPU device inside Triton's interpreter; on a
 machine with a GPU they run on cuSOLVER/cuBLAS:
 
-    python -m pytest -q tests/test_gpu_solver_calls.py
+    python -m pytest -q tests/backends/gpu/library/test_solver_calls.py
 
 - tests/data/cusolver (JAX functions lowered for CUDA, dynamic batch at 0, 1, 2, 3);
 - lu_pivots_to_permutation on the device (a pivot out of range skipped) as the CPU's;

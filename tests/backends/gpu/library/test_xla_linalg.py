@@ -4,7 +4,7 @@ call of its own for them (backends/gpu/rules.py CUSTOM_CALLS), so its host tier 
 CPU's lowerings on host copies: results equal the CPU backend's bit for bit, with the host
 fallback counted.
 
-    python -m pytest -q tests/test_gpu_xla_linalg.py
+    python -m pytest -q tests/backends/gpu/library/test_xla_linalg.py
 """
 
 from __future__ import annotations
