@@ -50,7 +50,7 @@ def check(exe, name) -> int:
     for args, wants, case in cases(name):
         out = exe(*args)
         outs = out if isinstance(out, tuple) else (out,)
-        for got, want in zip(outs, wants):
+        for got, want in zip(outs, wants, strict=True):
             np.testing.assert_allclose(np.asarray(got, np.float64), want.astype(np.float64),
                                        rtol=case["rtol"], atol=case["atol"])
         n += 1

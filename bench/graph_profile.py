@@ -48,7 +48,7 @@ def main() -> None:
         by = defaultdict(float)
         count = defaultdict(int)
         values, sizes = runner.values, runner.sizes
-        for k, (step, grid) in enumerate(zip(prog.steps, runner.grids)):
+        for k, (step, grid) in enumerate(zip(prog.steps, runner.grids, strict=True)):
             tensors = [values[s] for s in step.inputs] + [values[step.out],
                                                          sizes[step.size_offset:]]
             us = 1e3 * do_bench(lambda: runner.launchers[k]((grid,), tensors, []),

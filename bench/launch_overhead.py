@@ -61,7 +61,7 @@ def main() -> None:
     exes = executables(Path(opts.module).read_text())
     first = next(iter(exes.values()))
     shape = [opts.rows if dyn else size for size, dyn in
-             zip(first.parameters[0].shape.dims, first.parameters[0].shape.dynamic)]
+             zip(first.parameters[0].shape.dims, first.parameters[0].shape.dynamic, strict=True)]
     x = torch.randn(*shape, device="cuda")
     want = first(x)
     launches, calls = {}, {}

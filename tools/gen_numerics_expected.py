@@ -137,7 +137,8 @@ def by_hand(case: Case, arrays: list[np.ndarray]):
         x, y = arrays
         mask = y > 63
         bits = x.dtype.itemsize * 8
-        exact = [pow(int(a), int(b), 1 << bits) if big else 0 for a, b, big in zip(x, y, mask)]
+        exact = [pow(int(a), int(b), 1 << bits) if big else 0 for a, b, big in zip(x, y, mask,
+                                                                                   strict=True)]
         signed = [v - (1 << bits) if x.dtype.kind == "i" and v >> (bits - 1) else v
                   for v in exact]
         return mask, np.array(signed, dtype=object).astype(x.dtype)

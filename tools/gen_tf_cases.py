@@ -177,7 +177,8 @@ def generate(name: str) -> None:
 
     def bounded(*args):
         arrays, ns = args[:len(makers)], args[len(makers):]
-        return core(*(xla.set_dynamic_dimension_size(a, axis, n) for a, n in zip(arrays, ns)))
+        return core(*(xla.set_dynamic_dimension_size(a, axis, n) for a, n in zip(arrays, ns,
+                                                                                 strict=True)))
 
     fn = tf.function(core if static else bounded, jit_compile=True)
     ns = [] if static else [tf.constant(bound, tf.int32)] * len(makers)

@@ -42,7 +42,7 @@ def _reduce_window(ctx, inst, operands):
         raise ctx.error(f"reduce-window of rank-{len(joined)} operands declares a "
                         f"rank-{declared.rank} result ({declared})")
     out = tuple(_windowed(dim, w, declared.dims[d])
-                for d, (dim, w) in enumerate(zip(joined, wins)))
+                for d, (dim, w) in enumerate(zip(joined, wins, strict=True)))
     return out if n == 1 else [out] * n
 
 
@@ -53,7 +53,8 @@ def _select_and_scatter(ctx, inst, operands):
         raise ctx.error("select-and-scatter needs a source of the operand's rank and a "
                         "scalar init value")
     declared = inst.operands[1].shape.dims
-    for d, (dim, w, src) in enumerate(zip(operand, window_dims(inst, len(operand)), source)):
+    for d, (dim, w, src) in enumerate(zip(operand, window_dims(inst, len(operand)), source,
+                                          strict=True)):
         if w.base_dilation != 1 or w.window_dilation != 1:
             raise ctx.error("select-and-scatter windows have no dilation")
         windows = _windowed(dim, w, declared[d])
@@ -254,7 +255,7 @@ def _fft(ctx, inst, operands):
             raise UnsupportedError(f"instruction '{inst.name}': IRFFT over a dynamic "
                                    "dimension (its output length is ambiguous at a smaller "
                                    "size); make the transformed dimensions static")
-    for d, (dim, n) in enumerate(zip(inner, expected)):
+    for d, (dim, n) in enumerate(zip(inner, expected, strict=True)):
         if bound_of(dim) not in (n, UNBOUNDED):
             raise ctx.error(f"fft_length={list(lengths)} needs trailing dimension {d} of "
                             f"size {n}, got {dim_text(dim)}")

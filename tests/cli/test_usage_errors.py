@@ -246,7 +246,7 @@ def test_a_saved_from_jax_executable_loads_with_flat_outputs(tmp_path):
     loaded = dynhlo.load(str(tmp_path / "tree.dynhlo"))(x)
     want = jax.tree_util.tree_leaves(jax.jit(fn)(x))
     assert isinstance(loaded, tuple) and len(loaded) == len(want) == 3
-    for got, ref in zip(loaded, want):
+    for got, ref in zip(loaded, want, strict=True):
         np.testing.assert_allclose(got, np.asarray(ref))
     assert isinstance(exe(x), dict)
 

@@ -73,7 +73,7 @@ def test_lax_op_at_sizes_0_1_middle_bound(name):
         got = exe(x)
         got = list(got) if isinstance(got, tuple) else [got]
         assert len(got) == len(expected)
-        for g, e in zip(got, expected):
+        for g, e in zip(got, expected, strict=True):
             e = np.asarray(e)
             assert np.shape(g) == e.shape, (name, n)
             np.testing.assert_allclose(np.asarray(g), e, rtol=2e-5, atol=1e-5,
@@ -108,5 +108,5 @@ def test_stacking_loop_lowered_at_the_bound_runs_to_the_bound_below_it(name):
         with pytest.raises(dynhlo.DynamicSizeError, match=f"actual size {n}: .*from_jax"):
             strict(_rows(n))
     for g, e in zip(jax.tree_util.tree_leaves(exe(_rows(B))),
-                    jax.tree_util.tree_leaves(fn(_rows(B)))):
+                    jax.tree_util.tree_leaves(fn(_rows(B))), strict=True):
         np.testing.assert_allclose(np.asarray(g), np.asarray(e), rtol=2e-5, atol=1e-5)

@@ -173,8 +173,8 @@ def test_from_tf_keeps_the_values_of_large_constants(dtype):
     def fn(x):
         return tf.matmul(x, tf.constant(table)) + tf.constant(table[1] * 2)
 
-    exe = dynhlo.from_tf(fn, f"{dict(zip('fic', ['f', 's', 'c']))[np.dtype(dtype).kind]}"
-                         f"{np.dtype(dtype).itemsize * 8}[n,5]", bounds={"n": 6})
+    letter = dict(zip("fic", "fsc", strict=True))[np.dtype(dtype).kind]
+    exe = dynhlo.from_tf(fn, f"{letter}{np.dtype(dtype).itemsize * 8}[n,5]", bounds={"n": 6})
     rng = np.random.default_rng(1)
     for n in (1, 5):
         x = (rng.integers(-3, 4, (n, 5))).astype(dtype)

@@ -65,7 +65,7 @@ def _check(exe, name, n, args, expected):
     if name == "avg_pool":
         expected = [_avg_pool_at_bound(expected[0], n)]
     assert len(got) == len(expected), name
-    for g, e in zip(got, expected):
+    for g, e in zip(got, expected, strict=True):
         g = np.asarray(g)
         if g.shape != e.shape and g.ndim == e.ndim:
             # a static result of XLA's (tf.unique's idx: s32[N]): TF's are its first rows

@@ -38,7 +38,7 @@ def _lowering(name: str):
             return text, []
         data = np.load(path + ".npz")
         return text, [(str(n), parse_shape(str(s)), data[f"value{k}"])
-                      for k, (n, s) in enumerate(zip(data["names"], data["shapes"]))]
+                      for k, (n, s) in enumerate(zip(data["names"], data["shapes"], strict=True))]
     return lower
 
 

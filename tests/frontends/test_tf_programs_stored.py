@@ -55,7 +55,7 @@ def test_stored_tf_program_matches_tensorflow_eager(program):
         got = list(got) if isinstance(got, tuple) else [got]
         want = _listed(data, f"out{n}_")
         assert len(got) == len(want), name
-        for j, (g, w) in enumerate(zip(got, want)):
+        for j, (g, w) in enumerate(zip(got, want, strict=True)):
             assert g.shape == w.shape, f"{name} at n = {n}, output {j}"
             np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4,
                                        err_msg=f"{name} at n = {n}, output {j}")

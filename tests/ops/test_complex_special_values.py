@@ -34,7 +34,7 @@ def _module(op: str, t: str, n: int, arity: int) -> str:
 def _parts_bits(z):
     z = np.asarray(z)
     return [(float(a), bool(np.signbit(a)), float(b), bool(np.signbit(b)))
-            for a, b in zip(z.real, z.imag)]
+            for a, b in zip(z.real, z.imag, strict=True)]
 
 
 @pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])

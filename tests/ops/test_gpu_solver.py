@@ -61,7 +61,7 @@ def check_case(name, a, got, want, where):
     """`got` (a case's results) against JAX's `want`: all leaves alike, except eigenvectors
     and singular vectors, checked by what defines them."""
     assert len(got) == len(want), where
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=True):
         assert g.shape == w.shape and g.dtype == w.dtype, (where, g.shape, g.dtype, w.shape)
     tol = _tol(want[0]) * max(1.0, float(np.abs(a).max(initial=0)))
     if name.startswith("eigh"):   # (eigenvalues, eigenvectors)
@@ -79,7 +79,7 @@ def check_case(name, a, got, want, where):
         _orthonormal_columns(u, tol, where)
         _orthonormal_columns(_h(vh), tol, where)
     else:
-        for g, w in zip(got, want):
+        for g, w in zip(got, want, strict=True):
             np.testing.assert_allclose(g, w, rtol=tol, atol=tol, err_msg=where)
 
 
@@ -242,7 +242,7 @@ def test_hipsolver_names_are_the_same_calls():
     outs = [dynhlo.compile(call_module(f"{p}_getrf_ffi", ["f32[3,4,4]"],
                                        "(f32[3,4,4], s32[3,4], s32[3])"))(a)
             for p in ("cusolver", "hipsolver")]
-    for x, y in zip(*outs):
+    for x, y in zip(*outs, strict=True):
         np.testing.assert_array_equal(x, y)
 
 
@@ -304,7 +304,8 @@ def test_malformed_solver_calls_are_clear_errors(target, operands, result, confi
 
 def _export_cuda(fn, names: str, constraints, shapes, dtype):
     """fn exported for CUDA at shapes over the dimension variables `names` (jax.export)."""
-    env = dict(zip(names.split(", "), jax.export.symbolic_shape(names, constraints=constraints)))
+    env = dict(zip(names.split(", "), jax.export.symbolic_shape(names, constraints=constraints),
+                   strict=True))
     specs = [jax.ShapeDtypeStruct(tuple(env.get(d, d) for d in s), dtype) for s in shapes]
     return jax.export.export(jax.jit(fn), platforms=("cuda",))(*specs)
 

@@ -286,7 +286,7 @@ def _same_as_jax(fn, got, a, where):
     if fn is jnp.linalg.eig:
         _check_eigenvectors(a.astype(got[1].dtype), got[0], got[1], want[1], 2e-4, where)
     else:
-        for g, w in zip(got[1:], want[1:]):
+        for g, w in zip(got[1:], want[1:], strict=True):
             np.testing.assert_allclose(g, w, rtol=2e-4, atol=2e-4, err_msg=where)
 
 
@@ -303,7 +303,7 @@ def test_cusolver_complex_qr_runs_as_lapack():
         if prefix == "cusolver_":
             want = (h, tau, q)
         else:
-            for g, w in zip((h, tau, q), want):
+            for g, w in zip((h, tau, q), want, strict=True):
                 np.testing.assert_array_equal(g, w)
 
 

@@ -58,7 +58,7 @@ def _against_jax(fn, *args) -> list:
     got = _listed(dynhlo.compile(text)(*args))
     want = [np.asarray(w) for w in _listed(jax.jit(fn)(*args))]
     assert len(got) == len(want)
-    for g, w in zip(got, want):
+    for g, w in zip(got, want, strict=True):
         assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, g.dtype, w.shape, w.dtype)
         np.testing.assert_allclose(g, w, rtol=_tol(w.dtype), atol=_tol(w.dtype))
     return got

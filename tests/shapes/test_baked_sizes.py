@@ -184,7 +184,7 @@ CUMSUM = ("HloModule m\n\nadd {{\n  a = f32[] parameter(0)\n  b = f32[] paramete
 def test_tf_diff_keeps_a_cumulative_window_at_the_bound(pads, prefix):
     # TensorFlow's cumsum: a window of n rows padded by n-1; at the bound's window and
     # padding every n <= 8 sums the same rows (the region past n reads as the init value)
-    base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads))
+    base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads, strict=True))
     dims, sizes, cuts = moving_tokens(base, other, "n", 8, 7)
     exe = dynhlo.compile(mark_bounded(base, dims))
     for n in (0, 1, 5, 8):
@@ -211,7 +211,7 @@ def test_tf_diff_keeps_a_cumulative_window_of_a_dimension_that_follows_the_size(
 def test_tf_diff_refuses_other_windows_of_the_size(pads):
     # a window of n with no padding is one sum of all rows (a window of 8 at n = 5 would
     # give no rows); padding on both sides or past n-1 covers other rows at other sizes
-    base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads))
+    base, other = (CUMSUM.format(n=n, pad=p) for n, p in zip((8, 7), pads, strict=True))
     with pytest.raises(dynhlo.UnsupportedError, match="baked"):
         moving_tokens(base, other, "n", 8, 7)
 

@@ -63,7 +63,7 @@ def check_outputs(name: str, got: list, expected: list) -> float:
     rtol, atol = TOLERANCES[name]
     assert len(got) == len(expected), f"{name}: {len(got)} outputs, expected {len(expected)}"
     worst = 0.0
-    for j, (g, e) in enumerate(zip(got, expected)):
+    for j, (g, e) in enumerate(zip(got, expected, strict=True)):
         g = np.asarray(g)
         assert g.shape == e.shape and g.dtype == e.dtype, \
             f"{name} output {j}: {g.dtype}{list(g.shape)}, expected {e.dtype}{list(e.shape)}"

@@ -47,7 +47,7 @@ class CompiledKernel:
         out = np.empty(shape, self.dtype)
         pointers = [out.ctypes.data]
         sizes = list(shape)
-        for leaf, itemsize in zip(self.leaves, self.itemsizes):
+        for leaf, itemsize in zip(self.leaves, self.itemsizes, strict=True):
             value = values[leaf]
             if value.__class__ is not np.ndarray:
                 value = values[leaf] = np.asarray(value)

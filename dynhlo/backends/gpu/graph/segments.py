@@ -263,7 +263,7 @@ def _segment(plan, steps: list, known: dict, later: set, precision: str) -> Segm
         builder.step(plan, inst, kind, slots)
     roots = [builder.dense(slots[e], e) for e in exports]
     shapes = []
-    for slot, inst in zip(roots, exports):
+    for slot, inst in zip(roots, exports, strict=True):
         want = getters(info.dims[inst], inst, getter)
         shapes.append(None if want == prog.dims[slot] else want)   # a view: reshaped
     prog.root = tuple(roots)

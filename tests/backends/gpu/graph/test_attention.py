@@ -217,5 +217,5 @@ def test_other_forms_keep_three_launches(variant):
     args = args_at(7, 33)
     got, want = exe(*args), cpu(*args)
     for g, w in zip(got if isinstance(got, tuple) else [got],
-                    want if isinstance(want, tuple) else [want]):
+                    want if isinstance(want, tuple) else [want], strict=True):
         np.testing.assert_allclose(g, w, rtol=2e-5, atol=2e-6)

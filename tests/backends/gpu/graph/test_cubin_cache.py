@@ -105,7 +105,7 @@ def test_a_link_in_the_cubin_cache_is_a_miss(tmp_path, compiled):
     ours, theirs = _kernel(NEG), _kernel(EXP)
     aot.jit_cubin(ours, 90)
     aot.jit_cubin(theirs, 90)
-    for link, target in zip(_entry(ours, tmp_path), _entry(theirs, tmp_path)):
+    for link, target in zip(_entry(ours, tmp_path), _entry(theirs, tmp_path), strict=True):
         link.unlink()
         link.symlink_to(target)
     assert aot.jit_cubin(ours, 90)[0] == _cubin_of(ours.source)
@@ -129,7 +129,7 @@ def test_a_cubin_cache_entry_copied_under_another_key_is_a_miss(tmp_path, compil
     ours, theirs = _kernel(NEG), _kernel(EXP)
     aot.jit_cubin(ours, 90)
     aot.jit_cubin(theirs, 90)
-    pairs = list(zip(_entry(theirs, tmp_path), _entry(ours, tmp_path)))
+    pairs = list(zip(_entry(theirs, tmp_path), _entry(ours, tmp_path), strict=True))
     for source, target in pairs[:2 if copied == "entry" else 1]:
         shutil.copy(source, target)
     assert aot.jit_cubin(ours, 90)[0] == _cubin_of(ours.source)

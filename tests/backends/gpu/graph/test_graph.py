@@ -161,7 +161,7 @@ ENTRY main {
     for n in (0, 1, 17, 40):
         args = [rng.standard_normal((n, 24)).astype(np.float32),
                 rng.standard_normal((n, 16)).astype(np.float32)]
-        for got, want in zip(exe(*args), cpu(*args)):
+        for got, want in zip(exe(*args), cpu(*args), strict=True):
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
@@ -189,7 +189,7 @@ def test_graph_program_round_trips_as_json_data():
     keys = [f"key{k}" for k in range(len(prog.steps))]
     back = data.from_data(json.loads(json.dumps(data.to_data(prog, keys))), exe.module)
     assert [s.key for s in back.steps] == keys
-    for a, b in zip(prog.steps, back.steps):
+    for a, b in zip(prog.steps, back.steps, strict=True):
         assert (a.inputs, a.out, a.sizes, a.bound_work, a.size_offset) == \
             (b.inputs, b.out, b.sizes, b.bound_work, b.size_offset)
         assert (a.kernel.block, a.kernel.nsizes) == (b.kernel.block, b.kernel.nsizes)
@@ -240,7 +240,7 @@ def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp
     assert len(meta["graph_program"]["steps"]) == graph_pkg.MIN_LAUNCHES
     prog = plan.build(compiled.plan, compiled.info)
     by_cubin = {}
-    for step, spec in zip(prog.steps, cubins.step_specs(prog)):
+    for step, spec in zip(prog.steps, cubins.step_specs(prog), strict=True):
         cubin = payload[f"cubin_{cubins.spec_key(spec, 90)}.cubin"]
         by_cubin[cubin] = JitLauncher(step.kernel, True)
     monkeypatch.setattr(aot, "check_device", lambda target: None)

@@ -241,7 +241,7 @@ def test_corpus_modules_with_loops_match_the_cpu(path, sizes, monkeypatch):
             args[0] = args[0][:n]
         got, want = exe(*args), cpu(*args)
         for a, b in zip(got if isinstance(got, tuple) else (got,),
-                        want if isinstance(want, tuple) else (want,)):
+                        want if isinstance(want, tuple) else (want,), strict=True):
             assert a.shape == b.shape
             np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
 

@@ -64,7 +64,7 @@ SPECIAL = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 3.0, -3.0, 0.5, -0.5, 2.5, -2.5,
 @pytest.mark.parametrize("t", ["f32", "f64", "f16", "bf16"])
 def test_power_of_special_values_is_c_pow_on_both_backends(t):
     dtype = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "bf16": BF16}[t]
-    x, y = (np.array(v, dtype) for v in zip(*itertools.product(SPECIAL, SPECIAL)))
+    x, y = (np.array(v, dtype) for v in zip(*itertools.product(SPECIAL, SPECIAL), strict=True))
     with np.errstate(all="ignore"):   # NumPy's power is C's pow, exact on these values
         want = np.power(x.astype(np.float64), y.astype(np.float64)).astype(dtype)
     gpu, cpu = _both(_binary("power(a, b)", t, x.size), x, y)
@@ -191,7 +191,7 @@ def test_convert_bf16_to_integers_truncates_and_saturates(dst):
 @pytest.mark.parametrize("direction", ["LT", "LE", "GT", "GE", "EQ", "NE"])
 def test_bf16_values_compare_as_numbers(direction):
     x, y = (np.array(v, np.float32) for v in zip(*itertools.product(
-        [-3.5, -1.0, -0.0, 0.0, 2.0, np.inf, -np.inf, np.nan], repeat=2)))
+        [-3.5, -1.0, -0.0, 0.0, 2.0, np.inf, -np.inf, np.nan], repeat=2), strict=True))
     op = {"LT": np.less, "LE": np.less_equal, "GT": np.greater, "GE": np.greater_equal,
           "EQ": np.equal, "NE": np.not_equal}[direction]
     gpu, cpu = _both(_binary(f"compare(a, b), direction={direction}", "bf16", x.size, "pred"),

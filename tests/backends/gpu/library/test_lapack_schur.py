@@ -35,7 +35,7 @@ def _on_host(exe, *args) -> list:
 
 def _same(got, cpu, want, where):
     assert len(got) == len(cpu) == len(want), where
-    for g, c, w in zip(got, cpu, want):
+    for g, c, w in zip(got, cpu, want, strict=True):
         assert g.shape == c.shape and g.dtype == c.dtype, where
         np.testing.assert_allclose(g, c, rtol=1e-5, atol=1e-5, err_msg=where + " (cpu)")
         np.testing.assert_allclose(g, np.asarray(w), rtol=1e-5, atol=1e-5,

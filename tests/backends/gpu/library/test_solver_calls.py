@@ -112,5 +112,5 @@ def test_getrf_and_pivots_of_a_dynamic_rectangle_on_device():
         a = rng.standard_normal((m, n)).astype(np.float32)
         got, want = _on_device(gpu, a), cpu(a)
         assert got[2].shape == (m,)
-        for g, w in zip(got, want):
+        for g, w in zip(got, want, strict=True):
             np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
