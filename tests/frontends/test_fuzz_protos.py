@@ -13,7 +13,6 @@ from __future__ import annotations
 import copy
 import importlib.util
 import random
-from pathlib import Path
 
 import pytest
 

@@ -16,7 +16,6 @@ import random
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -16,8 +16,6 @@ on the CPU backend, against JAX's own results (contracts: dynhlo/shapes/rules_gp
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 

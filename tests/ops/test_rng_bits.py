@@ -9,8 +9,6 @@ JAX is installed, lax.rng_bit_generator through from_jax is checked against jax.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 

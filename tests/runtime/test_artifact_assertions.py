@@ -298,15 +298,6 @@ def resign_raw(blob: bytes, old: str, new: str) -> bytes:
         blob[52 + length:]
 
 
-def test_golden_version_2_artifact_keeps_loading_with_its_assertions():
-    """A file written by format version 2 (2026-12-02) from center.mlir (n <= 64, n >= 1); it
-    must load, and refuse n = 0, in every later dynhlo."""
-    exe = dynhlo.load(DATA.parent / "golden_v2_center_assertions.artifact")
-    assert "'n' = 0 from specification" in refusal(exe)
-    x = np.linspace(-1, 1, 20, dtype=np.float32).reshape(5, 4)
-    np.testing.assert_allclose(exe(x), center(x), rtol=1e-6, atol=1e-6)
-
-
 def test_a_saved_from_jax_executable_refuses_n_0_as_jax_does(tmp_path):
     import jax.numpy as jnp
     f = dynhlo.from_jax(lambda x: jnp.sin(x).sum(axis=1), "f32[n,4]", bounds={"n": 16})

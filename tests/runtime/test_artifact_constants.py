@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,7 +22,6 @@ from dynhlo.hlo.types import to_numpy_dtype
 from dynhlo.passes.dead_code import dead_code
 from dynhlo.runtime import artifact
 from dynhlo.runtime.stored_constants import ALIGN
-from tests.support.common import DATA
 
 RNG = np.random.default_rng(31)
 
@@ -149,17 +147,6 @@ def test_a_text_with_references_needs_its_arrays():
         parse_hlo(text, [np.zeros(512)])
     with pytest.raises(dynhlo.HloParseError, match="stored data #0 is not among the 0"):
         parse_hlo(text, [])
-
-
-def test_golden_version_3_artifact_with_a_large_constant_as_text_keeps_loading():
-    """Written by format version 3 (2026-12-02): its f32[16,32] weight as decimal text."""
-    path = DATA / "golden_v3_large_constant.artifact"
-    assert artifact.read_artifact(path.read_bytes()).format_version == 3
-    exe = dynhlo.load(path)
-    w = (np.arange(16 * 32, dtype=np.float32).reshape(16, 32) - 200) / 64
-    np.testing.assert_array_equal(exe.module.entry.instructions[1].literal, w)
-    x = np.linspace(-1, 1, 3 * 16, dtype=np.float32).reshape(3, 16)
-    np.testing.assert_allclose(exe(x), x.astype(np.float64) @ w, rtol=1e-5, atol=1e-5)
 
 
 def test_inspect_reads_the_stored_constants(tmp_path, capsys):

@@ -20,7 +20,6 @@ from dynhlo.runtime import artifact, stored_requirements
 from tests.runtime.test_artifact import resection, resign
 from tests.runtime.test_fuzz_artifacts import WEIRD, mutate_json, nested_dumps
 from tests.frontends.test_tf_lowerings import _executable, _rows
-from tests.support.common import DATA
 
 # tf.pad(x, [[2, 1], [1, 1]], mode="REFLECT"): TensorFlow requires each pad < n, so n >= 3
 REFLECT_PADS = ((2, 1), (1, 1))
@@ -139,20 +138,6 @@ def test_a_jit_cache_entry_of_other_requirements_is_not_used(pad_exe, tmp_path):
     with pytest.warns(RuntimeWarning, match="other size requirements"):
         np.testing.assert_array_equal(again(_rows(4, 3)),
                                       np.pad(_rows(4, 3), REFLECT_PADS, mode="reflect"))
-
-
-def test_golden_version_3_artifact_keeps_loading_with_its_requirement():
-    """A file written by format version 3 (2026-12-02) from tf.pad(x, [[2, 1], [1, 1]],
-    "REFLECT") at n <= 8; it must load, and refuse n < 3 as TensorFlow does, in every later
-    dynhlo."""
-    path = os.path.join(str(DATA),
-                        "golden_v3_pad_requirements.artifact")
-    exe = dynhlo.load(path)
-    with open(path, "rb") as f:
-        assert artifact.read_artifact(f.read()).format_version == 3
-    assert "which has 2: it needs at least 3 (TensorFlow refuses" in _refusal(exe, 2)
-    np.testing.assert_array_equal(exe(_rows(4, 3)),
-                                  np.pad(_rows(4, 3), REFLECT_PADS, mode="reflect"))
 
 
 def test_fuzzed_stored_requirements_load_and_check_or_are_artifact_errors(pad_exe):

@@ -8,7 +8,6 @@ compiled again. The GPU backend runs the same checks in
 tests/backends/gpu/test_windows_computed_at_run_time.py.
 """
 
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -9,7 +9,6 @@ Expected values: JAX's outputs in the corpus and the CPU backend (the reference)
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest

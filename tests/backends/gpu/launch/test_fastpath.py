@@ -8,8 +8,6 @@ from the CPU backend.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
