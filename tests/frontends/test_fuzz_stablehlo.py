@@ -451,7 +451,8 @@ def run_cases(form: str, seed: int, count: int) -> None:
 
 
 def _fuzz(form: str, seed: int, count: int) -> None:
-    code = f"from test_fuzz_stablehlo import run_cases\nrun_cases({form!r}, {seed}, {count})"
+    code = ("from tests.frontends.test_fuzz_stablehlo import run_cases\n"
+            f"run_cases({form!r}, {seed}, {count})")
     done = _in_child(code, timeout=600)
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     started = [line["start"] for line in lines if "start" in line]
