@@ -1,1 +1,2 @@
-"""dynhlo's tests, laid out like the package (CONTRIBUTING.md, "Tests"); shared helpers in tests/support."""
+"""dynhlo's tests, laid out like the package (CONTRIBUTING.md, "Tests"); helpers in
+tests/support."""
