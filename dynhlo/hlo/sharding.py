@@ -107,7 +107,7 @@ class Sharding:
             return full
         self._check(full.shape, where)
         index = tuple(slice(t * (n // k), (t + 1) * (n // k))
-                      for t, n, k in zip(tile, full.shape, self.dims, strict=True))
+                      for t, n, k in zip(tile, full.shape, self.dims[:self.rank], strict=True))
         return np.asarray(full[index], order="C")
 
     def assemble(self, pieces: list[np.ndarray], where: str) -> np.ndarray:
@@ -125,7 +125,7 @@ class Sharding:
         if len(shape) != self.rank:
             raise UnsupportedError(f"{where}: a sharding of {self.rank} tiled dims for a "
                                    f"rank-{len(shape)} array")
-        for d, (n, k) in enumerate(zip(shape, self.dims, strict=True)):
+        for d, (n, k) in enumerate(zip(shape, self.dims[:self.rank], strict=True)):
             if n % k:
                 raise UnsupportedError(f"{where}: dimension {d} of size {n} does not split "
                                        f"into {k} equal pieces")
