@@ -69,7 +69,7 @@ def paired_median_ms(fns: list, runs: int) -> list[float]:
     """
     times: list[list[float]] = [[] for _ in fns]
     for round_ in range(runs + 1):
-        for fn, bucket in zip(fns, times):
+        for fn, bucket in zip(fns, times, strict=True):
             gc.collect()
             start = time.perf_counter()
             fn()
@@ -95,7 +95,7 @@ def check_loaded(exe, case) -> None:
     args, expected, rtol, atol = case
     out = exe(*args)
     outs = out if isinstance(out, tuple) else (out,)
-    for got, want in zip(outs, expected):
+    for got, want in zip(outs, expected, strict=True):
         if not np.allclose(got, want, rtol=rtol, atol=atol):
             raise SystemExit("a loaded executable gave a wrong result")
 

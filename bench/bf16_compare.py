@@ -182,7 +182,7 @@ def launches_by_kind(sysm, runner, sizes) -> dict:
         sysm.exe(x, *sysm.w)   # sets the size buffer and the grids for n
         by, count = defaultdict(float), defaultdict(int)
         values, sz = runner.values, runner.sizes
-        for k, (step, grid) in enumerate(zip(prog.steps, runner.grids)):
+        for k, (step, grid) in enumerate(zip(prog.steps, runner.grids, strict=True)):
             tensors = [values[s] for s in step.inputs] + [values[step.out], sz[step.size_offset:]]
             us = 1e3 * do_bench(lambda: runner.launchers[k]((grid,), tensors, []),
                                 warmup=2, rep=10, return_mode="median")

@@ -369,7 +369,7 @@ def plot(result: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
     names = list(dict.fromkeys(r["workload"] for r in result["kernels"]))
     fig, axes = plt.subplots(1, len(names), figsize=(4.2 * len(names), 3.8), squeeze=False)
-    for ax, name in zip(axes[0], names):
+    for ax, name in zip(axes[0], names, strict=True):
         rows = [r for r in result["kernels"] if r["workload"] == name]
         ns = [r["n"] for r in rows]
         for s in SYSTEMS:

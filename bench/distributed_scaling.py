@@ -86,7 +86,7 @@ def _full_shape(param, nproc):
     dims = list(param.shape.dims)
     if sharding.tiles is None:
         return tuple(dims)
-    return tuple(d * k for d, k in zip(dims, sharding.tiles.shape))
+    return tuple(d * k for d, k in zip(dims, sharding.tiles.shape, strict=True))
 
 
 def measure(nproc, backend, runs):

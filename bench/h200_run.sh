@@ -59,7 +59,7 @@ nproc
 
 if [ "$part" = 1 ]; then
     # every test file that reaches the GPU backend or checks for CUDA (the rest are CPU-only)
-    files=$(grep -l "gpucheck\|CLI_GPU\|\*\*GPU\|cuda.is_available" tests/test_*.py)
+    files=$(grep -rl --include="test_*.py" "gpucheck\|CLI_GPU\|\*\*GPU\|cuda.is_available" tests)
     echo "pytest on $(echo $files | wc -w) files"
     step pytest 220 $PY -m pytest -q -n 14 -p no:cacheprovider --maxfail=25 --timeout=150 $files
     grep -E "^(FAILED|ERROR)" "$OUT/pytest.log" | head -30

@@ -126,7 +126,7 @@ def _plot(data: dict, path: Path) -> None:
 
 def _shape(exe, rows: int) -> list:
     param = exe.parameters[0].shape
-    return [rows if dyn else size for size, dyn in zip(param.dims, param.dynamic)]
+    return [rows if dyn else size for size, dyn in zip(param.dims, param.dynamic, strict=True)]
 
 
 def stand_in(opts, torch) -> None:

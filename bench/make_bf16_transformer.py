@@ -45,7 +45,7 @@ def block(x, p):
 def model(x, *flat):
     """x first, then each layer's parameters in PARAMS order (the module's parameter order)."""
     for i in range(len(flat) // len(PARAMS)):
-        x = block(x, dict(zip(PARAMS, flat[i * len(PARAMS):(i + 1) * len(PARAMS)])))
+        x = block(x, dict(zip(PARAMS, flat[i * len(PARAMS):(i + 1) * len(PARAMS)], strict=True)))
     return x
 
 
@@ -78,7 +78,7 @@ def bounded(at: str, below: str) -> str:
     a, b = at.splitlines(), below.splitlines()
     assert len(a) == len(b), "the two lowerings differ in length"
     out = []
-    for la, lb in zip(a, b):
+    for la, lb in zip(a, b, strict=True):
         if la == lb:
             out.append(la)
             continue
@@ -86,7 +86,7 @@ def bounded(at: str, below: str) -> str:
         assert na == nb, f"lines differ beyond numbers:\n{la}\n{lb}"
         xa, xb = _NUMBER.findall(la), _NUMBER.findall(lb)
         pieces = [na[0]]
-        for k, (u, v) in enumerate(zip(xa, xb)):
+        for k, (u, v) in enumerate(zip(xa, xb, strict=True)):
             if u != v:
                 assert (u, v) == (str(BOUND), str(BOUND - 1)), (u, v, la)
                 before = na[k]

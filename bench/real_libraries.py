@@ -3,11 +3,11 @@
     python bench/real_libraries.py [--backend cpu|gpu] [--rounds 3] [NAME ...]
 
 For each program (flax, equinox, haiku, keras 3, optax, plain JAX, HuggingFace through
-from_torch; tests/reallibs_programs.py): the stored StableHLO text through
+from_torch; tests/support/reallibs_programs.py): the stored StableHLO text through
 `dynhlo.parse_stablehlo` and `dynhlo.compile` (the compile time: the median of --rounds, after
 one warm-up compile of another module so that jaxlib's MLIR is loaded), then one call at each
 stored size against the stored jax.jit / eager PyTorch outputs, within the tolerance
-tests/test_real_libraries.py uses. Prints a Markdown table: program, library and version,
+tests/frontends/test_real_libraries.py uses. Prints a Markdown table: program, library and version,
 variable size, sizes passed, largest absolute error, compile time; a refused program says
 where it was refused. Writes bench/results/real_libraries.json (real_libraries_gpu.json for
 --backend gpu) and a plot of the compile times when matplotlib is importable.
@@ -20,10 +20,10 @@ import os
 import statistics
 import sys
 import time
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 
 import report  # noqa: E402
@@ -34,7 +34,7 @@ def measure(name: str, backend: str, rounds: int) -> dict:
     import numpy as np
 
     import dynhlo
-    from reallibs_data import MANIFEST, case, check_outputs, module_text
+    from tests.support.reallibs_data import MANIFEST, case, check_outputs, module_text
 
     entry = MANIFEST[name]
     options = {"backend": backend}
@@ -91,11 +91,11 @@ def main() -> None:
     parser.add_argument("--out", help="default: bench/results/real_libraries[_gpu].json")
     args = parser.parse_args()
     if args.backend == "gpu":
-        import gpucheck  # noqa: F401 - Triton's interpreter mode before triton loads
+        from tests.support import gpucheck  # noqa: F401
     import warnings
 
     import dynhlo
-    from reallibs_data import MANIFEST, module_text
+    from tests.support.reallibs_data import MANIFEST, module_text
     warnings.simplefilter("ignore", RuntimeWarning)   # the interpreter's masked lanes
     dynhlo.parse_stablehlo(module_text("haiku_mlp"))  # load jaxlib's MLIR once, untimed
     names = args.names or list(MANIFEST)

@@ -2,8 +2,8 @@
 the CPU backend and the stored reference outputs, and speed against the library on the GPU.
 
 Programs: tests/data/torch/{bert,gpt2,llama}.mlirbc (from_torch exports, weights as
-constants; peer: the same torch model, tests/torch_models.py, eager on the GPU) and
-tests/data/jax/llama_decoder.hlo (from_jax; peer: jax.jit of tests/llama_decoder.py on the
+constants; peer: the same torch model, tests/support/torch_models.py, eager on the GPU) and
+tests/data/jax/llama_decoder.hlo (from_jax; peer: jax.jit of tests/support/llama_decoder.py on the
 GPU), at each stored size. Per program and size: max |gpu - cpu| / max |cpu| (dynhlo's two
 backends), max |gpu - stored| / max |stored| (eager PyTorch's or jax.jit's outputs, stored on
 the CPU), and median µs of one call: dynhlo GPU (inputs on the device), dynhlo CPU (NumPy),
@@ -25,7 +25,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
 sys.path.insert(0, str(REPO / "bench"))
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares the GPU
 
@@ -71,7 +70,7 @@ def host(t) -> np.ndarray:
 def torch_programs(dry: bool):
     """(name, size, cpu exe, gpu exe, args, stored outputs, peer callable on the device)."""
     import torch
-    import torch_data
+    from tests.support import torch_data
     import dynhlo
     dev = "cpu" if dry else "cuda"
     for name in torch_data.MODELS:
@@ -80,7 +79,7 @@ def torch_programs(dry: bool):
         gpu = dynhlo.compile(module, backend="gpu", interpret=dry)
         model = None
         try:
-            import torch_models
+            from tests.support import torch_models
             model = torch_models.build(name).to(dev).eval()
         except Exception as exc:  # noqa: BLE001  (the peer is optional)
             print(f"  {name}: no torch peer ({type(exc).__name__}: {exc})")
@@ -98,7 +97,7 @@ def torch_programs(dry: bool):
 def jax_programs(dry: bool):
     import jax
     import dynhlo
-    import llama_decoder
+    from tests.support import llama_decoder
     text = (REPO / "tests" / "data" / "jax" / "llama_decoder.hlo").read_text()
     cpu = dynhlo.compile(text)
     gpu = dynhlo.compile(text, backend="gpu", interpret=dry)

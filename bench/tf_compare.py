@@ -1,7 +1,6 @@
-"""from_tf against TensorFlow's jit_compile on the TF program set; from_tf of a large model.
-
-The program set is tests/tf_program_set.py's: Keras layers, a SavedModel, a tf.Module, NMS,
-ragged masks, unique, segment sums, top_k.
+"""from_tf against TensorFlow's jit_compile on the TF program set (tests/support/tf_program_set.py:
+Keras layers, a SavedModel, a tf.Module, NMS, ragged masks, unique, segment sums, top_k,
+where, boolean_mask); from_tf of a large model.
 
     PYTHONPATH=$PWD python bench/tf_compare.py [programs] [weights] [--runs N]
                                               [--only NAME ...] [--out FILE]
@@ -36,7 +35,6 @@ from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import numpy as np  # noqa: E402
 
@@ -165,7 +163,7 @@ def main() -> None:
     import tensorflow as tf
 
     import dynhlo
-    from tf_program_set import LEAST, PROGRAMS, SIZES
+    from tests.support.tf_program_set import LEAST, PROGRAMS, SIZES
     data: dict = {"tensorflow": tf.__version__}
     if "programs" in parts:
         print("| program | sizes | max error | from_tf s | dynhlo warm ms | jit_compile warm ms "

@@ -111,7 +111,7 @@ def transformer(lib):
 
     def model(x, *flat):
         for i in range(len(flat) // len(LAYER_PARAMS)):
-            p = dict(zip(LAYER_PARAMS, flat[i * 10:(i + 1) * 10]))
+            p = dict(zip(LAYER_PARAMS, flat[i * 10:(i + 1) * 10], strict=True))
             x = block(x, p)
         return x
     return model

@@ -40,7 +40,7 @@ def default_sizes(parameters) -> list[int]:
     """
     bounds = []
     for p in parameters:
-        for dim, (size, dynamic) in enumerate(zip(p.shape.dims, p.shape.dynamic)):
+        for dim, (size, dynamic) in enumerate(zip(p.shape.dims, p.shape.dynamic, strict=True)):
             if size == UNBOUNDED:
                 raise BenchError(f"parameter '{p.name}' dimension {dim} is unbounded (?): "
                                  "give the sizes to run, e.g. --sizes 1,128,1024")
@@ -58,7 +58,7 @@ def check_sizes(parameters, sizes: list[int]) -> None:
     for p in parameters:
         if p.shape.is_tuple:
             continue
-        for dim, (bound, dynamic) in enumerate(zip(p.shape.dims, p.shape.dynamic)):
+        for dim, (bound, dynamic) in enumerate(zip(p.shape.dims, p.shape.dynamic, strict=True)):
             over = [n for n in sizes if dynamic and bound != UNBOUNDED and n > bound]
             if over:
                 raise BenchError(f"--sizes {over[0]}: over the bound {bound} of parameter "
@@ -83,7 +83,7 @@ def random_arguments(parameters, n: int, rng: np.random.Generator,
         if shape.is_tuple or shape.element_type == "token":
             raise BenchError(f"parameter '{p.name}' is a {shape}: bench makes arrays only")
         dims = tuple((min(n, d) if clip and d != UNBOUNDED else n) if dyn else d
-                     for d, dyn in zip(shape.dims, shape.dynamic))
+                     for d, dyn in zip(shape.dims, shape.dynamic, strict=True))
         dtype = to_numpy_dtype(shape.element_type)
         if shape.element_type == "pred":
             arrays.append(rng.random(dims) < 0.5)
@@ -123,7 +123,8 @@ def _on_device(exe, arrays: list):
         return arrays, lambda: None
     from .backends.gpu.tensors import to_device
     device = torch.device("cuda")
-    return ([to_device(a, device, p.shape.element_type) for a, p in zip(arrays, exe.parameters)],
+    return ([to_device(a, device, p.shape.element_type) for a, p in zip(arrays, exe.parameters,
+                                                                        strict=True)],
             torch.cuda.synchronize)
 
 

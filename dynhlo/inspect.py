@@ -137,7 +137,7 @@ def _table(rows: list[Row]) -> list[str]:
     widths = [min(_MAX_COLUMN, max((len(x) for x in col), default=0)) for col in
               (names, [r.shape for r in rows], [r.opcode for r in rows])]
     lines = []
-    for name, r in zip(names, rows):
+    for name, r in zip(names, rows, strict=True):
         note = "   (declared static, dynamic from its operands)" if r.became_dynamic else ""
         lines.append(f"  {name:<{widths[0]}}  {r.shape:<{widths[1]}}  {r.opcode:<{widths[2]}}"
                      f"  {r.dims}{note}".rstrip())

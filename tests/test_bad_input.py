@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from conftest import EXAMPLES, assert_one_line_error, run_cli
+from tests.support.common import EXAMPLES, assert_one_line_error, run_cli
 
 TWO_PARAMS = """HloModule two_params
 ENTRY main {

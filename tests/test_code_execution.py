@@ -27,14 +27,14 @@ ENTRY e {
 
 @pytest.fixture(scope="module")
 def launcher():
-    import gpucheck  # noqa: F401  (skips without torch/triton; interpreter mode)
+    from tests.support import gpucheck  # noqa: F401  (skips without torch/triton; interpreter mode)
     from dynhlo.backends.gpu.launch import kernel_cache
     return kernel_cache
 
 
 def gpu_options() -> dict:
     """compile() keywords for the gpu backend here: the interpreter without a GPU."""
-    import gpucheck
+    from tests.support import gpucheck
     return gpucheck.GPU
 
 

@@ -12,7 +12,7 @@ import json
 import subprocess
 import sys
 
-from conftest import REPO
+from tests.support.common import REPO
 
 PROBE = r"""
 import json, sys

@@ -3,7 +3,7 @@
     python tools/frontend_gpu_check.py export DIR   # here, with jax: HLO + inputs + jax.jit's outputs
     python tools/frontend_gpu_check.py check DIR    # on the GPU machine: dynhlo only
 
-`export` converts every family of tests/test_frontend_jax.py (FAMILIES and MORE) with
+`export` converts every family of tests/frontends/test_jax.py (FAMILIES and MORE) with
 dynhlo.from_jax at bound 16 and writes, per family, the HLO module text and an .npz with the
 arguments and jax.jit's outputs at sizes 1, 7 and 16. `check` compiles each module for the gpu
 backend and compares its outputs with JAX's, printing one line per family and size.
@@ -21,8 +21,8 @@ SIZES = (1, 7, 16)
 
 def export(out: pathlib.Path) -> None:
     import jax
-    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "tests"))
-    from test_frontend_jax import BOUND, FAMILIES, MORE, _args
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+    from tests.frontends.test_jax import BOUND, FAMILIES, MORE, _args
     from dynhlo.frontends.jax import from_jax
     out.mkdir(parents=True, exist_ok=True)
     for name, (fn, shapes) in {**FAMILIES, **MORE}.items():

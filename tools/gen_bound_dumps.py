@@ -1,5 +1,5 @@
 """Writes tests/data/bound: one JAX function's HLO dumped at two sizes, for `dynhlo bound`
-(dynhlo.bound_from_dumps) and tests/test_bound_dumps.py, which run where JAX may be absent.
+(dynhlo.bound_from_dumps) and tests/cli/test_bound_dumps.py, which run where JAX may be absent.
 
     PYTHONPATH=. /work/main/.venv/bin/python tools/gen_bound_dumps.py
 

@@ -1,6 +1,7 @@
 """Writes tests/data/cusolver: HLO that JAX lowers for the CUDA platform (cuSOLVER custom
 calls: getrf (real and complex), cu_lu_pivots_to_permutation, potrf, geqrf, orgqr, syevd, gesvdj, gesvd), with
-inputs and JAX's own outputs computed on the CPU, for tests/test_gpu_solver_calls.py.
+inputs and JAX's own outputs computed on the CPU, for
+tests/backends/gpu/library/test_solver_calls.py.
 
     /work/venv/bin/python tools/gen_cusolver_cases.py
 

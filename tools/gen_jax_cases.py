@@ -7,9 +7,9 @@ conformance check (bench/gpu_conformance_check.py), which runs where JAX may be 
   pure u32 adds, xors, rotations), lowered at the bound N with the length marked `<=N`;
   JAX's outputs at the bound (below it, the bits of a shorter shape are not a prefix of
   the bound's, so the CPU backend is the reference there).
-- lax_<name>: every case of tests/test_jax_lax_surface.py, marked as that test marks it,
+- lax_<name>: every case of tests/frontends/test_jax_lax_surface.py, marked as that test marks it,
   with its inputs at sizes 0, 1, middle, bound.
-- llama_decoder: tests/llama_decoder.py through dynhlo.from_jax (its sizes symbolic), with
+- llama_decoder: tests/support/llama_decoder.py through dynhlo.from_jax (its sizes symbolic), with
   its inputs and JAX's outputs (out<n>_0) at 1, 2, 5 and 8 tokens.
 
 Names on the command line write only those (`llama_decoder`, `threefry`, `lax`).
@@ -47,8 +47,8 @@ def threefry() -> None:
 
 
 def lax_surface() -> None:
-    sys.path[:0] = [str(REPO), str(REPO / "tests")]
-    import test_jax_lax_surface as surface
+    sys.path.insert(0, str(REPO))
+    from tests.frontends import test_jax_lax_surface as surface
     for name, (fn, make) in sorted(surface.CASES.items()):
         text = surface._mark_dynamic(jax.jit(fn).lower(make(surface.B)).as_text(dialect="hlo"))
         (OUT / f"lax_{name}.hlo").write_text(text)
@@ -59,9 +59,9 @@ def lax_surface() -> None:
 
 
 def llama_decoder() -> None:
-    sys.path[:0] = [str(REPO), str(REPO / "tests")]
+    sys.path.insert(0, str(REPO))
     import dynhlo
-    from llama_decoder import BOUND, D, inputs, llama
+    from tests.support.llama_decoder import BOUND, D, inputs, llama
     exe = dynhlo.from_jax(llama, f"f32[s,{D}]", bounds={"s": BOUND})
     (OUT / "llama_decoder.hlo").write_text(str(exe.module))
     arrays = {"bound": np.int64(BOUND)}

@@ -2,7 +2,7 @@
 
     /work/main/.venv/bin/python tools/gen_numerics_expected.py
 
-Every case of tests/numerics_table.py: XLA's output for its inputs (the case's HLO compiled
+Every case of tests/support/numerics_table.py: XLA's output for its inputs (the case's HLO compiled
 by XLA's CPU backend through jaxlib; JAX's function for the opcodes XLA's CPU does not run)
 and a checksum of those inputs. The layout is numerics_table.load_expected's (outputs as
 bytes, so bf16 needs no pickling).
@@ -21,7 +21,7 @@ expected values are computed here by hand (NumPy, IEEE arithmetic, or Python's i
   reads the exponent as signed, so pow(0, 64) = 1 and pow(2u8, 200) = 0; the operation is
   the exact power modulo 2^bits (StableHLO's `power`), which dynhlo computes.
 
-tests/test_numerics_special_values.py checks the stored values against XLA again where jax
+tests/ops/test_numerics_special_values.py checks the stored values against XLA again where jax
 is installed, on every element not marked `by_hand`.
 """
 
@@ -36,9 +36,9 @@ import numpy as np
 
 os.environ.setdefault("JAX_PLATFORMS", "cpu")
 REPO = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(REPO), str(REPO / "tests")]
+sys.path.insert(0, str(REPO))
 
-from numerics_table import (CASES, EXPECTED, FLOATS, Case, groups,  # noqa: E402
+from tests.support.numerics_table import (CASES, EXPECTED, FLOATS, Case, groups,  # noqa: E402
                              inputs_digest, run_xla)
 
 from dynhlo.hlo.types import to_numpy_dtype  # noqa: E402
@@ -137,7 +137,8 @@ def by_hand(case: Case, arrays: list[np.ndarray]):
         x, y = arrays
         mask = y > 63
         bits = x.dtype.itemsize * 8
-        exact = [pow(int(a), int(b), 1 << bits) if big else 0 for a, b, big in zip(x, y, mask)]
+        exact = [pow(int(a), int(b), 1 << bits) if big else 0 for a, b, big in zip(x, y, mask,
+                                                                                   strict=True)]
         signed = [v - (1 << bits) if x.dtype.kind == "i" and v >> (bits - 1) else v
                   for v in exact]
         return mask, np.array(signed, dtype=object).astype(x.dtype)

@@ -1,5 +1,5 @@
 """Generate tests/data/partitioned/: modules partitioned by JAX over N host devices, with
-JAX's inputs and outputs, for tests/test_distributed.py.
+JAX's inputs and outputs, for tests/runtime/test_distributed.py.
 
     XLA_FLAGS is set here: /work/venv/bin/python tools/gen_partitioned.py [--bench]
 

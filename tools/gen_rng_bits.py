@@ -1,5 +1,5 @@
 """Writes tests/data/rng_bits.npz: XLA's rng-bit-generator outputs (bits and new state), for
-tests/test_ops_rng_bits.py, which then runs where JAX is absent.
+tests/ops/test_rng_bits.py, which then runs where JAX is absent.
 
     /work/venv/bin/python tools/gen_rng_bits.py
 

@@ -12,7 +12,7 @@ inputs), so the HLO is tf2xla's, dynamic dimensions included. Written per case:
                that must not show), `out{n}_{j}` (TF's eager outputs of `core` on the first n
                rows: the independent answer) and `sizes` (the sizes run)
 
-CI has no TensorFlow: the saved files are the test data (tests/test_tf_bridge.py).
+CI has no TensorFlow: the saved files are the test data (tests/frontends/test_tf_bridge.py).
 """
 
 from __future__ import annotations
@@ -177,7 +177,8 @@ def generate(name: str) -> None:
 
     def bounded(*args):
         arrays, ns = args[:len(makers)], args[len(makers):]
-        return core(*(xla.set_dynamic_dimension_size(a, axis, n) for a, n in zip(arrays, ns)))
+        return core(*(xla.set_dynamic_dimension_size(a, axis, n) for a, n in zip(arrays, ns,
+                                                                                 strict=True)))
 
     fn = tf.function(core if static else bounded, jit_compile=True)
     ns = [] if static else [tf.constant(bound, tf.int32)] * len(makers)

@@ -2,7 +2,7 @@
 from_tf lowers them at (the bound B, B - 1 and B // 2 + 1, 2 and 1 (tf_small.py), those a
 folded length looks up, tf_lengths.py, and those that find the least size TensorFlow lowers
 at, tf_least.py), for tests that run from_tf's comparison without TensorFlow
-(tests/test_tf_lowerings.py).
+(tests/frontends/test_tf_lowerings.py).
 
     TF_ENABLE_ONEDNN_OPTS=0 /work/venv-tf/bin/python tools/gen_tf_lowerings.py [--only NAME ...]
 

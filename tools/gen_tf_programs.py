@@ -1,5 +1,5 @@
 """Generate tests/data/tf_programs/: from_tf's modules of TensorFlow programs (Keras layers,
-a SavedModel, NMS, ragged masks, unique, segment sums, top_k: tests/tf_program_set.py) with
+a SavedModel, NMS, ragged masks, unique, segment sums, top_k: tests/support/tf_program_set.py) with
 TensorFlow eager's outputs, so that CI runs them without TensorFlow.
 
     PYTHONPATH=$PWD /tmp/tfvenv/bin/python tools/gen_tf_programs.py [--only NAME ...]
@@ -25,7 +25,7 @@ import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "data", "tf_programs")
-sys.path.insert(0, os.path.join(ROOT, "tests"))
+sys.path.insert(0, ROOT)
 
 
 def main() -> None:
@@ -35,7 +35,7 @@ def main() -> None:
     import tensorflow as tf
 
     import dynhlo
-    from tf_program_set import LEAST, PROGRAMS, SIZES
+    from tests.support.tf_program_set import LEAST, PROGRAMS, SIZES
 
     os.makedirs(OUT, exist_ok=True)
     for name, (make, inputs) in PROGRAMS.items():

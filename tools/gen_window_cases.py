@@ -1,7 +1,7 @@
 """Writes tests/data/windows: programs whose windows are computed from a variable length at
-run time (tests/window_programs.py), as the HLO module dynhlo.from_jax imports, with inputs
+run time (tests/support/window_programs.py), as the HLO module dynhlo.from_jax imports, with inputs
 and jax.jit's outputs at each of the program's sizes, so that
-tests/test_windows_computed_at_run_time.py checks them where jax is absent.
+tests/shapes/test_windows_computed_at_run_time.py checks them where jax is absent.
 
     PYTHONPATH=. python tools/gen_window_cases.py [name ...]
 
@@ -22,9 +22,9 @@ OUT = REPO / "tests" / "data" / "windows"
 
 
 def main(names: list[str]) -> None:
-    sys.path[:0] = [str(REPO), str(REPO / "tests")]
+    sys.path.insert(0, str(REPO))
     import dynhlo
-    import window_programs as programs
+    from tests.support import window_programs as programs
     OUT.mkdir(parents=True, exist_ok=True)
     for name, (fn, spec, sizes) in programs.PROGRAMS.items():
         if names and name not in names:

@@ -107,7 +107,7 @@ class Communicator:
         self.dist.all_gather(every, mine, group=pg)
         sizes = [tuple(int(v) for v in s.tolist()) for s in every]
         if len(set(sizes)) > 1:
-            seen = ", ".join(f"rank {r}: {s}" for r, s in zip(ranks, sizes))
+            seen = ", ".join(f"rank {r}: {s}" for r, s in zip(ranks, sizes, strict=True))
             raise DynamicSizeError(
                 f"instruction '{inst.name}': the participants of {inst.opcode.value} have "
                 f"different actual sizes in dynamic dimensions {dynamic} ({seen}); XLA's "
@@ -177,7 +177,7 @@ class Communicator:
             self.check_sizes(inst, piece, pg, ranks, list(dynamic))
         if len(ranks) == 1:
             return [p.clone() for p in pieces]
-        by_rank = dict(zip(ranks, pieces))
+        by_rank = dict(zip(ranks, pieces, strict=True))
         sent = [by_rank[r].contiguous() for r in sorted(ranks)]  # torch's order: sorted ranks
         received = [self.torch.empty_like(p) for p in sent]
         self.dist.all_to_all(received, sent, group=pg)
@@ -223,7 +223,7 @@ class Communicator:
 
 def _reordered(pieces: list, ranks: list[int]) -> list:
     """Pieces listed by sorted rank (a torch group's order), listed in `ranks`' order."""
-    by_rank = dict(zip(sorted(ranks), pieces))
+    by_rank = dict(zip(sorted(ranks), pieces, strict=True))
     return [by_rank[r] for r in ranks]
 
 

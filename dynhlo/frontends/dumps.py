@@ -151,14 +151,14 @@ def _moving_parameter_dims(a: HloModule, b: HloModule) -> list[tuple]:
         raise UnsupportedError(f"the dumps have {len(pa)} and {len(pb)} entry parameters: "
                                "not one program")
     out = []
-    for k, (x, y) in enumerate(zip(pa, pb)):
+    for k, (x, y) in enumerate(zip(pa, pb, strict=True)):
         if x.shape.is_tuple or y.shape.is_tuple or len(x.shape.dims) != len(y.shape.dims):
             if str(x.shape) != str(y.shape):
                 raise UnsupportedError(f"entry parameter {k} '{x.name}' is {x.shape} in one "
                                        f"dump and {y.shape} in the other: not one program")
             continue
         out += [(k, d, x.name, da, db) for d, (da, db) in
-                enumerate(zip(x.shape.dims, y.shape.dims)) if da != db]
+                enumerate(zip(x.shape.dims, y.shape.dims, strict=True)) if da != db]
     if not out:
         raise UnsupportedError("no entry-parameter dimension differs between the dumps: "
                                "dump the program at two sizes")
@@ -184,7 +184,8 @@ def typed_operands(text: str, module: HloModule) -> str:
                       if m["opcode"] == inst.opcode.value), None)
             if m is None:
                 continue
-            for (start, item), operand in zip(_items(text, m.end(), line_end), inst.operands):
+            for (start, item), operand in zip(_items(text, m.end(), line_end), inst.operands,
+                                              strict=False):
                 if _BARE_NAME.fullmatch(item.strip()) and \
                         item.strip().lstrip("%") == operand.name:
                     inserts.append((start + len(item) - len(item.lstrip()),
@@ -221,7 +222,7 @@ def _at_bound(big: str, toks_big: list, toks_small: list, sizes: tuple[int, int]
     that is no whole number >= 0."""
     n_big, n_small = sizes
     pieces, last = [], 0
-    for (ta, pos), (tb, _) in zip(toks_big, toks_small):
+    for (ta, pos), (tb, _) in zip(toks_big, toks_small, strict=True):
         if ta == tb or not (ta.isdigit() and tb.isdigit()):
             continue   # a name, or a word or number left to moving_tokens to judge
         value = int(ta) + Fraction(int(ta) - int(tb), n_big - n_small) * (bound - n_big)
@@ -264,7 +265,7 @@ def _strided_window_dims(inst) -> list[tuple[int, int, int, int]]:
     else:
         spatial = range(len(strides))
     out = []
-    for k, (dim, stride) in enumerate(zip(spatial, strides)):
+    for k, (dim, stride) in enumerate(zip(spatial, strides, strict=False)):
         size = (window.get("size") or [1] * len(strides))[k]
         dilate = (window.get("rhs_dilate") or [1] * len(strides))[k]
         pad = (window.get("pad") or [(0, 0)] * len(strides))[k]

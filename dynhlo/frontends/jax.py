@@ -114,7 +114,7 @@ class JaxExecutable:
         key = tuple(bound if bound is not None else next_power_of_two(sizes[place])
                     for place, bound in self._places.items())
         if key not in self._by_bucket:
-            module = self._import(dict(zip(self._places, key)))
+            module = self._import(dict(zip(self._places, key, strict=True)))
             self._by_bucket[key] = (self._compile(module), module)
         self.executable, self.module = self._by_bucket[key]
         return self._by_bucket[key]

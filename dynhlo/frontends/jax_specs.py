@@ -139,7 +139,7 @@ def resolve_sizes(specs: list[ArraySpec], constraints, bounds: dict) -> Sizes:
     except Exception as exc:  # noqa: BLE001 - JAX's parse errors, named with the constraints
         raise UnsupportedError(f"constraints {every}: {type(exc).__name__}: "
                                f"{_first_line(exc)}") from None
-    env, scope = dict(zip(names, symbols)), symbols[0].scope
+    env, scope = dict(zip(names, symbols, strict=True)), symbols[0].scope
     for s in specs:
         s.dims = [env[d] if isinstance(d, str) else
                   export.symbolic_shape(str(d), scope=scope)[0] if _is_symbolic(d) else d

@@ -130,7 +130,7 @@ def check_sizes(specs: list[ArraySpec], arrays: list, sizes: Sizes) -> dict:
         if len(shape) != len(spec.dims):
             raise ArgumentError(f"{spec.path} expects rank {len(spec.dims)} ({spec.text}), got "
                                 f"shape {list(shape)}", k, spec.path)
-        for d, (want, size) in enumerate(zip(spec.dims, shape)):
+        for d, (want, size) in enumerate(zip(spec.dims, shape, strict=True)):
             out[(k, d)] = size
             if isinstance(want, int):
                 if size != want:

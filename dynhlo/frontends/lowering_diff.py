@@ -77,7 +77,7 @@ def moving_tokens(base: str, other: str, name: str, bound: int,
                                f"{_random_op(base, _first_changed_line(base, other))}")
     entry = entry_span(base)
     dims, constants, names, cuts = set(), {}, _Names(), {}
-    for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b)):
+    for i, ((ta, pos), (tb, _)) in enumerate(zip(a, b, strict=True)):
         same = names.same(ta, tb)
         if same is None:
             raise at_token(UnsupportedError(
@@ -288,7 +288,7 @@ def _whole_gather_slices(line_a: str, line_b: str, bound: int, size: int) -> boo
     if not len(da) == len(db) == len(sa) == len(sb):
         return False
     moving = False
-    for dim_a, dim_b, slice_a, slice_b in zip(da, db, sa, sb):
+    for dim_a, dim_b, slice_a, slice_b in zip(da, db, sa, sb, strict=True):
         if slice_a.strip() == slice_b.strip():
             continue
         if not (dim_a.strip() == slice_a.strip() and dim_b.strip() == slice_b.strip()

@@ -202,7 +202,8 @@ def dimension_names(module) -> dict[str, tuple[int, int]]:
         callee = named.get(str(op.attributes["callee"]).lstrip("@"))
         if callee is None or "arg_attrs" not in callee.attributes:
             continue
-        for attr, operand in zip(ir.ArrayAttr(callee.attributes["arg_attrs"]), op.operands):
+        for attr, operand in zip(ir.ArrayAttr(callee.attributes["arg_attrs"]), op.operands,
+                                 strict=False):
             attr = ir.DictAttr(attr)
             if "jax.global_constant" not in attr:
                 continue

@@ -128,7 +128,7 @@ class Converter:
                 raise UnsupportedError(f"StableHLO op {name} is not supported by dynhlo's "
                                        f"importer ({where(op)})")
             results = rule(OpContext(self, op, scope))
-            for value, val in zip(op.results, results):
+            for value, val in zip(op.results, results, strict=True):
                 scope.vals[value] = val
         raise UnsupportedError("a block without a return")
 
@@ -152,7 +152,7 @@ class Converter:
                 parent_val = parent.get(value)
                 scope.captured[value].exprs = parent_val.exprs
         else:
-            for arg, shape in zip(block.arguments, params):
+            for arg, shape in zip(block.arguments, params, strict=True):
                 scope.vals[arg] = comp.parameter(shape)
         return comp, self.convert_block(block, scope)
 
@@ -220,5 +220,5 @@ def bounded(shape: Shape, bounds: list) -> Shape:
     if shape.is_tuple:
         return shape
     dims = tuple(b if d == UNBOUNDED and b is not None else d
-                 for d, b in zip(shape.dims, bounds))
+                 for d, b in zip(shape.dims, bounds, strict=True))
     return Shape(shape.element_type, dims, shape.dynamic)

@@ -120,7 +120,7 @@ def _starts_and_spans(cx, starts: Val, limits: Val) -> tuple[list, list]:
     spans and an unknown start."""
     if starts.exprs is not None:
         lim = shape_elements(cx, limits, "limit")
-        return starts.exprs, [sx.fold("sub", a, b) for a, b in zip(lim, starts.exprs)]
+        return starts.exprs, [sx.fold("sub", a, b) for a, b in zip(lim, starts.exprs, strict=True)]
     limit_op = cx.op.operands[2].owner
     if getattr(limit_op, "name", None) == "stablehlo.add":
         a, b = limit_op.operands
@@ -276,7 +276,7 @@ def _dynamic_pad(cx):
                              [x, value, lo, hi, interior],
                              f'custom_call_target="{DYNAMIC_PAD}"')]
     lo_, hi_, in_ = ([e[1] for e in t] for t in amounts)
-    text = "x".join(f"{a}_{b}_{c}" for a, b, c in zip(lo_, hi_, in_))
+    text = "x".join(f"{a}_{b}_{c}" for a, b, c in zip(lo_, hi_, in_, strict=True))
     bounds = [None if b == UNBOUNDED else b + lo_[d] + hi_[d] + max(b - 1, 0) * in_[d]
               for d, b in enumerate(x.shape.dims)]
     return [cx.comp.emit(bounded(cx.result_shape(), bounds), "pad", [x, value],

@@ -86,9 +86,9 @@ def _expr_elementwise(kind: str, shape, operands):
     if kind == "compare":
         return None  # set by the compare rule
     if kind == "select":
-        return [sx.fold("select", *es) for es in zip(*cols)]
+        return [sx.fold("select", *es) for es in zip(*cols, strict=True)]
     op = _EXPR_OPS.get(kind)
-    return None if op is None else [sx.fold(op, *es) for es in zip(*cols)]
+    return None if op is None else [sx.fold(op, *es) for es in zip(*cols, strict=True)]
 
 
 for _name, _hlo in {**UNARY, **BINARY}.items():
@@ -115,7 +115,8 @@ def _compare(cx):
     (val,) = elementwise(cx, "compare", attrs)
     a, b = cx.operands
     if tracks(val.shape) and a.exprs is not None and b.exprs is not None:
-        val.exprs = [sx.fold("cmp" + direction, x, y) for x, y in zip(a.exprs, b.exprs)]
+        val.exprs = [sx.fold("cmp" + direction, x, y) for x, y in zip(a.exprs, b.exprs,
+                                                                      strict=True)]
     return [val]
 
 
@@ -210,7 +211,7 @@ def _from_text(cx, text: str, dtype) -> np.ndarray:
             raise cx.error(f"cannot read the constant {text[:80]}")
     if np.dtype(dtype).kind == "c" and not any(isinstance(v, np.complexfloating)
                                                for v in values):
-        values = [complex(a, b) for a, b in zip(values[0::2], values[1::2])]
+        values = [complex(a, b) for a, b in zip(values[0::2], values[1::2], strict=False)]
     return np.array(values).astype(dtype)
 
 
@@ -284,7 +285,8 @@ def _slice(cx):
     (x,) = cx.operands
     starts, limits = list(cx.attr("start_indices")), list(cx.attr("limit_indices"))
     strides = list(cx.attr("strides"))
-    text = ", ".join(f"[{s}:{lim}:{st}]" for s, lim, st in zip(starts, limits, strides))
+    text = ", ".join(f"[{s}:{lim}:{st}]" for s, lim, st in zip(starts, limits, strides,
+                                                               strict=True))
     shape = cx.result_shape()
     val = cx.comp.emit(shape, "slice", [x], f"slice={{{text}}}")
     if tracks(shape) and x.exprs is not None and shape.rank == 1:
@@ -299,7 +301,7 @@ def _pad(cx):
     interior = list(cx.attr("interior_padding"))
     bounds = [None if b == UNBOUNDED else b + lo[d] + hi[d] + max(b - 1, 0) * interior[d]
               for d, b in enumerate(x.shape.dims)]
-    text = "x".join(f"{a}_{b}_{c}" for a, b, c in zip(lo, hi, interior))
+    text = "x".join(f"{a}_{b}_{c}" for a, b, c in zip(lo, hi, interior, strict=True))
     return [cx.comp.emit(bounded(cx.result_shape(), bounds), "pad", [x, value],
                          f"padding={text}")]
 

@@ -100,7 +100,8 @@ def _case(cx):
         arg_vals = [cx.scope.get(v) for v in captured]
         shape = TupleShape(tuple(v.shape for v in arg_vals))
         comp, results = conv.region(region, f"branch{k}", [shape], cx.scope,
-                                    {v: a.shape for v, a in zip(captured, arg_vals)}, True)
+                                    {v: a.shape for v, a in zip(captured, arg_vals,
+                                                                strict=True)}, True)
         comp.finish(conv.pack(comp, results))
         branches.append((comp, cx.comp.emit(shape, "tuple", arg_vals), results))
     shapes = [bounded(cx.result_shape(i), list(r.shape.dims))
@@ -152,7 +153,7 @@ def _reduce_window(cx):
                int_list(cx.attr("window_strides"), rank),
                padding_pairs(cx.attr("padding"), rank),
                int_list(cx.attr("base_dilations"), rank),
-               int_list(cx.attr("window_dilations"), rank))
+               int_list(cx.attr("window_dilations"), rank), strict=True)
     bounds = [windows.window_bound(b, k, s, lo, hi, bd, wd)
               for b, k, s, (lo, hi), bd, wd in wins]
     shapes = [bounded(cx.result_shape(i), bounds) for i in range(n)]
@@ -201,7 +202,7 @@ def dynamic_reduce_window(cx):
         out = windows.dynamic_reduce_window(cx, xs, inits, tensors, exprs, body.name)
         return cx.converter.unpack(cx.comp, out, n)
     plain = [[e if isinstance(e, int) else e[1] for e in group] for group in numbers]
-    attr = window_attr(*plain[:4], list(zip(plain[4][::2], plain[4][1::2])))
+    attr = window_attr(*plain[:4], list(zip(plain[4][::2], plain[4][1::2], strict=True)))
     shapes = [bounded(cx.result_shape(i), list(v.shape.dims)) for i, v in enumerate(xs)]
     return _multi(cx, shapes, "reduce-window", xs + inits, f"{attr}, to_apply={body.name}")
 
@@ -327,7 +328,7 @@ def _call(cx):
     func = _function(cx, callee)
     scope = Scope(cx.comp, cx.scope)
     block = func.regions[0].blocks[0]
-    for arg, val in zip(block.arguments, cx.operands):
+    for arg, val in zip(block.arguments, cx.operands, strict=True):
         scope.vals[arg] = val
     return cx.converter.convert_block(block, scope)
 

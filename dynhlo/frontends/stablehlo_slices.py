@@ -109,7 +109,7 @@ def _pad_ends(cx, x: Val, grow: list[int]) -> Val:
     """x padded at the end of each dimension d by grow[d] (zeros: never read)."""
     kind = x.shape.element_type
     zero = cx.comp.constant(np.zeros((), to_numpy_dtype(kind)), Shape(kind))
-    dims = tuple(n + g for n, g in zip(x.shape.dims, grow))
+    dims = tuple(n + g for n, g in zip(x.shape.dims, grow, strict=True))
     padding = "x".join(f"0_{g}" for g in grow)
     return cx.comp.emit(Shape(kind, dims, x.shape.dynamic), "pad", [x, zero],
                         f"padding={padding}")

@@ -82,7 +82,7 @@ def computed_bound(n_expr: tuple, numbers: list[tuple], fallback: int | None) ->
     if min(stride) < 1 or min(base) < 1 or min(wdil) < 1 or min(size) < 0:
         return fallback   # refused at run time
     return max(window_output_size(*point[:1], WindowDim(*point[1:]))
-               for point in zip(n, size, stride, lo, hi, base, wdil))
+               for point in zip(n, size, stride, lo, hi, base, wdil, strict=True))
 
 
 def dynamic_conv(cx: OpContext, lhs: Val, rhs: Val, padding: Val, attrs: str,

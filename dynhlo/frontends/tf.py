@@ -500,7 +500,7 @@ def _unsized_in_entry(module: HloModule, marked: set[str]) -> dict[str, list[int
     for inst, tree in infer_module(module).dims.items():
         if inst.name in marked and inst.opcode not in _SHAPED_RANDOM and \
                 not inst.shape.is_tuple:
-            dims = [d for d, (t, dynamic) in enumerate(zip(tree, inst.shape.dynamic))
+            dims = [d for d, (t, dynamic) in enumerate(zip(tree, inst.shape.dynamic, strict=True))
                     if dynamic and not (isinstance(t, Sym) and t.root().expr is not None)]
             if dims:
                 out[inst.name] = (inst, dims)
@@ -580,10 +580,10 @@ def _unsized(tree, shape):
     """The dimensions declared dynamic that inference gives no size: a Sym computed from
     nothing, or a static size (a random number generator's shape is static in XLA)."""
     if isinstance(tree, list):
-        for t, s in zip(tree, shape.elements):
+        for t, s in zip(tree, shape.elements, strict=True):
             yield from _unsized(t, s)
         return
-    yield from (d for d, dynamic in zip(tree, shape.dynamic)
+    yield from (d for d, dynamic in zip(tree, shape.dynamic, strict=True)
                 if dynamic and not (isinstance(d, Sym) and d.root().expr is not None))
 
 

@@ -28,7 +28,7 @@ def is_prefix(big: np.ndarray, small: np.ndarray) -> bool:
     """True when `small` is `big`'s first values along every dimension (same rank and dtype,
     no dimension longer), compared bit for bit (NaNs and -0.0 as they are)."""
     if big.dtype != small.dtype or big.ndim != small.ndim or \
-            any(s > b for s, b in zip(small.shape, big.shape)):
+            any(s > b for s, b in zip(small.shape, big.shape, strict=True)):
         return False
     head = big[tuple(slice(0, s) for s in small.shape)]
     return np.ascontiguousarray(head).tobytes() == np.ascontiguousarray(small).tobytes()
@@ -48,7 +48,7 @@ def align_prefix_literals(base: str, other: str, base_constants: list,
     elided = {name: value for name, _, value in base_constants}
     given = iter(other_constants)
     lines, constants = [], []
-    for a, b in zip(base_lines, other_lines):
+    for a, b in zip(base_lines, other_lines, strict=True):
         ma, mb = (_CONSTANT.match(a), _CONSTANT.match(b)) if a != b else (None, None)
         small = _literal(mb) if ma and mb and ma["literal"] != mb["literal"] else None
         big = elided.get(ma["name"]) if small is not None and ma["literal"] == "{...}" \

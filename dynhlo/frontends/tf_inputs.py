@@ -71,7 +71,7 @@ def held(fn, shapes: tuple, bounds) -> Held:
         count = len(shapes) - len(keywords)
 
         def call(*tensors):
-            return target(*tensors[:count], **dict(zip(keywords, tensors[count:])))
+            return target(*tensors[:count], **dict(zip(keywords, tensors[count:], strict=True)))
         if not shapes:
             raise UnsupportedError("from_tf needs a shape per argument (\"f32[n,16]\" or a "
                                    "tf.TensorSpec), or a function with an input_signature")

@@ -90,7 +90,7 @@ def _path_to_size(parameter, bounds: dict, size: str) -> tuple[str, list, int] |
                 if found is not None:
                     return found
             return None
-        d = next((d for d, (b, dyn) in enumerate(zip(shape.dims, shape.dynamic))
+        d = next((d for d, (b, dyn) in enumerate(zip(shape.dims, shape.dynamic, strict=True))
                   if dyn and b == bound), None)
         return None if d is None else (parameter["name"], path, d)
 

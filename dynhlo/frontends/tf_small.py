@@ -130,7 +130,7 @@ def _differ(got: list, want: list) -> str | None:
     """What differs between two lists of outputs, or None."""
     if len(got) != len(want):
         return f"{len(want)} outputs, not {len(got)}"
-    for k, (g, w) in enumerate(zip(got, want)):
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
         if g.shape != w.shape:
             return f"output {k} has shape {list(w.shape)}, not {list(g.shape)}"
         a, b = g.astype(np.float64) if g.dtype.kind != "c" else g, \

@@ -122,7 +122,7 @@ def _draws(ind: str, root: str, inst, shape: str, param: str, pd: int) -> list[s
                 f"{at}.n), dynamic_slice_sizes={{1}}",
                 f"{ind}{at} = s32[] reshape(s32[1] {at}.one)"]
         whole = _shape("u32", dims)
-        for k, value in zip(axes[:-1], values[:-1]):
+        for k, value in zip(axes[:-1], values[:-1], strict=True):
             at_k = f"{at}.is{k}"
             out += [f"{ind}{at_k}.k = s32[] constant({k})",
                     f"{ind}{at_k} = pred[] compare(s32[] {at}, s32[] {at_k}.k), direction=EQ",

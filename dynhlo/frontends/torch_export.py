@@ -206,7 +206,7 @@ def user_dim_names(dynamic_shapes, args: tuple, params: list, torch) -> dict:
     specs = [dynamic_shapes.get(p) for p in params] if isinstance(dynamic_shapes, dict) \
         else list(dynamic_shapes)
     index = 0
-    for arg, spec in zip(args, specs):
+    for arg, spec in zip(args, specs, strict=True):
         leaves = torch.utils._pytree.tree_leaves(arg)
         per_leaf = spec if isinstance(spec, (list, tuple)) and len(leaves) > 1 else [spec]
         for leaf_spec in per_leaf:
@@ -236,7 +236,7 @@ def input_avals(ep) -> list:
             constraints.append(f"{sym} <= {int(vr.upper)}")
     dims = jax.export.symbolic_shape(", ".join(symbols), constraints=constraints) \
         if symbols else ()
-    env = dict(zip(symbols, dims))
+    env = dict(zip(symbols, dims, strict=True))
     scope = dims[0].scope if dims else None
 
     def dim(d):

@@ -71,7 +71,7 @@ def _own_counts(shape, marked: set[int]) -> set[tuple[int, str]]:
         return set().union(*(_own_counts(s, marked) for s in shape.elements)) \
             if shape.elements else set()
     out = set()
-    for d, (bound, dynamic) in enumerate(zip(shape.dims, shape.dynamic)):
+    for d, (bound, dynamic) in enumerate(zip(shape.dims, shape.dynamic, strict=True)):
         if not dynamic or bound not in marked:
             continue
         others = [n for k, n in enumerate(shape.dims) if k != d and n > 1][:_MAX_RANK - 1]
@@ -86,7 +86,8 @@ def _bounds_of_shape(shape) -> set[int]:
     if shape.is_tuple:
         return set().union(*(_bounds_of_shape(s) for s in shape.elements)) \
             if shape.elements else set()
-    return {b for b, dyn in zip(shape.dims, shape.dynamic) if dyn and b > _SKIP_BOUNDS_UP_TO}
+    return {b for b, dyn in zip(shape.dims, shape.dynamic,
+                                strict=True) if dyn and b > _SKIP_BOUNDS_UP_TO}
 
 
 def _data_bounds(comp, seen: dict, marked: set[int]) -> dict:
@@ -171,7 +172,7 @@ def _short_slice(inst: Instruction, marked: set[int]) -> str | None:
     if shape.is_tuple:
         return None
     for d, ((start, limit, stride), bound, dynamic) in enumerate(zip(
-            attrs.slices(inst), shape.dims, shape.dynamic)):
+            attrs.slices(inst), shape.dims, shape.dynamic, strict=True)):
         if dynamic and bound in marked and stride == 1 and start == 0 < limit and \
                 0 < bound - limit <= max(1, bound // 8):
             return f"its limit {limit} along dimension {d} of {shape}"

@@ -193,7 +193,7 @@ class HloModule:
 def _literal_equal(a, b) -> bool:
     if isinstance(a, tuple) or isinstance(b, tuple):
         return (isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
-                and all(_literal_equal(x, y) for x, y in zip(a, b)))
+                and all(_literal_equal(x, y) for x, y in zip(a, b, strict=True)))
     if a is None or b is None:
         return a is b
     if a.dtype != b.dtype or a.shape != b.shape:
@@ -217,11 +217,12 @@ def modules_equal(a: HloModule, b: HloModule) -> bool:
     """Structural equality of two modules (what parse -> print -> parse must keep)."""
     if a.name != b.name or a.attrs != b.attrs or len(a.computations) != len(b.computations):
         return False
-    for ca, cb in zip(a.computations, b.computations):
+    for ca, cb in zip(a.computations, b.computations, strict=True):
         if (ca.name != cb.name or ca.is_entry != cb.is_entry or ca.root.name != cb.root.name
                 or len(ca.instructions) != len(cb.instructions)
                 or ca.execution_thread != cb.execution_thread):
             return False
-        if not all(instructions_equal(x, y) for x, y in zip(ca.instructions, cb.instructions)):
+        if not all(instructions_equal(x, y) for x, y in zip(ca.instructions, cb.instructions,
+                                                            strict=True)):
             return False
     return True

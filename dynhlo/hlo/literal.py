@@ -398,7 +398,8 @@ def _format_scalar(value, element_type: str) -> str:
 def format_literal(value, shape: AnyShape) -> str:
     """Literal text for an array (or tuple of arrays), without the shape, as XLA prints it."""
     if shape.is_tuple:
-        return "(" + ", ".join(format_literal(v, s) for v, s in zip(value, shape.elements)) + ")"
+        return "(" + ", ".join(format_literal(v, s) for v, s in zip(value, shape.elements,
+                                                                    strict=True)) + ")"
     if not shape.dims:
         return _format_scalar(value.reshape(()).dtype.type(value.reshape(())[()]),
                               shape.element_type)

@@ -127,7 +127,7 @@ def _concatenate(inst, shapes):
 def _pad(inst, shapes):
     text = inst.attrs["padding"].strip()
     dims = []
-    for n, part in zip(shapes[0].dims, text.split("x")):
+    for n, part in zip(shapes[0].dims, text.split("x"), strict=False):
         lo, hi, *interior = (int(x) for x in part.split("_"))
         dims.append(max(0, lo + hi + n + max(n - 1, 0) * (interior[0] if interior else 0)))
     return Shape(shapes[0].element_type, tuple(dims), shapes[0].dynamic)
@@ -137,7 +137,7 @@ def _reduce(inst, shapes):
     n = len(shapes) // 2
     reduced = set(_ints(inst, "dimensions"))
     return _one_or_tuple([_without(s, reduced).with_element_type(init.element_type)
-                          for s, init in zip(shapes[:n], shapes[n:])])
+                          for s, init in zip(shapes[:n], shapes[n:], strict=True)])
 
 
 def _reduce_window(inst, shapes):

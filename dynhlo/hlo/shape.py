@@ -112,7 +112,8 @@ def same_ignoring_layout(a: AnyShape, b: AnyShape) -> bool:
     """Equal element types, dimensions and dynamism; layouts may differ."""
     if a.is_tuple or b.is_tuple:
         return (a.is_tuple and b.is_tuple and len(a.elements) == len(b.elements)
-                and all(same_ignoring_layout(x, y) for x, y in zip(a.elements, b.elements)))
+                and all(same_ignoring_layout(x, y) for x, y in zip(a.elements, b.elements,
+                                                                   strict=True)))
     return a.element_type == b.element_type and a.dims == b.dims and a.dynamic == b.dynamic
 
 

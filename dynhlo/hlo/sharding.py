@@ -107,7 +107,7 @@ class Sharding:
             return full
         self._check(full.shape, where)
         index = tuple(slice(t * (n // k), (t + 1) * (n // k))
-                      for t, n, k in zip(tile, full.shape, self.dims))
+                      for t, n, k in zip(tile, full.shape, self.dims[:self.rank], strict=True))
         return np.asarray(full[index], order="C")
 
     def assemble(self, pieces: list[np.ndarray], where: str) -> np.ndarray:
@@ -125,7 +125,7 @@ class Sharding:
         if len(shape) != self.rank:
             raise UnsupportedError(f"{where}: a sharding of {self.rank} tiled dims for a "
                                    f"rank-{len(shape)} array")
-        for d, (n, k) in enumerate(zip(shape, self.dims)):
+        for d, (n, k) in enumerate(zip(shape, self.dims[:self.rank], strict=True)):
             if n % k:
                 raise UnsupportedError(f"{where}: dimension {d} of size {n} does not split "
                                        f"into {k} equal pieces")
@@ -177,7 +177,7 @@ def check_sharding(sharding: AnySharding, shape: AnyShape, num_devices: int | No
         if len(sharding) != len(leaves):
             raise HloVerifyError(f"a tuple sharding of {len(sharding)} elements for {shape}, "
                                  f"which has {len(leaves)} arrays")
-        for i, (element, leaf) in enumerate(zip(sharding, leaves)):
+        for i, (element, leaf) in enumerate(zip(sharding, leaves, strict=True)):
             try:
                 _check_single(element, leaf, num_devices)
             except HloVerifyError as exc:

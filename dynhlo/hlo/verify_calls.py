@@ -58,7 +58,7 @@ def _check_reducer(inst: Instruction, comp: Computation, n: int) -> None:
     if len(leaves) != n or any(s.is_tuple or s.rank for s in leaves):
         _fail(inst, f"reducer '{comp.name}' returns {root}; reducing {n} array(s) needs {want}")
     accumulators = comp.parameters[:n]
-    for p, s in zip(accumulators, leaves):
+    for p, s in zip(accumulators, leaves, strict=True):
         if p.shape.element_type != s.element_type:
             _fail(inst, f"reducer '{comp.name}' returns {s.element_type} for its "
                         f"{p.shape.element_type} accumulator '{p.name}'")
@@ -131,7 +131,7 @@ def same_kind(a: AnyShape, b: AnyShape) -> bool:
     """Same tuple structure, element types and ranks (dimensions may differ: `<=N` vs N)."""
     if a.is_tuple or b.is_tuple:
         return (a.is_tuple and b.is_tuple and len(a.elements) == len(b.elements)
-                and all(same_kind(x, y) for x, y in zip(a.elements, b.elements)))
+                and all(same_kind(x, y) for x, y in zip(a.elements, b.elements, strict=True)))
     return a.element_type == b.element_type and a.rank == b.rank
 
 

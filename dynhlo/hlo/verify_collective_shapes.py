@@ -140,9 +140,9 @@ def _compatible(a: AnyShape, b: AnyShape) -> bool:
     layouts ignored, `?` matching any size."""
     if a.is_tuple or b.is_tuple:
         return (a.is_tuple and b.is_tuple and len(a.elements) == len(b.elements)
-                and all(_compatible(x, y) for x, y in zip(a.elements, b.elements)))
+                and all(_compatible(x, y) for x, y in zip(a.elements, b.elements, strict=True)))
     return (a.element_type == b.element_type and len(a.dims) == len(b.dims)
-            and all(x == y or UNBOUNDED in (x, y) for x, y in zip(a.dims, b.dims)))
+            and all(x == y or UNBOUNDED in (x, y) for x, y in zip(a.dims, b.dims, strict=True)))
 
 
 def _dim(inst: Instruction) -> int:

@@ -86,5 +86,5 @@ def _same_dims(a: AnyShape, b: AnyShape) -> bool:
     is a bound in dynhlo, so dynamic marks may differ; layouts never matter)."""
     if a.is_tuple or b.is_tuple:
         return (a.is_tuple and b.is_tuple and len(a.elements) == len(b.elements)
-                and all(_same_dims(x, y) for x, y in zip(a.elements, b.elements)))
+                and all(_same_dims(x, y) for x, y in zip(a.elements, b.elements, strict=True)))
     return (a.element_type, a.dims) == (b.element_type, b.dims)

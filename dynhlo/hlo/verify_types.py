@@ -144,7 +144,8 @@ def _check_get_tuple_element(inst: Instruction) -> None:
 
 def _check_tuple(inst: Instruction) -> None:
     if not inst.shape.is_tuple or len(inst.shape.elements) != len(inst.operands) or not all(
-            _same_types(o.shape, s) for o, s in zip(inst.operands, inst.shape.elements)):
+            _same_types(o.shape, s) for o, s in zip(inst.operands, inst.shape.elements,
+                                                    strict=True)):
         given = "(" + ", ".join(str(o.shape) for o in inst.operands) + ")"
         _fail(inst, f"tuple of {given} declared {inst.shape}")
 
@@ -233,7 +234,7 @@ def _check_scatter(inst: Instruction) -> None:
     types = [a.shape.element_type for a in arrays]
     _expect(inst, indices.shape.element_type in INTEGRAL_TYPES,
             f"scatter indices '{indices.name}' are {indices.shape.element_type}, not integers")
-    for a, u in zip(arrays, updates):
+    for a, u in zip(arrays, updates, strict=True):
         _expect(inst, a.shape.element_type == u.shape.element_type,
                 f"updates '{u.name}' are {u.shape.element_type} for the "
                 f"{a.shape.element_type} operand '{a.name}'")
@@ -263,7 +264,8 @@ def _check_call(inst: Instruction) -> None:
     comp = inst.called[key][0]
     _expect(inst, _same_types(comp.root.shape, inst.shape),
             f"'{comp.name}' returns {comp.root.shape}, declared {inst.shape}")
-    for p, o in zip(comp.parameters, inst.operands):
+    # the counts may differ here: verify_calls, which runs after, names that fault
+    for p, o in zip(comp.parameters, inst.operands, strict=False):
         _expect(inst, _same_types(p.shape, o.shape),
                 f"'{comp.name}' parameter '{p.name}' is {p.shape}, passed {o.shape} "
                 f"'{o.name}'")
@@ -275,7 +277,8 @@ def _check_map(inst: Instruction) -> None:
     _expect(inst, root.is_tuple or root.element_type == inst.shape.element_type,
             f"mapped computation '{comp.name}' gives {root.element_type}, declared "
             f"{inst.shape.element_type}")
-    for p, o in zip(comp.parameters, inst.operands):
+    # the counts may differ here: verify_calls, which runs after, names that fault
+    for p, o in zip(comp.parameters, inst.operands, strict=False):
         _expect(inst, p.shape.element_type == o.shape.element_type,
                 f"mapped computation '{comp.name}' parameter '{p.name}' is "
                 f"{p.shape.element_type}, passed {o.shape.element_type} '{o.name}'")
@@ -305,7 +308,7 @@ def _check_variadic(inst: Instruction, arrays, types: list[str], n: int) -> None
     if len(results) != n or any(r.is_tuple for r in results):
         _fail(inst, f"{inst.opcode.value} of {n} array(s) gives {n} result(s), declared "
                     f"{inst.shape}")
-    for a, t, r in zip(arrays, types, results):
+    for a, t, r in zip(arrays, types, results, strict=True):
         _expect(inst, a.shape.element_type == t,
                 f"operand '{a.name}' is {a.shape.element_type} but its init value is {t}")
         _expect(inst, r.element_type == t,
@@ -336,7 +339,7 @@ def _same_types(a: AnyShape, b: AnyShape) -> bool:
     """Same tuple structure and element types (dimensions are the shape rules' job)."""
     if a.is_tuple or b.is_tuple:
         return (a.is_tuple and b.is_tuple and len(a.elements) == len(b.elements)
-                and all(_same_types(x, y) for x, y in zip(a.elements, b.elements)))
+                and all(_same_types(x, y) for x, y in zip(a.elements, b.elements, strict=True)))
     return a.element_type == b.element_type
 
 

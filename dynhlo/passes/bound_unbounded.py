@@ -107,15 +107,19 @@ def _collect(info: ComputationInfo, derived: dict) -> None:
 
 def _bounded_shape(shape: AnyShape, tree) -> AnyShape:
     if shape.is_tuple:
-        return TupleShape(tuple(_bounded_shape(s, t) for s, t in zip(shape.elements, tree)))
-    dims = tuple(bound_of(t) if b == UNBOUNDED else b for b, t in zip(shape.dims, tree))
+        return TupleShape(tuple(_bounded_shape(s, t) for s, t in zip(shape.elements, tree,
+                                                                     strict=True)))
+    dims = tuple(bound_of(t) if b == UNBOUNDED else b for b, t in zip(shape.dims, tree,
+                                                                      strict=True))
     return Shape(shape.element_type, dims, shape.dynamic, shape.layout)
 
 
 def _max_shape(a: AnyShape, b: AnyShape) -> AnyShape:
     if a.is_tuple:
-        return TupleShape(tuple(_max_shape(x, y) for x, y in zip(a.elements, b.elements)))
-    dims = tuple(UNBOUNDED if UNBOUNDED in (x, y) else max(x, y) for x, y in zip(a.dims, b.dims))
+        return TupleShape(tuple(_max_shape(x, y) for x, y in zip(a.elements, b.elements,
+                                                                 strict=True)))
+    dims = tuple(UNBOUNDED if UNBOUNDED in (x, y) else max(x, y) for x, y in zip(a.dims, b.dims,
+                                                                                 strict=True))
     return Shape(a.element_type, dims, a.dynamic, a.layout)
 
 

@@ -58,7 +58,7 @@ def _tensor_spec(param: Instruction):
     if shape.is_tuple or shape.element_type == "token":
         return None, -1, ()
     dims = tuple((d, _NO_BOUND if dynamic and bound == UNBOUNDED else bound, dynamic)
-                 for d, (bound, dynamic) in enumerate(zip(shape.dims, shape.dynamic)))
+                 for d, (bound, dynamic) in enumerate(zip(shape.dims, shape.dynamic, strict=True)))
     return shape.element_type, shape.rank, dims
 
 
@@ -90,7 +90,8 @@ def check_argument(param: Instruction, arg) -> np.ndarray:
     if array.ndim != shape.rank:
         raise ArgumentError(f"{where} expects rank {shape.rank} ({shape}), got shape "
                             f"{list(array.shape)}", param.parameter_number, param.name)
-    for d, (size, bound, dynamic) in enumerate(zip(array.shape, shape.dims, shape.dynamic)):
+    for d, (size, bound, dynamic) in enumerate(zip(array.shape, shape.dims, shape.dynamic,
+                                                   strict=True)):
         if not dynamic and size != bound:
             raise ArgumentError(f"{where} dimension {d} is static {bound} in {shape}, got size "
                                 f"{size}", param.parameter_number, param.name, d, size, bound)

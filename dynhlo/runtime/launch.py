@@ -96,7 +96,7 @@ def run_distributed(module: HloModule | str, args: list, nproc: int, backend: st
     cuts = [_sharding(p, devices, _where(p)) for p in params]
     _sharding(module.entry.root, devices, f"the ROOT '{module.entry.root.name}'")
     shards = [[_piece(p, s, a, devices.partition_id(rank))
-               for p, s, a in zip(params, cuts, args)] for rank in range(nproc)]
+               for p, s, a in zip(params, cuts, args, strict=True)] for rank in range(nproc)]
     results = _launch(module.to_text(), shards, nproc, backend, seconds, options)
     return assemble(module, [results[r] for r in range(devices.num_partitions)], results)
 
@@ -178,7 +178,7 @@ def _piece(param: Instruction, sharding: AnySharding | None, value, partition: i
     if not shape.is_tuple and (piece.ndim != len(shape.dims) or any(
             (n > d >= 0) or (n != d and not dyn)
             for n, d, dyn in zip(piece.shape, shape.dims, shape.dynamic or
-                                 (False,) * len(shape.dims)))):
+                                 (False,) * len(shape.dims), strict=True))):
         cut = f"cut by sharding={text}" if text else "given whole (no sharding=)"
         raise DistributedError(
             f"{where}: the argument of shape {list(value.shape)}, {cut}, gives partition "

@@ -71,12 +71,13 @@ def check_against_declared(inst: Instruction, tree: DimsTree, shape: AnyShape) -
         if not isinstance(tree, list) or len(tree) != len(shape.elements):
             raise HloVerifyError(f"declared {shape} but the operands give {tree_text(tree)}",
                                  inst.name)
-        return [check_against_declared(inst, t, s) for t, s in zip(tree, shape.elements)]
+        return [check_against_declared(inst, t, s) for t, s in zip(tree, shape.elements,
+                                                                   strict=True)]
     if isinstance(tree, list) or len(tree) != shape.rank:
         raise HloVerifyError(f"declared {shape} but the operands give {tree_text(tree)}",
                              inst.name)
     out = list(tree)
-    for d, (dim, declared) in enumerate(zip(tree, shape.dims)):
+    for d, (dim, declared) in enumerate(zip(tree, shape.dims, strict=True)):
         bound = bound_of(dim)
         if declared == UNBOUNDED or bound in (declared, UNBOUNDED):
             continue
@@ -109,7 +110,7 @@ def infer_module(module: HloModule) -> ComputationInfo:
     entry = module.entry
     trees = [declared_tree(p.shape, lambda path, d, bound, p=p: param_dim(p, d, bound))
              for p in entry.parameters]
-    for p, tree in zip(entry.parameters, trees):
+    for p, tree in zip(entry.parameters, trees, strict=True):
         if p.shape.is_tuple:
             raise module.locate(HloVerifyError("tuple-shaped entry parameters are not "
                                                "supported; pass the elements as separate "

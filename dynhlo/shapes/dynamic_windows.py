@@ -70,7 +70,7 @@ def _as(inst: Instruction, opcode: Opcode, wins: list[WindowDim], called: dict,
 def _same_windows(inst, shape) -> list[WindowDim]:
     """The window with each dimension's padding recomputed as SAME for the actual `shape`."""
     out = []
-    for n, w in zip(shape, window_dims(inst, len(shape))):
+    for n, w in zip(shape, window_dims(inst, len(shape)), strict=True):
         _, lo, hi = same_padding(n, w.size, w.stride, w.window_dilation)
         out.append(dataclasses.replace(w, lo=lo, hi=hi))
     return out
@@ -255,7 +255,8 @@ def _check_fits(inst: Instruction, plain: Instruction, shapes: Shapes) -> None:
     write more than the buffer planned at the bound holds."""
     if plain.opcode is Opcode.REDUCE_WINDOW:
         wins = window_dims(plain, len(shapes[0]))
-        sizes = {d: window_output_size(n, w) for d, (n, w) in enumerate(zip(shapes[0], wins))}
+        sizes = {d: window_output_size(n, w) for d, (n, w) in enumerate(zip(shapes[0], wins,
+                                                                            strict=True))}
     elif plain.opcode is Opcode.CONVOLUTION:
         lhs, rhs = shapes[0], shapes[1]
         labels, wins = conv_labels(plain, len(lhs)), window_dims(plain, len(lhs) - 2)

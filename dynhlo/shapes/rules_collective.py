@@ -78,7 +78,7 @@ def _resized(inst, operand: tuple) -> tuple:
     if declared.is_tuple or len(declared.dims) != len(operand):
         return operand  # the verifier reports a rank change
     out = []
-    for d, (dim, size) in enumerate(zip(operand, declared.dims)):
+    for d, (dim, size) in enumerate(zip(operand, declared.dims, strict=True)):
         if bound_of(dim) == size and (isinstance(dim, int) or declared.dynamic[d]):
             out.append(dim)
         elif isinstance(dim, int):

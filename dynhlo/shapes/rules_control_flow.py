@@ -52,16 +52,16 @@ def _mask(tree, shape):
     if isinstance(tree, list):
         if shape is None or not shape.is_tuple or len(shape.elements) != len(tree):
             return [_mask(t, None) for t in tree]
-        return [_mask(t, s) for t, s in zip(tree, shape.elements)]
+        return [_mask(t, s) for t, s in zip(tree, shape.elements, strict=True)]
     declared = shape.dynamic if shape is not None and not shape.is_tuple and \
         shape.rank == len(tree) else (False,) * len(tree)
-    return tuple(isinstance(d, Sym) or bool(flag) for d, flag in zip(tree, declared))
+    return tuple(isinstance(d, Sym) or bool(flag) for d, flag in zip(tree, declared, strict=True))
 
 
 def _merge(a, b):
     if isinstance(a, list):
-        return [_merge(x, y) for x, y in zip(a, b)]
-    return tuple(x or y for x, y in zip(a, b))
+        return [_merge(x, y) for x, y in zip(a, b, strict=True)]
+    return tuple(x or y for x, y in zip(a, b, strict=True))
 
 
 def _read_off(inst, mask, bounds, static_like=None, path=()):
@@ -70,10 +70,10 @@ def _read_off(inst, mask, bounds, static_like=None, path=()):
     if isinstance(mask, list):
         like = static_like or [None] * len(mask)
         return [_read_off(inst, m, b, s, path + (i,))
-                for i, (m, b, s) in enumerate(zip(mask, bounds, like))]
+                for i, (m, b, s) in enumerate(zip(mask, bounds, like, strict=True))]
     like = static_like or (False,) * len(mask)
     return tuple(result_dim(inst, path, d, bound_of(b), s) if m else b
-                 for d, (m, b, s) in enumerate(zip(mask, bounds, like)))
+                 for d, (m, b, s) in enumerate(zip(mask, bounds, like, strict=True)))
 
 
 def _constant_dims(tree):
@@ -124,9 +124,9 @@ def _keep_invariant(state, param, root, result):
     """A size the body passes through unchanged is the operand's size: the result keeps the
     operand's dim (as XLA does), so it meets the loop's input without a run-time read."""
     if isinstance(result, list):
-        return [_keep_invariant(*parts) for parts in zip(state, param, root, result)]
+        return [_keep_invariant(*parts) for parts in zip(state, param, root, result, strict=True)]
     return tuple(s if isinstance(p, Sym) and isinstance(r, Sym) and p.root() is r.root()
-                 else out for s, p, r, out in zip(state, param, root, result))
+                 else out for s, p, r, out in zip(state, param, root, result, strict=True))
 
 
 def _same_dim(dims) -> bool:
@@ -169,7 +169,7 @@ def _conditional(ctx, inst, operands):
     if operands[0] != ():
         raise ctx.error("the branch selector (operand 0) must be a scalar")
     roots = []
-    for k, (comp, tree) in enumerate(zip(comps, operands[1:])):
+    for k, (comp, tree) in enumerate(zip(comps, operands[1:], strict=True)):
         roots.append(exported(inst, comp, ctx.call(comp, [tree], k).dims[comp.root]))
     shapes = {str(_bounds(r)) for r in roots}
     if len(shapes) != 1:

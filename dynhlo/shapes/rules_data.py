@@ -79,7 +79,7 @@ def _reshape_unbounded(ctx, inst, operand):
     result takes all the elements the static result dims leave (a run-time check that they
     divide); f32[?,64] -> f32[?] and f32[?] -> f32[?,4]."""
     target = inst.shape.dims
-    open_dims = [k for k, (t, dyn) in enumerate(zip(target, inst.shape.dynamic)) if dyn]
+    open_dims = [k for k, (t, dyn) in enumerate(zip(target, inst.shape.dynamic, strict=True)) if dyn]
     if len(open_dims) != 1 or target[open_dims[0]] != UNBOUNDED:
         raise UnsupportedError(f"instruction '{inst.name}': reshape of {tree_text(operand)} to "
                                f"{inst.shape} with unbounded (?) dims needs exactly one `?` "
@@ -198,7 +198,7 @@ def _slice(ctx, inst, operands):
     if len(spec) != len(operand):
         raise ctx.error(f"slice has {len(spec)} ranges for a rank-{len(operand)} operand")
     out = []
-    for d, (dim, (start, limit, stride)) in enumerate(zip(operand, spec)):
+    for d, (dim, (start, limit, stride)) in enumerate(zip(operand, spec, strict=True)):
         bound = bound_of(dim)
         if stride <= 0 or not 0 <= start <= limit or (bound != UNBOUNDED and limit > bound):
             raise ctx.error(f"slice [{start}:{limit}:{stride}] out of range for dimension "
@@ -220,7 +220,7 @@ def _pad(ctx, inst, operands):
     if len(config) != len(operand):
         raise ctx.error(f"padding has {len(config)} dimensions for a rank-{len(operand)} operand")
     out = []
-    for dim, (lo, hi, interior) in zip(operand, config):
+    for dim, (lo, hi, interior) in zip(operand, config, strict=True):
         out.append(derive(lambda n, lo=lo, hi=hi, i=interior: padded_size(n, lo, hi, i),
                           (dim,), padded_size(algebra.const(bound_of(dim)), lo, hi,
                                               interior).value))

@@ -149,7 +149,7 @@ def _reduce_window_same(ctx, inst, operands):
     operand = operands[0]
     wins = window_dims(inst, len(operand))
     return tuple(_same(dim, w.stride, inst.shape.dims[d])
-                 for d, (dim, w) in enumerate(zip(operand, wins)))
+                 for d, (dim, w) in enumerate(zip(operand, wins, strict=True)))
 
 
 def _convolution_forward(ctx, inst, operands):
@@ -166,7 +166,7 @@ def _convolution_input_grad(ctx, inst, operands):
     if found is None or len(found) != inst.shape.rank:
         return observed_tree(inst)
     out = []
-    for d, (dim, dynamic) in enumerate(zip(inst.shape.dims, inst.shape.dynamic)):
+    for d, (dim, dynamic) in enumerate(zip(inst.shape.dims, inst.shape.dynamic, strict=True)):
         if not dynamic:
             out.append(dim)
         elif found[d].data:   # sizes read from data: read off the result

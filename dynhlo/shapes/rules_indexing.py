@@ -63,7 +63,7 @@ def _dynamic_slice(ctx, inst, operands):
     if len(sizes) != len(operand):
         raise ctx.error(f"dynamic_slice_sizes={list(sizes)} for a rank-{len(operand)} operand")
     _check_starts(ctx, starts, len(operand), 1)
-    return tuple(_window_dim(ctx, dim, s, d) for d, (dim, s) in enumerate(zip(operand, sizes)))
+    return tuple(_window_dim(ctx, dim, s, d) for d, (dim, s) in enumerate(zip(operand, sizes, strict=True)))
 
 
 @rule(Opcode.DYNAMIC_UPDATE_SLICE)
@@ -71,7 +71,7 @@ def _dynamic_update_slice(ctx, inst, operands):
     operand, update, *starts = operands
     if len(update) != len(operand):
         raise ctx.error(f"update of rank {len(update)} for a rank-{len(operand)} operand")
-    for d, (o, u) in enumerate(zip(operand, update)):
+    for d, (o, u) in enumerate(zip(operand, update, strict=True)):
         if bound_of(o) != UNBOUNDED and bound_of(u) > bound_of(o):
             raise ctx.error(f"update dimension {d} ({dim_text(u)}) is larger than the "
                             f"operand's ({dim_text(o)})")
@@ -79,7 +79,7 @@ def _dynamic_update_slice(ctx, inst, operands):
     # XLA's HandleDynamicUpdateSlice: a dynamic update as large as the operand's bound gives
     # the result its size (the start clamps to 0 and the update covers the whole buffer).
     return tuple(u if isinstance(u, Sym) and bound_of(u) == bound_of(o) != UNBOUNDED else o
-                 for o, u in zip(operand, update))
+                 for o, u in zip(operand, update, strict=True))
 
 
 @rule(Opcode.DYNAMIC_RESHAPE)

@@ -105,7 +105,7 @@ def householder_product_rule(ctx, inst, operands, allowed=LAPACK_TYPES):
     # lowerings check the sizes at run time)
     sizes = [(s.dims[d], s.dynamic[d]) for s, d in ((tau, -1), (a, -1), (a, -2))]
     if tau.rank != a.rank - 1 or tau.dims[:-1] != a.dims[:-2] or any(
-            x > y for (x, dx), (y, dy) in zip(sizes, sizes[1:]) if not (dx or dy)):
+            x > y for (x, dx), (y, dy) in zip(sizes, sizes[1:], strict=False) if not (dx or dy)):
         raise ctx.error(f"{attrs.string(inst, 'custom_call_target')} takes x [..., m, n] and "
                         f"tau [..., k] of its batch with k <= n <= m, not {a} and {tau}")
     return operands[0]

@@ -150,8 +150,8 @@ def _gtsv_rule(ctx, inst, operands):
         raise ctx.error(f"{_target(inst)} needs b of rank >= 2 (batch..., m, k), not "
                         f"{inst.operands[3].shape}")
     rows = b[:-1]
-    for name, dims, operand in zip(("dl", "d", "du"), diagonals, inst.operands):
-        joined = [unify(p, q, inst.name) for p, q in zip(dims, rows)] \
+    for name, dims, operand in zip(("dl", "d", "du"), diagonals, inst.operands[:3], strict=True):
+        joined = [unify(p, q, inst.name) for p, q in zip(dims, rows, strict=True)] \
             if len(dims) == len(rows) else [None]
         if None in joined:
             raise ctx.error(f"{_target(inst)}: dl, d and du take b's dims but its last "

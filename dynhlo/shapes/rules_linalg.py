@@ -138,7 +138,7 @@ def _fft(ctx, inst, operands):
             raise UnsupportedError(f"instruction '{inst.name}': IRFFT over a dynamic "
                                    "dimension (its output length is ambiguous at a smaller "
                                    "size); make the transformed dimensions static")
-    for d, (dim, n) in enumerate(zip(inner, expected)):
+    for d, (dim, n) in enumerate(zip(inner, expected, strict=True)):
         if bound_of(dim) not in (n, UNBOUNDED):
             raise ctx.error(f"fft_length={list(lengths)} needs trailing dimension {d} of "
                             f"size {n}, got {dim_text(dim)}")

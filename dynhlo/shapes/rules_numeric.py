@@ -25,7 +25,7 @@ def _feature(ctx, inst, operand) -> int:
 def _per_feature(ctx, dims: list, what: list[str]):
     """The one feature dim shared by the operand's feature dim and the 1-d operands."""
     joined = dims[0]
-    for dim, name in zip(dims[1:], what[1:]):
+    for dim, name in zip(dims[1:], what[1:], strict=True):
         out = unify(joined, dim)
         if out is None:
             raise ctx.error(f"{name} has {dim_text(dim)} features but the operand has "
@@ -35,7 +35,7 @@ def _per_feature(ctx, dims: list, what: list[str]):
 
 
 def _vectors(ctx, operands, names):
-    for tree, name in zip(operands, names):
+    for tree, name in zip(operands, names, strict=True):
         if isinstance(tree, list) or len(tree) != 1:
             raise ctx.error(f"{name} must be a 1-d array of one value per feature")
     return [t[0] for t in operands]

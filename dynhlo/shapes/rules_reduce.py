@@ -37,9 +37,9 @@ def _dot(ctx, inst, operands):
             raise ctx.error(f"dot dimension numbers {list(dims)} out of range for rank "
                             f"{len(side)}")
     batch = []
-    for a, b in zip(lb, rb):
+    for a, b in zip(lb, rb, strict=True):
         batch.append(_same(ctx, lhs[a], rhs[b], "batch"))
-    for a, b in zip(lc, rc):
+    for a, b in zip(lc, rc, strict=True):
         _same(ctx, lhs[a], rhs[b], "contracting")
     lfree = [lhs[d] for d in range(len(lhs)) if d not in lb and d not in lc]
     rfree = [rhs[d] for d in range(len(rhs)) if d not in rb and d not in rc]

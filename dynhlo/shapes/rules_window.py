@@ -36,7 +36,7 @@ def _reduce_window(ctx, inst, operands):
         raise ctx.error(f"reduce-window of rank-{len(joined)} operands declares a "
                         f"rank-{declared.rank} result ({declared})")
     out = tuple(windowed(dim, w, declared.dims[d])
-                for d, (dim, w) in enumerate(zip(joined, wins)))
+                for d, (dim, w) in enumerate(zip(joined, wins, strict=True)))
     return out if n == 1 else [out] * n
 
 
@@ -47,7 +47,8 @@ def _select_and_scatter(ctx, inst, operands):
         raise ctx.error("select-and-scatter needs a source of the operand's rank and a "
                         "scalar init value")
     declared = inst.operands[1].shape.dims
-    for d, (dim, w, src) in enumerate(zip(operand, window_dims(inst, len(operand)), source)):
+    for d, (dim, w, src) in enumerate(zip(operand, window_dims(inst, len(operand)), source,
+                                          strict=True)):
         if w.base_dilation != 1 or w.window_dilation != 1:
             raise ctx.error("select-and-scatter windows have no dilation")
         windows = windowed(dim, w, declared[d])

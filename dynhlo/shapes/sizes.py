@@ -308,7 +308,7 @@ def _pull_size(ra: Sym, rb: Sym, where) -> bool:
     if ra is rb or fa is None or fb is None or fa[0] != fb[0] or len(fa[1]) != len(fb[1]):
         return False
     for free, sized, free_root, sized_root in ((fa, fb, ra, rb), (fb, fa, rb, ra)):
-        pairs = list(zip(free[1], sized[1]))
+        pairs = list(zip(free[1], sized[1], strict=True))
         if all(_free(x) or same_size(x, y) for x, y in pairs) and \
                 any(_free(x) for x, _ in pairs):
             for x, y in pairs:
@@ -492,7 +492,7 @@ def slice_reads_padding(spec, actual: Iterable[int]) -> int | None:
     operand of actual sizes `actual` reads padding, or None: a length-1 dimension starting at
     or past the actual size. XLA makes a length-1 slice static and reads element `start` of
     the padded buffer; dynhlo's padding reads as zeros, so the whole result is zeros."""
-    for d, ((start, limit, stride), n) in enumerate(zip(spec, actual)):
+    for d, ((start, limit, stride), n) in enumerate(zip(spec, actual, strict=True)):
         if -(-(limit - start) // stride) == 1 and start >= n:
             return d
     return None

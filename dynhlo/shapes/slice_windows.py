@@ -81,9 +81,10 @@ def within(window: tuple, shape) -> tuple[tuple, tuple] | None:
     inside an operand of actual `shape`, as slices of the operand and of the result; the
     rest of the result is padding, which reads as zeros. None when the whole window is
     inside (the common case: read it as it is)."""
-    if all(w.stop <= n for w, n in zip(window, shape)):
+    if all(w.stop <= n for w, n in zip(window, shape, strict=True)):
         return None
-    source = tuple(slice(min(w.start, n), min(w.stop, n)) for w, n in zip(window, shape))
+    source = tuple(slice(min(w.start, n), min(w.stop, n)) for w, n in zip(window, shape,
+                                                                          strict=True))
     target = tuple(slice(0, s.stop - s.start) for s in source)
     return source, target
 

@@ -59,10 +59,10 @@ def check_sizes(env: SizeEnv, inst: Instruction, value, tree: DimsTree) -> None:
     tree) has the sizes `tree` takes in `env`: where an op's operands disagree at run time,
     whatever backend computed it."""
     if isinstance(tree, list):
-        for v, t in zip(value, tree):
+        for v, t in zip(value, tree, strict=True):
             check_sizes(env, inst, v, t)
         return
-    for d, (actual, dim) in enumerate(zip(np.shape(value), tree)):
+    for d, (actual, dim) in enumerate(zip(np.shape(value), tree, strict=True)):
         if actual == dim:  # a static dimension that fits
             continue
         expected = env.size(dim)

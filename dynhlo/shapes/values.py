@@ -154,7 +154,7 @@ def _apply(inst, args: list) -> list[Size] | None:
             if inst.shape.element_type != "pred":
                 return None
             fn = _LOGICAL[op]
-        return [fn(x, y) for x, y in zip(a, b)]
+        return [fn(x, y) for x, y in zip(a, b, strict=True)]
     return _RULES[op](inst, args)
 
 
@@ -186,7 +186,7 @@ def _slice(inst, args):
 def _concatenate(inst, args):
     """Any rank (a padding tensor [rank, 2] is built by concatenating its rows)."""
     (d,) = attrs.ints(inst, "dimensions", (0,))
-    grids = [_grid(o, a) for o, a in zip(inst.operands, args)]
+    grids = [_grid(o, a) for o, a in zip(inst.operands, args, strict=True)]
     return list(np.concatenate(grids, axis=d).reshape(-1))
 
 
@@ -201,7 +201,7 @@ def _compare(inst, args):
     direction = attrs.string(inst, "direction")
     if len(a) != len(b) or direction not in ("EQ", "NE", "LT", "LE", "GT", "GE"):
         return None
-    return [algebra_ops.compare(direction, x, y) for x, y in zip(a, b)]
+    return [algebra_ops.compare(direction, x, y) for x, y in zip(a, b, strict=True)]
 
 
 def _select(inst, args):
@@ -210,7 +210,7 @@ def _select(inst, args):
         p = p * len(a)
     if not len(p) == len(a) == len(b):
         return None
-    return [algebra_ops.select(*xs) for xs in zip(p, a, b)]
+    return [algebra_ops.select(*xs) for xs in zip(p, a, b, strict=True)]
 
 
 def _unary(fn):

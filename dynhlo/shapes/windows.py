@@ -191,7 +191,7 @@ def running_axis(shape, wins: list[WindowDim], suffix_ok: bool) -> tuple[int, bo
     for order-free reductions or exact (integer) arithmetic; the caller knows which.
     """
     found = None
-    for d, (n, w) in enumerate(zip(shape, wins)):
+    for d, (n, w) in enumerate(zip(shape, wins, strict=True)):
         if (w.stride, w.base_dilation, w.window_dilation) != (1, 1, 1):
             return None
         if (w.size, w.lo, w.hi) == (1, 0, 0):

@@ -110,7 +110,7 @@ class CpuProgram:
         the caller's arrays, another result, or what later calls return.
         """
         params = self.module.entry.parameters
-        inputs = [_read_only(_host_array(p, a)) for p, a in zip(params, args)]
+        inputs = [_read_only(_host_array(p, a)) for p, a in zip(params, args, strict=True)]
         shapes = [a.shape for a in inputs]
         try:
             # IEEE arithmetic is XLA's semantics: inf - inf is a NaN, not a NumPy warning.

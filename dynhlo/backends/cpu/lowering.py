@@ -21,7 +21,7 @@ CUSTOM_CALLS: dict[str, Callable] = OnceTable("CPU custom calls")
 
 
 # The opcodes without a CPU lowering, each with the reason: dynhlo.support reports them
-# unsupported, check_supported names the reason, and tests/test_opcode_tables.py checks that
+# unsupported, check_supported names the reason, and tests/hlo/test_opcode_tables.py checks that
 # every opcode is lowered or listed here.
 _TRANSFER = "a transfer to a host or another program: a compiled module has no peer for it"
 _NOT_YET = "not implemented yet"

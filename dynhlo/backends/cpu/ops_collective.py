@@ -194,7 +194,7 @@ def _dynamic(ctx, operand) -> list[int]:
 def _each(ctx, inst, args, move):
     """`move(tensor, dynamic dims)` on each operand: one array, or a tuple for several."""
     out = tuple(_array(a, move(_tensor(inst, a), _dynamic(ctx, o)))
-                for a, o in zip(args, inst.operands))
+                for a, o in zip(args, inst.operands, strict=True))
     return out[0] if len(out) == 1 else out
 
 
@@ -234,7 +234,7 @@ def all_to_all_across(ctx, inst, args):
     dynamic = sorted({d for o in inst.operands for d in _dynamic(ctx, o)})
     if not dims:
         received = comm.all_to_all(inst, [_tensor(inst, a) for a in args], dynamic)
-        return tuple(_array(a, r) for a, r in zip(args, received))
+        return tuple(_array(a, r) for a, r in zip(args, received, strict=True))
     (d,) = dims
     return _array(args[0], comm.all_to_all_array(inst, _tensor(inst, args[0]), d, dynamic))
 

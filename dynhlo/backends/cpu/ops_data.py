@@ -144,7 +144,7 @@ def own_sizes(ctx, inst, sizes: dict) -> tuple[int, ...]:
 def _resize(x: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
     """`x` cut or zero-extended to `shape` (data past the actual size reads as zero)."""
     out = np.zeros(shape, dtype=x.dtype)
-    common = tuple(slice(0, min(a, b)) for a, b in zip(x.shape, shape))
+    common = tuple(slice(0, min(a, b)) for a, b in zip(x.shape, shape, strict=True))
     out[common] = x[common]
     return out
 

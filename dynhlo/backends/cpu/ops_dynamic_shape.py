@@ -26,7 +26,7 @@ def dynamic_pad(ctx, inst, args):
     below 0, or a result size below 0 or past its bound, is a DynamicSizeError."""
     x, value, *amounts = args
     lo, hi, interior = ([int(v) for v in np.asarray(a).reshape(-1)] for a in amounts)
-    config = list(zip(lo, hi, interior))
+    config = list(zip(lo, hi, interior, strict=True))
     shape = []
     for d, (a, b, c) in enumerate(config):
         size = a + b + x.shape[d] + max(x.shape[d] - 1, 0) * c

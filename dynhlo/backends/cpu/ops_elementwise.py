@@ -28,7 +28,8 @@ def fit(ctx, value: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
         return value
     if value.ndim == 0:
         return np.broadcast_to(value, shape)
-    if value.ndim != len(shape) or any(a < b and a != 1 for a, b in zip(value.shape, shape)):
+    if value.ndim != len(shape) or any(a < b and a != 1 for a, b in zip(value.shape, shape,
+                                                                        strict=True)):
         raise operand_mismatch(ctx.inst.name, value.shape, shape)
     value = value[tuple(slice(0, n) for n in shape)]
     return value if value.shape == shape else np.broadcast_to(value, shape)

@@ -62,7 +62,7 @@ def dynamic_update_slice(ctx, inst, args):
         out = np.array(x, copy=True)
     else:  # the result takes a whole-bound update's size: the update covers the new rows
         out = np.zeros(shape, x.dtype)
-        common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape))
+        common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape, strict=True))
         out[common] = x[common]
     out[target] = update[source]
     return out
@@ -182,14 +182,14 @@ def _gather_start(ctx, start, d: int, window: int, size: int, actual: int, bound
 
 def _read_padded(operand: np.ndarray, grids: list) -> np.ndarray:
     """operand[grids], where an index at or past the actual size reads padding: zeros."""
-    if all(int(np.max(g, initial=-1)) < n for g, n in zip(grids, operand.shape)):
+    if all(int(np.max(g, initial=-1)) < n for g, n in zip(grids, operand.shape, strict=True)):
         return operand[tuple(grids)]
     inside = np.ones(np.shape(grids[0]), bool)
-    for g, n in zip(grids, operand.shape):
+    for g, n in zip(grids, operand.shape, strict=True):
         inside &= g < n
     if not operand.size:
         return np.zeros(inside.shape, operand.dtype)
-    held = operand[tuple(np.minimum(g, n - 1) for g, n in zip(grids, operand.shape))]
+    held = operand[tuple(np.minimum(g, n - 1) for g, n in zip(grids, operand.shape, strict=True))]
     return np.where(inside, held, np.zeros((), operand.dtype))
 
 
@@ -275,7 +275,7 @@ def _apply_updates(ctx, comp, operands, index, values):
         current = [op[where] for op in operands]
         result = ctx.call(0, comp, current + [v[pick] for v in values], vectorized=True)
         result = result if n > 1 else (result,)
-        for op, value in zip(operands, result):
+        for op, value in zip(operands, result, strict=True):
             op[where] = np.broadcast_to(np.asarray(value), current[0].shape)
 
 
@@ -291,10 +291,10 @@ def _cut_points(update: np.ndarray, point_axes: list[int], lead: tuple) -> np.nd
     """Static updates meeting dynamic indices (tf.where's scatter): the rows past the indices'
     actual count have no index and are not scattered (TF's and XLA's answer)."""
     if len(point_axes) != len(lead) or all(update.shape[d] <= n
-                                           for d, n in zip(point_axes, lead)):
+                                           for d, n in zip(point_axes, lead, strict=True)):
         return update
     cut = [slice(None)] * update.ndim
-    for d, n in zip(point_axes, lead):
+    for d, n in zip(point_axes, lead, strict=True):
         cut[d] = slice(0, n)
     return update[tuple(cut)]
 
@@ -333,7 +333,7 @@ def scatter(ctx, inst, args):
     if ufunc is not None:
         ufunc.at(operands[0], index, values[0].astype(operands[0].dtype))
     elif _is_replace(comp, n):
-        for op, value in zip(operands, values):
+        for op, value in zip(operands, values, strict=True):
             op[index] = value
     else:
         _apply_updates(ctx, comp, operands, index, values)

@@ -60,14 +60,14 @@ def convolution(ctx, inst, args):
         if win.reversal:
             wg = np.flip(wg, axis=3 + d)
     out_spatial = tuple(window_output_size(n, win, k) for n, win, k in
-                        zip(x.shape[2:], wins, w.shape[2:]))
+                        zip(x.shape[2:], wins, w.shape[2:], strict=True))
     padded = _dilate_and_pad(xg, wins)
     result = np.zeros(xg.shape[:2] + wg.shape[1:2] + out_spatial, dtype=work)
     if all(out_spatial) and xg.shape[2]:
         for taps in itertools.product(*(range(k) for k in wg.shape[3:])):
             window = tuple(slice(t * win.window_dilation,
                                  t * win.window_dilation + (m - 1) * win.stride + 1, win.stride)
-                           for t, win, m in zip(taps, wins, out_spatial))
+                           for t, win, m in zip(taps, wins, out_spatial, strict=True))
             result += np.einsum("gnc...,goc->gno...", padded[(Ellipsis,) + window],
                                 wg[(Ellipsis,) + taps])
     # (groups, batch, group features, spatial) -> (batch, features, spatial) -> dim_labels.
@@ -94,7 +94,7 @@ def _dilate_and_pad(x, wins):
     shape = list(x.shape[:3])
     placed = [slice(None)] * 3
     crop = [slice(None)] * 3
-    for n, win in zip(x.shape[3:], wins):
+    for n, win in zip(x.shape[3:], wins, strict=True):
         dilated = (n - 1) * win.base_dilation + 1 if n else 0
         lo, hi = max(win.lo, 0), max(win.hi, 0)
         shape.append(lo + dilated + hi)

@@ -75,7 +75,7 @@ def _fold(ctx, comp, arrays, inits, axes):
         result = ctx.call(0, comp, accs + [m[..., i] for m in moved], vectorized=True)
         accs = list(result) if isinstance(result, tuple) else [result]
         accs = [np.broadcast_to(np.asarray(a), kept_shape) for a in accs]
-    out = [np.array(a, dtype=np.asarray(init).dtype) for a, init in zip(accs, inits)]
+    out = [np.array(a, dtype=np.asarray(init).dtype) for a, init in zip(accs, inits, strict=True)]
     return out[0] if len(out) == 1 else tuple(out)
 
 
@@ -83,7 +83,7 @@ def _fold(ctx, comp, arrays, inits, axes):
 def dot(ctx, inst, args):
     lhs, rhs = args
     lb, rb, lc, rc = attrs.dot_dims(inst)
-    for a, b in zip(lb + lc, rb + rc):
+    for a, b in zip(lb + lc, rb + rc, strict=True):
         if lhs.shape[a] != rhs.shape[b]:
             raise ctx.error(f"dot dimension {a} of the lhs has size {lhs.shape[a]} but "
                             f"dimension {b} of the rhs has size {rhs.shape[b]}")

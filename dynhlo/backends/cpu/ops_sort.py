@@ -160,7 +160,7 @@ def sort(ctx, inst, args):
         if order is None:
             order = _general_order(ctx, comp, arrays, axis)
     out = tuple(_with_tail(np.take_along_axis(a, order, axis=axis), full, axis)
-                for a, full in zip(arrays, args))
+                for a, full in zip(arrays, args, strict=True))
     return out[0] if len(out) == 1 else out
 
 

@@ -32,7 +32,7 @@ def window_taps(shape: tuple[int, ...], wins: list[WindowDim], out_shape: tuple[
     divides and falls inside the operand, else padding (mask False, index clamped to 0).
     """
     per_dim = []
-    for n, w, m in zip(shape, wins, out_shape):
+    for n, w, m in zip(shape, wins, out_shape, strict=True):
         o = np.arange(m)
         taps = []
         for k in useful_taps(n, w, m):
@@ -50,7 +50,7 @@ def window_taps(shape: tuple[int, ...], wins: list[WindowDim], out_shape: tuple[
 
 
 def _out_shape(x: np.ndarray, wins: list[WindowDim]) -> tuple[int, ...]:
-    return tuple(window_output_size(n, w) for n, w in zip(x.shape, wins))
+    return tuple(window_output_size(n, w) for n, w in zip(x.shape, wins, strict=True))
 
 
 def _work_dtype(dtype: np.dtype) -> np.dtype:
@@ -81,11 +81,11 @@ def reduce_window(ctx, inst, args):
         for index, mask in window_taps(x.shape, wins, out_shape):
             acc = np.where(mask, ufunc(acc, x[index]), acc)
         return acc.astype(dtypes[0])
-    accs = [np.full(out_shape, init, dtype=dt) for init, dt in zip(inits, dtypes)]
+    accs = [np.full(out_shape, init, dtype=dt) for init, dt in zip(inits, dtypes, strict=True)]
     for index, mask in window_taps(arrays[0].shape, wins, out_shape):
         result = ctx.call(0, comp, accs + [a[index] for a in arrays], vectorized=True)
         result = list(result) if isinstance(result, tuple) else [result]
-        accs = [np.where(mask, r, a).astype(a.dtype) for r, a in zip(result, accs)]
+        accs = [np.where(mask, r, a).astype(a.dtype) for r, a in zip(result, accs, strict=True)]
     return accs[0] if n == 1 else tuple(accs)
 
 

@@ -115,7 +115,8 @@ def build_payload(plan, kernels: list, target: str, precision: str) -> dict[str,
     meta = {"format": FORMAT, "target": target, "precision": precision,
             "plan": plan_to_data(plan, index),
             "kernels": [{"sha256": _sha(spec["source"]), "cubin": key,
-                         "signature": spec["signature"]} for spec, key in zip(specs, keys)],
+                         "signature": spec["signature"]} for spec, key in zip(specs, keys,
+                                                                              strict=True)],
             "graph_program": to_data(graph, step_keys) if graph is not None else None,
             "cubins": {k: compiled[k][1] for k in sorted(set(keys) | set(step_keys))}}
     payload = {f"cubin_{k}.cubin": compiled[k][0] for k in meta["cubins"]}
@@ -221,7 +222,7 @@ def compile_here(specs: list, keys: list, cc: int):
     """compile_parallel's contract, in this process, one kernel at a time: for the one
     kernel a JIT launch needs, a child's start and its Triton import would cost more than
     the compile. Only for a process whose Triton is not in interpreter mode."""
-    for spec, key in zip(specs, keys):
+    for spec, key in zip(specs, keys, strict=True):
         with _IN_PROCESS:
             try:
                 result = compile_worker.compile_one(spec, cc)

@@ -140,7 +140,7 @@ class Fp32Scope:
 
     def __exit__(self, *exc) -> None:
         try:
-            for flags, before in zip(self.flags, self.before):
+            for flags, before in zip(self.flags, self.before, strict=True):
                 if before != self.want:
                     _set(*flags, before)
         finally:

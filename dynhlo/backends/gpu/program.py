@@ -219,7 +219,7 @@ _STRIDED = torch.strided
 
 def _check_dense(params, args: list) -> None:
     """ArgumentError for the first tensor argument that has no strided data to read."""
-    for param, arg in zip(params, args):
+    for param, arg in zip(params, args, strict=True):
         if isinstance(arg, torch.Tensor) and (arg.is_meta or arg.layout is not torch.strided):
             kind = "a meta" if arg.is_meta else f"a {str(arg.layout).removeprefix('torch.')}"
             raise ArgumentError(f"parameter {param.parameter_number} '{param.name}' is {kind} "
@@ -250,5 +250,5 @@ def _unshared_tree(value, taken: set):
 
 def _host_tree(value, shape):
     if shape.is_tuple:
-        return tuple(_host_tree(v, s) for v, s in zip(value, shape.elements))
+        return tuple(_host_tree(v, s) for v, s in zip(value, shape.elements, strict=True))
     return np.asarray(to_host(value, shape.element_type))

@@ -23,7 +23,7 @@ and a graph is cut there).
 One line per opcode; an opcode absent here runs on the host. A custom call's library tier is
 one more table, one line per target (CUSTOM_CALLS; a target absent there runs on the host).
 Nothing registers itself from an import, so no import order decides which rule wins;
-`missing()` names every opcode and tier without a rule (tests/test_gpu_rules.py), as JAX
+`missing()` names every opcode and tier without a rule (tests/backends/gpu/test_rules.py), as JAX
 names a primitive with no lowering for a platform.
 """
 
@@ -224,7 +224,7 @@ _NONE = Rule()
 
 # The opcodes the CPU lowers that have no rule above and no GPU pass removes
 # (dynhlo/passes/inline_calls.py): the host tier runs them, for the reason given (dynhlo.support
-# prints it; tests/test_opcode_tables.py checks that every opcode is covered).
+# prints it; tests/hlo/test_opcode_tables.py checks that every opcode is covered).
 HOST: dict[Opcode, str] = {
     Opcode.RNG: "the same stream",
     Opcode.RNG_BIT_GENERATOR: "the same bits",

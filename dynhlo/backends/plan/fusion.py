@@ -168,7 +168,7 @@ def may_read_padding(info, inst) -> bool:
     dims = info.dims.get(inst.operands[0])
     return isinstance(dims, tuple) and any(
         -(-(limit - start) // stride) == 1 and isinstance(canonical_dim(dim), Sym)
-        for (start, limit, stride), dim in zip(attrs.slices(inst), dims))
+        for (start, limit, stride), dim in zip(attrs.slices(inst), dims, strict=True))
 
 
 def _callees_analyzed(info, inst) -> bool:

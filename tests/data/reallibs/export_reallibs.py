@@ -1,4 +1,4 @@
-"""Writes this folder: the programs of tests/reallibs_programs.py (flax, equinox, haiku,
+"""Writes this folder: the programs of tests/support/reallibs_programs.py (flax, equinox, haiku,
 keras 3 on JAX, optax, plain JAX, HuggingFace transformers) exported with their variable size
 symbolic, with the reference outputs at each tested size.
 
@@ -12,7 +12,7 @@ For each program NAME:
   `out{j}_{size}`: jax.jit's for JAX programs, eager PyTorch's (no_grad) for torch programs.
 - manifest.json: each program's library and version, variable size, bound, sizes and kind.
 
-tests/test_real_libraries.py runs the stored modules without these libraries. Run from the
+tests/frontends/test_real_libraries.py runs the stored modules without these libraries. Run from the
 repository root in an environment with jax==0.10.2 and the libraries (see manifest.json for
 the versions used), KERAS_BACKEND=jax:
 
@@ -31,10 +31,9 @@ import numpy as np
 
 os.environ.setdefault("KERAS_BACKEND", "jax")
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))      # tests/, for reallibs_programs
-sys.path.insert(0, str(HERE.parents[2]))      # the repository, for dynhlo
+sys.path.insert(0, str(HERE.parents[2]))      # the repository: dynhlo and tests.support
 
-from reallibs_programs import PROGRAMS  # noqa: E402
+from tests.support.reallibs_programs import PROGRAMS  # noqa: E402
 
 DISTRIBUTIONS = {"flax": "flax", "jax": "jax", "equinox": "equinox", "haiku": "dm-haiku",
                  "keras": "keras", "optax": "optax", "transformers": "transformers"}

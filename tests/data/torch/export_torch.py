@@ -1,10 +1,10 @@
-"""Writes this folder: the reference models of tests/torch_models.py (BERT, GPT-2 and
+"""Writes this folder: the reference models of tests/support/torch_models.py (BERT, GPT-2 and
 Llama style, 2 layers) exported as from_torch exports them, with eager PyTorch's outputs.
 
 For each model NAME: NAME.mlirbc, the StableHLO module (jax.export's serialized form, weights
 as constants, batch B <= 4 and sequence T <= 64 symbolic), and NAME.npz with, for each tested
 size (B, T) in SIZES, the arguments `arg{i}_{B}x{T}` and eager PyTorch's output leaves
-`out{j}_{B}x{T}` (torch's pytree order). tests/test_frontend_torch_data.py runs them without
+`out{j}_{B}x{T}` (torch's pytree order). tests/frontends/test_torch_data.py runs them without
 torch or torchax. Run from the repository root (needs torch, jax and torchax):
 
     python tests/data/torch/export_torch.py
@@ -20,10 +20,9 @@ import torch
 from torch.utils import _pytree
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[1]))      # tests/, for torch_models
-sys.path.insert(0, str(HERE.parents[2]))      # the repository, for dynhlo
+sys.path.insert(0, str(HERE.parents[2]))      # the repository: dynhlo and tests.support
 
-import torch_models as tm  # noqa: E402
+from tests.support import torch_models as tm  # noqa: E402
 
 from dynhlo.frontends.torch_export import export_torch  # noqa: E402
 

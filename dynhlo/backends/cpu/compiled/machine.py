@@ -85,7 +85,7 @@ def kernels(sources: list) -> list:
         keys = [hashlib.sha256(f"{ident}\n{source.key}".encode()).hexdigest()
                 for source in sources]
         todo: dict = {}
-        for source, key in zip(sources, keys):
+        for source, key in zip(sources, keys, strict=True):
             if f"dynhlo_{key[:40]}" not in names:
                 todo.setdefault(key, source)
         objects = {key: _read(_state["cache"], key) for key in todo}

@@ -104,7 +104,7 @@ class CompiledEvaluator(Evaluator):
         sources = kernels_of(plan)
         fns = machine.kernels(sources)
         self._compiled.update({id(s): CompiledKernel(s, fn, s.info)
-                               for s, fn in zip(sources, fns)})
+                               for s, fn in zip(sources, fns, strict=True)})
         self._planned[id(info)] = plan
         self._steps_of(info)
 

@@ -52,7 +52,7 @@ def graph_spec(kernel, element_types: list) -> dict:
     types = [POINTER_TYPES[t] for t in element_types] + ["*i32"]
     if len(types) != len(pointers):
         raise UnsupportedError(f"kernel takes {len(pointers)} pointers, given {len(types)}")
-    signature = dict(zip(pointers, types))
+    signature = dict(zip(pointers, types, strict=True))
     signature.update({name: "constexpr" for name in kernel.block})
     return {"source": kernel.source, "signature": signature, "constexprs": dict(kernel.block),
             "pointers": pointers, **compile_options(kernel)}

@@ -23,7 +23,7 @@ def to_data(prog: GraphProgram, keys: list) -> dict:
                    "bound_work": s.bound_work, "size_offset": s.size_offset,
                    "block": s.kernel.block, "num_warps": s.kernel.num_warps,
                    "nsizes": s.kernel.nsizes, "per_program": s.kernel.per_program}
-                  for s, key in zip(prog.steps, keys)],
+                  for s, key in zip(prog.steps, keys, strict=True)],
         "slots": [[slot, prog.dtypes[slot], prog.bound_numel[slot], prog.dims[slot]]
                   for slot in sorted(prog.dtypes)],
         "constants": {str(slot): inst.name for slot, inst in prog.constants.items()},

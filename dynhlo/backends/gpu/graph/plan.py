@@ -70,7 +70,7 @@ def getters(dims, inst, getter=size_getter) -> list:
     """Each dimension's getter (`getter(dim)`: an int, or (input, dimension)); GraphRefusal
     naming `inst` when one has none."""
     out = [getter(d) for d in dims]
-    for d, g in zip(dims, out):
+    for d, g in zip(dims, out, strict=True):
         if g is None:
             how = "a size read from a value at run time" if sym_deps(d) else \
                 "a size computed on the host (not an input's dimension)"

@@ -97,7 +97,7 @@ class GraphRunner:
         else:
             specs = step_specs(self.prog)
             keys = [spec_key(s, cc) for s in specs]
-            missing = [s for s, k in zip(specs, keys) if k not in given]
+            missing = [s for s, k in zip(specs, keys, strict=True) if k not in given]
         cubins = compile_distinct(missing, cc, cache_dir(), compiler) if missing else {}
         made: dict = {}
         for k in keys:
@@ -184,7 +184,7 @@ class GraphRunner:
         values, sizes = self.values, self.sizes
         sizes.copy_(torch.where(self.dynamic, self.vals.index_select(0, self.which),
                                 self.const))
-        for k, (step, grid) in enumerate(zip(self.prog.steps, self.grids)):
+        for k, (step, grid) in enumerate(zip(self.prog.steps, self.grids, strict=True)):
             tensors = [values[s] for s in step.inputs]
             tensors.append(values[step.out])
             tensors.append(sizes[step.size_offset:])
@@ -200,7 +200,8 @@ class GraphRunner:
         entry = self.graphs.get(key)
         if entry is None:
             self._bind(key, args)
-            refs = [a for a, k in zip(args, key) if k >= 0]  # read in place: kept alive
+            refs = [a for a, k in zip(args, key,
+                                      strict=True) if k >= 0]  # read in place: kept alive
             try:
                 graph = self._capture()
             except Exception as exc:  # noqa: BLE001  (torch's, CuPy's or Triton's errors)
@@ -240,7 +241,7 @@ class GraphRunner:
             s.wait_stream(main)
         tail = [None] * len(streams)       # the last step launched on each stream
         on, events = {}, {}
-        for k, (step, grid) in enumerate(zip(self.prog.steps, self.grids)):
+        for k, (step, grid) in enumerate(zip(self.prog.steps, self.grids, strict=True)):
             deps = self.deps[k]
             chain = [i for i, t in enumerate(tail) if t in deps]
             i = chain[0] if chain else min(range(len(streams)),

@@ -275,7 +275,7 @@ def _segment(schedule: Schedule, steps: list, known: dict, later: set, precision
         builder.step(item, slots)
     roots = [builder.dense(slots[slot_of[e]], e) for e in exports]
     shapes = []
-    for slot, inst in zip(roots, exports):
+    for slot, inst in zip(roots, exports, strict=True):
         want = getters(info.dims[inst], inst, getter)
         shapes.append(None if want == prog.dims[slot] else want)   # a view: reshaped
     prog.root = tuple(roots)

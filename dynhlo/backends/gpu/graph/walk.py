@@ -60,5 +60,5 @@ def _replay(segment: Segment, graph: GraphRunner, values: dict, owned: list) -> 
     in_place = [inst.opcode is Opcode.PARAMETER and owned[inst.parameter_number]
                 for inst in segment.inputs]
     outs = graph.run(args, shapes, in_place)
-    for inst, out, dims in zip(segment.exports, outs, segment.shapes):
+    for inst, out, dims in zip(segment.exports, outs, segment.shapes, strict=True):
         values[inst] = out if dims is None else out.reshape([size_of(g, shapes) for g in dims])

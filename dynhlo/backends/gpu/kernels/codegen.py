@@ -212,7 +212,7 @@ class KernelWriter:
         out = self.op_index.get(key)
         if out is None:
             out = list(idx)
-            for d, (dim, odim) in enumerate(zip(self.dims(inst), self.dims(op))):
+            for d, (dim, odim) in enumerate(zip(self.dims(inst), self.dims(op), strict=True)):
                 if idx[d] != "0" and is_meet(dim) and not dims_equal(dim, odim):
                     out[d] = self.let(f"tl.where({self.size(odim)} == 1, 0, {idx[d]})")
             out = self.op_index[key] = tuple(out)
@@ -238,7 +238,7 @@ class KernelWriter:
     def offset(self, dims: tuple, idx: tuple[str, ...]) -> str:
         """Row-major offset of `idx` in a contiguous array of actual sizes `dims`."""
         terms, stride = [], "1"
-        for dim, i in reversed(list(zip(dims, idx))):
+        for dim, i in reversed(list(zip(dims, idx, strict=True))):
             if not _NAME.fullmatch(i) and not i.isdigit():
                 i = f"({i})"
             if i != "0":
@@ -258,7 +258,7 @@ class KernelWriter:
         ptr = self.inputs[inst]
         dims = self.dims(inst)
         domain_shaped = len(dims) == len(self.group.domain) and all(
-            dims_equal(a, b) for a, b in zip(dims, self.group.domain))
+            dims_equal(a, b) for a, b in zip(dims, self.group.domain, strict=True))
         whole = domain_shaped and idx == self.canonical
         if self.staged is not None and domain_shaped and idx in (self.canonical,
                                                                  self.chunk_index):
@@ -291,7 +291,7 @@ class KernelWriter:
         var = self.memo.get(key)
         if var is not None:
             return var
-        checks = [f"({i} < {self.size(dim)})" for dim, i in zip(self.dims(inst), idx)
+        checks = [f"({i} < {self.size(dim)})" for dim, i in zip(self.dims(inst), idx, strict=True)
                   if not isinstance(canonical_dim(dim), int)]
         off = self.offset(self.dims(inst), idx)
         mask = " & ".join(filter(None, [self.mask_for(off)] + checks))
@@ -435,10 +435,11 @@ class KernelWriter:
 
     def _is_kept_shaped(self, inst: Instruction, kept) -> bool:
         dims = self.dims(inst)
-        if len(dims) == len(kept) and all(dims_equal(a, b) for a, b in zip(dims, kept)):
+        if len(dims) == len(kept) and all(dims_equal(a, b) for a, b in zip(dims, kept,
+                                                                           strict=True)):
             return True
         if len(dims) == len(self.group.domain) and all(
-                dims_equal(a, b) for a, b in zip(dims, self.group.domain)):
+                dims_equal(a, b) for a, b in zip(dims, self.group.domain, strict=True)):
             return False
         raise FusionError(f"output '{inst.name}' has neither the rows' nor the domain's shape")
 
@@ -495,7 +496,7 @@ class KernelWriter:
             raise FusionError(f"reduction '{red.name}' reduces other dimensions", red)
         dims = self.dims(red.operands[0])
         if len(dims) != len(self.group.domain) or not all(
-                dims_equal(a, b) for a, b in zip(dims, self.group.domain)):
+                dims_equal(a, b) for a, b in zip(dims, self.group.domain, strict=True)):
             raise FusionError(f"reduction '{red.name}' reduces another shape", red)
         return self.canonical
 

@@ -35,7 +35,7 @@ def _non_unit(k, dims):
 
 
 def _same_dims(k, a, b) -> bool:
-    return len(a) == len(b) and all(dims_equal(x, y) for (_, x), (_, y) in zip(a, b))
+    return len(a) == len(b) and all(dims_equal(x, y) for (_, x), (_, y) in zip(a, b, strict=True))
 
 
 def reshape_ok(inst) -> bool:
@@ -53,7 +53,7 @@ def reshape(k, inst, idx):
     out_nu, in_nu = _non_unit(k, out_dims), _non_unit(k, in_dims)
     operand_idx = ["0"] * len(in_dims)
     if _same_dims(k, out_nu, in_nu):
-        for (po, _), (pi, _) in zip(out_nu, in_nu):
+        for (po, _), (pi, _) in zip(out_nu, in_nu, strict=True):
             operand_idx[pi] = idx[po]
         return k.value(operand, tuple(operand_idx))
     flat = k.let(k.offset(out_dims, idx)) if idx else "0"
@@ -76,7 +76,8 @@ def slice_(k, inst, idx):
     sizes (zeros there; the plan keeps that operand in memory, plan/fusion.py)."""
     operand_idx = []
     padded = False
-    for i, (start, limit, step), dim in zip(idx, attrs.slices(inst), k.dims(inst.operands[0])):
+    for i, (start, limit, step), dim in zip(idx, attrs.slices(inst), k.dims(inst.operands[0]),
+                                            strict=True):
         expr = i if step == 1 else f"{i} * {step}"
         operand_idx.append(expr if start == 0 else f"({expr} + {start})")
         padded |= -(-(limit - start) // step) == 1 and not isinstance(canonical_dim(dim), int)

@@ -212,7 +212,7 @@ def _kernel_closure(step: _KernelStep, shape: tuple, size_args: tuple, work: int
 
     def run(values, stream):
         out = empty(shape, strides, dtype=dtype, device=device)
-        args = [_input(values, s, ok) for s, ok in zip(inputs, trusted)]
+        args = [_input(values, s, ok) for s, ok in zip(inputs, trusted, strict=True)]
         direct = launcher.direct
         if direct is None:
             launcher(grid, args + [out], size_args)

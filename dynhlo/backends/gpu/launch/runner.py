@@ -178,7 +178,7 @@ class Runner:
         count("gpu_host_fallback")
         cpu_ctx = cpu_eval.EvalContext(self.cpu, ctx.info, ctx.env, False)
         cpu_ctx.inst = inst
-        host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands)]
+        host_args = [_to_host_tree(a, o.shape) for a, o in zip(args, inst.operands, strict=True)]
         result = CPU_LOWERINGS[inst.opcode](cpu_ctx, inst, host_args)
         return _to_device_tree(result, inst.shape, self.device)
 
@@ -214,11 +214,12 @@ def dense(tensor: torch.Tensor) -> torch.Tensor:
 
 def _to_host_tree(value, shape):
     if shape.is_tuple:
-        return tuple(_to_host_tree(v, s) for v, s in zip(value, shape.elements))
+        return tuple(_to_host_tree(v, s) for v, s in zip(value, shape.elements, strict=True))
     return to_host(value, shape.element_type)
 
 
 def _to_device_tree(value, shape, device):
     if shape.is_tuple:
-        return tuple(_to_device_tree(v, s, device) for v, s in zip(value, shape.elements))
+        return tuple(_to_device_tree(v, s, device) for v, s in zip(value, shape.elements,
+                                                                   strict=True))
     return to_device(value, device, shape.element_type)

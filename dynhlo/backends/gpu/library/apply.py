@@ -171,7 +171,7 @@ def apply_in_rounds(comp, outs: list, target, values: list, device) -> None:
         current = [f[t] for f in flats]
         result = apply(comp, current + [v[pick] for v in values], device)
         result = result if isinstance(result, tuple) else (result,)
-        for f, value in zip(flats, result):
+        for f, value in zip(flats, result, strict=True):
             f[t] = value.to(f.dtype).expand(t.shape)
 
 

@@ -118,7 +118,7 @@ def _dynamic(ctx, operand) -> list[int]:
 
 
 def _each(ctx, inst, args, move):
-    out = tuple(move(a, _dynamic(ctx, o)) for a, o in zip(args, inst.operands))
+    out = tuple(move(a, _dynamic(ctx, o)) for a, o in zip(args, inst.operands, strict=True))
     return out[0] if len(out) == 1 else out
 
 

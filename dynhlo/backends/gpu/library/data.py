@@ -40,7 +40,7 @@ def pad(ctx, inst, args):
     x, value = args
     shape = ctx.out_shape()
     full, placed, crop = [], [], []
-    for n, (lo, hi, interior) in zip(x.shape, attrs.padding(inst)):
+    for n, (lo, hi, interior) in zip(x.shape, attrs.padding(inst), strict=True):
         spread = (n - 1) * (interior + 1) + 1 if n else 0
         low, high = max(lo, 0), max(hi, 0)
         full.append(low + spread + high)
@@ -49,7 +49,7 @@ def pad(ctx, inst, args):
     out = value.reshape(()).to(x.dtype).expand(full).contiguous()
     if x.numel():
         out[tuple(placed)] = x
-    return out[tuple(slice(c, c + s) for c, s in zip(crop, shape))]
+    return out[tuple(slice(c, c + s) for c, s in zip(crop, shape, strict=True))]
 
 
 def own_shape(ctx, inst, sizes: dict) -> tuple[int, ...]:
@@ -59,10 +59,10 @@ def own_shape(ctx, inst, sizes: dict) -> tuple[int, ...]:
 
 def _resize(x: torch.Tensor, shape) -> torch.Tensor:
     """`x` cut (a view) or zero-extended to `shape` (data past the actual size reads 0)."""
-    if all(s <= n for s, n in zip(shape, x.shape)):
+    if all(s <= n for s, n in zip(shape, x.shape, strict=True)):
         return x[tuple(slice(0, s) for s in shape)]
     out = torch.zeros(shape, dtype=x.dtype, device=x.device)
-    common = tuple(slice(0, min(a, b)) for a, b in zip(x.shape, shape))
+    common = tuple(slice(0, min(a, b)) for a, b in zip(x.shape, shape, strict=True))
     out[common] = x[common]
     return out
 
@@ -137,7 +137,7 @@ def get_tuple_element(ctx, inst, args):
 def constant(ctx, inst, args):
     if inst.shape.is_tuple:
         return tuple(to_device(v, ctx.device, s.element_type)
-                     for v, s in zip(inst.literal, inst.shape.elements))
+                     for v, s in zip(inst.literal, inst.shape.elements, strict=True))
     cached = ctx.constants.get(inst)
     if cached is None:
         cached = ctx.constants[inst] = to_device(inst.literal, ctx.device,

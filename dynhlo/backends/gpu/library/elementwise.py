@@ -47,7 +47,8 @@ def fitted(ctx, args):
     out = []
     for a in args:
         if a.dim() and tuple(a.shape) != shape:
-            if a.dim() != len(shape) or any(x < y and x != 1 for x, y in zip(a.shape, shape)):
+            if a.dim() != len(shape) or any(x < y and x != 1 for x, y in zip(a.shape, shape,
+                                                                             strict=True)):
                 raise operand_mismatch(ctx.inst.name, a.shape, shape)
             a = a[tuple(slice(0, s) for s in shape)]
             if tuple(a.shape) != shape:

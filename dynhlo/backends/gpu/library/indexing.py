@@ -148,12 +148,12 @@ def _read_padded(operand: torch.Tensor, grids: list) -> torch.Tensor:
     masked read on the device (the index clamped into the array, the value then selected
     by the mask), whatever memory lies past the actual size."""
     inside = None
-    for g, n in zip(grids, operand.shape):
+    for g, n in zip(grids, operand.shape, strict=True):
         ok = g < n
         inside = ok if inside is None else inside & ok
     if not operand.numel():
         return torch.zeros(inside.shape, dtype=operand.dtype, device=operand.device)
-    held = operand[tuple(g.clamp(max=n - 1) for g, n in zip(grids, operand.shape))]
+    held = operand[tuple(g.clamp(max=n - 1) for g, n in zip(grids, operand.shape, strict=True))]
     return torch.where(inside, held, torch.zeros((), dtype=operand.dtype,
                                                  device=operand.device))
 
@@ -195,8 +195,9 @@ def _cut_points(shape, point_axes: list[int], lead: tuple) -> tuple:
     indices' actual count have no index and are not scattered (TF's and XLA's answer; the
     CPU backend's ops_indexing._cut_points). The slice that keeps the others."""
     cut = [slice(None)] * len(shape)
-    if len(point_axes) == len(lead) and any(shape[d] > n for d, n in zip(point_axes, lead)):
-        for d, n in zip(point_axes, lead):
+    if len(point_axes) == len(lead) and any(shape[d] > n for d, n in zip(point_axes, lead,
+                                                                         strict=True)):
+        for d, n in zip(point_axes, lead, strict=True):
             cut[d] = slice(0, n)
     return tuple(cut)
 
@@ -220,7 +221,7 @@ def _targets(ctx, inst, operand, indices, update):
     sizes = [1] * rank
     for k, d in enumerate(window_operand_dims):
         sizes[d] = update.shape[window_dims[k]]
-    limit = torch.tensor([n - s for n, s in zip(shape, sizes)], device=starts.device)
+    limit = torch.tensor([n - s for n, s in zip(shape, sizes, strict=True)], device=starts.device)
     fits = ((starts >= 0) & (starts <= limit)).all(dim=-1)
     window_of = {d: k for k, d in enumerate(window_operand_dims)}
     grids = _grids([starts[..., d] for d in range(rank)], sizes, lead, window_of)
@@ -256,7 +257,7 @@ def scatter(ctx, inst, args):
         apply_in_rounds(comp, outs, target, values, outs[0].device)
     elif replace:
         target, source = _last_writer(target, source, outs[0].numel())
-        for out, update in zip(outs, updates):
+        for out, update in zip(outs, updates, strict=True):
             out.view(-1)[target] = update.reshape(-1)[source].to(out.dtype)
     else:
         combine_updates(outs[0], kind, target, updates[0].reshape(-1)[source].to(outs[0].dtype))
@@ -328,7 +329,7 @@ def _windows(ctx, starts, sizes, extents, what: str) -> list:
     no static meaning and is a DynamicSizeError, as on the CPU backend.
     """
     out = []
-    for d, (size, extent) in enumerate(zip(sizes, extents)):
+    for d, (size, extent) in enumerate(zip(sizes, extents, strict=True)):
         if size > extent:
             raise ctx.error(f"{what} of size {size} along dimension {d}, which has actual size "
                             f"{extent}")
@@ -347,7 +348,7 @@ def dynamic_slice(ctx, inst, args):
         return NotImplemented
     sizes = attrs.ints(inst, "dynamic_slice_sizes")
     bounds, shape = inst.operands[0].shape.dims, ctx.out_shape()
-    if any(_below(n, b) and size != b for n, b, size in zip(x.shape, bounds, sizes)):
+    if any(_below(n, b) and size != b for n, b, size in zip(x.shape, bounds, sizes, strict=True)):
         # XLA clamps against the bound: read the starts back (only below the bound) and
         # place the window as the CPU backend does; its rows past the actual size are
         # XLA's padding, zeros here.
@@ -377,7 +378,7 @@ def dynamic_update_slice(ctx, inst, args):
     # XLA's starts, clamped against the bounds on the device (no read-back): the update is
     # written into a buffer at the bounds and the result is its first (actual) rows.
     dims = list(zip(x.shape, update.shape, inst.operands[0].shape.dims,
-                    inst.operands[1].shape.dims))
+                    inst.operands[1].shape.dims, strict=True))
     padded = [n if UNBOUNDED in (b, ub) else b for n, _, b, ub in dims]  # `?`: no padding
     # the largest start XLA keeps (an update larger than a `?` dimension raises here)
     high = [update_rows(inst.name, d, _LARGEST, u, ub, n, b)[0]
@@ -408,7 +409,7 @@ def _update_below_bound(inst, x, update, starts: list[int], shape) -> torch.Tens
     """dynamic-update-slice at XLA's starts (read back), as the CPU backend writes it."""
     target, source = update_windows(inst, starts, tuple(update.shape), shape)
     out = torch.zeros(tuple(shape), dtype=x.dtype, device=x.device)
-    common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape))
+    common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape, strict=True))
     out[common] = x[common]  # rows past the operand's are the update's (a whole-bound update)
     out[target] = update[source].to(out.dtype)
     return out

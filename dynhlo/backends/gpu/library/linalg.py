@@ -62,7 +62,7 @@ def convolution(ctx, inst, args):
     x, w = x.to(work), w.to(work)
     x, groups = _grouped(inst, x, w)
     out_spatial = tuple(window_output_size(n, win, k) for n, win, k in
-                        zip(_lhs_spatial(lhs, labels), wins, w.shape[2:]))
+                        zip(_lhs_spatial(lhs, labels), wins, w.shape[2:], strict=True))
     result_shape = (x.shape[0], w.shape[0]) + out_spatial
     if 0 in result_shape or 0 in w.shape or 0 in x.shape:
         result = torch.zeros(result_shape, dtype=work, device=x.device)
@@ -132,7 +132,7 @@ def _base_dilate(x, wins):
     if all(win.base_dilation == 1 for win in wins):
         return x
     shape = list(x.shape[:2]) + [(n - 1) * win.base_dilation + 1
-                                 for n, win in zip(x.shape[2:], wins)]
+                                 for n, win in zip(x.shape[2:], wins, strict=True)]
     out = torch.zeros(shape, dtype=x.dtype, device=x.device)
     out[(slice(None), slice(None)) + tuple(slice(None, None, win.base_dilation)
                                            for win in wins)] = x

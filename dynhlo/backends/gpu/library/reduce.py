@@ -39,7 +39,7 @@ def _dot(ctx, inst, args):
     rb = attrs.ints(inst, "rhs_batch_dims", ())
     lc = attrs.ints(inst, "lhs_contracting_dims", ())
     rc = attrs.ints(inst, "rhs_contracting_dims", ())
-    for a, b in zip(lb + lc, rb + rc):
+    for a, b in zip(lb + lc, rb + rc, strict=True):
         if lhs.shape[a] != rhs.shape[b]:
             raise ctx.error(f"dot dimension {a} of the lhs has size {lhs.shape[a]} but "
                             f"dimension {b} of the rhs has size {rhs.shape[b]}")

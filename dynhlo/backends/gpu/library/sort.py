@@ -129,7 +129,7 @@ def _bitonic(comp, moved: list, device) -> list:
     m = 1 << (n - 1).bit_length()
     if m > n:  # padding: copies of a real element (the comparator sees real values only)
         fill = [a[..., :1].expand(*a.shape[:-1], m - n) for a in moved]
-        moved = [torch.cat([a, f], dim=-1) for a, f in zip(moved, fill)]
+        moved = [torch.cat([a, f], dim=-1) for a, f in zip(moved, fill, strict=True)]
     position = torch.arange(m, device=device)
     index = position.expand(moved[0].shape).contiguous()
     values = moved + [index]
@@ -150,15 +150,15 @@ def _exchange(comp, values: list, position, j: int, k: int, n: int) -> list:
     partner_first = _before(comp, other, values, n)
     lower_ascending = (position < partner) == ((position & k) == 0)
     take = torch.where(lower_ascending, partner_first, ~partner_first)
-    return [torch.where(take, o, v) for o, v in zip(other, values)]
+    return [torch.where(take, o, v) for o, v in zip(other, values, strict=True)]
 
 
 def _before(comp, a: list, b: list, n: int) -> torch.Tensor:
     """Whether `a` goes strictly before `b` (the last entry of each is the original index)."""
     ia, ib = a[-1], b[-1]
     shape = ia.shape
-    ab = apply(comp, [v for x, y in zip(a[:-1], b[:-1]) for v in (x, y)], ia.device)
-    ba = apply(comp, [v for x, y in zip(b[:-1], a[:-1]) for v in (x, y)], ia.device)
+    ab = apply(comp, [v for x, y in zip(a[:-1], b[:-1], strict=True) for v in (x, y)], ia.device)
+    ba = apply(comp, [v for x, y in zip(b[:-1], a[:-1], strict=True) for v in (x, y)], ia.device)
     ab, ba = ab.to(torch.bool).expand(shape), ba.to(torch.bool).expand(shape)
     pad_a, pad_b = ia >= n, ib >= n
     real = ab | (~ba & (ia < ib))

@@ -50,7 +50,7 @@ def _op(kind: str, dtype: torch.dtype):
 def window_taps(shape, wins, out_shape, device):
     """Per tap: (broadcast index tensors, validity mask), both over output positions."""
     per_dim = []
-    for d, (n, w, m) in enumerate(zip(shape, wins, out_shape)):
+    for d, (n, w, m) in enumerate(zip(shape, wins, out_shape, strict=True)):
         o = torch.arange(m, device=device)
         view = [-1 if k == d else 1 for k in range(len(out_shape))]
         taps = []
@@ -85,7 +85,7 @@ def reduce_window(ctx, inst, args):
     (x,) = _fit(args[:1])
     init = args[1]
     wins = window_dims(inst, x.dim())
-    out_shape = tuple(window_output_size(n, w) for n, w in zip(x.shape, wins))
+    out_shape = tuple(window_output_size(n, w) for n, w in zip(x.shape, wins, strict=True))
     out_dtype = torch_dtype(inst.shape.element_type)
     work = _work_dtype(x.dtype)
     xw, init = x.to(work), init.reshape(()).to(work)
@@ -106,14 +106,15 @@ def _general_reduce_window(ctx, inst, comp, args):
     n = len(args) // 2
     arrays, inits = _fit(args[:n]), args[n:]
     wins = window_dims(inst, arrays[0].dim())
-    out_shape = tuple(window_output_size(m, w) for m, w in zip(arrays[0].shape, wins))
+    out_shape = tuple(window_output_size(m, w) for m, w in zip(arrays[0].shape, wins, strict=True))
     dtypes = [torch_dtype(s.element_type) for s in
               (inst.shape.elements if inst.shape.is_tuple else [inst.shape])]
-    accs = [init.reshape(()).to(dt).expand(out_shape) for init, dt in zip(inits, dtypes)]
+    accs = [init.reshape(()).to(dt).expand(out_shape) for init, dt in zip(inits, dtypes,
+                                                                          strict=True)]
     for index, mask in window_taps(arrays[0].shape, wins, out_shape, arrays[0].device):
         result = apply(comp, accs + [a[index] for a in arrays], arrays[0].device)
         result = result if isinstance(result, tuple) else (result,)
-        accs = [torch.where(mask, r, a).to(a.dtype) for r, a in zip(result, accs)]
+        accs = [torch.where(mask, r, a).to(a.dtype) for r, a in zip(result, accs, strict=True)]
     accs = [a.contiguous() for a in accs]
     return accs[0] if n == 1 else tuple(accs)
 
@@ -187,7 +188,7 @@ def select_and_scatter(ctx, inst, args):
     if select is None or (kind is None and not applicable(scatter_comp)):
         return NotImplemented
     wins = window_dims(inst, operand.dim())
-    out_shape = tuple(window_output_size(n, w) for n, w in zip(operand.shape, wins))
+    out_shape = tuple(window_output_size(n, w) for n, w in zip(operand.shape, wins, strict=True))
     if tuple(source.shape) != out_shape:
         raise ctx.error(f"source has size {list(source.shape)} but the windows over the "
                         f"operand of size {list(operand.shape)} give {list(out_shape)}")
@@ -218,7 +219,7 @@ def _select(select, operand, wins, out_shape):
         keep = select(best, value)
         take = mask & (~have | ~keep)
         best = torch.where(take, value, best)
-        flat = sum(i * s for i, s in zip(index, strides))
+        flat = sum(i * s for i, s in zip(index, strides, strict=True))
         picked = torch.where(take, flat, picked)
         have = have | mask
     return picked, have

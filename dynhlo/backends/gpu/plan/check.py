@@ -72,7 +72,7 @@ def _check_group(plan: Plan, root, kernel, want) -> None:
                              f"{list(got.reduced)}; the module makes {_names(want.reduces)} "
                              f"over {list(want.reduced)}")
     if len(got.domain) != len(want.domain) or not all(
-            dims_equal(a, b) for a, b in zip(got.domain, want.domain)):
+            dims_equal(a, b) for a, b in zip(got.domain, want.domain, strict=True)):
         raise _differs(plan, f"gives {what} another iteration domain than the module's")
     kind = "row" if want.reduced else "elementwise"
     if kernel.kind != kind:
@@ -82,7 +82,7 @@ def _check_group(plan: Plan, root, kernel, want) -> None:
 
 def _same(a: list, b: list) -> bool:
     """The same instructions (objects: names are unique in a computation) in order."""
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
 
 
 def _names(insts: list) -> list[str]:

@@ -1,0 +1,1 @@
+"""Tests of the CPU backend beyond its op tables (tests/ops)."""

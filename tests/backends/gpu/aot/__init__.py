@@ -1,0 +1,1 @@
+"""The GPU backend's artifacts: cross-compiling, storing and loading its kernels."""

@@ -1,0 +1,1 @@
+"""The GPU backend's graph path: captured programs, segments, fused attention, cubins."""

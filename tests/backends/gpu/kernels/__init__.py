@@ -1,0 +1,1 @@
+"""The GPU backend's generated kernels against the CPU backend."""

@@ -1,0 +1,1 @@
+"""The GPU backend's launch path: per-shape plans and cubin launches."""

@@ -1,0 +1,1 @@
+"""Stored inputs with stored answers: the model corpus end to end."""
