@@ -23,6 +23,7 @@ from ...hlo import attrs
 from ...hlo.ir import Instruction
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic import ComputationInfo
+from ...shapes.host_sizes import data_free, size_operands
 from ...shapes.schedule import leaf_dims, schedule, sym_deps
 from ...shapes.sizes import Sym, same_size
 from ...shapes.slice_windows import refuses_padding
@@ -92,6 +93,8 @@ class Plan:
     fused: set = field(default_factory=set)          # computed inside kernels only
     calls: dict = field(default_factory=dict)        # call/while/conditional -> [Plan]
     steps: list = field(default_factory=list)        # (instruction, kind), fused ones left out
+    # instructions whose values are read only as sizes the host knows (size_only): not run
+    skipped: set = field(default_factory=set)
     # the padding_reads option: "zeros" lets a kernel with masked loads compute a slice that
     # may read past an actual size; "error" keeps it a library step, which refuses such a read
     padding_reads: str = "zeros"
@@ -117,7 +120,8 @@ def plan_computation(info: ComputationInfo, rules: FusionRules,
             else:
                 extra.add(retry.materialize)
     plan = Plan(info, order, kernels, padding_reads=padding_reads)
-    plan.fused = {i for i in fusible if i not in kernels}
+    plan.skipped = size_only(info, order, fusible)
+    plan.fused = {i for i in fusible if i not in kernels and i not in plan.skipped}
     for inst in call_sites(info, order, rules):
         plan.calls[inst] = [plan_computation(info.calls[(inst, k)], rules, padding_reads)
                             for k in range(len(inst.called_computations()))]
@@ -129,6 +133,9 @@ def may_fuse(info, inst, rules: FusionRules, padding_reads: str = "zeros") -> bo
     """Whether a kernel may compute `inst`: the rule table's kernel tier has it, and it is
     no parameter, nor a slice that may read padding where the kernel cannot read it as
     zeros (no masked loads) or must report it (compiled with padding_reads="error")."""
+    if inst.opcode is not Opcode.PARAMETER and size_operands(inst) and \
+            not data_free(info, inst):
+        return False   # a size read at run time (and checked): the library step's
     return inst.opcode is not Opcode.PARAMETER and rules.can_fuse(inst) and not (
         may_read_padding(info, inst)
         and (not rules.masked_loads or refuses_padding(inst, padding_reads)))
@@ -145,7 +152,7 @@ def steps_of(plan: Plan) -> list:
     are set: every instruction not computed inside kernels, in order."""
     steps = []
     for inst in plan.order:
-        if inst in plan.fused:
+        if inst in plan.fused or inst in plan.skipped:
             continue
         kind = "param" if inst.opcode is Opcode.PARAMETER else "kernel" \
             if inst in plan.kernels else inst.opcode.value if inst in plan.calls \
@@ -198,10 +205,14 @@ class _Retry(Exception):
 
 def in_memory(info, order, fusible) -> set:
     """What must exist in memory when `fusible` may be computed inside kernels: the
-    computation's root, the operands of every other step, values sizes are read from."""
+    computation's root, the operands of every other step, values sizes are read from.
+    Instructions read only as sizes the host knows (size_only) are not run at all."""
     out = {info.computation.root}
     members = set(order)
+    skipped = size_only(info, order, fusible)
     for inst in order:
+        if inst in skipped:
+            continue
         if inst not in fusible or may_read_padding(info, inst):
             out.update(inst.operands)
         for dim in leaf_dims(info.dims.get(inst, ())):
@@ -241,7 +252,7 @@ def _fused_members(root, fusible, materialized) -> set:
     """The fusible, non-materialized producers computed inside root's kernel."""
     members, stack = set(), [root]
     while stack:
-        for op in stack.pop().operands:
+        for op in kernel_operands(stack.pop()):
             if op not in members and op in fusible and op not in materialized:
                 members.add(op)
                 stack.append(op)
@@ -252,7 +263,7 @@ def _loads(inst, fusible, materialized) -> int:
     """How many distinct non-scalar arrays computing `inst` in a kernel loads."""
     leaves, seen, stack = set(), {inst}, [inst]
     while stack:
-        for op in stack.pop().operands:
+        for op in kernel_operands(stack.pop()):
             if op in seen:
                 continue
             seen.add(op)
@@ -291,7 +302,7 @@ def build_group(info, position: dict, root, fusible, materialized) -> Group:
     members, inputs, stack = {root}, [], [root]
     while stack:
         inst = stack.pop()
-        for op in inst.operands:
+        for op in kernel_operands(inst):
             if op in members or op in inputs:
                 continue
             if op in fusible and op not in materialized:
@@ -306,6 +317,50 @@ def build_group(info, position: dict, root, fusible, materialized) -> Group:
     first = reduces[0]
     axes = tuple(sorted(attrs.ints(first, "dimensions")))
     return Group(root, inputs, reduces, tuple(info.dims[first.operands[0]]), axes)
+
+
+def kernel_operands(inst) -> list:
+    """The operands a kernel computing `inst` reads: all but the size operands of a
+    set-dimension-size or dynamic-reshape (a kernel computes one only when the host knows
+    its sizes: may_fuse, shapes/host_sizes.py data_free)."""
+    return inst.operands[:1] if size_operands(inst) else inst.operands
+
+
+# What values.py follows as sizes (integer arithmetic on scalars and shape vectors): pure,
+# so not running one whose value no step reads changes nothing.
+_SIZE_OPS = frozenset({Opcode.GET_DIMENSION_SIZE, Opcode.CONSTANT, Opcode.CONVERT,
+                       Opcode.RESHAPE, Opcode.COPY, Opcode.SLICE, Opcode.CONCATENATE,
+                       Opcode.BROADCAST, Opcode.COMPARE, Opcode.SELECT, Opcode.NEGATE,
+                       Opcode.SIGN, Opcode.NOT, Opcode.ADD, Opcode.SUBTRACT,
+                       Opcode.MULTIPLY, Opcode.DIVIDE, Opcode.REMAINDER, Opcode.MAXIMUM,
+                       Opcode.MINIMUM, Opcode.AND, Opcode.OR})
+
+
+def size_only(info, order, fusible) -> set:
+    """The instructions of `order` that need not run: every reader takes the value only as
+    a size operand of a set-dimension-size or dynamic-reshape a kernel computes (in
+    `fusible`, so its sizes are known on the host: shapes/host_sizes.py), or is itself one
+    of these. Only the pure
+    integer instructions values.py follows qualify; the root, values sizes are read from,
+    and instructions nothing reads stay."""
+    root = info.computation.root
+    needed: set = set()
+    memo: dict = {}
+    readers: dict = {}   # instruction -> [(reader, read as a size only)]
+    for inst in order:
+        for dim in leaf_dims(info.dims.get(inst, ())):
+            needed.update(sym_deps(dim, memo))
+        sizes = size_operands(inst).values() if inst in fusible else ()
+        for k, op in enumerate(inst.operands):
+            readers.setdefault(op, []).append((inst, k in sizes))
+    out: set = set()
+    for inst in reversed(order):
+        users = readers.get(inst)
+        if users and inst is not root and inst not in needed and \
+                inst.opcode in _SIZE_OPS and not inst.shape.is_tuple and \
+                all(as_size or user in out for user, as_size in users):
+            out.add(inst)
+    return out
 
 
 def kernels_of(plan: Plan) -> list:
