@@ -343,6 +343,8 @@ def size_only(info, order, fusible) -> set:
     of these. Only the pure
     integer instructions values.py follows qualify; the root, values sizes are read from,
     and instructions nothing reads stay."""
+    if not any(size_operands(inst) for inst in fusible):
+        return set()   # no kernel takes a size from an operand: every value is read
     root = info.computation.root
     needed: set = set()
     memo: dict = {}
