@@ -108,20 +108,24 @@ def plan_computation(info: ComputationInfo, rules: FusionRules,
     fusible = {i for i in order if may_fuse(info, i, rules, padding_reads)}
     fusible -= _views_for_libraries(info, order, fusible, rules)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
-    shared = _shared_producers(info, order, fusible)
+    skipped = size_only(info, order, fusible)
+    shared = _shared_producers(info, order, fusible, skipped)
+    made: dict = {}      # kernels of groups that did generate, kept across retries
     while True:
-        materialized = in_memory(info, order, fusible) | extra | shared
+        materialized = in_memory(info, order, fusible, skipped) | extra | shared
         try:
-            kernels = _generate_all(info, order, fusible, materialized, rules)
+            kernels = _generate_all(info, order, fusible, materialized, rules, made)
             break
         except _Retry as retry:
             if retry.demote is not None:
                 fusible.discard(retry.demote)
+                if size_operands(retry.demote):   # its size operands are read again
+                    skipped = size_only(info, order, fusible)
             else:
                 extra.add(retry.materialize)
     plan = Plan(info, order, kernels, padding_reads=padding_reads)
-    plan.skipped = size_only(info, order, fusible)
-    plan.fused = {i for i in fusible if i not in kernels and i not in plan.skipped}
+    plan.skipped = skipped
+    plan.fused = {i for i in fusible if i not in kernels and i not in skipped}
     for inst in call_sites(info, order, rules):
         plan.calls[inst] = [plan_computation(info.calls[(inst, k)], rules, padding_reads)
                             for k in range(len(inst.called_computations()))]
@@ -203,20 +207,23 @@ class _Retry(Exception):
         self.materialize, self.demote = materialize, demote
 
 
-def in_memory(info, order, fusible) -> set:
+def in_memory(info, order, fusible, skipped: set | None = None) -> set:
     """What must exist in memory when `fusible` may be computed inside kernels: the
     computation's root, the operands of every other step, values sizes are read from.
-    Instructions read only as sizes the host knows (size_only) are not run at all."""
+    Instructions read only as sizes the host knows (`skipped`: size_only's, computed here
+    when not given) are not run at all."""
     out = {info.computation.root}
     members = set(order)
-    skipped = size_only(info, order, fusible)
+    if skipped is None:
+        skipped = size_only(info, order, fusible)
+    memo: dict = {}
     for inst in order:
         if inst in skipped:
             continue
         if inst not in fusible or may_read_padding(info, inst):
             out.update(inst.operands)
         for dim in leaf_dims(info.dims.get(inst, ())):
-            out.update(d for d in sym_deps(dim) if d in members)
+            out.update(d for d in sym_deps(dim, memo) if d in members)
     return out
 
 
@@ -227,14 +234,14 @@ def in_memory(info, order, fusible) -> set:
 SHARED_LOADS_MAX = 1
 
 
-def _shared_producers(info, order, fusible) -> set:
+def _shared_producers(info, order, fusible, skipped: set) -> set:
     """Fusible values that several groups would each recompute from more than
     SHARED_LOADS_MAX loaded arrays: materialized, as Inductor realizes a buffer with many
     readers (its realize_reads_threshold). Grows to a fixed point: each one stored changes
     the groups of the values below it."""
     out: set = set()
     while True:
-        materialized = in_memory(info, order, fusible) | out
+        materialized = in_memory(info, order, fusible, skipped) | out
         owners: dict = {}
         for root in order:
             if root in fusible and root in materialized:
@@ -274,16 +281,24 @@ def _loads(inst, fusible, materialized) -> int:
     return len(leaves)
 
 
-def _generate_all(info, order, fusible, materialized, rules: FusionRules) -> dict:
+def _generate_all(info, order, fusible, materialized, rules: FusionRules,
+                  made: dict) -> dict:
+    """The kernel of every group; `made` keeps each generated one by its group's root,
+    inputs and reductions (which fix its members), so a retry after a FusionError
+    generates only the groups it changed."""
     kernels: dict = {}
     position = {inst: k for k, inst in enumerate(order)}   # once: not per group
     for inst in order:
         if inst in fusible and inst in materialized:
             group = build_group(info, position, inst, fusible, materialized)
-            try:
-                kernels[inst] = rules.generate(group, info)
-            except FusionError as exc:
-                raise _retry_for(exc, group, materialized) from None
+            key = (inst, tuple(group.inputs), tuple(group.reduces))
+            kernel = made.get(key)
+            if kernel is None:
+                try:
+                    kernel = made[key] = rules.generate(group, info)
+                except FusionError as exc:
+                    raise _retry_for(exc, group, materialized) from None
+            kernels[inst] = kernel
     return kernels
 
 
@@ -323,7 +338,10 @@ def kernel_operands(inst) -> list:
     """The operands a kernel computing `inst` reads: all but the size operands of a
     set-dimension-size or dynamic-reshape (a kernel computes one only when the host knows
     its sizes: may_fuse, shapes/host_sizes.py data_free)."""
-    return inst.operands[:1] if size_operands(inst) else inst.operands
+    return inst.operands[:1] if inst.opcode in _SIZED_KERNELS else inst.operands
+
+
+_SIZED_KERNELS = frozenset({Opcode.SET_DIMENSION_SIZE, Opcode.DYNAMIC_RESHAPE})
 
 
 # What values.py follows as sizes (integer arithmetic on scalars and shape vectors): pure,
