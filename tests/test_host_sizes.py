@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import dynhlo
+from dynhlo.backends.gpu.graph import plan as graph_plan
 from dynhlo.backends.gpu.plan.check import check_plan
 from dynhlo.backends.gpu.plan.data import plan_from_data, plan_to_data
 from dynhlo.backends.gpu.plan.fusion import kernels_of
@@ -188,3 +189,11 @@ def test_torchax_gpt2_runs_its_size_chains_on_the_host():
     library = [i for i, kind in plan.steps if kind == "library"]
     assert not [i for i in library if i.opcode.value == "set-dimension-size"]
     assert len(library) < 100 and len(plan.steps) < 300
+
+
+def test_the_graph_path_holds_a_size_the_host_knows():
+    """A set-dimension-size read from data needs the host (tests/test_gpu_graph.py); one of
+    an argument's size is a kernel whose size the graph reads from its size buffer."""
+    exe = dynhlo.compile(TORCHAX_BROADCAST, **GPU, graph=True)
+    prog = graph_plan.build(exe.program.plan, exe.program.info)
+    assert len(prog.steps) == 1 and prog.steps[0].sizes == [(0, 0)]
