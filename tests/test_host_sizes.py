@@ -197,3 +197,13 @@ def test_the_graph_path_holds_a_size_the_host_knows():
     exe = dynhlo.compile(TORCHAX_BROADCAST, **GPU, graph=True)
     prog = graph_plan.build(exe.program.plan, exe.program.info)
     assert len(prog.steps) == 1 and prog.steps[0].sizes == [(0, 0)]
+
+
+@pytest.mark.parametrize("rows", [0, 1, 5, 8])
+def test_the_compiled_cpu_path_skips_the_size_chain_too(rows):
+    pytest.importorskip("llvmlite")
+    exe = dynhlo.compile(TORCHAX_BROADCAST, backend="cpu", reference=False)
+    x = np.arange(rows * 4, dtype=np.float32).reshape(rows, 4) + 1
+    np.testing.assert_array_equal(np.asarray(exe(x)), 2 * x)
+    steps = exe.program.evaluator._steps_of(exe.program.info)
+    assert [inst.name for _, inst, *_ in steps] == ["x", "m"]   # the parameter, one kernel
