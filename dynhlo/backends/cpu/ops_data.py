@@ -14,6 +14,7 @@ import numpy as np
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
+from ...shapes.host_sizes import own_sizes as host_own_sizes
 from ...shapes.sizes import sizes_from_operands, slice_past_size, slice_reads_padding
 from ...shapes.slice_windows import refuses_padding
 from .lowering import custom_call, lowering, CUSTOM_CALLS
@@ -137,7 +138,11 @@ def set_dimension_size(ctx, inst, args):
 
 
 def own_sizes(ctx, inst, sizes: dict) -> tuple[int, ...]:
-    """The result shape with dimension d at the value of its own size operand."""
+    """The result shape with dimension d at the value of its own size operand. A size
+    operand not computed (None: the compiled path's plan runs no instruction read only as
+    a size the host knows, plan/fusion.py size_only) is evaluated from the argument shapes."""
+    if any(value is None for _, value in sizes.values()):
+        return host_own_sizes(ctx.info, ctx.env, inst, ctx.out_shape(), sizes)
     return sizes_from_operands(inst, ctx.out_shape(), sizes)
 
 

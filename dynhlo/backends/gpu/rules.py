@@ -140,7 +140,11 @@ _rule(Opcode.GET_TUPLE_ELEMENT, library=LD.get_tuple_element)
 _rule(Opcode.GET_DIMENSION_SIZE, library=LD.get_dimension_size, capture="size_value")
 _rule(Opcode.CONCATENATE, library=LD.concatenate)
 _rule(Opcode.PAD, library=LD.pad)
-_rule(Opcode.SET_DIMENSION_SIZE, library=LD.set_dimension_size, reads_views=True)
+# set-dimension-size: a kernel where the host knows the size and the operand holds that many
+# elements (the planner asks shapes/host_sizes.py data_free), else the library step, which
+# reads a size from data back and checks it against the bound
+_rule(Opcode.SET_DIMENSION_SIZE, kernel=KD.set_dimension_size, library=LD.set_dimension_size,
+      reads_views=True)
 
 # --- reductions and dot (kernels/data.py, library/reduce.py) ----------------------------
 _rule(Opcode.REDUCE, kernel=KD.reduce, kernel_if=KD.reduce_fuses)
@@ -153,7 +157,9 @@ _rule(Opcode.GATHER, kernel=KD.gather, kernel_if=KD.plain_gather, library=LI.gat
 _rule(Opcode.SCATTER, library=LI.scatter)
 _rule(Opcode.DYNAMIC_SLICE, library=LI.dynamic_slice)
 _rule(Opcode.DYNAMIC_UPDATE_SLICE, library=LI.dynamic_update_slice)
-_rule(Opcode.DYNAMIC_RESHAPE, library=LI.dynamic_reshape)
+# a reshape kernel where the host knows the sizes and they keep the element count (the
+# planner asks shapes/host_sizes.py data_free), else the library step, which checks both
+_rule(Opcode.DYNAMIC_RESHAPE, kernel=KD.reshape, library=LI.dynamic_reshape)
 _rule(Opcode.BITCAST, kernel=KD.reshape, kernel_if=KD.reshape_ok, library=LI.bitcast)
 _rule(Opcode.BITCAST_CONVERT, library=LI.bitcast_convert)
 

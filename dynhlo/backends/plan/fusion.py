@@ -25,6 +25,7 @@ from ...hlo import attrs
 from ...hlo.ir import Instruction
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic import ComputationInfo
+from ...shapes.host_sizes import data_free, size_operands
 from ...shapes.schedule import leaf_dims, schedule, sym_deps
 from ...shapes.sizes import Sym, same_size
 from ...shapes.slice_windows import refuses_padding
@@ -94,6 +95,8 @@ class Plan:
     fused: set = field(default_factory=set)          # computed inside kernels only
     calls: dict = field(default_factory=dict)        # call/while/conditional -> [Plan]
     steps: list = field(default_factory=list)        # (instruction, kind), fused ones left out
+    # instructions whose values are read only as sizes the host knows (size_only): not run
+    skipped: set = field(default_factory=set)
     # the padding_reads option: "zeros" lets a kernel with masked loads compute a slice that
     # may read past an actual size; "error" keeps it a library step, which refuses such a read
     padding_reads: str = "zeros"
@@ -107,20 +110,24 @@ def plan_computation(info: ComputationInfo, rules: FusionRules,
     fusible = {i for i in order if may_fuse(info, i, rules, padding_reads)}
     fusible -= _views_for_libraries(info, order, fusible, rules)
     extra: set = set()   # reductions split off their users' kernels after a FusionError
-    shared = _shared_producers(info, order, fusible)
-    made: dict = {}      # (root, inputs) -> kernel: a group generated once
+    skipped = size_only(info, order, fusible)
+    shared = _shared_producers(info, order, fusible, skipped)
+    made: dict = {}      # (root, inputs, reductions) -> kernel: a group generated once
     while True:
-        materialized = in_memory(info, order, fusible) | extra | shared
+        materialized = in_memory(info, order, fusible, skipped) | extra | shared
         kernels, retries = _generate_all(info, order, fusible, materialized, rules, made)
         if not retries:
             break
         for retry in retries:
             if retry.demote is not None:
                 fusible.discard(retry.demote)
+                if size_operands(retry.demote):   # its size operands are read again
+                    skipped = size_only(info, order, fusible)
             else:
                 extra.add(retry.materialize)
     plan = Plan(info, order, kernels, padding_reads=padding_reads)
-    plan.fused = {i for i in fusible if i not in kernels}
+    plan.skipped = skipped
+    plan.fused = {i for i in fusible if i not in kernels and i not in skipped}
     for inst in call_sites(info, order, rules):
         plan.calls[inst] = [plan_computation(info.calls[(inst, k)], rules, padding_reads)
                             for k in range(len(inst.called_computations()))]
@@ -132,6 +139,9 @@ def may_fuse(info, inst, rules: FusionRules, padding_reads: str = "zeros") -> bo
     """Whether a kernel may compute `inst`: the rule table's kernel tier has it, and it is
     no parameter, nor a slice that may read padding where the kernel cannot read it as
     zeros (no masked loads) or must report it (compiled with padding_reads="error")."""
+    if inst.opcode is not Opcode.PARAMETER and size_operands(inst) and \
+            not data_free(info, inst):
+        return False   # a size read at run time (and checked): the library step's
     return inst.opcode is not Opcode.PARAMETER and rules.can_fuse(inst) and not (
         may_read_padding(info, inst)
         and (not rules.masked_loads or refuses_padding(inst, padding_reads)))
@@ -148,7 +158,7 @@ def steps_of(plan: Plan) -> list:
     are set: every instruction not computed inside kernels, in order."""
     steps = []
     for inst in plan.order:
-        if inst in plan.fused:
+        if inst in plan.fused or inst in plan.skipped:
             continue
         kind = "param" if inst.opcode is Opcode.PARAMETER else "kernel" \
             if inst in plan.kernels else inst.opcode.value if inst in plan.calls \
@@ -199,16 +209,23 @@ class _Retry(Exception):
         self.materialize, self.demote = materialize, demote
 
 
-def in_memory(info, order, fusible) -> set:
+def in_memory(info, order, fusible, skipped: set | None = None) -> set:
     """What must exist in memory when `fusible` may be computed inside kernels: the
-    computation's root, the operands of every other step, values sizes are read from."""
+    computation's root, the operands of every other step, values sizes are read from.
+    Instructions read only as sizes the host knows (`skipped`: size_only's, computed here
+    when not given) are not run at all."""
     out = {info.computation.root}
     members = set(order)
+    if skipped is None:
+        skipped = size_only(info, order, fusible)
+    memo: dict = {}
     for inst in order:
+        if inst in skipped:
+            continue
         if inst not in fusible or may_read_padding(info, inst):
             out.update(inst.operands)
         for dim in leaf_dims(info.dims.get(inst, ())):
-            out.update(d for d in sym_deps(dim) if d in members)
+            out.update(d for d in sym_deps(dim, memo) if d in members)
     return out
 
 
@@ -219,14 +236,14 @@ def in_memory(info, order, fusible) -> set:
 SHARED_LOADS_MAX = 1
 
 
-def _shared_producers(info, order, fusible) -> set:
+def _shared_producers(info, order, fusible, skipped: set) -> set:
     """Fusible values that several groups would each recompute from more than
     SHARED_LOADS_MAX loaded arrays: materialized, as Inductor realizes a buffer with many
     readers (its realize_reads_threshold). Grows to a fixed point: each one stored changes
     the groups of the values below it."""
     out: set = set()
     while True:
-        materialized = in_memory(info, order, fusible) | out
+        materialized = in_memory(info, order, fusible, skipped) | out
         owners: dict = {}
         for root in order:
             if root in fusible and root in materialized:
@@ -244,7 +261,7 @@ def _fused_members(root, fusible, materialized) -> set:
     """The fusible, non-materialized producers computed inside root's kernel."""
     members, stack = set(), [root]
     while stack:
-        for op in stack.pop().operands:
+        for op in kernel_operands(stack.pop()):
             if op not in members and op in fusible and op not in materialized:
                 members.add(op)
                 stack.append(op)
@@ -255,7 +272,7 @@ def _loads(inst, fusible, materialized) -> int:
     """How many distinct non-scalar arrays computing `inst` in a kernel loads."""
     leaves, seen, stack = set(), {inst}, [inst]
     while stack:
-        for op in stack.pop().operands:
+        for op in kernel_operands(stack.pop()):
             if op in seen:
                 continue
             seen.add(op)
@@ -272,8 +289,8 @@ def _generate_all(info, order, fusible, materialized, rules: FusionRules,
     unless its members meet what an earlier retry of this round changes (it is judged again
     in the next round, on the changed plan): a round fixes every independent failure at
     once, so the rounds are as many as the longest chain of failures, not the failures.
-    A group is generated once (`made`, keyed by its root and inputs, which fix its
-    members)."""
+    A group is generated once (`made`, keyed by its root, inputs and reductions, which fix
+    its members)."""
     kernels: dict = {}
     retries: list = []
     touched: set = set()    # instructions whose place this round's retries change
@@ -281,7 +298,7 @@ def _generate_all(info, order, fusible, materialized, rules: FusionRules,
     for inst in order:
         if inst in fusible and inst in materialized:
             group = build_group(info, position, inst, fusible, materialized)
-            key = (inst, tuple(group.inputs))
+            key = (inst, tuple(group.inputs), tuple(group.reduces))
             result = made.get(key)
             if result is None:
                 try:
@@ -324,7 +341,7 @@ def build_group(info, position: dict, root, fusible, materialized) -> Group:
     members, inputs, stack = {root}, [], [root]
     while stack:
         inst = stack.pop()
-        for op in inst.operands:
+        for op in kernel_operands(inst):
             if op in members or op in inputs:
                 continue
             if op in fusible and op not in materialized:
@@ -339,6 +356,55 @@ def build_group(info, position: dict, root, fusible, materialized) -> Group:
     first = reduces[0]
     axes = tuple(sorted(attrs.ints(first, "dimensions")))
     return Group(root, inputs, reduces, tuple(info.dims[first.operands[0]]), axes)
+
+
+def kernel_operands(inst) -> list:
+    """The operands a kernel computing `inst` reads: all but the size operands of a
+    set-dimension-size or dynamic-reshape (a kernel computes one only when the host knows
+    its sizes: may_fuse, shapes/host_sizes.py data_free)."""
+    return inst.operands[:1] if inst.opcode in _SIZED_KERNELS else inst.operands
+
+
+_SIZED_KERNELS = frozenset({Opcode.SET_DIMENSION_SIZE, Opcode.DYNAMIC_RESHAPE})
+
+
+# What values.py follows as sizes (integer arithmetic on scalars and shape vectors): pure,
+# so not running one whose value no step reads changes nothing.
+_SIZE_OPS = frozenset({Opcode.GET_DIMENSION_SIZE, Opcode.CONSTANT, Opcode.CONVERT,
+                       Opcode.RESHAPE, Opcode.COPY, Opcode.SLICE, Opcode.CONCATENATE,
+                       Opcode.BROADCAST, Opcode.COMPARE, Opcode.SELECT, Opcode.NEGATE,
+                       Opcode.SIGN, Opcode.NOT, Opcode.ADD, Opcode.SUBTRACT,
+                       Opcode.MULTIPLY, Opcode.DIVIDE, Opcode.REMAINDER, Opcode.MAXIMUM,
+                       Opcode.MINIMUM, Opcode.AND, Opcode.OR})
+
+
+def size_only(info, order, fusible) -> set:
+    """The instructions of `order` that need not run: every reader takes the value only as
+    a size operand of a set-dimension-size or dynamic-reshape a kernel computes (in
+    `fusible`, so its sizes are known on the host: shapes/host_sizes.py), or is itself one
+    of these. Only the pure
+    integer instructions values.py follows qualify; the root, values sizes are read from,
+    and instructions nothing reads stay."""
+    if not any(size_operands(inst) for inst in fusible):
+        return set()   # no kernel takes a size from an operand: every value is read
+    root = info.computation.root
+    needed: set = set()
+    memo: dict = {}
+    readers: dict = {}   # instruction -> [(reader, read as a size only)]
+    for inst in order:
+        for dim in leaf_dims(info.dims.get(inst, ())):
+            needed.update(sym_deps(dim, memo))
+        sizes = size_operands(inst).values() if inst in fusible else ()
+        for k, op in enumerate(inst.operands):
+            readers.setdefault(op, []).append((inst, k in sizes))
+    out: set = set()
+    for inst in reversed(order):
+        users = readers.get(inst)
+        if users and inst is not root and inst not in needed and \
+                inst.opcode in _SIZE_OPS and not inst.shape.is_tuple and \
+                all(as_size or user in out for user, as_size in users):
+            out.add(inst)
+    return out
 
 
 def kernels_of(plan: Plan) -> list:

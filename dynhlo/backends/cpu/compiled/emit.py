@@ -164,7 +164,8 @@ def emit(b: ir.IRBuilder, module: ir.Module, inst, args: list):
     """The value of elementwise `inst` from its operands' values `args`."""
     op = inst.opcode
     element_type = inst.shape.element_type
-    if op in (Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE, Opcode.COPY):
+    if op in (Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE, Opcode.COPY,
+              Opcode.SET_DIMENSION_SIZE):
         return args[0]
     if op in UNARY:
         return _unary(b, module, op, args[0], element_type)

@@ -9,8 +9,10 @@ runs the group's reference lowerings, which name the fault), else 0.
 
 Every value is reached through an index map from the domain: per dimension, `(axis, scale,
 offset)` (index = offset + scale * i[axis]). A broadcast, transpose or slice rewrites the
-map of its operand; an elementwise operation passes its own on. An input dimension of actual
-size 1 is read with stride 0 (XLA's implicit broadcast of a dynamic size 1).
+map of its operand; an elementwise operation passes its own on, and so does a
+set-dimension-size of a size the host knows (its size operand is not read). An input
+dimension of actual size 1 is read with stride 0 (XLA's implicit broadcast of a dynamic
+size 1).
 Semantics: XLA operation semantics for each opcode, as the reference (ops_elementwise.py).
 """
 
@@ -22,11 +24,14 @@ from llvmlite import ir
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
-from ...plan.fusion import FusionError, Group, dims_equal
+from ...plan.fusion import FusionError, Group, dims_equal, kernel_operands
 from .emit import FLOATS, INTS, emit, ir_type
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
-VIEWS = frozenset({Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE})
+# set-dimension-size: only of a size the host knows, of an operand holding that many
+# elements (the planner asks shapes/host_sizes.py data_free): the operand at the same index
+VIEWS = frozenset({Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE,
+                   Opcode.SET_DIMENSION_SIZE})
 
 
 class KernelSource:
@@ -69,7 +74,7 @@ def _members(group: Group) -> set:
     out, stack = {group.root}, [group.root]
     inputs = set(group.inputs)
     while stack:
-        for op in stack.pop().operands:
+        for op in kernel_operands(stack.pop()):
             if op not in out and op not in inputs:
                 out.add(op)
                 stack.append(op)
@@ -250,6 +255,8 @@ class _Writer:
             for k, p in enumerate(perm):
                 out[p] = imap[k]
             return [(inst.operands[0], tuple(out))]
+        if op is Opcode.SET_DIMENSION_SIZE:
+            return [(inst.operands[0], imap)]
         if op is Opcode.SLICE:
             return [(inst.operands[0], tuple(
                 (axis, scale * stride, start + stride * offset)

@@ -75,7 +75,8 @@ class CompiledKernel:
         lowerings = ctx.evaluator.lowerings
         for inst in self.members:
             ctx.inst = inst
-            local[inst] = lowerings[inst.opcode](ctx, inst, [local[o] for o in inst.operands])
+            # a size operand the plan does not run (size_only) is None: the host knows it
+            local[inst] = lowerings[inst.opcode](ctx, inst, [local.get(o) for o in inst.operands])
         ctx.inst = self.root
         return local[self.root]
 

@@ -1,7 +1,8 @@
 """Fused lowerings that move data: they rewrite the index and read the operand there.
 
-broadcast, transpose, reshape/bitcast, slice, reverse, gather, iota, scalar constants, and
-reduce (computed by codegen's reduction passes; listed so fusion sees it).
+broadcast, transpose, reshape/bitcast, slice, reverse, gather, iota, scalar constants,
+set-dimension-size of a size the host knows, and reduce (computed by codegen's reduction
+passes; listed so fusion sees it).
 Reshape follows XLA: row-major linearization of the actual sizes (size-1 dimensions are
 dropped or inserted without index arithmetic). Gather clamps each start index to
 [0, operand actual size - slice size], as XLA does. Semantics: XLA operation semantics.
@@ -84,6 +85,14 @@ def slice_(k, inst, idx):
     if padded:
         return k.padded(inst.operands[0], tuple(operand_idx))
     return k.value(inst.operands[0], tuple(operand_idx))
+
+
+def set_dimension_size(k, inst, idx):
+    """XLA SetDimensionSize of a size known on the host, of an operand that holds at least
+    that many elements (shapes/host_sizes.py data_free: the planner fuses no other): the
+    operand itself at the index, within the new size. The size operand is not read: the
+    kernel's domain has the new size as an argument (plan/fusion.py kernel_operands)."""
+    return k.value(inst.operands[0], idx)
 
 
 def reverse(k, inst, idx):

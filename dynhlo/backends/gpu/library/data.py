@@ -7,8 +7,9 @@ complex: bit-exact moves). Concatenate, pad (interior and negative padding),
 set-dimension-size, and the PadToStatic / SliceToDynamic and identity (sharding, placement)
 custom calls. Each mirrors the CPU backend (dynhlo/backends/cpu/ops_data.py): operands are
 views of the valid region, so padding never enters. Only sizes that decide a result's
-shape (set-dimension-size, SliceToDynamic) are read back, as the host must know a shape to
-allocate. rules.CUSTOM_CALLS maps these targets, and those other library files run, to
+shape (set-dimension-size, SliceToDynamic, dynamic-reshape) and that the program computes
+from data are read back, as the host must know a shape to allocate; one computed from
+sizes alone is evaluated on the host (shapes/host_sizes.py). rules.CUSTOM_CALLS maps these targets, and those other library files run, to
 their calls; a target it does not list takes the host tier.
 Semantics: XLA operation semantics (Broadcast, Slice, Rev, Concatenate, Pad, Tuple,
 Constant) and DESIGN.md section 1 for the dynamic-size ops.
@@ -21,7 +22,8 @@ import numpy as np
 import torch
 
 from ....hlo import attrs
-from ....shapes.sizes import sizes_from_operands, slice_past_size, slice_reads_padding
+from ....shapes.host_sizes import own_sizes
+from ....shapes.sizes import slice_past_size, slice_reads_padding
 from ....shapes.slice_windows import refuses_padding
 from ..tensors import to_device
 
@@ -53,8 +55,9 @@ def pad(ctx, inst, args):
 
 
 def own_shape(ctx, inst, sizes: dict) -> tuple[int, ...]:
-    """The result shape with dimension d at its size operand's value (read back)."""
-    return sizes_from_operands(inst, ctx.out_shape(), sizes)
+    """The result shape with dimension d at its size operand's value: evaluated on the
+    host where the program computes it from sizes alone, else read back."""
+    return own_sizes(ctx.info, ctx.env, inst, ctx.out_shape(), sizes)
 
 
 def _resize(x: torch.Tensor, shape) -> torch.Tensor:

@@ -16,7 +16,7 @@ from ....shapes.dynamic import ComputationInfo
 from ....shapes.schedule import leaf_dims
 from ....shapes.sizes import size_key
 from ..kernels.group import Group, Kernel, canonical_dim
-from .fusion import Plan
+from .fusion import Plan, size_only
 
 
 def plan_to_data(plan: Plan, index: dict) -> dict:
@@ -70,6 +70,9 @@ def _plan_from_data(data: dict, info: ComputationInfo) -> Plan:
     plan.steps = [(inst(n), kind) for n, kind in data["steps"]]
     plan.kernels = {inst(r): _kernel_from_data(k, info, inst)
                     for r, k in data["kernels"].items()}
+    # what needs not run follows from the module and the fused instructions (check.py
+    # compares the stored steps with the ones they make)
+    plan.skipped = size_only(info, plan.order, plan.fused | set(plan.kernels))
     for name, subs in data["calls"].items():
         call = inst(name)
         plan.calls[call] = [_plan_from_data(s, info.calls[(call, k)])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ....shapes.dynamic import ComputationInfo
 from ...plan import fusion as shared
 from ...plan.fusion import (Plan, build_group, in_memory, kernels_of,  # noqa: F401 - the GPU's names
-                            steps_of)
+                            size_only, steps_of)
 from ..kernels.codegen import generate
 from ..rules import EMITTERS, can_fuse, rule_of
 
