@@ -464,7 +464,10 @@ class KernelWriter:
         # a staged kernel's rows are reduced into [BM] vectors (along axis 0 of its
         # [BN, BM] tile), which the gather back to the chunk reads as they are
         axis, column = (0, "[BM]") if self.staged is not None else (1, "[BM, 1]")
-        self.emit(f"{acc} = tl.full({column}, 0, {acc_type}) + {cast(init_var, acc_type)}")
+        # the init broadcast as it is: 0 + init would make an init of -0 +0 (-0 + init is
+        # init for every float init; tl.full makes any zero +0, so -0 is 0 * -1)
+        base = f"tl.full({column}, 0, {acc_type})" + (" * -1.0" if floating else "")
+        self.emit(f"{acc} = {base} + {cast(init_var, acc_type)}")
         saved, saved_index = dict(self.memo), dict(self.op_index)
         if loop:
             self.emit(f"for cstart in range(0, {ncols}, BN):")
@@ -473,8 +476,11 @@ class KernelWriter:
         full_idx = self._operand_index(red, kept_idx)
         val = self.value(operand, full_idx)
         ident = lw.identity(kind, red.operands[0].shape.element_type)
-        part = self.let(f"tl.where(rmask & cmask, {cast(val, acc_type)}, "
-                        f"{lw.literal(ident, red.operands[0].shape.element_type)})")
+        if floating and kind == "sum":  # -0: a Triton literal 0 of either sign is +0
+            filler = f"tl.full([], 0, {acc_type}) * -1.0"
+        else:
+            filler = lw.literal(ident, red.operands[0].shape.element_type)
+        part = self.let(f"tl.where(rmask & cmask, {cast(val, acc_type)}, {filler})")
         # the loop-carried accumulator keeps its type: a tile reduction may promote (tl.max
         # of a small int gives int32), and compiled Triton refuses a loop variable whose
         # type changes (the interpreter does not check)
