@@ -24,9 +24,12 @@ import math
 import re
 from typing import Callable
 
+import numpy as np
+
 from ....hlo import attrs
 from ....hlo.ir import Instruction
 from ....hlo.opcodes import Opcode
+from ....hlo.types import to_numpy_dtype
 from ....shapes.sizes import bound_of, is_meet, size_key
 from . import reductions as lw
 from .group import FusionError, Group, Kernel, canonical_dim, dims_equal
@@ -73,6 +76,9 @@ STAGED_ROWS = 64
 STAGED_MAX_REGISTERS = 72
 STAGED_MIN_ROWS = 32768           # rows at the bound
 
+
+# Bits of each float type a NaN constant is built from (codegen's const).
+_NAN_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 
 def row_tile(col_bound: int) -> tuple[int, int, int]:
     """(BM, BN, warps) of a row kernel whose reduced extents hold `col_bound` elements at
@@ -161,6 +167,14 @@ class KernelWriter:
             # -0 is +0 times -1, made in f32 (exact in every float type) and cast
             wide = "tl.float64" if element_type == "f64" else "tl.float32"
             return f"(tl.full([], 0.0, {wide}) * -1.0).to({self.ttype(element_type)})"
+        if isinstance(value, float) and math.isnan(value) and element_type in _NAN_BITS:
+            # a NaN literal is +NaN (and the GPU's arithmetic canonicalizes): the value's
+            # own bits, sign and payload, reinterpreted
+            width = _NAN_BITS[element_type]
+            bits = int(np.array(value, np.float64).astype(to_numpy_dtype(element_type))
+                       .view(f"i{width // 8}"))
+            return (f"tl.full([], {bits}, tl.int{width})"
+                    f".to({self.ttype(element_type)}, bitcast=True)")
         # Triton's interpreter makes no bf16 scalar; a bf16 value is exact in f32
         if element_type == "bf16":
             return f"tl.full([], {lw.literal(value, element_type)}, tl.float32).to(tl.bfloat16)"
