@@ -124,3 +124,45 @@ def test_complex_sign_divides_by_the_magnitude_part_by_part(backend):
     _assert_same_parts(got[:5], _c([(0, -0.0), (-0.0, -0.0), (NAN, 0), (NAN, NAN),
                                     (0.6, 0.8)]))
     np.testing.assert_allclose(got[5], complex(0.70710677, 0.70710677), rtol=1e-6)
+
+
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+@pytest.mark.parametrize("t", ["c64", "c128"])
+def test_complex_rsqrt_imaginary_part_has_the_opposite_sign_of_zs(backend, t):
+    """XLA's rsqrt(2+0j) is 0.7071-0j and rsqrt(2-0j) 0.7071+0j (principal branch: the
+    imaginary part's sign is the opposite of z's, zeros too); (-inf+2j) gives -0-0j."""
+    x = np.array([complex(2, 0), complex(2, -0.0), complex(INF, 0), complex(INF, -0.0),
+                  complex(-INF, 2), complex(-INF, -2)], np.complex64 if t == "c64" else
+                 np.complex128)
+    x[1], x[3] = complex(2, -0.0), complex(INF, -0.0)  # the array literal may drop -0
+    x.imag[1], x.imag[3] = -0.0, -0.0
+    got = dynhlo.compile(_module("rsqrt", t, 6, 1), **backend)(x)
+    assert np.signbit(got.imag).tolist() == [True, False, True, False, True, False]
+    np.testing.assert_allclose(got.real[:2], [0.70710677] * 2, rtol=1e-6)
+    assert got.imag.tolist()[2:] == [0.0] * 4
+
+
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+@pytest.mark.parametrize("t", ["c64", "c128"])
+def test_complex_abs_is_nan_where_a_part_is_nan(backend, t):
+    """XLA's |z| is NaN for nan+inf j and inf+nan j (C's hypot, NumPy's and torch's abs,
+    give inf); a finite or infinite z without NaN keeps its magnitude."""
+    dtype = np.complex64 if t == "c64" else np.complex128
+    x = np.array([complex(NAN, INF), complex(-INF, NAN), complex(NAN, 1), complex(INF, 1),
+                  complex(3, -4)], dtype)
+    real = "f32" if t == "c64" else "f64"
+    text = _module("abs", t, 5, 1).replace(f"ROOT r = {t}[5]", f"ROOT r = {real}[5]")
+    got = dynhlo.compile(text, **backend)(x)
+    assert got.dtype == np.dtype(np.float32 if t == "c64" else np.float64)
+    np.testing.assert_array_equal(got, [NAN, NAN, NAN, INF, 5.0])
+
+
+@pytest.mark.parametrize("backend", _backends(), ids=lambda b: b["backend"])
+def test_complex_expm1_of_a_signed_zero_has_a_positive_zero_real_part(backend):
+    """XLA's expm1(-0+0j) and expm1(-0-0j) are 0+0j (NumPy's real part is -0)."""
+    x = np.zeros(2, np.complex128)
+    x.real[:] = -0.0
+    x.imag[1] = -0.0
+    got = dynhlo.compile(_module("exponential-minus-one", "c128", 2, 1), **backend)(x)
+    assert got.real.tolist() == [0.0, 0.0] and not np.signbit(got.real).any()
+    assert not np.signbit(got.imag).any()

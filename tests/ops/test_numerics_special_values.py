@@ -42,6 +42,21 @@ def test_cpu_backend_matches_xla_on_special_values(name):
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.parametrize("name", list(CASES))
+def test_compiled_cpu_path_matches_xla_on_special_values(name):
+    """The same cases through the compiled CPU path (reference=False: LLVM kernels for what
+    they compute, the reference for the rest), at a bounded dynamic size too."""
+    case = CASES[name]
+    arrays = case.inputs()
+    want = expected(name, arrays)
+    text = case.hlo()
+    n = arrays[0].shape[0]
+    for module in (text, text.replace(f"[{n}", f"[<={n}")):
+        got = dynhlo.compile(module, backend="cpu", reference=False)(*arrays)
+        bad = mismatches(case, arrays, got, want)
+        assert not bad, "\n".join(bad)
+
+
 @pytest.mark.parametrize("group", list(groups()))
 def test_stored_values_are_xlas_answers(group):
     """Where jax is installed: XLA today gives the stored values (every element not marked

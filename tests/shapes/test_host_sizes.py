@@ -11,7 +11,7 @@ runs every instruction).
 
 from __future__ import annotations
 
-from gpucheck import GPU
+from tests.support.gpucheck import GPU
 
 import numpy as np
 import pytest
@@ -23,7 +23,7 @@ from dynhlo.backends.gpu.plan.data import plan_from_data, plan_to_data
 from dynhlo.backends.gpu.plan.fusion import kernels_of
 from dynhlo.shapes.host_sizes import data_free, host_sizes
 from dynhlo.shapes.sizes import size_of
-from torch_data import module_bytes
+from tests.support.torch_data import module_bytes
 
 # torchax's form of `2 * x` over a dynamic first dimension
 TORCHAX_BROADCAST = """HloModule m

@@ -77,18 +77,35 @@ def _round_afz(x):
 
 def _expm1(x):
     """expm1; a complex z = x ± 0i has the imaginary part +0 (XLA's: expm1(inf+0j) is
-    inf+0j and expm1(1-0j) is 1.7182817+0j, where NumPy's exp(x) * sin(0) is NaN or -0)."""
+    inf+0j and expm1(1-0j) is 1.7182817+0j, where NumPy's exp(x) * sin(0) is NaN or -0),
+    and a zero real part is +0 (XLA's expm1(-0+0j) is 0j, NumPy's -0+0j)."""
     out = np.expm1(x)
     if x.dtype.kind == "c":
         with np.errstate(all="ignore"):
             out.imag = np.where(x.imag == 0, 0, out.imag)
+            out.real = np.where(out.real == 0, 0, out.real)
     return out
 
 
 def _rsqrt(x):
     if x.dtype.kind == "c":   # XLA's complex division: 1 / sqrt(inf j) is 0, not NaN
-        return _complex_divide(np.ones_like(x), np.sqrt(x))
+        out = _complex_divide(np.ones_like(x), np.sqrt(x))
+        # XLA's principal branch: the imaginary part's sign is the opposite of z's, zeros
+        # too (rsqrt(2+0j) is 0.707-0j; the division gives +0)
+        with np.errstate(invalid="ignore"):
+            keep = np.isnan(out.imag) | np.isnan(x.imag)
+            out.imag = np.where(keep, out.imag, np.copysign(out.imag, -x.imag))
+        return out
     return 1 / np.sqrt(x)
+
+
+def _abs(x):
+    """|x|; a complex magnitude is NaN where either part is (XLA's: |nan+inf j| is NaN,
+    where NumPy's hypot gives inf)."""
+    if x.dtype.kind != "c":
+        return np.abs(x)
+    out = np.abs(x)
+    return np.where(np.isnan(x.real) | np.isnan(x.imag), np.array(np.nan, out.dtype), out)
 
 
 def _logistic(x):
@@ -149,7 +166,7 @@ def _subtract(x, y):
 
 
 UNARY = {
-    Opcode.ABS: np.abs, Opcode.NEGATE: _negate, Opcode.SIGN: _sign,
+    Opcode.ABS: _abs, Opcode.NEGATE: _negate, Opcode.SIGN: _sign,
     Opcode.EXP: _float_op(np.exp), Opcode.EXPM1: _float_op(_expm1),
     Opcode.LOG: _float_op(np.log), Opcode.LOG1P: _float_op(np.log1p),
     Opcode.SQRT: _float_op(np.sqrt), Opcode.RSQRT: _float_op(_rsqrt),

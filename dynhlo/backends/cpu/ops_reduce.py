@@ -54,8 +54,25 @@ def reduce(ctx, inst, args):
         if out is None:
             kept = [s for k, s in enumerate(x.shape) if k not in axes]
             return np.full(kept, inits[0], dtype=dtype)
+        if ufunc is np.add and work.dtype.kind in "fc":
+            out = _negative_zero_sums(work, out, axes)
         return np.asarray(ufunc(out, init)).astype(dtype)
     return _fold(ctx, comp, arrays, inits, axes)
+
+
+def _negative_zero_sums(x: np.ndarray, out: np.ndarray, axes) -> np.ndarray:
+    """`out` (NumPy's sums of `x` over `axes`, which start from +0) with -0 where every term
+    is -0: IEEE's sum of -0s, in any order, is -0 (init + -0 + -0 is then -0 for an init
+    of -0, and +0 for +0, as XLA adds them)."""
+    with np.errstate(all="ignore"):
+        if x.dtype.kind == "c":
+            real = _negative_zero_sums(x.real, np.asarray(out).real, axes)
+            imag = _negative_zero_sums(x.imag, np.asarray(out).imag, axes)
+            z = np.empty(np.shape(real), np.asarray(out).dtype)
+            z.real, z.imag = real, imag
+            return z
+        every = np.all((x == 0) & np.signbit(x), axis=axes)
+        return np.where(every, np.array(-0.0, out.dtype), out)
 
 
 def _fold(ctx, comp, arrays, inits, axes):

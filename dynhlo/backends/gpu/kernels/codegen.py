@@ -24,9 +24,12 @@ import math
 import re
 from typing import Callable
 
+import numpy as np
+
 from ....hlo import attrs
 from ....hlo.ir import Instruction
 from ....hlo.opcodes import Opcode
+from ....hlo.types import to_numpy_dtype
 from ....shapes.sizes import bound_of, is_meet, size_key
 from . import reductions as lw
 from .group import FusionError, Group, Kernel, canonical_dim, dims_equal
@@ -73,6 +76,9 @@ STAGED_ROWS = 64
 STAGED_MAX_REGISTERS = 72
 STAGED_MIN_ROWS = 32768           # rows at the bound
 
+
+# Bits of each float type a NaN constant is built from (codegen's const).
+_NAN_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 
 def row_tile(col_bound: int) -> tuple[int, int, int]:
     """(BM, BN, warps) of a row kernel whose reduced extents hold `col_bound` elements at
@@ -161,6 +167,14 @@ class KernelWriter:
             # -0 is +0 times -1, made in f32 (exact in every float type) and cast
             wide = "tl.float64" if element_type == "f64" else "tl.float32"
             return f"(tl.full([], 0.0, {wide}) * -1.0).to({self.ttype(element_type)})"
+        if isinstance(value, float) and math.isnan(value) and element_type in _NAN_BITS:
+            # a NaN literal is +NaN (and the GPU's arithmetic canonicalizes): the value's
+            # own bits, sign and payload, reinterpreted
+            width = _NAN_BITS[element_type]
+            bits = int(np.array(value, np.float64).astype(to_numpy_dtype(element_type))
+                       .view(f"i{width // 8}"))
+            return (f"tl.full([], {bits}, tl.int{width})"
+                    f".to({self.ttype(element_type)}, bitcast=True)")
         # Triton's interpreter makes no bf16 scalar; a bf16 value is exact in f32
         if element_type == "bf16":
             return f"tl.full([], {lw.literal(value, element_type)}, tl.float32).to(tl.bfloat16)"
@@ -465,7 +479,10 @@ class KernelWriter:
         # a staged kernel's rows are reduced into [BM] vectors (along axis 0 of its
         # [BN, BM] tile), which the gather back to the chunk reads as they are
         axis, column = (0, "[BM]") if self.staged is not None else (1, "[BM, 1]")
-        self.emit(f"{acc} = tl.full({column}, 0, {acc_type}) + {cast(init_var, acc_type)}")
+        # the init broadcast as it is: 0 + init would make an init of -0 +0 (-0 + init is
+        # init for every float init; tl.full makes any zero +0, so -0 is 0 * -1)
+        base = f"tl.full({column}, 0, {acc_type})" + (" * -1.0" if floating else "")
+        self.emit(f"{acc} = {base} + {cast(init_var, acc_type)}")
         saved, saved_index = dict(self.memo), dict(self.op_index)
         if loop:
             self.emit(f"for cstart in range(0, {ncols}, BN):")
@@ -474,8 +491,11 @@ class KernelWriter:
         full_idx = self._operand_index(red, kept_idx)
         val = self.value(operand, full_idx)
         ident = lw.identity(kind, red.operands[0].shape.element_type)
-        part = self.let(f"tl.where(rmask & cmask, {cast(val, acc_type)}, "
-                        f"{lw.literal(ident, red.operands[0].shape.element_type)})")
+        if floating and kind == "sum":  # -0: a Triton literal 0 of either sign is +0
+            filler = f"tl.full([], 0, {acc_type}) * -1.0"
+        else:
+            filler = lw.literal(ident, red.operands[0].shape.element_type)
+        part = self.let(f"tl.where(rmask & cmask, {cast(val, acc_type)}, {filler})")
         # the loop-carried accumulator keeps its type: a tile reduction may promote (tl.max
         # of a small int gives int32), and compiled Triton refuses a loop variable whose
         # type changes (the interpreter does not check)

@@ -66,9 +66,18 @@ def unary_math(k, inst, idx):
 @same_index
 def negate(k, inst, idx):
     (x,) = operands(k, inst, idx)
-    x = _compute(k, inst, x)
-    # Triton's unary minus is 0 - x, which gives +0 for +0; XLA's negate flips the sign.
-    return _result(k, inst, f"{x} * -1.0" if float_only(inst) else f"-{x}")
+    if not float_only(inst):
+        return _result(k, inst, f"-{x}")
+    # XLA's negate flips the sign bit, of NaN too (jnp.signbit(-x) reads it). Triton's
+    # unary minus is 0 - x (+0 for +0) and x * -1.0 gives the GPU's canonical NaN, so the
+    # bit is flipped in the float's own width (exact: no rounding, payloads kept).
+    t = inst.shape.element_type
+    bits = _SIGN_BITS[t]
+    return k.let(f"({x}.to(tl.int{bits}, bitcast=True) ^ tl.full([], {-(1 << (bits - 1))}, "
+                 f"tl.int{bits})).to({k.ttype(t)}, bitcast=True)")
+
+
+_SIGN_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
 
 
 @same_index

@@ -68,7 +68,11 @@ def reducer_kind(inst) -> tuple[str, str]:
 
 
 def identity(kind: str, element_type: str):
+    """The value masked lanes take: neutral for the reducer. A float sum's is -0 (x + -0 is
+    x for every x; +0 would turn a sum of -0s into +0)."""
     floating = element_type in FLOAT_TYPES
+    if kind == "sum" and floating:
+        return -0.0
     if kind == "sum" or kind == "or":
         return 0
     if kind == "prod":
@@ -96,6 +100,8 @@ def tile_reduce(kind: str, var: str, floating: bool, axis: int = 1,
     a staged kernel's [BN, BM] -> [BM] along axis 0 without `keep_dims`."""
     if floating and kind in _NAN_REDUCE:
         return f"{_NAN_REDUCE[kind]}({var}, {axis}, {keep_dims})"
+    if floating and kind == "sum":  # the interpreter's tl.sum (np.sum) makes -0 sums +0
+        return f"M.reduce_sum({var}, {axis}, {keep_dims})"
     fn = {"sum": "tl.sum", "max": "tl.max", "min": "tl.min", "prod": "M.reduce_prod",
           "and": "M.reduce_and", "or": "M.reduce_or"}[kind]
     if kind in ("sum", "max", "min"):

@@ -168,7 +168,12 @@ class Runner:
         """Tier 2 of the rule table (rules.py), else tier 3 (the host)."""
         fn = library_for(inst)
         if fn is not None:
-            result = fn(ctx, inst, args)
+            try:
+                result = fn(ctx, inst, args)
+            except NotImplementedError:
+                # torch has no kernel for an element type (u16/u32/u64 cummax, maximum,
+                # index_put, scatter_add ...): raised at dispatch, before anything is written
+                result = NotImplemented
             if result is not NotImplemented:  # NotImplemented: a case it does not cover
                 return result
         return self._host(ctx, inst, args)

@@ -226,10 +226,24 @@ def _complex_sign(z: torch.Tensor) -> torch.Tensor:
     return torch.where(z == 0, z, torch.complex(z.real / magnitude, z.imag / magnitude))
 
 
+def _complex_abs(z: torch.Tensor) -> torch.Tensor:
+    """XLA's |z|: NaN where either part is NaN (torch's hypot gives inf for nan+inf j)."""
+    out = z.abs()
+    return torch.where(z.real.isnan() | z.imag.isnan(), torch.full_like(out, float("nan")), out)
+
+
+def _complex_rsqrt(z: torch.Tensor) -> torch.Tensor:
+    """XLA's 1 / sqrt(z): complex_divide's value, the imaginary part's sign the opposite of
+    z's, zeros too (rsqrt(2+0j) is 0.707-0j), as the CPU backend's _rsqrt."""
+    out = complex_divide(torch.ones_like(z), torch.sqrt(z))
+    keep = out.imag.isnan() | z.imag.isnan()
+    return torch.complex(out.real, torch.where(keep, out.imag, torch.copysign(out.imag, -z.imag)))
+
+
 COMPLEX_UNARY = {
-    Opcode.NEGATE: _parts(torch.neg), Opcode.ABS: torch.abs, Opcode.SIGN: _complex_sign,
+    Opcode.NEGATE: _parts(torch.neg), Opcode.ABS: _complex_abs, Opcode.SIGN: _complex_sign,
     Opcode.EXP: torch.exp, Opcode.LOG: torch.log, Opcode.SQRT: torch.sqrt,
-    Opcode.RSQRT: lambda z: complex_divide(torch.ones_like(z), torch.sqrt(z)),
+    Opcode.RSQRT: _complex_rsqrt,
     Opcode.TANH: torch.tanh,
     Opcode.SINE: torch.sin, Opcode.COSINE: torch.cos,
 }

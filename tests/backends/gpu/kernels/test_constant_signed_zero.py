@@ -41,3 +41,26 @@ def test_negative_zero_constant_keeps_its_sign_in_gpu_kernels(t, body):
     np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
     if body == "divide(one, c)":
         assert (want == -np.inf).all()
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16", "f32", "f64"])
+def test_negative_nan_constant_keeps_its_sign_in_gpu_kernels(t):
+    """`constant(-nan)` is a NaN with the sign bit set (the CPU backend's, XLA's): a kernel
+    builds it from its bits (a `float("nan")` literal is +NaN, and GPU arithmetic would
+    canonicalize a negated one)."""
+    text = f"""HloModule m
+ENTRY main {{
+  x = {t}[<=4] parameter(0)
+  k = {t}[] constant(-nan)
+  c = {t}[<=4] broadcast(k), dimensions={{}}
+  z = {t}[] constant(0)
+  zb = {t}[<=4] broadcast(z), dimensions={{}}
+  p = pred[<=4] compare(x, zb), direction=GT
+  ROOT r = {t}[<=4] select(p, c, x)
+}}"""
+    x = np.array([1.0, -1.0, 2.0], to_numpy_dtype(t))
+    want = dynhlo.compile(text)(x)
+    got = np.asarray(dynhlo.compile(text, **GPU)(x))
+    assert np.isnan(want[[0, 2]].astype(np.float32)).all() and np.signbit(want[[0, 2]]).all()
+    np.testing.assert_array_equal(np.signbit(got), np.signbit(want))
+    np.testing.assert_array_equal(np.isnan(got.astype(np.float32)), [True, False, True])

@@ -60,3 +60,23 @@ ENTRY main {{
     assert (got[:3] == 0).all() and np.isnan(got[3]), got
     assert np.signbit(got[:3]).tolist() == [bool(np.signbit(winner))] * 2 + [
         not np.signbit(winner)], got
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16", "f32", "f64"])
+def test_gpu_negate_flips_the_sign_bit_of_nan(t):
+    """XLA's negate flips the sign bit of every value, NaN included (`jnp.signbit(-x)` and a
+    bitcast read it); `x * -1.0` gives the GPU's canonical NaN instead, sign unchanged."""
+    from dynhlo.hlo.types import to_numpy_dtype
+
+    dtype = to_numpy_dtype(t)
+    x = np.array([np.nan, -np.nan, 0.0, -0.0, np.inf, 1.5], np.float64).astype(dtype)
+    x[1] = -x[0]  # a NaN with its sign bit set (astype may drop it)
+    text = f"""HloModule n
+ENTRY main {{
+  x = {t}[<=6] parameter(0)
+  ROOT r = {t}[<=6] negate(x)
+}}"""
+    got = np.asarray(dynhlo.compile(text, **GPU)(x))
+    np.testing.assert_array_equal(np.signbit(got), ~np.signbit(x))
+    assert np.isnan(got[:2].astype(np.float32)).all()
+    np.testing.assert_array_equal(got[2:].astype(np.float64), -x[2:].astype(np.float64))

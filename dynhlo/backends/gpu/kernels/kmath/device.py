@@ -122,3 +122,9 @@ def cosh(x):
 @triton.jit
 def sinh(x):
     return libdevice.sinh(x)
+
+
+@triton.jit
+def reduce_sum(x, axis: tl.constexpr, keep_dims: tl.constexpr):
+    """A float tile's sum (the tree of adds keeps a sum of -0s -0)."""
+    return tl.sum(x, axis=axis, keep_dims=keep_dims)

@@ -192,3 +192,13 @@ def sinh(x):
     d = x.to(tl.float64)
     r = 0.5 * (tl.exp(d) - tl.exp(-d))
     return tl.where(tl.abs(d) < 1e-4, d + d * d * d / 6.0, r).to(x.dtype)
+
+
+@triton.jit
+def reduce_sum(x, axis: tl.constexpr, keep_dims: tl.constexpr):
+    """A float tile's sum; the interpreter's tl.sum is np.sum, which starts from +0, so a
+    sum of -0s is made -0 again (IEEE: a sum is -0 exactly when every term is)."""
+    total = tl.sum(x, axis=axis, keep_dims=keep_dims)
+    negative_zero = ((x == 0) & (1.0 / x < 0)).to(tl.int32)
+    every = tl.min(negative_zero, axis=axis, keep_dims=keep_dims) == 1
+    return tl.where(every, total * -1.0, total)
