@@ -17,7 +17,7 @@ from dynhlo.hlo.types import to_numpy_dtype
 def _backends():
     out = [{"backend": "cpu"}, {"backend": "cpu", "reference": False}]
     try:
-        from gpucheck import GPU
+        from tests.support.gpucheck import GPU
     except BaseException:  # pytest's Skipped: no torch or triton
         return out
     return out + [GPU]
