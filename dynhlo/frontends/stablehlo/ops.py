@@ -13,14 +13,14 @@ import re
 
 import numpy as np
 
-from ..errors import ResourceExhaustedError
-from ..hlo.shape import UNBOUNDED, Shape, TupleShape
-from ..hlo.types import to_numpy_dtype
+from ...errors import ResourceExhaustedError
+from ...hlo.shape import UNBOUNDED, Shape, TupleShape
+from ...hlo.types import to_numpy_dtype
 from . import shape_exprs as sx
-from .stablehlo_convert import OpContext, bounded, converts, where
-from .stablehlo_emit import Val, dims_text, is_type
-from .stablehlo_precision import precision_attrs
-from .stablehlo_slices import clamp_gather_starts
+from .convert import OpContext, bounded, converts, where
+from .emit import Val, dims_text, is_type
+from .precision import precision_attrs
+from .slices import clamp_gather_starts
 
 UNARY = {
     "abs": "abs", "negate": "negate", "exponential": "exponential",

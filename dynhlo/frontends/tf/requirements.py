@@ -5,7 +5,7 @@ TensorFlow refuses a MirrorPad (tf.pad, mode REFLECT or SYMMETRIC) longer than t
 reflects: REFLECT needs each pad < n, SYMMETRIC <= n. tf2xla writes the pad as slices of
 fixed rows ([1:3]) or of the last rows ([m-3:m-1]) of the padded dimension m (n + c), so the
 least m is the most rows one of its slices reads. from_tf keeps the slices strict (a read
-past the size is a DynamicSizeError at run time, tf_rewrites.py), and states the least n
+past the size is a DynamicSizeError at run time, rewrites.py), and states the least n
 here, as a requirement on the argument dimension whose size n is: the executable checks it
 from the argument shapes before running (as it checks jax.export's shape assertions,
 runtime.arguments.check_assertions), and its ArgumentError names TensorFlow's op, the
@@ -13,15 +13,15 @@ argument, the size and the least size. The requirement itself (dynhlo.hlo.size_r
 is data: an AOT artifact stores it, and a loaded executable refuses the same way.
 
 May assume: `base` is TensorFlow's text without metadata and `raw` the same text with it
-(tf.py), `dims` and `cuts` lowering_diff.moving_tokens' results over `base`.
+(__init__.py), `dims` and `cuts` lowering_diff.moving_tokens' results over `base`.
 """
 
 from __future__ import annotations
 
 import re
 
-from ..hlo.size_requirements import SizeRequirement
-from .lowering_diff import is_slice_limit, line_at, sliced_dim, tokens
+from ...hlo.size_requirements import SizeRequirement
+from ..lowering_diff import is_slice_limit, line_at, sliced_dim, tokens
 
 _DEFINED = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=")
 _MIRROR_PAD_OP = re.compile(r'^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=\s*\S+\s+slice\(.*'
@@ -62,7 +62,7 @@ def mirror_pad_requirements(raw: str, base: str, dims: dict, cuts: dict, bounds:
 def range_requirements(lengths: list, places: dict,
                        arguments: list | None) -> list[SizeRequirement]:
     """One SizeRequirement per size name that a folded length max(0, ceil((n + c) / s)) with
-    c < 0 follows (`lengths`: (instruction, size name, c), tf.py): TensorFlow refuses the
+    c < 0 follows (`lengths`: (instruction, size name, c), __init__.py): TensorFlow refuses the
     range below n = -c (Range: start <= limit when delta > 0; Fill: a size >= 0), where the
     folded program would give an empty one. The largest least size per name, naming the
     first instruction that needs it. (A shape of a stride s > 1, tf.ones((n - 2) // 2),

@@ -15,8 +15,8 @@ import re
 
 import numpy as np
 
-from ..errors import UnsupportedError
-from ..hlo.values import parse_shape
+from ...errors import UnsupportedError
+from ...hlo.values import parse_shape
 
 _PARAMETER = re.compile(r"^(?P<head>\s*%?(?P<name>[\w.\-]+)\s*=\s*(?P<shape>\S+)\s+)"
                         r"parameter\((?P<index>\d+)\)(?P<rest>.*)$")
@@ -110,7 +110,7 @@ def check_inputs(text: str, inputs: int, sizes: dict) -> None:
     """LoweringRefused unless the entry of TensorFlow's program has `inputs` parameters:
     tf2xla leaves out an input it never reads (at no rows, a matmul's weights and the empty
     argument itself) and numbers the rest anew, so which is which is lost."""
-    from .tf_least import LoweringRefused
+    from .least import LoweringRefused
     entry = text[text.find("\nENTRY "):]
     found = sum(1 for line in entry[:entry.find("\n}")].split("\n") if _PARAMETER.match(line))
     if found != inputs:

@@ -1,7 +1,7 @@
 """The length of a dimension that TensorFlow folded from a size n: tf.range(n + 1) is a
 literal of n + 1 values, tf.range(0, n, 2) one of ceil(n / 2), tf.range(1, n) one of n - 1.
-Nothing in the program computes such a length (the literal is the bound's, tf_folded.py), so
-from_tf computes it from the size at run time (tf.py sets the dimension's size).
+Nothing in the program computes such a length (the literal is the bound's, folded.py), so
+from_tf computes it from the size at run time (__init__.py sets the dimension's size).
 
 The lengths TensorFlow gives are those of a range, L(n) = max(0, ceil((n + c) / s)) for an
 integer c and a stride s >= 1: every (s, c) that gives the lengths seen at the compared sizes

@@ -17,25 +17,25 @@ blocks), and a select of the axis XLA splits at the actual n, from a table of n 
 The drawn bits are the bound's rows, cut to n (set-dimension-size, n read from the argument).
 
 64-bit outputs take one block per element in row-major order: the first n rows are the
-bits of n rows, and tf_random.drawn_as_prefix takes them as drawn. Anything else (a size
+bits of n rows, and random.drawn_as_prefix takes them as drawn. Anything else (a size
 in another dimension, the new state used: it advances by the number of blocks, which differs
-per size) is left as written, and tf_random refuses it. Outputs of 8 or 16 bits are the low
+per size) is left as written, and random refuses it. Outputs of 8 or 16 bits are the low
 bits of the u32 outputs, and signed or float ones the same bits reinterpreted (XLA's rule).
 
-May assume: `text` is a marked HLO text whose dims that follow a size are `<=B` (tf.py).
+May assume: `text` is a marked HLO text whose dims that follow a size are `<=B` (__init__.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from ..backends.cpu.rng_bits import split_axis
-from ..hlo import attrs
-from ..hlo.opcodes import Opcode
-from ..hlo.parser import parse_hlo
-from ..hlo.types import bit_width
-from .lowering_diff import entry_parameters, tokens
-from .tf_random import state_used
+from ...backends.cpu.rng_bits import split_axis
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from ...hlo.parser import parse_hlo
+from ...hlo.types import bit_width
+from ..lowering_diff import entry_parameters, tokens
+from .random import state_used
 
 _LINE = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?%?(?P<name>[\w.\-]+)\s*=\s*"
                    r"(?P<shape>\([^()]*\))\s+rng-bit-generator\(")

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 
-from ..backends.memory import host_memory
-from ..errors import UnsupportedError
-from ..hlo.shape import UNBOUNDED, Shape, TupleShape
-from ..hlo.shape_assertions import ShapeAssertion
-from .stablehlo_emit import Comp, ModuleBuilder, Val, is_type, shape_of
+from ...backends.memory import host_memory
+from ...errors import UnsupportedError
+from ...hlo.shape import UNBOUNDED, Shape, TupleShape
+from ...hlo.shape_assertions import ShapeAssertion
+from .emit import Comp, ModuleBuilder, Val, is_type, shape_of
 
 CONVERTERS: dict = {}
 

@@ -23,8 +23,8 @@ import inspect
 
 import numpy as np
 
-from ..errors import UnsupportedError
-from .jax_specs import element_type
+from ...errors import UnsupportedError
+from ..jax_specs import element_type
 
 
 class Held:

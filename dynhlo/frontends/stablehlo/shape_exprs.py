@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import math
 
-from ..hlo.shape_assertions import apply, evaluate  # the evaluator, shared
+from ...hlo.shape_assertions import apply, evaluate  # the evaluator, shared
 
 INF = math.inf
 
 # The most elements of an integer tensor whose elements the importer follows as expressions
-# (stablehlo_ops.tracks). A shape tensor has one element per result dimension (a padding
+# (ops.tracks). A shape tensor has one element per result dimension (a padding
 # tensor two), so this is the largest rank whose dynamic sizes it can bound: 256, far past
 # any real program's, at a cost linear in it per integer op (it was 16, which refused a
 # 17-dimensional dynamic broadcast as "computed from data").

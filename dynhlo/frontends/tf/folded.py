@@ -6,7 +6,7 @@ A literal that is, in the lowering at a smaller size m, the first m values of th
 literal along each dimension that shrank (a prefix: 0..m-1 of 0..B-1) is one literal whose
 length follows the size: the text at m is given the bound's literal, so that lowering_diff
 compares only its shape (which becomes `<=B`), and from_tf sizes it from the argument
-dimension its shape follows (tf.py). A literal whose values move otherwise (tf.range(n) /
+dimension its shape follows (__init__.py). A literal whose values move otherwise (tf.range(n) /
 n, a reversed range) stays different and is refused as a size baked in. Like every
 comparison of from_tf's, the prefix is seen at two sizes below the bound only.
 """
@@ -17,8 +17,8 @@ import re
 
 import numpy as np
 
-from ..errors import DynHloError
-from ..hlo.values import parse_literal_text
+from ...errors import DynHloError
+from ...hlo.values import parse_literal_text
 
 _CONSTANT = re.compile(r"^(?P<head>\s*(?:ROOT\s+)?%?(?P<name>[\w.\-]+)\s*=\s*)(?P<shape>\S+)\s+"
                        r"constant\((?P<literal>.*)\)(?P<rest>(?:,\s*[\w.]+=[^()]*)?)$")

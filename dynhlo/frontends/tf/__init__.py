@@ -1,8 +1,8 @@
 """dynhlo.from_tf: a TensorFlow function as a dynhlo executable with bounded sizes.
 
 First route (dynamic_module): the function lowered once with its sizes marked dynamic
-(tf_dynamic.py: tf2xla computes every size), checked by value against TensorFlow's program
-at 0, 1, 2, a middle size and the bound (tf_small.py, strict). Where that fails, the
+(dynamic.py: tf2xla computes every size), checked by value against TensorFlow's program
+at 0, 1, 2, a middle size and the bound (small.py, strict). Where that fails, the
 comparison of lowerings below (module_from_lowerings), as before:
 
 TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_compile=True)
@@ -10,33 +10,33 @@ TensorFlow lowers a function to HLO only at static shapes (`tf.function(fn, jit_
 with each named size changed, and compares the texts number by number (lowering_diff.py): a
 dimension that moves with a size becomes `<=B`, a scalar n + c (a mean's divisor, the size
 cast to a float, a loop's trip count in its condition) reads the size at run time
-(tf_sizes.py), a slice that stops k short of the size (`x[:-1]`) is cut to n-k at run time,
+(sizes.py), a slice that stops k short of the size (`x[:-1]`) is cut to n-k at run time,
 one of the last k rows (`x[-1]`, a mirror pad's `[n-3:n-1]`) reads them from n-k, a
 cumulative window of the size (tf.cumsum) and a gather of whole columns keep the bound's, a
 dynamic-slice of n rows (tf.roll) reads n rows at run time, and a literal whose values at
 smaller sizes are the first of the bound's (tf.range(n), folded) is one literal of `<=B`
-values (tf_folded.py); anything else that moves means the size is baked into the program:
+values (folded.py); anything else that moves means the size is baked into the program:
 from_tf refuses and quotes that line, since running it at another size would be silently
 wrong. The fixed rows a MirrorPad reflects must exist at run time, as TensorFlow requires
-(tf_rewrites.py), and the least size is checked before each call (tf_requirements.py), as
+(rewrites.py), and the least size is checked before each call (requirements.py), as
 is that of a range TensorFlow folded (tf.range(1, n) needs n >= 1, where TensorFlow's Range
 refuses a start past the limit). A
 dimension that follows a size but that nothing in the program computes (a shape TensorFlow
 folded into a broadcast of a constant: tf.ones_like, or that literal) is set to a length
-computed from its argument dimension's size (n, n + 1, ceil(n / 2): tf_lengths.py, which
+computed from its argument dimension's size (n, n + 1, ceil(n / 2): lengths.py, which
 may lower at a few sizes more to tell); Philox random numbers of such a shape are drawn at
-the bound and cut (tf_random.py), ThreeFry's per the dimension XLA pairs their words along
-at the actual size (tf_threefry.py), others refused (TensorFlow draws them at the actual
+the bound and cut (random.py), ThreeFry's per the dimension XLA pairs their words along
+at the actual size (threefry.py), others refused (TensorFlow draws them at the actual
 shape), and so is a large constant (elided `{...}` in TF's text, compared as arrays from the
 module's proto) whose values move. tf2xla's own bounded dims (tf.where, tf.unique,
 boolean_mask) already read `<=N` and stay as they are.
 
 The texts are compared token by token at bound - 1 and bound // 2 + 1. Where TensorFlow
 refuses a smaller size (top_k's k, a VALID window's extent), the least size it lowers at is
-a requirement checked before each call, a DynamicSizeError naming the op (tf_least.py). At
+a requirement checked before each call, a DynamicSizeError naming the op (least.py). At
 1, 2 and that least size the program is checked by value against TensorFlow's own program
-at that size (tf_small.py): a branch on the size that TensorFlow folds (`if x.shape[0] > 2`,
-or tf.cond on tf.shape) is refused there, naming the Python line (tf_source.py). A branch
+at that size (small.py): a branch on the size that TensorFlow folds (`if x.shape[0] > 2`,
+or tf.cond on tf.shape) is refused there, naming the Python line (source.py). A branch
 that flips only between 3 and bound // 2 + 1 is still not seen.
 """
 
@@ -46,35 +46,35 @@ import re
 
 import numpy as np
 
-from ..errors import UnsupportedError
-from ..hlo.ir import HloModule
-from ..hlo.opcodes import Opcode
-from ..hlo.parser import parse_hlo
-from ..hlo.types import to_numpy_dtype
-from ..runtime.executable import compile as compile_module
-from ..runtime.module_text import keep_in_text
-from ..shapes.dynamic import infer_module
-from ..shapes.sizes import Sym
-from .jax import named_bounds, parse_symbolic_shape
+from ...errors import UnsupportedError
+from ...hlo.ir import HloModule
+from ...hlo.opcodes import Opcode
+from ...hlo.parser import parse_hlo
+from ...hlo.types import to_numpy_dtype
+from ...runtime.executable import compile as compile_module
+from ...runtime.module_text import keep_in_text
+from ...shapes.dynamic import infer_module
+from ...shapes.sizes import Sym
+from ..jax import named_bounds, parse_symbolic_shape
 from .literal_proto import elided_constants, reference_elided_constants
-from .lowering_diff import (cut_slices, entry_parameters, first_changed, full_windows,
-                            line_at,
-                            mark_bounded, moving_tokens, tokens)
-from .tf_captures import capture_values, check_inputs, freeze_captures
-from .tf_dynamic import lower_marked, reason_of
-from .tf_executable import TFExecutable
-from .tf_inputs import held
-from .tf_folded import align_prefix_literals, is_prefix
-from .tf_least import LoweringRefused, least_size, lowering_requirements
-from .tf_lengths import fit_length, length_lines
-from .tf_random import drawn_as_prefix, pairs_refusal, slice_pairs
-from .tf_requirements import mirror_pad_requirements, range_requirements
-from .tf_where import round_where_blocks
-from .tf_rewrites import check_rows, mirror_pad_slices, size_rows, size_windows, strict_slices
-from .tf_sizes import read_sizes
-from .tf_small import SMALL, check_small_sizes
-from .tf_source import python_place, user_sources, user_frames
-from .tf_threefry import bits_size, draw_three_fry_at_size
+from ..lowering_diff import (cut_slices, entry_parameters, first_changed, full_windows,
+                             line_at,
+                             mark_bounded, moving_tokens, tokens)
+from .captures import capture_values, check_inputs, freeze_captures
+from .dynamic import lower_marked, reason_of
+from .executable import TFExecutable
+from .inputs import held
+from .folded import align_prefix_literals, is_prefix
+from .least import LoweringRefused, least_size, lowering_requirements
+from .lengths import fit_length, length_lines
+from .random import drawn_as_prefix, pairs_refusal, slice_pairs
+from .requirements import mirror_pad_requirements, range_requirements
+from .where import round_where_blocks
+from .rewrites import check_rows, mirror_pad_slices, size_rows, size_windows, strict_slices
+from .sizes import read_sizes
+from .small import SMALL, check_small_sizes
+from .source import python_place, user_sources, user_frames
+from .threefry import bits_size, draw_three_fry_at_size
 
 
 def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
@@ -92,7 +92,7 @@ def lower_tf(fn, shapes: list, sizes: dict) -> tuple[str, list]:
         # large constants elided: their values are in the proto
         constants = elided_constants(text, lowered(stage="hlo_serialized"), _hlo_pb2()) \
             if "{...}" in text else []
-        # captured variables and tensors: constants of their values now (tf_captures.py)
+        # captured variables and tensors: constants of their values now (captures.py)
         values = capture_values(concrete)
         check_inputs(text, len(args) + len(values), sizes)
         return freeze_captures(text, constants, len(args), values)
@@ -124,7 +124,7 @@ def _hlo_pb2():
 
 def tf_module(fn, shapes: tuple, bounds, weights: str = "constants") -> tuple:
     """(the HloModule of `fn` with each named dimension `<=bound` (see the module doc), the
-    Held program (tf_inputs.py: names, output structure), the captures' (names, values)
+    Held program (inputs.py: names, output structure), the captures' (names, values)
     where they are parameters)."""
     try:
         import tensorflow  # noqa: F401
@@ -166,13 +166,13 @@ def tf_module(fn, shapes: tuple, bounds, weights: str = "constants") -> tuple:
 def dynamic_module(lower_marked_at, lower, shapes: list[str], bounds: dict,
                    arguments: list[str] | None = None, runs=None) -> HloModule:
     """The HloModule of the function that `lower_marked_at(known)` lowers once with its
-    sizes marked dynamic (tf_dynamic.lower_marked: text, elided constants, captures), the
+    sizes marked dynamic (dynamic.lower_marked: text, elided constants, captures), the
     marked dimensions' static shape unknown to TensorFlow's Python (known False) or, where
     TensorFlow refuses that, the bound (known True). Cross-checked by value against
     TensorFlow's own program at static sizes (`lower(sizes)`, as lower_tf) at 1, 2, a middle
-    size and the bound (tf_small.check_small_sizes, strict: a read past the size counts);
+    size and the bound (small.check_small_sizes, strict: a read past the size counts);
     the least size TensorFlow lowers at is a requirement checked before each call
-    (tf_least.py); where that is 1, `runs(sizes)` (TensorFlow's own program run on zeros:
+    (least.py); where that is 1, `runs(sizes)` (TensorFlow's own program run on zeros:
     the reason it refuses, else None) tells whether no rows are refused too (tf.range(1, n)
     is; XLA's lowering refuses a loop over no rows that TensorFlow runs). Captures made
     parameters (lower_marked_at's third: names, values) are
@@ -237,7 +237,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
     `shapes` `<=bound`: tf_module's work, with TensorFlow's lowering passed in (tests give
     texts TensorFlow wrote once). `arguments` names the function's arguments in messages.
     The module's `shape_assertions` are the least sizes TensorFlow requires (a MirrorPad's
-    rows, a folded range's start: tf_requirements.py), checked by the executable before
+    rows, a folded range's start: requirements.py), checked by the executable before
     each call."""
     bounds = named_bounds(bounds, low=2)  # each is compared with a smaller size
     lower = _remembered(_with_pairs_sliced(lower))   # a folded length may look one up again
@@ -249,7 +249,7 @@ def module_from_lowerings(lower, shapes: list[str], bounds: dict,
                                f"bounds {sorted(bounds)}")
     raw, constants = lower(bounds)
     base = _without_metadata(raw)
-    # the least size TensorFlow lowers at (top_k's k: tf_least.py); only sizes from it on
+    # the least size TensorFlow lowers at (top_k's k: least.py); only sizes from it on
     # are compared
     least = {n: least_size(lower, bounds, n, sorted(set(_compared(bounds[n])) | set(SMALL),
                                                     reverse=True)) for n in names}
@@ -299,9 +299,9 @@ def _compare(lower, parsed: list, bounds: dict, names: list, raw: str, constants
     bounds that follow a size -> (kind, shift) as moving_tokens gives them, dynamic-slice
     windows that are a size -> (parameter, dimension), slice limits that are a size ->
     (parameter, dimension)): the tokens of `base` that move with each name, from lowerings
-    at smaller sizes from each name's least (`least`: name -> (size, reason), tf_least.py),
+    at smaller sizes from each name's least (`least`: name -> (size, reason), least.py),
     lowering_diff.py. A structure that changes is refused naming the Python line of its
-    first op (tf_source.py): a branch on a static size, `if x.shape[0] > 2`."""
+    first op (source.py): a branch on a static size, `if x.shape[0] > 2`."""
     base = _without_metadata(raw)
     dims: dict[int, str] = {}
     sizes: dict[int, tuple[int, int]] = {}
@@ -353,7 +353,7 @@ def _compare(lower, parsed: list, bounds: dict, names: list, raw: str, constants
 
 def _with_pairs_sliced(lower):
     """`lower` whose texts slice random normals drawn in pairs at every size
-    (tf_random.slice_pairs: TensorFlow writes the slice at odd sizes only) and write each
+    (random.slice_pairs: TensorFlow writes the slice at odd sizes only) and write each
     window's padding (lowering_diff.full_windows: XLA's printer leaves out zeros)."""
     def sliced(sizes: dict):
         text, constants = lower(sizes)
@@ -375,7 +375,7 @@ def _remembered(lower):
 
 def _length_fitter(lower, base: str, constants: list, bounds: dict, least: dict):
     """fit(token, name): the (s, c) of the length of `base`'s dimension token that follows
-    size `name` (tf_lengths.fit_length), from that token in the lowerings at the compared
+    size `name` (lengths.fit_length), from that token in the lowerings at the compared
     sizes and, where they do not tell, at others; (1, 0) where it was the size at each."""
     base_tokens = tokens(base)
 
@@ -403,9 +403,9 @@ def _length_fitter(lower, base: str, constants: list, bounds: dict, least: dict)
 
 def _compared(bound: int, least: int = 1) -> tuple[int, ...]:
     """The smaller sizes each lowering at the bound is compared with token by token: bound
-    - 1 and a middle size, none below the least size TensorFlow lowers at (tf_least.py).
+    - 1 and a middle size, none below the least size TensorFlow lowers at (least.py).
     (At 1, 2 and the least size the texts differ in ways that are no size baked in, a
-    window of 1 without padding, a Fill of 0: those are compared by value, tf_small.py.)"""
+    window of 1 without padding, a Fill of 0: those are compared by value, small.py.)"""
     sizes = (bound - 1, bound // 2 + 1 if bound > 3 else bound - 1)
     return tuple(sorted({s for s in sizes if least <= s < bound}, reverse=True))
 
@@ -428,7 +428,7 @@ def _same_constants(base: list, other: list, name: str, bound: int, size: int) -
                                f"elides {len(base)} constants at {bound}, {len(other)} at "
                                f"{size}")
     for (inst, shape, a), (_, _, b) in zip(base, other, strict=True):
-        if not is_prefix(a, b):   # the same values, or the first of them (tf_folded.py)
+        if not is_prefix(a, b):   # the same values, or the first of them (folded.py)
             raise UnsupportedError(f"size '{name}' is baked into the program: the values of "
                                    f"constant '{inst}' ({shape}) change when '{name}' goes "
                                    f"from {bound} to {size}")
@@ -472,7 +472,7 @@ def _check_sized(module: HloModule, marked: set[str], names: list) -> None:
                 why = drawn_as_prefix(inst, module.entry) if inst in module.entry.instructions \
                     else "it is not in the entry computation"
                 if why is None:
-                    continue   # drawn at the bound, its bits cut to the size (tf_random.py)
+                    continue   # drawn at the bound, its bits cut to the size (random.py)
                 raise UnsupportedError(
                     f"size {' or '.join(map(repr, names))} is the shape of the random numbers "
                     f"of TensorFlow's op '{_op_of(inst.name)}' (instruction '{inst.name}', "
@@ -514,7 +514,7 @@ def _size_from_arguments(text: str, base: str, unsized: dict, dims: dict, parsed
     """`text` with each instruction of `unsized` (name -> dimensions) followed by a
     set-dimension-size to a length computed from the argument dimension its size follows:
     `fit(token, size name)` gives the (s, c) of that length, max(0, ceil((n + c) / s))
-    (tf_lengths.py: n itself where the dimension was the size at every lowering), so the
+    (lengths.py: n itself where the dimension was the size at every lowering), so the
     program TensorFlow wrote at n has it; the instruction's name now names the sized value.
     Each length's (instruction, size name, c) is appended to `lengths`.
     UnsupportedError for a dimension of no such length."""
@@ -592,7 +592,7 @@ def from_tf(fn, *shapes, bounds, weights: str = "constants", backend: str = "cpu
     """Compile a TensorFlow program for every size within bounds.
 
     Args:
-        fn: what a TensorFlow user holds (tf_inputs.py): a function of tf tensors or a
+        fn: what a TensorFlow user holds (inputs.py): a function of tf tensors or a
             tf.function (a tf.Module's method), a ConcreteFunction, a restored SavedModel's
             function or serving signature, a Keras model or layer (its call in inference
             mode, `training=False`).
@@ -610,7 +610,7 @@ def from_tf(fn, *shapes, bounds, weights: str = "constants", backend: str = "cpu
         backend, compile_options: as for dynhlo.compile.
 
     Returns:
-        A TFExecutable (tf_executable.py): NumPy or tf.Tensor in, the same out at actual
+        A TFExecutable (executable.py): NumPy or tf.Tensor in, the same out at actual
         sizes, in fn's output structure; `.module` is the HLO, `.save` an AOT artifact.
 
     Raises:

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..hlo.shape import Shape, TupleShape
-from ..shapes import dynamic  # noqa: F401  (every family's custom-call rules registered)
-from ..shapes.rules import CUSTOM_CALL_RULES
-from ..shapes.rules_collective import IDENTITY_TARGETS
-from ..shapes.rules_gpu_solver import PIVOT_TARGETS
-from .stablehlo_convert import bounded, converts
-from .stablehlo_emit import dims_text, is_type
-from .stablehlo_ops import same_rank_bounds
-from .stablehlo_regions import region_computation, int_list, padding_pairs, window_attr
-from .stablehlo_sizes import result_bounds, set_sizes
+from ...hlo.shape import Shape, TupleShape
+from ...shapes import dynamic  # noqa: F401  (every family's custom-call rules registered)
+from ...shapes.rules import CUSTOM_CALL_RULES
+from ...shapes.rules_collective import IDENTITY_TARGETS
+from ...shapes.rules_gpu_solver import PIVOT_TARGETS
+from .convert import bounded, converts
+from .emit import dims_text, is_type
+from .ops import same_rank_bounds
+from .regions import region_computation, int_list, padding_pairs, window_attr
+from .sizes import result_bounds, set_sizes
 
 PASS_THROUGH = set(CUSTOM_CALL_RULES) | set(IDENTITY_TARGETS) | {"PadToStatic",
                                                                   "SliceToDynamic"}

@@ -11,17 +11,17 @@ checks of the argument shapes made before each call (dynhlo.frontends.jax).
 
 from __future__ import annotations
 
-from ..hlo.shape import UNBOUNDED, Shape, TupleShape
-from ..hlo.shape_assertions import ShapeAssertion
-from ..shapes.rules_dynamic_shape import DYNAMIC_PAD, DYNAMIC_RNG_BIT_GENERATOR, DYNAMIC_TOP_K
+from ...hlo.shape import UNBOUNDED, Shape, TupleShape
+from ...hlo.shape_assertions import ShapeAssertion
+from ...shapes.rules_dynamic_shape import DYNAMIC_PAD, DYNAMIC_RNG_BIT_GENERATOR, DYNAMIC_TOP_K
 from . import shape_exprs as sx
-from .stablehlo_convert import OpContext, bounded, converts
-from .stablehlo_emit import Val, dims_text
-from .stablehlo_misc import PASS_THROUGH, pass_through
-from .stablehlo_ops import broadcast, gather
-from .stablehlo_regions import approx_top_k, dynamic_reduce_window
-from .stablehlo_sizes import (S32, dimension_expr, element, result_bounds, samples,
-                              set_sizes, shape_elements)
+from .convert import OpContext, bounded, converts
+from .emit import Val, dims_text
+from .misc import PASS_THROUGH, pass_through
+from .ops import broadcast, gather
+from .regions import approx_top_k, dynamic_reduce_window
+from .sizes import (S32, dimension_expr, element, result_bounds, samples,
+                    set_sizes, shape_elements)
 
 
 @converts("stablehlo.get_dimension_size")

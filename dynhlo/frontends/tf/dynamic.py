@@ -6,14 +6,14 @@ tf2xla then computes every size itself, as it does for a TPU program of bounded 
 `tf.shape` is a get-dimension-size, a mean divides by it, a `tf.cond` on it is a conditional
 on the run-time value, Where/boolean_mask/unique write their own `<=N` bounds, a range of the
 size is an iota cut to it. Its program takes, after the function's arguments (at the bound),
-one `s32[]` size per marked dimension, and the captures (tf_captures.py) after those;
+one `s32[]` size per marked dimension, and the captures (captures.py) after those;
 each argument passes through an identity reshape into a set-dimension-size to that size.
 
 dynamic_entry turns that into dynhlo's form: the marked argument's entry parameter is
 `f32[<=B,...]`, and each size parameter is a get-dimension-size of the dimension it marks,
 so that the caller's actual size is the size tf2xla's program reads. What such a program
 cannot see (a Python branch on a static shape, folded at the bound) the cross-check of
-tf_small.py catches, comparing it by value with TensorFlow's own program at other sizes.
+small.py catches, comparing it by value with TensorFlow's own program at other sizes.
 
 May assume: `text` is TensorFlow's HLO text (experimental_get_compiler_ir, stage "hlo"), whose
 entry parameters are written `%name = <shape> parameter(k)`.
@@ -25,9 +25,9 @@ import re
 
 import numpy as np
 
-from ..errors import UnsupportedError
-from ..hlo.types import to_numpy_dtype
-from ..hlo.values import parse_shape
+from ...errors import UnsupportedError
+from ...hlo.types import to_numpy_dtype
+from ...hlo.values import parse_shape
 
 _PARAMETER = re.compile(r"^(?P<indent>\s*)%?(?P<name>[\w.\-]+)\s*=\s*(?P<shape>\S+)\s+"
                         r"parameter\((?P<index>\d+)\)(?P<rest>.*)$")
@@ -61,7 +61,7 @@ def marking(fn, count: int, marks: list, shapes: list):
 
 def dynamic_entry(text: str, arguments: int, marks: list, bounds: dict) -> str:
     """`text` (TensorFlow's program of `marking`, at the bounds, a parameter per input:
-    tf_captures.check_inputs) with each marked entry parameter `<=B` in its marked
+    captures.check_inputs) with each marked entry parameter `<=B` in its marked
     dimensions and each size parameter (`arguments`.. in the order of `marks`) a
     get-dimension-size of the dimension it marks; the parameters after them (captures)
     numbered from `arguments` on."""
@@ -150,14 +150,14 @@ def lower_marked(fn, parsed: list, bounds: dict, known: bool, freeze: bool = Tru
     (names, values)). `known`: the marked dimensions keep their bound as the static shape
     TensorFlow's Python sees (for code that needs one: `x.shape[0] + 1`); else that is None,
     and each size TensorFlow computes is computed at run time. `freeze`: the captures are
-    constants of their values (tf_captures.py), else parameters after the arguments."""
+    constants of their values (captures.py), else parameters after the arguments."""
     import tensorflow as tf
     from tensorflow.compiler.xla.service import hlo_pb2
 
     from .literal_proto import elided_constants
-    from .tf_captures import capture_names, capture_values, check_inputs, freeze_captures
-    from .tf_least import LoweringRefused
-    from .tf_source import user_frames, user_sources
+    from .captures import capture_names, capture_values, check_inputs, freeze_captures
+    from .least import LoweringRefused
+    from .source import user_frames, user_sources
     marks = marked_dimensions(parsed)
     args = [np.zeros([bounds[d] if isinstance(d, str) else d for d in dims],
                      to_numpy_dtype(element)) for element, dims in parsed]

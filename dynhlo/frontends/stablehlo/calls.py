@@ -10,7 +10,7 @@ converter's stack. Each is refused here with an UnsupportedError that names the 
 
 from __future__ import annotations
 
-from ..errors import UnsupportedError
+from ...errors import UnsupportedError
 
 MAX_INLINED_OPS = 1_000_000  # ops the entry would hold once every call is inlined
 MAX_CALL_DEPTH = 100  # functions nested in one chain of calls

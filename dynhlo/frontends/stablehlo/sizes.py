@@ -1,18 +1,18 @@
 """Run-time sizes in the StableHLO import: shape tensors read as size expressions, their
 elements as `s32[]` HLO values, and the bounds of results sized by them.
 
-Shared by the dynamic ops (stablehlo_dynamic), the windows and regions (stablehlo_regions)
-and the custom calls (stablehlo_misc); it imports none of them.
+Shared by the dynamic ops (dynamic), the windows and regions (regions)
+and the custom calls (misc); it imports none of them.
 """
 
 from __future__ import annotations
 
 import math
 
-from ..hlo.shape import UNBOUNDED, Shape
+from ...hlo.shape import UNBOUNDED, Shape
 from . import shape_exprs as sx
-from .stablehlo_convert import OpContext
-from .stablehlo_emit import Val
+from .convert import OpContext
+from .emit import Val
 
 S32 = Shape("s32")
 

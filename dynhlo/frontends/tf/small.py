@@ -10,7 +10,7 @@ program at that size (a static module) and from_tf's program, each run on the sa
 (seeded normals; small non-negative integers, that index within any dimension; random
 booleans), must give the same outputs (shapes, and values to float rounding). Otherwise
 from_tf refuses, quoting the first line where the texts differ and the Python line that
-wrote it (tf_source.py). A size TensorFlow refuses to lower (tf_least.py) is not checked;
+wrote it (source.py). A size TensorFlow refuses to lower (least.py) is not checked;
 one where from_tf's program raises (a read past the size) is not an answer, and passes.
 """
 
@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ArgumentError, DynHloError, UnsupportedError
-from ..hlo.parser import parse_hlo
-from ..hlo.types import to_numpy_dtype
-from ..runtime.executable import compile as compile_module
+from ...errors import ArgumentError, DynHloError, UnsupportedError
+from ...hlo.parser import parse_hlo
+from ...hlo.types import to_numpy_dtype
+from ...runtime.executable import compile as compile_module
 from .literal_proto import reference_elided_constants
-from .lowering_diff import first_changed, line_at
-from .tf_least import LoweringRefused
-from .tf_source import python_place
+from ..lowering_diff import first_changed, line_at
+from .least import LoweringRefused
+from .source import python_place
 
 SMALL = (1, 2)
 
@@ -46,7 +46,7 @@ def check_small_sizes(module, lower, parsed: list, bounds: dict, sizes: dict, ra
             at = {**bounds, name: size}
             try:
                 text, constants = lower(at)
-            except LoweringRefused:   # only where TensorFlow's own program runs (tf.py)
+            except LoweringRefused:   # only where TensorFlow's own program runs (__init__.py)
                 text = None   # XLA's refuses no rows of a loop, or folds them away
             static = text and compile_module(parse_hlo(*reference_elided_constants(
                 strip(text), constants)), "cpu")

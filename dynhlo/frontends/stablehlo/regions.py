@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..hlo.shape import UNBOUNDED, Shape, TupleShape
+from ...hlo.shape import UNBOUNDED, Shape, TupleShape
 from . import shape_exprs as sx
-from .stablehlo_convert import OpContext, Scope, bounded, converts, free_values
-from .stablehlo_emit import Val, dims_text, is_type
-from .stablehlo_precision import precision_attrs
-from . import stablehlo_windows as windows
-from .stablehlo_sizes import element, samples, shape_elements
+from .convert import OpContext, Scope, bounded, converts, free_values
+from .emit import Val, dims_text, is_type
+from .precision import precision_attrs
+from . import windows
+from .sizes import element, samples, shape_elements
 
 
 def _scalar_params(vals: list[Val]) -> list[Shape]:
@@ -168,7 +168,7 @@ def dynamic_reduce_window(cx):
     reduction's initial value. A window is taken as the whole dimension when its upper bound
     is the dimension's bound and its padding is the window less one. Any other window
     computed from the sizes (SAME pooling with a stride) stays a custom call, evaluated at
-    each call (stablehlo_windows.py)."""
+    each call (windows.py)."""
     count = len(cx.op.operands)
     n = (count - 5) // 2
     if n < 1 or count != 2 * n + 5:

@@ -11,13 +11,13 @@ from the sizes at each call (dynhlo/shapes/dynamic_windows.py, rules_dynamic_win
 
 from __future__ import annotations
 
-from ..hlo.shape import UNBOUNDED, TupleShape
-from ..shapes.dynamic_windows import DYNAMIC_CONV, DYNAMIC_REDUCE_WINDOW
-from ..shapes.windows import WindowDim, window_output_size
+from ...hlo.shape import UNBOUNDED, TupleShape
+from ...shapes.dynamic_windows import DYNAMIC_CONV, DYNAMIC_REDUCE_WINDOW
+from ...shapes.windows import WindowDim, window_output_size
 from . import shape_exprs as sx
-from .stablehlo_convert import OpContext, bounded
-from .stablehlo_emit import Val
-from .stablehlo_sizes import dimension_expr
+from .convert import OpContext, bounded
+from .emit import Val
+from .sizes import dimension_expr
 
 
 def upper(expr: tuple) -> int | None:

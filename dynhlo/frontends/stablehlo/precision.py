@@ -11,7 +11,7 @@ alike; the GPU's `precision="default"` reads them to decide where TF32 may run
 
 from __future__ import annotations
 
-from .stablehlo_convert import OpContext
+from .convert import OpContext
 
 
 def precision_attrs(cx: OpContext) -> str:

@@ -3,7 +3,7 @@
 fails at run time; XLA's program at the bound would run there and give values TensorFlow
 never gives (top_k's missing ones made up, an empty convolution).
 
-from_tf lowers at the sizes it compares (tf.py: bound - 1, a middle one, 2 and 1); where
+from_tf lowers at the sizes it compares (__init__.py: bound - 1, a middle one, 2 and 1); where
 TensorFlow refuses one, the least size it lowers at lies between that size and the next
 larger one that lowered, found by bisection (each step one lowering). It is stated as a
 SizeRequirement of kind `lowering` on the argument dimension of that size (checked before
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from ..errors import UnsupportedError
-from ..hlo.size_requirements import SizeRequirement
+from ...errors import UnsupportedError
+from ...hlo.size_requirements import SizeRequirement
 
 
 class LoweringRefused(UnsupportedError):

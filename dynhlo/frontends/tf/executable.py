@@ -2,7 +2,7 @@
 
 Arguments are NumPy arrays or tf.Tensors (a tf.Tensor in gives tf.Tensors out, NumPy in gives
 NumPy out), one per shape, and the outputs come back in the function's structure (a dict, a
-list, a tuple; tf_inputs.pack). With `weights="parameters"` the captures (a Keras model's
+list, a tuple; inputs.pack). With `weights="parameters"` the captures (a Keras model's
 weights, a tf.Module's variables, captured tensors) are entry parameters after the
 arguments, in the order of the ConcreteFunction's `captured_inputs`, named in
 `exe.weight_names`; `exe.weights` holds the values each call passes (replace one to run
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ArgumentError
-from .tf_inputs import pack
+from ...errors import ArgumentError
+from .inputs import pack
 
 
 class TFExecutable:

@@ -1,4 +1,4 @@
-"""Rewrites of TensorFlow's HLO that from_tf makes once the lowerings are compared (tf.py),
+"""Rewrites of TensorFlow's HLO that from_tf makes once the lowerings are compared (__init__.py),
 where XLA's dynamic rules alone would not give TensorFlow's answer at every size:
 
 - a dynamic-slice whose window is the size n itself, n rows of a larger dimension
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import re
 
-from ..errors import UnsupportedError
-from ..hlo.values import parse_shape
-from .lowering_diff import (SLICE_LINE, baked, dynamic_starts, entry_parameters, line_at,
-                            sliced_dim, tokens)
+from ...errors import UnsupportedError
+from ...hlo.values import parse_shape
+from ..lowering_diff import (SLICE_LINE, baked, dynamic_starts, entry_parameters, line_at,
+                             sliced_dim, tokens)
 
 _DEFINED = re.compile(r"^\s*(?:ROOT\s+)?%?([\w.\-]+)\s*=")
 _DYNAMIC_SLICE_LINE = re.compile(

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..hlo.shape import UNBOUNDED, Shape
-from ..hlo.types import to_numpy_dtype
-from .stablehlo_convert import bounded, converts
-from .stablehlo_emit import Val, dims_text
-from .stablehlo_sizes import S32
+from ...hlo.shape import UNBOUNDED, Shape
+from ...hlo.types import to_numpy_dtype
+from .convert import bounded, converts
+from .emit import Val, dims_text
+from .sizes import S32
 
 
 def _size(cx, x: Val, d: int) -> Val:

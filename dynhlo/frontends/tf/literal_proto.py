@@ -14,9 +14,9 @@ import re
 
 import numpy as np
 
-from ..errors import UnsupportedError
-from ..hlo.shape import Shape
-from ..hlo.types import to_numpy_dtype
+from ...errors import UnsupportedError
+from ...hlo.shape import Shape
+from ...hlo.types import to_numpy_dtype
 
 # element type -> (LiteralProto field, NumPy dtype, or the element type's name for an ml_dtypes
 # type, looked up on use: importing ml_dtypes is slow); fields of `bytes` hold raw

@@ -5,12 +5,12 @@ XLA's Philox (rng_philox, and rng_default, which XLA expands to Philox) numbers 
 elements in row-major order and draws element k from counter k // 4 (k // 2 for 64-bit
 bits), whatever the shape: the bits of [n, c...] are the first n rows of the bits of
 [B, c...]. So an rng-bit-generator whose one dynamic dimension is its most major one (in
-its layout) may draw at the bound and be cut to n rows (from_tf sets the size, tf.py),
+its layout) may draw at the bound and be cut to n rows (from_tf sets the size, __init__.py),
 provided the new state it returns is not used: it advances by the number of bits drawn,
 which differs per size. ThreeFry (rng_three_fry) numbers 64-bit outputs one block each in
 row-major order (a prefix too), but puts the two words of a block of 32-bit outputs at
 neighbouring positions of a dimension that the shape picks (its first even one): a smaller
-shape may pair other elements. tf_threefry.py draws those per dimension (before this module
+shape may pair other elements. threefry.py draws those per dimension (before this module
 sees them); the ones it leaves are refused, and so is XLA's older `rng` op.
 
 tf.random.stateless_normal (its default algorithm) draws Philox bits of [ceil(n/2), 2, c...]
@@ -20,17 +20,17 @@ that the lowerings compare number by number; the first n of the bound's pairs ar
 at n, since the bits are.
 
 May assume: `inst` is an instruction of a parsed module whose dims were marked `<=` where
-they follow a size (tf.py).
+they follow a size (__init__.py).
 """
 
 from __future__ import annotations
 
 import re
 
-from ..backends.cpu.rng_bits import split_axis
-from ..hlo import attrs
-from ..hlo.opcodes import Opcode
-from .lowering_diff import tokens
+from ...backends.cpu.rng_bits import split_axis
+from ...hlo import attrs
+from ...hlo.opcodes import Opcode
+from ..lowering_diff import tokens
 
 _PREFIX_ALGORITHMS = ("rng_philox", "rng_default")
 _WIDE = ("u64", "s64", "f64")   # one ThreeFry block per element, in row-major order
@@ -47,7 +47,7 @@ def drawn_as_prefix(inst, computation) -> str | None:
     if algorithm == "rng_three_fry" and bits.element_type not in _WIDE:
         return (f"algorithm={algorithm} pairs {bits.element_type} bits along a dimension that "
                 "the shape picks; dynhlo draws them per dimension only where the size is "
-                "the most major dimension alone and the new state is unused (tf_threefry.py)")
+                "the most major dimension alone and the new state is unused (threefry.py)")
     if algorithm not in _PREFIX_ALGORITHMS + ("rng_three_fry",):
         return (f"algorithm={algorithm} does not draw the bits of a smaller shape as the first "
                 "rows of the bound's")

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 
-from ..errors import UnsupportedError
-from ..hlo.values import parse_shape
-from .lowering_diff import entry_parameters
+from ...errors import UnsupportedError
+from ...hlo.values import parse_shape
+from ..lowering_diff import entry_parameters
 
 _CONSTANT = re.compile(r"^(?P<indent>\s*)(?P<root>ROOT\s+)?(?P<name>%?[\w.\-]+)\s*=\s*"
                        r"(?P<type>[a-z][a-z0-9]*)\[\]\s+constant\((?P<value>[^)]*)\)\s*$")

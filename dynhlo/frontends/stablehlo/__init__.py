@@ -8,18 +8,17 @@ with `jax.export` and symbolic shapes gives jax.jit's result at every size withi
 
 from __future__ import annotations
 
-from ..errors import DynHloError, UnsupportedError
-from ..hlo.ir import HloModule
-from ..hlo.parser import parse_hlo
-from ..passes.bound_unbounded import bound_unbounded
-from ..runtime.module_text import keep_in_text
-from . import (stablehlo_chlo, stablehlo_dynamic, stablehlo_misc, stablehlo_ops,  # noqa: F401
-               stablehlo_regions, stablehlo_slices)
+from ...errors import DynHloError, UnsupportedError
+from ...hlo.ir import HloModule
+from ...hlo.parser import parse_hlo
+from ...passes.bound_unbounded import bound_unbounded
+from ...runtime.module_text import keep_in_text
+from . import chlo, dynamic, misc, ops, regions, slices  # noqa: F401
 from . import shape_exprs as sx
-from .mlir_load import inline_calls, legalize_chlo, load_module, op_names
-from .stablehlo_calls import check_call_graph
-from .stablehlo_convert import CONVERTERS, Converter, rank_of
-from .stablehlo_emit import MAX_SIZE, fill_large_constants, is_type
+from ..mlir_load import inline_calls, legalize_chlo, load_module, op_names
+from .calls import check_call_graph
+from .convert import CONVERTERS, Converter, rank_of
+from .emit import MAX_SIZE, fill_large_constants, is_type
 
 
 def parse_stablehlo(data: str | bytes, bounds: dict | None = None) -> HloModule:

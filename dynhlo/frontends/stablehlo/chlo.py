@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..hlo.shape import Shape, TupleShape
-from ..hlo.types import to_numpy_dtype
-from .stablehlo_convert import OpContext, bounded, converts
-from .stablehlo_emit import Val
-from .stablehlo_ops import same_rank_bounds
+from ...hlo.shape import Shape, TupleShape
+from ...hlo.types import to_numpy_dtype
+from .convert import OpContext, bounded, converts
+from .emit import Val
+from .ops import same_rank_bounds
 
 
 def _shape(cx: OpContext) -> Shape:

@@ -4,7 +4,7 @@ The StableHLO importer writes HLO text (one instruction per line) and hands it t
 dynhlo.parse_hlo, so the module it returns is checked exactly as any parsed module is.
 A `Val` is one emitted instruction: its name, its shape (bounds filled where the importer
 knows them, `?` where dynamic dimension inference will derive them), and for small integer
-tensors the size expressions of its elements (dynhlo.frontends.shape_exprs).
+tensors the size expressions of its elements (dynhlo.frontends.stablehlo.shape_exprs).
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import re
 
 import numpy as np
 
-from ..errors import UnsupportedError
-from ..hlo.literal import format_literal
-from ..hlo.opcodes import Opcode
-from ..hlo.shape import UNBOUNDED, Shape, TupleShape
-from ..hlo.types import ARRAY_TYPES, to_numpy_dtype
+from ...errors import UnsupportedError
+from ...hlo.literal import format_literal
+from ...hlo.opcodes import Opcode
+from ...hlo.shape import UNBOUNDED, Shape, TupleShape
+from ...hlo.types import ARRAY_TYPES, to_numpy_dtype
 
 _INT = re.compile(r"^(u?i)(\d+)$")
 _FLOATS = {"f16": "f16", "bf16": "bf16", "f32": "f32", "f64": "f64", "f8E4M3FN": "f8e4m3fn",
