@@ -83,7 +83,7 @@ def load_module(path: str, bounds: dict | None = None):
     error becomes one line, `PATH:LINE:COLUMN: ...`. `bounds` go to a StableHLO file's import
     (parse_stablehlo's `bounds`)."""
     from .frontends.files import load_module_file
-    from .hlo.parser import parse_hlo
+    from .hlo.text.parser import parse_hlo
     try:
         module = load_module_file(path, read_bytes(path), bounds)
     except HloParseError as exc:

@@ -41,7 +41,7 @@ from ..errors import HloParseError, UnsupportedError
 from ..hlo import attrs
 from ..hlo.ir import HloModule
 from ..hlo.opcodes import Opcode
-from ..hlo.parser import parse_hlo
+from ..hlo.text.parser import parse_hlo
 from ..shapes.dynamic import infer_module
 from ..shapes.windows import conv_labels
 from .lowering_diff import (cut_slices, first_changed, full_windows, mark_bounded,

@@ -40,7 +40,7 @@ from ..errors import DynHloError, HloVerifyError, UnsupportedError
 from ..hlo.collectives import Devices
 from ..hlo.ir import HloModule, Instruction
 from ..hlo.sharding import WHOLE, AnySharding, check_sharding, parse_sharding
-from ..hlo.verifier import verify_module
+from ..hlo.verify import verify_module
 from .executable import as_module
 from .executable import compile as compile_module
 

@@ -17,7 +17,7 @@ import pytest
 import dynhlo
 from dynhlo.frontends.tf import module_from_lowerings
 from dynhlo.frontends.tf.least import LoweringRefused
-from dynhlo.hlo.printer import print_module
+from dynhlo.hlo.text.printer import print_module
 from dynhlo.hlo.values import parse_shape
 from tests.support.common import TESTS
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ...errors import DynHloError, UnsupportedError
 from ...hlo.ir import HloModule
-from ...hlo.parser import parse_hlo
+from ...hlo.text.parser import parse_hlo
 from ...passes.bound_unbounded import bound_unbounded
 from ...runtime.module_text import keep_in_text
 from . import chlo, dynamic, misc, ops, regions, slices  # noqa: F401

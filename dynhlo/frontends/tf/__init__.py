@@ -49,7 +49,7 @@ import numpy as np
 from ...errors import UnsupportedError
 from ...hlo.ir import HloModule
 from ...hlo.opcodes import Opcode
-from ...hlo.parser import parse_hlo
+from ...hlo.text.parser import parse_hlo
 from ...hlo.types import to_numpy_dtype
 from ...runtime.executable import compile as compile_module
 from ...runtime.module_text import keep_in_text

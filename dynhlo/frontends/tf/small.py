@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import ArgumentError, DynHloError, UnsupportedError
-from ...hlo.parser import parse_hlo
+from ...hlo.text.parser import parse_hlo
 from ...hlo.types import to_numpy_dtype
 from ...runtime.executable import compile as compile_module
 from .literal_proto import reference_elided_constants

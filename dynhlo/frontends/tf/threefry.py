@@ -32,7 +32,7 @@ import re
 from ...backends.cpu.rng_bits import split_axis
 from ...hlo import attrs
 from ...hlo.opcodes import Opcode
-from ...hlo.parser import parse_hlo
+from ...hlo.text.parser import parse_hlo
 from ...hlo.types import bit_width
 from ..lowering_diff import entry_parameters, tokens
 from .random import state_used

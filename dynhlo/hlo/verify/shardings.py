@@ -12,10 +12,10 @@ Raises HloVerifyError naming the instruction and the sharding.
 
 from __future__ import annotations
 
-from ..errors import HloVerifyError
-from .collectives import Devices
-from .ir import HloModule
-from .sharding import check_sharding, parse_sharding
+from ...errors import HloVerifyError
+from ..collectives import Devices
+from ..ir import HloModule
+from ..sharding import check_sharding, parse_sharding
 
 
 def check_shardings(module: HloModule) -> None:

@@ -4,27 +4,27 @@ What this checks: no instruction is its own operand through a chain of operands 
 computation calls itself (XLA's HloVerifier rejects both; evaluating them would never end);
 per instruction, operand element types of elementwise ops agree with each other and with the
 result (XLA's ShapeInference rules for element types), `select` takes a pred, and called
-computations have the signature their caller needs (dynhlo.hlo.verify_calls); every other
-op's element types, operand kinds and called computations: dynhlo.hlo.verify_types; byte
-sizes of bitcasts and add-dependency's token: dynhlo.hlo.verify_shapes; collectives' replica
-groups and source-target pairs against the module's devices: dynhlo.hlo.verify_collectives,
+computations have the signature their caller needs (dynhlo.hlo.verify.calls); every other
+op's element types, operand kinds and called computations: dynhlo.hlo.verify.types; byte
+sizes of bitcasts and add-dependency's token: dynhlo.hlo.verify.shapes; collectives' replica
+groups and source-target pairs against the module's devices: dynhlo.hlo.verify.collectives,
 and all-gather's and reduce-scatter's result shapes against operand and group size:
-dynhlo.hlo.verify_collective_shapes; every `sharding=` against its instruction's shape and
-the module's partitions: dynhlo.hlo.verify_shardings. Raises HloVerifyError naming the
+dynhlo.hlo.verify.collective_shapes; every `sharding=` against its instruction's shape and
+the module's partitions: dynhlo.hlo.verify.shardings. Raises HloVerifyError naming the
 instruction.
 """
 
 from __future__ import annotations
 
-from ..errors import HloVerifyError
-from .ir import HloModule, Instruction
-from .opcodes import OP_SPECS, Group, Opcode, Trait
-from .types import COMPLEX_TYPES, INTEGRAL_TYPES
-from .verify_calls import check_called_signature
-from .verify_collectives import check_collectives
-from .verify_shapes import check_shapes
-from .verify_shardings import check_shardings
-from .verify_types import check_instruction
+from ...errors import HloVerifyError
+from ..ir import HloModule, Instruction
+from ..opcodes import OP_SPECS, Group, Opcode, Trait
+from ..types import COMPLEX_TYPES, INTEGRAL_TYPES
+from .calls import check_called_signature
+from .collectives import check_collectives
+from .shapes import check_shapes
+from .shardings import check_shardings
+from .types import check_instruction
 
 _COMPLEX_FROM_REAL = {"c64": "f32", "c128": "f64"}
 _DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")

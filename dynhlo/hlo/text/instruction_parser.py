@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import re
 
-from .ir import Instruction
-from .literal import LiteralSyntaxError, _Reader, read_literal
-from .opcodes import BY_NAME, OP_SPECS, Opcode
-from .opcodes_attrs import ATTRIBUTES, BRACED_INT_LISTS
-from .parser_infer import INFERABLE
+from ..ir import Instruction
+from ..literal import LiteralSyntaxError, _Reader, read_literal
+from ..opcodes import BY_NAME, OP_SPECS, Opcode
+from ..opcodes_attrs import ATTRIBUTES, BRACED_INT_LISTS
+from .infer import INFERABLE
 from .scanner import _ARRAY_SHAPE, _N, _NAME, _SKIP, _Scanner
 
 _INSTR_HEAD = re.compile(rf"(ROOT[ \t]+)?%?({_N})[ \t]*=[ \t]*")

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .literal import format_literal
-from .opcodes import Opcode
+from ..literal import format_literal
+from ..opcodes import Opcode
 
 # The IR (ir.py) prints itself through this module (HloModule.to_text), so this module does
 # not import it back: it reads instructions, computations and modules by their attributes.

@@ -30,12 +30,12 @@ the sizes and the group size.
 
 from __future__ import annotations
 
-from ..errors import HloVerifyError
-from . import attrs
-from .collectives import Devices, subgroup_size
-from .ir import Instruction
-from .opcodes import OP_SPECS, Opcode
-from .shape import UNBOUNDED, AnyShape, Shape, TupleShape
+from ...errors import HloVerifyError
+from .. import attrs
+from ..collectives import Devices, subgroup_size
+from ..ir import Instruction
+from ..opcodes import OP_SPECS, Opcode
+from ..shape import UNBOUNDED, AnyShape, Shape, TupleShape
 
 # The collectives whose result is resized along `dimensions={d}` by the group size (their
 # OpSpec's `resizes`): gathers multiply it, scatters divide it.

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-from ..errors import HloParseError
-from .shape import UNBOUNDED, AnyShape, Layout, Shape, TupleShape
-from .types import ELEMENT_TYPES
+from ...errors import HloParseError
+from ..shape import UNBOUNDED, AnyShape, Layout, Shape, TupleShape
+from ..types import ELEMENT_TYPES
 
 _MAX_DEPTH = 64  # tuple shapes nested deeper than this are refused, not a RecursionError
 

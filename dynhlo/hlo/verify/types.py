@@ -28,12 +28,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..errors import HloVerifyError
-from . import attrs
-from .ir import Instruction
-from .opcodes import OP_SPECS, Group, Opcode, OpSpec, Trait
-from .shape import AnyShape, leaf_shapes
-from .types import INTEGRAL_TYPES
+from ...errors import HloVerifyError
+from .. import attrs
+from ..ir import Instruction
+from ..opcodes import OP_SPECS, Group, Opcode, OpSpec, Trait
+from ..shape import AnyShape, leaf_shapes
+from ..types import INTEGRAL_TYPES
 
 def check_instruction(inst: Instruction) -> None:
     """Raise HloVerifyError naming `inst` when it breaks one of the rules above.
@@ -264,7 +264,7 @@ def _check_call(inst: Instruction) -> None:
     comp = inst.called[key][0]
     _expect(inst, _same_types(comp.root.shape, inst.shape),
             f"'{comp.name}' returns {comp.root.shape}, declared {inst.shape}")
-    # the counts may differ here: verify_calls, which runs after, names that fault
+    # the counts may differ here: calls.py, which runs after, names that fault
     for p, o in zip(comp.parameters, inst.operands, strict=False):
         _expect(inst, _same_types(p.shape, o.shape),
                 f"'{comp.name}' parameter '{p.name}' is {p.shape}, passed {o.shape} "
@@ -277,7 +277,7 @@ def _check_map(inst: Instruction) -> None:
     _expect(inst, root.is_tuple or root.element_type == inst.shape.element_type,
             f"mapped computation '{comp.name}' gives {root.element_type}, declared "
             f"{inst.shape.element_type}")
-    # the counts may differ here: verify_calls, which runs after, names that fault
+    # the counts may differ here: calls.py, which runs after, names that fault
     for p, o in zip(comp.parameters, inst.operands, strict=False):
         _expect(inst, p.shape.element_type == o.shape.element_type,
                 f"mapped computation '{comp.name}' parameter '{p.name}' is "
@@ -318,12 +318,12 @@ def _check_variadic(inst: Instruction, arrays, types: list[str], n: int) -> None
 def _check_reducer_types(inst: Instruction, key: str, accumulators: list[str],
                          inputs: list[str]) -> None:
     """The reducer's parameters: accumulators typed like the inits, then the inputs'
-    element types (XLA's VerifyReducerShape). Counts are checked by verify_calls."""
+    element types (XLA's VerifyReducerShape). Counts are checked by calls.py."""
     comp = inst.called[key][0]
     params = [p.shape for p in comp.parameters]
     want = accumulators + inputs
     if len(params) != len(want) or any(p.is_tuple for p in params):
-        return  # verify_calls names the count or rank fault
+        return  # calls.py names the count or rank fault
     got = [p.element_type for p in params]
     _expect(inst, got == want, f"{key} computation '{comp.name}' takes ({', '.join(got)}); "
                                f"{inst.opcode.value} passes ({', '.join(want)})")

@@ -18,13 +18,13 @@ import os
 import re
 from itertools import islice
 
-from ..errors import DynHloError, HloParseError
-from .ir import Computation, HloModule, Instruction
+from ...errors import DynHloError, HloParseError
+from ..ir import Computation, HloModule, Instruction
 from .instruction_fast import _OPERAND, _FAST, _FastPath
-from .parser_infer import infer_shapes
+from .infer import infer_shapes
 from .printer import print_module
 from .scanner import _MAX_DEPTH, _NAME, _STRING
-from .types import to_numpy_dtype
+from ..types import to_numpy_dtype
 
 _FRAMES_START = re.compile(r"FileNames\s+(?:[0-9]|FunctionNames\b)")
 _FRAME_ENTRIES = re.compile(r'(?:\s*[0-9]+[ \t]+(?:"(?:[^"\\\n]|\\.)*"|\{[^{}\n]*\}))*')

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import HloVerifyError
-from .ir import Computation, Instruction
-from .opcodes import OP_SPECS, Opcode
-from .shape import AnyShape
+from ...errors import HloVerifyError
+from ..ir import Computation, Instruction
+from ..opcodes import OP_SPECS, Opcode
+from ..shape import AnyShape
 
 # How many arrays a reducer folds, by its OpSpec's `reducer`, from the operand count.
 _FOLDS = {"inits": lambda n: n // 2, "updates": lambda n: (n - 1) // 2, "binary": lambda n: 1}

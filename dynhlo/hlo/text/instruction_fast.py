@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from .ir import Instruction
+from ..ir import Instruction
 from .instruction_parser import _ARITY, _CALL_KEYS, _STRIP_PCT, _InstructionParser
-from .opcodes import BY_NAME, Opcode
-from .opcodes_attrs import ATTRIBUTES, BRACED_INT_LISTS
+from ..opcodes import BY_NAME, Opcode
+from ..opcodes_attrs import ATTRIBUTES, BRACED_INT_LISTS
 from .scanner import _ARR, _BARE, _N, _STR
 
 _P = r'[^{}()\[\]"\n]'

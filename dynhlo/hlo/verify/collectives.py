@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import re
 
-from ..errors import HloVerifyError, UnsupportedError
-from .collectives import (CROSS_PARTITION, CROSS_REPLICA, FLATTENED_ID, PERMUTES, Devices,
-                          group_mode, replica_groups)
-from .ir import HloModule, Instruction
-from .opcodes import OP_SPECS
-from .verify_collective_shapes import RESIZING, check_resizing_shapes
+from ...errors import HloVerifyError, UnsupportedError
+from ..collectives import (CROSS_PARTITION, CROSS_REPLICA, FLATTENED_ID, PERMUTES, Devices,
+                           group_mode, replica_groups)
+from ..ir import HloModule, Instruction
+from ..opcodes import OP_SPECS
+from .collective_shapes import RESIZING, check_resizing_shapes
 
 _GROUPED = {op: bool(spec.resizes) for op, spec in OP_SPECS.items()
             if spec.reducer == "binary" or spec.resizes}

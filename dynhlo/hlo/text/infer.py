@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..errors import HloVerifyError
-from .attrs import window
-from .ir import Instruction
-from .opcodes import OP_SPECS, Group, Opcode, Trait
-from .shape import AnyShape, Shape, TupleShape, scalar
+from ...errors import HloVerifyError
+from ..attrs import window
+from ..ir import Instruction
+from ..opcodes import OP_SPECS, Group, Opcode, Trait
+from ..shape import AnyShape, Shape, TupleShape, scalar
 
 _COMPLEX_PART = {"c64": "f32", "c128": "f64"}
 _REAL_TO_COMPLEX = {"f32": "c64", "f64": "c128"}

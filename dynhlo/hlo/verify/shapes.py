@@ -21,11 +21,11 @@ from __future__ import annotations
 import math
 import re
 
-from ..errors import HloVerifyError
-from .ir import Instruction
-from .opcodes import Opcode
-from .shape import UNBOUNDED, AnyShape, Shape
-from .types import bit_width
+from ...errors import HloVerifyError
+from ..ir import Instruction
+from ..opcodes import Opcode
+from ..shape import UNBOUNDED, AnyShape, Shape
+from ..types import bit_width
 
 
 def check_shapes(inst: Instruction) -> None:
