@@ -19,8 +19,8 @@ import time
 
 import numpy as np
 
-from .errors import DynHloError
-from .hlo.shape import UNBOUNDED
+from ..errors import DynHloError
+from ..hlo.shape import UNBOUNDED
 
 # Each size's timed calls stop after this many seconds or MAX_CALLS calls, whichever first.
 TIME_PER_SIZE_S = 0.5
@@ -76,7 +76,7 @@ def random_arguments(parameters, n: int, rng: np.random.Generator,
     Raises:
         BenchError: a tuple or token parameter (bench makes arrays only).
     """
-    from .hlo.types import to_numpy_dtype
+    from ..hlo.types import to_numpy_dtype
     arrays = []
     for p in parameters:
         shape = p.shape
@@ -121,7 +121,7 @@ def _on_device(exe, arrays: list):
     import torch
     if not torch.cuda.is_available():
         return arrays, lambda: None
-    from .backends.gpu.tensors import to_device
+    from ..backends.gpu.tensors import to_device
     device = torch.device("cuda")
     return ([to_device(a, device, p.shape.element_type) for a, p in zip(arrays, exe.parameters,
                                                                         strict=True)],

@@ -11,7 +11,7 @@ MODULE may also be StableHLO (.mlir text, .mlirbc bytecode) or an HloModuleProto
 Each subcommand is one entry of SUBCOMMANDS: a function that adds its arguments to its
 argparse parser and a function that does the work and returns the exit status. Adding a
 command (`compile`, `bench`) is one more entry. Reading the command's files (modules,
-artifacts, arguments) and writing its results is cli_files.py's job.
+artifacts, arguments) and writing its results is files.py's job.
 
 Exit status: 0 on success, 1 for an error (any DynHloError, a file that cannot be read), 2 for
 a usage error (argparse), 130 on Ctrl-C. An error is one line on stderr, `dynhlo: error: ...`;
@@ -31,12 +31,12 @@ import warnings
 from pathlib import Path
 from typing import Callable, NamedTuple
 
-from . import cli_bench
-from .cli_files import (CliError, check_output_path, check_results_replaceable, first_line,
-                        flatten, forget_reads, format_result, is_artifact, is_literal,
-                        load_executable, module_and_options, read_argument, read_bytes,
-                        save_outputs)
-from .errors import DynHloError, HloVerifyError
+from . import bench
+from .files import (CliError, check_output_path, check_results_replaceable, first_line,
+                    flatten, forget_reads, format_result, is_artifact, is_literal,
+                    load_executable, module_and_options, read_argument, read_bytes,
+                    save_outputs)
+from ..errors import DynHloError, HloVerifyError
 
 PROG = "dynhlo"
 EXIT_ERROR = 1
@@ -143,7 +143,7 @@ _COMPILE_INTERPRET_HELP = ("gpu backend without a GPU here: compile anyway (kern
 
 def _add_gpu_run_arguments(parser: argparse.ArgumentParser,
                            interpret_help: str = _INTERPRET_HELP) -> None:
-    from .backends import PADDING_READS, PRECISIONS
+    from ..backends import PADDING_READS, PRECISIONS
     parser.add_argument("--interpret", action="store_true", help=interpret_help)
     parser.add_argument("--max-while-iterations", type=_count, default=None, metavar="N",
                         help="end a while loop that runs more than N iterations with an "
@@ -190,8 +190,8 @@ def _seconds(text: str) -> float:
 def _precision_word(text: str) -> str:
     """--precision's value as compile() reads it (any case; JAX's "float32" and
     "tensorfloat32"); an unknown word is left for argparse's choices to refuse."""
-    from .backends import check_precision
-    from .errors import UnsupportedError
+    from ..backends import check_precision
+    from ..errors import UnsupportedError
     try:
         return check_precision(text)
     except UnsupportedError:
@@ -242,7 +242,7 @@ def cmd_run(ns: argparse.Namespace) -> int:
 
 def _run_distributed(ns: argparse.Namespace):
     """`dynhlo run --nproc N`: the module on N processes, the result assembled here."""
-    from .runtime.launch import DEFAULT_TIMEOUT, run_distributed
+    from ..runtime.launch import DEFAULT_TIMEOUT, run_distributed
     module, options = module_and_options(ns.module, call_options(ns))
     args = [read_argument(i, a) for i, a in enumerate(ns.args)]
     timeout = DEFAULT_TIMEOUT if ns.timeout is None else ns.timeout
@@ -262,7 +262,7 @@ def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_inspect(ns: argparse.Namespace) -> int:
     """`dynhlo inspect`: the module's instructions with their inferred dynamic sizes."""
-    from .inspect import inspect_module
+    from ..inspect import inspect_module
     if ns.interpret and ns.backend != "gpu":  # as run says: silently ignored, it misled
         raise CliError("--interpret is for the gpu backend (add --backend gpu)")
     if is_artifact(ns.module):
@@ -272,16 +272,16 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if rest:  # HLO text: its `?` dims are part of what inspect shows
         raise CliError("--bound on inspect is for a StableHLO file (a jax.export module's "
                        "sizes); an HLO module's ? dimensions are shown as they are")
-    from .hlo.baked_sizes import warn_baked_sizes
+    from ..hlo.baked_sizes import warn_baked_sizes
     warn_baked_sizes(module)
     sys.stdout.write(inspect_module(module))
     if ns.backend == "gpu":
-        from .runtime.executable import compile as compile_module
+        from ..runtime.executable import compile as compile_module
         # compile first: without torch or triton it is the backend's UnsupportedError that
         # says what to install (importing graph first was an internal ModuleNotFoundError)
         exe = compile_module(module, backend="gpu",
                              **({"interpret": True} if ns.interpret else {}))
-        from .backends.gpu.graph import summary
+        from ..backends.gpu.graph import summary
         sys.stdout.write("\n" + summary(exe.program))
     return 0
 
@@ -289,10 +289,10 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
 def inspect_artifact(path: str) -> str:
     """An artifact's header (versions, backend, target, options, buckets, sections), then
     the report of the module it holds (as given, before bucketing)."""
-    from .inspect import inspect_module
-    from .runtime.artifact import describe, read_artifact
-    from .runtime.loader import stored_module
-    from .errors import ArtifactError
+    from ..inspect import inspect_module
+    from ..runtime.artifact import describe, read_artifact
+    from ..runtime.loader import stored_module
+    from ..errors import ArtifactError
     try:
         artifact = read_artifact(read_bytes(path))
         module = stored_module(artifact)   # its large constants read from the file
@@ -317,10 +317,10 @@ def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
 
 def cmd_compile(ns: argparse.Namespace) -> int:
     """`dynhlo compile`: compile ahead of time and write one artifact file."""
-    from .runtime.executable import compile as compile_module
+    from ..runtime.executable import compile as compile_module
     options = compile_options(ns)
     check_output_path(ns.output, [ns.module], "module.dynhlo")
-    from .runtime.artifact import check_replaceable
+    from ..runtime.artifact import check_replaceable
     check_replaceable(Path(ns.output))  # before compiling: refuse at once, not minutes later
     if is_artifact(ns.module):
         raise CliError(f"{ns.module}: is already a compiled artifact; `dynhlo compile` takes "
@@ -425,7 +425,7 @@ def _add_bench_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def cmd_bench(ns: argparse.Namespace) -> int:
-    """`dynhlo bench`: compile or load once, then one row per size (cli_bench.py)."""
+    """`dynhlo bench`: compile or load once, then one row per size (bench.py)."""
     # before compiling (minutes on a GPU); an empty --sizes "$SIZES" is not the default
     sizes = _int_list("--sizes", ns.sizes) if ns.sizes is not None else None
     if sizes is not None and (not sizes or min(sizes) < 0):
@@ -433,7 +433,7 @@ def cmd_bench(ns: argparse.Namespace) -> int:
     start = time.perf_counter()
     exe = load_executable(ns.module, ns.backend, call_options(ns))
     print(f"{exe.backend}: compiled or loaded in {time.perf_counter() - start:.3f} s")
-    cli_bench.run(exe, sizes, ns.seed)
+    bench.run(exe, sizes, ns.seed)
     return 0
 
 
@@ -465,7 +465,7 @@ def _bound_size(text: str) -> int:
 def cmd_bound(ns: argparse.Namespace) -> int:
     """`dynhlo bound`: two dumps at two sizes -> one module `<=N` (dynhlo.bound_from_dumps);
     a size baked in is refused as `DUMP:LINE:COLUMN: ...`."""
-    from .frontends.dumps import bound_from_dumps
+    from ..frontends.dumps import bound_from_dumps
     if ns.output:
         check_output_path(ns.output, ns.dumps, "module.hlo")
     texts = []
@@ -483,7 +483,7 @@ def cmd_bound(ns: argparse.Namespace) -> int:
         raise CliError(f"{ns.dumps[dump]}:{first_line(exc)}") from None
     text = module.to_text()
     if ns.output:
-        from .files import write_atomic
+        from ..files import write_atomic
         try:
             write_atomic(Path(ns.output), text.encode("utf-8"))
         except OSError as exc:
@@ -534,7 +534,7 @@ every size); where dynhlo sees such a size, a warning says so.
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from .version import __version__
+    from ..version import __version__
     parser = argparse.ArgumentParser(
         prog=PROG, description="Compile and run XLA HLO modules with bounded dynamic shapes "
         "(f32[<=128,64]) on the CPU or an NVIDIA GPU.", epilog=_EPILOG,

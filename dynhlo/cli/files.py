@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import ArgumentError, DynHloError, HloParseError
+from ..errors import ArgumentError, DynHloError, HloParseError
 
 # An argument that starts like `f32[` or `(f32[` is literal text; anything else is a file.
 _LITERAL_START = re.compile(r"\s*(?:\(\s*)?[a-z][a-z0-9]*\[")  # one way through blanks
@@ -82,8 +82,8 @@ def load_module(path: str, bounds: dict | None = None):
     """Parse an HLO text file (or StableHLO .mlir/.mlirbc, HloModuleProto .pb/.pbtxt); a parse
     error becomes one line, `PATH:LINE:COLUMN: ...`. `bounds` go to a StableHLO file's import
     (parse_stablehlo's `bounds`)."""
-    from .frontends.files import load_module_file
-    from .hlo.text.parser import parse_hlo
+    from ..frontends.files import load_module_file
+    from ..hlo.text.parser import parse_hlo
     try:
         module = load_module_file(path, read_bytes(path), bounds)
     except HloParseError as exc:
@@ -105,7 +105,7 @@ def module_and_options(path: str, options: dict) -> tuple:
     """The module of `path` and the compile options left for it. --bound's bounds go to a
     StableHLO file's import (a jax.export module's `?` dims must be bounded to import at
     all, and are bounded after it), to compile() for HLO text and HloModuleProto files."""
-    from .frontends.files import kind_of
+    from ..frontends.files import kind_of
     bounds = options.get("bounds")
     if bounds and kind_of(path, read_bytes(path)) == "stablehlo":
         rest = {k: v for k, v in options.items() if k != "bounds"}
@@ -126,8 +126,8 @@ def load_executable(path: str, backend: str | None, options: dict | None = None)
         raise CliError(f"--bound: {path} is already compiled, with its bounds; give --bound "
                        "to `dynhlo compile` instead")
     if is_artifact(path):
-        from .errors import ArtifactError
-        from .runtime.loader import deserialize
+        from ..errors import ArtifactError
+        from ..runtime.loader import deserialize
         try:
             exe = deserialize(read_bytes(path), backend=backend)
         except ArtifactError as exc:
@@ -143,14 +143,14 @@ def load_executable(path: str, backend: str | None, options: dict | None = None)
                            "recompile it with `dynhlo compile --padding-reads "
                            f"{options['padding_reads']}` to change it")
         return exe
-    from .runtime.executable import compile as compile_module
+    from ..runtime.executable import compile as compile_module
     module, options = module_and_options(path, options or {})
     return compile_module(module, backend=backend or "cpu", **options)
 
 
 def is_artifact(path: str) -> bool:
     """True when the file starts with the artifact magic bytes (else it is read as HLO text)."""
-    from .runtime.artifact import MAGIC
+    from ..runtime.artifact import MAGIC
     try:
         return read_bytes(path)[:len(MAGIC)] == MAGIC
     except CliError:
@@ -170,7 +170,7 @@ def forget_reads() -> None:
 def read_argument(index: int, text: str):
     """One `run` argument: a .npy file or HLO literal text such as `f32[2,2] {{1,2},{3,4}}`."""
     if is_literal(text):
-        from .hlo.values import parse_literal_text
+        from ..hlo.values import parse_literal_text
         try:
             value = parse_literal_text(text)
         except HloParseError as exc:
@@ -232,8 +232,8 @@ def flatten(result) -> list[np.ndarray]:
 
 def actual_shape(result):
     """The static shape of a result at its actual sizes (a TupleShape for tuples)."""
-    from .hlo.shape import Shape, TupleShape
-    from .hlo.types import from_numpy_dtype
+    from ..hlo.shape import Shape, TupleShape
+    from ..hlo.types import from_numpy_dtype
     if isinstance(result, tuple):
         return TupleShape(tuple(actual_shape(r) for r in result))
     array = np.asarray(result)
@@ -242,7 +242,7 @@ def actual_shape(result):
 
 def format_result(result) -> str:
     """`f32[3,5] {...}`: the result as HLO literal text that parse_literal_text reads back."""
-    from .hlo.literal import format_literal
+    from ..hlo.literal import format_literal
     shape = actual_shape(result)
     return f"{shape} {format_literal(result, shape)}"
 
