@@ -5,8 +5,8 @@ the top of a file and those inside functions (a deferred import that goes back u
 a cycle hidden from Python, not from the reader), and those under `if TYPE_CHECKING:` (a
 reader follows them too). Second, import-linter's contracts (`[tool.importlinter]` in
 pyproject.toml): the layers cli > runtime > compiler > backends > passes > shapes > hlo >
-errors/stats/version/files, the two backends independent of each other, and the command's
-files (cli/files.py) independent of its bench timing (cli/bench.py).
+errors/stats/version/files > config, the two backends independent of each other, and the
+command's files (cli/files.py) independent of its bench timing (cli/bench.py).
 """
 
 from __future__ import annotations

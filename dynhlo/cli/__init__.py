@@ -36,6 +36,7 @@ from .files import (CliError, check_output_path, check_results_replaceable, firs
                     flatten, forget_reads, format_result, is_artifact, is_literal,
                     load_executable, module_and_options, read_argument, read_bytes,
                     save_outputs)
+from .. import config
 from ..errors import DynHloError, HloVerifyError
 
 PROG = "dynhlo"
@@ -573,7 +574,7 @@ def main(argv: list[str] | None = None) -> int:
     except MemoryError:
         return _fail("out of memory")
     except Exception as exc:  # noqa: BLE001 - a bug in dynhlo: one line, traceback on request
-        if os.environ.get("DYNHLO_TRACEBACK"):
+        if config.traceback():
             raise
         return _fail(f"internal error: {type(exc).__name__}: {first_line(exc)} (a bug in "
                      "dynhlo; set DYNHLO_TRACEBACK=1 to see where)")
