@@ -28,7 +28,7 @@ from dynhlo.shapes import dynamic  # noqa: F401  (every family's rules registere
 from dynhlo.shapes.rules import (CUSTOM_CALL_RULES, RULES, custom_call_rule, default_rule,
                                  rule, rule_of)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _ELEMENTWISE = (Group.UNARY, Group.BINARY, Group.TERNARY)
 
 
@@ -181,7 +181,9 @@ def test_no_dict_literal_keyed_by_opcode_repeats_a_key():
     """Tables written as dict literals (verify.types._RULES, text.infer._RULES, support.NOTES,
     ...) keep the last of two equal keys silently: none may have two."""
     repeated = []
-    for path in sorted((ROOT / "dynhlo").rglob("*.py")):
+    paths = sorted((ROOT / "dynhlo").rglob("*.py"))
+    assert len(paths) > 100, ROOT  # the package's files, not an empty glob
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Dict):
                 keys = [k for k in map(_opcode_key, filter(None, node.keys)) if k]
