@@ -47,6 +47,7 @@ def test_the_docstring_lists_every_variable_the_package_reads():
     package = Path(dynhlo.__file__).parent
     read = set()
     for path in package.rglob("*.py"):
-        read |= set(re.findall(r"environ(?:\.get)?\(?\[?\s*[\"'](DYNHLO_[A-Z_]+)", path.read_text()))
+        text = path.read_text()
+        read |= set(re.findall(r"environ(?:\.get)?\(?\[?\s*[\"'](DYNHLO_[A-Z_]+)", text))
     listed = set(re.findall(r"^    (DYNHLO_[A-Z_]+)", config.__doc__, re.M))
     assert read and read <= listed, read - listed

@@ -26,7 +26,8 @@ size must be one of:
   of the operand cut to m-j rows where j > 0 (`cut_slices`);
 - the window of a dynamic-slice that is the whole of an operand dimension that follows the
   size (XLA's rule keeps the operand's size), or, in the entry computation, the size itself
-  (n rows of a larger dimension: tf.roll's; frontends.tf.rewrites.size_windows reads it at run time);
+  (n rows of a larger dimension: tf.roll's; frontends.tf.rewrites.size_windows reads it at run
+  time);
 Anything else that moves (a pad amount, `0.015625` = 1/64, a window size) means the size is
 baked into the program and is refused, quoting its line: running it at another size would
 be silently wrong. So does a word that moves (`true` -> `false`: a folded `n > 5`; `0.25` ->

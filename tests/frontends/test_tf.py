@@ -260,7 +260,7 @@ def test_from_tf_random_numbers_of_the_size_match_tensorflows_xla(fn, rtol):
     lambda x: x[:, :1] + tf.random.stateless_normal(tf.shape(x[:, :1]), seed=[5, 6]),
 ])
 def test_from_tf_normals_in_pairs_of_rows_match_tensorflows_xla(fn):
-    # Box-Muller normals of Philox bits drawn in pairs of rows (frontends.tf.random.slice_pairs): the
+    # Box-Muller normals of Philox bits drawn in pairs of rows (tf/random.py's slice_pairs): the
     # same bits; XLA's log, sin and cos against NumPy's, a last bit or two apart (of cos near
     # 0 too: an absolute error)
     exe = dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
