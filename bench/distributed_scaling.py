@@ -40,7 +40,7 @@ def _worker(rank, nproc, backend, cuda, store, runs, out):
     import torch.distributed as dist
 
     import dynhlo
-    from dynhlo.hlo.parser import parse_hlo
+    from dynhlo.hlo.text.parser import parse_hlo
     from dynhlo.hlo.sharding import parse_sharding
     device = torch.device("cuda", rank) if cuda else None
     if cuda:

@@ -109,7 +109,7 @@ def weights_row(runs: int) -> dict:
     import keras
 
     import dynhlo
-    from dynhlo.hlo.parser import parse_hlo
+    from dynhlo.hlo.text.parser import parse_hlo
     keras.utils.set_random_seed(0)
     model = keras.Sequential([keras.Input((WIDTH,))] +
                              [keras.layers.Dense(WIDTH, activation="tanh")
@@ -124,7 +124,7 @@ def weights_row(runs: int) -> dict:
     err = float(np.abs(exe(x) - model(x, training=False).numpy()).max())
     buffers: list = []
     text = exe.module.to_text()
-    referenced = dynhlo.hlo.printer.print_module(exe.module, buffers)
+    referenced = dynhlo.hlo.text.printer.print_module(exe.module, buffers)
     start = time.perf_counter()
     parse_hlo(referenced, buffers)
     as_arrays = time.perf_counter() - start

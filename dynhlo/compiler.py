@@ -18,8 +18,8 @@ from __future__ import annotations
 from . import stats
 from .backends import Backend, get
 from .hlo.ir import HloModule
-from .hlo.parser import parse_hlo
-from .hlo.verifier import verify_module
+from .hlo.text.parser import parse_hlo
+from .hlo.verify import verify_module
 from .passes.pipelines import run_pipeline
 from .shapes.dynamic import ComputationInfo, infer_module
 

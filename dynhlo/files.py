@@ -26,6 +26,8 @@ import secrets
 import stat
 from pathlib import Path
 
+from .config import cache_root
+
 
 class NotRegularFileError(OSError):
     """A path that is not a regular file to read (a FIFO, a device, a link where none may
@@ -135,7 +137,4 @@ def private_directory(path) -> Path:
 def cache_directory(name: str) -> Path:
     """`name` under dynhlo's cache directory ($DYNHLO_CACHE_DIR, else
     $XDG_CACHE_HOME/dynhlo, else ~/.cache/dynhlo), made private (private_directory)."""
-    if os.environ.get("DYNHLO_CACHE_DIR"):
-        return private_directory(Path(os.environ["DYNHLO_CACHE_DIR"]) / name)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return private_directory(Path(base) / "dynhlo" / name)
+    return private_directory(cache_root() / name)

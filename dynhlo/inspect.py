@@ -17,7 +17,7 @@ from .hlo.ir import HloModule, Instruction
 from .hlo.literal import format_literal
 from .hlo.opcodes import Opcode
 from .hlo.shape import UNBOUNDED
-from .hlo.verifier import verify_module
+from .hlo.verify import verify_module
 from .shapes.dynamic import ComputationInfo, infer_module, is_dynamic_tree, tree_text
 from .shapes import algebra
 from .shapes.sizes import Sym, dim_text, size_key

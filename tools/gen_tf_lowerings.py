@@ -1,7 +1,7 @@
 """Generate tests/data/tf_lowerings/: TensorFlow's HLO of a few functions at the static sizes
-from_tf lowers them at (the bound B, B - 1 and B // 2 + 1, 2 and 1 (tf_small.py), those a
-folded length looks up, tf_lengths.py, and those that find the least size TensorFlow lowers
-at, tf_least.py), for tests that run from_tf's comparison without TensorFlow
+from_tf lowers them at (the bound B, B - 1 and B // 2 + 1, 2 and 1 (tf/small.py), those a
+folded length looks up, tf/lengths.py, and those that find the least size TensorFlow lowers
+at, tf/least.py), for tests that run from_tf's comparison without TensorFlow
 (tests/frontends/test_tf_lowerings.py).
 
     TF_ENABLE_ONEDNN_OPTS=0 /work/venv-tf/bin/python tools/gen_tf_lowerings.py [--only NAME ...]
@@ -37,7 +37,7 @@ sys.path.insert(0, ROOT)
 from dynhlo.errors import UnsupportedError  # noqa: E402
 from dynhlo.frontends.jax import parse_symbolic_shape  # noqa: E402
 from dynhlo.frontends.tf import lower_tf, module_from_lowerings  # noqa: E402
-from dynhlo.frontends.tf_least import LoweringRefused  # noqa: E402
+from dynhlo.frontends.tf.least import LoweringRefused  # noqa: E402
 
 OUT = os.path.join(ROOT, "tests", "data", "tf_lowerings")
 
@@ -93,7 +93,7 @@ CASES = {
     "conv_valid": (lambda x: tf.nn.conv1d(x[None], tf.reshape(tf.range(18.0), (3, 3, 2)), 1,
                                           "VALID")[0], "f32[n,3]", 8),
     "pool_valid": (lambda x: tf.nn.max_pool1d(x[None], 3, 1, "VALID")[0], "f32[n,3]", 8),
-    # a branch on the size, folded at each static size: refused (tf_small.py)
+    # a branch on the size, folded at each static size: refused (tf/small.py)
     "branch_python": (lambda x: x * 2.0 if x.shape[0] > 2 else x + 1.0, "f32[n,3]", 8),
     "branch_cond": (lambda x: tf.cond(tf.shape(x)[0] > 2, lambda: x * 2.0, lambda: x + 1.0),
                     "f32[n,3]", 8),
@@ -121,7 +121,7 @@ def write(name: str) -> None:
         n = sizes["n"]
         try:
             text, constants = lower_tf(fn, parsed, sizes)
-        except LoweringRefused as exc:   # TensorFlow's reason, for tf_least.py
+        except LoweringRefused as exc:   # TensorFlow's reason, for tf/least.py
             with open(os.path.join(OUT, f"{name}.{n}.refused"), "w") as f:
                 f.write(exc.reason)
             raise

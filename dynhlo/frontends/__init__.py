@@ -1,15 +1,20 @@
 """Frontends: programs from elsewhere as dynhlo HloModules, with sizes never baked in.
 
     jax.py         dynhlo.from_jax: jax.export with symbolic sizes, then the StableHLO import
-    stablehlo.py   dynhlo.parse_stablehlo: MLIR text / bytecode / portable artifact -> HloModule
-                   (stablehlo_convert.py walks it; stablehlo_ops, _dynamic, _regions, _chlo,
-                   _misc hold the op rules; shape_exprs.py follows the size arithmetic)
+    stablehlo/     dynhlo.parse_stablehlo: MLIR text / bytecode / portable artifact -> HloModule
+                   (__init__.py; convert.py walks it; ops, dynamic, regions, chlo, misc hold the
+                   op rules; shape_exprs.py follows the size arithmetic)
+    mlir_load.py   StableHLO read through jaxlib's MLIR bindings (mlir_bytecode_child.py
+                   reads untrusted bytecode in a child process); shared by stablehlo/, jax.py,
+                   torch.py and proto.py
     proto.py       HloModuleProto, binary and text, through jaxlib's xla_client
-    tf.py          dynhlo.from_tf: TensorFlow lowered once with its own dynamic sizes
-                   (tf_dynamic; tf_where reads Where's blocks whole), else at several sizes,
-                   the moving dims marked (lowering_diff.py compares; tf_rewrites, _sizes,
-                   _lengths, _folded, _random, _threefry rewrite; tf_requirements states
-                   TensorFlow's least sizes)
+    tf/            dynhlo.from_tf: TensorFlow lowered once with its own dynamic sizes
+                   (dynamic.py; where.py reads Where's blocks whole), else at several sizes,
+                   the moving dims marked (../lowering_diff.py compares; rewrites, sizes,
+                   lengths, folded, random, threefry rewrite; requirements states
+                   TensorFlow's least sizes; literal_proto.py reads its elided constants)
+    dumps.py       dynhlo.bound_from_dumps: two HLO dumps made one bounded module
+                   (lowering_diff.py's rules)
     files.py       which reader a module file needs (the CLI's .mlir/.mlirbc/.pb/.pbtxt)
 
 jax, jaxlib and tensorflow are optional: each entry point imports them when called and says

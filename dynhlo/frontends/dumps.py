@@ -13,7 +13,7 @@ comparison of lowerings allows (lowering_diff.py, whose rules are used as they a
   and a marked dimension that nothing computes (a broadcast of a constant to n rows, an
   iota of n) is refused;
 - a scalar constant n + c (a mean's divisor over one axis, `f32[] constant(n)`): read from
-  the parameter's size at run time (tf_sizes.read_sizes);
+  the parameter's size at run time (frontends.tf.sizes.read_sizes);
 - a slice limit m - k of a dimension m that follows n (`x[:-1]`), the start of a slice of
   its last rows (`x[-2:]`): cut at run time (lowering_diff.cut_slices);
 - a cumulative window of the whole dimension, a gather or dynamic-slice of all of it.
@@ -41,13 +41,13 @@ from ..errors import HloParseError, UnsupportedError
 from ..hlo import attrs
 from ..hlo.ir import HloModule
 from ..hlo.opcodes import Opcode
-from ..hlo.parser import parse_hlo
+from ..hlo.text.parser import parse_hlo
 from ..shapes.dynamic import infer_module
 from ..shapes.windows import conv_labels
 from .lowering_diff import (cut_slices, first_changed, full_windows, mark_bounded,
                             moving_tokens, tokens)
 from .tf import _by_name, _instructions_at, _unsized, _without_metadata
-from .tf_sizes import read_sizes
+from .tf.sizes import read_sizes
 
 SIZE = "n"   # the size's name in messages
 

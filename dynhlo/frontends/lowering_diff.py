@@ -9,14 +9,14 @@ size must be one of:
   gives it the size the lowering at n wrote);
 - the limit of a slice `[0:n]` of a dimension of at least n rows that is not n + c (the
   normals tf.random.stateless_normal draws in pairs, 2 ceil(n / 2) of them): the slice reads
-  the first n rows, n the argument's size at run time (tf_rewrites.size_rows);
+  the first n rows, n the argument's size at run time (frontends.tf.rewrites.size_rows);
 - the window and padding of a reduce-window along a dimension of size n, when the window is
   n and the padding n-1 or n on one side (a cumulative sum: `_cumulative_window`);
 - the slice size of a gather that is the whole of an operand dimension that follows the size
   (`_whole_gather_slices`);
 - a scalar `s32[] constant(n + c)` (a mean's divisor, a sort's count, a loop's trip count
   or its last index n - 1), or one of another integer or real type (`f32[] constant(n)`:
-  the size cast to a float): from_tf reads it from the size at run time (tf_sizes.py);
+  the size cast to a float): from_tf reads it from the size at run time (tf/sizes.py);
 - the limit of a slice `[s:m-k]` (`x[:-1]`) of a dimension m that follows the size, stride
   1: the slice keeps the limit it has at the bound and its result is cut to m-k-s at run
   time (`cut_slices`: XLA's slice of a dynamic dimension that stops short of its bound keeps
@@ -26,7 +26,8 @@ size must be one of:
   of the operand cut to m-j rows where j > 0 (`cut_slices`);
 - the window of a dynamic-slice that is the whole of an operand dimension that follows the
   size (XLA's rule keeps the operand's size), or, in the entry computation, the size itself
-  (n rows of a larger dimension: tf.roll's; tf_rewrites.size_windows reads it at run time);
+  (n rows of a larger dimension: tf.roll's; frontends.tf.rewrites.size_windows reads it at run
+  time);
 Anything else that moves (a pad amount, `0.015625` = 1/64, a window size) means the size is
 baked into the program and is refused, quoting its line: running it at another size would
 be silently wrong. So does a word that moves (`true` -> `false`: a folded `n > 5`; `0.25` ->

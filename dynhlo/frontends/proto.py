@@ -18,7 +18,7 @@ import sys
 
 from ..errors import HloParseError, UnsupportedError
 from ..hlo.ir import HloModule
-from ..hlo.parser import parse_hlo
+from ..hlo.text.parser import parse_hlo
 from .mlir_load import INSTALL
 
 

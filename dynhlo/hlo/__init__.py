@@ -2,8 +2,8 @@
 
 from .ir import Computation, HloModule, Instruction, modules_equal
 from .opcodes import OP_SPECS, Group, Opcode, OpSpec, Trait
-from .parser import parse_hlo
-from .printer import print_module
+from .text.parser import parse_hlo
+from .text.printer import print_module
 from .shape import UNBOUNDED, AnyShape, Layout, Shape, TupleShape
 
 __all__ = ["Computation", "HloModule", "Instruction", "modules_equal", "OP_SPECS", "Group",

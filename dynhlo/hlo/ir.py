@@ -14,7 +14,7 @@ from typing import Iterator
 import numpy as np
 
 from .opcodes import Opcode
-from .printer import print_module
+from .text.printer import print_module
 from .shape import AnyShape
 
 

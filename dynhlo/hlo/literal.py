@@ -25,7 +25,7 @@ import re
 
 import numpy as np
 
-from .scanner import _SKIP
+from .text.scanner import _SKIP
 from .shape import UNBOUNDED, AnyShape, Shape
 from .types import COMPLEX_TYPES, FLOAT_TYPES, INTEGRAL_TYPES, to_numpy_dtype
 

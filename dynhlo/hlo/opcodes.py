@@ -213,7 +213,7 @@ class OpSpec:
         result: what the result is where the spec alone says it: "operand N" (that
             operand's shape), "operands" (operand 0, or the tuple of all operands), "called"
             (the root of its first called computation), or a scalar type ("u32[]", which the
-            verifier checks too). Empty: a rule of dynhlo.hlo.parser_infer says it, if any.
+            verifier checks too). Empty: a rule of dynhlo.hlo.text.infer says it, if any.
         reducer: how its to_apply folds values (the verifier checks its signature):
             "inits" (N arrays, then N init values: a reducer of N accumulators and N inputs),
             "updates" (N arrays, the indices, N updates: likewise), "binary" (one binary

@@ -7,7 +7,7 @@ dimension d of entry parameter p (lo..hi its range, for bounds; not read here),
 `(op, *args)` for op in OPS. Integer semantics are StableHLO's i64: division truncates toward
 zero, the remainder has the dividend's sign, and a result past i64 wraps as two's complement
 (so a product of sizes never grows into an integer too long to print). The StableHLO import
-(dynhlo.frontends.shape_exprs) builds and bounds these expressions; this module only
+(dynhlo.frontends.stablehlo.shape_exprs) builds and bounds these expressions; this module only
 evaluates them, and sits in hlo/ because a module carries its assertions into every layer
 (the runtime checks them, and artifacts store them).
 """

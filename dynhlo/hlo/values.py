@@ -6,7 +6,7 @@ import re
 
 from ..errors import HloParseError
 from .literal import LiteralSyntaxError, _Reader, read_literal
-from .parser import _Parser
+from .text.parser import _Parser
 from .shape import AnyShape
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ..errors import UnsupportedError
 from ..hlo.ir import HloModule, Instruction
-from ..hlo.parser import copy_module
+from ..hlo.text.parser import copy_module
 from ..hlo.shape import UNBOUNDED, AnyShape, Shape, TupleShape
 from ..shapes.dynamic import ComputationInfo, infer_module
 from ..shapes.sizes import bound_of

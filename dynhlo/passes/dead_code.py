@@ -23,7 +23,7 @@ from __future__ import annotations
 from ..hlo import attrs
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import OP_SPECS, Group, Opcode, Trait
-from ..hlo.parser import copy_module
+from ..hlo.text.parser import copy_module
 
 NAME = "dead-code"
 

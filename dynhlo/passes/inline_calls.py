@@ -31,7 +31,7 @@ from __future__ import annotations
 from ..errors import HloVerifyError
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import Opcode
-from ..hlo.parser import copy_module
+from ..hlo.text.parser import copy_module
 
 NAME = "inline-calls"
 

@@ -2,7 +2,7 @@
 
 A pass is a pure function HloModule -> HloModule (a new module; its input is never
 modified). run_pipeline applies a list in order; with verify=True it checks the module after
-every pass (dynhlo.hlo.verifier.verify_module, then dynamic dimension inference) and names the
+every pass (dynhlo.hlo.verify.verify_module, then dynamic dimension inference) and names the
 pass that broke it. Passes have no options of their own here: a pass that needs arguments
 (bound-unbounded takes each bucket's bounds) is applied where those are known.
 
@@ -18,8 +18,8 @@ from typing import Callable
 
 from ..errors import DynHloError, HloVerifyError
 from ..hlo.ir import HloModule
-from ..hlo.printer import print_computation
-from ..hlo.verifier import verify_module
+from ..hlo.text.printer import print_computation
+from ..hlo.verify import verify_module
 from ..shapes.dynamic import infer_module
 from . import dead_code, inline_calls, size_before_update
 

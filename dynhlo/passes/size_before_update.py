@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..hlo import attrs
 from ..hlo.ir import HloModule, Instruction
 from ..hlo.opcodes import Opcode
-from ..hlo.parser import copy_module
+from ..hlo.text.parser import copy_module
 from ..hlo.shape import UNBOUNDED
 
 NAME = "size-before-update"

@@ -56,7 +56,7 @@ from .. import files
 from ..errors import ArtifactError, UnsupportedError
 from ..hlo.ir import HloModule
 from ..hlo.shape import UNBOUNDED
-from ..hlo.printer import print_module
+from ..hlo.text.printer import print_module
 from ..passes.bound_unbounded import how_to_bound
 from ..version import __version__
 from . import stored_assertions, stored_constants, stored_requirements

@@ -8,7 +8,7 @@ from ..errors import DynHloError, UnsupportedError
 from ..gc_pause import gc_paused
 from ..hlo.baked_sizes import warn_baked_sizes
 from ..hlo.ir import HloModule
-from ..hlo.parser import parse_hlo
+from ..hlo.text.parser import parse_hlo
 from . import artifact
 from .arguments import check_arguments, check_assertions
 from .buckets import compile_bounded

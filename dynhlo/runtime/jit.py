@@ -32,6 +32,7 @@ import warnings
 from pathlib import Path
 
 from .. import files
+from ..config import cache_root
 from ..backends import PRECISIONS, canonical_precision, check_options
 from ..backends import get as get_backend
 from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklevel
@@ -46,11 +47,8 @@ from .stored_requirements import to_data as requirements_to_data
 
 
 def default_cache_dir() -> Path:
-    """$DYNHLO_CACHE_DIR, else $XDG_CACHE_HOME/dynhlo, else ~/.cache/dynhlo."""
-    if os.environ.get("DYNHLO_CACHE_DIR"):
-        return Path(os.environ["DYNHLO_CACHE_DIR"])
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "dynhlo"
+    """$DYNHLO_CACHE_DIR, else $XDG_CACHE_HOME/dynhlo, else ~/.cache/dynhlo (config.py)."""
+    return cache_root()
 
 
 class JitFunction:

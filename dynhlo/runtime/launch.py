@@ -36,11 +36,12 @@ import traceback
 
 import numpy as np
 
+from .. import config
 from ..errors import DynHloError, HloVerifyError, UnsupportedError
 from ..hlo.collectives import Devices
 from ..hlo.ir import HloModule, Instruction
 from ..hlo.sharding import WHOLE, AnySharding, check_sharding, parse_sharding
-from ..hlo.verifier import verify_module
+from ..hlo.verify import verify_module
 from .executable import as_module
 from .executable import compile as compile_module
 
@@ -333,7 +334,7 @@ def _rank_main(rank, nproc, text, args, backend, cuda, store, timeout, options, 
     except DynHloError as exc:
         messages.put(("error", rank, _first_line(exc)))
     except BaseException as exc:  # noqa: BLE001 - any failure must reach the parent
-        if os.environ.get("DYNHLO_TRACEBACK"):
+        if config.traceback():
             traceback.print_exc()
         messages.put(("error", rank, f"{type(exc).__name__}: {_first_line(exc)}"))
 

@@ -1,7 +1,7 @@
 """Large constants as bytes: an artifact's weights beside its module text, not in it.
 
 Written (format version 4, artifact.py): the module texts refer to each large constant as
-`constant(#N)` (hlo/printer.py), and the section `constants` holds each array once, as its
+`constant(#N)` (hlo/text/printer.py), and the section `constants` holds each array once, as its
 raw little-endian bytes in row-major order, at an offset that is a multiple of ALIGN (zero
 bytes between). The header's `constants` lists, per N, `{offset, length, type, dims,
 sha256}`. A 4.2M-parameter model's file is its weight bytes and a little text, not 100 MB of

@@ -16,7 +16,7 @@ from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from ..hlo.shape import UNBOUNDED
 from ..hlo.types import bit_width
-from ..hlo.verify_shapes import storage_bits
+from ..hlo.verify.shapes import storage_bits
 from .index_dims import check_gather, check_scatter
 from .rules import elementwise, rule
 from .rules_data import reshape_groups

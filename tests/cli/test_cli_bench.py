@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo import cli, cli_bench
+from dynhlo import cli
+from dynhlo.cli import bench as cli_bench
 from tests.support.common import EXAMPLES
 
 MIXED = """HloModule mixed

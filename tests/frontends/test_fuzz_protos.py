@@ -259,7 +259,7 @@ def test_a_proto_that_is_not_bytes_is_a_parse_error():
         dynhlo.parse_hlo_proto(8)
 
 
-# -- LiteralProto values of elided constants (frontends/literal_proto.py, TF's protos)
+# -- LiteralProto values of elided constants (frontends/tf/literal_proto.py, TF's protos)
 
 def _literal_instruction(element_type: int, dims: list, **values):
     from dynhlo.frontends.proto import _protobuf
@@ -287,13 +287,13 @@ def _literal_instruction(element_type: int, dims: list, **values):
     (999, [1], {}, "unknown type 999"),                                # was KeyError
 ], ids=["odd-bytes", "dims-overflow", "negative-dims", "dangling-real", "enum-999"])
 def test_malformed_elided_literals_are_refused(element_type, dims, values, message):
-    from dynhlo.frontends.literal_proto import _literal
+    from dynhlo.frontends.tf.literal_proto import _literal
     with pytest.raises(dynhlo.UnsupportedError, match=message):
         _literal(_literal_instruction(element_type, dims, **values))
 
 
 def test_a_literal_layout_that_is_not_an_order_of_the_dimensions_is_refused():
-    from dynhlo.frontends.literal_proto import _literal
+    from dynhlo.frontends.tf.literal_proto import _literal
     inst = _literal_instruction(11, [2, 3], f32s=[0.0] * 6)
     inst.literal.shape.layout.minor_to_major.extend([0, 0])   # was a ValueError of NumPy
     with pytest.raises(dynhlo.UnsupportedError, match=r"layout \[0, 0\] is not an order"):

@@ -198,7 +198,7 @@ def test_splat_constants_keep_their_values_and_types():
 
 def test_constants_past_free_memory_are_refused_before_reading_naming_the_op(monkeypatch):
     # read whole, the constants of a module could take more memory than the host has
-    import dynhlo.frontends.stablehlo_convert as convert
+    import dynhlo.frontends.stablehlo.convert as convert
     monkeypatch.setattr(convert, "host_memory", lambda: 1000)
     ramps = [(f"dense<[{', '.join(f'{k}.0' for k in range(j, j + 100))}]>", "tensor<100xf32>")
              for j in range(3)]  # unequal: MLIR's inliner merges equal constants

@@ -288,7 +288,7 @@ def test_two_strided_convs_with_biases_match_jit_at_every_length():
 
 
 def test_a_truncating_division_is_bounded_exactly():
-    from dynhlo.frontends import shape_exprs as sx
+    from dynhlo.frontends.stablehlo import shape_exprs as sx
     l_dim = ("dim", 0, 1, 0, 128)
     assert sx.interval(("div", ("add", l_dim, sx.const(-3)), sx.const(2))) == (-1, 62)
     assert sx.interval(("div", l_dim, sx.const(-2))) == (-64, 0)

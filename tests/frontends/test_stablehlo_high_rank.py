@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("jax")
 
 import dynhlo  # noqa: E402
-from dynhlo.frontends import shape_exprs  # noqa: E402
+from dynhlo.frontends.stablehlo import shape_exprs  # noqa: E402
 
 
 def _broadcast_module(rank: int) -> str:

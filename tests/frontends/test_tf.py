@@ -244,7 +244,7 @@ def test_from_tf_sizes_a_folded_shape_from_its_argument(fn, shape):
 ])
 def test_from_tf_random_numbers_of_the_size_match_tensorflows_xla(fn, rtol):
     # Philox draws element k from block k // 4 whatever the shape: the bits at n rows are the
-    # first n rows of the bound's (tf_random.py). TensorFlow's eager kernels draw other
+    # first n rows of the bound's (tf/random.py). TensorFlow's eager kernels draw other
     # numbers than its XLA lowering: the answer is tf.function(jit_compile=True)'s
     exe = dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
     jitted = tf.function(fn, jit_compile=True)
@@ -260,7 +260,7 @@ def test_from_tf_random_numbers_of_the_size_match_tensorflows_xla(fn, rtol):
     lambda x: x[:, :1] + tf.random.stateless_normal(tf.shape(x[:, :1]), seed=[5, 6]),
 ])
 def test_from_tf_normals_in_pairs_of_rows_match_tensorflows_xla(fn):
-    # Box-Muller normals of Philox bits drawn in pairs of rows (tf_random.slice_pairs): the
+    # Box-Muller normals of Philox bits drawn in pairs of rows (tf/random.py's slice_pairs): the
     # same bits; XLA's log, sin and cos against NumPy's, a last bit or two apart (of cos near
     # 0 too: an absolute error)
     exe = dynhlo.from_tf(fn, "f32[n,5]", bounds={"n": 8})
@@ -290,7 +290,7 @@ def _threefry(x):
 ])
 def test_from_tf_threefry_numbers_of_the_size_match_tensorflows_xla(fn, shape):
     # ThreeFry puts a block's two u32 words side by side along the dimension XLA picks at
-    # the actual shape: drawn per picked dimension, chosen at run time (tf_threefry.py)
+    # the actual shape: drawn per picked dimension, chosen at run time (tf/threefry.py)
     exe = dynhlo.from_tf(fn, shape, bounds={"n": 8})
     jitted = tf.function(fn, jit_compile=True)
     rest = [int(d) for d in shape[4:-1].split(",")[1:]]
@@ -382,7 +382,7 @@ def test_mark_bounded_leaves_a_bound_tf2xla_wrote():
 
 def test_from_tf_reads_the_first_n_rows_of_more():
     # the first n of 2n rows: XLA's slice of a dynamic dimension would keep all 2n; the
-    # slice reads n from x at run time (tf_rewrites.size_rows)
+    # slice reads n from x at run time (frontends.tf.rewrites.size_rows)
     fn = lambda x: tf.concat([x * 2.0, x], 0)[:tf.shape(x)[0]] + 1.0  # noqa: E731
     exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
     for n in range(9):
@@ -461,7 +461,7 @@ def test_from_tf_eigh_matches_tensorflow(spec, bounds, sizes):
         np.testing.assert_allclose(v, want_v * phase, atol=1e-4, err_msg=a.shape)
 
 
-# --- tf.roll, mirror pads and tf.range over the dynamic axis (tf_rewrites.py, tf_folded.py) ---
+# --- tf.roll, mirror pads and tf.range over the dynamic axis (tf/rewrites.py, tf/folded.py) ---
 
 def _positions(x, dtype=tf.float32):
     return tf.cast(tf.range(tf.shape(x)[0]), dtype)
@@ -563,7 +563,7 @@ def test_from_tf_refusals_name_the_op(fn, match):
 ])
 def test_from_tf_ranges_of_a_length_that_follows_the_size(fn):
     # TensorFlow folds each into a literal of the bound's length; the length at n is
-    # computed from the size at run time (tf_lengths.py), fitted to TensorFlow's lengths
+    # computed from the size at run time (tf/lengths.py), fitted to TensorFlow's lengths
     exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
     for n in (0, 1, 2, 5, 7, 8):
         x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)
@@ -621,7 +621,7 @@ def _while_sum(x):
 ])
 def test_from_tf_loops_over_the_dynamic_axis_match_tensorflow(fn, empty):
     # the loop's condition compares its counter with s32[] constant(n): it reads the size of
-    # an array of the loop's state (tf_sizes.py), so the loop runs n times at every size
+    # an array of the loop's state (tf/sizes.py), so the loop runs n times at every size
     exe = dynhlo.from_tf(fn, "f32[n,3]", bounds={"n": 8})
     for n in (1, 2, 5, 8):
         x = np.random.default_rng(n).standard_normal((n, 3)).astype(np.float32)

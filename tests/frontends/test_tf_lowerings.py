@@ -16,8 +16,8 @@ import pytest
 
 import dynhlo
 from dynhlo.frontends.tf import module_from_lowerings
-from dynhlo.frontends.tf_least import LoweringRefused
-from dynhlo.hlo.printer import print_module
+from dynhlo.frontends.tf.least import LoweringRefused
+from dynhlo.hlo.text.printer import print_module
 from dynhlo.hlo.values import parse_shape
 from tests.support.common import TESTS
 
@@ -115,7 +115,7 @@ def test_from_tf_lowerings_match_tensorflows_outputs(name, check):
 def test_from_tf_lowering_of_a_range_looks_its_length_up():
     # at 8, 7 and 5 rows tf.range(2, n + 3, 3) has 3, 3 and 2 values: (n + 1) / 3 and others
     # fit; lowerings at other sizes tell them apart (stored: 0, where TensorFlow writes
-    # another text, is passed over); 1 and 2 are checked by value (tf_small.py)
+    # another text, is passed over); 1 and 2 are checked by value (tf/small.py)
     asked = []
     lower = _lowering("range_step3")
     module_from_lowerings(lambda sizes: asked.append(sizes["n"]) or lower(sizes),
@@ -280,7 +280,7 @@ def test_from_tf_draws_threefry_bits_per_the_axis_xla_splits():
 
 def test_threefry_axes_follow_xlas_split_rule():
     # SplitShapeIntoHalves: the first even dimension, else the longest (the first of equal)
-    from dynhlo.frontends.tf_threefry import axes_by_size
+    from dynhlo.frontends.tf.threefry import axes_by_size
     assert axes_by_size((8, 3)) == [0, 1, 0, 0, 0, 0, 0, 0, 0]
     assert axes_by_size((5, 4)) == [1, 1, 0, 1, 0, 1]
     assert axes_by_size((6,)) == [0] * 7
@@ -392,7 +392,7 @@ CAPTURED = ("HloModule f, entry_computation_layout={{(f32[{n},4]{{1,0}}, f32[4,3
 def test_from_tf_freezes_captured_inputs_into_constants():
     # x @ w + b with w a tf.Variable and b an eager tensor: TensorFlow's program takes them
     # as parameters 1 and 2 (its text, as TensorFlow writes it); they become constants
-    from dynhlo.frontends.tf_captures import freeze_captures
+    from dynhlo.frontends.tf.captures import freeze_captures
     w = np.arange(12, dtype=np.float32).reshape(4, 3)
     b = np.array([1, 2, 3], np.float32)
 

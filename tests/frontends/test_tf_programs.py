@@ -130,7 +130,7 @@ def test_from_tf_where_and_boolean_mask_match_eager_where_tensorflows_xla_does_n
     # slices of sizes ceil((n - i) / 4)) and adds them: XLA's elementwise rule gives the sum
     # the smaller size (DynamicDimensionInference::HandleElementwiseNary), 0 at n = 3, and
     # TensorFlow's own XLA gives other indices than eager. from_tf reads the mask in whole
-    # blocks (tf_where.py), so every size from 0 to the bound gives eager's answer.
+    # blocks (tf/where.py), so every size from 0 to the bound gives eager's answer.
     from tensorflow.compiler.tf2xla.python import xla
 
     @tf.function(jit_compile=True)

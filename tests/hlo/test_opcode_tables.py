@@ -22,13 +22,13 @@ from dynhlo.backends.cpu.ops_collective import DISTRIBUTED
 from dynhlo.errors import HloParseError, HloVerifyError
 from dynhlo.hlo.opcodes import OP_SPECS, Group, OnceTable, Opcode, Trait
 from dynhlo.hlo.opcodes_attrs import ATTRIBUTES, COMMON
-from dynhlo.hlo.verifier import verify_module
+from dynhlo.hlo.verify import verify_module
 from dynhlo.passes.inline_calls import INLINED
 from dynhlo.shapes import dynamic  # noqa: F401  (every family's rules registered)
 from dynhlo.shapes.rules import (CUSTOM_CALL_RULES, RULES, custom_call_rule, default_rule,
                                  rule, rule_of)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 _ELEMENTWISE = (Group.UNARY, Group.BINARY, Group.TERNARY)
 
 
@@ -56,7 +56,7 @@ def test_spec_fields_agree(op):
     if spec.least:
         assert spec.arity is None, f"{op.value}: a fixed arity has no least"
     if spec.same_type is not None or spec.indices is not None:
-        # the verifier reads these only for KEEPS_TYPE opcodes (verify_types._check_keeps_type)
+        # the verifier reads these only for KEEPS_TYPE opcodes (verify.types._check_keeps_type)
         assert Trait.KEEPS_TYPE in spec.traits, op
     if spec.group in _ELEMENTWISE:
         assert Trait.KEEPS_TYPE not in spec.traits and Trait.ARRAY_RESULT not in spec.traits
@@ -178,10 +178,12 @@ def _opcode_key(node: ast.expr) -> str | None:
 
 
 def test_no_dict_literal_keyed_by_opcode_repeats_a_key():
-    """Tables written as dict literals (verify_types._RULES, parser_infer._RULES, support.NOTES,
+    """Tables written as dict literals (verify.types._RULES, text.infer._RULES, support.NOTES,
     ...) keep the last of two equal keys silently: none may have two."""
     repeated = []
-    for path in sorted((ROOT / "dynhlo").rglob("*.py")):
+    paths = sorted((ROOT / "dynhlo").rglob("*.py"))
+    assert len(paths) > 100, ROOT  # the package's files, not an empty glob
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Dict):
                 keys = [k for k in map(_opcode_key, filter(None, node.keys)) if k]

@@ -15,7 +15,7 @@ import pytest
 from tests.support.common import MODELS
 from tests.support.deadline import deadline
 from dynhlo.cli import CliError, parse_bounds, read_argument
-from dynhlo.cli_files import _bare_number
+from dynhlo.cli.files import _bare_number
 from dynhlo.errors import HloParseError
 from dynhlo.hlo import attrs, parse_hlo
 from dynhlo.hlo.values import parse_literal_text

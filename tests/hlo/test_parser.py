@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from dynhlo.hlo import UNBOUNDED, Opcode, parse_hlo, print_module
-from dynhlo.hlo import parser as parser_module
+from dynhlo.hlo.text import parser as parser_module
 from dynhlo.hlo.types import ELEMENT_TYPES
 from tests.support.common import DATA
 

@@ -15,7 +15,7 @@ import pytest
 
 from dynhlo.errors import HloVerifyError
 from dynhlo.hlo import parse_hlo
-from dynhlo.hlo.verifier import verify_module
+from dynhlo.hlo.verify import verify_module
 from tests.support.common import DATA
 
 ADD = """add {

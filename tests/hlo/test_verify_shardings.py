@@ -16,7 +16,7 @@ import dynhlo
 from dynhlo.errors import HloVerifyError, UnsupportedError
 from dynhlo.hlo import parse_hlo
 from dynhlo.hlo.sharding import parse_sharding
-from dynhlo.hlo.verifier import verify_module
+from dynhlo.hlo.verify import verify_module
 
 
 def _module(shape: str, sharding: str, partitions: int = 4) -> str:

@@ -16,7 +16,7 @@ import pytest
 
 import dynhlo
 from dynhlo.errors import DynamicSizeError, HloVerifyError, UnsupportedError
-from dynhlo.hlo.verifier import verify_module
+from dynhlo.hlo.verify import verify_module
 
 
 def _module(param: str, result: str) -> str:

@@ -105,7 +105,7 @@ def test_size_before_update_keeps_a_row_written_past_the_size():
     """XLA: row i is written into the buffer at the bound and shown once the size grows.
     The update with another user (the tuple's second element) stays; the input module is
     not modified."""
-    from dynhlo.hlo.printer import print_module
+    from dynhlo.hlo.text.printer import print_module
     module = dynhlo.parse_hlo(STACK)
     text = print_module(module)
     out = size_before_update.size_before_update(module)

@@ -17,7 +17,7 @@ import pytest
 import dynhlo
 from tests.support.common import run_cli
 from tests.support.deadline import deadline
-from dynhlo.hlo.printer import print_module
+from dynhlo.hlo.text.printer import print_module
 from dynhlo.runtime import stored_assertions
 from tests.runtime.test_artifact import resection, resign
 from tests.runtime.test_fuzz_artifacts import WEIRD, mutate_json, nested_dumps

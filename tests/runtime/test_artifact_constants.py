@@ -17,7 +17,7 @@ import pytest
 
 import dynhlo
 from dynhlo.cli import main
-from dynhlo.hlo.parser import copy_module, parse_hlo
+from dynhlo.hlo.text.parser import copy_module, parse_hlo
 from dynhlo.hlo.types import to_numpy_dtype
 from dynhlo.passes.dead_code import dead_code
 from dynhlo.runtime import artifact

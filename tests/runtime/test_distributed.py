@@ -15,7 +15,7 @@ import pytest
 import dynhlo
 from dynhlo.cli import main
 from dynhlo.hlo import collectives
-from dynhlo.hlo.parser import parse_hlo
+from dynhlo.hlo.text.parser import parse_hlo
 from dynhlo.hlo.sharding import parse_sharding
 from dynhlo.runtime.launch import DistributedError, run_distributed, run_ranks
 from tests.support.common import TESTS

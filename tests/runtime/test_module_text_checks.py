@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.hlo.parser import parse_hlo
+from dynhlo.hlo.text.parser import parse_hlo
 from dynhlo.hlo.shape_assertions import ShapeAssertion
 from dynhlo.hlo.size_requirements import SizeRequirement
 from dynhlo.runtime.module_text import KEY, keep_in_text

@@ -101,7 +101,7 @@ def test_tf_diff_refuses_a_moving_constant():
 def test_tf_diff_reads_a_count_equal_to_the_size_at_run_time():
     # n (a count), n - 1 (a last index) and n as a float (a hand-written mean's divisor)
     from dynhlo.frontends.tf import _by_name
-    from dynhlo.frontends.tf_sizes import read_sizes
+    from dynhlo.frontends.tf.sizes import read_sizes
     text = ("HloModule m\n\nENTRY %main (a: f32[{n},4]) -> (s32[], s32[], f32[]) {{\n"
             "  %a = f32[{n},4]{{1,0}} parameter(0)\n  %c = s32[] constant({n})\n"
             "  %l = s32[] constant({k})\n  %f = f32[] constant({n})\n"

@@ -16,7 +16,7 @@ from dynhlo.backends import gpu  # noqa: E402
 from dynhlo.backends.gpu.graph import segments  # noqa: E402
 from dynhlo.backends.gpu.plan.fusion import plan_computation  # noqa: E402
 from dynhlo.backends.gpu.plan.schedule import inline, lower  # noqa: E402
-from dynhlo.hlo.parser import parse_hlo  # noqa: E402
+from dynhlo.hlo.text.parser import parse_hlo  # noqa: E402
 from dynhlo.shapes.dynamic import infer_module  # noqa: E402
 
 pytestmark = pytest.mark.skipif(torch.cuda.is_available(), reason="runs in the interpreter")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import dynhlo
-from dynhlo.hlo.parser import parse_hlo
+from dynhlo.hlo.text.parser import parse_hlo
 from tests.support.gpucheck import torch  # noqa: F401  (skips without torch or triton)
 from tests.runtime.test_artifact_constants import _parts
 from tests.backends.gpu.aot.test_aot import _stand_in_cubins
