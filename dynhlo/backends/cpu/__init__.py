@@ -6,7 +6,6 @@ compiled path is not the default yet: a run of the whole suite on it was stopped
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 
@@ -24,6 +23,7 @@ from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # n
                ops_dynamic_shape, ops_dynamic_window, ops_gpu_solver, ops_lapack_svd, ops_sort,
                ops_window)  # importing them fills the lowering tables
 from . import ops_lapack, ops_lapack_eig, ops_lapack_schur, ops_xla_linalg  # noqa: F401
+from ... import config
 from .. import check_padding_reads, memory
 from ..distributed import Communicator
 from ..gpu_solver import check_solver_call
@@ -68,7 +68,7 @@ def check_supported(module: HloModule, distributed: bool = False) -> None:
 
 def reference_by_default() -> bool:
     """The reference evaluator unless DYNHLO_CPU_COMPILED asks for the compiled path."""
-    return os.environ.get("DYNHLO_CPU_COMPILED", "") in ("", "0")
+    return not config.cpu_compiled()
 
 
 class CpuProgram:

@@ -9,7 +9,6 @@ three runners, chosen once per program in GpuProgram._choose: graph (graph/), sp
 
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import torch
@@ -17,6 +16,7 @@ import torch
 from ...errors import ArgumentError
 from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
+from ... import config
 from .. import memory
 from . import graph
 from .aot import build_payload
@@ -88,7 +88,7 @@ class GpuProgram:
         whose buffers at the bound may exceed the device's memory (no static plan). Else
         the specialized runner where it applies, else the interpreted one."""
         if option is None:  # DYNHLO_GPU_GRAPH=1/0: as graph=True/False (tests run both ways)
-            option = {"1": True, "0": False}.get(os.environ.get("DYNHLO_GPU_GRAPH", ""))
+            option = config.gpu_graph()
         runner, why = None, "off"
         if self.runner.comm is None and not self.runner.sized(self.plan) \
                 and option is not False:
