@@ -35,16 +35,23 @@ CASES = {
                                  [], None),
 }
 EXPECTED = {"huge_bound_parameter": -np.ones(3, np.float32),
-            "huge_bound_broadcast_cut": np.ones(3, np.float32)}
+            "huge_bound_broadcast_cut": np.ones(3, np.float32),
+            "huge_bound_exp_then_cut": np.full(3, np.exp(np.float32(1)), np.float32)}
+# The GPU fuses a set-dimension-size to a size known from the module (here a constant) into
+# the kernel that computes its operand, so exp runs over the 3 elements kept, never at the
+# bound; the CPU's reference evaluator computes the operand at its bound first.
+RUNS_ON_THE_GPU = {"huge_bound_exp_then_cut"}
 
 
-def check(name: str, options: dict) -> None:
+def check(name: str, options: dict, runs: set = frozenset()) -> None:
     body, args, culprit = CASES[name]
+    if name in runs:
+        culprit = None
     exe = dynhlo.compile("HloModule m\nENTRY e {\n " + body + "\n}\n", **options)
     if culprit is None:
         out = exe(*args)
         out = out.cpu().numpy() if hasattr(out, "cpu") else np.asarray(out)
-        np.testing.assert_array_equal(out, EXPECTED[name])
+        np.testing.assert_allclose(out, EXPECTED[name], rtol=1e-6)   # exp: libm vs device
         return
     with pytest.raises(dynhlo.ResourceExhaustedError) as info:
         exe(*args)
@@ -61,4 +68,4 @@ def test_arrays_beyond_memory_on_the_cpu(name):
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_arrays_beyond_memory_on_the_gpu(name):
     from tests.support.gpucheck import GPU  # skips without torch or triton
-    check(name, GPU)
+    check(name, GPU, RUNS_ON_THE_GPU)
