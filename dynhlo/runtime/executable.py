@@ -105,7 +105,7 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
         distributed: True for a partitioned module run by one process per device inside an
             initialised torch.distributed process group (rank = replica_id * num_partitions
             + partition_id; gloo on the CPU, NCCL on GPUs): its collectives run across the
-            group (dynhlo/backends/distributed.py). Default: their one-device forms.
+            group (dynhlo/backends/common/distributed.py). Default: their one-device forms.
             `dynhlo.runtime.launch.run_distributed` (`dynhlo run --nproc N`) starts the
             processes.
         precision: "highest" (the default: every f32 dot and convolution in IEEE f32) or

@@ -72,7 +72,7 @@ def _resized(inst, operand: tuple) -> tuple:
     dynamic dimension inference has no handler for any collective: DefaultAction,
     Unimplemented), and the pieces of an all-gather along a dynamic dim would sit at offsets
     no participant knows. Dynamic dims a collective keeps pass through (dynhlo checks at run
-    time that the participants agree on them: backends/distributed.py).
+    time that the participants agree on them: backends/common/distributed.py).
     """
     declared = inst.shape.elements[1] if inst.shape.is_tuple else inst.shape
     if declared.is_tuple or len(declared.dims) != len(operand):

@@ -33,7 +33,7 @@ naming the instruction when the module compiles.
 
 Other GPU solver targets (sytrd, ormqr, geev, the Cholesky update, the sparse solvers) stay
 unknown targets; a type whose LAPACK counterpart dynhlo does not run would be an
-UnsupportedError when the module compiles (backends/gpu_solver.py; each of the four types
+UnsupportedError when the module compiles (backends/common/gpu_solver.py; each of the four types
 has one now, complex orgqr being LAPACK's ungqr).
 """
 

@@ -24,9 +24,10 @@ from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # n
                ops_window)  # importing them fills the lowering tables
 from . import ops_lapack, ops_lapack_eig, ops_lapack_schur, ops_xla_linalg  # noqa: F401
 from ... import config
-from .. import check_padding_reads, memory
-from ..distributed import Communicator
-from ..gpu_solver import check_solver_call
+from .. import check_padding_reads
+from ..common import memory
+from ..common.distributed import Communicator
+from ..common.gpu_solver import check_solver_call
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS, NOT_LOWERED
 
@@ -231,7 +232,7 @@ def compile_module(module: HloModule, info: ComputationInfo, distributed: bool =
                    reference: bool | None = None, **options) -> CpuProgram:
     """The program of a module: its inference and an evaluator. With distributed=True, inside
     an initialised torch.distributed process group (one process per device), collectives run
-    across the group (backends/distributed.py); the options other backends take are accepted
+    across the group (backends/common/distributed.py); the options other backends take are accepted
     and change nothing. That includes `precision` (checked by backends.Backend.compile):
     there is no TF32 here, f32 dots multiply in IEEE f32 (NumPy) and convolutions in f64
     whatever the option or the module's operand_precision say, as XLA's CPU backend has no

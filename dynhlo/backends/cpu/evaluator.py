@@ -17,7 +17,7 @@ from ...shapes.dynamic import ComputationInfo, DimsTree
 from ...shapes.schedule import schedule
 from ...shapes.sizes import SizeEnv, Sym
 from ...shapes.trees import check_sizes
-from .. import memory
+from ..common import memory
 from .lowering import LOWERINGS
 
 
@@ -114,7 +114,7 @@ class Evaluator:
     def __init__(self, inference, lowerings: dict | None = None, comm=None):
         self.inference = inference
         self.lowerings = LOWERINGS if lowerings is None else lowerings
-        self.comm = comm  # a backends.distributed.Communicator when compiled distributed=True
+        self.comm = comm  # backends.common.distributed.Communicator when distributed=True
         self._vectorizable: dict[int, bool] = {}
         self.memory_limit = memory.host_memory()
         self._sized: dict[int, frozenset] = {}  # per computation: results sized before running

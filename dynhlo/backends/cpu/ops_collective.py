@@ -150,7 +150,7 @@ custom_call(*IDENTITY_TARGETS)(_identity)
 # --- several devices (compiled with distributed=True) --------------------------------------
 #
 # The same opcodes across processes through torch.distributed: ctx.evaluator.comm is the
-# backends.distributed.Communicator of this process, and the values cross as CPU tensors
+# backends.common.distributed.Communicator of this process, and the values cross as CPU tensors
 # (gloo). These replace the one-device forms above in a distributed program's table.
 
 DISTRIBUTED: dict = OnceTable("CPU distributed lowerings")

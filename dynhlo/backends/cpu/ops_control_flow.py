@@ -14,7 +14,7 @@ import numpy as np
 from ...hlo.opcodes import Opcode
 from ...hlo.types import to_numpy_dtype
 from ...shapes.rules_control_flow import BODY, CONDITION, branches
-from ..limits import count_iteration
+from ..common.limits import count_iteration
 from .lowering import lowering
 from .ops_elementwise import fitted
 

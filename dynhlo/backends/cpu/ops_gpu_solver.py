@@ -1,7 +1,7 @@
 """JAX's GPU solver custom calls on the CPU (contracts: shapes/rules_gpu_solver.py).
 
 `cusolver_*_ffi` / `hipsolver_*_ffi` run the lowering of the LAPACK call each stands for
-(ops_lapack.py, ops_lapack_svd.py) through backends/gpu_solver.py; the pivots-to-permutation
+(ops_lapack.py, ops_lapack_svd.py) through backends/common/gpu_solver.py; the pivots-to-permutation
 call is its own loop here.
 """
 
@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 from ...shapes.rules_gpu_solver import PIVOT_TARGETS, SOLVER_TARGETS
-from ..gpu_solver import call_as_lapack
+from ..common.gpu_solver import call_as_lapack
 from .lowering import CUSTOM_CALLS, custom_call
 
 

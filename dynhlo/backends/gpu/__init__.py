@@ -75,7 +75,7 @@ from ...shapes.dynamic import ComputationInfo
 from ...shapes.sizes import bound_of
 from .. import check_padding_reads, check_precision
 from ..cpu import check_supported
-from ..distributed import Communicator
+from ..common.distributed import Communicator
 from . import aot
 from .launch.cubin_jit import CubinJitLauncher
 from .launch.jit import JitLauncher

@@ -17,7 +17,7 @@ from ...errors import ArgumentError
 from ...hlo.ir import HloModule
 from ...shapes.dynamic import ComputationInfo
 from ... import config
-from .. import memory
+from ..common import memory
 from . import graph
 from .aot import build_payload
 from .graph.runner import GraphCaptureError
@@ -56,7 +56,7 @@ class GpuProgram:
                  precision: str = HIGHEST, graph=None, stored=None, compiler=None):
         """`schedule` of `info` (the module's entry), `launchers[id(kernel)]` for every
         kernel of its plan, `device` where values live (the CPU in the interpreter), `comm`
-        the backends.distributed.Communicator of a program compiled with distributed=True,
+        the backends.common.distributed.Communicator of a program compiled distributed=True,
         `precision` the checked `precision` option, `graph` the checked `graph` option,
         `stored` an artifact's graph (cubin key -> launcher, graph program data) or None,
         `compiler` what compiles the graph's kernels to cubins (aot.compile_parallel)."""
@@ -151,7 +151,7 @@ class GpuProgram:
         device: no host round trip. A tensor without dense data (meta, sparse) is an
         ArgumentError naming its parameter, checked before anything runs: on a real device
         a kernel given its pointer would read memory that is not the tensor's. An array
-        beyond the device's memory is a ResourceExhaustedError (dynhlo.backends.memory).
+        beyond the device's memory is a ResourceExhaustedError (dynhlo.backends.common.memory).
         """
         try:
             if self._on_device(args):   # the common call: straight to the chosen runner

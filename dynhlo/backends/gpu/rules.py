@@ -39,7 +39,7 @@ from ...shapes.dynamic_windows import TARGETS as DYNAMIC_WINDOW_TARGETS
 from ...shapes.rules_gpu_solver import PIVOT_TARGETS, SOLVER_TARGETS
 from ...shapes.rules_collective import IDENTITY_TARGETS
 from ...shapes.rules_lapack_svd import SVD_TARGETS
-from ..gpu_solver import call_as_lapack
+from ..common.gpu_solver import call_as_lapack
 from .kernels import data as KD
 from .kernels import elementwise as KE
 from .kernels.types import types_ok

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ...backends.memory import host_memory
+from ...backends.common.memory import host_memory
 from ...errors import UnsupportedError
 from ...hlo.shape import UNBOUNDED, Shape, TupleShape
 from ...hlo.shape_assertions import ShapeAssertion

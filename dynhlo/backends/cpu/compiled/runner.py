@@ -24,7 +24,7 @@ from ....hlo.types import to_numpy_dtype
 from ....shapes.schedule import schedule
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
-from ... import memory
+from ...common import memory
 from ...plan.fusion import kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS

@@ -20,10 +20,10 @@ from ....shapes.rules_control_flow import BODY, CONDITION
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
 from ....stats import count
-from ... import memory
+from ...common import memory
 from ...cpu import evaluator as cpu_eval
 from ...cpu.lowering import LOWERINGS as CPU_LOWERINGS
-from ...limits import count_iteration
+from ...common.limits import count_iteration
 from ..rules import library_for
 from ..tensors import to_device, to_host, torch_dtype
 

@@ -107,7 +107,7 @@ def opt_barrier(ctx, inst, args):
 # --- several devices (compiled with distributed=True) --------------------------------------
 #
 # The same opcodes across processes: ctx.runner.comm is this process's
-# backends.distributed.Communicator, and the device tensors go to torch.distributed as they
+# backends.common.distributed.Communicator, and the device tensors go to torch.distributed as they
 # are (NCCL on CUDA; gloo in the interpreter on the CPU). The rule table (rules.py) calls the
 # functions above; each of them hands over to its form here when the runner has a comm.
 

@@ -1,7 +1,7 @@
 """JAX's lu_pivots_to_permutation GPU call (`cu_lu_pivots_to_permutation`,
 `hip_lu_pivots_to_permutation`) on the device. The solver calls themselves
 (`cusolver_*_ffi`) run the LAPACK lowerings of rules.CUSTOM_CALLS through
-backends/gpu_solver.py; contracts: shapes/rules_gpu_solver.py.
+backends/common/gpu_solver.py; contracts: shapes/rules_gpu_solver.py.
 """
 
 from __future__ import annotations

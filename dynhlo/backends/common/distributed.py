@@ -19,11 +19,11 @@ moves, a disagreement is a DynamicSizeError naming the instruction and each rank
 
 from __future__ import annotations
 
-from ..errors import DynamicSizeError, UnsupportedError
-from ..hlo.collectives import (COLLECTIVES, PERMUTES, Devices, participants, permute_pairs,
+from ...errors import DynamicSizeError, UnsupportedError
+from ...hlo.collectives import (COLLECTIVES, PERMUTES, Devices, participants, permute_pairs,
                                reduction)
-from ..hlo.ir import HloModule, Instruction
-from ..hlo.opcodes import OP_SPECS
+from ...hlo.ir import HloModule, Instruction
+from ...hlo.opcodes import OP_SPECS
 
 
 def _torch():

@@ -14,11 +14,11 @@ from __future__ import annotations
 import math
 import os
 
-from ..errors import ResourceExhaustedError
-from ..hlo.ir import Computation, Instruction
-from ..hlo.opcodes import Opcode
-from ..hlo.shape import UNBOUNDED
-from ..hlo.types import bit_width
+from ...errors import ResourceExhaustedError
+from ...hlo.ir import Computation, Instruction
+from ...hlo.opcodes import Opcode
+from ...hlo.shape import UNBOUNDED
+from ...hlo.types import bit_width
 
 # Results that are views of their operand on both backends: no memory of their own.
 _VIEWS = frozenset({Opcode.BROADCAST, Opcode.PARAMETER, Opcode.GET_TUPLE_ELEMENT,

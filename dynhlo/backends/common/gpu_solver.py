@@ -9,9 +9,9 @@ compute_uv declares u and vt rank-0.
 
 from __future__ import annotations
 
-from ..errors import DynamicSizeError, UnsupportedError
-from ..hlo import attrs
-from ..shapes.rules_gpu_solver import SVD_NAMES, lapack_target, solver_name
+from ...errors import DynamicSizeError, UnsupportedError
+from ...hlo import attrs
+from ...shapes.rules_gpu_solver import SVD_NAMES, lapack_target, solver_name
 
 
 def check_solver_call(table, inst) -> None:

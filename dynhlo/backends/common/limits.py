@@ -7,7 +7,7 @@ forever (XLA has no limit: None, the default, keeps that).
 
 from __future__ import annotations
 
-from ..errors import IterationLimitError
+from ...errors import IterationLimitError
 
 
 def count_iteration(inst, done: int, limit: int | None) -> int:
