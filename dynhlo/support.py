@@ -5,7 +5,8 @@ Computed, never hand-listed: every Opcode of dynhlo.hlo.opcodes gets
 - "single-device form": the CPU lowering is the one-device form of a multi-device op
   (collectives, replica-id, ...: lowerings marked `single_device = True`);
 - "unsupported": no CPU lowering; compiling a module that uses it raises UnsupportedError.
-Per backend, how it runs the opcode: the CPU lowering table; for the GPU, when
+Per backend, how it runs the opcode, as the backend says through the registry
+(dynhlo.backends: Backend.support): the CPU lowering table; for the GPU, when
 dynhlo.backends.gpu imports (it needs torch and triton), its fused-kernel table (`kernel`), its
 library table (`library`), a device plan of its own (`plan`: parameters, call, while,
 conditional), removed before planning by the GPU pass pipeline (`inlined`: fusion, call and
@@ -21,6 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .backends import OpSupport, get
+from .errors import UnsupportedError
 from .hlo.opcodes import OP_SPECS, Opcode
 
 SUPPORTED = "supported"
@@ -29,9 +32,6 @@ UNSUPPORTED = "unsupported"
 
 START_MARKER = "<!-- opcode-table:start -->"
 END_MARKER = "<!-- opcode-table:end -->"
-
-# Evaluated by each backend's evaluator itself (the arguments), so no lowering table has it.
-_EVALUATOR_BUILTINS = frozenset({Opcode.PARAMETER})
 
 _ASYNC_NOTE = ("gpu: inlined when the start's value only reaches its async-update/-done; "
                "else async-start runs on the host")
@@ -88,86 +88,31 @@ class OpStatus:
     note: str = ""
 
 
-def _cpu_tables():
-    from .backends.cpu.lowering import CUSTOM_CALLS, LOWERINGS
-    from .backends import cpu  # noqa: F401  (importing it fills the tables)
-    return LOWERINGS, CUSTOM_CALLS
-
-
-def gpu_tables():
-    """(kernel, library) opcode sets of the GPU backend's rule table
-    (dynhlo/backends/gpu/rules.py), or None where it cannot import."""
+def backend_support(name: str) -> OpSupport | None:
+    """What backend `name` says of the opcodes (the registry's Backend.support), or None
+    where it cannot import here (the GPU without torch and triton)."""
     try:
-        from .backends.gpu import rules
-    except ImportError:
+        return get(name).support()
+    except UnsupportedError:
         return None
-    return ({op for op, r in rules.RULES.items() if r.kernel is not None},
-            {op for op, r in rules.RULES.items() if r.library is not None})
 
 
-def _gpu_plan_ops() -> frozenset:
-    """Opcodes the GPU backend runs as device plans of their own (parameters, call, while,
-    conditional: the rule table's `plan`), not through a kernel or library call."""
-    from .backends.gpu import rules
-    return frozenset(_EVALUATOR_BUILTINS | {op for op, r in rules.RULES.items() if r.plan})
+def _cpu() -> OpSupport:
+    return get("cpu").support()
 
 
-def _cpu_not_lowered() -> dict:
-    """Opcode -> why the CPU backend has no lowering for it (cpu/lowering.py)."""
-    from .backends.cpu.lowering import NOT_LOWERED
-    return NOT_LOWERED
-
-
-def _gpu_host_reasons() -> dict:
-    """Opcode -> why the GPU runs it on the host tier (gpu/rules.py HOST)."""
-    from .backends.gpu import rules
-    return rules.HOST
-
-
-def _gpu_host_targets() -> list[str]:
-    """Custom-call targets the CPU runs and the GPU's library tier does not (its
-    rules.CUSTOM_CALLS): the GPU runs them on host copies."""
-    from .backends.gpu import rules
-    return [t for t in _cpu_tables()[1] if t not in rules.CUSTOM_CALLS]
-
-
-def _gpu_inlined_ops() -> frozenset:
-    """Opcodes a pass of the GPU pipeline removes before planning (dynhlo/passes/)."""
-    from .passes import inline_calls
-    from .passes.pipelines import GPU_PIPELINE
-    if any(step.run is inline_calls.inline_calls for step in GPU_PIPELINE):
-        return inline_calls.INLINED
-    return frozenset()
-
-
-def status_of(op: Opcode) -> str:
-    """The status of one opcode, from the CPU lowering table."""
-    lowerings, _ = _cpu_tables()
-    if op in _EVALUATOR_BUILTINS:
-        return SUPPORTED
-    fn = lowerings.get(op)
-    if fn is None:
+def status_of(op: Opcode, cpu: OpSupport | None = None) -> str:
+    """The status of one opcode, from the CPU backend's support (`cpu`: it, already asked)."""
+    cpu = _cpu() if cpu is None else cpu
+    if op not in cpu.how:
         return UNSUPPORTED
-    return SINGLE_DEVICE if getattr(fn, "single_device", False) else SUPPORTED
-
-
-def _gpu_how(op: Opcode, gpu, cpu_status: str) -> str:
-    fused, library = gpu
-    if op in fused:
-        return "kernel"
-    if op in library:
-        return "library"
-    if op in _gpu_inlined_ops():
-        return "inlined"
-    if op in _gpu_plan_ops():
-        return "plan"
-    return "host" if cpu_status != UNSUPPORTED else "-"
+    return SINGLE_DEVICE if op in cpu.single_device else SUPPORTED
 
 
 def custom_call_targets(names=None) -> list[str]:
     """Accepted custom-call targets (or `names`), LAPACK families folded:
     lapack_{s,d}getrf_ffi."""
-    targets = _cpu_tables()[1] if names is None else names
+    targets = _cpu().custom_calls if names is None else names
     families: dict[tuple[str, str], list[str]] = {}
     plain = []
     for name in sorted(targets):
@@ -182,24 +127,24 @@ def custom_call_targets(names=None) -> list[str]:
 
 
 def opcode_table() -> list[OpStatus]:
-    """A row per Opcode, sorted by its HLO spelling."""
-    lowerings, _ = _cpu_tables()
-    gpu = gpu_tables()
+    """A row per Opcode, sorted by its HLO spelling: the status from the CPU backend, a
+    column per backend that imports here (the GPU's: how it runs the opcode, "-" for not)."""
+    cpu = _cpu()
+    gpu = backend_support("gpu")
     rows = []
     for op in sorted(Opcode, key=lambda o: o.value):
-        status = status_of(op)
+        status = status_of(op, cpu)
         backends = {"cpu": "yes" if status != UNSUPPORTED else "-"}
         if gpu is not None:
-            backends["gpu"] = _gpu_how(op, gpu, status)
+            backends["gpu"] = gpu.how.get(op, "-")
         note = NOTES.get(op, "")
         if status == UNSUPPORTED:
-            note = _cpu_not_lowered().get(op, note)
-        host = _gpu_host_reasons() if gpu is not None else {}
-        if op in host:
-            note += f"; gpu: on the host ({host[op]})"
+            note = cpu.why.get(op, note)
+        if gpu is not None and op in gpu.why:
+            note += f"; gpu: on the host ({gpu.why[op]})"
         if op is Opcode.CUSTOM_CALL:
             note = "targets: " + ", ".join(custom_call_targets()) + "; others: UnsupportedError"
-            host = _gpu_host_targets() if gpu is not None else []
+            host = sorted(cpu.custom_calls - gpu.custom_calls) if gpu is not None else []
             if host:
                 note += "; gpu: " + ", ".join(custom_call_targets(host)) + " on the host"
         rows.append(OpStatus(op, OP_SPECS[op].group.value, status, backends, note))

@@ -152,7 +152,7 @@ def test_readme_table_is_current():
     section = support.readme_section(readme.read_text(encoding="utf-8"))
     assert section is not None, (f"README.md has no {support.START_MARKER} ... "
                                  f"{support.END_MARKER} section for the opcode table")
-    if "| gpu |" in section and support.gpu_tables() is None:
+    if "| gpu |" in section and support.backend_support("gpu") is None:
         pytest.skip("README's table has a gpu column but dynhlo.backends.gpu does not import "
                     "here (torch and triton are missing)")
     assert section == support.render_markdown(), \

@@ -3,16 +3,23 @@
 A backend is a package that exposes
     compile_module(module, info, **options) -> program
     load_program(module, info, payload, target) -> program   (an artifact's payload; no compile)
+    support() -> OpSupport                                   (which opcodes it runs, and how)
+    describe(program) -> str                                 (how it runs a program: inspect)
+    to_device(program, arrays) -> (arrays, sync)             (arguments where it reads them)
 where `module` is the output of the backend's pass pipeline (dynhlo/passes/pipelines.py) and
 `info` its dynamic dimension inference; a program has `backend`, `target`, `run(arrays)` and
 `to_payload() -> {name: bytes}`. A backend is imported only when asked for, so the GPU's
 torch and triton are needed only by those who use it.
+
+Clients outside the backends (dynhlo.support, dynhlo.inspect, the command and its bench
+timing, the runtime) ask this registry, never a backend's own modules: pyproject.toml's
+import-linter contract "Clients reach the backends through the registry" keeps it so.
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..errors import ArtifactError, UnsupportedError
 from ..passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step
@@ -96,6 +103,28 @@ def strict_precision(value, what: str) -> str:
 
 
 @dataclass(frozen=True)
+class OpSupport:
+    """What a backend says of the opcodes (its `support()`): the table dynhlo.support renders.
+
+    how: opcode -> how the backend runs it, in the backend's own words ("yes" on the CPU;
+        "kernel", "library", "inlined", "plan" or "host" on the GPU); an opcode absent from
+        it is not run at all.
+    custom_calls: the custom-call targets the backend runs by itself.
+    single_device: opcodes it runs only in their one-device form (collectives, replica-id).
+    why: opcode -> a reason: why the opcode is not run, or runs on a fallback.
+    """
+
+    how: dict
+    custom_calls: frozenset
+    single_device: frozenset = frozenset()
+    why: dict = field(default_factory=dict)
+
+
+def no_sync() -> None:
+    """A backend whose arguments are already where it reads them has nothing to wait for."""
+
+
+@dataclass(frozen=True)
 class Backend:
     """One backend: its name, its pass pipeline, the package that implements it, and what
     that package needs beyond dynhlo's own dependencies (said when it cannot import)."""
@@ -126,6 +155,22 @@ class Backend:
         """The program an artifact's payload holds, for the module its pipeline ran on."""
         return self.implementation().load_program(module, info, payload, target)
 
+    def support(self) -> OpSupport:
+        """Which opcodes and custom-call targets the backend runs, and how (OpSupport).
+        UnsupportedError naming what it needs when it cannot import here."""
+        return self.implementation().support()
+
+    def describe(self, program) -> str:
+        """How the backend runs `program` (one of its own), as text ending in a newline: what
+        `dynhlo inspect --backend NAME` prints below the module's report."""
+        return self.implementation().describe(program)
+
+    def to_device(self, program, arrays: list) -> tuple[list, object]:
+        """(arguments, sync): `arrays` (one per entry parameter, NumPy) where `program` reads
+        them without a copy per call (device tensors on a GPU), and a function that waits for
+        the backend's work to finish (what timing a call needs: `dynhlo bench`)."""
+        return self.implementation().to_device(program, arrays)
+
 
 BACKENDS: dict[str, Backend] = {
     "cpu": Backend("cpu", CPU_PIPELINE, "dynhlo.backends.cpu"),
@@ -151,5 +196,5 @@ def get(name: str) -> Backend:
     return backend
 
 
-__all__ = ["BACKENDS", "PADDING_READS", "PRECISIONS", "Backend", "canonical_precision",
+__all__ = ["BACKENDS", "PADDING_READS", "PRECISIONS", "Backend", "OpSupport", "no_sync", "canonical_precision",
            "check_options", "check_padding_reads", "check_precision", "get", "strict_precision"]

@@ -253,9 +253,10 @@ def _run_distributed(ns: argparse.Namespace):
 
 def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
     _add_module_argument(parser, artifact=True)
-    parser.add_argument("--backend", choices=["gpu"], default=None,
+    parser.add_argument("--backend", choices=["cpu", "gpu"], default=None,
                         help="also show how the backend runs the module (gpu: its CUDA "
-                             "graph, or the instruction that keeps it off the graph)")
+                             "graph, or the instruction that keeps it off the graph; cpu: "
+                             "its evaluator)")
     parser.add_argument("--interpret", action="store_true",
                         help="gpu backend without a GPU: plan it for Triton's interpreter")
     _add_bound_argument(parser)
@@ -276,14 +277,14 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     from ..hlo.baked_sizes import warn_baked_sizes
     warn_baked_sizes(module)
     sys.stdout.write(inspect_module(module))
-    if ns.backend == "gpu":
+    if ns.backend is not None:
+        from ..backends import get
         from ..runtime.executable import compile as compile_module
-        # compile first: without torch or triton it is the backend's UnsupportedError that
-        # says what to install (importing graph first was an internal ModuleNotFoundError)
-        exe = compile_module(module, backend="gpu",
+        # without torch or triton it is the backend's UnsupportedError that says what to
+        # install (importing the GPU's modules here was an internal ModuleNotFoundError)
+        exe = compile_module(module, backend=ns.backend,
                              **({"interpret": True} if ns.interpret else {}))
-        from ..backends.gpu.graph import summary
-        sys.stdout.write("\n" + summary(exe.program))
+        sys.stdout.write("\n" + get(ns.backend).describe(exe.program))
     return 0
 
 

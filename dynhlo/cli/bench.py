@@ -114,18 +114,12 @@ def time_calls(call, sync) -> tuple[float, float, int]:
 
 
 def _on_device(exe, arrays: list):
-    """(arguments, sync): device tensors and a CUDA synchronisation for a GPU executable on
-    a CUDA device; the NumPy arrays and no-op otherwise (the CPU backend, the interpreter)."""
-    if exe.backend != "gpu" or getattr(getattr(exe, "program", None), "interpret", False):
-        return arrays, lambda: None
-    import torch
-    if not torch.cuda.is_available():
-        return arrays, lambda: None
-    from ..backends.gpu.tensors import to_device
-    device = torch.device("cuda")
-    return ([to_device(a, device, p.shape.element_type) for a, p in zip(arrays, exe.parameters,
-                                                                        strict=True)],
-            torch.cuda.synchronize)
+    """(arguments, sync): the arrays where the executable's backend reads them and a function
+    that waits for its work (the registry's Backend.to_device: device tensors and a CUDA
+    synchronisation on a GPU; the NumPy arrays and a no-op on the CPU or in the
+    interpreter)."""
+    from ..backends import get
+    return get(exe.backend).to_device(exe.program, arrays)
 
 
 def run(exe, sizes: list[int] | None, seed: int) -> None:

@@ -24,7 +24,7 @@ from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # n
                ops_window)  # importing them fills the lowering tables
 from . import ops_lapack, ops_lapack_eig, ops_lapack_schur, ops_xla_linalg  # noqa: F401
 from ... import config
-from .. import check_padding_reads
+from .. import OpSupport, check_padding_reads, no_sync
 from ..common import memory
 from ..common.distributed import Communicator
 from ..common.gpu_solver import check_solver_call
@@ -232,8 +232,8 @@ def compile_module(module: HloModule, info: ComputationInfo, distributed: bool =
                    reference: bool | None = None, **options) -> CpuProgram:
     """The program of a module: its inference and an evaluator. With distributed=True, inside
     an initialised torch.distributed process group (one process per device), collectives run
-    across the group (backends/common/distributed.py); the options other backends take are accepted
-    and change nothing. That includes `precision` (checked by backends.Backend.compile):
+    across the group (backends/common/distributed.py); the options other backends take are
+    accepted and change nothing. That includes `precision` (checked by backends.Backend.compile):
     there is no TF32 here, f32 dots multiply in IEEE f32 (NumPy) and convolutions in f64
     whatever the option or the module's operand_precision say, as XLA's CPU backend has no
     reduced-precision form of them; a JAX user's `jax.default_matmul_precision` changes
@@ -256,3 +256,30 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
         raise ArtifactError(f"the cpu backend cannot load target '{target}' with sections "
                             f"{sorted(payload)}; it writes target 'numpy' with ['program']")
     return CpuProgram(module, info)
+
+
+def support() -> OpSupport:
+    """The CPU's opcodes (its lowering table, and the parameters the evaluator reads itself),
+    those only in their one-device form (lowerings marked `single_device`), its custom-call
+    targets, and why the rest are not lowered (lowering.NOT_LOWERED)."""
+    how = {op: "yes" for op in LOWERINGS}
+    how[Opcode.PARAMETER] = "yes"
+    return OpSupport(how, frozenset(CUSTOM_CALLS),
+                     frozenset(op for op, fn in LOWERINGS.items()
+                               if getattr(fn, "single_device", False)),
+                     dict(NOT_LOWERED))
+
+
+def describe(program: CpuProgram) -> str:
+    """How the CPU runs `program`: the reference evaluator, or fused groups compiled to
+    machine code with the reference lowering for the rest."""
+    count = sum(1 for _ in program.module.instructions())
+    how = ("the reference evaluator (NumPy), one lowering per instruction" if program.reference
+           else "fused groups compiled to machine code, the other instructions on the "
+                "reference lowering")
+    return f"cpu: {count} instructions; {how}\n"
+
+
+def to_device(program: CpuProgram, arrays: list) -> tuple[list, object]:
+    """The arrays as they are (the CPU reads NumPy arrays) and nothing to wait for."""
+    return list(arrays), no_sync

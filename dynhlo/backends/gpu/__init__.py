@@ -70,13 +70,18 @@ import torch
 from . import mode  # first: picks interpreter mode before triton is imported
 from ...errors import ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
+from ...hlo.opcodes import Opcode
 from ...hlo.shape import leaf_shapes
 from ...shapes.dynamic import ComputationInfo
 from ...shapes.sizes import bound_of
-from .. import check_padding_reads, check_precision
+from ...passes import inline_calls
+from ...passes.pipelines import GPU_PIPELINE
+from .. import OpSupport, check_padding_reads, check_precision, no_sync
 from ..cpu import check_supported
+from ..cpu import support as cpu_support
 from ..common.distributed import Communicator
-from . import aot
+from . import aot, rules, tensors
+from .graph import summary
 from .launch.cubin_jit import CubinJitLauncher
 from .launch.jit import JitLauncher
 from .plan.fusion import kernels_of, plan_computation
@@ -207,4 +212,44 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
                       precision=precision, stored=stored)
 
 
-__all__ = ["NAME", "GpuProgram", "compile_module", "load_program", "ArtifactError"]
+def support() -> OpSupport:
+    """How the GPU runs each opcode: its rule table's first tier (rules.py: "kernel",
+    "library", "plan"), "inlined" for what the GPU pass pipeline removes before planning
+    (passes/inline_calls.py), else "host" (the CPU lowering on host copies) where the CPU
+    runs it; the custom-call targets of its library tier; why an opcode runs on the host
+    (rules.HOST). The one-device forms are the CPU's (check_supported is the CPU's)."""
+    cpu = cpu_support()
+    inlined = inline_calls.INLINED if any(step.run is inline_calls.inline_calls
+                                          for step in GPU_PIPELINE) else frozenset()
+    how = {}
+    for op in Opcode:
+        tier = rules.how(op)
+        if tier in ("kernel", "library"):
+            how[op] = tier
+        elif op in inlined:
+            how[op] = "inlined"
+        elif tier == "plan":
+            how[op] = tier
+        elif op in cpu.how:
+            how[op] = "host"
+    return OpSupport(how, frozenset(rules.CUSTOM_CALLS), cpu.single_device, dict(rules.HOST))
+
+
+def describe(program: GpuProgram) -> str:
+    """The program's CUDA graph (launches, distinct kernels, buffers) or the instruction that
+    keeps it on the plain path, then the segments graph=True would capture (graph.summary)."""
+    return summary(program)
+
+
+def to_device(program: GpuProgram, arrays: list) -> tuple[list, object]:
+    """(tensors on the program's CUDA device, torch.cuda.synchronize); in the interpreter the
+    arrays as they are and nothing to wait for. Element types are the entry parameters'."""
+    if program.interpret:
+        return list(arrays), no_sync
+    params = program.module.entry.parameters
+    return ([tensors.to_device(a, program.device, p.shape.element_type)
+             for a, p in zip(arrays, params, strict=True)], torch.cuda.synchronize)
+
+
+__all__ = ["NAME", "GpuProgram", "compile_module", "describe", "load_program", "support",
+           "to_device", "ArtifactError"]
