@@ -20,22 +20,28 @@ from .backends import Backend, get
 from .hlo.ir import HloModule
 from .hlo.text.parser import parse_hlo
 from .hlo.verify import verify_module
+from .options import CompileOptions
 from .passes.pipelines import run_pipeline
 from .shapes.dynamic import ComputationInfo, infer_module
 
 
-def compile_program(module: HloModule | str, backend: str, **options):
-    """A program of `backend` for `module` (an HloModule or its text).
+def compile_program(module: HloModule | str, backend: str,
+                    options: CompileOptions | dict | None = None, **more):
+    """A program of `backend` for `module` (an HloModule or its text), compiled with
+    `options` and `more` (compile() keywords, or a CompileOptions), checked here, once
+    (CompileOptions.of), before the backend sees them.
 
     Raises:
         HloParseError, HloVerifyError: bad module text or inconsistent shapes.
-        UnsupportedError: an unknown backend, one that cannot import here, an unknown option,
-            or an opcode or custom-call target the backend cannot run.
+        UnsupportedError: an unknown backend, one that cannot import here, an unknown option
+            or a bad value of one (named), or an opcode or custom-call target the backend
+            cannot run.
     """
     chosen = get(backend)
+    checked_options = CompileOptions.of(options, **more)
     module, info = lower(checked(module), chosen)
     stats.count("compile")
-    return chosen.compile(module, info, **options)
+    return chosen.compile(module, info, checked_options)
 
 
 def load_program(module: HloModule, backend: str, payload: dict[str, bytes], target: str):

@@ -15,6 +15,7 @@ import pytest
 import dynhlo
 from dynhlo import backends, compiler
 from dynhlo.hlo.ir import HloModule
+from dynhlo.options import CompileOptions
 from dynhlo.passes.pipelines import Step
 
 SOFTMAX_ROWS = """HloModule m
@@ -36,7 +37,7 @@ def recorder(monkeypatch):
     """A backend `rec` whose pipeline renames the module; its calls are recorded."""
     calls = []
 
-    def compile_module(module, info, **options):
+    def compile_module(module, info, options):
         calls.append(("compile", module, info, options))
         return "program"
 
@@ -67,7 +68,7 @@ def test_backend_gets_the_pipelines_output_and_its_inference(recorder, monkeypat
     inferred = _count_inference(monkeypatch)
     assert compiler.compile_program(SOFTMAX_ROWS, "rec", target="x") == "program"
     ((what, module, info, options),) = recorder
-    assert (what, module.name, options) == ("compile", "m_lowered", {"target": "x"})
+    assert (what, module.name, options) == ("compile", "m_lowered", CompileOptions(target="x"))
     assert info.computation is module.entry  # the inference of the module it runs
     assert inferred == ["m", "m_lowered"]   # once per module: as given, then as rewritten
 

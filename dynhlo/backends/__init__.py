@@ -1,7 +1,7 @@
 """The backends by name: what dynhlo.compiler needs of each, and nothing else.
 
 A backend is a package that exposes
-    compile_module(module, info, **options) -> program
+    compile_module(module, info, options) -> program          (options: a CompileOptions)
     load_program(module, info, payload, target) -> program   (an artifact's payload; no compile)
     support() -> OpSupport                                   (which opcodes it runs, and how)
     describe(program) -> str                                 (how it runs a program: inspect)
@@ -21,85 +21,9 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
-from ..errors import ArtifactError, UnsupportedError
+from ..errors import UnsupportedError
+from ..options import CompileOptions
 from ..passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step
-
-
-# The options a backend's compile_module takes (a backend ignores those of another: the CPU
-# takes the GPU's), and those dynhlo.compile itself handles before the backend sees them.
-OPTIONS = frozenset({"interpret", "target", "fast_launch", "graph", "backend", "distributed",
-                     "precision", "padding_reads", "reference"})
-RUNTIME_OPTIONS = frozenset({"max_while_iterations", "bounds", "buckets"})
-
-# The `precision` option's values: "highest" (the default: every f32 product in IEEE f32)
-# or "default" (TF32 where the module's operand_precision allows it, as XLA on GPU; see
-# dynhlo/backends/gpu/precision.py). Every backend takes it; the CPU computes as before.
-PRECISIONS = ("highest", "default")
-
-
-# Other spellings a JAX user writes: any case, jax.lax.Precision's members (their `name`),
-# and jax_default_matmul_precision's "float32" and "tensorfloat32".
-_PRECISION_ALIASES = {"float32": "highest", "tensorfloat32": "default"}
-
-
-def check_precision(value) -> str:
-    """The `precision` option's value ("highest" when None): "highest" or "default", in any
-    case, as a jax.lax.Precision member (DEFAULT, HIGHEST) or as JAX's matmul precision
-    names "float32" (highest) and "tensorfloat32" (default). UnsupportedError naming the
-    option and its values for anything else (jax.lax.Precision.HIGH too: XLA runs it as
-    three bf16 products on a GPU, which dynhlo does not)."""
-    if value is None:
-        return PRECISIONS[0]
-    name = getattr(value, "name", value)   # an enum member: jax.lax.Precision.HIGHEST
-    name = name.lower() if isinstance(name, str) else None
-    name = _PRECISION_ALIASES.get(name, name)
-    if name not in PRECISIONS:
-        raise UnsupportedError(f"compile option precision={value!r} is not one of "
-                               f"{', '.join(repr(p) for p in PRECISIONS)}: 'highest' computes "
-                               "every f32 product in IEEE f32 (the default), 'default' lets "
-                               "TF32 run where the module's operand_precision allows it, as "
-                               "XLA does on GPU")
-    return name
-
-
-def canonical_precision(options: dict) -> dict:
-    """`options` with a given `precision` spelt as PRECISIONS spells it (check_precision):
-    what artifacts, cache keys and the backends see."""
-    if options.get("precision") is None:
-        return options
-    return {**options, "precision": check_precision(options["precision"])}
-
-
-# The `padding_reads` option's values: what a read past a dynamic dimension's actual size,
-# within its bound, gives. XLA reads its padded buffer there (a static slice, a dynamic-slice
-# window, a gather row: tf2xla's lowerings of tf.where and tf.unique read one element past
-# and mask it away later); dynhlo's padding reads as zeros ("zeros", the default), or such
-# a read is a DynamicSizeError naming the instruction ("error", a debugging mode).
-PADDING_READS = ("zeros", "error")
-
-
-def check_padding_reads(value) -> str:
-    """The `padding_reads` option's value ("zeros" when None): "zeros" or "error";
-    UnsupportedError naming the option and its values for anything else."""
-    if value is None:
-        return PADDING_READS[0]
-    if value not in PADDING_READS:
-        raise UnsupportedError(f"compile option padding_reads={value!r} is not one of "
-                               f"{', '.join(repr(p) for p in PADDING_READS)}: 'zeros' (the "
-                               "default) reads a dynamic array's padding as zeros, 'error' "
-                               "refuses a read past the actual size")
-    return value
-
-
-def strict_precision(value, what: str) -> str:
-    """An artifact's precision as dynhlo writes it (one of PRECISIONS; "highest" when None);
-    ArtifactError naming `what` for any other spelling: a file is not a user's call."""
-    if value is None:
-        return PRECISIONS[0]
-    if value not in PRECISIONS:
-        raise ArtifactError(f"{what} precision {value!r} is not one of "
-                            f"{', '.join(PRECISIONS)}; recompile the artifact")
-    return value
 
 
 @dataclass(frozen=True)
@@ -142,14 +66,11 @@ class Backend:
             raise UnsupportedError(f"the {self.name} backend needs {self.needs}: {exc}"
                                    ) from None
 
-    def compile(self, module, info, **options):
-        """A program for a module its pipeline already ran on (see the module docstring).
-        UnsupportedError for an option no backend takes: a misspelt one would otherwise
-        change nothing, silently."""
-        check_options(options, OPTIONS)
-        check_precision(options.get("precision"))
-        check_padding_reads(options.get("padding_reads"))
-        return self.implementation().compile_module(module, info, **options)
+    def compile(self, module, info, options: CompileOptions):
+        """A program for a module its pipeline already ran on (see the module docstring),
+        compiled with `options`, already checked (dynhlo/options.py: the compile driver
+        checks them once)."""
+        return self.implementation().compile_module(module, info, options)
 
     def load(self, module, info, payload: dict[str, bytes], target: str):
         """The program an artifact's payload holds, for the module its pipeline ran on."""
@@ -179,14 +100,6 @@ BACKENDS: dict[str, Backend] = {
 }
 
 
-def check_options(options: dict, known: frozenset = OPTIONS | RUNTIME_OPTIONS) -> None:
-    """UnsupportedError naming any option not in `known`, and listing the options."""
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise UnsupportedError(f"unknown compile option(s) {', '.join(unknown)}; the "
-                               f"options are {', '.join(sorted(OPTIONS | RUNTIME_OPTIONS))}")
-
-
 def get(name: str) -> Backend:
     """The backend called `name`; UnsupportedError listing the backends for any other name."""
     backend = BACKENDS.get(name) if isinstance(name, str) else None
@@ -196,5 +109,4 @@ def get(name: str) -> Backend:
     return backend
 
 
-__all__ = ["BACKENDS", "PADDING_READS", "PRECISIONS", "Backend", "OpSupport", "no_sync", "canonical_precision",
-           "check_options", "check_padding_reads", "check_precision", "get", "strict_precision"]
+__all__ = ["BACKENDS", "Backend", "OpSupport", "get", "no_sync"]

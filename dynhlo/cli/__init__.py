@@ -144,7 +144,7 @@ _COMPILE_INTERPRET_HELP = ("gpu backend without a GPU here: compile anyway (kern
 
 def _add_gpu_run_arguments(parser: argparse.ArgumentParser,
                            interpret_help: str = _INTERPRET_HELP) -> None:
-    from ..backends import PADDING_READS, PRECISIONS
+    from ..options import PADDING_READS, PRECISIONS
     parser.add_argument("--interpret", action="store_true", help=interpret_help)
     parser.add_argument("--max-while-iterations", type=_count, default=None, metavar="N",
                         help="end a while loop that runs more than N iterations with an "
@@ -191,7 +191,7 @@ def _seconds(text: str) -> float:
 def _precision_word(text: str) -> str:
     """--precision's value as compile() reads it (any case; JAX's "float32" and
     "tensorfloat32"); an unknown word is left for argparse's choices to refuse."""
-    from ..backends import check_precision
+    from ..options import check_precision
     from ..errors import UnsupportedError
     try:
         return check_precision(text)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backends import canonical_precision
 from ..errors import ArgumentError, UnsupportedError
+from ..options import canonical
 from ..runtime.buckets import next_power_of_two
 from ..runtime.executable import compile as compile_module
 from .mlir_load import INSTALL, load_module
@@ -267,7 +267,7 @@ def from_jax(fn, *specs, kwargs: dict | None = None, bounds: dict | None = None,
     """
     bounds = named_bounds(bounds, low=1)  # JAX's sizes start at 1
     # at once, as jit checks it: an unbounded name compiles only at call time
-    compile_options = canonical_precision(compile_options)
+    compile_options = canonical(compile_options)
     _need_jax()
     tree = ArgumentTree(fn, specs, dict(kwargs or {}), static_argnums, static_argnames)
     sizes = resolve_sizes(tree.specs, constraints, bounds)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..backends import canonical_precision
 from ..errors import ArgumentError, UnsupportedError
+from ..options import canonical
 from ..runtime.executable import compile as compile_module
 from .mlir_load import load_module
 from .stablehlo import check_bound, import_module
@@ -201,6 +201,6 @@ def from_torch(module_or_fn, *example_args, dynamic_shapes=None, bounds: dict | 
         raise UnsupportedError(f"bounds maps Dim names to maxima ({{'T': 512}}), got "
                                f"{bounds!r}")
     bounds = {name: check_bound(f"Dim {name!r}", value, 1) for name, value in bounds.items()}
-    compile_options = canonical_precision(compile_options)
+    compile_options = canonical(compile_options)
     export = export_torch(module_or_fn, example_args, dynamic_shapes, bounds, weights)
     return TorchExecutable(export, backend, compile_options)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from ..backends import canonical_precision
 from ..compiler import compile_program
-from ..errors import DynHloError, UnsupportedError
+from ..errors import DynHloError
 from ..gc_pause import gc_paused
 from ..hlo.baked_sizes import warn_baked_sizes
 from ..hlo.ir import HloModule
 from ..hlo.text.parser import parse_hlo
+from ..options import canonical
 from . import artifact
 from .arguments import check_arguments, check_assertions
 from .buckets import compile_bounded
@@ -114,31 +114,21 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
             dynhlo/backends/gpu/precision.py). The cpu backend accepts it and computes as
             before (NumPy has no TF32, as XLA's CPU backend has none). Kept in artifacts.
             Any case, jax.lax.Precision.HIGHEST/DEFAULT and JAX's matmul precision names
-            "float32"/"tensorfloat32" are taken too (backends.check_precision).
+            "float32"/"tensorfloat32" are taken too (dynhlo.options.check_precision).
 
     Raises:
         HloParseError, HloVerifyError: bad module text or inconsistent shapes.
         UnsupportedError: an opcode or custom-call target the backend cannot run, an
-            unknown backend, or an unknown option or precision value.
+            unknown backend, or an unknown option or a bad value of one (named: the
+            options and their checks are dynhlo/options.py's).
     """
     module = as_module(module, "compile")
     read_from_text(module)   # size checks its text carried (a printed from_tf module)
-    options = canonical_precision(options)
+    options = canonical(options)   # checked at once, precision spelt as artifacts keep it
     if bounds or buckets is not None:
         return compile_bounded(module, backend, bounds, buckets, compile, options)
-    limit = while_limit(options)
-    backend_options = {k: v for k, v in options.items() if k != "max_while_iterations"}
-    program = compile_program(module, backend, **backend_options)
-    program.while_limit = limit
+    program = compile_program(module, backend, options)
+    program.while_limit = options.get("max_while_iterations")
     warn_baked_sizes(module)  # a BakedSizeWarning per constant equal to a dynamic bound
     return Executable(module, program, {"backend": backend, **options})
 
-
-def while_limit(options: dict) -> int | None:
-    """The max_while_iterations option checked: None or a positive int; UnsupportedError else."""
-    limit = options.get("max_while_iterations")
-    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)
-                              or limit < 1):
-        raise UnsupportedError(f"max_while_iterations={limit!r}: give a positive number of "
-                               "iterations, or None for no limit")
-    return limit

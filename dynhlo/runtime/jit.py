@@ -33,10 +33,10 @@ from pathlib import Path
 
 from .. import files
 from ..config import cache_root
-from ..backends import PRECISIONS, canonical_precision, check_options
 from ..backends import get as get_backend
 from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklevel
 from ..hlo.ir import HloModule
+from ..options import PRECISIONS, canonical
 from ..passes.bound_unbounded import bound_unbounded, unbounded_dims
 from . import artifact, loader
 from .arguments import check_arguments, check_assertions
@@ -247,8 +247,7 @@ def jit(module: HloModule | str, backend: str = "cpu", buckets: list[int] | None
     """
     module = as_module(module, "jit")
     get_backend(backend)      # an unknown backend or option: here, not on the first call
-    check_options(options)
-    options = canonical_precision(options)   # one cache entry for "HIGHEST" and "highest"
+    options = canonical(options)   # checked; one cache entry for "HIGHEST" and "highest"
     if cache_dir is None:
         cache_dir = default_cache_dir()
     elif cache_dir is not False and (not isinstance(cache_dir, (str, os.PathLike))

@@ -11,14 +11,15 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass
 
-from ..backends import BACKENDS, check_padding_reads, strict_precision
+from ..backends import BACKENDS
 from ..compiler import checked, load_program
 from ..errors import ArtifactError, DynHloError, UnsupportedError, user_stacklevel
 from ..gc_pause import gc_paused
 from ..hlo.ir import HloModule
 from .artifact import Artifact, _as_path, read_artifact, read_regular
 from .buckets import BucketedExecutable
-from .executable import Executable, compile, while_limit
+from ..options import check_padding_reads, check_while_limit, strict_precision
+from .executable import Executable, compile
 from .module_text import keep_in_text
 from .stored_assertions import from_data
 from .stored_constants import StoredConstants
@@ -92,7 +93,7 @@ def build_executable(artifact: Artifact, recompile: _Recompile | None = None):
         _check_program_precision(exes[entry["bound"]], precision, entry)
     options = dict(artifact.header["options"])
     try:  # a run option: kept in the header, not the payload
-        limit = while_limit(options)
+        limit = check_while_limit(options.get("max_while_iterations"))
     except UnsupportedError as exc:
         raise ArtifactError(f"malformed artifact header: option {exc}") from None
     padding = _header_padding_reads(options)

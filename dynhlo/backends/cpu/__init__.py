@@ -24,7 +24,8 @@ from . import (ops_collective, ops_control_flow, ops_data, ops_elementwise,  # n
                ops_window)  # importing them fills the lowering tables
 from . import ops_lapack, ops_lapack_eig, ops_lapack_schur, ops_xla_linalg  # noqa: F401
 from ... import config
-from .. import OpSupport, check_padding_reads, no_sync
+from ...options import CompileOptions, check_padding_reads
+from .. import OpSupport, no_sync
 from ..common import memory
 from ..common.distributed import Communicator
 from ..common.gpu_solver import check_solver_call
@@ -228,12 +229,13 @@ def _root(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def compile_module(module: HloModule, info: ComputationInfo, distributed: bool = False,
-                   reference: bool | None = None, **options) -> CpuProgram:
-    """The program of a module: its inference and an evaluator. With distributed=True, inside
+def compile_module(module: HloModule, info: ComputationInfo,
+                   options: CompileOptions) -> CpuProgram:
+    """The program of a module: its inference and an evaluator, by `options` (checked by the
+    compile driver: dynhlo/options.py). With distributed=True, inside
     an initialised torch.distributed process group (one process per device), collectives run
     across the group (backends/common/distributed.py); the options other backends take are
-    accepted and change nothing. That includes `precision` (checked by backends.Backend.compile):
+    accepted and change nothing. That includes `precision`:
     there is no TF32 here, f32 dots multiply in IEEE f32 (NumPy) and convolutions in f64
     whatever the option or the module's operand_precision say, as XLA's CPU backend has no
     reduced-precision form of them; a JAX user's `jax.default_matmul_precision` changes
@@ -242,8 +244,8 @@ def compile_module(module: HloModule, info: ComputationInfo, distributed: bool =
     (CpuProgram.padding_reads); an artifact keeps it in its header. `reference=False`
     compiles fused groups (compiled/); the default (None) is the NumPy evaluator unless
     DYNHLO_CPU_COMPILED=1."""
-    return CpuProgram(module, info, distributed,
-                      check_padding_reads(options.get("padding_reads")), reference)
+    return CpuProgram(module, info, bool(options.distributed), options.padding_reads,
+                      options.reference)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

@@ -31,7 +31,8 @@ Layout, bottom to top (each imports only those before it):
     aot.py       cross-compiling the kernels to cubins; reading a payload back
     program.py   GpuProgram: chooses its runner (graph, specialized, interpreted) once
 
-Options:
+Options (names and checks: dynhlo/options.py; the compile driver checks them once and this
+backend reads a CompileOptions):
     interpret: run kernels in Triton's interpreter on CPU tensors; asked for explicitly (this
         is how CI, with no GPU, tests the generated kernels). Default: the CUDA device; with
         none, an UnsupportedError saying how to ask for the interpreter, except for a named
@@ -76,7 +77,8 @@ from ...shapes.dynamic import ComputationInfo
 from ...shapes.sizes import bound_of
 from ...passes import inline_calls
 from ...passes.pipelines import GPU_PIPELINE
-from .. import OpSupport, check_padding_reads, check_precision, no_sync
+from ...options import CompileOptions
+from .. import OpSupport, no_sync
 from ..cpu import check_supported
 from ..cpu import support as cpu_support
 from ..common.distributed import Communicator
@@ -160,25 +162,18 @@ def _check_element_types(module: HloModule) -> None:
                     raise UnsupportedError(f"instruction '{inst.name}': {e}") from None
 
 
-def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuProgram:
-    """Plan and generate the kernels of a module for the GPU backend (see module doc)."""
+def compile_module(module: HloModule, info: ComputationInfo,
+                   options: CompileOptions) -> GpuProgram:
+    """Plan and generate the kernels of a module for the GPU backend (see module doc), by
+    `options` (checked by the compile driver: dynhlo/options.py; the CPU's `reference` is
+    not the GPU's business)."""
     mode.install_compile_counter()
-    unknown = set(options) - {"interpret", "target", "backend", "fast_launch", "distributed",
-                              "graph", "precision", "padding_reads"}
-    if unknown:
-        raise UnsupportedError(f"unknown gpu backend option(s): {', '.join(sorted(unknown))}")
-    precision = check_precision(options.get("precision"))
-    option = options.get("graph")
-    if option is not None and not isinstance(option, bool):
-        # graph=1 or "yes" would otherwise be taken as an unset option, silently
-        raise UnsupportedError(f"compile option graph={option!r} is not True, False or None "
-                               "(None: the default, on a GPU for modules of many launches)")
-    distributed = bool(options.get("distributed"))
+    distributed = bool(options.distributed)
     check_supported(module, distributed)
     _check_element_types(module)
-    interpret = options.get("interpret")
+    interpret = options.interpret
     if interpret is None:
-        interpret = _default_interpret(options.get("target"))
+        interpret = _default_interpret(options.target)
     if not interpret and not mode.cuda_present():
         raise UnsupportedError(NO_DEVICE)
     if interpret != mode.interpreter_active():
@@ -186,13 +181,13 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
             f"interpret={interpret} but Triton was imported with TRITON_INTERPRET="
             f"{os.environ.get('TRITON_INTERPRET')!r}; set TRITON_INTERPRET=1 before "
             "importing triton to run kernels in the interpreter")
-    plan = plan_computation(info, check_padding_reads(options.get("padding_reads")))
-    launchers = _launchers(kernels_of(plan), interpret, options.get("fast_launch", True))
+    plan = plan_computation(info, options.padding_reads)
+    launchers = _launchers(kernels_of(plan), interpret, options.fast_launch is not False)
     # distributed: collectives through torch.distributed on this process's device (NCCL).
     comm = Communicator(module) if distributed else None
     return GpuProgram(module, info, lower(plan), launchers, _device(interpret),
-                      options.get("target") or _device_target(), comm, precision,
-                      graph=option, compiler=aot.compile_parallel)
+                      options.target or _device_target(), comm, options.precision,
+                      graph=options.graph, compiler=aot.compile_parallel)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

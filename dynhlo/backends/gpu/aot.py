@@ -34,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from ...errors import ArtifactError, UnsupportedError
 from ...shapes.dynamic import ComputationInfo
-from .. import strict_precision
+from ...options import strict_precision
 from . import compile_worker, mode
 from .graph import cubins, wanted_program
 from .graph.data import MAX_CONSTEXPR, WARPS, to_data

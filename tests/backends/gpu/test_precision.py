@@ -18,7 +18,7 @@ import pytest
 
 import dynhlo
 from tests.support.gpucheck import GPU, INTERPRET, gpu, torch  # noqa: F401
-from dynhlo.backends import check_precision
+from dynhlo.options import check_precision
 from dynhlo.backends.gpu import precision
 from dynhlo.backends.gpu.graph import cubins, plan
 from dynhlo.backends.gpu.library import reduce as library_dot

@@ -17,6 +17,7 @@ from dynhlo.backends.gpu.graph import segments  # noqa: E402
 from dynhlo.backends.gpu.plan.fusion import plan_computation  # noqa: E402
 from dynhlo.backends.gpu.plan.schedule import inline, lower  # noqa: E402
 from dynhlo.hlo.text.parser import parse_hlo  # noqa: E402
+from dynhlo.options import CompileOptions  # noqa: E402
 from dynhlo.shapes.dynamic import infer_module  # noqa: E402
 
 pytestmark = pytest.mark.skipif(torch.cuda.is_available(), reason="runs in the interpreter")
@@ -56,7 +57,7 @@ ENTRY main {
 def _compiled(text: str, **options):
     module = parse_hlo(text)
     info = infer_module(module)
-    return module, info, gpu.compile_module(module, info, interpret=True, **options)
+    return module, info, gpu.compile_module(module, info, CompileOptions.of(options, interpret=True))
 
 
 def _want(a):

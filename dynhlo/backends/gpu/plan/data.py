@@ -11,7 +11,7 @@ order of the payload's cubins.
 from __future__ import annotations
 
 from ....errors import ArtifactError, malformed_as_artifact_error
-from ... import PADDING_READS
+from ....options import PADDING_READS
 from ....shapes.dynamic import ComputationInfo
 from ....shapes.schedule import leaf_dims
 from ....shapes.sizes import size_key
