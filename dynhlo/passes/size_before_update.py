@@ -15,6 +15,9 @@ the update does not write keep b's values below b's size and are past it uniniti
 (zero here). Only an update whose dimension d is static and shorter than the bound qualifies:
 an update spanning the whole bound sizes the result itself (XLA's HandleDynamicUpdateSlice).
 
+The two new instructions take the set-dimension-size's place in its computation, so that
+the printed module defines each value before its uses (XLA's parser requires it).
+
 Pure: the input module is never modified (the work is done on a copy made by printing and
 parsing, which round-trips by contract).
 """
@@ -39,7 +42,9 @@ def size_before_update(module: HloModule) -> HloModule:
     for comp in copy.computations:
         names = {i.name for i in comp.instructions}
         replaced: dict = {}
-        for inst in list(comp.instructions):
+        order = []
+        for inst in comp.instructions:
+            order.append(inst)
             if not _qualifies(inst):
                 continue
             update = inst.operands[0]
@@ -49,8 +54,9 @@ def size_before_update(module: HloModule) -> HloModule:
             moved = Instruction(_fresh(f"{inst.name}.update", names),
                                 Opcode.DYNAMIC_UPDATE_SLICE, inst.shape,
                                 [grown] + update.operands[1:], dict(update.attrs))
-            comp.instructions += [grown, moved]
+            order += [grown, moved]   # where inst was: each definition before its uses
             replaced[inst] = moved
+        comp.instructions = order
         for inst in comp.instructions:
             inst.operands = [replaced.get(o, o) for o in inst.operands]
         comp.root = replaced.get(comp.root, comp.root)

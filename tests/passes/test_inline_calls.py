@@ -19,6 +19,7 @@ from dynhlo.hlo import modules_equal
 from dynhlo.hlo.opcodes import Opcode
 from dynhlo.passes.inline_calls import inline_calls
 from dynhlo.shapes.dynamic import infer_module, is_dynamic_tree
+from tests.support.passcases import check_defined_before_use
 
 CASES_DIR = Path(__file__).resolve().parent / "inline_calls"
 CASES = sorted(p.name[:-len(".hlo")] for p in CASES_DIR.glob("*.hlo")
@@ -39,6 +40,7 @@ def test_every_case_has_its_expected_output():
 def test_output_is_the_expected_text(name):
     got = inline_calls(_load(name))
     want = _load(name, ".expected.hlo")
+    check_defined_before_use(got)
     assert got.to_text() == want.to_text()
     assert modules_equal(got, want)
     assert modules_equal(dynhlo.parse_hlo(got.to_text()), got)  # parse(print(m)) == m
