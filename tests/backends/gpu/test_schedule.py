@@ -57,7 +57,8 @@ ENTRY main {
 def _compiled(text: str, **options):
     module = parse_hlo(text)
     info = infer_module(module)
-    return module, info, gpu.compile_module(module, info, CompileOptions.of(options, interpret=True))
+    options = CompileOptions.of(options, interpret=True)
+    return module, info, gpu.compile_module(module, info, options)
 
 
 def _want(a):
