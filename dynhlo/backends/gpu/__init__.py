@@ -12,23 +12,25 @@ to the bound and the work done follows the actual size.
 
 Layout, bottom to top (each imports only those before it):
     mode.py      interpreter or GPU (set before triton is imported), compile counting
+    kernels/     HLO group -> Triton source text (no torch): codegen, emitters, kmath
+    compile/     the kernel -> cubin service, below every runner: kernel source to a
+                 @triton.jit function (source.py), compile specs, cache keys, the one disk
+                 cache of cubins, parallel compiler children or this process (cubins.py),
+                 the child itself (worker.py: imports Triton and source.py, not this package)
     tensors.py   element types as torch dtypes, arrays to and from the device
     precision.py the `precision` option: which f32 products may use TF32 (XLA's GPU rule)
-    kernels/     HLO group -> Triton source text (no torch): codegen, emitters, kmath
     library/     torch ops per family (elementwise, data, reduce, indexing, sort, linalg,
                  numeric, window, collective) and scalar computations on tensors (apply)
     rules.py     THE per-opcode rule table (tiers: kernel, library, host)
     plan/        fusion and planning; the plan as data for artifacts (plan/data.py),
                  checked against its module on load (plan/check.py); THE launch list
                  every runner reads (plan/schedule.py: the plan lowered once)
-    launch/      kernel cache, the one direct launch, JIT and cubin launchers, the
-                 interpreted runner (runner.py), the specialized runner (fastpath.py)
-    compile_worker.py  the cross-compiler child: kernel source in, cubin out (imports
-                 Triton and launch/kernel_cache.py, not this package)
+    launch/      the one direct launch, JIT and cubin launchers, the interpreted runner
+                 (runner.py), the specialized runner (fastpath.py)
     graph/       the graph runner: the whole module as one CUDA graph replayed at every size
                  (strided kernels reading sizes from a device buffer, Triton matmuls with
-                 fused epilogues, a static buffer plan, distinct cubins compiled once)
-    aot.py       cross-compiling the kernels to cubins; reading a payload back
+                 fused epilogues, a static buffer plan)
+    aot.py       artifacts: a payload of the kernels' cubins built; one read back
     program.py   GpuProgram: chooses its runner (graph, specialized, interpreted) once
 
 Options:
@@ -62,7 +64,6 @@ target mismatch is an ArtifactError.
 
 from __future__ import annotations
 
-import functools
 import os
 
 import torch
@@ -77,6 +78,7 @@ from .. import check_padding_reads, check_precision
 from ..cpu import check_supported
 from ..distributed import Communicator
 from . import aot
+from .compile.cubins import parse_target
 from .launch.cubin_jit import CubinJitLauncher
 from .launch.jit import JitLauncher
 from .plan.fusion import kernels_of, plan_computation
@@ -127,9 +129,9 @@ def _launchers(kernels: list, interpret: bool, fast: bool) -> dict:
     own JIT."""
     if interpret or not fast:
         return {id(k): JitLauncher(k, interpret, fast) for k in kernels}
-    cc = aot.parse_target(_device_target())
+    cc = parse_target(_device_target())
     index = torch.cuda.current_device()   # the program's device (_device)
-    return {id(k): CubinJitLauncher(k, functools.partial(aot.jit_cubin, k, cc), index)
+    return {id(k): CubinJitLauncher(k, cc, index)
             if _int32_sizes(k) else JitLauncher(k, False, True) for k in kernels}
 
 
@@ -187,7 +189,7 @@ def compile_module(module: HloModule, info: ComputationInfo, **options) -> GpuPr
     comm = Communicator(module) if distributed else None
     return GpuProgram(module, info, lower(plan), launchers, _device(interpret),
                       options.get("target") or _device_target(), comm, precision,
-                      graph=option, compiler=aot.compile_parallel)
+                      graph=option)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

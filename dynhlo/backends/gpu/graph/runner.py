@@ -22,6 +22,7 @@ from collections import OrderedDict
 import torch
 
 from ....errors import ArtifactError, DynamicSizeError
+from ..compile.cubins import cache_dir, compile_distinct, spec_key, step_specs
 from ..launch.jit import JitLauncher
 from ..tensors import to_device, torch_dtype
 from ...plan.buffers import assign, bound_bytes
@@ -42,10 +43,9 @@ class GraphRunner:
 
     copies_results = True   # every result is a copy out of the static buffers
 
-    def __init__(self, prog, device: torch.device, interpret: bool, launchers: dict | None,
-                 compiler=None):
+    def __init__(self, prog, device: torch.device, interpret: bool, launchers: dict | None):
         self.prog, self.device, self.interpret = prog, device, interpret
-        self.launchers = self._launchers(launchers or {}, compiler)
+        self.launchers = self._launchers(launchers or {})
         cap = INTERPRET_GRID if interpret else GRID_WAVES * torch.cuda.get_device_properties(
             device).multi_processor_count
         self.grids = [max(1, min(step.bound_work, cap)) for step in prog.steps]
@@ -76,9 +76,10 @@ class GraphRunner:
                                   dtype=torch.int32, device=dev)
         self.sizes = torch.zeros(len(index), dtype=torch.int32, device=dev)
 
-    def _launchers(self, given: dict, compiler) -> list:
+    def _launchers(self, given: dict) -> list:
         """One launcher per step: Triton's JIT in the interpreter; on the GPU the cubins
-        given (AOT), else each distinct kernel compiled once, concurrently (cubins.py)."""
+        given (AOT), else each distinct kernel compiled once, concurrently
+        (compile/cubins.py)."""
         steps = self.prog.steps
         if steps and all(step.key in given for step in steps):  # an artifact's cubins
             return [given[step.key] for step in steps]
@@ -86,7 +87,6 @@ class GraphRunner:
             jit = {}
             return [jit.setdefault(s.kernel.source, JitLauncher(s.kernel, True, True))
                     for s in steps]
-        from .cubins import cache_dir, compile_distinct, spec_key, step_specs
         from ..launch.cubin import CubinLauncher
         from ..mode import cuda_present
         major, minor = torch.cuda.get_device_capability(self.device) if cuda_present() \
@@ -98,7 +98,7 @@ class GraphRunner:
             specs = step_specs(self.prog)
             keys = [spec_key(s, cc) for s in specs]
             missing = [s for s, k in zip(specs, keys, strict=True) if k not in given]
-        cubins = compile_distinct(missing, cc, cache_dir(), compiler) if missing else {}
+        cubins = compile_distinct(missing, cc, cache_dir()) if missing else {}
         made: dict = {}
         for k in keys:
             if k not in made:

@@ -5,7 +5,7 @@ Triton's own JIT launch costs a fresh process about 1.2 s before its first kerne
 (H200 machine, bench/RESULTS.md "Issue 10, ninth session", section 5): gcc builds its C
 launcher and driver utilities (0.5 s), its CUDA driver object starts (0.3 s), and a compile
 hashes Triton's own library for its cache key (0.4 s). A cubin needs none of the first two,
-and a kernel found in dynhlo's cubin cache (graph/cubins.py) needs no Triton compile at all.
+and a kernel found in dynhlo's cubin cache (compile/cubins.py) needs no Triton compile at all.
 The price is host time per launch: 1-2.3 us more than Triton's C launcher (the tenth
 session's section 4).
 """
@@ -17,14 +17,16 @@ import threading
 import torch
 
 from ....errors import ArtifactError
+from ..compile import cubins
 from .cubin import CubinLauncher
 from .jit import JitLauncher
 
 
 class CubinJitLauncher:
-    """Launches `kernel` (a planned Kernel); `compile_cubin()` gives its (cubin, info) on
-    the first launch (aot.jit_cubin: the cubin cache, else Triton's compiler in this
-    process), and `compile_cubin(fresh=True)` compiles it again past the cache.
+    """Launches `kernel` (a planned Kernel) compiled for sm_<cc>: on the first launch
+    compile/cubins.py's jit_cubin gives its (cubin, info) (the cubin cache, else Triton's
+    compiler in this process), and compiles it again past the cache when the driver
+    refuses the cached one.
 
     `launcher(grid, tensors, sizes)` launches on torch's current stream; once compiled,
     `direct` is CubinLauncher.direct (`direct(grid0, stream, pointers, sizes)`), the
@@ -40,9 +42,8 @@ class CubinJitLauncher:
     ArtifactError when the driver refuses the cubin.
     """
 
-    def __init__(self, kernel, compile_cubin, device_index: int | None = None):
-        self.kernel = kernel
-        self._compile_cubin = compile_cubin
+    def __init__(self, kernel, cc: int, device_index: int | None = None):
+        self.kernel, self.cc = kernel, cc
         self._launcher = None
         self._lock = threading.Lock()
         self.device_index = device_index
@@ -61,7 +62,7 @@ class CubinJitLauncher:
         caller's guard): a module loads into the current context."""
         with self._lock:
             if self._launcher is None:
-                cubin, info = self._compile_cubin()
+                cubin, info = cubins.jit_cubin(self.kernel, self.cc)
                 if info.get("global_scratch_size") or info.get("profile_scratch_size"):
                     self._launcher = JitLauncher(self.kernel, False)
                 else:
@@ -77,4 +78,4 @@ class CubinJitLauncher:
         try:
             return CubinLauncher(cubin, info)
         except ArtifactError:
-            return CubinLauncher(*self._compile_cubin(fresh=True))
+            return CubinLauncher(*cubins.jit_cubin(self.kernel, self.cc, fresh=True))

@@ -6,8 +6,8 @@ import threading
 
 import torch
 
+from ..compile import source
 from .direct import direct_launch, raw_stream
-from . import kernel_cache
 from ..kernels.group import compile_options
 
 _INTERPRETER_LOCK = threading.Lock()
@@ -24,7 +24,7 @@ class JitLauncher:
     """
 
     def __init__(self, kernel, interpret: bool, fast: bool = True):
-        self.fn = kernel_cache.load_kernel(kernel.source, kernel.name, interpret)
+        self.fn = source.load_kernel(kernel.source, kernel.name, interpret)
         self.block, self.num_warps = kernel.block, kernel.num_warps
         self.options = compile_options(kernel)
         self.constexprs = tuple(kernel.block.values())

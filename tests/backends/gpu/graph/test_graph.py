@@ -230,7 +230,7 @@ def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp
     from dynhlo import compiler
     from dynhlo.backends.gpu import aot
     from dynhlo.backends.gpu import graph as graph_pkg
-    from dynhlo.backends.gpu.graph import cubins
+    from dynhlo.backends.gpu.compile import cubins
     from dynhlo.backends.gpu.launch.jit import JitLauncher
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     text = _chain(graph_pkg.MIN_LAUNCHES)
@@ -307,7 +307,7 @@ ENTRY main {
 
 def test_bf16_products_on_the_graph_path():
     """A bf16 Triton product against the CPU backend (in Triton's interpreter, bf16 tiles
-    were multiplied as their integer bit patterns until kernel_cache widened them)."""
+    were multiplied as their integer bit patterns until compile/source.py widened them)."""
     ml_dtypes = pytest.importorskip("ml_dtypes")
     exe, cpu = graph_exe(BF16_DOT), dynhlo.compile(BF16_DOT)
     gen = np.random.default_rng(3)

@@ -17,7 +17,7 @@ import pytest
 
 import dynhlo
 from tests.support.gpucheck import GPU, INTERPRET, torch  # skips without torch or triton
-from dynhlo.backends.gpu import aot, compile_worker
+from dynhlo.backends.gpu.compile import cubins, worker
 from dynhlo.backends.gpu.launch import cubin, cubin_jit
 from tests.backends.gpu.aot.test_aot import SOFTMAX
 
@@ -107,10 +107,11 @@ def test_the_first_launch_compiles_once_however_many_threads_launch_at_once(monk
     monkeypatch.setattr(cubin_jit, "CubinLauncher", _Cubin)
     compiled = []
 
-    def compile_cubin():
+    def jit_cubin(kernel, cc, fresh=False):
         compiled.append(1)
         return b"cubin", {"name": "kernel", "shared": 0, "num_warps": 4}
-    launcher = cubin_jit.CubinJitLauncher(kernel=None, compile_cubin=compile_cubin)
+    monkeypatch.setattr(cubins, "jit_cubin", jit_cubin)
+    launcher = cubin_jit.CubinJitLauncher(kernel=None, cc=90)
     assert launcher.direct is None
     threads = [threading.Thread(target=launcher, args=((k + 1,), ["t"], [k]))
                for k in range(8)]
@@ -129,9 +130,9 @@ def test_a_kernel_needing_scratch_memory_keeps_tritons_launch(monkeypatch):
     monkeypatch.setattr(cubin_jit, "JitLauncher",
                         lambda kernel, interpret: made.append((kernel, interpret)) or _Cubin(
                             None, None))
-    launcher = cubin_jit.CubinJitLauncher(
-        "the kernel", lambda: (b"", {"name": "k", "shared": 0, "num_warps": 4,
-                                     "global_scratch_size": 64}))
+    monkeypatch.setattr(cubins, "jit_cubin", lambda kernel, cc, fresh=False: (
+        b"", {"name": "k", "shared": 0, "num_warps": 4, "global_scratch_size": 64}))
+    launcher = cubin_jit.CubinJitLauncher("the kernel", 90)
     launcher((1,), [], [])
     assert made == [("the kernel", False)] and launcher.direct is None
 
@@ -152,10 +153,11 @@ def test_a_cached_cubin_the_driver_refuses_is_compiled_afresh_once(monkeypatch):
     info = {"name": "kernel", "shared": 0, "num_warps": 4}
     asked = []
 
-    def compile_cubin(fresh=False):
+    def jit_cubin(kernel, cc, fresh=False):
         asked.append(fresh)
         return (b"cubin" if fresh else b"truncated"), info
-    launcher = cubin_jit.CubinJitLauncher(None, compile_cubin)
+    monkeypatch.setattr(cubins, "jit_cubin", jit_cubin)
+    launcher = cubin_jit.CubinJitLauncher(None, 90)
     launcher((1,), [], [])
     launcher((2,), [], [])
     assert asked == [False, True] and launcher._launcher.data == b"cubin"
@@ -164,8 +166,9 @@ def test_a_cached_cubin_the_driver_refuses_is_compiled_afresh_once(monkeypatch):
 
 def test_a_fresh_cubin_the_driver_refuses_too_is_the_error(monkeypatch):
     monkeypatch.setattr(cubin_jit, "CubinLauncher", _Refusing)
-    launcher = cubin_jit.CubinJitLauncher(
-        None, lambda fresh=False: (b"truncated", {"name": "k", "shared": 0, "num_warps": 4}))
+    monkeypatch.setattr(cubins, "jit_cubin", lambda kernel, cc, fresh=False: (
+        b"truncated", {"name": "k", "shared": 0, "num_warps": 4}))
+    launcher = cubin_jit.CubinJitLauncher(None, 90)
     with pytest.raises(dynhlo.ArtifactError, match="does not load"):
         launcher((1,), [], [])
 
@@ -178,11 +181,11 @@ def test_a_fresh_jit_cubin_passes_the_cache_and_rewrites_its_entry(tmp_path, mon
         made.append(cc)
         return b"cubin %d" % len(made), {"name": "kernel", "shared": 0,
                                           "num_warps": spec["num_warps"]}
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
     kernel = _softmax_kernel()
-    assert aot.jit_cubin(kernel, 90)[0] == b"cubin 1"
-    assert aot.jit_cubin(kernel, 90, fresh=True)[0] == b"cubin 2"
-    assert aot.jit_cubin(kernel, 90)[0] == b"cubin 2"   # the rewritten entry
+    assert cubins.jit_cubin(kernel, 90)[0] == b"cubin 1"
+    assert cubins.jit_cubin(kernel, 90, fresh=True)[0] == b"cubin 2"
+    assert cubins.jit_cubin(kernel, 90)[0] == b"cubin 2"   # the rewritten entry
     assert made == [90, 90]
 
 
@@ -199,14 +202,14 @@ def test_a_jit_cubin_is_compiled_once_then_read_from_the_cubin_cache(tmp_path, m
         specs.append((spec["source"], cc))
         return b"\x7fELF cubin", {"name": "kernel", "shared": 0,
                                   "num_warps": spec["num_warps"]}
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
     kernel = _softmax_kernel()
-    first = aot.jit_cubin(kernel, 90)
-    again = aot.jit_cubin(_softmax_kernel(), 90)
+    first = cubins.jit_cubin(kernel, 90)
+    again = cubins.jit_cubin(_softmax_kernel(), 90)
     assert first == again == (b"\x7fELF cubin", {"name": "kernel", "shared": 0,
                                                   "num_warps": kernel.num_warps})
     assert specs == [(kernel.source, 90)]
-    aot.jit_cubin(kernel, 80)   # another target is another cubin
+    cubins.jit_cubin(kernel, 80)   # another target is another cubin
     assert specs == [(kernel.source, 90), (kernel.source, 80)]
 
 
@@ -215,11 +218,11 @@ def test_a_kernel_that_does_not_compile_is_an_unsupported_error(tmp_path, monkey
 
     def compile_one(spec, cc):
         raise RuntimeError("ptxas fatal: out of registers")
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
     with pytest.raises(dynhlo.UnsupportedError,
                        match="compiling a gpu kernel for sm_90 failed: RuntimeError: ptxas "
                              "fatal: out of registers"):
-        aot.jit_cubin(_softmax_kernel(), 90)
+        cubins.jit_cubin(_softmax_kernel(), 90)
     assert not list(tmp_path.rglob("*.cubin"))
 
 
@@ -267,12 +270,12 @@ def test_a_cache_entry_with_bad_launch_info_is_compiled_again(tmp_path, monkeypa
     def compile_one(spec, cc):
         compiled.append(cc)
         return b"\x7fELF cubin", dict(good)
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
-    aot.jit_cubin(kernel, 90)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
+    cubins.jit_cubin(kernel, 90)
     _edit_info(tmp_path, lambda entry: json.loads(text))
-    assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good)
+    assert cubins.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good)
     assert compiled == [90, 90]
-    assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good) and compiled == [90, 90]
+    assert cubins.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good) and compiled == [90, 90]
 
 
 def _edit_info(cache, edit) -> None:
@@ -321,8 +324,9 @@ def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypa
 
         def __call__(self, grid, tensors, sizes):
             seen.append(("launch", devices.current))
-    launcher = cubin_jit.CubinJitLauncher(
-        None, lambda: (b"cubin", {"name": "k", "shared": 0, "num_warps": 4}), device_index=1)
+    monkeypatch.setattr(cubins, "jit_cubin", lambda kernel, cc, fresh=False: (
+        b"cubin", {"name": "k", "shared": 0, "num_warps": 4}))
+    launcher = cubin_jit.CubinJitLauncher(None, 90, device_index=1)
     monkeypatch.setattr(cubin_jit, "CubinLauncher", Loaded)
     launcher((1,), ["t"], [])
     launcher((2,), ["t"], [])
@@ -331,7 +335,7 @@ def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypa
 
 
 def test_a_kernel_whose_sizes_may_pass_int32_keeps_tritons_launch(monkeypatch):
-    """A cubin's sizes are i32 with no value specialization (aot.py), and CubinLauncher
+    """A cubin's sizes are i32 with no value specialization (compile/cubins.py), and CubinLauncher
     stores each in 4 bytes: 2**31 + 5 would reach the kernel as -2147483643 and the
     output would silently be left unwritten. Triton's JIT types an int argument at or
     beyond 2**31 as i64, so a kernel with a size that may exceed int32 (a bound past
@@ -357,7 +361,6 @@ def test_the_cubin_cache_key_follows_the_kmath_helpers_the_kernels_call(tmp_path
     into the cubin): a helper fixed in a later dynhlo leaves the kernel's text as it was, so
     the key must change with the helpers' source, or the old cubin is served from disk
     (Triton's own cache key hashes a kernel's jit dependencies the same way)."""
-    from dynhlo.backends.gpu.graph import cubins
     from dynhlo.backends.gpu.kernels import kmath
     spec = {"source": "def kernel(x):\n    pass\n", "signature": {}, "constexprs": {},
             "pointers": [], "num_warps": 4}
@@ -384,7 +387,6 @@ def test_two_threads_writing_one_cache_entry_do_not_share_a_temporary_file(
     (or truncates) the other's half-written cubin, and both writes land."""
     import os
 
-    from dynhlo.backends.gpu.graph import cubins
     both_open = threading.Barrier(2, timeout=5)
     replace = os.replace
 
@@ -460,12 +462,12 @@ def test_a_cache_entry_for_other_warps_than_the_kernels_is_compiled_again(tmp_pa
         compiled.append(spec["num_warps"])
         return b"\x7fELF cubin", {"name": "kernel", "shared": 0,
                                   "num_warps": spec["num_warps"]}
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
     kernel = _softmax_kernel()
-    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert cubins.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
     _edit_info(tmp_path, lambda info: dict(info, num_warps=kernel.num_warps * 2))
-    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
-    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert cubins.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert cubins.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
     assert compiled == [kernel.num_warps, kernel.num_warps]
 
 
@@ -473,7 +475,6 @@ def test_the_cubin_cache_key_follows_the_environment_triton_compiles_under(monke
     """TRITON_DEFAULT_FP_FUSION=0 makes Triton emit no fused multiply-adds, so another
     cubin; Triton's own cache key holds the variables that change what it compiles
     (get_cache_invalidating_env_vars), and so must the cubin cache's."""
-    from dynhlo.backends.gpu.graph import cubins
     spec = {"source": "def kernel(x):\n    pass\n", "signature": {}, "constexprs": {},
             "pointers": [], "num_warps": 4}
     monkeypatch.delenv("TRITON_DEFAULT_FP_FUSION", raising=False)
