@@ -25,8 +25,9 @@ Layout, bottom to top (each imports only those before it):
     plan/        fusion and planning; the plan as data for artifacts (plan/data.py),
                  checked against its module on load (plan/check.py); THE launch list
                  every runner reads (plan/schedule.py: the plan lowered once)
-    launch/      the one direct launch, JIT and cubin launchers, the interpreted runner
-                 (runner.py), the specialized runner (fastpath.py)
+    launch/      the one launcher (launcher.py: Triton's JIT or a cubin, `direct` once
+                 compiled), the interpreted runner (runner.py), the specialized runner
+                 (fastpath.py)
     graph/       the graph runner: the whole module as one CUDA graph replayed at every size
                  (strided kernels reading sizes from a device buffer, Triton matmuls with
                  fused epilogues, a static buffer plan)
@@ -39,8 +40,8 @@ Options:
         none, an UnsupportedError saying how to ask for the interpreter, except for a named
         `target` (a cross-compile, which needs no GPU).
     fast_launch: on the GPU, compile each kernel to a cubin on its first launch and launch
-        it through the CUDA driver, one call per launch (default True; launch/cubin_jit.py);
-        False keeps Triton's own JIT dispatch on every launch (launch/jit.py).
+        it through the CUDA driver, one call per launch (default True); False keeps
+        Triton's own JIT dispatch on every launch (both: launch/launcher.py).
     target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
     graph: run the whole module as one CUDA graph replayed at every size (graph/;
         default: on with a GPU when the module allows it and has at least
@@ -73,14 +74,12 @@ from ...errors import ArtifactError, UnsupportedError
 from ...hlo.ir import HloModule
 from ...hlo.shape import leaf_shapes
 from ...shapes.dynamic import ComputationInfo
-from ...shapes.sizes import bound_of
 from .. import check_padding_reads, check_precision
 from ..cpu import check_supported
 from ..distributed import Communicator
 from . import aot
 from .compile.cubins import parse_target
-from .launch.cubin_jit import CubinJitLauncher
-from .launch.jit import JitLauncher
+from .launch.launcher import kernel_launchers
 from .plan.fusion import kernels_of, plan_computation
 from .plan.schedule import lower
 from .program import NAME, GpuProgram
@@ -121,28 +120,13 @@ def _default_interpret(target: str | None) -> bool:
 
 
 def _launchers(kernels: list, interpret: bool, fast: bool) -> dict:
-    """{id(kernel): launcher}. On the GPU each kernel is compiled to a cubin for this device
-    on its first launch and launched through the driver (launch/cubin_jit.py: no gcc, no
-    Triton driver start in a fresh process), loaded and launched on the current device (the
-    program's, whichever device is current where it runs); in the interpreter, with
-    fast_launch=False, or for a kernel whose sizes may pass int32 (_int32_sizes), Triton's
-    own JIT."""
+    """{id(kernel): Launcher} (launch/launcher.py's kernel_launchers): on the GPU each
+    kernel compiled to a cubin for this device on its first launch, loaded and launched on
+    the current device (the program's, _device)."""
     if interpret or not fast:
-        return {id(k): JitLauncher(k, interpret, fast) for k in kernels}
-    cc = parse_target(_device_target())
-    index = torch.cuda.current_device()   # the program's device (_device)
-    return {id(k): CubinJitLauncher(k, cc, index)
-            if _int32_sizes(k) else JitLauncher(k, False, True) for k in kernels}
-
-
-_INT32_MAX = 2 ** 31 - 1
-
-
-def _int32_sizes(kernel) -> bool:
-    """Whether every size argument of `kernel` is bounded by int32's range: a cubin takes
-    its sizes as i32 (aot.py), while Triton's JIT types a value past it as i64; a kernel
-    with an unbounded size (bound -1) or one past 2**31 - 1 keeps Triton's launch."""
-    return all(0 <= bound_of(s) <= _INT32_MAX for s in kernel.size_syms)
+        return kernel_launchers(kernels, interpret, fast)
+    return kernel_launchers(kernels, False, True, parse_target(_device_target()),
+                            torch.cuda.current_device())
 
 
 def _check_element_types(module: HloModule) -> None:

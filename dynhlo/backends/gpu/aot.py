@@ -9,7 +9,7 @@ The payload: "gpu_program.json" (format version, target, the plan as data (plan/
 per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
 signature) and "kernel_<i>.cubin". load_payload rebuilds the plan from that data (no
 planning, no code generation) and launches the cubins through the CUDA driver API
-(launch/cubin.py). The payload is untrusted: before any cubin loads, the plan is checked
+(launch/launcher.py). The payload is untrusted: before any cubin loads, the plan is checked
 against what its module determines (plan/check.py: each kernel's inputs, reductions and
 domain, the steps), each kernel's launch facts against its plan and its cubin (signature,
 warps, constexprs, the target's shared-memory limit), and graph/data.py checks each graph
@@ -30,7 +30,7 @@ from .compile import cubins
 from .compile.cubins import parse_target, signature
 from .graph import wanted_program
 from .graph.data import MAX_CONSTEXPR, WARPS, to_data
-from .launch.cubin import CubinLauncher
+from .launch.launcher import cubin_launcher
 from .plan.check import check_plan
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
@@ -134,7 +134,8 @@ def _precision(meta: dict) -> str:
 
 
 def _cubins(meta: dict, payload: dict, cc: int):
-    """cubin(key) -> its CubinLauncher, one per distinct cubin of the payload."""
+    """cubin(key) -> its Launcher (launch/launcher.py), one per distinct cubin of the
+    payload."""
     made: dict = {}
 
     def cubin(key: str):
@@ -145,7 +146,7 @@ def _cubins(meta: dict, payload: dict, cc: int):
                 raise ArtifactError(f"gpu payload has no {name}; recompile the artifact")
             _check_cubin_meta(key, meta["cubins"][key], cc)
             try:
-                launcher = made[key] = CubinLauncher(payload[name], meta["cubins"][key])
+                launcher = made[key] = cubin_launcher(payload[name], meta["cubins"][key])
             except ArtifactError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the driver refusing a crafted cubin

@@ -231,7 +231,7 @@ def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp
     from dynhlo.backends.gpu import aot
     from dynhlo.backends.gpu import graph as graph_pkg
     from dynhlo.backends.gpu.compile import cubins
-    from dynhlo.backends.gpu.launch.jit import JitLauncher
+    from dynhlo.backends.gpu.launch.launcher import jit_launcher
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     text = _chain(graph_pkg.MIN_LAUNCHES)
     compiled = dynhlo.compile(text, backend="gpu", target="sm_90").program
@@ -242,9 +242,9 @@ def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp
     by_cubin = {}
     for step, spec in zip(prog.steps, cubins.step_specs(prog), strict=True):
         cubin = payload[f"cubin_{cubins.spec_key(spec, 90)}.cubin"]
-        by_cubin[cubin] = JitLauncher(step.kernel, True)
+        by_cubin[cubin] = jit_launcher(step.kernel, True)
     monkeypatch.setattr(aot, "check_device", lambda target: None)
-    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, info: by_cubin.get(cubin))
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, info: by_cubin.get(cubin))
     monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
     monkeypatch.setattr(plan, "build", lambda *a: (_ for _ in ()).throw(AssertionError(
         "loading planned the graph")))

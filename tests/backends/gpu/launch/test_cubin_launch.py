@@ -1,7 +1,8 @@
 """Kernels compiled to cubins on their first launch and launched through the CUDA driver.
 
-On a GPU every generated kernel of the plain path is a CubinJitLauncher (launch/cubin_jit.py):
-compiled once, through the cubin cache, then launched by CubinLauncher.direct. Here, with
+On a GPU every generated kernel of the plain path has a cubin launcher compiled on its first
+launch (launch/launcher.py's cubin_jit_launcher): compiled once, through the cubin cache,
+then launched by the loaded cubin's `direct`. Here, with
 no GPU, the driver is a stand-in that reads back the argument block a launch hands it, as
 cuLaunchKernel reads it; on the H200 the last test runs the real thing against numpy.
 """
@@ -18,7 +19,7 @@ import pytest
 import dynhlo
 from tests.support.gpucheck import GPU, INTERPRET, torch  # skips without torch or triton
 from dynhlo.backends.gpu.compile import cubins, worker
-from dynhlo.backends.gpu.launch import cubin, cubin_jit
+from dynhlo.backends.gpu.launch import launcher as launchers
 from tests.backends.gpu.aot.test_aot import SOFTMAX
 
 
@@ -48,10 +49,10 @@ class _Driver:
         return 0
 
 
-def _launcher(driver: _Driver) -> cubin.CubinLauncher:
-    """A CubinLauncher of 4 warps and 1 KiB of shared memory over the stand-in driver (its
-    constructor loads a cubin, which needs the real driver)."""
-    launcher = object.__new__(cubin.CubinLauncher)
+def _launcher(driver: _Driver):
+    """A loaded cubin (launcher._Cubin) of 4 warps and 1 KiB of shared memory over the
+    stand-in driver (its constructor loads a cubin, which needs the real driver)."""
+    launcher = object.__new__(launchers._Cubin)
     launcher.name, launcher.fn, launcher.cuda = "kernel", "fn", driver
     launcher.threads, launcher.shared = 128, 1024
     launcher._frames, launcher._lock = {}, threading.Lock()
@@ -83,7 +84,7 @@ def test_launches_of_other_arities_do_not_share_an_argument_block():
 def test_a_refused_launch_is_an_artifact_error_naming_kernel_grid_and_driver_message(
         monkeypatch):
     driver = _Driver(pointers=1, sizes=0, result=1)
-    monkeypatch.setattr(cubin, "_CUDA", driver)
+    monkeypatch.setattr(launchers, "_CUDA", driver)
     with pytest.raises(dynhlo.ArtifactError,
                        match=r"launch of kernel on grid \(3, 1, 1\) failed: CUDA error 1 "
                              r"\(invalid argument\)"):
@@ -91,27 +92,30 @@ def test_a_refused_launch_is_an_artifact_error_naming_kernel_grid_and_driver_mes
 
 
 class _Cubin:
-    """CubinLauncher's stand-in: what it was made from, and the launches it was asked for."""
+    """A loaded cubin's stand-in (launcher._Cubin): what it was made from, and the launches
+    it was asked for."""
 
     def __init__(self, data, info):
         self.data, self.info, self.launches = data, info, []
 
-    def __call__(self, grid, tensors, sizes):
+    def launch(self, grid, tensors, sizes):
         self.launches.append(("call", grid, tensors, sizes))
+
+    __call__ = launch   # as Triton's launcher, for a kernel that keeps it
 
     def direct(self, grid0, stream, pointers, sizes):
         self.launches.append(("direct", grid0, stream, pointers, sizes))
 
 
 def test_the_first_launch_compiles_once_however_many_threads_launch_at_once(monkeypatch):
-    monkeypatch.setattr(cubin_jit, "CubinLauncher", _Cubin)
+    monkeypatch.setattr(launchers, "_Cubin", _Cubin)
     compiled = []
 
     def jit_cubin(kernel, cc, fresh=False):
         compiled.append(1)
         return b"cubin", {"name": "kernel", "shared": 0, "num_warps": 4}
     monkeypatch.setattr(cubins, "jit_cubin", jit_cubin)
-    launcher = cubin_jit.CubinJitLauncher(kernel=None, cc=90)
+    launcher = launchers.cubin_jit_launcher(kernel=None, cc=90)
     assert launcher.direct is None
     threads = [threading.Thread(target=launcher, args=((k + 1,), ["t"], [k]))
                for k in range(8)]
@@ -120,19 +124,19 @@ def test_the_first_launch_compiles_once_however_many_threads_launch_at_once(monk
     for t in threads:
         t.join()
     assert len(compiled) == 1
-    made = launcher._launcher
+    made = launcher.direct.__self__
     assert made.data == b"cubin" and launcher.direct == made.direct
     assert sorted(grid for _, grid, _, _ in made.launches) == [(k + 1,) for k in range(8)]
 
 
 def test_a_kernel_needing_scratch_memory_keeps_tritons_launch(monkeypatch):
     made = []
-    monkeypatch.setattr(cubin_jit, "JitLauncher",
+    monkeypatch.setattr(launchers, "jit_launcher",
                         lambda kernel, interpret: made.append((kernel, interpret)) or _Cubin(
                             None, None))
     monkeypatch.setattr(cubins, "jit_cubin", lambda kernel, cc, fresh=False: (
         b"", {"name": "k", "shared": 0, "num_warps": 4, "global_scratch_size": 64}))
-    launcher = cubin_jit.CubinJitLauncher("the kernel", 90)
+    launcher = launchers.cubin_jit_launcher("the kernel", 90)
     launcher((1,), [], [])
     assert made == [("the kernel", False)] and launcher.direct is None
 
@@ -149,7 +153,7 @@ class _Refusing(_Cubin):
 
 
 def test_a_cached_cubin_the_driver_refuses_is_compiled_afresh_once(monkeypatch):
-    monkeypatch.setattr(cubin_jit, "CubinLauncher", _Refusing)
+    monkeypatch.setattr(launchers, "_Cubin", _Refusing)
     info = {"name": "kernel", "shared": 0, "num_warps": 4}
     asked = []
 
@@ -157,18 +161,19 @@ def test_a_cached_cubin_the_driver_refuses_is_compiled_afresh_once(monkeypatch):
         asked.append(fresh)
         return (b"cubin" if fresh else b"truncated"), info
     monkeypatch.setattr(cubins, "jit_cubin", jit_cubin)
-    launcher = cubin_jit.CubinJitLauncher(None, 90)
+    launcher = launchers.cubin_jit_launcher(None, 90)
     launcher((1,), [], [])
     launcher((2,), [], [])
-    assert asked == [False, True] and launcher._launcher.data == b"cubin"
-    assert [grid for _, grid, _, _ in launcher._launcher.launches] == [(1,), (2,)]
+    loaded = launcher.direct.__self__
+    assert asked == [False, True] and loaded.data == b"cubin"
+    assert [grid for _, grid, _, _ in loaded.launches] == [(1,), (2,)]
 
 
 def test_a_fresh_cubin_the_driver_refuses_too_is_the_error(monkeypatch):
-    monkeypatch.setattr(cubin_jit, "CubinLauncher", _Refusing)
+    monkeypatch.setattr(launchers, "_Cubin", _Refusing)
     monkeypatch.setattr(cubins, "jit_cubin", lambda kernel, cc, fresh=False: (
         b"truncated", {"name": "k", "shared": 0, "num_warps": 4}))
-    launcher = cubin_jit.CubinJitLauncher(None, 90)
+    launcher = launchers.cubin_jit_launcher(None, 90)
     with pytest.raises(dynhlo.ArtifactError, match="does not load"):
         launcher((1,), [], [])
 
@@ -230,10 +235,11 @@ def test_a_kernel_that_does_not_compile_is_an_unsupported_error(tmp_path, monkey
 @pytest.mark.skipif(INTERPRET, reason="needs a CUDA device")
 def test_gpu_kernels_compile_to_cubins_once_and_match_numpy(tmp_path, monkeypatch):
     from dynhlo import stats
+    loaded_cubin = launchers._Cubin
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     exe = dynhlo.compile(SOFTMAX, **GPU)
-    launchers = list(exe.program.runner.launchers.values())
-    assert launchers and all(isinstance(x, cubin_jit.CubinJitLauncher) for x in launchers)
+    made = list(exe.program.runner.launchers.values())
+    assert made and all(x.fn is None for x in made)   # none of Triton's JIT
     rng = np.random.default_rng(3)
     before = stats.snapshot().get("kernel_compile", 0)
     for n in (5, 1, 0, 3):
@@ -241,15 +247,14 @@ def test_gpu_kernels_compile_to_cubins_once_and_match_numpy(tmp_path, monkeypatc
         e = np.exp(x - x.max(axis=1, keepdims=True))
         np.testing.assert_allclose(np.asarray(exe(x)), e / e.sum(axis=1, keepdims=True),
                                    rtol=1e-5, atol=1e-6)
-    assert stats.snapshot().get("kernel_compile", 0) == before + len(launchers)
-    assert all(isinstance(x.direct.__self__, cubin.CubinLauncher) for x in launchers)
+    assert stats.snapshot().get("kernel_compile", 0) == before + len(made)
+    assert all(isinstance(x.direct.__self__, loaded_cubin) for x in made)
     again = dynhlo.compile(SOFTMAX, **GPU)   # the same kernel: from the cubin cache
     x = rng.standard_normal((4, 64)).astype(np.float32)
     np.testing.assert_allclose(np.asarray(again(x)), np.asarray(exe(x)), rtol=0, atol=0)
-    assert stats.snapshot().get("kernel_compile", 0) == before + len(launchers)
+    assert stats.snapshot().get("kernel_compile", 0) == before + len(made)
     tritons = dynhlo.compile(SOFTMAX, **GPU, fast_launch=False)
-    assert not any(isinstance(x, cubin_jit.CubinJitLauncher)
-                   for x in tritons.program.runner.launchers.values())
+    assert all(x.fn is not None for x in tritons.program.runner.launchers.values())
     torch.testing.assert_close(torch.as_tensor(np.asarray(tritons(x))),
                                torch.as_tensor(np.asarray(exe(x))), rtol=0, atol=0)
 
@@ -313,8 +318,8 @@ def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypa
     context and launch there, on device 1's stream, as its buffers and the fast path's
     stream (FastPlan.stream_index) are device 1's."""
     devices = _Devices(current=0)
-    monkeypatch.setattr(cubin_jit.torch.cuda, "current_device", devices.current_device)
-    monkeypatch.setattr(cubin_jit.torch.cuda, "device", devices.device)
+    monkeypatch.setattr(launchers.torch.cuda, "current_device", devices.current_device)
+    monkeypatch.setattr(launchers.torch.cuda, "device", devices.device)
     seen = []
 
     class Loaded(_Cubin):
@@ -322,12 +327,12 @@ def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypa
             super().__init__(data, info)
             seen.append(("load", devices.current))
 
-        def __call__(self, grid, tensors, sizes):
+        def launch(self, grid, tensors, sizes):
             seen.append(("launch", devices.current))
     monkeypatch.setattr(cubins, "jit_cubin", lambda kernel, cc, fresh=False: (
         b"cubin", {"name": "k", "shared": 0, "num_warps": 4}))
-    launcher = cubin_jit.CubinJitLauncher(None, 90, device_index=1)
-    monkeypatch.setattr(cubin_jit, "CubinLauncher", Loaded)
+    launcher = launchers.cubin_jit_launcher(None, 90, device=1)
+    monkeypatch.setattr(launchers, "_Cubin", Loaded)
     launcher((1,), ["t"], [])
     launcher((2,), ["t"], [])
     assert seen == [("load", 1), ("launch", 1), ("launch", 1)]
@@ -335,8 +340,8 @@ def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypa
 
 
 def test_a_kernel_whose_sizes_may_pass_int32_keeps_tritons_launch(monkeypatch):
-    """A cubin's sizes are i32 with no value specialization (compile/cubins.py), and CubinLauncher
-    stores each in 4 bytes: 2**31 + 5 would reach the kernel as -2147483643 and the
+    """A cubin's sizes are i32 with no value specialization (compile/cubins.py), and its
+    launcher stores each in 4 bytes: 2**31 + 5 would reach the kernel as -2147483643 and the
     output would silently be left unwritten. Triton's JIT types an int argument at or
     beyond 2**31 as i64, so a kernel with a size that may exceed int32 (a bound past
     2**31 - 1, or unbounded: bound -1) keeps Triton's launch; bounded ones get cubins."""
@@ -345,14 +350,15 @@ def test_a_kernel_whose_sizes_may_pass_int32_keeps_tritons_launch(monkeypatch):
     import dynhlo.backends.gpu as gpu
     from dynhlo.shapes.sizes import Sym
     monkeypatch.setattr(gpu.torch.cuda, "current_device", lambda: 0)
-    monkeypatch.setattr(gpu, "JitLauncher", lambda k, interpret, fast: ("triton", k.name))
+    monkeypatch.setattr(launchers, "jit_launcher",
+                        lambda k, interpret, fast: ("triton", k.name))
     kernels = [SimpleNamespace(name=name, size_syms=[Sym(b) for b in bounds])
                for name, bounds in (("small", [64, 2 ** 31 - 1]), ("static", []),
                                     ("big", [64, 2 ** 31]), ("unbounded", [-1]))]
-    launchers = gpu._launchers(kernels, interpret=False, fast=True)
-    kinds = {k.name: launchers[id(k)] for k in kernels}
-    assert isinstance(kinds["small"], cubin_jit.CubinJitLauncher)
-    assert isinstance(kinds["static"], cubin_jit.CubinJitLauncher)
+    made = gpu._launchers(kernels, interpret=False, fast=True)
+    kinds = {k.name: made[id(k)] for k in kernels}
+    assert isinstance(kinds["small"], launchers.Launcher) and kinds["small"].fn is None
+    assert isinstance(kinds["static"], launchers.Launcher) and kinds["static"].fn is None
     assert kinds["big"] == ("triton", "big") and kinds["unbounded"] == ("triton", "unbounded")
 
 
@@ -444,7 +450,7 @@ def test_the_unprototyped_launch_passes_cuLaunchKernels_c_arguments(monkeypatch)
                         raising=False)
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     tensor = type("Tensor", (), {"data_ptr": lambda self: 4096})()
-    launcher((np.int64(3),), [tensor], [np.int32(5)])
+    launcher.launch((np.int64(3),), [tensor], [np.int32(5)])
     assert seen[-1]["grid"] == (3, 1, 1) and seen[-1]["size"] == 5
     assert seen[-1]["pointer"] == 4096 and seen[-1]["stream"] is None
 
