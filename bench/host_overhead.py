@@ -221,7 +221,7 @@ def parts(opts, torch, dynhlo, models: Path) -> dict:
                (3, 37), (37, 1), dtype=torch.float32, device=x.device), wait, opts.calls)}
     launchers = list(getattr(exe.program.runner, "launchers", {}).values())
     direct = getattr(launchers[0], "direct", None) if len(launchers) == 1 else None
-    if isinstance(direct, tuple):   # (cuLaunchKernel, head, constants): launch/cubin.py
+    if isinstance(direct, tuple):   # (cuLaunchKernel, head, constants): an older launcher
         launch, head, consts = direct
         y = torch.empty_like(x)
         stream = torch.cuda.current_stream().cuda_stream

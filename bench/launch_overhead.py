@@ -1,8 +1,8 @@
 """Host time of one kernel launch: dynhlo's cubin launcher against Triton's C launcher.
 
-On a GPU the plain path launches each generated kernel through CubinLauncher.direct (ctypes
-into cuLaunchKernel, launch/cubin.py); before 2026-12-02, through Triton's C
-launcher (launch/direct.py). This times both on the same kernel and arguments, in one
+On a GPU the plain path launches each generated kernel through a cubin launcher's `direct`
+(ctypes into cuLaunchKernel, launch/launcher.py); before 2026-12-02, through Triton's C
+launcher (launch/launcher.py's direct_launch). This times both on the same kernel and arguments, in one
 process, alternating rounds so that drift in the machine's speed hits both alike:
 
 - launch: `direct(grid0, stream, pointers, sizes)` alone, N back to back, host clock / N;
@@ -34,11 +34,11 @@ def executables(text: str):
     """{label: executable} of the module, with cubin launchers and with Triton's."""
     import dynhlo
     from dynhlo.backends import gpu
-    from dynhlo.backends.gpu.launch.jit import JitLauncher
+    from dynhlo.backends.gpu.launch.launcher import jit_launcher
     cubin = dynhlo.compile(text, backend="gpu", graph=False)
     real = gpu._launchers
     gpu._launchers = lambda kernels, interpret, fast: {
-        id(k): JitLauncher(k, interpret, fast) for k in kernels}
+        id(k): jit_launcher(k, interpret, fast) for k in kernels}
     try:
         triton = dynhlo.compile(text, backend="gpu", graph=False)
     finally:

@@ -20,7 +20,7 @@ def _nothing(*args) -> None:
 
 
 class StandInLauncher:
-    """A launcher (launch/jit.py's protocol: `__call__(grid, tensors, sizes)` and
+    """A launcher (launch/launcher.py's protocol: `__call__(grid, tensors, sizes)` and
     `direct(grid0, stream, pointers, sizes)`) that launches nothing."""
 
     direct = staticmethod(_nothing)

@@ -28,8 +28,8 @@ ENTRY e {
 @pytest.fixture(scope="module")
 def launcher():
     from tests.support import gpucheck  # noqa: F401  (skips without torch/triton; interpreter mode)
-    from dynhlo.backends.gpu.launch import kernel_cache
-    return kernel_cache
+    from dynhlo.backends.gpu.compile import source
+    return source
 
 
 def gpu_options() -> dict:
@@ -102,7 +102,8 @@ def test_compiler_child_imports_this_dynhlo_not_the_working_directorys(
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path / "cache"))  # compiled, not cached
     monkeypatch.syspath_prepend(str(tmp_path / "elsewhere"))
     import json
-    from dynhlo.backends.gpu import compile_worker, mode
+    from dynhlo.backends.gpu import mode
+    from dynhlo.backends.gpu.compile import worker
     if not gpu_options()["interpret"]:
         pytest.skip("with a GPU the kernels cross-compile in this process: no child to isolate")
     monkeypatch.setattr(mode, "interpreter_active", lambda: True)
@@ -113,7 +114,7 @@ def test_compiler_child_imports_this_dynhlo_not_the_working_directorys(
     cubin = payload[f"cubin_{meta['kernels'][0]['cubin']}.cubin"]
     assert meta["target"] == "sm_90" and cubin[:4] == b"\x7fELF"
     assert sys.modules["dynhlo"].__file__ != str(tmp_path / "dynhlo" / "__init__.py")
-    assert compile_worker.command(90)[1] == "-I"
+    assert worker.command(90)[1] == "-I"
 
 
 def test_compiler_child_imports_the_standard_library_before_site_packages(

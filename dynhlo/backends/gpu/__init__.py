@@ -12,23 +12,26 @@ to the bound and the work done follows the actual size.
 
 Layout, bottom to top (each imports only those before it):
     mode.py      interpreter or GPU (set before triton is imported), compile counting
+    kernels/     HLO group -> Triton source text (no torch): codegen, emitters, kmath
+    compile/     the kernel -> cubin service, below every runner: kernel source to a
+                 @triton.jit function (source.py), compile specs, cache keys, the one disk
+                 cache of cubins, parallel compiler children or this process (cubins.py),
+                 the child itself (worker.py: imports Triton and source.py, not this package)
     tensors.py   element types as torch dtypes, arrays to and from the device
     precision.py the `precision` option: which f32 products may use TF32 (XLA's GPU rule)
-    kernels/     HLO group -> Triton source text (no torch): codegen, emitters, kmath
     library/     torch ops per family (elementwise, data, reduce, indexing, sort, linalg,
                  numeric, window, collective) and scalar computations on tensors (apply)
     rules.py     THE per-opcode rule table (tiers: kernel, library, host)
     plan/        fusion and planning; the plan as data for artifacts (plan/data.py),
                  checked against its module on load (plan/check.py); THE launch list
                  every runner reads (plan/schedule.py: the plan lowered once)
-    launch/      kernel cache, the one direct launch, JIT and cubin launchers, the
-                 interpreted runner (runner.py), the specialized runner (fastpath.py)
-    compile_worker.py  the cross-compiler child: kernel source in, cubin out (imports
-                 Triton and launch/kernel_cache.py, not this package)
+    launch/      the one launcher (launcher.py: Triton's JIT or a cubin, `direct` once
+                 compiled), the interpreted runner (runner.py), the specialized runner
+                 (fastpath.py)
     graph/       the graph runner: the whole module as one CUDA graph replayed at every size
                  (strided kernels reading sizes from a device buffer, Triton matmuls with
-                 fused epilogues, a static buffer plan, distinct cubins compiled once)
-    aot.py       cross-compiling the kernels to cubins; reading a payload back
+                 fused epilogues, a static buffer plan)
+    aot.py       artifacts: a payload of the kernels' cubins built; one read back
     program.py   GpuProgram: chooses its runner (graph, specialized, interpreted) once
 
 Options (names and checks: dynhlo/options.py; the compile driver checks them once and this
@@ -38,8 +41,8 @@ backend reads a CompileOptions):
         none, an UnsupportedError saying how to ask for the interpreter, except for a named
         `target` (a cross-compile, which needs no GPU).
     fast_launch: on the GPU, compile each kernel to a cubin on its first launch and launch
-        it through the CUDA driver, one call per launch (default True; launch/cubin_jit.py);
-        False keeps Triton's own JIT dispatch on every launch (launch/jit.py).
+        it through the CUDA driver, one call per launch (default True); False keeps
+        Triton's own JIT dispatch on every launch (both: launch/launcher.py).
     target: the GPU target, e.g. "sm_90" (default: the present device's, else sm_90).
     graph: run the whole module as one CUDA graph replayed at every size (graph/;
         default: on with a GPU when the module allows it and has at least
@@ -63,7 +66,6 @@ target mismatch is an ArtifactError.
 
 from __future__ import annotations
 
-import functools
 import os
 
 import torch
@@ -83,9 +85,9 @@ from ..cpu import check_supported
 from ..cpu import support as cpu_support
 from ..common.distributed import Communicator
 from . import aot, rules, tensors
+from .compile.cubins import parse_target
 from .graph import summary
-from .launch.cubin_jit import CubinJitLauncher
-from .launch.jit import JitLauncher
+from .launch.launcher import kernel_launchers
 from .plan.fusion import kernels_of, plan_computation
 from .plan.schedule import lower
 from .program import NAME, GpuProgram
@@ -126,28 +128,13 @@ def _default_interpret(target: str | None) -> bool:
 
 
 def _launchers(kernels: list, interpret: bool, fast: bool) -> dict:
-    """{id(kernel): launcher}. On the GPU each kernel is compiled to a cubin for this device
-    on its first launch and launched through the driver (launch/cubin_jit.py: no gcc, no
-    Triton driver start in a fresh process), loaded and launched on the current device (the
-    program's, whichever device is current where it runs); in the interpreter, with
-    fast_launch=False, or for a kernel whose sizes may pass int32 (_int32_sizes), Triton's
-    own JIT."""
+    """{id(kernel): Launcher} (launch/launcher.py's kernel_launchers): on the GPU each
+    kernel compiled to a cubin for this device on its first launch, loaded and launched on
+    the current device (the program's, _device)."""
     if interpret or not fast:
-        return {id(k): JitLauncher(k, interpret, fast) for k in kernels}
-    cc = aot.parse_target(_device_target())
-    index = torch.cuda.current_device()   # the program's device (_device)
-    return {id(k): CubinJitLauncher(k, functools.partial(aot.jit_cubin, k, cc), index)
-            if _int32_sizes(k) else JitLauncher(k, False, True) for k in kernels}
-
-
-_INT32_MAX = 2 ** 31 - 1
-
-
-def _int32_sizes(kernel) -> bool:
-    """Whether every size argument of `kernel` is bounded by int32's range: a cubin takes
-    its sizes as i32 (aot.py), while Triton's JIT types a value past it as i64; a kernel
-    with an unbounded size (bound -1) or one past 2**31 - 1 keeps Triton's launch."""
-    return all(0 <= bound_of(s) <= _INT32_MAX for s in kernel.size_syms)
+        return kernel_launchers(kernels, interpret, fast)
+    return kernel_launchers(kernels, False, True, parse_target(_device_target()),
+                            torch.cuda.current_device())
 
 
 def _check_element_types(module: HloModule) -> None:
@@ -187,7 +174,7 @@ def compile_module(module: HloModule, info: ComputationInfo,
     comm = Communicator(module) if distributed else None
     return GpuProgram(module, info, lower(plan), launchers, _device(interpret),
                       options.target or _device_target(), comm, options.precision,
-                      graph=options.graph, compiler=aot.compile_parallel)
+                      graph=options.graph)
 
 
 def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, bytes],

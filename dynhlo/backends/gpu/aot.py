@@ -1,19 +1,15 @@
-"""AOT for the GPU: cross-compile every kernel to a cubin, carry it, launch it without Triton.
+"""AOT artifacts for the GPU: build a payload of cubins and read one back.
 
-build_payload(program) compiles each generated kernel for the program's target with
-`triton.compile(ASTSource(...), target=GPUTarget("cuda", cc, 32))`, which needs no GPU. The
-signature is fixed: pointers (assumed 16-byte aligned; the launcher copies an unaligned
-input), sizes as i32 with no value specialization, so one cubin serves every size. When
-this process runs Triton's interpreter, compilation happens in an isolated child process
-with it off (Triton's own library kernels are decorated at import in one mode or the
-other); the child imports exactly this process's dynhlo (compile_worker.py). The JIT path
-on a GPU compiles its kernels the same way, one at a time in this process (jit_cubin).
+build_payload(program) has each generated kernel cross-compiled for the program's target
+by the kernel -> cubin service (compile/cubins.py: fixed signatures, so one cubin serves
+every size; parallel child processes, which need no GPU; the one disk cache) and stores
+the cubins with the plan as data.
 
 The payload: "gpu_program.json" (format version, target, the plan as data (plan/data.py),
 per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
 signature) and "kernel_<i>.cubin". load_payload rebuilds the plan from that data (no
 planning, no code generation) and launches the cubins through the CUDA driver API
-(launch/cubin.py). The payload is untrusted: before any cubin loads, the plan is checked
+(launch/launcher.py). The payload is untrusted: before any cubin loads, the plan is checked
 against what its module determines (plan/check.py: each kernel's inputs, reductions and
 domain, the steps), each kernel's launch facts against its plan and its cubin (signature,
 warps, constexprs, the target's shared-memory limit), and graph/data.py checks each graph
@@ -23,23 +19,18 @@ catch inconsistent or edited launch data, not a cubin built to misbehave.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
-import os
-import subprocess
-import threading
-import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
 
 from ...errors import ArtifactError, UnsupportedError
 from ...shapes.dynamic import ComputationInfo
 from ...options import strict_precision
-from . import compile_worker, mode
-from .graph import cubins, wanted_program
+from . import mode
+from .compile import cubins
+from .compile.cubins import parse_target, signature
+from .graph import wanted_program
 from .graph.data import MAX_CONSTEXPR, WARPS, to_data
-from .kernels.group import compile_options
-from .launch.cubin import CubinLauncher
+from .launch.launcher import cubin_launcher
 from .plan.check import check_plan
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
@@ -57,58 +48,19 @@ from .precision import HIGHEST
 FORMAT = 3
 
 
-def signature(kernel) -> tuple[dict, dict, list]:
-    """(signature, constexprs, pointer arg names) for triton.compile."""
-    group = kernel.group
-    sig, pointers = {}, []
-    for k, inst in enumerate(group.inputs):
-        sig[f"in{k}"] = cubins.POINTER_TYPES[inst.shape.element_type]
-        pointers.append(f"in{k}")
-    sig["out"] = cubins.POINTER_TYPES[group.root.shape.element_type]
-    pointers.append("out")
-    for k in range(len(kernel.size_syms)):
-        sig[f"s{k}"] = "i32"
-    for name in kernel.block:
-        sig[name] = "constexpr"
-    return sig, dict(kernel.block), pointers
-
-
-def _spec(kernel) -> dict:
-    sig, consts, pointers = signature(kernel)
-    return {"source": kernel.source, "signature": sig, "constexprs": consts,
-            "pointers": pointers, **compile_options(kernel)}
-
-
-def parse_target(target: str) -> int:
-    if not (target.startswith("sm_") and target[3:].isdigit()):
-        raise ArtifactError(f"GPU target '{target}' is not of the form sm_XY (e.g. sm_90)")
-    return int(target[3:])
-
-
-def _failure_summary(stderr: str) -> str:
-    """The line of a compiler subprocess's stderr that says why: a `fatal` line (ptxas names
-    the bad option there), else the last non-empty one (the exception), for the one line
-    the CLI prints; the child's progress lines are not reasons."""
-    lines = [line.strip() for line in stderr.splitlines()
-             if line.strip() and not line.startswith(compile_worker.PROGRESS)]
-    fatal = [line for line in lines if "fatal" in line]
-    return (fatal or lines or ["no error output"])[-1]
-
-
 def build_payload(plan, kernels: list, target: str, precision: str) -> dict[str, bytes]:
     """Compile the plan's kernels (`kernels_of(plan)`) for `target`; the AOT payload.
 
     Each distinct kernel is compiled once (in parallel, through the cubin cache:
-    graph/cubins.py) and stored once as `cubin_<key>.cubin`; `kernels` name theirs by key.
+    compile/cubins.py) and stored once as `cubin_<key>.cubin`; `kernels` name theirs by key.
     When the module takes the graph path, its graph program and kernels are stored too.
     `precision` (the compile option) is stored: the graph's kernels are built with it, and
     the loaded program's cuBLAS dots follow it."""
     cc = parse_target(target)
-    specs = [_spec(k) for k in kernels]
+    specs = [cubins.kernel_spec(k) for k in kernels]
     graph = wanted_program(plan, precision)
     graph_specs = cubins.step_specs(graph) if graph is not None else []
-    compiled = cubins.compile_distinct(specs + graph_specs, cc, cubins.cache_dir(),
-                                       compile_parallel)
+    compiled = cubins.compile_distinct(specs + graph_specs, cc, cubins.cache_dir())
     keys = [cubins.spec_key(s, cc) for s in specs]
     step_keys = [cubins.spec_key(s, cc) for s in graph_specs]
     index = {id(k): i for i, k in enumerate(kernels)}
@@ -126,129 +78,6 @@ def build_payload(plan, kernels: list, target: str, precision: str) -> dict[str,
 
 def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
-
-
-# As Inductor's async compile: a child per core. A child is ready in about 0.3 s
-# (compile_worker.py), so more children cost little; 16 is the H200 machine's cores.
-MAX_WORKERS = 16
-
-
-# A child that starts no next kernel for this long is stuck (a kernel compiles in
-# seconds: DESIGN.md's 99 distinct kernels of the 48-layer transformer took 193 s in all):
-# the call fails naming the kernel, never hangs.
-KERNEL_TIMEOUT_S = 600.0
-_POLL_S = 1.0
-
-
-def compile_parallel(specs: list, keys: list, cc: int):
-    """(key, (cubin, info)) of each spec as its child finishes: the specs are dealt to up
-    to MAX_WORKERS cross-compiler children (compile_worker.py: isolated processes with
-    Triton's interpreter off), longest source first to the least loaded child (a model's
-    attention and matmul kernels take several times an elementwise kernel's compile, and
-    the call waits for the slowest child). A failing or stuck child is an UnsupportedError
-    naming its kernel; the other children are then ended."""
-    workers = max(1, min(len(specs), os.cpu_count() or 1, MAX_WORKERS))
-    chunks: list[list[int]] = [[] for _ in range(workers)]
-    load = [0] * workers
-    for i in sorted(range(len(specs)), key=lambda i: -len(specs[i]["source"])):
-        least = load.index(min(load))
-        chunks[least].append(i)
-        load[least] += len(specs[i]["source"])
-    env = dict(os.environ, TRITON_INTERPRET="0")
-    procs: list = []
-    with ThreadPoolExecutor(len(chunks)) as pool:
-        try:
-            running = []
-            for chunk in chunks:
-                procs.append(subprocess.Popen(
-                    compile_worker.command(cc), stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env))
-                running.append(pool.submit(_child_results, procs[-1],
-                                           [specs[i] for i in chunk],
-                                           [keys[i] for i in chunk], cc))
-            for done in as_completed(running):
-                yield from done.result()
-        finally:   # a failure (or a caller that stops early) ends the children still running
-            for proc in procs:
-                if proc.poll() is None:
-                    proc.kill()
-
-
-def _child_results(proc, specs: list, keys: list, cc: int) -> list:
-    """[(key, (cubin, info))] of one child, its pipes read together (communicate): a child
-    that fills its stderr pipe while the parent waits on its stdout would block both. The
-    child names on stderr each kernel it starts (compile_worker.PROGRESS), so a failure
-    or a kernel running past KERNEL_TIMEOUT_S names its key."""
-    data, started, since = json.dumps(specs).encode(), 0, time.monotonic()
-    while True:
-        try:
-            stdout, stderr = proc.communicate(data, timeout=_POLL_S)
-            break
-        except subprocess.TimeoutExpired as exc:
-            data = None   # sent already: communicate goes on writing what is left
-            now = _started(exc.stderr or b"")
-            if now != started:
-                started, since = now, time.monotonic()
-            elif time.monotonic() - since > KERNEL_TIMEOUT_S:
-                proc.kill()
-                proc.communicate()
-                raise UnsupportedError(
-                    f"cross-compiling {_kernel_named(keys, started)} for sm_{cc} took more "
-                    f"than {KERNEL_TIMEOUT_S:.0f} s; its compiler was stopped") from None
-    if proc.returncode != 0:
-        stderr = stderr.decode(errors="replace")
-        raise UnsupportedError(f"cross-compiling {_kernel_named(keys, _started(stderr))} for "
-                               f"sm_{cc} failed: {_failure_summary(stderr)}\n{stderr[-3000:]}")
-    return [(key, (base64.b64decode(cubin), info))
-            for key, (cubin, info) in zip(keys, json.loads(stdout), strict=True)]
-
-
-def _started(stderr) -> int:
-    """How many kernels a child has started, from its progress lines."""
-    mark = compile_worker.PROGRESS
-    return stderr.count(mark.encode() if isinstance(stderr, bytes) else mark)
-
-
-def _kernel_named(keys: list, started: int) -> str:
-    if not started:
-        return "the gpu kernels (the compiler did not start)"
-    return f"gpu kernel {keys[started - 1]}"
-
-
-_IN_PROCESS = threading.Lock()
-
-
-def compile_here(specs: list, keys: list, cc: int):
-    """compile_parallel's contract, in this process, one kernel at a time: for the one
-    kernel a JIT launch needs, a child's start and its Triton import would cost more than
-    the compile. Only for a process whose Triton is not in interpreter mode."""
-    for spec, key in zip(specs, keys, strict=True):
-        with _IN_PROCESS:
-            try:
-                result = compile_worker.compile_one(spec, cc)
-            except Exception as exc:  # Triton's and ptxas's errors: one family for the user
-                raise UnsupportedError(f"compiling a gpu kernel for sm_{cc} failed: "
-                                       f"{type(exc).__name__}: {exc}") from exc
-        yield key, result
-
-
-def jit_cubin(kernel, cc: int, fresh: bool = False) -> tuple[bytes, dict]:
-    """(cubin, launch info) of one planned kernel for sm_<cc>: from the cubin cache
-    (graph/cubins.py), else compiled in this process (compile_here) and cached. `fresh`
-    drops the cached entry first (the driver refused its cubin), so it is compiled again
-    and rewritten; so is an entry for other warps than the kernel's (a launch runs 32
-    threads per warp it names)."""
-    spec, cache = _spec(kernel), cubins.cache_dir()
-    key = cubins.spec_key(spec, cc)
-    if fresh and cache is not None:
-        try:
-            (cache / f"{key}.json").unlink(missing_ok=True)
-        except OSError:   # a read-only cache: the entry is read again, and fails again
-            pass
-    cubin, info = cubins.compile_distinct([spec], cc, cache, compile_here)[key]
-    if info["num_warps"] != spec["num_warps"] and not fresh:   # _check_warps' rule
-        return jit_cubin(kernel, cc, fresh=True)
-    return cubin, info
 
 
 def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
@@ -305,7 +134,8 @@ def _precision(meta: dict) -> str:
 
 
 def _cubins(meta: dict, payload: dict, cc: int):
-    """cubin(key) -> its CubinLauncher, one per distinct cubin of the payload."""
+    """cubin(key) -> its Launcher (launch/launcher.py), one per distinct cubin of the
+    payload."""
     made: dict = {}
 
     def cubin(key: str):
@@ -316,7 +146,7 @@ def _cubins(meta: dict, payload: dict, cc: int):
                 raise ArtifactError(f"gpu payload has no {name}; recompile the artifact")
             _check_cubin_meta(key, meta["cubins"][key], cc)
             try:
-                launcher = made[key] = CubinLauncher(payload[name], meta["cubins"][key])
+                launcher = made[key] = cubin_launcher(payload[name], meta["cubins"][key])
             except ArtifactError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the driver refusing a crafted cubin

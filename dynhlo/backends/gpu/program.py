@@ -53,13 +53,12 @@ class GpuProgram:
 
     def __init__(self, module: HloModule, info: ComputationInfo, schedule: Schedule,
                  launchers: dict, device: torch.device, target: str, comm=None,
-                 precision: str = HIGHEST, graph=None, stored=None, compiler=None):
+                 precision: str = HIGHEST, graph=None, stored=None):
         """`schedule` of `info` (the module's entry), `launchers[id(kernel)]` for every
         kernel of its plan, `device` where values live (the CPU in the interpreter), `comm`
         the backends.common.distributed.Communicator of a program compiled distributed=True,
         `precision` the checked `precision` option, `graph` the checked `graph` option,
-        `stored` an artifact's graph (cubin key -> launcher, graph program data) or None,
-        `compiler` what compiles the graph's kernels to cubins (aot.compile_parallel)."""
+        `stored` an artifact's graph (cubin key -> launcher, graph program data) or None."""
         self.module, self.info, self.schedule = module, info, schedule
         self.plan = schedule.plan
         self.interpret = device.type == "cpu"
@@ -75,11 +74,11 @@ class GpuProgram:
         # item by item.
         self.fast = FastPlan.build(schedule, launchers, device, precision) \
             if comm is None and not self.runner.sized(self.plan) else None
-        self.graph, self.graph_refusal = self._choose(graph, stored, compiler)
+        self.graph, self.graph_refusal = self._choose(graph, stored)
 
     # --- the one choice of a runner ---------------------------------------------------------
 
-    def _choose(self, option, stored, compiler) -> tuple:
+    def _choose(self, option, stored) -> tuple:
         """(graph runner or None, why not) and `self._call`, the runner every call takes.
 
         The graph runner when asked for (graph=True, DYNHLO_GPU_GRAPH=1, an artifact that
@@ -97,7 +96,7 @@ class GpuProgram:
                 runner, why = graph.make(self, stored[0], force=True,
                                          prog=from_data(stored[1], self.module))
             elif option is True or (option is None and not self.interpret):
-                runner, why = graph.make(self, force=option is True, compiler=compiler)
+                runner, why = graph.make(self, force=option is True)
         self._pick(runner)
         return runner, why
 

@@ -98,7 +98,7 @@ def _compile_both(path: str):
 
 
 # lax_igamma and lax_igammac: their while body `&`s a scalar comparison with a tile, which
-# Triton's interpreter mis-typed (launch/kernel_cache.py _patch_interpreter_compares).
+# Triton's interpreter mis-typed (compile/source.py _patch_interpreter_compares).
 @pytest.mark.parametrize("path", TF + JAX, ids=lambda p: os.path.basename(p)[:-4])
 def test_emitted_module_on_gpu_matches_cpu(path):
     gpu, cpu = _compile_both(path)

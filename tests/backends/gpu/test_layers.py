@@ -1,8 +1,8 @@
 """The GPU backend's layers import one way, counting imports inside functions.
 
 Bottom to top (dynhlo/backends/gpu/__init__.py says what each holds): mode, kernels,
-tensors, precision, library, rules, plan, launch, compile_worker, graph, aot, program, the
-package itself. A module may import its own layer and the layers below, never one above;
+compile (the kernel -> cubin service, below every runner), tensors, precision, library,
+rules, plan, launch, graph, aot, program, the package itself. A module may import its own layer and the layers below, never one above;
 kernels/ (HLO group -> Triton text) never imports torch. Read from the source text, so a
 deferred import that goes back up is caught too.
 """
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 GPU = Path(__file__).resolve().parents[3] / "dynhlo" / "backends" / "gpu"
-LAYERS = ["mode", "kernels", "tensors", "precision", "library", "rules", "plan", "launch",
-          "compile_worker", "graph", "aot", "program", "__init__"]
+LAYERS = ["mode", "kernels", "compile", "tensors", "precision", "library", "rules", "plan",
+          "launch", "graph", "aot", "program", "__init__"]
 
 
 def _layer(path: Path) -> int:

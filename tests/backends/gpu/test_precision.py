@@ -20,7 +20,8 @@ import dynhlo
 from tests.support.gpucheck import GPU, INTERPRET, gpu, torch  # noqa: F401
 from dynhlo.options import check_precision
 from dynhlo.backends.gpu import precision
-from dynhlo.backends.gpu.graph import cubins, plan
+from dynhlo.backends.gpu.compile import cubins
+from dynhlo.backends.gpu.graph import plan
 from dynhlo.backends.gpu.library import reduce as library_dot
 from tests.runtime.test_artifact import resection
 from tests.backends.gpu.graph.test_attention import DV, M, N, P, args_at, attention_text

@@ -48,11 +48,10 @@ from .walk import SegmentedRunner
 MIN_LAUNCHES = 16
 
 
-def make(program, launchers: dict | None = None, force: bool = False, prog=None,
-         compiler=None):
+def make(program, launchers: dict | None = None, force: bool = False, prog=None):
     """(GraphRunner, None) for a GpuProgram whose launch list can be captured, else
-    (None, why). `launchers` maps cubin key -> launcher (AOT); the others are compiled by
-    `compiler` (aot.compile_parallel, through cubins.py's cache). `prog`: a GraphProgram
+    (None, why). `launchers` maps cubin key -> launcher (AOT); the others are compiled
+    (compile/cubins.py: its cache, else parallel children). `prog`: a GraphProgram
     already made (an artifact's). Unless `force`, a program of fewer than MIN_LAUNCHES
     launches keeps the plain path (`wanted`). With `force` (graph=True), a list that cannot
     be one graph runs as captured segments between host steps (SegmentedRunner) when one
@@ -62,8 +61,8 @@ def make(program, launchers: dict | None = None, force: bool = False, prog=None,
         if prog is None:
             if not force or launchers:
                 return None, why
-            return _segmented(program, why, compiler)
-    return GraphRunner(prog, program.device, program.interpret, launchers, compiler), None
+            return _segmented(program, why)
+    return GraphRunner(prog, program.device, program.interpret, launchers), None
 
 
 def wanted(schedule, precision: str, force: bool = False) -> tuple:
@@ -79,7 +78,7 @@ def wanted(schedule, precision: str, force: bool = False) -> tuple:
     return prog, None
 
 
-def _segmented(program, why: str, compiler):
+def _segmented(program, why: str):
     """(SegmentedRunner, None), or (None, why) when no run between host steps is long
     enough to capture."""
     split = segments.split(program.schedule, MIN_LAUNCHES, program.precision)
@@ -87,7 +86,7 @@ def _segmented(program, why: str, compiler):
         return None, (f"{why}; no run between the steps that need the host has "
                       f"{MIN_LAUNCHES} launches to capture")
     return SegmentedRunner(split, program.plan, program.runner, program.device,
-                           program.interpret, compiler), None
+                           program.interpret), None
 
 
 def wanted_program(plan, precision: str):

@@ -16,7 +16,7 @@ M, N and K read from `sz`, tiles strided the same way, f32 in IEEE arithmetic
 (`input_precision="ieee"`) unless TF32 is allowed.
 
 Both give a GraphKernel: source, name, constexprs (block) and warps, which is what
-launcher.JitLauncher and the AOT compiler take. Sources do not depend on names, constants'
+launch/launcher.py and the compile service (compile/cubins.py) take. Sources do not depend on names, constants'
 spelling or where sizes live, so equal structure is equal text (one compile each).
 """
 

@@ -21,8 +21,10 @@ from collections import OrderedDict
 
 import torch
 
-from ....errors import ArtifactError, DynamicSizeError
-from ..launch.jit import JitLauncher
+from ....errors import DynamicSizeError
+from ..compile.cubins import step_specs
+from ..launch.launcher import step_launchers
+from ..mode import cuda_present
 from ..tensors import to_device, torch_dtype
 from ...plan.buffers import assign, bound_bytes
 
@@ -42,10 +44,9 @@ class GraphRunner:
 
     copies_results = True   # every result is a copy out of the static buffers
 
-    def __init__(self, prog, device: torch.device, interpret: bool, launchers: dict | None,
-                 compiler=None):
+    def __init__(self, prog, device: torch.device, interpret: bool, launchers: dict | None):
         self.prog, self.device, self.interpret = prog, device, interpret
-        self.launchers = self._launchers(launchers or {}, compiler)
+        self.launchers = self._launchers(launchers or {})
         cap = INTERPRET_GRID if interpret else GRID_WAVES * torch.cuda.get_device_properties(
             device).multi_processor_count
         self.grids = [max(1, min(step.bound_work, cap)) for step in prog.steps]
@@ -76,36 +77,18 @@ class GraphRunner:
                                   dtype=torch.int32, device=dev)
         self.sizes = torch.zeros(len(index), dtype=torch.int32, device=dev)
 
-    def _launchers(self, given: dict, compiler) -> list:
-        """One launcher per step: Triton's JIT in the interpreter; on the GPU the cubins
-        given (AOT), else each distinct kernel compiled once, concurrently (cubins.py)."""
-        steps = self.prog.steps
-        if steps and all(step.key in given for step in steps):  # an artifact's cubins
-            return [given[step.key] for step in steps]
-        if self.interpret:
-            jit = {}
-            return [jit.setdefault(s.kernel.source, JitLauncher(s.kernel, True, True))
-                    for s in steps]
-        from .cubins import cache_dir, compile_distinct, spec_key, step_specs
-        from ..launch.cubin import CubinLauncher
-        from ..mode import cuda_present
-        major, minor = torch.cuda.get_device_capability(self.device) if cuda_present() \
-            else (9, 0)
-        cc = major * 10 + minor
-        if all(step.key for step in steps):  # loaded from an artifact: no sources
-            keys, missing = [step.key for step in steps], []
+    def _launchers(self, given: dict) -> list:
+        """One launcher per step (launch/launcher.py's step_launchers): the cubins given
+        (AOT) by key, Triton's JIT in the interpreter, else each distinct kernel compiled
+        once, concurrently, before the first capture."""
+        prog = self.prog
+        if self.interpret or not cuda_present():
+            cc = 90
         else:
-            specs = step_specs(self.prog)
-            keys = [spec_key(s, cc) for s in specs]
-            missing = [s for s, k in zip(specs, keys, strict=True) if k not in given]
-        cubins = compile_distinct(missing, cc, cache_dir(), compiler) if missing else {}
-        made: dict = {}
-        for k in keys:
-            if k not in made:
-                if k not in given and k not in cubins:
-                    raise ArtifactError(f"gpu payload has no cubin {k} for its graph")
-                made[k] = given[k] if k in given else CubinLauncher(*cubins[k])
-        return [made[k] for k in keys]
+            major, minor = torch.cuda.get_device_capability(self.device)
+            cc = major * 10 + minor
+        return step_launchers([step.kernel for step in prog.steps], lambda: step_specs(prog),
+                              [step.key for step in prog.steps], given, self.interpret, cc)
 
     def _allocate(self) -> None:
         prog = self.prog

@@ -24,11 +24,11 @@ class SegmentedRunner:
     # the program makes copies of those it shares (program._unshared).
     copies_results = False
 
-    def __init__(self, segmented, plan, runner, device, interpret: bool, compiler=None):
+    def __init__(self, segmented, plan, runner, device, interpret: bool):
         """`segmented` (segments.Segmented) of `plan`, the entry plan that `runner`
         (launch.runner.Runner) runs the host steps of."""
         self.segmented, self.plan, self.runner = segmented, plan, runner
-        self.items = [(item, GraphRunner(item.prog, device, interpret, None, compiler))
+        self.items = [(item, GraphRunner(item.prog, device, interpret, None))
                       if isinstance(item, Segment) else (item.steps, None)
                       for item in segmented.items]
         self.root = plan.info.computation.root

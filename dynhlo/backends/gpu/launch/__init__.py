@@ -1,4 +1,3 @@
-"""Running plans: the kernel-source cache (kernel_cache.py), Triton's direct C launch
-(direct.py), launchers for kernels compiled by Triton's JIT (jit.py), for cubins (cubin.py)
-and for kernels compiled to cubins on their first launch (cubin_jit.py: the default on a
-GPU), the general runner (runner.py), and the per-call fast path (fastpath.py)."""
+"""Running plans: the one launcher (launcher.py: a kernel compiled by Triton's JIT or to a
+cubin, launched by a call or, once compiled, by its `direct` form), the general runner
+(runner.py), and the per-call fast path (fastpath.py)."""

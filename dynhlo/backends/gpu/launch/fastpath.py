@@ -24,7 +24,7 @@ from ....shapes.sizes import size_mismatch
 from ..plan.schedule import inline
 from ..rules import library_for, rule_of
 from ..tensors import torch_dtype
-from .direct import raw_stream
+from .launcher import raw_stream
 from .runner import dense
 
 # Specialized plans kept per FastPlan; past this many distinct argument shapes the cache
@@ -189,7 +189,7 @@ def _contiguous_strides(shape: tuple) -> tuple:
 
 def _kernel_closure(step: _KernelStep, shape: tuple, size_args: tuple, work: int, device):
     """Allocate the output and launch: through the launcher's `direct` form once the kernel
-    is compiled (one driver call: cubin_jit.py, or Triton's C launcher: jit.py)."""
+    is compiled (one driver call, or Triton's C launcher: launcher.py)."""
     empty, strides, dtype = torch.empty_strided, _contiguous_strides(shape), step.dtype
     if work == 0:  # nothing to compute: the (empty) output alone
         def run(values, stream):

@@ -72,7 +72,7 @@ def test_loading_a_payload_neither_plans_nor_generates(text, shape, monkeypatch)
         monkeypatch.setattr(owner, name, _boom)
     monkeypatch.setattr(codegen.KernelWriter, "write", _boom)
     monkeypatch.setattr(aot, "check_device", lambda target: None)
-    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: by_cubin[cubin])
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, meta: by_cubin[cubin])
     if INTERPRET:  # the compiled launchers stand in for cubins: they run on the CPU here
         monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
     loaded = compiler.load_program(compiler.checked(text), "gpu", payload, "sm_90")
@@ -130,7 +130,7 @@ def test_a_crafted_gpu_plan_is_an_artifact_error_and_launches_nothing(edit, monk
     payload = _softmax_payload()
     launched = []
     monkeypatch.setattr(aot, "check_device", lambda target: None)
-    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: launched.append(cubin))
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, meta: launched.append(cubin))
     with pytest.raises(dynhlo.ArtifactError, match="recompile the artifact"):
         compiler.load_program(compiler.checked(SOFTMAX), "gpu", _crafted(payload, edit),
                               "sm_90")
@@ -185,7 +185,7 @@ def test_a_stored_plan_that_is_not_the_modules_is_an_artifact_error(edit, messag
     payload = dynhlo.compile(SUB, backend="gpu", target="sm_90").program.to_payload()
     launched = []
     monkeypatch.setattr(aot, "check_device", lambda target: None)
-    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: launched.append(cubin))
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, meta: launched.append(cubin))
     if INTERPRET:
         monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
     module = compiler.checked(SUB)
@@ -208,7 +208,7 @@ def _stand_in_cubins(compiled_exes, monkeypatch) -> None:
                          exe.program.runner.launchers[id(k)]
                          for i, k in enumerate(exe.program.kernels)})
     monkeypatch.setattr(aot, "check_device", lambda target: None)
-    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: by_cubin[cubin])
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, meta: by_cubin[cubin])
     if INTERPRET:
         monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
 

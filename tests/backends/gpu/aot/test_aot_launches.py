@@ -36,7 +36,7 @@ def loaded_cubins(monkeypatch) -> list:
     """Load as on an sm_90 device; the cubins the loader asked for, in order."""
     asked: list = []
     monkeypatch.setattr(aot, "check_device", lambda target: None)
-    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: asked.append(cubin))
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, meta: asked.append(cubin))
     monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
     return asked
 

@@ -1,6 +1,6 @@
-"""The cross-compiler children (aot.compile_parallel) never hang their parent.
+"""The cross-compiler children (compile/cubins.py compile_parallel) never hang their parent.
 
-Each child here is a stand-in process started in place of compile_worker's (the real one
+Each child here is a stand-in process started in place of compile/worker.py's (the real one
 needs Triton's compiler): it reads the specs as the real one does and answers with
 "cubins" that are the kernel sources' bytes, so each result can be checked against its
 spec. The parent reads a child's stdout and stderr together, names the kernel a child was
@@ -17,7 +17,7 @@ import pytest
 
 import dynhlo
 from tests.support.gpucheck import gpu  # noqa: F401  (skips without torch or triton)
-from dynhlo.backends.gpu import aot, compile_worker
+from dynhlo.backends.gpu.compile import cubins, worker
 
 INFO = {"name": "kernel", "shared": 0, "num_warps": 4}
 
@@ -50,9 +50,9 @@ def children(monkeypatch) -> list:
 
 
 def _child(monkeypatch, before: str = "", each: str = "pass") -> None:
-    script = CHILD.format(progress=compile_worker.PROGRESS, before=before, each=each,
+    script = CHILD.format(progress=worker.PROGRESS, before=before, each=each,
                           info=INFO)
-    monkeypatch.setattr(compile_worker, "command", lambda cc: [sys.executable, "-c", script])
+    monkeypatch.setattr(worker, "command", lambda cc: [sys.executable, "-c", script])
 
 
 def _compile_in_thread(specs: list, keys: list) -> dict:
@@ -62,7 +62,7 @@ def _compile_in_thread(specs: list, keys: list) -> dict:
 
     def run():
         try:
-            outcome["results"] = dict(aot.compile_parallel(specs, keys, 90))
+            outcome["results"] = dict(cubins.compile_parallel(specs, keys, 90))
         except dynhlo.DynHloError as exc:
             outcome["error"] = exc
     worker = threading.Thread(target=run, daemon=True)
@@ -84,9 +84,9 @@ def test_a_child_writing_more_than_a_pipe_to_stderr_does_not_block_the_parent(
 
 
 def test_a_stuck_child_is_an_error_naming_its_kernel_and_is_ended(children, monkeypatch):
-    monkeypatch.setattr(aot, "MAX_WORKERS", 1)
-    monkeypatch.setattr(aot, "KERNEL_TIMEOUT_S", 0.2)
-    monkeypatch.setattr(aot, "_POLL_S", 0.05)
+    monkeypatch.setattr(cubins, "MAX_WORKERS", 1)
+    monkeypatch.setattr(cubins, "KERNEL_TIMEOUT_S", 0.2)
+    monkeypatch.setattr(cubins, "_POLL_S", 0.05)
     _child(monkeypatch, each="time.sleep(3600) if n == 1 else None")
     specs = [{"source": "def kernel(a): pass\n"}, {"source": "def kernel(b): pass\n"}]
     outcome = _compile_in_thread(specs, ["ka", "kb"])
@@ -97,7 +97,7 @@ def test_a_stuck_child_is_an_error_naming_its_kernel_and_is_ended(children, monk
 
 
 def test_a_failing_child_names_the_kernel_it_was_compiling(children, monkeypatch):
-    monkeypatch.setattr(aot, "MAX_WORKERS", 1)
+    monkeypatch.setattr(cubins, "MAX_WORKERS", 1)
     _child(monkeypatch, each="sys.exit('ptxas fatal: bad option') if n == 1 else None")
     specs = [{"source": "def kernel(a): pass\n"}, {"source": "def kernel(b): pass\n"}]
     outcome = _compile_in_thread(specs, ["ka", "kb"])

@@ -37,7 +37,7 @@ def blobs() -> dict:
 def no_launch(monkeypatch):
     """Load as on an sm_90 device, up to the launch: cubins become inert stand-ins."""
     monkeypatch.setattr(aot, "check_device", lambda target: None)
-    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, meta: object())
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, meta: object())
     monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
 
 

@@ -1,4 +1,4 @@
-"""The cubin cache (graph/cubins.py) is untrusted input, as the JIT cache's entries are.
+"""The cubin cache (compile/cubins.py) is untrusted input, as the JIT cache's entries are.
 
 An entry is read only from regular files, never through a link, and within a size bound;
 it names its key and the sha256 of its cubin, so an entry moved under another key is a
@@ -20,8 +20,7 @@ import pytest
 
 import dynhlo
 from tests.support.gpucheck import GPU, gpu  # noqa: F401  (skips without torch or triton)
-from dynhlo.backends.gpu import aot, compile_worker
-from dynhlo.backends.gpu.graph import cubins
+from dynhlo.backends.gpu.compile import cubins, worker
 from tests.backends.gpu.aot.test_aot import SOFTMAX
 
 EXP = """HloModule exp
@@ -43,7 +42,7 @@ def compiled(tmp_path, monkeypatch) -> list:
         calls.append(spec["source"])
         return _cubin_of(spec["source"]), {"name": "kernel", "shared": 0,
                                            "num_warps": spec["num_warps"]}
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
     return calls
 
 
@@ -57,7 +56,7 @@ def _kernel(text: str):
 
 def _entry(kernel, tmp_path):
     """(cubin path, json path) of a kernel's cache entry."""
-    key = cubins.spec_key(aot._spec(kernel), 90)
+    key = cubins.spec_key(cubins.kernel_spec(kernel), 90)
     base = tmp_path / "cache" / "cubins" / key
     return base.with_suffix(".cubin"), base.with_suffix(".json")
 
@@ -76,11 +75,11 @@ def _in_thread(call):
 @pytest.mark.parametrize("which", ["json", "cubin"])
 def test_a_fifo_in_the_cubin_cache_is_a_miss_not_a_hang(tmp_path, compiled, which):
     kernel = _kernel(SOFTMAX)
-    aot.jit_cubin(kernel, 90)
+    cubins.jit_cubin(kernel, 90)
     path = _entry(kernel, tmp_path)[which == "json"]
     path.unlink()
     os.mkfifo(path)
-    assert _in_thread(lambda: aot.jit_cubin(kernel, 90))[0] == _cubin_of(kernel.source)
+    assert _in_thread(lambda: cubins.jit_cubin(kernel, 90))[0] == _cubin_of(kernel.source)
     assert compiled == [kernel.source] * 2
     assert stat.S_ISREG(path.stat().st_mode)   # the entry rewritten as files
 
@@ -89,7 +88,7 @@ def test_a_fifo_in_the_cubin_cache_is_a_miss_not_a_hang(tmp_path, compiled, whic
 def test_serializing_with_a_fifo_in_the_cubin_cache_does_not_hang(tmp_path, compiled,
                                                                   monkeypatch):
     """`dynhlo compile --backend gpu` (serialize) reads the cache for every kernel."""
-    monkeypatch.setattr(aot, "compile_parallel", aot.compile_here)   # the stand-in, here
+    monkeypatch.setattr(cubins, "compile_parallel", cubins.compile_here)   # the stand-in, here
     kernel = _kernel(SOFTMAX)
     cubin, info = _entry(kernel, tmp_path)
     info.parent.mkdir(parents=True)
@@ -103,20 +102,20 @@ def test_a_link_in_the_cubin_cache_is_a_miss(tmp_path, compiled):
     """Entries are written by rename, never as links: a link (to another entry's files,
     to /dev/zero) is not read."""
     ours, theirs = _kernel(NEG), _kernel(EXP)
-    aot.jit_cubin(ours, 90)
-    aot.jit_cubin(theirs, 90)
+    cubins.jit_cubin(ours, 90)
+    cubins.jit_cubin(theirs, 90)
     for link, target in zip(_entry(ours, tmp_path), _entry(theirs, tmp_path), strict=True):
         link.unlink()
         link.symlink_to(target)
-    assert aot.jit_cubin(ours, 90)[0] == _cubin_of(ours.source)
+    assert cubins.jit_cubin(ours, 90)[0] == _cubin_of(ours.source)
     assert compiled == [ours.source, theirs.source, ours.source]
 
 
 def test_a_cubin_over_the_size_bound_is_a_miss(tmp_path, compiled, monkeypatch):
     kernel = _kernel(SOFTMAX)
-    aot.jit_cubin(kernel, 90)
+    cubins.jit_cubin(kernel, 90)
     monkeypatch.setattr(cubins, "CUBIN_MAX", len(_cubin_of(kernel.source)) - 1)
-    assert aot.jit_cubin(kernel, 90)[0] == _cubin_of(kernel.source)
+    assert cubins.jit_cubin(kernel, 90)[0] == _cubin_of(kernel.source)
     assert compiled == [kernel.source] * 2
 
 
@@ -127,18 +126,18 @@ def test_a_cubin_cache_entry_copied_under_another_key_is_a_miss(tmp_path, compil
     the negation is compiled again, and its own cubin is what launches and what the cache
     holds from then on."""
     ours, theirs = _kernel(NEG), _kernel(EXP)
-    aot.jit_cubin(ours, 90)
-    aot.jit_cubin(theirs, 90)
+    cubins.jit_cubin(ours, 90)
+    cubins.jit_cubin(theirs, 90)
     pairs = list(zip(_entry(theirs, tmp_path), _entry(ours, tmp_path), strict=True))
     for source, target in pairs[:2 if copied == "entry" else 1]:
         shutil.copy(source, target)
-    assert aot.jit_cubin(ours, 90)[0] == _cubin_of(ours.source)
-    assert aot.jit_cubin(ours, 90)[0] == _cubin_of(ours.source)
+    assert cubins.jit_cubin(ours, 90)[0] == _cubin_of(ours.source)
+    assert cubins.jit_cubin(ours, 90)[0] == _cubin_of(ours.source)
     assert compiled == [ours.source, theirs.source, ours.source]
 
 
 def test_the_cubin_cache_directory_is_made_private(tmp_path, compiled):
-    aot.jit_cubin(_kernel(SOFTMAX), 90)
+    cubins.jit_cubin(_kernel(SOFTMAX), 90)
     for folder in (tmp_path / "cache", tmp_path / "cache" / "cubins"):
         assert stat.S_IMODE(folder.stat().st_mode) & 0o077 == 0, folder
 
@@ -158,5 +157,5 @@ def test_a_cubin_cache_directory_of_other_users_is_not_used(tmp_path, compiled, 
     for _ in range(2):
         with pytest.warns(RuntimeWarning, match=f"cannot use kernel cache directory "
                                                 f".*cubins \\({why}"):
-            assert aot.jit_cubin(kernel, 90)[0] == _cubin_of(kernel.source)
+            assert cubins.jit_cubin(kernel, 90)[0] == _cubin_of(kernel.source)
     assert compiled == [kernel.source] * 2 and list(folder.iterdir()) == []

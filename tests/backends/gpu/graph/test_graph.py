@@ -230,8 +230,8 @@ def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp
     from dynhlo import compiler
     from dynhlo.backends.gpu import aot
     from dynhlo.backends.gpu import graph as graph_pkg
-    from dynhlo.backends.gpu.graph import cubins
-    from dynhlo.backends.gpu.launch.jit import JitLauncher
+    from dynhlo.backends.gpu.compile import cubins
+    from dynhlo.backends.gpu.launch.launcher import jit_launcher
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     text = _chain(graph_pkg.MIN_LAUNCHES)
     compiled = dynhlo.compile(text, backend="gpu", target="sm_90").program
@@ -242,9 +242,9 @@ def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp
     by_cubin = {}
     for step, spec in zip(prog.steps, cubins.step_specs(prog), strict=True):
         cubin = payload[f"cubin_{cubins.spec_key(spec, 90)}.cubin"]
-        by_cubin[cubin] = JitLauncher(step.kernel, True)
+        by_cubin[cubin] = jit_launcher(step.kernel, True)
     monkeypatch.setattr(aot, "check_device", lambda target: None)
-    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, info: by_cubin.get(cubin))
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, info: by_cubin.get(cubin))
     monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
     monkeypatch.setattr(plan, "build", lambda *a: (_ for _ in ()).throw(AssertionError(
         "loading planned the graph")))
@@ -307,7 +307,7 @@ ENTRY main {
 
 def test_bf16_products_on_the_graph_path():
     """A bf16 Triton product against the CPU backend (in Triton's interpreter, bf16 tiles
-    were multiplied as their integer bit patterns until kernel_cache widened them)."""
+    were multiplied as their integer bit patterns until compile/source.py widened them)."""
     ml_dtypes = pytest.importorskip("ml_dtypes")
     exe, cpu = graph_exe(BF16_DOT), dynhlo.compile(BF16_DOT)
     gen = np.random.default_rng(3)

@@ -284,7 +284,7 @@ def test_an_artifact_of_a_segmented_module_loads_on_the_plain_path(monkeypatch, 
     by_cubin = {payload[f"cubin_{meta['kernels'][i]['cubin']}.cubin"]:
                 compiled.runner.launchers[id(k)] for i, k in enumerate(compiled.kernels)}
     monkeypatch.setattr(aot, "check_device", lambda target: None)
-    monkeypatch.setattr(aot, "CubinLauncher", lambda cubin, info: by_cubin[cubin])
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, info: by_cubin[cubin])
     if INTERPRET:  # the compiled launchers stand in for cubins: they run on the CPU here
         monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
     loaded = compiler.load_program(compiler.checked(SORT), "gpu", payload, "sm_90")

@@ -1,7 +1,8 @@
 """Kernels compiled to cubins on their first launch and launched through the CUDA driver.
 
-On a GPU every generated kernel of the plain path is a CubinJitLauncher (launch/cubin_jit.py):
-compiled once, through the cubin cache, then launched by CubinLauncher.direct. Here, with
+On a GPU every generated kernel of the plain path has a cubin launcher compiled on its first
+launch (launch/launcher.py's cubin_jit_launcher): compiled once, through the cubin cache,
+then launched by the loaded cubin's `direct`. Here, with
 no GPU, the driver is a stand-in that reads back the argument block a launch hands it, as
 cuLaunchKernel reads it; on the H200 the last test runs the real thing against numpy.
 """
@@ -17,8 +18,8 @@ import pytest
 
 import dynhlo
 from tests.support.gpucheck import GPU, INTERPRET, torch  # skips without torch or triton
-from dynhlo.backends.gpu import aot, compile_worker
-from dynhlo.backends.gpu.launch import cubin, cubin_jit
+from dynhlo.backends.gpu.compile import cubins, worker
+from dynhlo.backends.gpu.launch import launcher as launchers
 from tests.backends.gpu.aot.test_aot import SOFTMAX
 
 
@@ -48,10 +49,10 @@ class _Driver:
         return 0
 
 
-def _launcher(driver: _Driver) -> cubin.CubinLauncher:
-    """A CubinLauncher of 4 warps and 1 KiB of shared memory over the stand-in driver (its
-    constructor loads a cubin, which needs the real driver)."""
-    launcher = object.__new__(cubin.CubinLauncher)
+def _launcher(driver: _Driver):
+    """A loaded cubin (launcher._Cubin) of 4 warps and 1 KiB of shared memory over the
+    stand-in driver (its constructor loads a cubin, which needs the real driver)."""
+    launcher = object.__new__(launchers._Cubin)
     launcher.name, launcher.fn, launcher.cuda = "kernel", "fn", driver
     launcher.threads, launcher.shared = 128, 1024
     launcher._frames, launcher._lock = {}, threading.Lock()
@@ -83,7 +84,7 @@ def test_launches_of_other_arities_do_not_share_an_argument_block():
 def test_a_refused_launch_is_an_artifact_error_naming_kernel_grid_and_driver_message(
         monkeypatch):
     driver = _Driver(pointers=1, sizes=0, result=1)
-    monkeypatch.setattr(cubin, "_CUDA", driver)
+    monkeypatch.setattr(launchers, "_CUDA", driver)
     with pytest.raises(dynhlo.ArtifactError,
                        match=r"launch of kernel on grid \(3, 1, 1\) failed: CUDA error 1 "
                              r"\(invalid argument\)"):
@@ -91,26 +92,30 @@ def test_a_refused_launch_is_an_artifact_error_naming_kernel_grid_and_driver_mes
 
 
 class _Cubin:
-    """CubinLauncher's stand-in: what it was made from, and the launches it was asked for."""
+    """A loaded cubin's stand-in (launcher._Cubin): what it was made from, and the launches
+    it was asked for."""
 
     def __init__(self, data, info):
         self.data, self.info, self.launches = data, info, []
 
-    def __call__(self, grid, tensors, sizes):
+    def launch(self, grid, tensors, sizes):
         self.launches.append(("call", grid, tensors, sizes))
+
+    __call__ = launch   # as Triton's launcher, for a kernel that keeps it
 
     def direct(self, grid0, stream, pointers, sizes):
         self.launches.append(("direct", grid0, stream, pointers, sizes))
 
 
 def test_the_first_launch_compiles_once_however_many_threads_launch_at_once(monkeypatch):
-    monkeypatch.setattr(cubin_jit, "CubinLauncher", _Cubin)
+    monkeypatch.setattr(launchers, "_Cubin", _Cubin)
     compiled = []
 
-    def compile_cubin():
+    def jit_cubin(kernel, cc, fresh=False):
         compiled.append(1)
         return b"cubin", {"name": "kernel", "shared": 0, "num_warps": 4}
-    launcher = cubin_jit.CubinJitLauncher(kernel=None, compile_cubin=compile_cubin)
+    monkeypatch.setattr(cubins, "jit_cubin", jit_cubin)
+    launcher = launchers.cubin_jit_launcher(kernel=None, cc=90)
     assert launcher.direct is None
     threads = [threading.Thread(target=launcher, args=((k + 1,), ["t"], [k]))
                for k in range(8)]
@@ -119,19 +124,19 @@ def test_the_first_launch_compiles_once_however_many_threads_launch_at_once(monk
     for t in threads:
         t.join()
     assert len(compiled) == 1
-    made = launcher._launcher
+    made = launcher.direct.__self__
     assert made.data == b"cubin" and launcher.direct == made.direct
     assert sorted(grid for _, grid, _, _ in made.launches) == [(k + 1,) for k in range(8)]
 
 
 def test_a_kernel_needing_scratch_memory_keeps_tritons_launch(monkeypatch):
     made = []
-    monkeypatch.setattr(cubin_jit, "JitLauncher",
+    monkeypatch.setattr(launchers, "jit_launcher",
                         lambda kernel, interpret: made.append((kernel, interpret)) or _Cubin(
                             None, None))
-    launcher = cubin_jit.CubinJitLauncher(
-        "the kernel", lambda: (b"", {"name": "k", "shared": 0, "num_warps": 4,
-                                     "global_scratch_size": 64}))
+    monkeypatch.setattr(cubins, "jit_cubin", lambda kernel, cc, fresh=False: (
+        b"", {"name": "k", "shared": 0, "num_warps": 4, "global_scratch_size": 64}))
+    launcher = launchers.cubin_jit_launcher("the kernel", 90)
     launcher((1,), [], [])
     assert made == [("the kernel", False)] and launcher.direct is None
 
@@ -148,24 +153,27 @@ class _Refusing(_Cubin):
 
 
 def test_a_cached_cubin_the_driver_refuses_is_compiled_afresh_once(monkeypatch):
-    monkeypatch.setattr(cubin_jit, "CubinLauncher", _Refusing)
+    monkeypatch.setattr(launchers, "_Cubin", _Refusing)
     info = {"name": "kernel", "shared": 0, "num_warps": 4}
     asked = []
 
-    def compile_cubin(fresh=False):
+    def jit_cubin(kernel, cc, fresh=False):
         asked.append(fresh)
         return (b"cubin" if fresh else b"truncated"), info
-    launcher = cubin_jit.CubinJitLauncher(None, compile_cubin)
+    monkeypatch.setattr(cubins, "jit_cubin", jit_cubin)
+    launcher = launchers.cubin_jit_launcher(None, 90)
     launcher((1,), [], [])
     launcher((2,), [], [])
-    assert asked == [False, True] and launcher._launcher.data == b"cubin"
-    assert [grid for _, grid, _, _ in launcher._launcher.launches] == [(1,), (2,)]
+    loaded = launcher.direct.__self__
+    assert asked == [False, True] and loaded.data == b"cubin"
+    assert [grid for _, grid, _, _ in loaded.launches] == [(1,), (2,)]
 
 
 def test_a_fresh_cubin_the_driver_refuses_too_is_the_error(monkeypatch):
-    monkeypatch.setattr(cubin_jit, "CubinLauncher", _Refusing)
-    launcher = cubin_jit.CubinJitLauncher(
-        None, lambda fresh=False: (b"truncated", {"name": "k", "shared": 0, "num_warps": 4}))
+    monkeypatch.setattr(launchers, "_Cubin", _Refusing)
+    monkeypatch.setattr(cubins, "jit_cubin", lambda kernel, cc, fresh=False: (
+        b"truncated", {"name": "k", "shared": 0, "num_warps": 4}))
+    launcher = launchers.cubin_jit_launcher(None, 90)
     with pytest.raises(dynhlo.ArtifactError, match="does not load"):
         launcher((1,), [], [])
 
@@ -178,11 +186,11 @@ def test_a_fresh_jit_cubin_passes_the_cache_and_rewrites_its_entry(tmp_path, mon
         made.append(cc)
         return b"cubin %d" % len(made), {"name": "kernel", "shared": 0,
                                           "num_warps": spec["num_warps"]}
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
     kernel = _softmax_kernel()
-    assert aot.jit_cubin(kernel, 90)[0] == b"cubin 1"
-    assert aot.jit_cubin(kernel, 90, fresh=True)[0] == b"cubin 2"
-    assert aot.jit_cubin(kernel, 90)[0] == b"cubin 2"   # the rewritten entry
+    assert cubins.jit_cubin(kernel, 90)[0] == b"cubin 1"
+    assert cubins.jit_cubin(kernel, 90, fresh=True)[0] == b"cubin 2"
+    assert cubins.jit_cubin(kernel, 90)[0] == b"cubin 2"   # the rewritten entry
     assert made == [90, 90]
 
 
@@ -199,14 +207,14 @@ def test_a_jit_cubin_is_compiled_once_then_read_from_the_cubin_cache(tmp_path, m
         specs.append((spec["source"], cc))
         return b"\x7fELF cubin", {"name": "kernel", "shared": 0,
                                   "num_warps": spec["num_warps"]}
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
     kernel = _softmax_kernel()
-    first = aot.jit_cubin(kernel, 90)
-    again = aot.jit_cubin(_softmax_kernel(), 90)
+    first = cubins.jit_cubin(kernel, 90)
+    again = cubins.jit_cubin(_softmax_kernel(), 90)
     assert first == again == (b"\x7fELF cubin", {"name": "kernel", "shared": 0,
                                                   "num_warps": kernel.num_warps})
     assert specs == [(kernel.source, 90)]
-    aot.jit_cubin(kernel, 80)   # another target is another cubin
+    cubins.jit_cubin(kernel, 80)   # another target is another cubin
     assert specs == [(kernel.source, 90), (kernel.source, 80)]
 
 
@@ -215,11 +223,11 @@ def test_a_kernel_that_does_not_compile_is_an_unsupported_error(tmp_path, monkey
 
     def compile_one(spec, cc):
         raise RuntimeError("ptxas fatal: out of registers")
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
     with pytest.raises(dynhlo.UnsupportedError,
                        match="compiling a gpu kernel for sm_90 failed: RuntimeError: ptxas "
                              "fatal: out of registers"):
-        aot.jit_cubin(_softmax_kernel(), 90)
+        cubins.jit_cubin(_softmax_kernel(), 90)
     assert not list(tmp_path.rglob("*.cubin"))
 
 
@@ -227,10 +235,11 @@ def test_a_kernel_that_does_not_compile_is_an_unsupported_error(tmp_path, monkey
 @pytest.mark.skipif(INTERPRET, reason="needs a CUDA device")
 def test_gpu_kernels_compile_to_cubins_once_and_match_numpy(tmp_path, monkeypatch):
     from dynhlo import stats
+    loaded_cubin = launchers._Cubin
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     exe = dynhlo.compile(SOFTMAX, **GPU)
-    launchers = list(exe.program.runner.launchers.values())
-    assert launchers and all(isinstance(x, cubin_jit.CubinJitLauncher) for x in launchers)
+    made = list(exe.program.runner.launchers.values())
+    assert made and all(x.fn is None for x in made)   # none of Triton's JIT
     rng = np.random.default_rng(3)
     before = stats.snapshot().get("kernel_compile", 0)
     for n in (5, 1, 0, 3):
@@ -238,15 +247,14 @@ def test_gpu_kernels_compile_to_cubins_once_and_match_numpy(tmp_path, monkeypatc
         e = np.exp(x - x.max(axis=1, keepdims=True))
         np.testing.assert_allclose(np.asarray(exe(x)), e / e.sum(axis=1, keepdims=True),
                                    rtol=1e-5, atol=1e-6)
-    assert stats.snapshot().get("kernel_compile", 0) == before + len(launchers)
-    assert all(isinstance(x.direct.__self__, cubin.CubinLauncher) for x in launchers)
+    assert stats.snapshot().get("kernel_compile", 0) == before + len(made)
+    assert all(isinstance(x.direct.__self__, loaded_cubin) for x in made)
     again = dynhlo.compile(SOFTMAX, **GPU)   # the same kernel: from the cubin cache
     x = rng.standard_normal((4, 64)).astype(np.float32)
     np.testing.assert_allclose(np.asarray(again(x)), np.asarray(exe(x)), rtol=0, atol=0)
-    assert stats.snapshot().get("kernel_compile", 0) == before + len(launchers)
+    assert stats.snapshot().get("kernel_compile", 0) == before + len(made)
     tritons = dynhlo.compile(SOFTMAX, **GPU, fast_launch=False)
-    assert not any(isinstance(x, cubin_jit.CubinJitLauncher)
-                   for x in tritons.program.runner.launchers.values())
+    assert all(x.fn is not None for x in tritons.program.runner.launchers.values())
     torch.testing.assert_close(torch.as_tensor(np.asarray(tritons(x))),
                                torch.as_tensor(np.asarray(exe(x))), rtol=0, atol=0)
 
@@ -267,12 +275,12 @@ def test_a_cache_entry_with_bad_launch_info_is_compiled_again(tmp_path, monkeypa
     def compile_one(spec, cc):
         compiled.append(cc)
         return b"\x7fELF cubin", dict(good)
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
-    aot.jit_cubin(kernel, 90)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
+    cubins.jit_cubin(kernel, 90)
     _edit_info(tmp_path, lambda entry: json.loads(text))
-    assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good)
+    assert cubins.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good)
     assert compiled == [90, 90]
-    assert aot.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good) and compiled == [90, 90]
+    assert cubins.jit_cubin(kernel, 90) == (b"\x7fELF cubin", good) and compiled == [90, 90]
 
 
 def _edit_info(cache, edit) -> None:
@@ -310,8 +318,8 @@ def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypa
     context and launch there, on device 1's stream, as its buffers and the fast path's
     stream (FastPlan.stream_index) are device 1's."""
     devices = _Devices(current=0)
-    monkeypatch.setattr(cubin_jit.torch.cuda, "current_device", devices.current_device)
-    monkeypatch.setattr(cubin_jit.torch.cuda, "device", devices.device)
+    monkeypatch.setattr(launchers.torch.cuda, "current_device", devices.current_device)
+    monkeypatch.setattr(launchers.torch.cuda, "device", devices.device)
     seen = []
 
     class Loaded(_Cubin):
@@ -319,11 +327,12 @@ def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypa
             super().__init__(data, info)
             seen.append(("load", devices.current))
 
-        def __call__(self, grid, tensors, sizes):
+        def launch(self, grid, tensors, sizes):
             seen.append(("launch", devices.current))
-    launcher = cubin_jit.CubinJitLauncher(
-        None, lambda: (b"cubin", {"name": "k", "shared": 0, "num_warps": 4}), device_index=1)
-    monkeypatch.setattr(cubin_jit, "CubinLauncher", Loaded)
+    monkeypatch.setattr(cubins, "jit_cubin", lambda kernel, cc, fresh=False: (
+        b"cubin", {"name": "k", "shared": 0, "num_warps": 4}))
+    launcher = launchers.cubin_jit_launcher(None, 90, device=1)
+    monkeypatch.setattr(launchers, "_Cubin", Loaded)
     launcher((1,), ["t"], [])
     launcher((2,), ["t"], [])
     assert seen == [("load", 1), ("launch", 1), ("launch", 1)]
@@ -331,8 +340,8 @@ def test_a_program_of_device_1_loads_and_launches_its_cubin_on_device_1(monkeypa
 
 
 def test_a_kernel_whose_sizes_may_pass_int32_keeps_tritons_launch(monkeypatch):
-    """A cubin's sizes are i32 with no value specialization (aot.py), and CubinLauncher
-    stores each in 4 bytes: 2**31 + 5 would reach the kernel as -2147483643 and the
+    """A cubin's sizes are i32 with no value specialization (compile/cubins.py), and its
+    launcher stores each in 4 bytes: 2**31 + 5 would reach the kernel as -2147483643 and the
     output would silently be left unwritten. Triton's JIT types an int argument at or
     beyond 2**31 as i64, so a kernel with a size that may exceed int32 (a bound past
     2**31 - 1, or unbounded: bound -1) keeps Triton's launch; bounded ones get cubins."""
@@ -341,14 +350,15 @@ def test_a_kernel_whose_sizes_may_pass_int32_keeps_tritons_launch(monkeypatch):
     import dynhlo.backends.gpu as gpu
     from dynhlo.shapes.sizes import Sym
     monkeypatch.setattr(gpu.torch.cuda, "current_device", lambda: 0)
-    monkeypatch.setattr(gpu, "JitLauncher", lambda k, interpret, fast: ("triton", k.name))
+    monkeypatch.setattr(launchers, "jit_launcher",
+                        lambda k, interpret, fast: ("triton", k.name))
     kernels = [SimpleNamespace(name=name, size_syms=[Sym(b) for b in bounds])
                for name, bounds in (("small", [64, 2 ** 31 - 1]), ("static", []),
                                     ("big", [64, 2 ** 31]), ("unbounded", [-1]))]
-    launchers = gpu._launchers(kernels, interpret=False, fast=True)
-    kinds = {k.name: launchers[id(k)] for k in kernels}
-    assert isinstance(kinds["small"], cubin_jit.CubinJitLauncher)
-    assert isinstance(kinds["static"], cubin_jit.CubinJitLauncher)
+    made = gpu._launchers(kernels, interpret=False, fast=True)
+    kinds = {k.name: made[id(k)] for k in kernels}
+    assert isinstance(kinds["small"], launchers.Launcher) and kinds["small"].fn is None
+    assert isinstance(kinds["static"], launchers.Launcher) and kinds["static"].fn is None
     assert kinds["big"] == ("triton", "big") and kinds["unbounded"] == ("triton", "unbounded")
 
 
@@ -357,7 +367,6 @@ def test_the_cubin_cache_key_follows_the_kmath_helpers_the_kernels_call(tmp_path
     into the cubin): a helper fixed in a later dynhlo leaves the kernel's text as it was, so
     the key must change with the helpers' source, or the old cubin is served from disk
     (Triton's own cache key hashes a kernel's jit dependencies the same way)."""
-    from dynhlo.backends.gpu.graph import cubins
     from dynhlo.backends.gpu.kernels import kmath
     spec = {"source": "def kernel(x):\n    pass\n", "signature": {}, "constexprs": {},
             "pointers": [], "num_warps": 4}
@@ -384,7 +393,6 @@ def test_two_threads_writing_one_cache_entry_do_not_share_a_temporary_file(
     (or truncates) the other's half-written cubin, and both writes land."""
     import os
 
-    from dynhlo.backends.gpu.graph import cubins
     both_open = threading.Barrier(2, timeout=5)
     replace = os.replace
 
@@ -442,7 +450,7 @@ def test_the_unprototyped_launch_passes_cuLaunchKernels_c_arguments(monkeypatch)
                         raising=False)
     monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
     tensor = type("Tensor", (), {"data_ptr": lambda self: 4096})()
-    launcher((np.int64(3),), [tensor], [np.int32(5)])
+    launcher.launch((np.int64(3),), [tensor], [np.int32(5)])
     assert seen[-1]["grid"] == (3, 1, 1) and seen[-1]["size"] == 5
     assert seen[-1]["pointer"] == 4096 and seen[-1]["stream"] is None
 
@@ -460,12 +468,12 @@ def test_a_cache_entry_for_other_warps_than_the_kernels_is_compiled_again(tmp_pa
         compiled.append(spec["num_warps"])
         return b"\x7fELF cubin", {"name": "kernel", "shared": 0,
                                   "num_warps": spec["num_warps"]}
-    monkeypatch.setattr(compile_worker, "compile_one", compile_one)
+    monkeypatch.setattr(worker, "compile_one", compile_one)
     kernel = _softmax_kernel()
-    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert cubins.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
     _edit_info(tmp_path, lambda info: dict(info, num_warps=kernel.num_warps * 2))
-    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
-    assert aot.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert cubins.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
+    assert cubins.jit_cubin(kernel, 90)[1]["num_warps"] == kernel.num_warps
     assert compiled == [kernel.num_warps, kernel.num_warps]
 
 
@@ -473,7 +481,6 @@ def test_the_cubin_cache_key_follows_the_environment_triton_compiles_under(monke
     """TRITON_DEFAULT_FP_FUSION=0 makes Triton emit no fused multiply-adds, so another
     cubin; Triton's own cache key holds the variables that change what it compiles
     (get_cache_invalidating_env_vars), and so must the cubin cache's."""
-    from dynhlo.backends.gpu.graph import cubins
     spec = {"source": "def kernel(x):\n    pass\n", "signature": {}, "constexprs": {},
             "pointers": [], "num_warps": 4}
     monkeypatch.delenv("TRITON_DEFAULT_FP_FUSION", raising=False)

@@ -120,20 +120,20 @@ def test_direct_launch_gets_pointers_sizes_and_constexprs_in_kernel_order(name, 
 
 
 def _interpreting_stand_in(launcher, tensors: dict):
-    """A direct launch (launch/direct.py: `fire(grid0, stream, pointers, sizes)`) that maps
+    """A direct launch (launch/launcher.py: `fire(grid0, stream, pointers, sizes)`) that maps
     pointers back to tensors and interprets the kernel."""
     count = sum(1 for a in launcher.fn.arg_names if a == "out" or a.startswith("in"))
 
     def fire(grid0, stream, pointers, sizes):
         assert len(pointers) == count
-        launcher.fn[(grid0,)](*[tensors[p] for p in pointers], *sizes, **launcher.block)
+        launcher.fn[(grid0,)](*[tensors[p] for p in pointers], *sizes, **launcher.kernel.block)
     return fire
 
 
 def test_the_one_direct_launch_passes_grid_stream_head_pointers_sizes_constexprs_in_order():
     """Triton 3.6's C launcher signature: (grid0, 1, 1, stream, function, cooperative, pdl,
     None, None, packed metadata, None, None, None, *args)."""
-    from dynhlo.backends.gpu.launch.direct import direct_launch
+    from dynhlo.backends.gpu.launch.launcher import direct_launch
     calls = []
 
     class Run:

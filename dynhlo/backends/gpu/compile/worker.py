@@ -1,7 +1,7 @@
-"""The cross-compiler child of aot.compile_parallel: kernel specs in, cubins out.
+"""The cross-compiler child of cubins.compile_parallel: kernel specs in, cubins out.
 
-A child needs Triton, the kernel-source loader and the `M` helpers the generated source
-imports, and nothing else of dynhlo. `command` starts it without running the package
+A child needs Triton, the kernel-source loader (source.py) and the `M` helpers the generated
+source imports, and nothing else of dynhlo. `command` starts it without running the package
 initializers of `dynhlo`, `dynhlo.backends` and `dynhlo.backends.gpu` (they import torch,
 JAX's MLIR bindings and ml_dtypes): a child was ready in 3.2 s, now in about 0.3 s (2-core
 machine), and the first call of a model waits for its slowest child.
@@ -31,8 +31,8 @@ def command(cc: int) -> list[str]:
     Python: that folder may be a site-packages, where a stale backport (`dataclasses` 0.6)
     would otherwise replace the standard module.
     """
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__)))))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
+        os.path.abspath(__file__))))))
     cwd = os.getcwd()
     rest = [p for p in sys.path if p and os.path.isabs(p) and p != root and p != cwd]
     stdlib = [p for p in rest if _in_stdlib(p)]
@@ -43,7 +43,7 @@ def command(cc: int) -> list[str]:
               "    pkg = types.ModuleType(name)\n"
               "    pkg.__path__ = [os.path.join(sys.argv[4], *name.split('.'))]\n"
               "    sys.modules[name] = pkg\n"
-              "from dynhlo.backends.gpu.compile_worker import main\n"
+              "from dynhlo.backends.gpu.compile.worker import main\n"
               "main(int(sys.argv[3]))\n")
     return [sys.executable, "-I", "-c", script, json.dumps(paths), json.dumps(_SKIPPED),
             str(cc), root]
@@ -61,12 +61,13 @@ def _in_stdlib(path: str) -> bool:
 
 
 def compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
-    """(cubin, launch info) of one kernel spec (aot._spec) for sm_<cc>; needs no GPU."""
+    """(cubin, launch info) of one kernel spec (cubins.kernel_spec, cubins.graph_spec) for
+    sm_<cc>; needs no GPU."""
     import triton
     from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource
 
-    from .launch.kernel_cache import load_kernel
+    from .source import load_kernel
     fn = load_kernel(spec["source"], "kernel", interpret=False)
     names = list(spec["signature"])
     attrs = {(names.index(p),): [["tt.divisibility", 16]] for p in spec["pointers"]}
@@ -83,7 +84,7 @@ def compile_one(spec: dict, cc: int) -> tuple[bytes, dict]:
 
 
 # The line a child writes to stderr as it starts each kernel: the parent names the kernel
-# that failed or ran too long by counting them (aot._child_results).
+# that failed or ran too long by counting them (cubins._child_results).
 PROGRESS = "dynhlo-compile-worker: kernel starts"
 
 
