@@ -1,6 +1,6 @@
 """The GPU backend: generated Triton kernels whose work follows the actual sizes.
 
-compile_module(module, info, **options) takes GPU_PIPELINE's output (dynhlo/compiler.py runs
+compile_module(module, info, options) takes GPU_PIPELINE's output (dynhlo/compiler.py runs
 it: XLA's fusion/call/async wrappers inlined), plans it (plan/fusion.py: which instructions
 share a generated kernel), generates one Triton kernel per fused group (kernels/) and
 returns a GpuProgram (program.py). Where each opcode runs is one table, rules.py: a fused
