@@ -2,7 +2,14 @@
 
 Text tests: HLO in, CHECK lines over the kernel source out (as Inductor's tests read the
 generated code): tests/filecheck/*.hlo hold the module and `// CHECK:` lines, which must
-appear in the generated kernel source in order.
+appear in the generated kernel source in order. A `// FORM:` line says which text:
+
+    args     (the default) each generated kernel in the ARGS launch form: sizes as
+             arguments, a grid from the actual sizes (kernels/codegen.py)
+    buffer   each generated kernel in the BUFFER launch form: sizes from the size buffer
+             `sz`, a fixed grid striding over the work (codegen.render, graph/kernels.strided)
+    graph    the graph runner's launches (graph/plan.build): kernels in the BUFFER form,
+             Triton matmuls with their fused epilogues (codegen.epilogue), attention
 """
 
 from __future__ import annotations
@@ -51,6 +58,19 @@ def test_generated_triton_text(path):
     checks = [line.split("CHECK:", 1)[1].strip() for line in text.splitlines()
               if line.strip().startswith("// CHECK:")]
     assert checks, f"{path.name} has no CHECK lines"
+    forms = [line.split("FORM:", 1)[1].strip() for line in text.splitlines()
+             if line.strip().startswith("// FORM:")]
     module = "\n".join(line for line in text.splitlines() if not line.strip().startswith("//"))
-    kernels = dynhlo.compile(module, **GPU).program.kernels
-    _check("\n".join(k.source for k in kernels), checks, path.name)
+    program = dynhlo.compile(module, **GPU).program
+    _check("\n".join(_sources(program, forms[0] if forms else "args")), checks, path.name)
+
+
+def _sources(program, form: str) -> list[str]:
+    from dynhlo.backends.gpu.graph.kernels import strided
+    from dynhlo.backends.gpu.graph.plan import build
+    if form == "args":
+        return [k.source for k in program.kernels]
+    if form == "buffer":
+        return [strided(k).source for k in program.kernels]
+    assert form == "graph", f"unknown FORM {form!r}"
+    return [step.kernel.source for step in build(program.schedule).steps]

@@ -148,6 +148,11 @@ _rule(Opcode.SET_DIMENSION_SIZE, kernel=KD.set_dimension_size, library=LD.set_di
 
 # --- reductions and dot (kernels/data.py, library/reduce.py) ----------------------------
 _rule(Opcode.REDUCE, kernel=KD.reduce, kernel_if=KD.reduce_fuses)
+# dot: which matrix product runs is decided by the runner, here: the per-launch runners
+# (interpreted, specialized) call cuBLAS through torch.matmul (library tier), sizes from the
+# host; a CUDA graph (capture "matmul") runs a Triton matmul reading M, N, K from the size
+# buffer, since a captured cuBLAS call keeps the sizes, and the kernel choice, of its capture.
+# Not (yet) chosen per shape class by measurement.
 _rule(Opcode.DOT, library=LR.dot, library_if=LR.dot_on_device, reads_views=True, fast=True,
       capture="matmul")
 

@@ -36,7 +36,6 @@ import hashlib
 import json
 import logging
 import os
-import re
 import subprocess
 import threading
 import time
@@ -56,7 +55,6 @@ POINTER_TYPES = {"pred": "*i1", "s8": "*i8", "s16": "*i16", "s32": "*i32", "s64"
                  "u8": "*u8", "u16": "*u16", "u32": "*u32", "u64": "*u64", "f16": "*fp16",
                  "bf16": "*bf16", "f32": "*fp32", "f64": "*fp64", "f8e4m3fn": "*fp8e4nv",
                  "f8e5m2": "*fp8e5"}
-_ARGS = re.compile(r"^def kernel\(([^)]*)\):$", re.M)
 
 
 def parse_target(target: str) -> int:
@@ -97,8 +95,7 @@ def kernel_spec(kernel) -> dict:
 def graph_spec(kernel, element_types: list) -> dict:
     """The compile spec of a GraphKernel whose pointer arguments, in order, hold these
     element types (its last pointer, `sz`, is the int32 size buffer)."""
-    names = [a.strip() for a in _ARGS.search(kernel.source).group(1).split(",")]
-    pointers = [n for n in names if ":" not in n]
+    pointers = list(kernel.pointers)
     types = [POINTER_TYPES[t] for t in element_types] + ["*i32"]
     if len(types) != len(pointers):
         raise UnsupportedError(f"kernel takes {len(pointers)} pointers, given {len(types)}")

@@ -11,9 +11,10 @@ is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
                and the module keeps the plain path (or, with graph=True, segments);
 - attention.py replaces a q·kᵀ product, the softmax of its rows and the product by v by
                one online-softmax launch (two when the keys are split over programs);
-- kernels.py   rewrites each generated kernel to read its sizes from that buffer and stride
-               over the blocks of the actual size, so a grid fixed at capture does work
-               proportional to the actual size; products are Triton matmuls reading M/N/K
+- kernels.py   takes each generated kernel in codegen's BUFFER form (its sizes read from that
+               buffer, striding over the blocks of the actual size, so a grid fixed at
+               capture does work proportional to the actual size; kernels/codegen.py writes
+               it, as it writes a product's epilogue); products are Triton matmuls reading M/N/K
                from it (f32 in IEEE arithmetic unless the precision option allows
                TF32: gpu/precision.py);
 - buffers.py   a static buffer plan at the bound with liveness-based reuse;

@@ -328,7 +328,8 @@ def kernel(q, k, v, out, sz, BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr
 {_FINAL_STORE if splits == 1 else _PARTIAL_STORE}"""
     return GraphKernel("kernel", source, {"BM": block_m, "BN": block_n, "D": d, "DV": dv,
                                           "DP": dp, "DVP": dvp, "SPLITS": splits,
-                                          "ROWS": rows}, num_warps, 2, block_m)
+                                          "ROWS": rows}, num_warps, 2, block_m,
+                       pointers=["q", "k", "v", "out", "sz"])
 
 
 def _precision(tf32: bool) -> str:
@@ -364,4 +365,4 @@ def kernel(part, out, sz, BM: tl.constexpr, DV: tl.constexpr, DVP: tl.constexpr,
 {_FINAL_STORE}"""
     return GraphKernel("kernel", source, {"BM": COMBINE_ROWS, "DV": dv, "DVP": dvp,
                                           "SPLITS": splits, "ROWS": rows}, 4, 1,
-                       COMBINE_ROWS)
+                       COMBINE_ROWS, pointers=["part", "out", "sz"])

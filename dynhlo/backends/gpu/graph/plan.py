@@ -47,6 +47,7 @@ class Step:
     bound_work: int                # blocks of work at the bound (before the grid cap)
     size_offset: int = 0           # first int32 of this step's sizes in the size buffer
     origin: object = None          # kernel steps: the codegen.Kernel it was made from
+    info: object = None            # kernel steps: the ComputationInfo of its group
     dot: tuple = ()                # product steps: (element type, a_km, b_nk, tf32)
     key: str = ""                  # cubin key, when loaded from an artifact (data.py)
 
@@ -178,7 +179,8 @@ class Builder:
         out = self.slot(inst, item.dims, inst.shape.element_type)
         work = math.prod(max(bound_of(d), 0) for d in item.grid)
         self.prog.steps.append(Step(gk, inputs, out, self.size_getters(item.sizes, inst),
-                                    -(-work // gk.per_program), origin=kernel))
+                                    -(-work // gk.per_program), origin=kernel,
+                                    info=item.plan.info))
         return out
 
     def dense(self, value, inst) -> int:
@@ -311,7 +313,7 @@ def _fuse_epilogues(prog: GraphProgram) -> None:
             if dot is None or sole.get(slot) is not step or \
                     prog.dims[slot] != prog.dims[step.out]:
                 continue
-            epi = epilogue(step.origin, j)
+            epi = epilogue(step.origin, step.info, j)
             if epi is None:
                 continue
             others = [s for k, s in enumerate(step.inputs) if k != j]

@@ -13,9 +13,23 @@ Two kernel shapes:
   dependency order), then a pass that stores the domain-shaped output. When the reduced
   extent's bound fits one tile the tile is loaded once ("persistent": no loop).
 
-Every dynamic size is a scalar argument (`s0`, `s1`, ...), excluded from Triton's
-specialization (`do_not_specialize`), so one compiled kernel serves every size up to the
-bound; the grid comes from the actual sizes at launch.
+The writer produces one program's work at its program index `pid` (a KernelBody); `render`
+puts it in either launch form, so every form is written here and none is made by editing
+another's text:
+
+- ARGS: every dynamic size is a scalar argument (`s0`, `s1`, ...), excluded from Triton's
+  specialization (`do_not_specialize`), so one compiled kernel serves every size up to the
+  bound; the grid comes from the actual sizes at launch (the plain and specialized runners).
+- BUFFER: the kernel takes one pointer `sz` instead of its size arguments and loads `s0, s1,
+  ...` from it, and loops its program index over the blocks of the actual size (`for pid in
+  range(program_id, nblocks, num_programs)`): a CUDA graph fixes a launch's arguments and
+  grid at capture, so the graph runner writes the sizes to the buffer before each replay,
+  and a grid fixed at capture (at most the bound's blocks) does work proportional to the
+  actual size. Everything else (masks, offsets from actual sizes) is the ARGS form's.
+
+`epilogue(group, info, emitters, j)` writes an elementwise group as the epilogue of a matrix
+product (graph/kernels.py's matmul): the group's input j is the product's accumulator tile
+`acc`, its flat index `x` and mask `xmask` are the tile's, its other inputs are e0, e1, ...
 """
 
 from __future__ import annotations
@@ -32,10 +46,18 @@ from ....hlo.opcodes import Opcode
 from ....hlo.types import to_numpy_dtype
 from ....shapes.sizes import bound_of, is_meet, size_key
 from . import reductions as lw
-from .group import FusionError, Group, Kernel, canonical_dim, dims_equal
+from .group import Epilogue, FusionError, Group, Kernel, KernelBody, canonical_dim, dims_equal
 from .types import cast, triton_type
 
-_NAME = re.compile(r"\b[a-z_][a-z_0-9]*\b")
+_NAME = re.compile(r"\b[a-z_][a-z_0-9]*\b")   # names in the writer's own expressions (deps_of)
+
+# The launch forms `render` writes (module doc).
+ARGS = "args"        # sizes as scalar arguments, a grid from the actual sizes
+BUFFER = "buffer"    # sizes from the int32 buffer `sz`, a fixed grid striding over the work
+FORMS = (ARGS, BUFFER)
+
+_IMPORTS = ["import triton", "import triton.language as tl",
+            "from dynhlo.backends.gpu.kernels import kmath as M", "", ""]
 _INT32_LIMIT = 2 ** 31 - 1
 PERSISTENT_MAX = 2048    # reduced extents up to this bound are held in one tile
 ELEMENTWISE_BLOCK = 1024
@@ -95,12 +117,16 @@ def row_tile(col_bound: int) -> tuple[int, int, int]:
 class KernelWriter:
     """Builds one kernel's source; lowerings call back into value/let/size/load."""
 
-    def __init__(self, group: Group, info, emitters: dict[Opcode, Callable]):
+    def __init__(self, group: Group, info, emitters: dict[Opcode, Callable],
+                 product: int | None = None):
+        """`product`: write the epilogue form (module doc) with input `product` the
+        accumulator."""
         self.group = group
         self.info = info
         self.emitters = emitters
-        self.lines: list[str] = []
-        self.indent = 1
+        self.lines: list[str] = []   # one program's work at `pid`, indented from depth 0
+        self.indent = 0
+        self.sfx = ""        # appended to every name the writer assigns (_split_last_chunk)
         self.warps = ROW_WARPS
         self.memo: dict = {}
         self.op_index: dict = {}
@@ -108,15 +134,21 @@ class KernelWriter:
         self.counter = 0
         self.sizes: dict = {}   # size_key -> (argument name, a Sym of that size)
         self.inputs = {inst: f"in{k}" for k, inst in enumerate(group.inputs)}
+        self.product = None if product is None else group.inputs[product]
+        if self.product is not None:   # the others are the epilogue's inputs e0, e1, ...
+            others = (i for i in group.inputs if i is not self.product)
+            self.inputs = {inst: f"e{j}" for j, inst in enumerate(others)}
+            self.inputs[self.product] = "acc"
         self.acc: dict[Instruction, tuple[tuple[str, ...], str]] = {}
         self.masks = {"x": "xmask", "r": "rmask", "c": "cmask"}
         self.wide = self._needs_int64()
         self.canonical: tuple | None = None
         self.flat: str | None = None
         self.staged: str | None = None   # the row length of a staged row kernel
-        self.staged_body: tuple | None = None   # (first line, rows) of its body
         self.chunks: dict[Instruction, str] = {}   # staged: each whole input's flat chunk
         self.chunk_index: tuple | None = None      # staged: the domain index of the chunk
+        self.work: str | None = None   # elements (rows) the grid covers, in blocks of `unit`
+        self.unit = "BLOCK"
 
     # --- helpers lowerings use -------------------------------------------------------------
 
@@ -140,7 +172,7 @@ class KernelWriter:
         """Assign `expr` to a fresh variable (its index dependencies recorded)."""
         if _NAME.fullmatch(expr) and expr in self.deps:
             return expr
-        name = f"v{self.counter}"
+        name = f"v{self.counter}{self.sfx}"
         self.counter += 1
         self.deps[name] = self.deps_of(expr)
         self.emit(f"{name} = {expr}")
@@ -274,12 +306,17 @@ class KernelWriter:
         domain_shaped = len(dims) == len(self.group.domain) and all(
             dims_equal(a, b) for a, b in zip(dims, self.group.domain, strict=True))
         whole = domain_shaped and idx == self.canonical
+        if inst is self.product:   # the epilogue's accumulator, read where it was computed
+            if not (whole and self.flat is not None):
+                raise _NotEpilogue(f"the product '{inst.name}' is read at another index")
+            return self.let(f"acc.to({self.ttype(inst.shape.element_type)})")
         if self.staged is not None and domain_shaped and idx in (self.canonical,
                                                                  self.chunk_index):
             chunk = self.chunks.get(inst)
             if chunk is None:
                 chunk = self.chunks[inst] = self.let(
-                    f"tl.load({ptr} + pid * BM * {self.staged} + f, mask=f < lim, other=0)")
+                    f"tl.load({ptr} + pid * BM * {self.staged} + f, mask=f < lim{self.sfx}, "
+                    "other=0)")
             if idx == self.chunk_index:
                 return chunk
             return self.let(f"tl.reshape(tl.gather({chunk}, gat, 0), [BN, BM])")
@@ -301,6 +338,8 @@ class KernelWriter:
         if inst not in self.inputs:
             raise FusionError(f"'{inst.name}' is read past its actual size inside a kernel",
                               inst)
+        if inst is self.product:
+            raise _NotEpilogue(f"the product '{inst.name}' is read past its actual size")
         key = (inst, idx, "padded")
         var = self.memo.get(key)
         if var is not None:
@@ -323,7 +362,7 @@ class KernelWriter:
         canonical, var = entry
         if self.chunk_index is not None and idx == self.chunk_index[:-1]:
             # a row's value read in the chunk's flat layout: gathered by row
-            return self.let(f"tl.gather({var}, crow, 0)")
+            return self.let(f"tl.gather({var}, crow{self.sfx}, 0)")
         if idx != canonical:
             raise FusionError(f"reduction '{inst.name}' is read at another index", inst)
         if self.staged is not None:   # a [BM] vector, read in the [BN, BM] tile
@@ -358,7 +397,7 @@ class KernelWriter:
             expr = flat if stride == "1" else f"({flat} // {divisor(stride)})"
             if k > 0 and any(self.size(d) != "1" for d in dims[:k]):
                 expr = f"{expr} % {divisor(size)}"
-            name = f"{prefix}{k}"
+            name = f"{prefix}{k}{self.sfx}"
             self.deps[name] = frozenset(axis)
             self.emit(f"{name} = {expr}")
             out[k] = name
@@ -378,12 +417,25 @@ class KernelWriter:
         block = body()
         return self._finish(kind, block)
 
+    def write_epilogue(self) -> list[str]:
+        """The epilogue form's lines (module doc), its store last; _NotEpilogue when the
+        group is not of that form."""
+        group = self.group
+        if group.reduced or self.wide:
+            raise _NotEpilogue("a row kernel or 64-bit offsets")
+        self.deps["x"] = frozenset("x")
+        self.numel(group.domain)   # the sizes in the order of the kernel's own
+        self.flat = "x"
+        self.canonical = tuple(self._split(group.domain, "x", "x", "x"))
+        val = self.value(group.root, self.canonical)
+        self._store(val, "x", "xmask")
+        return self.lines
+
     def _elementwise_body(self) -> dict:
         group = self.group
-        self.emit("pid = tl.program_id(0)" + (".to(tl.int64)" if self.wide else ""))
         self.emit("x = pid * BLOCK + tl.arange(0, BLOCK)")
         self.deps["x"] = frozenset("x")
-        numel = self.numel(group.domain)
+        numel = self.work = self.numel(group.domain)
         self.emit(f"xmask = x < {numel}")
         self.flat = "x"
         self.canonical = tuple(self._split(group.domain, "x", "x", "x"))
@@ -401,15 +453,24 @@ class KernelWriter:
         rows_bound = math.prod(max(bound_of(d), 1) for d in kept)
         staged = bn <= NARROW_BN and group.reduced == (len(group.domain) - 1,) and \
             rows_bound >= STAGED_MIN_ROWS
-        self.emit("pid = tl.program_id(0)" + (".to(tl.int64)" if self.wide else ""))
         # a staged kernel's tile is [BN, BM]: its gathered rows lie along the lanes
         self.emit("r = pid * BM + tl.arange(0, BM)" + ("[None, :]" if staged else "[:, None]"))
         self.deps["r"] = frozenset("r")
+        self.unit = "BM"
         nrows, ncols = self.numel(kept), self.numel(cols)
+        self.work = nrows
         self.emit(f"rmask = r < {nrows}")
         block = {"BM": bm, "BN": bn}
         if staged:
             block = self._stage_rows(nrows, ncols, bn)
+            self._split_last_chunk(lambda: self._rows(kept, cols, ncols, persistent), nrows)
+        else:
+            self._rows(kept, cols, ncols, persistent)
+        return block
+
+    def _rows(self, kept: list, cols: list, ncols: str, persistent: bool) -> None:
+        """A row kernel's work after its row index `r`: the reductions, then the output."""
+        group = self.group
         rvars = self._split(tuple(kept), "r", "r", "r")
         self.flat = None
         self.row_canonical = tuple(rvars)
@@ -424,13 +485,10 @@ class KernelWriter:
             for red in group.reduces:
                 self._reduce_pass(red, cols, ncols, loop=False)
             self._final(root_kept, cols, ncols)
-            if self.staged is not None:
-                self._split_last_chunk()
         else:
             for red in group.reduces:
                 self._reduce_pass(red, cols, ncols, loop=True)
             self._final(root_kept, cols, ncols, loop=True)
-        return block
 
     def _stage_rows(self, nrows: str, ncols: str, bn: int) -> dict:
         """Index vectors of a staged row kernel (see STAGED_WARPS): `f` over the program's
@@ -442,7 +500,6 @@ class KernelWriter:
         self.emit("tc = tl.arange(0, BN)[:, None]")
         self.emit(f"gat = tl.reshape(tl.where(tc < {n}, tl.arange(0, BM)[None, :] * {n} + tc, "
                   "0), [BN * BM])")
-        self.staged_body = (len(self.lines), nrows)   # what _split_last_chunk writes twice
         return {"BM": STAGED_ROWS, "BN": bn,
                 "FLAT": 1 << (STAGED_ROWS * max(bound_of(self.group.domain[-1]), 1) - 1
                               ).bit_length()}
@@ -459,10 +516,12 @@ class KernelWriter:
 
     def _col_tile(self, start: str, cols, ncols: str) -> None:
         across = "[:, None]" if self.staged is not None else "[None, :]"
-        self.emit(f"c = {start} + tl.arange(0, BN){across}")
-        self.deps["c"] = frozenset("c")
-        self.emit(f"cmask = c < {ncols}")
-        cvars = iter(self._split(tuple(cols), "c", "c", "c"))
+        c, cmask = "c" + self.sfx, "cmask" + self.sfx
+        self.masks["c"] = cmask
+        self.emit(f"{c} = {start} + tl.arange(0, BN){across}")
+        self.deps[c] = frozenset("c")
+        self.emit(f"{cmask} = {c} < {ncols}")
+        cvars = iter(self._split(tuple(cols), c, "c", "c"))
         slots = list(self.canonical_slots)
         for k in range(len(slots)):
             if slots[k] is None:
@@ -475,7 +534,7 @@ class KernelWriter:
         floating = acc_type.startswith("tl.float")
         kept_idx = self.row_canonical
         init_var = self.value(init, ())
-        acc = f"acc{len(self.acc)}"
+        acc = f"acc{len(self.acc)}{self.sfx}"
         # a staged kernel's rows are reduced into [BM] vectors (along axis 0 of its
         # [BN, BM] tile), which the gather back to the chunk reads as they are
         axis, column = (0, "[BM]") if self.staged is not None else (1, "[BM, 1]")
@@ -495,7 +554,7 @@ class KernelWriter:
             filler = f"tl.full([], 0, {acc_type}) * -1.0"
         else:
             filler = lw.literal(ident, red.operands[0].shape.element_type)
-        part = self.let(f"tl.where(rmask & cmask, {cast(val, acc_type)}, {filler})")
+        part = self.let(f"tl.where(rmask & {self.masks['c']}, {cast(val, acc_type)}, {filler})")
         # the loop-carried accumulator keeps its type: a tile reduction may promote (tl.max
         # of a small int gives int32), and compiled Triton refuses a loop variable whose
         # type changes (the interpreter does not check)
@@ -536,7 +595,7 @@ class KernelWriter:
             return
         val = self.value(root, self.canonical)
         off = self.offset(self.dims(root), self.canonical)
-        self._store(val, off, "rmask & cmask")
+        self._store(val, off, f"rmask & {self.masks['c']}")
         if loop:
             self.indent -= 1
 
@@ -549,42 +608,59 @@ class KernelWriter:
         gathered back to the chunk (floor 19.9 us, a copy of the same bytes 23.0 us)."""
         root = self.group.root
         n = self.staged
-        self.emit("g = pid * BM * " + n + " + f   # the domain's flat index")
-        self.emit("xmask = f < lim")
+        g, lim = "g" + self.sfx, "lim" + self.sfx
+        self.masks["x"] = "xmask" + self.sfx
+        self.emit(f"{g} = pid * BM * {n} + f   # the domain's flat index")
+        self.emit(f"{self.masks['x']} = f < {lim}")
         # a dynamic row length may be 0: every lane is masked then, but still divides
         per_row = n if n.strip("()").isdigit() else f"tl.maximum({n}, 1)"
-        self.emit(f"crow = tl.where(f < BM * {n}, f // {per_row}, 0)   # the row within the chunk")
-        self.deps["g"] = frozenset("x")
-        self.chunk_index = tuple(self._split(self.group.domain, "g", "x", "g", nonzero=True))
+        self.emit(f"crow{self.sfx} = tl.where(f < BM * {n}, f // {per_row}, 0)   "
+                  "# the row within the chunk")
+        self.deps[g] = frozenset("x")
+        self.chunk_index = tuple(self._split(self.group.domain, g, "x", "g", nonzero=True))
         val = self.value(root, self.chunk_index)
         t = self.ttype(root.shape.element_type)
         flat = self.let(f"tl.broadcast_to({cast(val, t)}, (FLAT,))")
-        self.emit(f"tl.store(out + pid * BM * {n} + f, {flat}, mask=f < lim)")
+        self.emit(f"tl.store(out + pid * BM * {n} + f, {flat}, mask=f < {lim})")
 
-    def _split_last_chunk(self) -> None:
+    def _split_last_chunk(self, body: Callable[[], None], nrows: str) -> None:
         """The staged body written twice: for whole chunks, whose end `lim` is a multiple
         of BM rows (Triton then knows masks at `lim` hold for 4 elements at a time: vector
         loads and stores), and for the last chunk, which may end inside a vector. The last
-        chunk's copy names its values apart: Triton carries a name assigned in both branches
-        out of the `if` (a merge of every value, which also needs one type in both), and
-        that merge costs what the split saves. Softmax over 37 columns at 262144 rows, kernel
-        time on the H200 (bench/staged_forms.py, 2026-12-02): the last chunk's loads and
-        stores repeated under `if lim4 < lim` 30.5 us, the body split with shared names
-        31.0 us, without any last-chunk code 21.9 us."""
-        start, nrows = self.staged_body
+        chunk's copy names its values apart (every name it assigns ends in `_t`): Triton
+        carries a name assigned in both branches out of the `if` (a merge of every value,
+        which also needs one type in both), and that merge costs what the split saves.
+        Softmax over 37 columns at 262144 rows, kernel time on the H200
+        (bench/staged_forms.py, 2026-12-02): the last chunk's loads and stores repeated
+        under `if lim4 < lim` 30.5 us, the body split with shared names 31.0 us, without any
+        last-chunk code 21.9 us."""
         n = self.staged
-        body = ["    " + line for line in self.lines[start:]]
-        names = {"lim"} | {m.group(1) for line in body
-                           if (m := re.match(r"\s*(\w+) = ", line))}
-        # whole names only: not an attribute (`x.c`) nor a keyword argument (`c=...`)
-        tail = re.compile(r"(?<![.\w])(" + "|".join(sorted(names, key=len, reverse=True))
-                          + r")(?![\w]|=[^=])")
-        self.lines[start:] = (
-            [f"    if (pid + 1) * BM <= {nrows}:   # a whole chunk",
-             f"        lim = BM * {n}"] + body +
-            ["    else:   # the last chunk",
-             f"        lim_t = ({nrows} - pid * BM) * {n}"] +
-            [tail.sub(r"\1_t", line) for line in body])
+        state = self._state()
+        self.emit(f"if (pid + 1) * BM <= {nrows}:   # a whole chunk")
+        self.indent += 1
+        self.emit(f"lim = BM * {n}")
+        body()
+        self.indent -= 1
+        self._restore(state)
+        self.sfx = "_t"
+        self.emit("else:   # the last chunk")
+        self.indent += 1
+        self.emit(f"lim_t = ({nrows} - pid * BM) * {n}")
+        body()
+        self.indent -= 1
+        self.sfx = ""
+
+    # what one pass of a body changes (sizes are kept: both passes name the same)
+    _PASS_STATE = ("memo", "op_index", "deps", "counter", "acc", "masks", "canonical", "flat",
+                   "chunks", "chunk_index")
+
+    def _state(self) -> dict:
+        return {name: (value.copy() if isinstance(value, dict) else value)
+                for name in self._PASS_STATE for value in [getattr(self, name)]}
+
+    def _restore(self, state: dict) -> None:
+        for name, value in state.items():
+            setattr(self, name, value.copy() if isinstance(value, dict) else value)
 
     def _store(self, val: str, off: str, mask: str) -> None:
         root = self.group.root
@@ -600,26 +676,47 @@ class KernelWriter:
 
     def _finish(self, kind: str, block: dict) -> Kernel:
         syms = sorted(self.sizes.values(), key=lambda e: int(e[0][1:]))
-        size_args = [name for name, _ in syms]
-        args = list(self.inputs.values()) + ["out"] + size_args
-        consts = [f"{k}: tl.constexpr" for k in block]
-        header = [
-            "import triton",
-            "import triton.language as tl",
-            "from dynhlo.backends.gpu.kernels import kmath as M",
-            "",
-            "",
-            f"@triton.jit(do_not_specialize={size_args!r})",
-            f"def kernel({', '.join(args + consts)}):",
-        ]
-        # Sizes arrive as i32; products of them (numel, strides) must not wrap in i32 when
-        # the bound's element count needs 64-bit offsets.
-        widen = [f"    {n} = {n}.to(tl.int64)" for n in size_args] if self.wide else []
-        source = "\n".join(header + widen + self.lines) + "\n"
-        return Kernel(name="kernel", source=source, group=self.group,
+        body = KernelBody(pointers=list(self.inputs.values()) + ["out"],
+                          sizes=[name for name, _ in syms], constexprs=list(block),
+                          lines=self.lines, work=self.work, unit=self.unit, wide=self.wide)
+        return Kernel(name="kernel", source=render(body, ARGS), group=self.group,
                       size_syms=[sym for _, sym in syms], kind=kind, block=block,
                       num_warps=4 if kind == "elementwise" else self.warps,
-                      maxnreg=STAGED_MAX_REGISTERS if self.staged is not None else None)
+                      maxnreg=STAGED_MAX_REGISTERS if self.staged is not None else None,
+                      body=body)
+
+
+class _NotEpilogue(Exception):
+    """The group is not of the epilogue form (KernelWriter.write_epilogue)."""
+
+
+def render(body: KernelBody, form: str = ARGS) -> str:
+    """The source of a generated kernel in launch form `form` (ARGS or BUFFER, module doc).
+
+    Both forms declare the pointers, then the sizes (ARGS: as i32 arguments; BUFFER: loaded
+    from `sz`), then the block constexprs; the program's work is the body's lines at `pid`
+    (BUFFER: inside the loop over the work's blocks)."""
+    if form not in FORMS:
+        raise ValueError(f"launch form {form!r} is not one of {FORMS}")
+    consts = [f"{k}: tl.constexpr" for k in body.constexprs]
+    # Sizes arrive as i32; products of them (numel, strides) must not wrap in i32 when
+    # the bound's element count needs 64-bit offsets.
+    widen = [f"    {n} = {n}.to(tl.int64)" for n in body.sizes] if body.wide else []
+    first = "tl.program_id(0)" + (".to(tl.int64)" if body.wide else "")
+    if form == ARGS:
+        head = [f"@triton.jit(do_not_specialize={body.sizes!r})",
+                f"def kernel({', '.join(body.pointers + body.sizes + consts)}):"]
+        head += widen + [f"    pid = {first}"]
+        pad = "    "
+    else:
+        head = ["@triton.jit", f"def kernel({', '.join(body.pointers + ['sz'] + consts)}):"]
+        head += [f"    {n} = tl.load(sz + {k})" for k, n in enumerate(body.sizes)] + widen
+        # 64-bit offsets: the loop index is 64-bit from its start (Triton promotes the
+        # bounds to one type; the interpreter's index is a Python int, which has no .to()).
+        head += [f"    nblocks = tl.cdiv({body.work}, {body.unit})",
+                 f"    for pid in range({first}, nblocks, tl.num_programs(0)):"]
+        pad = "        "
+    return "\n".join(_IMPORTS + head + [pad + line for line in body.lines]) + "\n"
 
 
 def generate(group: Group, info, emitters: dict[Opcode, Callable]) -> Kernel:
@@ -629,3 +726,17 @@ def generate(group: Group, info, emitters: dict[Opcode, Callable]) -> Kernel:
     the GPU rule table, rules.py).
     """
     return KernelWriter(group, info, emitters).write()
+
+
+def epilogue(group: Group, info, emitters: dict[Opcode, Callable], product: int
+             ) -> Epilogue | None:
+    """The epilogue form (module doc) of an elementwise group whose input `product` is a
+    matrix product of the group's own shape, read once at the flat index; None when the
+    group is not of that form (a row kernel, 64-bit offsets, the product read elsewhere)."""
+    writer = KernelWriter(group, info, emitters, product)
+    try:
+        lines = writer.write_epilogue()
+    except _NotEpilogue:
+        return None
+    syms = sorted(writer.sizes.values(), key=lambda e: int(e[0][1:]))
+    return Epilogue(lines, len(group.inputs) - 1, [sym for _, sym in syms])

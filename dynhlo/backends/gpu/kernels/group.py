@@ -14,8 +14,46 @@ from ...plan.fusion import FusionError, Group, canonical_dim, dims_equal  # noqa
 
 
 @dataclass
+class KernelBody:
+    """A generated kernel apart from its launch form (codegen.render writes either form).
+
+    `pointers`: the pointer arguments in order (inputs in0, in1, ..., then `out`); `sizes`:
+    the size values s0, s1, ... (i32); `constexprs`: the block constants; `lines`: one
+    program's work at its program index `pid`, indented from depth 0; `work`: the elements
+    (a row kernel: rows) the grid covers, an expression over the sizes, in blocks of the
+    constexpr `unit`; `wide`: offsets are 64-bit (sizes widened, `pid` int64).
+    """
+
+    pointers: list[str]
+    sizes: list[str]
+    constexprs: list[str]
+    lines: list[str]
+    work: str
+    unit: str = "BLOCK"
+    wide: bool = False
+
+
+@dataclass
+class Epilogue:
+    """An elementwise group written to run on a matrix product's tile (codegen.epilogue).
+
+    `lines`: its work, indented from depth 0, its store last: it reads the product's
+    accumulator tile as `acc`, the tile's flat index as `x` and mask as `xmask`, its other
+    inputs as e0, e1, ... and its sizes as s0, s1, ...; `inputs`: how many e-inputs;
+    `size_syms`: the symbols of s0, s1, ... (the kernel's own, in its order).
+    """
+
+    lines: list[str]
+    inputs: int
+    size_syms: list[Sym]
+
+
+@dataclass
 class Kernel:
-    """Generated source and what the launcher needs to call it."""
+    """Generated source and what the launcher needs to call it.
+
+    `source` is the ARGS launch form (codegen.py); `body` what codegen.render writes any
+    form from (None for a kernel loaded from an artifact, which has its cubin instead)."""
 
     name: str
     source: str
@@ -28,6 +66,7 @@ class Kernel:
     grid_dims: tuple = ()          # row kernels: the kept dims, one program per BM of them
     grid_block: int = 1            # elements (or rows) one program covers
     index: int = -1                # position among an AOT payload's cubins (plan/data.py)
+    body: KernelBody | None = None
 
     def __post_init__(self):
         group = self.group

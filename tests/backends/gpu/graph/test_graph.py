@@ -83,6 +83,39 @@ def test_product_epilogue_is_fused():
     assert len(steps) == 3
 
 
+LOWER_PRODUCT = """HloModule lower
+ENTRY e {
+  a = f32[<=8,6] parameter(0)
+  w = f32[6,8] parameter(1)
+  n = s32[] get-dimension-size(a), dimensions={0}
+  d = f32[<=8,8] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  i = s64[<=8,8] iota(), iota_dimension=0
+  i2 = s64[<=8,8] set-dimension-size(i, n), dimensions={0}
+  j = s64[<=8,8] iota(), iota_dimension=1
+  j2 = s64[<=8,8] set-dimension-size(j, n), dimensions={0}
+  lower = pred[<=8,8] compare(i2, j2), direction=GE
+  z = f32[] constant(0)
+  zb = f32[<=8,8] broadcast(z), dimensions={}
+  ROOT r = f32[<=8,8] select(lower, d, zb)
+}
+"""
+
+
+def test_product_epilogue_with_64_bit_values_is_fused():
+    """An epilogue that computes in int64 (an s64 iota's rows against its columns: a lower
+    triangle) runs on the product's tiles; only 64-bit offsets keep a kernel apart."""
+    exe = graph_exe(LOWER_PRODUCT)
+    (step,) = exe.program.graph.prog.steps
+    src = step.kernel.source
+    assert "acc.to(tl.float32)" in src and ".to(tl.int64)" in src
+    gen = np.random.default_rng(3)
+    w = gen.standard_normal((6, 8), dtype=np.float32)
+    for n in (0, 1, 5, 8):
+        a = gen.standard_normal((n, 6), dtype=np.float32)
+        want = np.where(np.arange(n)[:, None] >= np.arange(8)[None, :], a @ w, 0)
+        np.testing.assert_allclose(exe(a, w), want, rtol=1e-5, atol=1e-5)
+
+
 @dataclass
 class _Step:
     inputs: list
