@@ -78,23 +78,26 @@ def read_payload(payload: dict) -> tuple[dict, dict]:
     try:
         program = json.loads(bytes(payload["program"]).decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise ArtifactError(f"the compiled cpu program section is not UTF-8 JSON ({exc})"
-                            ) from None
+        raise ArtifactError("the cpu backend cannot load the program section: not UTF-8 "
+                            f"JSON ({exc})") from None
     if not isinstance(program, dict) or program.get("evaluator") != EVALUATOR:
-        raise ArtifactError("the compiled cpu program section does not name the compiled "
-                            "evaluator")
+        raise ArtifactError("the cpu backend cannot load the program section: it does not name "
+                            "the compiled evaluator")
     compiler, entries = program.get("compiler"), program.get("kernels")
     if not isinstance(compiler, dict) or any(not isinstance(compiler.get(k), str)
                                              for k in machine.IDENTITY):
-        raise ArtifactError("the compiled cpu program section has no compiler identity "
-                            f"(fields {', '.join(machine.IDENTITY)})")
+        raise ArtifactError("the cpu backend cannot load the program section: it has no "
+                            f"compiler identity (fields {', '.join(machine.IDENTITY)})")
     if not isinstance(entries, list) or not all(_entry_ok(e) for e in entries):
-        raise ArtifactError("the compiled cpu program section has a malformed kernel list")
+        raise ArtifactError("the cpu backend cannot load the program section: it has a "
+                            "malformed kernel list")
     if len({e["key"] for e in entries}) != len(entries):
-        raise ArtifactError("the compiled cpu program section lists a kernel twice")
+        raise ArtifactError("the cpu backend cannot load the program section: it lists a "
+                            "kernel twice")
     data = bytes(payload["objects"])
     if sum(e["length"] for e in entries) != len(data):
-        raise ArtifactError(f"the kernels' object code is {len(data)} bytes, their lengths "
+        raise ArtifactError(f"the cpu backend cannot load the objects section: the kernels' "
+                            f"object code is {len(data)} bytes, their lengths "
                             f"add up to {sum(e['length'] for e in entries)}")
     objects, offset = {}, 0
     for k, entry in enumerate(entries):
