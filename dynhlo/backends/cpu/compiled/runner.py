@@ -90,7 +90,7 @@ class CompiledEvaluator(Evaluator):
         self._planned: dict[int, object] = {}
         self._rules = rules(self._generate)
         self._position: dict = {}
-        self._compiled: dict = {}     # id(KernelSource) -> CompiledKernel
+        self._compiled: dict = {}     # KernelSource (kept alive: ids are reused) -> kernel
 
     def _generate(self, group, info):
         position = self._position.get(id(info))
@@ -104,7 +104,7 @@ class CompiledEvaluator(Evaluator):
         plan = plan_computation(info, self._rules)
         sources = kernels_of(plan)
         fns = self.compile_kernels(sources)
-        self._compiled.update({id(s): CompiledKernel(s, fn, s.info)
+        self._compiled.update({s: CompiledKernel(s, fn, s.info)
                                for s, fn in zip(sources, fns, strict=True)})
         self._planned[id(info)] = plan
         self._steps_of(info)
@@ -136,9 +136,9 @@ class CompiledEvaluator(Evaluator):
         return steps
 
     def _kernel(self, source) -> CompiledKernel:
-        compiled = self._compiled.get(id(source))
+        compiled = self._compiled.get(source)
         if compiled is None:   # a computation planned after prepare (none today)
-            compiled = self._compiled[id(source)] = CompiledKernel(
+            compiled = self._compiled[source] = CompiledKernel(
                 source, self.compile_kernels([source])[0], source.info)
         return compiled
 
