@@ -2,7 +2,8 @@
 `reference=False` (or DYNHLO_CPU_COMPILED=1 in the environment) fused groups are compiled
 to machine code (compiled/) and every other instruction runs the reference lowering. The
 compiled path is not the default yet: a run of the whole suite on it was stopped for memory
-(a value the reference keeps as a view is materialized somewhere)."""
+(a value the reference keeps as a view is materialized somewhere). A compiled program's
+artifact holds its kernels' object code (compiled/aot.py)."""
 
 from __future__ import annotations
 
