@@ -193,7 +193,22 @@ def main(argv: list[str] | None = None) -> None:
     if "compiled" in parts and opts.backend == "cpu":
         data["compiled_cpu"] = compiled_row(opts.runs or 7)
     name = "aot_load" if opts.backend == "cpu" else "aot_load_gpu"
+    _keep_earlier(data, Path(opts.out) if opts.out else report.RESULTS / f"{name}.json")
     report.save(name, data, plot=plot if "corpus" in data else None, out=opts.out)
+
+
+def _keep_earlier(data: dict, path: Path) -> None:
+    """The sections of the parts not run now, from the existing results file, each with
+    `<section>_from`: the date and commit of the run that measured it."""
+    if not path.exists():
+        return
+    earlier = json.loads(path.read_text())
+    run = earlier.get("run") or {}
+    for section in ("corpus", "weights", "compiled_cpu"):
+        if section in earlier and section not in data:
+            data[section] = earlier[section]
+            data[f"{section}_from"] = earlier.get(f"{section}_from") or {
+                "date": run.get("date"), "commit": run.get("commit")}
 
 
 def plot(data: dict, path: Path) -> None:
@@ -459,20 +474,39 @@ def compiled_row(runs: int, n: int = 128) -> dict:
         warm_ms, checks_ms, module_ms = paired_median_ms(
             [lambda: dynhlo.load(path), lambda: read_artifact(data),
              lambda: stored_module(read_artifact(data))], runs)
+        infer_ms, plan_ms = load_stages(stored_module(read_artifact(data)), runs)
     row = {"module": BOUNDED.name, "kernels": len(program["kernels"]),
            "object_bytes": sum(k["length"] for k in program["kernels"]),
            "artifact_bytes": len(data), "compile_cold_cache_ms": compile_ms,
            "save_ms": save_ms, "import_ms": imp, "load_cold_ms": cold_ms,
            "first_call_cold_ms": call_ms, "n": n, "load_warm_ms": warm_ms,
-           "read_checks_ms": checks_ms, "read_checks_parse_verify_ms": module_ms}
+           "read_checks_ms": checks_ms, "read_checks_parse_verify_ms": module_ms,
+           "infer_pipeline_ms": infer_ms, "plan_ms": plan_ms}
     print(f"compiled CPU, {BOUNDED.name}: {row['kernels']} kernels, "
           f"{row['object_bytes']:,} bytes of object code in {len(data):,}; compile "
           f"(empty kernel cache) {compile_ms:.0f} ms, save {save_ms:.0f} ms")
     print(f"load cold {cold_ms:.0f} ms (fresh process, nothing compiled; import {imp:.0f} ms "
           f"before, first call at n={n} {call_ms:.1f} ms after); load warm {warm_ms:.0f} ms, "
           f"of which read + checks {checks_ms:.1f} ms, + parse and verify the module "
-          f"{module_ms:.0f} ms")
+          f"{module_ms:.0f} ms; then inference and the pipeline {infer_ms:.0f} ms, the plan "
+          f"(kernel forms analysed, no IR) {plan_ms:.0f} ms; linking the objects is the rest")
     return row
+
+
+def load_stages(module, runs: int) -> tuple[float, float]:
+    """Medians in ms of two stages of a compiled CPU load: inference with the backend's
+    pipeline, and planning the computation (its kernels analysed and keyed)."""
+    from dynhlo.backends import get
+    from dynhlo.backends.cpu.compiled.aot import ArtifactEvaluator
+    from dynhlo.backends.plan.fusion import kernels_of, plan_computation
+    from dynhlo.compiler import lower
+    from dynhlo.shapes.dynamic import Inference
+    lowered = []
+    infer_ms = paired_median_ms([lambda: lowered.append(lower(module, get("cpu")))], runs)[0]
+    lowered_module, info = lowered[-1]
+    rules = ArtifactEvaluator(Inference(lowered_module))._rules
+    plan_ms = paired_median_ms([lambda: kernels_of(plan_computation(info, rules))], runs)[0]
+    return infer_ms, plan_ms
 
 
 def _cuda() -> bool:
