@@ -75,7 +75,10 @@ def reference_by_default() -> bool:
 
 class CpuProgram:
     """A module ready to run on the CPU: its inference results and an evaluator, the
-    compiled one when `reference` is False (None: DYNHLO_CPU_COMPILED decides)."""
+    compiled one when `reference` is False (None: DYNHLO_CPU_COMPILED decides). `stored`
+    (compiled only): an artifact's kernel objects by cache key, checked (compiled/aot.py),
+    from which every kernel is linked instead of compiled; machine.MissingKernel for a form
+    they lack."""
 
     backend = NAME
     target = "numpy"
