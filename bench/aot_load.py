@@ -1,7 +1,7 @@
 """AOT load time against compile time: the corpus, the large module, a 4.2M-parameter model.
 
-    python bench/aot_load.py [corpus] [weights] [--runs N] [--backend cpu|gpu] [--models DIR]
-                             [--target sm_90]
+    python bench/aot_load.py [corpus] [weights] [compiled] [--runs N] [--backend cpu|gpu]
+                             [--models DIR] [--target sm_90]
 
 corpus, CPU: for each module, `compile` is dynhlo.compile(text) from HLO text (parse, verify,
 inference, backend lowering); `load` is dynhlo.load(path) of the artifact that compile saved
@@ -25,6 +25,14 @@ jax.jit; and for comparison the module as decimal text and parse_hlo of that tex
 `--backend gpu` the kernels are cross-compiled for --target (Triton needs no GPU to
 compile); on a machine without CUDA the load is read_artifact and the stored module with its
 constants (the part of a load the format decides; launching the cubins needs the GPU).
+
+compiled (CPU): the 48-layer transformer (tests/data/large, bounded) on the compiled CPU
+path (reference=False), whose artifact holds its kernels' object code. Reported: compile from
+the module with an empty kernel cache, save, the artifact's bytes and its object code; `load`
+cold (a fresh process, median of N; the child makes the kernel compiler raise, so a load
+that compiled anything fails the benchmark) and warm (in this process, its kernels already
+linked: parse, inference and the plan only), with their parts (read and checks; the stored
+module parsed and verified), and the first call at n = 128 checked against the reference.
 
 Writes bench/results/aot_load.json (aot_load_gpu.json for --backend gpu) and a plot of
 compile against load when matplotlib is importable.
@@ -58,7 +66,8 @@ from dynhlo.runtime.loader import stored_module  # noqa: E402
 
 MODELS = ROOT / "tests" / "data" / "models"
 LARGE = ROOT / "tests" / "data" / "large" / "transformer_48_layers.hlo"
-PARTS = ("corpus", "weights")
+BOUNDED = ROOT / "tests" / "data" / "large" / "transformer_48_layers_bounded.hlo"
+PARTS = ("corpus", "weights", "compiled")
 
 
 def paired_median_ms(fns: list, runs: int) -> list[float]:
@@ -181,8 +190,25 @@ def main(argv: list[str] | None = None) -> None:
         data["corpus"] = rows
     if "weights" in parts:
         data["weights"] = weights_row(opts.backend, opts.target, opts.runs or 5)
+    if "compiled" in parts and opts.backend == "cpu":
+        data["compiled_cpu"] = compiled_row(opts.runs or 7)
     name = "aot_load" if opts.backend == "cpu" else "aot_load_gpu"
+    _keep_earlier(data, Path(opts.out) if opts.out else report.RESULTS / f"{name}.json")
     report.save(name, data, plot=plot if "corpus" in data else None, out=opts.out)
+
+
+def _keep_earlier(data: dict, path: Path) -> None:
+    """The sections of the parts not run now, from the existing results file, each with
+    `<section>_from`: the date and commit of the run that measured it."""
+    if not path.exists():
+        return
+    earlier = json.loads(path.read_text())
+    run = earlier.get("run") or {}
+    for section in ("corpus", "weights", "compiled_cpu"):
+        if section in earlier and section not in data:
+            data[section] = earlier[section]
+            data[f"{section}_from"] = earlier.get(f"{section}_from") or {
+                "date": run.get("date"), "commit": run.get("commit")}
 
 
 def plot(data: dict, path: Path) -> None:
@@ -379,6 +405,108 @@ def weights_row(backend: str, target: str, runs: int) -> dict:
               f"{len(text):,} bytes, parse_hlo {parse / 1e3:.2f} s")
         row.update(decimal_text_bytes=len(text), decimal_text_parse_s=parse / 1e3)
     return row
+
+
+# -- compiled CPU: the 48-layer transformer's artifact with its object code -------------
+
+COMPILED_COLD = r"""
+import sys, time
+t0 = time.perf_counter()
+import numpy as np, dynhlo
+from dynhlo.backends.cpu.compiled import machine
+def refuse(*args):
+    raise SystemExit("loading the compiled CPU artifact compiled a kernel")
+machine._compile_new = refuse
+t1 = time.perf_counter()
+exe = dynhlo.load(sys.argv[1])
+t2 = time.perf_counter()
+out = np.asarray(exe(*[np.load(f) for f in sys.argv[3:]]))
+t3 = time.perf_counter()
+np.save(sys.argv[2], out)
+print((t1 - t0) * 1e3, (t2 - t1) * 1e3, (t3 - t2) * 1e3)
+"""
+
+
+def transformer_args(module, n: int) -> list:
+    """Arguments of the bounded transformer at n tokens (weights scaled by 1/sqrt(rows))."""
+    gen = np.random.default_rng(0)
+    out = []
+    for p in module.entry.parameters:
+        shape = tuple(n if d == 0 and p.shape.dynamic[0] else s
+                      for d, s in enumerate(p.shape.dims))
+        scale = 1.0 if p.parameter_number == 0 or len(shape) < 2 else 1 / np.sqrt(shape[0])
+        out.append((gen.standard_normal(shape) * scale).astype(np.float32))
+    return out
+
+
+def compiled_row(runs: int, n: int = 128) -> dict:
+    """Compile, save and load (cold and warm) of the compiled CPU transformer artifact."""
+    text = BOUNDED.read_text()
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        os.environ["DYNHLO_CACHE_DIR"] = str(tmp / "cache")   # an empty kernel cache
+        start = time.perf_counter()
+        exe = dynhlo.compile(text, backend="cpu", reference=False)
+        compile_ms = (time.perf_counter() - start) * 1e3
+        path = tmp / "transformer.dynhlo"
+        start = time.perf_counter()
+        exe.save(path)
+        save_ms = (time.perf_counter() - start) * 1e3
+        artifact = read_artifact(path.read_bytes())
+        program = json.loads(artifact.sections["bucket0.program"])
+        args = transformer_args(exe.module, n)
+        want = np.asarray(dynhlo.compile(text, backend="cpu", reference=True)(*args))
+        files = []
+        for k, a in enumerate(args):
+            files.append(str(tmp / f"a{k}.npy"))
+            np.save(files[-1], a)
+        cold = []
+        for _ in range(runs):
+            out = subprocess.run([sys.executable, "-c", COMPILED_COLD, str(path),
+                                  str(tmp / "out.npy"), *files], capture_output=True,
+                                 text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            if out.returncode:
+                raise SystemExit(f"the cold load failed:\n{out.stderr[-3000:]}")
+            cold.append([float(v) for v in out.stdout.split()])
+            np.testing.assert_allclose(np.load(tmp / "out.npy"), want, rtol=1e-5, atol=1e-5)
+        imp, cold_ms, call_ms = (statistics.median(c) for c in zip(*cold, strict=True))
+        data = path.read_bytes()
+        warm_ms, checks_ms, module_ms = paired_median_ms(
+            [lambda: dynhlo.load(path), lambda: read_artifact(data),
+             lambda: stored_module(read_artifact(data))], runs)
+        infer_ms, plan_ms = load_stages(stored_module(read_artifact(data)), runs)
+    row = {"module": BOUNDED.name, "kernels": len(program["kernels"]),
+           "object_bytes": sum(k["length"] for k in program["kernels"]),
+           "artifact_bytes": len(data), "compile_cold_cache_ms": compile_ms,
+           "save_ms": save_ms, "import_ms": imp, "load_cold_ms": cold_ms,
+           "first_call_cold_ms": call_ms, "n": n, "load_warm_ms": warm_ms,
+           "read_checks_ms": checks_ms, "read_checks_parse_verify_ms": module_ms,
+           "infer_pipeline_ms": infer_ms, "plan_ms": plan_ms}
+    print(f"compiled CPU, {BOUNDED.name}: {row['kernels']} kernels, "
+          f"{row['object_bytes']:,} bytes of object code in {len(data):,}; compile "
+          f"(empty kernel cache) {compile_ms:.0f} ms, save {save_ms:.0f} ms")
+    print(f"load cold {cold_ms:.0f} ms (fresh process, nothing compiled; import {imp:.0f} ms "
+          f"before, first call at n={n} {call_ms:.1f} ms after); load warm {warm_ms:.0f} ms, "
+          f"of which read + checks {checks_ms:.1f} ms, + parse and verify the module "
+          f"{module_ms:.0f} ms; then inference and the pipeline {infer_ms:.0f} ms, the plan "
+          f"(kernel forms analysed, no IR) {plan_ms:.0f} ms; linking the objects is the rest")
+    return row
+
+
+def load_stages(module, runs: int) -> tuple[float, float]:
+    """Medians in ms of two stages of a compiled CPU load: inference with the backend's
+    pipeline, and planning the computation (its kernels analysed and keyed)."""
+    from dynhlo.backends import get
+    from dynhlo.backends.cpu.compiled.aot import ArtifactEvaluator
+    from dynhlo.backends.plan.fusion import kernels_of, plan_computation
+    from dynhlo.compiler import lower
+    from dynhlo.shapes.dynamic import Inference
+    lowered = []
+    infer_ms = paired_median_ms([lambda: lowered.append(lower(module, get("cpu")))], runs)[0]
+    lowered_module, info = lowered[-1]
+    rules = ArtifactEvaluator(Inference(lowered_module))._rules
+    plan_ms = paired_median_ms([lambda: kernels_of(plan_computation(info, rules))], runs)[0]
+    return infer_ms, plan_ms
 
 
 def _cuda() -> bool:

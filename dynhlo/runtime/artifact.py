@@ -28,7 +28,9 @@ first of the sections: dynhlo.runtime.stored_constants says their form and check
 Every byte is checked: the magic compared, the version range-checked, the header by its
 checksum, the sections by the payload checksum, and the file length must match exactly.
 Loading (dynhlo.runtime.loader) reads JSON and HLO text and hands the backend its sections: no
-pickle, no eval, nothing in the file is ever run as code.
+pickle, no eval, no Python code from the file; the only machine code is a backend's compiled
+kernels (GPU cubins, a compiled CPU program's relocatable objects: backends/cpu/compiled/
+aot.py), each checksummed and run only on the target they were built for.
 
 Format versions (the version says how to read the bytes above; bump it on any change):
     1 (2026-11-30): first version.

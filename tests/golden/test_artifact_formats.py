@@ -7,6 +7,8 @@ values are NumPy by hand; a stored size check must still refuse what it refused 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -75,3 +77,24 @@ def test_golden_version_3_artifact_keeps_loading_with_its_requirement():
     assert "which has 2: it needs at least 3 (TensorFlow refuses" in str(info.value)
     np.testing.assert_array_equal(exe(_rows(4, 3)),
                                   np.pad(_rows(4, 3), REFLECT_PADS, mode="reflect"))
+
+
+def test_golden_version_4_compiled_cpu_artifact_keeps_loading():
+    """A compiled CPU program written by format version 4 (2026-12-05): its kernels' x86-64
+    object code, keyed by the compiler identity of the dynhlo that wrote it. Where that
+    identity is this host's, the stored code runs; anywhere else (another CPU, LLVM, or a
+    later dynhlo whose kernel writer changed) the kernels are compiled again from the stored
+    module with a warning that says so. Either way the results are sqrt(|x/2 + b|) - x."""
+    path = DATA / "golden_v4_cpu_compiled.artifact"
+    assert _format_version(path) == 4
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        exe = dynhlo.load(path)
+    notes = [str(w.message) for w in caught]
+    assert all("compiling them again for this host" in note for note in notes), notes
+    assert not exe.program.reference
+    x = np.linspace(-4, 4, 5 * 4, dtype=np.float32).reshape(5, 4)
+    b = np.array([0.25, -1, 3, -0.0], np.float32)
+    expected = np.sqrt(np.abs(x * np.float32(0.5) + b)) - x
+    np.testing.assert_array_equal(exe(x, b), expected)
+    assert exe(x[:0], b).shape == (0, 4)

@@ -2,14 +2,16 @@
 `reference=False` (or DYNHLO_CPU_COMPILED=1 in the environment) fused groups are compiled
 to machine code (compiled/) and every other instruction runs the reference lowering. The
 compiled path is not the default yet: a run of the whole suite on it was stopped for memory
-(a value the reference keeps as a view is materialized somewhere)."""
+(a value the reference keeps as a view is materialized somewhere). A compiled program's
+artifact holds its kernels' object code (compiled/aot.py)."""
 
 from __future__ import annotations
 
+import warnings
 
 import numpy as np
 
-from ...errors import ArgumentError, ArtifactError, UnsupportedError
+from ...errors import ArgumentError, ArtifactError, UnsupportedError, user_stacklevel
 from ...hlo import attrs
 from ...hlo.collectives import check_one_device
 from ...hlo.ir import HloModule
@@ -75,13 +77,17 @@ def reference_by_default() -> bool:
 
 class CpuProgram:
     """A module ready to run on the CPU: its inference results and an evaluator, the
-    compiled one when `reference` is False (None: DYNHLO_CPU_COMPILED decides)."""
+    compiled one when `reference` is False (None: DYNHLO_CPU_COMPILED decides). `stored`
+    (compiled only): an artifact's kernel objects by cache key, checked (compiled/aot.py),
+    from which every kernel is linked instead of compiled; machine.MissingKernel for a form
+    they lack."""
 
     backend = NAME
     target = "numpy"
 
     def __init__(self, module: HloModule, info: ComputationInfo, distributed: bool = False,
-                 padding_reads: str = "zeros", reference: bool | None = None):
+                 padding_reads: str = "zeros", reference: bool | None = None,
+                 stored: dict | None = None):
         check_supported(module, distributed)
         self.module = module
         self.info = info
@@ -89,8 +95,8 @@ class CpuProgram:
         if self.reference:
             kind = Evaluator
         else:  # llvmlite is imported only for the compiled path (not yet the default)
-            from .compiled.runner import CompiledEvaluator
-            kind = CompiledEvaluator
+            from .compiled.aot import ArtifactEvaluator
+            kind = ArtifactEvaluator
         if distributed:  # collectives across this process group's ranks
             lowerings = {**LOWERINGS, **ops_collective.DISTRIBUTED}
             self.evaluator = kind(Inference(module), lowerings, Communicator(module))
@@ -98,6 +104,7 @@ class CpuProgram:
             self.evaluator = kind(Inference(module))
         self.padding_reads = padding_reads
         if not self.reference:
+            self.evaluator.stored = stored   # an artifact's objects: nothing compiled
             self.evaluator.prepare(info)
         self._constants = {id(_root(a)) for inst in module.instructions()
                            if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
@@ -149,8 +156,12 @@ class CpuProgram:
         self.evaluator.padding_reads = check_padding_reads(mode)
 
     def to_payload(self) -> dict[str, bytes]:
-        """Artifact sections: the CPU program is its module, so only a marker of the evaluator."""
-        return dict(_PAYLOAD)
+        """Artifact sections: the reference's program is its module, so only a marker of the
+        evaluator; the compiled one's, its kernels' object code (compiled/aot.py)."""
+        if self.reference:
+            return dict(_PAYLOAD)
+        from .compiled import aot
+        return aot.to_payload(self.evaluator)
 
 
 def _leaves(value):
@@ -252,12 +263,33 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
                  target: str) -> CpuProgram:
     """The program an artifact holds (sections from to_payload); compiles nothing.
 
-    Raises ArtifactError for sections or a target this backend did not write.
+    The reference's marker loads as the evaluator DYNHLO_CPU_COMPILED picks (as before);
+    a compiled program's kernels come from its stored object code when this host's compiler
+    identity is the one they were compiled with (compiled/aot.py), and are compiled again
+    from the stored module, with a RuntimeWarning saying what differs, when it is not.
+
+    Raises ArtifactError for sections or a target this backend did not write, and for stored
+    object code that does not match its checksum.
     """
-    if target != CpuProgram.target or payload != _PAYLOAD:
+    if target == CpuProgram.target and payload == _PAYLOAD:
+        return CpuProgram(module, info)
+    if target != CpuProgram.target or set(payload) != {"program", "objects"}:
         raise ArtifactError(f"the cpu backend cannot load target '{target}' with sections "
-                            f"{sorted(payload)}; it writes target 'numpy' with ['program']")
-    return CpuProgram(module, info)
+                            f"{sorted(payload)}; it writes target 'numpy' with ['program'] "
+                            "or ['objects', 'program']")
+    from .compiled import aot, machine
+    stored, objects = aot.read_payload(payload)
+    differ = aot.differences(stored)
+    if differ:
+        warnings.warn(f"module '{module.name}': the artifact's cpu kernels were compiled "
+                      f"with another compiler or CPU ({differ}); compiling them again for this "
+                      "host from the stored module (the stored code is not run)",
+                      RuntimeWarning, stacklevel=user_stacklevel())
+        return CpuProgram(module, info, reference=False)
+    try:
+        return CpuProgram(module, info, reference=False, stored=objects)
+    except machine.MissingKernel as exc:
+        raise aot.missing(exc.args[0]) from None
 
 
 def support() -> OpSupport:

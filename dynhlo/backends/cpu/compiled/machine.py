@@ -7,7 +7,9 @@ canonical form (kernels.py), the source of the IR writer, the llvmlite and LLVM 
 target triple, CPU name and features: a changed writer, compiler or machine is a miss, never
 a stale hit. An entry is the object and a JSON that names its key
 and sha256; anything else is a miss and compiled again. Objects are loaded into one MCJIT
-engine per process (no pickle, no Python code from the cache).
+engine per process (no pickle, no Python code from the cache); the process keeps each
+loaded object's bytes, which a compiled CPU artifact stores (backends/cpu/compiled/aot.py)
+and hands back to `kernels(..., stored=...)` on a host of the same identity.
 """
 
 from __future__ import annotations
@@ -45,10 +47,46 @@ def _machine():
         tm = llvm.Target.from_default_triple().create_target_machine(
             cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default")
         engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)
-        ident = "|".join((llvmlite.__version__, ".".join(map(str, llvm.llvm_version_info)),
-                          llvm.get_default_triple(), cpu, features, _writer_hash()))
-        _state.update(tm=tm, engine=engine, ident=ident, names={}, cache=_cache_dir())
+        who = _identity(cpu, features)
+        ident = "|".join(who[k] for k in IDENTITY)
+        _state.update(tm=tm, engine=engine, ident=ident, identity=who, names={}, objects={},
+                      cache=_cache_dir())
     return _state["tm"], _state["engine"], _state["ident"]
+
+
+# What object code depends on, in the order of the cache keys' identity string: a kernel
+# compiled where one of these differs is never loaded (another ABI, CPU or code writer).
+IDENTITY = ("llvmlite", "llvm", "triple", "cpu", "features", "writer")
+
+
+def _identity(cpu: str, features: str) -> dict:
+    return {"llvmlite": llvmlite.__version__,
+            "llvm": ".".join(map(str, llvm.llvm_version_info)),
+            "triple": llvm.get_default_triple(), "cpu": cpu, "features": features,
+            "writer": _writer_hash()}
+
+
+def identity() -> dict[str, str]:
+    """The compiler and host identity object code is keyed by (IDENTITY's fields, str):
+    llvmlite and LLVM versions, target triple, host CPU name and features (LLVM's list,
+    e.g. "+avx2,+avx512f,..."), and the sha256 of the IR writer's source."""
+    _machine()
+    return dict(_state["identity"])
+
+
+def key_of(source) -> str:
+    """The kernel's cache key (sha256 hex) on this host: its canonical form (`source.key`)
+    with the identity."""
+    return hashlib.sha256(f"{_machine()[2]}\n{source.key}".encode()).hexdigest()
+
+
+def object_code(key: str) -> bytes:
+    """The relocatable object of a kernel this process has loaded (KeyError if none)."""
+    return _state["objects"][key]
+
+
+class MissingKernel(LookupError):
+    """`kernels(..., stored=...)` met a form the stored objects lack (args: its key)."""
 
 
 def _writer_hash() -> str:
@@ -69,7 +107,7 @@ def _cache_dir():
         return None
 
 
-def kernels(sources: list) -> list:
+def kernels(sources: list, stored: dict | None = None) -> list:
     """The callables `i32 (i8**, i64*)` of many kernels, in order.
 
     `sources`: objects with a canonical `key` (str) and `ir()` (the IR text, function
@@ -78,6 +116,10 @@ def kernels(sources: list) -> list:
     itself (emit.py, kernels.py), so a cached form needs no IR written at all. The misses
     compile in parallel (LLVM runs outside the GIL, each in a context of its own), then
     load into the process's engine together.
+
+    `stored` (an AOT artifact's objects, key_of -> object bytes, their checksums already
+    checked): every form not loaded in the process comes from it, nothing is compiled and
+    the disk cache is not read; MissingKernel for a form it lacks.
     """
     with _lock:
         _, engine, ident = _machine()
@@ -88,7 +130,13 @@ def kernels(sources: list) -> list:
         for source, key in zip(sources, keys, strict=True):
             if f"dynhlo_{key[:40]}" not in names:
                 todo.setdefault(key, source)
-        objects = {key: _read(_state["cache"], key) for key in todo}
+        if stored is not None:
+            lacking = [key for key in todo if key not in stored]
+            if lacking:
+                raise MissingKernel(lacking[0])
+            objects = {key: stored[key] for key in todo}
+        else:
+            objects = {key: _read(_state["cache"], key) for key in todo}
         missing = [(source.ir(), key) for key, source in todo.items() if objects[key] is None]
         workers = min(len(missing), os.cpu_count() or 1)
         if workers > 1:
@@ -106,6 +154,7 @@ def kernels(sources: list) -> list:
         for key in todo:
             name = f"dynhlo_{key[:40]}"
             names[name] = engine.get_function_address(name)
+            _state["objects"][key] = bytes(objects[key])
         return [KERNEL(names[f"dynhlo_{key[:40]}"]) for key in keys]
 
 

@@ -90,7 +90,7 @@ class CompiledEvaluator(Evaluator):
         self._planned: dict[int, object] = {}
         self._rules = rules(self._generate)
         self._position: dict = {}
-        self._compiled: dict = {}     # id(KernelSource) -> CompiledKernel
+        self._compiled: dict = {}     # KernelSource (kept alive: ids are reused) -> kernel
 
     def _generate(self, group, info):
         position = self._position.get(id(info))
@@ -103,8 +103,8 @@ class CompiledEvaluator(Evaluator):
         their kernels in one batch (machine.kernels)."""
         plan = plan_computation(info, self._rules)
         sources = kernels_of(plan)
-        fns = machine.kernels(sources)
-        self._compiled.update({id(s): CompiledKernel(s, fn, s.info)
+        fns = self.compile_kernels(sources)
+        self._compiled.update({s: CompiledKernel(s, fn, s.info)
                                for s, fn in zip(sources, fns, strict=True)})
         self._planned[id(info)] = plan
         self._steps_of(info)
@@ -136,11 +136,16 @@ class CompiledEvaluator(Evaluator):
         return steps
 
     def _kernel(self, source) -> CompiledKernel:
-        compiled = self._compiled.get(id(source))
+        compiled = self._compiled.get(source)
         if compiled is None:   # a computation planned after prepare (none today)
-            compiled = self._compiled[id(source)] = CompiledKernel(
-                source, machine.kernels([source])[0], source.info)
+            compiled = self._compiled[source] = CompiledKernel(
+                source, self.compile_kernels([source])[0], source.info)
         return compiled
+
+    def compile_kernels(self, sources: list) -> list:
+        """The native functions of kernel sources (machine.kernels); an artifact's loader
+        (aot.py) overrides it to hand over stored object code."""
+        return machine.kernels(sources)
 
     def run(self, info, args: list, parent: SizeEnv | None = None,
             args_shapes: list | None = None, vectorized: bool = False):

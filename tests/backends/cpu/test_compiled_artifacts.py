@@ -1,0 +1,204 @@
+"""Compiled CPU artifacts (backends/cpu/compiled/aot.py): the kernels' object code in the file.
+
+On a host of the same compiler identity a load compiles nothing (the compile entry is made to
+raise, the process's engine and the disk cache are fresh and empty); object code that does
+not match its checksum is refused naming the file; on another host (identity edited in the
+file) the stored code is never run (replaced by zeros whose checksums match) and the kernels
+are compiled again with a warning. Results are the reference evaluator's bit for bit
+(correctly rounded elementwise work).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo.backends.cpu.compiled import machine
+from dynhlo.runtime import artifact
+from tests.runtime.test_artifact import resection
+
+MODULE = """
+HloModule scaled
+ENTRY main {
+  x = f32[<=16,8] parameter(0)
+  b = f32[8] parameter(1)
+  c = f32[] constant(0.5)
+  cb = f32[<=16,8] broadcast(c), dimensions={}
+  bb = f32[<=16,8] broadcast(b), dimensions={1}
+  m = f32[<=16,8] multiply(x, cb)
+  s = f32[<=16,8] add(m, bb)
+  e = f32[<=16,8] exponential(s)
+  q = f32[<=16,8] sqrt(e)
+  ROOT r = f32[<=16,8] subtract(q, x)
+}
+"""
+
+
+def _args(n: int) -> list:
+    gen = np.random.default_rng(n)
+    return [gen.standard_normal((n, 8)).astype(np.float32),
+            gen.standard_normal(8).astype(np.float32)]
+
+
+def _check_runs(exe) -> None:
+    reference = dynhlo.compile(MODULE, backend="cpu", reference=True)
+    for n in (0, 1, 5, 16):
+        np.testing.assert_array_equal(exe(*_args(n)), reference(*_args(n)))
+
+
+@pytest.fixture
+def saved(tmp_path):
+    """The path of a compiled CPU artifact of MODULE."""
+    path = tmp_path / "scaled.dynhlo"
+    dynhlo.compile(MODULE, backend="cpu", reference=False).save(path)
+    return path
+
+
+class _Compiles:
+    """The kernels compiled since the fixture began (their keys); `forbidden` makes the
+    compile entry raise instead."""
+
+    def __init__(self):
+        self.keys: list = []
+        self.forbidden = False
+
+
+@pytest.fixture
+def fresh_host(monkeypatch, tmp_path):
+    """A process with no kernel loaded and an empty disk cache; its compiles are counted."""
+    monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(machine, "_state", {})   # the old engine stays alive in monkeypatch
+    compiles = _Compiles()
+    real = machine._compile_new
+
+    def compile_new(ir_text, key):
+        if compiles.forbidden:
+            raise AssertionError("a kernel was compiled while loading a compiled artifact")
+        compiles.keys.append(key)
+        return real(ir_text, key)
+
+    monkeypatch.setattr(machine, "_compile_new", compile_new)
+    return compiles
+
+
+def _program(path) -> dict:
+    a = artifact.read_artifact(path.read_bytes())
+    return json.loads(a.sections[a.header["buckets"][0]["program"]["program"]])
+
+
+def test_a_compiled_artifact_holds_object_code_keyed_by_the_compiler_identity(saved):
+    program = _program(saved)
+    assert program["evaluator"] == "compiled"
+    assert program["compiler"] == machine.identity()
+    assert set(program["compiler"]) == {"llvmlite", "llvm", "triple", "cpu", "features",
+                                        "writer"}
+    assert len(program["kernels"]) == 2   # x*0.5 + b, and sqrt(e) - x
+    a = artifact.read_artifact(saved.read_bytes())
+    objects = a.sections["bucket0.objects"]
+    assert len(objects) == sum(k["length"] for k in program["kernels"])
+    assert objects[:4] == b"\x7fELF" or objects[:4] in (b"\xcf\xfa\xed\xfe", b"d\x86\0\0")
+
+
+def test_loading_on_the_same_host_compiles_nothing(saved, fresh_host, tmp_path):
+    fresh_host.forbidden = True
+    exe = dynhlo.load(saved)
+    assert exe.program.evaluator.stored is not None
+    _check_runs(exe)
+    assert not (tmp_path / "cache").exists() or not any((tmp_path / "cache").rglob("*.o"))
+    again = tmp_path / "again.dynhlo"   # a loaded program saves its kernels again
+    exe.save(again)
+    assert _program(again)["kernels"] == _program(saved)["kernels"]
+
+
+def test_the_compiled_artifact_is_the_reference_for_a_reference_program(tmp_path):
+    path = tmp_path / "ref.dynhlo"
+    dynhlo.compile(MODULE, backend="cpu", reference=True).save(path)
+    a = artifact.read_artifact(path.read_bytes())
+    assert a.sections["bucket0.program"] == b'{"evaluator": "numpy"}'
+    assert "bucket0.objects" not in a.sections
+
+
+def test_tampered_object_code_is_refused_by_its_checksum(saved, fresh_host):
+    blob = bytearray(saved.read_bytes())
+    at = blob.rindex(b"\x7fELF") + 64
+    blob[at] ^= 0xFF
+    saved.write_bytes(bytes(blob))
+    with pytest.raises(dynhlo.ArtifactError, match=f"^{saved}: corrupted artifact: the "
+                                                   "payload checksum does not match"):
+        dynhlo.load(saved)
+
+    def flip(header, sections):   # every checksum of the file made again, but the kernel's
+        obj = bytearray(sections["bucket0.objects"])
+        obj[-100] ^= 0xFF
+        sections["bucket0.objects"] = bytes(obj)
+
+    saved.write_bytes(resection(bytes(blob), flip))
+    with pytest.raises(dynhlo.ArtifactError, match=f"^{saved}: corrupted artifact: the "
+                                                   r"object code of cpu kernel \d"):
+        dynhlo.load(saved)
+    assert fresh_host.keys == []
+
+
+def _edit_program(path, edit) -> None:
+    def change(header, sections):
+        program = json.loads(sections["bucket0.program"])
+        edit(program, sections)
+        sections["bucket0.program"] = json.dumps(program).encode()
+    path.write_bytes(resection(path.read_bytes(), change))
+
+
+def test_another_cpu_compiles_again_and_never_runs_the_stored_code(saved, fresh_host):
+    def other_host(program, sections):
+        program["compiler"]["cpu"] = "other-cpu"
+        program["compiler"]["features"] += ",+imaginary-extension"
+        zeros = b"\0" * len(sections["bucket0.objects"])   # would crash if it ran
+        sections["bucket0.objects"] = zeros
+        for k in program["kernels"]:
+            k["sha256"] = hashlib.sha256(b"\0" * k["length"]).hexdigest()
+
+    _edit_program(saved, other_host)
+    with pytest.warns(RuntimeWarning, match=r"module 'scaled': the artifact's cpu kernels "
+                      r"were compiled with another compiler or CPU \(cpu 'other-cpu' \(here "
+                      r".*CPU features \(stored only: \+imaginary-extension; here only: none\)"
+                      r"\); compiling them again"):
+        exe = dynhlo.load(saved)
+    assert len(fresh_host.keys) == 2
+    _check_runs(exe)
+
+
+def test_another_llvm_compiles_again(saved, fresh_host):
+    _edit_program(saved, lambda program, _: program["compiler"].update(llvm="1.0.0"))
+    with pytest.warns(RuntimeWarning, match=r"llvm '1.0.0' \(here '\d+"):
+        exe = dynhlo.load(saved)
+    assert len(fresh_host.keys) == 2
+    _check_runs(exe)
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda p, s: s.update({"bucket0.objects": s["bucket0.objects"][
+        :-p["kernels"].pop()["length"]]}), "lacks the object code of kernel"),
+    (lambda p, s: p.pop("compiler"), "has no compiler identity"),
+    (lambda p, s: p["kernels"][0].update(length=-1), "malformed kernel list"),
+    (lambda p, s: p["kernels"].append(p["kernels"][0]), "lists a kernel twice"),
+    (lambda p, s: p["kernels"][0].update(length=p["kernels"][0]["length"] + 1),
+     "their lengths add up to"),
+])
+def test_a_hand_made_program_section_is_refused(saved, fresh_host, edit, message):
+    _edit_program(saved, edit)
+    with pytest.raises(dynhlo.ArtifactError, match=f"^{saved}: .*{message}"):
+        dynhlo.load(saved)
+
+
+def test_the_environment_does_not_turn_a_compiled_artifact_into_the_reference(
+        saved, monkeypatch):
+    monkeypatch.setenv("DYNHLO_CPU_COMPILED", "0")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        exe = dynhlo.load(saved)
+    assert not exe.program.reference
+    _check_runs(exe)
