@@ -9,12 +9,12 @@
 #       `device_checks.py graph`); with a commit, .dev/before/dynhlo (git archive) for host_overhead's
 #       before/after.
 #   device call 1:      bash bench/h200_run.sh 1      (carry .dev)
-#       GPU tests, memcheck, the graph check with the CPU-built artifact, the bf16 transformer
-#       against XLA and torch.compile (table, launches by kind, profiler, SASS), host and
-#       launch overhead.
+#       GPU tests, memcheck, the graph check with the CPU-built artifact, the real-library
+#       programs, host and launch overhead.
 #   device call 2:      bash bench/h200_run.sh 2
-#       the real-library programs, then bench/compare.py in full (kernel rows of the five
-#       workloads, streams, AOT streams, first calls).
+#       the bf16 transformer against XLA and torch.compile (table, launches by kind,
+#       profiler, SASS), then bench/compare.py in full (kernel rows of the five workloads,
+#       streams, AOT streams, first calls).
 set -u -o pipefail
 part=${1:?usage: h200_run.sh prep|1|2}
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD
@@ -75,13 +75,13 @@ if [ "$part" = 1 ]; then
     fi
     step graph_check 120 $PY bench/device_checks.py graph "$art"
     grep -E "FAIL|ok=False|WRONG" "$OUT/graph_check.log" | head -20
-    step bf16 170 $PY bench/bf16_compare.py --out "$OUT/bf16.json"
+    step real 60 $PY bench/real_programs.py --out "$OUT/real_programs.json"
     step overhead 40 $PY bench/host_overhead.py --models tests/data/models --label after
     [ -d .dev/before/dynhlo ] && step overhead 35 $PY bench/host_overhead.py \
         --models tests/data/models --impl .dev/before --label before
     step overhead 30 $PY bench/launch_overhead.py --rounds 9
 elif [ "$part" = 2 ]; then
-    step real 60 $PY bench/real_programs.py --out "$OUT/real_programs.json"
+    step bf16 170 $PY bench/bf16_compare.py --out "$OUT/bf16.json"
     # the five workloads in compare.py's order (transformer first); compare.json is written
     # after each workload, so a cut run keeps the finished ones (`--markdown-only` prints them)
     step compare 420 $PY bench/compare.py --out "$OUT/compare.json"
