@@ -264,3 +264,116 @@ def test_independent_fusion_failures_are_fixed_in_one_planning_round():
     gen = np.random.default_rng(5)
     args = [gen.standard_normal((k % 9, 4)).astype(np.float32) for k in range(30)]
     _same(exe(*args), dynhlo.compile(text, backend="cpu", reference=True)(*args))
+
+
+ROWS = """
+HloModule rows
+add_f { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
+max_f { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT m = f32[] maximum(a, b) }
+ENTRY main {
+  x = f32[<=16,12] parameter(0)
+  g = f32[12] parameter(1)
+  zero = f32[] constant(0)
+  ninf = f32[] constant(-inf)
+  s = f32[<=16] reduce(x, zero), dimensions={1}, to_apply=add_f
+  s1 = f32[<=16,1] reshape(s)
+  sb = f32[<=16,1] broadcast(s1), dimensions={0,1}
+  sr = f32[<=16] reshape(sb)
+  mean = f32[<=16,12] broadcast(sr), dimensions={0}
+  d = f32[<=16,12] subtract(x, mean)
+  sq = f32[<=16,12] multiply(d, d)
+  v = f32[<=16] reduce(sq, zero), dimensions={1}, to_apply=add_f
+  vb = f32[<=16,12] broadcast(v), dimensions={0}
+  g1 = f32[1,12] reshape(g)
+  gr = f32[12] reshape(g1)
+  gb = f32[<=16,12] broadcast(gr), dimensions={1}
+  y = f32[<=16,12] multiply(d, vb)
+  out = f32[<=16,12] add(y, gb)
+  m = f32[<=16] reduce(x, ninf), dimensions={1}, to_apply=max_f
+  mm = f32[<=16] maximum(m, s)
+  ROOT r = (f32[<=16,12], f32[<=16], f32[<=16]) tuple(out, m, mm)
+}
+"""
+
+
+def _steps(exe) -> list:
+    """The steps that are not compiled kernels."""
+    return [step for steps in exe.program.evaluator._steps.values() for step in steps
+            if not isinstance(step[2], CompiledKernel)]
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 16])
+def test_row_reductions_and_unit_reshapes_run_inside_kernels(n):
+    """Sums and maxima over the trailing dimension, read back through reshapes that only
+    add or drop a size-1 dimension, are computed in the kernels: no reduce, reshape or
+    broadcast step is left. A sum's order may differ from NumPy's pairwise one (within a
+    few ulps of the row's magnitude); a maximum is exact, its signed zeros and NaN too."""
+    exe, ref = _pair(ROWS)
+    shape = (n, 12)
+    opcodes = {step[1].opcode.value for step in _steps(exe)}
+    assert opcodes <= {"parameter", "tuple"}, opcodes
+    gen = np.random.default_rng(shape[0] * 31 + shape[1])
+    x = gen.standard_normal(shape).astype(np.float32)
+    if x.size:
+        x.reshape(-1)[:4] = np.resize(np.array([np.nan, -0.0, np.inf, 0.0], np.float32),
+                                      min(4, x.size))
+    g = gen.standard_normal(shape[1]).astype(np.float32)
+    got, want = exe(x, g), ref(x, g)
+    _same(got[1], want[1])
+    for g_, w_ in zip((got[0], got[2]), (want[0], want[2]), strict=True):
+        assert g_.shape == w_.shape and g_.dtype == w_.dtype
+        np.testing.assert_allclose(g_, w_, rtol=2e-6, atol=2e-6 * shape[1])
+
+
+INT_ROWS = """
+HloModule int_rows
+add_i { a = s32[] parameter(0)  b = s32[] parameter(1)  ROOT s = s32[] add(a, b) }
+mul_i { a = s32[] parameter(0)  b = s32[] parameter(1)  ROOT s = s32[] multiply(a, b) }
+min_d { a = f64[] parameter(0)  b = f64[] parameter(1)  ROOT m = f64[] minimum(a, b) }
+ENTRY main {
+  x = s32[<=6,<=9,4] parameter(0)
+  y = f64[<=6,<=9,4] parameter(1)
+  i = s32[] parameter(2)
+  one = s32[] constant(1)
+  big = f64[] constant(inf)
+  s = s32[<=6] reduce(x, i), dimensions={1,2}, to_apply=add_i
+  p = s32[<=6,<=9] reduce(x, one), dimensions={2}, to_apply=mul_i
+  m = f64[<=6] reduce(y, big), dimensions={2,1}, to_apply=min_d
+  ROOT r = (s32[<=6], s32[<=6,<=9], f64[<=6]) tuple(s, p, m)
+}
+"""
+
+
+@pytest.mark.parametrize("shape", [(0, 3), (2, 0), (1, 1), (6, 9)])
+def test_integer_and_extreme_reductions_equal_the_reference_bit_for_bit(shape):
+    """Wrapping integer sums and products (an init from a parameter) and an f64 minimum
+    over two trailing dimensions: exact in any order, so equal to the reference's."""
+    exe, ref = _pair(INT_ROWS)
+    assert "reduce" not in {step[1].opcode.value for step in _steps(exe)}
+    gen = np.random.default_rng(sum(shape))
+    x = gen.integers(-2**31, 2**31, (*shape, 4), dtype=np.int32)
+    y = gen.standard_normal((*shape, 4))
+    if y.size:
+        y.reshape(-1)[:2] = [-0.0, 0.0]
+    i = np.int32(2**31 - 5)
+    _same(exe(x, y, i), ref(x, y, i))
+
+
+COLUMNS = """
+HloModule columns
+add_f { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }
+ENTRY main {
+  x = f32[<=16,8] parameter(0)
+  zero = f32[] constant(0)
+  ROOT s = f32[8] reduce(x, zero), dimensions={0}, to_apply=add_f
+}
+"""
+
+
+def test_a_reduction_over_leading_dimensions_stays_a_numpy_step():
+    """A column sum would walk memory across rows inside a kernel: NumPy's reduce runs it,
+    bit for bit the reference's."""
+    exe, ref = _pair(COLUMNS)
+    assert "reduce" in {step[1].opcode.value for step in _steps(exe)}
+    x = np.random.default_rng(1).standard_normal((11, 8)).astype(np.float32)
+    _same(exe(x), ref(x))

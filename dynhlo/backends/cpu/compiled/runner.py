@@ -38,26 +38,27 @@ _PARAM, _KERNEL, _LOWERING, _RESHAPE = 0, 1, 2, 3
 class CompiledKernel:
     """A group's native loop nest and what a call needs to feed it."""
 
-    __slots__ = ("fn", "root", "dims", "leaves", "members", "dtype", "feeds", "pointers_type",
-                 "sizes_type")
+    __slots__ = ("fn", "root", "dims", "domain", "leaves", "members", "dtype", "feeds",
+                 "pointers_type", "sizes_type")
 
     def __init__(self, source, fn, info):
         self.fn = fn
         self.root = source.group.root
         self.dims = info.dims[self.root]
+        self.domain = source.group.domain   # a row group's: its reductions' operand shape
         self.leaves = source.leaves
         self.members = source.members
         self.dtype = to_numpy_dtype(self.root.shape.element_type)
         self.feeds = [(x, to_numpy_dtype(x.shape.element_type).itemsize) for x in self.leaves]
         self.pointers_type = ctypes.c_void_p * (1 + len(self.leaves))
-        self.sizes_type = ctypes.c_int64 * (len(self.dims) + sum(
+        self.sizes_type = ctypes.c_int64 * (len(self.domain) + sum(
             2 * len(x.shape.dims) for x in self.leaves))
 
     def run(self, ctx, values: dict):
         shape = ctx.env.sizes(self.dims)
         out = np.empty(shape, self.dtype)
         pointers = [out.ctypes.data]
-        sizes = list(shape)
+        sizes = list(ctx.env.sizes(self.domain))
         for leaf, itemsize in self.feeds:
             value = values[leaf]
             if value.__class__ is not np.ndarray:
