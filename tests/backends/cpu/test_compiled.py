@@ -377,3 +377,51 @@ def test_a_reduction_over_leading_dimensions_stays_a_numpy_step():
     assert "reduce" in {step[1].opcode.value for step in _steps(exe)}
     x = np.random.default_rng(1).standard_normal((11, 8)).astype(np.float32)
     _same(exe(x), ref(x))
+
+
+DOTS = """
+HloModule dots
+ENTRY main {
+  a = f32[<=9,6] parameter(0)
+  b = f32[6,<=9] parameter(1)
+  c = f64[5,<=9] parameter(2)
+  d = f64[<=9,5] parameter(3)
+  ab = f32[<=9,<=9] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  at = f32[6,6] dot(a, a), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  bt = f32[<=9,<=9] dot(b, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  cd = f64[<=9,<=9] dot(c, d), lhs_contracting_dims={0}, rhs_contracting_dims={1}
+  ROOT r = (f32[<=9,<=9], f32[6,6], f32[<=9,<=9], f64[<=9,<=9]) tuple(ab, at, bt, cd)
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 4, 9])
+def test_matrix_products_are_the_reference_bit_for_bit(n):
+    """Dots that are one matrix product, with either operand contracted along its first
+    or second dimension, call NumPy's matmul on the same layouts as the reference."""
+    from dynhlo.backends.cpu.compiled.runner import MatmulDot
+    exe, ref = _pair(DOTS)
+    assert sum(isinstance(step[2], MatmulDot) for step in _steps(exe)) == 4
+    gen = np.random.default_rng(n)
+    args = [gen.standard_normal((n, 6)).astype(np.float32),
+            gen.standard_normal((6, n)).astype(np.float32),
+            gen.standard_normal((5, n)), gen.standard_normal((n, 5))]
+    _same(exe(*args), ref(*args))
+
+
+def test_a_matrix_product_of_unequal_sizes_is_refused_as_the_reference_does():
+    text = """
+HloModule unequal
+ENTRY main {
+  x = f32[4,<=8] parameter(0)
+  y = f32[<=8,3] parameter(1)
+  ROOT d = f32[4,3] dot(x, y), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+"""
+    exe, ref = _pair(text)
+    args = [np.ones((4, 5), np.float32), np.ones((6, 3), np.float32)]
+    with pytest.raises(dynhlo.DynHloError) as want:
+        ref(*args)
+    with pytest.raises(type(want.value)) as got:
+        exe(*args)
+    assert str(got.value) == str(want.value)

@@ -19,20 +19,52 @@ import math
 
 import numpy as np
 
+from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.types import to_numpy_dtype
 from ....shapes.schedule import schedule
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
 from ... import memory
-from ...plan.fusion import kernels_of, plan_computation
+from ...plan.fusion import dims_equal, kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS
 from . import machine
 from .kernels import generate
 from .rules import rules
 
-_PARAM, _KERNEL, _LOWERING, _RESHAPE = 0, 1, 2, 3
+_PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT = 0, 1, 2, 3, 4
+_MATMUL_TYPES = frozenset({"f32", "f64"})
+
+
+class MatmulDot:
+    """A dot that is one matrix product of two matrices (no batch dimensions, one
+    contracting dimension each, f32 or f64 in and out): `np.matmul` of the operands, each
+    transposed as a view where its contracting dimension says so.
+
+    The reference (ops_reduce.dot) passes NumPy's matmul the same layouts (its transposes
+    are views too, its astype keeps them), so the result is the reference's bit for bit;
+    what this saves is the attribute parsing, reshapes and copies of every call. Operands
+    whose contracting sizes differ go to the reference lowering, which names them.
+    """
+
+    __slots__ = ("lhs", "rhs", "lhs_t", "rhs_t")
+
+    def __init__(self, inst, lhs_t: bool, rhs_t: bool):
+        self.lhs, self.rhs = inst.operands
+        self.lhs_t, self.rhs_t = lhs_t, rhs_t
+
+    @staticmethod
+    def of(inst):
+        """The MatmulDot of `inst`, or None when it is not one matrix product."""
+        lhs, rhs = inst.operands
+        lb, rb, lc, rc = attrs.dot_dims(inst)
+        if lb or rb or len(lc) != 1 or len(rc) != 1 or lhs.shape.rank != 2 or \
+                rhs.shape.rank != 2 or inst.shape.element_type not in _MATMUL_TYPES or \
+                lhs.shape.element_type != inst.shape.element_type or \
+                rhs.shape.element_type != inst.shape.element_type:
+            return None
+        return MatmulDot(inst, lc[0] == 0, rc[0] == 1)
 
 
 class CompiledKernel:
@@ -45,27 +77,36 @@ class CompiledKernel:
         self.fn = fn
         self.root = source.group.root
         self.dims = info.dims[self.root]
-        self.domain = source.group.domain   # a row group's: its reductions' operand shape
+        # a row group's domain is its reductions' operand shape; None: the root's own
+        domain = source.group.domain
+        self.domain = None if len(domain) == len(self.dims) and all(
+            dims_equal(a, b) for a, b in zip(domain, self.dims, strict=True)) else domain
         self.leaves = source.leaves
         self.members = source.members
         self.dtype = to_numpy_dtype(self.root.shape.element_type)
         self.feeds = [(x, to_numpy_dtype(x.shape.element_type).itemsize) for x in self.leaves]
         self.pointers_type = ctypes.c_void_p * (1 + len(self.leaves))
-        self.sizes_type = ctypes.c_int64 * (len(self.domain) + sum(
+        self.sizes_type = ctypes.c_int64 * (len(domain) + sum(
             2 * len(x.shape.dims) for x in self.leaves))
 
     def run(self, ctx, values: dict):
-        shape = ctx.env.sizes(self.dims)
+        """The group's value: its result allocated at the root's actual sizes, written by
+        one native call (or the reference's value or error when the kernel refuses)."""
+        env = ctx.env
+        shape = env.sizes(self.dims)
         out = np.empty(shape, self.dtype)
         pointers = [out.ctypes.data]
-        sizes = list(ctx.env.sizes(self.domain))
+        sizes = list(shape) if self.domain is None else list(env.sizes(self.domain))
         for leaf, itemsize in self.feeds:
             value = values[leaf]
             if value.__class__ is not np.ndarray:
                 value = values[leaf] = np.asarray(value)
             pointers.append(value.ctypes.data)
             sizes += value.shape
-            sizes += [s // itemsize for s in value.strides]
+            if itemsize == 1:
+                sizes += value.strides
+            else:
+                sizes += [s // itemsize for s in value.strides]
         if self.fn(self.pointers_type(*pointers), self.sizes_type(*sizes)):
             return self.reference(ctx, values)
         return out
@@ -126,6 +167,10 @@ class CompiledEvaluator(Evaluator):
                 steps.append((_PARAM, inst, inst.parameter_number, False))
             elif kind == "kernel":
                 steps.append((_KERNEL, inst, self._kernel(plan.kernels[inst]), inst in sized))
+            elif inst.opcode is Opcode.DOT and \
+                    self.lowerings[Opcode.DOT] is LOWERINGS[Opcode.DOT] and \
+                    MatmulDot.of(inst) is not None:
+                steps.append((_DOT, inst, MatmulDot.of(inst), inst in sized))
             elif inst.opcode is Opcode.RESHAPE and \
                     self.lowerings[Opcode.RESHAPE] is LOWERINGS[Opcode.RESHAPE] and \
                     info.dims[inst.operands[0]].__class__ is not list:
@@ -162,10 +207,21 @@ class CompiledEvaluator(Evaluator):
             if sized:
                 memory.check_fits(inst, ctx.out_shape(inst), limit, "cpu")
             try:
-                if kind == _KERNEL:
+                if kind == _KERNEL:   # written at the planned sizes: nothing to check
                     values[inst] = what.run(ctx, values)
                     continue
-                if kind == _RESHAPE:   # a NumPy view at the sizes it must have, or the error
+                if kind == _DOT:      # (m, k) x (k, n): its sizes are its operands'
+                    a, b = values[what.lhs], values[what.rhs]
+                    if what.lhs_t:
+                        a = a.T
+                    if what.rhs_t:
+                        b = b.T
+                    if a.__class__ is np.ndarray and b.__class__ is np.ndarray and \
+                            a.shape[1] == b.shape[0]:
+                        values[inst] = np.matmul(a, b)
+                        continue
+                    what = self.lowerings[Opcode.DOT]
+                elif kind == _RESHAPE:   # a NumPy view at its sizes, or the error
                     x = values[what[0]]
                     shape = env.sizes(what[1])
                     if x.__class__ is np.ndarray and x.size == math.prod(shape):
