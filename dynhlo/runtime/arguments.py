@@ -1,8 +1,8 @@
 """Checking and converting the arguments of an executable against its entry parameters.
 
 Torch tensors and NumPy arrays take a fast path: one whose type, dtype, rank and sizes fit
-its parameter is passed on as it is after a few comparisons against a per-parameter summary made once
-(`_tensor_spec`, memoized on the parameter instruction). Anything that does not fit, and
+its parameter is passed on as it is after a few comparisons against a per-parameter summary
+made once (`_tensor_spec`, `_array_spec`, memoized on the parameter instruction). Anything that does not fit, and
 every other kind of argument, goes through `check_argument`, which converts it or raises
 the ArgumentError that names the place.
 """
