@@ -16,16 +16,19 @@ from __future__ import annotations
 
 import ctypes
 import math
+import threading
+from types import SimpleNamespace
 
 import numpy as np
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.types import to_numpy_dtype
-from ....shapes.schedule import schedule
+from ....shapes.schedule import leaf_dims, schedule, sym_deps
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
 from ... import memory
+from ...plan import buffers
 from ...plan.fusion import dims_equal, kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS
@@ -89,12 +92,13 @@ class CompiledKernel:
         self.sizes_type = ctypes.c_int64 * (len(domain) + sum(
             2 * len(x.shape.dims) for x in self.leaves))
 
-    def run(self, ctx, values: dict):
-        """The group's value: its result allocated at the root's actual sizes, written by
-        one native call (or the reference's value or error when the kernel refuses)."""
+    def run(self, ctx, values: dict, pool=None, buf: int = -1):
+        """The group's value: its result at the root's actual sizes (in buffer `buf` of
+        `pool` when given, else a new array), written by one native call (or the
+        reference's value or error when the kernel refuses)."""
         env = ctx.env
         shape = env.sizes(self.dims)
-        out = np.empty(shape, self.dtype)
+        out = np.empty(shape, self.dtype) if buf < 0 else pooled(pool, buf, shape, self.dtype)
         pointers = [out.ctypes.data]
         sizes = list(shape) if self.domain is None else list(env.sizes(self.domain))
         for leaf, itemsize in self.feeds:
@@ -123,6 +127,72 @@ class CompiledKernel:
         return local[self.root]
 
 
+def pooled(pool: list, buf: int, shape: tuple, dtype) -> np.ndarray:
+    """An array of `shape` over buffer `buf` of `pool`, which grows to the largest size
+    asked of it (kept for the next call)."""
+    need = math.prod(shape) * dtype.itemsize
+    store = pool[buf]
+    if store is None or store.nbytes < need:
+        store = pool[buf] = np.empty(max(need, buffers.ALIGN), np.uint8)
+    return np.ndarray(shape, dtype, store)
+
+
+def _bound_bytes(shape) -> int:
+    """Bytes of an array shape at its bounds (an unbounded dimension counts as 2**20)."""
+    count = 1
+    for d in shape.dims:
+        count *= 1 << 20 if d < 0 else d
+    return count * to_numpy_dtype(shape.element_type).itemsize
+
+
+def plan_buffers(info, steps: list) -> tuple[list, int]:
+    """`steps` with the buffer each float kernel or matrix product writes (the 5th field,
+    -1: a new array), and the number of buffers: backends/plan/buffers.py's assignment
+    (reuse after the last reader), where a value read through a view (a reshape, a
+    transpose, anything a lowering may return of its operands) is live as long as the view.
+    Values the root may alias (the results the caller keeps) and values a size is read from
+    get new arrays."""
+    alias: dict = {}
+    reads: list = []
+    for kind, inst, what, _ in steps:
+        if kind == _KERNEL:
+            operands = what.leaves
+        elif kind == _DOT:
+            operands = (what.lhs, what.rhs)
+        elif kind == _RESHAPE:
+            operands = (what[0],)
+        elif kind == _PARAM:
+            operands = ()
+        else:
+            operands = inst.operands
+        read = frozenset().union(*(alias.get(o, ()) for o in operands))
+        reads.append(read)
+        if kind in (_KERNEL, _DOT) and not inst.shape.is_tuple and \
+                inst.shape.element_type in ("f32", "f64"):
+            alias[inst] = frozenset((inst,))
+        else:
+            alias[inst] = read    # may be (a view of) any operand
+    keep = set(alias.get(info.computation.root, ()))
+    memo: dict = {}
+    for inst in alias:
+        for dim in leaf_dims(info.dims.get(inst, ())):
+            for dep in sym_deps(dim, memo):
+                keep |= alias.get(dep, frozenset())
+    nbytes, order, pooled_outs = {}, [], set()
+    for k, (_, inst, _, _) in enumerate(steps):
+        if alias[inst] == frozenset((inst,)) and inst not in keep:
+            out = inst
+            pooled_outs.add(inst)
+            nbytes[out] = _bound_bytes(inst.shape)
+        else:
+            out = nbytes_key = ("new", k)
+            nbytes[nbytes_key] = 0
+        order.append(SimpleNamespace(inputs=[r for r in reads[k] if r not in keep], out=out))
+    where, sizes, _ = buffers.assign(order, nbytes, set())
+    return [(*step, where[step[1]] if step[1] in pooled_outs else -1) for step in steps], \
+        len(sizes)
+
+
 class CompiledEvaluator(Evaluator):
     """The reference evaluator with each computation's fused groups compiled."""
 
@@ -133,6 +203,8 @@ class CompiledEvaluator(Evaluator):
         self._rules = rules(self._generate)
         self._position: dict = {}
         self._compiled: dict = {}     # id(KernelSource) -> CompiledKernel
+        self._buffers: dict = {}      # id(info) -> how many buffers its steps use
+        self._local = threading.local()   # per thread: id(info) -> its buffers
 
     def _generate(self, group, info):
         position = self._position.get(id(info))
@@ -178,6 +250,7 @@ class CompiledEvaluator(Evaluator):
                               inst in sized))
             else:
                 steps.append((_LOWERING, inst, self.lowerings[inst.opcode], inst in sized))
+        steps, self._buffers[id(info)] = plan_buffers(info, steps)
         self._steps[id(info)] = steps
         return steps
 
@@ -193,12 +266,25 @@ class CompiledEvaluator(Evaluator):
         if vectorized:
             return super().run(info, args, parent, args_shapes, vectorized)
         steps = self._steps_of(info)
+        local = self._local.__dict__
+        pools = local.get("pools")
+        if pools is None:
+            pools = local["pools"] = {}
+        pool = pools.pop(id(info), None)   # held by this invocation until it returns
+        if pool is None:
+            pool = [None] * self._buffers[id(info)]
+        try:
+            return self._walk(info, steps, pool, args, parent, args_shapes)
+        finally:
+            pools[id(info)] = pool
+
+    def _walk(self, info, steps: list, pool: list, args: list, parent, args_shapes):
         values: dict = {}
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         dims = info.dims
         limit = self.memory_limit
-        for kind, inst, what, sized in steps:
+        for kind, inst, what, sized, buf in steps:
             ctx.inst = inst
             if kind == _PARAM:
                 values[inst] = value = args[what]
@@ -208,7 +294,7 @@ class CompiledEvaluator(Evaluator):
                 memory.check_fits(inst, ctx.out_shape(inst), limit, "cpu")
             try:
                 if kind == _KERNEL:   # written at the planned sizes: nothing to check
-                    values[inst] = what.run(ctx, values)
+                    values[inst] = what.run(ctx, values, pool, buf)
                     continue
                 if kind == _DOT:      # (m, k) x (k, n): its sizes are its operands'
                     a, b = values[what.lhs], values[what.rhs]
@@ -218,7 +304,8 @@ class CompiledEvaluator(Evaluator):
                         b = b.T
                     if a.__class__ is np.ndarray and b.__class__ is np.ndarray and \
                             a.shape[1] == b.shape[0]:
-                        values[inst] = np.matmul(a, b)
+                        values[inst] = np.matmul(a, b) if buf < 0 else np.matmul(
+                            a, b, out=pooled(pool, buf, (a.shape[0], b.shape[1]), a.dtype))
                         continue
                     what = self.lowerings[Opcode.DOT]
                 elif kind == _RESHAPE:   # a NumPy view at its sizes, or the error
