@@ -36,8 +36,17 @@ from . import machine
 from .kernels import generate
 from .rules import rules
 
-_PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT = 0, 1, 2, 3, 4
+_PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT, _UFUNC = 0, 1, 2, 3, 4, 5
 _MATMUL_TYPES = frozenset({"f32", "f64"})
+# Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
+# dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
+# (the reference's lowering, ops_elementwise.UNARY, applies exactly these to such arrays).
+_UFUNCS = {Opcode.EXP: np.exp, Opcode.EXPM1: np.expm1, Opcode.LOG: np.log,
+           Opcode.LOG1P: np.log1p, Opcode.TANH: np.tanh, Opcode.SINE: np.sin,
+           Opcode.COSINE: np.cos, Opcode.TAN: np.tan, Opcode.ATAN: np.arctan,
+           Opcode.SINH: np.sinh, Opcode.COSH: np.cosh, Opcode.ASINH: np.arcsinh,
+           Opcode.ACOSH: np.arccosh, Opcode.ATANH: np.arctanh, Opcode.ASIN: np.arcsin,
+           Opcode.ACOS: np.arccos}
 
 
 class MatmulDot:
@@ -146,7 +155,7 @@ def _bound_bytes(shape) -> int:
 
 
 def plan_buffers(info, steps: list) -> tuple[list, int]:
-    """`steps` with the buffer each float kernel or matrix product writes (the 5th field,
+    """`steps` with the buffer each float kernel, matrix product or ufunc writes (the 5th field,
     -1: a new array), and the number of buffers: backends/plan/buffers.py's assignment
     (reuse after the last reader), where a value read through a view (a reshape, a
     transpose, anything a lowering may return of its operands) is live as long as the view.
@@ -159,15 +168,15 @@ def plan_buffers(info, steps: list) -> tuple[list, int]:
             operands = what.leaves
         elif kind == _DOT:
             operands = (what.lhs, what.rhs)
-        elif kind == _RESHAPE:
-            operands = (what[0],)
+        elif kind in (_RESHAPE, _UFUNC):
+            operands = (what[-1] if kind == _UFUNC else what[0],)
         elif kind == _PARAM:
             operands = ()
         else:
             operands = inst.operands
         read = frozenset().union(*(alias.get(o, ()) for o in operands))
         reads.append(read)
-        if kind in (_KERNEL, _DOT) and not inst.shape.is_tuple and \
+        if kind in (_KERNEL, _DOT, _UFUNC) and not inst.shape.is_tuple and \
                 inst.shape.element_type in ("f32", "f64"):
             alias[inst] = frozenset((inst,))
         else:
@@ -243,6 +252,11 @@ class CompiledEvaluator(Evaluator):
                     self.lowerings[Opcode.DOT] is LOWERINGS[Opcode.DOT] and \
                     MatmulDot.of(inst) is not None:
                 steps.append((_DOT, inst, MatmulDot.of(inst), inst in sized))
+            elif inst.opcode in _UFUNCS and inst.shape.element_type in _MATMUL_TYPES and \
+                    inst.operands[0].shape.element_type == inst.shape.element_type and \
+                    self.lowerings[inst.opcode] is LOWERINGS[inst.opcode]:
+                steps.append((_UFUNC, inst, (_UFUNCS[inst.opcode], inst.operands[0]),
+                              inst in sized))
             elif inst.opcode is Opcode.RESHAPE and \
                     self.lowerings[Opcode.RESHAPE] is LOWERINGS[Opcode.RESHAPE] and \
                     info.dims[inst.operands[0]].__class__ is not list:
@@ -308,6 +322,16 @@ class CompiledEvaluator(Evaluator):
                             a, b, out=pooled(pool, buf, (a.shape[0], b.shape[1]), a.dtype))
                         continue
                     what = self.lowerings[Opcode.DOT]
+                elif kind == _UFUNC:     # dense, at the result's sizes: into its buffer
+                    x = values[what[1]]
+                    shape = env.sizes(dims[inst])
+                    if x.__class__ is np.ndarray and x.shape == shape and \
+                            x.flags.c_contiguous:
+                        with np.errstate(all="ignore"):
+                            values[inst] = what[0](x) if buf < 0 else what[0](
+                                x, out=pooled(pool, buf, shape, x.dtype))
+                        continue
+                    what = self.lowerings[inst.opcode]
                 elif kind == _RESHAPE:   # a NumPy view at its sizes, or the error
                     x = values[what[0]]
                     shape = env.sizes(what[1])
