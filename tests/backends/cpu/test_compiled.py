@@ -457,3 +457,29 @@ def test_transcendental_steps_are_numpy_ufuncs_bit_for_bit(n):
         y[0, :] = [np.nan, -0.0, 0.0, np.inf, -1.0, 1e-300, 3.0, -np.inf, 2.0][:n]
     for _ in range(2):   # the second call writes into the buffers the first one made
         _same(exe(x, y), ref(x, y))
+
+
+ATTENTION_SCORES = """
+HloModule scores
+ENTRY main {
+  q = f32[<=9,6] parameter(0)
+  k = f32[<=9,6] parameter(1)
+  kt = f32[6,<=9] transpose(k), dimensions={1,0}
+  s = f32[<=9,<=9] dot(q, kt), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  qt = f32[6,<=9] transpose(q), dimensions={1,0}
+  g = f32[6,6] dot(qt, k), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT r = (f32[<=9,<=9], f32[6,6], f32[6,<=9]) tuple(s, g, qt)
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 9])
+def test_a_transpose_read_only_by_matrix_products_is_a_view_of_its_operand(n):
+    """`q @ transpose(k)`: the product reads k transposed in place and the transpose step
+    is gone; a transpose the root returns stays. Bit for bit the reference's."""
+    exe, ref = _pair(ATTENTION_SCORES)
+    assert [step[1].name for step in _steps(exe) if step[1].opcode.value == "transpose"] \
+        == ["qt"]
+    gen = np.random.default_rng(n)
+    q, k = (gen.standard_normal((n, 6)).astype(np.float32) for _ in range(2))
+    _same(exe(q, k), ref(q, k))

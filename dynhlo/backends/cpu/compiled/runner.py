@@ -78,6 +78,13 @@ class MatmulDot:
             return None
         return MatmulDot(inst, lc[0] == 0, rc[0] == 1)
 
+    @staticmethod
+    def reading(inst, lhs, lhs_t: bool, rhs, rhs_t: bool):
+        """The product of `inst` reading other operands: a transpose's operand, flipped."""
+        dot = MatmulDot(inst, lhs_t, rhs_t)
+        dot.lhs, dot.rhs = lhs, rhs
+        return dot
+
 
 class CompiledKernel:
     """A group's native loop nest and what a call needs to feed it."""
@@ -134,6 +141,41 @@ class CompiledKernel:
             local[inst] = lowerings[inst.opcode](ctx, inst, [local.get(o) for o in inst.operands])
         ctx.inst = self.root
         return local[self.root]
+
+
+def _fold_transposes(info, steps: list) -> list:
+    """`steps` with each matrix product reading a 2-d transpose step's operand itself,
+    transposed as a view (the layout the transpose step would give it), and the transposes
+    no other step, size or the root reads left out (attention's `q @ transpose(k)`)."""
+    made = {inst: step for step in steps for inst in (step[1],)}
+    folded = {}
+    for k, (kind, inst, what, sized) in enumerate(steps):
+        if kind != _DOT:
+            continue
+        sides = []
+        for operand, flag in ((what.lhs, what.lhs_t), (what.rhs, what.rhs_t)):
+            step = made.get(operand)
+            if step is not None and step[0] == _LOWERING and step[2] is LOWERINGS.get(
+                    Opcode.TRANSPOSE) and operand.opcode is Opcode.TRANSPOSE and \
+                    tuple(attrs.ints(operand, "dimensions")) == (1, 0) and \
+                    operand.operands[0].shape.element_type == operand.shape.element_type:
+                operand, flag = operand.operands[0], not flag
+            sides.append((operand, flag))
+        if sides != [(what.lhs, what.lhs_t), (what.rhs, what.rhs_t)]:
+            folded[k] = MatmulDot.reading(inst, *sides[0], *sides[1])
+    if not folded:
+        return steps
+    steps = [(kind, inst, folded.get(k, what), sized)
+             for k, (kind, inst, what, sized) in enumerate(steps)]
+    read = {info.computation.root}
+    memo: dict = {}
+    for kind, inst, what, _ in steps:
+        read.update(what.leaves if kind == _KERNEL else (what.lhs, what.rhs) if kind == _DOT
+                    else inst.operands)
+        for dim in leaf_dims(info.dims.get(inst, ())):
+            read.update(sym_deps(dim, memo))
+    return [step for step in steps if step[1].opcode is not Opcode.TRANSPOSE or
+            step[0] != _LOWERING or step[1] in read]
 
 
 def pooled(pool: list, buf: int, shape: tuple, dtype) -> np.ndarray:
@@ -213,6 +255,7 @@ class CompiledEvaluator(Evaluator):
         self._position: dict = {}
         self._compiled: dict = {}     # id(KernelSource) -> CompiledKernel
         self._buffers: dict = {}      # id(info) -> how many buffers its steps use
+        self._params: dict = {}       # id(info) -> ([(parameter, number)], those checked)
         self._local = threading.local()   # per thread: id(info) -> its buffers
 
     def _generate(self, group, info):
@@ -264,7 +307,15 @@ class CompiledEvaluator(Evaluator):
                               inst in sized))
             else:
                 steps.append((_LOWERING, inst, self.lowerings[inst.opcode], inst in sized))
+        steps = _fold_transposes(info, steps)
         steps, self._buffers[id(info)] = plan_buffers(info, steps)
+        # the parameters first, as the run's values: only dynamic ones need a size check
+        # (check_arguments saw the static ones' sizes, the caller's own computations too)
+        params = [(inst, what) for kind, inst, what, _, _ in steps if kind == _PARAM]
+        checked = [inst for inst, _ in params
+                   if any(not isinstance(d, int) for d in leaf_dims(info.dims[inst]))]
+        steps = [step for step in steps if step[0] != _PARAM]
+        self._params[id(info)] = (params, checked)
         self._steps[id(info)] = steps
         return steps
 
@@ -293,17 +344,17 @@ class CompiledEvaluator(Evaluator):
             pools[id(info)] = pool
 
     def _walk(self, info, steps: list, pool: list, args: list, parent, args_shapes):
-        values: dict = {}
+        params, checked = self._params[id(info)]
+        values: dict = {inst: args[number] for inst, number in params}
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         dims = info.dims
+        for inst in checked:
+            ctx.inst = inst
+            check_sizes(env, inst, values[inst], dims[inst])
         limit = self.memory_limit
         for kind, inst, what, sized, buf in steps:
             ctx.inst = inst
-            if kind == _PARAM:
-                values[inst] = value = args[what]
-                check_sizes(env, inst, value, dims[inst])
-                continue
             if sized:
                 memory.check_fits(inst, ctx.out_shape(inst), limit, "cpu")
             try:
