@@ -483,3 +483,15 @@ def test_a_transpose_read_only_by_matrix_products_is_a_view_of_its_operand(n):
     gen = np.random.default_rng(n)
     q, k = (gen.standard_normal((n, 6)).astype(np.float32) for _ in range(2))
     _same(exe(q, k), ref(q, k))
+
+
+def test_arguments_given_as_strided_views_are_read_in_place():
+    """A kernel reads its inputs through NumPy's strides (in bytes, negative ones too):
+    reversed, every-other-column and transposed views give the reference's results."""
+    exe, ref = _pair(CHAIN)
+    gen = np.random.default_rng(11)
+    big = gen.standard_normal((10, 16)).astype(np.float32)
+    x = big[::-1, ::2]                      # (10, 8), negative and doubled strides
+    b = big[3, 1::2]                        # (8,), stride 8 bytes
+    t = big[:, :8][::-1].T                  # (8, 10), transposed and reversed
+    _same(exe(x, b, t), ref(x, b, t))

@@ -1,11 +1,11 @@
 """One fused group as one LLVM loop nest over the group's actual sizes.
 
-The kernel is `i32 kernel(i8** pointers, i64* sizes)`: pointers[0] is the result (dense,
-row-major at the root's actual sizes), pointers[1 + k] input k; sizes holds the domain's
-sizes, then per input its actual dims and strides in elements (NumPy's, so views need no
-copy). Nothing of a size is baked in: one kernel serves every size up to the bound. It
-returns 1 without writing when an input is smaller than what it must read (the runner then
-runs the group's reference lowerings, which name the fault), else 0.
+The kernel is `i32 kernel(void* unused, i64* args)`: args holds the result's address
+(dense, row-major at the root's actual sizes), the domain's sizes, then per input its
+address, actual dims and strides in bytes (NumPy's, so views need no copy): one array the
+runner fills in one pass. Nothing of a size is baked in: one kernel serves every size up
+to the bound. It returns 1 without writing when an input is smaller than what it must read
+(the runner then runs the group's reference lowerings, which name the fault), else 0.
 
 Every value is reached through an index map from the domain: per dimension, `(axis, scale,
 offset)` (index = offset + scale * i[axis]). A broadcast, transpose or slice rewrites the
@@ -195,11 +195,10 @@ class _Writer:
         fn = ir.Function(self.module, ir.FunctionType(I32, [I8.as_pointer().as_pointer(),
                                                            I64.as_pointer()]), "kernel")
         self.fn = fn
-        self.ptrs, self.sizes = fn.args
-        self.ptrs.add_attribute("noalias")
+        self.sizes = fn.args[1]      # the first argument is not read (the same array)
         entry = fn.append_basic_block("entry")
         self.b = b = ir.IRBuilder(entry)
-        self.domain = [self._size(k) for k in range(self.rank)]
+        self.domain = [self._size(1 + k) for k in range(self.rank)]
         self.fail = fn.append_basic_block("fail")
         self.leaf_info = [self._leaf_info(k, leaf) for k, leaf in enumerate(self.leaves)]
         # one accumulator per reduction (promoted to registers by LLVM)
@@ -215,7 +214,7 @@ class _Writer:
         for k, imap in self.loads:
             self._check(k, imap)
         out_type = self.group.root.shape.element_type
-        out = b.bitcast(b.load(self.ptrs), _storage(out_type).as_pointer())
+        out = b.inttoptr(self._size(0), _storage(out_type).as_pointer())
         self.cache: dict = {}
         if self.group.reduced:
             self.index = [None] * self.rank
@@ -301,17 +300,21 @@ class _Writer:
         return self.b.load(self.b.gep(self.sizes, [ir.Constant(I64, k)]))
 
     def _leaf_info(self, k: int, leaf):
-        """(pointer, dims, strides) of input k; a stride of a size-1 dimension is 0."""
+        """(pointer, dims, strides in elements) of input k, given as its address, dims and
+        strides in bytes (NumPy's); a stride of a size-1 dimension is 0."""
         b, rank = self.b, len(leaf.shape.dims)
-        base = self.rank + sum(2 * len(x.shape.dims) for x in self.leaves[:k])
-        dims = [self._size(base + d) for d in range(rank)]
+        base = 1 + self.rank + sum(1 + 2 * len(x.shape.dims) for x in self.leaves[:k])
+        storage = _storage(leaf.shape.element_type)
+        shift = ir.Constant(I64, {8: 0, 16: 1, 32: 2, 64: 3}[storage.width
+                                                              if isinstance(storage, ir.IntType)
+                                                              else _float_bits(storage)])
+        dims = [self._size(base + 1 + d) for d in range(rank)]
         strides = []
         for d in range(rank):
-            stride = self._size(base + rank + d)
+            stride = b.ashr(self._size(base + 1 + rank + d), shift)   # exact: a multiple
             one = b.icmp_signed("==", dims[d], ir.Constant(I64, 1))
             strides.append(b.select(one, ir.Constant(I64, 0), stride))
-        ptr = b.load(b.gep(self.ptrs, [ir.Constant(I64, k + 1)]))
-        ptr = b.bitcast(ptr, _storage(leaf.shape.element_type).as_pointer())
+        ptr = b.inttoptr(self._size(base), storage.as_pointer())
         return ptr, dims, strides
 
     def _check(self, k: int, imap: tuple) -> None:
@@ -471,6 +474,10 @@ class _Writer:
         value = b.load(b.gep(ptr, [offset]))
         return b.icmp_unsigned("!=", value, ir.Constant(I8, 0)) \
             if inst.shape.element_type == "pred" else value
+
+
+def _float_bits(t) -> int:
+    return 32 if isinstance(t, ir.FloatType) else 64
 
 
 def _is_one(dim) -> bool:

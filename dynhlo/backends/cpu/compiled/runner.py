@@ -89,13 +89,15 @@ class MatmulDot:
 class CompiledKernel:
     """A group's native loop nest and what a call needs to feed it."""
 
-    __slots__ = ("fn", "root", "dims", "domain", "leaves", "members", "dtype", "feeds",
-                 "pointers_type", "sizes_type")
+    __slots__ = ("fn", "root", "dims", "shape", "domain", "leaves", "members", "dtype",
+                 "args_type")
 
     def __init__(self, source, fn, info):
         self.fn = fn
         self.root = source.group.root
         self.dims = info.dims[self.root]
+        # the result's sizes when they are all static, else None (evaluated per call)
+        self.shape = tuple(self.dims) if all(isinstance(d, int) for d in self.dims) else None
         # a row group's domain is its reductions' operand shape; None: the root's own
         domain = source.group.domain
         self.domain = None if len(domain) == len(self.dims) and all(
@@ -103,32 +105,38 @@ class CompiledKernel:
         self.leaves = source.leaves
         self.members = source.members
         self.dtype = to_numpy_dtype(self.root.shape.element_type)
-        self.feeds = [(x, to_numpy_dtype(x.shape.element_type).itemsize) for x in self.leaves]
-        self.pointers_type = ctypes.c_void_p * (1 + len(self.leaves))
-        self.sizes_type = ctypes.c_int64 * (len(domain) + sum(
-            2 * len(x.shape.dims) for x in self.leaves))
+        self.args_type = ctypes.c_int64 * (1 + len(domain) + sum(
+            1 + 2 * len(x.shape.dims) for x in self.leaves))
 
-    def run(self, ctx, values: dict, pool=None, buf: int = -1):
+    def run(self, ctx, values: dict, pool=None, buf: int = -1, addresses=None):
         """The group's value: its result at the root's actual sizes (in buffer `buf` of
         `pool` when given, else a new array), written by one native call (or the
-        reference's value or error when the kernel refuses)."""
+        reference's value or error when the kernel refuses). `addresses`: the data
+        addresses of values in buffers (this result's is added), read instead of asking
+        NumPy."""
         env = ctx.env
-        shape = env.sizes(self.dims)
-        out = np.empty(shape, self.dtype) if buf < 0 else pooled(pool, buf, shape, self.dtype)
-        pointers = [out.ctypes.data]
-        sizes = list(shape) if self.domain is None else list(env.sizes(self.domain))
-        for leaf, itemsize in self.feeds:
+        shape = self.shape or env.sizes(self.dims)
+        if buf < 0:
+            out = np.empty(shape, self.dtype)
+            address = out.ctypes.data
+        else:
+            out, address = pooled(pool, buf, shape, self.dtype)
+        args = [address]
+        args += shape if self.domain is None else env.sizes(self.domain)
+        for leaf in self.leaves:
             value = values[leaf]
-            if value.__class__ is not np.ndarray:
-                value = values[leaf] = np.asarray(value)
-            pointers.append(value.ctypes.data)
-            sizes += value.shape
-            if itemsize == 1:
-                sizes += value.strides
-            else:
-                sizes += [s // itemsize for s in value.strides]
-        if self.fn(self.pointers_type(*pointers), self.sizes_type(*sizes)):
+            at = addresses.get(leaf) if addresses is not None else None
+            if at is None:
+                if value.__class__ is not np.ndarray:
+                    value = values[leaf] = np.asarray(value)
+                at = value.ctypes.data
+            args.append(at)
+            args += value.shape
+            args += value.strides
+        if self.fn(None, self.args_type(*args)):
             return self.reference(ctx, values)
+        if buf >= 0 and addresses is not None:
+            addresses[self.root] = address
         return out
 
     def reference(self, ctx, values: dict):
@@ -179,13 +187,14 @@ def _fold_transposes(info, steps: list) -> list:
 
 
 def pooled(pool: list, buf: int, shape: tuple, dtype) -> np.ndarray:
-    """An array of `shape` over buffer `buf` of `pool`, which grows to the largest size
-    asked of it (kept for the next call)."""
+    """(an array of `shape` over buffer `buf` of `pool`, its data address); the buffer
+    grows to the largest size asked of it and is kept for the next call."""
     need = math.prod(shape) * dtype.itemsize
-    store = pool[buf]
-    if store is None or store.nbytes < need:
-        store = pool[buf] = np.empty(max(need, buffers.ALIGN), np.uint8)
-    return np.ndarray(shape, dtype, store)
+    entry = pool[buf]
+    if entry is None or entry[0].nbytes < need:
+        store = np.empty(max(need, buffers.ALIGN), np.uint8)
+        entry = pool[buf] = (store, store.ctypes.data)
+    return np.ndarray(shape, dtype, entry[0]), entry[1]
 
 
 def _bound_bytes(shape) -> int:
@@ -346,6 +355,7 @@ class CompiledEvaluator(Evaluator):
     def _walk(self, info, steps: list, pool: list, args: list, parent, args_shapes):
         params, checked = self._params[id(info)]
         values: dict = {inst: args[number] for inst, number in params}
+        addresses: dict = {}    # data addresses of the values in buffers
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         dims = info.dims
@@ -359,7 +369,7 @@ class CompiledEvaluator(Evaluator):
                 memory.check_fits(inst, ctx.out_shape(inst), limit, "cpu")
             try:
                 if kind == _KERNEL:   # written at the planned sizes: nothing to check
-                    values[inst] = what.run(ctx, values, pool, buf)
+                    values[inst] = what.run(ctx, values, pool, buf, addresses)
                     continue
                 if kind == _DOT:      # (m, k) x (k, n): its sizes are its operands'
                     a, b = values[what.lhs], values[what.rhs]
@@ -369,8 +379,12 @@ class CompiledEvaluator(Evaluator):
                         b = b.T
                     if a.__class__ is np.ndarray and b.__class__ is np.ndarray and \
                             a.shape[1] == b.shape[0]:
-                        values[inst] = np.matmul(a, b) if buf < 0 else np.matmul(
-                            a, b, out=pooled(pool, buf, (a.shape[0], b.shape[1]), a.dtype))
+                        if buf < 0:
+                            values[inst] = np.matmul(a, b)
+                        else:
+                            out, addresses[inst] = pooled(pool, buf, (a.shape[0], b.shape[1]),
+                                                          a.dtype)
+                            values[inst] = np.matmul(a, b, out=out)
                         continue
                     what = self.lowerings[Opcode.DOT]
                 elif kind == _UFUNC:     # dense, at the result's sizes: into its buffer
@@ -379,8 +393,11 @@ class CompiledEvaluator(Evaluator):
                     if x.__class__ is np.ndarray and x.shape == shape and \
                             x.flags.c_contiguous:
                         with np.errstate(all="ignore"):
-                            values[inst] = what[0](x) if buf < 0 else what[0](
-                                x, out=pooled(pool, buf, shape, x.dtype))
+                            if buf < 0:
+                                values[inst] = what[0](x)
+                            else:
+                                out, addresses[inst] = pooled(pool, buf, shape, x.dtype)
+                                values[inst] = what[0](x, out=out)
                         continue
                     what = self.lowerings[inst.opcode]
                 elif kind == _RESHAPE:   # a NumPy view at its sizes, or the error
