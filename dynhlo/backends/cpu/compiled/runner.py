@@ -188,13 +188,18 @@ def _fold_transposes(info, steps: list) -> list:
 
 def pooled(pool: list, buf: int, shape: tuple, dtype) -> np.ndarray:
     """(an array of `shape` over buffer `buf` of `pool`, its data address); the buffer
-    grows to the largest size asked of it and is kept for the next call."""
-    need = math.prod(shape) * dtype.itemsize
+    grows to the largest size asked of it and is kept for the next call, with the last
+    view made of it (a buffer is asked for again only when its last value is dead)."""
     entry = pool[buf]
+    if entry is not None and entry[2] == shape and entry[3] == dtype:
+        return entry[4], entry[1]   # the same view as last time (its value is dead)
+    need = math.prod(shape) * dtype.itemsize
     if entry is None or entry[0].nbytes < need:
         store = np.empty(max(need, buffers.ALIGN), np.uint8)
-        entry = pool[buf] = (store, store.ctypes.data)
-    return np.ndarray(shape, dtype, entry[0]), entry[1]
+        entry = (store, store.ctypes.data)
+    view = np.ndarray(shape, dtype, entry[0])
+    pool[buf] = (entry[0], entry[1], shape, dtype, view)
+    return view, entry[1]
 
 
 def _bound_bytes(shape) -> int:
