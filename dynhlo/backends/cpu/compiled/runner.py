@@ -2,11 +2,14 @@
 
 The plan (backends/plan/fusion.py with the CPU's rules) is made once per computation
 invocation, and `prepare` compiles the kernels of a module and of every computation it calls
-in one batch (one compiled function per canonical form, machine.kernels); each call then
-walks its precomputed steps: a parameter, a kernel (its result allocated at the actual sizes,
-pointers and sizes packed, one native call), a reshape (a NumPy view at its planned sizes) or
-any other instruction through the reference lowering, exactly as the reference evaluator
-runs it.
+in one batch (one compiled function per canonical form, machine.kernels); each call binds
+the parameters, then walks its precomputed steps: a kernel (its result at the actual sizes,
+addresses, sizes and strides packed in one array, one native call), a matrix product
+(`np.matmul` on the operands' views), a transcendental ufunc (NumPy's, with `out=`), a
+reshape (a NumPy view at its planned sizes) or any other instruction through the reference
+lowering, exactly as the reference evaluator runs it. Kernel, matmul and ufunc results go
+into buffers reused across steps and calls (plan_buffers: backends/plan/buffers.py's
+assignment), per thread.
 Called computations (call, while, conditional bodies) run the same way, through
 EvalContext.call back into this evaluator; scalar computations applied to whole arrays
 (reducers) stay the reference's.
