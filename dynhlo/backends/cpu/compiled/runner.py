@@ -17,9 +17,9 @@ EvalContext.call back into this evaluator; scalar computations applied to whole 
 
 from __future__ import annotations
 
-import ctypes
 import math
 import threading
+from array import array
 from types import SimpleNamespace
 
 import numpy as np
@@ -92,8 +92,7 @@ class MatmulDot:
 class CompiledKernel:
     """A group's native loop nest and what a call needs to feed it."""
 
-    __slots__ = ("fn", "root", "dims", "shape", "domain", "leaves", "members", "dtype",
-                 "args_type")
+    __slots__ = ("fn", "root", "dims", "shape", "domain", "leaves", "members", "dtype")
 
     def __init__(self, source, fn, info):
         self.fn = fn
@@ -108,8 +107,6 @@ class CompiledKernel:
         self.leaves = source.leaves
         self.members = source.members
         self.dtype = to_numpy_dtype(self.root.shape.element_type)
-        self.args_type = ctypes.c_int64 * (1 + len(domain) + sum(
-            1 + 2 * len(x.shape.dims) for x in self.leaves))
 
     def run(self, ctx, values: dict, pool=None, buf: int = -1, addresses=None):
         """The group's value: its result at the root's actual sizes (in buffer `buf` of
@@ -136,7 +133,8 @@ class CompiledKernel:
             args.append(at)
             args += value.shape
             args += value.strides
-        if self.fn(None, self.args_type(*args)):
+        packed = array("q", args)   # kept alive through the call
+        if self.fn(None, packed.buffer_info()[0]):
             return self.reference(ctx, values)
         if buf >= 0 and addresses is not None:
             addresses[self.root] = address
