@@ -135,7 +135,9 @@ class CompiledKernel:
             args += value.strides
         packed = array("q", args)   # kept alive through the call
         if self.fn(None, packed.buffer_info()[0]):
-            return self.reference(ctx, values)
+            # a new array: the buffer plan counts on a kernel's value sharing no memory,
+            # and a reference lowering may return a view of an input
+            return np.array(self.reference(ctx, values))
         if buf >= 0 and addresses is not None:
             addresses[self.root] = address
         return out
@@ -156,7 +158,7 @@ def _fold_transposes(info, steps: list) -> list:
     """`steps` with each matrix product reading a 2-d transpose step's operand itself,
     transposed as a view (the layout the transpose step would give it), and the transposes
     no other step, size or the root reads left out (attention's `q @ transpose(k)`)."""
-    made = {inst: step for step in steps for inst in (step[1],)}
+    made = {step[1]: step for step in steps}
     folded = {}
     for k, (kind, inst, what, sized) in enumerate(steps):
         if kind != _DOT:
@@ -187,7 +189,7 @@ def _fold_transposes(info, steps: list) -> list:
             step[0] != _LOWERING or step[1] in read]
 
 
-def pooled(pool: list, buf: int, shape: tuple, dtype) -> np.ndarray:
+def pooled(pool: list, buf: int, shape: tuple, dtype) -> tuple:
     """(an array of `shape` over buffer `buf` of `pool`, its data address); the buffer
     grows to the largest size asked of it and is kept for the next call, with the last
     view made of it (a buffer is asked for again only when its last value is dead)."""
