@@ -1,8 +1,8 @@
 """Checking and converting the arguments of an executable against its entry parameters.
 
-Torch tensors take a fast path: a tensor whose type, dtype, rank and sizes fit its parameter
-is passed on as it is after a few comparisons against a per-parameter summary made once
-(`_tensor_spec`, memoized on the parameter instruction). Anything that does not fit, and
+Torch tensors and NumPy arrays take a fast path: one whose type, dtype, rank and sizes fit
+its parameter is passed on as it is after a few comparisons against a per-parameter summary
+made once (`_tensor_spec`, `_array_spec`, memoized on the parameter instruction). Anything that does not fit, and
 every other kind of argument, goes through `check_argument`, which converts it or raises
 the ArgumentError that names the place.
 """
@@ -33,7 +33,15 @@ def check_arguments(params: list[Instruction], args: tuple) -> list[np.ndarray]:
     out = list(args)
     for k, param in enumerate(params):
         arg = args[k]
-        if arg.__class__ in _TENSOR_TYPES:  # the fast path; see the module doc
+        if arg.__class__ is np.ndarray:     # the same fast path for a NumPy array
+            spec = param.decoded(_array_spec, _array_spec)
+            if spec is not None and arg.dtype == spec[0] and arg.ndim == len(spec[1]):
+                for size, bound, dynamic in zip(arg.shape, spec[1], spec[2], strict=True):
+                    if (size > bound) if dynamic else (size != bound):
+                        break
+                else:
+                    continue
+        elif arg.__class__ in _TENSOR_TYPES:  # the fast path; see the module doc
             element, rank, dims = param.decoded(_tensor_spec, _tensor_spec)
             shape = arg.shape
             if _ELEMENT_OF_TORCH.get(arg.dtype) == element and len(shape) == rank:
@@ -60,6 +68,18 @@ def _tensor_spec(param: Instruction):
     dims = tuple((d, _NO_BOUND if dynamic and bound == UNBOUNDED else bound, dynamic)
                  for d, (bound, dynamic) in enumerate(zip(shape.dims, shape.dynamic, strict=True)))
     return shape.element_type, shape.rank, dims
+
+
+def _array_spec(param: Instruction):
+    """(NumPy dtype, bounds, dynamic flags) of an array parameter: a NumPy array of that
+    dtype (native byte order: dtype equality says so), rank and sizes is passed as it is,
+    as check_argument would return it; None for a tuple or token parameter."""
+    shape = param.shape
+    if shape.is_tuple or shape.element_type not in ARRAY_TYPES:
+        return None
+    bounds = tuple(_NO_BOUND if dynamic and bound == UNBOUNDED else bound
+                   for bound, dynamic in zip(shape.dims, shape.dynamic, strict=True))
+    return to_numpy_dtype(shape.element_type), bounds, tuple(shape.dynamic)
 
 
 def check_argument(param: Instruction, arg) -> np.ndarray:

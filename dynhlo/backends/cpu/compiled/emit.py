@@ -165,7 +165,7 @@ def emit(b: ir.IRBuilder, module: ir.Module, inst, args: list):
     op = inst.opcode
     element_type = inst.shape.element_type
     if op in (Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE, Opcode.COPY,
-              Opcode.SET_DIMENSION_SIZE):
+              Opcode.SET_DIMENSION_SIZE, Opcode.RESHAPE):
         return args[0]
     if op in UNARY:
         return _unary(b, module, op, args[0], element_type)
@@ -182,3 +182,16 @@ def emit(b: ir.IRBuilder, module: ir.Module, inst, args: list):
     if op is Opcode.CONVERT:
         return _convert(b, module, args[0], inst.operands[0].shape.element_type, element_type)
     raise AssertionError(op)
+
+
+def combine(b: ir.IRBuilder, module: ir.Module, op, acc, x, element_type: str):
+    """A reduction's accumulator `acc` combined with the next element `x` by `op` (add,
+    multiply, maximum, minimum). A float sum or product is marked `reassoc`: LLVM may keep
+    several partial accumulators (vector lanes) and combine them at the end, so the order
+    differs from NumPy's pairwise one (results agree within rounding, not bit for bit);
+    maximum and minimum, and all integer reductions, are exact in any order."""
+    if op in (Opcode.ADD, Opcode.MULTIPLY) and _kind(element_type) == "f":
+        value = b.fadd(acc, x) if op is Opcode.ADD else b.fmul(acc, x)
+        value.flags.append("reassoc")
+        return value
+    return _binary(b, module, op, acc, x, element_type)

@@ -1,37 +1,73 @@
 """One fused group as one LLVM loop nest over the group's actual sizes.
 
-The kernel is `i32 kernel(i8** pointers, i64* sizes)`: pointers[0] is the result (dense,
-row-major at the domain's actual sizes), pointers[1 + k] input k; sizes holds the domain's
-sizes, then per input its actual dims and strides in elements (NumPy's, so views need no
-copy). Nothing of a size is baked in: one kernel serves every size up to the bound. It
-returns 1 without writing when an input is smaller than what it must read (the runner then
-runs the group's reference lowerings, which name the fault), else 0.
+The kernel is `i32 kernel(void* unused, i64* args)`: args holds the result's address
+(dense, row-major at the root's actual sizes), the domain's sizes, then per input its
+address, actual dims and strides in bytes (NumPy's, so views need no copy): one array the
+runner fills in one pass. Nothing of a size is baked in: one kernel serves every size up
+to the bound. It returns 1 without writing when an input is smaller than what it must read
+(the runner then runs the group's reference lowerings, which name the fault), else 0.
 
 Every value is reached through an index map from the domain: per dimension, `(axis, scale,
 offset)` (index = offset + scale * i[axis]). A broadcast, transpose or slice rewrites the
 map of its operand; an elementwise operation passes its own on, and so does a
 set-dimension-size of a size the host knows (its size operand is not read). An input
 dimension of actual size 1 is read with stride 0 (XLA's implicit broadcast of a dynamic
-size 1).
+size 1). A reshape that only inserts or deletes dimensions of size 1 maps those to index 0.
+
+A group with reductions (a row group) iterates over its reductions' operand shape, the
+reduced dimensions trailing: per row (the kept indices), one loop over the reduced ones per
+reduction, in dependency order, accumulating from the reduce's init in the row's order
+(emit.combine: float sums and products may be reassociated into vector lanes, so they
+agree with NumPy's pairwise sums within rounding, not bit for bit); then the root, either
+at the row (shaped like the reductions) or over the reduced indices again (domain-shaped:
+softmax's `exp(x - max) / sum` as one kernel).
 Semantics: XLA operation semantics for each opcode, as the reference (ops_elementwise.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from llvmlite import ir
 
-from ....hlo import attrs
+from ....hlo import attrs, patterns
 from ....hlo.opcodes import Opcode
 from ...plan.fusion import FusionError, Group, dims_equal, kernel_operands
-from .emit import FLOATS, INTS, emit, ir_type
+from .emit import FLOATS, INTS, combine, emit, ir_type
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
+UNIT = (0, 0, 0)     # the map of a dimension of size 1: index 0
 # set-dimension-size: only of a size the host knows, of an operand holding that many
 # elements (the planner asks shapes/host_sizes.py data_free): the operand at the same index
 VIEWS = frozenset({Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE,
-                   Opcode.SET_DIMENSION_SIZE})
+                   Opcode.SET_DIMENSION_SIZE, Opcode.RESHAPE})
+# a reduction inside a kernel: one accumulator per row, combined in the row's order
+REDUCERS = frozenset({Opcode.ADD, Opcode.MULTIPLY, Opcode.MAXIMUM, Opcode.MINIMUM})
+
+
+def reducer(inst) -> Opcode | None:
+    """The combining opcode of a reduce a kernel computes (REDUCERS), else None."""
+    if len(inst.operands) != 2 or inst.shape.is_tuple:
+        return None
+    op = patterns.binary_reducer(inst.called["to_apply"][0])
+    return op if op in REDUCERS else None
+
+
+def degenerate_reshape(inst) -> bool:
+    """A reshape that only inserts or deletes dimensions of static size 1 (`f32[<=n,1]` to
+    `f32[<=n]`): its operand's index map is the result's with those dimensions dropped or
+    read at 0. Judged from the declared shapes: the dimensions above 1 pair up in order
+    with equal bounds and at most one dynamic (so equal element counts make them equal);
+    the writer checks inference's sizes too."""
+    out, operand = inst.shape, inst.operands[0].shape
+    if out.is_tuple or operand.is_tuple:
+        return False
+    a, b = _non_unit(out), _non_unit(operand)
+    return a == b and sum(dynamic for _, dynamic in a) <= 1
+
+
+def _non_unit(shape) -> list:
+    return [(d, dyn) for d, dyn in zip(shape.dims, shape.dynamic, strict=True)
+            if dyn or d != 1]
 
 
 class KernelSource:
@@ -92,20 +128,41 @@ class _Writer:
         self.leaves: list = []
         self.loads: list = []          # (leaf index, map): checked before the loops
         self.rank = len(group.domain)
+        # a row group: the kept (leading) domain axes, then the reduced (trailing) ones
+        self.kept = self.rank - len(group.reduced)
+        self.root_kept = False         # the root has the kept axes' shape (a reduction's)
 
     def analyse(self) -> None:
         """The leaves and the maps they are read through (FusionError: not one kernel)."""
+        group = self.group
+        if group.reduced:
+            if tuple(group.reduced) != tuple(range(self.kept, self.rank)):
+                raise FusionError("a reduction over other than the trailing dimensions",
+                                  group.reduces[0])
+            self.root_kept = self._root_is_kept()
         self.collected: set = set()
-        self._collect(self.group.root, self._identity())
+        self._collect(group.root, self._root_map())
+
+    def _root_is_kept(self) -> bool:
+        dims = self.info.dims[self.group.root]
+        for shape, kept in ((self.group.domain[:self.kept], True), (self.group.domain, False)):
+            if len(dims) == len(shape) and all(dims_equal(a, b)
+                                               for a, b in zip(dims, shape, strict=True)):
+                return kept
+        raise FusionError(f"'{self.group.root.name}' has neither the rows' nor the domain's "
+                          "shape")
+
+    def _root_map(self) -> tuple:
+        return self._identity()[:self.kept] if self.root_kept else self._identity()
 
     def key(self) -> str:
         """The kernel's canonical form: everything write() reads, no instruction names."""
         ids: dict = {}
         parts: list = []
-        self._form(self.group.root, self._identity(), ids, parts)
+        self._form(self.group.root, self._root_map(), ids, parts)
         leaves = tuple((x.shape.element_type, len(x.shape.dims)) for x in self.leaves)
-        return repr((self.rank, self.group.root.shape.element_type, leaves,
-                     tuple(self.loads), tuple(parts)))
+        return repr((self.rank, self.kept, self.root_kept, self.group.root.shape.element_type,
+                     leaves, tuple(self.loads), tuple(parts)))
 
     def _form(self, inst, imap: tuple, ids: dict, parts: list) -> int:
         """The index in `parts` of the value (inst, imap), its operands' first."""
@@ -125,7 +182,8 @@ class _Writer:
                 return args[0]
             desc = (op.value, element_type,
                     tuple(o.shape.element_type for o in inst.operands),
-                    attrs.string(inst, "direction", "") if op is Opcode.COMPARE else "", args)
+                    attrs.string(inst, "direction", "") if op is Opcode.COMPARE else
+                    reducer(inst).value if op is Opcode.REDUCE else "", args)
         ids[(inst, imap)] = len(parts)
         parts.append(desc)
         return len(parts) - 1
@@ -137,15 +195,17 @@ class _Writer:
         fn = ir.Function(self.module, ir.FunctionType(I32, [I8.as_pointer().as_pointer(),
                                                            I64.as_pointer()]), "kernel")
         self.fn = fn
-        self.ptrs, self.sizes = fn.args
-        self.ptrs.add_attribute("noalias")
+        self.sizes = fn.args[1]      # the first argument is not read (the same array)
         entry = fn.append_basic_block("entry")
         self.b = b = ir.IRBuilder(entry)
-        self.domain = [self._size(k) for k in range(self.rank)]
+        self.domain = [self._size(1 + k) for k in range(self.rank)]
         self.fail = fn.append_basic_block("fail")
         self.leaf_info = [self._leaf_info(k, leaf) for k, leaf in enumerate(self.leaves)]
+        # one accumulator per reduction (promoted to registers by LLVM)
+        self.slots = {red: b.alloca(ir_type(red.shape.element_type))
+                      for red in self.group.reduces}
         empty = ir.Constant(I1, 0)
-        for size in self.domain:
+        for size in self.domain[:self.kept]:   # an empty reduced extent still stores inits
             empty = b.or_(empty, b.icmp_signed("<=", size, ir.Constant(I64, 0)))
         done = fn.append_basic_block("done")
         work = fn.append_basic_block("check")
@@ -154,9 +214,14 @@ class _Writer:
         for k, imap in self.loads:
             self._check(k, imap)
         out_type = self.group.root.shape.element_type
-        out = b.bitcast(b.load(self.ptrs), _storage(out_type).as_pointer())
+        out = b.inttoptr(self._size(0), _storage(out_type).as_pointer())
         self.cache: dict = {}
-        self._loops(0, [], ir.Constant(I64, 0), out, out_type, done)
+        if self.group.reduced:
+            self.index = [None] * self.rank
+            self._nest(list(range(self.kept)), lambda: self._row(out, out_type))
+            b.branch(done)
+        else:
+            self._loops(0, [], ir.Constant(I64, 0), out, out_type, done)
         b.position_at_end(done)
         b.ret(ir.Constant(I32, 0))
         b.position_at_end(self.fail)
@@ -166,21 +231,90 @@ class _Writer:
     def _identity(self) -> tuple:
         return tuple((k, 1, 0) for k in range(self.rank))
 
+    # --- row groups: per row, one pass per reduction, then the root -----------------------
+    def _nest(self, axes: list, body) -> None:
+        """Loops over the domain's `axes` (outermost first), each entered only when its
+        size is above 0, with `body()` innermost; the builder ends after the nest. Values
+        made inside a loop are forgotten after it (they do not dominate what follows)."""
+        if not axes:
+            body()
+            return
+        b, axis = self.b, axes[0]
+        outer = dict(self.cache)
+        head = b.block
+        loop = self.fn.append_basic_block(f"row{axis}")
+        after = self.fn.append_basic_block(f"row{axis}_end")
+        b.cbranch(b.icmp_signed(">", self.domain[axis], ir.Constant(I64, 0)), loop, after)
+        b.position_at_end(loop)
+        i = b.phi(I64)
+        i.add_incoming(ir.Constant(I64, 0), head)
+        self.index[axis] = i
+        self._nest(axes[1:], body)
+        nxt = b.add(i, ir.Constant(I64, 1))
+        i.add_incoming(nxt, b.block)
+        b.cbranch(b.icmp_signed("<", nxt, self.domain[axis]), loop, after)
+        b.position_at_end(after)
+        self.cache = outer
+
+    def _flat(self, axes) -> ir.Value:
+        """The row-major offset of the current index over the domain's `axes`."""
+        flat = ir.Constant(I64, 0)
+        for axis in axes:
+            flat = self.b.add(self.b.mul(flat, self.domain[axis]), self.index[axis])
+        return flat
+
+    def _row(self, out, out_type: str) -> None:
+        """One row: each reduction's accumulator over the reduced axes (in dependency
+        order), then the root at the row (kept-shaped) or over the reduced axes again."""
+        b = self.b
+        reduced = list(range(self.kept, self.rank))
+        self.acc: dict = {}
+        for red in self.group.reduces:
+            slot = self.slots[red]
+            b.store(self._value(red.operands[1], ()), slot)
+            kind = reducer(red)
+            element_type = red.shape.element_type
+
+            def step(red=red, slot=slot, kind=kind, element_type=element_type):
+                value = self._value(red.operands[0], self._identity())
+                b.store(combine(b, self.module, kind, b.load(slot), value, element_type),
+                        slot)
+
+            self._nest(reduced, step)
+            self.acc[red] = b.load(slot)
+        root = self.group.root
+        if self.root_kept:
+            self._store(out, out_type, self._value(root, self._root_map()),
+                        self._flat(range(self.kept)))
+            return
+        self._nest(reduced, lambda: self._store(out, out_type,
+                                                self._value(root, self._identity()),
+                                                self._flat(range(self.rank))))
+
+    def _store(self, out, out_type: str, value, flat) -> None:
+        if out_type == "pred":
+            value = self.b.zext(value, I8)
+        self.b.store(value, self.b.gep(out, [flat]))
+
     def _size(self, k: int):
         return self.b.load(self.b.gep(self.sizes, [ir.Constant(I64, k)]))
 
     def _leaf_info(self, k: int, leaf):
-        """(pointer, dims, strides) of input k; a stride of a size-1 dimension is 0."""
+        """(pointer, dims, strides in elements) of input k, given as its address, dims and
+        strides in bytes (NumPy's); a stride of a size-1 dimension is 0."""
         b, rank = self.b, len(leaf.shape.dims)
-        base = self.rank + sum(2 * len(x.shape.dims) for x in self.leaves[:k])
-        dims = [self._size(base + d) for d in range(rank)]
+        base = 1 + self.rank + sum(1 + 2 * len(x.shape.dims) for x in self.leaves[:k])
+        storage = _storage(leaf.shape.element_type)
+        shift = ir.Constant(I64, {8: 0, 16: 1, 32: 2, 64: 3}[storage.width
+                                                              if isinstance(storage, ir.IntType)
+                                                              else _float_bits(storage)])
+        dims = [self._size(base + 1 + d) for d in range(rank)]
         strides = []
         for d in range(rank):
-            stride = self._size(base + rank + d)
+            stride = b.ashr(self._size(base + 1 + rank + d), shift)   # exact: a multiple
             one = b.icmp_signed("==", dims[d], ir.Constant(I64, 1))
             strides.append(b.select(one, ir.Constant(I64, 0), stride))
-        ptr = b.load(b.gep(self.ptrs, [ir.Constant(I64, k + 1)]))
-        ptr = b.bitcast(ptr, _storage(leaf.shape.element_type).as_pointer())
+        ptr = b.inttoptr(self._size(base), storage.as_pointer())
         return ptr, dims, strides
 
     def _check(self, k: int, imap: tuple) -> None:
@@ -188,9 +322,9 @@ class _Writer:
         b = self.b
         _, dims, _ = self.leaf_info[k]
         for d, (axis, scale, offset) in enumerate(imap):
-            last = b.add(ir.Constant(I64, offset),
-                         b.mul(ir.Constant(I64, scale),
-                               b.sub(self.domain[axis], ir.Constant(I64, 1))))
+            last = ir.Constant(I64, offset) if scale == 0 else \
+                b.add(ir.Constant(I64, offset),
+                      b.mul(ir.Constant(I64, scale), b.sub(self.domain[axis], ir.Constant(I64, 1))))
             inside = b.icmp_signed("<", last, dims[d])
             one = b.and_(b.icmp_signed("==", dims[d], ir.Constant(I64, 1)),
                          ir.Constant(I1, offset == 0))
@@ -239,8 +373,41 @@ class _Writer:
             if entry not in self.loads:
                 self.loads.append(entry)
             return
+        if inst.opcode is Opcode.REDUCE:
+            self._check_reduce(inst, imap)
         for op, op_map in self._operand_maps(inst, imap):
             self._collect(op, op_map)
+
+    def _check_reduce(self, inst, imap: tuple) -> None:
+        """A reduction computed in this group: it reduces the group's trailing axes of an
+        operand of the domain's shape, and is read at its own row."""
+        if inst not in self.group.reduces or \
+                tuple(sorted(attrs.ints(inst, "dimensions"))) != tuple(self.group.reduced):
+            raise FusionError(f"reduction '{inst.name}' reduces other dimensions", inst)
+        dims = self.info.dims[inst.operands[0]]
+        if len(dims) != self.rank or not all(
+                dims_equal(a, b) for a, b in zip(dims, self.group.domain, strict=True)):
+            raise FusionError(f"reduction '{inst.name}' reduces another shape", inst)
+        kept = self.info.dims[inst]
+        if len(imap) != self.kept or any(
+                m != (k, 1, 0) and not (m == UNIT and _is_one(kept[k]))
+                for k, m in enumerate(imap)):
+            raise FusionError(f"reduction '{inst.name}' is read at another row", inst)
+
+    def _reshape_map(self, inst, imap: tuple) -> tuple:
+        """The operand's map of a reshape that inserts or deletes size-1 dimensions."""
+        out_dims, in_dims = self.info.dims[inst], self.info.dims[inst.operands[0]]
+        out_big = [k for k, d in enumerate(out_dims) if not _is_one(d)]
+        in_big = [k for k, d in enumerate(in_dims) if not _is_one(d)]
+        if len(out_big) != len(in_big) or not all(
+                dims_equal(out_dims[a], in_dims[b])
+                for a, b in zip(out_big, in_big, strict=True)):
+            raise FusionError(f"reshape '{inst.name}' moves elements between dimensions",
+                              inst)
+        out = [UNIT] * len(in_dims)
+        for a, b in zip(out_big, in_big, strict=True):
+            out[b] = imap[a]
+        return tuple(out)
 
     def _operand_maps(self, inst, imap: tuple) -> list:
         op = inst.opcode
@@ -257,6 +424,10 @@ class _Writer:
             return [(inst.operands[0], tuple(out))]
         if op is Opcode.SET_DIMENSION_SIZE:
             return [(inst.operands[0], imap)]
+        if op is Opcode.RESHAPE:
+            return [(inst.operands[0], self._reshape_map(inst, imap))]
+        if op is Opcode.REDUCE:
+            return [(inst.operands[0], self._identity()), (inst.operands[1], ())]
         if op is Opcode.SLICE:
             return [(inst.operands[0], tuple(
                 (axis, scale * stride, start + stride * offset)
@@ -287,6 +458,8 @@ class _Writer:
             return self._load(inst, imap)
         if inst.opcode is Opcode.CONSTANT:
             return _constant(inst)
+        if inst.opcode is Opcode.REDUCE:    # computed at the start of the row
+            return self.acc[inst]
         args = [self._value(op, m) for op, m in self._operand_maps(inst, imap)]
         return emit(self.b, self.module, inst, args)
 
@@ -295,11 +468,20 @@ class _Writer:
         ptr, _, strides = self.leaf_info[self.leaves.index(inst)]
         offset = ir.Constant(I64, 0)
         for (axis, scale, start), stride in zip(imap, strides, strict=True):
-            at = b.add(ir.Constant(I64, start), b.mul(ir.Constant(I64, scale), self.index[axis]))
+            at = ir.Constant(I64, start) if scale == 0 else \
+                b.add(ir.Constant(I64, start), b.mul(ir.Constant(I64, scale), self.index[axis]))
             offset = b.add(offset, b.mul(at, stride))
         value = b.load(b.gep(ptr, [offset]))
         return b.icmp_unsigned("!=", value, ir.Constant(I8, 0)) \
             if inst.shape.element_type == "pred" else value
+
+
+def _float_bits(t) -> int:
+    return 32 if isinstance(t, ir.FloatType) else 64
+
+
+def _is_one(dim) -> bool:
+    return isinstance(dim, int) and dim == 1
 
 
 def _same_or_cut(operand_dim, dim) -> bool:

@@ -4,6 +4,10 @@ A kernel computes an instruction when emit.py has it, every element type it touc
 one a loop holds in registers (pred, s8-s64, u8-u64, f32, f64) and nothing in it would
 round differently from the reference: f16/bf16 (computed in f32 and rounded once), complex
 values and compare's TOTALORDER stay NumPy's. Scalar constants are folded into the loop.
+Reshapes that only insert or delete dimensions of size 1 are index maps. Reductions of the
+trailing dimensions by add/multiply/maximum/minimum are row loops inside the kernel; a
+float sum or product may then differ from the reference's pairwise order in the last bits
+(emit.combine), everything else stays bit for bit.
 """
 
 from __future__ import annotations
@@ -11,10 +15,10 @@ from __future__ import annotations
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ...plan.fusion import FusionRules
-from .emit import BINARY, OTHER, TYPES, UNARY
-from .kernels import VIEWS
+from .emit import BINARY, FLOATS, INTS, OTHER, TYPES, UNARY
+from .kernels import VIEWS, degenerate_reshape, reducer
 
-KERNEL_OPCODES = frozenset({*UNARY, *BINARY, *OTHER, *VIEWS, Opcode.CONSTANT})
+KERNEL_OPCODES = frozenset({*UNARY, *BINARY, *OTHER, *VIEWS, Opcode.CONSTANT, Opcode.REDUCE})
 _CALLS = frozenset({Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL})
 
 
@@ -28,6 +32,10 @@ def can_fuse(inst) -> bool:
         return False
     if inst.shape.element_type not in TYPES:
         return False
+    if inst.opcode is Opcode.RESHAPE:
+        return degenerate_reshape(inst)
+    if inst.opcode is Opcode.REDUCE:
+        return _row_reduction(inst)
     if inst.opcode is Opcode.COMPARE:
         return attrs.string(inst, "direction") in ("EQ", "NE", "LT", "LE", "GT", "GE") and \
             attrs.string(inst, "type", "") != "TOTALORDER"
@@ -38,3 +46,13 @@ def rules(generate) -> FusionRules:
     """The CPU's rules, with `generate(group, info)` making (and compiling) a kernel."""
     return FusionRules(can_fuse=can_fuse, generate=generate,
                        has_plan=lambda opcode: opcode in _CALLS)
+
+
+def _row_reduction(inst) -> bool:
+    """A reduce of one f32/f64/integer array by add, multiply, maximum or minimum over its
+    trailing dimensions (the kernel's inner loop runs along memory)."""
+    x = inst.operands[0].shape
+    axes = sorted(attrs.ints(inst, "dimensions"))
+    return reducer(inst) is not None and x.element_type == inst.shape.element_type and \
+        (x.element_type in FLOATS or x.element_type in INTS) and bool(axes) and \
+        axes == list(range(x.rank - len(axes), x.rank))

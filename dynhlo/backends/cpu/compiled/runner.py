@@ -2,11 +2,14 @@
 
 The plan (backends/plan/fusion.py with the CPU's rules) is made once per computation
 invocation, and `prepare` compiles the kernels of a module and of every computation it calls
-in one batch (one compiled function per canonical form, machine.kernels); each call then
-walks its precomputed steps: a parameter, a kernel (its result allocated at the actual sizes,
-pointers and sizes packed, one native call), a reshape (a NumPy view at its planned sizes) or
-any other instruction through the reference lowering, exactly as the reference evaluator
-runs it.
+in one batch (one compiled function per canonical form, machine.kernels); each call binds
+the parameters, then walks its precomputed steps: a kernel (its result at the actual sizes,
+addresses, sizes and strides packed in one array, one native call), a matrix product
+(`np.matmul` on the operands' views), a transcendental ufunc (NumPy's, with `out=`), a
+reshape (a NumPy view at its planned sizes) or any other instruction through the reference
+lowering, exactly as the reference evaluator runs it. Kernel, matmul and ufunc results go
+into buffers reused across steps and calls (plan_buffers: backends/plan/buffers.py's
+assignment), per thread.
 Called computations (call, while, conditional bodies) run the same way, through
 EvalContext.call back into this evaluator; scalar computations applied to whole arrays
 (reducers) stay the reference's.
@@ -14,59 +17,129 @@ EvalContext.call back into this evaluator; scalar computations applied to whole 
 
 from __future__ import annotations
 
-import ctypes
 import math
+import threading
+from array import array
+from types import SimpleNamespace
 
 import numpy as np
 
+from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.types import to_numpy_dtype
-from ....shapes.schedule import schedule
+from ....shapes.schedule import leaf_dims, schedule, sym_deps
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
 from ...common import memory
-from ...plan.fusion import kernels_of, plan_computation
+from ...plan import buffers
+from ...plan.fusion import dims_equal, kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS
 from . import machine
 from .kernels import generate
 from .rules import rules
 
-_PARAM, _KERNEL, _LOWERING, _RESHAPE = 0, 1, 2, 3
+_PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT, _UFUNC = 0, 1, 2, 3, 4, 5
+_MATMUL_TYPES = frozenset({"f32", "f64"})
+# Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
+# dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
+# (the reference's lowering, ops_elementwise.UNARY, applies exactly these to such arrays).
+_UFUNCS = {Opcode.EXP: np.exp, Opcode.EXPM1: np.expm1, Opcode.LOG: np.log,
+           Opcode.LOG1P: np.log1p, Opcode.TANH: np.tanh, Opcode.SINE: np.sin,
+           Opcode.COSINE: np.cos, Opcode.TAN: np.tan, Opcode.ATAN: np.arctan,
+           Opcode.SINH: np.sinh, Opcode.COSH: np.cosh, Opcode.ASINH: np.arcsinh,
+           Opcode.ACOSH: np.arccosh, Opcode.ATANH: np.arctanh, Opcode.ASIN: np.arcsin,
+           Opcode.ACOS: np.arccos}
+
+
+class MatmulDot:
+    """A dot that is one matrix product of two matrices (no batch dimensions, one
+    contracting dimension each, f32 or f64 in and out): `np.matmul` of the operands, each
+    transposed as a view where its contracting dimension says so.
+
+    The reference (ops_reduce.dot) passes NumPy's matmul the same layouts (its transposes
+    are views too, its astype keeps them), so the result is the reference's bit for bit;
+    what this saves is the attribute parsing, reshapes and copies of every call. Operands
+    whose contracting sizes differ go to the reference lowering, which names them.
+    """
+
+    __slots__ = ("lhs", "rhs", "lhs_t", "rhs_t")
+
+    def __init__(self, inst, lhs_t: bool, rhs_t: bool):
+        self.lhs, self.rhs = inst.operands
+        self.lhs_t, self.rhs_t = lhs_t, rhs_t
+
+    @staticmethod
+    def of(inst):
+        """The MatmulDot of `inst`, or None when it is not one matrix product."""
+        lhs, rhs = inst.operands
+        lb, rb, lc, rc = attrs.dot_dims(inst)
+        if lb or rb or len(lc) != 1 or len(rc) != 1 or lhs.shape.rank != 2 or \
+                rhs.shape.rank != 2 or inst.shape.element_type not in _MATMUL_TYPES or \
+                lhs.shape.element_type != inst.shape.element_type or \
+                rhs.shape.element_type != inst.shape.element_type:
+            return None
+        return MatmulDot(inst, lc[0] == 0, rc[0] == 1)
+
+    @staticmethod
+    def reading(inst, lhs, lhs_t: bool, rhs, rhs_t: bool):
+        """The product of `inst` reading other operands: a transpose's operand, flipped."""
+        dot = MatmulDot(inst, lhs_t, rhs_t)
+        dot.lhs, dot.rhs = lhs, rhs
+        return dot
 
 
 class CompiledKernel:
     """A group's native loop nest and what a call needs to feed it."""
 
-    __slots__ = ("fn", "root", "dims", "leaves", "members", "dtype", "feeds", "pointers_type",
-                 "sizes_type")
+    __slots__ = ("fn", "root", "dims", "shape", "domain", "leaves", "members", "dtype")
 
     def __init__(self, source, fn, info):
         self.fn = fn
         self.root = source.group.root
         self.dims = info.dims[self.root]
+        # the result's sizes when they are all static, else None (evaluated per call)
+        self.shape = tuple(self.dims) if all(isinstance(d, int) for d in self.dims) else None
+        # a row group's domain is its reductions' operand shape; None: the root's own
+        domain = source.group.domain
+        self.domain = None if len(domain) == len(self.dims) and all(
+            dims_equal(a, b) for a, b in zip(domain, self.dims, strict=True)) else domain
         self.leaves = source.leaves
         self.members = source.members
         self.dtype = to_numpy_dtype(self.root.shape.element_type)
-        self.feeds = [(x, to_numpy_dtype(x.shape.element_type).itemsize) for x in self.leaves]
-        self.pointers_type = ctypes.c_void_p * (1 + len(self.leaves))
-        self.sizes_type = ctypes.c_int64 * (len(self.dims) + sum(
-            2 * len(x.shape.dims) for x in self.leaves))
 
-    def run(self, ctx, values: dict):
-        shape = ctx.env.sizes(self.dims)
-        out = np.empty(shape, self.dtype)
-        pointers = [out.ctypes.data]
-        sizes = list(shape)
-        for leaf, itemsize in self.feeds:
+    def run(self, ctx, values: dict, pool=None, buf: int = -1, addresses=None):
+        """The group's value: its result at the root's actual sizes (in buffer `buf` of
+        `pool` when given, else a new array), written by one native call (or the
+        reference's value or error when the kernel refuses). `addresses`: the data
+        addresses of values in buffers (this result's is added), read instead of asking
+        NumPy."""
+        env = ctx.env
+        shape = self.shape or env.sizes(self.dims)
+        if buf < 0:
+            out = np.empty(shape, self.dtype)
+            address = out.ctypes.data
+        else:
+            out, address = pooled(pool, buf, shape, self.dtype)
+        args = [address]
+        args += shape if self.domain is None else env.sizes(self.domain)
+        for leaf in self.leaves:
             value = values[leaf]
-            if value.__class__ is not np.ndarray:
-                value = values[leaf] = np.asarray(value)
-            pointers.append(value.ctypes.data)
-            sizes += value.shape
-            sizes += [s // itemsize for s in value.strides]
-        if self.fn(self.pointers_type(*pointers), self.sizes_type(*sizes)):
-            return self.reference(ctx, values)
+            at = addresses.get(leaf) if addresses is not None else None
+            if at is None:
+                if value.__class__ is not np.ndarray:
+                    value = values[leaf] = np.asarray(value)
+                at = value.ctypes.data
+            args.append(at)
+            args += value.shape
+            args += value.strides
+        packed = array("q", args)   # kept alive through the call
+        if self.fn(None, packed.buffer_info()[0]):
+            # a new array: the buffer plan counts on a kernel's value sharing no memory,
+            # and a reference lowering may return a view of an input
+            return np.array(self.reference(ctx, values))
+        if buf >= 0 and addresses is not None:
+            addresses[self.root] = address
         return out
 
     def reference(self, ctx, values: dict):
@@ -81,6 +154,113 @@ class CompiledKernel:
         return local[self.root]
 
 
+def _fold_transposes(info, steps: list) -> list:
+    """`steps` with each matrix product reading a 2-d transpose step's operand itself,
+    transposed as a view (the layout the transpose step would give it), and the transposes
+    no other step, size or the root reads left out (attention's `q @ transpose(k)`)."""
+    made = {step[1]: step for step in steps}
+    folded = {}
+    for k, (kind, inst, what, sized) in enumerate(steps):
+        if kind != _DOT:
+            continue
+        sides = []
+        for operand, flag in ((what.lhs, what.lhs_t), (what.rhs, what.rhs_t)):
+            step = made.get(operand)
+            if step is not None and step[0] == _LOWERING and step[2] is LOWERINGS.get(
+                    Opcode.TRANSPOSE) and operand.opcode is Opcode.TRANSPOSE and \
+                    tuple(attrs.ints(operand, "dimensions")) == (1, 0) and \
+                    operand.operands[0].shape.element_type == operand.shape.element_type:
+                operand, flag = operand.operands[0], not flag
+            sides.append((operand, flag))
+        if sides != [(what.lhs, what.lhs_t), (what.rhs, what.rhs_t)]:
+            folded[k] = MatmulDot.reading(inst, *sides[0], *sides[1])
+    if not folded:
+        return steps
+    steps = [(kind, inst, folded.get(k, what), sized)
+             for k, (kind, inst, what, sized) in enumerate(steps)]
+    read = {info.computation.root}
+    memo: dict = {}
+    for kind, inst, what, _ in steps:
+        read.update(what.leaves if kind == _KERNEL else (what.lhs, what.rhs) if kind == _DOT
+                    else inst.operands)
+        for dim in leaf_dims(info.dims.get(inst, ())):
+            read.update(sym_deps(dim, memo))
+    return [step for step in steps if step[1].opcode is not Opcode.TRANSPOSE or
+            step[0] != _LOWERING or step[1] in read]
+
+
+def pooled(pool: list, buf: int, shape: tuple, dtype) -> tuple:
+    """(an array of `shape` over buffer `buf` of `pool`, its data address); the buffer
+    grows to the largest size asked of it and is kept for the next call, with the last
+    view made of it (a buffer is asked for again only when its last value is dead)."""
+    entry = pool[buf]
+    if entry is not None and entry[2] == shape and entry[3] == dtype:
+        return entry[4], entry[1]   # the same view as last time (its value is dead)
+    need = math.prod(shape) * dtype.itemsize
+    if entry is None or entry[0].nbytes < need:
+        store = np.empty(max(need, buffers.ALIGN), np.uint8)
+        entry = (store, store.ctypes.data)
+    view = np.ndarray(shape, dtype, entry[0])
+    pool[buf] = (entry[0], entry[1], shape, dtype, view)
+    return view, entry[1]
+
+
+def _bound_bytes(shape) -> int:
+    """Bytes of an array shape at its bounds (an unbounded dimension counts as 2**20)."""
+    count = 1
+    for d in shape.dims:
+        count *= 1 << 20 if d < 0 else d
+    return count * to_numpy_dtype(shape.element_type).itemsize
+
+
+def plan_buffers(info, steps: list) -> tuple[list, int]:
+    """`steps` with the buffer each float kernel, matrix product or ufunc writes (the 5th field,
+    -1: a new array), and the number of buffers: backends/plan/buffers.py's assignment
+    (reuse after the last reader), where a value read through a view (a reshape, a
+    transpose, anything a lowering may return of its operands) is live as long as the view.
+    Values the root may alias (the results the caller keeps) and values a size is read from
+    get new arrays."""
+    alias: dict = {}
+    reads: list = []
+    for kind, inst, what, _ in steps:
+        if kind == _KERNEL:
+            operands = what.leaves
+        elif kind == _DOT:
+            operands = (what.lhs, what.rhs)
+        elif kind in (_RESHAPE, _UFUNC):
+            operands = (what[-1] if kind == _UFUNC else what[0],)
+        elif kind == _PARAM:
+            operands = ()
+        else:
+            operands = inst.operands
+        read = frozenset().union(*(alias.get(o, ()) for o in operands))
+        reads.append(read)
+        if kind in (_KERNEL, _DOT, _UFUNC) and not inst.shape.is_tuple and \
+                inst.shape.element_type in ("f32", "f64"):
+            alias[inst] = frozenset((inst,))
+        else:
+            alias[inst] = read    # may be (a view of) any operand
+    keep = set(alias.get(info.computation.root, ()))
+    memo: dict = {}
+    for inst in alias:
+        for dim in leaf_dims(info.dims.get(inst, ())):
+            for dep in sym_deps(dim, memo):
+                keep |= alias.get(dep, frozenset())
+    nbytes, order, pooled_outs = {}, [], set()
+    for k, (_, inst, _, _) in enumerate(steps):
+        if alias[inst] == frozenset((inst,)) and inst not in keep:
+            out = inst
+            pooled_outs.add(inst)
+            nbytes[out] = _bound_bytes(inst.shape)
+        else:
+            out = nbytes_key = ("new", k)
+            nbytes[nbytes_key] = 0
+        order.append(SimpleNamespace(inputs=[r for r in reads[k] if r not in keep], out=out))
+    where, sizes, _ = buffers.assign(order, nbytes, set())
+    return [(*step, where[step[1]] if step[1] in pooled_outs else -1) for step in steps], \
+        len(sizes)
+
+
 class CompiledEvaluator(Evaluator):
     """The reference evaluator with each computation's fused groups compiled."""
 
@@ -91,6 +271,9 @@ class CompiledEvaluator(Evaluator):
         self._rules = rules(self._generate)
         self._position: dict = {}
         self._compiled: dict = {}     # KernelSource (kept alive: ids are reused) -> kernel
+        self._buffers: dict = {}      # id(info) -> how many buffers its steps use
+        self._params: dict = {}       # id(info) -> ([(parameter, number)], those checked)
+        self._local = threading.local()   # per thread: id(info) -> its buffers
 
     def _generate(self, group, info):
         position = self._position.get(id(info))
@@ -125,6 +308,15 @@ class CompiledEvaluator(Evaluator):
                 steps.append((_PARAM, inst, inst.parameter_number, False))
             elif kind == "kernel":
                 steps.append((_KERNEL, inst, self._kernel(plan.kernels[inst]), inst in sized))
+            elif inst.opcode is Opcode.DOT and \
+                    self.lowerings[Opcode.DOT] is LOWERINGS[Opcode.DOT] and \
+                    MatmulDot.of(inst) is not None:
+                steps.append((_DOT, inst, MatmulDot.of(inst), inst in sized))
+            elif inst.opcode in _UFUNCS and inst.shape.element_type in _MATMUL_TYPES and \
+                    inst.operands[0].shape.element_type == inst.shape.element_type and \
+                    self.lowerings[inst.opcode] is LOWERINGS[inst.opcode]:
+                steps.append((_UFUNC, inst, (_UFUNCS[inst.opcode], inst.operands[0]),
+                              inst in sized))
             elif inst.opcode is Opcode.RESHAPE and \
                     self.lowerings[Opcode.RESHAPE] is LOWERINGS[Opcode.RESHAPE] and \
                     info.dims[inst.operands[0]].__class__ is not list:
@@ -132,6 +324,15 @@ class CompiledEvaluator(Evaluator):
                               inst in sized))
             else:
                 steps.append((_LOWERING, inst, self.lowerings[inst.opcode], inst in sized))
+        steps = _fold_transposes(info, steps)
+        steps, self._buffers[id(info)] = plan_buffers(info, steps)
+        # the parameters first, as the run's values: only dynamic ones need a size check
+        # (check_arguments saw the static ones' sizes, the caller's own computations too)
+        params = [(inst, what) for kind, inst, what, _, _ in steps if kind == _PARAM]
+        checked = [inst for inst, _ in params
+                   if any(not isinstance(d, int) for d in leaf_dims(info.dims[inst]))]
+        steps = [step for step in steps if step[0] != _PARAM]
+        self._params[id(info)] = (params, checked)
         self._steps[id(info)] = steps
         return steps
 
@@ -152,24 +353,67 @@ class CompiledEvaluator(Evaluator):
         if vectorized:
             return super().run(info, args, parent, args_shapes, vectorized)
         steps = self._steps_of(info)
-        values: dict = {}
+        local = self._local.__dict__
+        pools = local.get("pools")
+        if pools is None:
+            pools = local["pools"] = {}
+        pool = pools.pop(id(info), None)   # held by this invocation until it returns
+        if pool is None:
+            pool = [None] * self._buffers[id(info)]
+        try:
+            return self._walk(info, steps, pool, args, parent, args_shapes)
+        finally:
+            pools[id(info)] = pool
+
+    def _walk(self, info, steps: list, pool: list, args: list, parent, args_shapes):
+        params, checked = self._params[id(info)]
+        values: dict = {inst: args[number] for inst, number in params}
+        addresses: dict = {}    # data addresses of the values in buffers
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         dims = info.dims
-        limit = self.memory_limit
-        for kind, inst, what, sized in steps:
+        for inst in checked:
             ctx.inst = inst
-            if kind == _PARAM:
-                values[inst] = value = args[what]
-                check_sizes(env, inst, value, dims[inst])
-                continue
+            check_sizes(env, inst, values[inst], dims[inst])
+        limit = self.memory_limit
+        for kind, inst, what, sized, buf in steps:
+            ctx.inst = inst
             if sized:
                 memory.check_fits(inst, ctx.out_shape(inst), limit, "cpu")
             try:
-                if kind == _KERNEL:
-                    values[inst] = what.run(ctx, values)
+                if kind == _KERNEL:   # written at the planned sizes: nothing to check
+                    values[inst] = what.run(ctx, values, pool, buf, addresses)
                     continue
-                if kind == _RESHAPE:   # a NumPy view at the sizes it must have, or the error
+                if kind == _DOT:      # (m, k) x (k, n): its sizes are its operands'
+                    a, b = values[what.lhs], values[what.rhs]
+                    if what.lhs_t:
+                        a = a.T
+                    if what.rhs_t:
+                        b = b.T
+                    if a.__class__ is np.ndarray and b.__class__ is np.ndarray and \
+                            a.shape[1] == b.shape[0]:
+                        if buf < 0:
+                            values[inst] = np.matmul(a, b)
+                        else:
+                            out, addresses[inst] = pooled(pool, buf, (a.shape[0], b.shape[1]),
+                                                          a.dtype)
+                            values[inst] = np.matmul(a, b, out=out)
+                        continue
+                    what = self.lowerings[Opcode.DOT]
+                elif kind == _UFUNC:     # dense, at the result's sizes: into its buffer
+                    x = values[what[1]]
+                    shape = env.sizes(dims[inst])
+                    if x.__class__ is np.ndarray and x.shape == shape and \
+                            x.flags.c_contiguous:
+                        with np.errstate(all="ignore"):
+                            if buf < 0:
+                                values[inst] = what[0](x)
+                            else:
+                                out, addresses[inst] = pooled(pool, buf, shape, x.dtype)
+                                values[inst] = what[0](x, out=out)
+                        continue
+                    what = self.lowerings[inst.opcode]
+                elif kind == _RESHAPE:   # a NumPy view at its sizes, or the error
                     x = values[what[0]]
                     shape = env.sizes(what[1])
                     if x.__class__ is np.ndarray and x.size == math.prod(shape):
