@@ -106,3 +106,21 @@ def _check_runs(exe) -> None:
         np.testing.assert_allclose(np.asarray(got[0]), want[0], rtol=1e-4, atol=1e-5)
         np.testing.assert_allclose(np.asarray(got[1]), want[1], rtol=1e-5, atol=1e-6)
         assert int(np.asarray(got[2])) == n
+
+
+def test_the_tests_format_3_writer_writes_what_format_3_wrote():
+    """tests/support/gpu_payload3.py (the format-3 payloads of the reader's tamper and fuzz
+    tests) against the golden file: the same plan and graph program (cubin keys aside: they
+    hash the Triton version and kernel helpers of the dynhlo that compiled them)."""
+    from tests.support.gpu_payload3 import format_3_meta
+    exe = dynhlo.compile(TEXT.read_text(), backend="gpu", target="sm_90")
+    meta = json.loads(exe.program.to_payload()["gpu_program.json"])
+    written = json.loads(json.dumps(format_3_meta(exe.program, meta)))
+    golden = _stored(GOLDEN.read_bytes())
+
+    def keyless(program: dict) -> dict:
+        return dict(program, steps=[dict(s, key=None) for s in program["steps"]])
+    assert written["format"] == golden["format"] == 3
+    assert written["plan"] == golden["plan"]
+    assert keyless(written["graph_program"]) == keyless(golden["graph_program"])
+    assert set(written) == set(golden)

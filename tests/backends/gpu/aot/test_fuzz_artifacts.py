@@ -71,26 +71,18 @@ def test_fuzzed_gpu_programs_load_or_are_artifact_errors(blobs):
         load_or_refuse(with_program(blob, lambda meta, rng=rng: mutate_json(rng, meta)), seed)
 
 
-def test_fuzzed_graph_programs_load_or_are_artifact_errors(blobs):
-    """Format 3's stored graph program."""
-    for seed in range(400):
-        rng = random.Random(10_000 + seed)
+@pytest.mark.parametrize("field,blob,first,count", [("graph_program", "chain3", 10_000, 400),
+                                                     ("graph_forms", "chain", 20_000, 300)],
+                         ids=["format-3-graph-program", "format-4-graph-forms"])
+def test_fuzzed_graph_data_loads_or_is_an_artifact_error(blobs, field, blob, first, count):
+    """Format 3's stored graph program; format 4's graph kernel forms."""
+    for seed in range(first, first + count):
+        rng = random.Random(seed)
 
         def edit(meta, rng=rng):
-            meta["graph_program"] = mutate_json(rng, meta["graph_program"])
+            meta[field] = mutate_json(rng, meta[field])
             return meta
-        load_or_refuse(with_program(blobs["chain3"], edit), seed)
-
-
-def test_fuzzed_graph_kernel_forms_load_or_are_artifact_errors(blobs):
-    """Format 4's graph kernel forms."""
-    for seed in range(300):
-        rng = random.Random(20_000 + seed)
-
-        def edit(meta, rng=rng):
-            meta["graph_forms"] = mutate_json(rng, meta["graph_forms"])
-            return meta
-        load_or_refuse(with_program(blobs["chain"], edit), seed)
+        load_or_refuse(with_program(blobs[blob], edit), seed)
 
 
 def test_deeply_nested_graph_kernel_forms_are_an_artifact_error(blobs):
