@@ -1,6 +1,7 @@
 """AOT load time against compile time: the corpus, the large module, a 4.2M-parameter model.
 
-    python bench/aot_load.py [corpus] [weights] [compiled] [--runs N] [--backend cpu|gpu]
+    python bench/aot_load.py [corpus] [weights] [compiled] [payload] [--runs N]
+                             [--backend cpu|gpu]
                              [--models DIR] [--target sm_90]
 
 corpus, CPU: for each module, `compile` is dynhlo.compile(text) from HLO text (parse, verify,
@@ -33,6 +34,16 @@ cold (a fresh process, median of N; the child makes the kernel compiler raise, s
 that compiled anything fails the benchmark) and warm (in this process, its kernels already
 linked: parse, inference and the plan only), with their parts (read and checks; the stored
 module parsed and verified), and the first call at n = 128 checked against the reference.
+
+payload (GPU, no GPU needed): the 48-layer transformer (tests/data/large, bounded)
+cross-compiled for --target, loaded in this process with the device check and the driver's
+cubin loader stood in for (everything else is the real load: read and checks, the stored
+module, inference, the plan read back and checked, its launch list, the graph program and
+the cubin table). The same file is also loaded with its payload rewritten as GPU payload
+format 3 wrote it (the graph program stored as data beside the plan:
+tests/support/gpu_payload3.py), in turns, so that the figure compares reading that second
+program description with building it from the plan. Reported: medians of the whole load and
+of the payload stage (aot.load_payload), the payload's JSON bytes, the graph's launches.
 
 Writes bench/results/aot_load.json (aot_load_gpu.json for --backend gpu) and a plot of
 compile against load when matplotlib is importable.
@@ -67,7 +78,7 @@ from dynhlo.runtime.loader import stored_module  # noqa: E402
 MODELS = ROOT / "tests" / "data" / "models"
 LARGE = ROOT / "tests" / "data" / "large" / "transformer_48_layers.hlo"
 BOUNDED = ROOT / "tests" / "data" / "large" / "transformer_48_layers_bounded.hlo"
-PARTS = ("corpus", "weights", "compiled")
+PARTS = ("corpus", "weights", "compiled", "payload")
 
 
 def paired_median_ms(fns: list, runs: int) -> list[float]:
@@ -192,6 +203,8 @@ def main(argv: list[str] | None = None) -> None:
         data["weights"] = weights_row(opts.backend, opts.target, opts.runs or 5)
     if "compiled" in parts and opts.backend == "cpu":
         data["compiled_cpu"] = compiled_row(opts.runs or 7)
+    if "payload" in parts and opts.backend == "gpu":
+        data["payload"] = payload_row(opts.target, opts.runs or 21)
     name = "aot_load" if opts.backend == "cpu" else "aot_load_gpu"
     _keep_earlier(data, Path(opts.out) if opts.out else report.RESULTS / f"{name}.json")
     report.save(name, data, plot=plot if "corpus" in data else None, out=opts.out)
@@ -204,7 +217,7 @@ def _keep_earlier(data: dict, path: Path) -> None:
         return
     earlier = json.loads(path.read_text())
     run = earlier.get("run") or {}
-    for section in ("corpus", "weights", "compiled_cpu"):
+    for section in ("corpus", "weights", "compiled_cpu", "payload"):
         if section in earlier and section not in data:
             data[section] = earlier[section]
             data[f"{section}_from"] = earlier.get(f"{section}_from") or {
@@ -515,6 +528,58 @@ def _cuda() -> bool:
     except ImportError:
         return False
     return torch.cuda.is_available()
+
+
+# -- GPU payload: the graph program built from the plan against stored as data ---------
+
+def payload_row(target: str, runs: int) -> dict:
+    """The transformer's GPU artifact loaded up to the launch (see the module doc), as
+    written now (aot.FORMAT) and as format 3 wrote it, in turns: medians in ms."""
+    import torch
+    from dynhlo.backends import gpu
+    from dynhlo.backends.gpu import aot
+    from tests.support.gpu_payload3 import PROGRAM, as_format_3
+    exe = dynhlo.compile(BOUNDED.read_text(), backend="gpu", target=target)
+    if hasattr(exe, "executables"):
+        raise SystemExit("payload: the transformer compiled to more than one program")
+    blobs = {f"format {aot.FORMAT}": exe.serialize(), "format 3": as_format_3(exe)}
+    stage: list = []
+    real = aot.load_payload
+
+    def timed(*args):
+        start = time.perf_counter()
+        out = real(*args)
+        stage.append(time.perf_counter() - start)
+        return out
+    saved = (aot.check_device, aot.cubin_launcher, gpu._device, aot.load_payload)
+    aot.check_device, aot.cubin_launcher = (lambda t: None), (lambda cubin, meta: object())
+    gpu._device, aot.load_payload = (lambda interpret: torch.device("cpu")), timed
+    try:
+        times = {name: ([], []) for name in blobs}
+        for round_ in range(runs + 1):
+            for name, blob in blobs.items():
+                gc.collect()
+                stage.clear()
+                start = time.perf_counter()
+                loaded = dynhlo.deserialize(blob)
+                if round_:
+                    times[name][0].append(time.perf_counter() - start)
+                    times[name][1].append(stage[0])
+    finally:
+        aot.check_device, aot.cubin_launcher, gpu._device, aot.load_payload = saved
+    row = {"module": BOUNDED.name, "target": target,
+           "launches": len(loaded.program.graph.prog.steps),
+           "kernels": len(loaded.program.kernels)}
+    for name, blob in blobs.items():
+        meta = read_artifact(blob).sections[PROGRAM]
+        total, payload = times[name]
+        row[name] = {"load_ms": 1e3 * statistics.median(total),
+                     "payload_ms": 1e3 * statistics.median(payload),
+                     "program_json_bytes": len(meta), "artifact_bytes": len(blob)}
+        print(f"payload {name}: load {row[name]['load_ms']:.1f} ms, of it the payload "
+              f"{row[name]['payload_ms']:.1f} ms; gpu_program.json {len(meta):,} bytes, "
+              f"artifact {len(blob):,} bytes")
+    return row
 
 
 if __name__ == "__main__":

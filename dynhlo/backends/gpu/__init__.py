@@ -59,8 +59,9 @@ backend reads a CompileOptions):
         check on the host). Kept in the plan (plan/fusion.py), so in AOT payloads.
 
 AOT: GpuProgram.to_payload() cross-compiles every kernel for the target (no GPU needed) and
-returns the cubins with the plan and metadata as JSON; load_program(module, info, payload,
-target) launches them with zero compilations, planning nothing and generating no code. A
+returns the cubins with the plan (the one program description: a graph module's graph program
+is built from it on load) and metadata as JSON; load_program(module, info, payload, target)
+launches them with zero compilations, planning nothing and generating no kernel source. A
 target mismatch is an ArtifactError.
 """
 
@@ -189,8 +190,8 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
     """
     check_supported(module)
     _check_element_types(module)
-    plan, launchers, stored, precision = aot.load_payload(payload, info, target)
-    return GpuProgram(module, info, lower(plan), launchers, _device(False), target,
+    schedule, launchers, stored, precision = aot.load_payload(payload, info, target, module)
+    return GpuProgram(module, info, schedule, launchers, _device(False), target,
                       precision=precision, stored=stored)
 
 

@@ -3,18 +3,27 @@
 build_payload(program) has each generated kernel cross-compiled for the program's target
 by the kernel -> cubin service (compile/cubins.py: fixed signatures, so one cubin serves
 every size; parallel child processes, which need no GPU; the one disk cache) and stores
-the cubins with the plan as data.
+the cubins with the plan as data: the one description of the program an artifact holds.
 
-The payload: "gpu_program.json" (format version, target, the plan as data (plan/data.py),
-per kernel: source hash, entry name, block, warps, shared memory, scratch sizes,
-signature) and "kernel_<i>.cubin". load_payload rebuilds the plan from that data (no
-planning, no code generation) and launches the cubins through the CUDA driver API
-(launch/launcher.py). The payload is untrusted: before any cubin loads, the plan is checked
-against what its module determines (plan/check.py: each kernel's inputs, reductions and
-domain, the steps), each kernel's launch facts against its plan and its cubin (signature,
-warps, constexprs, the target's shared-memory limit), and graph/data.py checks each graph
-launch's buffers, size offsets and grid. A cubin is code from the file: these checks
-catch inconsistent or edited launch data, not a cubin built to misbehave.
+The payload: "gpu_program.json" (format version, target, precision, the plan as data
+(plan/data.py), per plan kernel its source hash, cubin key and signature, per distinct cubin
+its entry name, warps and shared memory, and, when the module takes the graph path, the
+graph's kernel forms: per form (graph/kernels.py form_of) its buffer types, launch facts and
+cubin key) and "cubin_<key>.cubin". load_payload rebuilds the plan from that data (no
+planning, no code generation), lowers it to the launch list and, for a graph module, builds
+the graph program from that list (graph/plan.py with kernels.StoredForms: no kernel source
+generated), each launch given the cubin of its form; the cubins launch through the CUDA
+driver API (launch/launcher.py). The payload is untrusted: before any cubin loads, the plan
+is checked against what its module determines (plan/check.py: each kernel's inputs,
+reductions and domain, the steps), each kernel's launch facts against its plan and its cubin
+(signature, warps, constexprs, the target's shared-memory limit), and each graph launch's
+facts (derived from the checked plan, as are its buffers and sizes) against its form's
+stored ones and its cubin's warps. A cubin is code from the file: these checks catch
+inconsistent or edited launch data, not a cubin built to misbehave.
+
+Format 3 payloads stored the graph program itself beside the plan ("graph_program"); they
+still load, that program read by graph/data.py, which checks each launch's buffers, size
+offsets and grid.
 """
 
 from __future__ import annotations
@@ -22,18 +31,21 @@ from __future__ import annotations
 import hashlib
 import json
 
-from ...errors import ArtifactError, UnsupportedError
+from ...errors import ArtifactError, UnsupportedError, malformed_as_artifact_error
 from ...shapes.dynamic import ComputationInfo
 from ...options import strict_precision
 from . import mode
 from .compile import cubins
 from .compile.cubins import parse_target, signature
 from .graph import wanted_program
-from .graph.data import MAX_CONSTEXPR, WARPS, to_data
+from .graph.data import MAX_CONSTEXPR, WARPS, from_data
+from .graph.kernels import StoredForms, form_id, form_of
+from .graph.plan import GraphRefusal, build
 from .launch.launcher import cubin_launcher
 from .plan.check import check_plan
 from .plan.data import plan_from_data, plan_to_data
 from .plan.fusion import kernels_of
+from .plan.schedule import lower
 from .precision import HIGHEST
 
 # The payload format; a payload of another version is refused (recompile it).
@@ -45,7 +57,14 @@ from .precision import HIGHEST
 #     cubins: a loaded artifact replays its CUDA graph with zero compilations.
 #   (2026-12-01, still 3) "precision": the compile option (gpu/precision.py); a payload
 #     without it was compiled before the option, so as "highest".
-FORMAT = 3
+#   4 (2026-12-06): one program description, the plan: the graph program is no longer
+#     stored but built from the plan on load; "graph_forms" lists the graph's kernel forms
+#     (graph/kernels.py form_of) with their cubins. Format 3 payloads still load (their
+#     stored graph program read by graph/data.py; tests/golden/test_gpu_payload_formats.py).
+#     Since the graph program is rebuilt, a change to how graph/plan.py builds it from a
+#     plan, or to a form's launch convention, is a new format.
+FORMAT = 4
+READS = (3, 4)   # the formats load_payload reads
 
 
 def build_payload(plan, kernels: list, target: str, precision: str) -> dict[str, bytes]:
@@ -53,9 +72,10 @@ def build_payload(plan, kernels: list, target: str, precision: str) -> dict[str,
 
     Each distinct kernel is compiled once (in parallel, through the cubin cache:
     compile/cubins.py) and stored once as `cubin_<key>.cubin`; `kernels` name theirs by key.
-    When the module takes the graph path, its graph program and kernels are stored too.
-    `precision` (the compile option) is stored: the graph's kernels are built with it, and
-    the loaded program's cuBLAS dots follow it."""
+    When the module takes the graph path, the cubins of its graph's kernel forms are stored
+    too, each form with its launch facts ("graph_forms"); the graph program is not (load
+    builds it from the plan). `precision` (the compile option) is stored: the graph's
+    kernels are built with it, and the loaded program's cuBLAS dots follow it."""
     cc = parse_target(target)
     specs = [cubins.kernel_spec(k) for k in kernels]
     graph = wanted_program(plan, precision)
@@ -69,7 +89,7 @@ def build_payload(plan, kernels: list, target: str, precision: str) -> dict[str,
             "kernels": [{"sha256": _sha(spec["source"]), "cubin": key,
                          "signature": spec["signature"]} for spec, key in zip(specs, keys,
                                                                               strict=True)],
-            "graph_program": to_data(graph, step_keys) if graph is not None else None,
+            "graph_forms": _forms(graph, step_keys) if graph is not None else None,
             "cubins": {k: compiled[k][1] for k in sorted(set(keys) | set(step_keys))}}
     payload = {f"cubin_{k}.cubin": compiled[k][0] for k in meta["cubins"]}
     payload["gpu_program.json"] = json.dumps(meta, sort_keys=True).encode()
@@ -80,14 +100,37 @@ def _sha(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
-    """(plan, launchers, graph, precision) of an AOT payload for the module whose inference
-    is `info`; graph: (cubin key -> launcher, the graph program's data) or None; precision:
-    the `precision` compile option it was built with ("highest" when the payload predates
-    the option: what it was compiled with).
+def _forms(prog, keys: list) -> list:
+    """Per distinct kernel form of a graph program (with its buffer types), the form, the
+    types, the launch facts and the cubin key: [{form, types, block, num_warps, nsizes,
+    per_program, cubin}], in order of first launch."""
+    out: dict = {}
+    for step, key in zip(prog.steps, keys, strict=True):
+        kernel = step.kernel
+        types = [prog.dtypes[s] for s in step.inputs + [step.out]]
+        entry = {"form": form_of(kernel), "types": types, "cubin": key, **_facts(kernel)}
+        first = out.setdefault(form_id(kernel, types), entry)
+        if first != entry:   # a form names one kernel: two cubins for one would be a bug
+            raise AssertionError(f"graph kernel form {first['form']} has two cubins")
+    return list(out.values())
 
-    The plan is read from the payload's data and each kernel launches its cubin: nothing
-    is planned, generated or compiled.
+
+def _facts(kernel) -> dict:
+    """A graph kernel's launch facts that its cubin was compiled for or its launch uses."""
+    return {"block": dict(kernel.block), "num_warps": kernel.num_warps,
+            "nsizes": kernel.nsizes, "per_program": kernel.per_program}
+
+
+def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str, module):
+    """(schedule, launchers, graph, precision) of an AOT payload for `module`, whose entry's
+    inference is `info`: the launch list of the stored plan (plan/schedule.py);
+    launchers[id(kernel)] per plan kernel; graph: (cubin key -> launcher, the graph program:
+    graph/plan.py GraphProgram) or None; precision: the `precision` compile option it was
+    built with ("highest" when the payload predates the option: what it was compiled with).
+
+    The plan is read from the payload's data, the graph program built from it (format 4;
+    format 3 stored it) and each kernel launches its cubin: nothing is planned, no kernel
+    source is generated, nothing is compiled.
 
     Raises:
         ArtifactError: an unreadable payload, another format version (recompile), another
@@ -101,9 +144,10 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
     if not isinstance(meta, dict):
         raise ArtifactError("gpu payload's gpu_program.json is not a program (an object with "
                             "a plan and a list of kernels); recompile the artifact")
-    if meta.get("format") != FORMAT:
-        raise ArtifactError(f"gpu payload format {meta.get('format')} is not {FORMAT} (this "
-                            "dynhlo's); recompile the artifact")
+    version = meta.get("format")
+    if version not in READS:
+        raise ArtifactError(f"gpu payload format {version} is not one this dynhlo reads "
+                            f"({', '.join(map(str, READS))}); recompile the artifact")
     if meta.get("target") != target:
         raise ArtifactError(f"the artifact's kernels are for {meta.get('target')}, not "
                             f"{target}; compile again with --target {target}")
@@ -119,13 +163,61 @@ def load_payload(payload: dict[str, bytes], info: ComputationInfo, target: str):
                             f"{len(kernels)}; recompile the artifact")
     _check_kernel_data(kernels, meta["kernels"])
     _check_launches(kernels, meta)
+    precision = _precision(meta)
+    schedule = lower(plan)
+    prog = _graph_program(schedule, meta, precision, module)
     cubin = _cubins(meta, payload, parse_target(target))
     launchers = {id(k): cubin(meta["kernels"][k.index]["cubin"]) for k in kernels}
     graph = None
-    if meta.get("graph_program"):
-        graph_keys = {s["key"] for s in meta["graph_program"]["steps"]}
-        graph = ({key: cubin(key) for key in graph_keys}, meta["graph_program"])
-    return plan, launchers, graph, _precision(meta)
+    if prog is not None:
+        graph = ({key: cubin(key) for key in {step.key for step in prog.steps}}, prog)
+    return schedule, launchers, graph, precision
+
+
+def _graph_program(schedule, meta: dict, precision: str, module):
+    """The payload's graph program, or None when it has none: format 4 builds it from the
+    launch list (graph/plan.py, kernels.StoredForms) and gives each launch the cubin of its
+    form; format 3 stored it (graph/data.py). Each launch's warps are its cubin's."""
+    if meta["format"] == 3:
+        if not meta.get("graph_program"):
+            return None
+        prog = from_data(meta["graph_program"], module)
+    else:
+        if meta.get("graph_forms") is None:
+            return None
+        with malformed_as_artifact_error("gpu payload graph forms"):
+            try:
+                forms = {json.dumps([f["form"], f["types"]]): f for f in meta["graph_forms"]}
+            except RecursionError:   # a form nested deeper than json.dumps goes
+                raise ValueError("nested too deep") from None
+        try:
+            prog = build(schedule, precision=precision, stored=StoredForms(forms))
+        except GraphRefusal as exc:
+            raise ArtifactError(f"gpu payload stores a graph, but its plan has none ({exc})"
+                                "; recompile the artifact") from None
+        for n, step in enumerate(prog.steps):
+            step.key = _form_cubin(n, step, prog, forms)
+    for n, step in enumerate(prog.steps):
+        _check_warps(f"gpu payload graph launch {n}", step.kernel.num_warps, step.key, meta)
+    return prog
+
+
+def _form_cubin(n: int, step, prog, forms: dict) -> str:
+    """The cubin key of graph launch `n`'s form; ArtifactError when the payload has no
+    cubin for it or stores other launch facts for it than the plan gives."""
+    types = [prog.dtypes[s] for s in step.inputs + [step.out]]
+    entry = forms.get(form_id(step.kernel, types))
+    what = f"gpu payload graph launch {n} ({form_of(step.kernel)[0]} kernel"
+    if not isinstance(entry, dict):
+        raise ArtifactError(f"{what}) has no cubin; recompile the artifact")
+    facts = _facts(step.kernel)
+    stored = {k: entry.get(k) for k in facts}
+    if stored != facts:
+        raise ArtifactError(f"{what}) is stored with launch facts {stored}, its plan gives "
+                            f"{facts}; recompile the artifact")
+    if not isinstance(entry.get("cubin"), str):
+        raise ArtifactError(f"{what}) names no cubin; recompile the artifact")
+    return entry["cubin"]
 
 
 def _precision(meta: dict) -> str:
@@ -210,8 +302,7 @@ def _check_launches(kernels: list, meta: dict) -> None:
     the entry's signature is the one the plan's buffers and sizes make (the kernel gets
     pointers of those types and that many sizes), the cubin's warps are the kernel's (a
     launch has 32 threads per warp the cubin was compiled for), constexprs are in range,
-    and kernels of one cubin agree on all of it (its key is a hash of them); graph launches
-    run their cubin with its warps too."""
+    and kernels of one cubin agree on all of it (its key is a hash of them)."""
     by_key: dict = {}
     for k in kernels:
         entry = meta["kernels"][k.index]
@@ -231,9 +322,6 @@ def _check_launches(kernels: list, meta: dict) -> None:
         if first[1] != facts:
             raise _kernel_error(k, f"runs cubin {entry['cubin']} as kernel {first[0]} does, "
                                    "with another signature, blocks, warps or kind")
-    graph = meta.get("graph_program")
-    for n, step in enumerate(graph["steps"] if graph else []):
-        _check_warps(f"gpu payload graph launch {n}", step["num_warps"], step["key"], meta)
 
 
 def _check_warps(what: str, warps, key, meta: dict) -> None:

@@ -58,7 +58,7 @@ class GpuProgram:
         kernel of its plan, `device` where values live (the CPU in the interpreter), `comm`
         the backends.common.distributed.Communicator of a program compiled distributed=True,
         `precision` the checked `precision` option, `graph` the checked `graph` option,
-        `stored` an artifact's graph (cubin key -> launcher, graph program data) or None."""
+        `stored` an artifact's graph (cubin key -> launcher, its GraphProgram) or None."""
         self.module, self.info, self.schedule = module, info, schedule
         self.plan = schedule.plan
         self.interpret = device.type == "cpu"
@@ -92,9 +92,7 @@ class GpuProgram:
         if self.runner.comm is None and not self.runner.sized(self.plan) \
                 and option is not False:
             if stored is not None:
-                from .graph.data import from_data
-                runner, why = graph.make(self, stored[0], force=True,
-                                         prog=from_data(stored[1], self.module))
+                runner, why = graph.make(self, stored[0], force=True, prog=stored[1])
             elif option is True or (option is None and not self.interpret):
                 runner, why = graph.make(self, force=option is True)
         self._pick(runner)

@@ -18,8 +18,9 @@ import pytest
 
 import dynhlo
 from tests.support.gpucheck import GPU, INTERPRET, gpu, torch  # noqa: F401
+from dynhlo import compiler
 from dynhlo.options import check_precision
-from dynhlo.backends.gpu import precision
+from dynhlo.backends.gpu import aot, precision
 from dynhlo.backends.gpu.compile import cubins
 from dynhlo.backends.gpu.graph import plan
 from dynhlo.backends.gpu.library import reduce as library_dot
@@ -445,7 +446,6 @@ ENTRY main {
 def test_the_option_survives_save_and_load(monkeypatch, tmp_path):
     """A dots-only module (cuBLAS steps, no kernel to cross-compile): the header keeps the
     option, the payload too, and the loaded program's cuBLAS calls follow it."""
-    from dynhlo.backends.gpu import aot
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     text = DOTS_ONLY % HIGHEST
     exe = dynhlo.compile(text, backend="gpu", target="sm_90", precision="default")
@@ -495,7 +495,6 @@ def test_a_hand_edited_precision_is_an_artifact_error(header, meta, message, mon
     """The header's precision (what `run --precision` checks and `inspect` shows) and the
     payload's (what the loaded program runs) must agree: an edited one is refused, never
     run under a precision the header does not say."""
-    from dynhlo.backends.gpu import aot
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
     text = DOTS_ONLY % ""   # cuBLAS steps only: no kernel's cubin to launch here
     blob = dynhlo.compile(text, backend="gpu", target="sm_90",
@@ -515,7 +514,7 @@ def test_a_hand_edited_precision_is_an_artifact_error(header, meta, message, mon
 @pytest.mark.skipif(not INTERPRET, reason="stands interpreter launchers in for the cubins")
 def test_an_artifacts_graph_launches_the_tf32_cubin_only_for_allowed_dots(monkeypatch,
                                                                           tmp_path):
-    """The payload's graph program names, per launch, the cubin of its own precision."""
+    """The graph program built on load gives each launch the cubin of its own precision."""
     from tests.backends.gpu.graph.test_graph import _chain
     from dynhlo.backends.gpu.graph import MIN_LAUNCHES
     monkeypatch.setenv("DYNHLO_CACHE_DIR", str(tmp_path))
@@ -528,7 +527,13 @@ def test_an_artifacts_graph_launches_the_tf32_cubin_only_for_allowed_dots(monkey
     meta = json.loads(compiled.to_payload()["gpu_program.json"])
     prog = plan.build(compiled.plan, compiled.info, "default")
     keys = [cubins.spec_key(s, 90) for s in cubins.step_specs(prog)]
-    assert [s["key"] for s in meta["graph_program"]["steps"]] == keys
+    assert {f["cubin"] for f in meta["graph_forms"]} == set(keys)
+    monkeypatch.setattr(aot, "check_device", lambda target: None)
+    monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, info: object())
+    monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
+    loaded = compiler.load_program(compiler.checked(text), "gpu", compiled.to_payload(),
+                                   "sm_90")
+    assert [s.key for s in loaded.graph.prog.steps] == keys
     assert len(set(keys)) == 2
     assert [dot_precisions(s.kernel.source) for s in prog.steps] == \
         [["ieee"] if k % 2 == 0 else ["tf32"] for k in range(MIN_LAUNCHES)]

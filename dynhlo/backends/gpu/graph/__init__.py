@@ -29,7 +29,8 @@ is all host overhead (issue 10: ~1,100 steps for a 48-layer transformer). Here:
 GpuProgram (program.py) decides whether to ask, once per program. A
 module that needs segments takes them only with graph=True for now (not yet verified on a
 GPU); the default keeps its plain path, and so does an AOT artifact of it (the payload
-carries the graph program of a whole-graph module only).
+carries the graph kernel forms of a whole-graph module only; load builds that graph
+program from the stored plan, aot.py).
 """
 
 from __future__ import annotations
@@ -92,7 +93,7 @@ def _segmented(program, why: str):
 
 def wanted_program(plan, precision: str):
     """The GraphProgram of a plan that the default options would run (None: the plain
-    path): what an artifact stores (aot.py)."""
+    path): the program whose kernel forms an artifact stores (aot.py)."""
     return wanted(plan, precision)[0]
 
 

@@ -1,9 +1,11 @@
-"""A GraphProgram as plain data (JSON-ready) and back, for AOT payloads.
+"""The graph program a GPU payload of format 3 stored, read back (aot.py).
 
-Loading an artifact plans nothing and generates no kernel text: the payload stores the
-graph program itself (slots, launches, the size buffer's layout) and, per launch, the key
-of its cubin (cubins.spec_key). Sizes are getters (an int, or [parameter, dimension]);
-constants are named by instruction (names are unique in a module).
+Format 3 stored the graph program itself beside the fusion plan (slots, launches, the size
+buffer's layout) and, per launch, the key of its cubin (cubins.spec_key); from format 4 an
+artifact holds the plan only and load builds the graph program from it (graph/plan.py), so
+nothing here is written any more. Sizes are getters (an int, or [parameter, dimension]);
+constants are named by instruction (names are unique in a module). The data is untrusted:
+every launch's buffers, sizes and grid are checked against the program and the module.
 """
 
 from __future__ import annotations
@@ -15,26 +17,9 @@ from .kernels import GraphKernel
 from .plan import GraphProgram, Step
 
 
-def to_data(prog: GraphProgram, keys: list) -> dict:
-    """`prog` as data; `keys[k]` is the cubin key of launch k."""
-    return {
-        "nparams": prog.nparams,
-        "steps": [{"key": key, "inputs": s.inputs, "out": s.out, "sizes": s.sizes,
-                   "bound_work": s.bound_work, "size_offset": s.size_offset,
-                   "block": s.kernel.block, "num_warps": s.kernel.num_warps,
-                   "nsizes": s.kernel.nsizes, "per_program": s.kernel.per_program}
-                  for s, key in zip(prog.steps, keys, strict=True)],
-        "slots": [[slot, prog.dtypes[slot], prog.bound_numel[slot], prog.dims[slot]]
-                  for slot in sorted(prog.dtypes)],
-        "constants": {str(slot): inst.name for slot, inst in prog.constants.items()},
-        "root": list(prog.root) if isinstance(prog.root, tuple) else prog.root,
-        "equal": [[a, b, what] for a, b, what in prog.equal],
-        "size_index": prog.size_index,
-    }
-
-
 def from_data(data: dict, module) -> GraphProgram:
-    """The GraphProgram `to_data` stored, for the same module; each step's `key` set.
+    """The GraphProgram a format-3 payload stored, for the same module; each step's `key`
+    set.
 
     Raises ArtifactError when the data is malformed or names what the module lacks.
     """

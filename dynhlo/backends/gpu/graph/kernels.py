@@ -16,10 +16,20 @@ Each gives a GraphKernel: source, name, pointer arguments, constexprs (block) an
 which is what launch/launcher.py and the compile service (compile/cubins.py) take. Sources
 do not depend on names, constants' spelling or where sizes live, so equal structure is equal
 text (one compile each).
+
+A launch's `form` names its kernel in an artifact (`form_of`): a generated kernel's BUFFER
+form by its plan kernel's root instruction, an epilogue by that root and the product, and a
+kernel written from a fixed template (products, attention, size values) by its source's
+hash. An artifact stores one cubin per form used; loading rebuilds the graph program from
+the stored plan with `StoredForms`, which gives the launch facts of the generated forms from
+the plan's kernels (no source is generated) and fuses an epilogue where the artifact has its
+form, as the compile did.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
 
 from ..kernels import codegen
@@ -40,6 +50,24 @@ class GraphKernel:
     per_program: int = 1       # elements (or rows) one loop iteration covers
     maxnreg: int | None = None  # the generated kernel's register cap
     pointers: list = field(default_factory=list)
+    form: list | None = None   # its name in an artifact (form_of); None: by its source
+
+
+def form_of(kernel: GraphKernel) -> list:
+    """The JSON name of a launch's kernel in an artifact (see module doc)."""
+    if kernel.form is not None:
+        return kernel.form
+    return ["source", hashlib.sha256(kernel.source.encode()).hexdigest()]
+
+
+def form_id(kernel: GraphKernel, types: list) -> str:
+    """The key of a launch's cubin among an artifact's forms: its form and the element
+    types of its buffers (inputs, then output), as JSON text."""
+    return json.dumps([form_of(kernel), list(types)])
+
+
+def _root(kernel) -> str:
+    return kernel.group.root.name
 
 
 class NotStrided(Exception):
@@ -54,7 +82,7 @@ def strided(kernel) -> GraphKernel:
         raise NotStrided("a kernel loaded from an artifact has no source to write")
     return GraphKernel("kernel", codegen.render(body, codegen.BUFFER), dict(kernel.block),
                        kernel.num_warps, len(body.sizes), kernel.grid_block, kernel.maxnreg,
-                       body.pointers + ["sz"])
+                       body.pointers + ["sz"], form=["strided", _root(kernel)])
 
 
 def epilogue(kernel, info, product_input: int) -> Epilogue | None:
@@ -146,3 +174,37 @@ def size_value() -> GraphKernel:
     """out[] (s32) = the one size the step reads from `sz`: XLA's get-dimension-size, whose
     value the graph's size buffer already holds (the host writes it before each replay)."""
     return GraphKernel("kernel", _SIZE_SOURCE, {}, 1, 1, 1, pointers=["out", "sz"])
+
+
+def epilogue_form(dot: tuple, kernel, product_input: int) -> list:
+    """The form of the product `dot` (matmul's arguments) with the elementwise plan kernel
+    `kernel` as its epilogue, reading the product as its input `product_input`."""
+    return ["epilogue", _root(kernel), product_input, *dot]
+
+
+class StoredForms:
+    """The kernel forms of an artifact's graph program (`form_id`s it has cubins for), for
+    rebuilding that program from its stored plan (graph/plan.py's build with `stored`):
+    a plan kernel's BUFFER form and a product's epilogue get their launch facts from the
+    plan kernel, which has no source, instead of from code generation."""
+
+    def __init__(self, ids):
+        self.ids = frozenset(ids)
+
+    def strided(self, kernel) -> GraphKernel:
+        """The BUFFER form's launch facts: the plan kernel's blocks and warps, its sizes
+        read from the size buffer, its grid's elements per program."""
+        return GraphKernel("kernel", "", dict(kernel.block), kernel.num_warps,
+                           len(kernel.size_syms), kernel.grid_block,
+                           form=["strided", _root(kernel)])
+
+    def epilogue(self, dot: tuple, kernel, product_input: int, types: list
+                 ) -> GraphKernel | None:
+        """The product `dot` with `kernel` as epilogue (facts as matmul's with `epi`: the
+        kernel's other inputs and its sizes after M, N, K), when the artifact has that form
+        for these buffer `types`; None: the compile did not fuse it."""
+        if kernel.kind != "elementwise":
+            return None
+        fused = GraphKernel("kernel", "", dict(MATMUL_TILE), 4, 3 + len(kernel.size_syms), 1,
+                            form=epilogue_form(dot, kernel, product_input))
+        return fused if form_id(fused, types) in self.ids else None

@@ -15,6 +15,11 @@ makes `build` return a GraphRefusal naming the instruction and why it needs the 
 module keeps the plain path, or with graph=True runs as captured segments around such steps
 (segments.py adds items one at a time through Builder.step, with sizes read from the
 shapes of values made before each segment).
+
+An artifact stores the fusion plan, not this program: loading builds it again from the
+stored plan with `stored` (kernels.StoredForms), the same steps in the same order, each
+generated kernel's launch facts taken from its plan kernel instead of generated text, and
+each launch later given the cubin of its form (aot.py).
 """
 
 from __future__ import annotations
@@ -29,7 +34,8 @@ from ..plan.schedule import Schedule, inline, lower, refusal, size_getter
 from ..precision import HIGHEST, allows_tf32
 from ..rules import rule_of
 from .attention import attention_chains, attention_launches
-from .kernels import MATMUL_TYPES, NotStrided, epilogue, matmul, size_value, strided
+from .kernels import (MATMUL_TYPES, NotStrided, epilogue, epilogue_form, matmul, size_value,
+                      strided)
 
 
 class GraphRefusal(Exception):
@@ -49,7 +55,7 @@ class Step:
     origin: object = None          # kernel steps: the codegen.Kernel it was made from
     info: object = None            # kernel steps: the ComputationInfo of its group
     dot: tuple = ()                # product steps: (element type, a_km, b_nk, tf32)
-    key: str = ""                  # cubin key, when loaded from an artifact (data.py)
+    key: str = ""                  # cubin key, when loaded from an artifact (aot.py)
 
 
 @dataclass
@@ -79,11 +85,12 @@ def getters(dims, inst, getter=size_getter) -> list:
     return out
 
 
-def build(source, info=None, precision: str = HIGHEST) -> GraphProgram:
+def build(source, info=None, precision: str = HIGHEST, stored=None) -> GraphProgram:
     """The graph program of an entry Schedule (plan/schedule.py; a fusion Plan is lowered
     to one first; `info` is the plan's own, kept for callers that pass it) (see module
     doc); GraphRefusal if it has none. `precision`: the compile option; each product's
-    TF32 use is decided on its own dot (gpu/precision.py)."""
+    TF32 use is decided on its own dot (gpu/precision.py). `stored`: an artifact's
+    kernels.StoredForms, for a plan read from it (its kernels have no source)."""
     schedule = source if isinstance(source, Schedule) else lower(source)
     info = schedule.plan.info
     items, root, _ = inline(schedule)
@@ -101,19 +108,20 @@ def build(source, info=None, precision: str = HIGHEST) -> GraphProgram:
                 prog.equal.append(((slot, d), size_getter(dim),
                                    f"instruction '{p.name}': dimension {d}"))
     slots = {k: k for k in range(schedule.nparams)}
-    builder = Builder(prog, precision, free=schedule.nslots)
+    builder = Builder(prog, precision, free=schedule.nslots, stored=stored)
     for item in items:
         if item.kind != "param":
             builder.step(item, slots)
     prog.root = slots[root]
-    finish(prog)
+    finish(prog, stored)
     return prog
 
 
-def finish(prog: GraphProgram) -> None:
-    """The fusions over a built program's launches, then its size buffer's layout."""
+def finish(prog: GraphProgram, stored=None) -> None:
+    """The fusions over a built program's launches, then its size buffer's layout
+    (`stored`: as for build)."""
     _fuse_attention(prog)
-    _fuse_epilogues(prog)
+    _fuse_epilogues(prog, stored)
     _lay_out_sizes(prog)
 
 
@@ -123,14 +131,15 @@ class Builder:
     view; a tuple of slots: the entry root's tuple). `getter(dim)` says where a size is
     read (default: an entry parameter's dimension); graph/segments.py gives one of its
     own. `free`: the first schedule slot no item of the entry uses (a call's inlined items
-    take slots from there)."""
+    take slots from there). `stored`: an artifact's kernels.StoredForms (see build)."""
 
     def __init__(self, prog: GraphProgram, precision: str = HIGHEST, getter=size_getter,
-                 free: int = 0):
+                 free: int = 0, stored=None):
         self.prog, self.precision = prog, precision
         self.next = prog.nparams
         self.getter = getter
         self.free = free
+        self.stored = stored
 
     def slot(self, inst, dims, element_type: str) -> int:
         slot, self.next = self.next, self.next + 1
@@ -171,7 +180,7 @@ class Builder:
     def _kernel(self, item, slots) -> int:
         kernel, inst = item.kernel, item.inst
         try:
-            gk = strided(kernel)
+            gk = strided(kernel) if self.stored is None else self.stored.strided(kernel)
         except NotStrided as exc:
             raise GraphRefusal(f"kernel of '{inst.name}': {exc}") from None
         inputs = [self.dense(slots[s], i) for s, i in zip(item.inputs, kernel.group.inputs,
@@ -296,11 +305,12 @@ def _fuse_attention(prog: GraphProgram) -> None:
                       for new in replace.get(id(s), [s])]
 
 
-def _fuse_epilogues(prog: GraphProgram) -> None:
+def _fuse_epilogues(prog: GraphProgram, stored=None) -> None:
     """An elementwise kernel that is the only reader of a product of its own shape runs
     on the product's tiles (bias, activation, residual add): one launch and one round trip
     through memory fewer. The fused launch takes the elementwise kernel's place, after
-    every value it reads (its other inputs may be made after the product)."""
+    every value it reads (its other inputs may be made after the product). With `stored`
+    (an artifact's kernels.StoredForms) a pair is fused where the artifact has its form."""
     sole = _sole_readers(prog)
     made = {step.out: step for step in prog.steps if step.dot}
     fused: dict = {}   # elementwise step -> the product step with it as epilogue
@@ -313,11 +323,18 @@ def _fuse_epilogues(prog: GraphProgram) -> None:
             if dot is None or sole.get(slot) is not step or \
                     prog.dims[slot] != prog.dims[step.out]:
                 continue
-            epi = epilogue(step.origin, step.info, j)
-            if epi is None:
-                continue
             others = [s for k, s in enumerate(step.inputs) if k != j]
-            kernel = matmul(*dot.dot, epi=epi)
+            if stored is None:
+                epi = epilogue(step.origin, step.info, j)
+                if epi is None:
+                    continue
+                kernel = matmul(*dot.dot, epi=epi)
+                kernel.form = epilogue_form(dot.dot, step.origin, j)
+            else:
+                types = [prog.dtypes[s] for s in dot.inputs + others + [step.out]]
+                kernel = stored.epilogue(dot.dot, step.origin, j, types)
+                if kernel is None:
+                    continue
             fused[id(step)] = Step(kernel, dot.inputs + others, step.out,
                                    dot.sizes + step.sizes, dot.bound_work, dot=dot.dot)
             drop.add(id(dot))

@@ -1,9 +1,11 @@
 """A Plan as plain data (JSON-ready dicts and lists) and back, for AOT artifacts.
 
 Loading an artifact must neither plan nor generate code: the payload stores the plan
-itself. Instructions are named (names are unique in a module); a dynamic size a kernel
-takes is stored as where to read it, (instruction, dimension) in the computation's
-inference, which is deterministic, so the same Sym comes back. Kernels carry no source:
+itself, the one description of the program an artifact holds (the graph path's program is
+built from it on load: aot.py). Instructions are named (names are unique in a module); a
+dynamic size a kernel takes is stored as where to read it, (instruction, dimension) in the
+computation's inference, which is deterministic, so the same Sym comes back. Kernels carry
+no source:
 their launch facts (kind, block, warps) and their position in `kernels_of(plan)`, the
 order of the payload's cubins.
 """

@@ -6,6 +6,11 @@ cubin is loaded (the cubin launcher is a stand-in that records what it was asked
 as in tests/backends/gpu/aot/test_aot.py). Each edit below loaded before its check, and would have
 launched a kernel reading past its size buffer (a graph launch's size offset), reading other sizes,
 or running a cubin with another block of threads than it was compiled for.
+
+A payload of format 4 stores no graph program: load builds it from the checked plan, so its
+buffers and sizes cannot be edited; what can is each graph kernel form's launch facts and
+cubin (FORM_EDITS). Format 3 stored the program; its reader keeps checking every launch
+(GRAPH_EDITS, on the chain's artifact written as format 3: tests/support/gpu_payload3.py).
 """
 
 from __future__ import annotations
@@ -20,15 +25,18 @@ from dynhlo.backends.gpu import aot
 from tests.runtime.test_artifact import resection
 from tests.backends.gpu.aot.test_aot import SOFTMAX
 from tests.backends.gpu.graph.test_graph import _chain
+from tests.support.gpu_payload3 import as_format_3
 
 PROGRAM = "bucket0.gpu_program.json"
 
 
 @pytest.fixture(scope="module")
 def blobs() -> dict:
-    """A softmax (one row kernel, the plain path) and a chain of 16 products (a graph)."""
+    """A softmax (one row kernel, the plain path) and a chain of 16 products (a graph), the
+    chain also as format 3 wrote it."""
+    chain = dynhlo.compile(_chain(16), backend="gpu", target="sm_90")
     return {"plain": dynhlo.compile(SOFTMAX, backend="gpu", target="sm_90").serialize(),
-            "graph": dynhlo.compile(_chain(16), backend="gpu", target="sm_90").serialize()}
+            "graph": chain.serialize(), "graph3": as_format_3(chain)}
 
 
 @pytest.fixture
@@ -54,7 +62,8 @@ def test_the_untouched_artifacts_load(blobs, loaded_cubins):
     assert dynhlo.deserialize(blobs["plain"]).program.graph is None
     assert dynhlo.deserialize(blobs["graph"]).program.graph is not None
     assert len(loaded_cubins) == 2   # one kernel each (the chain's 16 launches share one)
-
+    assert dynhlo.deserialize(blobs["graph3"]).program.graph is not None
+    assert loaded_cubins[2:] == loaded_cubins[:2][1:]   # the same cubin, from format 3
 
 def _step(k: int, **changes):
     return lambda meta: meta["graph_program"]["steps"][k].update(changes)
@@ -84,8 +93,8 @@ GRAPH_EDITS = {
     "huge-constexpr": (_step(0, block={"BK": 32, "BM": 2**30, "BN": 32}), "out of range"),
     "one-launch-other-blocks": (_step(4, block={"BK": 16, "BM": 32, "BN": 32}),
                                 "launch 4 runs cubin .* as launch 0 does"),
-    "one-launch-other-warps": (_step(5, num_warps=8),
-                               "launch 5 launches 8 warps, its cubin .* compiled for 4"),
+    "one-launch-other-warps": (_step(5, num_warps=8), "launch 5 runs cubin .* as launch 0 "
+                                                      "does, with other blocks, warps"),
     "all-launches-other-warps": (_all_steps(num_warps=2),
                                  "launch 0 launches 2 warps, its cubin .* compiled for 4"),
     "cubin-warps": (_cubin(num_warps=8), "launches 4 warps, its cubin .* compiled for 8"),
@@ -95,9 +104,60 @@ GRAPH_EDITS = {
 
 
 @pytest.mark.parametrize("edit,message", GRAPH_EDITS.values(), ids=GRAPH_EDITS.keys())
-def test_a_tampered_graph_launch_is_an_artifact_error(blobs, loaded_cubins, edit, message):
+def test_a_tampered_format_3_graph_launch_is_an_artifact_error(blobs, loaded_cubins, edit,
+                                                              message):
+    with pytest.raises(dynhlo.ArtifactError, match=message):
+        dynhlo.deserialize(edited(blobs["graph3"], edit))
+
+
+def _form(**changes):
+    return lambda meta: meta["graph_forms"][0].update(changes)
+
+
+def _set(**changes):
+    return lambda meta: meta.update(changes)
+
+
+FORM_EDITS = {
+    "form-warps": (_form(num_warps=8), r"launch 0 \(source kernel\) is stored with launch "
+                                       r"facts .*'num_warps': 8.*, its plan gives"),
+    "form-block": (_form(block={"BK": 16, "BM": 32, "BN": 32}), "is stored with launch facts"),
+    "form-sizes": (_form(nsizes=4), "is stored with launch facts"),
+    "form-per-program": (_form(per_program=32), "is stored with launch facts"),
+    "form-types": (_form(types=["f16", "f16", "f16"]), r"launch 0 \(source kernel\) has no "
+                                                       "cubin"),
+    "form-of-another-kernel": (_form(form=["source", "0" * 64]), "has no cubin"),
+    "form-cubin-missing": (_form(cubin="0" * 32), "its cubin 0+ was compiled for None"),
+    "form-no-cubin": (_form(cubin=7), "names no cubin"),
+    "no-forms": (_set(graph_forms=[]), "has no cubin"),
+    "forms-not-a-list": (_set(graph_forms=[7]), "graph forms is malformed"),
+    "cubin-warps": (_cubin(num_warps=8), "launches 4 warps, its cubin .* compiled for 8"),
+    "cubin-shared": (_cubin(shared=228 * 1024), "233472 bytes of shared memory"),
+}
+
+
+@pytest.mark.parametrize("edit,message", FORM_EDITS.values(), ids=FORM_EDITS.keys())
+def test_a_tampered_graph_kernel_form_is_an_artifact_error(blobs, loaded_cubins, edit,
+                                                           message):
     with pytest.raises(dynhlo.ArtifactError, match=message):
         dynhlo.deserialize(edited(blobs["graph"], edit))
+
+
+def test_a_graph_stored_for_a_plan_that_cannot_be_one_is_an_artifact_error(blobs,
+                                                                           loaded_cubins):
+    """Forms added to a payload whose plan has no graph program (a while loop needs the
+    host): refused, nothing loaded."""
+    from tests.backends.gpu.aot.test_aot import LOOP
+    blob = dynhlo.compile(LOOP, backend="gpu", target="sm_90").serialize()
+    forms = json.loads(_program(blobs["graph"]))["graph_forms"]
+    with pytest.raises(dynhlo.ArtifactError, match="stores a graph, but its plan has none"):
+        dynhlo.deserialize(edited(blob, _set(graph_forms=forms)))
+    assert loaded_cubins == []
+
+
+def _program(blob: bytes) -> bytes:
+    from dynhlo.runtime import artifact
+    return artifact.read_artifact(blob).sections[PROGRAM]
 
 
 def _kernel(**changes):

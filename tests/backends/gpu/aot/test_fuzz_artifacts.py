@@ -2,7 +2,9 @@
 
 Loading cannot launch a cubin here, so the device check and the cubin launcher's constructor
 are stood in for (as in tests/backends/gpu/aot/test_aot.py); everything before the launch is the
-real loader: the container, gpu_program.json, the plan, the kernel table and the graph program. Each
+real loader: the container, gpu_program.json, the plan, the kernel table, the graph's kernel
+forms (format 4) and the stored graph program (format 3, written by
+tests/support/gpu_payload3.py). Each
 mutated payload (re-checksummed: a hand-made file) must load or raise ArtifactError within a
 SIGALRM deadline. The focused tests below each failed before their fix.
 """
@@ -21,16 +23,20 @@ from tests.runtime.test_artifact import resection
 from tests.runtime.test_fuzz_artifacts import load_or_refuse, mutate_json, nested_dumps
 from tests.backends.gpu.aot.test_aot import LOOP, SOFTMAX
 from tests.backends.gpu.graph.test_graph import _chain
+from tests.support.gpu_payload3 import as_format_3
 
 PROGRAM = "bucket0.gpu_program.json"
 
 
 @pytest.fixture(scope="module")
 def blobs() -> dict:
-    """Artifacts of a softmax, a while loop and a chain of 16 products (a graph program)."""
+    """Artifacts of a softmax, a while loop and a chain of 16 products (a graph program),
+    the chain also as format 3 wrote it ("chain3")."""
     texts = {"softmax": SOFTMAX, "while": LOOP, "chain": _chain(16)}
-    return {name: dynhlo.compile(text, backend="gpu", target="sm_90").serialize()
+    exes = {name: dynhlo.compile(text, backend="gpu", target="sm_90")
             for name, text in texts.items()}
+    return {**{name: exe.serialize() for name, exe in exes.items()},
+            "chain3": as_format_3(exes["chain"])}
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +59,7 @@ def with_program(blob: bytes, edit) -> bytes:
 def test_the_untouched_payloads_load(blobs):
     for name, blob in blobs.items():
         exe = dynhlo.deserialize(blob)
-        assert (exe.program.graph is not None) == (name == "chain"), name
+        assert (exe.program.graph is not None) == name.startswith("chain"), name
 
 
 def test_fuzzed_gpu_programs_load_or_are_artifact_errors(blobs):
@@ -65,14 +71,25 @@ def test_fuzzed_gpu_programs_load_or_are_artifact_errors(blobs):
         load_or_refuse(with_program(blob, lambda meta, rng=rng: mutate_json(rng, meta)), seed)
 
 
-def test_fuzzed_graph_programs_load_or_are_artifact_errors(blobs):
-    for seed in range(400):
-        rng = random.Random(10_000 + seed)
+@pytest.mark.parametrize("field,blob,first,count", [("graph_program", "chain3", 10_000, 400),
+                                                     ("graph_forms", "chain", 20_000, 300)],
+                         ids=["format-3-graph-program", "format-4-graph-forms"])
+def test_fuzzed_graph_data_loads_or_is_an_artifact_error(blobs, field, blob, first, count):
+    """Format 3's stored graph program; format 4's graph kernel forms."""
+    for seed in range(first, first + count):
+        rng = random.Random(seed)
 
         def edit(meta, rng=rng):
-            meta["graph_program"] = mutate_json(rng, meta["graph_program"])
+            meta[field] = mutate_json(rng, meta[field])
             return meta
-        load_or_refuse(with_program(blobs["chain"], edit), seed)
+        load_or_refuse(with_program(blobs[blob], edit), seed)
+
+
+def test_deeply_nested_graph_kernel_forms_are_an_artifact_error(blobs):
+    def edit(meta):
+        meta["graph_forms"][0]["form"] = "__NEST900__"   # nested_dumps: 900 lists deep
+        return meta
+    _refused(blobs["chain"], edit, "graph forms is malformed|launch 0 .* has no cubin")
 
 
 def _refused(blob: bytes, edit, message: str) -> None:
@@ -116,7 +133,7 @@ def test_a_graph_slot_of_another_size_than_its_dimensions_is_an_artifact_error(b
         for slot in meta["graph_program"]["slots"]:
             slot[2] = numel
         return meta
-    _refused(blobs["chain"], edit, "graph slot 0 holds")
+    _refused(blobs["chain3"], edit, "graph slot 0 holds")
 
 
 @pytest.mark.parametrize("size", [2**40, -3])
@@ -125,11 +142,11 @@ def test_a_constant_size_outside_int32_is_an_artifact_error(blobs, size):
     def edit(meta):
         meta["graph_program"]["size_index"][1] = size
         return meta
-    _refused(blobs["chain"], edit, "graph program is malformed .*size")
+    _refused(blobs["chain3"], edit, "graph program is malformed .*size")
 
 
 def test_a_graph_reading_a_dimension_the_module_lacks_is_an_artifact_error(blobs):
     def edit(meta):
         meta["graph_program"]["size_index"][0] = [5, 0]
         return meta
-    _refused(blobs["chain"], edit, "dimension 0 of parameter 5")
+    _refused(blobs["chain3"], edit, "dimension 0 of parameter 5")

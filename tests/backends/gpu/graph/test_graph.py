@@ -213,14 +213,16 @@ ENTRY main {
         plan.build(exe.program.plan, exe.program.info)
 
 
-def test_graph_program_round_trips_as_json_data():
-    """What an AOT payload stores: the graph program as data, launches by cubin key."""
+def test_a_format_3_graph_program_reads_back():
+    """What a format-3 AOT payload stored (tests/support/gpu_payload3.py writes it as that
+    format did): the graph program as data, launches by cubin key."""
     import json
     from dynhlo.backends.gpu.graph import data
+    from tests.support.gpu_payload3 import graph_program_data
     exe = graph_exe((MODELS / "mlp" / "module.hlo").read_text())
     prog = exe.program.graph.prog
     keys = [f"key{k}" for k in range(len(prog.steps))]
-    back = data.from_data(json.loads(json.dumps(data.to_data(prog, keys))), exe.module)
+    back = data.from_data(json.loads(json.dumps(graph_program_data(prog, keys))), exe.module)
     assert [s.key for s in back.steps] == keys
     for a, b in zip(prog.steps, back.steps, strict=True):
         assert (a.inputs, a.out, a.sizes, a.bound_work, a.size_offset) == \
@@ -256,9 +258,11 @@ def _chain(n: int) -> str:
 
 @pytest.mark.skipif(not INTERPRET, reason="stands interpreter launchers in for the cubins; on "
                     "a device, bench/device_checks.py graph loads and runs a real sm_90 artifact")
-def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp_path):
-    """The payload's graph program (data) and cubins (stood in by interpreter launchers of
-    the same kernels, found by cubin bytes) run the module: same results as the CPU."""
+def test_an_artifact_runs_its_graph_program_without_generating_kernels(monkeypatch, tmp_path):
+    """The graph program built on load from the payload's plan, with no kernel source
+    generated, and the cubins of its kernel forms (stood in by interpreter launchers of the
+    same kernels, found by cubin bytes) run the module: the compile's launches, by the
+    compile's cubin keys, and the same results as the CPU."""
     import json
     from dynhlo import compiler
     from dynhlo.backends.gpu import aot
@@ -270,7 +274,7 @@ def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp
     compiled = dynhlo.compile(text, backend="gpu", target="sm_90").program
     payload = compiled.to_payload()
     meta = json.loads(payload["gpu_program.json"])
-    assert len(meta["graph_program"]["steps"]) == graph_pkg.MIN_LAUNCHES
+    assert len(meta["graph_forms"]) == 1   # 16 launches of one product kernel
     prog = plan.build(compiled.plan, compiled.info)
     by_cubin = {}
     for step, spec in zip(prog.steps, cubins.step_specs(prog), strict=True):
@@ -279,10 +283,17 @@ def test_an_artifact_runs_its_graph_program_without_planning_it(monkeypatch, tmp
     monkeypatch.setattr(aot, "check_device", lambda target: None)
     monkeypatch.setattr(aot, "cubin_launcher", lambda cubin, info: by_cubin.get(cubin))
     monkeypatch.setattr(gpu, "_device", lambda interpret: torch.device("cpu"))
-    monkeypatch.setattr(plan, "build", lambda *a: (_ for _ in ()).throw(AssertionError(
-        "loading planned the graph")))
+    from dynhlo.backends.gpu.kernels import codegen
+
+    def generated(*args, **kwargs):
+        raise AssertionError("loading generated kernel source")
+    for owner, name in ((plan, "strided"), (plan, "epilogue"), (codegen, "epilogue"),
+                        (codegen, "render"), (codegen.KernelWriter, "write")):
+        monkeypatch.setattr(owner, name, generated)
     loaded = compiler.load_program(compiler.checked(text), "gpu", payload, "sm_90")
     assert loaded.graph is not None, loaded.graph_refusal
+    keys = [cubins.spec_key(spec, 90) for spec in cubins.step_specs(prog)]
+    assert [step.key for step in loaded.graph.prog.steps] == keys
     cpu = dynhlo.compile(text)
     rng = np.random.default_rng(5)
     w = (rng.standard_normal((4, 4)) / 2).astype(np.float32)

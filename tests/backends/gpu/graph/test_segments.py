@@ -270,7 +270,7 @@ def test_a_host_step_that_reads_nothing_of_the_run_runs_before_it():
 
 
 def test_an_artifact_of_a_segmented_module_loads_on_the_plain_path(monkeypatch, tmp_path):
-    """AOT payloads carry a whole-graph module's graph program only: a module that needs
+    """AOT payloads carry a whole-graph module's graph kernel forms only: a module that needs
     segments loads and runs launch by launch, without errors."""
     import json
     from dynhlo import compiler
@@ -280,7 +280,7 @@ def test_an_artifact_of_a_segmented_module_loads_on_the_plain_path(monkeypatch, 
     assert isinstance(compiled.graph, graph.SegmentedRunner)
     payload = compiled.to_payload()
     meta = json.loads(payload["gpu_program.json"])
-    assert meta["graph_program"] is None
+    assert meta["graph_forms"] is None
     by_cubin = {payload[f"cubin_{meta['kernels'][i]['cubin']}.cubin"]:
                 compiled.runner.launchers[id(k)] for i, k in enumerate(compiled.kernels)}
     monkeypatch.setattr(aot, "check_device", lambda target: None)
