@@ -187,11 +187,12 @@ class Trait(enum.Flag):
     INFERABLE = enum.auto()  # may be written without a shape (XLA's CanInferShape)
     CALL_ARGUMENTS = enum.auto()  # its called computations take the operands as parameters
     SIDE_EFFECT = enum.auto()  # never dead, even unused (XLA's HasSideEffect; collectives too)
+    CARRIES_OPERANDS = enum.auto()  # a -start: the result is (operands, results, context...)
 
 
 TUPLES, ARRAY, KEEPS = Trait.TUPLE_OPERANDS, Trait.ARRAY_RESULT, Trait.KEEPS_TYPE
 CHANGES, INFER, PASSES = Trait.CHANGES_TYPE, Trait.INFERABLE, Trait.CALL_ARGUMENTS
-EFFECT = Trait.SIDE_EFFECT
+EFFECT, CARRIES = Trait.SIDE_EFFECT, Trait.CARRIES_OPERANDS
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,9 @@ class OpSpec:
             n devices (XLA's shape inference): "gathers" (times n along `dimensions`),
             "scatters" (divided by n along `dimensions`), "exchanges" (all-to-all: split and
             concatenated). Empty: the operands' sizes.
+        distinct: the attribute that lists dimensions no two alike (the verifier checks it);
+            empty: none.
+        operand_type: the element type every operand has (after-all: "token"); empty: any.
     """
 
     arity: int | None
@@ -236,18 +240,20 @@ class OpSpec:
     result: str = ""
     reducer: str = ""
     resizes: str = ""
+    distinct: str = ""
+    operand_type: str = ""
 
 
 def _op(arity: int | None, group: Group, calls: str = "", traits: Trait = Trait.NONE,
         attrs: str | None = "", needs: str = "", least: int = 0, same_type: slice | None = None,
         indices: slice | None = None, result: str = "", reducer: str = "",
-        resizes: str = "") -> OpSpec:
+        resizes: str = "", distinct: str = "", operand_type: str = "") -> OpSpec:
     """An OpSpec from words: calls and attrs are space-separated names; needs names each
     required computation, alternatives joined by '|' ("condition body", "a|b")."""
     return OpSpec(arity, group, tuple(calls.split()), traits,
                   None if attrs is None else frozenset(attrs.split()),
                   tuple(tuple(n.split("|")) for n in needs.split()), least, same_type, indices,
-                  result, reducer, resizes)
+                  result, reducer, resizes, distinct, operand_type)
 
 
 _UNARY = """abs cbrt ceil count-leading-zeros convert copy cosine erf exponential
@@ -312,7 +318,8 @@ _SPECIAL: dict[str, OpSpec] = {
                               attrs="dimensions"),
     "replica-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER, result="u32[]"),
     "partition-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER, result="u32[]"),
-    "after-all": _op(None, _G.STRUCTURE, traits=TUPLES | ARRAY | INFER, result="token[]"),
+    "after-all": _op(None, _G.STRUCTURE, traits=TUPLES | ARRAY | INFER, result="token[]",
+                     operand_type="token"),
     # XLA: add-dependency(value, token), opt-barrier(tuple), domain(operand)
     "add-dependency": _op(2, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
     "opt-barrier": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
@@ -324,7 +331,7 @@ _SPECIAL: dict[str, OpSpec] = {
     "transpose": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions"),
     "bitcast": _op(1, _G.DATA, traits=ARRAY),
     "reverse": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions",
-                   result="operand 0"),
+                   result="operand 0", distinct="dimensions"),
     "slice": _op(1, _G.DATA, traits=ARRAY | KEEPS, attrs="slice"),
     "dynamic-slice": _op(None, _G.DATA, traits=ARRAY | KEEPS, attrs="dynamic_slice_sizes",
                          least=1, indices=slice(1, None)),
@@ -337,11 +344,12 @@ _SPECIAL: dict[str, OpSpec] = {
                   indices=slice(1, 2)),
     "scatter": _op(None, _G.DATA, "to_apply", INFER, _SCATTER, needs="to_apply",
                    reducer="updates"),
-    "copy-start": _op(1, _G.DATA, traits=TUPLES | KEEPS, attrs="cross_program_prefetch_index"),
+    "copy-start": _op(1, _G.DATA, traits=TUPLES | KEEPS | CARRIES,
+                      attrs="cross_program_prefetch_index"),
     "copy-done": _op(1, _G.DATA, traits=TUPLES),
     "shuffle": _op(1, _G.DATA, attrs=None),  # newer than the parser source: not checked
     "reduce": _op(None, _G.REDUCTION, "to_apply", INFER, "to_apply dimensions",
-                  needs="to_apply", reducer="inits"),
+                  needs="to_apply", reducer="inits", distinct="dimensions"),
     "reduce-window": _op(None, _G.REDUCTION, "to_apply", INFER, _WINDOW, needs="to_apply",
                          reducer="inits"),
     "select-and-scatter": _op(3, _G.REDUCTION, "select scatter", ARRAY | INFER,
@@ -379,7 +387,7 @@ _SPECIAL: dict[str, OpSpec] = {
     "call": _op(None, _G.CONTROL, "to_apply", TUPLES | INFER | PASSES, "to_apply is_composite",
                 needs="to_apply", result="called"),
     "fusion": _op(None, _G.CONTROL, "calls", TUPLES | PASSES,
-                  "calls kind output_to_operand_aliasing", needs="calls"),
+                  "calls kind output_to_operand_aliasing", needs="calls", result="called"),
     "while": _op(1, _G.CONTROL, "condition body", TUPLES | INFER, "condition body",
                  needs="condition body", result="operand 0"),
     "conditional": _op(None, _G.CONTROL,
@@ -388,7 +396,7 @@ _SPECIAL: dict[str, OpSpec] = {
                        needs="branch_computations|true_computation", least=1,
                        result="called"),
     "custom-call": _op(None, _G.OTHER, "called_computations to_apply", TUPLES, _CUSTOM_CALL),
-    "async-start": _op(None, _G.CONTROL, "calls", TUPLES | PASSES,
+    "async-start": _op(None, _G.CONTROL, "calls", TUPLES | PASSES | CARRIES,
                        _ASYNC + " output_to_operand_aliasing", needs="calls"),
     "async-update": _op(1, _G.CONTROL, "calls", TUPLES, _ASYNC),
     "async-done": _op(1, _G.CONTROL, "calls", TUPLES, _ASYNC),
@@ -403,7 +411,7 @@ _SPECIAL: dict[str, OpSpec] = {
                           reducer="binary", resizes="scatters"),
     "all-gather": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_COLLECTIVE + "dimensions",
                       least=1, resizes="gathers"),
-    "all-gather-start": _op(None, _G.COLLECTIVE, traits=TUPLES,
+    "all-gather-start": _op(None, _G.COLLECTIVE, traits=TUPLES | CARRIES,
                             attrs=_COLLECTIVE + "dimensions", least=1, resizes="gathers"),
     "all-gather-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
     "all-to-all": _op(None, _G.COLLECTIVE, traits=TUPLES,
@@ -414,8 +422,8 @@ _SPECIAL: dict[str, OpSpec] = {
     "collective-broadcast": _op(None, _G.COLLECTIVE, traits=TUPLES,
                                 attrs="replica_groups channel_id", least=1),
     "collective-permute": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_PERMUTE, least=1),
-    "collective-permute-start": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_PERMUTE,
-                                    least=1),
+    "collective-permute-start": _op(None, _G.COLLECTIVE, traits=TUPLES | CARRIES,
+                                    attrs=_PERMUTE, least=1),
     "collective-permute-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
     "collective-reduce": _op(None, _G.COLLECTIVE, "to_apply", attrs=None),  # not checked
     # An asynchronous op's -done takes the one value its -start (or send/recv) gave.

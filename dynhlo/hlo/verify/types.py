@@ -39,8 +39,11 @@ def check_instruction(inst: Instruction) -> None:
     """Raise HloVerifyError naming `inst` when it breaks one of the rules above.
 
     The facts checked per opcode are its OpSpec's (dynhlo.hlo.opcodes): traits TUPLE_OPERANDS,
-    ARRAY_RESULT, KEEPS_TYPE; `needs`, `least`, `same_type`, `indices`. The checks that are
-    code, not facts, are the table at the end of this file."""
+    ARRAY_RESULT, KEEPS_TYPE; `needs`, `least`, `same_type`, `indices`, `operand_type`,
+    `distinct`; `reducer` picks the check of a reducing op's operands and reducer
+    ("inits": reduce's, "updates": scatter's); `result` "called" with trait CALL_ARGUMENTS
+    checks a call's arguments and result against its computation. The checks that are code,
+    not facts, are the table at the end of this file."""
     spec = OP_SPECS[inst.opcode]
     least = spec.least
     if len(inst.operands) < least:
@@ -54,7 +57,16 @@ def check_instruction(inst: Instruction) -> None:
         want = spec.result[:-2]
         _expect(inst, inst.shape.element_type == want and not inst.shape.rank,
                 f"{inst.opcode.value} gives {want}[], declared {inst.shape}")
-    rule = _RULES.get(inst.opcode)
+    if spec.operand_type:
+        for i, o in enumerate(inst.operands):
+            _expect(inst, o.shape.element_type == spec.operand_type,
+                    f"operand {i} '{o.name}' of {inst.opcode.value} is {o.shape}; it takes "
+                    f"{spec.operand_type}s")
+    if spec.distinct:
+        _check_distinct(inst, spec.distinct)
+    rule = _RULES.get(inst.opcode) or _REDUCERS.get(spec.reducer)
+    if rule is None and spec.result == "called" and Trait.CALL_ARGUMENTS in spec.traits:
+        rule = _check_call
     if rule is not None:
         rule(inst)
 
@@ -127,10 +139,6 @@ def _check_distinct(inst: Instruction, key: str) -> None:
         _fail(inst, f"{key}={{{','.join(map(str, dims))}}} repeats a dimension")
 
 
-def _check_reverse(inst: Instruction) -> None:
-    _check_distinct(inst, "dimensions")
-
-
 def _check_get_tuple_element(inst: Instruction) -> None:
     tup = inst.operands[0].shape
     if not tup.is_tuple:
@@ -174,13 +182,6 @@ def _check_rng(inst: Instruction) -> None:
                           f"{inst.shape.element_type}[] scalars")
 
 
-def _check_after_all(inst: Instruction) -> None:
-    """after-all joins tokens (into a token[]: its OpSpec's result)."""
-    for i, o in enumerate(inst.operands):
-        _expect(inst, o.shape.element_type == "token",
-                f"operand {i} '{o.name}' of after-all is {o.shape}; it takes tokens")
-
-
 def _check_topk(inst: Instruction) -> None:
     """XLA (InferTopKShape): (the operand's type[..., k], s32[..., k])."""
     x, result = inst.operands[0].shape, inst.shape
@@ -216,8 +217,6 @@ def _check_reduce(inst: Instruction) -> None:
                     f"{len(ops)} operand(s)")
     n = len(ops) // 2
     inputs, inits = ops[:n], ops[n:]
-    if inst.opcode is Opcode.REDUCE:
-        _check_distinct(inst, "dimensions")
     _check_scalars(inst, inits, "init value")
     _check_variadic(inst, inputs, [i.shape.element_type for i in inits], n)
     _check_reducer_types(inst, "to_apply", [i.shape.element_type for i in inits],
@@ -260,8 +259,7 @@ def _check_select_and_scatter(inst: Instruction) -> None:
 def _check_call(inst: Instruction) -> None:
     """call and fusion give their computation's root (XLA: the shapes must match); each
     argument has its parameter's element type."""
-    key = "to_apply" if inst.opcode is Opcode.CALL else "calls"
-    comp = inst.called[key][0]
+    comp = inst.called[OP_SPECS[inst.opcode].calls[0]][0]
     _expect(inst, _same_types(comp.root.shape, inst.shape),
             f"'{comp.name}' returns {comp.root.shape}, declared {inst.shape}")
     # the counts may differ here: calls.py, which runs after, names that fault
@@ -382,6 +380,13 @@ def _is_s32_scalar(shape: AnyShape) -> bool:
     return not shape.is_tuple and shape.rank == 0 and shape.element_type == "s32"
 
 
+# OpSpec.reducer -> the check of the operands and the reducer that layout implies.
+_REDUCERS: dict[str, Callable[[Instruction], None]] = {
+    "inits": _check_reduce,  # reduce, reduce-window
+    "updates": _check_scatter,  # scatter
+}
+
+# The checks that are code: per opcode, what its OpSpec's fields do not say.
 _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.CUSTOM_CALL: _check_custom_call,
     Opcode.BROADCAST: _check_broadcast,
@@ -390,20 +395,13 @@ _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.TUPLE: _check_tuple,
     Opcode.PAD: lambda inst: _check_scalars(inst, inst.operands[1:], "padding value"),
     Opcode.RNG: _check_rng,
-    Opcode.AFTER_ALL: _check_after_all,
     Opcode.TOPK: _check_topk,
     Opcode.FFT: _check_fft,
     Opcode.SET_DIMENSION_SIZE: _check_set_dimension_size,
-    Opcode.REDUCE: _check_reduce,
-    Opcode.REDUCE_WINDOW: _check_reduce,
-    Opcode.SCATTER: _check_scatter,
     Opcode.SELECT_AND_SCATTER: _check_select_and_scatter,
     Opcode.MAP: _check_map,
-    Opcode.CALL: _check_call,
-    Opcode.FUSION: _check_call,
     Opcode.SORT: _check_sort,
     Opcode.CONDITIONAL: _check_conditional,
-    Opcode.REVERSE: _check_reverse,
 }
 
 
