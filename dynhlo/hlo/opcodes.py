@@ -188,11 +188,13 @@ class Trait(enum.Flag):
     CALL_ARGUMENTS = enum.auto()  # its called computations take the operands as parameters
     SIDE_EFFECT = enum.auto()  # never dead, even unused (XLA's HasSideEffect; collectives too)
     CARRIES_OPERANDS = enum.auto()  # a -start: the result is (operands, results, context...)
+    RANDOM = enum.auto()  # draws random numbers: its values at one shape are not a prefix of
+    #                       those at a larger one
 
 
 TUPLES, ARRAY, KEEPS = Trait.TUPLE_OPERANDS, Trait.ARRAY_RESULT, Trait.KEEPS_TYPE
 CHANGES, INFER, PASSES = Trait.CHANGES_TYPE, Trait.INFERABLE, Trait.CALL_ARGUMENTS
-EFFECT, CARRIES = Trait.SIDE_EFFECT, Trait.CARRIES_OPERANDS
+EFFECT, CARRIES, RANDOM = Trait.SIDE_EFFECT, Trait.CARRIES_OPERANDS, Trait.RANDOM
 
 
 @dataclass(frozen=True)
@@ -225,7 +227,11 @@ class OpSpec:
             concatenated). Empty: the operands' sizes.
         distinct: the attribute that lists dimensions no two alike (the verifier checks it);
             empty: none.
-        operand_type: the element type every operand has (after-all: "token"); empty: any.
+        operand_type: the type every operand has: an element type (after-all: "token"), or
+            "result[]" (a scalar of the result's element type: rng's parameters); empty: any.
+        choices: (attribute, the values it may take) pairs; the attribute must be given.
+        result_dimension: the attribute that names one dimension of the result (iota's
+            iota_dimension); empty: none.
     """
 
     arity: int | None
@@ -242,18 +248,24 @@ class OpSpec:
     resizes: str = ""
     distinct: str = ""
     operand_type: str = ""
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    result_dimension: str = ""
 
 
 def _op(arity: int | None, group: Group, calls: str = "", traits: Trait = Trait.NONE,
         attrs: str | None = "", needs: str = "", least: int = 0, same_type: slice | None = None,
         indices: slice | None = None, result: str = "", reducer: str = "",
-        resizes: str = "", distinct: str = "", operand_type: str = "") -> OpSpec:
+        resizes: str = "", distinct: str = "", operand_type: str = "",
+        choices: dict[str, str] | None = None, result_dimension: str = "") -> OpSpec:
     """An OpSpec from words: calls and attrs are space-separated names; needs names each
-    required computation, alternatives joined by '|' ("condition body", "a|b")."""
+    required computation, alternatives joined by '|' ("condition body", "a|b"); choices maps
+    an attribute to its values, space-separated."""
     return OpSpec(arity, group, tuple(calls.split()), traits,
                   None if attrs is None else frozenset(attrs.split()),
                   tuple(tuple(n.split("|")) for n in needs.split()), least, same_type, indices,
-                  result, reducer, resizes, distinct, operand_type)
+                  result, reducer, resizes, distinct, operand_type,
+                  tuple((k, tuple(v.split())) for k, v in (choices or {}).items()),
+                  result_dimension)
 
 
 _UNARY = """abs cbrt ceil count-leading-zeros convert copy cosine erf exponential
@@ -324,7 +336,8 @@ _SPECIAL: dict[str, OpSpec] = {
     "add-dependency": _op(2, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
     "opt-barrier": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
     "domain": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, attrs="domain", result="operand 0"),
-    "iota": _op(0, _G.DATA, traits=ARRAY, attrs="iota_dimension"),
+    "iota": _op(0, _G.DATA, traits=ARRAY, attrs="iota_dimension",
+                result_dimension="iota_dimension"),
     "broadcast": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions"),
     "reshape": _op(1, _G.DATA, traits=ARRAY | KEEPS, attrs="inferred_dimension"),
     "dynamic-reshape": _op(None, _G.DATA, traits=ARRAY | KEEPS, least=1, indices=slice(1, None)),
@@ -378,9 +391,10 @@ _SPECIAL: dict[str, OpSpec] = {
     "batch-norm-training": _op(3, _G.OTHER, traits=INFER, attrs=_BATCH_NORM),
     "batch-norm-inference": _op(5, _G.OTHER, traits=ARRAY | INFER, attrs=_BATCH_NORM),
     "batch-norm-grad": _op(5, _G.OTHER, traits=INFER, attrs=_BATCH_NORM),
-    "rng": _op(2, _G.OTHER, traits=ARRAY | EFFECT,  # rng(a, b): the parameters
-               attrs="distribution"),
-    "rng-bit-generator": _op(1, _G.OTHER, attrs="algorithm"),
+    "rng": _op(2, _G.OTHER, traits=ARRAY | EFFECT | RANDOM,  # rng(a, b): the parameters
+               attrs="distribution", operand_type="result[]",
+               choices={"distribution": "rng_uniform rng_normal"}),
+    "rng-bit-generator": _op(1, _G.OTHER, traits=RANDOM, attrs="algorithm"),
     "rng-get-and-update-state": _op(0, _G.OTHER, traits=EFFECT, attrs="delta"),
     "scan": _op(None, _G.CONTROL, "to_apply",
                 attrs="to_apply dimensions num_carries is_reverse is_associative"),

@@ -40,10 +40,10 @@ def check_instruction(inst: Instruction) -> None:
 
     The facts checked per opcode are its OpSpec's (dynhlo.hlo.opcodes): traits TUPLE_OPERANDS,
     ARRAY_RESULT, KEEPS_TYPE; `needs`, `least`, `same_type`, `indices`, `operand_type`,
-    `distinct`; `reducer` picks the check of a reducing op's operands and reducer
-    ("inits": reduce's, "updates": scatter's); `result` "called" with trait CALL_ARGUMENTS
-    checks a call's arguments and result against its computation. The checks that are code,
-    not facts, are the table at the end of this file."""
+    `choices`, `result_dimension`, `distinct`; `reducer` picks the check of a reducing op's
+    operands and reducer ("inits": reduce's, "updates": scatter's); `result` "called" with
+    trait CALL_ARGUMENTS checks a call's arguments and result against its computation. The
+    checks that are code, not facts, are the table at the end of this file."""
     spec = OP_SPECS[inst.opcode]
     least = spec.least
     if len(inst.operands) < least:
@@ -57,11 +57,17 @@ def check_instruction(inst: Instruction) -> None:
         want = spec.result[:-2]
         _expect(inst, inst.shape.element_type == want and not inst.shape.rank,
                 f"{inst.opcode.value} gives {want}[], declared {inst.shape}")
+    for key, values in spec.choices:
+        value = attrs.string(inst, key)
+        _expect(inst, value in values,
+                f"{inst.opcode.value} {key}={value} is not {' or '.join(values)}")
     if spec.operand_type:
-        for i, o in enumerate(inst.operands):
-            _expect(inst, o.shape.element_type == spec.operand_type,
-                    f"operand {i} '{o.name}' of {inst.opcode.value} is {o.shape}; it takes "
-                    f"{spec.operand_type}s")
+        _check_operand_types(inst, spec.operand_type)
+    if spec.result_dimension:
+        dimension = inst.attrs.get(spec.result_dimension, "")
+        _expect(inst, dimension.isdigit() and int(dimension) < inst.shape.rank,
+                f"{spec.result_dimension}={dimension or '(missing)'} is not a dimension of "
+                f"the rank-{inst.shape.rank} result")
     if spec.distinct:
         _check_distinct(inst, spec.distinct)
     rule = _RULES.get(inst.opcode) or _REDUCERS.get(spec.reducer)
@@ -69,6 +75,17 @@ def check_instruction(inst: Instruction) -> None:
         rule = _check_call
     if rule is not None:
         rule(inst)
+
+
+def _check_operand_types(inst: Instruction, want: str) -> None:
+    """Every operand has the element type `want`, or is a scalar of the result's element type
+    (want "result[]")."""
+    scalar = want == "result[]"
+    element = inst.shape.element_type if scalar else want
+    for i, o in enumerate(inst.operands):
+        ok = o.shape.element_type == element and not (scalar and o.shape.rank)
+        _expect(inst, ok, f"operand {i} '{o.name}' of {inst.opcode.value} is {o.shape}; it "
+                          f"takes {f'{element}[] scalar' if scalar else element}s")
 
 
 def _check_tuple_operands(inst: Instruction, spec: OpSpec) -> None:
@@ -158,28 +175,10 @@ def _check_tuple(inst: Instruction) -> None:
         _fail(inst, f"tuple of {given} declared {inst.shape}")
 
 
-def _check_iota(inst: Instruction) -> None:
-    dimension = inst.attrs.get("iota_dimension", "")
-    _expect(inst, dimension.isdigit() and int(dimension) < inst.shape.rank,
-            f"iota_dimension={dimension or '(missing)'} is not a dimension of the "
-            f"rank-{inst.shape.rank} result")
-
-
 def _check_set_dimension_size(inst: Instruction) -> None:
     size = inst.operands[1].shape
     ok = size.element_type == "s32" and size.rank == 0
     _expect(inst, ok, f"set-dimension-size takes an integer size, s32[] (XLA), got {size}")
-
-
-def _check_rng(inst: Instruction) -> None:
-    """XLA (HloVerifier::HandleRng): two scalar parameters of the result's element type."""
-    kind = attrs.string(inst, "distribution")
-    _expect(inst, kind in ("rng_uniform", "rng_normal"),
-            f"rng distribution={kind} is not rng_uniform or rng_normal")
-    for i, o in enumerate(inst.operands):
-        ok = not o.shape.rank and o.shape.element_type == inst.shape.element_type
-        _expect(inst, ok, f"rng parameter {i} '{o.name}' is {o.shape}; it takes "
-                          f"{inst.shape.element_type}[] scalars")
 
 
 def _check_topk(inst: Instruction) -> None:
@@ -390,11 +389,9 @@ _REDUCERS: dict[str, Callable[[Instruction], None]] = {
 _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.CUSTOM_CALL: _check_custom_call,
     Opcode.BROADCAST: _check_broadcast,
-    Opcode.IOTA: _check_iota,
     Opcode.GET_TUPLE_ELEMENT: _check_get_tuple_element,
     Opcode.TUPLE: _check_tuple,
     Opcode.PAD: lambda inst: _check_scalars(inst, inst.operands[1:], "padding value"),
-    Opcode.RNG: _check_rng,
     Opcode.TOPK: _check_topk,
     Opcode.FFT: _check_fft,
     Opcode.SET_DIMENSION_SIZE: _check_set_dimension_size,
