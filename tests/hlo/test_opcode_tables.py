@@ -142,31 +142,23 @@ def test_spec_result_type_is_verified():
         verify_module(module)
 
 
-def test_spec_distinct_refuses_a_reverse_that_repeats_a_dimension():
-    module = _module("ROOT r = f32[4,3] reverse(x), dimensions={0,0}")
-    with pytest.raises(HloVerifyError, match=r"dimensions=\{0,0\} repeats a dimension"):
-        verify_module(module)
+# field -> (an instruction that breaks it, what the verifier says): XLA refuses each.
+_REFUSED_BY_FIELD = {
+    "distinct": ("ROOT r = f32[4,3] reverse(x), dimensions={0,0}",
+                 r"dimensions=\{0,0\} repeats a dimension"),
+    "operand_type": ("ROOT t = token[] after-all(x)", "operand 0 'x' of after-all is f32"),
+    "choices": ("z = f32[] constant(0)\n  ROOT r = f32[3] rng(z, z), distribution=rng_other",
+                "rng distribution=rng_other is not rng_uniform or rng_normal"),
+    "result_dimension": ("ROOT i = s32[3] iota(), iota_dimension=1",
+                         "iota_dimension=1 is not a dimension of the rank-1 result"),
+}
 
 
-def test_spec_operand_type_refuses_an_after_all_of_an_array():
-    module = _module("ROOT t = token[] after-all(x)")
-    with pytest.raises(HloVerifyError, match="operand 0 'x' of after-all is f32"):
-        verify_module(module)
-
-
-def test_spec_choices_refuse_an_rng_of_another_distribution():
-    module = _module("z = f32[] constant(0)\n  ROOT r = f32[3] rng(z, z), "
-                     "distribution=rng_other")
-    with pytest.raises(HloVerifyError, match="rng distribution=rng_other is not rng_uniform "
-                                             "or rng_normal"):
-        verify_module(module)
-
-
-def test_spec_result_dimension_refuses_an_iota_past_its_rank():
-    module = _module("ROOT i = s32[3] iota(), iota_dimension=1")
-    with pytest.raises(HloVerifyError, match="iota_dimension=1 is not a dimension of the "
-                                             "rank-1 result"):
-        verify_module(module)
+@pytest.mark.parametrize("field", list(_REFUSED_BY_FIELD))
+def test_spec_field_refuses_what_xla_refuses(field):
+    text, message = _REFUSED_BY_FIELD[field]
+    with pytest.raises(HloVerifyError, match=message):
+        verify_module(_module(text))
 
 
 def test_spec_called_result_refuses_a_fusion_declared_unlike_its_root():
