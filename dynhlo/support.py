@@ -11,8 +11,10 @@ dynhlo.backends.gpu imports (it needs torch and triton), its fused-kernel table 
 library table (`library`), a device plan of its own (`plan`: parameters, call, while,
 conditional), removed before planning by the GPU pass pipeline (`inlined`: fusion, call and
 async wrappers; dynhlo/passes/pipelines.py), or the CPU lowering on host copies (`host`).
-Notes below are the only hand-written part: what a status does not say (accepted custom-call
-targets, rng values).
+Notes: what a status does not say, each where the fact lives: the CPU lowering's
+(`@lowering(..., note=)`: rng values, slice sizes, ...), the GPU rule's (`note=`: what its
+library tier leaves on the host), and the accepted custom-call targets; NOTES below holds the
+rest (the GPU pass pipeline's).
 README.md holds the rendered table between the marker lines; tools/opcode_table.py rewrites
 it and tests/test_support.py checks it is current.
 """
@@ -36,42 +38,8 @@ END_MARKER = "<!-- opcode-table:end -->"
 _ASYNC_NOTE = ("gpu: inlined when the start's value only reaches its async-update/-done; "
                "else async-start runs on the host")
 
+# Notes no backend's table holds: the GPU pass pipeline's (what it inlines, and when).
 NOTES: dict[Opcode, str] = {
-    Opcode.RNG: "values from a NumPy Philox stream per program, not bit-exact with XLA",
-    Opcode.RNG_BIT_GENERATOR: "bits and new state bit-exact with XLA (Threefry-2x32; Philox-"
-                              "4x32 for rng_philox/rng_default); 8- to 64-bit int and float "
-                              "results",
-    Opcode.RNG_GET_AND_UPDATE_STATE: "a per-program counter, not XLA's state",
-    Opcode.COLLECTIVE_PERMUTE: "copy with a {0,0} pair, else zeros",
-    Opcode.BITCAST: "between element types of one width, or of other widths at equal byte "
-                    "sizes (XLA's verifier): the bytes in layout order; not sub-byte types",
-    Opcode.REDUCE_PRECISION: "XLA's rounding: ties to even, overflow to inf, subnormals "
-                             "flushed, NaN kept",
-    Opcode.POWER: "integers: the exact power modulo 2^bits (XLA's emitter reads only the low "
-                  "6 bits of the exponent, as signed)",
-    # What the GPU backend leaves on the host fallback (CPU lowering on host copies); the
-    # gpu lowering modules' docstrings say why (dynhlo/backends/gpu/library/*.py).
-    Opcode.CONVOLUTION: "gpu: complex, > 3 spatial dims, and integer sums past 2**40 on the "
-                        "host",
-    Opcode.SCATTER: "gpu: update computations with ops beyond arithmetic/compare/select on "
-                    "the host",
-    Opcode.REDUCE_WINDOW: "window positions on padding or base-dilation holes are skipped, as "
-                          "XLA's evaluator does; gpu: to_apply with ops beyond "
-                          "arithmetic/compare/select on the host",
-    Opcode.TOPK: "k above the actual size of a dynamic dimension is a DynamicSizeError",
-    Opcode.CHOLESKY: "the other triangle is zero; not positive definite gives NaN",
-    Opcode.FFT: "a dynamic transformed dimension is transformed at its actual size; IRFFT "
-                "over one is an UnsupportedError",
-    Opcode.SLICE: "on a dynamic dimension, XLA's rule: length 1 is static (past the actual "
-                  "size it reads padding: zeros), else ceil((n - start) / stride)",
-    Opcode.GATHER: "a start past the actual size of a dynamic dimension reads XLA's padding: "
-                   "zeros",
-    Opcode.SORT: "a static operand sorted with dynamic keys stays static (XLA HandleSort); "
-                 "gpu: comparators with ops beyond arithmetic/compare/select, or of "
-                 "u16/u32/u64 values, on the host",
-    Opcode.SELECT_AND_SCATTER: "gpu: select/scatter with ops beyond arithmetic/compare/select "
-                               "on the host",
-    Opcode.MAP: "gpu: to_apply with ops beyond arithmetic/compare/select on the host",
     Opcode.ASYNC_START: _ASYNC_NOTE,
     Opcode.ASYNC_DONE: _ASYNC_NOTE,
 }
@@ -137,7 +105,9 @@ def opcode_table() -> list[OpStatus]:
         backends = {"cpu": "yes" if status != UNSUPPORTED else "-"}
         if gpu is not None:
             backends["gpu"] = gpu.how.get(op, "-")
-        note = NOTES.get(op, "")
+        note = "; ".join(n for n in (cpu.notes.get(op, ""), NOTES.get(op, ""),
+                                     f"gpu: {gpu.notes[op]}" if gpu and op in gpu.notes else "")
+                         if n)
         if status == UNSUPPORTED:
             note = cpu.why.get(op, note)
         if gpu is not None and op in gpu.why:

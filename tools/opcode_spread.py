@@ -8,7 +8,8 @@
 
 A file names an opcode when its source holds `Opcode.NAME`, the string literal of the opcode's
 spelling ("reduce-window"), or the spelling as a word of a string that the file splits into a
-table (`"sort topk".split()`). Non-elementwise: every opcode whose OpSpec group is not
+table (`"sort topk".split()`). Names in a class's `__slots__` are attribute names, not
+opcodes (a `domain` slot names no `domain` instruction). Non-elementwise: every opcode whose OpSpec group is not
 elementwise unary, binary or ternary. The median is taken over the supported ones (the CPU
 backend lowers them: dynhlo.support), as CONTRIBUTING's "Adding an opcode" is about those;
 `--every` takes it over all of them.
@@ -48,7 +49,12 @@ def names_in(path: Path) -> set[Opcode]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     strings: set[str] = set()
     members: set[str] = set()
+    slots = {id(part) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == "__slots__" for t in node.targets)
+             for part in ast.walk(node.value)}
     for node in ast.walk(tree):
+        if id(node) in slots:
+            continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             strings.add(node.value)
         elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)

@@ -36,12 +36,15 @@ class OpSupport:
     custom_calls: the custom-call targets the backend runs by itself.
     single_device: opcodes it runs only in their one-device form (collectives, replica-id).
     why: opcode -> a reason: why the opcode is not run, or runs on a fallback.
+    notes: opcode -> what the backend's way of running it leaves a reader to know (the CPU:
+        its semantics where XLA leaves room; the GPU: the cases its fallback takes).
     """
 
     how: dict
     custom_calls: frozenset
     single_device: frozenset = frozenset()
     why: dict = field(default_factory=dict)
+    notes: dict = field(default_factory=dict)
 
 
 def no_sync() -> None:

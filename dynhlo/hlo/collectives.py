@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import UnsupportedError
 from .ir import Computation, HloModule, Instruction
-from .opcodes import OP_SPECS, Opcode
+from .opcodes import OP_SPECS, Opcode, Trait
 
 CROSS_REPLICA = "cross-replica"
 CROSS_PARTITION = "cross-partition"
@@ -263,8 +263,8 @@ def check_one_device(module: HloModule) -> None:
                 f"{inst.attrs['replica_groups']} needs {n} devices; dynhlo runs it on one "
                 "device (groups of one device each: replica_groups={{0}} or {}) unless "
                 "compiled with distributed=True in a torch.distributed process group")
-        declared = inst.shape.elements[1] if inst.opcode is Opcode.ALL_GATHER_START and \
-            inst.shape.is_tuple else inst.shape
+        declared = inst.shape.elements[1] if Trait.CARRIES_OPERANDS in \
+            OP_SPECS[inst.opcode].traits and inst.shape.is_tuple else inst.shape
         operand = inst.operands[0].shape if len(inst.operands) == 1 else None
         if operand is not None and not declared.is_tuple and not operand.is_tuple and \
                 list(declared.dims) != list(operand.dims):

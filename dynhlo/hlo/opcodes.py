@@ -187,11 +187,14 @@ class Trait(enum.Flag):
     INFERABLE = enum.auto()  # may be written without a shape (XLA's CanInferShape)
     CALL_ARGUMENTS = enum.auto()  # its called computations take the operands as parameters
     SIDE_EFFECT = enum.auto()  # never dead, even unused (XLA's HasSideEffect; collectives too)
+    CARRIES_OPERANDS = enum.auto()  # a -start: the result is (operands, results, context...)
+    RANDOM = enum.auto()  # draws random numbers: its values at one shape are not a prefix of
+    #                       those at a larger one
 
 
 TUPLES, ARRAY, KEEPS = Trait.TUPLE_OPERANDS, Trait.ARRAY_RESULT, Trait.KEEPS_TYPE
 CHANGES, INFER, PASSES = Trait.CHANGES_TYPE, Trait.INFERABLE, Trait.CALL_ARGUMENTS
-EFFECT = Trait.SIDE_EFFECT
+EFFECT, CARRIES, RANDOM = Trait.SIDE_EFFECT, Trait.CARRIES_OPERANDS, Trait.RANDOM
 
 
 @dataclass(frozen=True)
@@ -222,6 +225,13 @@ class OpSpec:
             n devices (XLA's shape inference): "gathers" (times n along `dimensions`),
             "scatters" (divided by n along `dimensions`), "exchanges" (all-to-all: split and
             concatenated). Empty: the operands' sizes.
+        distinct: the attribute that lists dimensions no two alike (the verifier checks it);
+            empty: none.
+        operand_type: the type every operand has: an element type (after-all: "token"), or
+            "result[]" (a scalar of the result's element type: rng's parameters); empty: any.
+        choices: (attribute, the values it may take) pairs; the attribute must be given.
+        result_dimension: the attribute that names one dimension of the result (iota's
+            iota_dimension); empty: none.
     """
 
     arity: int | None
@@ -236,18 +246,26 @@ class OpSpec:
     result: str = ""
     reducer: str = ""
     resizes: str = ""
+    distinct: str = ""
+    operand_type: str = ""
+    choices: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    result_dimension: str = ""
 
 
 def _op(arity: int | None, group: Group, calls: str = "", traits: Trait = Trait.NONE,
         attrs: str | None = "", needs: str = "", least: int = 0, same_type: slice | None = None,
         indices: slice | None = None, result: str = "", reducer: str = "",
-        resizes: str = "") -> OpSpec:
+        resizes: str = "", distinct: str = "", operand_type: str = "",
+        choices: dict[str, str] | None = None, result_dimension: str = "") -> OpSpec:
     """An OpSpec from words: calls and attrs are space-separated names; needs names each
-    required computation, alternatives joined by '|' ("condition body", "a|b")."""
+    required computation, alternatives joined by '|' ("condition body", "a|b"); choices maps
+    an attribute to its values, space-separated."""
     return OpSpec(arity, group, tuple(calls.split()), traits,
                   None if attrs is None else frozenset(attrs.split()),
                   tuple(tuple(n.split("|")) for n in needs.split()), least, same_type, indices,
-                  result, reducer, resizes)
+                  result, reducer, resizes, distinct, operand_type,
+                  tuple((k, tuple(v.split())) for k, v in (choices or {}).items()),
+                  result_dimension)
 
 
 _UNARY = """abs cbrt ceil count-leading-zeros convert copy cosine erf exponential
@@ -312,19 +330,21 @@ _SPECIAL: dict[str, OpSpec] = {
                               attrs="dimensions"),
     "replica-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER, result="u32[]"),
     "partition-id": _op(0, _G.STRUCTURE, traits=ARRAY | INFER, result="u32[]"),
-    "after-all": _op(None, _G.STRUCTURE, traits=TUPLES | ARRAY | INFER, result="token[]"),
+    "after-all": _op(None, _G.STRUCTURE, traits=TUPLES | ARRAY | INFER, result="token[]",
+                     operand_type="token"),
     # XLA: add-dependency(value, token), opt-barrier(tuple), domain(operand)
     "add-dependency": _op(2, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
     "opt-barrier": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, result="operand 0"),
     "domain": _op(1, _G.STRUCTURE, traits=TUPLES | INFER, attrs="domain", result="operand 0"),
-    "iota": _op(0, _G.DATA, traits=ARRAY, attrs="iota_dimension"),
+    "iota": _op(0, _G.DATA, traits=ARRAY, attrs="iota_dimension",
+                result_dimension="iota_dimension"),
     "broadcast": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions"),
     "reshape": _op(1, _G.DATA, traits=ARRAY | KEEPS, attrs="inferred_dimension"),
     "dynamic-reshape": _op(None, _G.DATA, traits=ARRAY | KEEPS, least=1, indices=slice(1, None)),
     "transpose": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions"),
     "bitcast": _op(1, _G.DATA, traits=ARRAY),
     "reverse": _op(1, _G.DATA, traits=ARRAY | KEEPS | INFER, attrs="dimensions",
-                   result="operand 0"),
+                   result="operand 0", distinct="dimensions"),
     "slice": _op(1, _G.DATA, traits=ARRAY | KEEPS, attrs="slice"),
     "dynamic-slice": _op(None, _G.DATA, traits=ARRAY | KEEPS, attrs="dynamic_slice_sizes",
                          least=1, indices=slice(1, None)),
@@ -337,11 +357,12 @@ _SPECIAL: dict[str, OpSpec] = {
                   indices=slice(1, 2)),
     "scatter": _op(None, _G.DATA, "to_apply", INFER, _SCATTER, needs="to_apply",
                    reducer="updates"),
-    "copy-start": _op(1, _G.DATA, traits=TUPLES | KEEPS, attrs="cross_program_prefetch_index"),
+    "copy-start": _op(1, _G.DATA, traits=TUPLES | KEEPS | CARRIES,
+                      attrs="cross_program_prefetch_index"),
     "copy-done": _op(1, _G.DATA, traits=TUPLES),
     "shuffle": _op(1, _G.DATA, attrs=None),  # newer than the parser source: not checked
     "reduce": _op(None, _G.REDUCTION, "to_apply", INFER, "to_apply dimensions",
-                  needs="to_apply", reducer="inits"),
+                  needs="to_apply", reducer="inits", distinct="dimensions"),
     "reduce-window": _op(None, _G.REDUCTION, "to_apply", INFER, _WINDOW, needs="to_apply",
                          reducer="inits"),
     "select-and-scatter": _op(3, _G.REDUCTION, "select scatter", ARRAY | INFER,
@@ -370,16 +391,17 @@ _SPECIAL: dict[str, OpSpec] = {
     "batch-norm-training": _op(3, _G.OTHER, traits=INFER, attrs=_BATCH_NORM),
     "batch-norm-inference": _op(5, _G.OTHER, traits=ARRAY | INFER, attrs=_BATCH_NORM),
     "batch-norm-grad": _op(5, _G.OTHER, traits=INFER, attrs=_BATCH_NORM),
-    "rng": _op(2, _G.OTHER, traits=ARRAY | EFFECT,  # rng(a, b): the parameters
-               attrs="distribution"),
-    "rng-bit-generator": _op(1, _G.OTHER, attrs="algorithm"),
+    "rng": _op(2, _G.OTHER, traits=ARRAY | EFFECT | RANDOM,  # rng(a, b): the parameters
+               attrs="distribution", operand_type="result[]",
+               choices={"distribution": "rng_uniform rng_normal"}),
+    "rng-bit-generator": _op(1, _G.OTHER, traits=RANDOM, attrs="algorithm"),
     "rng-get-and-update-state": _op(0, _G.OTHER, traits=EFFECT, attrs="delta"),
     "scan": _op(None, _G.CONTROL, "to_apply",
                 attrs="to_apply dimensions num_carries is_reverse is_associative"),
     "call": _op(None, _G.CONTROL, "to_apply", TUPLES | INFER | PASSES, "to_apply is_composite",
                 needs="to_apply", result="called"),
     "fusion": _op(None, _G.CONTROL, "calls", TUPLES | PASSES,
-                  "calls kind output_to_operand_aliasing", needs="calls"),
+                  "calls kind output_to_operand_aliasing", needs="calls", result="called"),
     "while": _op(1, _G.CONTROL, "condition body", TUPLES | INFER, "condition body",
                  needs="condition body", result="operand 0"),
     "conditional": _op(None, _G.CONTROL,
@@ -388,7 +410,7 @@ _SPECIAL: dict[str, OpSpec] = {
                        needs="branch_computations|true_computation", least=1,
                        result="called"),
     "custom-call": _op(None, _G.OTHER, "called_computations to_apply", TUPLES, _CUSTOM_CALL),
-    "async-start": _op(None, _G.CONTROL, "calls", TUPLES | PASSES,
+    "async-start": _op(None, _G.CONTROL, "calls", TUPLES | PASSES | CARRIES,
                        _ASYNC + " output_to_operand_aliasing", needs="calls"),
     "async-update": _op(1, _G.CONTROL, "calls", TUPLES, _ASYNC),
     "async-done": _op(1, _G.CONTROL, "calls", TUPLES, _ASYNC),
@@ -403,7 +425,7 @@ _SPECIAL: dict[str, OpSpec] = {
                           reducer="binary", resizes="scatters"),
     "all-gather": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_COLLECTIVE + "dimensions",
                       least=1, resizes="gathers"),
-    "all-gather-start": _op(None, _G.COLLECTIVE, traits=TUPLES,
+    "all-gather-start": _op(None, _G.COLLECTIVE, traits=TUPLES | CARRIES,
                             attrs=_COLLECTIVE + "dimensions", least=1, resizes="gathers"),
     "all-gather-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
     "all-to-all": _op(None, _G.COLLECTIVE, traits=TUPLES,
@@ -414,8 +436,8 @@ _SPECIAL: dict[str, OpSpec] = {
     "collective-broadcast": _op(None, _G.COLLECTIVE, traits=TUPLES,
                                 attrs="replica_groups channel_id", least=1),
     "collective-permute": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_PERMUTE, least=1),
-    "collective-permute-start": _op(None, _G.COLLECTIVE, traits=TUPLES, attrs=_PERMUTE,
-                                    least=1),
+    "collective-permute-start": _op(None, _G.COLLECTIVE, traits=TUPLES | CARRIES,
+                                    attrs=_PERMUTE, least=1),
     "collective-permute-done": _op(1, _G.COLLECTIVE, traits=TUPLES),
     "collective-reduce": _op(None, _G.COLLECTIVE, "to_apply", attrs=None),  # not checked
     # An asynchronous op's -done takes the one value its -start (or send/recv) gave.

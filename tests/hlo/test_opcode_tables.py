@@ -72,6 +72,17 @@ def test_spec_fields_agree(op):
         assert ("to_apply",) in spec.needs, op
     if spec.result.startswith("operand ") and spec.arity is not None:
         assert int(spec.result.split()[1]) < spec.arity, op
+    # the attributes the spec's facts name are attributes it takes
+    named = [key for key, _ in spec.choices] + [spec.distinct, spec.result_dimension]
+    assert set(filter(None, named)) <= (spec.attrs or set()), op
+    assert all(values for _, values in spec.choices), op
+    if spec.result_dimension:  # a dimension of its one array result
+        assert Trait.ARRAY_RESULT in spec.traits, op
+    if spec.result == "called" and Trait.CALL_ARGUMENTS in spec.traits:
+        # verify.types checks the arguments against calls[0]'s parameters
+        assert spec.calls and (spec.calls[0],) in spec.needs, op
+    if Trait.CARRIES_OPERANDS in spec.traits:  # the -start half of an asynchronous pair
+        assert op.value.endswith("-start") and Trait.TUPLE_OPERANDS in spec.traits, op
 
 
 def test_attributes_are_the_specs():
@@ -129,6 +140,36 @@ def test_spec_result_type_is_verified():
     module = _module("p = s32[] partition-id()\n  ROOT t = (f32[4,3], s32[]) tuple(x, p)")
     with pytest.raises(HloVerifyError, match=r"partition-id gives u32\[\], declared s32\[\]"):
         verify_module(module)
+
+
+# field -> (an instruction that breaks it, what the verifier says): XLA refuses each.
+_REFUSED_BY_FIELD = {
+    "distinct": ("ROOT r = f32[4,3] reverse(x), dimensions={0,0}",
+                 r"dimensions=\{0,0\} repeats a dimension"),
+    "operand_type": ("ROOT t = token[] after-all(x)", "operand 0 'x' of after-all is f32"),
+    "choices": ("z = f32[] constant(0)\n  ROOT r = f32[3] rng(z, z), distribution=rng_other",
+                "rng distribution=rng_other is not rng_uniform or rng_normal"),
+    "result_dimension": ("ROOT i = s32[3] iota(), iota_dimension=1",
+                         "iota_dimension=1 is not a dimension of the rank-1 result"),
+}
+
+
+@pytest.mark.parametrize("field", list(_REFUSED_BY_FIELD))
+def test_spec_field_refuses_what_xla_refuses(field):
+    text, message = _REFUSED_BY_FIELD[field]
+    with pytest.raises(HloVerifyError, match=message):
+        verify_module(_module(text))
+
+
+def test_spec_called_result_refuses_a_fusion_declared_unlike_its_root():
+    text = _BODY.replace("ENTRY e {", "f {\n  p = f32[4,3] parameter(0)\n  ROOT n = f32[4,3] "
+                         "negate(p)\n}\nENTRY e {") % (
+        "ROOT r = s32[4,3] fusion(x), kind=kLoop, calls=f")
+    with pytest.raises(HloVerifyError, match="'f' returns f32\\[4,3\\], declared s32"):
+        verify_module(parse_hlo(text))
+
+
+# CARRIES_OPERANDS (all-gather-start's element 1): tests/hlo/test_verify_collective_shapes.py
 
 
 # --- registration: each key once ----------------------------------------------------------------

@@ -112,7 +112,7 @@ CASES = {
     "tuple_declared_on_after_all": ("ROOT s = (f32[4]) after-all()", "after-all gives an array"),
     "rng_array_parameters": ("a = f32[4] parameter(0)\n ROOT s = f32[4] rng(a, a), "
                              "distribution=rng_uniform",
-                             "rng parameter 0 'a' is f32[4]; it takes f32[] scalars"),
+                             "operand 0 'a' of rng is f32[4]; it takes f32[] scalars"),
     "rng_without_distribution": ("a = f32[] parameter(0)\n ROOT s = f32[4] rng(a, a)",
                                  "rng distribution=None is not rng_uniform or rng_normal"),
     "partition_id_type": ("ROOT s = f32[2,2] partition-id()",

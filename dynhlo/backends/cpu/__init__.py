@@ -32,7 +32,7 @@ from ..common import memory
 from ..common.distributed import Communicator
 from ..common.gpu_solver import check_solver_call
 from .evaluator import Evaluator
-from .lowering import CUSTOM_CALLS, LOWERINGS, NOT_LOWERED
+from .lowering import CUSTOM_CALLS, LOWERINGS, NOT_LOWERED, NOTES
 
 NAME = "cpu"
 _PAYLOAD = {"program": b'{"evaluator": "numpy"}'}  # the CPU program is its module
@@ -295,13 +295,14 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
 def support() -> OpSupport:
     """The CPU's opcodes (its lowering table, and the parameters the evaluator reads itself),
     those only in their one-device form (lowerings marked `single_device`), its custom-call
-    targets, and why the rest are not lowered (lowering.NOT_LOWERED)."""
+    targets, why the rest are not lowered (lowering.NOT_LOWERED), and the lowerings' notes
+    (lowering.NOTES)."""
     how = {op: "yes" for op in LOWERINGS}
     how[Opcode.PARAMETER] = "yes"
     return OpSupport(how, frozenset(CUSTOM_CALLS),
                      frozenset(op for op, fn in LOWERINGS.items()
                                if getattr(fn, "single_device", False)),
-                     dict(NOT_LOWERED))
+                     dict(NOT_LOWERED), dict(NOTES))
 
 
 def describe(program: CpuProgram) -> str:

@@ -36,11 +36,18 @@ NOT_LOWERED: dict[Opcode, str] = {
 }
 
 
-def lowering(*opcodes: Opcode):
-    """Register a CPU lowering for one or more opcodes."""
+# opcode -> what its lowering's semantics leave for a reader of the opcode table to know
+# (dynhlo.support's notes column): given with `@lowering(..., note=...)`.
+NOTES: dict[Opcode, str] = OnceTable("CPU notes")
+
+
+def lowering(*opcodes: Opcode, note: str = ""):
+    """Register a CPU lowering for one or more opcodes; `note` goes to NOTES for each."""
     def register(fn):
         for op in opcodes:
             LOWERINGS[op] = fn
+            if note:
+                NOTES[op] = note
         return fn
     return register
 

@@ -40,11 +40,11 @@ TOKEN = np.zeros((), dtype=np.bool_)
 """The value of a token (after-all): carries no data, only ordering in XLA."""
 
 
-def single_device(*opcodes: Opcode):
+def single_device(*opcodes: Opcode, note: str = ""):
     """Register a CPU lowering that is the one-device form of a multi-device opcode."""
     def register(fn):
         fn.single_device = True
-        return lowering(*opcodes)(fn)
+        return lowering(*opcodes, note=note)(fn)
     return register
 
 
@@ -95,7 +95,7 @@ def _permuted(inst, x):
     return x if _receives_from_itself(inst) else np.zeros_like(x)
 
 
-@single_device(Opcode.COLLECTIVE_PERMUTE)
+@single_device(Opcode.COLLECTIVE_PERMUTE, note="copy with a {0,0} pair, else zeros")
 def collective_permute(ctx, inst, args):
     """Device 0 gets its own operand for a {0,0} pair, else zeros (no source targets it)."""
     return _permuted(inst, args[0])

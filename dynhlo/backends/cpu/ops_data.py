@@ -77,7 +77,9 @@ def concatenate(ctx, inst, args):
     return np.concatenate(parts, axis=axis)
 
 
-@lowering(Opcode.SLICE)
+@lowering(Opcode.SLICE, note="on a dynamic dimension, XLA's rule: length 1 is static (past "
+                              "the actual size it reads padding: zeros), else "
+                              "ceil((n - start) / stride)")
 def slice_(ctx, inst, args):
     """XLA Slice. A length-1 slice at or past a dynamic dimension's actual size reads XLA's
     buffer padding (XLA makes it static): zeros, the whole result (padding_reads="error":

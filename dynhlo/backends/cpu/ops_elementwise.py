@@ -15,7 +15,7 @@ from ...hlo.opcodes import Opcode
 from ...hlo.types import (INTEGRAL_TYPES, bit_width, from_numpy_dtype, is_ml_dtype,
                           to_numpy_dtype)
 from ...shapes.sizes import operand_mismatch
-from .lowering import lowering
+from .lowering import NOTES, lowering
 from .minmax import MAXIMUM, MINIMUM, is_float
 from .ops_sort import total_order_key
 
@@ -315,6 +315,8 @@ BINARY = {
     Opcode.COMPLEX: lambda x, y: _complex(x, y),
     Opcode.MULHI: lambda x, y: _mulhi(x, y),
 }
+NOTES[Opcode.POWER] = ("integers: the exact power modulo 2^bits (XLA's emitter reads only the "
+                       "low 6 bits of the exponent, as signed)")
 
 
 def _mulhi(x, y):

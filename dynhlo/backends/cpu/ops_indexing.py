@@ -87,7 +87,9 @@ def dynamic_reshape(ctx, inst, args):
     return x.reshape(shape)
 
 
-@lowering(Opcode.BITCAST)
+@lowering(Opcode.BITCAST, note="between element types of one width, or of other widths at "
+                                "equal byte sizes (XLA's verifier): the bytes in layout "
+                                "order; not sub-byte types")
 def bitcast(ctx, inst, args):
     """Reshape in physical (layout) order: the row-major bytes of both layouts agree. A new
     element type reinterprets those bytes (little-endian, as XLA on x86/ARM), of another
@@ -193,7 +195,8 @@ def _read_padded(operand: np.ndarray, grids: list) -> np.ndarray:
     return np.where(inside, held, np.zeros((), operand.dtype))
 
 
-@lowering(Opcode.GATHER)
+@lowering(Opcode.GATHER, note="a start past the actual size of a dynamic dimension reads "
+                               "XLA's padding: zeros")
 def gather(ctx, inst, args):
     """XLA Gather with batching dims; starts clamped to [0, bound - slice size] as XLA clamps
     them on the padded buffer, its rows past the actual size read as zeros."""

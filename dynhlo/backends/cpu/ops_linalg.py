@@ -106,7 +106,7 @@ def _dilate_and_pad(x, wins):
     return out[tuple(crop)]
 
 
-@lowering(Opcode.CHOLESKY)
+@lowering(Opcode.CHOLESKY, note="the other triangle is zero; not positive definite gives NaN")
 def cholesky(ctx, inst, args):
     """a[..., n, n] -> its triangular factor (the other triangle zero; NaN if not PD)."""
     (a,) = args
@@ -172,7 +172,8 @@ def _substitute(m, b, lower):
     return x
 
 
-@lowering(Opcode.FFT)
+@lowering(Opcode.FFT, note="a dynamic transformed dimension is transformed at its actual "
+                            "size; IRFFT over one is an UnsupportedError")
 def fft(ctx, inst, args):
     """FFT/IFFT (complex), RFFT (real -> n//2+1 bins), IRFFT (bins -> fft_length reals)."""
     (x,) = args

@@ -81,7 +81,8 @@ def _clamp_exponent(bits, utype, src_exp, src_man, exponent_bits):
     return np.where(overflow, signed_zero | exp_mask, np.where(underflow, signed_zero, bits))
 
 
-@lowering(Opcode.REDUCE_PRECISION)
+@lowering(Opcode.REDUCE_PRECISION, note="XLA's rounding: ties to even, overflow to inf, "
+                                         "subnormals flushed, NaN kept")
 def reduce_precision_(ctx, inst, args):
     (x,) = args
     exponent_bits = attrs.integer(inst, "exponent_bits")
@@ -193,7 +194,8 @@ def _stream(ctx) -> dict:
     return state
 
 
-@lowering(Opcode.RNG)
+@lowering(Opcode.RNG, note="values from a NumPy Philox stream per program, not bit-exact "
+                            "with XLA")
 def rng(ctx, inst, args):
     a, b = (np.asarray(v) for v in args)
     shape = ctx.out_shape()
@@ -211,7 +213,7 @@ def rng(ctx, inst, args):
     raise ctx.error(f"rng distribution={distribution} is not rng_uniform or rng_normal")
 
 
-@lowering(Opcode.RNG_GET_AND_UPDATE_STATE)
+@lowering(Opcode.RNG_GET_AND_UPDATE_STATE, note="a per-program counter, not XLA's state")
 def rng_get_and_update_state(ctx, inst, args):
     state = _stream(ctx)
     value = np.array([0, state["counter"]], dtype=np.uint64)
@@ -223,7 +225,9 @@ def rng_get_and_update_state(ctx, inst, args):
 _STATE_SIZES = {"rng_default": (2, 3), "rng_three_fry": (2,), "rng_philox": (2, 3)}
 
 
-@lowering(Opcode.RNG_BIT_GENERATOR)
+@lowering(Opcode.RNG_BIT_GENERATOR,
+          note="bits and new state bit-exact with XLA (Threefry-2x32; Philox-4x32 for "
+               "rng_philox/rng_default); 8- to 64-bit int and float results")
 def rng_bit_generator(ctx, inst, args):
     """(new state, bits) of XLA's RngBitGenerator at the result's actual shape (rng_bits)."""
     return _rng_bits(ctx, inst, attrs.string(inst, "algorithm", "rng_default"), args[0],

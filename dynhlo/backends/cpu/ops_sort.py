@@ -146,7 +146,8 @@ def _python_order(ctx, comp, moved):
     return order
 
 
-@lowering(Opcode.SORT)
+@lowering(Opcode.SORT, note="a static operand sorted with dynamic keys stays static (XLA "
+                             "HandleSort)")
 def sort(ctx, inst, args):
     """Sort N same-shaped operands along `dimensions` by the comparator `to_apply`."""
     (axis,) = attrs.ints(inst, "dimensions")
@@ -175,7 +176,8 @@ def _with_tail(part: np.ndarray, full: np.ndarray, axis: int) -> np.ndarray:
     return np.concatenate([part, tail[tuple(cut)]], axis=axis)
 
 
-@lowering(Opcode.TOPK)
+@lowering(Opcode.TOPK, note="k above the actual size of a dynamic dimension is a "
+                             "DynamicSizeError")
 def topk(ctx, inst, args):
     """(values[..., k], s32 indices[..., k]) of the last dimension, ties to the lower index."""
     (x,) = args

@@ -60,7 +60,8 @@ def _work_dtype(dtype: np.dtype) -> np.dtype:
     return dtype
 
 
-@lowering(Opcode.REDUCE_WINDOW)
+@lowering(Opcode.REDUCE_WINDOW, note="window positions on padding or base-dilation holes are "
+                                      "skipped, as XLA's evaluator does")
 def reduce_window(ctx, inst, args):
     """N arrays and N scalar inits -> N reduced arrays (a tuple when N > 1)."""
     n = len(args) // 2

@@ -200,7 +200,8 @@ def support() -> OpSupport:
     "library", "plan"), "inlined" for what the GPU pass pipeline removes before planning
     (passes/inline_calls.py), else "host" (the CPU lowering on host copies) where the CPU
     runs it; the custom-call targets of its library tier; why an opcode runs on the host
-    (rules.HOST). The one-device forms are the CPU's (check_supported is the CPU's)."""
+    (rules.HOST), and what its rules leave on the host (their notes). The one-device forms
+    are the CPU's (check_supported is the CPU's)."""
     cpu = cpu_support()
     inlined = inline_calls.INLINED if any(step.run is inline_calls.inline_calls
                                           for step in GPU_PIPELINE) else frozenset()
@@ -215,7 +216,8 @@ def support() -> OpSupport:
             how[op] = tier
         elif op in cpu.how:
             how[op] = "host"
-    return OpSupport(how, frozenset(rules.CUSTOM_CALLS), cpu.single_device, dict(rules.HOST))
+    return OpSupport(how, frozenset(rules.CUSTOM_CALLS), cpu.single_device, dict(rules.HOST),
+                     {op: rule.note for op, rule in rules.RULES.items() if rule.note})
 
 
 def describe(program: GpuProgram) -> str:

@@ -49,7 +49,7 @@ import threading
 import torch
 
 from ...hlo import attrs
-from ...hlo.opcodes import Opcode
+from ...hlo.opcodes import OP_SPECS, Group
 
 HIGHEST, DEFAULT = "highest", "default"
 
@@ -61,14 +61,14 @@ _TF32_ALGORITHMS = frozenset({"dot_tf32_tf32_f32"})
 
 
 def module_allows_tf32(inst) -> bool:
-    """Whether XLA on GPU may run this dot or convolution in TF32 (see the module doc):
-    its operands are f32 and its operand_precision / algorithm allow it. Decoded once per
-    instruction."""
+    """Whether XLA on GPU may run this product (a dot or convolution: group CONTRACTION) in
+    TF32 (see the module doc): its operands are f32 and its operand_precision / algorithm
+    allow it. Decoded once per instruction."""
     return inst.decoded(("tf32",), _decide)
 
 
 def _decide(inst) -> bool:
-    if inst.opcode not in (Opcode.DOT, Opcode.CONVOLUTION) or \
+    if OP_SPECS[inst.opcode].group is not Group.CONTRACTION or \
             any(o.shape.element_type != "f32" for o in inst.operands):
         return False
     algorithm = attrs.string(inst, "algorithm")

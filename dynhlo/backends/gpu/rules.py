@@ -74,6 +74,7 @@ class Rule:
     reads_views: bool = False
     fast: bool = False
     capture: str | None = None
+    note: str = ""  # what the tiers above leave on the host (dynhlo.support's notes column)
 
 
 RULES: dict[Opcode, Rule] = OnceTable("GPU rules")
@@ -81,6 +82,11 @@ RULES: dict[Opcode, Rule] = OnceTable("GPU rules")
 
 def _rule(op: Opcode, **tiers) -> None:
     RULES[op] = Rule(**tiers)  # a second rule for op raises ValueError (OnceTable)
+
+
+# What the library tier's computations (map's to_apply, a comparator, ...) may hold
+# (library/apply.py); others run on the host. The modules' docstrings say why.
+_BEYOND = "ops beyond arithmetic/compare/select"
 
 
 def _kernel_and_complex(ops, kernel_if=None) -> None:
@@ -159,7 +165,8 @@ _rule(Opcode.DOT, library=LR.dot, library_if=LR.dot_on_device, reads_views=True,
 # --- indexing (kernels/data.py: gather, reverse and bitcast; library/indexing.py) --------
 _rule(Opcode.REVERSE, kernel=KD.reverse, library=LI.reverse)
 _rule(Opcode.GATHER, kernel=KD.gather, kernel_if=KD.plain_gather, library=LI.gather)
-_rule(Opcode.SCATTER, library=LI.scatter)
+_rule(Opcode.SCATTER, library=LI.scatter,
+      note=f"update computations with {_BEYOND} on the host")
 _rule(Opcode.DYNAMIC_SLICE, library=LI.dynamic_slice)
 _rule(Opcode.DYNAMIC_UPDATE_SLICE, library=LI.dynamic_update_slice)
 # a reshape kernel where the host knows the sizes and they keep the element count (the
@@ -173,14 +180,16 @@ _rule(Opcode.PARAMETER, plan=True)  # the plan's arguments
 _rule(Opcode.CALL, plan=True)
 _rule(Opcode.WHILE, plan=True)
 _rule(Opcode.CONDITIONAL, plan=True)
-_rule(Opcode.MAP, library=LF.map_)
+_rule(Opcode.MAP, library=LF.map_, note=f"to_apply with {_BEYOND} on the host")
 _rule(Opcode.COPY_START, library=LF.copy_start)
 _rule(Opcode.COPY_DONE, library=LF.copy_done)
 
 # --- sort, linalg, numeric, window, collective (library/<family>.py) --------------------
-_rule(Opcode.SORT, library=LS.sort)
+_rule(Opcode.SORT, library=LS.sort,
+      note=f"comparators with {_BEYOND}, or of u16/u32/u64 values, on the host")
 _rule(Opcode.TOPK, library=LS.topk)
-_rule(Opcode.CONVOLUTION, library=LL.convolution)
+_rule(Opcode.CONVOLUTION, library=LL.convolution,
+      note="complex, > 3 spatial dims, and integer sums past 2**40 on the host")
 _rule(Opcode.FFT, library=LL.fft)
 _rule(Opcode.CHOLESKY, library=LL.cholesky)
 _rule(Opcode.TRIANGULAR_SOLVE, library=LL.triangular_solve)
@@ -189,19 +198,24 @@ _rule(Opcode.BATCH_NORM_TRAINING, library=LN.batch_norm_training)
 _rule(Opcode.BATCH_NORM_INFERENCE, library=LN.batch_norm_inference)
 _rule(Opcode.BATCH_NORM_GRAD, library=LN.batch_norm_grad)
 _rule(Opcode.STOCHASTIC_CONVERT, library=LN.stochastic_convert)
-_rule(Opcode.REDUCE_WINDOW, library=LW.reduce_window)
-_rule(Opcode.SELECT_AND_SCATTER, library=LW.select_and_scatter)
-for _op in (Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START, Opcode.ALL_REDUCE_DONE,
-            Opcode.ALL_GATHER, Opcode.ALL_TO_ALL, Opcode.REDUCE_SCATTER,
-            Opcode.COLLECTIVE_BROADCAST):
-    _rule(_op, library=LC.one_participant)
+_rule(Opcode.REDUCE_WINDOW, library=LW.reduce_window,
+      note=f"to_apply with {_BEYOND} on the host")
+_rule(Opcode.SELECT_AND_SCATTER, library=LW.select_and_scatter,
+      note=f"select/scatter with {_BEYOND} on the host")
+_rule(Opcode.ALL_REDUCE, library=LC.all_reduce)
+_rule(Opcode.ALL_REDUCE_START, library=LC.all_reduce)
+_rule(Opcode.ALL_REDUCE_DONE, library=LC.first_operand)  # its -start computed the value
+_rule(Opcode.ALL_GATHER, library=LC.all_gather)
+_rule(Opcode.ALL_TO_ALL, library=LC.all_to_all)
+_rule(Opcode.REDUCE_SCATTER, library=LC.reduce_scatter)
+_rule(Opcode.COLLECTIVE_BROADCAST, library=LC.collective_broadcast)
 _rule(Opcode.ALL_GATHER_START, library=LC.all_gather_start)
 _rule(Opcode.ALL_GATHER_DONE, library=LC.collective_done)
 _rule(Opcode.COLLECTIVE_PERMUTE_DONE, library=LC.collective_done)
 _rule(Opcode.COLLECTIVE_PERMUTE, library=LC.collective_permute)
 _rule(Opcode.COLLECTIVE_PERMUTE_START, library=LC.collective_permute_start)
-_rule(Opcode.REPLICA_ID, library=LC.device_id)
-_rule(Opcode.PARTITION_ID, library=LC.device_id)
+_rule(Opcode.REPLICA_ID, library=LC.replica_id)
+_rule(Opcode.PARTITION_ID, library=LC.partition_id)
 _rule(Opcode.AFTER_ALL, library=LC.after_all)
 _rule(Opcode.ADD_DEPENDENCY, library=LC.first_operand)
 _rule(Opcode.DOMAIN, library=LC.first_operand)

@@ -18,7 +18,7 @@ from . import shape_exprs as sx
 from .convert import OpContext, bounded, converts
 from .emit import Val, dims_text
 from .misc import PASS_THROUGH, pass_through
-from .ops import broadcast, gather
+from .ops import broadcast, gather, iota
 from .regions import approx_top_k, dynamic_reduce_window
 from .sizes import (S32, dimension_expr, element, result_bounds, samples,
                     set_sizes, shape_elements)
@@ -59,7 +59,7 @@ def _dynamic_iota(cx):
     shape = bounded(shape, result_bounds(cx, exprs, shape))
     d = int(cx.attr("iota_dimension").value)
     static = Shape(shape.element_type, shape.dims, (False,) * shape.rank)
-    out = cx.comp.emit(static, "iota", [], f"iota_dimension={d}")
+    out = iota(cx, static, d)
     val = set_sizes(cx, out, dims_tensor, shape)
     if shape.rank == 1 and shape.is_static and val.shape.element_type.startswith("s") \
             and shape.dims[0] <= sx.MAX_TRACKED_ELEMENTS:
@@ -158,9 +158,9 @@ def _gather_dim(cx, x: Val, d: int, start: Val, size: tuple, size_val: Val,
     if bound is None:
         raise cx.error(f"the size of dimension {d} has no upper bound")
     dynamic = not (size[0] == "c")
-    iota = cx.comp.emit(Shape("s32", (bound,), (False,)), "iota", [], "iota_dimension=0")
+    counts = iota(cx, Shape("s32", (bound,), (False,)), 0)
     idx = cx.comp.emit(Shape("s32", (bound,), (False,)), "multiply",
-                       [iota, _splat(cx, cx.comp.scalar(stride) if isinstance(stride, int)
+                       [counts, _splat(cx, cx.comp.scalar(stride) if isinstance(stride, int)
                                      else stride, bound)])
     idx = cx.comp.emit(Shape("s32", (bound,), (False,)), "add",
                        [idx, _splat(cx, start, bound)])

@@ -217,8 +217,12 @@ def _from_text(cx, text: str, dtype) -> np.ndarray:
 
 @converts("stablehlo.iota")
 def _iota(cx):
-    d = int(cx.attr("iota_dimension").value)
-    return [cx.comp.emit(cx.result_shape(), "iota", [], f"iota_dimension={d}")]
+    return [iota(cx, cx.result_shape(), int(cx.attr("iota_dimension").value))]
+
+
+def iota(cx, shape: Shape, dimension: int) -> Val:
+    """An HLO iota of `shape` counting along `dimension` (its values 0, 1, ... there)."""
+    return cx.comp.emit(shape, "iota", [], f"iota_dimension={dimension}")
 
 
 @converts("stablehlo.broadcast_in_dim")

@@ -48,7 +48,7 @@ import numpy as np
 
 from ...errors import UnsupportedError
 from ...hlo.ir import HloModule
-from ...hlo.opcodes import Opcode
+from ...hlo.opcodes import OP_SPECS, Trait
 from ...hlo.text.parser import parse_hlo
 from ...hlo.types import to_numpy_dtype
 from ...runtime.executable import compile as compile_module
@@ -455,9 +455,6 @@ def _instructions_at(text: str, indices: set[int]) -> set[str]:
     return out
 
 
-_SHAPED_RANDOM = (Opcode.RNG_BIT_GENERATOR, Opcode.RNG)
-
-
 def _check_sized(module: HloModule, marked: set[str], names: list) -> None:
     """UnsupportedError where a dimension that moved with a size has nothing in the program
     that computes it (TensorFlow folded a shape into a constant: a broadcast of a constant,
@@ -468,7 +465,7 @@ def _check_sized(module: HloModule, marked: set[str], names: list) -> None:
         info = stack.pop()
         stack.extend(info.calls.values())
         for inst, tree in info.dims.items():
-            if inst.name in marked and inst.opcode in _SHAPED_RANDOM:
+            if inst.name in marked and Trait.RANDOM in OP_SPECS[inst.opcode].traits:
                 why = drawn_as_prefix(inst, module.entry) if inst in module.entry.instructions \
                     else "it is not in the entry computation"
                 if why is None:
@@ -498,7 +495,7 @@ def _unsized_in_entry(module: HloModule, marked: set[str]) -> dict[str, list[int
     _check_sized, which refuses them."""
     out = {}
     for inst, tree in infer_module(module).dims.items():
-        if inst.name in marked and inst.opcode not in _SHAPED_RANDOM and \
+        if inst.name in marked and Trait.RANDOM not in OP_SPECS[inst.opcode].traits and \
                 not inst.shape.is_tuple:
             dims = [d for d, (t, dynamic) in enumerate(zip(tree, inst.shape.dynamic, strict=True))
                     if dynamic and not (isinstance(t, Sym) and t.root().expr is not None)]

@@ -34,7 +34,7 @@ from ...errors import HloVerifyError
 from .. import attrs
 from ..collectives import Devices, subgroup_size
 from ..ir import Instruction
-from ..opcodes import OP_SPECS, Opcode
+from ..opcodes import OP_SPECS, Trait
 from ..shape import UNBOUNDED, AnyShape, Shape, TupleShape
 
 # The collectives whose result is resized along `dimensions={d}` by the group size (their
@@ -70,11 +70,12 @@ def _dimension(inst: Instruction) -> int:
 
 
 def _results(inst: Instruction, n: int) -> list[AnyShape]:
-    """The result arrays, one per operand (all-gather-start: the tuple's element 1)."""
+    """The result arrays, one per operand (a -start, trait CARRIES_OPERANDS: the tuple's
+    element 1)."""
     shape = inst.shape
-    if inst.opcode is Opcode.ALL_GATHER_START and shape.is_tuple:
+    if Trait.CARRIES_OPERANDS in OP_SPECS[inst.opcode].traits and shape.is_tuple:
         if len(shape.elements) < 2:
-            raise HloVerifyError(f"all-gather-start's result {shape} is not the tuple "
+            raise HloVerifyError(f"{inst.opcode.value}'s result {shape} is not the tuple "
                                  "(operands, gathered results)", inst.name)
         _check_start_operands(inst, shape.elements[0])
         shape = shape.elements[1]
@@ -90,7 +91,7 @@ def _check_start_operands(inst: Instruction, declared: AnyShape) -> None:
     shapes = [o.shape for o in inst.operands]
     want = shapes[0] if len(shapes) == 1 else TupleShape(tuple(shapes))
     if not _compatible(declared, want):
-        raise HloVerifyError(f"all-gather-start's result element 0 is {declared}; it holds "
+        raise HloVerifyError(f"{inst.opcode.value}'s result element 0 is {declared}; it holds "
                              f"the operands, {want}", inst.name)
 
 

@@ -39,8 +39,11 @@ def check_instruction(inst: Instruction) -> None:
     """Raise HloVerifyError naming `inst` when it breaks one of the rules above.
 
     The facts checked per opcode are its OpSpec's (dynhlo.hlo.opcodes): traits TUPLE_OPERANDS,
-    ARRAY_RESULT, KEEPS_TYPE; `needs`, `least`, `same_type`, `indices`. The checks that are
-    code, not facts, are the table at the end of this file."""
+    ARRAY_RESULT, KEEPS_TYPE; `needs`, `least`, `same_type`, `indices`, `operand_type`,
+    `choices`, `result_dimension`, `distinct`; `reducer` picks the check of a reducing op's
+    operands and reducer ("inits": reduce's, "updates": scatter's); `result` "called" with
+    trait CALL_ARGUMENTS checks a call's arguments and result against its computation. The
+    checks that are code, not facts, are the table at the end of this file."""
     spec = OP_SPECS[inst.opcode]
     least = spec.least
     if len(inst.operands) < least:
@@ -54,9 +57,35 @@ def check_instruction(inst: Instruction) -> None:
         want = spec.result[:-2]
         _expect(inst, inst.shape.element_type == want and not inst.shape.rank,
                 f"{inst.opcode.value} gives {want}[], declared {inst.shape}")
-    rule = _RULES.get(inst.opcode)
+    for key, values in spec.choices:
+        value = attrs.string(inst, key)
+        _expect(inst, value in values,
+                f"{inst.opcode.value} {key}={value} is not {' or '.join(values)}")
+    if spec.operand_type:
+        _check_operand_types(inst, spec.operand_type)
+    if spec.result_dimension:
+        dimension = inst.attrs.get(spec.result_dimension, "")
+        _expect(inst, dimension.isdigit() and int(dimension) < inst.shape.rank,
+                f"{spec.result_dimension}={dimension or '(missing)'} is not a dimension of "
+                f"the rank-{inst.shape.rank} result")
+    if spec.distinct:
+        _check_distinct(inst, spec.distinct)
+    rule = _RULES.get(inst.opcode) or _REDUCERS.get(spec.reducer)
+    if rule is None and spec.result == "called" and Trait.CALL_ARGUMENTS in spec.traits:
+        rule = _check_call
     if rule is not None:
         rule(inst)
+
+
+def _check_operand_types(inst: Instruction, want: str) -> None:
+    """Every operand has the element type `want`, or is a scalar of the result's element type
+    (want "result[]")."""
+    scalar = want == "result[]"
+    element = inst.shape.element_type if scalar else want
+    for i, o in enumerate(inst.operands):
+        ok = o.shape.element_type == element and not (scalar and o.shape.rank)
+        _expect(inst, ok, f"operand {i} '{o.name}' of {inst.opcode.value} is {o.shape}; it "
+                          f"takes {f'{element}[] scalar' if scalar else element}s")
 
 
 def _check_tuple_operands(inst: Instruction, spec: OpSpec) -> None:
@@ -127,10 +156,6 @@ def _check_distinct(inst: Instruction, key: str) -> None:
         _fail(inst, f"{key}={{{','.join(map(str, dims))}}} repeats a dimension")
 
 
-def _check_reverse(inst: Instruction) -> None:
-    _check_distinct(inst, "dimensions")
-
-
 def _check_get_tuple_element(inst: Instruction) -> None:
     tup = inst.operands[0].shape
     if not tup.is_tuple:
@@ -150,35 +175,10 @@ def _check_tuple(inst: Instruction) -> None:
         _fail(inst, f"tuple of {given} declared {inst.shape}")
 
 
-def _check_iota(inst: Instruction) -> None:
-    dimension = inst.attrs.get("iota_dimension", "")
-    _expect(inst, dimension.isdigit() and int(dimension) < inst.shape.rank,
-            f"iota_dimension={dimension or '(missing)'} is not a dimension of the "
-            f"rank-{inst.shape.rank} result")
-
-
 def _check_set_dimension_size(inst: Instruction) -> None:
     size = inst.operands[1].shape
     ok = size.element_type == "s32" and size.rank == 0
     _expect(inst, ok, f"set-dimension-size takes an integer size, s32[] (XLA), got {size}")
-
-
-def _check_rng(inst: Instruction) -> None:
-    """XLA (HloVerifier::HandleRng): two scalar parameters of the result's element type."""
-    kind = attrs.string(inst, "distribution")
-    _expect(inst, kind in ("rng_uniform", "rng_normal"),
-            f"rng distribution={kind} is not rng_uniform or rng_normal")
-    for i, o in enumerate(inst.operands):
-        ok = not o.shape.rank and o.shape.element_type == inst.shape.element_type
-        _expect(inst, ok, f"rng parameter {i} '{o.name}' is {o.shape}; it takes "
-                          f"{inst.shape.element_type}[] scalars")
-
-
-def _check_after_all(inst: Instruction) -> None:
-    """after-all joins tokens (into a token[]: its OpSpec's result)."""
-    for i, o in enumerate(inst.operands):
-        _expect(inst, o.shape.element_type == "token",
-                f"operand {i} '{o.name}' of after-all is {o.shape}; it takes tokens")
 
 
 def _check_topk(inst: Instruction) -> None:
@@ -216,8 +216,6 @@ def _check_reduce(inst: Instruction) -> None:
                     f"{len(ops)} operand(s)")
     n = len(ops) // 2
     inputs, inits = ops[:n], ops[n:]
-    if inst.opcode is Opcode.REDUCE:
-        _check_distinct(inst, "dimensions")
     _check_scalars(inst, inits, "init value")
     _check_variadic(inst, inputs, [i.shape.element_type for i in inits], n)
     _check_reducer_types(inst, "to_apply", [i.shape.element_type for i in inits],
@@ -260,8 +258,7 @@ def _check_select_and_scatter(inst: Instruction) -> None:
 def _check_call(inst: Instruction) -> None:
     """call and fusion give their computation's root (XLA: the shapes must match); each
     argument has its parameter's element type."""
-    key = "to_apply" if inst.opcode is Opcode.CALL else "calls"
-    comp = inst.called[key][0]
+    comp = inst.called[OP_SPECS[inst.opcode].calls[0]][0]
     _expect(inst, _same_types(comp.root.shape, inst.shape),
             f"'{comp.name}' returns {comp.root.shape}, declared {inst.shape}")
     # the counts may differ here: calls.py, which runs after, names that fault
@@ -382,28 +379,26 @@ def _is_s32_scalar(shape: AnyShape) -> bool:
     return not shape.is_tuple and shape.rank == 0 and shape.element_type == "s32"
 
 
+# OpSpec.reducer -> the check of the operands and the reducer that layout implies.
+_REDUCERS: dict[str, Callable[[Instruction], None]] = {
+    "inits": _check_reduce,  # reduce, reduce-window
+    "updates": _check_scatter,  # scatter
+}
+
+# The checks that are code: per opcode, what its OpSpec's fields do not say.
 _RULES: dict[Opcode, Callable[[Instruction], None]] = {
     Opcode.CUSTOM_CALL: _check_custom_call,
     Opcode.BROADCAST: _check_broadcast,
-    Opcode.IOTA: _check_iota,
     Opcode.GET_TUPLE_ELEMENT: _check_get_tuple_element,
     Opcode.TUPLE: _check_tuple,
     Opcode.PAD: lambda inst: _check_scalars(inst, inst.operands[1:], "padding value"),
-    Opcode.RNG: _check_rng,
-    Opcode.AFTER_ALL: _check_after_all,
     Opcode.TOPK: _check_topk,
     Opcode.FFT: _check_fft,
     Opcode.SET_DIMENSION_SIZE: _check_set_dimension_size,
-    Opcode.REDUCE: _check_reduce,
-    Opcode.REDUCE_WINDOW: _check_reduce,
-    Opcode.SCATTER: _check_scatter,
     Opcode.SELECT_AND_SCATTER: _check_select_and_scatter,
     Opcode.MAP: _check_map,
-    Opcode.CALL: _check_call,
-    Opcode.FUSION: _check_call,
     Opcode.SORT: _check_sort,
     Opcode.CONDITIONAL: _check_conditional,
-    Opcode.REVERSE: _check_reverse,
 }
 
 

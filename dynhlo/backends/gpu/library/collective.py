@@ -24,12 +24,9 @@ from ....hlo.shape import leaf_shapes
 from ..tensors import torch_dtype
 
 
-_LOCAL = ("all-reduce-done",)  # takes out what its -start computed: no data moves
-
-
-def _moves(ctx, inst) -> bool:
-    """True when the program runs on several devices and `inst` moves data between them."""
-    return getattr(ctx.runner, "comm", None) is not None and inst.opcode.value not in _LOCAL
+def _moves(ctx) -> bool:
+    """True when the program runs on several devices (the runner has a communicator)."""
+    return getattr(ctx.runner, "comm", None) is not None
 
 
 def _operands(args):
@@ -48,23 +45,6 @@ def _context(ctx, inst) -> tuple:
     return tuple(out)
 
 
-def one_participant(ctx, inst, args):
-    if _moves(ctx, inst):
-        return across(ctx, inst, args)
-    return _operands(args)
-
-
-def all_gather_start(ctx, inst, args):
-    if _moves(ctx, inst):
-        return across(ctx, inst, args)
-    value = _operands(args)
-    return (value, value) + _context(ctx, inst)
-
-
-def collective_done(ctx, inst, args):
-    return args[0][1]
-
-
 _PAIR = re.compile(r"\{\s*(\d+)\s*,\s*(\d+)\s*\}")
 
 
@@ -74,42 +54,13 @@ def _permuted(inst, x):
     return x if (0, 0) in pairs else torch.zeros_like(x)
 
 
-def collective_permute(ctx, inst, args):
-    if _moves(ctx, inst):
-        return across(ctx, inst, args)
-    return _permuted(inst, args[0])
-
-
-def collective_permute_start(ctx, inst, args):
-    if _moves(ctx, inst):
-        return across(ctx, inst, args)
-    return (args[0], _permuted(inst, args[0])) + _context(ctx, inst)
-
-
-def device_id(ctx, inst, args):
-    if _moves(ctx, inst):
-        return across(ctx, inst, args)
-    return torch.zeros((), dtype=torch_dtype(inst.shape.element_type), device=ctx.device)
-
-
-def after_all(ctx, inst, args):
-    return torch.zeros((), dtype=torch.bool, device=ctx.device)
-
-
-def first_operand(ctx, inst, args):
-    return args[0]
-
-
-def opt_barrier(ctx, inst, args):
-    return args[0] if len(args) == 1 else tuple(args)
-
-
 # --- several devices (compiled with distributed=True) --------------------------------------
 #
 # The same opcodes across processes: ctx.runner.comm is this process's
 # backends.common.distributed.Communicator, and the device tensors go to torch.distributed as they
-# are (NCCL on CUDA; gloo in the interpreter on the CPU). The rule table (rules.py) calls the
-# functions above; each of them hands over to its form here when the runner has a comm.
+# are (NCCL on CUDA; gloo in the interpreter on the CPU). Each entry point below runs its
+# one-device form, or its form here when the runner has a comm (see ops_collective.DISTRIBUTED
+# on the CPU).
 
 def _dynamic(ctx, operand) -> list[int]:
     tree = ctx.info.dims[operand]
@@ -122,31 +73,108 @@ def _each(ctx, inst, args, move):
     return out[0] if len(out) == 1 else out
 
 
-def across(ctx, inst, args):
-    """The multi-device form of a collective (see ops_collective.DISTRIBUTED on the CPU)."""
-    comm, op = ctx.runner.comm, inst.opcode.value
-    if op in ("all-reduce", "all-reduce-start"):
-        return _each(ctx, inst, args, lambda x, dyn: comm.all_reduce(inst, x, dyn))
-    if op in ("all-gather", "all-gather-start", "reduce-scatter"):
-        (dim,) = attrs.ints(inst, "dimensions")
-        move = comm.all_gather if op != "reduce-scatter" else comm.reduce_scatter
-        out = _each(ctx, inst, args, lambda x, dyn: move(inst, x, dim, dyn))
-        return (_operands(args), out) + _context(ctx, inst) if op == "all-gather-start" \
-            else out
-    if op == "all-to-all":
-        dims = attrs.ints(inst, "dimensions", ())
-        dynamic = sorted({d for o in inst.operands for d in _dynamic(ctx, o)})
-        if not dims:
-            return tuple(comm.all_to_all(inst, list(args), dynamic))
-        return comm.all_to_all_array(inst, args[0], dims[0], dynamic)
-    if op == "collective-broadcast":
-        return _each(ctx, inst, args, lambda x, dyn: comm.collective_broadcast(inst, x))
-    if op == "collective-permute":
-        return comm.collective_permute(inst, args[0])
-    if op == "collective-permute-start":
-        return (args[0], comm.collective_permute(inst, args[0])) + _context(ctx, inst)
-    ids = {"replica-id": comm.replica_id, "partition-id": comm.partition_id}
-    return torch.tensor(ids[op], dtype=torch_dtype(inst.shape.element_type), device=ctx.device)
+def _all_reduce_across(ctx, inst, args):
+    comm = ctx.runner.comm
+    return _each(ctx, inst, args, lambda x, dyn: comm.all_reduce(inst, x, dyn))
+
+
+def _all_gather_across(ctx, inst, args):
+    comm = ctx.runner.comm
+    (dim,) = attrs.ints(inst, "dimensions")
+    return _each(ctx, inst, args, lambda x, dyn: comm.all_gather(inst, x, dim, dyn))
+
+
+def _reduce_scatter_across(ctx, inst, args):
+    comm = ctx.runner.comm
+    (dim,) = attrs.ints(inst, "dimensions")
+    return _each(ctx, inst, args, lambda x, dyn: comm.reduce_scatter(inst, x, dim, dyn))
+
+
+def _all_to_all_across(ctx, inst, args):
+    comm = ctx.runner.comm
+    dims = attrs.ints(inst, "dimensions", ())
+    dynamic = sorted({d for o in inst.operands for d in _dynamic(ctx, o)})
+    if not dims:
+        return tuple(comm.all_to_all(inst, list(args), dynamic))
+    return comm.all_to_all_array(inst, args[0], dims[0], dynamic)
+
+
+def _broadcast_across(ctx, inst, args):
+    comm = ctx.runner.comm
+    return _each(ctx, inst, args, lambda x, dyn: comm.collective_broadcast(inst, x))
+
+
+def _device_id(ctx, inst, device: int):
+    return torch.tensor(device, dtype=torch_dtype(inst.shape.element_type), device=ctx.device)
+
+
+# --- the entry points the rule table (rules.py) names, one per opcode: on one device a
+# collective's result is its operands ----------------------------------------------------
+
+def all_reduce(ctx, inst, args):
+    return _all_reduce_across(ctx, inst, args) if _moves(ctx) else _operands(args)
+
+
+def all_gather(ctx, inst, args):
+    return _all_gather_across(ctx, inst, args) if _moves(ctx) else _operands(args)
+
+
+def reduce_scatter(ctx, inst, args):
+    return _reduce_scatter_across(ctx, inst, args) if _moves(ctx) else _operands(args)
+
+
+def all_to_all(ctx, inst, args):
+    return _all_to_all_across(ctx, inst, args) if _moves(ctx) else _operands(args)
+
+
+def collective_broadcast(ctx, inst, args):
+    return _broadcast_across(ctx, inst, args) if _moves(ctx) else _operands(args)
+
+
+def all_gather_start(ctx, inst, args):
+    if _moves(ctx):
+        return (_operands(args), _all_gather_across(ctx, inst, args)) + _context(ctx, inst)
+    value = _operands(args)
+    return (value, value) + _context(ctx, inst)
+
+
+def collective_done(ctx, inst, args):
+    return args[0][1]
+
+
+def collective_permute(ctx, inst, args):
+    if _moves(ctx):
+        return ctx.runner.comm.collective_permute(inst, args[0])
+    return _permuted(inst, args[0])
+
+
+def collective_permute_start(ctx, inst, args):
+    if _moves(ctx):
+        return (args[0], ctx.runner.comm.collective_permute(inst, args[0])) + \
+            _context(ctx, inst)
+    return (args[0], _permuted(inst, args[0])) + _context(ctx, inst)
+
+
+def replica_id(ctx, inst, args):
+    return _device_id(ctx, inst, ctx.runner.comm.replica_id if _moves(ctx) else 0)
+
+
+def partition_id(ctx, inst, args):
+    return _device_id(ctx, inst, ctx.runner.comm.partition_id if _moves(ctx) else 0)
+
+
+def after_all(ctx, inst, args):
+    return torch.zeros((), dtype=torch.bool, device=ctx.device)
+
+
+def first_operand(ctx, inst, args):
+    """add-dependency, domain, async-update, and a -done that takes out what its -start
+    computed (all-reduce-done: no data moves)."""
+    return args[0]
+
+
+def opt_barrier(ctx, inst, args):
+    return args[0] if len(args) == 1 else tuple(args)
 
 
 def identity_call(ctx, inst, args):
