@@ -17,6 +17,7 @@ EvalContext.call back into this evaluator; scalar computations applied to whole 
 
 from __future__ import annotations
 
+import ctypes
 import math
 import threading
 from array import array
@@ -50,6 +51,29 @@ _UFUNCS = {Opcode.EXP: np.exp, Opcode.EXPM1: np.expm1, Opcode.LOG: np.log,
            Opcode.SINH: np.sinh, Opcode.COSH: np.cosh, Opcode.ASINH: np.arcsinh,
            Opcode.ACOSH: np.arccosh, Opcode.ATANH: np.arctanh, Opcode.ASIN: np.arcsin,
            Opcode.ACOS: np.arccos}
+
+
+def _probe_address():
+    """The fastest reading of an exact ndarray's data address this interpreter allows: the
+    `data` field of NumPy's array struct, right after the object header (a plain load,
+    ~6x cheaper than `.ctypes.data`), when probing shows it is there; else `.ctypes.data`."""
+    offset = object.__basicsize__
+    base = np.arange(12.0).reshape(3, 4)
+    probes = [base, base[1:, ::2], base.T, np.empty(0, np.int8), np.zeros((), np.float32)]
+    read_only = base[1:].view()
+    read_only.flags.writeable = False
+    probes.append(read_only)
+    load = ctypes.c_void_p.from_address
+    try:
+        if all((load(id(a) + offset).value or 0) == a.ctypes.data for a in probes):
+            return lambda a: load(id(a) + offset).value or 0
+    except (OSError, ValueError):   # pragma: no cover - a layout this probe cannot read
+        pass
+    return lambda a: a.ctypes.data   # pragma: no cover
+
+
+# The data address of an exact np.ndarray (never another type: the struct is NumPy's).
+data_address = _probe_address()
 
 
 class MatmulDot:
@@ -118,7 +142,7 @@ class CompiledKernel:
         shape = self.shape or env.sizes(self.dims)
         if buf < 0:
             out = np.empty(shape, self.dtype)
-            address = out.ctypes.data
+            address = data_address(out)
         else:
             out, address = pooled(pool, buf, shape, self.dtype)
         args = [address]
@@ -129,7 +153,7 @@ class CompiledKernel:
             if at is None:
                 if value.__class__ is not np.ndarray:
                     value = values[leaf] = np.asarray(value)
-                at = value.ctypes.data
+                at = data_address(value)
             args.append(at)
             args += value.shape
             args += value.strides
@@ -189,7 +213,20 @@ def _fold_transposes(info, steps: list) -> list:
             step[0] != _LOWERING or step[1] in read]
 
 
-def pooled(pool: list, buf: int, shape: tuple, dtype) -> tuple:
+class Pool(list):
+    """One computation's buffers (entries as `pooled` keeps them), `gen`: bumped whenever a
+    buffer is replaced by a larger one (addresses recorded before it are stale), and
+    `fast`: the steps specialized to an argument-shape key over these buffers (Fast)."""
+
+    __slots__ = ("gen", "fast")
+
+    def __init__(self, count: int):
+        super().__init__([None] * count)
+        self.gen = 0
+        self.fast: dict = {}
+
+
+def pooled(pool: Pool, buf: int, shape: tuple, dtype) -> tuple:
     """(an array of `shape` over buffer `buf` of `pool`, its data address); the buffer
     grows to the largest size asked of it and is kept for the next call, with the last
     view made of it (a buffer is asked for again only when its last value is dead)."""
@@ -199,7 +236,8 @@ def pooled(pool: list, buf: int, shape: tuple, dtype) -> tuple:
     need = math.prod(shape) * dtype.itemsize
     if entry is None or entry[0].nbytes < need:
         store = np.empty(max(need, buffers.ALIGN), np.uint8)
-        entry = (store, store.ctypes.data)
+        entry = (store, data_address(store))
+        pool.gen += 1
     view = np.ndarray(shape, dtype, entry[0])
     pool[buf] = (entry[0], entry[1], shape, dtype, view)
     return view, entry[1]
@@ -332,7 +370,16 @@ class CompiledEvaluator(Evaluator):
         checked = [inst for inst, _ in params
                    if any(not isinstance(d, int) for d in leaf_dims(info.dims[inst]))]
         steps = [step for step in steps if step[0] != _PARAM]
-        self._params[id(info)] = (params, checked)
+        # a call's sizes are all functions of the arguments' shapes (no size read off a
+        # value): its steps can be specialized to the dynamic arguments' shapes (Fast)
+        memo: dict = {}
+        keyed = all(not sym_deps(d, memo) for _, inst, what, _, _ in steps
+                    for d in (*leaf_dims(info.dims.get(inst, ())), *(
+                        what.domain or () if isinstance(what, CompiledKernel) else ()))) \
+            and all(not sym_deps(d, memo) for inst in checked
+                    for d in leaf_dims(info.dims[inst]))
+        numbers = [number for inst, number in params if inst in checked]
+        self._params[id(info)] = (params, checked, numbers if keyed else None)
         self._steps[id(info)] = steps
         return steps
 
@@ -359,24 +406,43 @@ class CompiledEvaluator(Evaluator):
             pools = local["pools"] = {}
         pool = pools.pop(id(info), None)   # held by this invocation until it returns
         if pool is None:
-            pool = [None] * self._buffers[id(info)]
+            pool = Pool(self._buffers[id(info)])
         try:
             return self._walk(info, steps, pool, args, parent, args_shapes)
         finally:
             pools[id(info)] = pool
 
-    def _walk(self, info, steps: list, pool: list, args: list, parent, args_shapes):
-        params, checked = self._params[id(info)]
+    def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes):
+        params, checked, numbers = self._params[id(info)]
+        key = None
+        if numbers is not None and parent is None:   # the entry: sizes from shapes alone
+            key = tuple([args_shapes[k] for k in numbers])
+            fast = pool.fast.get(key)
+            if fast is not None and fast.gen == pool.gen and fast.limit == self.memory_limit:
+                return self._run_fast(info, fast, steps, pool, args, args_shapes)
         values: dict = {inst: args[number] for inst, number in params}
-        addresses: dict = {}    # data addresses of the values in buffers
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         dims = info.dims
         for inst in checked:
             ctx.inst = inst
             check_sizes(env, inst, values[inst], dims[inst])
-        limit = self.memory_limit
-        for kind, inst, what, sized, buf in steps:
+        self._run_steps(ctx, values, pool, steps, 0, {})
+        if key is not None:
+            fast = Fast.of(info, steps, pool, values, env, self.memory_limit)
+            if fast is not None:
+                if len(pool.fast) >= _FAST_KEYS:
+                    del pool.fast[next(iter(pool.fast))]   # the oldest key
+                pool.fast[key] = fast
+        return values[info.computation.root]
+
+    def _run_steps(self, ctx, values: dict, pool: Pool, steps: list, start: int,
+                   addresses: dict) -> None:
+        """Steps `start`.. of a call into `values`, each on its own (sizes evaluated,
+        checked). `addresses`: data addresses of the values in buffers (may be empty)."""
+        env, dims, limit = ctx.env, ctx.info.dims, self.memory_limit
+        for index in range(start, len(steps)):
+            kind, inst, what, sized, buf = steps[index]
             ctx.inst = inst
             if sized:
                 memory.check_fits(inst, ctx.out_shape(inst), limit, "cpu")
@@ -425,4 +491,180 @@ class CompiledEvaluator(Evaluator):
                 raise memory.too_big(inst, None, None, "cpu") from None
             values[inst] = value
             check_sizes(env, inst, value, dims[inst])
+
+    def _run_fast(self, info, fast: "Fast", steps: list, pool: Pool, args: list,
+                  args_shapes: list):
+        """A call through the steps specialized to its arguments' shapes: sizes, memory
+        checks and the buffers' addresses were settled when `fast` was made; what a step
+        finds other than it expects (a value of another type or layout, a kernel that
+        refuses) hands the rest of the call to _run_steps."""
+        params = self._params[id(info)][0]
+        values: dict = {inst: args[number] for inst, number in params}
+        env = SizeEnv(args_shapes, values.__getitem__, None, xla_rules=True)
+        ctx = EvalContext(self, info, env, False)
+        ndarray, matmul, address = np.ndarray, np.matmul, data_address
+        index = 0
+        inst = None
+        try:
+            with np.errstate(all="ignore"):
+                for op in fast.ops:
+                    kind, inst = op[0], op[1]
+                    if kind == _KERNEL:
+                        _, _, fn, packed, pointer, patches, out, shape, what = op
+                        if out is None:
+                            out = np.empty(shape, what.dtype)
+                            packed[0] = address(out)
+                        for slot, leaf, strides in patches:
+                            value = values[leaf]
+                            if value.__class__ is not ndarray or value.strides != strides:
+                                break
+                            packed[slot] = address(value)
+                        else:
+                            if fn(None, pointer):   # refused: the reference's value or error
+                                ctx.inst = inst
+                                values[inst] = np.array(what.reference(ctx, values))
+                                index += 1   # its readers expect it in its buffer
+                                break
+                            values[inst] = out
+                            index += 1
+                            continue
+                        break
+                    if kind == _DOT:
+                        _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
+                        if a is None:
+                            a = values[lhs]
+                            if a.__class__ is not ndarray:
+                                break
+                            if lhs_t:
+                                a = a.T
+                        if b is None:
+                            b = values[rhs]
+                            if b.__class__ is not ndarray:
+                                break
+                            if rhs_t:
+                                b = b.T
+                        values[inst] = matmul(a, b) if out is None else matmul(a, b, out=out)
+                    elif kind == _UFUNC:
+                        _, _, fn, source, fixed, out = op
+                        x = values[source]
+                        if not fixed and (x.__class__ is not ndarray or
+                                          not x.flags.c_contiguous):
+                            break
+                        values[inst] = fn(x) if out is None else fn(x, out=out)
+                    elif kind == _RESHAPE:
+                        _, _, source, shape, view = op
+                        if view is None:
+                            x = values[source]
+                            if x.__class__ is not ndarray:
+                                break
+                            view = x.reshape(shape)
+                        values[inst] = view
+                    else:   # a step on its own, as _run_steps runs it
+                        kind, inst, what, _, _ = step = steps[index]
+                        ctx.inst = inst
+                        if kind == _LOWERING:
+                            value = what(ctx, inst, [values[o] for o in inst.operands])
+                            values[inst] = value
+                            check_sizes(env, inst, value, info.dims[inst])
+                        else:
+                            self._run_steps(ctx, values, pool, [step], 0, {})
+                    index += 1
+                else:
+                    return values[info.computation.root]
+        except MemoryError:
+            raise memory.too_big(inst, None, None, "cpu") from None
+        self._run_steps(ctx, values, pool, steps, index, {})
         return values[info.computation.root]
+
+
+_FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
+
+
+class Fast:
+    """A computation's steps specialized to one key of argument shapes (the entry's
+    dynamic parameters' shapes, when every size is a function of them: Evaluator._params):
+    per step its sizes, its output view over its pool buffer, and for a kernel its argument
+    array filled but for the addresses of values not in the spec's buffers (parameters,
+    new arrays), written per call. Valid while the pool's buffers stay where they were
+    (`gen`) and the memory limit is the one its sizes were checked against (`limit`)."""
+
+    __slots__ = ("gen", "limit", "ops")
+
+    @staticmethod
+    def of(info, steps: list, pool: Pool, values: dict, env, limit: int):
+        """The spec made from a call that just ran every step (its values and sizes)."""
+        fast = Fast()
+        fast.gen, fast.limit = pool.gen, limit
+        dims = info.dims
+        fixed: dict = {}    # values the spec's steps hold in their buffers: their views
+
+        def view(buf: int, shape: tuple, dtype):
+            entry = pool[buf]
+            if entry is None or entry[0].nbytes < math.prod(shape) * dtype.itemsize:
+                return None
+            return np.ndarray(shape, dtype, entry[0])
+
+        ops = []
+        for kind, inst, what, _, buf in steps:
+            op = None
+            value = values.get(inst)
+            if dims.get(inst).__class__ is list or value.__class__ is not np.ndarray:
+                pass
+            elif kind == _KERNEL:
+                shape = what.shape or env.sizes(what.dims)
+                out = view(buf, shape, what.dtype) if buf >= 0 else None
+                if buf < 0 or out is not None:
+                    args = [0 if out is None else data_address(out)]
+                    args += shape if what.domain is None else env.sizes(what.domain)
+                    patches = []
+                    for leaf in what.leaves:
+                        known = fixed.get(leaf)
+                        leaf_value = values[leaf] if known is None else known
+                        if leaf_value.__class__ is not np.ndarray:
+                            break
+                        if known is None:
+                            patches.append((len(args), leaf, leaf_value.strides))
+                        args.append(0 if known is None else data_address(known))
+                        args += leaf_value.shape
+                        args += leaf_value.strides
+                    else:
+                        packed = array("q", args)
+                        op = (_KERNEL, inst, what.fn, packed, packed.buffer_info()[0],
+                              tuple(patches), out, shape, what)
+                        if out is not None:
+                            fixed[inst] = out
+            elif kind == _DOT:
+                a, b = values[what.lhs], values[what.rhs]
+                if a.__class__ is np.ndarray and b.__class__ is np.ndarray:
+                    a = a.T if what.lhs_t else a
+                    b = b.T if what.rhs_t else b
+                    out = view(buf, value.shape, value.dtype) if buf >= 0 else None
+                    if (buf < 0 or out is not None) and a.shape[1] == b.shape[0]:
+                        fa, fb = fixed.get(what.lhs), fixed.get(what.rhs)
+                        op = (_DOT, inst, what.lhs, what.rhs, what.lhs_t, what.rhs_t,
+                              None if fa is None else fa.T if what.lhs_t else fa,
+                              None if fb is None else fb.T if what.rhs_t else fb, out)
+                        if out is not None:
+                            fixed[inst] = out
+            elif kind == _UFUNC:
+                x = values[what[1]]
+                out = view(buf, value.shape, value.dtype) if buf >= 0 else None
+                if (buf < 0 or out is not None) and x.__class__ is np.ndarray and \
+                        x.flags.c_contiguous:
+                    op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out)
+                    if out is not None:
+                        fixed[inst] = out
+            elif kind == _RESHAPE:
+                source = fixed.get(what[0])
+                shape = value.shape
+                reshaped = None
+                if source is not None:
+                    reshaped = source.reshape(shape)
+                    if not np.shares_memory(reshaped, source):   # pragma: no cover
+                        reshaped = None
+                op = (_RESHAPE, inst, what[0], shape, reshaped)
+                if reshaped is not None:
+                    fixed[inst] = reshaped
+            ops.append(op or (_LOWERING, inst))
+        fast.ops = ops
+        return fast
