@@ -251,6 +251,26 @@ def _bound_bytes(shape) -> int:
     return count * to_numpy_dtype(shape.element_type).itemsize
 
 
+def _guarded(info, params: list, steps: list) -> list[int]:
+    """Evaluator.guarded: the parameters whose values (or views of them) reach a reference
+    lowering's operands or the root. A kernel, matrix product or ufunc makes a new array
+    (its reference fallback included); a reshape is a view of its operand; a lowering's
+    value may be a view of any operand."""
+    views: dict = {inst: frozenset((inst,)) for inst, _ in params}
+    reached: set = set()
+    for kind, inst, what, _, _ in steps:
+        if kind in (_KERNEL, _DOT, _UFUNC):
+            continue
+        if kind == _RESHAPE:
+            views[inst] = views.get(what[0], frozenset())
+            continue
+        read = frozenset().union(*(views.get(o, ()) for o in inst.operands))
+        reached |= read
+        views[inst] = read
+    reached |= views.get(info.computation.root, frozenset())
+    return sorted(number for inst, number in params if inst in reached)
+
+
 def plan_buffers(info, steps: list) -> tuple[list, int]:
     """`steps` with the buffer each float kernel, matrix product or ufunc writes (the 5th field,
     -1: a new array), and the number of buffers: backends/plan/buffers.py's assignment
@@ -310,7 +330,10 @@ class CompiledEvaluator(Evaluator):
         self._position: dict = {}
         self._compiled: dict = {}     # KernelSource (kept alive: ids are reused) -> kernel
         self._buffers: dict = {}      # id(info) -> how many buffers its steps use
-        self._params: dict = {}       # id(info) -> ([(parameter, number)], those checked)
+        # id(info) -> ([(parameter, number)], those checked, the dynamic ones' numbers when
+        # every size is a function of the arguments' shapes, else None)
+        self._params: dict = {}
+        self._guarded: dict = {}      # id(info) -> parameter numbers a lowering may write
         self._local = threading.local()   # per thread: id(info) -> its buffers
 
     def _generate(self, group, info):
@@ -380,8 +403,16 @@ class CompiledEvaluator(Evaluator):
                     for d in leaf_dims(info.dims[inst]))
         numbers = [number for inst, number in params if inst in checked]
         self._params[id(info)] = (params, checked, numbers if keyed else None)
+        self._guarded[id(info)] = _guarded(info, params, steps)
         self._steps[id(info)] = steps
         return steps
+
+    def guarded(self, info) -> list[int]:
+        """The numbers of `info`'s parameters that a reference lowering may read (directly or
+        through views) or the root may return: those the caller passes as read-only views
+        (CpuProgram.run); kernels, matrix products, ufuncs and reshapes only read theirs."""
+        self._steps_of(info)
+        return self._guarded[id(info)]
 
     def _kernel(self, source) -> CompiledKernel:
         compiled = self._compiled.get(source)
