@@ -41,6 +41,7 @@ from .kernels import generate
 from .rules import rules
 
 _PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT, _UFUNC = 0, 1, 2, 3, 4, 5
+_KERNEL_IN_PLACE = 6   # a specialized kernel step with nothing to write per call (Fast)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -460,7 +461,7 @@ class CompiledEvaluator(Evaluator):
             check_sizes(env, inst, values[inst], dims[inst])
         self._run_steps(ctx, values, pool, steps, 0, {})
         if key is not None:
-            fast = Fast.of(info, steps, pool, values, env, self.memory_limit)
+            fast = Fast.of(info, params, steps, pool, values, env, self.memory_limit)
             if fast is not None:
                 if len(pool.fast) >= _FAST_KEYS:
                     del pool.fast[next(iter(pool.fast))]   # the oldest key
@@ -529,79 +530,88 @@ class CompiledEvaluator(Evaluator):
         checks and the buffers' addresses were settled when `fast` was made; what a step
         finds other than it expects (a value of another type or layout, a kernel that
         refuses) hands the rest of the call to _run_steps."""
-        params = self._params[id(info)][0]
-        values: dict = {inst: args[number] for inst, number in params}
+        values = dict(zip(fast.params, args, strict=True)) if fast.params is not None \
+            else {inst: args[number] for inst, number in self._params[id(info)][0]}
         env = SizeEnv(args_shapes, values.__getitem__, None, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         ndarray, matmul, address = np.ndarray, np.matmul, data_address
         index = 0
         inst = None
+        # (NumPy's floating-point warnings are off: CpuProgram.run's errstate)
         try:
-            with np.errstate(all="ignore"):
-                for op in fast.ops:
-                    kind, inst = op[0], op[1]
-                    if kind == _KERNEL:
-                        _, _, fn, packed, pointer, patches, out, shape, what = op
-                        if out is None:
-                            out = np.empty(shape, what.dtype)
-                            packed[0] = address(out)
-                        for slot, leaf, strides in patches:
-                            value = values[leaf]
-                            if value.__class__ is not ndarray or value.strides != strides:
-                                break
-                            packed[slot] = address(value)
-                        else:
-                            if fn(None, pointer):   # refused: the reference's value or error
-                                ctx.inst = inst
-                                values[inst] = np.array(what.reference(ctx, values))
-                                index += 1   # its readers expect it in its buffer
-                                break
-                            values[inst] = out
-                            index += 1
-                            continue
-                        break
-                    if kind == _DOT:
-                        _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
-                        if a is None:
-                            a = values[lhs]
-                            if a.__class__ is not ndarray:
-                                break
-                            if lhs_t:
-                                a = a.T
-                        if b is None:
-                            b = values[rhs]
-                            if b.__class__ is not ndarray:
-                                break
-                            if rhs_t:
-                                b = b.T
-                        values[inst] = matmul(a, b) if out is None else matmul(a, b, out=out)
-                    elif kind == _UFUNC:
-                        _, _, fn, source, fixed, out = op
-                        x = values[source]
-                        if not fixed and (x.__class__ is not ndarray or
-                                          not x.flags.c_contiguous):
-                            break
-                        values[inst] = fn(x) if out is None else fn(x, out=out)
-                    elif kind == _RESHAPE:
-                        _, _, source, shape, view = op
-                        if view is None:
-                            x = values[source]
-                            if x.__class__ is not ndarray:
-                                break
-                            view = x.reshape(shape)
-                        values[inst] = view
-                    else:   # a step on its own, as _run_steps runs it
-                        kind, inst, what, _, _ = step = steps[index]
+            for op in fast.ops:
+                kind, inst = op[0], op[1]
+                if kind == _KERNEL_IN_PLACE:
+                    if op[2](None, op[3]):   # refused: the reference's value or error
                         ctx.inst = inst
-                        if kind == _LOWERING:
-                            value = what(ctx, inst, [values[o] for o in inst.operands])
-                            values[inst] = value
-                            check_sizes(env, inst, value, info.dims[inst])
-                        else:
-                            self._run_steps(ctx, values, pool, [step], 0, {})
+                        values[inst] = np.array(op[5].reference(ctx, values))
+                        index += 1   # its readers expect it in its buffer
+                        break
+                    values[inst] = op[4]
                     index += 1
-                else:
-                    return values[info.computation.root]
+                    continue
+                if kind == _KERNEL:
+                    _, _, fn, packed, pointer, patches, out, shape, what = op
+                    if out is None:
+                        out = np.empty(shape, what.dtype)
+                        packed[0] = address(out)
+                    for slot, leaf, strides in patches:
+                        value = values[leaf]
+                        if value.__class__ is not ndarray or value.strides != strides:
+                            break
+                        packed[slot] = address(value)
+                    else:
+                        if fn(None, pointer):   # refused: the reference's value or error
+                            ctx.inst = inst
+                            values[inst] = np.array(what.reference(ctx, values))
+                            index += 1   # its readers expect it in its buffer
+                            break
+                        values[inst] = out
+                        index += 1
+                        continue
+                    break
+                if kind == _DOT:
+                    _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
+                    if a is None:
+                        a = values[lhs]
+                        if a.__class__ is not ndarray:
+                            break
+                        if lhs_t:
+                            a = a.T
+                    if b is None:
+                        b = values[rhs]
+                        if b.__class__ is not ndarray:
+                            break
+                        if rhs_t:
+                            b = b.T
+                    values[inst] = matmul(a, b) if out is None else matmul(a, b, out=out)
+                elif kind == _UFUNC:
+                    _, _, fn, source, fixed, out = op
+                    x = values[source]
+                    if not fixed and (x.__class__ is not ndarray or
+                                      not x.flags.c_contiguous):
+                        break
+                    values[inst] = fn(x) if out is None else fn(x, out=out)
+                elif kind == _RESHAPE:
+                    _, _, source, shape, view = op
+                    if view is None:
+                        x = values[source]
+                        if x.__class__ is not ndarray:
+                            break
+                        view = x.reshape(shape)
+                    values[inst] = view
+                else:   # a step on its own, as _run_steps runs it
+                    kind, inst, what, _, _ = step = steps[index]
+                    ctx.inst = inst
+                    if kind == _LOWERING:
+                        value = what(ctx, inst, [values[o] for o in inst.operands])
+                        values[inst] = value
+                        check_sizes(env, inst, value, info.dims[inst])
+                    else:
+                        self._run_steps(ctx, values, pool, [step], 0, {})
+                index += 1
+            else:
+                return values[info.computation.root]
         except MemoryError:
             raise memory.too_big(inst, None, None, "cpu") from None
         self._run_steps(ctx, values, pool, steps, index, {})
@@ -619,13 +629,17 @@ class Fast:
     new arrays), written per call. Valid while the pool's buffers stay where they were
     (`gen`) and the memory limit is the one its sizes were checked against (`limit`)."""
 
-    __slots__ = ("gen", "limit", "ops")
+    __slots__ = ("gen", "limit", "ops", "params")
 
     @staticmethod
-    def of(info, steps: list, pool: Pool, values: dict, env, limit: int):
+    def of(info, params: list, steps: list, pool: Pool, values: dict, env, limit: int):
         """The spec made from a call that just ran every step (its values and sizes)."""
         fast = Fast()
         fast.gen, fast.limit = pool.gen, limit
+        numbered = {number: inst for inst, number in params}
+        # the parameters in argument order when every argument has one
+        fast.params = [numbered[k] for k in range(len(numbered))] \
+            if set(numbered) == set(range(len(params))) else None
         dims = info.dims
         fixed: dict = {}    # values the spec's steps hold in their buffers: their views
 
@@ -661,7 +675,9 @@ class Fast:
                     else:
                         packed = array("q", args)
                         op = (_KERNEL, inst, what.fn, packed, packed.buffer_info()[0],
-                              tuple(patches), out, shape, what)
+                              tuple(patches), out, shape, what) if patches or out is None \
+                            else (_KERNEL_IN_PLACE, inst, what.fn, packed.buffer_info()[0],
+                                  out, what, packed)
                         if out is not None:
                             fixed[inst] = out
             elif kind == _DOT:
