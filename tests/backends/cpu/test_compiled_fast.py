@@ -82,6 +82,7 @@ def _mixed_args(n: int, layout: str, seed: int):
 def _fast_keys(exe) -> list:
     program = exe.program
     pool = program.evaluator._local.pools[id(program.info)]
+    assert all(fast.gen == pool.gen for fast in pool.fast.values())
     return list(pool.fast)
 
 
@@ -94,8 +95,8 @@ def test_repeated_shapes_run_specialized_steps_bit_for_bit():
     calls = [(5, "c"), (5, "c"), (2, "c"), (5, "c"), (12, "c"), (5, "c"), (5, "fortran"),
              (5, "strided"), (5, "read-only"), (0, "c"), (0, "c"), (5, "c"), (1, "strided")]
     got = [(exe(*_mixed_args(n, layout, k)), k) for k, (n, layout) in enumerate(calls)]
-    assert sorted(_fast_keys(exe)) == [((0, 6),), ((1, 6),), ((2, 6),), ((5, 6),),
-                                       ((12, 6),)]
+    # n = 12 grew the buffers: the steps made for 2 (and 5, made again) were dropped
+    assert sorted(_fast_keys(exe)) == [((0, 6),), ((1, 6),), ((5, 6),), ((12, 6),)]
     for (out, k), (n, layout) in zip(got, calls, strict=True):
         _same(out, ref(*_mixed_args(n, layout, k)))
 

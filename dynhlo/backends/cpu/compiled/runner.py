@@ -463,9 +463,12 @@ class CompiledEvaluator(Evaluator):
         if key is not None:
             fast = Fast.of(info, params, steps, pool, values, env, self.memory_limit)
             if fast is not None:
-                if len(pool.fast) >= _FAST_KEYS:
-                    del pool.fast[next(iter(pool.fast))]   # the oldest key
-                pool.fast[key] = fast
+                # specs over buffers since replaced hold the old buffers: dropped
+                kept = {k: f for k, f in pool.fast.items() if f.gen == fast.gen and k != key}
+                while len(kept) >= _FAST_KEYS:
+                    del kept[next(iter(kept))]   # the oldest key
+                kept[key] = fast
+                pool.fast = kept
         return values[info.computation.root]
 
     def _run_steps(self, ctx, values: dict, pool: Pool, steps: list, start: int,
