@@ -447,11 +447,14 @@ class CompiledEvaluator(Evaluator):
     def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes):
         params, checked, numbers = self._params[id(info)]
         key = None
-        if numbers is not None and parent is None:   # the entry: sizes from shapes alone
-            key = tuple([args_shapes[k] for k in numbers])
+        if numbers is not None:   # sizes from the entry arguments' shapes alone
+            # the entry: its dynamic arguments' shapes; a called computation: the entry
+            # arguments' shapes its sizes are made of (its own arguments are checked)
+            key = tuple([args_shapes[k] for k in numbers]) if parent is None else \
+                (None, *parent.args_shapes)
             fast = pool.fast.get(key)
             if fast is not None and fast.gen == pool.gen and fast.limit == self.memory_limit:
-                return self._run_fast(info, fast, steps, pool, args, args_shapes)
+                return self._run_fast(info, fast, steps, pool, args, args_shapes, parent)
         values: dict = {inst: args[number] for inst, number in params}
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
@@ -528,15 +531,19 @@ class CompiledEvaluator(Evaluator):
             check_sizes(env, inst, value, dims[inst])
 
     def _run_fast(self, info, fast: "Fast", steps: list, pool: Pool, args: list,
-                  args_shapes: list):
+                  args_shapes: list | None, parent: SizeEnv | None):
         """A call through the steps specialized to its arguments' shapes: sizes, memory
         checks and the buffers' addresses were settled when `fast` was made; what a step
         finds other than it expects (a value of another type or layout, a kernel that
         refuses) hands the rest of the call to _run_steps."""
         values = dict(zip(fast.params, args, strict=True)) if fast.params is not None \
             else {inst: args[number] for inst, number in self._params[id(info)][0]}
-        env = SizeEnv(args_shapes, values.__getitem__, None, xla_rules=True)
+        env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
+        if parent is not None:   # a called computation's arguments: its caller's values
+            for inst in self._params[id(info)][1]:
+                ctx.inst = inst
+                check_sizes(env, inst, values[inst], info.dims[inst])
         ndarray, matmul, address = np.ndarray, np.matmul, data_address
         index = 0
         inst = None
@@ -625,8 +632,9 @@ _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
 
 
 class Fast:
-    """A computation's steps specialized to one key of argument shapes (the entry's
-    dynamic parameters' shapes, when every size is a function of them: Evaluator._params):
+    """A computation's steps specialized to one key of argument shapes (when every size is
+    a function of the entry arguments' shapes: the entry's dynamic parameters' shapes, or
+    for a called computation all the entry arguments' shapes; CompiledEvaluator._walk):
     per step its sizes, its output view over its pool buffer, and for a kernel its argument
     array filled but for the addresses of values not in the spec's buffers (parameters,
     new arrays), written per call. Valid while the pool's buffers stay where they were
