@@ -10,6 +10,11 @@ reshape (a NumPy view at its planned sizes) or any other instruction through the
 lowering, exactly as the reference evaluator runs it. Kernel, matmul and ufunc results go
 into buffers reused across steps and calls (plan_buffers: backends/plan/buffers.py's
 assignment), per thread.
+When every size of a computation is a function of the entry arguments' shapes, the first
+call at a shape also makes `Fast`: the steps specialized to it (sizes and memory checks
+settled, output views over the buffers, each kernel's argument array filled but for the
+addresses of parameters and new arrays); later calls at that shape run it, writing only
+those addresses (a small LRU per thread, dropped when a buffer grows).
 Called computations (call, while, conditional bodies) run the same way, through
 EvalContext.call back into this evaluator; scalar computations applied to whole arrays
 (reducers) stay the reference's.
