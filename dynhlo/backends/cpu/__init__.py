@@ -120,14 +120,15 @@ class CpuProgram:
         The arguments are passed to the lowerings as read-only views, so nothing can write
         into the caller's arrays (on the compiled path, only those a lowering may read or
         the root may return: kernels, matrix products and ufuncs read the others as they
-        are, and write only into their own buffers). Every returned array owns its memory, as with XLA (and
-        JAX): a result that would be an argument, a view of one, the module's constant, or
+        are, and write only into their own buffers). Every returned array owns its memory,
+        as with XLA (and JAX): a result that would be an argument, a view of one, the module's constant, or
         the same buffer as another result is copied, so writing into a result never changes
         the caller's arrays, another result, or what later calls return.
         """
         params = self.module.entry.parameters
         if self._guarded is None:
-            inputs = [_read_only(_host_array(p, a)) for p, a in zip(params, args, strict=True)]
+            inputs = [_read_only(_host_array(p, a))
+                      for p, a in zip(params, args, strict=True)]
         else:   # kernels, matrix products, ufuncs and reshapes only read the others
             inputs = list(args) if _ONLY_NDARRAY >= set(map(type, args)) else \
                 [_host_array(p, a) for p, a in zip(params, args, strict=True)]

@@ -339,7 +339,7 @@ class CompiledEvaluator(Evaluator):
         # id(info) -> ([(parameter, number)], those checked, the dynamic ones' numbers when
         # every size is a function of the arguments' shapes, else None)
         self._params: dict = {}
-        self._guarded: dict = {}      # id(info) -> parameter numbers a lowering may write
+        self._guarded: dict = {}      # id(info) -> parameters a lowering may read (guarded)
         self._local = threading.local()   # per thread: id(info) -> its buffers
 
     def _generate(self, group, info):
