@@ -9,6 +9,8 @@ the ArgumentError that names the place.
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from ..errors import ArgumentError, SizeRequirementError
@@ -53,6 +55,19 @@ def check_arguments(params: list[Instruction], args: tuple) -> list[np.ndarray]:
                     continue
         out[k] = check_argument(param, arg)
     return out
+
+
+_SIGNATURE = operator.attrgetter("__class__", "dtype", "shape")
+
+
+def signature(args: tuple) -> list | None:
+    """(type, dtype, shape) of each argument, None when one has no dtype or shape (a Python
+    number): arguments with the signature of ones check_arguments passed as they are pass
+    the same way (a type's dtype and shape are all its fast path reads)."""
+    try:
+        return list(map(_SIGNATURE, args))
+    except AttributeError:
+        return None
 
 
 _TENSOR_TYPES: set = set()          # torch tensor classes seen by check_argument

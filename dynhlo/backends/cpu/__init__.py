@@ -7,6 +7,7 @@ artifact holds its kernels' object code (compiled/aot.py)."""
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import numpy as np
@@ -108,19 +109,32 @@ class CpuProgram:
             self.evaluator.prepare(info)
         self._constants = {id(_root(a)) for inst in module.instructions()
                            if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
+        # the parameters passed as read-only views: all for the reference evaluator; for the
+        # compiled one, those a reference lowering may read or the root may return
+        self._guarded = None if self.reference or distributed else \
+            self.evaluator.guarded(info)
 
     def run(self, args: list):
         """Run on NumPy arrays of actual shapes (already checked); returns the root value.
 
         The arguments are passed to the lowerings as read-only views, so nothing can write
-        into the caller's arrays. Every returned array owns its memory, as with XLA (and
-        JAX): a result that would be an argument, a view of one, the module's constant, or
+        into the caller's arrays (on the compiled path, only those a lowering may read or
+        the root may return: kernels, matrix products and ufuncs read the others as they
+        are, and write only into their own buffers). Every returned array owns its memory,
+        as with XLA (and JAX): a result that would be an argument, a view of one, the module's constant, or
         the same buffer as another result is copied, so writing into a result never changes
         the caller's arrays, another result, or what later calls return.
         """
         params = self.module.entry.parameters
-        inputs = [_read_only(_host_array(p, a)) for p, a in zip(params, args, strict=True)]
-        shapes = [a.shape for a in inputs]
+        if self._guarded is None:
+            inputs = [_read_only(_host_array(p, a))
+                      for p, a in zip(params, args, strict=True)]
+        else:   # kernels, matrix products, ufuncs and reshapes only read the others
+            inputs = list(args) if _ONLY_NDARRAY >= set(map(type, args)) else \
+                [_host_array(p, a) for p, a in zip(params, args, strict=True)]
+            for k in self._guarded:
+                inputs[k] = _read_only(inputs[k])
+        shapes = list(map(_SHAPE, inputs))
         try:
             # IEEE arithmetic is XLA's semantics: inf - inf is a NaN, not a NumPy warning.
             with np.errstate(all="ignore"):
@@ -171,6 +185,8 @@ def _leaves(value):
 
 
 _SAME_WIDTH_INTS = {1: "uint8", 2: "int16", 4: "int32", 8: "int64"}
+_ONLY_NDARRAY = frozenset((np.ndarray,))
+_SHAPE = operator.attrgetter("shape")
 
 
 def _host_array(param, arg):

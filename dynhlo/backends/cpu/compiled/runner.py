@@ -10,6 +10,11 @@ reshape (a NumPy view at its planned sizes) or any other instruction through the
 lowering, exactly as the reference evaluator runs it. Kernel, matmul and ufunc results go
 into buffers reused across steps and calls (plan_buffers: backends/plan/buffers.py's
 assignment), per thread.
+When every size of a computation is a function of the entry arguments' shapes, the first
+call at a shape also makes `Fast`: the steps specialized to it (sizes and memory checks
+settled, output views over the buffers, each kernel's argument array filled but for the
+addresses of parameters and new arrays); later calls at that shape run it, writing only
+those addresses (a small LRU per thread, dropped when a buffer grows).
 Called computations (call, while, conditional bodies) run the same way, through
 EvalContext.call back into this evaluator; scalar computations applied to whole arrays
 (reducers) stay the reference's.
@@ -17,6 +22,7 @@ EvalContext.call back into this evaluator; scalar computations applied to whole 
 
 from __future__ import annotations
 
+import ctypes
 import math
 import threading
 from array import array
@@ -40,6 +46,7 @@ from .kernels import generate
 from .rules import rules
 
 _PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT, _UFUNC = 0, 1, 2, 3, 4, 5
+_KERNEL_IN_PLACE = 6   # a specialized kernel step with nothing to write per call (Fast)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -50,6 +57,29 @@ _UFUNCS = {Opcode.EXP: np.exp, Opcode.EXPM1: np.expm1, Opcode.LOG: np.log,
            Opcode.SINH: np.sinh, Opcode.COSH: np.cosh, Opcode.ASINH: np.arcsinh,
            Opcode.ACOSH: np.arccosh, Opcode.ATANH: np.arctanh, Opcode.ASIN: np.arcsin,
            Opcode.ACOS: np.arccos}
+
+
+def _probe_address():
+    """The fastest reading of an exact ndarray's data address this interpreter allows: the
+    `data` field of NumPy's array struct, right after the object header (a plain load,
+    ~6x cheaper than `.ctypes.data`), when probing shows it is there; else `.ctypes.data`."""
+    offset = object.__basicsize__
+    base = np.arange(12.0).reshape(3, 4)
+    probes = [base, base[1:, ::2], base.T, np.empty(0, np.int8), np.zeros((), np.float32)]
+    read_only = base[1:].view()
+    read_only.flags.writeable = False
+    probes.append(read_only)
+    load = ctypes.c_void_p.from_address
+    try:
+        if all((load(id(a) + offset).value or 0) == a.ctypes.data for a in probes):
+            return lambda a: load(id(a) + offset).value or 0
+    except (OSError, ValueError):   # pragma: no cover - a layout this probe cannot read
+        pass
+    return lambda a: a.ctypes.data   # pragma: no cover
+
+
+# The data address of an exact np.ndarray (never another type: the struct is NumPy's).
+data_address = _probe_address()
 
 
 class MatmulDot:
@@ -118,7 +148,7 @@ class CompiledKernel:
         shape = self.shape or env.sizes(self.dims)
         if buf < 0:
             out = np.empty(shape, self.dtype)
-            address = out.ctypes.data
+            address = data_address(out)
         else:
             out, address = pooled(pool, buf, shape, self.dtype)
         args = [address]
@@ -129,7 +159,7 @@ class CompiledKernel:
             if at is None:
                 if value.__class__ is not np.ndarray:
                     value = values[leaf] = np.asarray(value)
-                at = value.ctypes.data
+                at = data_address(value)
             args.append(at)
             args += value.shape
             args += value.strides
@@ -189,7 +219,20 @@ def _fold_transposes(info, steps: list) -> list:
             step[0] != _LOWERING or step[1] in read]
 
 
-def pooled(pool: list, buf: int, shape: tuple, dtype) -> tuple:
+class Pool(list):
+    """One computation's buffers (entries as `pooled` keeps them), `gen`: bumped whenever a
+    buffer is replaced by a larger one (addresses recorded before it are stale), and
+    `fast`: the steps specialized to an argument-shape key over these buffers (Fast)."""
+
+    __slots__ = ("gen", "fast")
+
+    def __init__(self, count: int):
+        super().__init__([None] * count)
+        self.gen = 0
+        self.fast: dict = {}
+
+
+def pooled(pool: Pool, buf: int, shape: tuple, dtype) -> tuple:
     """(an array of `shape` over buffer `buf` of `pool`, its data address); the buffer
     grows to the largest size asked of it and is kept for the next call, with the last
     view made of it (a buffer is asked for again only when its last value is dead)."""
@@ -199,7 +242,8 @@ def pooled(pool: list, buf: int, shape: tuple, dtype) -> tuple:
     need = math.prod(shape) * dtype.itemsize
     if entry is None or entry[0].nbytes < need:
         store = np.empty(max(need, buffers.ALIGN), np.uint8)
-        entry = (store, store.ctypes.data)
+        entry = (store, data_address(store))
+        pool.gen += 1
     view = np.ndarray(shape, dtype, entry[0])
     pool[buf] = (entry[0], entry[1], shape, dtype, view)
     return view, entry[1]
@@ -211,6 +255,26 @@ def _bound_bytes(shape) -> int:
     for d in shape.dims:
         count *= 1 << 20 if d < 0 else d
     return count * to_numpy_dtype(shape.element_type).itemsize
+
+
+def _guarded(info, params: list, steps: list) -> list[int]:
+    """Evaluator.guarded: the parameters whose values (or views of them) reach a reference
+    lowering's operands or the root. A kernel, matrix product or ufunc makes a new array
+    (its reference fallback included); a reshape is a view of its operand; a lowering's
+    value may be a view of any operand."""
+    views: dict = {inst: frozenset((inst,)) for inst, _ in params}
+    reached: set = set()
+    for kind, inst, what, _, _ in steps:
+        if kind in (_KERNEL, _DOT, _UFUNC):
+            continue
+        if kind == _RESHAPE:
+            views[inst] = views.get(what[0], frozenset())
+            continue
+        read = frozenset().union(*(views.get(o, ()) for o in inst.operands))
+        reached |= read
+        views[inst] = read
+    reached |= views.get(info.computation.root, frozenset())
+    return sorted(number for inst, number in params if inst in reached)
 
 
 def plan_buffers(info, steps: list) -> tuple[list, int]:
@@ -272,7 +336,10 @@ class CompiledEvaluator(Evaluator):
         self._position: dict = {}
         self._compiled: dict = {}     # KernelSource (kept alive: ids are reused) -> kernel
         self._buffers: dict = {}      # id(info) -> how many buffers its steps use
-        self._params: dict = {}       # id(info) -> ([(parameter, number)], those checked)
+        # id(info) -> ([(parameter, number)], those checked, the dynamic ones' numbers when
+        # every size is a function of the arguments' shapes, else None)
+        self._params: dict = {}
+        self._guarded: dict = {}      # id(info) -> parameters a lowering may read (guarded)
         self._local = threading.local()   # per thread: id(info) -> its buffers
 
     def _generate(self, group, info):
@@ -332,9 +399,26 @@ class CompiledEvaluator(Evaluator):
         checked = [inst for inst, _ in params
                    if any(not isinstance(d, int) for d in leaf_dims(info.dims[inst]))]
         steps = [step for step in steps if step[0] != _PARAM]
-        self._params[id(info)] = (params, checked)
+        # a call's sizes are all functions of the arguments' shapes (no size read off a
+        # value): its steps can be specialized to the dynamic arguments' shapes (Fast)
+        memo: dict = {}
+        keyed = all(not sym_deps(d, memo) for _, inst, what, _, _ in steps
+                    for d in (*leaf_dims(info.dims.get(inst, ())), *(
+                        what.domain or () if isinstance(what, CompiledKernel) else ()))) \
+            and all(not sym_deps(d, memo) for inst in checked
+                    for d in leaf_dims(info.dims[inst]))
+        numbers = [number for inst, number in params if inst in checked]
+        self._params[id(info)] = (params, checked, numbers if keyed else None)
+        self._guarded[id(info)] = _guarded(info, params, steps)
         self._steps[id(info)] = steps
         return steps
+
+    def guarded(self, info) -> list[int]:
+        """The numbers of `info`'s parameters that a reference lowering may read (directly or
+        through views) or the root may return: those the caller passes as read-only views
+        (CpuProgram.run); kernels, matrix products, ufuncs and reshapes only read theirs."""
+        self._steps_of(info)
+        return self._guarded[id(info)]
 
     def _kernel(self, source) -> CompiledKernel:
         compiled = self._compiled.get(source)
@@ -359,24 +443,49 @@ class CompiledEvaluator(Evaluator):
             pools = local["pools"] = {}
         pool = pools.pop(id(info), None)   # held by this invocation until it returns
         if pool is None:
-            pool = [None] * self._buffers[id(info)]
+            pool = Pool(self._buffers[id(info)])
         try:
             return self._walk(info, steps, pool, args, parent, args_shapes)
         finally:
             pools[id(info)] = pool
 
-    def _walk(self, info, steps: list, pool: list, args: list, parent, args_shapes):
-        params, checked = self._params[id(info)]
+    def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes):
+        params, checked, numbers = self._params[id(info)]
+        key = None
+        if numbers is not None:   # sizes from the entry arguments' shapes alone
+            # the entry: its dynamic arguments' shapes; a called computation: the entry
+            # arguments' shapes its sizes are made of (its own arguments are checked)
+            key = tuple([args_shapes[k] for k in numbers]) if parent is None else \
+                (None, *parent.args_shapes)
+            fast = pool.fast.get(key)
+            if fast is not None and fast.gen == pool.gen and fast.limit == self.memory_limit:
+                return self._run_fast(info, fast, steps, pool, args, args_shapes, parent)
         values: dict = {inst: args[number] for inst, number in params}
-        addresses: dict = {}    # data addresses of the values in buffers
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         dims = info.dims
         for inst in checked:
             ctx.inst = inst
             check_sizes(env, inst, values[inst], dims[inst])
-        limit = self.memory_limit
-        for kind, inst, what, sized, buf in steps:
+        self._run_steps(ctx, values, pool, steps, 0, {})
+        if key is not None:
+            fast = Fast.of(info, params, steps, pool, values, env, self.memory_limit)
+            if fast is not None:
+                # specs over buffers since replaced hold the old buffers: dropped
+                kept = {k: f for k, f in pool.fast.items() if f.gen == fast.gen and k != key}
+                while len(kept) >= _FAST_KEYS:
+                    del kept[next(iter(kept))]   # the oldest key
+                kept[key] = fast
+                pool.fast = kept
+        return values[info.computation.root]
+
+    def _run_steps(self, ctx, values: dict, pool: Pool, steps: list, start: int,
+                   addresses: dict) -> None:
+        """Steps `start`.. of a call into `values`, each on its own (sizes evaluated,
+        checked). `addresses`: data addresses of the values in buffers (may be empty)."""
+        env, dims, limit = ctx.env, ctx.info.dims, self.memory_limit
+        for index in range(start, len(steps)):
+            kind, inst, what, sized, buf = steps[index]
             ctx.inst = inst
             if sized:
                 memory.check_fits(inst, ctx.out_shape(inst), limit, "cpu")
@@ -425,4 +534,200 @@ class CompiledEvaluator(Evaluator):
                 raise memory.too_big(inst, None, None, "cpu") from None
             values[inst] = value
             check_sizes(env, inst, value, dims[inst])
+
+    def _run_fast(self, info, fast: "Fast", steps: list, pool: Pool, args: list,
+                  args_shapes: list | None, parent: SizeEnv | None):
+        """A call through the steps specialized to its arguments' shapes: sizes, memory
+        checks and the buffers' addresses were settled when `fast` was made; what a step
+        finds other than it expects (a value of another type or layout, a kernel that
+        refuses) hands the rest of the call to _run_steps."""
+        values = dict(zip(fast.params, args, strict=True)) if fast.params is not None \
+            else {inst: args[number] for inst, number in self._params[id(info)][0]}
+        env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
+        ctx = EvalContext(self, info, env, False)
+        if parent is not None:   # a called computation's arguments: its caller's values
+            for inst in self._params[id(info)][1]:
+                ctx.inst = inst
+                check_sizes(env, inst, values[inst], info.dims[inst])
+        ndarray, matmul, address = np.ndarray, np.matmul, data_address
+        index = 0
+        inst = None
+        # (NumPy's floating-point warnings are off: CpuProgram.run's errstate)
+        try:
+            for op in fast.ops:
+                kind, inst = op[0], op[1]
+                if kind == _KERNEL_IN_PLACE:
+                    if op[2](None, op[3]):   # refused: the reference's value or error
+                        ctx.inst = inst
+                        values[inst] = np.array(op[5].reference(ctx, values))
+                        index += 1   # its readers expect it in its buffer
+                        break
+                    values[inst] = op[4]
+                    index += 1
+                    continue
+                if kind == _KERNEL:
+                    _, _, fn, packed, pointer, patches, out, shape, what = op
+                    if out is None:
+                        out = np.empty(shape, what.dtype)
+                        packed[0] = address(out)
+                    for slot, leaf, strides in patches:
+                        value = values[leaf]
+                        if value.__class__ is not ndarray or value.strides != strides:
+                            break
+                        packed[slot] = address(value)
+                    else:
+                        if fn(None, pointer):   # refused: the reference's value or error
+                            ctx.inst = inst
+                            values[inst] = np.array(what.reference(ctx, values))
+                            index += 1   # its readers expect it in its buffer
+                            break
+                        values[inst] = out
+                        index += 1
+                        continue
+                    break
+                if kind == _DOT:
+                    _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
+                    if a is None:
+                        a = values[lhs]
+                        if a.__class__ is not ndarray:
+                            break
+                        if lhs_t:
+                            a = a.T
+                    if b is None:
+                        b = values[rhs]
+                        if b.__class__ is not ndarray:
+                            break
+                        if rhs_t:
+                            b = b.T
+                    values[inst] = matmul(a, b) if out is None else matmul(a, b, out=out)
+                elif kind == _UFUNC:
+                    _, _, fn, source, fixed, out = op
+                    x = values[source]
+                    if not fixed and (x.__class__ is not ndarray or
+                                      not x.flags.c_contiguous):
+                        break
+                    values[inst] = fn(x) if out is None else fn(x, out=out)
+                elif kind == _RESHAPE:
+                    _, _, source, shape, view = op
+                    if view is None:
+                        x = values[source]
+                        if x.__class__ is not ndarray:
+                            break
+                        view = x.reshape(shape)
+                    values[inst] = view
+                else:   # a step on its own, as _run_steps runs it
+                    kind, inst, what, _, _ = step = steps[index]
+                    ctx.inst = inst
+                    if kind == _LOWERING:
+                        value = what(ctx, inst, [values[o] for o in inst.operands])
+                        values[inst] = value
+                        check_sizes(env, inst, value, info.dims[inst])
+                    else:
+                        self._run_steps(ctx, values, pool, [step], 0, {})
+                index += 1
+            else:
+                return values[info.computation.root]
+        except MemoryError:
+            raise memory.too_big(inst, None, None, "cpu") from None
+        self._run_steps(ctx, values, pool, steps, index, {})
         return values[info.computation.root]
+
+
+_FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
+
+
+class Fast:
+    """A computation's steps specialized to one key of argument shapes (when every size is
+    a function of the entry arguments' shapes: the entry's dynamic parameters' shapes, or
+    for a called computation all the entry arguments' shapes; CompiledEvaluator._walk):
+    per step its sizes, its output view over its pool buffer, and for a kernel its argument
+    array filled but for the addresses of values not in the spec's buffers (parameters,
+    new arrays), written per call. Valid while the pool's buffers stay where they were
+    (`gen`) and the memory limit is the one its sizes were checked against (`limit`)."""
+
+    __slots__ = ("gen", "limit", "ops", "params")
+
+    @staticmethod
+    def of(info, params: list, steps: list, pool: Pool, values: dict, env, limit: int):
+        """The spec made from a call that just ran every step (its values and sizes)."""
+        fast = Fast()
+        fast.gen, fast.limit = pool.gen, limit
+        numbered = {number: inst for inst, number in params}
+        # the parameters in argument order when every argument has one
+        fast.params = [numbered[k] for k in range(len(numbered))] \
+            if set(numbered) == set(range(len(params))) else None
+        dims = info.dims
+        fixed: dict = {}    # values the spec's steps hold in their buffers: their views
+
+        def view(buf: int, shape: tuple, dtype):
+            entry = pool[buf]
+            if entry is None or entry[0].nbytes < math.prod(shape) * dtype.itemsize:
+                return None
+            return np.ndarray(shape, dtype, entry[0])
+
+        ops = []
+        for kind, inst, what, _, buf in steps:
+            op = None
+            value = values.get(inst)
+            if dims.get(inst).__class__ is list or value.__class__ is not np.ndarray:
+                pass
+            elif kind == _KERNEL:
+                shape = what.shape or env.sizes(what.dims)
+                out = view(buf, shape, what.dtype) if buf >= 0 else None
+                if buf < 0 or out is not None:
+                    args = [0 if out is None else data_address(out)]
+                    args += shape if what.domain is None else env.sizes(what.domain)
+                    patches = []
+                    for leaf in what.leaves:
+                        known = fixed.get(leaf)
+                        leaf_value = values[leaf] if known is None else known
+                        if leaf_value.__class__ is not np.ndarray:
+                            break
+                        if known is None:
+                            patches.append((len(args), leaf, leaf_value.strides))
+                        args.append(0 if known is None else data_address(known))
+                        args += leaf_value.shape
+                        args += leaf_value.strides
+                    else:
+                        packed = array("q", args)
+                        op = (_KERNEL, inst, what.fn, packed, packed.buffer_info()[0],
+                              tuple(patches), out, shape, what) if patches or out is None \
+                            else (_KERNEL_IN_PLACE, inst, what.fn, packed.buffer_info()[0],
+                                  out, what, packed)
+                        if out is not None:
+                            fixed[inst] = out
+            elif kind == _DOT:
+                a, b = values[what.lhs], values[what.rhs]
+                if a.__class__ is np.ndarray and b.__class__ is np.ndarray:
+                    a = a.T if what.lhs_t else a
+                    b = b.T if what.rhs_t else b
+                    out = view(buf, value.shape, value.dtype) if buf >= 0 else None
+                    if (buf < 0 or out is not None) and a.shape[1] == b.shape[0]:
+                        fa, fb = fixed.get(what.lhs), fixed.get(what.rhs)
+                        op = (_DOT, inst, what.lhs, what.rhs, what.lhs_t, what.rhs_t,
+                              None if fa is None else fa.T if what.lhs_t else fa,
+                              None if fb is None else fb.T if what.rhs_t else fb, out)
+                        if out is not None:
+                            fixed[inst] = out
+            elif kind == _UFUNC:
+                x = values[what[1]]
+                out = view(buf, value.shape, value.dtype) if buf >= 0 else None
+                if (buf < 0 or out is not None) and x.__class__ is np.ndarray and \
+                        x.flags.c_contiguous:
+                    op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out)
+                    if out is not None:
+                        fixed[inst] = out
+            elif kind == _RESHAPE:
+                source = fixed.get(what[0])
+                shape = value.shape
+                reshaped = None
+                if source is not None:
+                    reshaped = source.reshape(shape)
+                    if not np.shares_memory(reshaped, source):   # pragma: no cover
+                        reshaped = None
+                op = (_RESHAPE, inst, what[0], shape, reshaped)
+                if reshaped is not None:
+                    fixed[inst] = reshaped
+            ops.append(op or (_LOWERING, inst))
+        fast.ops = ops
+        return fast
