@@ -131,6 +131,7 @@ class _Writer:
         # a row group: the kept (leading) domain axes, then the reduced (trailing) ones
         self.kept = self.rank - len(group.reduced)
         self.root_kept = False         # the root has the kept axes' shape (a reduction's)
+        self._maps: dict = {}          # (inst, map) -> _operand_maps's
 
     def analyse(self) -> None:
         """The leaves and the maps they are read through (FusionError: not one kernel)."""
@@ -410,6 +411,14 @@ class _Writer:
         return tuple(out)
 
     def _operand_maps(self, inst, imap: tuple) -> list:
+        """(operand, the map it is read through) of `inst` read through `imap`, once per
+        value (analyse, key and write walk the same values)."""
+        maps = self._maps.get((inst, imap))
+        if maps is None:
+            maps = self._maps[(inst, imap)] = self._operand_maps_of(inst, imap)
+        return maps
+
+    def _operand_maps_of(self, inst, imap: tuple) -> list:
         op = inst.opcode
         if op is Opcode.CONSTANT:
             return []
