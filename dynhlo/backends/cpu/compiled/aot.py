@@ -2,22 +2,27 @@
 
 The payload of a compiled program (CpuProgram.to_payload), two sections:
 
-    program   UTF-8 JSON {"evaluator": "compiled", "compiler": {...}, "kernels": [...]}:
-              `compiler` is machine.identity() where the kernels were compiled (llvmlite and
-              LLVM versions, target triple, host CPU name and features, sha256 of the IR
-              writer); `kernels` one {"key", "length", "sha256"} per distinct kernel form,
-              `key` its cache key (machine.key_of: the canonical form with that identity).
+    program   UTF-8 JSON {"evaluator": "compiled", "compiler": {...}, "kernels": [...],
+              "plan": {...}}: `compiler` is machine.identity() where the kernels were
+              compiled (llvmlite and LLVM versions, target triple, host CPU name and
+              features, sha256 of the IR writer); `kernels` one {"key", "length", "sha256"}
+              per distinct kernel form, `key` its cache key (machine.key_of: the canonical
+              form with that identity); `plan` the entry computation's plan (plan_data:
+              kernel roots, instructions computed inside kernels only, the called
+              computations' plans), absent in artifacts written before plans were stored.
     objects   the kernels' relocatable objects (llvmlite's emit_object), back to back in the
               order of `kernels`.
 
 Loading checks every object against its sha256 (besides the artifact's payload checksum:
 a file whose checksums were all made again by hand still has to match each kernel's) and
-compares the stored identity with this host's: when they are equal, the plan is made again
-from the stored module (no IR written) and each kernel is taken from the stored objects,
-nothing compiled and the disk cache not read; when any field differs, the stored code is
-never loaded: the kernels are compiled again from the stored module (a warning says which
-fields differ). Object code is plain relocatable machine code, linked by LLVM's MCJIT
-(`add_object_file`): no pickle, no Python code from the file.
+compares the stored identity with this host's: when they are equal, the stored plan is
+checked against the stored module and taken (rebuild_plan; without one, the plan is made
+again), each kernel's group analysed and keyed again from the module (no IR written) and
+its code taken from the stored objects by that key, nothing compiled and the disk cache not
+read; when any field differs, the stored code is never loaded: the kernels are compiled
+again from the stored module (a warning says which fields differ). Object code is plain
+relocatable machine code, linked by LLVM's MCJIT (`add_object_file`): no pickle, no Python
+code from the file; the plan is JSON data naming instructions.
 """
 
 from __future__ import annotations
