@@ -227,6 +227,14 @@ def test_an_artifact_without_a_stored_plan_plans_again(saved, fresh_host):
     _check_runs(exe)
 
 
+def _deep(depth: int) -> dict:
+    """A plan whose calls nest `depth` deep."""
+    plan = {"kernels": [], "fused": [], "calls": []}
+    for _ in range(depth):
+        plan = {"kernels": [], "fused": [], "calls": [["w", [plan]]]}
+    return plan
+
+
 def _set(key, value):
     return lambda p, s: p["plan"].update({key: value})
 
@@ -235,6 +243,7 @@ def _set(key, value):
     (_set("kernels", 3), "its stored plan is malformed"),
     (_set("calls", [["s"]]), "its stored plan is malformed"),
     (lambda p, s: p["plan"].pop("fused"), "its stored plan is malformed"),
+    (_set("calls", [["w", [_deep(150)]]]), "stored plan"),   # no RecursionError
     (_set("kernels", ["s", "nope"]), "names an instruction 'nope' the computation does not"),
     (_set("kernels", ["s", "r", "s"]), "names a kernel root twice"),
     (_set("kernels", ["s", "r", "q"]), "names a kernel root twice"),

@@ -133,7 +133,11 @@ def read_payload(payload: dict) -> tuple[dict, dict, dict | None]:
                                 "recompile the module")
         objects[entry["key"]] = obj
     plan = program.get("plan")
-    if plan is not None and not _plan_ok(plan):
+    try:
+        malformed = plan is not None and not _plan_ok(plan)
+    except RecursionError:   # calls nested deeper than any module's
+        malformed = True
+    if malformed:
         raise ArtifactError("the cpu backend cannot load the program section: its stored "
                             "plan is malformed; recompile the module")
     return {k: compiler[k] for k in machine.IDENTITY}, objects, plan
