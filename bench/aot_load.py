@@ -33,7 +33,8 @@ the module with an empty kernel cache, save, the artifact's bytes and its object
 cold (a fresh process, median of N; the child makes the kernel compiler raise, so a load
 that compiled anything fails the benchmark) and warm (in this process, its kernels already
 linked: parse, inference and the plan only), with their parts (read and checks; the stored
-module parsed and verified), and the first call at n = 128 checked against the reference.
+module parsed and verified; inference and the pipeline; the stored plan checked, and for
+comparison planning again), and the first call at n = 128 checked against the reference.
 
 payload (GPU, no GPU needed): the 48-layer transformer (tests/data/large, bounded)
 cross-compiled for --target, loaded in this process with the device check and the driver's
@@ -487,39 +488,47 @@ def compiled_row(runs: int, n: int = 128) -> dict:
         warm_ms, checks_ms, module_ms = paired_median_ms(
             [lambda: dynhlo.load(path), lambda: read_artifact(data),
              lambda: stored_module(read_artifact(data))], runs)
-        infer_ms, plan_ms = load_stages(stored_module(read_artifact(data)), runs)
+        infer_ms, plan_ms, check_ms = load_stages(stored_module(read_artifact(data)), runs)
     row = {"module": BOUNDED.name, "kernels": len(program["kernels"]),
            "object_bytes": sum(k["length"] for k in program["kernels"]),
            "artifact_bytes": len(data), "compile_cold_cache_ms": compile_ms,
            "save_ms": save_ms, "import_ms": imp, "load_cold_ms": cold_ms,
            "first_call_cold_ms": call_ms, "n": n, "load_warm_ms": warm_ms,
            "read_checks_ms": checks_ms, "read_checks_parse_verify_ms": module_ms,
-           "infer_pipeline_ms": infer_ms, "plan_ms": plan_ms}
+           "infer_pipeline_ms": infer_ms, "plan_ms": plan_ms,
+           "stored_plan": "plan" in program, "plan_check_ms": check_ms}
     print(f"compiled CPU, {BOUNDED.name}: {row['kernels']} kernels, "
           f"{row['object_bytes']:,} bytes of object code in {len(data):,}; compile "
           f"(empty kernel cache) {compile_ms:.0f} ms, save {save_ms:.0f} ms")
     print(f"load cold {cold_ms:.0f} ms (fresh process, nothing compiled; import {imp:.0f} ms "
           f"before, first call at n={n} {call_ms:.1f} ms after); load warm {warm_ms:.0f} ms, "
           f"of which read + checks {checks_ms:.1f} ms, + parse and verify the module "
-          f"{module_ms:.0f} ms; then inference and the pipeline {infer_ms:.0f} ms, the plan "
-          f"(kernel forms analysed, no IR) {plan_ms:.0f} ms; linking the objects is the rest")
+          f"{module_ms:.0f} ms; then inference and the pipeline {infer_ms:.0f} ms; the "
+          f"stored plan checked against the module (kernel forms analysed, no IR) "
+          f"{check_ms:.0f} ms, where planning again would take {plan_ms:.0f} ms; the steps "
+          "and linking the objects are the rest")
     return row
 
 
-def load_stages(module, runs: int) -> tuple[float, float]:
-    """Medians in ms of two stages of a compiled CPU load: inference with the backend's
-    pipeline, and planning the computation (its kernels analysed and keyed)."""
+def load_stages(module, runs: int) -> tuple[float, float, float]:
+    """Medians in ms of stages of a compiled CPU load: inference with the backend's
+    pipeline; planning the computation (its kernels analysed and keyed), which a load of an
+    artifact with a stored plan skips; and checking that stored plan against the module
+    (aot.rebuild_plan: its kernels' groups rebuilt, analysed and keyed)."""
     from dynhlo.backends import get
-    from dynhlo.backends.cpu.compiled.aot import ArtifactEvaluator
+    from dynhlo.backends.cpu.compiled.aot import ArtifactEvaluator, plan_data, rebuild_plan
     from dynhlo.backends.plan.fusion import kernels_of, plan_computation
     from dynhlo.compiler import lower
     from dynhlo.shapes.dynamic import Inference
     lowered = []
     infer_ms = paired_median_ms([lambda: lowered.append(lower(module, get("cpu")))], runs)[0]
     lowered_module, info = lowered[-1]
-    rules = ArtifactEvaluator(Inference(lowered_module))._rules
+    evaluator = ArtifactEvaluator(Inference(lowered_module))
+    rules = evaluator._rules
     plan_ms = paired_median_ms([lambda: kernels_of(plan_computation(info, rules))], runs)[0]
-    return infer_ms, plan_ms
+    data = plan_data(plan_computation(info, rules))
+    check_ms = paired_median_ms([lambda: rebuild_plan(data, info, evaluator)], runs)[0]
+    return infer_ms, plan_ms, check_ms
 
 
 def _cuda() -> bool:

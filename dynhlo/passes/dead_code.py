@@ -58,28 +58,35 @@ def _effectful(module: HloModule) -> set:
     called computation's (to a fixed point over the call graph)."""
     marked: set = set()
     holds: set = set()   # names of computations with an effectful instruction
+    callers: list = []   # (computation, instruction) of the unmarked calling instructions
+    for comp in module.computations:
+        for inst in comp.instructions:
+            if _has_effect(inst):
+                marked.add(id(inst))
+                if inst.opcode is not Opcode.PARAMETER:
+                    holds.add(comp.name)
+            elif inst.called:
+                callers.append((comp, inst))
     changed = True
     while changed:
         changed = False
-        for comp in module.computations:
-            for inst in comp.instructions:
-                if id(inst) not in marked and (
-                        _has_effect(inst) or
-                        any(c.name in holds for c in inst.called_computations())):
-                    marked.add(id(inst))
-                    changed = True
-                if id(inst) in marked and inst.opcode is not Opcode.PARAMETER and \
-                        comp.name not in holds:
-                    holds.add(comp.name)
-                    changed = True
+        for comp, inst in callers:
+            if id(inst) not in marked and any(c.name in holds
+                                              for c in inst.called_computations()):
+                marked.add(id(inst))
+                holds.add(comp.name)
+                changed = True
     return marked
 
 
 def _has_effect(inst: Instruction) -> bool:
     """Whether `inst` stays though nothing uses it: a parameter (the signature), an opcode with
     the SIDE_EFFECT trait or of Group.COLLECTIVE, a custom call marked with a side effect."""
-    spec = OP_SPECS[inst.opcode]
     if inst.opcode is Opcode.CUSTOM_CALL:
         return attrs.boolean(inst, "custom_call_has_side_effect")
-    return (inst.opcode is Opcode.PARAMETER or Trait.SIDE_EFFECT in spec.traits
-            or spec.group is Group.COLLECTIVE)
+    return inst.opcode in _EFFECTS
+
+
+_EFFECTS = frozenset({Opcode.PARAMETER} | {
+    op for op, spec in OP_SPECS.items()
+    if Trait.SIDE_EFFECT in spec.traits or spec.group is Group.COLLECTIVE})

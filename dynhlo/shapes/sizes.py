@@ -82,6 +82,8 @@ def size_key(dim: Dim):
 def same_size(a: Dim, b: Dim) -> bool:
     """True when two dims are one size (one parameter's dimension reached along two paths,
     one size written two ways): whatever XLA's elementwise rule would do with two."""
+    if a is b:
+        return True
     if isinstance(a, int) or isinstance(b, int):
         return a == b
     return size_key(a) is size_key(b)

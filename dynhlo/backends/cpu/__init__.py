@@ -81,14 +81,15 @@ class CpuProgram:
     compiled one when `reference` is False (None: DYNHLO_CPU_COMPILED decides). `stored`
     (compiled only): an artifact's kernel objects by cache key, checked (compiled/aot.py),
     from which every kernel is linked instead of compiled; machine.MissingKernel for a form
-    they lack."""
+    they lack. `plan` (with `stored`): the artifact's plan data, checked against the module
+    and taken instead of planning (compiled/aot.py rebuild_plan)."""
 
     backend = NAME
     target = "numpy"
 
     def __init__(self, module: HloModule, info: ComputationInfo, distributed: bool = False,
                  padding_reads: str = "zeros", reference: bool | None = None,
-                 stored: dict | None = None):
+                 stored: dict | None = None, plan: dict | None = None):
         check_supported(module, distributed)
         self.module = module
         self.info = info
@@ -106,6 +107,7 @@ class CpuProgram:
         self.padding_reads = padding_reads
         if not self.reference:
             self.evaluator.stored = stored   # an artifact's objects: nothing compiled
+            self.evaluator.stored_plan = plan   # and its plan, checked: no fusion search
             self.evaluator.prepare(info)
         self._constants = {id(_root(a)) for inst in module.instructions()
                            if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
@@ -294,7 +296,7 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
                             f"{sorted(payload)}; it writes target 'numpy' with ['program'] "
                             "or ['objects', 'program']")
     from .compiled import aot, machine
-    stored, objects = aot.read_payload(payload)
+    stored, objects, plan = aot.read_payload(payload)
     differ = aot.differences(stored)
     if differ:
         warnings.warn(f"module '{module.name}': the artifact's cpu kernels were compiled "
@@ -303,7 +305,7 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
                       RuntimeWarning, stacklevel=user_stacklevel())
         return CpuProgram(module, info, reference=False)
     try:
-        return CpuProgram(module, info, reference=False, stored=objects)
+        return CpuProgram(module, info, reference=False, stored=objects, plan=plan)
     except machine.MissingKernel as exc:
         raise aot.missing(exc.args[0]) from None
 

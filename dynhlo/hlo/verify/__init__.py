@@ -157,8 +157,9 @@ def _check_types(inst: Instruction) -> None:
     group = spec.group
     result = inst.shape.element_type
     types = _types(inst)
-    if group is Group.UNARY and Trait.CHANGES_TYPE not in spec.traits:
-        _expect(inst, types[0] == result, f"operand is {types[0]} but the result is {result}")
+    if group is Group.UNARY and inst.opcode not in _CHANGES_TYPE:
+        if types[0] != result:
+            _expect(inst, False, f"operand is {types[0]} but the result is {result}")
     elif inst.opcode is Opcode.COMPARE:
         _expect(inst, types[0] == types[1], f"compares {types[0]} with {types[1]}")
         _expect(inst, result == "pred", f"compare gives pred, declared {result}")
@@ -171,9 +172,9 @@ def _check_types(inst: Instruction) -> None:
         _expect(inst, types[0] == types[1] and _COMPLEX_FROM_REAL.get(result) == types[0],
                 f"complex of {types[0]} and {types[1]} cannot give {result}")
     elif group is Group.BINARY and inst.opcode is not Opcode.STOCHASTIC_CONVERT:
-        _expect(inst, types[0] == types[1] == result,
-                f"operands {types[0]} and {types[1]} with result {result}; elementwise ops "
-                "need one element type (insert a convert)")
+        if not types[0] == types[1] == result:
+            _expect(inst, False, f"operands {types[0]} and {types[1]} with result {result}; "
+                    "elementwise ops need one element type (insert a convert)")
     elif inst.opcode is Opcode.SELECT:
         _expect(inst, types[0] == "pred", f"select's predicate is {types[0]}, not pred")
         _expect(inst, types[1] == types[2] == result,
@@ -186,8 +187,14 @@ def _check_types(inst: Instruction) -> None:
                 f"{inst.opcode.value} of {types[0]} gives {_COMPLEX_FROM_REAL[types[0]]}")
 
 
+_CHANGES_TYPE = frozenset(op for op, spec in OP_SPECS.items()
+                          if Trait.CHANGES_TYPE in spec.traits)
+_CALL_ARGUMENTS = frozenset(op for op, spec in OP_SPECS.items()
+                            if Trait.CALL_ARGUMENTS in spec.traits)
+
+
 def _check_called_arity(inst: Instruction) -> None:
-    if Trait.CALL_ARGUMENTS in OP_SPECS[inst.opcode].traits:
+    if inst.opcode in _CALL_ARGUMENTS:
         for comp in inst.called_computations():
             _expect(inst, len(comp.parameters) == len(inst.operands),
                     f"calls '{comp.name}' ({len(comp.parameters)} parameters) with "

@@ -202,3 +202,123 @@ def test_the_environment_does_not_turn_a_compiled_artifact_into_the_reference(
         exe = dynhlo.load(saved)
     assert not exe.program.reference
     _check_runs(exe)
+
+
+def test_the_artifact_stores_its_plan_and_a_load_does_not_plan(saved, fresh_host,
+                                                                monkeypatch):
+    assert _program(saved)["plan"] == {"kernels": ["s", "r"], "fused": ["bb", "c", "cb", "m", "q"],
+                                       "calls": []}
+    from dynhlo.backends.cpu.compiled import runner
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a load with a stored plan planned again")
+
+    monkeypatch.setattr(runner, "plan_computation", refuse)
+    fresh_host.forbidden = True
+    _check_runs(dynhlo.load(saved))
+
+
+def test_an_artifact_without_a_stored_plan_plans_again(saved, fresh_host):
+    _edit_program(saved, lambda program, _: program.pop("plan"))   # as written before plans
+    fresh_host.forbidden = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        exe = dynhlo.load(saved)
+    _check_runs(exe)
+
+
+def _deep(depth: int) -> dict:
+    """A plan whose calls nest `depth` deep."""
+    plan = {"kernels": [], "fused": [], "calls": []}
+    for _ in range(depth):
+        plan = {"kernels": [], "fused": [], "calls": [["w", [plan]]]}
+    return plan
+
+
+def _set(key, value):
+    return lambda p, s: p["plan"].update({key: value})
+
+
+@pytest.mark.parametrize("edit, message", [
+    (_set("kernels", 3), "its stored plan is malformed"),
+    (_set("calls", [["s"]]), "its stored plan is malformed"),
+    (lambda p, s: p["plan"].pop("fused"), "its stored plan is malformed"),
+    (_set("calls", [["w", [_deep(150)]]]), "stored plan"),   # no RecursionError
+    (_set("kernels", ["s", "nope"]), "names an instruction 'nope' the computation does not"),
+    (_set("kernels", ["s", "r", "s"]), "names a kernel root twice"),
+    (_set("kernels", ["s", "r", "q"]), "names a kernel root twice"),
+    (_set("kernels", ["s", "e", "r"]), r"computes 'e' \(exponential\) in a kernel, which no"),
+    (_set("fused", ["bb", "c", "cb", "m", "q", "r"]), "names a kernel root twice"),
+    (_set("fused", ["bb", "c", "cb", "m", "q", "s"]), "names a kernel root twice"),
+    # s on the reference lowering reads m and bb, which no step computes then
+    (_set("kernels", ["r"]), "keeps 'bb' inside kernels only, but it is read from memory"),
+    (_set("calls", [["r", []]]), "plans the calls of 'r', which the module does not have"),
+    # a plan that makes another group than the stored objects' needs code the file lacks
+    (lambda p, s: p["plan"].update(kernels=["m", "s", "r"], fused=["bb", "c", "cb", "q"]),
+     "lacks the object code of kernel"),
+    (_set("fused", ["bb", "c", "cb", "m", "q", "x"]), r"computes 'x' \(parameter\)"),
+])
+def test_a_tampered_stored_plan_is_refused(saved, fresh_host, edit, message):
+    _edit_program(saved, edit)
+    fresh_host.forbidden = True
+    with pytest.raises(dynhlo.ArtifactError, match=f"^{saved}: .*{message}"):
+        dynhlo.load(saved)
+
+
+def test_a_stored_plan_cannot_hand_a_group_another_kernels_code(saved, fresh_host):
+    """The stored objects are keyed by form and the forms come from the module: listing the
+    kernels in another order or with a group split differently never pairs a group with
+    another group's code (the load computes the same values or is refused)."""
+    _edit_program(saved, _set("kernels", ["r", "s"]))
+    fresh_host.forbidden = True
+    _check_runs(dynhlo.load(saved))
+
+
+WHILE_MODULE = """
+HloModule loop
+body {
+  p = (s32[], f32[<=16,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[<=16,8] get-tuple-element(p), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  h = f32[] constant(0.5)
+  hb = f32[<=16,8] broadcast(h), dimensions={}
+  y = f32[<=16,8] multiply(x, hb)
+  z = f32[<=16,8] add(y, x)
+  ROOT t = (s32[], f32[<=16,8]) tuple(j, z)
+}
+cond {
+  p = (s32[], f32[<=16,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  three = s32[] constant(3)
+  ROOT lt = pred[] compare(i, three), direction=LT
+}
+ENTRY main {
+  x = f32[<=16,8] parameter(0)
+  zero = s32[] constant(0)
+  t = (s32[], f32[<=16,8]) tuple(zero, x)
+  w = (s32[], f32[<=16,8]) while(t), condition=cond, body=body
+  ROOT r = f32[<=16,8] get-tuple-element(w), index=1
+}
+"""
+
+
+def test_the_plans_of_called_computations_are_stored_and_checked(tmp_path, fresh_host):
+    path = tmp_path / "loop.dynhlo"
+    dynhlo.compile(WHILE_MODULE, backend="cpu", reference=False).save(path)
+    plan = _program(path)["plan"]
+    assert [site for site, _ in plan["calls"]] == ["w"]
+    assert plan["calls"][0][1][1]["kernels"] == ["j", "z"]   # cond, then body
+    fresh_host.forbidden = True
+    x = np.random.default_rng(0).standard_normal((5, 8)).astype(np.float32)
+    want = dynhlo.compile(WHILE_MODULE, backend="cpu", reference=True)(x)
+    np.testing.assert_array_equal(dynhlo.load(path)(x), want)
+
+    def body_reads_z_in_a_kernel(program, _):
+        program["plan"]["calls"][0][1][1]["fused"].append("t")
+
+    _edit_program(path, body_reads_z_in_a_kernel)
+    with pytest.raises(dynhlo.ArtifactError, match=f"^{path}: .*stored plan of computation "
+                                                   "'body' computes 't' \\(tuple\\)"):
+        dynhlo.load(path)

@@ -131,6 +131,7 @@ class _Writer:
         # a row group: the kept (leading) domain axes, then the reduced (trailing) ones
         self.kept = self.rank - len(group.reduced)
         self.root_kept = False         # the root has the kept axes' shape (a reduction's)
+        self._maps: dict = {}          # (inst, map) -> _operand_maps's
 
     def analyse(self) -> None:
         """The leaves and the maps they are read through (FusionError: not one kernel)."""
@@ -140,8 +141,9 @@ class _Writer:
                 raise FusionError("a reduction over other than the trailing dimensions",
                                   group.reduces[0])
             self.root_kept = self._root_is_kept()
-        self.collected: set = set()
-        self._collect(group.root, self._root_map())
+        self._ids: dict = {}
+        self._parts: list = []
+        self._walk(group.root, self._root_map())
 
     def _root_is_kept(self) -> bool:
         dims = self.info.dims[self.group.root]
@@ -157,36 +159,42 @@ class _Writer:
 
     def key(self) -> str:
         """The kernel's canonical form: everything write() reads, no instruction names."""
-        ids: dict = {}
-        parts: list = []
-        self._form(self.group.root, self._root_map(), ids, parts)
         leaves = tuple((x.shape.element_type, len(x.shape.dims)) for x in self.leaves)
         return repr((self.rank, self.kept, self.root_kept, self.group.root.shape.element_type,
-                     leaves, tuple(self.loads), tuple(parts)))
+                     leaves, tuple(self.loads), tuple(self._parts)))
 
-    def _form(self, inst, imap: tuple, ids: dict, parts: list) -> int:
-        """The index in `parts` of the value (inst, imap), its operands' first."""
-        at = ids.get((inst, imap))
+    def _walk(self, inst, imap: tuple) -> int:
+        """Collect what the value (inst, imap) reads (leaves, the maps they are read through;
+        FusionError: not one kernel) and describe it for the key: the index in `_parts` of
+        its description, its operands' first. A value used twice is walked once."""
+        at = self._ids.get((inst, imap))
         if at is not None:
             return at
         op = inst.opcode
         element_type = inst.shape.element_type
         if inst in self.inputs:
-            desc = ("load", self.leaves.index(inst), imap)
+            if inst not in self.leaves:
+                self.leaves.append(inst)
+            entry = (self.leaves.index(inst), imap)
+            if entry not in self.loads:
+                self.loads.append(entry)
+            desc = ("load", entry[0], imap)
         elif op is Opcode.CONSTANT:
             desc = ("constant", element_type, inst.literal.tobytes().hex())
         else:
-            args = tuple(self._form(o, m, ids, parts) for o, m in self._operand_maps(inst, imap))
+            if op is Opcode.REDUCE:
+                self._check_reduce(inst, imap)
+            args = tuple(self._walk(o, m) for o, m in self._operand_maps(inst, imap))
             if op in VIEWS or op is Opcode.COPY:     # emit passes its operand's value on
-                ids[(inst, imap)] = args[0]
+                self._ids[(inst, imap)] = args[0]
                 return args[0]
             desc = (op.value, element_type,
                     tuple(o.shape.element_type for o in inst.operands),
                     attrs.string(inst, "direction", "") if op is Opcode.COMPARE else
                     reducer(inst).value if op is Opcode.REDUCE else "", args)
-        ids[(inst, imap)] = len(parts)
-        parts.append(desc)
-        return len(parts) - 1
+        self._ids[(inst, imap)] = len(self._parts)
+        self._parts.append(desc)
+        return len(self._parts) - 1
 
     # --- the function: checks, then the loop nest -----------------------------------------
     def write(self) -> str:
@@ -362,22 +370,6 @@ class _Writer:
             b.branch(done)
 
     # --- what the group reads: inputs and the maps they are read through -----------------
-    def _collect(self, inst, imap: tuple) -> None:
-        if (inst, imap) in self.collected:   # a value used twice is read once: no blow-up
-            return
-        self.collected.add((inst, imap))
-        if inst in self.inputs:
-            if inst not in self.leaves:
-                self.leaves.append(inst)
-            entry = (self.leaves.index(inst), imap)
-            if entry not in self.loads:
-                self.loads.append(entry)
-            return
-        if inst.opcode is Opcode.REDUCE:
-            self._check_reduce(inst, imap)
-        for op, op_map in self._operand_maps(inst, imap):
-            self._collect(op, op_map)
-
     def _check_reduce(self, inst, imap: tuple) -> None:
         """A reduction computed in this group: it reduces the group's trailing axes of an
         operand of the domain's shape, and is read at its own row."""
@@ -410,6 +402,14 @@ class _Writer:
         return tuple(out)
 
     def _operand_maps(self, inst, imap: tuple) -> list:
+        """(operand, the map it is read through) of `inst` read through `imap`, once per
+        value (analyse, key and write walk the same values)."""
+        maps = self._maps.get((inst, imap))
+        if maps is None:
+            maps = self._maps[(inst, imap)] = self._operand_maps_of(inst, imap)
+        return maps
+
+    def _operand_maps_of(self, inst, imap: tuple) -> list:
         op = inst.opcode
         if op is Opcode.CONSTANT:
             return []

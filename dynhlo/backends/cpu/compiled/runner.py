@@ -351,13 +351,18 @@ class CompiledEvaluator(Evaluator):
     def prepare(self, info) -> None:
         """Plan and compile `info` and every computation it calls (at compile time): all
         their kernels in one batch (machine.kernels)."""
-        plan = plan_computation(info, self._rules)
+        plan = self.plan_of(info)
         sources = kernels_of(plan)
         fns = self.compile_kernels(sources)
         self._compiled.update({s: CompiledKernel(s, fn, s.info)
                                for s, fn in zip(sources, fns, strict=True)})
         self._planned[id(info)] = plan
         self._steps_of(info)
+
+    def plan_of(self, info):
+        """The plan of `info` and its calls (fusion.plan_computation); an artifact's
+        loader (aot.py) overrides it to take a stored plan, checked."""
+        return plan_computation(info, self._rules)
 
     def _steps_of(self, info) -> list:
         steps = self._steps.get(id(info))
