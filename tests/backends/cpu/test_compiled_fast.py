@@ -220,3 +220,27 @@ def _infos(info):
     yield info
     for callee in info.calls.values():
         yield from _infos(callee)
+
+
+@pytest.mark.parametrize("layout", ["negative", "column-negative", "every-other", "broadcast"])
+def test_matrix_products_of_strided_operands_equal_the_reference_bit_for_bit(layout):
+    # A one-row product whose weight has negative, gapped or zero strides: NumPy's matmul
+    # takes another loop for such an operand than for the reference's copy of it.
+    compiled, reference = _pair(MIXED)
+    gen = np.random.default_rng(11)
+    x = gen.standard_normal((1, 6)).astype(np.float32)
+    w = gen.standard_normal((6, 4)).astype(np.float32)
+    b = gen.standard_normal(4).astype(np.float32)
+    if layout == "negative":
+        w = w[::-1, ::-1].copy()[::-1, ::-1]
+    elif layout == "column-negative":
+        w = w[:, ::-1].copy()[:, ::-1]
+    elif layout == "every-other":
+        wide = np.zeros((12, 8), np.float32)
+        wide[::2, ::2] = w
+        w = wide[::2, ::2]
+    else:
+        w = np.broadcast_to(w[:, :1], (6, 4))
+    want = reference(x, w, b)
+    for _ in range(3):    # the ordinary steps, then the specialized ones
+        _same(compiled(x, w, b), want)

@@ -82,6 +82,18 @@ def _probe_address():
 data_address = _probe_address()
 
 
+def blas_layout(a: np.ndarray) -> np.ndarray:
+    """`a` (a 2-d operand of a matrix product) when it is one dense block of positive
+    strides, else the copy the reference's dot passes np.matmul (ops_reduce.dot's `astype`:
+    same element order, positive strides): NumPy's matmul computes a negative-, zero- or
+    gapped-stride operand by another loop (a 1-row product differs in the last bits), so
+    the compiled path hands it what the reference hands it."""
+    flags = a.flags
+    if (flags.c_contiguous or flags.f_contiguous) and min(a.strides) > 0:
+        return a
+    return a.astype(a.dtype)
+
+
 class MatmulDot:
     """A dot that is one matrix product of two matrices (no batch dimensions, one
     contracting dimension each, f32 or f64 in and out): `np.matmul` of the operands, each
@@ -506,6 +518,7 @@ class CompiledEvaluator(Evaluator):
                         b = b.T
                     if a.__class__ is np.ndarray and b.__class__ is np.ndarray and \
                             a.shape[1] == b.shape[0]:
+                        a, b = blas_layout(a), blas_layout(b)
                         if buf < 0:
                             values[inst] = np.matmul(a, b)
                         else:
@@ -596,14 +609,12 @@ class CompiledEvaluator(Evaluator):
                         a = values[lhs]
                         if a.__class__ is not ndarray:
                             break
-                        if lhs_t:
-                            a = a.T
+                        a = blas_layout(a.T if lhs_t else a)
                     if b is None:
                         b = values[rhs]
                         if b.__class__ is not ndarray:
                             break
-                        if rhs_t:
-                            b = b.T
+                        b = blas_layout(b.T if rhs_t else b)
                     values[inst] = matmul(a, b) if out is None else matmul(a, b, out=out)
                 elif kind == _UFUNC:
                     _, _, fn, source, fixed, out = op
