@@ -308,6 +308,8 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
         return CpuProgram(module, info, reference=False, stored=objects, plan=plan)
     except machine.MissingKernel as exc:
         raise aot.missing(exc.args[0]) from None
+    except machine.UnusableObject as exc:
+        raise aot.unusable(exc.args[0]) from None
 
 
 def support() -> OpSupport:

@@ -322,3 +322,37 @@ def test_the_plans_of_called_computations_are_stored_and_checked(tmp_path, fresh
     with pytest.raises(dynhlo.ArtifactError, match=f"^{path}: .*stored plan of computation "
                                                    "'body' computes 't' \\(tuple\\)"):
         dynhlo.load(path)
+
+
+def _restored(index: int, make):
+    """An edit of the program section replacing kernel `index`'s object with `make(objects,
+    entries)`, its length and sha256 made again (the file's own checksums too)."""
+    def edit(program, sections):
+        entries = program["kernels"]
+        data, parts, offset = sections["bucket0.objects"], [], 0
+        for entry in entries:
+            parts.append(data[offset:offset + entry["length"]])
+            offset += entry["length"]
+        parts[index] = make(parts)
+        entries[index].update(length=len(parts[index]),
+                              sha256=hashlib.sha256(parts[index]).hexdigest())
+        sections["bucket0.objects"] = b"".join(parts)
+    return edit
+
+
+@pytest.mark.parametrize("make", [
+    lambda parts: b"",                                   # LLVM's reader returns none
+    lambda parts: bytes(len(parts[0])),                  # zeros
+    lambda parts: parts[0][:len(parts[0]) // 2],         # truncated
+    lambda parts: parts[0] if len(parts) > 1 else b"",   # another kernel's object
+], ids=["empty", "zeros", "truncated", "another-kernels"])
+def test_stored_objects_that_are_not_their_kernels_object_files_are_refused(
+        saved, fresh_host, make):
+    # each crashed the process (a null object file linked, or a call to address 0)
+    index = len(_program(saved)["kernels"]) - 1
+    _edit_program(saved, _restored(index, make))
+    with pytest.raises(dynhlo.ArtifactError, match=f"^{saved}: the compiled cpu program's "
+                                                   "object code of kernel [0-9a-f]{16} is "
+                                                   "not an object file defining that kernel"):
+        dynhlo.load(saved)
+    assert fresh_host.keys == []

@@ -279,3 +279,10 @@ def missing(key: str) -> ArtifactError:
     """The error of a kernel form the stored objects lack (a hand-made file)."""
     return ArtifactError(f"the compiled cpu program lacks the object code of kernel "
                               f"{key[:16]} its plan needs; recompile the module")
+
+
+def unusable(key: str) -> ArtifactError:
+    """The error of a stored object LLVM cannot read or that lacks its kernel's function (a
+    hand-made file whose checksums were made again)."""
+    return ArtifactError(f"the compiled cpu program's object code of kernel {key[:16]} is not "
+                         "an object file defining that kernel; recompile the module")

@@ -89,6 +89,18 @@ class MissingKernel(LookupError):
     """`kernels(..., stored=...)` met a form the stored objects lack (args: its key)."""
 
 
+class UnusableObject(ValueError):
+    """`kernels(..., stored=...)` met a stored object that LLVM's reader refuses or that does
+    not define its kernel's function (args: its key): linking it would crash the process."""
+
+
+def _links(obj: bytes, key: str) -> bool:
+    """Whether object bytes are an object file LLVM reads (its reader returns none for
+    anything else, which the JIT would dereference) naming the function of kernel `key`
+    (without it the JIT's address is 0, and a call would jump there)."""
+    return bool(llvm.ObjectFileRef.from_data(obj)) and f"dynhlo_{key[:40]}".encode() in obj
+
+
 def _writer_hash() -> str:
     """sha256 of the IR writer's source (a changed writer is a cache miss)."""
     here = Path(__file__).parent
@@ -135,6 +147,9 @@ def kernels(sources: list, stored: dict | None = None) -> list:
             if lacking:
                 raise MissingKernel(lacking[0])
             objects = {key: stored[key] for key in todo}
+            unusable = [key for key, obj in objects.items() if not _links(obj, key)]
+            if unusable:
+                raise UnusableObject(unusable[0])
         else:
             objects = {key: _read(_state["cache"], key) for key in todo}
         missing = [(source.ir(), key) for key, source in todo.items() if objects[key] is None]
@@ -153,7 +168,10 @@ def kernels(sources: list, stored: dict | None = None) -> list:
             engine.finalize_object()
         for key in todo:
             name = f"dynhlo_{key[:40]}"
-            names[name] = engine.get_function_address(name)
+            address = engine.get_function_address(name)
+            if not address:   # pragma: no cover - _links saw the name in the object
+                raise UnusableObject(key)
+            names[name] = address
             _state["objects"][key] = bytes(objects[key])
         return [KERNEL(names[f"dynhlo_{key[:40]}"]) for key in keys]
 
@@ -187,7 +205,7 @@ def _read(cache, key: str) -> bytes | None:
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.get("key") != key or \
-            entry.get("sha256") != hashlib.sha256(obj).hexdigest():
+            entry.get("sha256") != hashlib.sha256(obj).hexdigest() or not _links(obj, key):
         return None
     return obj
 
