@@ -282,14 +282,23 @@ def _end(procs) -> None:
 def _collect(procs, messages, nproc: int, timeout: float | None) -> list:
     results: dict[int, object] = {}
     deadline = None if timeout is None else time.monotonic() + timeout
+    silent: set[int] = set()  # ranks seen ended with code 0 and no result yet
     while len(results) < nproc:
         try:
             kind, rank, payload = messages.get(timeout=0.2)
         except queue.Empty:
             for rank, p in enumerate(procs):
-                if rank not in results and p.exitcode not in (None, 0):
+                if rank in results or p.exitcode is None:
+                    continue
+                if p.exitcode != 0:
                     raise DistributedError(f"rank {rank} died (exit code {p.exitcode})"
                                            ) from None
+                # a rank's result is in the queue before it exits: one more empty wait
+                # after its exit means it ended without one (else the wait never ends)
+                if rank in silent:
+                    raise DistributedError(f"rank {rank} ended (exit code 0) without a "
+                                           "result") from None
+                silent.add(rank)
             if deadline is not None and time.monotonic() > deadline:
                 missing = sorted(set(range(nproc)) - set(results))
                 raise DistributedError(f"ranks {missing} did not finish within {timeout:g} s"

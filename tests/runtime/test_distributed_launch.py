@@ -177,9 +177,20 @@ def _writes_pid_and_sleeps(rank, nproc, text, args, *rest):
     time.sleep(600)
 
 
+@pytest.fixture(autouse=True)
+def _sigint():
+    """Each test leaves the process's SIGINT disposition as it found it."""
+    before = signal.getsignal(signal.SIGINT)
+    yield
+    signal.signal(signal.SIGINT, before)
+
+
 def _interrupt_when_ranks_run(folder: str, nproc: int, done: threading.Event):
     """SIGINT to this process once every rank has written its pid (as Ctrl-C would), unless
-    the call under test has returned (`done`): a stray SIGINT would end the whole session."""
+    the call under test has returned (`done`): a stray SIGINT would end the whole session.
+    Python's own SIGINT handler is put back first: a test process started in the background
+    of a non-interactive shell inherits SIGINT ignored (the caller restores it: _sigint)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     def wait_then_interrupt():
         give_up = time.monotonic() + 60
         while len(os.listdir(folder)) < nproc and time.monotonic() < give_up:
@@ -280,3 +291,13 @@ def test_a_timeout_that_is_not_seconds_is_refused(timeout, monkeypatch):
     monkeypatch.setattr(launch, "_launch", _no_launch)
     with pytest.raises(DistributedError, match="give seconds > 0, or None"):
         run_ranks(_copy("{replicated}", "{replicated}"), [[0], [0]], timeout=timeout)
+
+
+def _ends_without_reporting(*args):
+    """A rank that returns normally (exit code 0) and never puts a result."""
+
+
+def test_a_rank_that_ends_without_a_result_is_an_error_not_a_wait(monkeypatch):
+    monkeypatch.setattr(launch, "_rank_main", _ends_without_reporting)
+    with pytest.raises(DistributedError, match="without a result"):
+        run_ranks(_copy("{replicated}", "{replicated}"), [[]] * 2, timeout=None)
