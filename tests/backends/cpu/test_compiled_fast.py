@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import dynhlo
+from dynhlo.backends.cpu.compiled import runner
 
 # A kernel reading a parameter, a matrix product of it with a weight, exp into a reused
 # buffer, a size-changing reshape and a second kernel: every kind of specialized step.
@@ -244,3 +245,41 @@ def test_matrix_products_of_strided_operands_equal_the_reference_bit_for_bit(lay
     want = reference(x, w, b)
     for _ in range(3):    # the ordinary steps, then the specialized ones
         _same(compiled(x, w, b), want)
+
+
+def _refusing_at(position: int, seen: list, refused: list):
+    """Fast.of whose `position`-th kernel step (counted over the specialized steps) refuses:
+    its native function returns 1, as a kernel does when an index would leave an input."""
+    make = runner.Fast.of
+
+    def refuse(_, pointer):
+        refused.append(pointer)
+        return 1
+
+    def of(*args, **kwargs):
+        fast = make(*args, **kwargs)
+        kernels = [k for k, op in enumerate(fast.ops)
+                   if op[0] in (runner._KERNEL, runner._KERNEL_IN_PLACE)]
+        seen.append(len(kernels))
+        if position < len(kernels):
+            k = kernels[position]
+            fast.ops[k] = fast.ops[k][:2] + (refuse,) + fast.ops[k][3:]
+        return fast
+    return of
+
+
+@pytest.mark.parametrize("position", range(3))
+def test_a_kernel_refusing_in_the_specialized_steps_hands_the_call_back(monkeypatch, position):
+    """A specialized kernel step that refuses (a kernel with a parameter to patch, or one
+    whose inputs all sit in buffers) gives its group's reference value, and the rest of the
+    call runs the general steps: the result is the reference's bit for bit, at the shapes
+    whose steps were specialized and after them."""
+    seen: list = []
+    refused: list = []
+    monkeypatch.setattr(runner.Fast, "of", staticmethod(_refusing_at(position, seen, refused)))
+    exe, ref = _pair(MIXED)
+    for k, n in enumerate((5, 5, 5, 3, 3)):
+        args = _mixed_args(n, "c", k)
+        _same(exe(*args), ref(*args))
+    assert seen == [3, 3]   # specialized at n = 5 and 3; m, s and g: three kernels
+    assert len(refused) == 3   # the second and third call at 5, the second at 3
