@@ -110,8 +110,9 @@ def _add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="do not print the result (use with -o)")
     parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
-                        help="where to run (default: cpu, the NumPy reference; an artifact "
-                             "runs on the backend it was compiled for)")
+                        help="where to run (default: cpu; an artifact runs on the backend "
+                             "it was compiled for)")
+    _add_reference_argument(parser)
     _add_gpu_run_arguments(parser)
     _add_bound_argument(parser)
     parser.add_argument("--nproc", type=_count, default=None, metavar="N",
@@ -130,6 +131,13 @@ def _add_bound_argument(parser: argparse.ArgumentParser) -> None:
                              "parameter's name, with or without its .N suffix, or its "
                              "number); for a StableHLO file also n=1024 (a JAX dimension "
                              "variable)")
+
+
+def _add_reference_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--reference", action="store_true",
+                        help="cpu backend: run on the NumPy reference evaluator, one lowering "
+                             "per instruction (the semantics the compiled path is tested "
+                             "against), instead of fused groups compiled to machine code")
 
 
 _INTERPRET_HELP = ("gpu backend: run the kernels in Triton's interpreter on the CPU (slow; "
@@ -200,9 +208,14 @@ def _precision_word(text: str) -> str:
 
 
 def run_options(ns: argparse.Namespace) -> dict:
-    """compile() keywords from `--interpret`, `--max-while-iterations`, `--precision` and
-    `--padding-reads`."""
+    """compile() keywords from `--reference`, `--interpret`, `--max-while-iterations`,
+    `--precision` and `--padding-reads`."""
     options: dict = {}
+    if getattr(ns, "reference", False):
+        if (ns.backend or "cpu") != "cpu":
+            raise CliError("--reference is the cpu backend's NumPy evaluator (drop --backend "
+                           f"{ns.backend})")
+        options["reference"] = True
     if ns.interpret:
         if (ns.backend or "cpu") != "gpu":
             raise CliError("--interpret is for the gpu backend (add --backend gpu)")
@@ -257,6 +270,7 @@ def _add_inspect_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also show how the backend runs the module (gpu: its CUDA "
                              "graph, or the instruction that keeps it off the graph; cpu: "
                              "its evaluator)")
+    _add_reference_argument(parser)
     parser.add_argument("--interpret", action="store_true",
                         help="gpu backend without a GPU: plan it for Triton's interpreter")
     _add_bound_argument(parser)
@@ -267,6 +281,9 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     from ..inspect import inspect_module
     if ns.interpret and ns.backend != "gpu":  # as run says: silently ignored, it misled
         raise CliError("--interpret is for the gpu backend (add --backend gpu)")
+    if ns.reference and ns.backend != "cpu":
+        raise CliError("--reference shows the cpu backend's NumPy evaluator (add --backend "
+                       "cpu)")
     if is_artifact(ns.module):
         sys.stdout.write(inspect_artifact(ns.module))
         return 0
@@ -283,7 +300,8 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
         # without torch or triton it is the backend's UnsupportedError that says what to
         # install (importing the GPU's modules here was an internal ModuleNotFoundError)
         exe = compile_module(module, backend=ns.backend,
-                             **({"interpret": True} if ns.interpret else {}))
+                             **({"interpret": True} if ns.interpret else {}),
+                             **({"reference": True} if ns.reference else {}))
         sys.stdout.write("\n" + get(ns.backend).describe(exe.program))
     return 0
 
@@ -309,6 +327,7 @@ def _add_compile_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the artifact file to write (e.g. MODULE.dynhlo)")
     parser.add_argument("--backend", choices=("cpu", "gpu"), default="cpu",
                         help="the backend to compile for (default: cpu)")
+    _add_reference_argument(parser)
     parser.add_argument("--target", help="the GPU target, e.g. sm_90 (gpu backend only)")
     _add_gpu_run_arguments(parser, _COMPILE_INTERPRET_HELP)
     _add_bound_argument(parser)
@@ -418,6 +437,7 @@ def _add_bench_arguments(parser: argparse.ArgumentParser) -> None:
     _add_module_argument(parser, artifact=True)
     parser.add_argument("--backend", choices=("cpu", "gpu"), default=None,
                         help="where to run (default: cpu; an artifact runs on its own)")
+    _add_reference_argument(parser)
     _add_gpu_run_arguments(parser)
     _add_bound_argument(parser)
     parser.add_argument("--sizes", metavar="N1,N2,...",

@@ -125,6 +125,9 @@ def load_executable(path: str, backend: str | None, options: dict | None = None)
     if is_artifact(path) and (options or {}).get("bounds"):
         raise CliError(f"--bound: {path} is already compiled, with its bounds; give --bound "
                        "to `dynhlo compile` instead")
+    if is_artifact(path) and (options or {}).get("reference"):
+        raise CliError(f"--reference: {path} is already compiled and runs as it was; give the "
+                       "module itself (or compile it with `dynhlo compile --reference`)")
     if is_artifact(path):
         from ..errors import ArtifactError
         from ..runtime.loader import deserialize

@@ -305,3 +305,51 @@ def test_a_verify_error_names_the_file_as_a_parse_error_does(command, tmp_path, 
         assert cli.main([command, str(path), *args]) == 1
         err = capsys.readouterr().err
         assert err.startswith(f"dynhlo: error: {path}{where}"), err
+
+
+def test_reference_runs_the_numpy_evaluator(two, tmp_path, capsys, monkeypatch):
+    """--reference picks the cpu backend's reference evaluator for run and inspect, whatever
+    the environment's default; both ways print the same exact result."""
+    monkeypatch.setenv("DYNHLO_CPU_COMPILED", "1")
+    printed = []
+    for extra in ([], ["--reference"]):
+        assert cli.main(["run", two, "s32[3] {7, -1, 2}", *extra]) == 0
+        printed.append(capsys.readouterr().out)
+    assert printed[0] == printed[1]
+    y, n = parse_literal_text(printed[0])
+    assert y.tolist() == [14, -2, 4] and int(n) == 3
+    assert cli.main(["inspect", two, "--backend", "cpu", "--reference"]) == 0
+    assert "the reference evaluator (NumPy)" in capsys.readouterr().out
+    assert cli.main(["inspect", two, "--backend", "cpu"]) == 0
+    assert "compiled to machine code" in capsys.readouterr().out
+
+
+def test_a_reference_artifact_loads_as_the_reference(two, tmp_path, capsys, monkeypatch):
+    """`dynhlo compile --reference` writes the evaluator's marker; it loads as the reference
+    even where the environment asks for the compiled path (and a compiled artifact stays
+    compiled: tests/backends/cpu/test_compiled_artifacts.py)."""
+    art = str(tmp_path / "two.dynhlo")
+    assert cli.main(["compile", two, "--reference", "-o", art]) == 0
+    monkeypatch.setenv("DYNHLO_CPU_COMPILED", "1")
+    import dynhlo
+    exe = dynhlo.load(art)
+    assert exe.program.reference
+    y, n = exe(np.array([1, 2], np.int32))
+    np.testing.assert_array_equal(y, [2, 4])
+    assert int(n) == 2
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "{two}", "--reference", "--backend", "gpu"], "--reference is the cpu backend's"),
+    (["compile", "{two}", "--reference", "--backend", "gpu", "-o", "{out}"],
+     "--reference is the cpu backend's"),
+    (["inspect", "{two}", "--reference"], "--reference shows the cpu backend's"),
+    (["run", "{art}", "--reference"], "is already compiled and runs as it was"),
+])
+def test_reference_elsewhere_is_refused(two, tmp_path, capsys, argv, message):
+    art = str(tmp_path / "two.dynhlo")
+    assert cli.main(["compile", two, "-o", art]) == 0
+    capsys.readouterr()
+    argv = [a.format(two=two, art=art, out=str(tmp_path / "g.dynhlo")) for a in argv]
+    assert cli.main(argv) == 1
+    assert message in capsys.readouterr().err

@@ -281,7 +281,9 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
                  target: str) -> CpuProgram:
     """The program an artifact holds (sections from to_payload); compiles nothing.
 
-    The reference's marker loads as the evaluator DYNHLO_CPU_COMPILED picks (as before);
+    The reference's marker (an artifact written with reference=True, and every artifact
+    written before the compiled path) loads as the reference evaluator, whatever
+    DYNHLO_CPU_COMPILED says, as a compiled artifact loads compiled;
     a compiled program's kernels come from its stored object code when this host's compiler
     identity is the one they were compiled with (compiled/aot.py), and are compiled again
     from the stored module, with a RuntimeWarning saying what differs, when it is not.
@@ -289,8 +291,8 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
     Raises ArtifactError for sections or a target this backend did not write, and for stored
     object code that does not match its checksum.
     """
-    if target == CpuProgram.target and payload == _PAYLOAD:
-        return CpuProgram(module, info)
+    if target == CpuProgram.target and payload == _PAYLOAD:   # what it says: the evaluator
+        return CpuProgram(module, info, reference=True)
     if target != CpuProgram.target or set(payload) != {"program", "objects"}:
         raise ArtifactError(f"the cpu backend cannot load target '{target}' with sections "
                             f"{sorted(payload)}; it writes target 'numpy' with ['program'] "
