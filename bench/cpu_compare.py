@@ -1,49 +1,80 @@
-"""dynhlo's CPU backend (compiled and reference) against jax.jit on the CPU, one BLAS thread.
+"""dynhlo's CPU backend (compiled and reference) against jax.jit / XLA on the CPU, on one CPU
+and on all CPUs.
 
-For each workload of bench/workloads.py at n = 16, 128, 512: the first call
-(compile + run; dynhlo's kernel cache in a fresh directory, so nothing is reused from an
-earlier run) and the warm call (median). Results: bench/results/cpu_compare.json (and a plot
-when matplotlib is importable).
+Each measurement runs in a process set up before NumPy, OpenBLAS, llvmlite or jaxlib load
+(bench/cpu_threads.py), once per mode, each mode's rows marked with `threads`:
 
-The serving stream (`stream`): 100 requests at random sizes n (seed 27; n uniform in 1 ..
-min(bound, STREAM_MAX)), answered one after the other, compiles included, each way in a
-fresh process (empty kernel cache, empty jax caches): dynhlo compiled (one compile, then
-every request at its own size), jax.jit per size (a compile at each new n) and jax.jit with
-power-of-two buckets (the dynamic arguments padded with zero rows to the next power of two,
-a compile per new bucket, the result's first n rows). Reported per workload: the stream's
-total seconds, compiles, the median and slowest request; outputs of the first requests are
-compared between the ways (the bucketed ones only where rows are independent: padding rows
-changes attention over them, so for attention and the transformer those are timing only).
-Results: the `stream` section of the same JSON (and cpu_compare_stream.png).
+- `one`: the process pinned to one CPU (`os.sched_setaffinity`; `--cpu N`, default the first
+  allowed), OMP/OpenBLAS/MKL threads = 1, XLA_FLAGS `--xla_cpu_multi_thread_eigen=false
+  intra_op_parallelism_threads=1`. The pinning holds every way to one core: the flags alone
+  leave jax 0.10.2's CPU dot on every core. Compiles are pinned too (dynhlo's parallel kernel
+  compiles and XLA's share the one CPU), so first calls and the stream are one-CPU numbers.
+- `all`: no pinning, OMP/OpenBLAS/MKL threads = the number of allowed CPUs, XLA's default
+  threading.
 
-    python bench/cpu_compare.py [--quick] [--only NAME ...] [--parts warm stream]
-                                [--requests N] [--out FILE]
+`--threads both` (the default) runs each mode in a child process of its own and merges them;
+`--threads one` or `all` measures in this process. The CPU set, environment, XLA flags and the
+load average before and after are recorded per mode under `threads` in the JSON.
+
+Parts (`--parts`, default all three):
+
+- `warm`: each workload of bench/workloads.py at n = 16, 128, 512: the first call (compile +
+  run; dynhlo's kernel cache in a fresh directory, so nothing is reused from an earlier run)
+  and the warm call (median), dynhlo compiled, dynhlo reference and jax.jit of the workload's
+  JAX function.
+- `stream`: the serving stream: 100 requests at random sizes n (seed 27; n uniform in 1 ..
+  min(bound, STREAM_MAX)), answered one after the other, compiles included, each way in a
+  fresh process (empty kernel cache, empty jax caches): dynhlo compiled (one compile, then
+  every request at its own size), jax.jit per size (a compile at each new n) and jax.jit with
+  power-of-two buckets (the dynamic arguments padded with zero rows to the next power of two,
+  a compile per new bucket, the result's first n rows). Reported per workload: the stream's
+  total seconds, compiles, the median and slowest request; outputs of the first requests are
+  compared between the ways (the bucketed ones only where rows are independent: padding rows
+  changes attention over them, so for attention and the transformer those are timing only).
+- `reallibs`: the stored real-library programs of tests/data/reallibs at each stored size:
+  dynhlo compiled and reference warm calls against XLA's compile of the same stored module
+  at that size (jax.jit's program; bench/cpu_reallibs.py and bench/xla_stored.py say exactly
+  what is measured), every output checked against the stored reference with the tolerance
+  of tests/frontends/test_real_libraries.py; the compiled/XLA ratio per program and size and
+  its median per mode.
+
+`--only NAME ...` selects workloads and real-library programs by name. `--quick` shortens
+every timing budget (0.3 s per measurement instead of 1.5). Results:
+bench/results/cpu_compare.json, a Markdown table on stdout, and plots (cpu_compare.png,
+cpu_compare_reallibs.png, cpu_compare_stream.png) when matplotlib is importable.
+
+    python bench/cpu_compare.py [--quick] [--only NAME ...] [--parts warm stream reallibs]
+                                [--threads both|one|all] [--cpu N] [--requests N]
+                                [--out FILE]
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_var] = "1"
-os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
-                           " --xla_cpu_multi_thread_eigen=false"
-                           " intra_op_parallelism_threads=1").strip()
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import cpu_threads  # noqa: E402
+
+# before NumPy and the rest: `--threads one|all` sets this process up (None: the parent of
+# one child per mode, which measures nothing itself)
+SETUP = cpu_threads.from_argv(sys.argv)
 
 import argparse  # noqa: E402
 import json  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
-import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cpu_compare_report  # noqa: E402
 import dynhlo  # noqa: E402
 import report  # noqa: E402
+from timing import warm_ms  # noqa: E402
 from workloads import workloads  # noqa: E402
 
 SIZES = (16, 128, 512)
@@ -53,16 +84,6 @@ STREAM_MAX = {"transformer_48": 512, "attention": 1024}   # others: 4096 rows at
 STREAM_WAYS = ("dynhlo", "jax_per_size", "jax_buckets")
 ROW_INDEPENDENT = {"layernorm_residual", "mlp", "softmax_rows"}
 CHECKED = 5   # requests whose outputs are compared between the ways
-
-
-def warm_ms(fn, budget_s: float) -> float:
-    """Median of calls until `budget_s` has passed (at least 3)."""
-    times, start = [], time.perf_counter()
-    while len(times) < 3 or (time.perf_counter() - start < budget_s and len(times) < 200):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times) * 1e3
 
 
 def arguments(w, n: int) -> list:
@@ -94,44 +115,103 @@ def jax_row(fn, args: list, budget: float) -> tuple:
     return first, warm, np.asarray(out)
 
 
+def parser() -> argparse.ArgumentParser:
+    """The command line (module docstring)."""
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="shorter timing budgets")
+    p.add_argument("--only", nargs="*", help="workload and real-library program names")
+    p.add_argument("--parts", nargs="*", choices=tuple(cpu_compare_report.SECTIONS),
+                   default=list(cpu_compare_report.SECTIONS), help="default: all; a part "
+                   "not run keeps its section of the existing results file")
+    p.add_argument("--threads", choices=("both",) + cpu_threads.MODES, default="both",
+                   help="one: pinned to one CPU, one thread; all: every CPU; both "
+                   "(default): each in a child process")
+    p.add_argument("--cpu", type=int, help="the CPU of --threads one (default: the first "
+                   "allowed)")
+    p.add_argument("--requests", type=int, default=STREAM_REQUESTS,
+                   help=f"requests of the serving stream (default {STREAM_REQUESTS})")
+    p.add_argument("--out", help="default: bench/results/cpu_compare.json")
+    p.add_argument("--stream-child", nargs=4, help=argparse.SUPPRESS)
+    p.add_argument("--child-out", help=argparse.SUPPRESS)
+    return p
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="shorter timing budgets")
-    parser.add_argument("--only", nargs="*", help="workload names")
-    parser.add_argument("--parts", nargs="*", choices=("warm", "stream"),
-                        default=["warm", "stream"], help="default: both; a part not run "
-                        "keeps its section of the existing results file")
-    parser.add_argument("--requests", type=int, default=STREAM_REQUESTS,
-                        help=f"requests of the serving stream (default {STREAM_REQUESTS})")
-    parser.add_argument("--out", help="default: bench/results/cpu_compare.json")
-    parser.add_argument("--stream-child", nargs=4, help=argparse.SUPPRESS)
-    opts = parser.parse_args()
+    opts = parser().parse_args()
     if opts.stream_child:
         stream_child(*opts.stream_child)
         return
-    budget = 0.3 if opts.quick else 1.5
-    os.environ["DYNHLO_CACHE_DIR"] = tempfile.mkdtemp(prefix="dynhlo-cpu-bench-")
+    modes = cpu_threads.MODES if opts.threads == "both" else (opts.threads,)
+    if opts.child_out:
+        Path(opts.child_out).write_text(json.dumps(measure(opts), default=float))
+        return
+    measured = {}
+    for mode in modes:
+        if SETUP is not None and SETUP["threads"] == mode:
+            measured[mode] = measure(opts)
+        else:
+            measured[mode] = child(opts, mode)
     out = Path(opts.out) if opts.out else report.RESULTS / "cpu_compare.json"
     earlier = json.loads(out.read_text()) if out.exists() else {}
-    data = {"device": "CPU, one thread"}
+    data = cpu_compare_report.merge(earlier, measured, opts.parts)
+    print(cpu_compare_report.markdown(data))
+    report.save("cpu_compare", data, plot=cpu_compare_report.plot, out=opts.out)
+
+
+def child_args(opts, mode: str) -> list[str]:
+    """The command line of the child process that measures `mode` (the parts, names and
+    budgets of this one)."""
+    args = ["--threads", mode, "--parts", *opts.parts, "--requests", str(opts.requests)]
+    if opts.quick:
+        args.append("--quick")
+    if opts.only:
+        args += ["--only", *opts.only]
+    if mode == "one" and opts.cpu is not None:
+        args += ["--cpu", str(opts.cpu)]
+    return args
+
+
+def child(opts, mode: str) -> dict:
+    """Measure `mode` in a child process set up for it from its start; its rows print as
+    they come."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"{mode}.json"
+        proc = subprocess.run([sys.executable, __file__, *child_args(opts, mode),
+                               "--child-out", str(path)])
+        if proc.returncode:
+            raise SystemExit(f"cpu_compare: the --threads {mode} process failed "
+                             f"(exit {proc.returncode})")
+        return json.loads(path.read_text())
+
+
+def measure(opts) -> dict:
+    """This process's mode (set up at import): its setup and the sections of the parts run."""
+    if SETUP is None:
+        raise SystemExit("cpu_compare: measuring needs --threads one or all at the start")
+    budget = 0.3 if opts.quick else 1.5
+    os.environ["DYNHLO_CACHE_DIR"] = tempfile.mkdtemp(prefix="dynhlo-cpu-bench-")
+    print(f"threads {SETUP['threads']}: CPUs {SETUP['pinned_to']}", flush=True)
+    setup = {**SETUP, "load_before": os.getloadavg()[0]}
+    out = {}
     if "warm" in opts.parts:
-        data["rows"] = warm_rows(opts, budget)
-    else:
-        data["rows"] = earlier.get("rows", [])
-        data["rows_from"] = earlier.get("rows_from") or _run_of(earlier)
+        out["rows"] = warm_rows(opts, budget)
     if "stream" in opts.parts:
-        data["stream"] = stream_rows(opts)
-    elif "stream" in earlier:
-        data["stream"] = earlier["stream"]
-        data["stream_from"] = earlier.get("stream_from") or _run_of(earlier)
-    report.save("cpu_compare", data, plot=plot, out=opts.out)
+        out["stream"] = stream_rows(opts)
+    if "reallibs" in opts.parts:
+        out["reallibs"] = reallib_rows(opts, budget)
+    setup["load_after"] = os.getloadavg()[0]
+    return {"setup": setup, **out}
 
 
-def _run_of(data: dict) -> dict:
-    """Where an earlier file's section was measured: its run's facts (or date and commit)."""
-    run = data.get("run") or {}
-    return {"date": run.get("date", data.get("date")),
-            "commit": run.get("commit", data.get("commit"))}
+def reallib_rows(opts, budget: float) -> list:
+    import cpu_reallibs
+    rows = []
+    for name in cpu_reallibs.names(opts.only):
+        for row in cpu_reallibs.program_rows(name, budget, SETUP["threads"]):
+            rows.append(row)
+            print(json.dumps({k: round(v, 4) if isinstance(v, float) else v
+                              for k, v in row.items()}), flush=True)
+    return rows
 
 
 def warm_rows(opts, budget: float) -> list:
@@ -145,7 +225,7 @@ def warm_rows(opts, budget: float) -> list:
             r_first, r_warm, r_out = dynhlo_row(w.hlo, args, True, budget)
             j_first, j_warm, j_out = jax_row(w.jax_fn, args, budget)
             scale = max(1.0, float(np.nanmax(np.abs(j_out))))
-            row = {"workload": name, "n": n,
+            row = {"workload": name, "n": n, "threads": SETUP["threads"],
                    "compiled_first_ms": c_first, "compiled_warm_ms": c_warm,
                    "reference_first_ms": r_first, "reference_warm_ms": r_warm,
                    "jax_first_ms": j_first, "jax_warm_ms": j_warm,
@@ -223,7 +303,8 @@ def stream_child(name: str, way: str, requests: str, outputs: str) -> None:
         if k < CHECKED:
             kept[f"r{k}"] = out
     np.savez(outputs, **kept)
-    print(json.dumps({"times": times, "compiles": compiles}))
+    print(json.dumps({"times": times, "compiles": compiles,
+                      "cpus": cpu_threads.allowed_cpus()}))
 
 
 def stream_rows(opts) -> list:
@@ -233,7 +314,8 @@ def stream_rows(opts) -> list:
             if opts.only and name not in opts.only:
                 continue
             sizes = stream_sizes(w, opts.requests)
-            row = {"workload": name, "requests": opts.requests, "seed": STREAM_SEED,
+            row = {"workload": name, "threads": SETUP["threads"],
+                   "requests": opts.requests, "seed": STREAM_SEED,
                    "max_n": min(w.bound, STREAM_MAX.get(name, 4096)),
                    "distinct_sizes": len(set(sizes)),
                    "buckets": len({_bucket(n) for n in sizes})}
@@ -241,8 +323,9 @@ def stream_rows(opts) -> list:
             for way in STREAM_WAYS:
                 path = f"{tmp}/{name}_{way}.npz"
                 proc = subprocess.run([sys.executable, __file__, "--stream-child", name, way,
-                                       str(opts.requests), path], capture_output=True,
-                                      text=True)
+                                       str(opts.requests), path,
+                                       *cpu_threads.argv_of(SETUP)],
+                                      capture_output=True, text=True)
                 if proc.returncode:
                     raise SystemExit(f"{name} {way}: the stream process failed:\n"
                                      f"{proc.stderr[-3000:]}")
@@ -250,6 +333,7 @@ def stream_rows(opts) -> list:
                 times = found["times"]
                 row[f"{way}_total_s"] = sum(times)
                 row[f"{way}_compiles"] = found["compiles"]
+                row[f"{way}_cpus"] = found["cpus"]   # where it ran: pinned or not
                 row[f"{way}_median_ms"] = statistics.median(times) * 1e3
                 row[f"{way}_max_ms"] = max(times) * 1e3
                 outs[way] = np.load(path)
@@ -273,28 +357,6 @@ def _diff(a, b) -> float:
         if x.size:
             worst = max(worst, float(np.nanmax(np.abs(x - y))) / scale)
     return worst
-
-
-def plot(data: dict, path: Path) -> None:
-    """Warm-call time per workload and n: compiled, reference, jax.jit; and the serving
-    stream's total time per workload (cpu_compare_stream.png)."""
-    rows = data["rows"]
-    if rows:
-        report.bars(path, "CPU backend against jax.jit, warm call",
-                    [f"{r['workload']} n={r['n']}" for r in rows],
-                    {"dynhlo compiled": [r["compiled_warm_ms"] for r in rows],
-                     "dynhlo reference": [r["reference_warm_ms"] for r in rows],
-                     "jax.jit": [r["jax_warm_ms"] for r in rows]}, "ms per call", log=True)
-    stream = data.get("stream") or []
-    if stream:
-        report.bars(path.with_name(path.stem + "_stream.png"),
-                    "serving stream of random sizes, compiles included (CPU, one thread)",
-                    [f"{r['workload']} ({r['requests']} requests)" for r in stream],
-                    {"dynhlo compiled": [r["dynhlo_total_s"] for r in stream],
-                     "jax.jit per size": [r["jax_per_size_total_s"] for r in stream],
-                     "jax.jit, power-of-two buckets": [r["jax_buckets_total_s"]
-                                                       for r in stream]},
-                    "seconds for the stream", log=True)
 
 
 if __name__ == "__main__":
