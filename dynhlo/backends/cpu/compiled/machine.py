@@ -44,14 +44,24 @@ def _machine():
         llvm.initialize_native_target()
         llvm.initialize_native_asmprinter()
         cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
-        tm = llvm.Target.from_default_triple().create_target_machine(
-            cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default")
+        tm = _target_machine()
         engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), tm)
         who = _identity(cpu, features)
         ident = "|".join(who[k] for k in IDENTITY)
         _state.update(tm=tm, engine=engine, ident=ident, identity=who, names={}, objects={},
                       cache=_cache_dir())
     return _state["tm"], _state["engine"], _state["ident"]
+
+
+def _target_machine():
+    """This host's CPU at -O3. The large code model: the JIT places an object's code and its
+    constants in separate mappings, which in a process with gigabytes mapped (NumPy arrays,
+    torch) can lie more than 2 GiB apart, out of reach of the small model's 32-bit
+    PC-relative references (LLVM's loader then aborts the process, or in a build without
+    assertions writes a wrong address); the large model's references are 64-bit."""
+    cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
+    return llvm.Target.from_default_triple().create_target_machine(
+        cpu=cpu, features=features, opt=3, reloc="pic", codemodel="large")
 
 
 # What object code depends on, in the order of the cache keys' identity string: a kernel
@@ -179,9 +189,7 @@ def kernels(sources: list, stored: dict | None = None) -> list:
 def _compile_new(ir_text: str, key: str) -> bytes:
     """Object code of one kernel, named by its key; a target machine and LLVM context of
     its own, so that several compile at once."""
-    cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
-    tm = llvm.Target.from_default_triple().create_target_machine(
-        cpu=cpu, features=features, opt=3, reloc="pic", codemodel="default")
+    tm = _target_machine()
     text = ir_text.replace('@"kernel"', f'@"dynhlo_{key[:40]}"')
     return _compile(tm, text, llvm.create_context())
 
