@@ -69,7 +69,9 @@ def tree_deps(tree: DimsTree, memo: dict | None = None) -> list:
     out: list = []
     for dim in (tree if tree.__class__ is tuple else leaf_dims(tree)):
         if isinstance(dim, Sym):
-            out += deps(dim.root().expr, memo)
+            size = dim.root().expr
+            if size is not None and (size.reads or size.syms):   # else deps has none
+                out += deps(size, memo)
     return out
 
 
