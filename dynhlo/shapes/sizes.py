@@ -45,11 +45,12 @@ class Sym:
         self.made = made
 
     def root(self) -> "Sym":
-        node = self
+        node = self.parent
+        if node is None:   # most dims are their own root: no loop
+            return self
         while node.parent is not None:
             node = node.parent
-        if node is not self:
-            self.parent = node
+        self.parent = node
         return node
 
     def __repr__(self) -> str:

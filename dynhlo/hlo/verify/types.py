@@ -50,7 +50,8 @@ def check_instruction(inst: Instruction) -> None:
         _fail(inst, f"{inst.opcode.value} takes at least {least} operand(s), got "
                     f"{len(inst.operands)}")
     _check_tuple_operands(inst, spec)
-    _check_required_calls(inst, spec)
+    if spec.needs:
+        _check_required_calls(inst, spec)
     if inst.opcode in _KEEPS_TYPE:
         _check_keeps_type(inst, spec)
     if spec.result.endswith("[]"):
