@@ -17,6 +17,7 @@ from ..errors import HloVerifyError
 from .ir import Instruction
 
 _INT = re.compile(r"-?\d+")
+_PLAIN_INTS = re.compile(r"\{((?:-?\d+,)*-?\d+)?\}")   # `{1,0}` as printers write it
 _AFTER_EQUALS = re.compile(r"=\s+")
 
 
@@ -26,12 +27,19 @@ def _bad(inst: Instruction, key: str, what: str) -> HloVerifyError:
 
 def ints(inst: Instruction, key: str, default: tuple[int, ...] | None = None) -> tuple[int, ...]:
     """`{1,0}` -> (1, 0). Missing: `default`, or an error when no default is given."""
+    done = inst._decoded.get(("ints", key))   # decoded before: no decoder to build
+    if done is not None:
+        return done
+
     def decode(i):
         text = i.attrs.get(key)
         if text is None:
             if default is None:
                 raise HloVerifyError(f"{i.opcode.value} needs attribute {key}=", i.name)
             return default
+        plain = _PLAIN_INTS.fullmatch(text)
+        if plain is not None:   # no spaces, no empty entries: what the general path gives
+            return tuple(map(int, plain.group(1).split(","))) if plain.group(1) else ()
         body = text.strip()
         if body.startswith("{") and body.endswith("}"):
             body = body[1:-1]
@@ -43,6 +51,10 @@ def ints(inst: Instruction, key: str, default: tuple[int, ...] | None = None) ->
 
 
 def integer(inst: Instruction, key: str, default: int | None = None) -> int:
+    done = inst._decoded.get(("int", key))
+    if done is not None:
+        return done
+
     def decode(i):
         text = i.attrs.get(key)
         if text is None:

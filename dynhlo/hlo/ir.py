@@ -67,6 +67,21 @@ class Instruction:
         return f"<{self.name} = {self.shape} {self.opcode.value}>"
 
 
+def operands_first(instructions: list[Instruction]) -> bool:
+    """Whether every operand of each instruction is one listed before it (how printers and
+    most writers order a computation): then the list is a post order and has no cycle, so
+    post_order and the verifier's cycle check need no search (one set lookup per operand).
+    False for an operand listed later, one outside the list, an instruction's own, or an
+    instruction listed twice."""
+    seen: set = set()
+    superset, add = seen.issuperset, seen.add
+    for inst in instructions:
+        if not superset(inst.operands) or inst in seen:
+            return False
+        add(inst)
+    return True
+
+
 class Computation:
     """A named list of instructions in definition order, with one root.
 
@@ -92,6 +107,8 @@ class Computation:
 
     def post_order(self) -> list[Instruction]:
         """Instructions with every operand before its users (stable for written order)."""
+        if operands_first(self.instructions):   # what the search below returns for it
+            return list(self.instructions)
         seen: set[int] = set()
         order: list[Instruction] = []
         for start in self.instructions:

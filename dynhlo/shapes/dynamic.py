@@ -73,14 +73,18 @@ def check_against_declared(inst: Instruction, tree: DimsTree, shape: AnyShape) -
                                  inst.name)
         return [check_against_declared(inst, t, s) for t, s in zip(tree, shape.elements,
                                                                    strict=True)]
-    if isinstance(tree, list) or len(tree) != shape.rank:
+    declared_dims = shape.dims
+    if isinstance(tree, list) or len(tree) != len(declared_dims):
         raise HloVerifyError(f"declared {shape} but the operands give {tree_text(tree)}",
                              inst.name)
-    out = list(tree)
-    for d, (dim, declared) in enumerate(zip(tree, shape.dims, strict=True)):
-        bound = bound_of(dim)
-        if declared == UNBOUNDED or bound in (declared, UNBOUNDED):
+    out = None
+    for d, dim in enumerate(tree):
+        declared = declared_dims[d]
+        bound = dim if dim.__class__ is int else bound_of(dim)
+        if bound == declared or declared == UNBOUNDED or bound == UNBOUNDED:
             continue
+        if out is None:
+            out = list(tree)
         if isinstance(dim, Sym) and dim.root().expr is not None and bound > declared:
             # a bound the program knows and inference cannot prove (JAX's sizes are >= 1,
             # its constraints): the size holds to it, checked at run time (XLA's kRuntime)
@@ -90,7 +94,7 @@ def check_against_declared(inst: Instruction, tree: DimsTree, shape: AnyShape) -
             raise HloVerifyError(f"declared {shape} but dimension {d} is "
                                  f"{dim_text(dim)} (bound {bound}) from the operands",
                                  inst.name)
-    return tuple(out)
+    return tuple(tree) if out is None else tuple(out)
 
 
 def _over_bound(name: str, d: int, shape):

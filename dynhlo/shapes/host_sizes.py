@@ -34,6 +34,11 @@ from .trees import ComputationInfo
 from .values import scalar
 
 
+# The opcodes size_operands may find size operands of (no other has any).
+SIZE_SETTERS = frozenset({Opcode.SET_DIMENSION_SIZE, Opcode.DYNAMIC_RESHAPE,
+                          Opcode.CUSTOM_CALL})
+
+
 def size_operands(inst) -> dict[int, int]:
     """Result dimension -> the index of the operand whose scalar value is its size, for
     set-dimension-size, dynamic-reshape and SliceToDynamic (empty for any other)."""

@@ -114,6 +114,8 @@ def elementwise(ctx: RuleContext, operands, join=meet) -> tuple:
         if len(t) != len(out):
             raise ctx.error(f"operand ranks differ: {len(out)} and {len(t)}")
         for d, dim in enumerate(t):
+            if dim.__class__ is int and dim == out[d] and out[d].__class__ is int:
+                continue   # one static size: what meet and unify give for it
             joined = join(out[d], dim, ctx.inst.name)
             if joined is None:
                 raise ctx.error(f"operand dimension {d} sizes differ: {dim_text(out[d])} and "

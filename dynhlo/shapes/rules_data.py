@@ -147,9 +147,10 @@ def _reshape_group(ctx, src, dst, declared):
                  next((k for k, d in enumerate(dst) if d != 1), 0))
     rest = math.prod(d for k, d in enumerate(dst) if k != major)
     out = list(dst)
-    out[major] = derive(lambda t: _exact_div(ctx, t, rest), (total,), dst[major])
     if rest == 1 and isinstance(total, Sym):
-        out[major] = total
+        out[major] = total   # all of it (derive's total / 1 would be dropped for it)
+        return out
+    out[major] = derive(lambda t: _exact_div(ctx, t, rest), (total,), dst[major])
     return out
 
 

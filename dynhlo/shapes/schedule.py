@@ -18,9 +18,10 @@ def schedule(info: ComputationInfo) -> list[Instruction]:
     members = set(comp.instructions)
     extra: dict[Instruction, list[Instruction]] = {}
     memo: dict = {}
+    dims = info.dims
     for inst in comp.instructions:
-        needs = [dep for dim in leaf_dims(info.dims.get(inst, ()))
-                 for dep in sym_deps(dim, memo) if dep in members and dep is not inst]
+        needs = [dep for dep in tree_deps(dims.get(inst, ()), memo)
+                 if dep in members and dep is not inst]
         if needs:
             extra[inst] = needs
     if not extra:
@@ -60,6 +61,18 @@ def leaf_dims(tree: DimsTree):
             yield from leaf_dims(t)
     else:
         yield from tree
+
+
+def tree_deps(tree: DimsTree, memo: dict | None = None) -> list:
+    """The instructions the dynamic dimensions of a dims tree are read from (sym_deps of
+    each, in order, repeats kept); the static ones are skipped without a call."""
+    out: list = []
+    for dim in (tree if tree.__class__ is tuple else leaf_dims(tree)):
+        if isinstance(dim, Sym):
+            size = dim.root().expr
+            if size is not None and (size.reads or size.syms):   # else deps has none
+                out += deps(size, memo)
+    return out
 
 
 def sym_deps(dim, memo: dict | None = None) -> list:

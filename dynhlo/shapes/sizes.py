@@ -45,11 +45,12 @@ class Sym:
         self.made = made
 
     def root(self) -> "Sym":
-        node = self
+        node = self.parent
+        if node is None:   # most dims are their own root: no loop
+            return self
         while node.parent is not None:
             node = node.parent
-        if node is not self:
-            self.parent = node
+        self.parent = node
         return node
 
     def __repr__(self) -> str:
@@ -269,6 +270,8 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     smaller size (algebra.meet). Sizes with nothing of their own (a broadcast constant), a
     static dimension and one size met twice go through `unify`.
     """
+    if a.__class__ is int and b.__class__ is int:   # two static dims: unify's first case
+        return a if a == b else None
     like = [isinstance(d, Sym) and d.root().static_like for d in (a, b)]
     if any(like):
         # A constant carried through a loop: XLA holds it static (HandleWhile passes sizes

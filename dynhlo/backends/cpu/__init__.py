@@ -46,7 +46,9 @@ def check_supported(module: HloModule, distributed: bool = False) -> None:
     if not distributed:
         check_one_device(module)
     for inst in module.instructions():
-        rank = max((s.rank for s in leaf_shapes(inst.shape)), default=0)
+        shape = inst.shape
+        rank = max((s.rank for s in leaf_shapes(shape)), default=0) if shape.is_tuple else \
+            len(shape.dims)
         if rank > _MAX_RANK:
             raise UnsupportedError(f"instruction '{inst.name}' has rank {rank} ({inst.shape}); "
                                    f"the cpu backend (NumPy) holds at most {_MAX_RANK} dims")

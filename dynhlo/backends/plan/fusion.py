@@ -25,8 +25,8 @@ from ...hlo import attrs
 from ...hlo.ir import Instruction
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic import ComputationInfo
-from ...shapes.host_sizes import data_free, size_operands
-from ...shapes.schedule import leaf_dims, schedule, sym_deps
+from ...shapes.host_sizes import SIZE_SETTERS, data_free, size_operands
+from ...shapes.schedule import schedule, tree_deps
 from ...shapes.sizes import Sym, same_size
 from ...shapes.slice_windows import refuses_padding
 
@@ -139,11 +139,13 @@ def may_fuse(info, inst, rules: FusionRules, padding_reads: str = "zeros") -> bo
     """Whether a kernel may compute `inst`: the rule table's kernel tier has it, and it is
     no parameter, nor a slice that may read padding where the kernel cannot read it as
     zeros (no masked loads) or must report it (compiled with padding_reads="error")."""
-    if inst.opcode is not Opcode.PARAMETER and size_operands(inst) and \
-            not data_free(info, inst):
+    op = inst.opcode
+    if op is Opcode.PARAMETER:
+        return False
+    if op in SIZE_SETTERS and size_operands(inst) and not data_free(info, inst):
         return False   # a size read at run time (and checked): the library step's
-    return inst.opcode is not Opcode.PARAMETER and rules.can_fuse(inst) and not (
-        may_read_padding(info, inst)
+    return rules.can_fuse(inst) and not (
+        op is Opcode.SLICE and may_read_padding(info, inst)
         and (not rules.masked_loads or refuses_padding(inst, padding_reads)))
 
 
@@ -224,8 +226,9 @@ def in_memory(info, order, fusible, skipped: set | None = None) -> set:
             continue
         if inst not in fusible or may_read_padding(info, inst):
             out.update(inst.operands)
-        for dim in leaf_dims(info.dims.get(inst, ())):
-            out.update(d for d in sym_deps(dim, memo) if d in members)
+        found = tree_deps(info.dims.get(inst, ()), memo)
+        if found:
+            out.update(d for d in found if d in members)
     return out
 
 
@@ -392,8 +395,7 @@ def size_only(info, order, fusible) -> set:
     memo: dict = {}
     readers: dict = {}   # instruction -> [(reader, read as a size only)]
     for inst in order:
-        for dim in leaf_dims(info.dims.get(inst, ())):
-            needed.update(sym_deps(dim, memo))
+        needed.update(tree_deps(info.dims.get(inst, ()), memo))
         sizes = size_operands(inst).values() if inst in fusible else ()
         for k, op in enumerate(inst.operands):
             readers.setdefault(op, []).append((inst, k in sizes))

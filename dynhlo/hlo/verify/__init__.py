@@ -17,10 +17,10 @@ instruction.
 from __future__ import annotations
 
 from ...errors import HloVerifyError
-from ..ir import HloModule, Instruction
+from ..ir import HloModule, Instruction, operands_first
 from ..opcodes import OP_SPECS, Group, Opcode, Trait
 from ..types import COMPLEX_TYPES, INTEGRAL_TYPES
-from .calls import check_called_signature
+from .calls import check_called_signature, checks_signature
 from .collectives import check_collectives
 from .shapes import check_shapes
 from .shardings import check_shardings
@@ -42,21 +42,44 @@ def verify_module(module: HloModule) -> None:
             _check_acyclic(comp.instructions)
     except HloVerifyError as exc:
         raise module.locate(exc)
+    checks_of = _CHECKS.get
     for inst in module.instructions():
+        checks = checks_of(inst.opcode) or _checks(inst.opcode)
         try:
-            check_instruction(inst)
-            _check_types(inst)
-            _check_element_kind(inst)
-            _check_operand_precision(inst)
-            _check_called_arity(inst)
-            check_called_signature(inst)
-            check_shapes(inst)
+            for check in checks:
+                check(inst)
         except HloVerifyError as exc:
             if exc.instruction == inst.name:
                 exc.locate(module.position_of(inst))
             raise
     check_collectives(module)
     check_shardings(module)
+
+
+_CHECKS: dict = {}   # opcode -> its instructions' checks (_checks)
+
+
+def _checks(opcode: Opcode) -> tuple:
+    """The checks of one instruction of `opcode`, in this order: check_instruction,
+    _check_types, _check_element_kind, _check_operand_precision, _check_called_arity,
+    check_called_signature, check_shapes, leaving out those that check nothing of this
+    opcode (each says which it checks), so a module of many instructions makes no calls
+    that cannot fail; the first fault found is the one all of them would find first."""
+    checks = _CHECKS.get(opcode)
+    if checks is None:
+        spec = OP_SPECS[opcode]
+        group = spec.group
+        typed = (group is Group.UNARY and opcode not in _CHANGES_TYPE) or (
+            group is Group.BINARY and opcode is not Opcode.STOCHASTIC_CONVERT) or opcode in (
+            Opcode.COMPARE, Opcode.COMPLEX, Opcode.SELECT, Opcode.CLAMP, Opcode.REAL,
+            Opcode.IMAG)
+        checks = _CHECKS[opcode] = tuple(check for check, needed in (
+            (check_instruction, True), (_check_types, typed),
+            (_check_element_kind, opcode in _TAKES), (_check_operand_precision, True),
+            (_check_called_arity, opcode in _CALL_ARGUMENTS),
+            (check_called_signature, checks_signature(opcode)),
+            (check_shapes, opcode in (Opcode.BITCAST, Opcode.ADD_DEPENDENCY))) if needed)
+    return checks
 
 
 def _find_cycle(nodes, edges) -> list | None:
@@ -84,6 +107,8 @@ def _find_cycle(nodes, edges) -> list | None:
 
 
 def _check_acyclic(instructions) -> None:
+    if operands_first(instructions):   # written in order: no cycle, nothing to search
+        return
     cycle = _find_cycle(instructions, lambda inst: inst.operands)
     if cycle:
         chain = " <- ".join(i.name for i in cycle)

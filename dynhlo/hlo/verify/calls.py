@@ -21,6 +21,12 @@ from ..shape import AnyShape
 _FOLDS = {"inits": lambda n: n // 2, "updates": lambda n: (n - 1) // 2, "binary": lambda n: 1}
 
 
+def checks_signature(op: Opcode) -> bool:
+    """Whether check_called_signature checks anything of an instruction of opcode `op`."""
+    return OP_SPECS[op].reducer in _FOLDS or op in (
+        Opcode.SORT, Opcode.SELECT_AND_SCATTER, Opcode.MAP, Opcode.WHILE, Opcode.CONDITIONAL)
+
+
 def check_called_signature(inst: Instruction) -> None:
     """Raise HloVerifyError naming `inst` when a computation it calls has the wrong signature."""
     op = inst.opcode

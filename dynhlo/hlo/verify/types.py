@@ -50,8 +50,9 @@ def check_instruction(inst: Instruction) -> None:
         _fail(inst, f"{inst.opcode.value} takes at least {least} operand(s), got "
                     f"{len(inst.operands)}")
     _check_tuple_operands(inst, spec)
-    _check_required_calls(inst, spec)
-    if Trait.KEEPS_TYPE in spec.traits:
+    if spec.needs:
+        _check_required_calls(inst, spec)
+    if inst.opcode in _KEEPS_TYPE:
         _check_keeps_type(inst, spec)
     if spec.result.endswith("[]"):
         want = spec.result[:-2]
@@ -88,11 +89,24 @@ def _check_operand_types(inst: Instruction, want: str) -> None:
                           f"takes {f'{element}[] scalar' if scalar else element}s")
 
 
+# The opcodes of each trait, as sets (an enum.Flag's `in` is a Python call, per
+# instruction): the traits of OP_SPECS[op] are fixed, so `op in _SET` asks the same.
+def _having(trait: Trait) -> frozenset:
+    return frozenset(op for op, spec in OP_SPECS.items() if trait in spec.traits)
+
+
+_KEEPS_TYPE = _having(Trait.KEEPS_TYPE)
+_TUPLE_OPERANDS = _having(Trait.TUPLE_OPERANDS)
+_ARRAY_ONLY = _having(Trait.ARRAY_RESULT) | frozenset(
+    op for op, spec in OP_SPECS.items()
+    if spec.group in (Group.UNARY, Group.BINARY, Group.TERNARY))
+
+
 def _check_tuple_operands(inst: Instruction, spec: OpSpec) -> None:
-    if inst.shape.is_tuple and (spec.group in (Group.UNARY, Group.BINARY, Group.TERNARY)
-                                or Trait.ARRAY_RESULT in spec.traits):
-        _fail(inst, f"{inst.opcode.value} gives an array, declared the tuple {inst.shape}")
-    if Trait.TUPLE_OPERANDS in spec.traits:
+    op = inst.opcode
+    if inst.shape.is_tuple and op in _ARRAY_ONLY:
+        _fail(inst, f"{op.value} gives an array, declared the tuple {inst.shape}")
+    if op in _TUPLE_OPERANDS:
         return
     for i, operand in enumerate(inst.operands):
         if operand.shape.is_tuple:

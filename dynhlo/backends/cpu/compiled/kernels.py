@@ -26,6 +26,7 @@ Semantics: XLA operation semantics for each opcode, as the reference (ops_elemen
 
 from __future__ import annotations
 
+import functools
 
 from llvmlite import ir
 
@@ -143,6 +144,8 @@ class _Writer:
             self.root_kept = self._root_is_kept()
         self._ids: dict = {}
         self._parts: list = []
+        self._leaf: dict = {}          # leaf -> its index in `leaves`
+        self._loaded: set = set()      # the entries of `loads`
         self._walk(group.root, self._root_map())
 
     def _root_is_kept(self) -> bool:
@@ -159,42 +162,50 @@ class _Writer:
 
     def key(self) -> str:
         """The kernel's canonical form: everything write() reads, no instruction names."""
-        leaves = tuple((x.shape.element_type, len(x.shape.dims)) for x in self.leaves)
-        return repr((self.rank, self.kept, self.root_kept, self.group.root.shape.element_type,
-                     leaves, tuple(self.loads), tuple(self._parts)))
+        leaves = tuple([(x.shape.element_type, len(x.shape.dims)) for x in self.leaves])
+        return _form_text((self.rank, self.kept, self.root_kept,
+                           self.group.root.shape.element_type, leaves, tuple(self.loads),
+                           tuple(self._parts)))
 
     def _walk(self, inst, imap: tuple) -> int:
         """Collect what the value (inst, imap) reads (leaves, the maps they are read through;
         FusionError: not one kernel) and describe it for the key: the index in `_parts` of
         its description, its operands' first. A value used twice is walked once."""
-        at = self._ids.get((inst, imap))
+        value = (inst, imap)
+        at = self._ids.get(value)
         if at is not None:
             return at
         op = inst.opcode
-        element_type = inst.shape.element_type
         if inst in self.inputs:
-            if inst not in self.leaves:
+            leaf = self._leaf.get(inst)
+            if leaf is None:
+                leaf = self._leaf[inst] = len(self.leaves)
                 self.leaves.append(inst)
-            entry = (self.leaves.index(inst), imap)
-            if entry not in self.loads:
+            entry = (leaf, imap)
+            if entry not in self._loaded:   # each (leaf, map) is walked once: new here
+                self._loaded.add(entry)
                 self.loads.append(entry)
-            desc = ("load", entry[0], imap)
+            desc = ("load", leaf, imap)
         elif op is Opcode.CONSTANT:
-            desc = ("constant", element_type, inst.literal.tobytes().hex())
+            desc = ("constant", inst.shape.element_type, inst.literal.tobytes().hex())
         else:
             if op is Opcode.REDUCE:
                 self._check_reduce(inst, imap)
-            args = tuple(self._walk(o, m) for o, m in self._operand_maps(inst, imap))
+            maps = self._maps.get(value)    # _operand_maps, inlined: the walk's hot path
+            if maps is None:
+                maps = self._maps[value] = self._operand_maps_of(inst, imap)
+            walk = self._walk
+            args = tuple([walk(o, m) for o, m in maps])
             if op in VIEWS or op is Opcode.COPY:     # emit passes its operand's value on
-                self._ids[(inst, imap)] = args[0]
+                self._ids[value] = args[0]
                 return args[0]
-            desc = (op.value, element_type,
-                    tuple(o.shape.element_type for o in inst.operands),
+            desc = (op.value, inst.shape.element_type,
+                    tuple([o.shape.element_type for o in inst.operands]),
                     attrs.string(inst, "direction", "") if op is Opcode.COMPARE else
                     reducer(inst).value if op is Opcode.REDUCE else "", args)
-        self._ids[(inst, imap)] = len(self._parts)
+        at = self._ids[value] = len(self._parts)
         self._parts.append(desc)
-        return len(self._parts) - 1
+        return at
 
     # --- the function: checks, then the loop nest -----------------------------------------
     def write(self) -> str:
@@ -434,15 +445,20 @@ class _Writer:
                 for (axis, scale, offset), (start, _, stride) in zip(imap, attrs.slices(inst),
                                                                        strict=True)))]
         maps = []
+        dims = None
         for operand in inst.operands:
             if not operand.shape.dims:
                 maps.append((operand, ()))
                 continue
-            if operand not in self.inputs and not all(
-                    _same_or_cut(a, b) for a, b in zip(self.info.dims[operand],
-                                                       self.info.dims[inst], strict=True)):
-                raise FusionError(f"'{operand.name}' may broadcast a size 1 implicitly",
-                                  operand)
+            if operand not in self.inputs:
+                if dims is None:
+                    dims = self.info.dims[inst]
+                operand_dims = self.info.dims[operand]
+                if operand_dims is not dims and not all(
+                        a is b or _same_or_cut(a, b)
+                        for a, b in zip(operand_dims, dims, strict=True)):
+                    raise FusionError(f"'{operand.name}' may broadcast a size 1 implicitly",
+                                      operand)
             maps.append((operand, imap))
         return maps
 
@@ -474,6 +490,15 @@ class _Writer:
         value = b.load(b.gep(ptr, [offset]))
         return b.icmp_unsigned("!=", value, ir.Constant(I8, 0)) \
             if inst.shape.element_type == "pred" else value
+
+
+@functools.lru_cache(maxsize=4096)
+def _form_text(form: tuple) -> str:
+    """repr(form): the groups of one form (a model's repeated layers) share one text, made
+    once (a tuple's hash is a fraction of its repr's cost). A form holds ints, strings and
+    tuples of them, and one bool (root_kept) always a bool, so two forms equal as tuples
+    print alike (no 1 where another has True)."""
+    return repr(form)
 
 
 def _float_bits(t) -> int:

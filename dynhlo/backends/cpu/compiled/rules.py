@@ -28,8 +28,9 @@ def can_fuse(inst) -> bool:
         return False
     if inst.opcode is Opcode.CONSTANT:
         return not inst.shape.dims and inst.shape.element_type in TYPES
-    if any(op.shape.is_tuple or op.shape.element_type not in TYPES for op in inst.operands):
-        return False
+    for op in inst.operands:
+        if op.shape.is_tuple or op.shape.element_type not in TYPES:
+            return False
     if inst.shape.element_type not in TYPES:
         return False
     if inst.opcode is Opcode.RESHAPE:

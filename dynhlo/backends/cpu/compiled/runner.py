@@ -33,7 +33,7 @@ import numpy as np
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.types import to_numpy_dtype
-from ....shapes.schedule import leaf_dims, schedule, sym_deps
+from ....shapes.schedule import leaf_dims, schedule, tree_deps
 from ....shapes.sizes import SizeEnv
 from ....shapes.trees import check_sizes
 from ...common import memory
@@ -225,8 +225,7 @@ def _fold_transposes(info, steps: list) -> list:
     for kind, inst, what, _ in steps:
         read.update(what.leaves if kind == _KERNEL else (what.lhs, what.rhs) if kind == _DOT
                     else inst.operands)
-        for dim in leaf_dims(info.dims.get(inst, ())):
-            read.update(sym_deps(dim, memo))
+        read.update(tree_deps(info.dims.get(inst, ()), memo))
     return [step for step in steps if step[1].opcode is not Opcode.TRANSPOSE or
             step[0] != _LOWERING or step[1] in read]
 
@@ -319,9 +318,8 @@ def plan_buffers(info, steps: list) -> tuple[list, int]:
     keep = set(alias.get(info.computation.root, ()))
     memo: dict = {}
     for inst in alias:
-        for dim in leaf_dims(info.dims.get(inst, ())):
-            for dep in sym_deps(dim, memo):
-                keep |= alias.get(dep, frozenset())
+        for dep in tree_deps(info.dims.get(inst, ()), memo):
+            keep |= alias.get(dep, frozenset())
     nbytes, order, pooled_outs = {}, [], set()
     for k, (_, inst, _, _) in enumerate(steps):
         if alias[inst] == frozenset((inst,)) and inst not in keep:
@@ -394,8 +392,8 @@ class CompiledEvaluator(Evaluator):
                 steps.append((_KERNEL, inst, self._kernel(plan.kernels[inst]), inst in sized))
             elif inst.opcode is Opcode.DOT and \
                     self.lowerings[Opcode.DOT] is LOWERINGS[Opcode.DOT] and \
-                    MatmulDot.of(inst) is not None:
-                steps.append((_DOT, inst, MatmulDot.of(inst), inst in sized))
+                    (matmul := MatmulDot.of(inst)) is not None:
+                steps.append((_DOT, inst, matmul, inst in sized))
             elif inst.opcode in _UFUNCS and inst.shape.element_type in _MATMUL_TYPES and \
                     inst.operands[0].shape.element_type == inst.shape.element_type and \
                     self.lowerings[inst.opcode] is LOWERINGS[inst.opcode]:
@@ -419,11 +417,10 @@ class CompiledEvaluator(Evaluator):
         # a call's sizes are all functions of the arguments' shapes (no size read off a
         # value): its steps can be specialized to the dynamic arguments' shapes (Fast)
         memo: dict = {}
-        keyed = all(not sym_deps(d, memo) for _, inst, what, _, _ in steps
-                    for d in (*leaf_dims(info.dims.get(inst, ())), *(
-                        what.domain or () if isinstance(what, CompiledKernel) else ()))) \
-            and all(not sym_deps(d, memo) for inst in checked
-                    for d in leaf_dims(info.dims[inst]))
+        keyed = not any(tree_deps(info.dims.get(inst, ()), memo) or (
+            isinstance(what, CompiledKernel) and tree_deps(tuple(what.domain or ()), memo))
+            for _, inst, what, _, _ in steps) \
+            and not any(tree_deps(info.dims[inst], memo) for inst in checked)
         numbers = [number for inst, number in params if inst in checked]
         self._params[id(info)] = (params, checked, numbers if keyed else None)
         self._guarded[id(info)] = _guarded(info, params, steps)
