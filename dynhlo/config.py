@@ -7,9 +7,9 @@ An empty value counts as unset.
     DYNHLO_CACHE_DIR     the directory of dynhlo's disk caches (the JIT cache's entries, the GPU
                          backend's cubins). Default: $XDG_CACHE_HOME/dynhlo, else
                          ~/.cache/dynhlo. (cache_root)
-    DYNHLO_CPU_COMPILED  1: the CPU backend compiles fused groups instead of running the
-                         reference evaluator, where a call leaves `reference` to the default.
-                         Default: unset or 0, the reference evaluator. (cpu_compiled)
+    DYNHLO_CPU_COMPILED  0: the CPU backend runs the NumPy reference evaluator where a call
+                         leaves `reference` to the default. Default: unset, empty or any other
+                         value, fused groups compiled to machine code. (cpu_compiled)
     DYNHLO_GPU_GRAPH     1 or 0: the GPU backend's graph runner on or off, where a call leaves
                          `graph` to the default. Default: unset, the backend decides; any other
                          value counts as unset. (gpu_graph)
@@ -36,9 +36,9 @@ def cache_root() -> Path:
 
 
 def cpu_compiled() -> bool:
-    """True when DYNHLO_CPU_COMPILED asks for the CPU backend's compiled path (a value other
-    than empty or "0")."""
-    return os.environ.get("DYNHLO_CPU_COMPILED", "") not in ("", "0")
+    """False when DYNHLO_CPU_COMPILED is "0" (the CPU backend's reference evaluator), else
+    True: the compiled path is the default."""
+    return os.environ.get("DYNHLO_CPU_COMPILED", "") != "0"
 
 
 def gpu_graph() -> bool | None:

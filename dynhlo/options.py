@@ -13,7 +13,7 @@ another: the CPU takes the GPU's):
     precision     "highest" (default) or "default" (TF32 where XLA on GPU allows it)
     padding_reads "zeros" (default) or "error": a read past an actual size within the bound
     reference     cpu: the NumPy evaluator (True) or compiled fused groups (False); None:
-                  DYNHLO_CPU_COMPILED decides
+                  compiled, unless DYNHLO_CPU_COMPILED=0
 Run options (the executable keeps them; no backend compiles by them):
     max_while_iterations  a positive int: a longer loop is an IterationLimitError (None: none)
     bounds, buckets       bounds for `?` dimensions (dynhlo.compile's own keywords)
@@ -109,7 +109,7 @@ _SWITCH_MEANS = {
     "fast_launch": "None: True, cubins launched through the driver",
     "graph": "None: the default, on a GPU for modules of many launches",
     "distributed": "None: False, each collective's one-device form",
-    "reference": "None: the NumPy evaluator unless DYNHLO_CPU_COMPILED=1",
+    "reference": "None: compiled fused groups unless DYNHLO_CPU_COMPILED=0",
 }
 
 

@@ -29,8 +29,8 @@ def test_the_cache_directory_rule_is_the_same_for_files_and_the_jit(monkeypatch,
 def test_flags_are_read_at_call_time(monkeypatch):
     for name in ("DYNHLO_CPU_COMPILED", "DYNHLO_GPU_GRAPH", "DYNHLO_TRACEBACK"):
         monkeypatch.delenv(name, raising=False)
-    assert (config.cpu_compiled(), config.gpu_graph(), config.traceback()) == (False, None, False)
-    for value, compiled in (("0", False), ("", False), ("1", True), ("yes", True)):
+    assert (config.cpu_compiled(), config.gpu_graph(), config.traceback()) == (True, None, False)
+    for value, compiled in (("0", False), ("", True), ("1", True), ("yes", True)):
         monkeypatch.setenv("DYNHLO_CPU_COMPILED", value)
         assert config.cpu_compiled() is compiled, value
     for value, graph in (("1", True), ("0", False), ("", None), ("true", None)):

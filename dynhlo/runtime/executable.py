@@ -105,7 +105,8 @@ def compile(module: HloModule | str, backend: str = "cpu", *, bounds: dict | Non
 
     Args:
         module: an HloModule or HLO text.
-        backend: "cpu" (NumPy, the reference) or "gpu" (Triton).
+        backend: "cpu" (fused loops compiled by LLVM; reference=True: the NumPy evaluator,
+            the reference semantics) or "gpu" (Triton).
         bounds: bounds for unbounded (`?`) parameter dimensions, `{"x": {0: 1024}}` (see
             dynhlo.runtime.buckets for how parameters are named).
         buckets: bucket bounds for the `?` dimensions `bounds` leaves: one program per bucket

@@ -40,9 +40,13 @@ def test_cpu_support_says_what_xla_runs_on_one_device():
 
 
 def test_cpu_describe_counts_the_instructions_it_runs():
-    exe = dynhlo.compile(ADD)
+    exe = dynhlo.compile(ADD, reference=True)
     assert get("cpu").describe(exe.program) == (
         "cpu: 3 instructions; the reference evaluator (NumPy), one lowering per instruction\n")
+    exe = dynhlo.compile(ADD, reference=False)
+    assert get("cpu").describe(exe.program) == (
+        "cpu: 3 instructions; fused groups compiled to machine code, the other instructions "
+        "on the reference lowering\n")
 
 
 def test_cpu_to_device_keeps_the_arrays_and_waits_for_nothing():
@@ -56,6 +60,6 @@ def test_cpu_to_device_keeps_the_arrays_and_waits_for_nothing():
 def test_inspect_with_the_cpu_backend_says_how_it_runs(tmp_path, capsys):
     path = tmp_path / "m.hlo"
     path.write_text(ADD, encoding="utf-8")
-    assert cli.main(["inspect", "--backend", "cpu", str(path)]) == 0
+    assert cli.main(["inspect", "--backend", "cpu", "--reference", str(path)]) == 0
     assert capsys.readouterr().out.endswith(
         "\ncpu: 3 instructions; the reference evaluator (NumPy), one lowering per instruction\n")

@@ -1,8 +1,7 @@
-"""The CPU backend: the NumPy evaluator, dynhlo's reference semantics; with
-`reference=False` (or DYNHLO_CPU_COMPILED=1 in the environment) fused groups are compiled
-to machine code (compiled/) and every other instruction runs the reference lowering. The
-compiled path is not the default yet: a run of the whole suite on it was stopped for memory
-(a value the reference keeps as a view is materialized somewhere). A compiled program's
+"""The CPU backend. By default fused groups are compiled to machine code (compiled/) and
+every other instruction runs its reference lowering; with `reference=True` (or
+DYNHLO_CPU_COMPILED=0 in the environment) the NumPy evaluator runs every instruction: dynhlo's
+reference semantics, which the compiled path is tested against. A compiled program's
 artifact holds its kernels' object code (compiled/aot.py)."""
 
 from __future__ import annotations
@@ -74,13 +73,13 @@ def check_supported(module: HloModule, distributed: bool = False) -> None:
 
 
 def reference_by_default() -> bool:
-    """The reference evaluator unless DYNHLO_CPU_COMPILED asks for the compiled path."""
+    """The compiled path unless DYNHLO_CPU_COMPILED=0 asks for the reference evaluator."""
     return not config.cpu_compiled()
 
 
 class CpuProgram:
     """A module ready to run on the CPU: its inference results and an evaluator, the
-    compiled one when `reference` is False (None: DYNHLO_CPU_COMPILED decides). `stored`
+    compiled one when `reference` is False (None: compiled unless DYNHLO_CPU_COMPILED=0). `stored`
     (compiled only): an artifact's kernel objects by cache key, checked (compiled/aot.py),
     from which every kernel is linked instead of compiled; machine.MissingKernel for a form
     they lack. `plan` (with `stored`): the artifact's plan data, checked against the module
@@ -98,7 +97,7 @@ class CpuProgram:
         self.reference = reference_by_default() if reference is None else bool(reference)
         if self.reference:
             kind = Evaluator
-        else:  # llvmlite is imported only for the compiled path (not yet the default)
+        else:  # llvmlite is imported only for the compiled path
             from .compiled.aot import ArtifactEvaluator
             kind = ArtifactEvaluator
         if distributed:  # collectives across this process group's ranks
@@ -272,9 +271,9 @@ def compile_module(module: HloModule, info: ComputationInfo,
     reduced-precision form of them; a JAX user's `jax.default_matmul_precision` changes
     nothing on a CPU either, so the option is taken rather than refused (a script runs on
     either backend unchanged). `padding_reads` ("zeros" or "error") is kept on the program
-    (CpuProgram.padding_reads); an artifact keeps it in its header. `reference=False`
-    compiles fused groups (compiled/); the default (None) is the NumPy evaluator unless
-    DYNHLO_CPU_COMPILED=1."""
+    (CpuProgram.padding_reads); an artifact keeps it in its header. By default
+    (reference None or False) fused groups are compiled (compiled/); reference=True, or
+    DYNHLO_CPU_COMPILED=0 with None, is the NumPy evaluator."""
     return CpuProgram(module, info, bool(options.distributed), options.padding_reads,
                       options.reference)
 

@@ -138,11 +138,13 @@ ENTRY main {
         _same(exe(b, a), ref(b, a))
 
 
-def test_environment_selects_the_compiled_path(monkeypatch):
-    monkeypatch.setenv("DYNHLO_CPU_COMPILED", "1")
+def test_the_compiled_path_is_the_default_and_the_environment_selects_the_reference(
+        monkeypatch):
+    monkeypatch.delenv("DYNHLO_CPU_COMPILED", raising=False)
     assert not dynhlo.compile(SLICED, backend="cpu").program.reference
-    monkeypatch.delenv("DYNHLO_CPU_COMPILED")
+    monkeypatch.setenv("DYNHLO_CPU_COMPILED", "0")
     assert dynhlo.compile(SLICED, backend="cpu").program.reference
+    assert not dynhlo.compile(SLICED, backend="cpu", reference=False).program.reference
 
 
 def test_object_cache_keeps_whole_entries_only(tmp_path, monkeypatch):

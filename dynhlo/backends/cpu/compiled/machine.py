@@ -54,14 +54,18 @@ def _machine():
 
 
 def _target_machine():
-    """This host's CPU at -O3. The large code model: the JIT places an object's code and its
-    constants in separate mappings, which in a process with gigabytes mapped (NumPy arrays,
-    torch) can lie more than 2 GiB apart, out of reach of the small model's 32-bit
-    PC-relative references (LLVM's loader then aborts the process, or in a build without
-    assertions writes a wrong address); the large model's references are 64-bit."""
+    """This host's CPU at -O3, the large code model, static relocations. The JIT places an
+    object's code and its constants in separate mappings, which in a process with gigabytes
+    mapped (NumPy arrays, torch) can lie more than 2 GiB apart, out of reach of the small
+    model's 32-bit PC-relative references (LLVM's loader then aborts the process, or in a
+    build without assertions writes a wrong address). The large model with static
+    relocations references everything by absolute 64-bit address (R_X86_64_64 only); with
+    position-independent code it goes through GOT-relative relocations, which MCJIT's
+    loader got wrong (a softmax kernel computed wrong values). llvmlite's own memory
+    manager (one reservation per object) aborted on objects it had not pre-sized."""
     cpu, features = llvm.get_host_cpu_name(), llvm.get_host_cpu_features().flatten()
     return llvm.Target.from_default_triple().create_target_machine(
-        cpu=cpu, features=features, opt=3, reloc="pic", codemodel="large")
+        cpu=cpu, features=features, opt=3, reloc="static", codemodel="large")
 
 
 # What object code depends on, in the order of the cache keys' identity string: a kernel
