@@ -42,11 +42,14 @@ from ...plan.fusion import dims_equal, kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS
 from . import machine
+from .folding import folded
 from .kernels import generate
+from .special import specialize
 from .rules import rules
 
 _PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT, _UFUNC = 0, 1, 2, 3, 4, 5
 _KERNEL_IN_PLACE = 6   # a specialized kernel step with nothing to write per call (Fast)
+_SPECIAL = 7   # a lowering specialized to the key's sizes and folded values (special.py)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -486,7 +489,7 @@ class CompiledEvaluator(Evaluator):
             check_sizes(env, inst, values[inst], dims[inst])
         self._run_steps(ctx, values, pool, steps, 0, {})
         if key is not None:
-            fast = Fast.of(info, params, steps, pool, values, env, self.memory_limit)
+            fast = Fast.of(ctx, params, steps, pool, values, self.memory_limit)
             if fast is not None:
                 # specs over buffers since replaced hold the old buffers: dropped
                 kept = {k: f for k, f in pool.fast.items() if f.gen == fast.gen and k != key}
@@ -559,8 +562,11 @@ class CompiledEvaluator(Evaluator):
         checks and the buffers' addresses were settled when `fast` was made; what a step
         finds other than it expects (a value of another type or layout, a kernel that
         refuses) hands the rest of the call to _run_steps."""
-        values = dict(zip(fast.params, args, strict=True)) if fast.params is not None \
-            else {inst: args[number] for inst, number in self._params[id(info)][0]}
+        values = dict(fast.folded)
+        if fast.params is not None:
+            values.update(zip(fast.params, args, strict=True))
+        else:
+            values.update((inst, args[number]) for inst, number in self._params[id(info)][0])
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         if parent is not None:   # a called computation's arguments: its caller's values
@@ -568,7 +574,8 @@ class CompiledEvaluator(Evaluator):
                 ctx.inst = inst
                 check_sizes(env, inst, values[inst], info.dims[inst])
         ndarray, matmul, address = np.ndarray, np.matmul, data_address
-        index = 0
+        where = fast.where
+        position = 0   # of the op running; where[position]: its step's index
         inst = None
         # (NumPy's floating-point warnings are off: CpuProgram.run's errstate)
         try:
@@ -578,10 +585,18 @@ class CompiledEvaluator(Evaluator):
                     if op[2](None, op[3]):   # refused: the reference's value or error
                         ctx.inst = inst
                         values[inst] = np.array(op[5].reference(ctx, values))
-                        index += 1   # its readers expect it in its buffer
+                        position += 1   # its readers expect it in its buffer
                         break
                     values[inst] = op[4]
-                    index += 1
+                    position += 1
+                    continue
+                if kind == _SPECIAL:
+                    parts = [values[source] for source in op[3]]
+                    if [p.shape if p.__class__ is ndarray else None for p in parts] == op[4]:
+                        values[inst] = op[2](*parts)
+                    else:   # another type or layout than recorded: the lowering
+                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
+                    position += 1
                     continue
                 if kind == _KERNEL:
                     _, _, fn, packed, pointer, patches, out, shape, what = op
@@ -597,10 +612,10 @@ class CompiledEvaluator(Evaluator):
                         if fn(None, pointer):   # refused: the reference's value or error
                             ctx.inst = inst
                             values[inst] = np.array(what.reference(ctx, values))
-                            index += 1   # its readers expect it in its buffer
+                            position += 1   # its readers expect it in its buffer
                             break
                         values[inst] = out
-                        index += 1
+                        position += 1
                         continue
                     break
                 if kind == _DOT:
@@ -627,12 +642,15 @@ class CompiledEvaluator(Evaluator):
                     _, _, source, shape, view = op
                     if view is None:
                         x = values[source]
-                        if x.__class__ is not ndarray:
-                            break
+                        if x.__class__ is not ndarray:   # (a NumPy scalar): on its own
+                            self._run_steps(ctx, values, pool, [steps[where[position]]], 0,
+                                            {})
+                            position += 1
+                            continue
                         view = x.reshape(shape)
                     values[inst] = view
                 else:   # a step on its own, as _run_steps runs it
-                    kind, inst, what, _, _ = step = steps[index]
+                    kind, inst, what, _, _ = step = steps[where[position]]
                     ctx.inst = inst
                     if kind == _LOWERING:
                         value = what(ctx, inst, [values[o] for o in inst.operands])
@@ -640,16 +658,22 @@ class CompiledEvaluator(Evaluator):
                         check_sizes(env, inst, value, info.dims[inst])
                     else:
                         self._run_steps(ctx, values, pool, [step], 0, {})
-                index += 1
+                position += 1
             else:
                 return values[info.computation.root]
         except MemoryError:
             raise memory.too_big(inst, None, None, "cpu") from None
-        self._run_steps(ctx, values, pool, steps, index, {})
+        self._run_steps(ctx, values, pool, steps,
+                        where[position] if position < len(where) else len(steps), {})
         return values[info.computation.root]
 
 
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
+# folding.folded's view of the step kinds: the operands of those that make new arrays
+_FOLD_KINDS = {"lowering": _LOWERING, "reshape": _RESHAPE,
+               "new": {_KERNEL: lambda what: what.leaves,
+                       _DOT: lambda what: (what.lhs, what.rhs),
+                       _UFUNC: lambda what: (what[1],)}}
 
 
 class Fast:
@@ -661,11 +685,13 @@ class Fast:
     new arrays), written per call. Valid while the pool's buffers stay where they were
     (`gen`) and the memory limit is the one its sizes were checked against (`limit`)."""
 
-    __slots__ = ("gen", "limit", "ops", "params")
+    __slots__ = ("gen", "limit", "ops", "where", "params", "folded")
 
     @staticmethod
-    def of(info, params: list, steps: list, pool: Pool, values: dict, env, limit: int):
-        """The spec made from a call that just ran every step (its values and sizes)."""
+    def of(ctx, params: list, steps: list, pool: Pool, values: dict, limit: int):
+        """The spec made from a call that just ran every step (its values and sizes; `ctx`
+        its context)."""
+        info, env = ctx.info, ctx.env
         fast = Fast()
         fast.gen, fast.limit = pool.gen, limit
         numbered = {number: inst for inst, number in params}
@@ -673,7 +699,11 @@ class Fast:
         fast.params = [numbered[k] for k in range(len(numbered))] \
             if set(numbered) == set(range(len(params))) else None
         dims = info.dims
-        fixed: dict = {}    # values the spec's steps hold in their buffers: their views
+        # values the same at every call of this key: held by the spec, their steps skipped
+        fast.folded = folded(info, steps, values, _FOLD_KINDS)
+        # values the spec's steps hold (their buffers' views, the folded arrays)
+        fixed: dict = {inst: value for inst, value in fast.folded.items()
+                       if value.__class__ is np.ndarray}
 
         def view(buf: int, shape: tuple, dtype):
             entry = pool[buf]
@@ -681,8 +711,10 @@ class Fast:
                 return None
             return np.ndarray(shape, dtype, entry[0])
 
-        ops = []
-        for kind, inst, what, _, buf in steps:
+        ops, where = [], []
+        for index, (kind, inst, what, _, buf) in enumerate(steps):
+            if inst in fast.folded:
+                continue
             op = None
             value = values.get(inst)
             if dims.get(inst).__class__ is list or value.__class__ is not np.ndarray:
@@ -733,6 +765,11 @@ class Fast:
                     op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out)
                     if out is not None:
                         fixed[inst] = out
+            elif kind == _LOWERING and what is LOWERINGS.get(inst.opcode):
+                special = specialize(ctx, inst, what, values, fast.folded)
+                if special is not None:
+                    fn, sources, shapes = special
+                    op = (_SPECIAL, inst, fn, sources, list(shapes))
             elif kind == _RESHAPE:
                 source = fixed.get(what[0])
                 shape = value.shape
@@ -745,5 +782,6 @@ class Fast:
                 if reshaped is not None:
                     fixed[inst] = reshaped
             ops.append(op or (_LOWERING, inst))
-        fast.ops = ops
+            where.append(index)
+        fast.ops, fast.where = ops, where
         return fast

@@ -1,0 +1,81 @@
+"""The values of a computation that are the same at every call of one argument-shape key.
+
+A step specialized to a key of argument shapes (runner.Fast) knows every size; a value made
+only of constants, iotas, dimension sizes and the sizes the host computes (a size operand no
+step runs) through pure lowerings is then the same array at every call of that key: the
+shape vectors JAX and torch write for every reshape (slices and concatenates of
+get-dimension-size), position ids (iota), the rotary tables gathered by them, masks
+compared from iotas. `folded` picks those out of a call that just ran, so the spec keeps
+their values and later calls skip their steps (per call the HuggingFace models ran ~500
+such lowerings, ~15 us each).
+
+A value is kept only when nothing can change it after the call that made it: a lowering's
+value (a new array, or a view of operands that are themselves kept), a reshape of a kept
+value, or a kernel's, matrix product's or ufunc's result written to a new array (never one
+in a reused buffer); and never one whose memory the root's value may share (the caller
+owns its results).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....hlo.opcodes import OP_SPECS, Group, Opcode, Trait
+
+# The value is a function of its operands' values and the sizes alone: no called
+# computation whose own steps would run (a reducer is applied as a function: kept), no
+# random numbers, side effects, collectives or custom calls.
+_IMPURE = frozenset({Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL, Opcode.CUSTOM_CALL} | {
+    op for op, spec in OP_SPECS.items()
+    if spec.traits & (Trait.SIDE_EFFECT | Trait.RANDOM) or spec.group is Group.COLLECTIVE})
+
+
+def folded(info, steps: list, values: dict, kinds: dict) -> dict:
+    """{instruction: value} of the steps whose values are the same at every call of the
+    key `values` was computed at (see the module docstring). `steps`: the runner's
+    (kind, inst, what, sized, buf) list; `kinds`: the runner's step kinds by role,
+    {"lowering": k, "reshape": k, "new": {k: operands(what) -> instructions}}."""
+    lowering, reshape, new = kinds["lowering"], kinds["reshape"], kinds["new"]
+    made = {step[1] for step in steps}
+    root = info.computation.root
+    returned = _returned_arrays(values.get(root))
+    keep: dict = {}
+
+    def known(operand) -> bool:
+        # a size operand no step runs (the host's) is a function of the key's shapes
+        return operand in keep or operand not in made and operand.opcode is not \
+            Opcode.PARAMETER and values.get(operand) is None
+
+    for kind, inst, what, _, buf in steps:
+        value = values.get(inst)
+        if inst is root or value is None or _may_be_returned(value, returned):
+            continue
+        if kind == lowering:
+            ok = inst.opcode not in _IMPURE and (
+                inst.opcode is Opcode.GET_DIMENSION_SIZE or all(map(known, inst.operands)))
+        elif kind == reshape:
+            ok = known(what[0])
+        elif kind in new:
+            ok = buf < 0 and all(map(known, new[kind](what)))
+        else:
+            ok = False
+        if ok:
+            keep[inst] = value
+    return keep
+
+
+def _returned_arrays(value) -> list:
+    """The arrays of a root value (a tuple's leaves)."""
+    if isinstance(value, tuple):
+        return [a for v in value for a in _returned_arrays(v)]
+    return [value] if isinstance(value, np.ndarray) else []
+
+
+def _may_be_returned(value, returned: list) -> bool:
+    """Whether `value` may share memory with an array the root returned (then the caller
+    owns it: it is not kept for later calls)."""
+    if isinstance(value, tuple):
+        return any(_may_be_returned(v, returned) for v in value)
+    if not isinstance(value, np.ndarray):
+        return False
+    return any(np.may_share_memory(value, a) for a in returned)
