@@ -21,6 +21,8 @@ from __future__ import annotations
 import numpy as np
 
 from ....hlo.opcodes import OP_SPECS, Group, Opcode, Trait
+from ....shapes import algebra_eval
+from ....shapes.sizes import Sym
 
 # The value is a function of its operands' values and the sizes alone: no called
 # computation whose own steps would run (a reducer is applied as a function: kept), no
@@ -79,3 +81,39 @@ def _may_be_returned(value, returned: list) -> bool:
     if not isinstance(value, np.ndarray):
         return False
     return any(np.may_share_memory(value, a) for a in returned)
+
+
+def size_reads(dims, memo: dict) -> set:
+    """What the sizes `dims` read at run time: {(how, instruction)}, `how` "result" for a
+    value's dimension size (its shape), "value" for an integer value read as a size
+    (sizes.deps, with how each is read)."""
+    out: set = set()
+    for dim in dims:
+        if not isinstance(dim, Sym):
+            continue
+        size = dim.root().expr
+        if size is None or not (size.reads or size.syms):
+            continue
+        found = memo.get(size)
+        if found is None:
+            found = memo[size] = _reads(size)
+        out |= found
+    return out
+
+
+def _reads(size) -> set:
+    out, stack, seen = set(), [size], {size}
+    while stack:
+        node = stack.pop()
+        if node.op in ("value", "result", "scalar"):
+            out.add(("result" if node.op == "result" else "value", node.args[0]))
+            continue
+        children = algebra_eval.inputs(node)
+        if node.op == "sym":
+            root = node.args[0].root()
+            children = [root.expr] if root.expr is not None else []
+        for child in children:
+            if child not in seen and (child.reads or child.syms):
+                seen.add(child)
+                stack.append(child)
+    return out

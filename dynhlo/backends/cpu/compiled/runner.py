@@ -42,7 +42,7 @@ from ...plan.fusion import dims_equal, kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS
 from . import machine
-from .folding import folded
+from .folding import folded, size_reads
 from .kernels import generate
 from .special import specialize
 from .rules import rules
@@ -50,6 +50,7 @@ from .rules import rules
 _PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT, _UFUNC = 0, 1, 2, 3, 4, 5
 _KERNEL_IN_PLACE = 6   # a specialized kernel step with nothing to write per call (Fast)
 _SPECIAL = 7   # a lowering specialized to the key's sizes and folded values (special.py)
+_GUARD = 8     # after a step whose shape or value later sizes read: compared with the spec's
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -232,6 +233,42 @@ def _fold_transposes(info, steps: list) -> list:
             read.update(sym_deps(dim, memo))
     return [step for step in steps if step[1].opcode is not Opcode.TRANSPOSE or
             step[0] != _LOWERING or step[1] in read]
+
+
+def signature(value):
+    """A value's shape as a key: an array's shape, a tuple's leaves' signatures, else
+    its type."""
+    if value.__class__ is np.ndarray:
+        return value.shape
+    if isinstance(value, tuple):
+        return tuple(map(signature, value))
+    return np.shape(value) if isinstance(value, np.generic) else value.__class__
+
+
+def _guards(info, params: list, steps: list, checked: list) -> frozenset | None:
+    """For a computation whose sizes read values (not a function of the entry arguments'
+    shapes alone): the reads of its sizes, {(how, instruction)} (folding.size_reads), when
+    each is a dimension size of its own parameter (its arguments' shapes then join the
+    spec's key) or a shape or value of one of its own steps (guarded in the spec: compared
+    after the step, the rest of the call run step by step on a mismatch); None when a
+    size reads a parameter's value or another computation's values (no spec)."""
+    memo: dict = {}
+    reads: set = set()
+    for _, inst, what, _, _ in steps:
+        reads |= size_reads((*leaf_dims(info.dims.get(inst, ())), *(
+            what.domain or () if isinstance(what, CompiledKernel) else ())), memo)
+    for inst in checked:
+        reads |= size_reads(leaf_dims(info.dims[inst]), memo)
+    own = {inst for inst, _ in params}
+    made = {step[1] for step in steps}
+    guards = set()
+    for how, inst in reads:
+        if inst in own and how == "result":
+            continue
+        if inst not in made:
+            return None
+        guards.add((how, inst))
+    return frozenset(guards)
 
 
 class Pool(list):
@@ -428,7 +465,8 @@ class CompiledEvaluator(Evaluator):
             and all(not sym_deps(d, memo) for inst in checked
                     for d in leaf_dims(info.dims[inst]))
         numbers = [number for inst, number in params if inst in checked]
-        self._params[id(info)] = (params, checked, numbers if keyed else None)
+        self._params[id(info)] = (params, checked, numbers if keyed else None,
+                                  None if keyed else _guards(info, params, steps, checked))
         self._guarded[id(info)] = _guarded(info, params, steps)
         self._steps[id(info)] = steps
         return steps
@@ -470,13 +508,17 @@ class CompiledEvaluator(Evaluator):
             pools[id(info)] = pool
 
     def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes):
-        params, checked, numbers = self._params[id(info)]
+        params, checked, numbers, guards = self._params[id(info)]
         key = None
         if numbers is not None:   # sizes from the entry arguments' shapes alone
             # the entry: its dynamic arguments' shapes; a called computation: the entry
             # arguments' shapes its sizes are made of (its own arguments are checked)
             key = tuple([args_shapes[k] for k in numbers]) if parent is None else \
                 (None, *parent.args_shapes)
+        elif guards is not None:   # sizes also read off its own values (guarded)
+            key = (None, *args_shapes) if parent is None else \
+                (None, *parent.args_shapes, *map(signature, args))
+        if key is not None:
             fast = pool.fast.get(key)
             if fast is not None and fast.gen == pool.gen and fast.limit == self.memory_limit:
                 return self._run_fast(info, fast, steps, pool, args, args_shapes, parent)
@@ -489,7 +531,7 @@ class CompiledEvaluator(Evaluator):
             check_sizes(env, inst, values[inst], dims[inst])
         self._run_steps(ctx, values, pool, steps, 0, {})
         if key is not None:
-            fast = Fast.of(ctx, params, steps, pool, values, self.memory_limit)
+            fast = Fast.of(ctx, params, steps, pool, values, self.memory_limit, guards)
             if fast is not None:
                 # specs over buffers since replaced hold the old buffers: dropped
                 kept = {k: f for k, f in pool.fast.items() if f.gen == fast.gen and k != key}
@@ -590,6 +632,13 @@ class CompiledEvaluator(Evaluator):
                     values[inst] = op[4]
                     position += 1
                     continue
+                if kind == _GUARD:   # the shape or value later sizes were settled with
+                    value = values[inst]
+                    if signature(value) != op[3] if op[2] == "result" else \
+                            not np.array_equal(value, op[3]):
+                        break
+                    position += 1
+                    continue
                 if kind == _SPECIAL:
                     parts = [values[source] for source in op[3]]
                     if [p.shape if p.__class__ is ndarray else None for p in parts] == op[4]:
@@ -688,9 +737,12 @@ class Fast:
     __slots__ = ("gen", "limit", "ops", "where", "params", "folded")
 
     @staticmethod
-    def of(ctx, params: list, steps: list, pool: Pool, values: dict, limit: int):
+    def of(ctx, params: list, steps: list, pool: Pool, values: dict, limit: int,
+           guards: frozenset | None = None):
         """The spec made from a call that just ran every step (its values and sizes; `ctx`
-        its context)."""
+        its context). `guards`: the (how, instruction) reads of sizes off values of this
+        computation's steps (_guards): each not folded is compared after its step with
+        what it was here (its shape for "result", its value for "value")."""
         info, env = ctx.info, ctx.env
         fast = Fast()
         fast.gen, fast.limit = pool.gen, limit
@@ -783,5 +835,10 @@ class Fast:
                     fixed[inst] = reshaped
             ops.append(op or (_LOWERING, inst))
             where.append(index)
+            for how, read in guards or ():
+                if read is inst:   # a mismatch reruns the steps after this one
+                    ops.append((_GUARD, inst, how, signature(value) if how == "result"
+                                else np.array(value, copy=True)))
+                    where.append(index + 1)
         fast.ops, fast.where = ops, where
         return fast
