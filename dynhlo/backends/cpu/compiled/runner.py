@@ -641,9 +641,12 @@ class CompiledEvaluator(Evaluator):
                     continue
                 if kind == _SPECIAL:
                     parts = [values[source] for source in op[3]]
-                    if [p.shape if p.__class__ is ndarray else None for p in parts] == op[4]:
-                        values[inst] = op[2](*parts)
-                    else:   # another type or layout than recorded: the lowering
+                    value = op[2](*parts) if [
+                        p.shape if p.__class__ is ndarray else None for p in parts] == op[4] \
+                        else None
+                    if value is not None:
+                        values[inst] = value
+                    else:   # another type or shape than recorded, or declined: the lowering
                         self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
                     position += 1
                     continue
