@@ -657,7 +657,9 @@ class CompiledEvaluator(Evaluator):
                         packed[0] = address(out)
                     for slot, leaf, strides in patches:
                         value = values[leaf]
-                        if value.__class__ is not ndarray or value.strides != strides:
+                        if value.__class__ is not ndarray:   # a NumPy scalar (a loop's)
+                            value = values[leaf] = np.asarray(value)
+                        if value.strides != strides:
                             break
                         packed[slot] = address(value)
                     else:
@@ -669,7 +671,16 @@ class CompiledEvaluator(Evaluator):
                         values[inst] = out
                         position += 1
                         continue
-                    break
+                    # an input of another type or layout than recorded: this kernel on its
+                    # own, into its buffer (the one the spec's readers read)
+                    ctx.inst = inst
+                    buf = steps[where[position]][4]
+                    value = what.run(ctx, values, pool, buf, None)
+                    values[inst] = value
+                    position += 1
+                    if out is not None and address(value) != address(out):
+                        break   # refused (a new array) or moved: the rest step by step
+                    continue
                 if kind == _DOT:
                     _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
                     if a is None:
