@@ -65,7 +65,11 @@ ENTRY main {
   io = s32[<=8,3] iota(), iota_dimension=0
   io2 = s32[<=8,3] set-dimension-size(io, n), dimensions={0}
   neg = f32[<=8,3] negate(cut)
-  ROOT r = (f32[<=24], f32[<=8,3], f32[2,<=9], s32[<=8,3]) tuple(flat, neg, t, io2)
+  v = f32[] parameter(2)
+  p = f32[<=16,8] pad(x, v), padding=1_0_1x-1_2_2
+  row = f32[3] parameter(3)
+  b = f32[2,<=8,3] broadcast(row), dimensions={2}
+  ROOT r = (f32[<=24], f32[<=8,3], f32[2,<=9], s32[<=8,3], f32[<=16,8], f32[2,<=8,3]) tuple(flat, neg, t, io2, p, b)
 }
 """
 
@@ -73,11 +77,13 @@ ENTRY main {
 def test_values_fixed_for_a_shape_are_folded_and_data_movement_specialized():
     exe, ref = _pair(FOLDED)
     r = np.random.default_rng(0)
-    cases = [(r.standard_normal((n, 3)).astype(F32), r.standard_normal((8, 3)).astype(F32))
-             for n in (5, 5, 2, 8, 0, 5)]
+    cases = [(r.standard_normal((n, 3)).astype(F32), r.standard_normal((8, 3)).astype(F32),
+              F32(r.standard_normal()), r.standard_normal(3).astype(F32))
+             for n in (0, 5, 5, 2, 8, 5)]
     _run(exe, ref, cases)
     kinds = _steps(exe, "CONCATENATE") + _steps(exe, "DYNAMIC_RESHAPE") + \
-        _steps(exe, "SET_DIMENSION_SIZE") + _steps(exe, "TRANSPOSE") + _steps(exe, "SLICE")
+        _steps(exe, "SET_DIMENSION_SIZE") + _steps(exe, "TRANSPOSE") + _steps(exe, "SLICE") + \
+        _steps(exe, "PAD") + _steps(exe, "BROADCAST")
     assert kinds and all(kind == 7 for kind in kinds)   # runner._SPECIAL
     # the returned iota is the caller's: writing it changes no later result
     first = exe(*cases[0])

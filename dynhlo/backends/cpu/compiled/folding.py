@@ -27,7 +27,7 @@ from ....shapes.sizes import Sym
 # The value is a function of its operands' values and the sizes alone: no called
 # computation whose own steps would run (a reducer is applied as a function: kept), no
 # random numbers, side effects, collectives or custom calls.
-_IMPURE = frozenset({Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL, Opcode.CUSTOM_CALL} | {
+IMPURE = frozenset({Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL, Opcode.CUSTOM_CALL} | {
     op for op, spec in OP_SPECS.items()
     if spec.traits & (Trait.SIDE_EFFECT | Trait.RANDOM) or spec.group is Group.COLLECTIVE})
 
@@ -53,7 +53,7 @@ def folded(info, steps: list, values: dict, kinds: dict) -> dict:
         if inst is root or value is None or _may_be_returned(value, returned):
             continue
         if kind == lowering:
-            ok = inst.opcode not in _IMPURE and (
+            ok = inst.opcode not in IMPURE and (
                 inst.opcode is Opcode.GET_DIMENSION_SIZE or all(map(known, inst.operands)))
         elif kind == reshape:
             ok = known(what[0])

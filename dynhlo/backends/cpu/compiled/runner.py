@@ -777,6 +777,11 @@ class Fast:
                 return None
             return np.ndarray(shape, dtype, entry[0])
 
+        # values a specialized step may hold: the folded ones, and those later sizes read
+        # (guarded: equal to these whenever the steps after their guards run)
+        settled = dict(fast.folded)
+        settled.update((read, values[read]) for how, read in guards or ()
+                       if how == "value" and read in values)
         ops, where = [], []
         for index, (kind, inst, what, _, buf) in enumerate(steps):
             if inst in fast.folded:
@@ -832,7 +837,7 @@ class Fast:
                     if out is not None:
                         fixed[inst] = out
             elif kind == _LOWERING and what is LOWERINGS.get(inst.opcode):
-                special = specialize(ctx, inst, what, values, fast.folded)
+                special = specialize(ctx, inst, what, values, settled)
                 if special is not None:
                     fn, sources, shapes = special
                     op = (_SPECIAL, inst, fn, sources, list(shapes))

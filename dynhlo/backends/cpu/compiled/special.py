@@ -15,11 +15,13 @@ movement whose every size and index is settled once the key's shapes and folded 
   `np.concatenate` (the lowering's own call, without cutting each part), folded operands
   held.
 - set-dimension-size of a value whose size is folded: the lowering's new zero-extended
-  array, its shapes settled.
+  array, its shapes settled; at a size read per call, the same where it is the recorded
+  size (else the lowering).
 - dynamic-reshape whose sizes are folded, transpose: the lowering's view.
 - dot (any batch and contracting dimensions, operands of the result's type): the
   reference's transposes, reshapes, copies and np.matmul, its shapes worked out once.
 
+- broadcast (its read-only view) and pad (each element's place worked out once).
 - gather of one window at indices read per call: the window's box of the operand, copied
   and arranged as the reference arranges it (a window reaching into padding: the lowering).
 
@@ -39,6 +41,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.sizes import slice_reads_padding
+from .folding import IMPURE
 
 
 def specialize(ctx, inst, lowering, values: dict, folded: dict):
@@ -48,6 +51,11 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
     # per call: the operands neither folded nor a size the host knows (None: no step)
     data = [o for o in inst.operands if o not in folded and values.get(o) is not None]
     arrays = [values.get(o) for o in data]
+    value = values.get(inst)
+    if not data and opcode not in IMPURE and value.__class__ is np.ndarray:
+        # every operand settled (sizes read per call that the guards hold equal): the
+        # recorded value, copied (the caller may own it)
+        return (lambda: np.array(value, order="K", copy=True)), (), ()
     if not data or any(a.__class__ is not np.ndarray for a in arrays):
         return None
     shapes = tuple(a.shape for a in arrays)
@@ -62,11 +70,24 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
                           [o in data for o in inst.operands])
     elif opcode is Opcode.SET_DIMENSION_SIZE and data == [inst.operands[0]]:
         fn = _resize(arrays[0], values[inst])
+    elif opcode is Opcode.SET_DIMENSION_SIZE and data == list(inst.operands):
+        resize = _resize(arrays[0], values[inst])
+        d = attrs.ints(inst, "dimensions")[0]
+        size = values[inst].shape[d] if resize is not None else -1
+        # the size read per call: the recorded one (the sizes the spec settled), else the
+        # lowering (its range check, and the evaluator's check of the result)
+        fn = None if resize is None else \
+            lambda x, n: resize(x) if int(n) == size else None
     elif opcode is Opcode.DYNAMIC_RESHAPE and data == [inst.operands[0]]:
         shape = values[inst].shape
         fn = (lambda x: x.reshape(shape)) if arrays[0].size == math.prod(shape) else None
     elif opcode is Opcode.DOT and len(data) == 2 and data == list(inst.operands):
         fn = _dot(inst, *arrays, values[inst])
+    elif opcode is Opcode.BROADCAST:
+        fn = _broadcast(inst, arrays[0], values[inst])
+    elif opcode is Opcode.PAD and data[:1] == [inst.operands[0]]:
+        fn = _pad(inst, arrays[0], values[inst], [o in data for o in inst.operands],
+                  values.get(inst.operands[1]))
     elif opcode is Opcode.TRANSPOSE:
         perm = tuple(attrs.ints(inst, "dimensions"))
         fn = lambda x: x.transpose(perm)   # noqa: E731 (np.transpose's view)
@@ -268,3 +289,38 @@ def _dot(inst, lhs: np.ndarray, rhs: np.ndarray, value):
             b = b.astype(dtype)
         return np.matmul(a, b).reshape(out)
     return fn
+
+
+def _broadcast(inst, x: np.ndarray, value):
+    """ops_data.broadcast's read-only view at settled shapes."""
+    if value.__class__ is not np.ndarray:
+        return None
+    shape = value.shape
+    mapped = attrs.ints(inst, "dimensions", ())
+    if x.ndim == 0:
+        return lambda x: np.broadcast_to(x, shape)
+    view = tuple(x.shape[mapped.index(k)] if k in mapped else 1 for k in range(len(shape)))
+    return lambda x: np.broadcast_to(x.reshape(view), shape)
+
+
+def _pad(inst, x: np.ndarray, value, data: list, fill):
+    """ops_data._pad at settled shapes: where each element goes worked out once; per call a
+    new array of the padding value with the operand's elements placed."""
+    if value.__class__ is not np.ndarray or value.dtype != x.dtype or x.size == 0:
+        return None
+    shape = value.shape
+    src, dst = [], []
+    for d, (lo, _, interior) in enumerate(attrs.padding(inst)):
+        positions = lo + np.arange(x.shape[d]) * (interior + 1)
+        keep = (positions >= 0) & (positions < shape[d])
+        src.append(np.nonzero(keep)[0])
+        dst.append(positions[keep])
+    if not all(len(s) for s in src):
+        return None
+    into, out_of = np.ix_(*dst), np.ix_(*src)
+
+    def fn(x, *rest):
+        out = np.full(shape, rest[0] if rest else fill, dtype=x.dtype)
+        out[into] = x[out_of]
+        return out
+    return fn if data[1] or fill is not None else None
