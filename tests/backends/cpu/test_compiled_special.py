@@ -328,3 +328,46 @@ def test_a_loop_size_past_its_bound_is_still_refused():
     for exe_ in (exe, ref):
         with pytest.raises(dynhlo.DynHloError):
             exe_(np.ones((3, 4), F32))
+
+
+# A causal mask made of iotas (folded: broadcast views, handed to the kernel as dense
+# copies), a row maximum and a subtraction in one kernel; a matrix product of a parameter
+# with a folded broadcast (matmul gets the reference's dense layout).
+MASKED = """
+HloModule masked
+mx {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] maximum(a, b)
+}
+ENTRY main {
+  x = f32[2,<=16,<=16] parameter(0)
+  i0 = s32[<=16,<=16] iota(), iota_dimension=0
+  i1 = s32[<=16,<=16] iota(), iota_dimension=1
+  c = pred[<=16,<=16] compare(i0, i1), direction=GE
+  cb = pred[2,<=16,<=16] broadcast(c), dimensions={1,2}
+  low = f32[] constant(-1e30)
+  lb = f32[2,<=16,<=16] broadcast(low), dimensions={}
+  s = f32[2,<=16,<=16] select(cb, x, lb)
+  z = f32[] constant(-inf)
+  r = f32[2,<=16] reduce(s, z), dimensions={2}, to_apply=mx
+  rb = f32[2,<=16,<=16] broadcast(r), dimensions={0,1}
+  o = f32[2,<=16,<=16] subtract(s, rb)
+  y = f32[<=16,4] parameter(1)
+  half = f32[] constant(0.5)
+  w = f32[4,3] broadcast(half), dimensions={}
+  d = f32[<=16,3] dot(y, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT t = (f32[2,<=16,<=16], f32[<=16,3]) tuple(o, d)
+}
+"""
+
+
+def test_kernels_and_matmuls_reading_folded_broadcasts_are_the_references():
+    exe, ref = _pair(MASKED)
+    r = np.random.default_rng(7)
+    cases = [(r.standard_normal((2, n, n)).astype(F32), r.standard_normal((n, 4)).astype(F32))
+             for n in (16, 16, 5, 1, 16)]
+    _run(exe, ref, cases)
+    program = exe.program
+    pool = program.evaluator._local.pools[id(program.info)]
+    assert any(fast.dense for fast in pool.fast.values())

@@ -732,6 +732,7 @@ class CompiledEvaluator(Evaluator):
 
 
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
+_DENSE_BYTES = 1 << 24   # the largest dense copy of a folded broadcast a spec holds
 # folding.folded's view of the step kinds: the operands of those that make new arrays
 _FOLD_KINDS = {"lowering": _LOWERING, "reshape": _RESHAPE,
                "new": {_KERNEL: lambda what: what.leaves,
@@ -748,7 +749,7 @@ class Fast:
     new arrays), written per call. Valid while the pool's buffers stay where they were
     (`gen`) and the memory limit is the one its sizes were checked against (`limit`)."""
 
-    __slots__ = ("gen", "limit", "ops", "where", "params", "folded")
+    __slots__ = ("gen", "limit", "ops", "where", "params", "folded", "dense")
 
     @staticmethod
     def of(ctx, params: list, steps: list, pool: Pool, values: dict, limit: int,
@@ -770,6 +771,12 @@ class Fast:
         # values the spec's steps hold (their buffers' views, the folded arrays)
         fixed: dict = {inst: value for inst, value in fast.folded.items()
                        if value.__class__ is np.ndarray}
+        # what a kernel reads of a folded value: a dense copy of a broadcast view (the same
+        # elements; a zero stride keeps LLVM's loops from their vector forms: a causal mask
+        # made from iotas ran 8x slower)
+        dense = fast.dense = {   # held by the spec: its kernels' arguments hold addresses
+            inst: np.ascontiguousarray(value) for inst, value in fixed.items()
+            if 0 in value.strides and 1 < value.size and value.nbytes <= _DENSE_BYTES}
 
         def view(buf: int, shape: tuple, dtype):
             entry = pool[buf]
@@ -798,7 +805,9 @@ class Fast:
                     args += shape if what.domain is None else env.sizes(what.domain)
                     patches = []
                     for leaf in what.leaves:
-                        known = fixed.get(leaf)
+                        known = dense.get(leaf)
+                        if known is None:
+                            known = fixed.get(leaf)
                         leaf_value = values[leaf] if known is None else known
                         if leaf_value.__class__ is not np.ndarray:
                             break
@@ -823,9 +832,12 @@ class Fast:
                     out = view(buf, value.shape, value.dtype) if buf >= 0 else None
                     if (buf < 0 or out is not None) and a.shape[1] == b.shape[0]:
                         fa, fb = fixed.get(what.lhs), fixed.get(what.rhs)
+                        # (a folded operand may be a broadcast view: the layout the
+                        # reference hands matmul, made once)
                         op = (_DOT, inst, what.lhs, what.rhs, what.lhs_t, what.rhs_t,
-                              None if fa is None else fa.T if what.lhs_t else fa,
-                              None if fb is None else fb.T if what.rhs_t else fb, out)
+                              None if fa is None else blas_layout(fa.T if what.lhs_t else fa),
+                              None if fb is None else blas_layout(fb.T if what.rhs_t else fb),
+                              out)
                         if out is not None:
                             fixed[inst] = out
             elif kind == _UFUNC:
