@@ -14,7 +14,11 @@ When every size of a computation is a function of the entry arguments' shapes, t
 call at a shape also makes `Fast`: the steps specialized to it (sizes and memory checks
 settled, output views over the buffers, each kernel's argument array filled but for the
 addresses of parameters and new arrays); later calls at that shape run it, writing only
-those addresses (a small LRU per thread, dropped when a buffer grows).
+those addresses (a small LRU per thread, dropped when a buffer grows). A spec also holds
+the values fixed for its key (folding.py: their steps are skipped) and runs lowerings of
+settled shapes as special.py's NumPy calls. A computation whose sizes read its own values
+(a loop body's state, a loop's result) gets specs keyed by its arguments' shapes too, with
+a guard after each step those sizes read (a mismatch: the rest of the call step by step).
 Called computations (call, while, conditional bodies) run the same way, through
 EvalContext.call back into this evaluator; scalar computations applied to whole arrays
 (reducers) stay the reference's.
