@@ -371,3 +371,32 @@ def test_kernels_and_matmuls_reading_folded_broadcasts_are_the_references():
     program = exe.program
     pool = program.evaluator._local.pools[id(program.info)]
     assert any(fast.dense for fast in pool.fast.values())
+
+
+BIG_FOLD = """
+HloModule big
+ENTRY main {
+  x = s32[<=2200,<=1100] parameter(0)
+  i0 = s32[<=1100,<=1100] iota(), iota_dimension=0
+  i1 = s32[<=1100,<=1100] iota(), iota_dimension=1
+  mix = s32[<=1100,<=1100] multiply(i0, i1)
+  twice = s32[<=2200,<=1100] concatenate(mix, mix), dimensions={0}
+  s = s32[<=2200,<=1100] add(x, twice)
+  small = s32[2] constant({7, 9})
+  n = s32[2] negate(small)
+  ROOT t = (s32[<=2200,<=1100], s32[2]) tuple(s, n)
+}
+"""
+
+
+def test_a_spec_holds_no_large_folded_value():
+    """A value fixed for the shape but over 4 MiB (an s32 product of iotas at 1100 x 1100)
+    is computed per call, not held by the spec; at 3 x 3 it is held."""
+    exe, ref = _pair(BIG_FOLD)
+    program = exe.program
+    for n in (1100, 1100, 3, 3):
+        x = np.arange(2 * n * n, dtype=S32).reshape(2 * n, n)
+        _same(exe(x), ref(x))
+        pool = program.evaluator._local.pools[id(program.info)]
+        fast = pool.fast[((2 * n, n),)]   # made by the first call at this shape
+        assert ("mix" in {inst.name for inst in fast.folded}) == (n == 3)

@@ -13,7 +13,8 @@ A value is kept only when nothing can change it after the call that made it: a l
 value (a new array, or a view of operands that are themselves kept), a reshape of a kept
 value, or a kernel's, matrix product's or ufunc's result written to a new array (never one
 in a reused buffer); and never one whose memory the root's value may share (the caller
-owns its results).
+owns its results). A spec holds at most 4 MiB per value and 64 MiB in all (larger masks
+are computed per call).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ def folded(info, steps: list, values: dict, kinds: dict) -> dict:
     root = info.computation.root
     returned = _returned_arrays(values.get(root))
     keep: dict = {}
+    used = 0
 
     def known(operand) -> bool:
         # a size operand no step runs (the host's) is a function of the key's shapes
@@ -62,8 +64,23 @@ def folded(info, steps: list, values: dict, kinds: dict) -> dict:
         else:
             ok = False
         if ok:
+            held = _owned_bytes(value)
+            if held > _MAX_BYTES or used + held > _BUDGET:
+                continue   # computed per call (a mask at a large size): memory, not speed
+            used += held
             keep[inst] = value
     return keep
+
+
+_MAX_BYTES = 1 << 22   # the largest value a spec holds
+_BUDGET = 1 << 26      # the most all of a spec's values hold
+
+
+def _owned_bytes(value) -> int:
+    """The memory `value` holds of its own (a view's is its base's, counted there)."""
+    if isinstance(value, tuple):
+        return sum(map(_owned_bytes, value))
+    return value.nbytes if isinstance(value, np.ndarray) and value.base is None else 0
 
 
 def _returned_arrays(value) -> list:

@@ -736,7 +736,7 @@ class CompiledEvaluator(Evaluator):
 
 
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
-_DENSE_BYTES = 1 << 24   # the largest dense copy of a folded broadcast a spec holds
+_DENSE_BYTES = 1 << 22   # the largest dense copy of a folded broadcast a spec holds
 # folding.folded's view of the step kinds: the operands of those that make new arrays
 _FOLD_KINDS = {"lowering": _LOWERING, "reshape": _RESHAPE,
                "new": {_KERNEL: lambda what: what.leaves,
