@@ -27,8 +27,8 @@ movement whose every size and index is settled once the key's shapes and folded 
 
 A specialized step is `(fn, sources, shapes)`: `fn(*values of sources)` is the value when
 each source's value is an ndarray of the recorded shape (runner._run_fast checks, and runs
-the lowering otherwise, or where fn gives None); the specialization is made from a call that just ran the step, so
-its errors were already raised there.
+the lowering otherwise, or where fn gives None); the specialization is made from a call
+that just ran the step, so its errors were already raised there.
 """
 
 from __future__ import annotations
