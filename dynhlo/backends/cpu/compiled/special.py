@@ -22,6 +22,8 @@ movement whose every size and index is settled once the key's shapes and folded 
   reference's transposes, reshapes, copies and np.matmul, its shapes worked out once.
 
 - broadcast (its read-only view) and pad (each element's place worked out once).
+- convolution: the reference's own computation (ops_linalg.run_convolution) with its plan
+  (labels, windows, taps) made once.
 - gather of one window at indices read per call: the window's box of the operand, copied
   and arranged as the reference arranges it (a window reaching into padding: the lowering).
 
@@ -41,6 +43,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.sizes import slice_reads_padding
+from ..ops_linalg import plan_convolution, run_convolution
 from .folding import IMPURE
 
 
@@ -83,6 +86,9 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
         fn = (lambda x: x.reshape(shape)) if arrays[0].size == math.prod(shape) else None
     elif opcode is Opcode.DOT and len(data) == 2 and data == list(inst.operands):
         fn = _dot(inst, *arrays, values[inst])
+    elif opcode is Opcode.CONVOLUTION and data == list(inst.operands):
+        plan = plan_convolution(inst, arrays[0].shape, arrays[1].shape)
+        fn = lambda x, w: run_convolution(plan, x, w)   # noqa: E731
     elif opcode is Opcode.BROADCAST:
         fn = _broadcast(inst, arrays[0], values[inst])
     elif opcode is Opcode.PAD and data[:1] == [inst.operands[0]]:
