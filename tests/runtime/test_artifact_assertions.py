@@ -309,3 +309,18 @@ def test_a_saved_from_jax_executable_refuses_n_0_as_jax_does(tmp_path):
     assert refusal(loaded) == before
     x = np.linspace(-2, 2, 8, dtype=np.float32).reshape(2, 4)
     np.testing.assert_allclose(loaded(x), np.sin(x).sum(axis=1), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_arguments_of_accepted_shapes_skip_the_assertions_others_are_refused(reference):
+    """An executable remembers the shapes of the last arguments that passed the checks and
+    the shape assertions (functions of the shapes alone); a refused shape is never
+    remembered, however often it comes."""
+    exe = dynhlo.compile(dynhlo.parse_stablehlo(SIN_SUM), backend="cpu", reference=reference)
+    for _ in range(2):
+        assert refusal(exe)
+    x = np.ones((3, 4), np.float32)
+    for _ in range(3):
+        np.testing.assert_allclose(exe(x), np.full(3, 4 * np.sin(1.0)), rtol=1e-6)
+    assert refusal(exe)
+    np.testing.assert_allclose(exe(x), np.full(3, 4 * np.sin(1.0)), rtol=1e-6)

@@ -49,32 +49,62 @@ def _swap(x: np.ndarray) -> np.ndarray:
 def convolution(ctx, inst, args):
     """lhs and kernel in any dim_labels -> the convolution in the output's dim_labels."""
     lhs, rhs = args
-    labels = conv_labels(inst, lhs.ndim)
-    wins = window_dims(inst, lhs.ndim - 2)
-    out_dtype = to_numpy_dtype(inst.shape.element_type)
-    work = _accumulator(out_dtype)
-    x = np.transpose(lhs, (labels.lhs_batch, labels.lhs_feature) + labels.lhs_spatial)
-    w = np.transpose(rhs, (labels.rhs_out, labels.rhs_in) + labels.rhs_spatial)
-    xg, wg = _grouped(inst, x.astype(work), w.astype(work))
-    for d, win in enumerate(wins):
-        if win.reversal:
-            wg = np.flip(wg, axis=3 + d)
-    out_spatial = tuple(window_output_size(n, win, k) for n, win, k in
-                        zip(x.shape[2:], wins, w.shape[2:], strict=True))
-    padded = _dilate_and_pad(xg, wins)
+    return run_convolution(plan_convolution(inst, lhs.shape, rhs.shape), lhs, rhs)
+
+
+class ConvPlan:
+    """What a convolution computes at given operand shapes, worked out from its attributes
+    once (the compiled path keeps it for a spec's settled shapes: compiled/special.py)."""
+
+    __slots__ = ("inst", "x_perm", "w_perm", "out_dtype", "work", "flips", "wins",
+                 "out_spatial", "windows", "features", "order")
+
+
+def plan_convolution(inst, lhs_shape: tuple, rhs_shape: tuple) -> ConvPlan:
+    """The ConvPlan of `inst` at these operand shapes."""
+    plan = ConvPlan()
+    labels = conv_labels(inst, len(lhs_shape))
+    wins = window_dims(inst, len(lhs_shape) - 2)
+    plan.inst, plan.wins = inst, wins
+    plan.out_dtype = to_numpy_dtype(inst.shape.element_type)
+    plan.work = _accumulator(plan.out_dtype)
+    plan.x_perm = (labels.lhs_batch, labels.lhs_feature) + labels.lhs_spatial
+    plan.w_perm = (labels.rhs_out, labels.rhs_in) + labels.rhs_spatial
+    x_spatial = [lhs_shape[k] for k in labels.lhs_spatial]
+    w_spatial = [rhs_shape[k] for k in labels.rhs_spatial]
+    plan.features = rhs_shape[labels.rhs_out]
+    plan.flips = tuple(3 + d for d, win in enumerate(wins) if win.reversal)
+    plan.out_spatial = out_spatial = tuple(
+        window_output_size(n, win, k) for n, win, k in zip(x_spatial, wins, w_spatial,
+                                                            strict=True))
+    plan.windows = [
+        (taps, tuple(slice(t * win.window_dilation,
+                           t * win.window_dilation + (m - 1) * win.stride + 1, win.stride)
+                     for t, win, m in zip(taps, wins, out_spatial, strict=True)))
+        for taps in itertools.product(*(range(k) for k in w_spatial))]
+    canonical = (labels.out_batch, labels.out_feature) + labels.out_spatial
+    plan.order = tuple(np.argsort(canonical))
+    return plan
+
+
+def run_convolution(plan: ConvPlan, lhs: np.ndarray, rhs: np.ndarray) -> np.ndarray:
+    """The convolution of `plan` (made at these operands' shapes) of lhs and the kernel."""
+    work, out_spatial = plan.work, plan.out_spatial
+    x = np.transpose(lhs, plan.x_perm)
+    w = np.transpose(rhs, plan.w_perm)
+    xg, wg = _grouped(plan.inst, x.astype(work), w.astype(work))
+    for axis in plan.flips:
+        wg = np.flip(wg, axis=axis)
+    padded = _dilate_and_pad(xg, plan.wins)
     result = np.zeros(xg.shape[:2] + wg.shape[1:2] + out_spatial, dtype=work)
     if all(out_spatial) and xg.shape[2]:
-        for taps in itertools.product(*(range(k) for k in wg.shape[3:])):
-            window = tuple(slice(t * win.window_dilation,
-                                 t * win.window_dilation + (m - 1) * win.stride + 1, win.stride)
-                           for t, win, m in zip(taps, wins, out_spatial, strict=True))
+        for taps, window in plan.windows:
             result += np.einsum("gnc...,goc->gno...", padded[(Ellipsis,) + window],
                                 wg[(Ellipsis,) + taps])
     # (groups, batch, group features, spatial) -> (batch, features, spatial) -> dim_labels.
     result = np.moveaxis(result, 0, 1)
-    result = result.reshape((result.shape[0], w.shape[0]) + out_spatial)
-    canonical = (labels.out_batch, labels.out_feature) + labels.out_spatial
-    return np.transpose(result, np.argsort(canonical)).astype(out_dtype)
+    result = result.reshape((result.shape[0], plan.features) + out_spatial)
+    return np.transpose(result, plan.order).astype(plan.out_dtype)
 
 
 def _grouped(inst, x, w):

@@ -1,7 +1,8 @@
 """LLVM IR of one elementwise instruction on register values, with XLA's semantics.
 
 Only correctly rounded operations are here, so a kernel's results are the reference's bit
-for bit: IEEE + - * /, sqrt, floor, ceil, the two roundings, comparisons, select, clamp,
+for bit: IEEE + - * /, sqrt, rsqrt as 1 / sqrt (the reference's two steps), fmod (exact),
+sign, floor, ceil, the two roundings, comparisons, select, clamp,
 maximum/minimum (NaN propagates, -0 below +0: LLVM's llvm.maximum/llvm.minimum are IEEE
 754-2019's, as minmax.py's), integer arithmetic (wrapping; x/0 = -1, MIN/-1 = MIN as the
 reference), bitwise ops and conversions (float to integer saturating, NaN to 0: LLVM's
@@ -120,6 +121,11 @@ def _unary(b, module, op, x, element_type: str):
     kind = _kind(element_type)
     if op in _UNARY_FLOAT:
         return b.call(_intrinsic(module, _UNARY_FLOAT[op], element_type), [x])
+    if op is Opcode.RSQRT:   # the reference's 1 / sqrt(x): two correctly rounded steps
+        root = b.call(_intrinsic(module, "sqrt", element_type), [x])
+        return b.fdiv(ir.Constant(x.type, 1.0), root)
+    if op is Opcode.SIGN:
+        return _sign(b, x, kind)
     if op is Opcode.NEGATE:
         return x if kind == "b" else b.fneg(x) if kind == "f" else b.neg(x)
     if op is Opcode.ABS:
@@ -133,6 +139,37 @@ def _unary(b, module, op, x, element_type: str):
     raise AssertionError(op)
 
 
+def _sign(b, x, kind: str):
+    """XLA's sign as the reference's: -1, 0 or 1; a float's zeros and NaN are themselves
+    (sign(-0) = -0); an unsigned integer's is 0 or 1, pred's itself."""
+    zero = ir.Constant(x.type, 0)
+    if kind == "b":
+        return x
+    if kind == "u":
+        return b.zext(b.icmp_unsigned("!=", x, zero), x.type)
+    if kind == "f":
+        unit = b.select(b.fcmp_ordered(">", x, zero), ir.Constant(x.type, 1.0),
+                        ir.Constant(x.type, -1.0))
+        return b.select(b.fcmp_unordered("==", x, zero), x, unit)
+    negative = b.select(b.icmp_signed("<", x, zero), ir.Constant(x.type, -1), zero)
+    return b.select(b.icmp_signed(">", x, zero), ir.Constant(x.type, 1), negative)
+
+
+def _remainder(b, x, y, element_type: str):
+    """The reference's remainder: C's fmod for floats (exact); for integers the truncated
+    remainder (the dividend's sign), x where y = 0, and 0 for y = -1 (MIN % -1 included)."""
+    kind = _kind(element_type)
+    if kind == "f":
+        return b.frem(x, y)
+    t = ir_type(element_type)
+    zero, one = ir.Constant(t, 0), ir.Constant(t, 1)
+    by_zero = b.icmp_unsigned("==", y, zero)
+    if kind == "u":
+        return b.select(by_zero, x, b.urem(x, b.select(by_zero, one, y)))
+    safe = b.select(b.or_(by_zero, b.icmp_signed("==", y, ir.Constant(t, -1))), one, y)
+    return b.select(by_zero, x, b.srem(x, safe))
+
+
 def _binary(b, module, op, x, y, element_type: str):
     kind = _kind(element_type)
     if op is Opcode.ADD:
@@ -143,6 +180,8 @@ def _binary(b, module, op, x, y, element_type: str):
         return b.and_(x, y) if kind == "b" else b.fmul(x, y) if kind == "f" else b.mul(x, y)
     if op is Opcode.DIVIDE:
         return _divide(b, x, y, element_type)
+    if op is Opcode.REMAINDER:
+        return _remainder(b, x, y, element_type)
     if op in (Opcode.MAXIMUM, Opcode.MINIMUM):
         return _extreme(b, module, x, y, element_type, op is Opcode.MAXIMUM)
     if op is Opcode.AND:
@@ -154,8 +193,10 @@ def _binary(b, module, op, x, y, element_type: str):
     raise AssertionError(op)
 
 
-UNARY = frozenset({*_UNARY_FLOAT, Opcode.NEGATE, Opcode.ABS, Opcode.NOT})
+UNARY = frozenset({*_UNARY_FLOAT, Opcode.NEGATE, Opcode.ABS, Opcode.NOT, Opcode.RSQRT,
+                   Opcode.SIGN})
 BINARY = frozenset({Opcode.ADD, Opcode.SUBTRACT, Opcode.MULTIPLY, Opcode.DIVIDE,
+                    Opcode.REMAINDER,
                     Opcode.MAXIMUM, Opcode.MINIMUM, Opcode.AND, Opcode.OR, Opcode.XOR})
 OTHER = frozenset({Opcode.COMPARE, Opcode.SELECT, Opcode.CLAMP, Opcode.CONVERT, Opcode.COPY})
 

@@ -33,6 +33,10 @@ def can_fuse(inst) -> bool:
             return False
     if inst.shape.element_type not in TYPES:
         return False
+    if inst.opcode is Opcode.RSQRT:
+        return inst.shape.element_type in FLOATS
+    if inst.opcode is Opcode.REMAINDER and inst.shape.element_type == "pred":
+        return False   # NumPy's fmod of booleans, not an integer remainder
     if inst.opcode is Opcode.RESHAPE:
         return degenerate_reshape(inst)
     if inst.opcode is Opcode.REDUCE:

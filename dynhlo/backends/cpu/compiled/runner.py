@@ -14,7 +14,11 @@ When every size of a computation is a function of the entry arguments' shapes, t
 call at a shape also makes `Fast`: the steps specialized to it (sizes and memory checks
 settled, output views over the buffers, each kernel's argument array filled but for the
 addresses of parameters and new arrays); later calls at that shape run it, writing only
-those addresses (a small LRU per thread, dropped when a buffer grows).
+those addresses (a small LRU per thread, dropped when a buffer grows). A spec also holds
+the values fixed for its key (folding.py: their steps are skipped) and runs lowerings of
+settled shapes as special.py's NumPy calls. A computation whose sizes read its own values
+(a loop body's state, a loop's result) gets specs keyed by its arguments' shapes too, with
+a guard after each step those sizes read (a mismatch: the rest of the call step by step).
 Called computations (call, while, conditional bodies) run the same way, through
 EvalContext.call back into this evaluator; scalar computations applied to whole arrays
 (reducers) stay the reference's.
@@ -42,11 +46,15 @@ from ...plan.fusion import dims_equal, kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS
 from . import machine
+from .folding import folded, size_reads
 from .kernels import generate
+from .special import specialize
 from .rules import rules
 
 _PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT, _UFUNC = 0, 1, 2, 3, 4, 5
 _KERNEL_IN_PLACE = 6   # a specialized kernel step with nothing to write per call (Fast)
+_SPECIAL = 7   # a lowering specialized to the key's sizes and folded values (special.py)
+_GUARD = 8     # after a step whose shape or value later sizes read: compared with the spec's
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -228,6 +236,42 @@ def _fold_transposes(info, steps: list) -> list:
         read.update(tree_deps(info.dims.get(inst, ()), memo))
     return [step for step in steps if step[1].opcode is not Opcode.TRANSPOSE or
             step[0] != _LOWERING or step[1] in read]
+
+
+def signature(value):
+    """A value's shape as a key: an array's shape, a tuple's leaves' signatures, else
+    its type."""
+    if value.__class__ is np.ndarray:
+        return value.shape
+    if isinstance(value, tuple):
+        return tuple(map(signature, value))
+    return np.shape(value) if isinstance(value, np.generic) else value.__class__
+
+
+def _guards(info, params: list, steps: list, checked: list) -> frozenset | None:
+    """For a computation whose sizes read values (not a function of the entry arguments'
+    shapes alone): the reads of its sizes, {(how, instruction)} (folding.size_reads), when
+    each is a dimension size of its own parameter (its arguments' shapes then join the
+    spec's key) or a shape or value of one of its own steps (guarded in the spec: compared
+    after the step, the rest of the call run step by step on a mismatch); None when a
+    size reads a parameter's value or another computation's values (no spec)."""
+    memo: dict = {}
+    reads: set = set()
+    for _, inst, what, _, _ in steps:
+        reads |= size_reads((*leaf_dims(info.dims.get(inst, ())), *(
+            what.domain or () if isinstance(what, CompiledKernel) else ())), memo)
+    for inst in checked:
+        reads |= size_reads(leaf_dims(info.dims[inst]), memo)
+    own = {inst for inst, _ in params}
+    made = {step[1] for step in steps}
+    guards = set()
+    for how, inst in reads:
+        if inst in own and how == "result":
+            continue
+        if inst not in made:
+            return None
+        guards.add((how, inst))
+    return frozenset(guards)
 
 
 class Pool(list):
@@ -422,7 +466,8 @@ class CompiledEvaluator(Evaluator):
             for _, inst, what, _, _ in steps) \
             and not any(tree_deps(info.dims[inst], memo) for inst in checked)
         numbers = [number for inst, number in params if inst in checked]
-        self._params[id(info)] = (params, checked, numbers if keyed else None)
+        self._params[id(info)] = (params, checked, numbers if keyed else None,
+                                  None if keyed else _guards(info, params, steps, checked))
         self._guarded[id(info)] = _guarded(info, params, steps)
         self._steps[id(info)] = steps
         return steps
@@ -464,13 +509,17 @@ class CompiledEvaluator(Evaluator):
             pools[id(info)] = pool
 
     def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes):
-        params, checked, numbers = self._params[id(info)]
+        params, checked, numbers, guards = self._params[id(info)]
         key = None
         if numbers is not None:   # sizes from the entry arguments' shapes alone
             # the entry: its dynamic arguments' shapes; a called computation: the entry
             # arguments' shapes its sizes are made of (its own arguments are checked)
             key = tuple([args_shapes[k] for k in numbers]) if parent is None else \
                 (None, *parent.args_shapes)
+        elif guards is not None:   # sizes also read off its own values (guarded)
+            key = (None, *args_shapes) if parent is None else \
+                (None, *parent.args_shapes, *map(signature, args))
+        if key is not None:
             fast = pool.fast.get(key)
             if fast is not None and fast.gen == pool.gen and fast.limit == self.memory_limit:
                 return self._run_fast(info, fast, steps, pool, args, args_shapes, parent)
@@ -483,7 +532,7 @@ class CompiledEvaluator(Evaluator):
             check_sizes(env, inst, values[inst], dims[inst])
         self._run_steps(ctx, values, pool, steps, 0, {})
         if key is not None:
-            fast = Fast.of(info, params, steps, pool, values, env, self.memory_limit)
+            fast = Fast.of(ctx, params, steps, pool, values, self.memory_limit, guards)
             if fast is not None:
                 # specs over buffers since replaced hold the old buffers: dropped
                 kept = {k: f for k, f in pool.fast.items() if f.gen == fast.gen and k != key}
@@ -556,8 +605,11 @@ class CompiledEvaluator(Evaluator):
         checks and the buffers' addresses were settled when `fast` was made; what a step
         finds other than it expects (a value of another type or layout, a kernel that
         refuses) hands the rest of the call to _run_steps."""
-        values = dict(zip(fast.params, args, strict=True)) if fast.params is not None \
-            else {inst: args[number] for inst, number in self._params[id(info)][0]}
+        values = dict(fast.folded)
+        if fast.params is not None:
+            values.update(zip(fast.params, args, strict=True))
+        else:
+            values.update((inst, args[number]) for inst, number in self._params[id(info)][0])
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         if parent is not None:   # a called computation's arguments: its caller's values
@@ -565,7 +617,8 @@ class CompiledEvaluator(Evaluator):
                 ctx.inst = inst
                 check_sizes(env, inst, values[inst], info.dims[inst])
         ndarray, matmul, address = np.ndarray, np.matmul, data_address
-        index = 0
+        where = fast.where
+        position = 0   # of the op running; where[position]: its step's index
         inst = None
         # (NumPy's floating-point warnings are off: CpuProgram.run's errstate)
         try:
@@ -575,10 +628,28 @@ class CompiledEvaluator(Evaluator):
                     if op[2](None, op[3]):   # refused: the reference's value or error
                         ctx.inst = inst
                         values[inst] = np.array(op[5].reference(ctx, values))
-                        index += 1   # its readers expect it in its buffer
+                        position += 1   # its readers expect it in its buffer
                         break
                     values[inst] = op[4]
-                    index += 1
+                    position += 1
+                    continue
+                if kind == _GUARD:   # the shape or value later sizes were settled with
+                    value = values[inst]
+                    if signature(value) != op[3] if op[2] == "result" else \
+                            not np.array_equal(value, op[3]):
+                        break
+                    position += 1
+                    continue
+                if kind == _SPECIAL:
+                    parts = [values[source] for source in op[3]]
+                    value = op[2](*parts) if [
+                        p.shape if p.__class__ is ndarray else None for p in parts] == op[4] \
+                        else None
+                    if value is not None:
+                        values[inst] = value
+                    else:   # another type or shape than recorded, or declined: the lowering
+                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
+                    position += 1
                     continue
                 if kind == _KERNEL:
                     _, _, fn, packed, pointer, patches, out, shape, what = op
@@ -587,19 +658,30 @@ class CompiledEvaluator(Evaluator):
                         packed[0] = address(out)
                     for slot, leaf, strides in patches:
                         value = values[leaf]
-                        if value.__class__ is not ndarray or value.strides != strides:
+                        if value.__class__ is not ndarray:   # a NumPy scalar (a loop's)
+                            value = values[leaf] = np.asarray(value)
+                        if value.strides != strides:
                             break
                         packed[slot] = address(value)
                     else:
                         if fn(None, pointer):   # refused: the reference's value or error
                             ctx.inst = inst
                             values[inst] = np.array(what.reference(ctx, values))
-                            index += 1   # its readers expect it in its buffer
+                            position += 1   # its readers expect it in its buffer
                             break
                         values[inst] = out
-                        index += 1
+                        position += 1
                         continue
-                    break
+                    # an input of another type or layout than recorded: this kernel on its
+                    # own, into its buffer (the one the spec's readers read)
+                    ctx.inst = inst
+                    buf = steps[where[position]][4]
+                    value = what.run(ctx, values, pool, buf, None)
+                    values[inst] = value
+                    position += 1
+                    if out is not None and address(value) != address(out):
+                        break   # refused (a new array) or moved: the rest step by step
+                    continue
                 if kind == _DOT:
                     _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
                     if a is None:
@@ -624,12 +706,15 @@ class CompiledEvaluator(Evaluator):
                     _, _, source, shape, view = op
                     if view is None:
                         x = values[source]
-                        if x.__class__ is not ndarray:
-                            break
+                        if x.__class__ is not ndarray:   # (a NumPy scalar): on its own
+                            self._run_steps(ctx, values, pool, [steps[where[position]]], 0,
+                                            {})
+                            position += 1
+                            continue
                         view = x.reshape(shape)
                     values[inst] = view
                 else:   # a step on its own, as _run_steps runs it
-                    kind, inst, what, _, _ = step = steps[index]
+                    kind, inst, what, _, _ = step = steps[where[position]]
                     ctx.inst = inst
                     if kind == _LOWERING:
                         value = what(ctx, inst, [values[o] for o in inst.operands])
@@ -637,16 +722,23 @@ class CompiledEvaluator(Evaluator):
                         check_sizes(env, inst, value, info.dims[inst])
                     else:
                         self._run_steps(ctx, values, pool, [step], 0, {})
-                index += 1
+                position += 1
             else:
                 return values[info.computation.root]
         except MemoryError:
             raise memory.too_big(inst, None, None, "cpu") from None
-        self._run_steps(ctx, values, pool, steps, index, {})
+        self._run_steps(ctx, values, pool, steps,
+                        where[position] if position < len(where) else len(steps), {})
         return values[info.computation.root]
 
 
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
+_DENSE_BYTES = 1 << 22   # the largest dense copy of a folded broadcast a spec holds
+# folding.folded's view of the step kinds: the operands of those that make new arrays
+_FOLD_KINDS = {"lowering": _LOWERING, "reshape": _RESHAPE,
+               "new": {_KERNEL: lambda what: what.leaves,
+                       _DOT: lambda what: (what.lhs, what.rhs),
+                       _UFUNC: lambda what: (what[1],)}}
 
 
 class Fast:
@@ -658,11 +750,16 @@ class Fast:
     new arrays), written per call. Valid while the pool's buffers stay where they were
     (`gen`) and the memory limit is the one its sizes were checked against (`limit`)."""
 
-    __slots__ = ("gen", "limit", "ops", "params")
+    __slots__ = ("gen", "limit", "ops", "where", "params", "folded", "dense")
 
     @staticmethod
-    def of(info, params: list, steps: list, pool: Pool, values: dict, env, limit: int):
-        """The spec made from a call that just ran every step (its values and sizes)."""
+    def of(ctx, params: list, steps: list, pool: Pool, values: dict, limit: int,
+           guards: frozenset | None = None):
+        """The spec made from a call that just ran every step (its values and sizes; `ctx`
+        its context). `guards`: the (how, instruction) reads of sizes off values of this
+        computation's steps (_guards): each not folded is compared after its step with
+        what it was here (its shape for "result", its value for "value")."""
+        info, env = ctx.info, ctx.env
         fast = Fast()
         fast.gen, fast.limit = pool.gen, limit
         numbered = {number: inst for inst, number in params}
@@ -670,7 +767,17 @@ class Fast:
         fast.params = [numbered[k] for k in range(len(numbered))] \
             if set(numbered) == set(range(len(params))) else None
         dims = info.dims
-        fixed: dict = {}    # values the spec's steps hold in their buffers: their views
+        # values the same at every call of this key: held by the spec, their steps skipped
+        fast.folded = folded(info, steps, values, _FOLD_KINDS)
+        # values the spec's steps hold (their buffers' views, the folded arrays)
+        fixed: dict = {inst: value for inst, value in fast.folded.items()
+                       if value.__class__ is np.ndarray}
+        # what a kernel reads of a folded value: a dense copy of a broadcast view (the same
+        # elements; a zero stride keeps LLVM's loops from their vector forms: a causal mask
+        # made from iotas ran 8x slower)
+        dense = fast.dense = {   # held by the spec: its kernels' arguments hold addresses
+            inst: np.ascontiguousarray(value) for inst, value in fixed.items()
+            if 0 in value.strides and 1 < value.size and value.nbytes <= _DENSE_BYTES}
 
         def view(buf: int, shape: tuple, dtype):
             entry = pool[buf]
@@ -678,8 +785,15 @@ class Fast:
                 return None
             return np.ndarray(shape, dtype, entry[0])
 
-        ops = []
-        for kind, inst, what, _, buf in steps:
+        # values a specialized step may hold: the folded ones, and those later sizes read
+        # (guarded: equal to these whenever the steps after their guards run)
+        settled = dict(fast.folded)
+        settled.update((read, values[read]) for how, read in guards or ()
+                       if how == "value" and read in values)
+        ops, where = [], []
+        for index, (kind, inst, what, _, buf) in enumerate(steps):
+            if inst in fast.folded:
+                continue
             op = None
             value = values.get(inst)
             if dims.get(inst).__class__ is list or value.__class__ is not np.ndarray:
@@ -692,7 +806,9 @@ class Fast:
                     args += shape if what.domain is None else env.sizes(what.domain)
                     patches = []
                     for leaf in what.leaves:
-                        known = fixed.get(leaf)
+                        known = dense.get(leaf)
+                        if known is None:
+                            known = fixed.get(leaf)
                         leaf_value = values[leaf] if known is None else known
                         if leaf_value.__class__ is not np.ndarray:
                             break
@@ -717,9 +833,12 @@ class Fast:
                     out = view(buf, value.shape, value.dtype) if buf >= 0 else None
                     if (buf < 0 or out is not None) and a.shape[1] == b.shape[0]:
                         fa, fb = fixed.get(what.lhs), fixed.get(what.rhs)
+                        # (a folded operand may be a broadcast view: the layout the
+                        # reference hands matmul, made once)
                         op = (_DOT, inst, what.lhs, what.rhs, what.lhs_t, what.rhs_t,
-                              None if fa is None else fa.T if what.lhs_t else fa,
-                              None if fb is None else fb.T if what.rhs_t else fb, out)
+                              None if fa is None else blas_layout(fa.T if what.lhs_t else fa),
+                              None if fb is None else blas_layout(fb.T if what.rhs_t else fb),
+                              out)
                         if out is not None:
                             fixed[inst] = out
             elif kind == _UFUNC:
@@ -730,6 +849,11 @@ class Fast:
                     op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out)
                     if out is not None:
                         fixed[inst] = out
+            elif kind == _LOWERING and what is LOWERINGS.get(inst.opcode):
+                special = specialize(ctx, inst, what, values, settled)
+                if special is not None:
+                    fn, sources, shapes = special
+                    op = (_SPECIAL, inst, fn, sources, list(shapes))
             elif kind == _RESHAPE:
                 source = fixed.get(what[0])
                 shape = value.shape
@@ -742,5 +866,11 @@ class Fast:
                 if reshaped is not None:
                     fixed[inst] = reshaped
             ops.append(op or (_LOWERING, inst))
-        fast.ops = ops
+            where.append(index)
+            for how, read in guards or ():
+                if read is inst:   # a mismatch reruns the steps after this one
+                    ops.append((_GUARD, inst, how, signature(value) if how == "result"
+                                else np.array(value, copy=True)))
+                    where.append(index + 1)
+        fast.ops, fast.where = ops, where
         return fast

@@ -1,0 +1,136 @@
+"""The values of a computation that are the same at every call of one argument-shape key.
+
+A step specialized to a key of argument shapes (runner.Fast) knows every size; a value made
+only of constants, iotas, dimension sizes and the sizes the host computes (a size operand no
+step runs) through pure lowerings is then the same array at every call of that key: the
+shape vectors JAX and torch write for every reshape (slices and concatenates of
+get-dimension-size), position ids (iota), the rotary tables gathered by them, masks
+compared from iotas. `folded` picks those out of a call that just ran, so the spec keeps
+their values and later calls skip their steps (per call the HuggingFace models ran ~500
+such lowerings, ~15 us each).
+
+A value is kept only when nothing can change it after the call that made it: a lowering's
+value (a new array, or a view of operands that are themselves kept), a reshape of a kept
+value, or a kernel's, matrix product's or ufunc's result written to a new array (never one
+in a reused buffer); and never one whose memory the root's value may share (the caller
+owns its results). A spec holds at most 4 MiB per value and 64 MiB in all (larger masks
+are computed per call).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ....hlo.opcodes import OP_SPECS, Group, Opcode, Trait
+from ....shapes import algebra_eval
+from ....shapes.sizes import Sym
+
+# The value is a function of its operands' values and the sizes alone: no called
+# computation whose own steps would run (a reducer is applied as a function: kept), no
+# random numbers, side effects, collectives or custom calls.
+IMPURE = frozenset({Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL, Opcode.CUSTOM_CALL} | {
+    op for op, spec in OP_SPECS.items()
+    if spec.traits & (Trait.SIDE_EFFECT | Trait.RANDOM) or spec.group is Group.COLLECTIVE})
+
+
+def folded(info, steps: list, values: dict, kinds: dict) -> dict:
+    """{instruction: value} of the steps whose values are the same at every call of the
+    key `values` was computed at (see the module docstring). `steps`: the runner's
+    (kind, inst, what, sized, buf) list; `kinds`: the runner's step kinds by role,
+    {"lowering": k, "reshape": k, "new": {k: operands(what) -> instructions}}."""
+    lowering, reshape, new = kinds["lowering"], kinds["reshape"], kinds["new"]
+    made = {step[1] for step in steps}
+    root = info.computation.root
+    returned = _returned_arrays(values.get(root))
+    keep: dict = {}
+    used = 0
+
+    def known(operand) -> bool:
+        # a size operand no step runs (the host's) is a function of the key's shapes
+        return operand in keep or operand not in made and operand.opcode is not \
+            Opcode.PARAMETER and values.get(operand) is None
+
+    for kind, inst, what, _, buf in steps:
+        value = values.get(inst)
+        if inst is root or value is None or _may_be_returned(value, returned):
+            continue
+        if kind == lowering:
+            ok = inst.opcode not in IMPURE and (
+                inst.opcode is Opcode.GET_DIMENSION_SIZE or all(map(known, inst.operands)))
+        elif kind == reshape:
+            ok = known(what[0])
+        elif kind in new:
+            ok = buf < 0 and all(map(known, new[kind](what)))
+        else:
+            ok = False
+        if ok:
+            held = _owned_bytes(value)
+            if held > _MAX_BYTES or used + held > _BUDGET:
+                continue   # computed per call (a mask at a large size): memory, not speed
+            used += held
+            keep[inst] = value
+    return keep
+
+
+_MAX_BYTES = 1 << 22   # the largest value a spec holds
+_BUDGET = 1 << 26      # the most all of a spec's values hold
+
+
+def _owned_bytes(value) -> int:
+    """The memory `value` holds of its own (a view's is its base's, counted there)."""
+    if isinstance(value, tuple):
+        return sum(map(_owned_bytes, value))
+    return value.nbytes if isinstance(value, np.ndarray) and value.base is None else 0
+
+
+def _returned_arrays(value) -> list:
+    """The arrays of a root value (a tuple's leaves)."""
+    if isinstance(value, tuple):
+        return [a for v in value for a in _returned_arrays(v)]
+    return [value] if isinstance(value, np.ndarray) else []
+
+
+def _may_be_returned(value, returned: list) -> bool:
+    """Whether `value` may share memory with an array the root returned (then the caller
+    owns it: it is not kept for later calls)."""
+    if isinstance(value, tuple):
+        return any(_may_be_returned(v, returned) for v in value)
+    if not isinstance(value, np.ndarray):
+        return False
+    return any(np.may_share_memory(value, a) for a in returned)
+
+
+def size_reads(dims, memo: dict) -> set:
+    """What the sizes `dims` read at run time: {(how, instruction)}, `how` "result" for a
+    value's dimension size (its shape), "value" for an integer value read as a size
+    (sizes.deps, with how each is read)."""
+    out: set = set()
+    for dim in dims:
+        if not isinstance(dim, Sym):
+            continue
+        size = dim.root().expr
+        if size is None or not (size.reads or size.syms):
+            continue
+        found = memo.get(size)
+        if found is None:
+            found = memo[size] = _reads(size)
+        out |= found
+    return out
+
+
+def _reads(size) -> set:
+    out, stack, seen = set(), [size], {size}
+    while stack:
+        node = stack.pop()
+        if node.op in ("value", "result", "scalar"):
+            out.add(("result" if node.op == "result" else "value", node.args[0]))
+            continue
+        children = algebra_eval.inputs(node)
+        if node.op == "sym":
+            root = node.args[0].root()
+            children = [root.expr] if root.expr is not None else []
+        for child in children:
+            if child not in seen and (child.reads or child.syms):
+                seen.add(child)
+                stack.append(child)
+    return out

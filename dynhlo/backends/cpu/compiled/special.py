@@ -1,0 +1,332 @@
+"""Reference lowerings specialized to one argument-shape key (runner.Fast): the data
+movement whose every size and index is settled once the key's shapes and folded values
+(folding.py) are known, as a NumPy call with its indices precomputed.
+
+- gather and dynamic-slice whose indices are folded: which element of the operand each
+  result element reads is fixed, so the lowering is run once on the operand's flat
+  positions (int64, counted from 1) and a call is `np.take` of the operand at those
+  positions, in the reference's memory layout (a copy of a basic slice where those
+  positions are a box of the operand). The same elements in the same places as the
+  reference's, bit for bit. Not
+  where the reference reads padding (a position 0: a zero, not an element) — that stays
+  the lowering.
+- slice (not reading padding): the NumPy view the lowering makes, its index precomputed.
+- concatenate whose operands are at the result's sizes off the concatenated dimension:
+  `np.concatenate` (the lowering's own call, without cutting each part), folded operands
+  held.
+- set-dimension-size of a value whose size is folded: the lowering's new zero-extended
+  array, its shapes settled; at a size read per call, the same where it is the recorded
+  size (else the lowering).
+- dynamic-reshape whose sizes are folded, transpose: the lowering's view.
+- dot (any batch and contracting dimensions, operands of the result's type): the
+  reference's transposes, reshapes, copies and np.matmul, its shapes worked out once.
+
+- broadcast (its read-only view) and pad (each element's place worked out once).
+- convolution: the reference's own computation (ops_linalg.run_convolution) with its plan
+  (labels, windows, taps) made once.
+- gather of one window at indices read per call: the window's box of the operand, copied
+  and arranged as the reference arranges it (a window reaching into padding: the lowering).
+
+A specialized step is `(fn, sources, shapes)`: `fn(*values of sources)` is the value when
+each source's value is an ndarray of the recorded shape (runner._run_fast checks, and runs
+the lowering otherwise, or where fn gives None); the specialization is made from a call
+that just ran the step, so its errors were already raised there.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ....hlo.shape import UNBOUNDED
+from ....shapes.sizes import slice_reads_padding
+from ..ops_linalg import plan_convolution, run_convolution
+from .folding import IMPURE
+
+
+def specialize(ctx, inst, lowering, values: dict, folded: dict):
+    """`(fn, sources, shapes)` for the lowering step of `inst` (see the module docstring), or
+    None. `values`: the call's values; `folded`: those fixed for the key."""
+    opcode = inst.opcode
+    # per call: the operands neither folded nor a size the host knows (None: no step)
+    data = [o for o in inst.operands if o not in folded and values.get(o) is not None]
+    arrays = [values.get(o) for o in data]
+    value = values.get(inst)
+    if not data and opcode not in IMPURE and value.__class__ is np.ndarray:
+        # every operand settled (sizes read per call that the guards hold equal): the
+        # recorded value, copied (the caller may own it)
+        return (lambda: np.array(value, order="K", copy=True)), (), ()
+    if not data or any(a.__class__ is not np.ndarray for a in arrays):
+        return None
+    shapes = tuple(a.shape for a in arrays)
+    if opcode in (Opcode.GATHER, Opcode.DYNAMIC_SLICE) and data == [inst.operands[0]]:
+        fn = _take(ctx, inst, lowering, arrays[0], values)
+    elif opcode is Opcode.GATHER and data == list(inst.operands):
+        fn = _window_gather(inst, *arrays, values[inst])
+    elif opcode is Opcode.SLICE:
+        fn = _slice(inst, arrays[0])
+    elif opcode is Opcode.CONCATENATE:
+        fn = _concatenate(inst, [values.get(o) for o in inst.operands], values[inst],
+                          [o in data for o in inst.operands])
+    elif opcode is Opcode.SET_DIMENSION_SIZE and data == [inst.operands[0]]:
+        fn = _resize(arrays[0], values[inst])
+    elif opcode is Opcode.SET_DIMENSION_SIZE and data == list(inst.operands):
+        resize = _resize(arrays[0], values[inst])
+        d = attrs.ints(inst, "dimensions")[0]
+        size = values[inst].shape[d] if resize is not None else -1
+        # the size read per call: the recorded one (the sizes the spec settled), else the
+        # lowering (its range check, and the evaluator's check of the result)
+        fn = None if resize is None else \
+            lambda x, n: resize(x) if int(n) == size else None
+    elif opcode is Opcode.DYNAMIC_RESHAPE and data == [inst.operands[0]]:
+        shape = values[inst].shape
+        fn = (lambda x: x.reshape(shape)) if arrays[0].size == math.prod(shape) else None
+    elif opcode is Opcode.DOT and len(data) == 2 and data == list(inst.operands):
+        fn = _dot(inst, *arrays, values[inst])
+    elif opcode is Opcode.CONVOLUTION and data == list(inst.operands):
+        plan = plan_convolution(inst, arrays[0].shape, arrays[1].shape)
+        fn = lambda x, w: run_convolution(plan, x, w)   # noqa: E731
+    elif opcode is Opcode.BROADCAST:
+        fn = _broadcast(inst, arrays[0], values[inst])
+    elif opcode is Opcode.PAD and data[:1] == [inst.operands[0]]:
+        fn = _pad(inst, arrays[0], values[inst], [o in data for o in inst.operands],
+                  values.get(inst.operands[1]))
+    elif opcode is Opcode.TRANSPOSE:
+        perm = tuple(attrs.ints(inst, "dimensions"))
+        fn = lambda x: x.transpose(perm)   # noqa: E731 (np.transpose's view)
+    else:
+        fn = None
+    return None if fn is None else (fn, tuple(data), shapes)
+
+
+def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
+    """np.take of x at the flat positions the gather or dynamic-slice reads."""
+    positions = np.arange(1, x.size + 1, dtype=np.int64).reshape(x.shape)
+    ctx.inst = inst
+    read = lowering(ctx, inst, [positions, *(values.get(o) for o in inst.operands[1:])])
+    if read.__class__ is not np.ndarray or read.shape != values[inst].shape or \
+            (read.size and int(read.min()) < 1):
+        return None   # padding read somewhere: the lowering's zeros
+    box = _box(read - 1, x.shape)
+    if box is not None:   # a box of the operand (qkv split, a row): a copy of its view
+        shape = read.shape
+        if np.array(x[box], copy=True).reshape(shape).strides == values[inst].strides:
+            return lambda x: np.array(x[box], copy=True).reshape(shape)
+    # in the reference's layout (its gather copies a transposed view, keeping its strides):
+    # the positions in memory order, taken, then viewed back
+    perm = tuple(sorted(range(read.ndim), key=lambda k: -read.strides[k]))
+    flat = np.ascontiguousarray((read - 1).transpose(perm))
+    back = tuple(np.argsort(perm))
+    if np.take(x, flat).transpose(back).strides != values[inst].strides:
+        return lambda x: np.take(x, flat.transpose(back))
+    return lambda x: np.take(x, flat).transpose(back)
+
+
+def _window_gather(inst, x: np.ndarray, indices: np.ndarray, value):
+    """A gather of one window (one index vector, no batching dimensions) at indices read per
+    call: ops_indexing.gather's steps with its shapes settled — each start clamped as the
+    reference clamps it, the window read (a box of x) into a C-ordered array, reshaped and
+    transposed as the reference's, copied. A window reaching past the operand's actual size
+    (XLA's padding: zeros, or the error padding_reads asks for) gives None: the call runs
+    the lowering."""
+    offset_dims, dropped, start_map, op_batch, _, ivd, slice_sizes = attrs.gather_dims(
+        inst, indices.ndim)
+    if op_batch or value.__class__ is not np.ndarray or value.dtype != x.dtype:
+        return None
+    vector = indices.shape[ivd] if ivd < indices.ndim else 1
+    lead = tuple(n for k, n in enumerate(indices.shape) if k != ivd)
+    if not math.prod(lead) or vector != len(start_map):
+        return None
+    offset_operand = [d for d in range(x.ndim) if d not in dropped]
+    sizes = list(slice_sizes)
+    for k, d in enumerate(offset_operand):   # a whole dynamic dimension: its actual size
+        sizes[d] = value.shape[sorted(offset_dims)[k]]
+    limits = []   # per operand dim: (index into the vector or -1, highest start)
+    for d in range(x.ndim):
+        bound = inst.operands[0].shape.dims[d]
+        high = x.shape[d] - sizes[d] if bound == UNBOUNDED else bound - slice_sizes[d]
+        if bound == UNBOUNDED and sizes[d] > x.shape[d]:
+            return None
+        limits.append((start_map.index(d) if d in start_map else -1, high))
+    full = lead + tuple(sizes[d] for d in offset_operand)
+    batch_iter, window_iter = iter(range(len(lead))), iter(range(len(lead), len(full)))
+    order = [next(window_iter) if j in offset_dims else next(batch_iter)
+             for j in range(len(full))]
+    shape, extent = x.shape, list(zip(limits, sizes, strict=True))
+    if math.prod(lead) > 1:
+        return _windows(shape, extent, lead, ivd, full, order)
+
+    def fn(x, indices):
+        vector = indices.astype(np.int64).reshape(-1).tolist()
+        box = []
+        for d, ((k, high), size) in enumerate(extent):
+            start = 0 if k < 0 else min(max(vector[k], 0), high)
+            if start < 0 or start + size > shape[d]:
+                return None   # past the actual size: the lowering's padding or error
+            box.append(slice(start, start + size))
+        window = np.ascontiguousarray(x[tuple(box)]).reshape(full)
+        return np.array(np.transpose(window, order), copy=True)
+    return fn
+
+
+def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, order: list):
+    """_window_gather for many index vectors: every window's flat positions (its clamped
+    starts times the operand's C strides, plus the window's own offsets), np.take of them
+    (the reference's `operand[grids]`: the same C-ordered array), reshaped and transposed as
+    the reference's, copied."""
+    strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
+    window = np.zeros((1,) * len(lead) + tuple(size for _, size in extent), np.int64)
+    for d, (_, size) in enumerate(extent):
+        axis = np.arange(size, dtype=np.int64) * strides[d]
+        window = window + axis.reshape((1,) * len(lead) + tuple(
+            -1 if j == d else 1 for j in range(len(extent))))
+    tail = (1,) * len(extent)
+
+    def fn(x, indices):
+        idx = indices.astype(np.int64)
+        idx = idx[..., None] if ivd == idx.ndim else np.moveaxis(idx, ivd, -1)
+        flat = np.zeros(lead, np.int64)
+        for d, ((k, high), size) in enumerate(extent):
+            if k < 0:
+                if size > shape[d]:
+                    return None
+                continue
+            start = np.clip(idx[..., k], 0, high)
+            if start.min() < 0 or start.max() + size > shape[d]:
+                return None   # past the actual size: the lowering's padding or error
+            flat += start * strides[d]
+        read = np.take(x, flat.reshape(lead + tail) + window).reshape(full)
+        return np.array(np.transpose(read, order), copy=True)
+    return fn
+
+
+def _box(flat: np.ndarray, shape: tuple):
+    """The basic index (unit-step slices) of an array of `shape` whose elements, in order,
+    are the flat positions `flat` (the result's shape aside), or None."""
+    if not flat.size:
+        return None
+    first = np.unravel_index(int(flat.reshape(-1)[0]), shape)
+    last = np.unravel_index(int(flat.reshape(-1)[-1]), shape)
+    box = tuple(slice(int(a), int(b) + 1) for a, b in zip(first, last, strict=True))
+    positions = np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
+    inside = positions[box]
+    if inside.size != flat.size or not np.array_equal(inside.reshape(-1), flat.reshape(-1)):
+        return None
+    return box
+
+
+def _slice(inst, x: np.ndarray):
+    spec = attrs.slices(inst)
+    if slice_reads_padding(spec, x.shape) is not None:
+        return None
+    index = tuple(slice(s, limit, st) for s, limit, st in spec)
+    return lambda x: x[index]
+
+
+def _concatenate(inst, arrays: list, value, data: list):
+    """np.concatenate of the operands (`data`: which are passed per call; the others are
+    folded, held here), when each is at the result's sizes off the axis."""
+    axis = attrs.ints(inst, "dimensions")[0]
+    if value.__class__ is not np.ndarray or \
+            any(a.__class__ is not np.ndarray for a in arrays):
+        return None
+    off = [n for k, n in enumerate(value.shape) if k != axis]
+    if any([n for k, n in enumerate(a.shape) if k != axis] != off for a in arrays):
+        return None
+    if all(data):
+        return lambda *parts: np.concatenate(parts, axis=axis)
+    held = [None if is_data else a for a, is_data in zip(arrays, data, strict=True)]
+    slots = [k for k, is_data in enumerate(data) if is_data]
+
+    def fn(*parts):
+        every = list(held)
+        for k, part in zip(slots, parts, strict=True):
+            every[k] = part
+        return np.concatenate(every, axis=axis)
+    return fn
+
+
+def _resize(x: np.ndarray, value):
+    """ops_data._resize at settled shapes: a new C-ordered array of the result's sizes,
+    x's common part copied in, zeros past it."""
+    if value.__class__ is not np.ndarray or value.dtype != x.dtype:
+        return None
+    shape = value.shape
+    if shape == x.shape:
+        return lambda x: np.array(x, order="C", copy=True)
+    common = tuple(slice(0, min(a, b)) for a, b in zip(x.shape, shape, strict=True))
+
+    def fn(x):
+        out = np.zeros(shape, x.dtype)
+        out[common] = x[common]
+        return out
+    return fn
+
+
+def _dot(inst, lhs: np.ndarray, rhs: np.ndarray, value):
+    """ops_reduce.dot's own NumPy calls with its attribute parsing and shape arithmetic done
+    once: each operand transposed and reshaped to (batch, rows, k) / (batch, k, columns),
+    copied as its `astype` copies it (the copy skipped where it would be C-ordered anyway:
+    the same elements in the same layout), np.matmul, the result reshaped. Float and integer
+    operands of the result's type only (the reference's f16/bf16 widening is left to it)."""
+    dtype = value.dtype if value.__class__ is np.ndarray else None
+    if dtype is None or dtype.kind not in "fiu" or dtype.itemsize < 4 or \
+            lhs.dtype != dtype or rhs.dtype != dtype:
+        return None
+    lb, rb, lc, rc = attrs.dot_dims(inst)
+    lf = [d for d in range(lhs.ndim) if d not in lb and d not in lc]
+    rf = [d for d in range(rhs.ndim) if d not in rb and d not in rc]
+    batch = [lhs.shape[d] for d in lb]
+    k = math.prod([lhs.shape[d] for d in lc])
+    m, n = [lhs.shape[d] for d in lf], [rhs.shape[d] for d in rf]
+    pa, sa = (*lb, *lf, *lc), (math.prod(batch), math.prod(m), k)
+    pb, sb = (*rb, *rc, *rf), (math.prod(batch), k, math.prod(n))
+    out = (*batch, *m, *n)
+
+    def fn(x, y):
+        a = x.transpose(pa).reshape(sa)
+        b = y.transpose(pb).reshape(sb)
+        if not a.flags.c_contiguous:
+            a = a.astype(dtype)
+        if not b.flags.c_contiguous:
+            b = b.astype(dtype)
+        return np.matmul(a, b).reshape(out)
+    return fn
+
+
+def _broadcast(inst, x: np.ndarray, value):
+    """ops_data.broadcast's read-only view at settled shapes."""
+    if value.__class__ is not np.ndarray:
+        return None
+    shape = value.shape
+    mapped = attrs.ints(inst, "dimensions", ())
+    if x.ndim == 0:
+        return lambda x: np.broadcast_to(x, shape)
+    view = tuple(x.shape[mapped.index(k)] if k in mapped else 1 for k in range(len(shape)))
+    return lambda x: np.broadcast_to(x.reshape(view), shape)
+
+
+def _pad(inst, x: np.ndarray, value, data: list, fill):
+    """ops_data._pad at settled shapes: where each element goes worked out once; per call a
+    new array of the padding value with the operand's elements placed."""
+    if value.__class__ is not np.ndarray or value.dtype != x.dtype or x.size == 0:
+        return None
+    shape = value.shape
+    src, dst = [], []
+    for d, (lo, _, interior) in enumerate(attrs.padding(inst)):
+        positions = lo + np.arange(x.shape[d]) * (interior + 1)
+        keep = (positions >= 0) & (positions < shape[d])
+        src.append(np.nonzero(keep)[0])
+        dst.append(positions[keep])
+    if not all(len(s) for s in src):
+        return None
+    into, out_of = np.ix_(*dst), np.ix_(*src)
+
+    def fn(x, *rest):
+        out = np.full(shape, rest[0] if rest else fill, dtype=x.dtype)
+        out[into] = x[out_of]
+        return out
+    return fn if data[1] or fill is not None else None
