@@ -164,11 +164,21 @@ def deps(size: Size | None, memo: dict | None = None) -> list:
         return []
     if memo is not None and size in memo:
         return memo[size]
+    out = list(dict.fromkeys(inst for _, inst in reads(size)))
+    if memo is not None:
+        memo[size] = out
+    return out
+
+
+def reads(size: Size) -> list:
+    """[(how, instruction)] of what `size` reads at run time, through its symbols' roots:
+    how is "value" (an integer value read as a size), "scalar" or "result" (a value's
+    dimension size, read off its shape)."""
     out, stack, seen = [], [size], {size}
     while stack:
         node = stack.pop()
         if node.op in ("value", "result", "scalar"):
-            out.append(node.args[0])
+            out.append((node.op, node.args[0]))
             continue
         children = algebra_eval.inputs(node)
         if node.op == "sym":
@@ -178,9 +188,6 @@ def deps(size: Size | None, memo: dict | None = None) -> list:
             if child not in seen and (child.reads or child.syms):
                 seen.add(child)
                 stack.append(child)
-    out = list(dict.fromkeys(out))
-    if memo is not None:
-        memo[size] = out
     return out
 
 

@@ -22,8 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....hlo.opcodes import OP_SPECS, Group, Opcode, Trait
-from ....shapes import algebra_eval
-from ....shapes.sizes import Sym
+from ....shapes.sizes import Sym, reads
 
 # The value is a function of its operands' values and the sizes alone: no called
 # computation whose own steps would run (a reducer is applied as a function: kept), no
@@ -119,18 +118,4 @@ def size_reads(dims, memo: dict) -> set:
 
 
 def _reads(size) -> set:
-    out, stack, seen = set(), [size], {size}
-    while stack:
-        node = stack.pop()
-        if node.op in ("value", "result", "scalar"):
-            out.add(("result" if node.op == "result" else "value", node.args[0]))
-            continue
-        children = algebra_eval.inputs(node)
-        if node.op == "sym":
-            root = node.args[0].root()
-            children = [root.expr] if root.expr is not None else []
-        for child in children:
-            if child not in seen and (child.reads or child.syms):
-                seen.add(child)
-                stack.append(child)
-    return out
+    return {("result" if how == "result" else "value", inst) for how, inst in reads(size)}
