@@ -499,8 +499,8 @@ def test_arguments_given_as_strided_views_are_read_in_place():
     _same(exe(x, b, t), ref(x, b, t))
 
 
-LOOP = """
-HloModule loop
+# A while loop of three iterations: a matrix product, a kernel and tanh in its body.
+LOOP_COMPUTATIONS = """
 cond {
   p = (s32[], f32[<=8,4], f32[4,4]) parameter(0)
   i = s32[] get-tuple-element(p), index=0
@@ -522,7 +522,9 @@ body {
   j = s32[] add(i, one)
   ROOT t = (s32[], f32[<=8,4], f32[4,4]) tuple(j, y, w)
 }
-ENTRY main {
+"""
+
+LOOP = "HloModule loop\n" + LOOP_COMPUTATIONS + """ENTRY main {
   x = f32[<=8,4] parameter(0)
   w = f32[4,4] parameter(1)
   zero = s32[] constant(0)

@@ -11,6 +11,7 @@ import pytest
 
 import dynhlo
 from dynhlo.backends.cpu.compiled import runner
+from tests.backends.cpu.test_compiled import LOOP_COMPUTATIONS
 
 # A kernel reading a parameter, a matrix product of it with a weight, exp into a reused
 # buffer, a size-changing reshape and a second kernel: every kind of specialized step.
@@ -155,29 +156,7 @@ def test_bad_arguments_after_good_ones_are_still_refused(reference):
     _same(exe(*good), dynhlo.compile(MIXED, backend="cpu", reference=True)(*good))
 
 
-CALLED = """
-HloModule called
-body {
-  p = (s32[], f32[<=8,4], f32[4,4]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  x = f32[<=8,4] get-tuple-element(p), index=1
-  w = f32[4,4] get-tuple-element(p), index=2
-  d = f32[<=8,4] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  h = f32[] constant(0.5)
-  hb = f32[<=8,4] broadcast(h), dimensions={}
-  m = f32[<=8,4] multiply(d, hb)
-  e = f32[<=8,4] tanh(m)
-  y = f32[<=8,4] add(e, x)
-  one = s32[] constant(1)
-  j = s32[] add(i, one)
-  ROOT t = (s32[], f32[<=8,4], f32[4,4]) tuple(j, y, w)
-}
-cond {
-  p = (s32[], f32[<=8,4], f32[4,4]) parameter(0)
-  i = s32[] get-tuple-element(p), index=0
-  three = s32[] constant(3)
-  ROOT c = pred[] compare(i, three), direction=LT
-}
+CALLED = "HloModule called\n" + LOOP_COMPUTATIONS + """
 scale {
   a = f32[<=8,4] parameter(0)
   k = f32[] constant(3)
