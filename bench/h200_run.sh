@@ -15,6 +15,11 @@
 #       the bf16 transformer against XLA and torch.compile (table, launches by kind,
 #       profiler, SASS), then bench/compare.py in full (kernel rows of the five workloads,
 #       streams, AOT streams, first calls).
+#   device call 3:      bash bench/h200_run.sh 3      (carry .dev: .dev/compare.json, the
+#                                                      part-2 results the new rows join)
+#       the compare rows part 2's limit cut (mlp, softmax_rows: kernels, streams), the
+#       real-library programs on the GPU against XLA's GPU compile (gpu_reallibs.py), and
+#       the real programs with graph=True (captured segments between host steps).
 set -u -o pipefail
 part=${1:?usage: h200_run.sh prep|1|2}
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD
@@ -85,6 +90,15 @@ elif [ "$part" = 2 ]; then
     # the five workloads in compare.py's order (transformer first); compare.json is written
     # after each workload, so a cut run keeps the finished ones (`--markdown-only` prints them)
     step compare 420 $PY bench/compare.py --out "$OUT/compare.json"
+    [ -f "$OUT/compare.json" ] && $PY bench/compare.py --markdown-only --out "$OUT/compare.json" \
+        > "$OUT/compare_table.md" 2>&1
+    tail -n 40 "$OUT/compare_table.md" 2>/dev/null
+elif [ "$part" = 3 ]; then
+    step reallibs 170 $PY bench/gpu_reallibs.py --budget 0.3 --out "$OUT/gpu_reallibs.json"
+    step segments 80 $PY bench/real_programs.py --graph --out "$OUT/real_programs_graph.json"
+    [ -f .dev/compare.json ] && cp .dev/compare.json "$OUT/compare.json"
+    step compare 300 $PY bench/compare.py --workloads mlp,softmax_rows --merge \
+        --out "$OUT/compare.json"
     [ -f "$OUT/compare.json" ] && $PY bench/compare.py --markdown-only --out "$OUT/compare.json" \
         > "$OUT/compare_table.md" 2>&1
     tail -n 40 "$OUT/compare_table.md" 2>/dev/null

@@ -11,6 +11,8 @@ the peer on the GPU.
 
     python bench/real_programs.py [--out FILE.json]     # one GPU
     python bench/real_programs.py --dry                 # no GPU: Triton's interpreter, no timing
+    python bench/real_programs.py --graph               # dynhlo with graph=True (captured
+                                                        # segments between host steps)
 
 Writes bench/results/real_programs.json (and a plot when matplotlib is importable).
 """
@@ -67,7 +69,7 @@ def host(t) -> np.ndarray:
     return t.float().cpu().numpy() if hasattr(t, "cpu") else np.asarray(t)
 
 
-def torch_programs(dry: bool):
+def torch_programs(dry: bool, graph):
     """(name, size, cpu exe, gpu exe, args, stored outputs, peer callable on the device)."""
     import torch
     from tests.support import torch_data
@@ -76,7 +78,7 @@ def torch_programs(dry: bool):
     for name in torch_data.MODELS:
         module = dynhlo.parse_stablehlo(torch_data.module_bytes(name))
         cpu = dynhlo.compile(module)
-        gpu = dynhlo.compile(module, backend="gpu", interpret=dry)
+        gpu = dynhlo.compile(module, backend="gpu", interpret=dry, graph=graph)
         model = None
         try:
             from tests.support import torch_models
@@ -94,13 +96,13 @@ def torch_programs(dry: bool):
             yield name, size, cpu, gpu, args, want, (peer if model is not None else None)
 
 
-def jax_programs(dry: bool):
+def jax_programs(dry: bool, graph):
     import jax
     import dynhlo
     from tests.support import llama_decoder
     text = (REPO / "tests" / "data" / "jax" / "llama_decoder.hlo").read_text()
     cpu = dynhlo.compile(text)
-    gpu = dynhlo.compile(text, backend="gpu", interpret=dry)
+    gpu = dynhlo.compile(text, backend="gpu", interpret=dry, graph=graph)
     data = np.load(REPO / "tests" / "data" / "jax" / "llama_decoder.npz")
     jit = jax.jit(llama_decoder.llama)
     keys = sorted((k for k in data.files if k.startswith("in")), key=lambda k: int(k[2:-2]))
@@ -119,6 +121,7 @@ def main() -> None:
     parser.add_argument("--out", help="default: bench/results/real_programs.json "
                         "(real_programs_dry.json with --dry)")
     parser.add_argument("--dry", action="store_true")
+    parser.add_argument("--graph", action="store_true", help="compile with graph=True")
     opts = parser.parse_args()
     if opts.dry:
         os.environ["TRITON_INTERPRET"] = "1"
@@ -128,9 +131,10 @@ def main() -> None:
     rows = []
     print(f"{'program':20s} {'size':>6s} {'gpu-cpu':>9s} {'gpu-ref':>9s} {'cpu-ref':>9s} "
           f"{'gpu us':>9s} {'cpu us':>9s} {'peer us':>9s} {'gpu/peer':>8s}", flush=True)
+    graph = True if opts.graph else None
     for source in (torch_programs, jax_programs):
         try:
-            for name, size, cpu, gpu, args, want, peer in source(opts.dry):
+            for name, size, cpu, gpu, args, want, peer in source(opts.dry, graph):
                 targs = [torch.from_numpy(a).to(dev) for a in args]
                 try:
                     got_gpu = [host(t) for t in leaves(gpu(*targs))]
@@ -146,7 +150,8 @@ def main() -> None:
                           f"{str(exc)[:300]}", flush=True)
                     rows.append({"program": name, "size": size, "error": repr(exc)[:500]})
                     continue
-                row = {"program": name, "size": size, "gpu_vs_cpu": gc, "gpu_vs_ref": gr,
+                row = {"program": name, "size": size, "runner": gpu.program.mode,
+                       "gpu_vs_cpu": gc, "gpu_vs_ref": gr,
                        "cpu_vs_ref": cr, "gpu_us": g_us, "cpu_us": c_us, "peer_us": p_us}
                 rows.append(row)
                 print(f"{name:20s} {size:>6s} {gc:9.1e} {gr:9.1e} {cr:9.1e} {g_us:9.1f} "
