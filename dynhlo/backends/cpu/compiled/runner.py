@@ -605,7 +605,7 @@ class CompiledEvaluator(Evaluator):
         checks and the buffers' addresses were settled when `fast` was made; what a step
         finds other than it expects (a value of another type or layout, a kernel that
         refuses) hands the rest of the call to _run_steps."""
-        values = dict(fast.folded)
+        values = dict(fast.start)
         if fast.params is not None:
             values.update(zip(fast.params, args, strict=True))
         else:
@@ -727,8 +727,8 @@ class CompiledEvaluator(Evaluator):
                 return values[info.computation.root]
         except MemoryError:
             raise memory.too_big(inst, None, None, "cpu") from None
-        self._run_steps(ctx, values, pool, steps,
-                        where[position] if position < len(where) else len(steps), {})
+        self._run_steps(ctx, values, pool, steps, fast.done[position - 1] if position else 0,
+                        {})
         return values[info.computation.root]
 
 
@@ -750,7 +750,8 @@ class Fast:
     new arrays), written per call. Valid while the pool's buffers stay where they were
     (`gen`) and the memory limit is the one its sizes were checked against (`limit`)."""
 
-    __slots__ = ("gen", "limit", "ops", "where", "params", "folded", "dense")
+    __slots__ = ("gen", "limit", "ops", "where", "done", "params", "folded", "start",
+                 "dense")
 
     @staticmethod
     def of(ctx, params: list, steps: list, pool: Pool, values: dict, limit: int,
@@ -790,6 +791,11 @@ class Fast:
         settled = dict(fast.folded)
         settled.update((read, values[read]) for how, read in guards or ()
                        if how == "value" and read in values)
+        # views of held values (a reshape or transpose of a kernel's or matrix product's
+        # buffer): the same array at every call, set before the first step (no step runs)
+        views: dict = {}
+        sized_by = {r for _, r in guards or ()}   # values later sizes read: kept as steps
+        root = info.computation.root
         ops, where = [], []
         for index, (kind, inst, what, _, buf) in enumerate(steps):
             if inst in fast.folded:
@@ -836,9 +842,8 @@ class Fast:
                         # (a folded operand may be a broadcast view: the layout the
                         # reference hands matmul, made once)
                         op = (_DOT, inst, what.lhs, what.rhs, what.lhs_t, what.rhs_t,
-                              None if fa is None else blas_layout(fa.T if what.lhs_t else fa),
-                              None if fb is None else blas_layout(fb.T if what.rhs_t else fb),
-                              out)
+                              _held_operand(what.lhs, fa, what.lhs_t, settled),
+                              _held_operand(what.rhs, fb, what.rhs_t, settled), out)
                         if out is not None:
                             fixed[inst] = out
             elif kind == _UFUNC:
@@ -853,6 +858,11 @@ class Fast:
                 special = specialize(ctx, inst, what, values, settled)
                 if special is not None:
                     fn, sources, shapes = special
+                    held = None if inst in sized_by or inst is root else \
+                        _held_view(inst, fn, sources, fixed, settled)
+                    if held is not None:
+                        fixed[inst] = views[inst] = held
+                        continue
                     op = (_SPECIAL, inst, fn, sources, list(shapes))
             elif kind == _RESHAPE:
                 source = fixed.get(what[0])
@@ -862,9 +872,12 @@ class Fast:
                     reshaped = source.reshape(shape)
                     if not np.shares_memory(reshaped, source):   # pragma: no cover
                         reshaped = None
-                op = (_RESHAPE, inst, what[0], shape, reshaped)
                 if reshaped is not None:
                     fixed[inst] = reshaped
+                    if inst not in sized_by and inst is not root:
+                        views[inst] = reshaped
+                        continue
+                op = (_RESHAPE, inst, what[0], shape, reshaped)
             ops.append(op or (_LOWERING, inst))
             where.append(index)
             for how, read in guards or ():
@@ -873,4 +886,39 @@ class Fast:
                                 else np.array(value, copy=True)))
                     where.append(index + 1)
         fast.ops, fast.where = ops, where
+        # per op: the steps before this index are done once it has run (a step handed to
+        # _run_steps after it resumes there: the views set before the first step that
+        # read a value it replaced are made again)
+        fast.done = [k + 1 if op[0] != _GUARD else k for op, k in zip(ops, where, strict=True)]
+        fast.start = {**fast.folded, **views}
         return fast
+
+
+# the specialized lowerings whose value is a view of their operands' (special.py)
+_VIEWS = frozenset({Opcode.DYNAMIC_RESHAPE, Opcode.TRANSPOSE, Opcode.SLICE, Opcode.BROADCAST})
+
+
+def _held_view(inst, fn, sources: tuple, fixed: dict, settled: dict):
+    """The value of a specialized view step (_VIEWS) whose operands are all held by the spec,
+    at least one in a buffer: `fn` of them, when it is a view of one (never a copy, which
+    would not see the buffer's later contents); else None."""
+    if inst.opcode not in _VIEWS or not sources or any(s not in fixed for s in sources) or \
+            all(s in settled for s in sources):
+        return None
+    value = fn(*[fixed[s] for s in sources])
+    if value.__class__ is not np.ndarray or \
+            not any(np.may_share_memory(value, fixed[s]) for s in sources):
+        return None
+    return value
+
+
+def _held_operand(inst, value, transposed: bool, settled: dict):
+    """What np.matmul reads of a matrix product's operand the spec holds (`value`, None:
+    read per call): blas_layout's, made once, when that is the held array itself or a copy
+    of a value fixed for the key (a folded broadcast); a copy of a buffer's view would miss
+    its later contents."""
+    if value is None:
+        return None
+    a = value.T if transposed else value
+    laid = blas_layout(a)
+    return laid if laid is a or inst in settled else None

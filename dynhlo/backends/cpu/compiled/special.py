@@ -18,6 +18,8 @@ movement whose every size and index is settled once the key's shapes and folded 
   array, its shapes settled; at a size read per call, the same where it is the recorded
   size (else the lowering).
 - dynamic-reshape whose sizes are folded, transpose: the lowering's view.
+- power and atan2 of f32/f64 operands at the result's shape and type: the lowering's own
+  ufunc call (its size and type handling done once), a folded operand held.
 - dot (any batch and contracting dimensions, operands of the result's type): the
   reference's transposes, reshapes, copies and np.matmul, its shapes worked out once.
 
@@ -25,7 +27,9 @@ movement whose every size and index is settled once the key's shapes and folded 
 - convolution: the reference's own computation (ops_linalg.run_convolution) with its plan
   (labels, windows, taps) made once.
 - gather of one window at indices read per call: the window's box of the operand, copied
-  and arranged as the reference arranges it (a window reaching into padding: the lowering).
+  and arranged as the reference arranges it (a window reaching into padding: the lowering);
+  many windows: np.take of their flat positions. The operand may be folded (an embedding
+  table): the spec holds it and a call passes the indices.
 
 A specialized step is `(fn, sources, shapes)`: `fn(*values of sources)` is the value when
 each source's value is an ndarray of the recorded shape (runner._run_fast checks, and runs
@@ -66,6 +70,11 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
         fn = _take(ctx, inst, lowering, arrays[0], values)
     elif opcode is Opcode.GATHER and data == list(inst.operands):
         fn = _window_gather(inst, *arrays, values[inst])
+    elif opcode is Opcode.GATHER and data == [inst.operands[1]] and \
+            values.get(inst.operands[0]).__class__ is np.ndarray:
+        # a table held by the spec (an embedding's weights, a constant) at indices read
+        # per call (the token ids)
+        fn = _held_table(inst, values[inst.operands[0]], arrays[0], values[inst])
     elif opcode is Opcode.SLICE:
         fn = _slice(inst, arrays[0])
     elif opcode is Opcode.CONCATENATE:
@@ -94,6 +103,9 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
     elif opcode is Opcode.PAD and data[:1] == [inst.operands[0]]:
         fn = _pad(inst, arrays[0], values[inst], [o in data for o in inst.operands],
                   values.get(inst.operands[1]))
+    elif opcode in _BINARY:
+        fn = _binary(opcode, [values.get(o) for o in inst.operands], values[inst],
+                     [o in data for o in inst.operands])
     elif opcode is Opcode.TRANSPOSE:
         perm = tuple(attrs.ints(inst, "dimensions"))
         fn = lambda x: x.transpose(perm)   # noqa: E731 (np.transpose's view)
@@ -172,6 +184,12 @@ def _window_gather(inst, x: np.ndarray, indices: np.ndarray, value):
     return fn
 
 
+def _held_table(inst, table: np.ndarray, indices: np.ndarray, value):
+    """_window_gather of a folded operand `table`, held: a call passes the indices only."""
+    gather = _window_gather(inst, table, indices, value)
+    return None if gather is None else lambda indices: gather(table, indices)
+
+
 def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, order: list):
     """_window_gather for many index vectors: every window's flat positions (its clamped
     starts times the operand's C strides, plus the window's own offsets), np.take of them
@@ -247,6 +265,30 @@ def _concatenate(inst, arrays: list, value, data: list):
             every[k] = part
         return np.concatenate(every, axis=axis)
     return fn
+
+
+# Float binary functions no kernel computes (NumPy's results, ops_elementwise.BINARY): for
+# f32/f64 operands of the result's shape and type the lowering calls exactly this ufunc on
+# them (NumPy's power is not x*x even for an exponent of 2: SIMD lanes differ at ties, and
+# a lane's result depends on its neighbours' signs, so only the same call gives its bits).
+_BINARY = {Opcode.POWER: np.power, Opcode.ATAN2: np.arctan2}
+
+
+def _binary(opcode, arrays: list, value, data: list):
+    """The ufunc of ops_elementwise.binary on operands at the result's shape and type
+    (the lowering's `fitted` passes those as they are); a folded operand held."""
+    if value.__class__ is not np.ndarray or value.dtype.kind != "f" or \
+            value.dtype.itemsize < 4 or any(a.__class__ is not np.ndarray or
+                                            a.shape != value.shape or a.dtype != value.dtype
+                                            for a in arrays):
+        return None
+    ufunc = _BINARY[opcode]
+    if all(data):
+        return ufunc
+    x, y = arrays
+    if data[0]:
+        return lambda x: ufunc(x, y)
+    return lambda y: ufunc(x, y)
 
 
 def _resize(x: np.ndarray, value):
