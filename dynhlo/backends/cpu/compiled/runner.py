@@ -895,7 +895,8 @@ class Fast:
 
 
 # the specialized lowerings whose value is a view of their operands' (special.py)
-_VIEWS = frozenset({Opcode.DYNAMIC_RESHAPE, Opcode.TRANSPOSE, Opcode.SLICE, Opcode.BROADCAST})
+_VIEWS = frozenset({Opcode.DYNAMIC_RESHAPE, Opcode.TRANSPOSE, Opcode.SLICE, Opcode.BROADCAST,
+                    Opcode.GATHER, Opcode.DYNAMIC_SLICE})
 
 
 def _held_view(inst, fn, sources: tuple, fixed: dict, settled: dict):

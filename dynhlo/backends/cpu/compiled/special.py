@@ -6,8 +6,9 @@ movement whose every size and index is settled once the key's shapes and folded 
   result element reads is fixed, so the lowering is run once on the operand's flat
   positions (int64, counted from 1) and a call is `np.take` of the operand at those
   positions, in the reference's memory layout (a copy of a basic slice where those
-  positions are a box of the operand). The same elements in the same places as the
-  reference's, bit for bit. Not
+  positions are a box of the operand; the box's view where it has the reference's strides:
+  torch's gathers at arange indices). The same elements in the same places
+  as the reference's, bit for bit. Not
   where the reference reads padding (a position 0: a zero, not an element) — that stays
   the lowering.
 - slice (not reading padding): the NumPy view the lowering makes, its index precomputed.
@@ -18,6 +19,8 @@ movement whose every size and index is settled once the key's shapes and folded 
   array, its shapes settled; at a size read per call, the same where it is the recorded
   size (else the lowering).
 - dynamic-reshape whose sizes are folded, transpose: the lowering's view.
+- reduce of one operand by add, multiply, maximum, minimum, and, or: the lowering's NumPy
+  reduction, its reducer recognized once.
 - power and atan2 of f32/f64 operands at the result's shape and type: the lowering's own
   ufunc call (its size and type handling done once), a folded operand held.
 - dot (any batch and contracting dimensions, operands of the result's type): the
@@ -48,6 +51,7 @@ from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.sizes import slice_reads_padding
 from ..ops_linalg import plan_convolution, run_convolution
+from ..ops_reduce import _fast_reducer, _negative_zero_sums
 from .folding import IMPURE
 
 
@@ -103,6 +107,10 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
     elif opcode is Opcode.PAD and data[:1] == [inst.operands[0]]:
         fn = _pad(inst, arrays[0], values[inst], [o in data for o in inst.operands],
                   values.get(inst.operands[1]))
+    elif opcode is Opcode.REDUCE and len(inst.operands) == 2 and \
+            data[:1] == [inst.operands[0]]:
+        fn = _reduce(inst, arrays[0], values.get(inst.operands[1]), len(data) == 2,
+                     values[inst])
     elif opcode in _BINARY:
         fn = _binary(opcode, [values.get(o) for o in inst.operands], values[inst],
                      [o in data for o in inst.operands])
@@ -115,7 +123,8 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
 
 
 def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
-    """np.take of x at the flat positions the gather or dynamic-slice reads."""
+    """np.take of x at the flat positions the gather or dynamic-slice reads (or the view of
+    x those positions are, where it has the reference's layout: _box_view)."""
     positions = np.arange(1, x.size + 1, dtype=np.int64).reshape(x.shape)
     ctx.inst = inst
     read = lowering(ctx, inst, [positions, *(values.get(o) for o in inst.operands[1:])])
@@ -123,18 +132,41 @@ def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
             (read.size and int(read.min()) < 1):
         return None   # padding read somewhere: the lowering's zeros
     box = _box(read - 1, x.shape)
+    copy = None
     if box is not None:   # a box of the operand (qkv split, a row): a copy of its view
         shape = read.shape
         if np.array(x[box], copy=True).reshape(shape).strides == values[inst].strides:
-            return lambda x: np.array(x[box], copy=True).reshape(shape)
-    # in the reference's layout (its gather copies a transposed view, keeping its strides):
-    # the positions in memory order, taken, then viewed back
-    perm = tuple(sorted(range(read.ndim), key=lambda k: -read.strides[k]))
-    flat = np.ascontiguousarray((read - 1).transpose(perm))
-    back = tuple(np.argsort(perm))
-    if np.take(x, flat).transpose(back).strides != values[inst].strides:
-        return lambda x: np.take(x, flat.transpose(back))
-    return lambda x: np.take(x, flat).transpose(back)
+            copy = lambda x: np.array(x[box], copy=True).reshape(shape)   # noqa: E731
+    if copy is None:
+        # in the reference's layout (its gather copies a transposed view, keeping its
+        # strides): the positions in memory order, taken, then viewed back
+        perm = tuple(sorted(range(read.ndim), key=lambda k: -read.strides[k]))
+        flat = np.ascontiguousarray((read - 1).transpose(perm))
+        back = tuple(np.argsort(perm))
+        if np.take(x, flat).transpose(back).strides != values[inst].strides:
+            copy = lambda x: np.take(x, flat.transpose(back))   # noqa: E731
+        else:
+            copy = lambda x: np.take(x, flat).transpose(back)   # noqa: E731
+    return copy if box is None else _box_view(x, box, read.shape, values[inst], copy)
+
+
+def _box_view(x: np.ndarray, box: tuple, shape: tuple, value, copy):
+    """Where the box of x viewed at the result's shape has the strides of the reference's
+    value (a box of every row, the whole operand: torch's gathers at arange indices), that
+    view: the copy's elements in the copy's layout (a value the plan counts as possibly a
+    view of its operand, as every lowering's). A call whose operand is laid out otherwise
+    runs `copy`."""
+    part = x[box]
+    view = part.reshape(shape)
+    if value.__class__ is not np.ndarray or view.strides != value.strides or \
+            not np.may_share_memory(view, x):
+        return copy
+    strides = part.strides
+
+    def fn(x):
+        part = x[box]
+        return part.reshape(shape) if part.strides == strides else copy(x)
+    return fn
 
 
 def _window_gather(inst, x: np.ndarray, indices: np.ndarray, value):
@@ -202,22 +234,32 @@ def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, ord
         window = window + axis.reshape((1,) * len(lead) + tuple(
             -1 if j == d else 1 for j in range(len(extent))))
     tail = (1,) * len(extent)
+    # per dimension a start is read for: (its place in the index vector, the highest start,
+    # the operand's C stride, whether a start may still reach past the actual size: the
+    # operand's shape is the recorded one at every call, so only where the clamp allows it)
+    starts = []
+    for d, ((k, high), size) in enumerate(extent):
+        if k < 0 and size > shape[d] or k >= 0 and high < 0:
+            return lambda x, indices: None   # past the actual size at every call
+        if k >= 0:
+            starts.append((k, high, strides[d], high + size > shape[d], shape[d] - size))
+    # np.moveaxis(idx, ivd, -1) of an explicit index vector dimension, as a transpose
+    perm = (*(j for j in range(len(lead) + 1) if j != ivd), ivd)
+    identity = tuple(order) == tuple(range(len(order)))
+    maximum, minimum = np.maximum, np.minimum
 
     def fn(x, indices):
         idx = indices.astype(np.int64)
-        idx = idx[..., None] if ivd == idx.ndim else np.moveaxis(idx, ivd, -1)
+        idx = idx[..., None] if ivd == idx.ndim else idx.transpose(perm)
         flat = np.zeros(lead, np.int64)
-        for d, ((k, high), size) in enumerate(extent):
-            if k < 0:
-                if size > shape[d]:
-                    return None
-                continue
-            start = np.clip(idx[..., k], 0, high)
-            if start.min() < 0 or start.max() + size > shape[d]:
+        for k, high, stride, check, last in starts:
+            start = minimum(maximum(idx[..., k], 0), high)   # np.clip's values
+            if check and start.max() > last:
                 return None   # past the actual size: the lowering's padding or error
-            flat += start * strides[d]
+            flat += start * stride
         read = np.take(x, flat.reshape(lead + tail) + window).reshape(full)
-        return np.array(np.transpose(read, order), copy=True)
+        # (np.take's new C-ordered array: where no transpose moves it, the copy's layout)
+        return read if identity else np.array(np.transpose(read, order), copy=True)
     return fn
 
 
@@ -289,6 +331,31 @@ def _binary(opcode, arrays: list, value, data: list):
     if data[0]:
         return lambda x: ufunc(x, y)
     return lambda y: ufunc(x, y)
+
+
+def _reduce(inst, x: np.ndarray, init, init_per_call: bool, value):
+    """ops_reduce.reduce of one operand by a NumPy reduction (_fast_reducer), its reducer
+    recognized and its axes read once: the ufunc's reduce, XLA's -0 sums, the init
+    combined, as the lowering does; a folded init held. Not an empty operand, nor f16/bf16
+    (widened by the lowering)."""
+    (comp,) = inst.called["to_apply"]
+    ufunc = _fast_reducer(comp)
+    dtype = x.dtype
+    if ufunc is None or value.__class__ is not np.ndarray or not x.size or \
+            dtype.kind not in "biuf" or (dtype.kind == "f" and dtype.itemsize < 4) or \
+            (not init_per_call and init is None):
+        return None
+    axes = tuple(sorted(attrs.ints(inst, "dimensions")))
+    signed_zeros = ufunc is np.add and dtype.kind == "f"
+    held = init
+
+    def fn(x, init=None):
+        out = ufunc.reduce(x, axis=axes)
+        if signed_zeros:
+            out = _negative_zero_sums(x, out, axes)
+        start = np.asarray(held if init is None else init).astype(dtype)
+        return np.asarray(ufunc(out, start)).astype(dtype)
+    return fn
 
 
 def _resize(x: np.ndarray, value):
