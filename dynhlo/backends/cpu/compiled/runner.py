@@ -55,6 +55,7 @@ _PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT, _UFUNC = 0, 1, 2, 3, 4, 5
 _KERNEL_IN_PLACE = 6   # a specialized kernel step with nothing to write per call (Fast)
 _SPECIAL = 7   # a lowering specialized to the key's sizes and folded values (special.py)
 _GUARD = 8     # after a step whose shape or value later sizes read: compared with the spec's
+_SPECIAL1 = 9  # a _SPECIAL of one operand read per call (most of them: views, copies)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -624,6 +625,15 @@ class CompiledEvaluator(Evaluator):
         try:
             for op in fast.ops:
                 kind, inst = op[0], op[1]
+                if kind == _SPECIAL1:
+                    x = values[op[3]]
+                    value = op[2](x) if x.__class__ is ndarray and x.shape == op[4] else None
+                    if value is not None:
+                        values[inst] = value
+                    else:   # another type or shape than recorded, or declined: the lowering
+                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
+                    position += 1
+                    continue
                 if kind == _KERNEL_IN_PLACE:
                     if op[2](None, op[3]):   # refused: the reference's value or error
                         ctx.inst = inst
@@ -863,7 +873,8 @@ class Fast:
                     if held is not None:
                         fixed[inst] = views[inst] = held
                         continue
-                    op = (_SPECIAL, inst, fn, sources, list(shapes))
+                    op = (_SPECIAL1, inst, fn, sources[0], shapes[0]) if len(sources) == 1 \
+                        else (_SPECIAL, inst, fn, sources, list(shapes))
             elif kind == _RESHAPE:
                 source = fixed.get(what[0])
                 shape = value.shape

@@ -395,9 +395,13 @@ def _dot(inst, lhs: np.ndarray, rhs: np.ndarray, value):
     pb, sb = (*rb, *rc, *rf), (math.prod(batch), k, math.prod(n))
     out = (*batch, *m, *n)
 
+    # (a transpose that keeps the order is the same view: left out)
+    ta = None if pa == tuple(range(lhs.ndim)) else pa
+    tb = None if pb == tuple(range(rhs.ndim)) else pb
+
     def fn(x, y):
-        a = x.transpose(pa).reshape(sa)
-        b = y.transpose(pb).reshape(sb)
+        a = (x if ta is None else x.transpose(ta)).reshape(sa)
+        b = (y if tb is None else y.transpose(tb)).reshape(sb)
         if not a.flags.c_contiguous:
             a = a.astype(dtype)
         if not b.flags.c_contiguous:
