@@ -143,10 +143,11 @@ def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
         perm = tuple(sorted(range(read.ndim), key=lambda k: -read.strides[k]))
         flat = np.ascontiguousarray((read - 1).transpose(perm))
         back = tuple(np.argsort(perm))
+        # (x.take: np.take's own call, without its Python wrapper)
         if np.take(x, flat).transpose(back).strides != values[inst].strides:
-            copy = lambda x: np.take(x, flat.transpose(back))   # noqa: E731
+            copy = lambda x: x.take(flat.transpose(back))   # noqa: E731
         else:
-            copy = lambda x: np.take(x, flat).transpose(back)   # noqa: E731
+            copy = lambda x: x.take(flat).transpose(back)   # noqa: E731
     return copy if box is None else _box_view(x, box, read.shape, values[inst], copy)
 
 
@@ -257,7 +258,7 @@ def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, ord
             if check and start.max() > last:
                 return None   # past the actual size: the lowering's padding or error
             flat += start * stride
-        read = np.take(x, flat.reshape(lead + tail) + window).reshape(full)
+        read = x.take(flat.reshape(lead + tail) + window).reshape(full)
         # (np.take's new C-ordered array: where no transpose moves it, the copy's layout)
         return read if identity else np.array(np.transpose(read, order), copy=True)
     return fn
