@@ -26,7 +26,8 @@ movement whose every size and index is settled once the key's shapes and folded 
 - dot (any batch and contracting dimensions, operands of the result's type): the
   reference's transposes, reshapes, copies and np.matmul, its shapes worked out once.
 
-- broadcast (its read-only view) and pad (each element's place worked out once).
+- broadcast (its read-only view, over a C-ordered operand made with its strides worked out
+  once) and pad (each element's place worked out once).
 - convolution: the reference's own computation (ops_linalg.run_convolution) with its plan
   (labels, windows, taps) made once.
 - gather of one window at indices read per call: the window's box of the operand, copied
@@ -420,7 +421,21 @@ def _broadcast(inst, x: np.ndarray, value):
     if x.ndim == 0:
         return lambda x: np.broadcast_to(x, shape)
     view = tuple(x.shape[mapped.index(k)] if k in mapped else 1 for k in range(len(shape)))
-    return lambda x: np.broadcast_to(x.reshape(view), shape)
+    made = np.broadcast_to(x.reshape(view), shape)
+    if not x.flags.c_contiguous or not np.may_share_memory(made, x):
+        return lambda x: np.broadcast_to(x.reshape(view), shape)
+    # an operand laid out as this one (a C-ordered array: its own buffer): the same view,
+    # its strides worked out once, made directly (np.broadcast_to's Python costs ~6x more)
+    laid, strides, dtype = x.strides, made.strides, x.dtype
+    ndarray = np.ndarray
+
+    def fn(x):
+        if x.strides != laid:
+            return np.broadcast_to(x.reshape(view), shape)
+        out = ndarray(shape, dtype, x, 0, strides)
+        out.flags.writeable = False
+        return out
+    return fn
 
 
 def _pad(inst, x: np.ndarray, value, data: list, fill):
