@@ -56,6 +56,7 @@ _KERNEL_IN_PLACE = 6   # a specialized kernel step with nothing to write per cal
 _SPECIAL = 7   # a lowering specialized to the key's sizes and folded values (special.py)
 _GUARD = 8     # after a step whose shape or value later sizes read: compared with the spec's
 _SPECIAL1 = 9  # a _SPECIAL of one operand read per call (most of them: views, copies)
+_SPECIAL2 = 10  # a _SPECIAL of two (dots, binary functions)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -634,6 +635,16 @@ class CompiledEvaluator(Evaluator):
                         self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
                     position += 1
                     continue
+                if kind == _SPECIAL2:
+                    x, y = values[op[3]], values[op[4]]
+                    value = op[2](x, y) if x.__class__ is ndarray and x.shape == op[5] and \
+                        y.__class__ is ndarray and y.shape == op[6] else None
+                    if value is not None:
+                        values[inst] = value
+                    else:   # another type or shape than recorded, or declined: the lowering
+                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
+                    position += 1
+                    continue
                 if kind == _KERNEL_IN_PLACE:
                     if op[2](None, op[3]):   # refused: the reference's value or error
                         ctx.inst = inst
@@ -874,6 +885,7 @@ class Fast:
                         fixed[inst] = views[inst] = held
                         continue
                     op = (_SPECIAL1, inst, fn, sources[0], shapes[0]) if len(sources) == 1 \
+                        else (_SPECIAL2, inst, fn, *sources, *shapes) if len(sources) == 2 \
                         else (_SPECIAL, inst, fn, sources, list(shapes))
             elif kind == _RESHAPE:
                 source = fixed.get(what[0])
