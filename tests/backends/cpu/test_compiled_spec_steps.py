@@ -1,7 +1,8 @@
 """The compiled CPU path's specialized steps that cut per-call work (runner.Fast, special.py):
-views of buffers set once instead of run as steps, power and atan2 as the lowering's own
-ufunc call, reduces by NumPy reductions, gathers from a folded table (an embedding) and
-gathers that are a box of their operand. Every module runs several times per shape (the
+views of buffers set once instead of run as steps, dots with batch dimensions into buffers
+(batch_dot.py), power and atan2 as the lowering's own ufunc call, reduces by NumPy
+reductions, gathers from a folded table (an embedding) and gathers that are a box of their
+operand. Every module runs several times per shape (the
 specialized steps run from the second call) and every result is compared with the
 reference evaluator's, bit for bit (NaNs included).
 """
@@ -209,8 +210,10 @@ def test_views_of_buffers_are_set_once_and_are_the_references():
     _run(exe, ref, cases)
     fast = _fast(exe)
     held = set(fast.start) - set(fast.folded)
-    assert held   # views of buffers: no step of theirs runs
+    assert {i.name for i in held} >= {"flat", "t"}   # views of buffers: no step of theirs
     assert not held & {op[1] for op in fast.ops}
+    # the dot with batch dimensions: the reference's NumPy calls, into a buffer
+    assert _kinds(exe, "DOT") == [runner._BATCH_DOT]
 
 
 def test_a_kernel_refusing_after_held_views_makes_them_again():

@@ -46,6 +46,7 @@ from ...plan.fusion import dims_equal, kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS
 from . import machine
+from .batch_dot import BatchDot
 from .folding import folded, size_reads
 from .kernels import generate
 from .special import specialize
@@ -57,6 +58,7 @@ _SPECIAL = 7   # a lowering specialized to the key's sizes and folded values (sp
 _GUARD = 8     # after a step whose shape or value later sizes read: compared with the spec's
 _SPECIAL1 = 9  # a _SPECIAL of one operand read per call (most of them: views, copies)
 _SPECIAL2 = 10  # a _SPECIAL of two (dots, binary functions)
+_BATCH_DOT = 11  # any other f32/f64 dot, as the reference computes it (batch_dot.py)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -322,7 +324,7 @@ def _guarded(info, params: list, steps: list) -> list[int]:
     views: dict = {inst: frozenset((inst,)) for inst, _ in params}
     reached: set = set()
     for kind, inst, what, _, _ in steps:
-        if kind in (_KERNEL, _DOT, _UFUNC):
+        if kind in (_KERNEL, _DOT, _UFUNC, _BATCH_DOT):
             continue
         if kind == _RESHAPE:
             views[inst] = views.get(what[0], frozenset())
@@ -346,7 +348,7 @@ def plan_buffers(info, steps: list) -> tuple[list, int]:
     for kind, inst, what, _ in steps:
         if kind == _KERNEL:
             operands = what.leaves
-        elif kind == _DOT:
+        elif kind in (_DOT, _BATCH_DOT):
             operands = (what.lhs, what.rhs)
         elif kind in (_RESHAPE, _UFUNC):
             operands = (what[-1] if kind == _UFUNC else what[0],)
@@ -356,7 +358,7 @@ def plan_buffers(info, steps: list) -> tuple[list, int]:
             operands = inst.operands
         read = frozenset().union(*(alias.get(o, ()) for o in operands))
         reads.append(read)
-        if kind in (_KERNEL, _DOT, _UFUNC) and not inst.shape.is_tuple and \
+        if kind in (_KERNEL, _DOT, _UFUNC, _BATCH_DOT) and not inst.shape.is_tuple and \
                 inst.shape.element_type in ("f32", "f64"):
             alias[inst] = frozenset((inst,))
         else:
@@ -440,6 +442,10 @@ class CompiledEvaluator(Evaluator):
                     self.lowerings[Opcode.DOT] is LOWERINGS[Opcode.DOT] and \
                     (matmul := MatmulDot.of(inst)) is not None:
                 steps.append((_DOT, inst, matmul, inst in sized))
+            elif inst.opcode is Opcode.DOT and \
+                    self.lowerings[Opcode.DOT] is LOWERINGS[Opcode.DOT] and \
+                    (batched := BatchDot.of(inst)) is not None:
+                steps.append((_BATCH_DOT, inst, batched, inst in sized))
             elif inst.opcode in _UFUNCS and inst.shape.element_type in _MATMUL_TYPES and \
                     inst.operands[0].shape.element_type == inst.shape.element_type and \
                     self.lowerings[inst.opcode] is LOWERINGS[inst.opcode]:
@@ -575,6 +581,17 @@ class CompiledEvaluator(Evaluator):
                             values[inst] = np.matmul(a, b, out=out)
                         continue
                     what = self.lowerings[Opcode.DOT]
+                elif kind == _BATCH_DOT:   # the reference's NumPy calls, into its buffer
+                    a, b = values[what.lhs], values[what.rhs]
+                    made = what.shapes(a.shape, b.shape) if a.__class__ is np.ndarray and \
+                        b.__class__ is np.ndarray and a.dtype == b.dtype == what.dtype else None
+                    if made is not None:
+                        out = None
+                        if buf >= 0:
+                            out, addresses[inst] = pooled(pool, buf, made[2], what.dtype)
+                        values[inst] = what.fn(a.shape, b.shape, out)(a, b)
+                        continue
+                    what = self.lowerings[Opcode.DOT]
                 elif kind == _UFUNC:     # dense, at the result's sizes: into its buffer
                     x = values[what[1]]
                     shape = env.sizes(dims[inst])
@@ -703,6 +720,14 @@ class CompiledEvaluator(Evaluator):
                     if out is not None and address(value) != address(out):
                         break   # refused (a new array) or moved: the rest step by step
                     continue
+                if kind == _BATCH_DOT:
+                    x, y = values[op[2]], values[op[3]]
+                    if x.__class__ is not ndarray or x.shape != op[4] or \
+                            y.__class__ is not ndarray or y.shape != op[5]:
+                        break
+                    values[inst] = op[6](x, y)
+                    position += 1
+                    continue
                 if kind == _DOT:
                     _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
                     if a is None:
@@ -759,6 +784,7 @@ _DENSE_BYTES = 1 << 22   # the largest dense copy of a folded broadcast a spec h
 _FOLD_KINDS = {"lowering": _LOWERING, "reshape": _RESHAPE,
                "new": {_KERNEL: lambda what: what.leaves,
                        _DOT: lambda what: (what.lhs, what.rhs),
+                       _BATCH_DOT: lambda what: (what.lhs, what.rhs),
                        _UFUNC: lambda what: (what[1],)}}
 
 
@@ -865,6 +891,16 @@ class Fast:
                         op = (_DOT, inst, what.lhs, what.rhs, what.lhs_t, what.rhs_t,
                               _held_operand(what.lhs, fa, what.lhs_t, settled),
                               _held_operand(what.rhs, fb, what.rhs_t, settled), out)
+                        if out is not None:
+                            fixed[inst] = out
+            elif kind == _BATCH_DOT:
+                a, b = values[what.lhs], values[what.rhs]
+                out = view(buf, value.shape, value.dtype) if buf >= 0 else None
+                if (buf < 0 or out is not None) and a.__class__ is np.ndarray and \
+                        b.__class__ is np.ndarray and a.dtype == b.dtype == what.dtype:
+                    fn = what.fn(a.shape, b.shape, out)
+                    if fn is not None:
+                        op = (_BATCH_DOT, inst, what.lhs, what.rhs, a.shape, b.shape, fn)
                         if out is not None:
                             fixed[inst] = out
             elif kind == _UFUNC:
