@@ -349,14 +349,17 @@ def _reduce(inst, x: np.ndarray, init, init_per_call: bool, value):
         return None
     axes = tuple(sorted(attrs.ints(inst, "dimensions")))
     signed_zeros = ufunc is np.add and dtype.kind == "f"
-    held = init
+    held = None if init_per_call else np.asarray(init).astype(dtype)
 
     def fn(x, init=None):
         out = ufunc.reduce(x, axis=axes)
         if signed_zeros:
             out = _negative_zero_sums(x, out, axes)
-        start = np.asarray(held if init is None else init).astype(dtype)
-        return np.asarray(ufunc(out, start)).astype(dtype)
+        start = held if init is None else np.asarray(init).astype(dtype)
+        # (the lowering's astype: a new array of the type; the ufunc's already is one)
+        value = ufunc(out, start)
+        return value if value.__class__ is np.ndarray and value.dtype == dtype else \
+            np.asarray(value).astype(dtype)
     return fn
 
 
