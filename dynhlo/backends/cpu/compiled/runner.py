@@ -5,18 +5,22 @@ invocation, and `prepare` compiles the kernels of a module and of every computat
 in one batch (one compiled function per canonical form, machine.kernels); each call binds
 the parameters, then walks its precomputed steps: a kernel (its result at the actual sizes,
 addresses, sizes and strides packed in one array, one native call), a matrix product
-(`np.matmul` on the operands' views), a transcendental ufunc (NumPy's, with `out=`), a
-reshape (a NumPy view at its planned sizes) or any other instruction through the reference
-lowering, exactly as the reference evaluator runs it. Kernel, matmul and ufunc results go
-into buffers reused across steps and calls (plan_buffers: backends/plan/buffers.py's
-assignment), per thread.
+(`np.matmul` on the operands' views), any other f32/f64 dot (the reference's NumPy calls,
+batch_dot.py), a transcendental ufunc (NumPy's, with `out=`), a reshape (a NumPy view at its
+planned sizes) or any other instruction through the reference lowering, exactly as the
+reference evaluator runs it. Kernel, dot and ufunc results go into buffers reused across
+steps and calls (plan_buffers: backends/plan/buffers.py's assignment), per thread.
 When every size of a computation is a function of the entry arguments' shapes, the first
 call at a shape also makes `Fast`: the steps specialized to it (sizes and memory checks
 settled, output views over the buffers, each kernel's argument array filled but for the
 addresses of parameters and new arrays); later calls at that shape run it, writing only
 those addresses (a small LRU per thread, dropped when a buffer grows). A spec also holds
-the values fixed for its key (folding.py: their steps are skipped) and runs lowerings of
-settled shapes as special.py's NumPy calls. A computation whose sizes read its own values
+the values fixed for its key (folding.py: their steps are skipped), the views of its buffers
+(a reshape or transpose of a kernel's or dot's result: the same array at every call, set
+before the first step instead of run as one), and runs lowerings of settled shapes as
+special.py's NumPy calls. A step a spec cannot run as recorded hands the rest of the call
+to the ordinary steps from the one after the last it ran (views set before then that read a
+value it replaced are made again). A computation whose sizes read its own values
 (a loop body's state, a loop's result) gets specs keyed by its arguments' shapes too, with
 a guard after each step those sizes read (a mismatch: the rest of the call step by step).
 Called computations (call, while, conditional bodies) run the same way, through
