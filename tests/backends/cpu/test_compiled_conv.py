@@ -184,3 +184,23 @@ def test_a_large_window_matrix_is_made_in_blocks(monkeypatch):
     k, g = _rand(r, (3, 6, 4)), _rand(r, (3, 3, 4))
     _check(CONV_1D, [(_rand(r, (2, n, 6)), k, g) for n in (40, 17)])
     _check(CONV_2D, [(_rand(r, (2, 3, 9, 8)), _rand(r, (5, 3, 3, 3)))])
+
+
+# A dynamic batch that batch_group_count must divide.
+BATCH_GROUPS = """
+HloModule bg
+ENTRY main {
+  x = f32[<=6,5,3] parameter(0)
+  k = f32[2,3,4] parameter(1)
+  ROOT c = f32[<=3,4,4] convolution(x, k), window={size=2}, dim_labels=b0f_0io->b0f, batch_group_count=2
+}
+"""
+
+
+def test_a_batch_the_group_count_does_not_divide_is_refused_after_good_calls():
+    r = np.random.default_rng(7)
+    k = _rand(r, (2, 3, 4))
+    exe = _check(BATCH_GROUPS, [(_rand(r, (n, 5, 3)), k) for n in (6, 2, 4)])
+    for way in (exe, _pair(BATCH_GROUPS)[1]):
+        with pytest.raises(dynhlo.DynamicSizeError, match="batch_group_count=2"):
+            way(_rand(r, (3, 5, 3)), k)

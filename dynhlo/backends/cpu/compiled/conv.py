@@ -41,6 +41,7 @@ import numpy as np
 from ....errors import DynamicSizeError
 from ....hlo.types import to_numpy_dtype
 from ....shapes.windows import conv_groups, conv_labels, window_dims, window_output_size
+from ..ops_linalg import convolution as reference_convolution
 
 _BLOCK_BYTES = 1 << 22   # the largest window matrix made at once: a block of output rows
 # (one made and multiplied while it is in cache: 45 to 21 ms for a 3x3 conv of 8x56x56x64)
@@ -48,30 +49,40 @@ _WORK = {"f16": np.float32, "bf16": np.float32, "f32": np.float32, "f64": np.flo
          "c64": np.complex64, "c128": np.complex128}
 
 
-def gemm_plan(inst, lhs: np.ndarray, rhs: np.ndarray, value, held: tuple):
+def gemm_plan(inst, lhs: np.ndarray, rhs: np.ndarray, shape: tuple, held: tuple):
     """`fn(*operands passed per call)`: the convolution `inst` at lhs's and rhs's shapes as
     the module docstring says, or None where it is not planned here (types, a result of
-    other sizes than `value`'s). `held`: per operand, whether its value (lhs or rhs) is the
-    spec's for every call (then what it gives is made once) rather than passed per call."""
+    other sizes than `shape`). `held`: per operand, whether its value (lhs or rhs) is the
+    same at every call (then what it gives is made once) rather than passed per call."""
     element = inst.shape.element_type
     work = _WORK.get(element)
-    if work is None or value.__class__ is not np.ndarray or \
-            any(o.shape.element_type != element for o in inst.operands):
+    if work is None or any(o.shape.element_type != element for o in inst.operands):
         return None
-    plan = _Plan.of(inst, lhs.shape, rhs.shape, value.shape, np.dtype(work))
+    plan = _Plan.of(inst, lhs.shape, rhs.shape, shape, np.dtype(work))
     if plan is None:
         return None
     if plan.empty:
-        shape, dtype = value.shape, value.dtype
+        dtype = plan.out_dtype
         return lambda *_: np.zeros(shape, dtype)
     if held[1]:
         w = plan.kernel(rhs)
-        if held[0]:   # pragma: no cover - a spec holds the recorded value instead
-            return None
-        return lambda x: plan.run(x, w)
+        return (lambda: plan.run(lhs, w)) if held[0] else (lambda x: plan.run(x, w))
     if held[0]:
         return lambda w: plan.run(lhs, plan.kernel(w))
     return lambda x, w: plan.run(x, plan.kernel(w))
+
+
+def lowering(ctx, inst, args):
+    """The compiled path's convolution step where no spec runs it (a shape's first call, a
+    call run step by step): gemm_plan at the operands' shapes, run once; else (integers,
+    mixed types, sizes that do not fit the group counts) the reference's lowering, which
+    computes or raises."""
+    x, w = args
+    if x.__class__ is np.ndarray and w.__class__ is np.ndarray:
+        fn = gemm_plan(inst, x, w, ctx.out_shape(inst), (True, True))
+        if fn is not None:
+            return fn()
+    return reference_convolution(ctx, inst, args)
 
 
 class _Plan:
@@ -197,12 +208,9 @@ class _Plan:
             x = padded
         view = self._windows(x)
         if self.blocks == 1:
-            cols = np.empty(self.col_shape, self.work)
-            np.copyto(cols, view, casting="unsafe")
-            if self.by_batch:
-                product = np.matmul(w, cols.reshape(self.matrix))
-            else:
-                product = np.matmul(cols.reshape(self.matrix), w)
+            # a dense copy (a view would hand matmul gapped strides: its slow loop)
+            cols = np.ascontiguousarray(view, self.work).reshape(self.matrix)
+            product = np.matmul(w, cols) if self.by_batch else np.matmul(cols, w)
             product = product.reshape(self.result_shape)
         else:
             product = self._blocked(view, w)
@@ -216,7 +224,7 @@ class _Plan:
         return out
 
     def _windows(self, x: np.ndarray) -> np.ndarray:
-        """The (read-only) view of lhs x (padded) whose elements, in order, are the window
+        """The view of lhs x (padded; only read) whose elements, in order, are the window
         matrix's (col_shape): a view over x's memory at the crop's offset, its strides
         worked out once per layout of x."""
         st = x.strides
@@ -230,8 +238,8 @@ class _Plan:
         if x.flags.c_contiguous:   # the ndarray constructor: ~10x cheaper than as_strided
             view = np.ndarray(self.col_shape, x.dtype, x, offset, strides)
         else:
-            view = np.lib.stride_tricks.as_strided(x[self.crop], self.col_shape, strides)
-        view.flags.writeable = False
+            view = np.lib.stride_tricks.as_strided(x[self.crop], self.col_shape, strides,
+                                                   writeable=False)
         return view
 
     def _blocked(self, view: np.ndarray, w: np.ndarray) -> np.ndarray:

@@ -305,9 +305,10 @@ def _convolution(inst, operands: list, value, held: list):
     """The convolution's step (conv.gemm_plan), or the reference's computation planned
     once; `held`: per operand, whether the spec holds its value (then bound here)."""
     x, w = operands
-    if x.__class__ is not np.ndarray or w.__class__ is not np.ndarray:
+    if x.__class__ is not np.ndarray or w.__class__ is not np.ndarray or \
+            value.__class__ is not np.ndarray:
         return None
-    fn = gemm_plan(inst, x, w, value, tuple(held))
+    fn = gemm_plan(inst, x, w, value.shape, tuple(held))
     if fn is not None:
         return fn
     plan = plan_convolution(inst, x.shape, w.shape)
