@@ -5,8 +5,9 @@ in f64): floats within 1e-5 relative (the matrix product sums in the result's ty
 another order), integers bit for bit (they keep the reference's computation). Covered:
 1-d and 2-d, strides, SAME-like, negative and lhs-dilated padding, rhs dilation, window
 reversal, feature and batch groups, dim_labels other than the default, a kernel the spec
-holds (a constant), a bounded dynamic size at 1, a middle size and the bound, and outputs
-with no elements.
+holds (a constant), a bounded dynamic size at 1, a middle size and the bound, outputs with
+no elements, f64, f16, bf16 and c64, windows made in blocks, and group counts a dynamic
+batch does not fit.
 """
 
 from __future__ import annotations
@@ -42,8 +43,9 @@ def _close(got, want, rtol=1e-5):
         if w.dtype.kind in "iu":
             np.testing.assert_array_equal(g, w)
         else:
-            scale = float(np.abs(w).max()) if w.size else 0.0
-            np.testing.assert_allclose(g.astype(F64), w.astype(F64), rtol=rtol,
+            wide = np.complex128 if w.dtype.kind == "c" else F64
+            scale = float(np.abs(w.astype(wide)).max()) if w.size else 0.0
+            np.testing.assert_allclose(g.astype(wide), w.astype(wide), rtol=rtol,
                                        atol=rtol * scale)
 
 
@@ -60,6 +62,8 @@ def _check(text, cases, rtol=1e-5, repeat=3):
 def _rand(r, shape, dtype=F32):
     if np.dtype(dtype).kind in "iu":
         return r.integers(-50, 50, shape).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        return (r.standard_normal(shape) + 1j * r.standard_normal(shape)).astype(dtype)
     return r.standard_normal(shape).astype(dtype)
 
 
@@ -169,8 +173,11 @@ ENTRY main {{
 
 
 @pytest.mark.parametrize("name,dtype,rtol", [("f64", F64, 1e-12), ("f16", F16, 2e-3),
-                                             ("s32", S32, 0)])
+                                             ("bf16", "bfloat16", 2e-2),
+                                             ("c64", np.complex64, 1e-5), ("s32", S32, 0)])
 def test_other_element_types(name, dtype, rtol):
+    if dtype == "bfloat16":
+        dtype = pytest.importorskip("ml_dtypes").bfloat16
     r = np.random.default_rng(5)
     k = _rand(r, (3, 4, 5), dtype)
     _check(TYPED.format(t=name), [(_rand(r, (2, n, 4), dtype), k) for n in (24, 1, 11)],

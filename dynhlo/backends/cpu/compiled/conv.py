@@ -1,5 +1,7 @@
-"""A convolution at one key's settled shapes as im2col and one matrix product per group:
-the compiled path's specialized step for `convolution` (special.py; runner.Fast).
+"""A convolution at settled shapes as im2col and one matrix product per group: the
+compiled path's specialized step for `convolution` (special.py; runner.Fast), planned once
+per shape key, and its step where no spec runs (`lowering`: a shape's first call), planned
+per call.
 
 Shapes and types: lhs of any dim_labels (batch N, features C, spatial S1..Sd), kernel
 (output features O, input features I, spatial K1..Kd), result (batch N / batch_group_count,
@@ -44,7 +46,7 @@ from ....shapes.windows import conv_groups, conv_labels, window_dims, window_out
 from ..ops_linalg import convolution as reference_convolution
 
 _BLOCK_BYTES = 1 << 22   # the largest window matrix made at once: a block of output rows
-# (one made and multiplied while it is in cache: 45 to 21 ms for a 3x3 conv of 8x56x56x64)
+# (one made and multiplied while in cache: 45 to 21-28 ms for a 3x3 conv of 8x56x56x64)
 _WORK = {"f16": np.float32, "bf16": np.float32, "f32": np.float32, "f64": np.float64,
          "c64": np.complex64, "c128": np.complex128}
 
@@ -89,13 +91,15 @@ class _Plan:
     """The numbers of one convolution at settled shapes (see the module docstring)."""
 
     __slots__ = ("empty", "w_perm", "flips", "w_split", "w_order", "w_matrix", "pad_shape",
-                 "placed",
-                 "crop", "starts", "col_axes", "col_shape", "views", "matrix", "rows",
+                 "placed", "crop", "starts", "col_axes", "col_shape", "views", "matrix", "rows",
                  "blocks", "result_shape", "out_shape", "out_dtype", "work", "direct",
                  "out_split", "out_perm", "by_batch", "spatial")
 
     @staticmethod
     def of(inst, lhs_shape: tuple, rhs_shape: tuple, out_shape: tuple, work: np.dtype):
+        """The plan at these shapes, summing in `work`; None where the group counts do not
+        fit the sizes (the reference's lowering raises) or the result is not of
+        `out_shape`."""
         rank = len(lhs_shape)
         labels = conv_labels(inst, rank)
         wins = window_dims(inst, rank - 2)
