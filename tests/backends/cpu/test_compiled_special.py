@@ -400,26 +400,3 @@ def test_a_spec_holds_no_large_folded_value():
         pool = program.evaluator._local.pools[id(program.info)]
         fast = pool.fast[((2 * n, n),)]   # made by the first call at this shape
         assert ("mix" in {inst.name for inst in fast.folded}) == (n == 3)
-
-
-# A strided, padded, dilated 1-d convolution over a dynamic length, and a grouped one.
-CONV = """
-HloModule conv
-ENTRY main {
-  x = f32[2,<=40,6] parameter(0)
-  k = f32[3,6,4] parameter(1)
-  g = f32[3,3,4] parameter(2)
-  c = f32[2,<=20,4] convolution(x, k), window={size=3 stride=2 pad=1_2 rhs_dilate=2}, dim_labels=b0f_0io->b0f
-  d = f32[2,<=40,4] convolution(x, g), window={size=3 pad=1_1}, dim_labels=b0f_0io->b0f, feature_group_count=2
-  ROOT t = (f32[2,<=20,4], f32[2,<=40,4]) tuple(c, d)
-}
-"""
-
-
-def test_convolutions_run_the_references_computation_planned_once():
-    exe, ref = _pair(CONV)
-    r = np.random.default_rng(8)
-    k, g = r.standard_normal((3, 6, 4)).astype(F32), r.standard_normal((3, 3, 4)).astype(F32)
-    cases = [(r.standard_normal((2, n, 6)).astype(F32), k, g) for n in (40, 40, 7, 1, 40)]
-    _run(exe, ref, cases)
-    assert all(kind == 7 for kind in _steps(exe, "CONVOLUTION"))

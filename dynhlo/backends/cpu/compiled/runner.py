@@ -6,8 +6,9 @@ in one batch (one compiled function per canonical form, machine.kernels); each c
 the parameters, then walks its precomputed steps: a kernel (its result at the actual sizes,
 addresses, sizes and strides packed in one array, one native call), a matrix product
 (`np.matmul` on the operands' views), a transcendental ufunc (NumPy's, with `out=`), a
-reshape (a NumPy view at its planned sizes) or any other instruction through the reference
-lowering, exactly as the reference evaluator runs it. Kernel, matmul and ufunc results go
+reshape (a NumPy view at its planned sizes), a convolution (of floats: im2col and one
+matrix product, conv.py) or any other instruction through the reference lowering, exactly
+as the reference evaluator runs it. Kernel, matmul and ufunc results go
 into buffers reused across steps and calls (plan_buffers: backends/plan/buffers.py's
 assignment), per thread.
 When every size of a computation is a function of the entry arguments' shapes, the first
@@ -45,7 +46,7 @@ from ...plan import buffers
 from ...plan.fusion import dims_equal, kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS
-from . import machine
+from . import conv, machine
 from .folding import folded, size_reads
 from .kernels import generate
 from .special import specialize
@@ -448,6 +449,9 @@ class CompiledEvaluator(Evaluator):
                     info.dims[inst.operands[0]].__class__ is not list:
                 steps.append((_RESHAPE, inst, (inst.operands[0], info.dims[inst]),
                               inst in sized))
+            elif inst.opcode is Opcode.CONVOLUTION and \
+                    self.lowerings[Opcode.CONVOLUTION] is LOWERINGS[Opcode.CONVOLUTION]:
+                steps.append((_LOWERING, inst, conv.lowering, inst in sized))
             else:
                 steps.append((_LOWERING, inst, self.lowerings[inst.opcode], inst in sized))
         steps = _fold_transposes(info, steps)
@@ -849,7 +853,8 @@ class Fast:
                     op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out)
                     if out is not None:
                         fixed[inst] = out
-            elif kind == _LOWERING and what is LOWERINGS.get(inst.opcode):
+            elif kind == _LOWERING and (what is LOWERINGS.get(inst.opcode) or
+                                        what is conv.lowering):
                 special = specialize(ctx, inst, what, values, settled)
                 if special is not None:
                     fn, sources, shapes = special

@@ -22,8 +22,11 @@ movement whose every size and index is settled once the key's shapes and folded 
   reference's transposes, reshapes, copies and np.matmul, its shapes worked out once.
 
 - broadcast (its read-only view) and pad (each element's place worked out once).
-- convolution: the reference's own computation (ops_linalg.run_convolution) with its plan
-  (labels, windows, taps) made once.
+- convolution of floats: im2col and one matrix product per group (conv.py; sums in the
+  result's type, so within float tolerance of the reference, not bit for bit), the kernel's
+  matrix made once when the spec holds it; of integers (and mixed types): the reference's
+  own computation (ops_linalg.run_convolution, sums wrapping as XLA's) with its plan
+  (labels, windows, taps) made once. Either operand may be a value the spec holds.
 - gather of one window at indices read per call: the window's box of the operand, copied
   and arranged as the reference arranges it (a window reaching into padding: the lowering).
 
@@ -44,6 +47,7 @@ from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.sizes import slice_reads_padding
 from ..ops_linalg import plan_convolution, run_convolution
+from .conv import gemm_plan
 from .folding import IMPURE
 
 
@@ -86,9 +90,9 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
         fn = (lambda x: x.reshape(shape)) if arrays[0].size == math.prod(shape) else None
     elif opcode is Opcode.DOT and len(data) == 2 and data == list(inst.operands):
         fn = _dot(inst, *arrays, values[inst])
-    elif opcode is Opcode.CONVOLUTION and data == list(inst.operands):
-        plan = plan_convolution(inst, arrays[0].shape, arrays[1].shape)
-        fn = lambda x, w: run_convolution(plan, x, w)   # noqa: E731
+    elif opcode is Opcode.CONVOLUTION:
+        fn = _convolution(inst, [values.get(o) for o in inst.operands], values[inst],
+                          [o not in data for o in inst.operands])
     elif opcode is Opcode.BROADCAST:
         fn = _broadcast(inst, arrays[0], values[inst])
     elif opcode is Opcode.PAD and data[:1] == [inst.operands[0]]:
@@ -295,6 +299,24 @@ def _dot(inst, lhs: np.ndarray, rhs: np.ndarray, value):
             b = b.astype(dtype)
         return np.matmul(a, b).reshape(out)
     return fn
+
+
+def _convolution(inst, operands: list, value, held: list):
+    """The convolution's step (conv.gemm_plan), or the reference's computation planned
+    once; `held`: per operand, whether the spec holds its value (then bound here)."""
+    x, w = operands
+    if x.__class__ is not np.ndarray or w.__class__ is not np.ndarray or \
+            value.__class__ is not np.ndarray:
+        return None
+    fn = gemm_plan(inst, x, w, value.shape, tuple(held))
+    if fn is not None:
+        return fn
+    plan = plan_convolution(inst, x.shape, w.shape)
+    if held[1]:
+        return lambda x: run_convolution(plan, x, w)
+    if held[0]:
+        return lambda w: run_convolution(plan, x, w)
+    return lambda x, w: run_convolution(plan, x, w)
 
 
 def _broadcast(inst, x: np.ndarray, value):
