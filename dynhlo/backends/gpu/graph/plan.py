@@ -6,7 +6,8 @@ kernels.strided), matrix products (kernels.matmul, TF32 per dot as the `precisio
 option allows: gpu/precision.py) and get-dimension-sizes (kernels.size_value: the size
 buffer holds the value), over values that are parameters, constants or step outputs. Transposes and reshapes that only feed products are views: a reshape of a dense
 value is the value itself, a 2-D transpose flips the product's operand layout. Every size a
-step needs must be an entry parameter's dimension (or static); each step reads its sizes
+step needs must be static, an entry parameter's dimension or computed from those
+(sizes.py: evaluated on the host per call); each step reads its sizes
 from its own 16-byte slot range of the size buffer, filled per call from the arguments'
 shapes with one gather (`size_index`).
 
@@ -36,6 +37,7 @@ from ..rules import rule_of
 from .attention import attention_chains, attention_launches
 from .kernels import (MATMUL_TYPES, NotStrided, epilogue, epilogue_form, matmul, size_value,
                       strided)
+from .sizes import getter_of
 
 
 class GraphRefusal(Exception):
@@ -49,7 +51,7 @@ class Step:
     kernel: object                 # kernels.GraphKernel
     inputs: list                   # slots read
     out: int                       # slot written
-    sizes: list                    # getters: int or (parameter, dim)
+    sizes: list                    # getters (sizes.py): int, (parameter, dim) or SizeExpr
     bound_work: int                # blocks of work at the bound (before the grid cap)
     size_offset: int = 0           # first int32 of this step's sizes in the size buffer
     origin: object = None          # kernel steps: the codegen.Kernel it was made from
@@ -74,13 +76,14 @@ class GraphProgram:
 
 
 def getters(dims, inst, getter=size_getter) -> list:
-    """Each dimension's getter (`getter(dim)`: an int, or (input, dimension)); GraphRefusal
-    naming `inst` when one has none."""
-    out = [getter(d) for d in dims]
+    """Each dimension's getter (sizes.getter_of over `getter(dim)`: an int, (input,
+    dimension), or a size computed from those, sizes.SizeExpr); GraphRefusal naming `inst`
+    when one has none."""
+    out = [getter_of(d, getter) for d in dims]
     for d, g in zip(dims, out, strict=True):
         if g is None:
             how = "a size read from a value at run time" if sym_deps(d) else \
-                "a size computed on the host (not an input's dimension)"
+                "a size of a value the graph does not read"
             raise GraphRefusal(f"instruction '{inst.name}': {how}")
     return out
 
@@ -103,10 +106,9 @@ def build(source, info=None, precision: str = HIGHEST, stored=None) -> GraphProg
         prog.dtypes[slot] = p.shape.element_type
         prog.bound_numel[slot] = math.prod(p.shape.dims)
         prog.dims[slot] = getters(info.dims[p], p)
-        for d, dim in enumerate(info.dims[p]):
-            if isinstance(dim, Sym) and size_getter(dim) != (slot, d):
-                prog.equal.append(((slot, d), size_getter(dim),
-                                   f"instruction '{p.name}': dimension {d}"))
+        for d, (dim, g) in enumerate(zip(info.dims[p], prog.dims[slot], strict=True)):
+            if isinstance(dim, Sym) and g != (slot, d):
+                prog.equal.append(((slot, d), g, f"instruction '{p.name}': dimension {d}"))
     slots = {k: k for k in range(schedule.nparams)}
     builder = Builder(prog, precision, free=schedule.nslots, stored=stored)
     for item in items:

@@ -1,6 +1,7 @@
 """Fused lowerings that move data: they rewrite the index and read the operand there.
 
-broadcast, transpose, reshape/bitcast, slice, reverse, gather, iota, scalar constants,
+broadcast, transpose, reshape/bitcast, slice, concatenate, reverse, gather, iota, scalar
+constants,
 set-dimension-size of a size the host knows, and reduce (computed by codegen's reduction
 passes; listed so fusion sees it).
 Reshape follows XLA: row-major linearization of the actual sizes (size-1 dimensions are
@@ -85,6 +86,37 @@ def slice_(k, inst, idx):
     if padded:
         return k.padded(inst.operands[0], tuple(operand_idx))
     return k.value(inst.operands[0], tuple(operand_idx))
+
+
+def concatenate(k, inst, idx):
+    """XLA ConcatInDim along dimension d: output index i along d lies in operand j where
+    off_j <= i < off_j + n_j, off_j the sum of the actual sizes n of the operands before j
+    (dynamic sizes included: a dynamic operand is dense at its actual size, so operand j+1
+    starts right after operand j's last element, not after its bound). Each operand is
+    loaded at i - off_j, masked to its own range (a size-0 operand loads nothing), and a
+    select keeps the one the index falls in. Off the axis an operand is read at the
+    output's index with its own strides (the library step cuts operands to the result's
+    actual sizes there: the same elements). The operands are kernel inputs (codegen's
+    `padded`: the planner puts a fused operand in memory), so no lane computes an operand
+    at an index outside it."""
+    d = attrs.ints(inst, "dimensions")[0]
+    i = idx[d]
+    start, parts = "0", []
+    for op in inst.operands:
+        size = k.size(k.dims(op)[d])
+        if size == "0":
+            continue
+        local = i if start == "0" else k.let(f"{i} - ({start})")
+        within = (f"({local} < {size})",) if start == "0" else \
+            (f"({local} >= 0)", f"({local} < {size})")
+        start = size if start == "0" else f"{start} + {size}"
+        parts.append((start, k.padded(op, idx[:d] + (local,) + idx[d + 1:], within)))
+    if not parts:   # every operand is statically empty: so is the result (no lane runs)
+        return k.const(0, inst.shape.element_type)
+    out = parts[-1][1]
+    for end, value in reversed(parts[:-1]):
+        out = k.let(f"tl.where({i} < ({end}), {value}, {out})")
+    return out
 
 
 def set_dimension_size(k, inst, idx):
