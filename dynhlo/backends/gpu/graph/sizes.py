@@ -78,28 +78,25 @@ def _leaf_name(node) -> str:
 
 
 def getter_of(dim, leaf):
-    """The getter of dimension `dim`: a SizeExpr where its size is computed from argument
-    dimensions that `leaf` places (`leaf(size)`: an int or (input, dimension), else None);
-    else `leaf(dim)`; else, for a dimension nothing sizes, its bound; None where none of
-    these (a size read from a value at run time, or a dimension of an argument `leaf` does
-    not place).
+    """The getter of dimension `dim`: its bound where nothing sizes it (as the plain path
+    runs it); a SizeExpr where its size is computed from argument dimensions that `leaf`
+    places (`leaf(size)`: an int or (input, dimension), else None); else `leaf(dim)`;
+    None where none of these (a size read from a value at run time, or a dimension of an
+    argument `leaf` does not place).
 
-    A computed size is computed even where `leaf` could read it off a value: a segment's
-    `leaf` knows values made after the segment (segments.py), and the arguments' dimensions
-    are there first."""
+    Both are taken before `leaf` is asked even where it could read the size off a value:
+    a segment's `leaf` also knows values made after the segment (segments.py), while the
+    bound and the arguments' dimensions are there first."""
     key = size_key(dim)
+    if isinstance(key, Sym) and key.bound >= 0:   # nothing sizes it: it runs at its bound
+        return key.bound                          # (shapes.sizes.SizeEnv.size)
     if isinstance(key, algebra.Size) and not key.is_const:
         atom = algebra.atom_of(key)
         if atom is None or atom.op not in algebra.SOURCES:
             expr = _expression(key, leaf, dim)
             if expr is not None:
                 return expr
-    g = leaf(dim)
-    if g is not None:
-        return g
-    if isinstance(key, Sym):     # nothing sizes it: it runs at its bound
-        return key.bound if key.bound >= 0 else None
-    return None
+    return leaf(dim)
 
 
 def _expression(key: algebra.Size, leaf, dim) -> SizeExpr | None:
