@@ -145,7 +145,7 @@ def may_fuse(info, inst, rules: FusionRules, padding_reads: str = "zeros") -> bo
     if op in SIZE_SETTERS and size_operands(inst) and not data_free(info, inst):
         return False   # a size read at run time (and checked): the library step's
     return rules.can_fuse(inst) and not (
-        op is Opcode.SLICE and may_read_padding(info, inst)
+        may_read_padding(info, inst)
         and (not rules.masked_loads or refuses_padding(inst, padding_reads)))
 
 
@@ -171,10 +171,17 @@ def steps_of(plan: Plan) -> list:
 
 def may_read_padding(info, inst) -> bool:
     """A slice of length 1 in a dynamic dimension (XLA makes it static): it reads element
-    `start`, past the actual size padding. A kernel with masked loads reads it masked by the
-    operand's actual sizes (the GPU's kernels/data.py slice_), so its operand is in memory;
-    otherwise, or with padding_reads="error", the library step reads it (and checks start <
-    actual size on the host: sizes.slice_reads_padding)."""
+    `start`, past the actual size padding; a gather with a start into a dynamic dimension
+    (XLA clamps it to the bound, past the actual size padding). A kernel with masked loads
+    reads it masked by the operand's actual sizes (the GPU's kernels/data.py slice_,
+    gather), so its operand is in memory; otherwise, or with padding_reads="error", the
+    library step reads it (and checks on the host: sizes.slice_reads_padding,
+    gather_past_size)."""
+    if inst.opcode is Opcode.GATHER:
+        dims = info.dims.get(inst.operands[0])
+        return isinstance(dims, tuple) and any(
+            isinstance(canonical_dim(dims[d]), Sym)
+            for d in attrs.ints(inst, "start_index_map", ()) if d < len(dims))
     if inst.opcode is not Opcode.SLICE:
         return False
     dims = info.dims.get(inst.operands[0])

@@ -166,16 +166,24 @@ def reduce_fuses(inst) -> bool:
 
 def plain_gather(inst) -> bool:
     """A gather a kernel computes: no batching dims, a signed or small index type, and no
-    start into a dynamic operand dimension (XLA clamps those to the bound, which below the
-    bound may read padding: the library step checks that on the host, as the CPU does)."""
+    start into an unbounded (`?`) operand dimension (no padded buffer to clamp to: the
+    library step checks the window on the host). A start into a bounded dynamic dimension
+    is clamped to the bound, as XLA does, and what lies past the actual size reads as zeros
+    (masked loads; with padding_reads="error" the planner keeps the library step, which
+    refuses such a read: plan/fusion.py may_read_padding)."""
     operand = inst.operands[0].shape
-    if any(operand.dynamic[d] for d in attrs.ints(inst, "start_index_map", ())):
+    if any(operand.dims[d] < 0 for d in attrs.ints(inst, "start_index_map", ())):
         return False
     return not attrs.ints(inst, "operand_batching_dims", ()) and \
         inst.operands[1].shape.element_type in ("s32", "s64", "s16", "s8", "u8", "u16")
 
 
 def gather(k, inst, idx):
+    """XLA Gather without batching dimensions. A start is clamped to [0, size - slice size]
+    (a whole dynamic window dimension: its actual size); into a dynamic operand dimension
+    to [0, bound - slice size] of XLA's padded buffer, the operand then read with loads
+    masked by its actual sizes (zeros past them, as the library step reads them), which
+    needs the operand in memory (codegen's `padded`)."""
     operand, indices = inst.operands
     offset_dims = attrs.ints(inst, "offset_dims", ())
     collapsed = set(attrs.ints(inst, "collapsed_slice_dims", ()))
@@ -190,7 +198,7 @@ def gather(k, inst, idx):
     for j, d in enumerate(window):  # a whole dynamic dimension: its actual size
         slice_size[d] = k.size(out_dims[sorted(offset_dims)[j]])
     it = k.index_type()
-    operand_idx = []
+    operand_idx, padded = [], False
     for d in range(len(op_dims)):
         start = "0"
         if d in start_map:
@@ -198,8 +206,14 @@ def gather(k, inst, idx):
             if ivd < indices.shape.rank:
                 vec.insert(ivd, str(start_map.index(d)))
             raw = k.value(indices, tuple(vec))
-            high = f"{k.size(op_dims[d])} - {slice_size[d]}"
+            if isinstance(canonical_dim(op_dims[d]), int):
+                high = f"{k.size(op_dims[d])} - {slice_size[d]}"
+            else:   # XLA's padded buffer: its bound
+                high = str(operand.shape.dims[d] - slice_sizes[d])
+                padded = True
             start = k.let(f"tl.minimum(tl.maximum({raw}.to({it}), 0), {high})")
         off = offset_idx[window.index(d)] if d in window else "0"
         operand_idx.append(start if off == "0" else off if start == "0" else f"{start} + {off}")
+    if padded:
+        return k.padded(operand, tuple(operand_idx))
     return k.value(operand, tuple(operand_idx))
