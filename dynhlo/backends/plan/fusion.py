@@ -25,7 +25,7 @@ from ...hlo import attrs
 from ...hlo.ir import Instruction
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic import ComputationInfo
-from ...shapes.host_sizes import SIZE_SETTERS, data_free, size_operands
+from ...shapes.host_sizes import SIZE_SETTERS, data_free, size_operands, sizes_in_range
 from ...shapes.schedule import schedule, tree_deps
 from ...shapes.sizes import Sym, same_size
 from ...shapes.slice_windows import refuses_padding
@@ -137,12 +137,16 @@ def plan_computation(info: ComputationInfo, rules: FusionRules,
 
 def may_fuse(info, inst, rules: FusionRules, padding_reads: str = "zeros") -> bool:
     """Whether a kernel may compute `inst`: the rule table's kernel tier has it, and it is
-    no parameter, nor a slice that may read padding where the kernel cannot read it as
-    zeros (no masked loads) or must report it (compiled with padding_reads="error")."""
+    no parameter, nor a slice or gather that may read padding where the kernel cannot read
+    it as zeros (no masked loads) or must report it (compiled with padding_reads="error"),
+    nor a size setter whose size the host does not know (or, without masked loads, whose
+    operand may hold fewer elements: shapes/host_sizes.py)."""
     op = inst.opcode
     if op is Opcode.PARAMETER:
         return False
-    if op in SIZE_SETTERS and size_operands(inst) and not data_free(info, inst):
+    if op in SIZE_SETTERS and size_operands(inst) and not data_free(info, inst) and not (
+            rules.masked_loads and op is Opcode.SET_DIMENSION_SIZE
+            and sizes_in_range(info, inst)):
         return False   # a size read at run time (and checked): the library step's
     return rules.can_fuse(inst) and not (
         may_read_padding(info, inst)

@@ -120,11 +120,19 @@ def concatenate(k, inst, idx):
 
 
 def set_dimension_size(k, inst, idx):
-    """XLA SetDimensionSize of a size known on the host, of an operand that holds at least
-    that many elements (shapes/host_sizes.py data_free: the planner fuses no other): the
-    operand itself at the index, within the new size. The size operand is not read: the
-    kernel's domain has the new size as an argument (plan/fusion.py kernel_operands)."""
-    return k.value(inst.operands[0], idx)
+    """XLA SetDimensionSize of a size known on the host (shapes/host_sizes.py
+    sizes_in_range: the planner fuses no other): the operand itself at the index, within
+    the new size. Where the operand may hold fewer elements in that dimension (a size of
+    its own, not the new one) it is read with loads masked by its actual sizes: zeros past
+    them, as the library step extends it (codegen's `padded`: the operand in memory). The
+    size operand is not read: the kernel's domain has the new size as an argument
+    (plan/fusion.py kernel_operands)."""
+    operand = inst.operands[0]
+    d = attrs.ints(inst, "dimensions")[0]
+    held, new = canonical_dim(k.dims(operand)[d]), k.dims(inst)[d]
+    if isinstance(held, int) or held.expr is None or dims_equal(held, new):
+        return k.value(operand, idx)
+    return k.padded(operand, idx)
 
 
 def reverse(k, inst, idx):
