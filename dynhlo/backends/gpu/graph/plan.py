@@ -4,12 +4,14 @@
 `inline`) into steps the graph path can capture: generated kernels (in their strided form,
 kernels.strided), matrix products (kernels.matmul, TF32 per dot as the `precision`
 option allows: gpu/precision.py) and get-dimension-sizes (kernels.size_value: the size
-buffer holds the value), over values that are parameters, constants or step outputs. Transposes and reshapes that only feed products are views: a reshape of a dense
-value is the value itself, a 2-D transpose flips the product's operand layout. Every size a
-step needs must be static, an entry parameter's dimension or computed from those
-(sizes.py: evaluated on the host per call); each step reads its sizes
-from its own 16-byte slot range of the size buffer, filled per call from the arguments'
-shapes with one gather (`size_index`).
+buffer holds the value), over values that are parameters, constants or step outputs.
+Products are 2-D, or batched over the leading dimension of rank-3 operands. Transposes and
+reshapes that only feed products are views: a reshape of a dense value is the value
+itself, a 2-D transpose (or a batched one of the two minor dimensions) flips the product's
+operand layout. Every size a step needs must be static, an entry parameter's dimension
+or computed from those (sizes.py: evaluated on the host per call); each step reads its
+sizes from its own 16-byte slot range of the size buffer, filled per call from the
+arguments' shapes with one gather (`size_index`).
 
 Anything else (host fallbacks, other library ops, while/conditional, data-dependent sizes)
 makes `build` return a GraphRefusal naming the instruction and why it needs the host: the
