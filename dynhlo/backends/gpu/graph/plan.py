@@ -288,7 +288,6 @@ class Builder:
                                     tiles, dot=dot))
         return out
 
-
     def _batched_dot(self, inst, info, operand) -> int:
         """A product batched over the leading dimension of both operands (matmul's
         `batched` form): [B, M, K] or [B, K, M] by [B, K, N] or [B, N, K]."""
