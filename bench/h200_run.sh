@@ -96,8 +96,10 @@ elif [ "$part" = 2 ]; then
     tail -n 40 "$OUT/compare_table.md" 2>/dev/null
 elif [ "$part" = 3 ]; then
     # the graph path's new forms first (computed sizes, concatenate, gather, batched products)
-    step pytest 120 $PY -m pytest -q -n 14 -p no:cacheprovider --maxfail=25 --timeout=100 \
-        tests/backends/gpu/graph tests/backends/gpu/kernels tests/backends/gpu/aot
+    step pytest 170 $PY -m pytest -q -n 14 -p no:cacheprovider --maxfail=25 --timeout=100 \
+        tests/backends/gpu/graph tests/backends/gpu/kernels tests/backends/gpu/aot \
+        tests/backends/gpu/test_models.py tests/backends/gpu/test_padding_reads.py \
+        tests/backends/gpu/test_real_libraries.py
     grep -E "^(FAILED|ERROR)" "$OUT/pytest.log" | head -30
     step real 70 $PY bench/real_programs.py --out "$OUT/real_programs.json"
     step reallibs 150 $PY bench/gpu_reallibs.py --budget 0.3 --out "$OUT/gpu_reallibs.json"
