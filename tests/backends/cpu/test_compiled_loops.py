@@ -124,11 +124,12 @@ def _cond_runs(exe, monkeypatch) -> list:
     return ran
 
 
-@pytest.mark.parametrize("trips", [0, 1, 5, 12, 70])
+@pytest.mark.parametrize("trips", [0, 1, 5, 12, 70, 300])
 def test_counter_loops_are_the_references_bit_for_bit(trips, monkeypatch):
-    """Several trip counts (70: more counter values than a step keeps placements of) and
-    dynamic sizes, each shape called again (the specialized steps), a size repeated after
-    others (a pinned value's spec made again or found)."""
+    """Several trip counts (70: more counter values than a step keeps placements of; 300:
+    more than a memo keeps values of) and dynamic sizes, each shape called again (the
+    specialized steps), a size repeated after others (a pinned value's spec made again or
+    found)."""
     exe, ref = _pair(_module(COUNTER, trips))
     ran = _cond_runs(exe, monkeypatch)
     for args in _cases((5, 5, 8, 0, 3, 5, 8)):
@@ -162,6 +163,35 @@ def test_a_pinned_size_is_part_of_the_body_specs_key():
     for fast in pool.fast.values():   # halves: of n alone; atn: of the counter too
         names = {inst.name for inst in fast.folded}
         assert "halves" in names and "atn" not in names
+
+
+def _body_spec(exe, n: int):
+    evaluator = exe.program.evaluator
+    body = next(info for info in exe.program.info.calls.values()
+                if info.computation.name == "body")
+    pool = evaluator._local.pools[id(body)]
+    return next(fast for key, fast in pool.fast.items() if key[-1] == (n,))
+
+
+def test_values_made_of_the_counter_are_kept_per_counter_value():
+    """The index arrays made of i (and n) are kept per value of i (memo.py) and read from
+    there by later calls; j = i + 1 is returned by the body (the caller's): never kept."""
+    exe, ref = _pair(_module(COUNTER, 7))
+    for args in _cases((5, 5, 5, 4, 5)):
+        _same(exe(*args), ref(*args))
+    ops = _body_spec(exe, 5).ops
+    load = next(op for op in ops if op[0] == runner._MEMO_LOAD)
+    store = next(op for op in ops if op[0] == runner._MEMO_STORE)
+    kept = {inst.name for inst in store[3]}
+    assert kept == {"at2", "atn"}   # (at2: the kernel of ib, at and the reshape)
+    memo = load[2]
+    assert sorted(memo) == [(i,) for i in range(7)]
+    assert all(not value.flags.writeable for made in memo.values() for value in made.values())
+    # an iteration whose counter was seen takes the kept values: equal to the computed ones
+    gen = np.random.default_rng(3)
+    for _ in range(3):
+        args = (S32(5), gen.standard_normal((16, 4)).astype(F32))
+        _same(exe(*args), ref(*args))
 
 
 def test_a_loop_over_a_size_past_its_bound_is_still_refused():

@@ -49,6 +49,7 @@ from . import machine
 from .folding import folded, size_reads
 from .kernels import generate
 from .loops import compiled_while, pinned_elements, pinned_values
+from .memo import memoized
 from .special import specialize
 from .rules import rules
 
@@ -59,6 +60,7 @@ _GUARD = 8     # after a step whose shape or value later sizes read: compared wi
 _ELEMENT = 9   # a get-tuple-element (Fast): the element, its shape compared with the spec's
 _TUPLE = 10    # a tuple (Fast): its operands' values, their shapes compared with the spec's
 _SPECIAL_ONE = 11   # a _SPECIAL of one value read per call (its shape compared inline)
+_MEMO_LOAD, _MEMOIZED, _MEMO_STORE = 12, 13, 14   # values kept per counter (memo.py)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -647,10 +649,30 @@ class CompiledEvaluator(Evaluator):
         where = fast.where
         position = 0   # of the op running; where[position]: its step's index
         inst = None
+        remembered = key = None   # the memo's values for this call's counters (memo.py)
         # (NumPy's floating-point warnings are off: CpuProgram.run's errstate)
         try:
             for op in fast.ops:
                 kind, inst = op[0], op[1]
+                if kind >= _MEMO_LOAD:
+                    if kind == _MEMOIZED:
+                        if remembered is not None:   # its value is the memo's
+                            position += 1
+                            continue
+                        op = op[2]   # run as it is (below)
+                        kind = op[0]
+                    elif kind == _MEMO_LOAD:
+                        key = tuple([int(values[c]) for c in op[3]])
+                        remembered = op[2].get(key)
+                        if remembered is not None:
+                            values.update(remembered)
+                        position += 1
+                        continue
+                    else:   # _MEMO_STORE
+                        if remembered is None:
+                            op[2].keep(key, {i: values[i] for i in op[3]})
+                        position += 1
+                        continue
                 if kind == _KERNEL_IN_PLACE:
                     if op[2](None, op[3]):   # refused: the reference's value or error
                         ctx.inst = inst
@@ -679,6 +701,8 @@ class CompiledEvaluator(Evaluator):
                     continue
                 if kind == _SPECIAL_ONE:
                     x = values[op[3]]
+                    if x.__class__ is not ndarray and isinstance(x, np.generic):
+                        x = np.asarray(x)   # (a loop's NumPy scalar: its 0-d array)
                     value = op[2](x) if x.__class__ is ndarray and x.shape == op[4] else None
                     if value is not None:
                         values[inst] = value
@@ -688,9 +712,12 @@ class CompiledEvaluator(Evaluator):
                     continue
                 if kind == _SPECIAL:
                     parts = [values[source] for source in op[3]]
-                    value = op[2](*parts) if [
-                        p.shape if p.__class__ is ndarray else None for p in parts] == op[4] \
-                        else None
+                    shapes = [p.shape if p.__class__ is ndarray else None for p in parts]
+                    if shapes != op[4]:   # a loop's NumPy scalar stands for its 0-d array
+                        parts = [np.asarray(p) if isinstance(p, np.generic) else p
+                                 for p in parts]
+                        shapes = [p.shape if p.__class__ is ndarray else None for p in parts]
+                    value = op[2](*parts) if shapes == op[4] else None
                     if value is not None:
                         values[inst] = value
                     else:   # another type or shape than recorded, or declined: the lowering
@@ -755,7 +782,9 @@ class CompiledEvaluator(Evaluator):
                     _, _, source, shape, view = op
                     if view is None:
                         x = values[source]
-                        if x.__class__ is not ndarray:   # (a NumPy scalar): on its own
+                        if isinstance(x, np.generic) and math.prod(shape) == 1:
+                            x = np.asarray(x)   # (a loop's NumPy scalar): as x.reshape
+                        if x.__class__ is not ndarray:   # on its own
                             self._run_steps(ctx, values, pool, [steps[where[position]]], 0,
                                             {})
                             position += 1
@@ -784,6 +813,12 @@ class CompiledEvaluator(Evaluator):
 
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
 _PLUMBING = frozenset({Opcode.GET_TUPLE_ELEMENT, Opcode.TUPLE})
+# memo.memoized's view of the op kinds: what each op it may keep reads per call
+_MEMO_KINDS = {"element": _ELEMENT, "load": _MEMO_LOAD, "store": _MEMO_STORE,
+               "memoized": _MEMOIZED,
+               "reads": {_KERNEL: lambda op: op[8].leaves, _KERNEL_IN_PLACE: lambda op: op[5].leaves,
+                         _SPECIAL: lambda op: op[3], _SPECIAL_ONE: lambda op: (op[3],),
+                         _RESHAPE: lambda op: (op[2],)}}
 _DENSE_BYTES = 1 << 22   # the largest dense copy of a folded broadcast a spec holds
 # folding.folded's view of the step kinds: the operands of those that make new arrays
 _FOLD_KINDS = {"lowering": _LOWERING, "reshape": _RESHAPE,
@@ -943,5 +978,8 @@ class Fast:
                     ops.append((_GUARD, inst, how, signature(value) if how == "result"
                                 else np.array(value, copy=True)))
                     where.append(index + 1)
-        fast.ops, fast.where = ops, where
+        root = values.get(info.computation.root)
+        fast.ops, fast.where = memoized(ops, where, values, fast.folded, pinned, [
+            a for a in (root if isinstance(root, tuple) else (root,))
+            if isinstance(a, np.ndarray)], _MEMO_KINDS)
         return fast

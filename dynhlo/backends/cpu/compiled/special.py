@@ -214,14 +214,18 @@ def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, ord
             if start.min() < 0 or start.max() + size > shape[d]:
                 return None   # past the actual size: the lowering's padding or error
             flat += start * strides[d]
-        return flat.reshape(lead + tail) + window
+        positions = flat.reshape(lead + tail) + window
+        # windows that are one box of the operand in order (consecutive rows at a
+        # counter): its basic slice, the same elements in the same order as np.take's
+        return _box(positions, shape) or positions
     memo = Remembered(place)
 
     def fn(x, indices):
         positions = memo(indices)
         if positions is None:
             return None
-        read = np.take(x, positions).reshape(full)
+        read = (np.ascontiguousarray(x[positions]) if positions.__class__ is tuple else
+                np.take(x, positions)).reshape(full)
         return np.array(np.transpose(read, order), copy=True)
     return fn
 
