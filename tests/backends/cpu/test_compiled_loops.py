@@ -231,6 +231,12 @@ float {
   k = f32[] constant(1)
   ROOT c = pred[] compare(x, k), direction=LT
 }
+typed {
+  s = (s32[], u8[], f32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  k = s32[] constant(3)
+  ROOT c = pred[] compare(i, k), direction=LT, type=UNSIGNED
+}
 two {
   s = (s32[], u8[], f32[]) parameter(0)
   i = s32[] get-tuple-element(s), index=0
@@ -256,6 +262,7 @@ def test_counter_conditions_compare_as_the_reference(direction):
     unsigned = loops.counter_condition(comps["unsigned"])
     for u in (0, 199, 200, 255):
         assert unsigned((S32(0), np.uint8(u), F32(0))) == (u >= 200)
-    # not a counter's: a float compare, two elements
+    # not a counter's: a float compare, another comparison type, two elements
     assert loops.counter_condition(comps["float"]) is None
+    assert loops.counter_condition(comps["typed"]) is None
     assert loops.counter_condition(comps["two"]) is None

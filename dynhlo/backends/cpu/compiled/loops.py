@@ -104,6 +104,10 @@ def counter_condition(computation):
             lhs.shape.element_type not in _INTEGERS or \
             rhs.shape.element_type != lhs.shape.element_type:
         return None
+    # (a comparison type other than the element type's own is left to the computation)
+    natural = "UNSIGNED" if lhs.shape.element_type.startswith("u") else "SIGNED"
+    if attrs.string(root, "type", natural) != natural:
+        return None
     sides = []
     for operand in (lhs, rhs):
         k = _tuple_element(operand, param)
