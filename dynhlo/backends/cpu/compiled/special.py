@@ -29,13 +29,15 @@ movement whose every size and index is settled once the key's shapes and folded 
   (labels, windows, taps) made once.
 - gather of one window at indices read per call: the window's box of the operand, copied
   and arranged as the reference arranges it (a window reaching into padding: the lowering);
-  many windows: np.take of their positions. Where the windows are is kept per index value
+  many windows: np.take of their positions (a basic slice where they are one box of the
+  operand in order: consecutive rows). Where the windows are is kept per index value
   (`Remembered`: a loop's counter runs through the same few values at every call).
 
 A specialized step is `(fn, sources, shapes)`: `fn(*values of sources)` is the value when
 each source's value is an ndarray of the recorded shape (runner._run_fast checks, and runs
-the lowering otherwise, or where fn gives None); the specialization is made from a call
-that just ran the step, so its errors were already raised there.
+the lowering otherwise, or where fn gives None; a loop's NumPy scalar is passed as its
+0-d array); the specialization is made from a call that just ran the step, so its errors
+were already raised there.
 """
 
 from __future__ import annotations
