@@ -1,4 +1,5 @@
-"""What the compiled path reads off a while loop's computations before running it.
+"""A while loop on the compiled path: what it reads off the loop's computations, and the
+WHILE lowering that uses it (`compiled_while`).
 
 XLA operation semantics (While): `while(condition, body, init)` carries one value (here a
 tuple) through `body` as long as `condition` of it gives true; the body's result is the
@@ -17,7 +18,8 @@ next iteration's state. Two shapes of computation are common enough to run diffe
   directly, without running the computation.
 
 Both are decided from the computations' instructions alone; `None` or empty means "run the
-computation as it is".
+computation as it is". The body runs through the evaluator (its specs, runner.Fast) at
+every iteration, as the reference's lowering runs it.
 """
 
 from __future__ import annotations
