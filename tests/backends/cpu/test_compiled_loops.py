@@ -175,7 +175,8 @@ def _body_spec(exe, n: int):
 
 def test_values_made_of_the_counter_are_kept_per_counter_value():
     """The index arrays made of i (and n) are kept per value of i (memo.py) and read from
-    there by later calls; j = i + 1 is returned by the body (the caller's): never kept."""
+    there by later calls; j = i + 1 is returned by the body (the caller's): never kept.
+    The state's elements are bound at once (runner._UNPACK)."""
     exe, ref = _pair(_module(COUNTER, 7))
     for args in _cases((5, 5, 5, 4, 5)):
         _same(exe(*args), ref(*args))
@@ -186,6 +187,10 @@ def test_values_made_of_the_counter_are_kept_per_counter_value():
     assert kept == {"at2", "atn"}   # (at2: the kernel of ib, at and the reshape)
     memo = load[2]
     assert sorted(memo) == [(i,) for i in range(7)]
+    # the state's elements are bound in one step (their shapes are the key's)
+    unpack = [op for op in ops if op[0] == runner._UNPACK]
+    assert len(unpack) == 1 and {inst.name for inst, _ in unpack[0][3]} == {"i", "n", "acc", "x"}
+    assert not [op for op in ops if op[0] == runner._ELEMENT]
     assert all(not value.flags.writeable for made in memo.values() for value in made.values())
     # an iteration whose counter was seen takes the kept values: equal to the computed ones
     gen = np.random.default_rng(3)

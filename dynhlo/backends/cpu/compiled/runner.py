@@ -61,6 +61,7 @@ _ELEMENT = 9   # a get-tuple-element (Fast): the element, its shape compared wit
 _TUPLE = 10    # a tuple (Fast): its operands' values, their shapes compared with the spec's
 _SPECIAL_ONE = 11   # a _SPECIAL of one value read per call (its shape compared inline)
 _MEMO_LOAD, _MEMOIZED, _MEMO_STORE = 12, 13, 14   # values kept per counter (memo.py)
+_UNPACK = 15   # every get-tuple-element of a parameter whose shapes are the key's, at once
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -655,6 +656,12 @@ class CompiledEvaluator(Evaluator):
             for op in fast.ops:
                 kind, inst = op[0], op[1]
                 if kind >= _MEMO_LOAD:
+                    if kind == _UNPACK:   # (a loop's state: its elements' shapes are keyed)
+                        state = values[op[2]]
+                        for element, k in op[3]:
+                            values[element] = state[k]
+                        position += 1
+                        continue
                     if kind == _MEMOIZED:
                         if remembered is not None:   # its value is the memo's
                             position += 1
@@ -809,6 +816,28 @@ class CompiledEvaluator(Evaluator):
         self._run_steps(ctx, values, pool, steps,
                         where[position] if position < len(where) else len(steps), {})
         return values[info.computation.root]
+
+
+def _unpacked(ops: list, where: list, params: set) -> tuple[list, list]:
+    """(ops, where) with the get-tuple-elements of parameters (_ELEMENT ops) made one
+    _UNPACK op at the first one's place, for a spec whose key holds its arguments' shapes
+    (a guarded one: CompiledEvaluator._walk), so the elements' shapes need no comparing.
+    Taken early: an element depends on its parameter alone, and a step by step rest finds
+    them made."""
+    found = [n for n, op in enumerate(ops) if op[0] == _ELEMENT and op[2] in params]
+    if len(found) < 2 or len({ops[n][2] for n in found}) != 1:
+        return ops, where
+    first, taken = found[0], frozenset(found)
+    unpack = (_UNPACK, ops[first][1], ops[first][2], tuple((ops[n][1], ops[n][3]) for n in found))
+    out_ops, out_where = [], []
+    for n, op in enumerate(ops):
+        if n == first:
+            out_ops.append(unpack)
+            out_where.append(where[n])
+        elif n not in taken:
+            out_ops.append(op)
+            out_where.append(where[n])
+    return out_ops, out_where
 
 
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
@@ -979,7 +1008,10 @@ class Fast:
                                 else np.array(value, copy=True)))
                     where.append(index + 1)
         root = values.get(info.computation.root)
-        fast.ops, fast.where = memoized(ops, where, values, fast.folded, pinned, [
+        ops, where = memoized(ops, where, values, fast.folded, pinned, [
             a for a in (root if isinstance(root, tuple) else (root,))
             if isinstance(a, np.ndarray)], _MEMO_KINDS)
+        if guards is not None:   # (after memoized: it finds the counters among the elements)
+            ops, where = _unpacked(ops, where, {inst for inst, _ in params})
+        fast.ops, fast.where = ops, where
         return fast
