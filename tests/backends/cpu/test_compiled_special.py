@@ -425,3 +425,22 @@ def test_convolutions_run_the_references_computation_planned_once():
     cases = [(r.standard_normal((2, n, 6)).astype(F32), k, g) for n in (40, 40, 7, 1, 40)]
     _run(exe, ref, cases)
     assert all(kind in SPECIAL for kind in _steps(exe, "CONVOLUTION"))
+
+
+def test_boxes_of_positions_are_found_at_their_own_size():
+    """special._box: the basic slices whose elements, in order, are the given flat
+    positions, or None; worked out without the operand's own positions (a gather of rows of
+    a large table asks at every new index value)."""
+    from dynhlo.backends.cpu.compiled.special import _box
+
+    shape = (4, 5, 6)
+    positions = np.arange(120).reshape(shape)
+    for box in [(slice(1, 3), slice(0, 5), slice(2, 4)), (slice(0, 4), slice(0, 5), slice(0, 6)),
+                (slice(2, 3), slice(1, 2), slice(3, 4))]:
+        assert _box(positions[box].reshape(-1), shape) == box
+    assert _box(positions[1:3, 0:5, 2:4].transpose(2, 1, 0).reshape(-1), shape) is None
+    assert _box(np.array([5, 3]), shape) is None
+    assert _box(np.array([0, 1, 2, 4]), shape) is None
+    big = (1 << 20, 1 << 12)   # 2**32 positions: never made
+    rows = (np.arange(3, 5)[:, None] * big[1] + np.arange(big[1])).reshape(-1)
+    assert _box(rows, big) == (slice(3, 5), slice(0, big[1]))

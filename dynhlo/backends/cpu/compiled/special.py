@@ -269,10 +269,17 @@ def _box(flat: np.ndarray, shape: tuple):
         return None
     first = np.unravel_index(int(flat.reshape(-1)[0]), shape)
     last = np.unravel_index(int(flat.reshape(-1)[-1]), shape)
+    if any(b < a for a, b in zip(first, last, strict=True)) or \
+            math.prod(int(b) - int(a) + 1 for a, b in zip(first, last, strict=True)) != flat.size:
+        return None
     box = tuple(slice(int(a), int(b) + 1) for a, b in zip(first, last, strict=True))
-    positions = np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
-    inside = positions[box]
-    if inside.size != flat.size or not np.array_equal(inside.reshape(-1), flat.reshape(-1)):
+    # the box's flat positions in order, built at its own size (not the operand's: an
+    # embedding table's gather asks this at every new index value)
+    inside = np.zeros((1,) * len(shape), np.int64)
+    for d, (a, b) in enumerate(zip(first, last, strict=True)):
+        axis = np.arange(int(a), int(b) + 1, dtype=np.int64) * math.prod(shape[d + 1:])
+        inside = inside + axis.reshape(tuple(-1 if j == d else 1 for j in range(len(shape))))
+    if not np.array_equal(inside.reshape(-1), flat.reshape(-1)):
         return None
     return box
 
