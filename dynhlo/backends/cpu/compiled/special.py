@@ -233,12 +233,15 @@ def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, ord
 
 
 _REMEMBERED = 64   # index values per specialized step whose placement it keeps
+_REMEMBERED_POSITIONS = 1 << 12   # the most positions one kept placement holds (32 KiB)
 
 
 class Remembered(dict):
     """`place(indices)` per distinct index value, kept: a loop's counter runs through the
     same few values at every call, so its windows' placement is worked out once per value,
-    not per iteration. Bounded: full, it starts over."""
+    not per iteration. Bounded: full, it starts over; a placement of more than
+    _REMEMBERED_POSITIONS positions (token ids into a table: new at every call) is not
+    kept."""
 
     __slots__ = ("place",)
 
@@ -256,9 +259,12 @@ class Remembered(dict):
         try:
             return self[key]
         except KeyError:
+            made = self.place(indices)
+            if made.__class__ is np.ndarray and made.size > _REMEMBERED_POSITIONS:
+                return made
             if len(self) >= _REMEMBERED:
                 self.clear()
-            made = self[key] = self.place(indices)
+            self[key] = made
             return made
 
 
