@@ -13,8 +13,10 @@ import numpy as np
 import pytest
 
 import dynhlo
+from dynhlo.backends.cpu.compiled import runner
 
 F32, S32 = np.float32, np.int32
+SPECIAL = (runner._SPECIAL, runner._SPECIAL_ONE)   # the specialized lowerings' step kinds
 
 
 def _pair(text, **options):
@@ -84,7 +86,7 @@ def test_values_fixed_for_a_shape_are_folded_and_data_movement_specialized():
     kinds = _steps(exe, "CONCATENATE") + _steps(exe, "DYNAMIC_RESHAPE") + \
         _steps(exe, "SET_DIMENSION_SIZE") + _steps(exe, "TRANSPOSE") + _steps(exe, "SLICE") + \
         _steps(exe, "PAD") + _steps(exe, "BROADCAST")
-    assert kinds and all(kind == 7 for kind in kinds)   # runner._SPECIAL
+    assert kinds and all(kind in SPECIAL for kind in kinds)
     # the returned iota is the caller's: writing it changes no later result
     first = exe(*cases[1])
     first[3][...] = -1
@@ -161,7 +163,7 @@ def test_gathers_at_indices_read_per_call_are_the_references():
     cases = [_gather_data_args(r, 16, 7, 0, 2), _gather_data_args(r, 5, 3, 2, 4)]
     cases += [_gather_data_args(r, 16, 7, 4, s) for s in (3, -5, 40, 11, 0)]
     _run(exe, ref, cases, repeat=2)
-    assert all(kind == 7 for kind in _steps(exe, "GATHER"))
+    assert all(kind in SPECIAL for kind in _steps(exe, "GATHER"))
 
 
 def test_a_gathered_window_past_the_actual_size_is_refused_when_asked():
@@ -208,7 +210,7 @@ def test_dots_with_batch_dimensions_are_the_references_bit_for_bit():
                       r.integers(-9, 9, (3, 2, 4)).astype(S32)))
     cases.append((np.asfortranarray(cases[0][0]), *cases[0][1:]))   # another layout
     _run(exe, ref, cases)
-    assert any(kind == 7 for kind in _steps(exe, "DOT"))
+    assert any(kind in SPECIAL for kind in _steps(exe, "DOT"))
     # q's and k's dynamic sizes are contracted by g: they differ
     bad = (cases[0][0], cases[0][1][:, :2], *cases[0][2:])
     for exe_ in (exe, ref):
@@ -400,3 +402,22 @@ def test_a_spec_holds_no_large_folded_value():
         pool = program.evaluator._local.pools[id(program.info)]
         fast = pool.fast[((2 * n, n),)]   # made by the first call at this shape
         assert ("mix" in {inst.name for inst in fast.folded}) == (n == 3)
+
+
+def test_boxes_of_positions_are_found_at_their_own_size():
+    """special._box: the basic slices whose elements, in order, are the given flat
+    positions, or None; worked out without the operand's own positions (a gather of rows of
+    a large table asks at every new index value)."""
+    from dynhlo.backends.cpu.compiled.special import _box
+
+    shape = (4, 5, 6)
+    positions = np.arange(120).reshape(shape)
+    for box in [(slice(1, 3), slice(0, 5), slice(2, 4)), (slice(0, 4), slice(0, 5), slice(0, 6)),
+                (slice(2, 3), slice(1, 2), slice(3, 4))]:
+        assert _box(positions[box].reshape(-1), shape) == box
+    assert _box(positions[1:3, 0:5, 2:4].transpose(2, 1, 0).reshape(-1), shape) is None
+    assert _box(np.array([5, 3]), shape) is None
+    assert _box(np.array([0, 1, 2, 4]), shape) is None
+    big = (1 << 20, 1 << 12)   # 2**32 positions: never made
+    rows = (np.arange(3, 5)[:, None] * big[1] + np.arange(big[1])).reshape(-1)
+    assert _box(rows, big) == (slice(3, 5), slice(0, big[1]))
