@@ -17,9 +17,10 @@
 #       streams, AOT streams, first calls).
 #   device call 3:      bash bench/h200_run.sh 3      (carry .dev: .dev/compare.json, the
 #                                                      part-2 results the new rows join)
-#       the compare rows part 2's limit cut (mlp, softmax_rows: kernels, streams), the
-#       real-library programs on the GPU against XLA's GPU compile (gpu_reallibs.py), and
-#       the real programs with graph=True (captured segments between host steps).
+#       the graph path's tests, the real programs (bert, gpt2, llama, the JAX llama decoder:
+#       one CUDA graph each), the real-library programs on the GPU against XLA's GPU
+#       compile (gpu_reallibs.py), then the compare rows part 2's limit cut (mlp,
+#       softmax_rows: kernels, streams).
 set -u -o pipefail
 part=${1:?usage: h200_run.sh prep|1|2}
 export PYTHONUNBUFFERED=1 PYTHONPATH=$PWD
@@ -94,8 +95,14 @@ elif [ "$part" = 2 ]; then
         > "$OUT/compare_table.md" 2>&1
     tail -n 40 "$OUT/compare_table.md" 2>/dev/null
 elif [ "$part" = 3 ]; then
-    step reallibs 170 $PY bench/gpu_reallibs.py --budget 0.3 --out "$OUT/gpu_reallibs.json"
-    step segments 80 $PY bench/real_programs.py --graph --out "$OUT/real_programs_graph.json"
+    # the graph path's new forms first (computed sizes, concatenate, gather, batched products)
+    step pytest 170 $PY -m pytest -q -n 14 -p no:cacheprovider --maxfail=25 --timeout=100 \
+        tests/backends/gpu/graph tests/backends/gpu/kernels tests/backends/gpu/aot \
+        tests/backends/gpu/test_models.py tests/backends/gpu/test_padding_reads.py \
+        tests/backends/gpu/test_real_libraries.py
+    grep -E "^(FAILED|ERROR)" "$OUT/pytest.log" | head -30
+    step real 70 $PY bench/real_programs.py --out "$OUT/real_programs.json"
+    step reallibs 150 $PY bench/gpu_reallibs.py --budget 0.3 --out "$OUT/gpu_reallibs.json"
     [ -f .dev/compare.json ] && cp .dev/compare.json "$OUT/compare.json"
     step compare 300 $PY bench/compare.py --workloads mlp,softmax_rows --merge \
         --out "$OUT/compare.json"

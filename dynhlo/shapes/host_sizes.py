@@ -84,14 +84,10 @@ def data_free(info: ComputationInfo, inst) -> bool:
     - a dynamic-reshape's result holds as many elements as its operand at every call (the
       two products are one size expression): a reshape.
     """
-    sizes = host_sizes(info, inst)
-    dims, operand_dims = info.dims.get(inst), info.dims.get(inst.operands[0])
-    if sizes is None or not isinstance(dims, tuple) or not isinstance(operand_dims, tuple):
+    if not sizes_in_range(info, inst):
         return False
-    for d, size in sizes.items():
-        bound = bound_of(dims[d])
-        if size.lo < 0 or bound < 0 or size.hi > bound:
-            return False
+    dims, operand_dims = info.dims[inst], info.dims[inst.operands[0]]
+    sizes = host_sizes(info, inst)
     if inst.opcode is Opcode.DYNAMIC_RESHAPE:
         return _count(dims) is _count(operand_dims)
     if inst.opcode is not Opcode.SET_DIMENSION_SIZE:
@@ -100,6 +96,22 @@ def data_free(info: ComputationInfo, inst) -> bool:
     held = operand_dims[d]
     return not isinstance(held, Sym) or held.root().expr is None or \
         same_size(held, dims[d])
+
+
+def sizes_in_range(info: ComputationInfo, inst) -> bool:
+    """Whether `inst`'s sizes are known on the host (host_sizes) and provably in [0, bound]:
+    a set-dimension-size of them needs nothing read or checked at run time but its data,
+    which a kernel with masked loads reads zero-extended where the operand holds fewer
+    elements (the library step's cut or zero-extension)."""
+    sizes = host_sizes(info, inst)
+    dims, operand_dims = info.dims.get(inst), info.dims.get(inst.operands[0])
+    if sizes is None or not isinstance(dims, tuple) or not isinstance(operand_dims, tuple):
+        return False
+    for d, size in sizes.items():
+        bound = bound_of(dims[d])
+        if size.lo < 0 or bound < 0 or size.hi > bound:
+            return False
+    return True
 
 
 def _count(dims: tuple) -> Size:

@@ -266,9 +266,11 @@ def compile_module(module: HloModule, info: ComputationInfo,
     an initialised torch.distributed process group (one process per device), collectives run
     across the group (backends/common/distributed.py); the options other backends take are
     accepted and change nothing. That includes `precision`:
-    there is no TF32 here, f32 dots multiply in IEEE f32 (NumPy) and convolutions in f64
-    whatever the option or the module's operand_precision say, as XLA's CPU backend has no
-    reduced-precision form of them; a JAX user's `jax.default_matmul_precision` changes
+    there is no TF32 here, f32 dots multiply in IEEE f32 (NumPy) and float convolutions sum
+    in f64 on the reference (in the result's type on the compiled path, one matrix product
+    as XLA's CPU backend computes them: compiled/conv.py) whatever the option or the
+    module's operand_precision say, as XLA's CPU backend has no reduced-precision form of
+    them; a JAX user's `jax.default_matmul_precision` changes
     nothing on a CPU either, so the option is taken rather than refused (a script runs on
     either backend unchanged). `padding_reads` ("zeros" or "error") is kept on the program
     (CpuProgram.padding_reads); an artifact keeps it in its header. By default

@@ -5,7 +5,8 @@
   batch_group_count (StableHLO spec: lhs features, resp. lhs batch, and kernel output
   features are split into that many groups, convolved pairwise, and joined along the output
   feature dimension). Computed one kernel tap at a time with einsum; floats accumulate in
-  f64 (c128), integers in their result type (wrapping as XLA does).
+  f64 (c128), integers in their result type (wrapping as XLA does). (The compiled path
+  computes float convolutions as im2col and one matrix product: compiled/conv.py.)
 - cholesky: `lower=true` gives L with a = L L^H, `lower=false` gives U with a = U^H U; only
   the named triangle of a is read. XLA leaves the other triangle of the result unspecified:
   here it is zero. A matrix that is not Hermitian positive definite gives a result of NaNs

@@ -144,7 +144,7 @@ _rule(Opcode.CONSTANT, kernel=KD.constant, kernel_if=KD.scalar_constant, library
 _rule(Opcode.TUPLE, library=LD.tuple_, capture="root_tuple")
 _rule(Opcode.GET_TUPLE_ELEMENT, library=LD.get_tuple_element)
 _rule(Opcode.GET_DIMENSION_SIZE, library=LD.get_dimension_size, capture="size_value")
-_rule(Opcode.CONCATENATE, library=LD.concatenate)
+_rule(Opcode.CONCATENATE, kernel=KD.concatenate, library=LD.concatenate)
 _rule(Opcode.PAD, library=LD.pad)
 # set-dimension-size: a kernel where the host knows the size and the operand holds that many
 # elements (the planner asks shapes/host_sizes.py data_free), else the library step, which

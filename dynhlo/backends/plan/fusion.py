@@ -25,7 +25,7 @@ from ...hlo import attrs
 from ...hlo.ir import Instruction
 from ...hlo.opcodes import Opcode
 from ...shapes.dynamic import ComputationInfo
-from ...shapes.host_sizes import SIZE_SETTERS, data_free, size_operands
+from ...shapes.host_sizes import SIZE_SETTERS, data_free, size_operands, sizes_in_range
 from ...shapes.schedule import schedule, tree_deps
 from ...shapes.sizes import Sym, same_size
 from ...shapes.slice_windows import refuses_padding
@@ -137,15 +137,19 @@ def plan_computation(info: ComputationInfo, rules: FusionRules,
 
 def may_fuse(info, inst, rules: FusionRules, padding_reads: str = "zeros") -> bool:
     """Whether a kernel may compute `inst`: the rule table's kernel tier has it, and it is
-    no parameter, nor a slice that may read padding where the kernel cannot read it as
-    zeros (no masked loads) or must report it (compiled with padding_reads="error")."""
+    no parameter, nor a slice or gather that may read padding where the kernel cannot read
+    it as zeros (no masked loads) or must report it (compiled with padding_reads="error"),
+    nor a size setter whose size the host does not know (or, without masked loads, whose
+    operand may hold fewer elements: shapes/host_sizes.py)."""
     op = inst.opcode
     if op is Opcode.PARAMETER:
         return False
-    if op in SIZE_SETTERS and size_operands(inst) and not data_free(info, inst):
+    if op in SIZE_SETTERS and size_operands(inst) and not data_free(info, inst) and not (
+            rules.masked_loads and op is Opcode.SET_DIMENSION_SIZE
+            and sizes_in_range(info, inst)):
         return False   # a size read at run time (and checked): the library step's
     return rules.can_fuse(inst) and not (
-        op is Opcode.SLICE and may_read_padding(info, inst)
+        may_read_padding(info, inst)
         and (not rules.masked_loads or refuses_padding(inst, padding_reads)))
 
 
@@ -171,10 +175,17 @@ def steps_of(plan: Plan) -> list:
 
 def may_read_padding(info, inst) -> bool:
     """A slice of length 1 in a dynamic dimension (XLA makes it static): it reads element
-    `start`, past the actual size padding. A kernel with masked loads reads it masked by the
-    operand's actual sizes (the GPU's kernels/data.py slice_), so its operand is in memory;
-    otherwise, or with padding_reads="error", the library step reads it (and checks start <
-    actual size on the host: sizes.slice_reads_padding)."""
+    `start`, past the actual size padding; a gather with a start into a dynamic dimension
+    (XLA clamps it to the bound, past the actual size padding). A kernel with masked loads
+    reads it masked by the operand's actual sizes (the GPU's kernels/data.py slice_,
+    gather), so its operand is in memory; otherwise, or with padding_reads="error", the
+    library step reads it (and checks on the host: sizes.slice_reads_padding,
+    gather_past_size)."""
+    if inst.opcode is Opcode.GATHER:
+        dims = info.dims.get(inst.operands[0])
+        return isinstance(dims, tuple) and any(
+            isinstance(canonical_dim(dims[d]), Sym)
+            for d in attrs.ints(inst, "start_index_map", ()) if d < len(dims))
     if inst.opcode is not Opcode.SLICE:
         return False
     dims = info.dims.get(inst.operands[0])

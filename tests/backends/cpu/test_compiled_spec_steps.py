@@ -15,7 +15,7 @@ import dynhlo
 from dynhlo.backends.cpu.compiled import runner
 
 F32, S32 = np.float32, np.int32
-SPECIAL = (runner._SPECIAL, runner._SPECIAL1, runner._SPECIAL2)   # specialized steps' kinds
+SPECIAL = (runner._SPECIAL, runner._SPECIAL_ONE, runner._SPECIAL_TWO)   # specialized steps' kinds
 
 
 def _pair(text, **options):
@@ -101,7 +101,7 @@ def test_power_and_atan2_are_the_lowerings_own_ufunc_calls():
     _run(exe, ref, cases)
     exe(*cases[0])
     assert _kinds(exe, "POWER") and all(k in SPECIAL for k in _kinds(exe, "POWER"))
-    assert _kinds(exe, "ATAN2") == [runner._SPECIAL2]
+    assert _kinds(exe, "ATAN2") == [runner._SPECIAL_TWO]
 
 
 # Reduces no kernel computes: `and` over pred (a mask's), add over a leading dimension
@@ -170,7 +170,7 @@ def test_gathers_from_a_folded_table_are_the_references():
     r = np.random.default_rng(6)
     cases = [(r.integers(-3, 8, (2, n, 1)).astype(S32),) for n in (1, 16, 1, 7)]
     _run(exe, ref, cases)
-    assert _kinds(exe, "GATHER") == [runner._SPECIAL1]
+    assert _kinds(exe, "GATHER") == [runner._SPECIAL_ONE]
 
 
 # Views of buffers: a kernel's result reshaped and transposed, read by a ufunc and a dot

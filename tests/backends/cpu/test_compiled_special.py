@@ -16,7 +16,7 @@ import dynhlo
 from dynhlo.backends.cpu.compiled import runner
 
 F32, S32 = np.float32, np.int32
-SPECIAL = (runner._SPECIAL, runner._SPECIAL1, runner._SPECIAL2)   # specialized steps' kinds
+SPECIAL = (runner._SPECIAL, runner._SPECIAL_ONE, runner._SPECIAL_TWO)   # specialized steps' kinds
 
 
 def _pair(text, **options):
@@ -404,24 +404,20 @@ def test_a_spec_holds_no_large_folded_value():
         assert ("mix" in {inst.name for inst in fast.folded}) == (n == 3)
 
 
-# A strided, padded, dilated 1-d convolution over a dynamic length, and a grouped one.
-CONV = """
-HloModule conv
-ENTRY main {
-  x = f32[2,<=40,6] parameter(0)
-  k = f32[3,6,4] parameter(1)
-  g = f32[3,3,4] parameter(2)
-  c = f32[2,<=20,4] convolution(x, k), window={size=3 stride=2 pad=1_2 rhs_dilate=2}, dim_labels=b0f_0io->b0f
-  d = f32[2,<=40,4] convolution(x, g), window={size=3 pad=1_1}, dim_labels=b0f_0io->b0f, feature_group_count=2
-  ROOT t = (f32[2,<=20,4], f32[2,<=40,4]) tuple(c, d)
-}
-"""
+def test_boxes_of_positions_are_found_at_their_own_size():
+    """special._box: the basic slices whose elements, in order, are the given flat
+    positions, or None; worked out without the operand's own positions (a gather of rows of
+    a large table asks at every new index value)."""
+    from dynhlo.backends.cpu.compiled.special import _box
 
-
-def test_convolutions_run_the_references_computation_planned_once():
-    exe, ref = _pair(CONV)
-    r = np.random.default_rng(8)
-    k, g = r.standard_normal((3, 6, 4)).astype(F32), r.standard_normal((3, 3, 4)).astype(F32)
-    cases = [(r.standard_normal((2, n, 6)).astype(F32), k, g) for n in (40, 40, 7, 1, 40)]
-    _run(exe, ref, cases)
-    assert all(kind in SPECIAL for kind in _steps(exe, "CONVOLUTION"))
+    shape = (4, 5, 6)
+    positions = np.arange(120).reshape(shape)
+    for box in [(slice(1, 3), slice(0, 5), slice(2, 4)), (slice(0, 4), slice(0, 5), slice(0, 6)),
+                (slice(2, 3), slice(1, 2), slice(3, 4))]:
+        assert _box(positions[box].reshape(-1), shape) == box
+    assert _box(positions[1:3, 0:5, 2:4].transpose(2, 1, 0).reshape(-1), shape) is None
+    assert _box(np.array([5, 3]), shape) is None
+    assert _box(np.array([0, 1, 2, 4]), shape) is None
+    big = (1 << 20, 1 << 12)   # 2**32 positions: never made
+    rows = (np.arange(3, 5)[:, None] * big[1] + np.arange(big[1])).reshape(-1)
+    assert _box(rows, big) == (slice(3, 5), slice(0, big[1]))

@@ -32,21 +32,30 @@ IMPURE = frozenset({Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL, Opcode.CUSTOM
     if spec.traits & (Trait.SIDE_EFFECT | Trait.RANDOM) or spec.group is Group.COLLECTIVE})
 
 
-def folded(info, steps: list, values: dict, kinds: dict) -> dict:
+def folded(info, steps: list, values: dict, kinds: dict,
+           pinned: frozenset = frozenset()) -> dict:
     """{instruction: value} of the steps whose values are the same at every call of the
     key `values` was computed at (see the module docstring). `steps`: the runner's
     (kind, inst, what, sized, buf) list; `kinds`: the runner's step kinds by role,
-    {"lowering": k, "reshape": k, "new": {k: operands(what) -> instructions}}."""
+    {"lowering": k, "reshape": k, "new": {k: operands(what) -> instructions}}; `pinned`:
+    steps whose values the key itself holds (they still run per call: their values may
+    be returned; what is made of them may be kept)."""
     lowering, reshape, new = kinds["lowering"], kinds["reshape"], kinds["new"]
     made = {step[1] for step in steps}
     root = info.computation.root
-    returned = _returned_arrays(values.get(root))
+    value = values.get(root)
+    if pinned and root.opcode is Opcode.TUPLE and isinstance(value, tuple):
+        # a pinned element the root passes on is the caller's (next iteration's) array,
+        # not one the spec could hold: what shares its memory is kept as a copy (below)
+        value = tuple(v for o, v in zip(root.operands, value, strict=True) if o not in pinned)
+    returned = _returned_arrays(value)
+    pinned_arrays = [values[p] for p in pinned if isinstance(values.get(p), np.ndarray)]
     keep: dict = {}
     used = 0
 
     def known(operand) -> bool:
         # a size operand no step runs (the host's) is a function of the key's shapes
-        return operand in keep or operand not in made and operand.opcode is not \
+        return operand in keep or operand in pinned or operand not in made and operand.opcode is not \
             Opcode.PARAMETER and values.get(operand) is None
 
     for kind, inst, what, _, buf in steps:
@@ -66,6 +75,10 @@ def folded(info, steps: list, values: dict, kinds: dict) -> dict:
             held = _owned_bytes(value)
             if held > _MAX_BYTES or used + held > _BUDGET:
                 continue   # computed per call (a mask at a large size): memory, not speed
+            if pinned_arrays and _may_be_returned(value, pinned_arrays):
+                if not isinstance(value, np.ndarray):
+                    continue
+                value = np.array(value, copy=True)   # (a view of a pinned scalar: small)
             used += held
             keep[inst] = value
     return keep

@@ -7,9 +7,10 @@ the parameters, then walks its precomputed steps: a kernel (its result at the ac
 addresses, sizes and strides packed in one array, one native call), a matrix product
 (`np.matmul` on the operands' views), any other f32/f64 dot (the reference's NumPy calls,
 batch_dot.py), a transcendental ufunc (NumPy's, with `out=`), a reshape (a NumPy view at its
-planned sizes) or any other instruction through the reference lowering, exactly as the
-reference evaluator runs it. Kernel, dot and ufunc results go into buffers reused across
-steps and calls (plan_buffers: backends/plan/buffers.py's assignment), per thread.
+planned sizes), a convolution (of floats: im2col and one matrix product, conv.py) or any
+other instruction through the reference lowering, exactly as the reference evaluator runs
+it. Kernel, dot and ufunc results go into buffers reused across steps and calls
+(plan_buffers: backends/plan/buffers.py's assignment), per thread.
 When every size of a computation is a function of the entry arguments' shapes, the first
 call at a shape also makes `Fast`: the steps specialized to it (sizes and memory checks
 settled, output views over the buffers, each kernel's argument array filled but for the
@@ -49,10 +50,12 @@ from ...plan import buffers
 from ...plan.fusion import dims_equal, kernels_of, plan_computation
 from ..evaluator import EvalContext, Evaluator
 from ..lowering import LOWERINGS
-from . import machine
+from . import conv, machine
 from .batch_dot import BatchDot
 from .folding import folded, size_reads
 from .kernels import generate
+from .loops import compiled_while, pinned_elements, pinned_values
+from .memo import memoized
 from .special import specialize
 from .rules import rules
 
@@ -60,9 +63,13 @@ _PARAM, _KERNEL, _LOWERING, _RESHAPE, _DOT, _UFUNC = 0, 1, 2, 3, 4, 5
 _KERNEL_IN_PLACE = 6   # a specialized kernel step with nothing to write per call (Fast)
 _SPECIAL = 7   # a lowering specialized to the key's sizes and folded values (special.py)
 _GUARD = 8     # after a step whose shape or value later sizes read: compared with the spec's
-_SPECIAL1 = 9  # a _SPECIAL of one operand read per call (most of them: views, copies)
-_SPECIAL2 = 10  # a _SPECIAL of two (dots, binary functions)
-_BATCH_DOT = 11  # any other f32/f64 dot, as the reference computes it (batch_dot.py)
+_ELEMENT = 9   # a get-tuple-element (Fast): the element, its shape compared with the spec's
+_TUPLE = 10    # a tuple (Fast): its operands' values, their shapes compared with the spec's
+_SPECIAL_ONE = 11   # a _SPECIAL of one value read per call (its shape compared inline)
+_MEMO_LOAD, _MEMOIZED, _MEMO_STORE = 12, 13, 14   # values kept per counter (memo.py)
+_UNPACK = 15   # every get-tuple-element of a parameter whose shapes are the key's, at once
+_SPECIAL_TWO = 16   # a _SPECIAL of two values read per call (dots, binary functions)
+_BATCH_DOT = 17   # any other f32/f64 dot, as the reference computes it (batch_dot.py)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
@@ -251,9 +258,18 @@ def signature(value):
     its type."""
     if value.__class__ is np.ndarray:
         return value.shape
-    if isinstance(value, tuple):
-        return tuple(map(signature, value))
+    if isinstance(value, tuple):   # (a loop's state: its arrays' shapes read inline)
+        return tuple([v.shape if v.__class__ is np.ndarray else signature(v) for v in value])
     return np.shape(value) if isinstance(value, np.generic) else value.__class__
+
+
+def _same_value(value, recorded: np.ndarray) -> bool:
+    """Whether a value read as sizes equals the one a spec recorded (np.array_equal; an
+    integer array of the recorded shape and type compared as Python ints, exactly)."""
+    if value.__class__ is np.ndarray and value.dtype == recorded.dtype and \
+            value.shape == recorded.shape and value.dtype.kind in "iub" and value.size < 64:
+        return value.tolist() == recorded.tolist()
+    return np.array_equal(value, recorded)
 
 
 def _guards(info, params: list, steps: list, checked: list) -> frozenset | None:
@@ -402,7 +418,13 @@ class CompiledEvaluator(Evaluator):
         # every size is a function of the arguments' shapes, else None)
         self._params: dict = {}
         self._guarded: dict = {}      # id(info) -> parameters a lowering may read (guarded)
+        # id(info) -> the integer scalar elements its root passes through (loops.py): their
+        # values join its specs' keys, what is made of them alone is folded
+        self._pinned: dict = {}
         self._local = threading.local()   # per thread: id(info) -> its buffers
+        if self.lowerings[Opcode.WHILE] is LOWERINGS[Opcode.WHILE]:
+            self.lowerings = {**self.lowerings, Opcode.WHILE: compiled_while(
+                self, self.lowerings[Opcode.WHILE])}
 
     def _generate(self, group, info):
         position = self._position.get(id(info))
@@ -460,6 +482,9 @@ class CompiledEvaluator(Evaluator):
                     info.dims[inst.operands[0]].__class__ is not list:
                 steps.append((_RESHAPE, inst, (inst.operands[0], info.dims[inst]),
                               inst in sized))
+            elif inst.opcode is Opcode.CONVOLUTION and \
+                    self.lowerings[Opcode.CONVOLUTION] is LOWERINGS[Opcode.CONVOLUTION]:
+                steps.append((_LOWERING, inst, conv.lowering, inst in sized))
             else:
                 steps.append((_LOWERING, inst, self.lowerings[inst.opcode], inst in sized))
         steps = _fold_transposes(info, steps)
@@ -478,9 +503,11 @@ class CompiledEvaluator(Evaluator):
             for _, inst, what, _, _ in steps) \
             and not any(tree_deps(info.dims[inst], memo) for inst in checked)
         numbers = [number for inst, number in params if inst in checked]
-        self._params[id(info)] = (params, checked, numbers if keyed else None,
-                                  None if keyed else _guards(info, params, steps, checked))
+        guards = None if keyed else _guards(info, params, steps, checked)
+        self._params[id(info)] = (params, checked, numbers if keyed else None, guards)
         self._guarded[id(info)] = _guarded(info, params, steps)
+        self._pinned[id(info)] = pinned_elements(
+            info.computation, [inst for how, inst in guards or () if how == "value"])
         self._steps[id(info)] = steps
         return steps
 
@@ -531,6 +558,9 @@ class CompiledEvaluator(Evaluator):
         elif guards is not None:   # sizes also read off its own values (guarded)
             key = (None, *args_shapes) if parent is None else \
                 (None, *parent.args_shapes, *map(signature, args))
+        pinned = self._pinned[id(info)]
+        if pinned and key is not None:
+            key = (*key, pinned_values(args[0], pinned))
         if key is not None:
             fast = pool.fast.get(key)
             if fast is not None and fast.gen == pool.gen and fast.limit == self.memory_limit:
@@ -544,7 +574,8 @@ class CompiledEvaluator(Evaluator):
             check_sizes(env, inst, values[inst], dims[inst])
         self._run_steps(ctx, values, pool, steps, 0, {})
         if key is not None:
-            fast = Fast.of(ctx, params, steps, pool, values, self.memory_limit, guards)
+            fast = Fast.of(ctx, params, steps, pool, values, self.memory_limit, checked, guards,
+                           frozenset(inst for _, inst in pinned))
             if fast is not None:
                 # specs over buffers since replaced hold the old buffers: dropped
                 kept = {k: f for k, f in pool.fast.items() if f.gen == fast.gen and k != key}
@@ -636,36 +667,45 @@ class CompiledEvaluator(Evaluator):
         env = SizeEnv(args_shapes, values.__getitem__, parent, xla_rules=True)
         ctx = EvalContext(self, info, env, False)
         if parent is not None:   # a called computation's arguments: its caller's values
-            for inst in self._params[id(info)][1]:
-                ctx.inst = inst
-                check_sizes(env, inst, values[inst], info.dims[inst])
+            # (their sizes are settled for the key: the recorded shapes pass, as they did)
+            for inst, recorded in fast.checked:
+                if signature(values[inst]) != recorded:
+                    ctx.inst = inst
+                    check_sizes(env, inst, values[inst], info.dims[inst])
         ndarray, matmul, address = np.ndarray, np.matmul, data_address
         where = fast.where
         position = 0   # of the op running; where[position]: its step's index
         inst = None
+        remembered = key = None   # the memo's values for this call's counters (memo.py)
         # (NumPy's floating-point warnings are off: CpuProgram.run's errstate)
         try:
             for op in fast.ops:
                 kind, inst = op[0], op[1]
-                if kind == _SPECIAL1:
-                    x = values[op[3]]
-                    value = op[2](x) if x.__class__ is ndarray and x.shape == op[4] else None
-                    if value is not None:
-                        values[inst] = value
-                    else:   # another type or shape than recorded, or declined: the lowering
-                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
-                    position += 1
-                    continue
-                if kind == _SPECIAL2:
-                    x, y = values[op[3]], values[op[4]]
-                    value = op[2](x, y) if x.__class__ is ndarray and x.shape == op[5] and \
-                        y.__class__ is ndarray and y.shape == op[6] else None
-                    if value is not None:
-                        values[inst] = value
-                    else:   # another type or shape than recorded, or declined: the lowering
-                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
-                    position += 1
-                    continue
+                if _MEMO_LOAD <= kind <= _UNPACK:
+                    if kind == _UNPACK:   # (a loop's state: its elements' shapes are keyed)
+                        state = values[op[2]]
+                        for element, k in op[3]:
+                            values[element] = state[k]
+                        position += 1
+                        continue
+                    if kind == _MEMOIZED:
+                        if remembered is not None:   # its value is the memo's
+                            position += 1
+                            continue
+                        op = op[2]   # run as it is (below)
+                        kind = op[0]
+                    elif kind == _MEMO_LOAD:
+                        key = tuple([int(values[c]) for c in op[3]])
+                        remembered = op[2].get(key)
+                        if remembered is not None:
+                            values.update(remembered)
+                        position += 1
+                        continue
+                    else:   # _MEMO_STORE
+                        if remembered is None:
+                            op[2].keep(key, {i: values[i] for i in op[3]})
+                        position += 1
+                        continue
                 if kind == _KERNEL_IN_PLACE:
                     if op[2](None, op[3]):   # refused: the reference's value or error
                         ctx.inst = inst
@@ -675,18 +715,56 @@ class CompiledEvaluator(Evaluator):
                     values[inst] = op[4]
                     position += 1
                     continue
+                if kind == _ELEMENT or kind == _TUPLE:   # (a loop's state, unpacked, packed)
+                    value = values[op[2]][op[3]] if kind == _ELEMENT else \
+                        tuple([values[o] for o in op[2]])
+                    values[inst] = value
+                    if (value.shape if value.__class__ is ndarray else signature(value)) != \
+                            op[4]:   # not the recorded shape (where the sizes fit): checked
+                        ctx.inst = inst
+                        check_sizes(env, inst, value, info.dims[inst])
+                    position += 1
+                    continue
                 if kind == _GUARD:   # the shape or value later sizes were settled with
                     value = values[inst]
                     if signature(value) != op[3] if op[2] == "result" else \
-                            not np.array_equal(value, op[3]):
+                            not _same_value(value, op[3]):
                         break
+                    position += 1
+                    continue
+                if kind == _SPECIAL_ONE:
+                    x = values[op[3]]
+                    if x.__class__ is not ndarray and isinstance(x, np.generic):
+                        x = np.asarray(x)   # (a loop's NumPy scalar: its 0-d array)
+                    value = op[2](x) if x.__class__ is ndarray and x.shape == op[4] else None
+                    if value is not None:
+                        values[inst] = value
+                    else:   # another type or shape than recorded, or declined: the lowering
+                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
+                    position += 1
+                    continue
+                if kind == _SPECIAL_TWO:
+                    x, y = values[op[3]], values[op[4]]
+                    if x.__class__ is not ndarray and isinstance(x, np.generic):
+                        x = np.asarray(x)   # (a loop's NumPy scalar: its 0-d array)
+                    if y.__class__ is not ndarray and isinstance(y, np.generic):
+                        y = np.asarray(y)
+                    value = op[2](x, y) if x.__class__ is ndarray and x.shape == op[5] and \
+                        y.__class__ is ndarray and y.shape == op[6] else None
+                    if value is not None:
+                        values[inst] = value
+                    else:   # another type or shape than recorded, or declined: the lowering
+                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
                     position += 1
                     continue
                 if kind == _SPECIAL:
                     parts = [values[source] for source in op[3]]
-                    value = op[2](*parts) if [
-                        p.shape if p.__class__ is ndarray else None for p in parts] == op[4] \
-                        else None
+                    shapes = [p.shape if p.__class__ is ndarray else None for p in parts]
+                    if shapes != op[4]:   # a loop's NumPy scalar stands for its 0-d array
+                        parts = [np.asarray(p) if isinstance(p, np.generic) else p
+                                 for p in parts]
+                        shapes = [p.shape if p.__class__ is ndarray else None for p in parts]
+                    value = op[2](*parts) if shapes == op[4] else None
                     if value is not None:
                         values[inst] = value
                     else:   # another type or shape than recorded, or declined: the lowering
@@ -746,17 +824,22 @@ class CompiledEvaluator(Evaluator):
                         b = blas_layout(b.T if rhs_t else b)
                     values[inst] = matmul(a, b) if out is None else matmul(a, b, out=out)
                 elif kind == _UFUNC:
+                    # fixed: True (a folded operand), False (dense, into `out`), or the
+                    # shape of an operand of another layout (a new array, as the lowering)
                     _, _, fn, source, fixed, out = op
                     x = values[source]
-                    if not fixed and (x.__class__ is not ndarray or
-                                      not x.flags.c_contiguous):
+                    if fixed is not True and (x.__class__ is not ndarray or (
+                            not x.flags.c_contiguous if fixed is False else
+                            x.shape != fixed)):
                         break
                     values[inst] = fn(x) if out is None else fn(x, out=out)
                 elif kind == _RESHAPE:
                     _, _, source, shape, view = op
                     if view is None:
                         x = values[source]
-                        if x.__class__ is not ndarray:   # (a NumPy scalar): on its own
+                        if isinstance(x, np.generic) and math.prod(shape) == 1:
+                            x = np.asarray(x)   # (a loop's NumPy scalar): as x.reshape
+                        if x.__class__ is not ndarray:   # on its own
                             self._run_steps(ctx, values, pool, [steps[where[position]]], 0,
                                             {})
                             position += 1
@@ -769,7 +852,8 @@ class CompiledEvaluator(Evaluator):
                     if kind == _LOWERING:
                         value = what(ctx, inst, [values[o] for o in inst.operands])
                         values[inst] = value
-                        check_sizes(env, inst, value, info.dims[inst])
+                        if signature(value) != op[2]:   # (the recorded shape: it fit)
+                            check_sizes(env, inst, value, info.dims[inst])
                     else:
                         self._run_steps(ctx, values, pool, [step], 0, {})
                 position += 1
@@ -782,7 +866,37 @@ class CompiledEvaluator(Evaluator):
         return values[info.computation.root]
 
 
+def _unpacked(ops: list, where: list, params: set) -> tuple[list, list]:
+    """(ops, where) with the get-tuple-elements of parameters (_ELEMENT ops) made one
+    _UNPACK op at the first one's place, for a spec whose key holds its arguments' shapes
+    (a guarded one: CompiledEvaluator._walk), so the elements' shapes need no comparing.
+    Taken early: an element depends on its parameter alone, and a step by step rest finds
+    them made."""
+    found = [n for n, op in enumerate(ops) if op[0] == _ELEMENT and op[2] in params]
+    if len(found) < 2 or len({ops[n][2] for n in found}) != 1:
+        return ops, where
+    first, taken = found[0], frozenset(found)
+    unpack = (_UNPACK, ops[first][1], ops[first][2], tuple((ops[n][1], ops[n][3]) for n in found))
+    out_ops, out_where = [], []
+    for n, op in enumerate(ops):
+        if n == first:
+            out_ops.append(unpack)
+            out_where.append(where[n])
+        elif n not in taken:
+            out_ops.append(op)
+            out_where.append(where[n])
+    return out_ops, out_where
+
+
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
+_PLUMBING = frozenset({Opcode.GET_TUPLE_ELEMENT, Opcode.TUPLE})
+# memo.memoized's view of the op kinds: what each op it may keep reads per call
+_MEMO_KINDS = {"element": _ELEMENT, "load": _MEMO_LOAD, "store": _MEMO_STORE,
+               "memoized": _MEMOIZED,
+               "reads": {_KERNEL: lambda op: op[8].leaves, _KERNEL_IN_PLACE: lambda op: op[5].leaves,
+                         _SPECIAL: lambda op: op[3], _SPECIAL_ONE: lambda op: (op[3],),
+                         _SPECIAL_TWO: lambda op: (op[3], op[4]),
+                         _RESHAPE: lambda op: (op[2],)}}
 _DENSE_BYTES = 1 << 22   # the largest dense copy of a folded broadcast a spec holds
 # folding.folded's view of the step kinds: the operands of those that make new arrays
 _FOLD_KINDS = {"lowering": _LOWERING, "reshape": _RESHAPE,
@@ -802,25 +916,31 @@ class Fast:
     (`gen`) and the memory limit is the one its sizes were checked against (`limit`)."""
 
     __slots__ = ("gen", "limit", "ops", "where", "done", "params", "folded", "start",
-                 "dense")
+                 "dense", "checked")
 
     @staticmethod
     def of(ctx, params: list, steps: list, pool: Pool, values: dict, limit: int,
-           guards: frozenset | None = None):
+           checked: list, guards: frozenset | None = None,
+           pinned: frozenset = frozenset()):
         """The spec made from a call that just ran every step (its values and sizes; `ctx`
         its context). `guards`: the (how, instruction) reads of sizes off values of this
         computation's steps (_guards): each not folded is compared after its step with
-        what it was here (its shape for "result", its value for "value")."""
+        what it was here (its shape for "result", its value for "value"). `pinned`: steps
+        whose values the key holds (loops.pinned_elements): what is made of them is folded."""
         info, env = ctx.info, ctx.env
         fast = Fast()
         fast.gen, fast.limit = pool.gen, limit
         numbered = {number: inst for inst, number in params}
+        # the dynamic parameters' shapes here (a called computation's are checked per call,
+        # unless its key holds its arguments' shapes: a guarded one's, CompiledEvaluator._walk)
+        fast.checked = [] if guards is not None else \
+            [(inst, signature(values[inst])) for inst in checked]
         # the parameters in argument order when every argument has one
         fast.params = [numbered[k] for k in range(len(numbered))] \
             if set(numbered) == set(range(len(params))) else None
         dims = info.dims
         # values the same at every call of this key: held by the spec, their steps skipped
-        fast.folded = folded(info, steps, values, _FOLD_KINDS)
+        fast.folded = folded(info, steps, values, _FOLD_KINDS, pinned)
         # values the spec's steps hold (their buffers' views, the folded arrays)
         fixed: dict = {inst: value for inst, value in fast.folded.items()
                        if value.__class__ is np.ndarray}
@@ -853,7 +973,12 @@ class Fast:
                 continue
             op = None
             value = values.get(inst)
-            if dims.get(inst).__class__ is list or value.__class__ is not np.ndarray:
+            if kind == _LOWERING and inst.opcode in _PLUMBING and \
+                    what is LOWERINGS[inst.opcode]:
+                op = (_ELEMENT, inst, inst.operands[0], attrs.integer(inst, "index"),
+                      signature(value)) if inst.opcode is Opcode.GET_TUPLE_ELEMENT else \
+                    (_TUPLE, inst, inst.operands, None, signature(value))
+            elif dims.get(inst).__class__ is list or value.__class__ is not np.ndarray:
                 pass
             elif kind == _KERNEL:
                 shape = what.shape or env.sizes(what.dims)
@@ -915,7 +1040,13 @@ class Fast:
                     op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out)
                     if out is not None:
                         fixed[inst] = out
-            elif kind == _LOWERING and what is LOWERINGS.get(inst.opcode):
+                elif x.__class__ is np.ndarray and x.shape == value.shape and \
+                        x.dtype == value.dtype:
+                    # (a transposed gather's value): the ufunc on it, a new array in its
+                    # layout, as the reference's lowering (ops_elementwise.unary) calls it
+                    op = (_UFUNC, inst, what[0], what[1], x.shape, None)
+            elif kind == _LOWERING and (what is LOWERINGS.get(inst.opcode) or
+                                        what is conv.lowering):
                 special = specialize(ctx, inst, what, values, settled)
                 if special is not None:
                     fn, sources, shapes = special
@@ -924,8 +1055,8 @@ class Fast:
                     if held is not None:
                         fixed[inst] = views[inst] = held
                         continue
-                    op = (_SPECIAL1, inst, fn, sources[0], shapes[0]) if len(sources) == 1 \
-                        else (_SPECIAL2, inst, fn, *sources, *shapes) if len(sources) == 2 \
+                    op = (_SPECIAL_ONE, inst, fn, sources[0], shapes[0]) if len(sources) == 1 \
+                        else (_SPECIAL_TWO, inst, fn, *sources, *shapes) if len(sources) == 2 \
                         else (_SPECIAL, inst, fn, sources, list(shapes))
             elif kind == _RESHAPE:
                 source = fixed.get(what[0])
@@ -941,22 +1072,33 @@ class Fast:
                         views[inst] = reshaped
                         continue
                 op = (_RESHAPE, inst, what[0], shape, reshaped)
-            ops.append(op or (_LOWERING, inst))
+            # a step run as it is: its sizes are settled for the key, so the shape it had
+            # here passes the size check (another is checked)
+            ops.append(op or (_LOWERING, inst, signature(value)))
             where.append(index)
             for how, read in guards or ():
-                if read is inst:   # a mismatch reruns the steps after this one
+                if read is inst and inst not in pinned:   # (a pinned value is the key's)
+                    # a mismatch reruns the steps after this one
                     ops.append((_GUARD, inst, how, signature(value) if how == "result"
                                 else np.array(value, copy=True)))
                     where.append(index + 1)
+        root = values.get(info.computation.root)
+        ops, where = memoized(ops, where, values, fast.folded, pinned, [
+            a for a in (root if isinstance(root, tuple) else (root,))
+            if isinstance(a, np.ndarray)], _MEMO_KINDS)
+        if guards is not None:   # (after memoized: it finds the counters among the elements)
+            ops, where = _unpacked(ops, where, {inst for inst, _ in params})
         fast.ops, fast.where = ops, where
         # per op: the steps before this index are done once it has run (a step handed to
         # _run_steps after it resumes there: the views set before the first step that
         # read a value it replaced are made again)
-        fast.done = [k + 1 if op[0] != _GUARD else k for op, k in zip(ops, where, strict=True)]
+        # (a guard's, a memo's load's and store's index is the next step's already)
+        fast.done = [k if op[0] in _NO_STEP else k + 1 for op, k in zip(ops, where, strict=True)]
         fast.start = {**fast.folded, **views}
         return fast
 
 
+_NO_STEP = frozenset({_GUARD, _MEMO_LOAD, _MEMO_STORE})   # ops that run no step of their own
 # the specialized lowerings whose value is a view of their operands' (special.py)
 _VIEWS = frozenset({Opcode.DYNAMIC_RESHAPE, Opcode.TRANSPOSE, Opcode.SLICE, Opcode.BROADCAST,
                     Opcode.GATHER, Opcode.DYNAMIC_SLICE})

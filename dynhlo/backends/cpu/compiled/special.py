@@ -25,20 +25,28 @@ movement whose every size and index is settled once the key's shapes and folded 
   ufunc call (its size and type handling done once), a folded operand held.
 - dot (any batch and contracting dimensions, operands of the result's type): the
   reference's transposes, reshapes, copies and np.matmul, its shapes worked out once.
-
-- broadcast (its read-only view, over a C-ordered operand made with its strides worked out
-  once) and pad (each element's place worked out once).
-- convolution: the reference's own computation (ops_linalg.run_convolution) with its plan
-  (labels, windows, taps) made once.
+- dynamic-update-slice: the reference's copy and write, where the update goes worked out
+  once per start values (a loop's counter: the same few values at every call).
+- broadcast (its read-only view) and pad (each element's place worked out once, as
+  basic slices).
+- convolution of floats: im2col and one matrix product per group (conv.py; sums in the
+  result's type, so within float tolerance of the reference, not bit for bit), the kernel's
+  matrix made once when the spec holds it; of integers (and mixed types): the reference's
+  own computation (ops_linalg.run_convolution, sums wrapping as XLA's) with its plan
+  (labels, windows, taps) made once. Either operand may be a value the spec holds.
 - gather of one window at indices read per call: the window's box of the operand, copied
   and arranged as the reference arranges it (a window reaching into padding: the lowering);
-  many windows: np.take of their flat positions. The operand may be folded (an embedding
-  table): the spec holds it and a call passes the indices.
+  many windows: np.take of their positions (a basic slice where they are one box of the
+  operand in order: consecutive rows). Where the windows are is kept per index value
+  (`Remembered`: a loop's counter runs through the same few values at every call). The
+  operand may be folded (an embedding table): the spec holds it and a call passes the
+  indices.
 
 A specialized step is `(fn, sources, shapes)`: `fn(*values of sources)` is the value when
 each source's value is an ndarray of the recorded shape (runner._run_fast checks, and runs
-the lowering otherwise, or where fn gives None); the specialization is made from a call
-that just ran the step, so its errors were already raised there.
+the lowering otherwise, or where fn gives None; a loop's NumPy scalar is passed as its
+0-d array); the specialization is made from a call that just ran the step, so its errors
+were already raised there.
 """
 
 from __future__ import annotations
@@ -51,8 +59,10 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.sizes import slice_reads_padding
+from ....shapes.slice_windows import update_windows
 from ..ops_linalg import plan_convolution, run_convolution
 from ..ops_reduce import _fast_reducer, _negative_zero_sums
+from .conv import gemm_plan
 from .folding import IMPURE
 
 
@@ -100,9 +110,9 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
         fn = (lambda x: x.reshape(shape)) if arrays[0].size == math.prod(shape) else None
     elif opcode is Opcode.DOT and len(data) == 2 and data == list(inst.operands):
         fn = _dot(inst, *arrays, values[inst])
-    elif opcode is Opcode.CONVOLUTION and data == list(inst.operands):
-        plan = plan_convolution(inst, arrays[0].shape, arrays[1].shape)
-        fn = lambda x, w: run_convolution(plan, x, w)   # noqa: E731
+    elif opcode is Opcode.CONVOLUTION:
+        fn = _convolution(inst, [values.get(o) for o in inst.operands], values[inst],
+                          [o not in data for o in inst.operands])
     elif opcode is Opcode.BROADCAST:
         fn = _broadcast(inst, arrays[0], values[inst])
     elif opcode is Opcode.PAD and data[:1] == [inst.operands[0]]:
@@ -115,6 +125,9 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
     elif opcode in _BINARY:
         fn = _binary(opcode, [values.get(o) for o in inst.operands], values[inst],
                      [o in data for o in inst.operands])
+    elif opcode is Opcode.DYNAMIC_UPDATE_SLICE and data[:2] == list(inst.operands[:2]):
+        fn = _update_slice(inst, [values.get(o) for o in inst.operands], values[inst],
+                           [o in data for o in inst.operands])
     elif opcode is Opcode.TRANSPOSE:
         perm = tuple(attrs.ints(inst, "dimensions"))
         fn = lambda x: x.transpose(perm)   # noqa: E731 (np.transpose's view)
@@ -205,7 +218,7 @@ def _window_gather(inst, x: np.ndarray, indices: np.ndarray, value):
     if math.prod(lead) > 1:
         return _windows(shape, extent, lead, ivd, full, order)
 
-    def fn(x, indices):
+    def place(indices):
         vector = indices.astype(np.int64).reshape(-1).tolist()
         box = []
         for d, ((k, high), size) in enumerate(extent):
@@ -213,7 +226,14 @@ def _window_gather(inst, x: np.ndarray, indices: np.ndarray, value):
             if start < 0 or start + size > shape[d]:
                 return None   # past the actual size: the lowering's padding or error
             box.append(slice(start, start + size))
-        window = np.ascontiguousarray(x[tuple(box)]).reshape(full)
+        return tuple(box)
+    memo = Remembered(place)
+
+    def fn(x, indices):
+        box = memo(indices)
+        if box is None:
+            return None
+        window = np.ascontiguousarray(x[box]).reshape(full)
         return np.array(np.transpose(window, order), copy=True)
     return fn
 
@@ -247,10 +267,9 @@ def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, ord
             starts.append((k, high, strides[d], high + size > shape[d], shape[d] - size))
     # np.moveaxis(idx, ivd, -1) of an explicit index vector dimension, as a transpose
     perm = (*(j for j in range(len(lead) + 1) if j != ivd), ivd)
-    identity = tuple(order) == tuple(range(len(order)))
     maximum, minimum = np.maximum, np.minimum
 
-    def fn(x, indices):
+    def place(indices):
         idx = indices.astype(np.int64)
         idx = idx[..., None] if ivd == idx.ndim else idx.transpose(perm)
         flat = np.zeros(lead, np.int64)
@@ -259,10 +278,56 @@ def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, ord
             if check and start.max() > last:
                 return None   # past the actual size: the lowering's padding or error
             flat += start * stride
-        read = x.take(flat.reshape(lead + tail) + window).reshape(full)
-        # (np.take's new C-ordered array: where no transpose moves it, the copy's layout)
-        return read if identity else np.array(np.transpose(read, order), copy=True)
+        positions = flat.reshape(lead + tail) + window
+        # windows that are one box of the operand in order (consecutive rows at a
+        # counter): its basic slice, the same elements in the same order as np.take's
+        return _box(positions, shape) or positions
+    memo = Remembered(place)
+
+    def fn(x, indices):
+        positions = memo(indices)
+        if positions is None:
+            return None
+        read = (np.ascontiguousarray(x[positions]) if positions.__class__ is tuple else
+                x.take(positions)).reshape(full)
+        return np.array(np.transpose(read, order), copy=True)
     return fn
+
+
+_REMEMBERED = 64   # index values per specialized step whose placement it keeps
+_REMEMBERED_POSITIONS = 1 << 12   # the most positions one kept placement holds (32 KiB)
+
+
+class Remembered(dict):
+    """`place(indices)` per distinct index value, kept: a loop's counter runs through the
+    same few values at every call, so its windows' placement is worked out once per value,
+    not per iteration. Bounded: full, it starts over; a placement of more than
+    _REMEMBERED_POSITIONS positions (token ids into a table: new at every call) is not
+    kept."""
+
+    __slots__ = ("place",)
+
+    def __init__(self, place):
+        super().__init__()
+        self.place = place
+
+    def __call__(self, indices: np.ndarray):
+        """The placement at an index array (keyed by its type and bytes: the spec settled
+        its shape)."""
+        return self.at((indices.dtype.char, indices.tobytes()), indices)
+
+    def at(self, key, indices):
+        """The placement at `indices`, whose value `key` (hashable) stands for."""
+        try:
+            return self[key]
+        except KeyError:
+            made = self.place(indices)
+            if made.__class__ is np.ndarray and made.size > _REMEMBERED_POSITIONS:
+                return made
+            if len(self) >= _REMEMBERED:
+                self.clear()
+            self[key] = made
+            return made
 
 
 def _box(flat: np.ndarray, shape: tuple):
@@ -272,10 +337,17 @@ def _box(flat: np.ndarray, shape: tuple):
         return None
     first = np.unravel_index(int(flat.reshape(-1)[0]), shape)
     last = np.unravel_index(int(flat.reshape(-1)[-1]), shape)
+    if any(b < a for a, b in zip(first, last, strict=True)) or \
+            math.prod(int(b) - int(a) + 1 for a, b in zip(first, last, strict=True)) != flat.size:
+        return None
     box = tuple(slice(int(a), int(b) + 1) for a, b in zip(first, last, strict=True))
-    positions = np.arange(math.prod(shape), dtype=np.int64).reshape(shape)
-    inside = positions[box]
-    if inside.size != flat.size or not np.array_equal(inside.reshape(-1), flat.reshape(-1)):
+    # the box's flat positions in order, built at its own size (not the operand's: an
+    # embedding table's gather asks this at every new index value)
+    inside = np.zeros((1,) * len(shape), np.int64)
+    for d, (a, b) in enumerate(zip(first, last, strict=True)):
+        axis = np.arange(int(a), int(b) + 1, dtype=np.int64) * math.prod(shape[d + 1:])
+        inside = inside + axis.reshape(tuple(-1 if j == d else 1 for j in range(len(shape))))
+    if not np.array_equal(inside.reshape(-1), flat.reshape(-1)):
         return None
     return box
 
@@ -363,6 +435,40 @@ def _reduce(inst, x: np.ndarray, init, init_per_call: bool, value):
     return fn
 
 
+def _update_slice(inst, arrays: list, value, data: list):
+    """ops_indexing.dynamic_update_slice at settled shapes: the operand copied (cut or
+    zero-extended to the result's sizes where they differ), the update's rows written where
+    update_windows places them at the starts (held where folded), that placement kept per
+    start values (Remembered). The reference's calls, so its values and layout."""
+    x, update, *starts = arrays
+    if value.__class__ is not np.ndarray or x.__class__ is not np.ndarray or \
+            update.__class__ is not np.ndarray or value.dtype != x.dtype:
+        return None
+    vector = len(starts) == 1 and np.ndim(starts[0]) == 1
+    if not vector and len(starts) != x.ndim:
+        return None   # the lowering's error
+    shape, update_shape = value.shape, update.shape
+    held = list(starts)
+    slots = [k for k, is_data in enumerate(data[2:]) if is_data]
+    common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape, strict=True))
+    memo = Remembered(lambda at: update_windows(inst, at, update_shape, shape))
+
+    def fn(x, update, *parts):
+        every = list(held)
+        for k, part in zip(slots, parts, strict=True):
+            every[k] = part
+        at = np.asarray(every[0]).tolist() if vector else [int(v) for v in every]
+        target, source = memo.at(tuple(at), at)
+        if shape == x.shape:
+            out = np.array(x, copy=True)
+        else:
+            out = np.zeros(shape, x.dtype)
+            out[common] = x[common]
+        out[target] = update[source]
+        return out
+    return fn
+
+
 def _resize(x: np.ndarray, value):
     """ops_data._resize at settled shapes: a new C-ordered array of the result's sizes,
     x's common part copied in, zeros past it."""
@@ -415,27 +521,44 @@ def _dot(inst, lhs: np.ndarray, rhs: np.ndarray, value):
     return fn
 
 
+def _convolution(inst, operands: list, value, held: list):
+    """The convolution's step (conv.gemm_plan), or the reference's computation planned
+    once; `held`: per operand, whether the spec holds its value (then bound here)."""
+    x, w = operands
+    if x.__class__ is not np.ndarray or w.__class__ is not np.ndarray or \
+            value.__class__ is not np.ndarray:
+        return None
+    fn = gemm_plan(inst, x, w, value.shape, tuple(held))
+    if fn is not None:
+        return fn
+    plan = plan_convolution(inst, x.shape, w.shape)
+    if held[1]:
+        return lambda x: run_convolution(plan, x, w)
+    if held[0]:
+        return lambda w: run_convolution(plan, x, w)
+    return lambda x, w: run_convolution(plan, x, w)
+
+
 def _broadcast(inst, x: np.ndarray, value):
     """ops_data.broadcast's read-only view at settled shapes."""
     if value.__class__ is not np.ndarray:
         return None
     shape = value.shape
     mapped = attrs.ints(inst, "dimensions", ())
-    if x.ndim == 0:
-        return lambda x: np.broadcast_to(x, shape)
     view = tuple(x.shape[mapped.index(k)] if k in mapped else 1 for k in range(len(shape)))
-    made = np.broadcast_to(x.reshape(view), shape)
-    if not x.flags.c_contiguous or not np.may_share_memory(made, x):
-        return lambda x: np.broadcast_to(x.reshape(view), shape)
-    # an operand laid out as this one (a C-ordered array: its own buffer): the same view,
-    # its strides worked out once, made directly (np.broadcast_to's Python costs ~6x more)
-    laid, strides, dtype = x.strides, made.strides, x.dtype
-    ndarray = np.ndarray
+
+    def broadcast(x):
+        return np.broadcast_to(x.reshape(view), shape)
+    if not x.flags.c_contiguous or not x.size:
+        return broadcast
+    # a dense operand: the same view (strides, offset, read-only) made directly over its
+    # memory, without broadcast_to's Python (5 us a call)
+    strides, dense = broadcast(x).strides, x.strides
 
     def fn(x):
-        if x.strides != laid:
-            return np.broadcast_to(x.reshape(view), shape)
-        out = ndarray(shape, dtype, x, 0, strides)
+        if x.strides != dense or not x.flags.c_contiguous:
+            return broadcast(x)
+        out = np.ndarray(shape, x.dtype, x, 0, strides)
         out.flags.writeable = False
         return out
     return fn
@@ -455,7 +578,11 @@ def _pad(inst, x: np.ndarray, value, data: list, fill):
         dst.append(positions[keep])
     if not all(len(s) for s in src):
         return None
-    into, out_of = np.ix_(*dst), np.ix_(*src)
+    # the kept positions are arithmetic progressions (a step of interior + 1 into the
+    # result, consecutive in the operand): basic slices, the same elements as np.ix_'s
+    into = tuple(slice(int(p[0]), int(p[-1]) + 1, int(p[1] - p[0]) if len(p) > 1 else 1)
+                 for p in dst)
+    out_of = tuple(slice(int(k[0]), int(k[-1]) + 1) for k in src)
 
     def fn(x, *rest):
         out = np.full(shape, rest[0] if rest else fill, dtype=x.dtype)

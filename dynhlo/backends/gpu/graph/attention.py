@@ -98,6 +98,8 @@ def _chain(soft, producer, sole):
     if scores is None or values is None or not scores.dot or not values.dot or \
             sole.get(s_slot) is not soft or values.inputs[0] != p_slot:
         return None
+    if len(scores.dot) != 4 or len(values.dot) != 4:
+        return None   # batched products (plan.Builder._batched_dot) stay products
     if scores.dot[0] != "f32" or values.dot[0] != "f32" or scores.dot[1] or values.dot[1]:
         return None   # f32 only; q and p as stored [rows, contracted]
     m, n, d = scores.sizes

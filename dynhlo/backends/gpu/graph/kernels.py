@@ -108,15 +108,21 @@ MATMUL_TILE = {"BM": 32, "BN": 32, "BK": 32}
 
 
 def matmul(element_type: str, a_km: bool, b_nk: bool, tf32: bool = False,
-           epi: Epilogue | None = None) -> GraphKernel:
+           batched: bool = False, epi: Epilogue | None = None) -> GraphKernel:
     """C[M,N] = A[M,K] @ B[K,N], all dense row-major at their actual sizes.
 
     `a_km`: A is stored as [K, M] (XLA lhs_contracting_dims={0}, or a transposed view);
     `b_nk`: B is stored as [N, K]. M, N, K are `sz[0:3]`. f16/bf16 accumulate in f32; f32
     multiplies in IEEE f32 unless `tf32` (XLA's DEFAULT precision may use TF32 on GPU).
     With `epi`, the elementwise kernel that reads the product is computed on each tile
-    and stored instead (its inputs after `b`, its sizes at `sz[3:]`).
+    and stored instead (its inputs after `b`, its sizes at `sz[3:]`). `batched`: C[B,M,N]
+    = A[B,M,K] @ B[B,K,N] (batch leading in all three, B at `sz[3]`; layouts per batch as
+    above), the tiles of every batch strided over one grid; no epilogue.
     """
+    if batched:
+        if epi is not None:
+            raise ValueError("a batched product takes no epilogue")
+        return _batched_matmul(element_type, a_km, b_nk, tf32)
     out_type = _TL_TYPES[element_type]
     precision = "tf32" if tf32 or element_type != "f32" else "ieee"
     a_off = "rk[None, :] * mm + rm[:, None]" if a_km else "rm[:, None] * kk + rk[None, :]"
@@ -157,6 +163,46 @@ def kernel({args}, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
 """ + "\n".join(tail) + "\n"
     return GraphKernel("kernel", source, dict(MATMUL_TILE), 4, 3 + nsizes, 1,
                        pointers=pointers)
+
+
+def _batched_matmul(element_type: str, a_km: bool, b_nk: bool, tf32: bool) -> GraphKernel:
+    """matmul's batched form: tile t of the grid's stride loop is tile t % tiles of batch
+    t // tiles; each batch's A, B and C dense after the previous one's."""
+    out_type = _TL_TYPES[element_type]
+    precision = "tf32" if tf32 or element_type != "f32" else "ieee"
+    a_off = "rk[None, :] * mm + rm[:, None]" if a_km else "rm[:, None] * kk + rk[None, :]"
+    b_off = "rn[None, :] * kk + rk[:, None]" if b_nk else "rk[:, None] * nn + rn[None, :]"
+    source = f"""import triton
+import triton.language as tl
+
+
+@triton.jit
+def kernel(a, b, out, sz, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    mm = tl.load(sz + 0)
+    nn = tl.load(sz + 1)
+    kk = tl.load(sz + 2)
+    bb = tl.load(sz + 3)
+    tiles_n = tl.cdiv(nn, BN)
+    tiles = tl.cdiv(mm, BM) * tiles_n
+    for t in range(tl.program_id(0), tiles * bb, tl.num_programs(0)):
+        bi = t // tiles
+        r = t % tiles
+        ab = a + bi * mm * kk
+        bb_ = b + bi * kk * nn
+        ob = out + bi * mm * nn
+        rm = (r // tiles_n) * BM + tl.arange(0, BM)
+        rn = (r % tiles_n) * BN + tl.arange(0, BN)
+        acc = tl.zeros((BM, BN), tl.float32)
+        for k0 in range(0, kk, BK):
+            rk = k0 + tl.arange(0, BK)
+            av = tl.load(ab + {a_off}, mask=(rm[:, None] < mm) & (rk[None, :] < kk), other=0)
+            bv = tl.load(bb_ + {b_off}, mask=(rk[:, None] < kk) & (rn[None, :] < nn), other=0)
+            acc = tl.dot(av, bv, acc, input_precision="{precision}")
+        tl.store(ob + rm[:, None] * nn + rn[None, :], acc.to({out_type}),
+                 mask=(rm[:, None] < mm) & (rn[None, :] < nn))
+"""
+    return GraphKernel("kernel", source, dict(MATMUL_TILE), 4, 4, 1,
+                       pointers=["a", "b", "out", "sz"])
 
 
 _SIZE_SOURCE = """import triton

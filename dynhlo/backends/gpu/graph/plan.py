@@ -4,11 +4,14 @@
 `inline`) into steps the graph path can capture: generated kernels (in their strided form,
 kernels.strided), matrix products (kernels.matmul, TF32 per dot as the `precision`
 option allows: gpu/precision.py) and get-dimension-sizes (kernels.size_value: the size
-buffer holds the value), over values that are parameters, constants or step outputs. Transposes and reshapes that only feed products are views: a reshape of a dense
-value is the value itself, a 2-D transpose flips the product's operand layout. Every size a
-step needs must be an entry parameter's dimension (or static); each step reads its sizes
-from its own 16-byte slot range of the size buffer, filled per call from the arguments'
-shapes with one gather (`size_index`).
+buffer holds the value), over values that are parameters, constants or step outputs.
+Products are 2-D, or batched over the leading dimension of rank-3 operands. Transposes and
+reshapes that only feed products are views: a reshape of a dense value is the value
+itself, a 2-D transpose (or a batched one of the two minor dimensions) flips the product's
+operand layout. Every size a step needs must be static, an entry parameter's dimension
+or computed from those (sizes.py: evaluated on the host per call); each step reads its
+sizes from its own 16-byte slot range of the size buffer, filled per call from the
+arguments' shapes with one gather (`size_index`).
 
 Anything else (host fallbacks, other library ops, while/conditional, data-dependent sizes)
 makes `build` return a GraphRefusal naming the instruction and why it needs the host: the
@@ -36,6 +39,7 @@ from ..rules import rule_of
 from .attention import attention_chains, attention_launches
 from .kernels import (MATMUL_TYPES, NotStrided, epilogue, epilogue_form, matmul, size_value,
                       strided)
+from .sizes import getter_of
 
 
 class GraphRefusal(Exception):
@@ -49,12 +53,13 @@ class Step:
     kernel: object                 # kernels.GraphKernel
     inputs: list                   # slots read
     out: int                       # slot written
-    sizes: list                    # getters: int or (parameter, dim)
+    sizes: list                    # getters (sizes.py): int, (parameter, dim) or SizeExpr
     bound_work: int                # blocks of work at the bound (before the grid cap)
     size_offset: int = 0           # first int32 of this step's sizes in the size buffer
     origin: object = None          # kernel steps: the codegen.Kernel it was made from
     info: object = None            # kernel steps: the ComputationInfo of its group
-    dot: tuple = ()                # product steps: (element type, a_km, b_nk, tf32)
+    dot: tuple = ()                # product steps: (element type, a_km, b_nk, tf32[, True:
+                                   # batched])
     key: str = ""                  # cubin key, when loaded from an artifact (aot.py)
 
 
@@ -74,13 +79,14 @@ class GraphProgram:
 
 
 def getters(dims, inst, getter=size_getter) -> list:
-    """Each dimension's getter (`getter(dim)`: an int, or (input, dimension)); GraphRefusal
-    naming `inst` when one has none."""
-    out = [getter(d) for d in dims]
+    """Each dimension's getter (sizes.getter_of over `getter(dim)`: an int, (input,
+    dimension), or a size computed from those, sizes.SizeExpr); GraphRefusal naming `inst`
+    when one has none."""
+    out = [getter_of(d, getter) for d in dims]
     for d, g in zip(dims, out, strict=True):
         if g is None:
             how = "a size read from a value at run time" if sym_deps(d) else \
-                "a size computed on the host (not an input's dimension)"
+                "a size of a value the graph does not read"
             raise GraphRefusal(f"instruction '{inst.name}': {how}")
     return out
 
@@ -103,10 +109,9 @@ def build(source, info=None, precision: str = HIGHEST, stored=None) -> GraphProg
         prog.dtypes[slot] = p.shape.element_type
         prog.bound_numel[slot] = math.prod(p.shape.dims)
         prog.dims[slot] = getters(info.dims[p], p)
-        for d, dim in enumerate(info.dims[p]):
-            if isinstance(dim, Sym) and size_getter(dim) != (slot, d):
-                prog.equal.append(((slot, d), size_getter(dim),
-                                   f"instruction '{p.name}': dimension {d}"))
+        for d, (dim, g) in enumerate(zip(info.dims[p], prog.dims[slot], strict=True)):
+            if isinstance(dim, Sym) and g != (slot, d):
+                prog.equal.append(((slot, d), g, f"instruction '{p.name}': dimension {d}"))
     slots = {k: k for k in range(schedule.nparams)}
     builder = Builder(prog, precision, free=schedule.nslots, stored=stored)
     for item in items:
@@ -218,8 +223,10 @@ class Builder:
         return None if isinstance(src, tuple) else src   # row-major data is its own reshape
 
     def _capture_transpose(self, item, operand):
+        """A 2-D transpose, or a batched one that swaps the two minor dimensions: a
+        product's operand read in the other layout (a kernel refuses to read the view)."""
         inst = item.inst
-        if len(inst.shape.dims) != 2 or tuple(attrs.ints(inst, "dimensions")) != (1, 0):
+        if tuple(attrs.ints(inst, "dimensions")) not in ((1, 0), (0, 2, 1)):
             return None
         src = operand(0)
         return src[1] if isinstance(src, tuple) else ("T", src)
@@ -257,10 +264,13 @@ class Builder:
         etype = inst.shape.element_type
         lc = attrs.ints(inst, "lhs_contracting_dims", ())
         rc = attrs.ints(inst, "rhs_contracting_dims", ())
+        if _batched(inst):
+            return self._batched_dot(inst, info, operand)
         if attrs.ints(inst, "lhs_batch_dims", ()) or len(lc) != 1 or len(rc) != 1 or \
                 lhs.shape.rank != 2 or rhs.shape.rank != 2 or etype not in MATMUL_TYPES or \
                 lhs.shape.element_type != etype or rhs.shape.element_type != etype:
-            raise GraphRefusal(f"dot '{inst.name}' is not a 2-D product of one float type")
+            raise GraphRefusal(f"dot '{inst.name}' is not a 2-D product of one float type, "
+                               "nor one batched over a leading dimension")
         a_km, a = _layout(operand(0), lc[0] == 0)
         b_nk, b = _layout(operand(1), rc[0] == 1)
         ld, rd = info.dims[lhs], info.dims[rhs]
@@ -277,6 +287,48 @@ class Builder:
         self.prog.steps.append(Step(gk, [a, b], out, self.size_getters((m, n, k), inst),
                                     tiles, dot=dot))
         return out
+
+    def _batched_dot(self, inst, info, operand) -> int:
+        """A product batched over the leading dimension of both operands (matmul's
+        `batched` form): [B, M, K] or [B, K, M] by [B, K, N] or [B, N, K]."""
+        lhs, rhs = inst.operands
+        etype = inst.shape.element_type
+        (lc,), (rc,) = attrs.ints(inst, "lhs_contracting_dims"), \
+            attrs.ints(inst, "rhs_contracting_dims")
+        a_km, a = _layout(operand(0), lc == 1)
+        b_nk, b = _layout(operand(1), rc == 2)
+        ld, rd = info.dims[lhs], info.dims[rhs]
+        m, k, n = ld[3 - lc], ld[lc], rd[3 - rc]
+        ka, kb, ba, bb = self.size_getters((k, rd[rc], ld[0], rd[0]), inst)
+        for x, y, what in ((ka, kb, "contracting"), (ba, bb, "batch")):
+            if x != y:
+                self.prog.equal.append((x, y, f"instruction '{inst.name}': the {what} "
+                                        "dimensions"))
+        out = self.slot(inst, info.dims[inst], etype)
+        if max(self.prog.bound_numel[s] for s in (a, b, out)) >= 2**31:
+            raise GraphRefusal(f"dot '{inst.name}': a batched product past 32-bit offsets")
+        dot = (etype, a_km, b_nk, allows_tf32(inst, self.precision), True)
+        gk = matmul(*dot)
+        tiles = math.prod(-(-max(bound_of(d), 0) // gk.block[blk]) for d, blk in
+                          ((m, "BM"), (n, "BN"))) * max(bound_of(ld[0]), 0)
+        self.prog.steps.append(Step(gk, [a, b], out,
+                                    self.size_getters((m, n, k, ld[0]), inst), max(tiles, 1),
+                                    dot=dot))
+        return out
+
+
+def _batched(inst) -> bool:
+    """A dot of two rank-3 operands of one float type batched over their leading
+    dimension, each contracting one of the other two."""
+    etype = inst.shape.element_type
+    lhs, rhs = inst.operands
+    return attrs.ints(inst, "lhs_batch_dims", ()) == (0,) and \
+        attrs.ints(inst, "rhs_batch_dims", ()) == (0,) and \
+        lhs.shape.rank == 3 and rhs.shape.rank == 3 and \
+        attrs.ints(inst, "lhs_contracting_dims", ()) in ((1,), (2,)) and \
+        attrs.ints(inst, "rhs_contracting_dims", ()) in ((1,), (2,)) and \
+        etype in MATMUL_TYPES and lhs.shape.element_type == etype and \
+        rhs.shape.element_type == etype
 
 
 def _layout(value, transposed: bool) -> tuple[bool, int]:
@@ -312,7 +364,7 @@ def _fuse_epilogues(prog: GraphProgram, stored=None) -> None:
     every value it reads (its other inputs may be made after the product). With `stored`
     (an artifact's kernels.StoredForms) a pair is fused where the artifact has its form."""
     sole = _sole_readers(prog)
-    made = {step.out: step for step in prog.steps if step.dot}
+    made = {step.out: step for step in prog.steps if step.dot and len(step.dot) == 4}
     fused: dict = {}   # elementwise step -> the product step with it as epilogue
     drop = set()       # the products fused
     for step in prog.steps:

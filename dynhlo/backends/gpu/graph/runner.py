@@ -1,7 +1,8 @@
 """Running a graph program: one CUDA graph, captured once, replayed for every size.
 
-Per call the host does four things: gathers the sizes from the arguments' shapes into the
-size buffer (one host-to-device copy), copies each dynamic-size argument into its static
+Per call the host does four things: gathers the sizes from the arguments' shapes (computing
+those the program derives from them, sizes.py) into the size buffer (one host-to-device
+copy), copies each dynamic-size argument into its static
 buffer at the bound (one device copy each), replays the graph, and copies the root out of
 its static buffer (the next replay overwrites it). Static-size arguments are read where
 they are: the graph is captured for their addresses (kept alive by a reference), and a
@@ -27,6 +28,7 @@ from ..launch.launcher import step_launchers
 from ..mode import cuda_present
 from ..tensors import to_device, torch_dtype
 from ...plan.buffers import assign, bound_bytes
+from .sizes import size_of
 
 MAX_GRAPHS = 8
 GRID_WAVES = 8        # programs per multiprocessor, at most, in a strided grid
@@ -63,10 +65,11 @@ class GraphRunner:
 
     def _size_tables(self) -> None:
         """The size buffer is `where(dynamic, vals[which], const)`: a call writes only
-        `vals`, the few distinct argument dimensions (a fill each, no host-to-device copy
-        that would wait for the device), and the graph expands them itself."""
+        `vals`, the few distinct sizes (argument dimensions and sizes computed from them,
+        sizes.py: a fill each, no host-to-device copy that would wait for the device), and
+        the graph expands them itself."""
         index = self.prog.size_index
-        self.distinct = sorted({g for g in index if not isinstance(g, int)})
+        self.distinct = list(dict.fromkeys(g for g in index if not isinstance(g, int)))
         pos = {g: k for k, g in enumerate(self.distinct)}
         dev = self.device
         self.vals = torch.zeros(max(len(self.distinct), 1), dtype=torch.int32, device=dev)
@@ -119,24 +122,26 @@ class GraphRunner:
         `in_place` (one bool, or one per argument) is False for tensors made for this call
         only: they are copied into static buffers, never captured by address."""
         prog = self.prog
+        memo: dict = {}   # the computed sizes' nodes, evaluated once per call
         for a, b, what in prog.equal:
-            if size_of(a, shapes) != size_of(b, shapes):
-                raise DynamicSizeError(f"{what} has run-time size {size_of(a, shapes)}, but "
-                                       f"must equal {size_of(b, shapes)} here; sizes that meet "
-                                       "in one op must agree")
+            x, y = size_of(a, shapes, memo), size_of(b, shapes, memo)
+            if x != y:
+                raise DynamicSizeError(f"{what} has run-time size {x}, but must equal {y} "
+                                       "here; sizes that meet in one op must agree")
+        sizes = [size_of(g, shapes, memo) for g in self.distinct]   # before any launch
         with self.lock:  # one call at a time: the buffers are the executable's, not the call's
             if not self.interpret:
                 self._follow_stream()
             vals = self.vals
-            for k, (p, d) in enumerate(self.distinct):
-                vals[k].fill_(shapes[p][d])
+            for k, n in enumerate(sizes):
+                vals[k].fill_(n)
             key, args = self._arguments(tensors, shapes, in_place)
             if self.interpret:
                 self._bind(key, args)
                 self._launch_all()
             else:
                 self._replay(key, args)
-            return self._root(prog.root, shapes)
+            return self._root(prog.root, shapes, memo)
 
     def _follow_stream(self) -> None:
         """A call on another stream than the last waits for the last call's work there
@@ -244,10 +249,10 @@ class GraphRunner:
         for s in streams[1:]:
             main.wait_stream(s)
 
-    def _root(self, root, shapes):
+    def _root(self, root, shapes, memo: dict):
         if isinstance(root, tuple):
-            return tuple(self._root(r, shapes) for r in root)
-        shape = tuple(size_of(g, shapes) for g in self.prog.dims[root])
+            return tuple(self._root(r, shapes, memo) for r in root)
+        shape = tuple(size_of(g, shapes, memo) for g in self.prog.dims[root])
         return self.values[root][:math.prod(shape)].view(shape).clone()
 
 
@@ -270,11 +275,6 @@ def _dependencies(steps: list, before: dict) -> list:
             readers.setdefault(s, []).append(k)
         producer[step.out] = k
     return out
-
-
-def size_of(g, shapes) -> int:
-    """A size getter's value: an int, or (index into `shapes`, dimension)."""
-    return g if g.__class__ is int else shapes[g[0]][g[1]]
 
 
 def _typed(buf: torch.Tensor, element_type: str, numel: int) -> torch.Tensor:

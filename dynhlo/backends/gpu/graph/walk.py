@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import SizeEnv
-from .runner import GraphRunner, size_of
+from .runner import GraphRunner
 from .segments import Segment
+from .sizes import size_of
 
 
 class SegmentedRunner:

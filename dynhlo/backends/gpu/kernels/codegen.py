@@ -329,23 +329,26 @@ class KernelWriter:
             return self.let(f"tl.load({ptr} + {off})")
         return self.let(f"tl.load({ptr} + {off}, mask={mask}, other=0)")
 
-    def padded(self, inst: Instruction, idx: tuple[str, ...]) -> str:
+    def padded(self, inst: Instruction, idx: tuple[str, ...], within: tuple = ()) -> str:
         """`inst` (a kernel input) at `idx`, zero where `idx` lies at or past its actual
         size in a dynamic dimension: XLA reads its buffer's padding there, and dynhlo's
         padding reads as zeros. A load masked by the actual sizes, never by what memory
         holds: values are dense at their actual sizes (past a row's end lies the next
-        row), and a reused buffer (graph/buffers.py) holds stale data."""
+        row), and a reused buffer (graph/buffers.py) holds stale data. `within`: more
+        conditions (kernel expressions) the load is masked by (a concatenate's operand
+        range). FusionError naming `inst` when it is no input: the planner puts it in
+        memory and tries again."""
         if inst not in self.inputs:
             raise FusionError(f"'{inst.name}' is read past its actual size inside a kernel",
                               inst)
         if inst is self.product:
             raise _NotEpilogue(f"the product '{inst.name}' is read past its actual size")
-        key = (inst, idx, "padded")
+        key = (inst, idx, "padded", within)
         var = self.memo.get(key)
         if var is not None:
             return var
         checks = [f"({i} < {self.size(dim)})" for dim, i in zip(self.dims(inst), idx, strict=True)
-                  if not isinstance(canonical_dim(dim), int)]
+                  if not isinstance(canonical_dim(dim), int)] + list(within)
         off = self.offset(self.dims(inst), idx)
         mask = " & ".join(filter(None, [self.mask_for(off)] + checks))
         var = self.memo[key] = self.let(

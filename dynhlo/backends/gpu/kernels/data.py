@@ -1,6 +1,7 @@
 """Fused lowerings that move data: they rewrite the index and read the operand there.
 
-broadcast, transpose, reshape/bitcast, slice, reverse, gather, iota, scalar constants,
+broadcast, transpose, reshape/bitcast, slice, concatenate, reverse, gather, iota, scalar
+constants,
 set-dimension-size of a size the host knows, and reduce (computed by codegen's reduction
 passes; listed so fusion sees it).
 Reshape follows XLA: row-major linearization of the actual sizes (size-1 dimensions are
@@ -87,12 +88,51 @@ def slice_(k, inst, idx):
     return k.value(inst.operands[0], tuple(operand_idx))
 
 
+def concatenate(k, inst, idx):
+    """XLA ConcatInDim along dimension d: output index i along d lies in operand j where
+    off_j <= i < off_j + n_j, off_j the sum of the actual sizes n of the operands before j
+    (dynamic sizes included: a dynamic operand is dense at its actual size, so operand j+1
+    starts right after operand j's last element, not after its bound). Each operand is
+    loaded at i - off_j, masked to its own range (a size-0 operand loads nothing), and a
+    select keeps the one the index falls in. Off the axis an operand is read at the
+    output's index with its own strides (the library step cuts operands to the result's
+    actual sizes there: the same elements). The operands are kernel inputs (codegen's
+    `padded`: the planner puts a fused operand in memory), so no lane computes an operand
+    at an index outside it."""
+    d = attrs.ints(inst, "dimensions")[0]
+    i = idx[d]
+    start, parts = "0", []
+    for op in inst.operands:
+        size = k.size(k.dims(op)[d])
+        if size == "0":
+            continue
+        local = i if start == "0" else k.let(f"{i} - ({start})")
+        within = (f"({local} < {size})",) if start == "0" else \
+            (f"({local} >= 0)", f"({local} < {size})")
+        start = size if start == "0" else f"{start} + {size}"
+        parts.append((start, k.padded(op, idx[:d] + (local,) + idx[d + 1:], within)))
+    if not parts:   # every operand is statically empty: so is the result (no lane runs)
+        return k.const(0, inst.shape.element_type)
+    out = parts[-1][1]
+    for end, value in reversed(parts[:-1]):
+        out = k.let(f"tl.where({i} < ({end}), {value}, {out})")
+    return out
+
+
 def set_dimension_size(k, inst, idx):
-    """XLA SetDimensionSize of a size known on the host, of an operand that holds at least
-    that many elements (shapes/host_sizes.py data_free: the planner fuses no other): the
-    operand itself at the index, within the new size. The size operand is not read: the
-    kernel's domain has the new size as an argument (plan/fusion.py kernel_operands)."""
-    return k.value(inst.operands[0], idx)
+    """XLA SetDimensionSize of a size known on the host (shapes/host_sizes.py
+    sizes_in_range: the planner fuses no other): the operand itself at the index, within
+    the new size. Where the operand may hold fewer elements in that dimension (a size of
+    its own, not the new one) it is read with loads masked by its actual sizes: zeros past
+    them, as the library step extends it (codegen's `padded`: the operand in memory). The
+    size operand is not read: the kernel's domain has the new size as an argument
+    (plan/fusion.py kernel_operands)."""
+    operand = inst.operands[0]
+    d = attrs.ints(inst, "dimensions")[0]
+    held, new = canonical_dim(k.dims(operand)[d]), k.dims(inst)[d]
+    if isinstance(held, int) or held.expr is None or dims_equal(held, new):
+        return k.value(operand, idx)
+    return k.padded(operand, idx)
 
 
 def reverse(k, inst, idx):
@@ -134,16 +174,24 @@ def reduce_fuses(inst) -> bool:
 
 def plain_gather(inst) -> bool:
     """A gather a kernel computes: no batching dims, a signed or small index type, and no
-    start into a dynamic operand dimension (XLA clamps those to the bound, which below the
-    bound may read padding: the library step checks that on the host, as the CPU does)."""
+    start into an unbounded (`?`) operand dimension (no padded buffer to clamp to: the
+    library step checks the window on the host). A start into a bounded dynamic dimension
+    is clamped to the bound, as XLA does, and what lies past the actual size reads as zeros
+    (masked loads; with padding_reads="error" the planner keeps the library step, which
+    refuses such a read: plan/fusion.py may_read_padding)."""
     operand = inst.operands[0].shape
-    if any(operand.dynamic[d] for d in attrs.ints(inst, "start_index_map", ())):
+    if any(operand.dims[d] < 0 for d in attrs.ints(inst, "start_index_map", ())):
         return False
     return not attrs.ints(inst, "operand_batching_dims", ()) and \
         inst.operands[1].shape.element_type in ("s32", "s64", "s16", "s8", "u8", "u16")
 
 
 def gather(k, inst, idx):
+    """XLA Gather without batching dimensions. A start is clamped to [0, size - slice size]
+    (a whole dynamic window dimension: its actual size); into a dynamic operand dimension
+    to [0, bound - slice size] of XLA's padded buffer, the operand then read with loads
+    masked by its actual sizes (zeros past them, as the library step reads them), which
+    needs the operand in memory (codegen's `padded`)."""
     operand, indices = inst.operands
     offset_dims = attrs.ints(inst, "offset_dims", ())
     collapsed = set(attrs.ints(inst, "collapsed_slice_dims", ()))
@@ -158,7 +206,7 @@ def gather(k, inst, idx):
     for j, d in enumerate(window):  # a whole dynamic dimension: its actual size
         slice_size[d] = k.size(out_dims[sorted(offset_dims)[j]])
     it = k.index_type()
-    operand_idx = []
+    operand_idx, padded = [], False
     for d in range(len(op_dims)):
         start = "0"
         if d in start_map:
@@ -166,8 +214,14 @@ def gather(k, inst, idx):
             if ivd < indices.shape.rank:
                 vec.insert(ivd, str(start_map.index(d)))
             raw = k.value(indices, tuple(vec))
-            high = f"{k.size(op_dims[d])} - {slice_size[d]}"
+            if isinstance(canonical_dim(op_dims[d]), int):
+                high = f"{k.size(op_dims[d])} - {slice_size[d]}"
+            else:   # XLA's padded buffer: its bound
+                high = str(operand.shape.dims[d] - slice_sizes[d])
+                padded = True
             start = k.let(f"tl.minimum(tl.maximum({raw}.to({it}), 0), {high})")
         off = offset_idx[window.index(d)] if d in window else "0"
         operand_idx.append(start if off == "0" else off if start == "0" else f"{start} + {off}")
+    if padded:
+        return k.padded(operand, tuple(operand_idx))
     return k.value(operand, tuple(operand_idx))

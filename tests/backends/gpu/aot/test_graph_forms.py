@@ -6,7 +6,9 @@ plan kernel, template kernels by their source's hash). Loading builds the graph 
 plan read back (no kernel source: kernels.StoredForms gives the generated forms' launch facts and
 says which epilogues the compile fused). These tests check that the program built on load is the
 compile's, launch by launch (buffers, sizes, size-buffer offsets, grids, launch facts and cubins),
-for products with epilogues, a row kernel, a size value and attention, and that an artifact's
+for products with epilogues, a row kernel, a size value, attention, sizes computed from the
+arguments' dimensions (rebuilt from the module's own inference: no size expression is read
+from the file) and batched products, and that an artifact's
 graph program runs (cubins stood in by the interpreter's launchers of the same kernels) with the
 values NumPy gives.
 """
@@ -31,9 +33,11 @@ from dynhlo.backends.gpu.plan.fusion import kernels_of
 from dynhlo.backends.gpu.plan.schedule import lower
 from dynhlo.backends.gpu.kernels import codegen
 from tests.backends.gpu.graph.test_attention import attention_text
+from tests.backends.gpu.graph.test_computed_sizes import BATCHED, PLUS_ONE
 from tests.support.common import DATA
 
 MLP = (DATA / "golden_v4_gpu_payload3_mlp.hlo").read_text()
+LLAMA_DECODER = (DATA / "jax" / "llama_decoder.hlo").read_text()
 ATTENTION = (DATA / "models" / "attention" / "module.hlo").read_text()
 
 
@@ -57,9 +61,11 @@ def _no_codegen(monkeypatch) -> None:
 
 
 @pytest.mark.parametrize("text", [MLP, ATTENTION, attention_text(project="kn"),
-                                  attention_text(scale="mul", k_nd=False)],
+                                  attention_text(scale="mul", k_nd=False), PLUS_ONE,
+                                  BATCHED, LLAMA_DECODER],
                          ids=["mlp-epilogues", "attention-model", "attention-projected",
-                              "attention-mul"])
+                              "attention-mul", "computed-sizes", "batched-products",
+                              "llama-decoder"])
 def test_the_graph_built_from_a_stored_plan_is_the_compiles(text, monkeypatch):
     program = dynhlo.compile(text, backend="gpu", target="sm_90").program
     compiled = graph_plan.build(program.schedule, precision=program.precision)
@@ -71,7 +77,7 @@ def test_the_graph_built_from_a_stored_plan_is_the_compiles(text, monkeypatch):
     built = graph_plan.build(lower(loaded_plan), precision=program.precision,
                              stored=StoredForms(_ids(compiled)))
     attention = sum("DV" in s.kernel.block for s in compiled.steps)   # attention.py's
-    assert bool(attention) == (text is not MLP)
+    assert bool(attention) == (text not in (MLP, PLUS_ONE, BATCHED, LLAMA_DECODER))
     assert _facts(built) == _facts(compiled)
     assert _ids(built) == _ids(compiled)
     assert (built.dtypes, built.bound_numel, built.dims, built.root, built.equal,

@@ -1,0 +1,175 @@
+"""A while loop on the compiled path: what it reads off the loop's computations, and the
+WHILE lowering that uses it (`compiled_while`).
+
+XLA operation semantics (While): `while(condition, body, init)` carries one value (here a
+tuple) through `body` as long as `condition` of it gives true; the body's result is the
+next iteration's state. Two shapes of computation are common enough to run differently:
+
+- *Pinned elements.* A body whose root is a tuple returning element k of its parameter
+  unchanged (`get-tuple-element(param), index=k` as operand k of the root) carries that
+  element with the same value through every iteration (JAX passes the dimension variables
+  and weights a loop captures this way). An integer scalar such element that the body's
+  sizes are computed from joins the key of the body's specialized steps (runner.Fast) with
+  its value, so what is computed from it alone (the shape vectors of `b`, the index arrays
+  of slices at those sizes) is folded once per value instead of being computed per
+  iteration.
+- *Counter conditions.* A condition that is one `compare` of an integer scalar element of
+  its parameter with an integer constant (`i < 12`) is evaluated on the element's value
+  directly, without running the computation.
+
+Both are decided from the computations' instructions alone; `None` or empty means "run the
+computation as it is". The body runs through the evaluator (its specs, runner.Fast) at
+every iteration, as the reference's lowering runs it.
+"""
+
+from __future__ import annotations
+
+import operator
+
+import numpy as np
+
+from ....hlo import attrs
+from ....hlo.opcodes import Opcode
+from ....shapes.rules_control_flow import BODY, CONDITION
+from ....shapes.schedule import leaf_dims
+from ...common.limits import count_iteration
+from .folding import size_reads
+
+# integer element types whose scalar values are exact Python ints
+_INTEGERS = frozenset({"s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"})
+_COMPARE = {"LT": operator.lt, "LE": operator.le, "GT": operator.gt, "GE": operator.ge,
+            "EQ": operator.eq, "NE": operator.ne}
+
+
+def _tuple_element(inst, param) -> int | None:
+    """k when `inst` is `get-tuple-element(param), index=k`, else None."""
+    if inst.opcode is not Opcode.GET_TUPLE_ELEMENT or inst.operands[0] is not param:
+        return None
+    return attrs.integer(inst, "index")
+
+
+def _single_tuple_parameter(computation):
+    params = computation.parameters
+    if len(params) != 1 or not params[0].shape.is_tuple:
+        return None
+    return params[0]
+
+
+def pinned_elements(computation, sized) -> tuple:
+    """((k, instruction), ...): the integer scalar elements k of the computation's one tuple
+    parameter that its root tuple returns unchanged and that the values its sizes read
+    (`sized`: instructions) are computed from, each with the get-tuple-element of it those
+    read (the first one in instruction order); () when there are none. (An element no size
+    reads stays out of the key: a loop bound passed through and compared only by the
+    condition would make a spec per bound.)"""
+    param = _single_tuple_parameter(computation)
+    root = computation.root
+    if param is None or root.opcode is not Opcode.TUPLE or not sized:
+        return ()
+    ancestors, stack = set(), list(sized)
+    while stack:
+        inst = stack.pop()
+        if inst not in ancestors:
+            ancestors.add(inst)
+            stack.extend(inst.operands)
+    elements = param.shape.elements
+    through = {k for k, operand in enumerate(root.operands)
+               if _tuple_element(operand, param) == k and k < len(elements)
+               and not elements[k].is_tuple and elements[k].rank == 0
+               and elements[k].element_type in _INTEGERS}
+    readers = {}
+    for inst in computation.instructions:
+        k = _tuple_element(inst, param)
+        if k in through and k not in readers and inst in ancestors:
+            readers[k] = inst
+    return tuple(sorted(readers.items()))
+
+
+def pinned_values(state, pinned: tuple) -> tuple:
+    """The Python ints of the pinned elements of `state` (a tuple value), in order."""
+    return tuple(int(state[k]) for k, _ in pinned)
+
+
+def counter_condition(computation):
+    """`test(state) -> bool` for a condition computation that is one compare of an integer
+    scalar element of its tuple parameter with an integer scalar constant (either side),
+    else None. The compare is of Python ints: exact for every integer type (XLA's compare
+    of two values of one type, signed or unsigned as the type says)."""
+    param = _single_tuple_parameter(computation)
+    root = computation.root
+    if param is None or root.opcode is not Opcode.COMPARE:
+        return None
+    lhs, rhs = root.operands
+    op = _COMPARE.get(attrs.string(root, "direction", ""))
+    if op is None or lhs.shape.is_tuple or rhs.shape.is_tuple or \
+            lhs.shape.rank or rhs.shape.rank or \
+            lhs.shape.element_type not in _INTEGERS or \
+            rhs.shape.element_type != lhs.shape.element_type:
+        return None
+    # (a comparison type other than the element type's own is left to the computation)
+    natural = "UNSIGNED" if lhs.shape.element_type.startswith("u") else "SIGNED"
+    if attrs.string(root, "type", natural) != natural:
+        return None
+    sides = []
+    for operand in (lhs, rhs):
+        k = _tuple_element(operand, param)
+        if k is not None:
+            sides.append(("element", k))
+        elif operand.opcode is Opcode.CONSTANT:
+            sides.append(("constant", _constant_int(operand)))
+        else:
+            return None
+    kinds = [kind for kind, _ in sides]
+    if sorted(kinds) != ["constant", "element"] or sides[kinds.index("constant")][1] is None:
+        return None
+    (_, a), (_, b) = sides
+    if kinds[0] == "element":
+        return lambda state: op(int(state[a]), b)
+    return lambda state: op(a, int(state[b]))
+
+
+def _constant_int(inst) -> int | None:
+    """The value of an integer scalar constant instruction, or None."""
+    value = inst.literal
+    if not isinstance(value, np.ndarray) or value.size != 1 or value.dtype.kind not in "iu":
+        return None
+    return int(value.reshape(()))
+
+
+def self_sized(info, param) -> bool:
+    """Whether every size of `param`'s dims tree (in `info`) is read off its own value (the
+    check of its sizes then always passes: a condition run without its steps skips none)."""
+    memo: dict = {}
+    return size_reads(leaf_dims(info.dims[param]), memo) <= {("result", param)}
+
+
+def compiled_while(evaluator, reference):
+    """The compiled path's WHILE lowering (XLA operation semantics, While): as `reference`
+    (ops_control_flow.while_: the condition of the state, then the body, until false; the
+    max_while_iterations limit counted the same), with a counter condition
+    (counter_condition, its parameter's sizes its own) compared on the state directly.
+    Anything else (a vectorized map's loop, a callee not analysed) is `reference`'s."""
+    tests: dict = {}
+
+    def while_(ctx, inst, args):
+        cond_info = ctx.info.calls.get((inst, CONDITION))
+        if ctx.vectorized or cond_info is None or (inst, BODY) not in ctx.info.calls:
+            return reference(ctx, inst, args)
+        known = tests.get(id(cond_info))
+        if known is None:   # (the info is kept with its test: its id stays its own)
+            comp = cond_info.computation
+            test = counter_condition(comp)
+            if test is not None and not self_sized(cond_info, comp.parameters[0]):
+                test = None
+            known = tests[id(cond_info)] = (cond_info, test)
+        test = known[1]
+        if test is None:
+            return reference(ctx, inst, args)
+        (state,) = args
+        body, run, env = ctx.info.calls[(inst, BODY)], evaluator.run, ctx.env
+        limit, done = evaluator.while_limit, 0
+        while test(state):
+            done = count_iteration(inst, done, limit)
+            state = run(body, [state], env)   # (EvalContext.call's, without its lookups)
+        return state
+    return while_
