@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import dynhlo
+from dynhlo.backends.cpu.compiled import runner
 
 F32, S32, U8 = np.float32, np.int32, np.uint8
 
@@ -517,3 +518,95 @@ def test_convolution_taps_on_padding_multiply_as_the_references(window, out):
         want, got = ref(x, k), exe(x, k)
         np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
         _same(np.nan_to_num(got), np.nan_to_num(want), rtol=1e-6)
+
+
+# Index values made of the counter (w: kept per counter value, memo.py, when the body's
+# spec is made at an iteration whose branch does not return it) that a branch picked by
+# the counter returns as the next state: a later iteration, and the loop's result, hold the
+# memo's own array.
+BRANCH_IN_LOOP = """
+HloModule w
+b0 {
+  p = (s32[2], f32[<=8,4]) parameter(0)
+  v = s32[2] get-tuple-element(p), index=0
+  a = f32[<=8,4] get-tuple-element(p), index=1
+  ROOT r = (s32[2], f32[<=8,4]) tuple(v, a)
+}
+b1 {
+  p = (s32[2], f32[<=8,4]) parameter(0)
+  v = s32[2] get-tuple-element(p), index=0
+  a = f32[<=8,4] get-tuple-element(p), index=1
+  v2 = s32[2] add(v, v)
+  e = f32[<=8,4] negate(a)
+  ROOT r = (s32[2], f32[<=8,4]) tuple(v2, e)
+}
+b2 {
+  p = (s32[2], f32[<=8,4]) parameter(0)
+  v = s32[2] get-tuple-element(p), index=0
+  a = f32[<=8,4] get-tuple-element(p), index=1
+  io = s32[2] iota(), iota_dimension=0
+  sq = s32[2] multiply(io, io)
+  ROOT r = (s32[2], f32[<=8,4]) tuple(sq, a)
+}
+cond {
+  s = (s32[], s32[], f32[<=8,4], s32[2]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  k = s32[] constant(6)
+  ROOT c = pred[] compare(i, k), direction=LT
+}
+body {
+  s = (s32[], s32[], f32[<=8,4], s32[2]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] get-tuple-element(s), index=1
+  acc = f32[<=8,4] get-tuple-element(s), index=2
+  vec = s32[2] get-tuple-element(s), index=3
+  three = s32[] constant(3)
+  sel = s32[] remainder(i, three)
+  ib = s32[2] broadcast(i), dimensions={}
+  io = s32[2] iota(), iota_dimension=0
+  w = s32[2] add(ib, io)
+  ops = (s32[2], f32[<=8,4]) tuple(w, acc)
+  c = (s32[2], f32[<=8,4]) conditional(sel, ops, ops, ops), branch_computations={b0, b1, b2}
+  v2 = s32[2] get-tuple-element(c), index=0
+  a2 = f32[<=8,4] get-tuple-element(c), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  half = f32[] constant(0.5)
+  hb = f32[8,4] broadcast(half), dimensions={}
+  hn = f32[<=8,4] set-dimension-size(hb, n), dimensions={0}
+  a3 = f32[<=8,4] add(a2, hn)
+  ROOT t = (s32[], s32[], f32[<=8,4], s32[2]) tuple(j, n, a3, v2)
+}
+ENTRY main {
+  n = s32[] parameter(0)
+  x = f32[8,4] parameter(1)
+  i0 = s32[] parameter(2)
+  xn = f32[<=8,4] set-dimension-size(x, n), dimensions={0}
+  z2 = s32[2] constant({5, 5})
+  t = (s32[], s32[], f32[<=8,4], s32[2]) tuple(i0, n, xn, z2)
+  w = (s32[], s32[], f32[<=8,4], s32[2]) while(t), condition=cond, body=body
+  a = f32[<=8,4] get-tuple-element(w), index=2
+  v = s32[2] get-tuple-element(w), index=3
+  ROOT o = (f32[<=8,4], s32[2]) tuple(a, v)
+}
+"""
+
+
+def test_a_value_kept_per_counter_value_that_a_branch_returns_is_the_callers_own():
+    r = np.random.default_rng(7)
+    cases = [(S32(n), r.standard_normal((8, 4)).astype(F32), S32(i))
+             for n, i in ((7, 1), (7, 0), (7, 3), (7, 0), (5, 1), (5, 0), (8, 3), (7, 1))]
+    exe, ref = _pair(BRANCH_IN_LOOP)
+    for args in cases:
+        want = ref(*args)
+        got = exe(*args)
+        _same(got, want)
+        for leaf in got:
+            leaf[...] = -1
+        _same(exe(*args), want)
+    evaluator = exe.program.evaluator
+    body = next(info for info in exe.program.info.calls.values()
+                if info.computation.name == "body")
+    kept = {inst.name for fast in evaluator._local.pools[id(body)].fast.values()
+            for op in fast.ops if op[0] == runner._MEMO_STORE for inst in op[3]}
+    assert "w" in kept   # (the case this test is about)
