@@ -13,7 +13,8 @@ A value is kept only when nothing can change it after the call that made it: a l
 value (a new array, or a view of operands that are themselves kept), a reshape of a kept
 value, or a kernel's, matrix product's or ufunc's result written to a new array (never one
 in a reused buffer); and never one whose memory the root's value may share (the caller
-owns its results). A spec holds at most 4 MiB per value and 64 MiB in all (larger masks
+owns its results). Kept values are held as read-only views: a later call may still return
+one (through a loop or branch that its values pick), and the caller then gets a copy. A spec holds at most 4 MiB per value and 64 MiB in all (larger masks
 are computed per call).
 """
 
@@ -80,8 +81,22 @@ def folded(info, steps: list, values: dict, kinds: dict,
                     continue
                 value = np.array(value, copy=True)   # (a view of a pinned scalar: small)
             used += held
-            keep[inst] = value
+            keep[inst] = _read_only(value)
     return keep
+
+
+def _read_only(value):
+    """`value` as the spec holds it: each array a read-only view. Whether a kept value
+    reaches the root is decided per call (a while loop that runs no iteration returns its
+    initial state, a conditional branch its parameter), so a later call may return it:
+    read-only, the caller gets a copy (CpuProgram.run's _owned) and never the spec's own
+    array, which a write would change for every later call of the key."""
+    if isinstance(value, tuple):
+        return tuple(_read_only(v) for v in value)
+    if isinstance(value, np.ndarray) and value.flags.writeable:
+        value = value.view()
+        value.flags.writeable = False
+    return value
 
 
 _MAX_BYTES = 1 << 22   # the largest value a spec holds
