@@ -1,4 +1,4 @@
-"""Adversarial cases for the compiled CPU path (runner.Fast and its folded values, loops.py's
+"""Adversarial cases for the compiled CPU path (fast.Fast and its folded values, loops.py's
 counter conditions, memo.py's values kept per counter value, special.py's lowerings at
 settled shapes, conv.py): each module is called several times per argument shape with
 changing values, then at other shapes and back, and every result is compared with the
@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import runner
+from dynhlo.backends.cpu.compiled import steps
 
 F32, S32, U8 = np.float32, np.int32, np.uint8
 
@@ -608,5 +608,5 @@ def test_a_value_kept_per_counter_value_that_a_branch_returns_is_the_callers_own
     body = next(info for info in exe.program.info.calls.values()
                 if info.computation.name == "body")
     kept = {inst.name for fast in evaluator._local.pools[id(body)].fast.values()
-            for op in fast.ops if op[0] == runner._MEMO_STORE for inst in op[3]}
+            for op in fast.ops if op[0] == steps._MEMO_STORE for inst in op[3]}
     assert "w" in kept   # (the case this test is about)

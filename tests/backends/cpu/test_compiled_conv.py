@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import runner
+from dynhlo.backends.cpu.compiled import steps
 
 F32, F64, F16, S32 = np.float32, np.float64, np.float16, np.int32
-SPECIAL = (runner._SPECIAL, runner._SPECIAL_ONE, runner._SPECIAL_TWO)   # specialized steps
+SPECIAL = (steps._SPECIAL, steps._SPECIAL_ONE, steps._SPECIAL_TWO)   # specialized steps
 
 
 def _pair(text):

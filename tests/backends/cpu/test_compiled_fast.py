@@ -1,5 +1,5 @@
 """The compiled CPU path's warm call: steps specialized to the dynamic arguments' shapes
-(runner.Fast), parameters passed as they are where no lowering reads them, and the argument
+(fast.Fast), parameters passed as they are where no lowering reads them, and the argument
 signature an executable remembers. Every result is compared with the reference evaluator's,
 bit for bit; every bad argument after good ones must still be refused, naming the place.
 """
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import runner
+from dynhlo.backends.cpu.compiled import fast, steps
 from tests.backends.cpu.test_compiled import LOOP_COMPUTATIONS
 
 # A kernel reading a parameter, a matrix product of it with a weight, exp into a reused
@@ -229,7 +229,7 @@ def test_matrix_products_of_strided_operands_equal_the_reference_bit_for_bit(lay
 def _refusing_at(position: int, seen: list, refused: list):
     """Fast.of whose `position`-th kernel step (counted over the specialized steps) refuses:
     its native function returns 1, as a kernel does when an index would leave an input."""
-    make = runner.Fast.of
+    make = fast.Fast.of
 
     def refuse(_, pointer):
         refused.append(pointer)
@@ -238,7 +238,7 @@ def _refusing_at(position: int, seen: list, refused: list):
     def of(*args, **kwargs):
         fast = make(*args, **kwargs)
         kernels = [k for k, op in enumerate(fast.ops)
-                   if op[0] in (runner._KERNEL, runner._KERNEL_IN_PLACE)]
+                   if op[0] in (steps._KERNEL, steps._KERNEL_IN_PLACE)]
         seen.append(len(kernels))
         if position < len(kernels):
             k = kernels[position]
@@ -255,7 +255,7 @@ def test_a_kernel_refusing_in_the_specialized_steps_hands_the_call_back(monkeypa
     whose steps were specialized and after them."""
     seen: list = []
     refused: list = []
-    monkeypatch.setattr(runner.Fast, "of", staticmethod(_refusing_at(position, seen, refused)))
+    monkeypatch.setattr(fast.Fast, "of", staticmethod(_refusing_at(position, seen, refused)))
     exe, ref = _pair(MIXED)
     for k, n in enumerate((5, 5, 5, 3, 3)):
         args = _mixed_args(n, "c", k)

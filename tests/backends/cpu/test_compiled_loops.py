@@ -1,4 +1,4 @@
-"""While loops on the compiled CPU path (compiled/loops.py, runner.Fast): a counter
+"""While loops on the compiled CPU path (compiled/loops.py, fast.Fast): a counter
 condition compared on the state without running the condition's steps, integer elements the
 body passes through unchanged and reads as sizes joining its specs' key (pinned: what is
 made of them folded), and the placement of windows at a counter's indices kept per value
@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import loops, runner
+from dynhlo.backends.cpu.compiled import loops, runner, steps
 
 F32, S32 = np.float32, np.int32
 
@@ -176,21 +176,21 @@ def _body_spec(exe, n: int):
 def test_values_made_of_the_counter_are_kept_per_counter_value():
     """The index arrays made of i (and n) are kept per value of i (memo.py) and read from
     there by later calls; j = i + 1 is returned by the body (the caller's): never kept.
-    The state's elements are bound at once (runner._UNPACK)."""
+    The state's elements are bound at once (steps._UNPACK)."""
     exe, ref = _pair(_module(COUNTER, 7))
     for args in _cases((5, 5, 5, 4, 5)):
         _same(exe(*args), ref(*args))
     ops = _body_spec(exe, 5).ops
-    load = next(op for op in ops if op[0] == runner._MEMO_LOAD)
-    store = next(op for op in ops if op[0] == runner._MEMO_STORE)
+    load = next(op for op in ops if op[0] == steps._MEMO_LOAD)
+    store = next(op for op in ops if op[0] == steps._MEMO_STORE)
     kept = {inst.name for inst in store[3]}
     assert kept == {"at2", "atn"}   # (at2: the kernel of ib, at and the reshape)
     memo = load[2]
     assert sorted(memo) == [(i,) for i in range(7)]
     # the state's elements are bound in one step (their shapes are the key's)
-    unpack = [op for op in ops if op[0] == runner._UNPACK]
+    unpack = [op for op in ops if op[0] == steps._UNPACK]
     assert len(unpack) == 1 and {inst.name for inst, _ in unpack[0][3]} == {"i", "n", "acc", "x"}
-    assert not [op for op in ops if op[0] == runner._ELEMENT]
+    assert not [op for op in ops if op[0] == steps._ELEMENT]
     assert all(not value.flags.writeable for made in memo.values() for value in made.values())
     # an iteration whose counter was seen takes the kept values: equal to the computed ones
     gen = np.random.default_rng(3)

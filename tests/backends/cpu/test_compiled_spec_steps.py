@@ -1,4 +1,4 @@
-"""The compiled CPU path's specialized steps that cut per-call work (runner.Fast, special.py):
+"""The compiled CPU path's specialized steps that cut per-call work (fast.Fast, special.py):
 views of buffers set once instead of run as steps, dots with batch dimensions into buffers
 (batch_dot.py), power and atan2 as the lowering's own ufunc call, reduces by NumPy
 reductions, gathers from a folded table (an embedding) and gathers that are a box of their
@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import runner
+from dynhlo.backends.cpu.compiled import fast, steps
 
 F32, S32 = np.float32, np.int32
-SPECIAL = (runner._SPECIAL, runner._SPECIAL_ONE, runner._SPECIAL_TWO)   # specialized steps' kinds
+SPECIAL = (steps._SPECIAL, steps._SPECIAL_ONE, steps._SPECIAL_TWO)   # specialized steps' kinds
 
 
 def _pair(text, **options):
@@ -45,7 +45,7 @@ def _run(exe, ref, args_list, repeat: int = 3):
             _same(exe(*args), ref(*args))
 
 
-def _fast(exe) -> "runner.Fast":
+def _fast(exe) -> "fast.Fast":
     """The entry's latest spec."""
     program = exe.program
     pool = program.evaluator._local.pools[id(program.info)]
@@ -101,7 +101,7 @@ def test_power_and_atan2_are_the_lowerings_own_ufunc_calls():
     _run(exe, ref, cases)
     exe(*cases[0])
     assert _kinds(exe, "POWER") and all(k in SPECIAL for k in _kinds(exe, "POWER"))
-    assert _kinds(exe, "ATAN2") == [runner._SPECIAL_TWO]
+    assert _kinds(exe, "ATAN2") == [steps._SPECIAL_TWO]
 
 
 # Reduces no kernel computes: `and` over pred (a mask's), add over a leading dimension
@@ -170,7 +170,7 @@ def test_gathers_from_a_folded_table_are_the_references():
     r = np.random.default_rng(6)
     cases = [(r.integers(-3, 8, (2, n, 1)).astype(S32),) for n in (1, 16, 1, 7)]
     _run(exe, ref, cases)
-    assert _kinds(exe, "GATHER") == [runner._SPECIAL_ONE]
+    assert _kinds(exe, "GATHER") == [steps._SPECIAL_ONE]
 
 
 # Views of buffers: a kernel's result reshaped and transposed, read by a ufunc and a dot
@@ -213,7 +213,7 @@ def test_views_of_buffers_are_set_once_and_are_the_references():
     assert {i.name for i in held} >= {"flat", "t"}   # views of buffers: no step of theirs
     assert not held & {op[1] for op in fast.ops}
     # the dot with batch dimensions: the reference's NumPy calls, into a buffer
-    assert _kinds(exe, "DOT") == [runner._BATCH_DOT]
+    assert _kinds(exe, "DOT") == [steps._BATCH_DOT]
 
 
 def test_a_kernel_refusing_after_held_views_makes_them_again():
@@ -225,7 +225,7 @@ def test_a_kernel_refusing_after_held_views_makes_them_again():
     _run(exe, ref, cases[1:2])
     fast = _fast(exe)
     at = next(k for k, op in enumerate(fast.ops) if op[1].opcode.name == "NEGATE")
-    assert fast.ops[at][0] in (runner._KERNEL, runner._KERNEL_IN_PLACE)
+    assert fast.ops[at][0] in (steps._KERNEL, steps._KERNEL_IN_PLACE)
     op = fast.ops[at]
     fast.ops[at] = (op[0], op[1], lambda _, args: 1, *op[3:])   # refuses every call
     r = np.random.default_rng(9)

@@ -1,4 +1,4 @@
-"""The compiled CPU path's specialized steps (runner.Fast over folding.py and special.py):
+"""The compiled CPU path's specialized steps (fast.Fast over folding.py and special.py):
 values fixed for a shape folded, data movement with its indices settled, dots with batch
 dimensions, gathers of windows at indices read per call, loop bodies whose sizes read their
 own values (guarded), and the kernels' rsqrt, sign and remainder. Every module runs several
@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import runner
+from dynhlo.backends.cpu.compiled import steps
 
 F32, S32 = np.float32, np.int32
-SPECIAL = (runner._SPECIAL, runner._SPECIAL_ONE, runner._SPECIAL_TWO)   # specialized steps' kinds
+SPECIAL = (steps._SPECIAL, steps._SPECIAL_ONE, steps._SPECIAL_TWO)   # specialized steps' kinds
 
 
 def _pair(text, **options):

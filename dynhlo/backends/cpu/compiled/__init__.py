@@ -5,9 +5,10 @@ transposes, slices, size-1 reshapes: bit-identical to the reference; reductions 
 trailing dimensions, float sums and products within rounding); `kernels.py` writes one loop nest per
 fused group as LLVM IR, sizes and strides read at run time; `machine.py` compiles it with
 llvmlite and keeps the object code in a private disk cache; `runner.py` runs a computation
-as its list of steps: kernels, dots (`batch_dot.py`: any f32/f64 dot as the reference's
-NumPy calls, into a reused buffer), and the reference lowering of every other instruction, with
-its steps specialized per argument shape (`folding.py`: values fixed for the shapes;
+as its list of steps (`steps.py`: what they are made of): kernels, dots (`batch_dot.py`: any
+f32/f64 dot as the reference's NumPy calls, into a reused buffer), and the reference lowering
+of every other instruction, with its steps specialized per argument shape (`fast.py`, over
+`folding.py`: values fixed for the shapes;
 `special.py`: lowerings with their shapes settled; `memo.py`: a loop body's values made of
 its counter, kept per counter value); `loops.py` reads a while loop's condition and body
 (a counter's condition compared on the state, elements passed through as part of the key).

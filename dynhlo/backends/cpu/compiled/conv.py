@@ -1,5 +1,5 @@
 """A convolution at settled shapes as im2col and one matrix product per group: the
-compiled path's specialized step for `convolution` (special.py; runner.Fast), planned once
+compiled path's specialized step for `convolution` (special.py; fast.Fast), planned once
 per shape key, and its step where no spec runs (`lowering`: a shape's first call), planned
 per call.
 

@@ -1,6 +1,6 @@
 """The values of a computation that are the same at every call of one argument-shape key.
 
-A step specialized to a key of argument shapes (runner.Fast) knows every size; a value made
+A step specialized to a key of argument shapes (fast.Fast) knows every size; a value made
 only of constants, iotas, dimension sizes and the sizes the host computes (a size operand no
 step runs) through pure lowerings is then the same array at every call of that key: the
 shape vectors JAX and torch write for every reshape (slices and concatenates of

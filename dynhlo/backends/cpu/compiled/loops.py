@@ -9,7 +9,7 @@ next iteration's state. Two shapes of computation are common enough to run diffe
   unchanged (`get-tuple-element(param), index=k` as operand k of the root) carries that
   element with the same value through every iteration (JAX passes the dimension variables
   and weights a loop captures this way). An integer scalar such element that the body's
-  sizes are computed from joins the key of the body's specialized steps (runner.Fast) with
+  sizes are computed from joins the key of the body's specialized steps (fast.Fast) with
   its value, so what is computed from it alone (the shape vectors of `b`, the index arrays
   of slices at those sizes) is folded once per value instead of being computed per
   iteration.
@@ -18,7 +18,7 @@ next iteration's state. Two shapes of computation are common enough to run diffe
   directly, without running the computation.
 
 Both are decided from the computations' instructions alone; `None` or empty means "run the
-computation as it is". The body runs through the evaluator (its specs, runner.Fast) at
+computation as it is". The body runs through the evaluator (its specs, fast.Fast) at
 every iteration, as the reference's lowering runs it.
 """
 

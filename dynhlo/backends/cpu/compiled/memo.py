@@ -1,4 +1,4 @@
-"""Values of a loop body made of its counter, kept per counter value (runner.Fast).
+"""Values of a loop body made of its counter, kept per counter value (fast.Fast).
 
 A body's spec folds what is the same at every call of its key (folding.py, pinned elements
 included: loops.py). A value made of the loop's counter as well — JAX's dynamic_index_in_dim

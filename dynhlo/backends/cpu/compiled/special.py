@@ -1,4 +1,4 @@
-"""Reference lowerings specialized to one argument-shape key (runner.Fast): the data
+"""Reference lowerings specialized to one argument-shape key (fast.Fast): the data
 movement whose every size and index is settled once the key's shapes and folded values
 (folding.py) are known, as a NumPy call with its indices precomputed.
 
