@@ -87,7 +87,10 @@ def same_size(a: Dim, b: Dim) -> bool:
         return True
     if isinstance(a, int) or isinstance(b, int):
         return a == b
-    return size_key(a) is size_key(b)
+    root = a.root()
+    if root is b.root():   # size_key follows from the root alone: one root, one key
+        return True
+    return size_key(root) is size_key(b)
 
 
 # --- building sizes -------------------------------------------------------------------------
@@ -279,6 +282,10 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     """
     if a.__class__ is int and b.__class__ is int:   # two static dims: unify's first case
         return a if a == b else None
+    if isinstance(a, Sym) and isinstance(b, Sym):
+        root = a.root()
+        if root is b.root():   # one size met again: what unify gives, by any path below
+            return root
     like = [isinstance(d, Sym) and d.root().static_like for d in (a, b)]
     if any(like):
         # A constant carried through a loop: XLA holds it static (HandleWhile passes sizes
