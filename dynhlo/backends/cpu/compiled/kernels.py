@@ -94,6 +94,7 @@ class KernelSource:
         self.leaves = writer.leaves
         self.members = members
         self.key = writer.key()
+        writer.forget()
 
     def ir(self) -> str:
         """The LLVM IR text of the kernel (function `kernel`)."""
@@ -160,6 +161,12 @@ class _Writer:
                 return kept
         raise FusionError(f"'{self.group.root.name}' has neither the rows' nor the domain's "
                           "shape")
+
+    def forget(self) -> None:
+        """Drop what only analyse and key needed (the walk's values and the form's parts):
+        a kernel source lives as long as its program, and write() makes its maps again."""
+        self._maps = {}
+        self._ids = self._parts = self._leaf = self._loaded = None
 
     def _root_map(self) -> tuple:
         return self._identity()[:self.kept] if self.root_kept else self._identity()
