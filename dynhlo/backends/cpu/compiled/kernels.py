@@ -203,9 +203,9 @@ class _Writer:
         else:
             if op is Opcode.REDUCE:
                 self._check_reduce(inst, imap)
-            maps = self._maps.get(value)    # _operand_maps, inlined: the walk's hot path
-            if maps is None:
-                maps = self._maps[value] = self._operand_maps_of(inst, imap)
+            # a value is walked once (ids), so its maps are made once here; write() makes
+            # them again into _maps (forget() drops the walk's state after the key)
+            maps = self._operand_maps_of(inst, imap)
             walk = self._walk
             if op in _PASSED_ON:     # emit passes its operand's value on
                 (operand, operand_map), = maps
@@ -427,8 +427,8 @@ class _Writer:
         return tuple(out)
 
     def _operand_maps(self, inst, imap: tuple) -> list:
-        """(operand, the map it is read through) of `inst` read through `imap`, once per
-        value (analyse, key and write walk the same values)."""
+        """(operand, the map it is read through) of `inst` read through `imap`, made once
+        per value while write() computes values (it reaches one value from several users)."""
         maps = self._maps.get((inst, imap))
         if maps is None:
             maps = self._maps[(inst, imap)] = self._operand_maps_of(inst, imap)
