@@ -43,14 +43,16 @@ def dead_code(module: HloModule) -> HloModule:
 def _dead(comp: Computation, effects: set) -> set:
     """Names of the instructions of `comp` nothing kept reads (names are unique in a
     module, so they name the same instructions in its printed and parsed copy)."""
+    # instructions hash by identity: the set holds them as the ids did, without id() calls
     live: set = set()
+    add = live.add
     stack = [comp.root] + [i for i in comp.instructions if id(i) in effects]
     while stack:
         inst = stack.pop()
-        if id(inst) not in live:
-            live.add(id(inst))
+        if inst not in live:
+            add(inst)
             stack.extend(inst.operands)
-    return {i.name for i in comp.instructions if id(i) not in live}
+    return {i.name for i in comp.instructions if i not in live}
 
 
 def _effectful(module: HloModule) -> set:
@@ -61,7 +63,7 @@ def _effectful(module: HloModule) -> set:
     callers: list = []   # (computation, instruction) of the unmarked calling instructions
     for comp in module.computations:
         for inst in comp.instructions:
-            if _has_effect(inst):
+            if inst.opcode in _EFFECTS_OR_CUSTOM and _has_effect(inst):
                 marked.add(id(inst))
                 if inst.opcode is not Opcode.PARAMETER:
                     holds.add(comp.name)
@@ -90,3 +92,4 @@ def _has_effect(inst: Instruction) -> bool:
 _EFFECTS = frozenset({Opcode.PARAMETER} | {
     op for op, spec in OP_SPECS.items()
     if Trait.SIDE_EFFECT in spec.traits or spec.group is Group.COLLECTIVE})
+_EFFECTS_OR_CUSTOM = _EFFECTS | {Opcode.CUSTOM_CALL}   # where _has_effect can say yes

@@ -74,6 +74,8 @@ def check_against_declared(inst: Instruction, tree: DimsTree, shape: AnyShape) -
         return [check_against_declared(inst, t, s) for t, s in zip(tree, shape.elements,
                                                                    strict=True)]
     declared_dims = shape.dims
+    if tree.__class__ is tuple and tree == declared_dims:   # static, as declared (a Sym
+        return tree                                         # equals no int): nothing to do
     if isinstance(tree, list) or len(tree) != len(declared_dims):
         raise HloVerifyError(f"declared {shape} but the operands give {tree_text(tree)}",
                              inst.name)
@@ -143,11 +145,22 @@ def _check_sized(info: ComputationInfo) -> None:
         seen.add(id(current))
         stack.extend(current.calls.values())
         for inst, tree in current.dims.items():
+            if tree.__class__ is tuple:   # an array's dims: _unsized's loop, inlined
+                for d, dim in enumerate(tree):
+                    if isinstance(dim, Sym):
+                        root = dim.root()
+                        if root.expr is None and root.bound == UNBOUNDED:
+                            raise _unsized_error(inst, d)
+                continue
             for d, dim in _unsized(tree):
-                raise UnsupportedError(
-                    f"instruction '{inst.name}' ({inst.shape}): dimension {d} is unbounded (?) "
-                    "and nothing gives it a size (no parameter, set-dimension-size or operand "
-                    "of known size reaches it); declare a bound (<=N) or a static size")
+                raise _unsized_error(inst, d)
+
+
+def _unsized_error(inst: Instruction, d: int) -> UnsupportedError:
+    return UnsupportedError(
+        f"instruction '{inst.name}' ({inst.shape}): dimension {d} is unbounded (?) "
+        "and nothing gives it a size (no parameter, set-dimension-size or operand "
+        "of known size reaches it); declare a bound (<=N) or a static size")
 
 
 def _unsized(tree: DimsTree):

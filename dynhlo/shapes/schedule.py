@@ -26,10 +26,32 @@ def schedule(info: ComputationInfo) -> list[Instruction]:
             extra[inst] = needs
     if not extra:
         return comp.post_order()
+    if _written_in_order(comp.instructions, extra):   # what the search below returns then
+        return list(comp.instructions)
     order, state = [], {}
     for start in comp.instructions:
         _visit(start, extra, state, order)
     return order
+
+
+def _written_in_order(instructions: list, extra: dict) -> bool:
+    """Whether each instruction comes after its operands and size sources in the list
+    (each listed once): the search then finds every one of them done when it reaches an
+    instruction, so its order is the list's (one dict lookup per dependency instead)."""
+    position = {inst: k for k, inst in enumerate(instructions)}
+    if len(position) != len(instructions):
+        return False
+    get = position.get
+    for k, inst in enumerate(instructions):
+        for dep in inst.operands:
+            if get(dep, k) >= k:   # later, itself, or not listed: the search decides
+                return False
+        needs = extra.get(inst)
+        if needs is not None:
+            for dep in needs:
+                if get(dep, k) >= k:
+                    return False
+    return True
 
 
 def _visit(start, extra, state, order):

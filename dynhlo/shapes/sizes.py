@@ -87,7 +87,10 @@ def same_size(a: Dim, b: Dim) -> bool:
         return True
     if isinstance(a, int) or isinstance(b, int):
         return a == b
-    return size_key(a) is size_key(b)
+    root = a.root()
+    if root is b.root():   # size_key follows from the root alone: one root, one key
+        return True
+    return size_key(root) is size_key(b)
 
 
 # --- building sizes -------------------------------------------------------------------------
@@ -125,8 +128,9 @@ def product(dims: Iterable[Dim]) -> Dim:
     bound = -1 if -1 in bounds else static * math.prod(bounds)  # `?` times anything is `?`
 
     def build(*sizes):
-        out = algebra.const(static)
-        for size in sizes:
+        # static 1: mul(1, size) is size itself (algebra.scale by 1), so start from it
+        out = algebra.const(static) if static != 1 else sizes[0]
+        for size in sizes if static != 1 else sizes[1:]:
             out = algebra.mul(out, size)
         return out
     return derive(build, dynamic, bound)
@@ -279,6 +283,16 @@ def meet(a: Dim, b: Dim, where: str | None = None) -> Dim | None:
     """
     if a.__class__ is int and b.__class__ is int:   # two static dims: unify's first case
         return a if a == b else None
+    if isinstance(a, Sym) and isinstance(b, Sym):
+        root, other = a.root(), b.root()
+        if root is other:   # one size met again: what unify gives, by any path below
+            return root
+        if root.expr is not None and root.expr is other.expr and not (
+                root.static_like or other.static_like) and (root.made is None
+                                                            or other.made is None):
+            # one size written twice (two reshapes of one dim): not loop-carried, no keyed
+            # rule to pull from (_pull_size says no), one size_key: the path below unifies
+            return unify(a, b, where)
     like = [isinstance(d, Sym) and d.root().static_like for d in (a, b)]
     if any(like):
         # A constant carried through a loop: XLA holds it static (HandleWhile passes sizes

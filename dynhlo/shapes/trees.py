@@ -34,12 +34,18 @@ class ComputationInfo:
 
 def declared_tree(shape: AnyShape, make_dynamic) -> DimsTree:
     """A dims tree from a declared shape; `make_dynamic(path, dim, bound)` makes each Sym."""
-    def build(s, path):
-        if s.is_tuple:
-            return [build(e, path + (i,)) for i, e in enumerate(s.elements)]
-        return tuple(make_dynamic(path, d, s.dims[d]) if s.dynamic[d] else s.dims[d]
-                     for d in range(s.rank))
-    return build(shape, ())
+    return _declared(shape, (), make_dynamic)
+
+
+def _declared(s: AnyShape, path: tuple, make_dynamic) -> DimsTree:
+    # a module-level function, not a closure calling itself: that closure is a reference
+    # cycle per call, left to the cyclic collector (thousands per module)
+    if s.is_tuple:
+        return [_declared(e, path + (i,), make_dynamic) for i, e in enumerate(s.elements)]
+    if not any(s.dynamic):
+        return tuple(s.dims)
+    return tuple(make_dynamic(path, d, s.dims[d]) if s.dynamic[d] else s.dims[d]
+                 for d in range(s.rank))
 
 
 def observed_tree(inst: Instruction, shape: AnyShape | None = None) -> DimsTree:

@@ -219,3 +219,27 @@ def test_a_size_error_names_the_instruction_of_its_own_module():
 }}""")) for name in ("first", "second")]
     with pytest.raises(dynhlo.DynamicSizeError, match="'second'.*does not divide"):
         exes[1](np.ones(10, np.float32))
+
+
+# -- one size reached along two paths: the fast paths of same_size and meet ---------------------
+
+
+@pytest.mark.parametrize("static_like", [False, True])
+def test_two_dims_of_one_root_are_one_size_and_meet_at_the_root(static_like):
+    """Two Syms made one (the second's parent is the first) are one size, and meet gives the
+    root, as unify does for them, without the general rule (a loop-carried one too)."""
+    from dynhlo.shapes import algebra
+    from dynhlo.shapes.sizes import Sym, meet, same_size, size_key, unify
+    a = Sym(8, static_like=static_like)
+    b = Sym(8, static_like=static_like)
+    c = Sym(8)
+    b.parent = a
+    assert same_size(a, b) and same_size(b, a)
+    assert size_key(a) is size_key(b)
+    assert meet(a, b) is a is meet(b, a) is unify(a, b)
+    assert not same_size(a, c) and size_key(a) is not size_key(c)
+    # two roots of one expression are one size still (the general rule, by size_key)
+    n = Sym(8)
+    e1 = Sym(8, algebra.source("sym", (n,), 0, 8))
+    e2 = Sym(8, algebra.source("sym", (n,), 0, 8))
+    assert e1.root() is not e2.root() and same_size(e1, e2)

@@ -44,7 +44,9 @@ class Group:
     """A fused group: `root` is stored; `inputs` are loaded; the rest is computed in-kernel.
 
     `domain` is the iteration space (dims); `reduced` the domain positions that the group's
-    reductions reduce (empty for an elementwise group).
+    reductions reduce (empty for an elementwise group); `members` (when build_group made
+    it) the instructions computed in the kernel, root included: what the kernel operands
+    reach from the root without passing an input, which a backend otherwise finds again.
     """
 
     root: Instruction
@@ -52,6 +54,7 @@ class Group:
     reduces: list[Instruction]
     domain: tuple
     reduced: tuple[int, ...] = ()
+    members: set | None = field(default=None, compare=False, repr=False)
 
 
 def canonical_dim(dim):
@@ -366,10 +369,10 @@ def build_group(info, position: dict, root, fusible, materialized) -> Group:
     inputs.sort(key=position.__getitem__)
     reduces = sorted((m for m in members if m.opcode is Opcode.REDUCE), key=position.__getitem__)
     if not reduces:
-        return Group(root, inputs, [], tuple(info.dims[root]))
+        return Group(root, inputs, [], tuple(info.dims[root]), members=members)
     first = reduces[0]
     axes = tuple(sorted(attrs.ints(first, "dimensions")))
-    return Group(root, inputs, reduces, tuple(info.dims[first.operands[0]]), axes)
+    return Group(root, inputs, reduces, tuple(info.dims[first.operands[0]]), axes, members)
 
 
 def kernel_operands(inst) -> list:

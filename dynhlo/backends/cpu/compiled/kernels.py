@@ -43,6 +43,10 @@ VIEWS = frozenset({Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE,
                    Opcode.SET_DIMENSION_SIZE, Opcode.RESHAPE})
 # a reduction inside a kernel: one accumulator per row, combined in the row's order
 REDUCERS = frozenset({Opcode.ADD, Opcode.MULTIPLY, Opcode.MAXIMUM, Opcode.MINIMUM})
+# what emit passes its one operand's value on for (its operand map differs, its value not)
+_PASSED_ON = VIEWS | {Opcode.COPY}
+# the opcodes whose operands are read through maps of their own (_operand_maps_of)
+_OWN_MAPS = VIEWS | {Opcode.CONSTANT, Opcode.REDUCE}
 
 
 def reducer(inst) -> Opcode | None:
@@ -90,6 +94,7 @@ class KernelSource:
         self.leaves = writer.leaves
         self.members = members
         self.key = writer.key()
+        writer.forget()
 
     def ir(self) -> str:
         """The LLVM IR text of the kernel (function `kernel`)."""
@@ -99,7 +104,7 @@ class KernelSource:
 def generate(group: Group, info, position: dict) -> KernelSource:
     """The loop nest of `group`, analysed (FusionError names an instruction to compute on
     its own); the IR is written on demand."""
-    members = _members(group)
+    members = group.members if group.members is not None else _members(group)
     if all(m.opcode in VIEWS or m.opcode in (Opcode.COPY, Opcode.CONSTANT) for m in members):
         raise FusionError("a group of views only: the reference's NumPy views cost nothing")
     writer = _Writer(group, info)
@@ -157,6 +162,12 @@ class _Writer:
         raise FusionError(f"'{self.group.root.name}' has neither the rows' nor the domain's "
                           "shape")
 
+    def forget(self) -> None:
+        """Drop what only analyse and key needed (the walk's values and the form's parts):
+        a kernel source lives as long as its program, and write() makes its maps again."""
+        self._maps = {}
+        self._ids = self._parts = self._leaf = self._loaded = None
+
     def _root_map(self) -> tuple:
         return self._identity()[:self.kept] if self.root_kept else self._identity()
 
@@ -172,7 +183,8 @@ class _Writer:
         FusionError: not one kernel) and describe it for the key: the index in `_parts` of
         its description, its operands' first. A value used twice is walked once."""
         value = (inst, imap)
-        at = self._ids.get(value)
+        ids = self._ids
+        at = ids.get(value)
         if at is not None:
             return at
         op = inst.opcode
@@ -191,19 +203,20 @@ class _Writer:
         else:
             if op is Opcode.REDUCE:
                 self._check_reduce(inst, imap)
-            maps = self._maps.get(value)    # _operand_maps, inlined: the walk's hot path
-            if maps is None:
-                maps = self._maps[value] = self._operand_maps_of(inst, imap)
+            # a value is walked once (ids), so its maps are made once here; write() makes
+            # them again into _maps (forget() drops the walk's state after the key)
+            maps = self._operand_maps_of(inst, imap)
             walk = self._walk
+            if op in _PASSED_ON:     # emit passes its operand's value on
+                (operand, operand_map), = maps
+                at = ids[value] = walk(operand, operand_map)
+                return at
             args = tuple([walk(o, m) for o, m in maps])
-            if op in VIEWS or op is Opcode.COPY:     # emit passes its operand's value on
-                self._ids[value] = args[0]
-                return args[0]
             desc = (op.value, inst.shape.element_type,
                     tuple([o.shape.element_type for o in inst.operands]),
                     attrs.string(inst, "direction", "") if op is Opcode.COMPARE else
                     reducer(inst).value if op is Opcode.REDUCE else "", args)
-        at = self._ids[value] = len(self._parts)
+        at = ids[value] = len(self._parts)
         self._parts.append(desc)
         return at
 
@@ -400,10 +413,11 @@ class _Writer:
     def _reshape_map(self, inst, imap: tuple) -> tuple:
         """The operand's map of a reshape that inserts or deletes size-1 dimensions."""
         out_dims, in_dims = self.info.dims[inst], self.info.dims[inst.operands[0]]
-        out_big = [k for k, d in enumerate(out_dims) if not _is_one(d)]
-        in_big = [k for k, d in enumerate(in_dims) if not _is_one(d)]
+        # `d != 1`: not _is_one(d) for a dim (an int, or a Sym, which equals only itself)
+        out_big = [k for k, d in enumerate(out_dims) if d != 1]
+        in_big = [k for k, d in enumerate(in_dims) if d != 1]
         if len(out_big) != len(in_big) or not all(
-                dims_equal(out_dims[a], in_dims[b])
+                out_dims[a] is in_dims[b] or dims_equal(out_dims[a], in_dims[b])
                 for a, b in zip(out_big, in_big, strict=True)):
             raise FusionError(f"reshape '{inst.name}' moves elements between dimensions",
                               inst)
@@ -413,8 +427,8 @@ class _Writer:
         return tuple(out)
 
     def _operand_maps(self, inst, imap: tuple) -> list:
-        """(operand, the map it is read through) of `inst` read through `imap`, once per
-        value (analyse, key and write walk the same values)."""
+        """(operand, the map it is read through) of `inst` read through `imap`, made once
+        per value while write() computes values (it reaches one value from several users)."""
         maps = self._maps.get((inst, imap))
         if maps is None:
             maps = self._maps[(inst, imap)] = self._operand_maps_of(inst, imap)
@@ -422,6 +436,8 @@ class _Writer:
 
     def _operand_maps_of(self, inst, imap: tuple) -> list:
         op = inst.opcode
+        if op not in _OWN_MAPS:   # elementwise: every operand read at the result's index
+            return self._elementwise_maps(inst, imap)
         if op is Opcode.CONSTANT:
             return []
         if op is Opcode.BROADCAST:
@@ -444,17 +460,23 @@ class _Writer:
                 (axis, scale * stride, start + stride * offset)
                 for (axis, scale, offset), (start, _, stride) in zip(imap, attrs.slices(inst),
                                                                        strict=True)))]
+        return self._elementwise_maps(inst, imap)
+
+    def _elementwise_maps(self, inst, imap: tuple) -> list:
         maps = []
         dims = None
+        inputs, info_dims = self.inputs, self.info.dims
         for operand in inst.operands:
             if not operand.shape.dims:
                 maps.append((operand, ()))
                 continue
-            if operand not in self.inputs:
+            if operand not in inputs:
                 if dims is None:
-                    dims = self.info.dims[inst]
-                operand_dims = self.info.dims[operand]
-                if operand_dims is not dims and not all(
+                    dims = info_dims[inst]
+                operand_dims = info_dims[operand]
+                # tuples equal element by element are one size each (a Sym equals only
+                # itself): the per-dimension rule is for those that differ
+                if operand_dims != dims and not all(
                         a is b or _same_or_cut(a, b)
                         for a, b in zip(operand_dims, dims, strict=True)):
                     raise FusionError(f"'{operand.name}' may broadcast a size 1 implicitly",
