@@ -23,7 +23,7 @@ F32, S32, U8 = np.float32, np.int32, np.uint8
 
 
 def _pair(text: str, **options):
-    return dynhlo.compile(text, backend="cpu", **options), \
+    return dynhlo.compile(text, backend="cpu", reference=False, **options), \
         dynhlo.compile(text, backend="cpu", reference=True, **options)
 
 
@@ -334,7 +334,7 @@ def test_threads_first_calling_one_executable_at_other_shapes_agree():
     cases = _nested_cases(2)
     wants = [ref(*args) for args in cases]
     for _ in range(2):
-        exe = dynhlo.compile(NESTED, backend="cpu")
+        exe = dynhlo.compile(NESTED, backend="cpu", reference=False)
         barrier, errors = threading.Barrier(4), []
 
         def work(k, exe=exe, barrier=barrier, errors=errors):
