@@ -35,18 +35,8 @@ os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")  # torch shares 
 import numpy as np  # noqa: E402
 
 import report  # noqa: E402
+from real_programs import leaves as _leaves, rel as _rel  # noqa: E402
 from timing import warm_ms  # noqa: E402
-
-
-def _leaves(out) -> list:
-    return list(out) if isinstance(out, (tuple, list)) else [out]
-
-
-def _rel(a, b) -> float:
-    a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    if a.shape != b.shape:
-        return float("inf")
-    return float(np.abs(a - b).max() / max(np.abs(b).max(), 1e-30)) if b.size else 0.0
 
 
 def program_rows(name: str, budget: float) -> list[dict]:
