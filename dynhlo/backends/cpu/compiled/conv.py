@@ -93,7 +93,7 @@ class _Plan:
     __slots__ = ("empty", "w_perm", "flips", "w_split", "w_order", "w_matrix", "pad_shape",
                  "placed", "crop", "starts", "col_axes", "col_shape", "views", "matrix", "rows",
                  "blocks", "result_shape", "out_shape", "out_dtype", "work", "direct",
-                 "out_split", "out_perm", "by_batch", "spatial")
+                 "out_split", "out_perm", "by_batch", "spatial", "w_view")
 
     @staticmethod
     def of(inst, lhs_shape: tuple, rhs_shape: tuple, out_shape: tuple, work: np.dtype):
@@ -139,6 +139,13 @@ class _Plan:
         # (I and K are at the window view's axes): (G, [K.., I], Og) or (G, Og, [K.., I])
         plan.w_order = (0, 1) + kaxes if plan.by_batch else (0,) + kaxes + (1,)
         plan.w_matrix = (g, 1, og, kdim) if plan.by_batch else (g, kdim, og)
+        # whether a C-ordered kernel already is that matrix in memory order (keras'
+        # (K, I, O) kernels for b0f inputs): then a call's kernel is its reshaped view
+        # (the same elements as the copy, no copy)
+        plan.w_view = False
+        probe = np.arange(math.prod(rhs_shape), dtype=np.int64).reshape(rhs_shape)
+        plan.w_view = bool(np.array_equal(plan.kernel(probe, np.int64).reshape(-1),
+                                          np.arange(probe.size)))
         # step 1: padding and base dilation in lhs's own layout
         pad_shape, placed, crop, extra = list(lhs_shape), [slice(None)] * rank, \
             [slice(None)] * rank, False
@@ -195,13 +202,17 @@ class _Plan:
         plan.direct = keep == [lab for lab in out_labels if lab != "g" or g > 1]
         return plan
 
-    def kernel(self, w: np.ndarray) -> np.ndarray:
-        """The kernel as the product's operand in the work type: (G, Kdim, Og), or
-        (G, 1, Og, Kdim) by batch element (the same for each)."""
+    def kernel(self, w: np.ndarray, work=None) -> np.ndarray:
+        """The kernel as the product's operand in the work type (`work`: another, for
+        of's probe): (G, Kdim, Og), or (G, 1, Og, Kdim) by batch element (the same for
+        each); only read."""
+        if self.w_view and w.dtype == self.work and w.flags.c_contiguous:
+            return w.reshape(self.w_matrix)
         w = w.transpose(self.w_perm).reshape(self.w_split)
         for axis in self.flips:
             w = np.flip(w, axis=axis)
-        return np.ascontiguousarray(w.transpose(self.w_order), self.work).reshape(
+        return np.ascontiguousarray(w.transpose(self.w_order),
+                                    self.work if work is None else work).reshape(
             self.w_matrix)
 
     def run(self, x: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -215,16 +226,15 @@ class _Plan:
             # a dense copy (a view would hand matmul gapped strides: its slow loop)
             cols = np.ascontiguousarray(view, self.work).reshape(self.matrix)
             product = np.matmul(w, cols) if self.by_batch else np.matmul(cols, w)
-            product = product.reshape(self.result_shape)
         else:
             product = self._blocked(view, w)
-        if self.direct:
+        if self.direct:   # (the product's C order is the output's)
             product = product.reshape(self.out_shape)
             return product if product.dtype == self.out_dtype else \
                 product.astype(self.out_dtype)
         out = np.empty(self.out_shape, self.out_dtype)
-        np.copyto(out.reshape(self.out_split).transpose(self.out_perm), product,
-                  casting="unsafe")
+        np.copyto(out.reshape(self.out_split).transpose(self.out_perm),
+                  product.reshape(self.result_shape), casting="unsafe")
         return out
 
     def _windows(self, x: np.ndarray) -> np.ndarray:

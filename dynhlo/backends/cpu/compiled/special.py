@@ -160,9 +160,24 @@ def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
         # (x.take: np.take's own call, without its Python wrapper)
         if np.take(x, flat).transpose(back).strides != values[inst].strides:
             copy = lambda x: x.take(flat.transpose(back))   # noqa: E731
+        elif box is not None:
+            # a box: its elements copied straight into that layout (the same array as
+            # np.take's, by a strided copy instead of a read per position: JAX's qkv
+            # split 27 to ~5 us at 2x64x96)
+            shape = read.shape
+            copy = lambda x: np.ascontiguousarray(   # noqa: E731
+                x[box].reshape(shape).transpose(perm)).transpose(back)
         else:
             copy = lambda x: x.take(flat).transpose(back)   # noqa: E731
     return copy if box is None else _box_view(x, box, read.shape, values[inst], copy)
+
+
+def _laid_out(a: np.ndarray, strides: tuple) -> bool:
+    """Whether `a` (a view of a dense array) addresses its elements as an array of
+    `strides` would (equal strides but for dimensions of one element, whose stride
+    NumPy's copies set as they like): then the view of a's memory with those strides is
+    the reference's array, its strides included (which the spec's kernels compare)."""
+    return all(n == 1 or s == t for n, s, t in zip(a.shape, a.strides, strides, strict=True))
 
 
 def _box_view(x: np.ndarray, box: tuple, shape: tuple, value, copy):
@@ -216,7 +231,7 @@ def _window_gather(inst, x: np.ndarray, indices: np.ndarray, value):
              for j in range(len(full))]
     shape, extent = x.shape, list(zip(limits, sizes, strict=True))
     if math.prod(lead) > 1:
-        return _windows(shape, extent, lead, ivd, full, order)
+        return _windows(shape, extent, lead, ivd, full, order, value.strides, value.dtype)
 
     def place(indices):
         vector = indices.astype(np.int64).reshape(-1).tolist()
@@ -244,11 +259,13 @@ def _held_table(inst, table: np.ndarray, indices: np.ndarray, value):
     return None if gather is None else lambda indices: gather(table, indices)
 
 
-def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, order: list):
+def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, order: list,
+             strides_out: tuple, dtype):
     """_window_gather for many index vectors: every window's flat positions (its clamped
     starts times the operand's C strides, plus the window's own offsets), np.take of them
     (the reference's `operand[grids]`: the same C-ordered array), reshaped and transposed as
-    the reference's, copied."""
+    the reference's, copied (`strides_out`, `dtype`: the reference's result's strides and
+    type)."""
     strides = [math.prod(shape[d + 1:]) for d in range(len(shape))]
     window = np.zeros((1,) * len(lead) + tuple(size for _, size in extent), np.int64)
     for d, (_, size) in enumerate(extent):
@@ -281,17 +298,43 @@ def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, ord
         positions = flat.reshape(lead + tail) + window
         # windows that are one box of the operand in order (consecutive rows at a
         # counter): its basic slice, the same elements in the same order as np.take's
-        return _box(positions, shape) or positions
+        box = _box(positions, shape)
+        if box is not None:
+            return box
+        # one box in the result's order (every column at arange indices: the read is
+        # the operand's box, laid out as the reference lays it): _Laid
+        box = _box(np.transpose(positions.reshape(full), order), shape) if laid else None
+        return positions if box is None else _Laid(box)
+    result = tuple(full[k] for k in order)
+    inverse = tuple(np.argsort(order))
+    # the reference's copy of the transposed read: that read's strides (but where a
+    # dimension has one element)
+    laid = _laid_out(np.empty(full, dtype).transpose(order), strides_out)
     memo = Remembered(place)
 
     def fn(x, indices):
         positions = memo(indices)
         if positions is None:
             return None
+        if positions.__class__ is _Laid:
+            # the reference's read (C-ordered, `full`) is the box's elements in the
+            # transposed order: one strided copy into that memory, viewed as its result
+            read = np.ascontiguousarray(x[positions.box].reshape(result).transpose(inverse))
+            return np.ndarray(result, read.dtype, read, 0, strides_out)
         read = (np.ascontiguousarray(x[positions]) if positions.__class__ is tuple else
                 x.take(positions)).reshape(full)
         return np.array(np.transpose(read, order), copy=True)
     return fn
+
+
+class _Laid:
+    """A placement of _windows: its windows, in the result's order, are the operand's box
+    `box` (a tuple of unit-step slices)."""
+
+    __slots__ = ("box",)
+
+    def __init__(self, box: tuple):
+        self.box = box
 
 
 _REMEMBERED = 64   # index values per specialized step whose placement it keeps
@@ -420,12 +463,16 @@ def _reduce(inst, x: np.ndarray, init, init_per_call: bool, value):
             (not init_per_call and init is None):
         return None
     axes = tuple(sorted(attrs.ints(inst, "dimensions")))
+    # XLA's -0 sums (_negative_zero_sums) change only sums that are a zero (all of whose
+    # terms are -0; NumPy's start from +0, even over one term), so a call whose sums have
+    # no zero (NaN is not one) skips that check: optax's and keras' column sums, 11 to
+    # ~3 us each
     signed_zeros = ufunc is np.add and dtype.kind == "f"
     held = None if init_per_call else np.asarray(init).astype(dtype)
 
     def fn(x, init=None):
         out = ufunc.reduce(x, axis=axes)
-        if signed_zeros:
+        if signed_zeros and not out.all():
             out = _negative_zero_sums(x, out, axes)
         start = held if init is None else np.asarray(init).astype(dtype)
         # (the lowering's astype: a new array of the type; the ufunc's already is one)
@@ -454,11 +501,23 @@ def _update_slice(inst, arrays: list, value, data: list):
     memo = Remembered(lambda at: update_windows(inst, at, update_shape, shape))
 
     def fn(x, update, *parts):
-        every = list(held)
-        for k, part in zip(slots, parts, strict=True):
-            every[k] = part
-        at = np.asarray(every[0]).tolist() if vector else [int(v) for v in every]
-        target, source = memo.at(tuple(at), at)
+        if vector:
+            every = list(held)
+            for k, part in zip(slots, parts, strict=True):
+                every[k] = part
+            at = np.asarray(every[0]).tolist()
+            target, source = memo.at(tuple(at), at)
+        else:
+            # keyed by the starts read per call (the held ones are the same at every
+            # call): their values worked into the placement only when new
+            key = tuple([int(part) for part in parts])
+            placed = memo.get(key)
+            if placed is None:
+                every = list(held)
+                for k, part in zip(slots, key, strict=True):
+                    every[k] = part
+                placed = memo.at(key, [int(v) for v in every])
+            target, source = placed
         if shape == x.shape:
             out = np.array(x, copy=True)
         else:
