@@ -250,3 +250,39 @@ def test_stored_programs_match_their_reference_outputs(name):
         want = list(want) if isinstance(want, tuple) else [want]
         for g, w in zip(got, want, strict=True):
             np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=1e-5, atol=1e-5)
+
+
+# A head split on a parameter: dynamic-reshape, transpose, transpose (each value read only
+# by the next), returned with a kernel of another parameter; CHAIN_SHARED also returns the
+# reshape (two readers: only the transposes join).
+CHAIN = """
+HloModule chain
+ENTRY main {
+  x = f32[2,<=8,6] parameter(0)
+  y = f32[2,<=8,6] parameter(1)
+  n = s32[] get-dimension-size(x), dimensions={1}
+  two = s32[] constant(2)
+  three = s32[] constant(3)
+  r = f32[2,<=8,2,3] dynamic-reshape(x, two, n, two, three)
+  t = f32[2,2,<=8,3] transpose(r), dimensions={0,2,1,3}
+  u = f32[2,2,3,<=8] transpose(t), dimensions={0,1,3,2}
+  z = f32[2,<=8,6] add(y, y)
+  ROOT out = (f32[2,2,3,<=8], f32[2,<=8,6]) tuple(u, z)
+}
+"""
+CHAIN_SHARED = CHAIN.replace(
+    "ROOT out = (f32[2,2,3,<=8], f32[2,<=8,6]) tuple(u, z)",
+    "ROOT out = (f32[2,2,3,<=8], f32[2,<=8,6], f32[2,<=8,2,3]) tuple(u, z, r)")
+
+
+@pytest.mark.parametrize("text, ops", [(CHAIN, 1), (CHAIN_SHARED, 2)])
+def test_steps_that_hand_a_value_on_run_as_one(text, ops):
+    exe, ref = _pair(text)
+    rng = np.random.RandomState(3)
+    args = [(rng.standard_normal((2, n, 6)).astype(F32),
+             rng.standard_normal((2, n, 6)).astype(F32)) for n in (1, 5, 8, 5)]
+    _run(exe, ref, args)
+    assert len(_kinds(exe, "TRANSPOSE") + _kinds(exe, "DYNAMIC_RESHAPE")) == ops
+    # another layout of y after the joined op: the rest of the call step by step
+    x, y = args[1]
+    _run(exe, ref, [(x, np.asfortranarray(y)), (x, y)])
