@@ -286,3 +286,32 @@ def test_steps_that_hand_a_value_on_run_as_one(text, ops):
     # another layout of y after the joined op: the rest of the call step by step
     x, y = args[1]
     _run(exe, ref, [(x, np.asfortranarray(y)), (x, y)])
+
+
+# optax's bias under a symbolic batch, as its stored program writes it (a broadcast, a
+# reshape step and a broadcast of a parameter) into a transpose: one op from the parameter.
+BIAS = """
+HloModule bias
+ENTRY main {
+  b = f32[4] parameter(0)
+  x = f32[2,<=8,6] parameter(1)
+  b1 = f32[1,4] broadcast(b), dimensions={1}
+  r = f32[4] reshape(b1)
+  bb = f32[3,4] broadcast(r), dimensions={1}
+  t = f32[2,6,<=8] transpose(x), dimensions={0,2,1}
+  f = f32[12,<=8] reshape(t)
+  ROOT out = (f32[3,4], f32[12,<=8]) tuple(bb, f)
+}
+"""
+
+
+def test_reshape_steps_join_the_run():
+    exe, ref = _pair(BIAS)
+    rng = np.random.RandomState(4)
+    args = [(rng.standard_normal(4).astype(F32), rng.standard_normal((2, n, 6)).astype(F32))
+            for n in (1, 5, 8, 5)]
+    _run(exe, ref, args)
+    kinds = _kinds(exe, "RESHAPE") + _kinds(exe, "BROADCAST") + _kinds(exe, "TRANSPOSE")
+    assert kinds == [steps._SPECIAL_ONE] * 2   # a run of three and a run of two
+    b, x = args[1]
+    _run(exe, ref, [(b[::-1], x), (np.asfortranarray(b), x.transpose(0, 1, 2).copy())])

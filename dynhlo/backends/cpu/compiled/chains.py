@@ -18,60 +18,73 @@ from __future__ import annotations
 import numpy as np
 
 from ....hlo.opcodes import Opcode
-from .steps import _SPECIAL_ONE
+from .steps import _RESHAPE, _SPECIAL_ONE
 
 # specialized lowerings of one operand read per call that give a value for every operand
 # of the recorded shape (special.py: views, copies, a gather or dynamic-slice at folded
-# indices: np.take or a box's copy)
+# indices: np.take or a box's copy, a set-dimension-size at a folded size: _resize)
 _NEVER_DECLINE = frozenset({Opcode.TRANSPOSE, Opcode.DYNAMIC_RESHAPE, Opcode.SLICE,
-                            Opcode.BROADCAST, Opcode.GATHER, Opcode.DYNAMIC_SLICE})
-_READ_AT_FOLDED = frozenset({Opcode.GATHER, Opcode.DYNAMIC_SLICE})   # operand 0 per call
+                            Opcode.BROADCAST, Opcode.GATHER, Opcode.DYNAMIC_SLICE,
+                            Opcode.SET_DIMENSION_SIZE})
+# operand 0 read per call, the others folded
+_FIRST_ONLY = frozenset({Opcode.GATHER, Opcode.DYNAMIC_SLICE, Opcode.SET_DIMENSION_SIZE})
 
 
 def chained(ops: list, where: list, computation, values: dict) -> tuple[list, list]:
     """(ops, where) with each such pair (see the module docstring) made one op at B's place;
-    runs of more than two compose in turn. `values`: the call the spec was made from (each
-    composed function is checked to give B's recorded shape from A's recorded operand)."""
+    runs of more than two compose in turn; B may also be a reshape step (_RESHAPE: NumPy's
+    reshape of A's value, as the runner makes it). `values`: the call the spec was made
+    from (each composed function is checked to give B's recorded shape from A's recorded
+    operand)."""
     readers: dict = {}
     for inst in computation.instructions:
         for operand in set(inst.operands):
             readers[operand] = readers.get(operand, 0) + 1
     root = computation.root
     out_ops, out_where = [], []
+    joined = False   # whether the last op is one made here (its parts already checked)
     for op, at in zip(ops, where, strict=True):
         last = out_ops[-1] if out_ops else None
-        if last is not None and _joins(last, op, readers, root):
-            fa, fb = last[2], op[2]
+        fb = None if last is None else _joins(last, joined, op, readers, root)
+        if fb is not None:
+            composed = _compose(last[2], fb)
             x = values.get(last[3])
-            if x.__class__ is np.ndarray and x.shape == last[4]:
-                composed = _compose(fa, fb)
+            value = values.get(op[1])
+            if x.__class__ is np.ndarray and x.shape == last[4] and \
+                    value.__class__ is np.ndarray:
                 got = composed(x)
-                if got.__class__ is np.ndarray and got.shape == values[op[1]].shape:
+                if got.__class__ is np.ndarray and got.shape == value.shape:
                     out_ops[-1] = (_SPECIAL_ONE, op[1], composed, last[3], last[4])
                     out_where[-1] = at
+                    joined = True
                     continue
         out_ops.append(op)
         out_where.append(at)
+        joined = False
     return out_ops, out_where
 
 
-def _joins(a: tuple, b: tuple, readers: dict, root) -> bool:
-    """Whether op `b` reads only the value of op `a` right before it, no one else reads
-    that value, and neither can decline."""
-    if a[0] != _SPECIAL_ONE or b[0] != _SPECIAL_ONE or b[3] is not a[1]:
-        return False
-    inst = a[1]
-    return inst is not root and readers.get(inst) == 1 and _never_declines(a) and \
-        _never_declines(b)
+def _joins(a: tuple, a_joined: bool, b: tuple, readers: dict, root):
+    """B's function of A's value when op `b` reads only the value of op `a` right before
+    it, no one else reads that value, and neither can decline; else None."""
+    if a[0] != _SPECIAL_ONE or a[1] is root or readers.get(a[1]) != 1 or \
+            not (a_joined or _never_declines(a)):
+        return None
+    if b[0] == _SPECIAL_ONE and b[3] is a[1] and _never_declines(b):
+        return b[2]
+    if b[0] == _RESHAPE and b[2] is a[1] and b[4] is None:
+        shape = b[3]
+        return lambda x: x.reshape(shape)
+    return None
 
 
 def _never_declines(op: tuple) -> bool:
     inst = op[1]
     if inst.opcode not in _NEVER_DECLINE:
         return False
-    # a gather or dynamic-slice reading its operand per call at folded indices (special
-    # _take); at indices read per call its window may reach past the operand
-    return inst.opcode not in _READ_AT_FOLDED or op[3] is inst.operands[0]
+    # (at indices or a size read per call a window may reach past the operand, a size
+    # differ from the recorded one)
+    return inst.opcode not in _FIRST_ONLY or op[3] is inst.operands[0]
 
 
 def _compose(fa, fb):
