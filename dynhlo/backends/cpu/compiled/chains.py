@@ -3,14 +3,17 @@
 JAX writes a head split as reshape, transpose and gather steps, each a specialized step of
 one operand read per call (special.py) whose value only the next one reads: at one token a
 12-layer transformer ran 36 dynamic-reshape/transpose pairs per call, each an op of its own
-(~1 us of the op loop's Python apiece for a NumPy view). Where a spec's op B is a _SPECIAL_ONE
-reading the value of the op A right before it, A's value has no other reader in the
-computation (nor is the root), and neither lowering can decline at the recorded shapes (the
-opcodes of _NEVER_DECLINE: their special.py functions return a value for every operand of
-the recorded shape), A and B become one _SPECIAL_ONE op computing B's value from A's
-operand: the same NumPy calls in the same order, so the same values and layouts. A's value
-is then not in the call's values; nothing reads it (a call that goes step by step after a
-later op resumes past B).
+(~1 us of the op loop's Python apiece for a NumPy view); optax and keras write each bias
+as broadcast, reshape, broadcast and set-dimension-size steps. Where a spec's op B (a
+_SPECIAL_ONE, or a reshape step) reads the value of the _SPECIAL_ONE op A right before it,
+A's value has no other reader in the computation (nor is the root), and neither lowering
+can decline at the recorded shapes (the opcodes of _NEVER_DECLINE: their special.py
+functions return a value for every operand of the recorded shape), A and B become one
+_SPECIAL_ONE op computing B's value from A's operand: the same NumPy calls in the same
+order, so the same values and layouts. A's value is then not in the call's values; nothing
+reads it (a call that goes step by step after a later op resumes past B). Only ops next to
+each other join: B moved up to A would leave A's value missing for a step-by-step rest
+that starts between them, and A moved down to B could read a buffer reused in between.
 """
 
 from __future__ import annotations

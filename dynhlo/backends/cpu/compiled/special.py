@@ -6,8 +6,9 @@ movement whose every size and index is settled once the key's shapes and folded 
   result element reads is fixed, so the lowering is run once on the operand's flat
   positions (int64, counted from 1) and a call is `np.take` of the operand at those
   positions, in the reference's memory layout (a copy of a basic slice where those
-  positions are a box of the operand; the box's view where it has the reference's strides:
-  torch's gathers at arange indices). The same elements in the same places
+  positions are a box of the operand, a strided copy of it where the reference lays its
+  result out otherwise (JAX's qkv split); the box's view where it has the reference's
+  strides: torch's gathers at arange indices). The same elements in the same places
   as the reference's, bit for bit. Not
   where the reference reads padding (a position 0: a zero, not an element) — that stays
   the lowering.
@@ -20,7 +21,7 @@ movement whose every size and index is settled once the key's shapes and folded 
   size (else the lowering).
 - dynamic-reshape whose sizes are folded, transpose: the lowering's view.
 - reduce of one operand by add, multiply, maximum, minimum, and, or: the lowering's NumPy
-  reduction, its reducer recognized once.
+  reduction, its reducer recognized once (XLA's -0 sums checked only where a sum is zero).
 - power and atan2 of f32/f64 operands at the result's shape and type: the lowering's own
   ufunc call (its size and type handling done once), a folded operand held.
 - dot (any batch and contracting dimensions, operands of the result's type): the
@@ -37,7 +38,9 @@ movement whose every size and index is settled once the key's shapes and folded 
 - gather of one window at indices read per call: the window's box of the operand, copied
   and arranged as the reference arranges it (a window reaching into padding: the lowering);
   many windows: np.take of their positions (a basic slice where they are one box of the
-  operand in order: consecutive rows). Where the windows are is kept per index value
+  operand in order: consecutive rows; one strided copy into the reference's layout where
+  they are a box in the result's order: real_dynamic_slice's columns at arange
+  indices). Where the windows are is kept per index value
   (`Remembered`: a loop's counter runs through the same few values at every call). The
   operand may be folded (an embedding table): the spec holds it and a call passes the
   indices.
@@ -176,7 +179,8 @@ def _laid_out(a: np.ndarray, strides: tuple) -> bool:
     """Whether `a` (a view of a dense array) addresses its elements as an array of
     `strides` would (equal strides but for dimensions of one element, whose stride
     NumPy's copies set as they like): then the view of a's memory with those strides is
-    the reference's array, its strides included (which the spec's kernels compare)."""
+    the reference's array, its strides included (which the spec's kernels compare: a
+    size-1 dimension's stride that differs sends a call step by step)."""
     return all(n == 1 or s == t for n, s, t in zip(a.shape, a.strides, strides, strict=True))
 
 
