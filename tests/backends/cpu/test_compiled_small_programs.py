@@ -315,3 +315,38 @@ def test_reshape_steps_join_the_run():
     assert kinds == [steps._SPECIAL_ONE] * 2   # a run of three and a run of two
     b, x = args[1]
     _run(exe, ref, [(b[::-1], x), (np.asfortranarray(b), x.transpose(0, 1, 2).copy())])
+
+
+# A reshape and the transpose reading it, with a specialized step of another parameter
+# between them (quiet: they join), or a kernel between them (its refusal may start the
+# step-by-step rest there: they stay apart); a kernel after them reads y too.
+APART = """
+HloModule apart
+ENTRY main {
+  x = f32[2,<=8,6] parameter(0)
+  y = f32[2,<=8,6] parameter(1)
+  n = s32[] get-dimension-size(x), dimensions={1}
+  two = s32[] constant(2)
+  three = s32[] constant(3)
+  r = f32[2,<=8,2,3] dynamic-reshape(x, two, n, two, three)
+  BETWEEN
+  t = f32[2,2,<=8,3] transpose(r), dimensions={0,2,1,3}
+  z = f32[2,<=8,6] multiply(y, y)
+  ROOT out = (f32[2,2,<=8,3], f32[2,6,<=8], f32[2,<=8,6]) tuple(t, q, z)
+}
+"""
+
+
+@pytest.mark.parametrize("between, ops", [
+    ("q = f32[2,6,<=8] transpose(y), dimensions={0,2,1}", 2),
+    ("k = f32[2,<=8,6] add(y, y)\n  q = f32[2,6,<=8] transpose(k), dimensions={0,2,1}", 3)])
+def test_steps_apart_join_only_across_quiet_steps(between, ops):
+    exe, ref = _pair(APART.replace("BETWEEN", between))
+    rng = np.random.RandomState(6)
+    args = [(rng.standard_normal((2, n, 6)).astype(F32),
+             rng.standard_normal((2, n, 6)).astype(F32)) for n in (1, 5, 8, 5)]
+    _run(exe, ref, args)
+    kinds = _kinds(exe, "TRANSPOSE") + _kinds(exe, "DYNAMIC_RESHAPE")
+    assert len(kinds) == ops
+    x, y = args[1]
+    _run(exe, ref, [(x, np.asfortranarray(y)), (x, y), (np.asfortranarray(x), y)])

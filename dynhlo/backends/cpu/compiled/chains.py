@@ -11,9 +11,11 @@ can decline at the recorded shapes (the opcodes of _NEVER_DECLINE: their special
 functions return a value for every operand of the recorded shape), A and B become one
 _SPECIAL_ONE op computing B's value from A's operand: the same NumPy calls in the same
 order, so the same values and layouts. A's value is then not in the call's values; nothing
-reads it (a call that goes step by step after a later op resumes past B). Only ops next to
-each other join: B moved up to A would leave A's value missing for a step-by-step rest
-that starts between them, and A moved down to B could read a buffer reused in between.
+reads it (a call that goes step by step after a later op resumes past B). A and B need
+not be next to each other: the op is at B's place, and the ops between them are
+specialized steps and reshapes only (_QUIET: no buffer written, no step-by-step rest
+started), so A's operand is unchanged there and no rest starts between them (one that did
+would find A's value missing).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....hlo.opcodes import Opcode
-from .steps import _RESHAPE, _SPECIAL_ONE
+from .steps import _RESHAPE, _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO
 
 # specialized lowerings of one operand read per call that give a value for every operand
 # of the recorded shape (special.py: views, copies, a gather or dynamic-slice at folded
@@ -44,41 +46,55 @@ def chained(ops: list, where: list, computation, values: dict) -> tuple[list, li
         for operand in set(inst.operands):
             readers[operand] = readers.get(operand, 0) + 1
     root = computation.root
+
+    def joinable(op, made: bool) -> bool:   # may be an A
+        return op[0] == _SPECIAL_ONE and op[1] is not root and readers.get(op[1]) == 1 and \
+            (made or _never_declines(op))
+
     out_ops, out_where = [], []
-    joined = False   # whether the last op is one made here (its parts already checked)
+    pending: dict = {}   # an A's value -> its op, while only quiet ops followed it
     for op, at in zip(ops, where, strict=True):
-        last = out_ops[-1] if out_ops else None
-        fb = None if last is None else _joins(last, joined, op, readers, root)
-        if fb is not None:
-            composed = _compose(last[2], fb)
-            x = values.get(last[3])
-            value = values.get(op[1])
-            if x.__class__ is np.ndarray and x.shape == last[4] and \
+        source, fb = _reader(op)
+        a = pending.pop(source, None) if fb is not None else None
+        if a is not None:
+            composed = _compose(a[2], fb)
+            x, value = values.get(a[3]), values.get(op[1])
+            if x.__class__ is np.ndarray and x.shape == a[4] and \
                     value.__class__ is np.ndarray:
                 got = composed(x)
                 if got.__class__ is np.ndarray and got.shape == value.shape:
-                    out_ops[-1] = (_SPECIAL_ONE, op[1], composed, last[3], last[4])
-                    out_where[-1] = at
-                    joined = True
+                    k = next(k for k, o in enumerate(out_ops) if o is a)
+                    del out_ops[k], out_where[k]
+                    joined = (_SPECIAL_ONE, op[1], composed, a[3], a[4])
+                    out_ops.append(joined)
+                    out_where.append(at)
+                    if joinable(joined, True):
+                        pending[op[1]] = joined
                     continue
+        if op[0] not in _QUIET:
+            pending.clear()
         out_ops.append(op)
         out_where.append(at)
-        joined = False
+        if joinable(op, False):
+            pending[op[1]] = op
     return out_ops, out_where
 
 
-def _joins(a: tuple, a_joined: bool, b: tuple, readers: dict, root):
-    """B's function of A's value when op `b` reads only the value of op `a` right before
-    it, no one else reads that value, and neither can decline; else None."""
-    if a[0] != _SPECIAL_ONE or a[1] is root or readers.get(a[1]) != 1 or \
-            not (a_joined or _never_declines(a)):
-        return None
-    if b[0] == _SPECIAL_ONE and b[3] is a[1] and _never_declines(b):
-        return b[2]
-    if b[0] == _RESHAPE and b[2] is a[1] and b[4] is None:
-        shape = b[3]
-        return lambda x: x.reshape(shape)
-    return None
+# the ops that may run between A and B: they write no buffer (a value they make is a new
+# array or a view) and never hand the call to the step-by-step rest (a refusal runs their
+# own step alone), so A's operand is unchanged at B's place and no rest starts between
+_QUIET = frozenset({_SPECIAL_ONE, _SPECIAL_TWO, _SPECIAL, _RESHAPE})
+
+
+def _reader(op: tuple):
+    """(the value op `op` reads, its function of that value) where it may be a B (a
+    _SPECIAL_ONE that cannot decline, a reshape step), else (None, None)."""
+    if op[0] == _SPECIAL_ONE and _never_declines(op):
+        return op[3], op[2]
+    if op[0] == _RESHAPE and op[4] is None:
+        shape = op[3]
+        return op[2], lambda x: x.reshape(shape)
+    return None, None
 
 
 def _never_declines(op: tuple) -> bool:
