@@ -350,3 +350,26 @@ def test_steps_apart_join_only_across_quiet_steps(between, ops):
     assert len(kinds) == ops
     x, y = args[1]
     _run(exe, ref, [(x, np.asfortranarray(y)), (x, y), (np.asfortranarray(x), y)])
+
+
+# The split's two gathers with only the second one read (then a reshape and a transpose, as
+# JAX's heads): one strided copy of the operand's box into the reference's final layout.
+SPLIT_HEADS = SPLIT.replace(
+    "  k = f32[2,<=8,2] add(h, h)\n"
+    "  ROOT r = (f32[2,<=8,6], f32[2,<=8,2], f32[2,<=8,2]) tuple(g, h, k)",
+    "  n2 = s32[] constant(2)\n  n1 = s32[] constant(1)\n"
+    "  d = f32[2,<=8,2,1] dynamic-reshape(h, n2, n, n2, n1)\n"
+    "  t = f32[2,2,<=8,1] transpose(d), dimensions={0,2,1,3}\n"
+    "  ROOT r = (f32[2,2,<=8,1], f32[2,<=8,6]) tuple(t, y)")
+
+
+def test_a_run_of_gathers_is_one_copy():
+    assert SPLIT_HEADS != SPLIT
+    exe, ref = _pair(SPLIT_HEADS)
+    args = [(np.random.RandomState(n).standard_normal((2, n, 6)).astype(F32),)
+            for n in (1, 5, 8, 5)]
+    _run(exe, ref, args)
+    kinds = [_kinds(exe, op) for op in ("GATHER", "DYNAMIC_RESHAPE", "TRANSPOSE")]
+    assert sum(kinds, []) == [steps._SPECIAL_ONE]
+    got, want = exe(*args[1])[0], ref(*args[1])[0]
+    assert got.strides == want.strides

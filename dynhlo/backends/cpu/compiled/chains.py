@@ -15,7 +15,10 @@ reads it (a call that goes step by step after a later op resumes past B). A and 
 not be next to each other: the op is at B's place, and the ops between them are
 specialized steps and reshapes only (_QUIET: no buffer written, no step-by-step rest
 started), so A's operand is unchanged there and no rest starts between them (one that did
-would find A's value missing).
+would find A's value missing). A run with a gather or dynamic-slice in it whose value is a
+box of its operand, copied, is one strided copy of that box into the run's layout
+(_one_copy: JAX's qkv split, gather, gather, reshape, 4 copies to 1), checked element by
+element on the operand's positions and by its strides when the spec is made.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....hlo.opcodes import Opcode
+from .special import _box
 from .steps import _RESHAPE, _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO
 
 # specialized lowerings of one operand read per call that give a value for every operand
@@ -63,6 +67,8 @@ def chained(ops: list, where: list, computation, values: dict) -> tuple[list, li
                     value.__class__ is np.ndarray:
                 got = composed(x)
                 if got.__class__ is np.ndarray and got.shape == value.shape:
+                    if _COPIES & {a[1].opcode, op[1].opcode}:
+                        composed = _one_copy(composed, x, got) or composed
                     k = next(k for k, o in enumerate(out_ops) if o is a)
                     del out_ops[k], out_where[k]
                     joined = (_SPECIAL_ONE, op[1], composed, a[3], a[4])
@@ -104,6 +110,35 @@ def _never_declines(op: tuple) -> bool:
     # (at indices or a size read per call a window may reach past the operand, a size
     # differ from the recorded one)
     return inst.opcode not in _FIRST_ONLY or op[3] is inst.operands[0]
+
+
+# a run with one of these copies its operand: where the run's value is a box of it, the
+# box is copied once (_one_copy)
+_COPIES = frozenset({Opcode.GATHER, Opcode.DYNAMIC_SLICE})
+
+
+def _one_copy(composed, x: np.ndarray, got: np.ndarray):
+    """One strided copy standing for the run `composed` (JAX's qkv split: a gather copying
+    dot's result into a length-major layout, then one of its column blocks), where, run on
+    x's flat positions, the run reads a box of x and gives a new array: the box's elements
+    copied into the run's memory order. Checked on the positions (the same elements in the
+    same places) and on x (the same strides as `got`, the run's value); else None."""
+    positions = np.arange(x.size, dtype=np.int64).reshape(x.shape)
+    read = composed(positions)
+    if read.__class__ is not np.ndarray or np.may_share_memory(read, positions):
+        return None
+    box = _box(read, x.shape)
+    if box is None:
+        return None
+    shape = read.shape
+    perm = tuple(sorted(range(read.ndim), key=lambda k: -read.strides[k]))
+    back = tuple(np.argsort(perm))
+
+    def copy(x):
+        return np.ascontiguousarray(x[box].reshape(shape).transpose(perm)).transpose(back)
+    if not np.array_equal(copy(positions), read) or copy(x).strides != got.strides:
+        return None
+    return copy
 
 
 def _compose(fa, fb):
