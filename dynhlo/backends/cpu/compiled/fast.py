@@ -19,7 +19,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ..lowering import LOWERINGS
 from . import conv
-from .chains import chained
+from .joined import joined
 from .folding import folded
 from .memo import memoized
 from .special import specialize
@@ -251,7 +251,7 @@ class Fast:
             if isinstance(a, np.ndarray)], _MEMO_KINDS)
         if guards is not None:   # (after memoized: it finds the counters among the elements)
             ops, where = _unpacked(ops, where, {inst for inst, _ in params})
-        ops, where = chained(ops, where, info.computation, values)
+        ops, where = joined(ops, where, info.computation, values)
         fast.ops, fast.where = ops, where
         # per op: the steps before this index are done once it has run (a step handed to
         # _run_steps after it resumes there: the views set before the first step that

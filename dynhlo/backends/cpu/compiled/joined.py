@@ -39,7 +39,7 @@ _NEVER_DECLINE = frozenset({Opcode.TRANSPOSE, Opcode.DYNAMIC_RESHAPE, Opcode.SLI
 _FIRST_ONLY = frozenset({Opcode.GATHER, Opcode.DYNAMIC_SLICE, Opcode.SET_DIMENSION_SIZE})
 
 
-def chained(ops: list, where: list, computation, values: dict) -> tuple[list, list]:
+def joined(ops: list, where: list, computation, values: dict) -> tuple[list, list]:
     """(ops, where) with each such pair (see the module docstring) made one op at B's place;
     runs of more than two compose in turn; B may also be a reshape step (_RESHAPE: NumPy's
     reshape of A's value, as the runner makes it). `values`: the call the spec was made
