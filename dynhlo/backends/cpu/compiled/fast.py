@@ -19,6 +19,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ..lowering import LOWERINGS
 from . import conv
+from .chain import chained
 from .folding import folded
 from .memo import memoized
 from .special import specialize
@@ -50,6 +51,7 @@ def _unpacked(ops: list, where: list, params: set) -> tuple[list, list]:
     return out_ops, out_where
 
 
+_CHAINING = True   # runs of native calls made one (chain.py); off: one op each
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
 _PLUMBING = frozenset({Opcode.GET_TUPLE_ELEMENT, Opcode.TUPLE})
 # memo.memoized's view of the op kinds: what each op it may keep reads per call
@@ -191,7 +193,9 @@ class Fast:
                         b.__class__ is np.ndarray and a.dtype == b.dtype == what.dtype:
                     fn = what.fn(a.shape, b.shape, out)
                     if fn is not None:
-                        op = (_BATCH_DOT, inst, what.lhs, what.rhs, a.shape, b.shape, fn)
+                        # (its held operands and buffer: what a run of native calls reads)
+                        op = (_BATCH_DOT, inst, what.lhs, what.rhs, a.shape, b.shape, fn,
+                              (what, fixed.get(what.lhs), fixed.get(what.rhs), out))
                         if out is not None:
                             fixed[inst] = out
             elif kind == _UFUNC:
@@ -250,12 +254,14 @@ class Fast:
             if isinstance(a, np.ndarray)], _MEMO_KINDS)
         if guards is not None:   # (after memoized: it finds the counters among the elements)
             ops, where = _unpacked(ops, where, {inst for inst, _ in params})
-        fast.ops, fast.where = ops, where
         # per op: the steps before this index are done once it has run (a step handed to
         # _run_steps after it resumes there: the views set before the first step that
         # read a value it replaced are made again)
         # (a guard's, a memo's load's and store's index is the next step's already)
-        fast.done = [k if op[0] in _NO_STEP else k + 1 for op, k in zip(ops, where, strict=True)]
+        done = [k if op[0] in _NO_STEP else k + 1 for op, k in zip(ops, where, strict=True)]
+        # runs of native calls: one call each (after memoized: a kept op is no native call)
+        fast.ops, fast.where, fast.done = chained(ops, where, done, values) if _CHAINING else \
+            (ops, where, done)
         fast.start = {**fast.folded, **views}
         return fast
 

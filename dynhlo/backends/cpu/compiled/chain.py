@@ -1,0 +1,366 @@
+"""Runs of a spec's native calls made one native call (Fast's _CHAIN op).
+
+A spec (fast.py) holds many ops that are one native call each with arguments fixed for the
+key: kernels whose argument arrays are filled (_KERNEL_IN_PLACE), kernels that only need the
+addresses of values made before them written (_KERNEL into a buffer), and f32/f64 matrix
+products of held operands into a held buffer (_DOT). Each costs a Python dispatch of about
+a microsecond; a run of them becomes one op that writes the per-call addresses and calls
+`run_list` once: a routine written here in LLVM IR that calls each (function, argument
+array) of a list in order and returns the index of the first that refused (non-zero), or
+the count. A refusal resumes the call's Python steps at that op exactly as before (its
+reference value, then the steps after it).
+
+A matrix product calls the BLAS function NumPy's matmul calls, with the arguments it passes
+(numpy/_core/src/umath/matmul.c.src: @TYPE@_matmul's matrix-matrix case, all three operands
+"blasable", through @TYPE@_matmul_matrixmatrix's gemm), through a small IR wrapper of the
+kernels' signature. Only that case joins: vector cases (gemv, dot, the no-BLAS loop), a
+matrix times its own transpose (syrk), copies for non-blasable layouts and an output that
+overlaps an operand (the ufunc copies) stay Python steps. The BLAS is NumPy's bundled
+scipy-openblas (ILP64), found among the process's loaded libraries; where it is not found
+products stay Python steps.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+from array import array
+
+import llvmlite.binding as llvm
+import numpy as np
+
+from . import machine
+from .steps import _BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, blas_layout, data_address
+
+RUN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
+
+# the list routine and the products' wrappers: `i32 (ptr, ptr)` as a kernel, reading
+# [cblas function, transa, transb, M, N, K, A, lda, B, ldb, C, ldc, the byte extents of
+# A, B and C, whether A at B's address would be syrk's case] (i64 each); a wrapper declines
+# (returns 1: the product is the Python step's) where C overlaps A or B (the ufunc would
+# compute into a copy) or A and B are one array in syrk's layout (an operand read per call)
+_IR = """
+define i64 @dynhlo_chain_run(ptr %list, i64 %count) {
+entry:
+  br label %head
+head:
+  %i = phi i64 [0, %entry], [%next, %body]
+  %more = icmp slt i64 %i, %count
+  br i1 %more, label %body, label %end
+body:
+  %at = shl i64 %i, 1
+  %fp = getelementptr i64, ptr %list, i64 %at
+  %f = load i64, ptr %fp
+  %ap = getelementptr i64, ptr %fp, i64 1
+  %a = load i64, ptr %ap
+  %fn = inttoptr i64 %f to ptr
+  %args = inttoptr i64 %a to ptr
+  %r = call i32 %fn(ptr null, ptr %args)
+  %next = add i64 %i, 1
+  %ok = icmp eq i32 %r, 0
+  br i1 %ok, label %head, label %end
+end:
+  %out = phi i64 [%count, %head], [%i, %body]
+  ret i64 %out
+}
+""" + "".join(f"""
+define i32 @dynhlo_chain_gemm_{name}(ptr %unused, ptr %a) {{
+entry:
+  %p0 = getelementptr i64, ptr %a, i64 0
+  %fi = load i64, ptr %p0
+  %fn = inttoptr i64 %fi to ptr
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %t1w = load i64, ptr %p1
+  %t1 = trunc i64 %t1w to i32
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %t2w = load i64, ptr %p2
+  %t2 = trunc i64 %t2w to i32
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %m = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %n = load i64, ptr %p4
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %k = load i64, ptr %p5
+  %p6 = getelementptr i64, ptr %a, i64 6
+  %ai = load i64, ptr %p6
+  %am = inttoptr i64 %ai to ptr
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %lda = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %bi = load i64, ptr %p8
+  %bm = inttoptr i64 %bi to ptr
+  %p9 = getelementptr i64, ptr %a, i64 9
+  %ldb = load i64, ptr %p9
+  %p10 = getelementptr i64, ptr %a, i64 10
+  %ci = load i64, ptr %p10
+  %cm = inttoptr i64 %ci to ptr
+  %p11 = getelementptr i64, ptr %a, i64 11
+  %ldc = load i64, ptr %p11
+  %p12 = getelementptr i64, ptr %a, i64 12
+  %ea = load i64, ptr %p12
+  %p13 = getelementptr i64, ptr %a, i64 13
+  %eb = load i64, ptr %p13
+  %p14 = getelementptr i64, ptr %a, i64 14
+  %ec = load i64, ptr %p14
+  %p15 = getelementptr i64, ptr %a, i64 15
+  %sy = load i64, ptr %p15
+  %ahi = add i64 %ai, %ea
+  %bhi = add i64 %bi, %eb
+  %chi = add i64 %ci, %ec
+  %a1 = icmp ult i64 %ai, %chi
+  %a2 = icmp ult i64 %ci, %ahi
+  %ac = and i1 %a1, %a2
+  %b1 = icmp ult i64 %bi, %chi
+  %b2 = icmp ult i64 %ci, %bhi
+  %bc = and i1 %b1, %b2
+  %same = icmp eq i64 %ai, %bi
+  %maybe = icmp ne i64 %sy, 0
+  %sc = and i1 %same, %maybe
+  %o1 = or i1 %ac, %bc
+  %no = or i1 %o1, %sc
+  br i1 %no, label %decline, label %call
+decline:
+  ret i32 1
+call:
+  call void %fn(i32 101, i32 %t1, i32 %t2, i64 %m, i64 %n, i64 %k, {ty} 1.0, ptr %am, i64 %lda,
+                ptr %bm, i64 %ldb, {ty} 0.0, ptr %cm, i64 %ldc)
+  ret i32 0
+}}
+""" for name, ty in (("f32", "float"), ("f64", "double")))
+
+_state: dict = {}
+_ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112   # cblas.h's enum values
+
+
+def _routines() -> dict:
+    """{"run": RUN callable, "f32"/"f64": wrapper address}, compiled once per process into
+    the kernels' engine (machine.py)."""
+    if not _state:
+        with machine._lock:
+            if not _state:
+                tm, engine, _ = machine._machine()
+                obj = machine._compile(tm, _IR)
+                engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+                engine.finalize_object()
+                found = {"run": RUN(engine.get_function_address("dynhlo_chain_run")),
+                         "f32": engine.get_function_address("dynhlo_chain_gemm_f32"),
+                         "f64": engine.get_function_address("dynhlo_chain_gemm_f64")}
+                found.update(_blas())
+                _state.update(found)
+    return _state
+
+
+def _blas() -> dict:
+    """{"sgemm", "dgemm"}: the addresses of the gemm functions of the BLAS NumPy's matmul
+    calls (its bundled scipy-openblas, ILP64: 64-bit sizes), when that library is loaded in
+    this process (NumPy loads it at import); else {} (products stay Python steps)."""
+    config = getattr(np, "__config__", None)
+    blas = getattr(config, "CONFIG", {}).get("Build Dependencies", {}).get("blas", {})
+    if blas.get("name") != "scipy-openblas" or \
+            "USE64BITINT" not in str(blas.get("openblas configuration", "")):
+        return {}
+    libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
+    paths = glob.glob(os.path.join(libs, "libscipy_openblas64_*.so"))
+    if len(paths) != 1:
+        return {}
+    try:   # (already loaded by NumPy: the same library, no second copy)
+        lib = ctypes.CDLL(paths[0], mode=os.RTLD_NOLOAD | os.RTLD_LOCAL)
+        return {"sgemm": ctypes.cast(lib.scipy_cblas_sgemm64_, ctypes.c_void_p).value,
+                "dgemm": ctypes.cast(lib.scipy_cblas_dgemm64_, ctypes.c_void_p).value}
+    except (OSError, AttributeError):
+        return {}
+
+
+def _blasable(s1: int, s2: int, d1: int, d2: int, size: int) -> bool:
+    """matmul.c.src's is_blasable2d: the faster axis dense, the slower's unit stride whole
+    and at least the faster's length."""
+    return s2 == size and s1 % size == 0 and d2 <= s1 // size < (1 << 62)
+
+
+def gemm_args(a: np.ndarray, b: np.ndarray, out: np.ndarray, fn: int) -> list | None:
+    """The wrapper's arguments for `np.matmul(a, b, out=out)` when NumPy computes it by one
+    gemm of these arrays (2-d, one dtype, f32/f64, no dimension of 1 or 0, every operand
+    blasable, `out` row-major and overlapping neither, not a matrix times its own
+    transpose), as @TYPE@_matmul_matrixmatrix passes them; else None."""
+    if not (a.ndim == b.ndim == out.ndim == 2 and a.dtype == b.dtype == out.dtype and
+            a.flags.aligned and b.flags.aligned and out.flags.aligned and
+            out.flags.writeable):
+        return None
+    sz = a.dtype.itemsize
+    (dm, dn), (dn2, dp) = a.shape, b.shape
+    if dn != dn2 or out.shape != (dm, dp) or min(dm, dn, dp) <= 1 or \
+            max(dm, dn, dp) >= 1 << 31:
+        return None
+    (is1_m, is1_n), (is2_n, is2_p), (os_m, os_p) = a.strides, b.strides, out.strides
+    if not (_blasable(os_m, os_p, dm, dp, sz) and abs(os_m) >= abs(os_p)):
+        return None   # (an output matmul transposes or copies)
+    if np.shares_memory(out, a) or np.shares_memory(out, b):
+        return None   # (the ufunc computes into a copy)
+    if _blasable(is1_m, is1_n, dm, dn, sz):
+        trans1, lda = _NO_TRANS, is1_m // sz
+    elif _blasable(is1_n, is1_m, dn, dm, sz):
+        trans1, lda = _TRANS, is1_n // sz
+    else:
+        return None
+    if _blasable(is2_n, is2_p, dn, dp, sz):
+        trans2, ldb = _NO_TRANS, is2_n // sz
+    elif _blasable(is2_p, is2_n, dp, dn, sz):
+        trans2, ldb = _TRANS, is2_p // sz
+    else:
+        return None
+    if data_address(a) == data_address(b) and dm == dp and is1_m == is2_p and \
+            is1_n == is2_n and trans1 != trans2:
+        return None   # (syrk and a copied triangle)
+    syrk = dm == dp and is1_m == is2_p and is1_n == is2_n and trans1 != trans2
+    return [fn, trans1, trans2, dm, dp, dn, data_address(a), lda, data_address(b), ldb,
+            data_address(out), os_m // sz, _extent(a), _extent(b), _extent(out), int(syrk)]
+
+
+def _extent(a: np.ndarray) -> int:
+    """The bytes from `a`'s first element to past its last (positive strides)."""
+    return sum((n - 1) * s for n, s in zip(a.shape, a.strides, strict=True)) + a.itemsize
+
+
+def _member(op, values: dict):
+    """([(function address, argument array), ...] in order, patches, out, kernel or None)
+    of an op that can join a run, else None. A patch: (argument array, slot, the value
+    whose address (plus an offset) it takes per call, its strides, the offset, its shape or
+    None: unchecked). `values`: the values of the call the spec was made from."""
+    kind = op[0]
+    if kind == _KERNEL_IN_PLACE:
+        _, _, fn, _, out, what, packed = op
+        return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], (), out, what
+    if kind == _KERNEL:
+        _, _, fn, packed, _, patches, out, _, what = op
+        if out is None:
+            return None
+        return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], tuple(
+            (packed, slot, leaf, strides, 0, None) for slot, leaf, strides in patches), \
+            out, what
+    if kind == _DOT:
+        _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
+        ins = [_operand(lhs, a, lhs_t, values, None), _operand(rhs, b, rhs_t, values, None)]
+        if None in ins or out is None:
+            return None
+        made = _products(ins[0][0], ins[1][0], out, ins)
+        return None if made is None else (*made, out, None)
+    if kind == _BATCH_DOT and len(op) > 7:
+        what, a, b, out = op[7]
+        if out is None:
+            return None
+        a = values[what.lhs] if a is None else a
+        b = values[what.rhs] if b is None else b
+        if a.__class__ is not np.ndarray or b.__class__ is not np.ndarray:
+            return None
+        sa, sb, _ = what.shapes(a.shape, b.shape)
+        # batch_dot's NumPy calls with no copy: its 3-d views of the operands
+        ins = [_operand(what.lhs, op[7][1], None, values, (what.pa, sa)),
+               _operand(what.rhs, op[7][2], None, values, (what.pb, sb))]
+        if None in ins:
+            return None
+        a3, b3 = ins[0][0], ins[1][0]
+        out3 = np.ndarray((sa[0], sa[1], sb[2]), what.dtype, out)
+        calls, patches = [], []
+        for k in range(sa[0]):   # matmul's loop over the batch: one gemm each
+            one = _products(a3[k], b3[k], out3[k], ins)
+            if one is None:
+                return None
+            calls += one[0]
+            patches += one[1]
+        return calls, tuple(patches), out, None
+    return None
+
+
+def _operand(inst, held, transposed, values: dict, batch):
+    """(the array a product reads, the value read per call or None, that value): `held`
+    when the spec holds it (for a 2-d product its view as read), else the value of the
+    spec's call when the product reads it as
+    it is (NumPy's layout, no copy) and it is a parameter or a value made before (its
+    address written per call); None where a copy would be made. `batch`: (permutation or
+    None, 3-d shape) of batch_dot's view, else the 2-d product's (`transposed`)."""
+    value = values.get(inst) if held is None else held
+    if value.__class__ is not np.ndarray:
+        return None
+    if batch is None:   # (a held operand is the product's view already)
+        seen = value if held is not None else value.T if transposed else value
+        if blas_layout(seen) is not seen:
+            return None
+    else:
+        seen = (value if batch[0] is None else value.transpose(batch[0])).reshape(batch[1])
+        if not seen.flags.c_contiguous or not np.shares_memory(seen, value):
+            return None
+    return seen, (None if held is not None else inst), value
+
+
+def _products(a, b, out, ins) -> tuple | None:
+    """([(wrapper address, its argument array)], patches) of np.matmul(a, b, out=out) by
+    one gemm (gemm_args), else None. `ins`: _operand's of the two operands (a and b are
+    theirs or views into them): an operand read per call is patched."""
+    if a.dtype not in _GEMMS:
+        return None
+    routines = _routines()
+    blas = routines.get(_GEMMS[a.dtype][0])
+    if blas is None:
+        return None
+    args = gemm_args(a, b, out, blas)
+    if args is None:
+        return None
+    packed = array("q", args)   # (the operands stay alive: the spec's ops hold them)
+    patches = tuple((packed, slot, leaf, value.strides, at - data_address(value), value.shape)
+                    for slot, at, (_, leaf, value) in ((6, args[6], ins[0]),
+                                                        (8, args[8], ins[1]))
+                    if leaf is not None)
+    return [(routines[_GEMMS[a.dtype][1]], packed)], patches
+
+
+_GEMMS = {np.dtype(np.float32): ("sgemm", "f32"), np.dtype(np.float64): ("dgemm", "f64")}
+
+
+def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, list, list]:
+    """(ops, where, done) with each run of two or more consecutive ops that can join
+    (_member) made one _CHAIN op:
+    (_CHAIN, first inst, run, list address, count, ((inst, out), ...) in order,
+     patches (_member's), per native call (inst, kernel or None, the step index a
+     refusal resumes at, the members before its own), what the op keeps alive).
+    Its `where` is its first member's, its `done` its last's. A member that reads a value
+    per call that a member before it in the run makes ends the run there. `values`: those
+    of the call the spec was made from."""
+    out_ops, out_where, out_done = [], [], []
+    k = 0
+    while k < len(ops):
+        run, made = [], set()
+        while k + len(run) < len(ops):
+            op = ops[k + len(run)]
+            member = _member(op, values)
+            if member is None or any(p[2] in made for p in member[1]):
+                break
+            run.append(member)
+            made.add(op[1])
+        if len(run) < 2:
+            count = max(len(run), 1)
+            out_ops += ops[k:k + count]
+            out_where += where[k:k + count]
+            out_done += done[k:k + count]
+            k += count
+            continue
+        members = ops[k:k + len(run)]
+        entries = array("q")
+        refusals = []   # per native call: (inst, kernel or None, resume step, members run)
+        for n, (op, (calls, _, _, what)) in enumerate(zip(members, run, strict=True)):
+            # a kernel's refusal: its reference value, then the steps after it; a
+            # product's (an operand overlapping its buffer): the steps from its own
+            resume = done[k + n] if what is not None else \
+                done[k + n - 1] if k + n else 0
+            for fn, packed in calls:
+                entries.append(fn)
+                entries.append(packed.buffer_info()[0])
+                refusals.append((op[1], what, resume, n))
+        out_ops.append((
+            _CHAIN, members[0][1], _routines()["run"], entries.buffer_info()[0],
+            len(refusals), tuple((op[1], m[2]) for op, m in zip(members, run, strict=True)),
+            tuple(p for m in run for p in m[1]), tuple(refusals), (entries, run)))
+        out_where.append(where[k])
+        out_done.append(done[k + len(run) - 1])
+        k += len(run)
+    return out_ops, out_where, out_done
