@@ -35,11 +35,13 @@ from .steps import _BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, blas_lay
 
 RUN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
 
-# the list routine and the products' wrappers: `i32 (ptr, ptr)` as a kernel, reading
+# the list routine and the products' wrappers, `i32 (ptr, ptr)` as a kernel. gemm reads
 # [cblas function, transa, transb, M, N, K, A, lda, B, ldb, C, ldc, the byte extents of
-# A, B and C, whether A at B's address would be syrk's case] (i64 each); a wrapper declines
-# (returns 1: the product is the Python step's) where C overlaps A or B (the ufunc would
-# compute into a copy) or A and B are one array in syrk's layout (an operand read per call)
+# A, B and C, whether A at B's address would be syrk's case]; gemv [function, order, M, N,
+# A, lda, X, incx, Y, incy, extents of A, X, Y]; dot [function, n, X, incx, Y, incy, out,
+# extents of X, Y, out] (i64 each). A wrapper declines (returns 1: the product is the
+# Python step's) where its output overlaps an operand (the ufunc would compute into a
+# copy) or, for gemm, A and B are one array in syrk's layout (operands read per call)
 _IR = """
 define i64 @dynhlo_chain_run(ptr %list, i64 %count) {
 entry:
@@ -127,15 +129,117 @@ call:
                 ptr %bm, i64 %ldb, {ty} 0.0, ptr %cm, i64 %ldc)
   ret i32 0
 }}
-""" for name, ty in (("f32", "float"), ("f64", "double")))
+""" for name, ty in (("f32", "float"), ("f64", "double"))) + "".join(f"""
+define i32 @dynhlo_chain_gemv_{name}(ptr %unused, ptr %a) {{
+entry:
+  %p0 = getelementptr i64, ptr %a, i64 0
+  %fi = load i64, ptr %p0
+  %fn = inttoptr i64 %fi to ptr
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %ow = load i64, ptr %p1
+  %order = trunc i64 %ow to i32
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %m = load i64, ptr %p2
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %n = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %ai = load i64, ptr %p4
+  %am = inttoptr i64 %ai to ptr
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %lda = load i64, ptr %p5
+  %p6 = getelementptr i64, ptr %a, i64 6
+  %xi = load i64, ptr %p6
+  %xm = inttoptr i64 %xi to ptr
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %incx = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %yi = load i64, ptr %p8
+  %ym = inttoptr i64 %yi to ptr
+  %p9 = getelementptr i64, ptr %a, i64 9
+  %incy = load i64, ptr %p9
+  %p10 = getelementptr i64, ptr %a, i64 10
+  %ea = load i64, ptr %p10
+  %p11 = getelementptr i64, ptr %a, i64 11
+  %ex = load i64, ptr %p11
+  %p12 = getelementptr i64, ptr %a, i64 12
+  %ey = load i64, ptr %p12
+  %ahi = add i64 %ai, %ea
+  %xhi = add i64 %xi, %ex
+  %yhi = add i64 %yi, %ey
+  %a1 = icmp ult i64 %ai, %yhi
+  %a2 = icmp ult i64 %yi, %ahi
+  %ac = and i1 %a1, %a2
+  %x1 = icmp ult i64 %xi, %yhi
+  %x2 = icmp ult i64 %yi, %xhi
+  %xc = and i1 %x1, %x2
+  %no = or i1 %ac, %xc
+  br i1 %no, label %decline, label %call
+decline:
+  ret i32 1
+call:
+  call void %fn(i32 %order, i32 112, i64 %m, i64 %n, {ty} 1.0, ptr %am, i64 %lda,
+                ptr %xm, i64 %incx, {ty} 0.0, ptr %ym, i64 %incy)
+  ret i32 0
+}}
+
+define i32 @dynhlo_chain_dot_{name}(ptr %unused, ptr %a) {{
+entry:
+  %p0 = getelementptr i64, ptr %a, i64 0
+  %fi = load i64, ptr %p0
+  %fn = inttoptr i64 %fi to ptr
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %n = load i64, ptr %p1
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %xi = load i64, ptr %p2
+  %xm = inttoptr i64 %xi to ptr
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %incx = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %yi = load i64, ptr %p4
+  %ym = inttoptr i64 %yi to ptr
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %incy = load i64, ptr %p5
+  %p6 = getelementptr i64, ptr %a, i64 6
+  %oi = load i64, ptr %p6
+  %om = inttoptr i64 %oi to ptr
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %ex = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %ey = load i64, ptr %p8
+  %p9 = getelementptr i64, ptr %a, i64 9
+  %eo = load i64, ptr %p9
+  %xhi = add i64 %xi, %ex
+  %yhi = add i64 %yi, %ey
+  %ohi = add i64 %oi, %eo
+  %x1 = icmp ult i64 %xi, %ohi
+  %x2 = icmp ult i64 %oi, %xhi
+  %xc = and i1 %x1, %x2
+  %y1 = icmp ult i64 %yi, %ohi
+  %y2 = icmp ult i64 %oi, %yhi
+  %yc = and i1 %y1, %y2
+  %no = or i1 %xc, %yc
+  br i1 %no, label %decline, label %call
+decline:
+  ret i32 1
+call:
+  %r = call {ty} %fn(i64 %n, ptr %xm, i64 %incx, ptr %ym, i64 %incy)
+  {widen}
+  %sum = fadd double 0.0, %wide
+  {narrow}
+  ret i32 0
+}}
+""" for name, ty, widen, narrow in (
+    ("f32", "float", "%wide = fpext float %r to double",
+     "%back = fptrunc double %sum to float\n  store float %back, ptr %om"),
+    ("f64", "double", "%wide = fadd double %r, -0.0", "store double %sum, ptr %om")))
 
 _state: dict = {}
-_ROW_MAJOR, _NO_TRANS, _TRANS = 101, 111, 112   # cblas.h's enum values
+_ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enums
 
 
 def _routines() -> dict:
-    """{"run": RUN callable, "f32"/"f64": wrapper address}, compiled once per process into
-    the kernels' engine (machine.py)."""
+    """{"run": RUN callable, "gemm_f32" ...: the wrappers' addresses, "sgemm" ...: the BLAS
+    functions'}, compiled once per process into the kernels' engine (machine.py)."""
     if not _state:
         with machine._lock:
             if not _state:
@@ -143,9 +247,11 @@ def _routines() -> dict:
                 obj = machine._compile(tm, _IR)
                 engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
                 engine.finalize_object()
-                found = {"run": RUN(engine.get_function_address("dynhlo_chain_run")),
-                         "f32": engine.get_function_address("dynhlo_chain_gemm_f32"),
-                         "f64": engine.get_function_address("dynhlo_chain_gemm_f64")}
+                found = {"run": RUN(engine.get_function_address("dynhlo_chain_run"))}
+                for kind in ("gemm", "gemv", "dot"):
+                    for name in ("f32", "f64"):
+                        found[f"{kind}_{name}"] = engine.get_function_address(
+                            f"dynhlo_chain_{kind}_{name}")
                 found.update(_blas())
                 _state.update(found)
     return _state
@@ -166,8 +272,9 @@ def _blas() -> dict:
         return {}
     try:   # (already loaded by NumPy: the same library, no second copy)
         lib = ctypes.CDLL(paths[0], mode=os.RTLD_NOLOAD | os.RTLD_LOCAL)
-        return {"sgemm": ctypes.cast(lib.scipy_cblas_sgemm64_, ctypes.c_void_p).value,
-                "dgemm": ctypes.cast(lib.scipy_cblas_dgemm64_, ctypes.c_void_p).value}
+        return {f"{p}{f}": ctypes.cast(getattr(lib, f"scipy_cblas_{p}{f}64_"),
+                                       ctypes.c_void_p).value
+                for p in "sd" for f in ("gemm", "gemv", "dot")}
     except (OSError, AttributeError):
         return {}
 
@@ -179,42 +286,104 @@ def _blasable(s1: int, s2: int, d1: int, d2: int, size: int) -> bool:
 
 
 def gemm_args(a: np.ndarray, b: np.ndarray, out: np.ndarray, fn: int) -> list | None:
-    """The wrapper's arguments for `np.matmul(a, b, out=out)` when NumPy computes it by one
-    gemm of these arrays (2-d, one dtype, f32/f64, no dimension of 1 or 0, every operand
-    blasable, `out` row-major and overlapping neither, not a matrix times its own
-    transpose), as @TYPE@_matmul_matrixmatrix passes them; else None."""
-    if not (a.ndim == b.ndim == out.ndim == 2 and a.dtype == b.dtype == out.dtype and
-            a.flags.aligned and b.flags.aligned and out.flags.aligned and
-            out.flags.writeable):
+    """The gemm wrapper's arguments for `np.matmul(a, b, out=out)` when NumPy computes it by
+    one gemm of these arrays (matmul_call's matrix-matrix case), else None."""
+    made = _matmul_case(a, b, out)
+    if made is None or made[0] != "gemm":
+        return None
+    return [fn, *made[1]]
+
+
+def matmul_call(a: np.ndarray, b: np.ndarray, out: np.ndarray, routines: dict):
+    """(wrapper address, its arguments, the slots of a's and b's addresses) of the BLAS call
+    `np.matmul(a, b, out=out)` makes on these 2-d arrays: @TYPE@_matmul's dispatch
+    (matmul.c.src) for one matrix each: a row times a column by @TYPE@_dot (cblas dot,
+    summed in double), a vector times a matrix or a matrix times a vector by @TYPE@_gemv,
+    matrices by gemm; None for what it computes otherwise (its no-BLAS loops, syrk, copies
+    of operands or output that are not blasable, an output overlapping an operand)."""
+    made = _matmul_case(a, b, out)
+    if made is None:
+        return None
+    how, args, slots = made[0], made[1], made[2]
+    prefix = "s" if a.dtype == np.float32 else "d"
+    blas = routines.get(prefix + how)
+    if blas is None:
+        return None
+    name = "f32" if prefix == "s" else "f64"
+    return routines[f"{how}_{name}"], [blas, *args], slots
+
+
+def _matmul_case(a, b, out):
+    """("gemm" | "gemv" | "dot", wrapper arguments after the function, (slot of a, slot of
+    b) in the full argument list) or None: matmul_call's dispatch."""
+    if not (a.__class__ is b.__class__ is out.__class__ is np.ndarray and
+            a.ndim == b.ndim == out.ndim == 2 and a.dtype == b.dtype == out.dtype and
+            a.dtype in _GEMMS and a.flags.aligned and b.flags.aligned and
+            out.flags.aligned and out.flags.writeable):
         return None
     sz = a.dtype.itemsize
     (dm, dn), (dn2, dp) = a.shape, b.shape
-    if dn != dn2 or out.shape != (dm, dp) or min(dm, dn, dp) <= 1 or \
+    if dn != dn2 or out.shape != (dm, dp) or min(dm, dn, dp) < 1 or \
             max(dm, dn, dp) >= 1 << 31:
-        return None
+        return None   # (no work, or too big: NumPy's loop without BLAS)
+    if np.may_share_memory(out, a) or np.may_share_memory(out, b):
+        return None   # (the ufunc may compute into a copy)
     (is1_m, is1_n), (is2_n, is2_p), (os_m, os_p) = a.strides, b.strides, out.strides
-    if not (_blasable(os_m, os_p, dm, dp, sz) and abs(os_m) >= abs(os_p)):
-        return None   # (an output matmul transposes or copies)
-    if np.shares_memory(out, a) or np.shares_memory(out, b):
-        return None   # (the ufunc computes into a copy)
-    if _blasable(is1_m, is1_n, dm, dn, sz):
+    i1c, i1f = _blasable(is1_m, is1_n, dm, dn, sz), _blasable(is1_n, is1_m, dn, dm, sz)
+    i2c, i2f = _blasable(is2_n, is2_p, dn, dp, sz), _blasable(is2_p, is2_n, dp, dn, sz)
+    ea, eb, eo = _extent(a), _extent(b), _extent(out)
+    if dm == 1 or dn == 1 or dp == 1:   # @TYPE@_matmul's special cases
+        if dm == 1 and dp == 1:   # a row times a column: @TYPE@_dot
+            if not (_unit(is1_n, sz) and _unit(is2_n, sz)) or dn >= 1 << 30:
+                return None   # (its loop without BLAS; more than one chunk)
+            return "dot", [dn, data_address(a), is1_n // sz, data_address(b), is2_n // sz,
+                           data_address(out), ea, eb, eo], (2, 4)
+        if dn == 1:
+            return None   # (its loop without BLAS)
+        if dm == 1 and (i2c or i2f) and _blasable(is1_n, sz, dn, 1, sz):
+            if not _unit(os_p, sz):
+                return None
+            # vector @ matrix: gemv(ip2, is2_p, is2_n, ip1, is1_n, op, os_p, dp, dn)
+            return "gemv", _gemv(b, is2_p, is2_n, a, is1_n, out, os_p, dp, dn, sz,
+                                 eb, ea, eo), (6, 4)
+        if dp == 1 and (i1c or i1f) and _blasable(is2_n, sz, dn, 1, sz):
+            if not _unit(os_m, sz):
+                return None
+            return "gemv", _gemv(a, is1_m, is1_n, b, is2_n, out, os_m, dm, dn, sz,
+                                 ea, eb, eo), (4, 6)
+        return None   # (its loop without BLAS)
+    if not (i1c or i1f) or not (i2c or i2f) or \
+            not (_blasable(os_m, os_p, dm, dp, sz) and abs(os_m) >= abs(os_p)):
+        return None   # (copies, or the transposed product into a transposed output)
+    if i1c:
         trans1, lda = _NO_TRANS, is1_m // sz
-    elif _blasable(is1_n, is1_m, dn, dm, sz):
+    else:
         trans1, lda = _TRANS, is1_n // sz
-    else:
-        return None
-    if _blasable(is2_n, is2_p, dn, dp, sz):
+    if i2c:
         trans2, ldb = _NO_TRANS, is2_n // sz
-    elif _blasable(is2_p, is2_n, dp, dn, sz):
-        trans2, ldb = _TRANS, is2_p // sz
     else:
-        return None
-    if data_address(a) == data_address(b) and dm == dp and is1_m == is2_p and \
-            is1_n == is2_n and trans1 != trans2:
-        return None   # (syrk and a copied triangle)
+        trans2, ldb = _TRANS, is2_p // sz
     syrk = dm == dp and is1_m == is2_p and is1_n == is2_n and trans1 != trans2
-    return [fn, trans1, trans2, dm, dp, dn, data_address(a), lda, data_address(b), ldb,
-            data_address(out), os_m // sz, _extent(a), _extent(b), _extent(out), int(syrk)]
+    if syrk and data_address(a) == data_address(b):
+        return None   # (syrk and a copied triangle)
+    return "gemm", [trans1, trans2, dm, dp, dn, data_address(a), lda, data_address(b), ldb,
+                    data_address(out), os_m // sz, ea, eb, eo, int(syrk)], (6, 8)
+
+
+def _gemv(m, is_m, is_n, x, is_x, out, os, dm, dn, sz, em, ex, eo) -> list:
+    """@TYPE@_gemv's call (after the function): `m` (dm, dn) by its strides times the
+    vector `x`, into `out` at stride `os`."""
+    if _blasable(is_m, is_n, dm, dn, sz):
+        order, lda = _COL_MAJOR, is_m // sz
+    else:
+        order, lda = _ROW_MAJOR, is_n // sz
+    return [order, dn, dm, data_address(m), lda, data_address(x), is_x // sz,
+            data_address(out), os // sz, em, ex, eo]
+
+
+def _unit(stride: int, size: int) -> bool:
+    """blas_stride's test: a positive multiple of the element size."""
+    return stride > 0 and stride % size == 0 and stride // size < 1 << 31
 
 
 def _extent(a: np.ndarray) -> int:
@@ -295,26 +464,21 @@ def _operand(inst, held, transposed, values: dict, batch):
 
 def _products(a, b, out, ins) -> tuple | None:
     """([(wrapper address, its argument array)], patches) of np.matmul(a, b, out=out) by
-    one gemm (gemm_args), else None. `ins`: _operand's of the two operands (a and b are
-    theirs or views into them): an operand read per call is patched."""
-    if a.dtype not in _GEMMS:
+    one BLAS call (matmul_call), else None. `ins`: _operand's of the two operands (a and b
+    are theirs or views into them): an operand read per call is patched."""
+    made = matmul_call(a, b, out, _routines())
+    if made is None:
         return None
-    routines = _routines()
-    blas = routines.get(_GEMMS[a.dtype][0])
-    if blas is None:
-        return None
-    args = gemm_args(a, b, out, blas)
-    if args is None:
-        return None
+    fn, args, slots = made
     packed = array("q", args)   # (the operands stay alive: the spec's ops hold them)
-    patches = tuple((packed, slot, leaf, value.strides, at - data_address(value), value.shape)
-                    for slot, at, (_, leaf, value) in ((6, args[6], ins[0]),
-                                                        (8, args[8], ins[1]))
+    patches = tuple((packed, slot, leaf, value.strides, args[slot] - data_address(value),
+                     value.shape)
+                    for slot, (_, leaf, value) in zip(slots, ins, strict=True)
                     if leaf is not None)
-    return [(routines[_GEMMS[a.dtype][1]], packed)], patches
+    return [(fn, packed)], patches
 
 
-_GEMMS = {np.dtype(np.float32): ("sgemm", "f32"), np.dtype(np.float64): ("dgemm", "f64")}
+_GEMMS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 
 
 def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, list, list]:
