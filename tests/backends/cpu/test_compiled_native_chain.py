@@ -20,8 +20,10 @@ F32, F64 = np.float32, np.float64
 
 
 def _module(ty: str) -> str:
-    """Kernels and matrix products in a row: the weights made by kernels from parameters
-    (their products' operands sit in buffers), one product reading its operand transposed."""
+    """Kernels, ufuncs and matrix products in a row: the weights made by kernels from
+    parameters (their products' operands sit in buffers), one product reading its operand
+    transposed, a ufunc of a parameter (its address written per call) and one of a
+    product."""
     return f"""
 HloModule chain_{ty}
 ENTRY main {{
@@ -29,9 +31,11 @@ ENTRY main {{
   w = {ty}[16,16] parameter(1)
   v = {ty}[16,8] parameter(2)
   ws = {ty}[16,16] multiply(w, w)
-  xs = {ty}[<=8,16] add(x, x)
+  ex = {ty}[<=8,16] exponential(x)
+  xs = {ty}[<=8,16] add(ex, x)
   d1 = {ty}[<=8,16] dot(xs, ws), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
-  m1 = {ty}[<=8,16] maximum(d1, xs)
+  th = {ty}[<=8,16] tanh(d1)
+  m1 = {ty}[<=8,16] maximum(th, xs)
   d2 = {ty}[<=8,16] dot(m1, ws), lhs_contracting_dims={{1}}, rhs_contracting_dims={{1}}
   e = {ty}[<=8,16] subtract(d2, m1)
   vs = {ty}[16,8] negate(v)
@@ -95,7 +99,7 @@ def test_runs_of_kernels_and_products_are_one_call_and_the_references(monkeypatc
             runs = _chains(on)
             assert runs, [op[0] for op in _fast(on).ops]
             joined = {i.name for op in runs for i, _ in op[5]}
-            assert {"d1", "d2", "d3"} <= joined, joined   # the products join (n > 1)
+            assert {"d1", "d2", "d3", "ex", "th"} <= joined, joined
             assert len(_fast(on).ops) < len(_fast(off).ops)
         if n == 1 and k >= 7:   # (1, 16) products: NumPy's vector case, by gemv
             joined = {i.name for op in _chains(on) for i, _ in op[5]}
@@ -354,3 +358,34 @@ def test_the_product_wrapper_declines_an_output_overlapping_an_operand():
     assert t[15] == 1   # syrk's layout, were A and B one array
     t[8] = t[6]
     assert wrapper(None, t.ctypes.data) == 1
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_numpys_ufunc_loops_are_the_ufuncs_bit_for_bit(dtype):
+    """ufunc_loops.loop: for each ufunc a spec's step calls, NumPy's inner loop on dense
+    arrays (in place too) gives the ufunc's bits, through the run's wrapper."""
+    from dynhlo.backends.cpu.compiled import ufunc_loops
+    wrapper = machine.KERNEL(chain._routines()["ufunc"])
+    r = np.random.default_rng(5)
+    for fn in steps._UFUNCS.values():
+        found = ufunc_loops.loop(fn, dtype)
+        assert found is not None, fn
+        for n in (1, 6, 19, 128, 4099):
+            x = (r.standard_normal(n) * 4).astype(dtype)
+            x[:3] = np.array([np.nan, -0.0, np.inf], dtype)[:min(3, n)]
+            with np.errstate(all="ignore"):
+                want = fn(x)
+            for in_place in (False, True):
+                y = x.copy()
+                out = y if in_place else np.empty_like(y)
+                size = y.itemsize
+                args = np.array([*found, y.ctypes.data, out.ctypes.data, n, size, size,
+                                 n * size, n * size], np.int64)
+                with np.errstate(all="ignore"):
+                    assert wrapper(None, args.ctypes.data) == 0
+                assert out.tobytes() == want.tobytes(), (fn, n, in_place)
+        y = np.zeros(8, dtype)   # a partial overlap: declined (NumPy would copy)
+        args = np.array([*found, y.ctypes.data, y.ctypes.data + size, 7, size, size,
+                         7 * size, 7 * size], np.int64)
+        assert wrapper(None, args.ctypes.data) == 1
+    assert ufunc_loops.loop(np.add, dtype) is None and ufunc_loops.loop(np.exp, np.int32) is None

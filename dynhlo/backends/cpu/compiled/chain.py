@@ -30,8 +30,9 @@ from array import array
 import llvmlite.binding as llvm
 import numpy as np
 
-from . import machine
-from .steps import _BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, blas_layout, data_address
+from . import machine, ufunc_loops
+from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _UFUNC, blas_layout,
+                    data_address)
 
 RUN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
 
@@ -233,6 +234,40 @@ call:
      "%back = fptrunc double %sum to float\n  store float %back, ptr %om"),
     ("f64", "double", "%wide = fadd double %r, -0.0", "store double %sum, ptr %om")))
 
+_IR += """
+define i32 @dynhlo_chain_ufunc(ptr %unused, ptr %a) {
+entry:
+  %fi = load i64, ptr %a
+  %fn = inttoptr i64 %fi to ptr
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %di = load i64, ptr %p1
+  %data = inttoptr i64 %di to ptr
+  %args = getelementptr i64, ptr %a, i64 2
+  %ii = load i64, ptr %args
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %oi = load i64, ptr %p3
+  %dims = getelementptr i64, ptr %a, i64 4
+  %steps = getelementptr i64, ptr %a, i64 5
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %ei = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %eo = load i64, ptr %p8
+  %ihi = add i64 %ii, %ei
+  %ohi = add i64 %oi, %eo
+  %c1 = icmp ult i64 %ii, %ohi
+  %c2 = icmp ult i64 %oi, %ihi
+  %over = and i1 %c1, %c2
+  %apart = icmp ne i64 %ii, %oi
+  %no = and i1 %over, %apart
+  br i1 %no, label %decline, label %call
+decline:
+  ret i32 1
+call:
+  call void %fn(ptr %args, ptr %dims, ptr %steps, ptr %data)
+  ret i32 0
+}
+"""
+
 _state: dict = {}
 _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enums
 
@@ -248,6 +283,7 @@ def _routines() -> dict:
                 engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
                 engine.finalize_object()
                 found = {"run": RUN(engine.get_function_address("dynhlo_chain_run"))}
+                found["ufunc"] = engine.get_function_address("dynhlo_chain_ufunc")
                 for kind in ("gemm", "gemv", "dot"):
                     for name in ("f32", "f64"):
                         found[f"{kind}_{name}"] = engine.get_function_address(
@@ -414,6 +450,22 @@ def _member(op, values: dict):
             return None
         made = _products(ins[0][0], ins[1][0], out, ins)
         return None if made is None else (*made, out, None)
+    if kind == _UFUNC:
+        _, _, fn, source, fixed, out, held = op
+        x = held if fixed is True else values.get(source) if fixed is False else None
+        found = None if x is None or out is None else ufunc_loops.loop(fn, out.dtype)
+        if found is None or x.__class__ is not np.ndarray or x.dtype != out.dtype or \
+                x.shape != out.shape or not x.flags.c_contiguous or \
+                not out.flags.c_contiguous or not out.flags.writeable or \
+                np.may_share_memory(x, out) and data_address(x) != data_address(out):
+            return None
+        # NumPy's one inner loop call over the dense arrays: [loop, data, in, out, n,
+        # in step, out step, extents of in and out] (the wrapper declines a partial overlap)
+        size = out.dtype.itemsize
+        packed = array("q", [found[0], found[1], data_address(x), data_address(out), out.size,
+                             size, size, out.size * size, out.size * size])
+        patches = () if fixed is True else ((packed, 2, source, x.strides, 0, x.shape),)
+        return [(_routines()["ufunc"], packed)], patches, out, None
     if kind == _BATCH_DOT and len(op) > 7:
         what, a, b, out = op[7]
         if out is None:

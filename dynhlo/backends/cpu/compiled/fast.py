@@ -203,14 +203,15 @@ class Fast:
                 out = view(buf, value.shape, value.dtype) if buf >= 0 else None
                 if (buf < 0 or out is not None) and x.__class__ is np.ndarray and \
                         x.flags.c_contiguous:
-                    op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out)
+                    op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out,
+                          fixed.get(what[1]))   # (the held operand: for chain.py)
                     if out is not None:
                         fixed[inst] = out
                 elif x.__class__ is np.ndarray and x.shape == value.shape and \
                         x.dtype == value.dtype:
                     # (a transposed gather's value): the ufunc on it, a new array in its
                     # layout, as the reference's lowering (ops_elementwise.unary) calls it
-                    op = (_UFUNC, inst, what[0], what[1], x.shape, None)
+                    op = (_UFUNC, inst, what[0], what[1], x.shape, None, None)
             elif kind == _LOWERING and (what is LOWERINGS.get(inst.opcode) or
                                         what is conv.lowering):
                 special = specialize(ctx, inst, what, values, settled)

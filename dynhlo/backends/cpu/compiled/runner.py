@@ -644,7 +644,7 @@ class CompiledEvaluator(Evaluator):
                 elif kind == _UFUNC:
                     # fixed: True (a folded operand), False (dense, into `out`), or the
                     # shape of an operand of another layout (a new array, as the lowering)
-                    _, _, fn, source, fixed, out = op
+                    _, _, fn, source, fixed, out, _ = op
                     x = values[source]
                     if fixed is not True and (x.__class__ is not ndarray or (
                             not x.flags.c_contiguous if fixed is False else
