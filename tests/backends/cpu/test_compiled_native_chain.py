@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import dynhlo
+import tests.support.reallibs_data as rd
 from dynhlo.backends.cpu.compiled import chain, fast, machine, steps
 
 F32, F64 = np.float32, np.float64
@@ -266,28 +267,21 @@ def test_the_product_wrappers_are_numpys_matmul_bit_for_bit(dtype, shape):
                                blas) is None
 
 
-@pytest.mark.parametrize("size_index", [0, 1, 2])
-@pytest.mark.parametrize("name", ["hf_bert", "flax_linen_block", "equinox_mlp",
-                                  "keras_dense_layernorm", "jax_transformer_12",
-                                  "haiku_lstm", "hf_gpt2"])
-def test_real_library_programs_agree_with_the_unchained_path(monkeypatch, name, size_index):
-    """The stored real-library programs at their sizes: the chained specs' results are the
-    unchained ones' bit for bit (and within the programs' tolerances of the stored
-    references)."""
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "support"))
-    import reallibs_data as rd
+@pytest.mark.parametrize("name", list(rd.MANIFEST))
+def test_real_library_programs_agree_with_the_unchained_path(monkeypatch, name):
+    """The stored real-library programs at each of their sizes: the chained specs' results
+    are the unchained ones' bit for bit, call after call (and within the programs'
+    tolerances of the stored references)."""
     text = dynhlo.parse_stablehlo(rd.module_text(name))
-    size = rd.MANIFEST[name]["sizes"][size_index]
-    args, outs = rd.case(name, size)
     monkeypatch.setattr(fast, "_CHAINING", True)
     on = dynhlo.compile(text, backend="cpu", reference=False)
     off = dynhlo.compile(text, backend="cpu", reference=False)
-    for _ in range(3):
-        got = _call(on, True, monkeypatch, args)
-        _same(got, _call(off, False, monkeypatch, args))
-    rd.check_outputs(name, list(got) if isinstance(got, tuple) else [got], outs)
+    for size in rd.MANIFEST[name]["sizes"]:
+        args, outs = rd.case(name, size)
+        for _ in range(3):
+            got = _call(on, True, monkeypatch, args)
+            _same(got, _call(off, False, monkeypatch, args))
+        rd.check_outputs(name, list(got) if isinstance(got, tuple) else [got], outs)
 
 
 # Products with batch_dot's layout (a 3-d operand) whose weights are parameters: their
