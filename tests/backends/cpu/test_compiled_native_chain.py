@@ -206,7 +206,7 @@ def test_threads_run_specs_of_their_own(monkeypatch):
     assert not errors, errors
 
 
-LAYOUTS = ("c", "f", "gapped-rows", "gapped-columns")
+LAYOUTS = ("c", "f", "gapped-rows", "gapped-columns", "every-other")
 
 
 def _laid(a: np.ndarray, how: str) -> np.ndarray:
@@ -214,6 +214,10 @@ def _laid(a: np.ndarray, how: str) -> np.ndarray:
         return np.ascontiguousarray(a)
     if how == "f":
         return np.asfortranarray(a)
+    if how == "every-other":   # not blasable: NumPy copies it, or its loop reads it
+        wide = np.zeros((a.shape[0], 2 * a.shape[1]), a.dtype)
+        wide[:, ::2] = a
+        return wide[:, ::2]
     if how == "gapped-rows":   # C-blasable with a leading dimension beyond the row
         wide = np.zeros((a.shape[0], a.shape[1] + 3), a.dtype)
         wide[:, :a.shape[1]] = a
@@ -226,12 +230,12 @@ def _laid(a: np.ndarray, how: str) -> np.ndarray:
 @pytest.mark.parametrize("dtype", [F32, F64])
 @pytest.mark.parametrize("shape", [(2, 3, 4), (5, 16, 7), (33, 65, 17), (64, 64, 64),
                                    (1, 8, 8), (8, 1, 8), (8, 8, 1), (3, 3, 3), (1, 40, 1),
-                                   (1, 1, 1), (1, 1, 6), (1, 33, 7), (9, 33, 1)])
+                                   (1, 1, 1), (1, 1, 6), (1, 33, 7), (9, 33, 1), (7, 1, 5),
+                                   (6, 1, 1)])
 def test_the_product_wrappers_are_numpys_matmul_bit_for_bit(dtype, shape):
-    """matmul_call and its wrappers (gemm, gemv, dot): NumPy's matmul into `out` bit for
-    bit, for every layout it takes through one BLAS call; the cases it does not (an inner
-    size of 1 beside another 1, a matrix times its own transpose, an output overlapping
-    an operand) are declined."""
+    """matmul_call and its wrappers (gemm, gemv, dot, the loop without BLAS): NumPy's
+    matmul into `out` bit for bit, for every layout; the cases it does not take (a matrix
+    times its own transpose, an output overlapping an operand) are declined."""
     routines = chain._routines()
     if "sgemm" not in routines:
         pytest.skip("NumPy's BLAS is not scipy-openblas ILP64 here")
@@ -245,10 +249,10 @@ def test_the_product_wrappers_are_numpys_matmul_bit_for_bit(dtype, shape):
             want = np.matmul(a, b, out=np.empty((m, n), dtype))
             out = np.full((m, n), np.nan, dtype)
             made = chain.matmul_call(a, b, out, routines)
-            if k == 1 and (m == 1 or n == 1) and not m == n == 1:
-                assert made is None   # (NumPy's loop without BLAS)
-                continue
-            if 1 not in shape:
+            if k == 1 and not m == n == 1:   # NumPy's loop without BLAS
+                assert made is not None and made[0] == chain._routines()[
+                    "noblas_f32" if dtype is F32 else "noblas_f64"], (la, lb)
+            if 1 not in shape and "every-other" not in (la, lb):
                 assert made is not None, (la, lb)
                 assert made[1][1:] == chain.gemm_args(a, b, out, blas)[1:]
             if made is None:

@@ -268,6 +268,102 @@ call:
 }
 """
 
+# matmul.c.src's @TYPE@_matmul_inner_noblas: each output element 0 plus the products in
+# order, rounded to the type at each step. Reads [0, A, A's row and column strides, B,
+# B's row and column strides, C, C's, M, N (the inner size), P, extents of A, B, C] (bytes)
+_IR += "".join(f"""
+define i32 @dynhlo_chain_noblas_{name}(ptr %unused, ptr %a) {{
+entry:
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %ai = load i64, ptr %p1
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %am = load i64, ptr %p2
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %an = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %bi = load i64, ptr %p4
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %bn = load i64, ptr %p5
+  %p6 = getelementptr i64, ptr %a, i64 6
+  %bp = load i64, ptr %p6
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %ci = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %cm = load i64, ptr %p8
+  %p9 = getelementptr i64, ptr %a, i64 9
+  %cp = load i64, ptr %p9
+  %p10 = getelementptr i64, ptr %a, i64 10
+  %dm = load i64, ptr %p10
+  %p11 = getelementptr i64, ptr %a, i64 11
+  %dn = load i64, ptr %p11
+  %p12 = getelementptr i64, ptr %a, i64 12
+  %dp = load i64, ptr %p12
+  %p13 = getelementptr i64, ptr %a, i64 13
+  %ea = load i64, ptr %p13
+  %p14 = getelementptr i64, ptr %a, i64 14
+  %eb = load i64, ptr %p14
+  %p15 = getelementptr i64, ptr %a, i64 15
+  %ec = load i64, ptr %p15
+  %ahi = add i64 %ai, %ea
+  %bhi = add i64 %bi, %eb
+  %chi = add i64 %ci, %ec
+  %a1 = icmp ult i64 %ai, %chi
+  %a2 = icmp ult i64 %ci, %ahi
+  %ac = and i1 %a1, %a2
+  %b1 = icmp ult i64 %bi, %chi
+  %b2 = icmp ult i64 %ci, %bhi
+  %bc = and i1 %b1, %b2
+  %no = or i1 %ac, %bc
+  br i1 %no, label %decline, label %mhead
+decline:
+  ret i32 1
+mhead:
+  %m = phi i64 [0, %entry], [%mnext, %mlatch]
+  %mmore = icmp slt i64 %m, %dm
+  br i1 %mmore, label %phead, label %done
+phead:
+  %pp = phi i64 [0, %mhead], [%pnext, %pend]
+  %pmore = icmp slt i64 %pp, %dp
+  br i1 %pmore, label %nhead, label %mlatch
+nhead:
+  %n = phi i64 [0, %phead], [%nnext, %nbody]
+  %acc = phi {ty} [0.0, %phead], [%sum, %nbody]
+  %nmore = icmp slt i64 %n, %dn
+  br i1 %nmore, label %nbody, label %pend
+nbody:
+  %aoff1 = mul i64 %m, %am
+  %aoff2 = mul i64 %n, %an
+  %aoff = add i64 %aoff1, %aoff2
+  %aat = add i64 %ai, %aoff
+  %aptr = inttoptr i64 %aat to ptr
+  %x = load {ty}, ptr %aptr
+  %boff1 = mul i64 %n, %bn
+  %boff2 = mul i64 %pp, %bp
+  %boff = add i64 %boff1, %boff2
+  %bat = add i64 %bi, %boff
+  %bptr = inttoptr i64 %bat to ptr
+  %y = load {ty}, ptr %bptr
+  %prod = fmul {ty} %x, %y
+  %sum = fadd {ty} %acc, %prod
+  %nnext = add i64 %n, 1
+  br label %nhead
+pend:
+  %coff1 = mul i64 %m, %cm
+  %coff2 = mul i64 %pp, %cp
+  %coff = add i64 %coff1, %coff2
+  %cat = add i64 %ci, %coff
+  %cptr = inttoptr i64 %cat to ptr
+  store {ty} %acc, ptr %cptr
+  %pnext = add i64 %pp, 1
+  br label %phead
+mlatch:
+  %mnext = add i64 %m, 1
+  br label %mhead
+done:
+  ret i32 0
+}}
+""" for name, ty in (("f32", "float"), ("f64", "double")))
+
 _state: dict = {}
 _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enums
 
@@ -284,7 +380,7 @@ def _routines() -> dict:
                 engine.finalize_object()
                 found = {"run": RUN(engine.get_function_address("dynhlo_chain_run"))}
                 found["ufunc"] = engine.get_function_address("dynhlo_chain_ufunc")
-                for kind in ("gemm", "gemv", "dot"):
+                for kind in ("gemm", "gemv", "dot", "noblas"):
                     for name in ("f32", "f64"):
                         found[f"{kind}_{name}"] = engine.get_function_address(
                             f"dynhlo_chain_{kind}_{name}")
@@ -335,14 +431,16 @@ def matmul_call(a: np.ndarray, b: np.ndarray, out: np.ndarray, routines: dict):
     `np.matmul(a, b, out=out)` makes on these 2-d arrays: @TYPE@_matmul's dispatch
     (matmul.c.src) for one matrix each: a row times a column by @TYPE@_dot (cblas dot,
     summed in double), a vector times a matrix or a matrix times a vector by @TYPE@_gemv,
-    matrices by gemm; None for what it computes otherwise (its no-BLAS loops, syrk, copies
-    of operands or output that are not blasable, an output overlapping an operand)."""
+    matrices by gemm, and its loop without BLAS where it takes that for a 1 among the
+    sizes; None for what it computes otherwise (syrk, copies of operands or output that
+    are not blasable, a row times a column it does not give BLAS, an output overlapping an
+    operand)."""
     made = _matmul_case(a, b, out)
     if made is None:
         return None
     how, args, slots = made[0], made[1], made[2]
     prefix = "s" if a.dtype == np.float32 else "d"
-    blas = routines.get(prefix + how)
+    blas = 0 if how == "noblas" else routines.get(prefix + how)
     if blas is None:
         return None
     name = "f32" if prefix == "s" else "f64"
@@ -374,8 +472,8 @@ def _matmul_case(a, b, out):
                 return None   # (its loop without BLAS; more than one chunk)
             return "dot", [dn, data_address(a), is1_n // sz, data_address(b), is2_n // sz,
                            data_address(out), ea, eb, eo], (2, 4)
-        if dn == 1:
-            return None   # (its loop without BLAS)
+        if dn == 1:   # (1,1) @ vector or vector @ (1,1), column @ row: its loop
+            return _noblas(a, b, out, ea, eb, eo)
         if dm == 1 and (i2c or i2f) and _blasable(is1_n, sz, dn, 1, sz):
             if not _unit(os_p, sz):
                 return None
@@ -387,7 +485,7 @@ def _matmul_case(a, b, out):
                 return None
             return "gemv", _gemv(a, is1_m, is1_n, b, is2_n, out, os_m, dm, dn, sz,
                                  ea, eb, eo), (4, 6)
-        return None   # (its loop without BLAS)
+        return _noblas(a, b, out, ea, eb, eo)   # (not blasable: its loop without BLAS)
     if not (i1c or i1f) or not (i2c or i2f) or \
             not (_blasable(os_m, os_p, dm, dp, sz) and abs(os_m) >= abs(os_p)):
         return None   # (copies, or the transposed product into a transposed output)
@@ -404,6 +502,17 @@ def _matmul_case(a, b, out):
         return None   # (syrk and a copied triangle)
     return "gemm", [trans1, trans2, dm, dp, dn, data_address(a), lda, data_address(b), ldb,
                     data_address(out), os_m // sz, ea, eb, eo, int(syrk)], (6, 8)
+
+
+def _noblas(a, b, out, ea, eb, eo) -> tuple | None:
+    """matmul.c.src's @TYPE@_matmul_inner_noblas's call (after the function): strides in
+    bytes, as NumPy hands them."""
+    (dm, dn), dp = a.shape, b.shape[1]
+    if any(n > 1 and st < 0 for x in (a, b, out) for n, st in zip(x.shape, x.strides,
+                                                                  strict=True)):
+        return None   # (the extents of the overlap check: positive strides)
+    return "noblas", [data_address(a), *a.strides, data_address(b), *b.strides,
+                      data_address(out), *out.strides, dm, dn, dp, ea, eb, eo], (1, 4)
 
 
 def _gemv(m, is_m, is_n, x, is_x, out, os, dm, dn, sz, em, ex, eo) -> list:
