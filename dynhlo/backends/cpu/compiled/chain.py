@@ -547,8 +547,7 @@ def _member(op, values: dict):
         return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], (), out, what
     if kind == _KERNEL:
         _, _, fn, packed, _, patches, out, _, what = op
-        if out is None:
-            return None
+        # (out None: a new array per call, made before the run: chained)
         return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], tuple(
             (packed, slot, leaf, strides, 0, None) for slot, leaf, strides in patches), \
             out, what
@@ -645,12 +644,14 @@ _GEMMS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, list, list]:
     """(ops, where, done) with each run of two or more consecutive ops that can join
     (_member) made one _CHAIN op:
-    (_CHAIN, first inst, run, list address, count, ((inst, out), ...) in order,
+    (_CHAIN, first inst, run, list address, count, ((inst, buffer view), ...) in order,
      patches (_member's), per native call (inst, kernel or None, the step index a
-     refusal resumes at, the members before its own), what the op keeps alive).
-    Its `where` is its first member's, its `done` its last's. A member that reads a value
-    per call that a member before it in the run makes ends the run there. `values`: those
-    of the call the spec was made from."""
+     refusal resumes at, the pairs before its own), what the op keeps alive, the kernels
+     writing new arrays (inst, shape, dtype, argument array): made before the call, their
+     values set first, so members after them read them as any value made before the run).
+    Its `where` is its first member's, its `done` its last's. A member that reads per call
+    a buffer a member before it in the run writes ends the run there. `values`: those of
+    the call the spec was made from."""
     out_ops, out_where, out_done = [], [], []
     k = 0
     while k < len(ops):
@@ -661,7 +662,8 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
             if member is None or any(p[2] in made for p in member[1]):
                 break
             run.append(member)
-            made.add(op[1])
+            if member[2] is not None:   # (a new array is made before the run)
+                made.add(op[1])
         if len(run) < 2:
             count = max(len(run), 1)
             out_ops += ops[k:k + count]
@@ -671,8 +673,9 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
             continue
         members = ops[k:k + len(run)]
         entries = array("q")
-        refusals = []   # per native call: (inst, kernel or None, resume step, members run)
-        for n, (op, (calls, _, _, what)) in enumerate(zip(members, run, strict=True)):
+        refusals = []   # per native call: (inst, kernel or None, resume step, pairs run)
+        pairs = []   # (inst, its buffer's view) of the members writing buffers
+        for n, (op, (calls, _, out, what)) in enumerate(zip(members, run, strict=True)):
             # a kernel's refusal: its reference value, then the steps after it; a
             # product's (an operand overlapping its buffer): the steps from its own
             resume = done[k + n] if what is not None else \
@@ -680,11 +683,15 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
             for fn, packed in calls:
                 entries.append(fn)
                 entries.append(packed.buffer_info()[0])
-                refusals.append((op[1], what, resume, n))
+                refusals.append((op[1], what, resume, len(pairs)))
+            if out is not None:
+                pairs.append((op[1], out))
         out_ops.append((
             _CHAIN, members[0][1], _routines()["run"], entries.buffer_info()[0],
-            len(refusals), tuple((op[1], m[2]) for op, m in zip(members, run, strict=True)),
-            tuple(p for m in run for p in m[1]), tuple(refusals), (entries, run)))
+            len(refusals), tuple(pairs), tuple(p for m in run for p in m[1]),
+            tuple(refusals), (entries, run),
+            tuple((op[1], op[7], op[8].dtype, op[3]) for op, m in zip(members, run, strict=True)
+                  if m[2] is None)))
         out_where.append(where[k])
         out_done.append(done[k + len(run) - 1])
         k += len(run)

@@ -477,6 +477,9 @@ class CompiledEvaluator(Evaluator):
             for op in fast.ops:
                 kind, inst = op[0], op[1]
                 if kind == _CHAIN:   # native calls, one call (chain.py)
+                    for new, shape, dtype, packed in op[9]:   # kernels' new arrays
+                        value = values[new] = np.empty(shape, dtype)
+                        packed[0] = address(value)
                     for packed, slot, leaf, strides, offset, shape in op[6]:
                         value = values[leaf]   # (made before the run, or a parameter)
                         if value.__class__ is not ndarray:   # a NumPy scalar (a loop's)
