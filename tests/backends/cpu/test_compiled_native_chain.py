@@ -387,3 +387,32 @@ def test_numpys_ufunc_loops_are_the_ufuncs_bit_for_bit(dtype):
                          7 * size, 7 * size], np.int64)
         assert wrapper(None, args.ctypes.data) == 1
     assert ufunc_loops.loop(np.add, dtype) is None and ufunc_loops.loop(np.exp, np.int32) is None
+
+
+# A product of a folded broadcast: the layout NumPy is handed is a copy only its op holds.
+FOLDED = """
+HloModule chain_folded
+ENTRY main {
+  x = f32[<=8,16] parameter(0)
+  c = f32[16] constant({0.5, -1.25, 2, 3.5, -0.75, 1, 0.25, -2, 1.5, -3, 0.125, 4, -0.5, 2.5, -1, 0.75})
+  w = f32[16,16] broadcast(c), dimensions={1}
+  xs = f32[<=8,16] multiply(x, x)
+  d = f32[<=8,16] dot(xs, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT r = f32[<=8,16] add(d, xs)
+}
+"""
+
+
+def test_arrays_only_a_runs_members_held_stay_alive(monkeypatch):
+    """The copy of a folded broadcast a product reads lives as long as the run that
+    addresses it: results stay the reference's while other arrays come and go."""
+    import gc
+    on, _, ref = _three(FOLDED, monkeypatch)
+    r = np.random.default_rng(3)
+    for k in range(12):
+        x = r.standard_normal((6, 16)).astype(F32)
+        _same(on(x), ref(x))
+        gc.collect()
+        junk = [np.full((16, 16), np.nan, F32) for _ in range(50)]
+        del junk
+    assert _chains(on)

@@ -689,7 +689,7 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
         out_ops.append((
             _CHAIN, members[0][1], _routines()["run"], entries.buffer_info()[0],
             len(refusals), tuple(pairs), tuple(p for m in run for p in m[1]),
-            tuple(refusals), (entries, run),
+            tuple(refusals), (entries, run, members),   # (members: arrays only they hold)
             tuple((op[1], op[7], op[8].dtype, op[3]) for op, m in zip(members, run, strict=True)
                   if m[2] is None)))
         out_where.append(where[k])
