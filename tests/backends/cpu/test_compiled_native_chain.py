@@ -394,7 +394,8 @@ FOLDED = """
 HloModule chain_folded
 ENTRY main {
   x = f32[<=8,16] parameter(0)
-  c = f32[16] constant({0.5, -1.25, 2, 3.5, -0.75, 1, 0.25, -2, 1.5, -3, 0.125, 4, -0.5, 2.5, -1, 0.75})
+  c = f32[16] constant({0.5, -1.25, 2, 3.5, -0.75, 1, 0.25, -2,
+                        1.5, -3, 0.125, 4, -0.5, 2.5, -1, 0.75})
   w = f32[16,16] broadcast(c), dimensions={1}
   xs = f32[<=8,16] multiply(x, x)
   d = f32[<=8,16] dot(xs, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
