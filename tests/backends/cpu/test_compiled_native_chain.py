@@ -417,3 +417,24 @@ def test_arrays_only_a_runs_members_held_stay_alive(monkeypatch):
         junk = [np.full((16, 16), np.nan, F32) for _ in range(50)]
         del junk
     assert _chains(on)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64, np.int32, np.int64])
+def test_the_copy_routine_is_reshapes_copy(dtype):
+    """copy4 / copy8: a strided array's elements in C order into a dense array, as
+    `x.reshape(shape)` copies them (up to 6 dimensions of more than one element)."""
+    r = np.random.default_rng(11)
+    fn = machine.KERNEL(chain._routines()[f"copy{np.dtype(dtype).itemsize}"])
+    for shape, axes in [((3, 4), (1, 0)), ((2, 3, 5), (2, 0, 1)), ((4, 1, 3, 2), (3, 1, 0, 2)),
+                        ((2, 2, 3, 2, 2, 3), (5, 4, 3, 2, 1, 0)), ((7,), (0,))]:
+        base = (r.standard_normal(tuple(2 * n for n in shape)) * 100).astype(dtype)
+        x = base[tuple(slice(None, None, 2) for _ in shape)].transpose(axes)
+        want = x.reshape(-1)
+        out = np.full(x.size, -1, dtype)
+        dims = [(n, s) for n, s in zip(x.shape, x.strides, strict=True) if n != 1]
+        dims = [(1, 0)] * (6 - len(dims)) + dims
+        args = np.array([out.ctypes.data, x.ctypes.data, *[n for n, _ in dims],
+                         *[s for _, s in dims]], np.int64)
+        assert fn(None, args.ctypes.data) == 0
+        assert out.tobytes() == want.tobytes(), shape
+        assert args[0] == out.ctypes.data   # (its first slot set back)

@@ -30,9 +30,10 @@ from array import array
 import llvmlite.binding as llvm
 import numpy as np
 
+from ....hlo.opcodes import Opcode
 from . import machine, ufunc_loops
-from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _UFUNC, blas_layout,
-                    data_address)
+from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _SPECIAL_ONE, _UFUNC,
+                    blas_layout, data_address)
 
 RUN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
 
@@ -364,6 +365,50 @@ done:
 }}
 """ for name, ty in (("f32", "float"), ("f64", "double")))
 
+def _copy_ir(size: int) -> str:
+    """`copy{size}`: the elements of a strided array of at most 6 dimensions, in C order,
+    into a dense one: [destination, source, 6 sizes, 6 byte strides]."""
+    ty = f"i{8 * size}"
+    lines = [f"define i32 @dynhlo_chain_copy{size}(ptr %unused, ptr %a) {{", "entry:",
+             "  %d0 = load i64, ptr %a", "  %dst = inttoptr i64 %d0 to ptr",
+             "  %p1 = getelementptr i64, ptr %a, i64 1", "  %src = load i64, ptr %p1"]
+    for k in range(6):
+        lines += [f"  %pn{k} = getelementptr i64, ptr %a, i64 {2 + k}",
+                  f"  %n{k} = load i64, ptr %pn{k}",
+                  f"  %ps{k} = getelementptr i64, ptr %a, i64 {8 + k}",
+                  f"  %s{k} = load i64, ptr %ps{k}"]
+    lines += ["  br label %h0"]
+    # loop k: head h{k} with index i{k}, offset o{k} (source byte offset so far)
+    for k in range(6):
+        before = "entry" if k == 0 else f"b{k - 1}"
+        base = "%src" if k == 0 else f"%at{k - 1}"
+        lines += [f"h{k}:",
+                  f"  %i{k} = phi i64 [0, %{before}], [%i{k}n, %l{k}]",
+                  f"  %c{k} = icmp slt i64 %i{k}, %n{k}",
+                  f"  br i1 %c{k}, label %b{k}, label %x{k}",
+                  f"b{k}:",
+                  f"  %m{k} = mul i64 %i{k}, %s{k}",
+                  f"  %at{k} = add i64 {base}, %m{k}",
+                  f"  br label %{'h' + str(k + 1) if k < 5 else 'body'}"]
+    # (the destination's next address is kept in the argument array's first slot, set
+    # back to the destination's at the end)
+    lines += ["body:", "  %from = inttoptr i64 %at5 to ptr",
+              f"  %v = load {ty}, ptr %from",
+              "  %cnt = load i64, ptr %a",
+              "  %to = inttoptr i64 %cnt to ptr",
+              f"  store {ty} %v, ptr %to",
+              f"  %cntn = add i64 %cnt, {size}",
+              "  store i64 %cntn, ptr %a",
+              "  br label %l5"]
+    for k in range(5, -1, -1):
+        lines += [f"l{k}:", f"  %i{k}n = add i64 %i{k}, 1", f"  br label %h{k}"]
+        lines += [f"x{k}:", f"  br label %{'l' + str(k - 1) if k > 0 else 'done'}"]
+    lines += ["done:", "  store i64 %d0, ptr %a", "  ret i32 0", "}", ""]
+    return "\n".join(lines)
+
+
+_IR += _copy_ir(4) + _copy_ir(8)
+
 _state: dict = {}
 _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enums
 
@@ -380,6 +425,9 @@ def _routines() -> dict:
                 engine.finalize_object()
                 found = {"run": RUN(engine.get_function_address("dynhlo_chain_run"))}
                 found["ufunc"] = engine.get_function_address("dynhlo_chain_ufunc")
+                for size in (4, 8):
+                    found[f"copy{size}"] = engine.get_function_address(
+                        f"dynhlo_chain_copy{size}")
                 for kind in ("gemm", "gemv", "dot", "noblas"):
                     for name in ("f32", "f64"):
                         found[f"{kind}_{name}"] = engine.get_function_address(
@@ -544,20 +592,20 @@ def _member(op, values: dict):
     kind = op[0]
     if kind == _KERNEL_IN_PLACE:
         _, _, fn, _, out, what, packed = op
-        return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], (), out, what
+        return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], (), out, what, None
     if kind == _KERNEL:
-        _, _, fn, packed, _, patches, out, _, what = op
-        # (out None: a new array per call, made before the run: chained)
+        _, _, fn, packed, _, patches, out, shape, what = op
+        # (out None: a new array per call, made before the run)
         return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], tuple(
             (packed, slot, leaf, strides, 0, None) for slot, leaf, strides in patches), \
-            out, what
+            out, what, None if out is not None else (shape, what.dtype, packed)
     if kind == _DOT:
         _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
         ins = [_operand(lhs, a, lhs_t, values, None), _operand(rhs, b, rhs_t, values, None)]
         if None in ins or out is None:
             return None
         made = _products(ins[0][0], ins[1][0], out, ins)
-        return None if made is None else (*made, out, None)
+        return None if made is None else (*made, out, None, None)
     if kind == _UFUNC:
         _, _, fn, source, fixed, out, held = op
         x = held if fixed is True else values.get(source) if fixed is False else None
@@ -573,7 +621,7 @@ def _member(op, values: dict):
         packed = array("q", [found[0], found[1], data_address(x), data_address(out), out.size,
                              size, size, out.size * size, out.size * size])
         patches = () if fixed is True else ((packed, 2, source, x.strides, 0, x.shape),)
-        return [(_routines()["ufunc"], packed)], patches, out, None
+        return [(_routines()["ufunc"], packed)], patches, out, None, None
     if kind == _BATCH_DOT and len(op) > 7:
         what, a, b, out = op[7]
         if out is None:
@@ -597,8 +645,30 @@ def _member(op, values: dict):
                 return None
             calls += one[0]
             patches += one[1]
-        return calls, tuple(patches), out, None
+        return calls, tuple(patches), out, None, None
+    if kind == _SPECIAL_ONE and op[1].opcode is Opcode.DYNAMIC_RESHAPE:
+        return _reshape_copy(op, values)
     return None
+
+
+def _reshape_copy(op, values: dict):
+    """A dynamic-reshape whose `x.reshape(shape)` (special.py) copies: x in its recorded
+    layout (address written per call) copied in C order into a new array made before the
+    run, by the copy routine: [new array, x, 6 sizes, 6 strides in bytes]."""
+    x, value = values.get(op[3]), values.get(op[1])
+    if x.__class__ is not np.ndarray or value.__class__ is not np.ndarray or \
+            x.shape != op[4] or x.dtype != value.dtype or x.size != value.size or \
+            x.dtype.itemsize not in (4, 8) or not value.flags.c_contiguous or \
+            np.may_share_memory(x, value):
+        return None
+    dims = [(n, st) for n, st in zip(x.shape, x.strides, strict=True) if n != 1]
+    if len(dims) > 6:
+        return None
+    dims = [(1, 0)] * (6 - len(dims)) + dims
+    packed = array("q", [0, data_address(x), *[n for n, _ in dims], *[st for _, st in dims]])
+    return [(_routines()[f"copy{x.dtype.itemsize}"], packed)], \
+        ((packed, 1, op[3], x.strides, 0, x.shape),), None, None, \
+        (value.shape, value.dtype, packed)
 
 
 def _operand(inst, held, transposed, values: dict, batch):
@@ -662,7 +732,7 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
             if member is None or any(p[2] in made for p in member[1]):
                 break
             run.append(member)
-            if member[2] is not None:   # (a new array is made before the run)
+            if member[4] is None:   # (a new array is made before the run)
                 made.add(op[1])
         if len(run) < 2:
             count = max(len(run), 1)
@@ -675,7 +745,7 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
         entries = array("q")
         refusals = []   # per native call: (inst, kernel or None, resume step, pairs run)
         pairs = []   # (inst, its buffer's view) of the members writing buffers
-        for n, (op, (calls, _, out, what)) in enumerate(zip(members, run, strict=True)):
+        for n, (op, (calls, _, out, what, _)) in enumerate(zip(members, run, strict=True)):
             # a kernel's refusal: its reference value, then the steps after it; a
             # product's (an operand overlapping its buffer): the steps from its own
             resume = done[k + n] if what is not None else \
@@ -685,13 +755,13 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
                 entries.append(packed.buffer_info()[0])
                 refusals.append((op[1], what, resume, len(pairs)))
             if out is not None:
-                pairs.append((op[1], out))
+                pairs.append((op[1], out))   # (a new array's value is set before the run)
         out_ops.append((
             _CHAIN, members[0][1], _routines()["run"], entries.buffer_info()[0],
             len(refusals), tuple(pairs), tuple(p for m in run for p in m[1]),
             tuple(refusals), (entries, run, members),   # (members: arrays only they hold)
-            tuple((op[1], op[7], op[8].dtype, op[3]) for op, m in zip(members, run, strict=True)
-                  if m[2] is None)))
+            tuple((op[1], *m[4]) for op, m in zip(members, run, strict=True)
+                  if m[4] is not None)))
         out_where.append(where[k])
         out_done.append(done[k + len(run) - 1])
         k += len(run)
