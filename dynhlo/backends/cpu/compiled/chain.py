@@ -1,23 +1,28 @@
 """Runs of a spec's native calls made one native call (Fast's _CHAIN op).
 
-A spec (fast.py) holds many ops that are one native call each with arguments fixed for the
+A spec (fast.py) holds many ops that are one native call each with arguments known for the
 key: kernels whose argument arrays are filled (_KERNEL_IN_PLACE), kernels that only need the
-addresses of values made before them written (_KERNEL into a buffer), and f32/f64 matrix
-products of held operands into a held buffer (_DOT). Each costs a Python dispatch of about
-a microsecond; a run of them becomes one op that writes the per-call addresses and calls
-`run_list` once: a routine written here in LLVM IR that calls each (function, argument
-array) of a list in order and returns the index of the first that refused (non-zero), or
-the count. A refusal resumes the call's Python steps at that op exactly as before (its
-reference value, then the steps after it).
+addresses of values made before them written or a new array made (_KERNEL), f32/f64 matrix
+products (_DOT, _BATCH_DOT without copies), dense one-input ufuncs (_UFUNC) and
+dynamic-reshapes that copy (_SPECIAL_ONE). Each costs a Python dispatch of about a
+microsecond; a run of them becomes one op that makes the new arrays, writes the per-call
+addresses (strides and shapes compared with the recorded ones: another layout runs the
+run's steps on their own) and calls `run_list` once: a routine written here in LLVM IR that
+calls each (function, argument array) of a list in order and returns the index of the
+first that refused (non-zero), or the count. A kernel's refusal resumes the call's Python
+steps at that kernel exactly as before (its reference value, then the steps after it); a
+wrapper's (an output overlapping an input, where NumPy would compute into a copy) at the
+step of its own.
 
-A matrix product calls the BLAS function NumPy's matmul calls, with the arguments it passes
-(numpy/_core/src/umath/matmul.c.src: @TYPE@_matmul's matrix-matrix case, all three operands
-"blasable", through @TYPE@_matmul_matrixmatrix's gemm), through a small IR wrapper of the
-kernels' signature. Only that case joins: vector cases (gemv, dot, the no-BLAS loop), a
-matrix times its own transpose (syrk), copies for non-blasable layouts and an output that
-overlaps an operand (the ufunc copies) stay Python steps. The BLAS is NumPy's bundled
-scipy-openblas (ILP64), found among the process's loaded libraries; where it is not found
-products stay Python steps.
+A matrix product calls what NumPy's matmul calls on the same arrays
+(numpy/_core/src/umath/matmul.c.src, @TYPE@_matmul for one matrix each): gemm for matrices,
+gemv for a vector times a matrix, @TYPE@_dot's cblas dot summed in double for a row times a
+column, and its loop without BLAS (written here in IR: 0 plus each product in order, at the
+type's precision, as NumPy's baseline build computes it) where it takes that; a matrix times
+its own transpose (syrk) and operands or outputs it would copy stay Python steps. The BLAS
+is NumPy's bundled scipy-openblas (ILP64), found among the process's loaded libraries; where
+it is not found products stay Python steps. A ufunc calls NumPy's own inner loop
+(ufunc_loops.py).
 """
 
 from __future__ import annotations
