@@ -5,7 +5,7 @@ settled, output views over the pool's buffers, kernel argument arrays filled but
 addresses written per call, values fixed for the key (folding.py) and lowerings of
 settled shapes as special.py's NumPy calls; guards where sizes read values (a mismatch:
 the rest of the call step by step), a loop body's pinned elements (loops.py) and values
-kept per counter value (memo.py).
+kept per counter value (memo.py); runs of its native calls are made one call (chain.py).
 """
 
 from __future__ import annotations
