@@ -438,3 +438,39 @@ def test_the_copy_routine_is_reshapes_copy(dtype):
         assert fn(None, args.ctypes.data) == 0
         assert out.tobytes() == want.tobytes(), shape
         assert args[0] == out.ctypes.data   # (its first slot set back)
+
+
+# Attention's products: batch dimensions in the middle, so batch_dot's NumPy calls copy
+# an operand (reshape's copy in C order, or astype's in the view's own order).
+ATTENTION = """
+HloModule chain_attention
+ENTRY main {
+  q = f32[2,<=8,4,8] parameter(0)
+  k = f32[2,<=8,4,8] parameter(1)
+  qs = f32[2,<=8,4,8] multiply(q, q)
+  s = f32[2,4,<=8,<=8] dot(qs, k), lhs_batch_dims={0,2}, rhs_batch_dims={0,2},
+      lhs_contracting_dims={3}, rhs_contracting_dims={3}
+  t = f32[2,4,<=8,<=8] negate(s)
+  o = f32[2,4,<=8,8] dot(t, qs), lhs_batch_dims={0,1}, rhs_batch_dims={0,2},
+      lhs_contracting_dims={3}, rhs_contracting_dims={1}
+  v = f32[2,4,<=8,8] parameter(2)
+  w = f32[2,4,<=8,<=8] dot(o, v), lhs_batch_dims={0,1}, rhs_batch_dims={0,1},
+      lhs_contracting_dims={3}, rhs_contracting_dims={3}
+  ROOT r = f32[2,4,<=8,<=8] add(w, w)
+}
+"""
+
+
+def test_batch_products_whose_operands_numpy_copies_join(monkeypatch):
+    on, off, ref = _three(ATTENTION, monkeypatch)
+    r = np.random.default_rng(12)
+    for k, n in enumerate((5, 5, 5, 1, 1, 1, 8, 8, 8, 3, 3)):
+        args = (r.standard_normal((2, n, 4, 8)).astype(F32),
+                r.standard_normal((2, n, 4, 8)).astype(F32),
+                r.standard_normal((2, 4, n, 8)).astype(F32))
+        got = _call(on, True, monkeypatch, args)
+        _same(got, _call(off, False, monkeypatch, args))
+        _same(got, ref(*args))
+        if k in (2, 8):
+            joined = {i.name for op in _chains(on) for i, _ in op[5]}
+            assert {"s", "o", "w"} <= joined, joined

@@ -636,14 +636,23 @@ def _member(op, values: dict):
         if a.__class__ is not np.ndarray or b.__class__ is not np.ndarray:
             return None
         sa, sb, _ = what.shapes(a.shape, b.shape)
-        # batch_dot's NumPy calls with no copy: its 3-d views of the operands
-        ins = [_operand(what.lhs, op[7][1], None, values, (what.pa, sa)),
-               _operand(what.rhs, op[7][2], None, values, (what.pb, sb))]
-        if None in ins:
-            return None
+        # batch_dot's NumPy calls: its 3-d views of the operands, or the copies it makes
+        # (`astype`: C order), made by the copy routine into arrays the run holds
+        calls, patches = [], []
+        ins = []
+        for inst, held, perm, shape in ((what.lhs, op[7][1], what.pa, sa),
+                                        (what.rhs, op[7][2], what.pb, sb)):
+            seen = _operand(inst, held, None, values, (perm, shape))
+            if seen is None:
+                copied = _batch_copy(inst, held, values, perm, shape, what.dtype)
+                if copied is None:
+                    return None
+                calls += copied[0]
+                patches += copied[1]
+                seen = (copied[2], None, copied[2])
+            ins.append(seen)
         a3, b3 = ins[0][0], ins[1][0]
         out3 = np.ndarray((sa[0], sa[1], sb[2]), what.dtype, out)
-        calls, patches = [], []
         for k in range(sa[0]):   # matmul's loop over the batch: one gemm each
             one = _products(a3[k], b3[k], out3[k], ins)
             if one is None:
@@ -656,6 +665,49 @@ def _member(op, values: dict):
     return None
 
 
+def _batch_copy(inst, held, values: dict, perm, shape: tuple, dtype):
+    """([copy call], patches, the copy) of a batch_dot operand its NumPy calls copy, made
+    by the copy routine into an array the run holds (seen by nothing else but the product),
+    x's address written per call unless held. BatchDot reads `x.transpose(perm)
+    .reshape(shape)`: where that reshape copies, the copy is in C order; where it is a view
+    that is not C-ordered, `astype` copies it in its own order (NumPy's "K"): the copy has
+    that layout (the product's BLAS arguments follow it)."""
+    value = values.get(inst) if held is None else held
+    if value.__class__ is not np.ndarray or value.dtype != dtype or \
+            dtype.itemsize not in (4, 8):
+        return None
+    view = value if perm is None else value.transpose(perm)
+    seen = view.reshape(shape)
+    if np.shares_memory(seen, value):   # astype's copy, in the view's own order
+        copy = seen.astype(dtype)
+        order = sorted(range(len(shape)), key=lambda d: -copy.strides[d])
+        if not copy.transpose(order).flags.c_contiguous or \
+                np.shares_memory(copy, value):   # pragma: no cover - astype copies
+            return None
+        source = seen.transpose(order)
+    else:   # reshape's copy, in C order of the transposed view
+        copy = np.empty(shape, dtype)
+        source = view
+    made = _copy_args(source)
+    if made is None or source.size != copy.size:
+        return None
+    packed = array("q", [data_address(copy), *made])
+    patches = () if held is not None else \
+        ((packed, 1, inst, value.strides, made[0] - data_address(value), value.shape),)
+    # (the copy kept alive with its call: the run holds its calls)
+    return [(_routines()[f"copy{dtype.itemsize}"], packed, copy)], patches, copy
+
+
+def _copy_args(x: np.ndarray) -> list | None:
+    """The copy routine's arguments after the destination: x's address, its sizes and
+    strides as 6 (sizes of 1 left out, 1s in front); None beyond 6."""
+    dims = [(n, st) for n, st in zip(x.shape, x.strides, strict=True) if n != 1]
+    if len(dims) > 6:
+        return None
+    dims = [(1, 0)] * (6 - len(dims)) + dims
+    return [data_address(x), *[n for n, _ in dims], *[st for _, st in dims]]
+
+
 def _reshape_copy(op, values: dict):
     """A dynamic-reshape whose `x.reshape(shape)` (special.py) copies: x in its recorded
     layout (address written per call) copied in C order into a new array made before the
@@ -666,11 +718,10 @@ def _reshape_copy(op, values: dict):
             x.dtype.itemsize not in (4, 8) or not value.flags.c_contiguous or \
             np.may_share_memory(x, value):
         return None
-    dims = [(n, st) for n, st in zip(x.shape, x.strides, strict=True) if n != 1]
-    if len(dims) > 6:
+    made = _copy_args(x)
+    if made is None:
         return None
-    dims = [(1, 0)] * (6 - len(dims)) + dims
-    packed = array("q", [0, data_address(x), *[n for n, _ in dims], *[st for _, st in dims]])
+    packed = array("q", [0, *made])
     return [(_routines()[f"copy{x.dtype.itemsize}"], packed)], \
         ((packed, 1, op[3], x.strides, 0, x.shape),), None, None, \
         (value.shape, value.dtype, packed)
@@ -755,7 +806,7 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
             # product's (an operand overlapping its buffer): the steps from its own
             resume = done[k + n] if what is not None else \
                 done[k + n - 1] if k + n else 0
-            for fn, packed in calls:
+            for fn, packed, *_ in calls:
                 entries.append(fn)
                 entries.append(packed.buffer_info()[0])
                 refusals.append((op[1], what, resume, len(pairs)))
