@@ -383,7 +383,8 @@ def _copy_ir(size: int) -> str:
                   f"  %ps{k} = getelementptr i64, ptr %a, i64 {8 + k}",
                   f"  %s{k} = load i64, ptr %ps{k}"]
     lines += ["  br label %h0"]
-    # loop k: head h{k} with index i{k}, offset o{k} (source byte offset so far)
+    # loop k: head h{k}, index i{k}; at{k}: the source's byte address so far; q{k}: the
+    # element's C-order index so far (the destination's is q5 elements on)
     for k in range(6):
         before = "entry" if k == 0 else f"b{k - 1}"
         base = "%src" if k == 0 else f"%at{k - 1}"
@@ -393,22 +394,19 @@ def _copy_ir(size: int) -> str:
                   f"  br i1 %c{k}, label %b{k}, label %x{k}",
                   f"b{k}:",
                   f"  %m{k} = mul i64 %i{k}, %s{k}",
-                  f"  %at{k} = add i64 {base}, %m{k}",
-                  f"  br label %{'h' + str(k + 1) if k < 5 else 'body'}"]
-    # (the destination's next address is kept in the argument array's first slot, set
-    # back to the destination's at the end)
+                  f"  %at{k} = add i64 {base}, %m{k}"]
+        lines += [f"  %q{k} = add i64 %i{k}, 0"] if k == 0 else \
+            [f"  %r{k} = mul i64 %q{k - 1}, %n{k}", f"  %q{k} = add i64 %r{k}, %i{k}"]
+        lines += [f"  br label %{'h' + str(k + 1) if k < 5 else 'body'}"]
     lines += ["body:", "  %from = inttoptr i64 %at5 to ptr",
               f"  %v = load {ty}, ptr %from",
-              "  %cnt = load i64, ptr %a",
-              "  %to = inttoptr i64 %cnt to ptr",
+              f"  %to = getelementptr {ty}, ptr %dst, i64 %q5",
               f"  store {ty} %v, ptr %to",
-              f"  %cntn = add i64 %cnt, {size}",
-              "  store i64 %cntn, ptr %a",
               "  br label %l5"]
     for k in range(5, -1, -1):
         lines += [f"l{k}:", f"  %i{k}n = add i64 %i{k}, 1", f"  br label %h{k}"]
         lines += [f"x{k}:", f"  br label %{'l' + str(k - 1) if k > 0 else 'done'}"]
-    lines += ["done:", "  store i64 %d0, ptr %a", "  ret i32 0", "}", ""]
+    lines += ["done:", "  ret i32 0", "}", ""]
     return "\n".join(lines)
 
 
