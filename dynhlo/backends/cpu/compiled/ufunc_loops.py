@@ -45,9 +45,9 @@ def _read(ufunc, dtype):
         base = id(ufunc) + object.__basicsize__
         nin, nout, nargs = (ctypes.c_int * 3).from_address(base)
         ntypes = ctypes.c_int.from_address(base + 32).value
-        name = ctypes.c_char_p.from_address(base + 40).value
-        if (nin, nout, nargs, ntypes) != (1, 1, 2, ufunc.ntypes) or \
-                name != ufunc.__name__.encode():
+        if (nin, nout, nargs, ntypes) != (1, 1, 2, ufunc.ntypes):
+            return None   # (another layout: no pointer of it is followed)
+        if ctypes.c_char_p.from_address(base + 40).value != ufunc.__name__.encode():
             return None
         types = ctypes.string_at(ctypes.c_void_p.from_address(base + 48).value,
                                  ntypes * nargs)
