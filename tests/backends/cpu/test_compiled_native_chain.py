@@ -15,7 +15,8 @@ import pytest
 
 import dynhlo
 import tests.support.reallibs_data as rd
-from dynhlo.backends.cpu.compiled import chain, fast, machine, steps
+from dynhlo.backends.cpu.compiled import fast, machine, steps
+from dynhlo.backends.cpu.compiled import native_chain as chain
 
 F32, F64 = np.float32, np.float64
 

@@ -5,7 +5,7 @@ settled, output views over the pool's buffers, kernel argument arrays filled but
 addresses written per call, values fixed for the key (folding.py) and lowerings of
 settled shapes as special.py's NumPy calls; guards where sizes read values (a mismatch:
 the rest of the call step by step), a loop body's pinned elements (loops.py) and values
-kept per counter value (memo.py); runs of its native calls are made one call (chain.py).
+kept per counter value (memo.py); runs of its native calls are made one call (native_chain.py).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ..lowering import LOWERINGS
 from . import conv
-from .chain import chained
+from .native_chain import chained
 from .folding import folded
 from .memo import memoized
 from .special import specialize
@@ -51,7 +51,7 @@ def _unpacked(ops: list, where: list, params: set) -> tuple[list, list]:
     return out_ops, out_where
 
 
-_CHAINING = True   # runs of native calls made one (chain.py); off: one op each
+_CHAINING = True   # runs of native calls made one (native_chain.py); off: one op each
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
 _PLUMBING = frozenset({Opcode.GET_TUPLE_ELEMENT, Opcode.TUPLE})
 # memo.memoized's view of the op kinds: what each op it may keep reads per call
@@ -204,7 +204,7 @@ class Fast:
                 if (buf < 0 or out is not None) and x.__class__ is np.ndarray and \
                         x.flags.c_contiguous:
                     op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out,
-                          fixed.get(what[1]))   # (the held operand: for chain.py)
+                          fixed.get(what[1]))   # (the held operand: native_chain.py)
                     if out is not None:
                         fixed[inst] = out
                 elif x.__class__ is np.ndarray and x.shape == value.shape and \

@@ -476,7 +476,7 @@ class CompiledEvaluator(Evaluator):
         try:
             for op in fast.ops:
                 kind, inst = op[0], op[1]
-                if kind == _CHAIN:   # native calls, one call (chain.py)
+                if kind == _CHAIN:   # native calls, one call (native_chain.py)
                     for new, shape, dtype, packed in op[9]:   # kernels' new arrays
                         value = values[new] = np.empty(shape, dtype)
                         packed[0] = address(value)

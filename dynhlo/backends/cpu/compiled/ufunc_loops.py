@@ -1,5 +1,5 @@
 """NumPy's own inner loop of a one-input ufunc (np.exp, np.tanh, ...) on f32 or f64, so that
-a run of native calls (chain.py) can call it where a spec's step calls `ufunc(x, out=out)`
+a run of native calls (native_chain.py) can call it where a spec's step calls `ufunc(x, out=out)`
 on dense arrays of one shape and dtype.
 
 For such a call NumPy's iterator hands the whole array to one inner loop call: the loop of
