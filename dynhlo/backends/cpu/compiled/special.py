@@ -22,7 +22,9 @@ movement whose every size and index is settled once the key's shapes and folded 
 - reduce of one operand by add, multiply, maximum, minimum, and, or: the lowering's NumPy
   reduction, its reducer recognized once.
 - power and atan2 of f32/f64 operands at the result's shape and type: the lowering's own
-  ufunc call (its size and type handling done once), a folded operand held.
+  call, its size and type handling done once (f32 power: float_power.power_f32; one of a
+  constant exponent of 2, 3, 4, -1 or -2 is a kernel's instead, rules.py), a folded
+  operand held.
 - dot (any batch and contracting dimensions, operands of the result's type): the
   reference's transposes, reshapes, copies and np.matmul, its shapes worked out once.
 - dynamic-update-slice: the reference's copy and write, where the update goes worked out
@@ -60,6 +62,7 @@ from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.sizes import slice_reads_padding
 from ....shapes.slice_windows import update_windows
+from ..float_power import power_f32
 from ..ops_linalg import plan_convolution, run_convolution
 from ..ops_reduce import _fast_reducer, _negative_zero_sums
 from .conv import gemm_plan
@@ -384,9 +387,9 @@ def _concatenate(inst, arrays: list, value, data: list):
 
 
 # Float binary functions no kernel computes (NumPy's results, ops_elementwise.BINARY): for
-# f32/f64 operands of the result's shape and type the lowering calls exactly this ufunc on
-# them (NumPy's power is not x*x even for an exponent of 2: SIMD lanes differ at ties, and
-# a lane's result depends on its neighbours' signs, so only the same call gives its bits).
+# f32/f64 operands of the result's shape and type the lowering calls exactly this function
+# on them (f32 power: float_power.power_f32, f64 power the ufunc; atan2's SIMD lanes are
+# not correctly rounded, so only the same call gives its bits).
 _BINARY = {Opcode.POWER: np.power, Opcode.ATAN2: np.arctan2}
 
 
@@ -398,7 +401,8 @@ def _binary(opcode, arrays: list, value, data: list):
                                             a.shape != value.shape or a.dtype != value.dtype
                                             for a in arrays):
         return None
-    ufunc = _BINARY[opcode]
+    ufunc = power_f32 if opcode is Opcode.POWER and value.dtype == np.float32 else \
+        _BINARY[opcode]
     if all(data):
         return ufunc
     x, y = arrays
