@@ -234,3 +234,44 @@ def test_a_kernel_refusing_after_held_views_makes_them_again():
     for _ in range(2):   # new values at the spec's shape: a stale buffer would show
         args = (r.standard_normal((2, 8, 6)).astype(F32), cases[1][1])
         _same(exe(*args), ref(*args))
+
+
+# torch's slicing as arange gathers (GPT-2's qkv split, Llama's rotary halves): all rows of
+# a value (the reference's result in a transposed layout), then columns of that; a dot of
+# the columns, so the layout the reference gives them is what BLAS reads.
+ARANGE_GATHERS = """
+HloModule ag
+ENTRY main {
+  x = f32[2,<=16,12] parameter(0)
+  w = f32[2,4,3] parameter(1)
+  k = f32[2,<=16,12] negate(x)
+  n = s32[] get-dimension-size(x), dimensions={1}
+  rows = s32[16,1] iota(), iota_dimension=0
+  live = s32[<=16,1] set-dimension-size(rows, n), dimensions={0}
+  g = f32[2,<=16,12] gather(k, live), offset_dims={0,2}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, slice_sizes={2,1,12}
+  four = s32[4] iota(), iota_dimension=0
+  eight = s32[] constant(8)
+  at = s32[4] broadcast(eight), dimensions={}
+  cols = s32[4] add(four, at)
+  ci = s32[4,1] reshape(cols)
+  h = f32[2,<=16,4] gather(g, ci), offset_dims={0,1}, collapsed_slice_dims={2}, start_index_map={2}, index_vector_dim=1, slice_sizes={2,16,1}
+  d = f32[2,<=16,3] dot(h, w), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+  ROOT r = (f32[2,<=16,12], f32[2,<=16,4], f32[2,<=16,3]) tuple(g, h, d)
+}
+"""
+
+
+def test_box_gathers_copy_into_the_references_layout():
+    """A gather that is a box of its operand, where the reference's result has a transposed
+    layout: np.copyto into that layout (no index array), the same elements and strides as
+    the reference's, so the dot reading it is the reference's bit for bit."""
+    exe, ref = _pair(ARANGE_GATHERS)
+    r = np.random.default_rng(10)
+    cases = [(_awkward(r, (2, n, 12)), r.standard_normal((2, 4, 3)).astype(F32))
+             for n in (16, 2, 7, 16)]
+    _run(exe, ref, cases)
+    fast = _fast(exe)
+    made = [op[2] for op in fast.ops if op[1].opcode.name == "GATHER"]
+    assert len(made) == 2 and all("_laid_out" in fn.__qualname__ for fn in made)
+    for got, want in zip(exe(*cases[-1])[:2], ref(*cases[-1])[:2], strict=True):
+        assert np.asarray(got).strides == np.asarray(want).strides

@@ -154,6 +154,8 @@ def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
         shape = read.shape
         if np.array(x[box], copy=True).reshape(shape).strides == values[inst].strides:
             copy = lambda x: np.array(x[box], copy=True).reshape(shape)   # noqa: E731
+        else:   # in the reference's transposed layout (torch's arange gathers of GPT-2)
+            copy = _laid_out(box, shape, values[inst])
     if copy is None:
         # in the reference's layout (its gather copies a transposed view, keeping its
         # strides): the positions in memory order, taken, then viewed back
@@ -166,6 +168,36 @@ def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
         else:
             copy = lambda x: x.take(flat).transpose(back)   # noqa: E731
     return copy if box is None else _box_view(x, box, read.shape, values[inst], copy)
+
+
+def _laid_out(box: tuple, shape: tuple, value):
+    """A box of the operand copied at the result's shape in the memory layout of the
+    reference's value (its gather copies a transposed view and keeps those strides): an
+    array in the strides' axis order filled by np.copyto, viewed back. The elements and
+    strides the take of their positions gives, without reading an index array (4-10x
+    faster). None where no axis order gives the value's strides."""
+    if value.__class__ is not np.ndarray or value.shape != shape or not value.size:
+        return None
+    strides = value.strides
+    perm = tuple(sorted(range(len(shape)), key=lambda k: -strides[k]))   # outermost first
+    back = tuple(int(k) for k in np.argsort(perm))
+    outer = tuple(shape[k] for k in perm)
+    if np.empty(outer, value.dtype).transpose(back).strides != strides:
+        return None
+
+    if all(b.start == 0 for b in box):   # (the box's view: its shape, the result's)
+        whole = tuple(b.stop for b in box)
+        if whole == shape:   # the whole operand at its recorded shape (a re-layout)
+            # (`copy` of the transposed view: C order, i.e. an array of the `outer` shape)
+            return lambda x: x.transpose(perm).copy().transpose(back) \
+                if x.shape == whole else _copy_to(x[box].reshape(shape), outer, perm, back)
+    return lambda x: _copy_to(x[box].reshape(shape), outer, perm, back)
+
+
+def _copy_to(part: np.ndarray, outer: tuple, perm: tuple, back: tuple) -> np.ndarray:
+    out = np.empty(outer, part.dtype)
+    np.copyto(out, part.transpose(perm))
+    return out.transpose(back)
 
 
 def _box_view(x: np.ndarray, box: tuple, shape: tuple, value, copy):
