@@ -68,6 +68,30 @@ _FOLD_KINDS = {"lowering": _LOWERING, "reshape": _RESHAPE,
                        _UFUNC: lambda what: (what[1],)}}
 
 
+def _remade(ctx, kind: int, inst, what, inputs: dict):
+    """A step's value made again from `inputs` as a new array (folding.folded keeps it):
+    a kernel (its native call, into a new array), a ufunc, a lowering or a reshape view
+    (of a value made again); None for the other kinds."""
+    if kind == _KERNEL:
+        return what.run(ctx, inputs)
+    if kind == _UFUNC:
+        x = inputs[what[1]]
+        with np.errstate(all="ignore"):
+            return what[0](x) if x.__class__ is np.ndarray else None
+    if kind == _RESHAPE:
+        x, value = inputs[what[0]], inputs[inst]
+        if x.__class__ is not np.ndarray or value.__class__ is not np.ndarray:
+            return None
+        again = x.reshape(value.shape)
+        return again if again.strides == value.strides else None
+    if kind == _LOWERING:
+        ctx.inst = inst
+        with np.errstate(all="ignore"):
+            again = what(ctx, inst, [inputs.get(o) for o in inst.operands])
+        return again if again.__class__ is np.ndarray else None
+    return None
+
+
 class Fast:
     """A computation's steps specialized to one key of argument shapes (when every size is
     a function of the entry arguments' shapes: the entry's dynamic parameters' shapes, or
@@ -102,7 +126,8 @@ class Fast:
             if set(numbered) == set(range(len(params))) else None
         dims = info.dims
         # values the same at every call of this key: held by the spec, their steps skipped
-        fast.folded = folded(info, steps, values, _FOLD_KINDS, pinned)
+        fast.folded = folded(info, steps, values, _FOLD_KINDS, pinned,
+                             lambda *step: _remade(ctx, *step))
         # values the spec's steps hold (their buffers' views, the folded arrays)
         fixed: dict = {inst: value for inst, value in fast.folded.items()
                        if value.__class__ is np.ndarray}
