@@ -275,3 +275,47 @@ def test_box_gathers_copy_into_the_references_layout():
     assert len(made) == 2 and all("_laid_out" in fn.__qualname__ for fn in made)
     for got, want in zip(exe(*cases[-1])[:2], ref(*cases[-1])[:2], strict=True):
         assert np.asarray(got).strides == np.asarray(want).strides
+
+
+# Llama's rotary halves as torch exports them: three gathers that each read every element
+# in place (at arange indices of one dimension), then the first half of the last dimension;
+# a dot of the half, so its layout is what BLAS reads.
+GATHER_CHAIN = """
+HloModule gc
+ENTRY main {
+  x = f32[2,<=16,8] parameter(0)
+  w = f32[2,4,3] parameter(1)
+  k = f32[2,<=16,8] negate(x)
+  t = f32[2,8,<=16] transpose(k), dimensions={0,2,1}
+  n = s32[] get-dimension-size(x), dimensions={1}
+  b = s32[2,1] iota(), iota_dimension=0
+  g0 = f32[2,8,<=16] gather(t, b), offset_dims={1,2}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,8,16}
+  c = s32[8,1] iota(), iota_dimension=0
+  g1 = f32[2,8,<=16] gather(g0, c), offset_dims={0,2}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, slice_sizes={2,1,16}
+  rows = s32[16,1] iota(), iota_dimension=0
+  live = s32[<=16,1] set-dimension-size(rows, n), dimensions={0}
+  g2 = f32[2,8,<=16] gather(g1, live), offset_dims={0,1}, collapsed_slice_dims={2}, start_index_map={2}, index_vector_dim=1, slice_sizes={2,8,1}
+  h = s32[4,1] iota(), iota_dimension=0
+  g3 = f32[2,4,<=16] gather(g2, h), offset_dims={0,2}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, slice_sizes={2,1,16}
+  d = f32[2,<=16,3] dot(g3, w), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  ROOT r = (f32[2,4,<=16], f32[2,<=16,3]) tuple(g3, d)
+}
+"""
+
+
+def test_gathers_of_every_element_read_only_by_gathers_pass_their_operand_on():
+    """g0-g2 read every element in place and only gathers read them: each is its operand
+    (no copy); g3 copies its half into the reference's layout from whatever layout it gets,
+    so its elements, its strides and the dot reading it are the reference's bit for bit."""
+    exe, ref = _pair(GATHER_CHAIN)
+    r = np.random.default_rng(12)
+    cases = [(_awkward(r, (2, n, 8)), r.standard_normal((2, 4, 3)).astype(F32))
+             for n in (16, 3, 9, 16)]
+    _run(exe, ref, cases)
+    fast = _fast(exe)
+    made = {op[1].name: op[2] for op in fast.ops if op[1].opcode.name == "GATHER"}
+    probe = np.zeros((2, 8, 16), F32)
+    assert all(made[name](probe) is probe for name in ("g0", "g1", "g2"))
+    assert made["g3"](probe) is not probe
+    got, want = exe(*cases[-1])[0], ref(*cases[-1])[0]
+    assert np.asarray(got).strides == np.asarray(want).strides

@@ -54,6 +54,7 @@ were already raised there.
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -85,7 +86,7 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
         return None
     shapes = tuple(a.shape for a in arrays)
     if opcode in (Opcode.GATHER, Opcode.DYNAMIC_SLICE) and data == [inst.operands[0]]:
-        fn = _take(ctx, inst, lowering, arrays[0], values)
+        fn = _take(ctx, inst, lowering, arrays[0], values, folded)
     elif opcode is Opcode.GATHER and data == list(inst.operands):
         fn = _window_gather(inst, *arrays, values[inst])
     elif opcode is Opcode.GATHER and data == [inst.operands[1]] and \
@@ -139,7 +140,7 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
     return None if fn is None else (fn, tuple(data), shapes)
 
 
-def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
+def _take(ctx, inst, lowering, x: np.ndarray, values: dict, folded: dict):
     """np.take of x at the flat positions the gather or dynamic-slice reads (or the view of
     x those positions are, where it has the reference's layout: _box_view)."""
     positions = np.arange(1, x.size + 1, dtype=np.int64).reshape(x.shape)
@@ -150,10 +151,14 @@ def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
         return None   # padding read somewhere: the lowering's zeros
     box = _box(read - 1, x.shape)
     copy = None
+    if box is not None and read.shape == x.shape and _passed_on(ctx, inst, folded) and \
+            all(b.start == 0 and b.stop == n for b, n in zip(box, x.shape, strict=True)):
+        return lambda x: x   # every element in place, read only by gathers: x itself
     if box is not None:   # a box of the operand (qkv split, a row): a copy of its view
         shape = read.shape
-        if np.array(x[box], copy=True).reshape(shape).strides == values[inst].strides:
-            copy = lambda x: np.array(x[box], copy=True).reshape(shape)   # noqa: E731
+        # (C order whatever x's layout: x may be an operand passed on, _passed_on)
+        if np.array(x[box], order="C").reshape(shape).strides == values[inst].strides:
+            copy = lambda x: np.array(x[box], order="C").reshape(shape)   # noqa: E731
         else:   # in the reference's transposed layout (torch's arange gathers of GPT-2)
             copy = _laid_out(box, shape, values[inst])
     if copy is None:
@@ -168,6 +173,28 @@ def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
         else:
             copy = lambda x: x.take(flat).transpose(back)   # noqa: E731
     return copy if box is None else _box_view(x, box, read.shape, values[inst], copy)
+
+
+_READERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # computation -> readers
+
+
+def _passed_on(ctx, inst, folded: dict) -> bool:
+    """Whether gather `inst` may be its operand itself where it reads every element in
+    place (torch's arange gathers, three in a row before Llama's rotary halves): it is not
+    the root and every reader is a gather of it at folded indices, whose specialized step
+    (_take: a copy in the reference's layout, a take of logical positions, a box view
+    checked per call) gives the reference's elements and strides from any layout."""
+    computation = ctx.info.computation
+    readers = _READERS.get(computation)
+    if readers is None:
+        readers = _READERS[computation] = {}
+        for user in computation.instructions:
+            for operand in user.operands:
+                readers.setdefault(operand, []).append(user)
+    users = readers.get(inst)
+    return inst is not computation.root and bool(users) and all(
+        u.opcode is Opcode.GATHER and u.operands[0] is inst and u.operands[1] is not inst and
+        u.operands[1] in folded for u in users)
 
 
 def _laid_out(box: tuple, shape: tuple, value):
