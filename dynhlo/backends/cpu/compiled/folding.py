@@ -11,8 +11,9 @@ such lowerings, ~15 us each).
 
 A value is kept only when nothing can change it after the call that made it: a lowering's
 value (a new array, or a view of operands that are themselves kept), a reshape of a kept
-value, or a kernel's, matrix product's or ufunc's result written to a new array (never one
-in a reused buffer); and never one whose memory the root's value may share (the caller
+value, or a kernel's, matrix product's or ufunc's result written to a new array (a
+kernel's or ufunc's in a buffer that later steps reuse is made again into a new array when
+the spec is made: `remake`); and never one whose memory the root's value may share (the caller
 owns its results). Kept values are held as read-only views: a later call may still return
 one (through a loop or branch that its values pick), and the caller then gets a copy. A spec holds at most 4 MiB per value and 64 MiB in all (larger masks
 are computed per call).
@@ -113,15 +114,20 @@ def _folded(info, steps: list, values: dict, kinds: dict, pinned: frozenset, rem
             fresh[inst] = value = again
         if ok:
             held = _owned_bytes(value)
-            if held > _MAX_BYTES or used + held > _BUDGET:
-                continue   # computed per call (a mask at a large size): memory, not speed
-            if pinned_arrays and _may_be_returned(value, pinned_arrays):
-                if not isinstance(value, np.ndarray):
-                    continue
-                value = np.array(value, copy=True)   # (a view of a pinned scalar: small)
-            used += held
-            keep[inst] = _read_only(value)
-        elif inst in stale:   # (over the memory budget: computed per call)
+            if held <= _MAX_BYTES and used + held <= _BUDGET:
+                if pinned_arrays and _may_be_returned(value, pinned_arrays):
+                    if isinstance(value, np.ndarray):   # (a view of a pinned scalar: small)
+                        value = np.array(value, copy=True)
+                        used += held
+                        keep[inst] = _read_only(value)
+                else:
+                    used += held
+                    keep[inst] = _read_only(value)
+            # (else computed per call, a mask at a large size: memory, not speed)
+        if inst in stale and inst not in keep:   # made again, but computed per call
+            if kind not in new:   # a view of a buffer no step writes any more
+                return keep, next(o for o in (inst.operands if kind != reshape
+                                              else (what[0],)) if o in stale)
             del stale[inst], fresh[inst]
     return keep, None
 
