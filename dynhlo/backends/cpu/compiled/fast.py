@@ -19,6 +19,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ..lowering import LOWERINGS
 from . import conv
+from .chains import fuse
 from .folding import folded
 from .memo import memoized
 from .special import specialize
@@ -248,6 +249,9 @@ class Fast:
         ops, where = memoized(ops, where, values, fast.folded, pinned, [
             a for a in (root if isinstance(root, tuple) else (root,))
             if isinstance(a, np.ndarray)], _MEMO_KINDS)
+        # chains of movement steps: one step each (chains.py)
+        ops, where = fuse(ops, where, steps, values, info.computation.instructions,
+                          info.computation.root, frozenset(sized_by), fast.folded)
         if guards is not None:   # (after memoized: it finds the counters among the elements)
             ops, where = _unpacked(ops, where, {inst for inst, _ in params})
         fast.ops, fast.where = ops, where
