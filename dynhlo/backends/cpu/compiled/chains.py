@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....hlo.opcodes import Opcode
+from .special import _box
 from .steps import _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO
 
 # per opcode: the operand positions whose elements move (the others: integer keys)
@@ -169,14 +170,15 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
         start += d.size
     bounds = np.cumsum([0] + [d.size for d in datas])
     shape = tail_value.shape
-    # first input's positions at the tail's shape: "x with some elements replaced" where
-    # the placement keeps these in place
-    same = datas[0].shape == shape
+    # inputs of the tail's shape: "x with some elements replaced" where the placement
+    # keeps x's in place
+    same = [d.shape == shape for d in datas]
     order = [(candidates[m][1], candidates[m][2], m) for m in members]
 
     def place(key_values: list):
-        """Per input: (flat places in the result, flat positions in the input), or 'copy'
-        for the first input kept in place; None where the trace leaves padding."""
+        """(the input copied whole as the result's start, or None: an empty result;
+        per other input (j, where its elements go, which they are)), or None where the
+        trace leaves padding."""
         known = dict(traced)
         known.update(zip(keys, key_values, strict=True))
         for fn, sources, inst in order:
@@ -188,14 +190,23 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
         if read.shape != shape or (read.size and int(read.min()) < 1):
             return None
         flat = read.reshape(-1)
-        copy, puts = False, []
+        copy, puts = None, []
         for j in range(len(inputs)):
             at = np.flatnonzero((flat > bounds[j]) & (flat <= bounds[j + 1]))
             source = flat[at] - bounds[j] - 1
-            if j == 0 and same and np.array_equal(source, at):
-                copy = True   # the first input in place, the others' elements put in
+            if copy is None and same[j] and np.array_equal(source, at):
+                copy = j   # this input in place, the others' elements put in
+            elif len(at) == flat.size and len(inputs) == 1:
+                return -1, [(0, None, source)]   # one input: taken at once
             elif len(at):
-                puts.append((j, at, source))
+                # a box of the result filled from a box of the input (a row, a column
+                # block), element k of one being element k of the other in C order: a
+                # strided copy; else the positions, taken
+                into, out_of = _box(at, shape), _box(source, datas[j].shape)
+                if into is not None and out_of is not None:
+                    puts.append((j, into, (out_of, tuple(s.stop - s.start for s in into))))
+                else:
+                    puts.append((j, at, source))
         return copy, puts
 
     kept: dict = {}
@@ -212,10 +223,18 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
         if plan is None:
             return None
         copy, puts = plan
-        out = np.array(parts[0], order="C", copy=True) if copy else np.empty(shape, dtype)
-        flat = out.reshape(-1)   # (a view: out is C-ordered)
+        if copy == -1:   # (a new C-ordered array: take's)
+            return parts[0].take(puts[0][2]).reshape(shape)
+        out = np.empty(shape, dtype) if copy is None else \
+            np.array(parts[copy], order="C", copy=True)
+        flat = None
         for j, at, source in puts:
-            flat[at] = parts[j].take(source)
+            if at.__class__ is tuple:
+                out[at] = parts[j][source[0]].reshape(source[1])
+            else:
+                if flat is None:
+                    flat = out.reshape(-1)   # (a view: out is C-ordered)
+                flat[at] = parts[j].take(source)
         return out
 
     recorded = run(*datas, *[values[k] for k in keys])
