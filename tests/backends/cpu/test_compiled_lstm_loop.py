@@ -200,3 +200,78 @@ def test_the_stored_haiku_lstm_against_its_outputs_and_the_reference(size):
               if info.computation.name.startswith("body")]
     specs = [f for info in bodies for f in evaluator._local.pools[id(info)].fast.values()]
     assert specs and all(len(_fused(f)) >= 2 for f in specs)
+
+
+# A size made of the counter (k = clamp(1, i, 3) + 1 rows summed) and an index made of it
+# (element 2k, clamped): their values are kept per counter value (memo.py), the size's
+# guard with them; counter values whose size is not the recorded one fail the guard and
+# run their steps (nothing kept for them).
+GUARDED = """
+HloModule guarded
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+body {
+  s = (s32[], f32[4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  acc = f32[4] get-tuple-element(s), index=1
+  x = f32[4] get-tuple-element(s), index=2
+  one = s32[] constant(1)
+  three = s32[] constant(3)
+  c = s32[] clamp(one, i, three)
+  k = s32[] add(c, one)
+  rows = f32[<=4] set-dimension-size(x, k), dimensions={0}
+  zf = f32[] constant(0)
+  total = f32[] reduce(rows, zf), dimensions={0}, to_apply=add
+  two = s32[] constant(2)
+  k2 = s32[] multiply(k, two)
+  pick = f32[1] dynamic-slice(x, k2), dynamic_slice_sizes={1}
+  ps = f32[] reshape(pick)
+  both = f32[] add(total, ps)
+  tb = f32[4] broadcast(both), dimensions={}
+  acc2 = f32[4] add(acc, tb)
+  j = s32[] add(i, one)
+  ROOT t = (s32[], f32[4], f32[4]) tuple(j, acc2, x)
+}
+
+cond {
+  s = (s32[], f32[4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  limit = s32[] constant(TRIPS)
+  ROOT lt = pred[] compare(i, limit), direction=LT
+}
+
+ENTRY main {
+  x = f32[4] parameter(0)
+  z = s32[] constant(0)
+  zf = f32[] constant(0)
+  acc = f32[4] broadcast(zf), dimensions={}
+  t = (s32[], f32[4], f32[4]) tuple(z, acc, x)
+  l = (s32[], f32[4], f32[4]) while(t), condition=cond, body=body
+  ROOT r = f32[4] get-tuple-element(l), index=1
+}
+"""
+
+
+@pytest.mark.parametrize("trips", [0, 1, 2, 5])
+def test_a_guard_of_a_kept_size_is_skipped_with_it_and_still_holds(trips):
+    text = GUARDED.replace("TRIPS", str(trips))
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    r = np.random.default_rng(7)
+    for _ in range(3):
+        # (small integers: sums exact in any order, the kernel's reduction as NumPy's)
+        x = r.integers(-50, 50, 4).astype(F32)
+        np.testing.assert_array_equal(exe(x), ref(x))
+    if trips:
+        for fast in _body_specs(exe):
+            wrapped = [op for op in fast.ops if op[0] == steps._MEMOIZED]
+            assert any(op[2][0] == steps._GUARD for op in wrapped)
+            load = next(op for op in fast.ops if op[0] == steps._MEMO_LOAD)
+            # kept: only the counter values whose size is the recorded one
+            recorded = 2   # (the spec is made at i = 0: k = 2)
+            assert all(int(np.clip(i, 1, 3)) + 1 == recorded for (i,) in load[2])
