@@ -275,3 +275,44 @@ def test_a_guard_of_a_kept_size_is_skipped_with_it_and_still_holds(trips):
             # kept: only the counter values whose size is the recorded one
             recorded = 2   # (the spec is made at i = 0: k = 2)
             assert all(int(np.clip(i, 1, 3)) + 1 == recorded for (i,) in load[2])
+
+
+# Outside a loop: a bias broadcast to n rows (broadcast + set-dimension-size: the result a
+# strided copy of the input, rows of stride 0) and rows 2, 0, 3 of w transposed (gather at
+# folded indices + transpose + copy by the resize: positions taken).
+ENTRY_CHAINS = """
+HloModule entry_chains
+
+ENTRY main {
+  x = f32[<=8,4] parameter(0)
+  bias = f32[4] parameter(1)
+  w = f32[5,3] parameter(2)
+  n = s32[] get-dimension-size(x), dimensions={0}
+  bb = f32[8,4] broadcast(bias), dimensions={1}
+  bn = f32[<=8,4] set-dimension-size(bb, n), dimensions={0}
+  y = f32[<=8,4] add(x, bn)
+  idx = s32[3,1] constant({{2},{0},{3}})
+  g = f32[3,3] gather(w, idx), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}
+  gt = f32[3,3] transpose(g), dimensions={1,0}
+  three = s32[] constant(3)
+  gs = f32[3,3] set-dimension-size(gt, three), dimensions={0}
+  ROOT o = (f32[<=8,4], f32[<=8,4], f32[3,3]) tuple(y, bn, gs)
+}
+"""
+
+
+def test_chains_outside_loops_copy_strided_views_or_take_positions():
+    exe = dynhlo.compile(ENTRY_CHAINS, backend="cpu", reference=False)
+    ref = dynhlo.compile(ENTRY_CHAINS, backend="cpu", reference=True)
+    r = np.random.default_rng(11)
+    for n in (3, 8, 3, 1):
+        args = (r.standard_normal((n, 4)).astype(F32), r.standard_normal(4).astype(F32),
+                r.standard_normal((5, 3)).astype(F32))
+        for _ in range(2):
+            _same(exe(*args), ref(*args))
+    evaluator = exe.program.evaluator
+    fused = {}
+    for pool in evaluator._local.pools.values():
+        for fast in pool.fast.values():
+            fused.update(_fused(fast))
+    assert fused == {"bn": ["bb", "bn"], "gs": ["g", "gt", "gs"]}

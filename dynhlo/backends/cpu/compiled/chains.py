@@ -21,7 +21,9 @@ That placement is kept per key value (a loop's counter runs through the same few
 a call then copies: the first input as it is with the others' elements put in place
 (`x` with its row i written), or each input's elements taken into their places. The same
 elements as the steps' in the same places (copies are exact), C-ordered as the last step's
-recorded value must be. Folded float operands (a held update, a table) and pad values
+recorded value must be. Only chains whose last value is already a new array (not a view of
+an input: the chain copied it) of at most _TRACED elements, from inputs of at most as many,
+are fused: the step copies no more than the steps did, and the trace stays small. Folded float operands (a held update, a table) and pad values
 other than 0 would enter the trace as numbers, not positions: such chains are not fused.
 A key value whose placement reads padding, or a call whose inputs are not of the recorded
 shapes, runs the chain's steps (the op's sixth field: runner._run_fast).
@@ -42,6 +44,7 @@ _MOVES = {Opcode.GATHER: (0,), Opcode.DYNAMIC_SLICE: (0,), Opcode.SLICE: (0,),
           Opcode.DYNAMIC_UPDATE_SLICE: (0, 1), Opcode.CONCATENATE: None}   # None: all
 _KINDS = (_SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO)
 _KEPT = 64   # key values whose placement a fused step keeps (full: it starts over)
+_TRACED = 1 << 16   # the most elements of a fused chain's inputs (traced) and its result
 
 
 def _parts(op) -> tuple:
@@ -163,6 +166,11 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
             not tail_value.flags.c_contiguous or \
             any(values[k].__class__ is not np.ndarray for k in keys):
         return None
+    # small values whose chain already makes its result (not a view of an input, nor a
+    # broadcast: one copy for another, never a larger one), the trace small too
+    if sum(d.size for d in datas) > _TRACED or tail_value.size > _TRACED or \
+            any(np.may_share_memory(tail_value, d) for d in datas):
+        return None
     # the positions of each input, counted on from the previous one's
     traced, start = {}, 0
     for inst, d in zip(inputs, datas, strict=True):
@@ -197,7 +205,9 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
             if copy is None and same[j] and np.array_equal(source, at):
                 copy = j   # this input in place, the others' elements put in
             elif len(at) == flat.size and len(inputs) == 1:
-                return -1, [(0, None, source)]   # one input: taken at once
+                # one input: taken at once, or (a broadcast, a strided window) copied
+                # from its strided view
+                return -1, [(0, _strided(source.reshape(shape), dtype.itemsize), source)]
             elif len(at):
                 # a box of the result filled from a box of the input (a row, a column
                 # block), element k of one being element k of the other in C order: a
@@ -223,8 +233,12 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
         if plan is None:
             return None
         copy, puts = plan
-        if copy == -1:   # (a new C-ordered array: take's)
-            return parts[0].take(puts[0][2]).reshape(shape)
+        if copy == -1:   # (a new C-ordered array: take's, np.array's)
+            _, view, source = puts[0]
+            part = parts[0]
+            if view is not None and part.flags.c_contiguous:
+                return np.array(np.ndarray(shape, dtype, part, view[0], view[1]), order="C")
+            return part.take(source).reshape(shape)
         out = np.empty(shape, dtype) if copy is None else \
             np.array(parts[copy], order="C", copy=True)
         flat = None
@@ -246,3 +260,29 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
     sources = (*inputs, *keys)
     shapes = [values[s].shape for s in sources]
     return (_SPECIAL, members[-1], run, sources, shapes, chain_steps)
+
+
+def _strided(read: np.ndarray, itemsize: int):
+    """(offset, strides) in bytes of a strided view of a C-ordered input (elements of
+    `itemsize` bytes) whose elements, at the result's indices, are the flat positions
+    `read` (offset + index . strides, strides of 0 for a broadcast dimension), or None."""
+    if not read.size or read.ndim == 0:
+        return None
+    base = int(read.reshape(-1)[0])
+    steps = []
+    for d in range(read.ndim):
+        if read.shape[d] == 1:
+            steps.append(0)
+            continue
+        index = [0] * read.ndim
+        index[d] = 1
+        steps.append(int(read[tuple(index)]) - base)
+    if min(steps) < 0:
+        return None
+    made = np.full(read.shape, base, np.int64)
+    for d, step in enumerate(steps):
+        made = made + (np.arange(read.shape[d], dtype=np.int64) * step).reshape(
+            tuple(-1 if k == d else 1 for k in range(read.ndim)))
+    if not np.array_equal(made, read):
+        return None
+    return base * itemsize, tuple(step * itemsize for step in steps)
