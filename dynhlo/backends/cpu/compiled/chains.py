@@ -18,13 +18,16 @@ input j's after input j-1's), with its integer inputs (indices, starts, sizes: t
 as given: the result says, per element, which input element it is (0: something else — a
 pad value, a zero of a set-dimension-size — where the chain is not fused for those keys).
 That placement is kept per key value (a loop's counter runs through the same few values);
-a call then copies: the first input as it is with the others' elements put in place
-(`x` with its row i written), or each input's elements taken into their places. The same
+a call then copies: an input of the result's shape kept in place with the others'
+elements put in (`x` with its row i written), a single input's strided view (a broadcast)
+or its positions taken, or each input's box (a row, a block) or positions into their
+places. The same
 elements as the steps' in the same places (copies are exact), C-ordered as the last step's
 recorded value must be. Only chains whose last value is already a new array (not a view of
 an input: the chain copied it) of at most _TRACED elements, from inputs of at most as many,
-are fused: the step copies no more than the steps did, and the trace stays small. Folded float operands (a held update, a table) and pad values
-other than 0 would enter the trace as numbers, not positions: such chains are not fused.
+are fused: the step copies no more than the steps did, and the trace stays small. Folded
+float operands (a held update, a table) and pad values other than 0 would enter the trace
+as numbers, not positions: such chains are not fused.
 A key value whose placement reads padding, or a call whose inputs are not of the recorded
 shapes, runs the chain's steps (the op's sixth field: runner._run_fast).
 """
