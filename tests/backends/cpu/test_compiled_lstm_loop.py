@@ -121,7 +121,7 @@ def _body_specs(exe) -> list:
 def _fused(fast) -> dict:
     """{the last instruction's name: the names of the steps fused into it}."""
     return {op[1].name: [step[1].name for step in op[5]] for op in fast.ops
-            if op[0] == steps._SPECIAL and len(op) > 5}
+            if op[0] in (steps._SPECIAL, steps._SPECIAL_ONE) and len(op) > 5}
 
 
 @pytest.mark.parametrize("trips", [0, 1, 3, 6, 9])

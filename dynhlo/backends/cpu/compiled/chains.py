@@ -29,7 +29,8 @@ are fused: the step copies no more than the steps did, and the trace stays small
 float operands (a held update, a table) and pad values other than 0 would enter the trace
 as numbers, not positions: such chains are not fused.
 A key value whose placement reads padding, or a call whose inputs are not of the recorded
-shapes, runs the chain's steps (the op's sixth field: runner._run_fast).
+shapes, runs the chain's steps (the op's last field, after the usual _SPECIAL or
+_SPECIAL_ONE fields: runner._run_fast).
 """
 
 from __future__ import annotations
@@ -233,8 +234,10 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
             if len(kept) >= _KEPT:
                 kept.clear()
             kept[key] = plan
-        if plan is None:
-            return None
+        return None if plan is None else copied(plan, parts)
+
+    def copied(plan, parts):
+        """The result of a placement (place's) of `parts`."""
         copy, puts = plan
         if copy == -1:   # (a new C-ordered array: take's, np.array's)
             _, view, source = puts[0]
@@ -254,6 +257,11 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
                 flat[at] = parts[j].take(source)
         return out
 
+    if not keys and count == 1:   # (one placement: made here, a step of one operand)
+        plan = place([])
+        if plan is None:
+            return None
+        run = lambda part: copied(plan, (part,))   # noqa: E731
     recorded = run(*datas, *[values[k] for k in keys])
     if recorded is None or recorded.shape != tail_value.shape or \
             recorded.strides != tail_value.strides or \
@@ -262,6 +270,8 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
     chain_steps = [steps[where[candidates[m][0]]] for m in members]
     sources = (*inputs, *keys)
     shapes = [values[s].shape for s in sources]
+    if len(sources) == 1:
+        return (_SPECIAL_ONE, members[-1], run, sources[0], shapes[0], chain_steps)
     return (_SPECIAL, members[-1], run, sources, shapes, chain_steps)
 
 
