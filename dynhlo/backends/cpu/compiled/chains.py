@@ -257,12 +257,13 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
                 flat[at] = parts[j].take(source)
         return out
 
+    step = run
     if not keys and count == 1:   # (one placement: made here, a step of one operand)
         plan = place([])
         if plan is None:
             return None
-        run = lambda part: copied(plan, (part,))   # noqa: E731
-    recorded = run(*datas, *[values[k] for k in keys])
+        step = lambda part: copied(plan, (part,))   # noqa: E731
+    recorded = step(*datas, *[values[k] for k in keys])
     if recorded is None or recorded.shape != tail_value.shape or \
             recorded.strides != tail_value.strides or \
             not np.array_equal(recorded, tail_value, equal_nan=True):
@@ -271,8 +272,8 @@ def _chain(members: list, candidates: dict, values: dict, steps: list, where: li
     sources = (*inputs, *keys)
     shapes = [values[s].shape for s in sources]
     if len(sources) == 1:
-        return (_SPECIAL_ONE, members[-1], run, sources[0], shapes[0], chain_steps)
-    return (_SPECIAL, members[-1], run, sources, shapes, chain_steps)
+        return (_SPECIAL_ONE, members[-1], step, sources[0], shapes[0], chain_steps)
+    return (_SPECIAL, members[-1], step, sources, shapes, chain_steps)
 
 
 def _strided(read: np.ndarray, itemsize: int):
