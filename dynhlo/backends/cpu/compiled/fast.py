@@ -19,6 +19,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ..lowering import LOWERINGS
 from . import conv
+from .chains import fuse
 from .folding import folded
 from .memo import memoized
 from .special import specialize
@@ -54,7 +55,7 @@ _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
 _PLUMBING = frozenset({Opcode.GET_TUPLE_ELEMENT, Opcode.TUPLE})
 # memo.memoized's view of the op kinds: what each op it may keep reads per call
 _MEMO_KINDS = {"element": _ELEMENT, "load": _MEMO_LOAD, "store": _MEMO_STORE,
-               "memoized": _MEMOIZED,
+               "memoized": _MEMOIZED, "guard": _GUARD,
                "reads": {_KERNEL: lambda op: op[8].leaves, _KERNEL_IN_PLACE: lambda op: op[5].leaves,
                          _SPECIAL: lambda op: op[3], _SPECIAL_ONE: lambda op: (op[3],),
                          _SPECIAL_TWO: lambda op: (op[3], op[4]),
@@ -273,6 +274,9 @@ class Fast:
         ops, where = memoized(ops, where, values, fast.folded, pinned, [
             a for a in (root if isinstance(root, tuple) else (root,))
             if isinstance(a, np.ndarray)], _MEMO_KINDS)
+        # chains of movement steps: one step each (chains.py)
+        ops, where = fuse(ops, where, steps, values, info.computation.instructions,
+                          info.computation.root, frozenset(sized_by), fast.folded)
         if guards is not None:   # (after memoized: it finds the counters among the elements)
             ops, where = _unpacked(ops, where, {inst for inst, _ in params})
         fast.ops, fast.where = ops, where
@@ -280,7 +284,9 @@ class Fast:
         # _run_steps after it resumes there: the views set before the first step that
         # read a value it replaced are made again)
         # (a guard's, a memo's load's and store's index is the next step's already)
-        fast.done = [k if op[0] in _NO_STEP else k + 1 for op, k in zip(ops, where, strict=True)]
+        # (a memoized guard's too)
+        fast.done = [k if op[0] in _NO_STEP or op[0] == _MEMOIZED and op[2][0] in _NO_STEP
+                     else k + 1 for op, k in zip(ops, where, strict=True)]
         fast.start = {**fast.folded, **views}
         return fast
 
