@@ -658,7 +658,8 @@ def _member(op, values: dict):
             calls += one[0]
             patches += one[1]
         return calls, tuple(patches), out, None, None
-    if kind == _SPECIAL_ONE and op[1].opcode is Opcode.DYNAMIC_RESHAPE:
+    if kind == _SPECIAL_ONE and len(op) == 5 and op[1].opcode is Opcode.DYNAMIC_RESHAPE:
+        # (len 5: special.py's own step; a fused chain of movement steps has more fields)
         return _reshape_copy(op, values)
     return None
 
@@ -714,7 +715,8 @@ def _reshape_copy(op, values: dict):
     if x.__class__ is not np.ndarray or value.__class__ is not np.ndarray or \
             x.shape != op[4] or x.dtype != value.dtype or x.size != value.size or \
             x.dtype.itemsize not in (4, 8) or not value.flags.c_contiguous or \
-            np.may_share_memory(x, value):
+            np.may_share_memory(x, value) or \
+            x.reshape(value.shape).tobytes() != value.tobytes():   # (its step's value)
         return None
     made = _copy_args(x)
     if made is None:

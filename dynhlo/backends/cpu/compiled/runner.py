@@ -561,7 +561,9 @@ class CompiledEvaluator(Evaluator):
                     if value is not None:
                         values[inst] = value
                     else:   # another type or shape than recorded, or declined: the lowering
-                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
+                        # (a fused chain's: its steps, chains.py)
+                        self._run_steps(ctx, values, pool, op[5] if len(op) > 5 else
+                                        [steps[where[position]]], 0, {})
                     position += 1
                     continue
                 if kind == _SPECIAL_TWO:
@@ -589,7 +591,9 @@ class CompiledEvaluator(Evaluator):
                     if value is not None:
                         values[inst] = value
                     else:   # another type or shape than recorded, or declined: the lowering
-                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
+                        # (a fused chain's: its steps, chains.py)
+                        self._run_steps(ctx, values, pool, op[5] if len(op) > 5 else
+                                        [steps[where[position]]], 0, {})
                     position += 1
                     continue
                 if kind == _KERNEL:
