@@ -474,3 +474,14 @@ def test_batch_products_whose_operands_numpy_copies_join(monkeypatch):
         if k in (2, 8):
             joined = {i.name for op in _chains(on) for i, _ in op[5]}
             assert {"s", "o", "w"} <= joined, joined
+
+
+def test_a_reshape_step_joins_only_where_it_places_elements_as_reshape_does():
+    """_is_reshape: a step's function is taken for x.reshape's copy only where it puts
+    distinct values where reshape puts them (a transposing or padding step is not)."""
+    x = np.arange(24, dtype=F32).reshape(2, 3, 4).transpose(0, 2, 1)
+    assert chain._is_reshape(lambda v: v.reshape(8, 3), x, (8, 3))
+    assert not chain._is_reshape(lambda v: v.transpose(0, 2, 1).reshape(8, 3), x, (8, 3))
+    assert not chain._is_reshape(lambda v: np.pad(v.reshape(-1)[1:], (0, 1)).reshape(8, 3),
+                                 x, (8, 3))
+    assert not chain._is_reshape(lambda v: None, x, (8, 3))
