@@ -247,6 +247,76 @@ def test_a_loops_row_writing_chain_is_the_references(trips, shift):
     if trips:
         assert "d" in _fused(exe)
 
+
+# A carried value whose dynamic size changes every iteration (1, 2, 3, 1, ...: the
+# counter mod 3, plus 1), broadcast, stacked and padded to its bound into a sum: a chain
+# b, c, p whose input is of another shape at the next iteration
+GROWING = """
+HloModule growing
+body {
+  s = (s32[], f32[<=8], f32[8], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  v = f32[<=8] get-tuple-element(s), index=1
+  full = f32[8] get-tuple-element(s), index=2
+  acc = f32[4,8] get-tuple-element(s), index=3
+  zf = f32[] constant(0)
+  b = f32[2,<=8] broadcast(v), dimensions={1}
+  c = f32[4,<=8] concatenate(b, b), dimensions={0}
+  p = f32[4,8] pad(c, zf), padding=0_0x0_0
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  three = s32[] constant(3)
+  m = s32[] remainder(j, three)
+  m1 = s32[] add(m, one)
+  vn = f32[<=8] set-dimension-size(full, m1), dimensions={0}
+  accn = f32[4,8] add(acc, p)
+  ROOT t = (s32[], f32[<=8], f32[8], f32[4,8]) tuple(j, vn, full, accn)
+}
+cond {
+  s = (s32[], f32[<=8], f32[8], f32[4,8]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  limit = s32[] constant(TRIPS)
+  ROOT lt = pred[] compare(i, limit), direction=LT
+}
+ENTRY main {
+  v = f32[<=8] parameter(0)
+  full = f32[8] parameter(1)
+  zf = f32[] constant(0)
+  acc = f32[4,8] broadcast(zf), dimensions={}
+  z = s32[] constant(0)
+  t = (s32[], f32[<=8], f32[8], f32[4,8]) tuple(z, v, full, acc)
+  l = (s32[], f32[<=8], f32[8], f32[4,8]) while(t), condition=cond, body=body
+  ROOT a = f32[4,8] get-tuple-element(l), index=3
+}
+"""
+
+
+@pytest.mark.parametrize("trips", [1, 3, 9])
+def test_a_chain_over_a_size_that_changes_every_iteration(trips):
+    exe, ref = _pair(GROWING.replace("TRIPS", str(trips)))
+    full = np.arange(1, 9, dtype=F32)
+    for n in (3, 8, 3, 1):
+        args = (_values((n,), F32, n), full)
+        want = ref(*args)
+        for _ in range(2):
+            got = exe(*args)
+            _same(got, want)
+            got[...] = 0
+    assert _fused(exe) == {"p": ["b", "c", "p"]}
+
+
+def test_a_chain_of_arguments_laid_out_otherwise():
+    """Strided, Fortran-ordered and big-endian arguments: a placement is of the values,
+    not of their memory."""
+    exe, ref = _pair(_chain_text("f32", "tuple"))
+    x, y = _values((6, 8), F32, 1), _values((1, 2, 4), F32, 2)
+    for i in (0, 2, 2, 5):
+        for xv in (x[:, ::2], np.asfortranarray(x[:, :4]), x[:, :4].astype(">f4")):
+            for yv in (y[:, :, ::2], y[:, :, 1:3], np.ascontiguousarray(y[:, :, 1:3])):
+                for key in (np.int32(i), np.array(i, ">i4")):
+                    _same(exe(xv, key, yv), ref(xv, key, yv))
+    assert _fused(exe) == {"c": ["g", "p", "s", "c"]}
+
 # Powers by 2 and 3 whose exponent broadcasts are values of their own (the root reads
 # them): each power's kernel reads its exponent as an input, so the kernels' keys were
 # equal and x**3 ran x**2's kernel.
