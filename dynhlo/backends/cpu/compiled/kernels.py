@@ -521,8 +521,9 @@ class _Writer:
 def _form_text(form: tuple) -> str:
     """repr(form): the groups of one form (a model's repeated layers) share one text, made
     once (a tuple's hash is a fraction of its repr's cost). A form holds ints, strings and
-    tuples of them, and one bool (root_kept) always a bool, so two forms equal as tuples
-    print alike (no 1 where another has True)."""
+    tuples of them, one bool (root_kept) always a bool, and a power's exponent always a
+    float or None, so two forms equal as tuples print alike (no 1 where another has True,
+    nor 2 where another has 2.0)."""
     return repr(form)
 
 
