@@ -188,6 +188,27 @@ def test_an_update_chain_keyed_by_two_starts_is_the_references(index_type, type_
     _same(exe(x, u, index(i), index(j))[0], np.concatenate([want[1:6:2]] * 2))
 
 
+
+@pytest.mark.parametrize("index_type,starts", [
+    ("s64", [2**40, -2**40, 2**63 - 1, -2**63, 1]), ("u32", [2**31, 2**32 - 1, 3, 0]),
+    ("s16", [-32768, 32767, 2]), ("u64", [2**63, 2**64 - 1, 1])])
+def test_chains_keyed_by_extreme_starts(index_type, starts):
+    """Starts past every bound of their type (unsigned ones above the signed range):
+    clamped into range, as the reference clamps them."""
+    index = np.dtype(index_type.replace("s", "int").replace("u", "uint"))
+    exe, ref = _pair(UPDATE.replace("I[", index_type + "[").replace("T[", "f32["))
+    x, u = _values((6, 5), F32, 3), _values((3, 2), F32, 4)
+    for i in starts:
+        for j in starts:
+            args = (x, u, index.type(i), index.type(j))
+            _same(exe(*args), ref(*args))
+    exe, ref = _pair(_chain_text("f32", "tuple").replace(
+        "s32[] parameter(1)", index_type + "[] parameter(1)").replace(
+        "s32[1,1] reshape(i)", index_type + "[1,1] reshape(i)"))
+    x, y = _values((6, 4), F32, 1), _values((1, 2, 2), F32, 2)
+    for i in starts:
+        _same(exe(x, index.type(i), y), ref(x, index.type(i), y))
+
 # A loop writing row i - SHIFT of its output (clamped: negative at first, past the rows
 # later) through broadcast + dynamic-update-slice: a chain keyed by the counter, its input
 # the carried state (kept in place, the row put in), at dynamic sizes n that change
