@@ -70,8 +70,11 @@ def _moving(inst, sources, values) -> dict | None:
         moves = positions is None or k in positions
         if inst.opcode is Opcode.PAD and k == 1:
             fill = values.get(operand)
-            if operand in sources or fill is None or np.asarray(fill).item() != 0:
-                return None   # (a zero: not a position, so never fused where it shows)
+            # (a zero: not a position, so never fused where it shows; a complex zero
+            # would be cast into the trace's int64 positions, a ComplexWarning per key)
+            if operand in sources or fill is None or np.iscomplexobj(fill) or \
+                    np.asarray(fill).item() != 0:
+                return None
             continue
         if operand not in sources:
             if moves:

@@ -16,7 +16,8 @@ The structure (`signature`) is everything the analysis reads, by position, never
     each operand as a member or input position (an operand that is neither: no signature,
     the group is analysed on its own), and what the walk reads of it: a constant's bytes,
     `dimensions` of a broadcast, transpose or reduce, `slice` of a slice, `direction` of a
-    compare (as written: equal text decodes alike), a reduce's combining opcode.
+    compare (as written: equal text decodes alike), a reduce's combining opcode, a power's
+    constant exponent (emit reads it through the graph, maybe outside the group).
 
 Sizes enter as shapes.sizes.size_key objects, compared by identity (Sym and interned Size
 define no equality of their own): the analysis compares sizes only with `same_size`, which
@@ -37,6 +38,7 @@ import numpy as np
 
 from ....hlo.opcodes import Opcode
 from ....shapes.sizes import size_key
+from .emit import constant_exponent
 from .kernels import KernelSource, _Writer, generate, reducer
 
 # the attribute each opcode's analysis reads (kernels._Writer._walk, _operand_maps_of,
@@ -114,6 +116,8 @@ class Forms:
                 read = m.literal.tobytes()
             elif op is Opcode.REDUCE:
                 read = (m.attrs.get("dimensions"), reducer(m))
+            elif op is Opcode.POWER:   # (its exponent's constant, perhaps not a member)
+                read = constant_exponent(m)
             else:
                 name = _READ.get(op)
                 read = m.attrs.get(name) if name is not None else None
