@@ -15,6 +15,7 @@ from ...hlo.opcodes import Opcode
 from ...hlo.types import (INTEGRAL_TYPES, bit_width, from_numpy_dtype, is_ml_dtype,
                           to_numpy_dtype)
 from ...shapes.sizes import operand_mismatch
+from .float_power import power_f32
 from .lowering import NOTES, lowering
 from .minmax import MAXIMUM, MINIMUM, is_float
 from .ops_sort import total_order_key
@@ -282,7 +283,11 @@ def _shift(kind):
 def _power(x, y):
     """Integers: the exact power modulo 2^bits (NumPy squares in the type); a negative
     exponent gives 0, but 1 for a base of 1 and +-1 for -1. The constants are of x's type:
-    a Python int beside a u64 array makes np.where's result f64, which rounds."""
+    a Python int beside a u64 array makes np.where's result f64, which rounds.
+    f32 (and f16/bf16, widened to f32 by `binary`): computed in f64 and rounded once
+    (float_power.py: exact products for 2, 3, 4, -1, -2; NumPy's f64 power otherwise)."""
+    if x.dtype == np.float32:
+        return power_f32(x, y)
     if x.dtype.kind != "i":
         return np.power(x, y)
     neg = y < 0
@@ -316,7 +321,9 @@ BINARY = {
     Opcode.MULHI: lambda x, y: _mulhi(x, y),
 }
 NOTES[Opcode.POWER] = ("integers: the exact power modulo 2^bits (XLA's emitter reads only the "
-                       "low 6 bits of the exponent, as signed)")
+                       "low 6 bits of the exponent, as signed); f32/f16/bf16: computed in f64 "
+                       "and rounded once (exponents 2, 3, 4, -1, -2 as exact products; XLA "
+                       "computes x**3 as x*(x*x) in f32, an ulp off at times)")
 
 
 def _mulhi(x, y):

@@ -255,6 +255,8 @@ def test_a_kernel_refusing_in_the_specialized_steps_hands_the_call_back(monkeypa
     whose steps were specialized and after them."""
     seen: list = []
     refused: list = []
+    # one op per kernel (runs of native calls refusing: test_compiled_native_chain.py)
+    monkeypatch.setattr(fast, "_CHAINING", False)
     monkeypatch.setattr(fast.Fast, "of", staticmethod(_refusing_at(position, seen, refused)))
     exe, ref = _pair(MIXED)
     for k, n in enumerate((5, 5, 5, 3, 3)):

@@ -1,6 +1,6 @@
 """The compiled CPU path's specialized steps that cut per-call work (fast.Fast, special.py):
 views of buffers set once instead of run as steps, dots with batch dimensions into buffers
-(batch_dot.py), power and atan2 as the lowering's own ufunc call, reduces by NumPy
+(batch_dot.py), power and atan2 as the lowering's own call, reduces by NumPy
 reductions, gathers from a folded table (an embedding) and gathers that are a box of their
 operand. Every module runs several times per shape (the
 specialized steps run from the second call) and every result is compared with the
@@ -53,7 +53,11 @@ def _fast(exe) -> "fast.Fast":
 
 
 def _kinds(exe, opcode: str) -> list:
-    return [op[0] for op in _fast(exe).ops if op[1].opcode.name == opcode]
+    """The kinds of the spec's ops for `opcode`'s steps (a run of native calls' members
+    counted as their own kinds: native_chain.py)."""
+    ops = [m for op in _fast(exe).ops
+           for m in (op[8][2] if op[0] == steps._CHAIN else (op,))]
+    return [op[0] for op in ops if op[1].opcode.name == opcode]
 
 
 def _awkward(r, shape) -> np.ndarray:
@@ -92,15 +96,17 @@ ENTRY main {
 
 
 def test_power_and_atan2_are_the_lowerings_own_ufunc_calls():
-    """NumPy's power is not x*x (4097^2's tie rounds otherwise, and a SIMD lane's result
-    depends on its neighbours' signs): the specialized step makes the lowering's own call,
-    so every bit is the reference's, mixed signs, ties, zeros, infinities and NaN too."""
+    """Power by a folded exponent of 2 or 3 is a kernel's (float_power.py's f64 products);
+    by an exponent read per call, and atan2 (NumPy's SIMD lanes, not correctly rounded),
+    the specialized step makes the lowering's own call, so every bit is the reference's,
+    mixed signs, ties, zeros, infinities and NaN too."""
     exe, ref = _pair(POWER)
     r = np.random.default_rng(4)
     cases = [(_awkward(r, (2, n, 8)), _awkward(r, (2, n, 8))) for n in (1, 16, 5, 1, 0)]
     _run(exe, ref, cases)
     exe(*cases[0])
-    assert _kinds(exe, "POWER") and all(k in SPECIAL for k in _kinds(exe, "POWER"))
+    assert _kinds(exe, "POWER")[:2] == [steps._KERNEL] * 2 and \
+        _kinds(exe, "POWER")[2] in SPECIAL
     assert _kinds(exe, "ATAN2") == [steps._SPECIAL_TWO]
 
 
@@ -232,3 +238,91 @@ def test_a_kernel_refusing_after_held_views_makes_them_again():
     for _ in range(2):   # new values at the spec's shape: a stale buffer would show
         args = (r.standard_normal((2, 8, 6)).astype(F32), cases[1][1])
         _same(exe(*args), ref(*args))
+
+
+# torch's slicing as arange gathers (GPT-2's qkv split, Llama's rotary halves): all rows of
+# a value (the reference's result in a transposed layout), then columns of that; a dot of
+# the columns, so the layout the reference gives them is what BLAS reads.
+ARANGE_GATHERS = """
+HloModule ag
+ENTRY main {
+  x = f32[2,<=16,12] parameter(0)
+  w = f32[2,4,3] parameter(1)
+  k = f32[2,<=16,12] negate(x)
+  n = s32[] get-dimension-size(x), dimensions={1}
+  rows = s32[16,1] iota(), iota_dimension=0
+  live = s32[<=16,1] set-dimension-size(rows, n), dimensions={0}
+  g = f32[2,<=16,12] gather(k, live), offset_dims={0,2}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, slice_sizes={2,1,12}
+  four = s32[4] iota(), iota_dimension=0
+  eight = s32[] constant(8)
+  at = s32[4] broadcast(eight), dimensions={}
+  cols = s32[4] add(four, at)
+  ci = s32[4,1] reshape(cols)
+  h = f32[2,<=16,4] gather(g, ci), offset_dims={0,1}, collapsed_slice_dims={2}, start_index_map={2}, index_vector_dim=1, slice_sizes={2,16,1}
+  d = f32[2,<=16,3] dot(h, w), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+  ROOT r = (f32[2,<=16,12], f32[2,<=16,4], f32[2,<=16,3]) tuple(g, h, d)
+}
+"""
+
+
+def test_box_gathers_copy_into_the_references_layout():
+    """A gather that is a box of its operand, where the reference's result has a transposed
+    layout: np.copyto into that layout (no index array), the same elements and strides as
+    the reference's, so the dot reading it is the reference's bit for bit."""
+    exe, ref = _pair(ARANGE_GATHERS)
+    r = np.random.default_rng(10)
+    cases = [(_awkward(r, (2, n, 12)), r.standard_normal((2, 4, 3)).astype(F32))
+             for n in (16, 2, 7, 16)]
+    _run(exe, ref, cases)
+    fast = _fast(exe)
+    made = [op[2] for op in fast.ops if op[1].opcode.name == "GATHER"]
+    assert len(made) == 2 and all("_laid_out" in fn.__qualname__ for fn in made)
+    for got, want in zip(exe(*cases[-1])[:2], ref(*cases[-1])[:2], strict=True):
+        assert np.asarray(got).strides == np.asarray(want).strides
+
+
+# Llama's rotary halves as torch exports them: three gathers that each read every element
+# in place (at arange indices of one dimension), then the first half of the last dimension;
+# a dot of the half, so its layout is what BLAS reads.
+GATHER_CHAIN = """
+HloModule gc
+ENTRY main {
+  x = f32[2,<=16,8] parameter(0)
+  w = f32[2,4,3] parameter(1)
+  k = f32[2,<=16,8] negate(x)
+  t = f32[2,8,<=16] transpose(k), dimensions={0,2,1}
+  n = s32[] get-dimension-size(x), dimensions={1}
+  b = s32[2,1] iota(), iota_dimension=0
+  g0 = f32[2,8,<=16] gather(t, b), offset_dims={1,2}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,8,16}
+  c = s32[8,1] iota(), iota_dimension=0
+  g1 = f32[2,8,<=16] gather(g0, c), offset_dims={0,2}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, slice_sizes={2,1,16}
+  rows = s32[16,1] iota(), iota_dimension=0
+  live = s32[<=16,1] set-dimension-size(rows, n), dimensions={0}
+  g2 = f32[2,8,<=16] gather(g1, live), offset_dims={0,1}, collapsed_slice_dims={2}, start_index_map={2}, index_vector_dim=1, slice_sizes={2,8,1}
+  h = s32[4,1] iota(), iota_dimension=0
+  g3 = f32[2,4,<=16] gather(g2, h), offset_dims={0,2}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=1, slice_sizes={2,1,16}
+  d = f32[2,<=16,3] dot(g3, w), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  ROOT r = (f32[2,4,<=16], f32[2,<=16,3]) tuple(g3, d)
+}
+"""
+
+
+def test_gathers_of_every_element_read_only_by_gathers_pass_their_operand_on(monkeypatch):
+    """g0-g2 read every element in place and only gathers read them: each is its operand
+    (no copy); g3 copies its half into the reference's layout from whatever layout it gets,
+    so its elements, its strides and the dot reading it are the reference's bit for bit.
+    (The gathers' own steps looked at: joining them, joined.py, is turned off.)"""
+    monkeypatch.setattr("dynhlo.backends.cpu.compiled.fast.joined",
+                        lambda ops, where, *_: (ops, where))
+    exe, ref = _pair(GATHER_CHAIN)
+    r = np.random.default_rng(12)
+    cases = [(_awkward(r, (2, n, 8)), r.standard_normal((2, 4, 3)).astype(F32))
+             for n in (16, 3, 9, 16)]
+    _run(exe, ref, cases)
+    fast = _fast(exe)
+    made = {op[1].name: op[2] for op in fast.ops if op[1].opcode.name == "GATHER"}
+    probe = np.zeros((2, 8, 16), F32)
+    assert all(made[name](probe) is probe for name in ("g0", "g1", "g2"))
+    assert made["g3"](probe) is not probe
+    got, want = exe(*cases[-1])[0], ref(*cases[-1])[0]
+    assert np.asarray(got).strides == np.asarray(want).strides

@@ -36,6 +36,7 @@ from ....shapes.schedule import schedule
 from ...plan.fusion import (FusionError, Plan, build_group, call_sites, in_memory, may_fuse,
                             size_only, steps_of)
 from . import machine
+from .kernel_forms import Forms, generate_in
 from .runner import CompiledEvaluator
 
 EVALUATOR = "compiled"
@@ -176,7 +177,9 @@ def rebuild_plan(data: dict, info, evaluator: ArtifactEvaluator) -> Plan:
     sites are the module's. Each kernel's group is then made from the module (fusion.
     build_group) and analysed and keyed again (kernels.generate), so a kernel's object code
     is the one of the form its group has, whatever the file says: what the stored plan
-    spares is the fusion search (its rounds of retries), not the checks.
+    spares is the fusion search (its rounds of retries), not the checks. A group of the
+    same structure as one analysed before (kernel_forms.signature: everything the analysis
+    reads, by position) takes that analysis, remapped to its own instructions.
 
     Raises:
         ArtifactError: a name the computation lacks, or a plan the module does not allow
@@ -204,10 +207,11 @@ def rebuild_plan(data: dict, info, evaluator: ArtifactEvaluator) -> Plan:
     position = {inst: k for k, inst in enumerate(order)}
     evaluator._position[id(info)] = position
     kernels = {}
+    forms = Forms()   # this computation's groups, analysed once per structure
     for root in roots:
         group = build_group(info, position, root, fused, set())
         try:
-            kernels[root] = rules.generate(group, info)
+            kernels[root] = generate_in(forms, group, info, position)
         except FusionError as exc:
             raise _differs(comp, f"makes kernel '{root.name}' of a group that is not one "
                                  f"kernel ({exc})") from None

@@ -4,17 +4,20 @@ Only correctly rounded operations are here, so a kernel's results are the refere
 for bit: IEEE + - * /, sqrt, rsqrt as 1 / sqrt (the reference's two steps), fmod (exact),
 sign, floor, ceil, the two roundings, comparisons, select, clamp,
 maximum/minimum (NaN propagates, -0 below +0: LLVM's llvm.maximum/llvm.minimum are IEEE
-754-2019's, as minmax.py's), integer arithmetic (wrapping; x/0 = -1, MIN/-1 = MIN as the
+754-2019's, as minmax.py's), f32 power by a constant exponent of 2, 3, 4, -1 or -2 (the
+reference's f64 products rounded once, float_power.py), integer arithmetic (wrapping; x/0 = -1, MIN/-1 = MIN as the
 reference), bitwise ops and conversions (float to integer saturating, NaN to 0: LLVM's
 fptosi.sat). Transcendental functions stay NumPy's (docs/DESIGN.md, compiled CPU path).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
+from ..float_power import EXACT_EXPONENTS
 
 I1 = ir.IntType(1)
 FLOATS = {"f32": ir.FloatType(), "f64": ir.DoubleType()}
@@ -193,12 +196,48 @@ def _binary(b, module, op, x, y, element_type: str):
     raise AssertionError(op)
 
 
+# the operands an exponent's constant is read through: each passes its operand's value on
+_EXPONENT_VIEWS = frozenset({Opcode.BROADCAST, Opcode.RESHAPE, Opcode.COPY, Opcode.TRANSPOSE,
+                             Opcode.SLICE, Opcode.SET_DIMENSION_SIZE})
+
+
+def constant_exponent(inst) -> float | None:
+    """The exponent of f32 power `inst` where it is one constant of EXACT_EXPONENTS (a
+    scalar or uniform constant seen through broadcasts, reshapes and the like), else None."""
+    if inst.opcode is not Opcode.POWER or inst.shape.element_type != "f32":
+        return None
+    y = inst.operands[1]
+    while y.opcode in _EXPONENT_VIEWS:
+        y = y.operands[0]
+    literal = y.literal if y.opcode is Opcode.CONSTANT else None
+    if literal is None or isinstance(literal, tuple) or y.shape.element_type != "f32" or \
+            not np.size(literal):
+        return None
+    flat = np.asarray(literal).reshape(-1)
+    value = float(flat[0])
+    return value if value in EXACT_EXPONENTS and bool((flat == flat[0]).all()) else None
+
+
+def _power(b, x, exponent: float):
+    """float_power.EXACT_EXPONENTS's form in f64 (no fast-math flags: nothing reassociates
+    or contracts), rounded once to f32: the reference's bits."""
+    double = ir.DoubleType()
+    wide = b.fpext(x, double)
+    square = b.fmul(wide, wide)
+    one = ir.Constant(double, 1.0)
+    value = {2.0: lambda: square, 3.0: lambda: b.fmul(square, wide),
+             4.0: lambda: b.fmul(square, square), -1.0: lambda: b.fdiv(one, wide),
+             -2.0: lambda: b.fdiv(one, square)}[exponent]()
+    return b.fptrunc(value, x.type)
+
+
 UNARY = frozenset({*_UNARY_FLOAT, Opcode.NEGATE, Opcode.ABS, Opcode.NOT, Opcode.RSQRT,
                    Opcode.SIGN})
 BINARY = frozenset({Opcode.ADD, Opcode.SUBTRACT, Opcode.MULTIPLY, Opcode.DIVIDE,
                     Opcode.REMAINDER,
                     Opcode.MAXIMUM, Opcode.MINIMUM, Opcode.AND, Opcode.OR, Opcode.XOR})
-OTHER = frozenset({Opcode.COMPARE, Opcode.SELECT, Opcode.CLAMP, Opcode.CONVERT, Opcode.COPY})
+OTHER = frozenset({Opcode.COMPARE, Opcode.SELECT, Opcode.CLAMP, Opcode.CONVERT, Opcode.COPY,
+                   Opcode.POWER})
 
 
 def emit(b: ir.IRBuilder, module: ir.Module, inst, args: list):
@@ -212,6 +251,8 @@ def emit(b: ir.IRBuilder, module: ir.Module, inst, args: list):
         return _unary(b, module, op, args[0], element_type)
     if op in BINARY:
         return _binary(b, module, op, args[0], args[1], element_type)
+    if op is Opcode.POWER:
+        return _power(b, args[0], constant_exponent(inst))
     if op is Opcode.COMPARE:
         return _compare(b, inst, *args)
     if op is Opcode.SELECT:

@@ -5,7 +5,7 @@ settled, output views over the pool's buffers, kernel argument arrays filled but
 addresses written per call, values fixed for the key (folding.py) and lowerings of
 settled shapes as special.py's NumPy calls; guards where sizes read values (a mismatch:
 the rest of the call step by step), a loop body's pinned elements (loops.py) and values
-kept per counter value (memo.py).
+kept per counter value (memo.py); runs of its native calls are made one call (native_chain.py).
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ..lowering import LOWERINGS
 from . import conv
-from .joined import joined
+from .chains import fuse
 from .folding import folded
+from .joined import joined
 from .memo import memoized
+from .native_chain import chained
 from .special import specialize
 from .steps import (_BATCH_DOT, _DOT, _ELEMENT, _GUARD, _KERNEL, _KERNEL_IN_PLACE, _LOWERING,
                     _MEMO_LOAD, _MEMO_STORE, _MEMOIZED, _RESHAPE, _SPECIAL, _SPECIAL_ONE,
@@ -51,11 +53,12 @@ def _unpacked(ops: list, where: list, params: set) -> tuple[list, list]:
     return out_ops, out_where
 
 
+_CHAINING = True   # runs of native calls made one (native_chain.py); off: one op each
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
 _PLUMBING = frozenset({Opcode.GET_TUPLE_ELEMENT, Opcode.TUPLE})
 # memo.memoized's view of the op kinds: what each op it may keep reads per call
 _MEMO_KINDS = {"element": _ELEMENT, "load": _MEMO_LOAD, "store": _MEMO_STORE,
-               "memoized": _MEMOIZED,
+               "memoized": _MEMOIZED, "guard": _GUARD,
                "reads": {_KERNEL: lambda op: op[8].leaves, _KERNEL_IN_PLACE: lambda op: op[5].leaves,
                          _SPECIAL: lambda op: op[3], _SPECIAL_ONE: lambda op: (op[3],),
                          _SPECIAL_TWO: lambda op: (op[3], op[4]),
@@ -67,6 +70,30 @@ _FOLD_KINDS = {"lowering": _LOWERING, "reshape": _RESHAPE,
                        _DOT: lambda what: (what.lhs, what.rhs),
                        _BATCH_DOT: lambda what: (what.lhs, what.rhs),
                        _UFUNC: lambda what: (what[1],)}}
+
+
+def _remade(ctx, kind: int, inst, what, inputs: dict):
+    """A step's value made again from `inputs` as a new array (folding.folded keeps it):
+    a kernel (its native call, into a new array), a ufunc, a lowering or a reshape view
+    (of a value made again); None for the other kinds."""
+    if kind == _KERNEL:
+        return what.run(ctx, inputs)
+    if kind == _UFUNC:
+        x = inputs[what[1]]
+        with np.errstate(all="ignore"):
+            return what[0](x) if x.__class__ is np.ndarray else None
+    if kind == _RESHAPE:
+        x, value = inputs[what[0]], inputs[inst]
+        if x.__class__ is not np.ndarray or value.__class__ is not np.ndarray:
+            return None
+        again = x.reshape(value.shape)
+        return again if again.strides == value.strides else None
+    if kind == _LOWERING:
+        ctx.inst = inst
+        with np.errstate(all="ignore"):
+            again = what(ctx, inst, [inputs.get(o) for o in inst.operands])
+        return again if again.__class__ is np.ndarray else None
+    return None
 
 
 class Fast:
@@ -103,7 +130,8 @@ class Fast:
             if set(numbered) == set(range(len(params))) else None
         dims = info.dims
         # values the same at every call of this key: held by the spec, their steps skipped
-        fast.folded = folded(info, steps, values, _FOLD_KINDS, pinned)
+        fast.folded = folded(info, steps, values, _FOLD_KINDS, pinned,
+                             lambda *step: _remade(ctx, *step))
         # values the spec's steps hold (their buffers' views, the folded arrays)
         fixed: dict = {inst: value for inst, value in fast.folded.items()
                        if value.__class__ is np.ndarray}
@@ -192,7 +220,9 @@ class Fast:
                         b.__class__ is np.ndarray and a.dtype == b.dtype == what.dtype:
                     fn = what.fn(a.shape, b.shape, out)
                     if fn is not None:
-                        op = (_BATCH_DOT, inst, what.lhs, what.rhs, a.shape, b.shape, fn)
+                        # (its held operands and buffer: what a run of native calls reads)
+                        op = (_BATCH_DOT, inst, what.lhs, what.rhs, a.shape, b.shape, fn,
+                              (what, fixed.get(what.lhs), fixed.get(what.rhs), out))
                         if out is not None:
                             fixed[inst] = out
             elif kind == _UFUNC:
@@ -200,14 +230,15 @@ class Fast:
                 out = view(buf, value.shape, value.dtype) if buf >= 0 else None
                 if (buf < 0 or out is not None) and x.__class__ is np.ndarray and \
                         x.flags.c_contiguous:
-                    op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out)
+                    op = (_UFUNC, inst, what[0], what[1], what[1] in fixed, out,
+                          fixed.get(what[1]))   # (the held operand: native_chain.py)
                     if out is not None:
                         fixed[inst] = out
                 elif x.__class__ is np.ndarray and x.shape == value.shape and \
                         x.dtype == value.dtype:
                     # (a transposed gather's value): the ufunc on it, a new array in its
                     # layout, as the reference's lowering (ops_elementwise.unary) calls it
-                    op = (_UFUNC, inst, what[0], what[1], x.shape, None)
+                    op = (_UFUNC, inst, what[0], what[1], x.shape, None, None)
             elif kind == _LOWERING and (what is LOWERINGS.get(inst.opcode) or
                                         what is conv.lowering):
                 special = specialize(ctx, inst, what, values, settled)
@@ -249,15 +280,23 @@ class Fast:
         ops, where = memoized(ops, where, values, fast.folded, pinned, [
             a for a in (root if isinstance(root, tuple) else (root,))
             if isinstance(a, np.ndarray)], _MEMO_KINDS)
+        # chains of movement steps: one step each (chains.py)
+        ops, where = fuse(ops, where, steps, values, info.computation.instructions,
+                          info.computation.root, frozenset(sized_by), fast.folded)
         if guards is not None:   # (after memoized: it finds the counters among the elements)
             ops, where = _unpacked(ops, where, {inst for inst, _ in params})
+        # specialized steps that only hand a value on: one op each (joined.py)
         ops, where = joined(ops, where, info.computation, values)
-        fast.ops, fast.where = ops, where
         # per op: the steps before this index are done once it has run (a step handed to
         # _run_steps after it resumes there: the views set before the first step that
         # read a value it replaced are made again)
         # (a guard's, a memo's load's and store's index is the next step's already)
-        fast.done = [k if op[0] in _NO_STEP else k + 1 for op, k in zip(ops, where, strict=True)]
+        # (a memoized guard's too)
+        done = [k if op[0] in _NO_STEP or op[0] == _MEMOIZED and op[2][0] in _NO_STEP
+                else k + 1 for op, k in zip(ops, where, strict=True)]
+        # runs of native calls: one call each (after memoized: a kept op is no native call)
+        fast.ops, fast.where, fast.done = chained(ops, where, done, values) if _CHAINING else \
+            (ops, where, done)
         fast.start = {**fast.folded, **views}
         return fast
 

@@ -11,8 +11,9 @@ such lowerings, ~15 us each).
 
 A value is kept only when nothing can change it after the call that made it: a lowering's
 value (a new array, or a view of operands that are themselves kept), a reshape of a kept
-value, or a kernel's, matrix product's or ufunc's result written to a new array (never one
-in a reused buffer); and never one whose memory the root's value may share (the caller
+value, or a kernel's, matrix product's or ufunc's result written to a new array (a
+kernel's or ufunc's in a buffer that later steps reuse is made again into a new array when
+the spec is made: `remake`); and never one whose memory the root's value may share (the caller
 owns its results). Kept values are held as read-only views: a later call may still return
 one (through a loop or branch that its values pick), and the caller then gets a copy. A spec holds at most 4 MiB per value and 64 MiB in all (larger masks
 are computed per call).
@@ -34,7 +35,26 @@ IMPURE = frozenset({Opcode.CALL, Opcode.WHILE, Opcode.CONDITIONAL, Opcode.CUSTOM
 
 
 def folded(info, steps: list, values: dict, kinds: dict,
-           pinned: frozenset = frozenset()) -> dict:
+           pinned: frozenset = frozenset(), remake=None) -> dict:
+    """See _folded; `remake(kind, inst, what, inputs)` makes a step's value again as a new
+    array from the kept values `inputs` (None where it cannot): a kernel's or ufunc's result
+    in a buffer that later steps reuse (the rotary tables, a causal mask) is kept as such a
+    copy, and so is a view of it that would be kept. Where a step kept per call would read
+    a view of such a buffer (its recorded value then a view of memory no step writes any
+    more), that value is computed per call instead. `values` is updated with the new arrays
+    (what the spec is made of)."""
+    refused: set = set()
+    while True:
+        fresh: dict = {}
+        keep, conflict = _folded(info, steps, values, kinds, pinned, remake, refused, fresh)
+        if conflict is None:
+            values.update(fresh)
+            return keep
+        refused.add(conflict)
+
+
+def _folded(info, steps: list, values: dict, kinds: dict, pinned: frozenset, remake,
+            refused: set, fresh: dict):
     """{instruction: value} of the steps whose values are the same at every call of the
     key `values` was computed at (see the module docstring). `steps`: the runner's
     (kind, inst, what, sized, buf) list; `kinds`: the runner's step kinds by role,
@@ -42,6 +62,9 @@ def folded(info, steps: list, values: dict, kinds: dict,
     steps whose values the key itself holds (they still run per call: their values may
     be returned; what is made of them may be kept)."""
     lowering, reshape, new = kinds["lowering"], kinds["reshape"], kinds["new"]
+    # a value made again (fresh) -> the buffer view it replaces; what reads one of those
+    # through a view (its recorded value sharing that memory) must be made again too
+    stale: dict = {}
     made = {step[1] for step in steps}
     root = info.computation.root
     value = values.get(root)
@@ -63,26 +86,50 @@ def folded(info, steps: list, values: dict, kinds: dict,
         value = values.get(inst)
         if inst is root or value is None or _may_be_returned(value, returned):
             continue
+        # the stale buffer views this step's recorded value may be a view of
+        viewed = [stale[o] for o in (inst.operands if kind != reshape else (what[0],))
+                  if o in stale and _may_be_returned(value, [stale[o]])]
         if kind == lowering:
             ok = inst.opcode not in IMPURE and (
                 inst.opcode is Opcode.GET_DIMENSION_SIZE or all(map(known, inst.operands)))
         elif kind == reshape:
             ok = known(what[0])
         elif kind in new:
-            ok = buf < 0 and all(map(known, new[kind](what)))
+            ok = all(map(known, new[kind](what)))
+            if ok and buf >= 0:   # its buffer is reused later in the call: made again
+                viewed = [value]
         else:
             ok = False
+        if viewed:
+            again = remake(kind, inst, what, {**values, **fresh, **keep}) \
+                if ok and remake is not None and inst not in refused else None
+            if again is None:
+                if not ok or kind not in new or buf < 0:
+                    # kept per call, but recorded as a view of a buffer no longer written:
+                    # the value it views is computed per call instead
+                    return keep, next(o for o in (inst.operands if kind != reshape
+                                                  else (what[0],)) if o in stale)
+                continue   # (computed per call, as before)
+            stale[inst] = viewed[0]
+            fresh[inst] = value = again
         if ok:
             held = _owned_bytes(value)
-            if held > _MAX_BYTES or used + held > _BUDGET:
-                continue   # computed per call (a mask at a large size): memory, not speed
-            if pinned_arrays and _may_be_returned(value, pinned_arrays):
-                if not isinstance(value, np.ndarray):
-                    continue
-                value = np.array(value, copy=True)   # (a view of a pinned scalar: small)
-            used += held
-            keep[inst] = _read_only(value)
-    return keep
+            if held <= _MAX_BYTES and used + held <= _BUDGET:
+                if pinned_arrays and _may_be_returned(value, pinned_arrays):
+                    if isinstance(value, np.ndarray):   # (a view of a pinned scalar: small)
+                        value = np.array(value, copy=True)
+                        used += held
+                        keep[inst] = _read_only(value)
+                else:
+                    used += held
+                    keep[inst] = _read_only(value)
+            # (else computed per call, a mask at a large size: memory, not speed)
+        if inst in stale and inst not in keep:   # made again, but computed per call
+            if kind not in new:   # a view of a buffer no step writes any more
+                return keep, next(o for o in (inst.operands if kind != reshape
+                                              else (what[0],)) if o in stale)
+            del stale[inst], fresh[inst]
+    return keep, None
 
 
 def _read_only(value):

@@ -105,7 +105,9 @@ def _reader(op: tuple):
 
 def _never_declines(op: tuple) -> bool:
     inst = op[1]
-    if inst.opcode not in _NEVER_DECLINE:
+    if inst.opcode not in _NEVER_DECLINE or len(op) > 5:
+        # (a longer op is a fused movement chain, chains.py: it declines where its
+        # placement would read padding, and its own steps run then)
         return False
     # (at indices or a size read per call a window may reach past the operand, a size
     # differ from the recorded one)

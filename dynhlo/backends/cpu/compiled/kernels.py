@@ -33,7 +33,7 @@ from llvmlite import ir
 from ....hlo import attrs, patterns
 from ....hlo.opcodes import Opcode
 from ...plan.fusion import FusionError, Group, dims_equal, kernel_operands
-from .emit import FLOATS, INTS, combine, emit, ir_type
+from .emit import FLOATS, INTS, combine, constant_exponent, emit, ir_type
 
 I1, I8, I32, I64 = ir.IntType(1), ir.IntType(8), ir.IntType(32), ir.IntType(64)
 UNIT = (0, 0, 0)     # the map of a dimension of size 1: index 0
@@ -215,7 +215,10 @@ class _Writer:
             desc = (op.value, inst.shape.element_type,
                     tuple([o.shape.element_type for o in inst.operands]),
                     attrs.string(inst, "direction", "") if op is Opcode.COMPARE else
-                    reducer(inst).value if op is Opcode.REDUCE else "", args)
+                    reducer(inst).value if op is Opcode.REDUCE else
+                    # emit reads the exponent's constant through the graph, which may be
+                    # outside the group (an input here): two powers differ only by it
+                    constant_exponent(inst) if op is Opcode.POWER else "", args)
         at = ids[value] = len(self._parts)
         self._parts.append(desc)
         return at
@@ -518,8 +521,9 @@ class _Writer:
 def _form_text(form: tuple) -> str:
     """repr(form): the groups of one form (a model's repeated layers) share one text, made
     once (a tuple's hash is a fraction of its repr's cost). A form holds ints, strings and
-    tuples of them, and one bool (root_kept) always a bool, so two forms equal as tuples
-    print alike (no 1 where another has True)."""
+    tuples of them, one bool (root_kept) always a bool, and a power's exponent always a
+    float or None, so two forms equal as tuples print alike (no 1 where another has True,
+    nor 2 where another has 2.0)."""
     return repr(form)
 
 

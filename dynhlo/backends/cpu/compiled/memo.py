@@ -10,8 +10,10 @@ reshapes, only from folded values, pinned elements and the integer scalar elemen
 body's parameter that are not pinned (the counters), read before the first of them. It
 wraps them: a call whose counters' values were seen before takes their values from the
 `Memo` and skips their steps; another runs them and keeps copies (the state's arrays are
-the caller's). A value the root may return (the caller's to write) is never kept, and the
-guards after such steps still compare what the memo gave.
+the caller's). A value the root may return (the caller's to write) is never kept. A guard
+after a kept step (a size read off it) is skipped with it: the memo keeps only values of
+calls that ran past their guards (a mismatch hands the call to the steps before the store),
+so what it gives passed them against the same recorded values.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ def memoized(ops: list, where: list, values: dict, folded: dict, pinned: frozens
              returned: list, kinds: dict) -> tuple[list, list]:
     """(ops, where) with the steps made of the counters wrapped (see the module docstring):
     a load before the first (`kinds["load"]`: its memo and counters), each of them as
-    `(kinds["memoized"], inst, its op)`, a store after the last (the instructions kept).
+    `(kinds["memoized"], inst, its op)` (so is each guard of one of them in between,
+    `kinds["guard"]`), a store after the last (the instructions kept).
     `values`: the call the spec was made from; `returned`: the arrays its root returned;
     `kinds`: the runner's op kinds ("element", "load", "store", "memoized") and `reads`,
     {kind: op -> the instructions it reads per call} for the kinds that may be kept."""
@@ -83,7 +86,9 @@ def memoized(ops: list, where: list, values: dict, folded: dict, pinned: frozens
     kept = [ops[n][1] for n in chosen]
     memo = Memo()
     out_ops, out_where = [], []
-    first, last, wrapped = chosen[0], chosen[-1], frozenset(chosen)
+    first, last = chosen[0], chosen[-1]
+    guards = {n for n in range(first, last) if ops[n][0] == kinds["guard"] and ops[n][1] in made}
+    wrapped = frozenset(chosen) | guards
     for n, op in enumerate(ops):
         if n == first:
             out_ops.append((kinds["load"], op[1], memo, tuple(counters)))

@@ -3,7 +3,8 @@
 A kernel computes an instruction when emit.py has it, every element type it touches is
 one a loop holds in registers (pred, s8-s64, u8-u64, f32, f64) and nothing in it would
 round differently from the reference: f16/bf16 (computed in f32 and rounded once), complex
-values and compare's TOTALORDER stay NumPy's. Scalar constants are folded into the loop.
+values and compare's TOTALORDER stay NumPy's, and so does power but an f32 one by a
+constant exponent of 2, 3, 4, -1 or -2 (float_power.py's exact f64 products). Scalar constants are folded into the loop.
 Reshapes that only insert or delete dimensions of size 1 are index maps. Reductions of the
 trailing dimensions by add/multiply/maximum/minimum are row loops inside the kernel; a
 float sum or product may then differ from the reference's pairwise order in the last bits
@@ -15,7 +16,7 @@ from __future__ import annotations
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ...plan.fusion import FusionRules
-from .emit import BINARY, FLOATS, INTS, OTHER, TYPES, UNARY
+from .emit import BINARY, FLOATS, INTS, OTHER, TYPES, UNARY, constant_exponent
 from .kernels import VIEWS, degenerate_reshape, reducer
 
 KERNEL_OPCODES = frozenset({*UNARY, *BINARY, *OTHER, *VIEWS, Opcode.CONSTANT, Opcode.REDUCE})
@@ -35,6 +36,8 @@ def can_fuse(inst) -> bool:
         return False
     if inst.opcode is Opcode.RSQRT:
         return inst.shape.element_type in FLOATS
+    if inst.opcode is Opcode.POWER:   # f32 by a constant 2, 3, 4, -1, -2: f64 products
+        return constant_exponent(inst) is not None
     if inst.opcode is Opcode.REMAINDER and inst.shape.element_type == "pred":
         return False   # NumPy's fmod of booleans, not an integer remainder
     if inst.opcode is Opcode.RESHAPE:

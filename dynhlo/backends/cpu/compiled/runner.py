@@ -55,8 +55,8 @@ from .kernels import generate
 from .loops import compiled_while, pinned_elements, pinned_values
 from .fast import _FAST_KEYS, Fast
 from .rules import rules
-from .steps import (_BATCH_DOT, _DOT, _ELEMENT, _GUARD, _KERNEL, _KERNEL_IN_PLACE, _LOWERING,
-                    _MATMUL_TYPES, _MEMO_LOAD, _MEMOIZED, _PARAM, _RESHAPE,
+from .steps import (_BATCH_DOT, _CHAIN, _DOT, _ELEMENT, _GUARD, _KERNEL, _KERNEL_IN_PLACE,
+                    _LOWERING, _MATMUL_TYPES, _MEMO_LOAD, _MEMOIZED, _PARAM, _RESHAPE,
                     _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO, _TUPLE, _UFUNC, _UFUNCS, _UNPACK,
                     CompiledKernel, MatmulDot, Pool, _same_value, blas_layout, data_address,
                     pooled, signature)
@@ -471,10 +471,37 @@ class CompiledEvaluator(Evaluator):
         position = 0   # of the op running; where[position]: its step's index
         inst = None
         remembered = key = None   # the memo's values for this call's counters (memo.py)
+        resume = None   # the step a refusal in a run of native calls resumes at
         # (NumPy's floating-point warnings are off: CpuProgram.run's errstate)
         try:
             for op in fast.ops:
                 kind, inst = op[0], op[1]
+                if kind == _CHAIN:   # native calls, one call (native_chain.py)
+                    for new, shape, dtype, packed in op[9]:   # kernels' new arrays
+                        value = values[new] = np.empty(shape, dtype)
+                        packed[0] = address(value)
+                    for packed, slot, leaf, strides, offset, shape in op[6]:
+                        value = values[leaf]   # (made before the run, or a parameter)
+                        if value.__class__ is not ndarray:   # a NumPy scalar (a loop's)
+                            value = values[leaf] = np.asarray(value)
+                        if value.strides != strides or \
+                                shape is not None and value.shape != shape:
+                            break
+                        packed[slot] = address(value) + offset
+                    else:
+                        stop = op[2](op[3], op[4])
+                        if stop == op[4]:
+                            values.update(op[5])
+                            position += 1
+                            continue
+                        # member `stop` refused: those before it ran; its reference
+                        # value or error, then the steps after it
+                        inst, what, resume, ran = op[7][stop]
+                        values.update(op[5][:ran])
+                        if what is not None:   # (a product's: its own step again)
+                            ctx.inst = inst
+                            values[inst] = np.array(what.reference(ctx, values))
+                    break   # (an input of another layout: the run's steps on their own)
                 if _MEMO_LOAD <= kind <= _UNPACK:
                     if kind == _UNPACK:   # (a loop's state: its elements' shapes are keyed)
                         state = values[op[2]]
@@ -534,7 +561,9 @@ class CompiledEvaluator(Evaluator):
                     if value is not None:
                         values[inst] = value
                     else:   # another type or shape than recorded, or declined: the lowering
-                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
+                        # (a fused chain's: its steps, chains.py)
+                        self._run_steps(ctx, values, pool, op[5] if len(op) > 5 else
+                                        [steps[where[position]]], 0, {})
                     position += 1
                     continue
                 if kind == _SPECIAL_TWO:
@@ -562,7 +591,9 @@ class CompiledEvaluator(Evaluator):
                     if value is not None:
                         values[inst] = value
                     else:   # another type or shape than recorded, or declined: the lowering
-                        self._run_steps(ctx, values, pool, [steps[where[position]]], 0, {})
+                        # (a fused chain's: its steps, chains.py)
+                        self._run_steps(ctx, values, pool, op[5] if len(op) > 5 else
+                                        [steps[where[position]]], 0, {})
                     position += 1
                     continue
                 if kind == _KERNEL:
@@ -620,7 +651,7 @@ class CompiledEvaluator(Evaluator):
                 elif kind == _UFUNC:
                     # fixed: True (a folded operand), False (dense, into `out`), or the
                     # shape of an operand of another layout (a new array, as the lowering)
-                    _, _, fn, source, fixed, out = op
+                    _, _, fn, source, fixed, out, _ = op
                     x = values[source]
                     if fixed is not True and (x.__class__ is not ndarray or (
                             not x.flags.c_contiguous if fixed is False else
@@ -655,6 +686,7 @@ class CompiledEvaluator(Evaluator):
                 return values[info.computation.root]
         except MemoryError:
             raise memory.too_big(inst, None, None, "cpu") from None
-        self._run_steps(ctx, values, pool, steps, fast.done[position - 1] if position else 0,
-                        {})
+        if resume is None:
+            resume = fast.done[position - 1] if position else 0
+        self._run_steps(ctx, values, pool, steps, resume, {})
         return values[info.computation.root]

@@ -23,7 +23,9 @@ movement whose every size and index is settled once the key's shapes and folded 
 - reduce of one operand by add, multiply, maximum, minimum, and, or: the lowering's NumPy
   reduction, its reducer recognized once (XLA's -0 sums checked only where a sum is zero).
 - power and atan2 of f32/f64 operands at the result's shape and type: the lowering's own
-  ufunc call (its size and type handling done once), a folded operand held.
+  call, its size and type handling done once (f32 power: float_power.power_f32; one of a
+  constant exponent of 2, 3, 4, -1 or -2 is a kernel's instead, rules.py), a folded
+  operand held.
 - dot (any batch and contracting dimensions, operands of the result's type): the
   reference's transposes, reshapes, copies and np.matmul, its shapes worked out once.
 - dynamic-update-slice: the reference's copy and write, where the update goes worked out
@@ -55,6 +57,7 @@ were already raised there.
 from __future__ import annotations
 
 import math
+import weakref
 
 import numpy as np
 
@@ -63,6 +66,7 @@ from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.sizes import slice_reads_padding
 from ....shapes.slice_windows import update_windows
+from ..float_power import power_f32
 from ..ops_linalg import plan_convolution, run_convolution
 from ..ops_reduce import _fast_reducer, _negative_zero_sums
 from .conv import gemm_plan
@@ -85,7 +89,7 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
         return None
     shapes = tuple(a.shape for a in arrays)
     if opcode in (Opcode.GATHER, Opcode.DYNAMIC_SLICE) and data == [inst.operands[0]]:
-        fn = _take(ctx, inst, lowering, arrays[0], values)
+        fn = _take(ctx, inst, lowering, arrays[0], values, folded)
     elif opcode is Opcode.GATHER and data == list(inst.operands):
         fn = _window_gather(inst, *arrays, values[inst])
     elif opcode is Opcode.GATHER and data == [inst.operands[1]] and \
@@ -139,7 +143,7 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
     return None if fn is None else (fn, tuple(data), shapes)
 
 
-def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
+def _take(ctx, inst, lowering, x: np.ndarray, values: dict, folded: dict):
     """np.take of x at the flat positions the gather or dynamic-slice reads (or the view of
     x those positions are, where it has the reference's layout: _box_view)."""
     positions = np.arange(1, x.size + 1, dtype=np.int64).reshape(x.shape)
@@ -150,10 +154,16 @@ def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
         return None   # padding read somewhere: the lowering's zeros
     box = _box(read - 1, x.shape)
     copy = None
+    if box is not None and read.shape == x.shape and _passed_on(ctx, inst, folded) and \
+            all(b.start == 0 and b.stop == n for b, n in zip(box, x.shape, strict=True)):
+        return lambda x: x   # every element in place, read only by gathers: x itself
     if box is not None:   # a box of the operand (qkv split, a row): a copy of its view
         shape = read.shape
-        if np.array(x[box], copy=True).reshape(shape).strides == values[inst].strides:
-            copy = lambda x: np.array(x[box], copy=True).reshape(shape)   # noqa: E731
+        # (C order whatever x's layout: x may be an operand passed on, _passed_on)
+        if np.array(x[box], order="C").reshape(shape).strides == values[inst].strides:
+            copy = lambda x: np.array(x[box], order="C").reshape(shape)   # noqa: E731
+        else:   # in the reference's transposed layout (torch's arange gathers of GPT-2)
+            copy = _laid_out(box, shape, values[inst])
     if copy is None:
         # in the reference's layout (its gather copies a transposed view, keeping its
         # strides): the positions in memory order, taken, then viewed back
@@ -175,7 +185,59 @@ def _take(ctx, inst, lowering, x: np.ndarray, values: dict):
     return copy if box is None else _box_view(x, box, read.shape, values[inst], copy)
 
 
-def _laid_out(a: np.ndarray, strides: tuple) -> bool:
+_READERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # computation -> readers
+
+
+def _passed_on(ctx, inst, folded: dict) -> bool:
+    """Whether gather `inst` may be its operand itself where it reads every element in
+    place (torch's arange gathers, three in a row before Llama's rotary halves): it is not
+    the root and every reader is a gather of it at folded indices, whose specialized step
+    (_take: a copy in the reference's layout, a take of logical positions, a box view
+    checked per call) gives the reference's elements and strides from any layout."""
+    computation = ctx.info.computation
+    readers = _READERS.get(computation)
+    if readers is None:
+        readers = _READERS[computation] = {}
+        for user in computation.instructions:
+            for operand in user.operands:
+                readers.setdefault(operand, []).append(user)
+    users = readers.get(inst)
+    return inst is not computation.root and bool(users) and all(
+        u.opcode is Opcode.GATHER and u.operands[0] is inst and u.operands[1] is not inst and
+        u.operands[1] in folded for u in users)
+
+
+def _laid_out(box: tuple, shape: tuple, value):
+    """A box of the operand copied at the result's shape in the memory layout of the
+    reference's value (its gather copies a transposed view and keeps those strides): an
+    array in the strides' axis order filled by np.copyto, viewed back. The elements and
+    strides the take of their positions gives, without reading an index array (4-10x
+    faster). None where no axis order gives the value's strides."""
+    if value.__class__ is not np.ndarray or value.shape != shape or not value.size:
+        return None
+    strides = value.strides
+    perm = tuple(sorted(range(len(shape)), key=lambda k: -strides[k]))   # outermost first
+    back = tuple(int(k) for k in np.argsort(perm))
+    outer = tuple(shape[k] for k in perm)
+    if np.empty(outer, value.dtype).transpose(back).strides != strides:
+        return None
+
+    if all(b.start == 0 for b in box):   # (the box's view: its shape, the result's)
+        whole = tuple(b.stop for b in box)
+        if whole == shape:   # the whole operand at its recorded shape (a re-layout)
+            # (`copy` of the transposed view: C order, i.e. an array of the `outer` shape)
+            return lambda x: x.transpose(perm).copy().transpose(back) \
+                if x.shape == whole else _copy_to(x[box].reshape(shape), outer, perm, back)
+    return lambda x: _copy_to(x[box].reshape(shape), outer, perm, back)
+
+
+def _copy_to(part: np.ndarray, outer: tuple, perm: tuple, back: tuple) -> np.ndarray:
+    out = np.empty(outer, part.dtype)
+    np.copyto(out, part.transpose(perm))
+    return out.transpose(back)
+
+
+def _same_layout(a: np.ndarray, strides: tuple) -> bool:
     """Whether `a` (a view of a dense array) addresses its elements as an array of
     `strides` would (equal strides but for dimensions of one element, whose stride
     NumPy's copies set as they like): then the view of a's memory with those strides is
@@ -313,7 +375,7 @@ def _windows(shape: tuple, extent: list, lead: tuple, ivd: int, full: tuple, ord
     inverse = tuple(np.argsort(order))
     # the reference's copy of the transposed read: that read's strides (but where a
     # dimension has one element)
-    laid = _laid_out(np.empty(full, dtype).transpose(order), strides_out)
+    laid = _same_layout(np.empty(full, dtype).transpose(order), strides_out)
     memo = Remembered(place)
 
     def fn(x, indices):
@@ -431,9 +493,9 @@ def _concatenate(inst, arrays: list, value, data: list):
 
 
 # Float binary functions no kernel computes (NumPy's results, ops_elementwise.BINARY): for
-# f32/f64 operands of the result's shape and type the lowering calls exactly this ufunc on
-# them (NumPy's power is not x*x even for an exponent of 2: SIMD lanes differ at ties, and
-# a lane's result depends on its neighbours' signs, so only the same call gives its bits).
+# f32/f64 operands of the result's shape and type the lowering calls exactly this function
+# on them (f32 power: float_power.power_f32, f64 power the ufunc; atan2's SIMD lanes are
+# not correctly rounded, so only the same call gives its bits).
 _BINARY = {Opcode.POWER: np.power, Opcode.ATAN2: np.arctan2}
 
 
@@ -445,7 +507,8 @@ def _binary(opcode, arrays: list, value, data: list):
                                             a.shape != value.shape or a.dtype != value.dtype
                                             for a in arrays):
         return None
-    ufunc = _BINARY[opcode]
+    ufunc = power_f32 if opcode is Opcode.POWER and value.dtype == np.float32 else \
+        _BINARY[opcode]
     if all(data):
         return ufunc
     x, y = arrays

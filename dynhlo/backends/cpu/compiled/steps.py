@@ -29,6 +29,7 @@ _MEMO_LOAD, _MEMOIZED, _MEMO_STORE = 12, 13, 14   # values kept per counter (mem
 _UNPACK = 15   # every get-tuple-element of a parameter whose shapes are the key's, at once
 _SPECIAL_TWO = 16   # a _SPECIAL of two values read per call (dots, binary functions)
 _BATCH_DOT = 17   # any other f32/f64 dot, as the reference computes it (batch_dot.py)
+_CHAIN = 18   # a run of native calls with arguments known at its start, one call (native_chain.py)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer

@@ -1,0 +1,487 @@
+"""Runs of a spec's native calls made one native call (chain.py's _CHAIN op): fused kernels
+and f32/f64 matrix products through NumPy's own BLAS function. Every result is compared bit
+for bit with the reference evaluator's and with the same compiled path whose specs keep one
+op per native call (fast._CHAINING off); refusals in the middle of a run (a kernel's native
+call returning non-zero) resume the Python steps at that kernel.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+
+import numpy as np
+import pytest
+
+import dynhlo
+import tests.support.reallibs_data as rd
+from dynhlo.backends.cpu.compiled import fast, machine, steps
+from dynhlo.backends.cpu.compiled import native_chain as chain
+
+F32, F64 = np.float32, np.float64
+
+
+def _module(ty: str) -> str:
+    """Kernels, ufuncs and matrix products in a row: the weights made by kernels from
+    parameters (their products' operands sit in buffers), one product reading its operand
+    transposed, a ufunc of a parameter (its address written per call) and one of a
+    product."""
+    return f"""
+HloModule chain_{ty}
+ENTRY main {{
+  x = {ty}[<=8,16] parameter(0)
+  w = {ty}[16,16] parameter(1)
+  v = {ty}[16,8] parameter(2)
+  ws = {ty}[16,16] multiply(w, w)
+  ex = {ty}[<=8,16] exponential(x)
+  xs = {ty}[<=8,16] add(ex, x)
+  d1 = {ty}[<=8,16] dot(xs, ws), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  th = {ty}[<=8,16] tanh(d1)
+  m1 = {ty}[<=8,16] maximum(th, xs)
+  d2 = {ty}[<=8,16] dot(m1, ws), lhs_contracting_dims={{1}}, rhs_contracting_dims={{1}}
+  e = {ty}[<=8,16] subtract(d2, m1)
+  vs = {ty}[16,8] negate(v)
+  d3 = {ty}[<=8,8] dot(e, vs), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  ROOT r = {ty}[<=8,8] multiply(d3, d3)
+}}
+"""
+
+
+def _bits(value) -> bytes:
+    value = np.ascontiguousarray(np.asarray(value))
+    return value.dtype.str.encode() + str(value.shape).encode() + value.tobytes()
+
+
+def _same(got, want):
+    got = got if isinstance(got, tuple) else (got,)
+    want = want if isinstance(want, tuple) else (want,)
+    assert [_bits(g) for g in got] == [_bits(w) for w in want]
+
+
+def _fast(exe) -> "fast.Fast":
+    program = exe.program
+    pool = program.evaluator._local.pools[id(program.info)]
+    return list(pool.fast.values())[-1]
+
+
+def _chains(exe) -> list:
+    return [op for op in _fast(exe).ops if op[0] == steps._CHAIN]
+
+
+def _args(n: int, dtype, seed: int) -> tuple:
+    r = np.random.default_rng(seed)
+    return (r.standard_normal((n, 16)).astype(dtype), r.standard_normal((16, 16)).astype(dtype),
+            r.standard_normal((16, 8)).astype(dtype))
+
+
+def _three(text: str, monkeypatch):
+    """(chained compiled, unchained compiled, reference) executables of `text`."""
+    monkeypatch.setattr(fast, "_CHAINING", True)
+    on = dynhlo.compile(text, backend="cpu", reference=False)
+    off = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    return on, off, ref
+
+
+def _call(exe, chaining: bool, monkeypatch, args):
+    monkeypatch.setattr(fast, "_CHAINING", chaining)   # (read when a spec is made)
+    return exe(*args)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_runs_of_kernels_and_products_are_one_call_and_the_references(monkeypatch, dtype):
+    text = _module("f32" if dtype is F32 else "f64")
+    on, off, ref = _three(text, monkeypatch)
+    for k, n in enumerate((5, 5, 5, 8, 8, 8, 1, 1, 1, 2, 2, 2, 5, 5)):
+        args = _args(n, dtype, k)
+        got = _call(on, True, monkeypatch, args)
+        _same(got, _call(off, False, monkeypatch, args))
+        _same(got, ref(*args))
+        if n == 5 and k >= 1:   # specialized: the kernels and products in runs
+            runs = _chains(on)
+            assert runs, [op[0] for op in _fast(on).ops]
+            joined = {i.name for op in runs for i, _ in op[5]}
+            assert {"d1", "d2", "d3", "ex", "th"} <= joined, joined
+            assert len(_fast(on).ops) < len(_fast(off).ops)
+        if n == 1 and k >= 7:   # (1, 16) products: NumPy's vector case, by gemv
+            joined = {i.name for op in _chains(on) for i, _ in op[5]}
+            assert {"d1", "d2", "d3"} <= joined, joined
+
+
+def test_inputs_of_another_layout_run_the_steps_on_their_own(monkeypatch):
+    """A parameter a run's kernel reads, of other strides than the spec's: the run's steps
+    on their own (the reference's results), and the spec again at the next dense call."""
+    on, off, ref = _three(_module("f32"), monkeypatch)
+    for k in range(3):
+        args = _args(4, F32, 10 + k)
+        _same(_call(on, True, monkeypatch, args), ref(*args))
+    x, w, v = _args(4, F32, 20)
+    wt = np.asfortranarray(w)
+    for args in ((x, wt, v), (x, w, v), (x, w[:, ::-1].copy()[:, ::-1], v)):
+        _same(_call(on, True, monkeypatch, args), ref(*args))
+        _same(_call(on, True, monkeypatch, args), _call(off, False, monkeypatch, args))
+
+
+def _refusing():
+    """A native function of a kernel's signature that refuses (returns 1), and its calls."""
+    calls = []
+
+    def refuse(_, pointer):
+        calls.append(pointer)
+        return 1
+    fn = machine.KERNEL(refuse)
+    return fn, ctypes.cast(fn, ctypes.c_void_p).value, calls
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_a_refusal_in_the_middle_of_a_run_resumes_at_that_kernel(monkeypatch, dtype):
+    """Each kernel of each run refusing in turn (its native function returns 1 inside the
+    one call): the members before it ran, its value is the reference's, the steps after it
+    run on their own; the result is the reference's bit for bit, call after call."""
+    text = _module("f32" if dtype is F32 else "f64")
+    on, _, ref = _three(text, monkeypatch)
+    for k in range(3):
+        args = _args(6, dtype, 30 + k)
+        _same(on(*args), ref(*args))
+    runs = _chains(on)
+    assert runs and max(op[4] for op in runs) >= 3
+    tried = 0
+    for op in runs:
+        entries = op[8][0]
+        for at, (_, what, _, _) in enumerate(op[7]):
+            if what is None:   # a matrix product never refuses
+                continue
+            fn, address, calls = _refusing()
+            saved = entries[2 * at]
+            entries[2 * at] = address
+            try:
+                for k in range(2):
+                    args = _args(6, dtype, 40 + k + 3 * tried)
+                    _same(on(*args), ref(*args))
+                assert len(calls) == 2
+            finally:
+                entries[2 * at] = saved
+                del fn
+            tried += 1
+    assert tried >= 3
+    args = _args(6, dtype, 99)
+    _same(on(*args), ref(*args))
+
+
+def test_a_size_over_the_bound_is_refused_as_the_reference_does(monkeypatch):
+    on, _, ref = _three(_module("f32"), monkeypatch)
+    for k in range(3):
+        args = _args(7, F32, 50 + k)
+        _same(on(*args), ref(*args))
+    x, w, v = _args(9, F32, 60)
+    with pytest.raises(dynhlo.DynHloError) as got:
+        on(x, w, v)
+    with pytest.raises(dynhlo.DynHloError) as want:
+        ref(x, w, v)
+    assert type(got.value) is type(want.value)
+    args = _args(7, F32, 61)
+    _same(on(*args), ref(*args))
+
+
+def test_threads_run_specs_of_their_own(monkeypatch):
+    """Specs (and their runs' argument lists) are per thread: four threads calling one
+    executable at once at several sizes each get the reference's results."""
+    on, _, ref = _three(_module("f32"), monkeypatch)
+    calls = [_args(2 + k % 7, F32, 70 + k) for k in range(14)]
+    want = [ref(*args) for args in calls]
+    errors: list = []
+
+    def work(start):
+        try:
+            for _ in range(15):
+                for k in range(start, len(calls), 4):
+                    _same(on(*calls[k]), want[k])
+        except Exception as exc:  # noqa: BLE001 - reported by the test's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+
+
+LAYOUTS = ("c", "f", "gapped-rows", "gapped-columns", "every-other")
+
+
+def _laid(a: np.ndarray, how: str) -> np.ndarray:
+    if how == "c":
+        return np.ascontiguousarray(a)
+    if how == "f":
+        return np.asfortranarray(a)
+    if how == "every-other":   # not blasable: NumPy copies it, or its loop reads it
+        wide = np.zeros((a.shape[0], 2 * a.shape[1]), a.dtype)
+        wide[:, ::2] = a
+        return wide[:, ::2]
+    if how == "gapped-rows":   # C-blasable with a leading dimension beyond the row
+        wide = np.zeros((a.shape[0], a.shape[1] + 3), a.dtype)
+        wide[:, :a.shape[1]] = a
+        return wide[:, :a.shape[1]]
+    wide = np.zeros((a.shape[1], a.shape[0] + 2), a.dtype).T   # F-blasable, gapped
+    wide[:a.shape[0]] = a
+    return wide[:a.shape[0]]
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+@pytest.mark.parametrize("shape", [(2, 3, 4), (5, 16, 7), (33, 65, 17), (64, 64, 64),
+                                   (1, 8, 8), (8, 1, 8), (8, 8, 1), (3, 3, 3), (1, 40, 1),
+                                   (1, 1, 1), (1, 1, 6), (1, 33, 7), (9, 33, 1), (7, 1, 5),
+                                   (6, 1, 1)])
+def test_the_product_wrappers_are_numpys_matmul_bit_for_bit(dtype, shape):
+    """matmul_call and its wrappers (gemm, gemv, dot, the loop without BLAS): NumPy's
+    matmul into `out` bit for bit, for every layout; the cases it does not take (a matrix
+    times its own transpose, an output overlapping an operand) are declined."""
+    routines = chain._routines()
+    if "sgemm" not in routines:
+        pytest.skip("NumPy's BLAS is not scipy-openblas ILP64 here")
+    m, k, n = shape
+    r = np.random.default_rng(sum(shape))
+    blas = routines["sgemm" if dtype is F32 else "dgemm"]
+    for la in LAYOUTS:
+        for lb in LAYOUTS:
+            a = _laid((r.standard_normal((m, k)) * 3).astype(dtype), la)
+            b = _laid((r.standard_normal((k, n)) * 3).astype(dtype), lb)
+            want = np.matmul(a, b, out=np.empty((m, n), dtype))
+            out = np.full((m, n), np.nan, dtype)
+            made = chain.matmul_call(a, b, out, routines)
+            if k == 1 and not m == n == 1:   # NumPy's loop without BLAS
+                assert made is not None and made[0] == chain._routines()[
+                    "noblas_f32" if dtype is F32 else "noblas_f64"], (la, lb)
+            if 1 not in shape and "every-other" not in (la, lb):
+                assert made is not None, (la, lb)
+                assert made[1][1:] == chain.gemm_args(a, b, out, blas)[1:]
+            if made is None:
+                continue
+            fn, args, slots = made
+            assert (args[slots[0]], args[slots[1]]) == (a.ctypes.data, b.ctypes.data)
+            packed = np.array(args, np.int64)
+            assert machine.KERNEL(fn)(None, packed.ctypes.data) == 0
+            assert out.tobytes() == want.tobytes(), (la, lb)
+    if 1 not in shape and m == n:
+        a = r.standard_normal((m, k)).astype(dtype)
+        assert chain.gemm_args(a, a.T, np.empty((m, m), dtype), blas) is None   # syrk
+    if 1 not in shape:   # an output overlapping an operand: the ufunc computes a copy
+        base = np.zeros((m, k + n), dtype)
+        assert chain.gemm_args(base[:, :k], np.ones((k, n), dtype), base[:, k - 1:k - 1 + n],
+                               blas) is None
+
+
+@pytest.mark.parametrize("name", list(rd.MANIFEST))
+def test_real_library_programs_agree_with_the_unchained_path(monkeypatch, name):
+    """The stored real-library programs at each of their sizes: the chained specs' results
+    are the unchained ones' bit for bit, call after call (and within the programs'
+    tolerances of the stored references)."""
+    text = dynhlo.parse_stablehlo(rd.module_text(name))
+    monkeypatch.setattr(fast, "_CHAINING", True)
+    on = dynhlo.compile(text, backend="cpu", reference=False)
+    off = dynhlo.compile(text, backend="cpu", reference=False)
+    for size in rd.MANIFEST[name]["sizes"]:
+        args, outs = rd.case(name, size)
+        for _ in range(3):
+            got = _call(on, True, monkeypatch, args)
+            _same(got, _call(off, False, monkeypatch, args))
+        rd.check_outputs(name, list(got) if isinstance(got, tuple) else [got], outs)
+
+
+# Products with batch_dot's layout (a 3-d operand) whose weights are parameters: their
+# addresses written into the run's argument arrays per call.
+BATCHED = """
+HloModule chain_batched
+ENTRY main {
+  x = f32[<=8,2,16] parameter(0)
+  w = f32[16,2,8] parameter(1)
+  u = f32[16,16] parameter(2)
+  xs = f32[<=8,2,16] multiply(x, x)
+  q = f32[<=8,2,2,8] dot(xs, w), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+  qr = f32[<=8,2,16] reshape(q)
+  t = f32[<=8,2,16] dot(xs, u), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+  ROOT r = f32[<=8,2,16] add(qr, t)
+}
+"""
+
+
+def _batched_args(n: int, seed: int, layout: str = "c") -> tuple:
+    r = np.random.default_rng(seed)
+    x = r.standard_normal((n, 2, 16)).astype(F32)
+    w = r.standard_normal((16, 2, 8)).astype(F32)
+    u = r.standard_normal((16, 16)).astype(F32)
+    if layout == "f":
+        w, u = np.asfortranarray(w), np.asfortranarray(u)
+    elif layout == "strided":
+        u = np.repeat(u, 2, axis=1)[:, ::2]
+    return x, w, u
+
+
+def test_products_of_parameters_join_with_their_addresses_written_per_call(monkeypatch):
+    on, off, ref = _three(BATCHED, monkeypatch)
+    for k, (n, layout) in enumerate([(3, "c")] * 3 + [(3, "f"), (3, "c"), (3, "strided"),
+                                                       (5, "c"), (5, "c"), (5, "c"),
+                                                       (5, "f"), (5, "c"), (1, "c")] * 1):
+        args = _batched_args(n, 80 + k, layout)
+        got = _call(on, True, monkeypatch, args)
+        _same(got, _call(off, False, monkeypatch, args))
+        _same(got, ref(*args))
+        if k in (2, 4, 8):
+            joined = {i.name for op in _chains(on) for i, _ in op[5]}
+            assert {"xs", "q", "t"} <= joined, joined
+            patched = {leaf.name for op in _chains(on) for _, _, leaf, *_ in op[6]}
+            assert {"x", "w", "u"} <= patched, patched
+
+
+def test_the_product_wrapper_declines_an_output_overlapping_an_operand():
+    """An operand read per call that overlaps the product's buffer, or one array as both
+    operands in syrk's layout: the wrapper returns 1 (the Python step's np.matmul)."""
+    routines = chain._routines()
+    if "sgemm" not in routines:
+        pytest.skip("NumPy's BLAS is not scipy-openblas ILP64 here")
+    wrapper = machine.KERNEL(routines["gemm_f32"])
+    a = np.ones((4, 6), F32)
+    b = np.ones((6, 5), F32)
+    out = np.zeros((4, 5), F32)
+    args = np.array(chain.gemm_args(a, b, out, routines["sgemm"]), np.int64)
+    assert wrapper(None, args.ctypes.data) == 0 and (out == 6).all()
+    base = np.zeros((4, 11), F32)
+    moved = args.copy()
+    moved[10] = base.ctypes.data   # the output over a (4, 6) block holding A
+    moved[6] = base.ctypes.data + 4 * 5
+    assert wrapper(None, moved.ctypes.data) == 1
+    sq = np.ones((4, 4), F32)
+    t = chain.gemm_args(sq, np.ones((4, 4), F32).T, np.zeros((4, 4), F32), routines["sgemm"])
+    t = np.array(t, np.int64)
+    assert t[15] == 1   # syrk's layout, were A and B one array
+    t[8] = t[6]
+    assert wrapper(None, t.ctypes.data) == 1
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_numpys_ufunc_loops_are_the_ufuncs_bit_for_bit(dtype):
+    """ufunc_loops.loop: for each ufunc a spec's step calls, NumPy's inner loop on dense
+    arrays (in place too) gives the ufunc's bits, through the run's wrapper."""
+    from dynhlo.backends.cpu.compiled import ufunc_loops
+    wrapper = machine.KERNEL(chain._routines()["ufunc"])
+    r = np.random.default_rng(5)
+    for fn in steps._UFUNCS.values():
+        found = ufunc_loops.loop(fn, dtype)
+        assert found is not None, fn
+        for n in (1, 6, 19, 128, 4099):
+            x = (r.standard_normal(n) * 4).astype(dtype)
+            x[:3] = np.array([np.nan, -0.0, np.inf], dtype)[:min(3, n)]
+            with np.errstate(all="ignore"):
+                want = fn(x)
+            for in_place in (False, True):
+                y = x.copy()
+                out = y if in_place else np.empty_like(y)
+                size = y.itemsize
+                args = np.array([*found, y.ctypes.data, out.ctypes.data, n, size, size,
+                                 n * size, n * size], np.int64)
+                with np.errstate(all="ignore"):
+                    assert wrapper(None, args.ctypes.data) == 0
+                assert out.tobytes() == want.tobytes(), (fn, n, in_place)
+        y = np.zeros(8, dtype)   # a partial overlap: declined (NumPy would copy)
+        args = np.array([*found, y.ctypes.data, y.ctypes.data + size, 7, size, size,
+                         7 * size, 7 * size], np.int64)
+        assert wrapper(None, args.ctypes.data) == 1
+    assert ufunc_loops.loop(np.add, dtype) is None and ufunc_loops.loop(np.exp, np.int32) is None
+
+
+# A product of a folded broadcast: the layout NumPy is handed is a copy only its op holds.
+FOLDED = """
+HloModule chain_folded
+ENTRY main {
+  x = f32[<=8,16] parameter(0)
+  c = f32[16] constant({0.5, -1.25, 2, 3.5, -0.75, 1, 0.25, -2,
+                        1.5, -3, 0.125, 4, -0.5, 2.5, -1, 0.75})
+  w = f32[16,16] broadcast(c), dimensions={1}
+  xs = f32[<=8,16] multiply(x, x)
+  d = f32[<=8,16] dot(xs, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT r = f32[<=8,16] add(d, xs)
+}
+"""
+
+
+def test_arrays_only_a_runs_members_held_stay_alive(monkeypatch):
+    """The copy of a folded broadcast a product reads lives as long as the run that
+    addresses it: results stay the reference's while other arrays come and go."""
+    import gc
+    on, _, ref = _three(FOLDED, monkeypatch)
+    r = np.random.default_rng(3)
+    for k in range(12):
+        x = r.standard_normal((6, 16)).astype(F32)
+        _same(on(x), ref(x))
+        gc.collect()
+        junk = [np.full((16, 16), np.nan, F32) for _ in range(50)]
+        del junk
+    assert _chains(on)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64, np.int32, np.int64])
+def test_the_copy_routine_is_reshapes_copy(dtype):
+    """copy4 / copy8: a strided array's elements in C order into a dense array, as
+    `x.reshape(shape)` copies them (up to 6 dimensions of more than one element)."""
+    r = np.random.default_rng(11)
+    fn = machine.KERNEL(chain._routines()[f"copy{np.dtype(dtype).itemsize}"])
+    for shape, axes in [((3, 4), (1, 0)), ((2, 3, 5), (2, 0, 1)), ((4, 1, 3, 2), (3, 1, 0, 2)),
+                        ((2, 2, 3, 2, 2, 3), (5, 4, 3, 2, 1, 0)), ((7,), (0,))]:
+        base = (r.standard_normal(tuple(2 * n for n in shape)) * 100).astype(dtype)
+        x = base[tuple(slice(None, None, 2) for _ in shape)].transpose(axes)
+        want = x.reshape(-1)
+        out = np.full(x.size, -1, dtype)
+        dims = [(n, s) for n, s in zip(x.shape, x.strides, strict=True) if n != 1]
+        dims = [(1, 0)] * (6 - len(dims)) + dims
+        args = np.array([out.ctypes.data, x.ctypes.data, *[n for n, _ in dims],
+                         *[s for _, s in dims]], np.int64)
+        assert fn(None, args.ctypes.data) == 0
+        assert out.tobytes() == want.tobytes(), shape
+
+
+# Attention's products: batch dimensions in the middle, so batch_dot's NumPy calls copy
+# an operand (reshape's copy in C order, or astype's in the view's own order).
+ATTENTION = """
+HloModule chain_attention
+ENTRY main {
+  q = f32[2,<=8,4,8] parameter(0)
+  k = f32[2,<=8,4,8] parameter(1)
+  qs = f32[2,<=8,4,8] multiply(q, q)
+  s = f32[2,4,<=8,<=8] dot(qs, k), lhs_batch_dims={0,2}, rhs_batch_dims={0,2},
+      lhs_contracting_dims={3}, rhs_contracting_dims={3}
+  t = f32[2,4,<=8,<=8] negate(s)
+  o = f32[2,4,<=8,8] dot(t, qs), lhs_batch_dims={0,1}, rhs_batch_dims={0,2},
+      lhs_contracting_dims={3}, rhs_contracting_dims={1}
+  v = f32[2,4,<=8,8] parameter(2)
+  w = f32[2,4,<=8,<=8] dot(o, v), lhs_batch_dims={0,1}, rhs_batch_dims={0,1},
+      lhs_contracting_dims={3}, rhs_contracting_dims={3}
+  ROOT r = f32[2,4,<=8,<=8] add(w, w)
+}
+"""
+
+
+def test_batch_products_whose_operands_numpy_copies_join(monkeypatch):
+    on, off, ref = _three(ATTENTION, monkeypatch)
+    r = np.random.default_rng(12)
+    for k, n in enumerate((5, 5, 5, 1, 1, 1, 8, 8, 8, 3, 3)):
+        args = (r.standard_normal((2, n, 4, 8)).astype(F32),
+                r.standard_normal((2, n, 4, 8)).astype(F32),
+                r.standard_normal((2, 4, n, 8)).astype(F32))
+        got = _call(on, True, monkeypatch, args)
+        _same(got, _call(off, False, monkeypatch, args))
+        _same(got, ref(*args))
+        if k in (2, 8):
+            joined = {i.name for op in _chains(on) for i, _ in op[5]}
+            assert {"s", "o", "w"} <= joined, joined
+
+
+def test_a_reshape_step_joins_only_where_it_places_elements_as_reshape_does():
+    """_is_reshape: a step's function is taken for x.reshape's copy only where it puts
+    distinct values where reshape puts them (a transposing or padding step is not)."""
+    x = np.arange(24, dtype=F32).reshape(2, 3, 4).transpose(0, 2, 1)
+    assert chain._is_reshape(lambda v: v.reshape(8, 3), x, (8, 3))
+    assert not chain._is_reshape(lambda v: v.transpose(0, 2, 1).reshape(8, 3), x, (8, 3))
+    assert not chain._is_reshape(lambda v: np.pad(v.reshape(-1)[1:], (0, 1)).reshape(8, 3),
+                                 x, (8, 3))
+    assert not chain._is_reshape(lambda v: None, x, (8, 3))
