@@ -45,10 +45,10 @@ def _outcome(exe, args):
 
 
 def _chained_names(exe) -> set:
-    program = exe.program
-    pool = program.evaluator._local.pools[id(program.info)]
-    return {i.name for spec in pool.fast.values() for op in spec.ops
-            if op[0] == steps._CHAIN for i, _ in op[5]}
+    """The names of the ops in runs of native calls, in every computation's specs."""
+    return {member[1].name for pool in exe.program.evaluator._local.pools.values()
+            for spec in pool.fast.values() for op in spec.ops if op[0] == steps._CHAIN
+            for member in op[8][2]}
 
 
 def _check(text: str, calls: list, monkeypatch):
@@ -513,3 +513,145 @@ def test_an_artifact_loaded_in_a_fresh_process(tmp_path):
             assert [g.tobytes() for g in got] == [g.tobytes() for g in want], (m, k, n)
         print("ok")
     """)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_large_skinny_and_wide_products(monkeypatch, dtype):
+    """Sizes where OpenBLAS takes its blocked and threaded paths, and very skinny or wide
+    matrices (gemv and dot of a thousand elements)."""
+    text = _products("f32" if dtype is F32 else "f64").replace("<=9", "<=1100")
+    r = np.random.default_rng(10)
+    calls = []
+    for m, k, n in [(200, 300, 150), (1, 1000, 700), (700, 1000, 1), (1, 1000, 1),
+                    (1000, 2, 1000), (2, 1000, 2), (1000, 1, 3), (1, 1, 1000)]:
+        pair = (r.standard_normal((m, k)).astype(dtype), r.standard_normal((k, n)).astype(dtype))
+        calls += [pair, pair]
+    on, _ = _check(text, calls, monkeypatch)
+    assert {"d", "d2"} <= _chained_names(on)
+
+
+def _layouts():
+    def every_other(a):
+        wide = np.zeros((a.shape[0], 2 * a.shape[1]), a.dtype)
+        wide[:, ::2] = a
+        return wide[:, ::2]
+
+    def gapped_rows(a):
+        wide = np.zeros((a.shape[0], a.shape[1] + 3), a.dtype)
+        wide[:, :a.shape[1]] = a
+        return wide[:, :a.shape[1]]
+
+    def gapped_columns(a):
+        wide = np.zeros((a.shape[1], a.shape[0] + 2), a.dtype).T
+        wide[:a.shape[0]] = a
+        return wide[:a.shape[0]]
+    return (np.ascontiguousarray, np.asfortranarray, every_other, gapped_rows,
+            gapped_columns)
+
+
+LAYOUT_PRODUCTS = """
+HloModule attack_layouts
+ENTRY main {
+  x = f64[<=9,<=9] parameter(0)
+  w = f64[<=9,<=9] parameter(1)
+  v = f64[<=9,<=9] parameter(2)
+  e = f64[<=9,<=9] negate(v)
+  d = f64[<=9,<=9] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  d1 = f64[<=9,<=9] dot(x, w), lhs_contracting_dims={0}, rhs_contracting_dims={1}
+  t = f64[<=9,<=9] tanh(d)
+  ROOT o = (f64[<=9,<=9], f64[<=9,<=9], f64[<=9,<=9]) tuple(t, e, d1)
+}
+"""
+
+
+@pytest.mark.parametrize("size", [(4, 5), (1, 5), (4, 1)])
+def test_specs_made_from_parameters_of_every_layout(monkeypatch, size):
+    """The spec made from operands of each pair of layouts (C, F, not blasable, gapped
+    rows, gapped columns), then called with dense ones and another layout."""
+    r = np.random.default_rng(11)
+    m, k = size
+    x, w, v = r.standard_normal((m, k)), r.standard_normal((k, m)), np.ones((2, 2))
+    layouts = _layouts()
+    for at, la in enumerate(layouts):
+        for lb in layouts:
+            other = layouts[(at + 1) % len(layouts)]
+            calls = [(la(x), lb(w), v)] * 3 + [(x, w, v), (la(x), lb(w), v),
+                                               (other(x), lb(w), v), (la(x), lb(w), v)]
+            _check(LAYOUT_PRODUCTS, calls, monkeypatch)
+
+
+def test_folded_constants_returned_and_written_by_the_caller():
+    """A folded broadcast and product of constants a run's product reads, returned too:
+    the caller's writes into the results change no later call."""
+    text = """
+HloModule attack_held
+ENTRY main {
+  x = f32[<=9,16] parameter(0)
+  c = f32[16] constant({1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16})
+  w = f32[16,16] broadcast(c), dimensions={1}
+  ww = f32[16,16] multiply(w, w)
+  xs = f32[<=9,16] multiply(x, x)
+  d = f32[<=9,16] dot(xs, ww), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[<=9,16] tanh(d)
+  ROOT r = (f32[<=9,16], f32[16,16], f32[16,16], f32[16]) tuple(t, ww, w, c)
+}
+"""
+    on = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    x = (np.random.default_rng(12).standard_normal((5, 16)) * 0.01).astype(F32)
+    want = _all_bits(ref(x))
+    for _ in range(6):
+        got = on(x)
+        assert _all_bits(got) == want
+        for value in got:
+            if value.flags.writeable:
+                value[...] = np.nan
+    assert _all_bits(on(x)) == want
+    assert "d" in _chained_names(on)
+
+
+def _loop(ty: str) -> str:
+    """A while loop whose body's run reads the loop state (addresses written per
+    iteration) and a product of the state's matrix transposed."""
+    return f"""
+HloModule attack_loop_{ty}
+body {{
+  p = (s32[], {ty}[<=9,8], {ty}[8,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  h = {ty}[<=9,8] get-tuple-element(p), index=1
+  w = {ty}[8,8] get-tuple-element(p), index=2
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  d = {ty}[<=9,8] dot(h, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  t = {ty}[<=9,8] tanh(d)
+  e = {ty}[<=9,8] add(t, h)
+  d2 = {ty}[<=9,8] dot(e, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{1}}
+  s = {ty}[<=9,8] sine(d2)
+  ROOT r = (s32[], {ty}[<=9,8], {ty}[8,8]) tuple(i1, s, w)
+}}
+cond {{
+  p = (s32[], {ty}[<=9,8], {ty}[8,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(7)
+  ROOT c = pred[] compare(i, n), direction=LT
+}}
+ENTRY main {{
+  x = {ty}[<=9,8] parameter(0)
+  w = {ty}[8,8] parameter(1)
+  z = s32[] constant(0)
+  xe = {ty}[<=9,8] exponential(x)
+  st = (s32[], {ty}[<=9,8], {ty}[8,8]) tuple(z, xe, w)
+  l = (s32[], {ty}[<=9,8], {ty}[8,8]) while(st), condition=cond, body=body
+  ROOT o = {ty}[<=9,8] get-tuple-element(l), index=1
+}}
+"""
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_runs_in_a_loop_body(monkeypatch, dtype):
+    r = np.random.default_rng(13)
+    w = (r.standard_normal((8, 8)) * 0.3).astype(dtype)
+    calls = [(r.standard_normal((n, 8)).astype(dtype), w)
+             for n in (5, 5, 5, 1, 1, 1, 0, 0, 9, 9, 5, 10, 5, 3, 3, 1, 5)]
+    on, _ = _check(_loop("f32" if dtype is F32 else "f64"), calls, monkeypatch)
+    assert {"d", "d2"} <= _chained_names(on)
