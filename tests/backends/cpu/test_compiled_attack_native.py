@@ -21,6 +21,7 @@ import pytest
 
 import dynhlo
 from dynhlo.backends.cpu.compiled import fast, steps
+from dynhlo.backends.cpu.compiled import native_chain as chain
 
 F32, F64 = np.float32, np.float64
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
@@ -655,3 +656,45 @@ def test_runs_in_a_loop_body(monkeypatch, dtype):
              for n in (5, 5, 5, 1, 1, 1, 0, 0, 9, 9, 5, 10, 5, 3, 3, 1, 5)]
     on, _ = _check(_loop("f32" if dtype is F32 else "f64"), calls, monkeypatch)
     assert {"d", "d2"} <= _chained_names(on)
+
+
+def _reshaped(ty: str) -> str:
+    """A dynamic-reshape of a parameter (copied where the parameter is not C-ordered:
+    the run's copy routine) read by a product, and returned."""
+    return f"""
+HloModule attack_reshape_{ty}
+ENTRY main {{
+  x = {ty}[<=4,3,5] parameter(0)
+  w = {ty}[5,3] parameter(1)
+  a0 = s32[] get-dimension-size(x), dimensions={{0}}
+  c3 = s32[] constant(3)
+  c5 = s32[] constant(5)
+  a = s32[] multiply(a0, c3)
+  y = {ty}[<=12,5] dynamic-reshape(x, a, c5)
+  ww = {ty}[5,3] multiply(w, w)
+  d = {ty}[<=12,3] dot(y, ww), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  t = {ty}[<=12,3] add(d, d)
+  ROOT o = ({ty}[<=12,3], {ty}[<=12,5]) tuple(t, y)
+}}
+"""
+
+
+@pytest.mark.parametrize("dtype", [F32, F64, np.int32, np.int64])
+@pytest.mark.parametrize("n", [4, 1, 0])
+def test_copying_reshapes_of_parameters_of_every_layout(monkeypatch, dtype, n):
+    """Specs made from an operand in F order, strided, gapped or C order; at n = 0 a
+    strided empty operand (its byte extent negative) once made the spec raise
+    ValueError from the reshape probe."""
+    r = np.random.default_rng(16)
+    ty = {F32: "f32", F64: "f64", np.int32: "s32", np.int64: "s64"}[dtype]
+    w = (r.standard_normal((5, 3)) * 4).astype(dtype)
+    x = (r.standard_normal((n, 3, 5)) * 9).astype(dtype)
+    big = (r.standard_normal((n + 1, 6, 10)) * 9).astype(dtype)
+    for view in (np.asfortranarray(x), x.transpose(2, 1, 0).copy().transpose(2, 1, 0),
+                 big[:n, ::2, :5], big[1:n + 1, :3, ::2], np.ascontiguousarray(x)):
+        _check(_reshaped(ty), [(view, w)] * 3 + [(x, w), (view, w)], monkeypatch)
+
+
+def test_the_reshape_probe_declines_an_empty_strided_operand():
+    x = np.ones((1, 6, 10), F32)[:0, ::2, :5]
+    assert not chain._is_reshape(lambda v: v.reshape(0, 5), x, (0, 5))

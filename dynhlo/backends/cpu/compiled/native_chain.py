@@ -711,8 +711,8 @@ def _is_reshape(fn, x: np.ndarray, shape: tuple) -> bool:
     """Whether the step's function gives `x.reshape(shape)` of every array of x's shape,
     strides and dtype: tried on one of distinct values (1, 2, ...) laid out as x is, so
     the same values in the same places is the same placement."""
-    if any(st < 0 for st in x.strides) or x.size >= 1 << 24:
-        return False
+    if any(st < 0 for st in x.strides) or not 0 < x.size < 1 << 24:
+        return False   # (no elements: no probe to lay out, and nothing to copy)
     extent = sum((n - 1) * st for n, st in zip(x.shape, x.strides, strict=True))
     base = np.zeros(extent // x.itemsize + 1, x.dtype)
     probe = np.lib.stride_tricks.as_strided(base, x.shape, x.strides)
