@@ -698,3 +698,31 @@ def test_copying_reshapes_of_parameters_of_every_layout(monkeypatch, dtype, n):
 def test_the_reshape_probe_declines_an_empty_strided_operand():
     x = np.ones((1, 6, 10), F32)[:0, ::2, :5]
     assert not chain._is_reshape(lambda v: v.reshape(0, 5), x, (0, 5))
+
+
+def test_the_runs_routines_outlive_a_replaced_kernel_engine():
+    """The run routines compiled into a kernel engine that is then replaced (as the
+    artifact tests' fresh host does) and collected stay callable: their engine is kept.
+    Before, the next run of native calls jumped into freed code (a segfault)."""
+    _in_process(f"""
+        import gc
+        import numpy as np, dynhlo
+        from dynhlo.backends.cpu.compiled import machine
+        text = {_products("f32")!r}
+        r = np.random.default_rng(17)
+        calls = [(r.standard_normal((4, 5)).astype(np.float32),
+                  r.standard_normal((5, 6)).astype(np.float32)) for _ in range(3)]
+        saved = machine._state
+        machine._state = {{}}   # a fresh engine: the run routines are compiled into it
+        first = dynhlo.compile(text, backend="cpu", reference=False)
+        for c in calls:
+            first(*c)
+        del first
+        machine._state = saved   # the fresh engine dropped
+        gc.collect()
+        on = dynhlo.compile(text, backend="cpu", reference=False)
+        ref = dynhlo.compile(text, backend="cpu", reference=True)
+        for c in calls * 2:
+            assert on(*c).tobytes() == ref(*c).tobytes()
+        print("ok")
+    """)
