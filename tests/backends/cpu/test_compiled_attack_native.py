@@ -174,7 +174,8 @@ ENTRY main {{
   d = {ty}[<=40,8] dot(a, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
   e2 = {ty}[<=40,8] exponential(d)
   t2 = {ty}[<=40,8] tanh(d)
-  ROOT o = ({ty}[<=40,8], {ty}[<=40,8], {ty}[<=40,8], {ty}[<=40,8], {ty}[<=40,8]) tuple(e2, b, l, t, t2)
+  ROOT o = ({ty}[<=40,8], {ty}[<=40,8], {ty}[<=40,8], {ty}[<=40,8],
+            {ty}[<=40,8]) tuple(e2, b, l, t, t2)
 }}
 """
 
@@ -726,3 +727,87 @@ def test_the_runs_routines_outlive_a_replaced_kernel_engine():
             assert on(*c).tobytes() == ref(*c).tobytes()
         print("ok")
     """)
+
+
+def _loop_state(ty: str) -> str:
+    """A loop body whose state matrix is read after the run writes the element that
+    becomes the next state (the body's buffers against the state's memory)."""
+    return f"""
+HloModule attack_loop_state_{ty}
+body {{
+  p = (s32[], {ty}[<=9,8], {ty}[8,8], {ty}[<=9,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  h = {ty}[<=9,8] get-tuple-element(p), index=1
+  w = {ty}[8,8] get-tuple-element(p), index=2
+  g = {ty}[<=9,8] get-tuple-element(p), index=3
+  one = s32[] constant(1)
+  i1 = s32[] add(i, one)
+  a = {ty}[<=9,8] tanh(h)
+  d = {ty}[<=9,8] dot(a, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  s = {ty}[<=9,8] sine(d)
+  d3 = {ty}[<=9,8] dot(s, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{1}}
+  g1 = {ty}[<=9,8] add(h, d3)
+  g2 = {ty}[<=9,8] multiply(g1, g)
+  ROOT r = (s32[], {ty}[<=9,8], {ty}[8,8], {ty}[<=9,8]) tuple(i1, s, w, g2)
+}}
+cond {{
+  p = (s32[], {ty}[<=9,8], {ty}[8,8], {ty}[<=9,8]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  n = s32[] constant(6)
+  ROOT c = pred[] compare(i, n), direction=LT
+}}
+ENTRY main {{
+  x = {ty}[<=9,8] parameter(0)
+  w = {ty}[8,8] parameter(1)
+  z = s32[] constant(0)
+  xe = {ty}[<=9,8] exponential(x)
+  st = (s32[], {ty}[<=9,8], {ty}[8,8], {ty}[<=9,8]) tuple(z, xe, w, x)
+  l = (s32[], {ty}[<=9,8], {ty}[8,8], {ty}[<=9,8]) while(st), condition=cond, body=body
+  o1 = {ty}[<=9,8] get-tuple-element(l), index=1
+  o3 = {ty}[<=9,8] get-tuple-element(l), index=3
+  ROOT o = ({ty}[<=9,8], {ty}[<=9,8]) tuple(o1, o3)
+}}"""
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_a_loop_state_read_after_its_successor_is_made(monkeypatch, dtype):
+    r = np.random.default_rng(18)
+    w = (r.standard_normal((8, 8)) * 0.3).astype(dtype)
+    calls = [(r.standard_normal((n, 8)).astype(dtype), w)
+             for n in (5, 5, 5, 1, 1, 1, 0, 0, 9, 9, 5, 3, 3, 1, 5)]
+    on, _ = _check(_loop_state("f32" if dtype is F32 else "f64"), calls, monkeypatch)
+    assert {"d", "d3", "g1"} <= _chained_names(on)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_numpys_loops_on_every_bit_pattern_sample(dtype):
+    """Each ufunc's loop as the run calls it (the wrapper, one call over the array) on
+    random bit patterns (every exponent, NaN payloads, subnormals) and log-uniform
+    magnitudes: the ufunc's bits."""
+    from array import array
+
+    from dynhlo.backends.cpu.compiled import ufunc_loops
+    wrapper = machine_kernel(chain._routines()["ufunc"])
+    r = np.random.default_rng(19)
+    n, bits = 1 << 16, np.uint32 if dtype is F32 else np.uint64
+    samples = (r.integers(0, np.iinfo(bits).max, n, dtype=bits, endpoint=True).view(dtype),
+               (np.exp(r.uniform(-30, 30, n)) * r.choice([-1, 1], n)).astype(dtype))
+    size = np.dtype(dtype).itemsize
+    for ufunc in sorted(set(steps._UFUNCS.values()), key=lambda f: f.__name__):
+        found = ufunc_loops.loop(ufunc, dtype)
+        assert found is not None, ufunc
+        for x in samples:
+            with np.errstate(all="ignore"):
+                want = ufunc(x)
+            got = np.empty(n, dtype)
+            packed = array("q", [found[0], found[1], x.ctypes.data, got.ctypes.data, n, size,
+                                 size, n * size, n * size])
+            with np.errstate(all="ignore"):
+                assert wrapper(None, packed.buffer_info()[0]) == 0
+            assert got.tobytes() == want.tobytes(), ufunc.__name__
+
+
+def machine_kernel(address: int):
+    """A callable of the run's member signature, `i32 (ptr, ptr)`, at `address`."""
+    import ctypes
+    return ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)(address)
