@@ -811,3 +811,47 @@ def machine_kernel(address: int):
     """A callable of the run's member signature, `i32 (ptr, ptr)`, at `address`."""
     import ctypes
     return ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)(address)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+@pytest.mark.parametrize("which", ["products", "loop", "loop_state"])
+def test_every_member_refusing_in_turn_in_entries_and_loop_bodies(dtype, which):
+    """Each native call of each run (kernels, products, ufuncs, in the entry and in loop
+    bodies) made to refuse in turn: the call's result stays the reference's."""
+    import ctypes
+
+    from dynhlo.backends.cpu.compiled import machine
+    ty = "f32" if dtype is F32 else "f64"
+    text = {"products": _products, "loop": _loop, "loop_state": _loop_state}[which](ty)
+    on = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    r = np.random.default_rng(20)
+    w = (r.standard_normal((8, 8)) * 0.3).astype(dtype)
+
+    def args():
+        if which == "products":
+            return r.standard_normal((5, 6)).astype(dtype), r.standard_normal((6, 4)).astype(dtype)
+        return r.standard_normal((5, 8)).astype(dtype), w
+    for _ in range(3):
+        call = args()
+        assert _all_bits(on(*call)) == _all_bits(ref(*call))
+    runs = [op for pool in on.program.evaluator._local.pools.values()
+            for spec in pool.fast.values() for op in spec.ops if op[0] == steps._CHAIN]
+    seen: list = []
+    refuse = machine.KERNEL(lambda _, pointer: seen.append(pointer) or 1)
+    address = ctypes.cast(refuse, ctypes.c_void_p).value
+    tried = 0
+    for op in runs:
+        entries = op[8][0]
+        for at in range(op[4]):
+            saved, entries[2 * at] = entries[2 * at], address
+            try:
+                for _ in range(2):
+                    call = args()
+                    assert _all_bits(on(*call)) == _all_bits(ref(*call)), (which, at)
+            finally:
+                entries[2 * at] = saved
+            tried += 1
+    assert tried >= 4 and len(seen) >= 2 * tried
+    call = args()
+    assert _all_bits(on(*call)) == _all_bits(ref(*call))
