@@ -855,3 +855,37 @@ def test_every_member_refusing_in_turn_in_entries_and_loop_bodies(dtype, which):
     assert tried >= 4 and len(seen) >= 2 * tried
     call = args()
     assert _all_bits(on(*call)) == _all_bits(ref(*call))
+
+
+def test_batch_products_copying_operands_of_size_zero_and_strided(monkeypatch):
+    """Attention's products (batch_dot copying an operand: the run's copy routine) at
+    sequence lengths 0 and 1, and with strided and F-ordered parameters."""
+    attention = """
+HloModule attack_attention
+ENTRY main {
+  q = f32[2,<=9,4,8] parameter(0)
+  k = f32[2,<=9,4,8] parameter(1)
+  qs = f32[2,<=9,4,8] multiply(q, q)
+  s = f32[2,4,<=9,<=9] dot(qs, k), lhs_batch_dims={0,2}, rhs_batch_dims={0,2},
+      lhs_contracting_dims={3}, rhs_contracting_dims={3}
+  t = f32[2,4,<=9,<=9] negate(s)
+  o = f32[2,4,<=9,8] dot(t, qs), lhs_batch_dims={0,1}, rhs_batch_dims={0,2},
+      lhs_contracting_dims={3}, rhs_contracting_dims={1}
+  v = f32[2,4,<=9,8] parameter(2)
+  w = f32[2,4,<=9,<=9] dot(o, v), lhs_batch_dims={0,1}, rhs_batch_dims={0,1},
+      lhs_contracting_dims={3}, rhs_contracting_dims={3}
+  ROOT r = f32[2,4,<=9,<=9] add(w, w)
+}
+"""
+    r = np.random.default_rng(21)
+
+    def three(n):
+        return (r.standard_normal((2, n, 4, 8)).astype(F32),
+                r.standard_normal((2, n, 4, 8)).astype(F32),
+                r.standard_normal((2, 4, n, 8)).astype(F32))
+    calls = [three(n) for n in (5, 5, 5, 0, 0, 0, 1, 1, 1, 8, 8, 2, 0, 5, 10, 5)]
+    big = r.standard_normal((2, 8, 4, 16)).astype(F32)
+    calls += [(big[:, :5, :, :8], big[:, :5, :, ::2], calls[0][2])] * 3
+    calls += [(np.asfortranarray(calls[0][0]), calls[0][1], calls[0][2])] * 3
+    on, _ = _check(attention, calls, monkeypatch)
+    assert {"s", "o", "w"} <= _chained_names(on)
