@@ -418,7 +418,8 @@ _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enu
 
 def _routines() -> dict:
     """{"run": RUN callable, "gemm_f32" ...: the wrappers' addresses, "sgemm" ...: the BLAS
-    functions'}, compiled once per process into the kernels' engine (machine.py)."""
+    functions', "engine": the engine holding their code}, compiled once per process into
+    the kernels' engine of the time (machine.py)."""
     if not _state:
         with machine._lock:
             if not _state:
@@ -426,7 +427,10 @@ def _routines() -> dict:
                 obj = machine._compile(tm, _IR)
                 engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
                 engine.finalize_object()
-                found = {"run": RUN(engine.get_function_address("dynhlo_chain_run"))}
+                # (the engine kept: its code must outlive every spec holding these
+                # addresses, even where the kernels' engine is replaced by a new one)
+                found = {"run": RUN(engine.get_function_address("dynhlo_chain_run")),
+                         "engine": engine}
                 found["ufunc"] = engine.get_function_address("dynhlo_chain_ufunc")
                 for size in (4, 8):
                     found[f"copy{size}"] = engine.get_function_address(
@@ -711,8 +715,8 @@ def _is_reshape(fn, x: np.ndarray, shape: tuple) -> bool:
     """Whether the step's function gives `x.reshape(shape)` of every array of x's shape,
     strides and dtype: tried on one of distinct values (1, 2, ...) laid out as x is, so
     the same values in the same places is the same placement."""
-    if any(st < 0 for st in x.strides) or x.size >= 1 << 24:
-        return False
+    if any(st < 0 for st in x.strides) or not 0 < x.size < 1 << 24:
+        return False   # (no elements: no probe to lay out, and nothing to copy)
     extent = sum((n - 1) * st for n, st in zip(x.shape, x.strides, strict=True))
     base = np.zeros(extent // x.itemsize + 1, x.dtype)
     probe = np.lib.stride_tricks.as_strided(base, x.shape, x.strides)
