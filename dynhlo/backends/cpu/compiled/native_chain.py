@@ -593,9 +593,12 @@ def _extent(a: np.ndarray) -> int:
 
 def _member(op, values: dict):
     """([(function address, argument array), ...] in order, patches, out, kernel or None)
-    of an op that can join a run, else None. A patch: (argument array, slot, the value
+    of an op that can join a run, else None. A patch: [argument array, slot, the value
     whose address (plus an offset) it takes per call, its strides, the offset, its shape or
-    None: unchecked). `values`: the values of the call the spec was made from."""
+    None: unchecked, its restride or None]: a restride, where a call's value has other
+    strides than recorded, gives (index, arguments written there) for them, or None (the
+    rest of the call step by step); the recorded strides are then the new ones.
+    `values`: the values of the call the spec was made from."""
     kind = op[0]
     if kind == _KERNEL_IN_PLACE:
         _, _, fn, _, out, what, packed = op
@@ -604,7 +607,8 @@ def _member(op, values: dict):
         _, _, fn, packed, _, patches, out, shape, what = op
         # (out None: a new array per call, made before the run)
         return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], tuple(
-            (packed, slot, leaf, strides, 0, None) for slot, leaf, strides in patches), \
+            [packed, slot, leaf, strides, 0, None, _kernel_strides(slot)]
+            for slot, leaf, strides in patches), \
             out, what, None if out is not None else (shape, what.dtype, packed)
     if kind == _DOT:
         _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
@@ -627,7 +631,7 @@ def _member(op, values: dict):
         size = out.dtype.itemsize
         packed = array("q", [found[0], found[1], data_address(x), data_address(out), out.size,
                              size, size, out.size * size, out.size * size])
-        patches = () if fixed is True else ((packed, 2, source, x.strides, 0, x.shape),)
+        patches = () if fixed is True else ([packed, 2, source, x.strides, 0, x.shape, None],)
         return [(_routines()["ufunc"], packed)], patches, out, None, None
     if kind == _BATCH_DOT and len(op) > 7:
         what, a, b, out = op[7]
@@ -668,6 +672,12 @@ def _member(op, values: dict):
     return None
 
 
+def _kernel_strides(slot: int):
+    """A kernel leaf's restride (see _member): its loops take any strides, written after
+    its address and sizes in its argument array."""
+    return lambda x: (slot + 1 + x.ndim, list(x.strides))
+
+
 def _batch_copy(inst, held, values: dict, perm, shape: tuple, dtype):
     """([copy call], patches, the copy) of a batch_dot operand its NumPy calls copy, made
     by the copy routine into an array the run holds (seen by nothing else but the product),
@@ -695,8 +705,13 @@ def _batch_copy(inst, held, values: dict, perm, shape: tuple, dtype):
     if made is None or source.size != copy.size:
         return None
     packed = array("q", [data_address(copy), *made])
+    # (reshape's copy reads the transposed view in C order whatever its layout: another
+    # layout of x has its sizes and strides written; astype's follows x's layout)
+    restride = (lambda x: (1, _copy_args(x if perm is None else x.transpose(perm)))) \
+        if source is view else None
     patches = () if held is not None else \
-        ((packed, 1, inst, value.strides, made[0] - data_address(value), value.shape),)
+        ([packed, 1, inst, value.strides, made[0] - data_address(value), value.shape,
+          restride],)
     # (the copy kept alive with its call: the run holds its calls)
     return [(_routines()[f"copy{dtype.itemsize}"], packed, copy)], patches, copy
 
@@ -745,7 +760,7 @@ def _reshape_copy(op, values: dict):
         return None
     packed = array("q", [0, *made])
     return [(_routines()[f"copy{x.dtype.itemsize}"], packed)], \
-        ((packed, 1, op[3], x.strides, 0, x.shape),), None, None, \
+        ([packed, 1, op[3], x.strides, 0, x.shape, lambda x: (1, _copy_args(x))],), None, None, \
         (value.shape, value.dtype, packed)
 
 
@@ -779,8 +794,8 @@ def _products(a, b, out, ins) -> tuple | None:
         return None
     fn, args, slots = made
     packed = array("q", args)   # (the operands stay alive: the spec's ops hold them)
-    patches = tuple((packed, slot, leaf, value.strides, args[slot] - data_address(value),
-                     value.shape)
+    patches = tuple([packed, slot, leaf, value.strides, args[slot] - data_address(value),
+                     value.shape, None]
                     for slot, (_, leaf, value) in zip(slots, ins, strict=True)
                     if leaf is not None)
     return [(fn, packed)], patches

@@ -32,6 +32,7 @@ EvalContext.call back into this evaluator; scalar computations applied to whole 
 from __future__ import annotations
 
 import math
+from array import array
 import threading
 from types import SimpleNamespace
 
@@ -480,13 +481,20 @@ class CompiledEvaluator(Evaluator):
                     for new, shape, dtype, packed in op[9]:   # kernels' new arrays
                         value = values[new] = np.empty(shape, dtype)
                         packed[0] = address(value)
-                    for packed, slot, leaf, strides, offset, shape in op[6]:
+                    for patch in op[6]:
+                        packed, slot, leaf, strides, offset, shape, restride = patch
                         value = values[leaf]   # (made before the run, or a parameter)
                         if value.__class__ is not ndarray:   # a NumPy scalar (a loop's)
                             value = values[leaf] = np.asarray(value)
-                        if value.strides != strides or \
-                                shape is not None and value.shape != shape:
+                        if shape is not None and value.shape != shape:
                             break
+                        if value.strides != strides:   # another layout: its arguments
+                            written = None if restride is None else restride(value)
+                            if written is None or written[1] is None:
+                                break
+                            at, ints = written
+                            packed[at:at + len(ints)] = array("q", ints)
+                            patch[3] = value.strides
                         packed[slot] = address(value) + offset
                     else:
                         stop = op[2](op[3], op[4])
