@@ -21,6 +21,7 @@ import pytest
 
 import dynhlo
 from dynhlo.backends.cpu.compiled import fast, steps
+from dynhlo.backends.cpu.compiled import native_routines
 from dynhlo.backends.cpu.compiled import native_chain as chain
 
 F32, F64 = np.float32, np.float64
@@ -787,7 +788,7 @@ def test_numpys_loops_on_every_bit_pattern_sample(dtype):
     from array import array
 
     from dynhlo.backends.cpu.compiled import ufunc_loops
-    wrapper = machine_kernel(chain._routines()["ufunc"])
+    wrapper = machine_kernel(native_routines._routines()["ufunc"])
     r = np.random.default_rng(19)
     n, bits = 1 << 16, np.uint32 if dtype is F32 else np.uint64
     samples = (r.integers(0, np.iinfo(bits).max, n, dtype=bits, endpoint=True).view(dtype),

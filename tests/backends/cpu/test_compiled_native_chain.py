@@ -16,6 +16,7 @@ import pytest
 import dynhlo
 import tests.support.reallibs_data as rd
 from dynhlo.backends.cpu.compiled import fast, machine, steps
+from dynhlo.backends.cpu.compiled import matmul_dispatch, native_routines
 from dynhlo.backends.cpu.compiled import native_chain as chain
 
 F32, F64 = np.float32, np.float64
@@ -239,7 +240,7 @@ def test_the_product_wrappers_are_numpys_matmul_bit_for_bit(dtype, shape):
     """matmul_call and its wrappers (gemm, gemv, dot, the loop without BLAS): NumPy's
     matmul into `out` bit for bit, for every layout; the cases it does not take (a matrix
     times its own transpose, an output overlapping an operand) are declined."""
-    routines = chain._routines()
+    routines = native_routines._routines()
     if "sgemm" not in routines:
         pytest.skip("NumPy's BLAS is not scipy-openblas ILP64 here")
     m, k, n = shape
@@ -251,13 +252,13 @@ def test_the_product_wrappers_are_numpys_matmul_bit_for_bit(dtype, shape):
             b = _laid((r.standard_normal((k, n)) * 3).astype(dtype), lb)
             want = np.matmul(a, b, out=np.empty((m, n), dtype))
             out = np.full((m, n), np.nan, dtype)
-            made = chain.matmul_call(a, b, out, routines)
+            made = matmul_dispatch.matmul_call(a, b, out, routines)
             if k == 1 and not m == n == 1:   # NumPy's loop without BLAS
-                assert made is not None and made[0] == chain._routines()[
+                assert made is not None and made[0] == native_routines._routines()[
                     "noblas_f32" if dtype is F32 else "noblas_f64"], (la, lb)
             if 1 not in shape and "every-other" not in (la, lb):
                 assert made is not None, (la, lb)
-                assert made[1][1:] == chain.gemm_args(a, b, out, blas)[1:]
+                assert made[1][1:] == matmul_dispatch.gemm_args(a, b, out, blas)[1:]
             if made is None:
                 continue
             fn, args, slots = made
@@ -267,10 +268,10 @@ def test_the_product_wrappers_are_numpys_matmul_bit_for_bit(dtype, shape):
             assert out.tobytes() == want.tobytes(), (la, lb)
     if 1 not in shape and m == n:
         a = r.standard_normal((m, k)).astype(dtype)
-        assert chain.gemm_args(a, a.T, np.empty((m, m), dtype), blas) is None   # syrk
+        assert matmul_dispatch.gemm_args(a, a.T, np.empty((m, m), dtype), blas) is None   # syrk
     if 1 not in shape:   # an output overlapping an operand: the ufunc computes a copy
         base = np.zeros((m, k + n), dtype)
-        assert chain.gemm_args(base[:, :k], np.ones((k, n), dtype), base[:, k - 1:k - 1 + n],
+        assert matmul_dispatch.gemm_args(base[:, :k], np.ones((k, n), dtype), base[:, k - 1:k - 1 + n],
                                blas) is None
 
 
@@ -366,14 +367,14 @@ def test_products_of_parameters_join_with_their_addresses_written_per_call(monke
 def test_the_product_wrapper_declines_an_output_overlapping_an_operand():
     """An operand read per call that overlaps the product's buffer, or one array as both
     operands in syrk's layout: the wrapper returns 1 (the Python step's np.matmul)."""
-    routines = chain._routines()
+    routines = native_routines._routines()
     if "sgemm" not in routines:
         pytest.skip("NumPy's BLAS is not scipy-openblas ILP64 here")
     wrapper = machine.KERNEL(routines["gemm_f32"])
     a = np.ones((4, 6), F32)
     b = np.ones((6, 5), F32)
     out = np.zeros((4, 5), F32)
-    args = np.array(chain.gemm_args(a, b, out, routines["sgemm"]), np.int64)
+    args = np.array(matmul_dispatch.gemm_args(a, b, out, routines["sgemm"]), np.int64)
     assert wrapper(None, args.ctypes.data) == 0 and (out == 6).all()
     base = np.zeros((4, 11), F32)
     moved = args.copy()
@@ -381,7 +382,7 @@ def test_the_product_wrapper_declines_an_output_overlapping_an_operand():
     moved[6] = base.ctypes.data + 4 * 5
     assert wrapper(None, moved.ctypes.data) == 1
     sq = np.ones((4, 4), F32)
-    t = chain.gemm_args(sq, np.ones((4, 4), F32).T, np.zeros((4, 4), F32), routines["sgemm"])
+    t = matmul_dispatch.gemm_args(sq, np.ones((4, 4), F32).T, np.zeros((4, 4), F32), routines["sgemm"])
     t = np.array(t, np.int64)
     assert t[15] == 1   # syrk's layout, were A and B one array
     t[8] = t[6]
@@ -393,7 +394,7 @@ def test_numpys_ufunc_loops_are_the_ufuncs_bit_for_bit(dtype):
     """ufunc_loops.loop: for each ufunc a spec's step calls, NumPy's inner loop on dense
     arrays (in place too) gives the ufunc's bits, through the run's wrapper."""
     from dynhlo.backends.cpu.compiled import ufunc_loops
-    wrapper = machine.KERNEL(chain._routines()["ufunc"])
+    wrapper = machine.KERNEL(native_routines._routines()["ufunc"])
     r = np.random.default_rng(5)
     for fn in steps._UFUNCS.values():
         found = ufunc_loops.loop(fn, dtype)
@@ -454,7 +455,7 @@ def test_the_copy_routine_is_reshapes_copy(dtype):
     """copy4 / copy8: a strided array's elements in C order into a dense array, as
     `x.reshape(shape)` copies them (up to 6 dimensions of more than one element)."""
     r = np.random.default_rng(11)
-    fn = machine.KERNEL(chain._routines()[f"copy{np.dtype(dtype).itemsize}"])
+    fn = machine.KERNEL(native_routines._routines()[f"copy{np.dtype(dtype).itemsize}"])
     for shape, axes in [((3, 4), (1, 0)), ((2, 3, 5), (2, 0, 1)), ((4, 1, 3, 2), (3, 1, 0, 2)),
                         ((2, 2, 3, 2, 2, 3), (5, 4, 3, 2, 1, 0)), ((7,), (0,))]:
         base = (r.standard_normal(tuple(2 * n for n in shape)) * 100).astype(dtype)

@@ -1,0 +1,445 @@
+"""The native routines a run of native calls (native_chain.py) is made of, written in LLVM
+IR and compiled once per process into the kernels' engine (machine.py): `run_list` (each
+(function, argument array) of a list called in order; the index of the first that refused,
+or the count), the matrix products' wrappers (gemm, gemv, dot, NumPy's loop without BLAS:
+0 plus each product in order at the type's precision, as NumPy's baseline build computes
+it), the strided copy and the ufunc wrapper (ufunc_loops.py); and the BLAS functions
+NumPy's matmul calls: its bundled scipy-openblas (ILP64), found among the process's loaded
+libraries (none found: products stay Python steps).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import os
+
+import llvmlite.binding as llvm
+import numpy as np
+
+from . import machine
+
+RUN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
+
+# the list routine and the products' wrappers, `i32 (ptr, ptr)` as a kernel. gemm reads
+# [cblas function, transa, transb, M, N, K, A, lda, B, ldb, C, ldc, the byte extents of
+# A, B and C, whether A at B's address would be syrk's case]; gemv [function, order, M, N,
+# A, lda, X, incx, Y, incy, extents of A, X, Y]; dot [function, n, X, incx, Y, incy, out,
+# extents of X, Y, out] (i64 each). A wrapper declines (returns 1: the product is the
+# Python step's) where its output overlaps an operand (the ufunc would compute into a
+# copy) or, for gemm, A and B are one array in syrk's layout (operands read per call)
+_IR = """
+define i64 @dynhlo_chain_run(ptr %list, i64 %count) {
+entry:
+  br label %head
+head:
+  %i = phi i64 [0, %entry], [%next, %body]
+  %more = icmp slt i64 %i, %count
+  br i1 %more, label %body, label %end
+body:
+  %at = shl i64 %i, 1
+  %fp = getelementptr i64, ptr %list, i64 %at
+  %f = load i64, ptr %fp
+  %ap = getelementptr i64, ptr %fp, i64 1
+  %a = load i64, ptr %ap
+  %fn = inttoptr i64 %f to ptr
+  %args = inttoptr i64 %a to ptr
+  %r = call i32 %fn(ptr null, ptr %args)
+  %next = add i64 %i, 1
+  %ok = icmp eq i32 %r, 0
+  br i1 %ok, label %head, label %end
+end:
+  %out = phi i64 [%count, %head], [%i, %body]
+  ret i64 %out
+}
+""" + "".join(f"""
+define i32 @dynhlo_chain_gemm_{name}(ptr %unused, ptr %a) {{
+entry:
+  %p0 = getelementptr i64, ptr %a, i64 0
+  %fi = load i64, ptr %p0
+  %fn = inttoptr i64 %fi to ptr
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %t1w = load i64, ptr %p1
+  %t1 = trunc i64 %t1w to i32
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %t2w = load i64, ptr %p2
+  %t2 = trunc i64 %t2w to i32
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %m = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %n = load i64, ptr %p4
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %k = load i64, ptr %p5
+  %p6 = getelementptr i64, ptr %a, i64 6
+  %ai = load i64, ptr %p6
+  %am = inttoptr i64 %ai to ptr
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %lda = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %bi = load i64, ptr %p8
+  %bm = inttoptr i64 %bi to ptr
+  %p9 = getelementptr i64, ptr %a, i64 9
+  %ldb = load i64, ptr %p9
+  %p10 = getelementptr i64, ptr %a, i64 10
+  %ci = load i64, ptr %p10
+  %cm = inttoptr i64 %ci to ptr
+  %p11 = getelementptr i64, ptr %a, i64 11
+  %ldc = load i64, ptr %p11
+  %p12 = getelementptr i64, ptr %a, i64 12
+  %ea = load i64, ptr %p12
+  %p13 = getelementptr i64, ptr %a, i64 13
+  %eb = load i64, ptr %p13
+  %p14 = getelementptr i64, ptr %a, i64 14
+  %ec = load i64, ptr %p14
+  %p15 = getelementptr i64, ptr %a, i64 15
+  %sy = load i64, ptr %p15
+  %ahi = add i64 %ai, %ea
+  %bhi = add i64 %bi, %eb
+  %chi = add i64 %ci, %ec
+  %a1 = icmp ult i64 %ai, %chi
+  %a2 = icmp ult i64 %ci, %ahi
+  %ac = and i1 %a1, %a2
+  %b1 = icmp ult i64 %bi, %chi
+  %b2 = icmp ult i64 %ci, %bhi
+  %bc = and i1 %b1, %b2
+  %same = icmp eq i64 %ai, %bi
+  %maybe = icmp ne i64 %sy, 0
+  %sc = and i1 %same, %maybe
+  %o1 = or i1 %ac, %bc
+  %no = or i1 %o1, %sc
+  br i1 %no, label %decline, label %call
+decline:
+  ret i32 1
+call:
+  call void %fn(i32 101, i32 %t1, i32 %t2, i64 %m, i64 %n, i64 %k, {ty} 1.0, ptr %am, i64 %lda,
+                ptr %bm, i64 %ldb, {ty} 0.0, ptr %cm, i64 %ldc)
+  ret i32 0
+}}
+""" for name, ty in (("f32", "float"), ("f64", "double"))) + "".join(f"""
+define i32 @dynhlo_chain_gemv_{name}(ptr %unused, ptr %a) {{
+entry:
+  %p0 = getelementptr i64, ptr %a, i64 0
+  %fi = load i64, ptr %p0
+  %fn = inttoptr i64 %fi to ptr
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %ow = load i64, ptr %p1
+  %order = trunc i64 %ow to i32
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %m = load i64, ptr %p2
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %n = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %ai = load i64, ptr %p4
+  %am = inttoptr i64 %ai to ptr
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %lda = load i64, ptr %p5
+  %p6 = getelementptr i64, ptr %a, i64 6
+  %xi = load i64, ptr %p6
+  %xm = inttoptr i64 %xi to ptr
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %incx = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %yi = load i64, ptr %p8
+  %ym = inttoptr i64 %yi to ptr
+  %p9 = getelementptr i64, ptr %a, i64 9
+  %incy = load i64, ptr %p9
+  %p10 = getelementptr i64, ptr %a, i64 10
+  %ea = load i64, ptr %p10
+  %p11 = getelementptr i64, ptr %a, i64 11
+  %ex = load i64, ptr %p11
+  %p12 = getelementptr i64, ptr %a, i64 12
+  %ey = load i64, ptr %p12
+  %ahi = add i64 %ai, %ea
+  %xhi = add i64 %xi, %ex
+  %yhi = add i64 %yi, %ey
+  %a1 = icmp ult i64 %ai, %yhi
+  %a2 = icmp ult i64 %yi, %ahi
+  %ac = and i1 %a1, %a2
+  %x1 = icmp ult i64 %xi, %yhi
+  %x2 = icmp ult i64 %yi, %xhi
+  %xc = and i1 %x1, %x2
+  %no = or i1 %ac, %xc
+  br i1 %no, label %decline, label %call
+decline:
+  ret i32 1
+call:
+  call void %fn(i32 %order, i32 112, i64 %m, i64 %n, {ty} 1.0, ptr %am, i64 %lda,
+                ptr %xm, i64 %incx, {ty} 0.0, ptr %ym, i64 %incy)
+  ret i32 0
+}}
+
+define i32 @dynhlo_chain_dot_{name}(ptr %unused, ptr %a) {{
+entry:
+  %p0 = getelementptr i64, ptr %a, i64 0
+  %fi = load i64, ptr %p0
+  %fn = inttoptr i64 %fi to ptr
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %n = load i64, ptr %p1
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %xi = load i64, ptr %p2
+  %xm = inttoptr i64 %xi to ptr
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %incx = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %yi = load i64, ptr %p4
+  %ym = inttoptr i64 %yi to ptr
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %incy = load i64, ptr %p5
+  %p6 = getelementptr i64, ptr %a, i64 6
+  %oi = load i64, ptr %p6
+  %om = inttoptr i64 %oi to ptr
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %ex = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %ey = load i64, ptr %p8
+  %p9 = getelementptr i64, ptr %a, i64 9
+  %eo = load i64, ptr %p9
+  %xhi = add i64 %xi, %ex
+  %yhi = add i64 %yi, %ey
+  %ohi = add i64 %oi, %eo
+  %x1 = icmp ult i64 %xi, %ohi
+  %x2 = icmp ult i64 %oi, %xhi
+  %xc = and i1 %x1, %x2
+  %y1 = icmp ult i64 %yi, %ohi
+  %y2 = icmp ult i64 %oi, %yhi
+  %yc = and i1 %y1, %y2
+  %no = or i1 %xc, %yc
+  br i1 %no, label %decline, label %call
+decline:
+  ret i32 1
+call:
+  %r = call {ty} %fn(i64 %n, ptr %xm, i64 %incx, ptr %ym, i64 %incy)
+  {widen}
+  %sum = fadd double 0.0, %wide
+  {narrow}
+  ret i32 0
+}}
+""" for name, ty, widen, narrow in (
+    ("f32", "float", "%wide = fpext float %r to double",
+     "%back = fptrunc double %sum to float\n  store float %back, ptr %om"),
+    ("f64", "double", "%wide = fadd double %r, -0.0", "store double %sum, ptr %om")))
+
+_IR += """
+define i32 @dynhlo_chain_ufunc(ptr %unused, ptr %a) {
+entry:
+  %fi = load i64, ptr %a
+  %fn = inttoptr i64 %fi to ptr
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %di = load i64, ptr %p1
+  %data = inttoptr i64 %di to ptr
+  %args = getelementptr i64, ptr %a, i64 2
+  %ii = load i64, ptr %args
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %oi = load i64, ptr %p3
+  %dims = getelementptr i64, ptr %a, i64 4
+  %steps = getelementptr i64, ptr %a, i64 5
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %ei = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %eo = load i64, ptr %p8
+  %ihi = add i64 %ii, %ei
+  %ohi = add i64 %oi, %eo
+  %c1 = icmp ult i64 %ii, %ohi
+  %c2 = icmp ult i64 %oi, %ihi
+  %over = and i1 %c1, %c2
+  %apart = icmp ne i64 %ii, %oi
+  %no = and i1 %over, %apart
+  br i1 %no, label %decline, label %call
+decline:
+  ret i32 1
+call:
+  call void %fn(ptr %args, ptr %dims, ptr %steps, ptr %data)
+  ret i32 0
+}
+"""
+
+# matmul.c.src's @TYPE@_matmul_inner_noblas: each output element 0 plus the products in
+# order, rounded to the type at each step. Reads [0, A, A's row and column strides, B,
+# B's row and column strides, C, C's, M, N (the inner size), P, extents of A, B, C] (bytes)
+_IR += "".join(f"""
+define i32 @dynhlo_chain_noblas_{name}(ptr %unused, ptr %a) {{
+entry:
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %ai = load i64, ptr %p1
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %am = load i64, ptr %p2
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %an = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %bi = load i64, ptr %p4
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %bn = load i64, ptr %p5
+  %p6 = getelementptr i64, ptr %a, i64 6
+  %bp = load i64, ptr %p6
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %ci = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %cm = load i64, ptr %p8
+  %p9 = getelementptr i64, ptr %a, i64 9
+  %cp = load i64, ptr %p9
+  %p10 = getelementptr i64, ptr %a, i64 10
+  %dm = load i64, ptr %p10
+  %p11 = getelementptr i64, ptr %a, i64 11
+  %dn = load i64, ptr %p11
+  %p12 = getelementptr i64, ptr %a, i64 12
+  %dp = load i64, ptr %p12
+  %p13 = getelementptr i64, ptr %a, i64 13
+  %ea = load i64, ptr %p13
+  %p14 = getelementptr i64, ptr %a, i64 14
+  %eb = load i64, ptr %p14
+  %p15 = getelementptr i64, ptr %a, i64 15
+  %ec = load i64, ptr %p15
+  %ahi = add i64 %ai, %ea
+  %bhi = add i64 %bi, %eb
+  %chi = add i64 %ci, %ec
+  %a1 = icmp ult i64 %ai, %chi
+  %a2 = icmp ult i64 %ci, %ahi
+  %ac = and i1 %a1, %a2
+  %b1 = icmp ult i64 %bi, %chi
+  %b2 = icmp ult i64 %ci, %bhi
+  %bc = and i1 %b1, %b2
+  %no = or i1 %ac, %bc
+  br i1 %no, label %decline, label %mhead
+decline:
+  ret i32 1
+mhead:
+  %m = phi i64 [0, %entry], [%mnext, %mlatch]
+  %mmore = icmp slt i64 %m, %dm
+  br i1 %mmore, label %phead, label %done
+phead:
+  %pp = phi i64 [0, %mhead], [%pnext, %pend]
+  %pmore = icmp slt i64 %pp, %dp
+  br i1 %pmore, label %nhead, label %mlatch
+nhead:
+  %n = phi i64 [0, %phead], [%nnext, %nbody]
+  %acc = phi {ty} [0.0, %phead], [%sum, %nbody]
+  %nmore = icmp slt i64 %n, %dn
+  br i1 %nmore, label %nbody, label %pend
+nbody:
+  %aoff1 = mul i64 %m, %am
+  %aoff2 = mul i64 %n, %an
+  %aoff = add i64 %aoff1, %aoff2
+  %aat = add i64 %ai, %aoff
+  %aptr = inttoptr i64 %aat to ptr
+  %x = load {ty}, ptr %aptr
+  %boff1 = mul i64 %n, %bn
+  %boff2 = mul i64 %pp, %bp
+  %boff = add i64 %boff1, %boff2
+  %bat = add i64 %bi, %boff
+  %bptr = inttoptr i64 %bat to ptr
+  %y = load {ty}, ptr %bptr
+  %prod = fmul {ty} %x, %y
+  %sum = fadd {ty} %acc, %prod
+  %nnext = add i64 %n, 1
+  br label %nhead
+pend:
+  %coff1 = mul i64 %m, %cm
+  %coff2 = mul i64 %pp, %cp
+  %coff = add i64 %coff1, %coff2
+  %cat = add i64 %ci, %coff
+  %cptr = inttoptr i64 %cat to ptr
+  store {ty} %acc, ptr %cptr
+  %pnext = add i64 %pp, 1
+  br label %phead
+mlatch:
+  %mnext = add i64 %m, 1
+  br label %mhead
+done:
+  ret i32 0
+}}
+""" for name, ty in (("f32", "float"), ("f64", "double")))
+
+def _copy_ir(size: int) -> str:
+    """`copy{size}`: the elements of a strided array of at most 6 dimensions, in C order,
+    into a dense one: [destination, source, 6 sizes, 6 byte strides]."""
+    ty = f"i{8 * size}"
+    lines = [f"define i32 @dynhlo_chain_copy{size}(ptr %unused, ptr %a) {{", "entry:",
+             "  %d0 = load i64, ptr %a", "  %dst = inttoptr i64 %d0 to ptr",
+             "  %p1 = getelementptr i64, ptr %a, i64 1", "  %src = load i64, ptr %p1"]
+    for k in range(6):
+        lines += [f"  %pn{k} = getelementptr i64, ptr %a, i64 {2 + k}",
+                  f"  %n{k} = load i64, ptr %pn{k}",
+                  f"  %ps{k} = getelementptr i64, ptr %a, i64 {8 + k}",
+                  f"  %s{k} = load i64, ptr %ps{k}"]
+    lines += ["  br label %h0"]
+    # loop k: head h{k}, index i{k}; at{k}: the source's byte address so far; q{k}: the
+    # element's C-order index so far (the destination's is q5 elements on)
+    for k in range(6):
+        before = "entry" if k == 0 else f"b{k - 1}"
+        base = "%src" if k == 0 else f"%at{k - 1}"
+        lines += [f"h{k}:",
+                  f"  %i{k} = phi i64 [0, %{before}], [%i{k}n, %l{k}]",
+                  f"  %c{k} = icmp slt i64 %i{k}, %n{k}",
+                  f"  br i1 %c{k}, label %b{k}, label %x{k}",
+                  f"b{k}:",
+                  f"  %m{k} = mul i64 %i{k}, %s{k}",
+                  f"  %at{k} = add i64 {base}, %m{k}"]
+        lines += [f"  %q{k} = add i64 %i{k}, 0"] if k == 0 else \
+            [f"  %r{k} = mul i64 %q{k - 1}, %n{k}", f"  %q{k} = add i64 %r{k}, %i{k}"]
+        lines += [f"  br label %{'h' + str(k + 1) if k < 5 else 'body'}"]
+    lines += ["body:", "  %from = inttoptr i64 %at5 to ptr",
+              f"  %v = load {ty}, ptr %from",
+              f"  %to = getelementptr {ty}, ptr %dst, i64 %q5",
+              f"  store {ty} %v, ptr %to",
+              "  br label %l5"]
+    for k in range(5, -1, -1):
+        lines += [f"l{k}:", f"  %i{k}n = add i64 %i{k}, 1", f"  br label %h{k}"]
+        lines += [f"x{k}:", f"  br label %{'l' + str(k - 1) if k > 0 else 'done'}"]
+    lines += ["done:", "  ret i32 0", "}", ""]
+    return "\n".join(lines)
+
+
+_IR += _copy_ir(4) + _copy_ir(8)
+
+_state: dict = {}
+_ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enums
+
+
+def _routines() -> dict:
+    """{"run": RUN callable, "gemm_f32" ...: the wrappers' addresses, "sgemm" ...: the BLAS
+    functions', "engine": the engine holding their code}, compiled once per process into
+    the kernels' engine of the time (machine.py)."""
+    if not _state:
+        with machine._lock:
+            if not _state:
+                tm, engine, _ = machine._machine()
+                obj = machine._compile(tm, _IR)
+                engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+                engine.finalize_object()
+                # (the engine kept: its code must outlive every spec holding these
+                # addresses, even where the kernels' engine is replaced by a new one)
+                found = {"run": RUN(engine.get_function_address("dynhlo_chain_run")),
+                         "engine": engine}
+                found["ufunc"] = engine.get_function_address("dynhlo_chain_ufunc")
+                for size in (4, 8):
+                    found[f"copy{size}"] = engine.get_function_address(
+                        f"dynhlo_chain_copy{size}")
+                for kind in ("gemm", "gemv", "dot", "noblas"):
+                    for name in ("f32", "f64"):
+                        found[f"{kind}_{name}"] = engine.get_function_address(
+                            f"dynhlo_chain_{kind}_{name}")
+                found.update(_blas())
+                _state.update(found)
+    return _state
+
+
+def _blas() -> dict:
+    """{"sgemm", "dgemm"}: the addresses of the gemm functions of the BLAS NumPy's matmul
+    calls (its bundled scipy-openblas, ILP64: 64-bit sizes), when that library is loaded in
+    this process (NumPy loads it at import); else {} (products stay Python steps)."""
+    config = getattr(np, "__config__", None)
+    blas = getattr(config, "CONFIG", {}).get("Build Dependencies", {}).get("blas", {})
+    if blas.get("name") != "scipy-openblas" or \
+            "USE64BITINT" not in str(blas.get("openblas configuration", "")):
+        return {}
+    libs = os.path.join(os.path.dirname(os.path.dirname(np.__file__)), "numpy.libs")
+    paths = glob.glob(os.path.join(libs, "libscipy_openblas64_*.so"))
+    if len(paths) != 1:
+        return {}
+    try:   # (already loaded by NumPy: the same library, no second copy)
+        lib = ctypes.CDLL(paths[0], mode=os.RTLD_NOLOAD | os.RTLD_LOCAL)
+        return {f"{p}{f}": ctypes.cast(getattr(lib, f"scipy_cblas_{p}{f}64_"),
+                                       ctypes.c_void_p).value
+                for p in "sd" for f in ("gemm", "gemv", "dot")}
+    except (OSError, AttributeError):
+        return {}
