@@ -450,6 +450,31 @@ def test_arrays_only_a_runs_members_held_stay_alive(monkeypatch):
     assert _chains(on)
 
 
+def test_the_routines_object_comes_from_the_disk_cache_as_a_kernels_does(tmp_path,
+                                                                           monkeypatch):
+    """The runs' routines are compiled once and then read from the kernels' disk cache
+    (a new process compiles nothing); an entry whose object was changed, or that does not
+    name the routine, is a miss and compiled again."""
+    machine._machine()
+    monkeypatch.setitem(machine._state, "cache", tmp_path)
+    made = machine.module_object(native_routines._IR, "dynhlo_chain_run")
+    assert made and b"dynhlo_chain_run" in made
+    compile_ = machine._compile
+
+    def refuse(*_):
+        raise AssertionError("compiled")
+    monkeypatch.setattr(machine, "_compile", refuse)
+    assert machine.module_object(native_routines._IR, "dynhlo_chain_run") == made
+    (obj,) = tmp_path.glob("*.o")
+    obj.write_bytes(obj.read_bytes()[:-1] + b"x")
+    with pytest.raises(AssertionError, match="compiled"):
+        machine.module_object(native_routines._IR, "dynhlo_chain_run")
+    with pytest.raises(AssertionError, match="compiled"):   # (a whole entry, another name)
+        machine.module_object(native_routines._IR, "dynhlo_chain_elsewhere")
+    monkeypatch.setattr(machine, "_compile", compile_)
+    assert machine.module_object(native_routines._IR, "dynhlo_chain_run") == made
+
+
 @pytest.mark.parametrize("dtype", [F32, F64, np.int32, np.int64])
 def test_the_copy_routine_is_reshapes_copy(dtype):
     """copy4 / copy8: a strided array's elements in C order into a dense array, as

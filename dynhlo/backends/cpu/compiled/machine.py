@@ -190,6 +190,20 @@ def kernels(sources: list, stored: dict | None = None) -> list:
         return [KERNEL(names[f"dynhlo_{key[:40]}"]) for key in keys]
 
 
+def module_object(ir_text: str, symbol: str) -> bytes:
+    """The object code of a whole IR module of fixed text (native_routines.py's routines,
+    `symbol` one of its functions), through the disk cache as a kernel's: keyed by the
+    text and this host's identity, checked as a kernel's entry is (its sha256, LLVM's
+    reader, `symbol` named in it); compiled and written on a miss."""
+    _, _, ident = _machine()
+    key = hashlib.sha256(f"{ident}\n{ir_text}".encode()).hexdigest()
+    obj = _read(_state["cache"], key, symbol)
+    if obj is None:
+        obj = _compile(_target_machine(), ir_text, llvm.create_context())
+        _write(_state["cache"], key, obj)
+    return obj
+
+
 def _compile_new(ir_text: str, key: str) -> bytes:
     """Object code of one kernel, named by its key; a target machine and LLVM context of
     its own, so that several compile at once."""
@@ -208,7 +222,9 @@ def _compile(tm, text: str, context=None) -> bytes:
     return tm.emit_object(module)
 
 
-def _read(cache, key: str) -> bytes | None:
+def _read(cache, key: str, symbol: str | None = None) -> bytes | None:
+    """A cache entry's object, checked (`symbol`: the function it must name; a kernel's
+    own by default), or None."""
     if cache is None:
         return None
     try:
@@ -217,9 +233,11 @@ def _read(cache, key: str) -> bytes | None:
     except (OSError, ValueError, RecursionError):
         return None
     if not isinstance(entry, dict) or entry.get("key") != key or \
-            entry.get("sha256") != hashlib.sha256(obj).hexdigest() or not _links(obj, key):
+            entry.get("sha256") != hashlib.sha256(obj).hexdigest():
         return None
-    return obj
+    if symbol is None:
+        return obj if _links(obj, key) else None
+    return obj if llvm.ObjectFileRef.from_data(obj) and symbol.encode() in obj else None
 
 
 def _write(cache, key: str, obj: bytes) -> None:

@@ -1,5 +1,6 @@
 """The native routines a run of native calls (native_chain.py) is made of, written in LLVM
-IR and compiled once per process into the kernels' engine (machine.py): `run_list` (each
+IR and compiled once per process into the kernels' engine (machine.py; the object read from
+the kernels' disk cache when there: machine.module_object): `run_list` (each
 (function, argument array) of a list called in order; the index of the first that refused,
 or the count), the matrix products' wrappers (gemm, gemv, dot, NumPy's loop without BLAS:
 0 plus each product in order at the type's precision, as NumPy's baseline build computes
@@ -402,8 +403,8 @@ def _routines() -> dict:
     if not _state:
         with machine._lock:
             if not _state:
-                tm, engine, _ = machine._machine()
-                obj = machine._compile(tm, _IR)
+                _, engine, _ = machine._machine()
+                obj = machine.module_object(_IR, "dynhlo_chain_run")
                 engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
                 engine.finalize_object()
                 # (the engine kept: its code must outlive every spec holding these
