@@ -10,6 +10,8 @@ values than a step keeps) are run too.
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -113,14 +115,24 @@ def _cases(sizes, seed: int = 0) -> list:
 
 
 def _cond_runs(exe, monkeypatch) -> list:
-    """The names of the computations the compiled evaluator runs from now on."""
+    """The names of the computations the compiled evaluator runs from now on (a loop
+    body's: once per iteration, through its loop's body_runs)."""
     ran: list = []
-    run = runner.CompiledEvaluator.run
+    run, body_runs = runner.CompiledEvaluator.run, runner.CompiledEvaluator.body_runs
 
     def counted(self, info, *args, **kwargs):
         ran.append(info.computation.name)
         return run(self, info, *args, **kwargs)
+
+    @contextlib.contextmanager
+    def counted_body(self, info, parent):
+        with body_runs(self, info, parent) as step:
+            def counted_step(state):
+                ran.append(info.computation.name)
+                return step(state)
+            yield counted_step
     monkeypatch.setattr(runner.CompiledEvaluator, "run", counted)
+    monkeypatch.setattr(runner.CompiledEvaluator, "body_runs", counted_body)
     return ran
 
 

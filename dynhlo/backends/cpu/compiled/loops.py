@@ -19,7 +19,8 @@ next iteration's state. Two shapes of computation are common enough to run diffe
 
 Both are decided from the computations' instructions alone; `None` or empty means "run the
 computation as it is". The body runs through the evaluator (its specs, fast.Fast) at
-every iteration, as the reference's lowering runs it.
+every iteration, as the reference's lowering runs it, the lookups that cannot change
+between iterations done once per loop (loop_body.py).
 """
 
 from __future__ import annotations
@@ -166,10 +167,11 @@ def compiled_while(evaluator, reference):
         if test is None:
             return reference(ctx, inst, args)
         (state,) = args
-        body, run, env = ctx.info.calls[(inst, BODY)], evaluator.run, ctx.env
         limit, done = evaluator.while_limit, 0
-        while test(state):
-            done = count_iteration(inst, done, limit)
-            state = run(body, [state], env)   # (EvalContext.call's, without its lookups)
+        # (EvalContext.call's run of the body, its per-loop work done once: loop_body.py)
+        with evaluator.body_runs(ctx.info.calls[(inst, BODY)], ctx.env) as step:
+            while test(state):
+                done = count_iteration(inst, done, limit)
+                state = step(state)
         return state
     return while_

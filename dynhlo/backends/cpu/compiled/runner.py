@@ -53,6 +53,7 @@ from . import conv, machine
 from .batch_dot import BatchDot
 from .folding import size_reads
 from .kernels import generate
+from .loop_body import body_runs
 from .loops import compiled_while, pinned_elements, pinned_values
 from .fast import _FAST_KEYS, Fast
 from .rules import rules
@@ -341,6 +342,11 @@ class CompiledEvaluator(Evaluator):
             return self._walk(info, steps, pool, args, parent, args_shapes)
         finally:
             pools[id(info)] = pool
+
+    def body_runs(self, info, parent: SizeEnv):
+        """A context whose value runs one iteration of the loop body `info` in `parent`,
+        `step(state) -> state`, as `run(info, [state], parent)` (loop_body.py)."""
+        return body_runs(self, info, parent)
 
     def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes):
         params, checked, numbers, guards = self._params[id(info)]

@@ -185,8 +185,9 @@ def signature(value):
     if value.__class__ is np.ndarray:
         return value.shape
     if isinstance(value, tuple):   # (a loop's state: its arrays' shapes read inline)
-        return tuple([v.shape if v.__class__ is np.ndarray else signature(v) for v in value])
-    return np.shape(value) if isinstance(value, np.generic) else value.__class__
+        return tuple([v.shape if v.__class__ is np.ndarray or isinstance(v, np.generic)
+                      else signature(v) for v in value])
+    return value.shape if isinstance(value, np.generic) else value.__class__   # (its ())
 
 
 def _same_value(value, recorded: np.ndarray) -> bool:
