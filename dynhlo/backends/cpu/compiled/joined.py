@@ -143,7 +143,21 @@ def _one_copy(composed, x: np.ndarray, got: np.ndarray):
     return copy
 
 
+class _Composed:
+    """Functions applied in turn: a joined run's, one call frame however long the run (a
+    chain of a thousand slices nested as closures ran out of Python's frames)."""
+
+    __slots__ = ("fns",)
+
+    def __init__(self, fns: tuple):
+        self.fns = fns
+
+    def __call__(self, x):
+        for fn in self.fns:
+            x = fn(x)
+        return x
+
+
 def _compose(fa, fb):
-    def fn(x):
-        return fb(fa(x))
-    return fn
+    return _Composed((fa.fns if fa.__class__ is _Composed else (fa,)) +
+                     (fb.fns if fb.__class__ is _Composed else (fb,)))
