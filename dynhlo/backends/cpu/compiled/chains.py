@@ -39,7 +39,7 @@ import numpy as np
 
 from ....hlo.opcodes import Opcode
 from .special import _box
-from .steps import _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO
+from .steps import _RESHAPE, _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO
 
 # per opcode: the operand positions whose elements move (the others: integer keys)
 _MOVES = {Opcode.GATHER: (0,), Opcode.DYNAMIC_SLICE: (0,), Opcode.SLICE: (0,),
@@ -89,6 +89,18 @@ def _moving(inst, sources, values) -> dict | None:
     return roles
 
 
+# ops that never hand the rest of a call to the steps (a decline runs their own step)
+_NO_REST = frozenset(_KINDS) | {_RESHAPE}
+
+
+def _uninterrupted(ops: list, members: set) -> bool:
+    """Whether every op between a chain's first and last member is a member or one of
+    _NO_REST: a rest of the call handed to the steps there would start inside the chain,
+    whose inner values the fused op never makes."""
+    return all(n in members or ops[n][0] in _NO_REST
+               for n in range(min(members), max(members) + 1))
+
+
 def fuse(ops: list, where: list, steps: list, values: dict, instructions, root,
          keep: frozenset, folded: dict) -> tuple[list, list]:
     """(ops, where) with each chain of two or more movement steps (module docstring) made
@@ -136,7 +148,7 @@ def fuse(ops: list, where: list, steps: list, values: dict, instructions, root,
             for source, moves in candidates[inst][3].items():
                 if moves and source in inner:
                     stack.append(source)
-        if len(members) > 1:
+        if len(members) > 1 and _uninterrupted(ops, {candidates[m][0] for m in members}):
             chains.append((tail, sorted(members, key=lambda i: candidates[i][0])))
     if not chains:
         return ops, where

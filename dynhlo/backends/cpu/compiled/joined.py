@@ -125,6 +125,8 @@ def _one_copy(composed, x: np.ndarray, got: np.ndarray):
     x's flat positions, the run reads a box of x and gives a new array: the box's elements
     copied into the run's memory order. Checked on the positions (the same elements in the
     same places) and on x (the same strides as `got`, the run's value); else None."""
+    if not x.size:   # (a run reading padding only: no box of x)
+        return None
     positions = np.arange(x.size, dtype=np.int64).reshape(x.shape)
     read = composed(positions)
     if read.__class__ is not np.ndarray or np.may_share_memory(read, positions):

@@ -108,8 +108,12 @@ def _member(op, values: dict):
             calls += one[0]
             patches += one[1]
         return calls, tuple(patches), out, None, None
-    if kind == _SPECIAL_ONE and op[1].opcode is Opcode.DYNAMIC_RESHAPE:
-        # (special.py's step, or a chain of movement steps ending in one: chains.py)
+    if kind == _SPECIAL_ONE and op[1].opcode is Opcode.DYNAMIC_RESHAPE and len(op) == 5 and \
+            op[3] is op[1].operands[0]:
+        # (special.py's step of its own operand only: a run whose input is laid out
+        # otherwise hands the rest of the call to the steps from the run's first member,
+        # which a joined op (joined.py) or a fused chain (chains.py) would need the
+        # values it stands for)
         return _reshape_copy(op, values)
     return None
 
