@@ -27,6 +27,14 @@ import pytest
 import dynhlo
 from dynhlo.backends.cpu.compiled import steps
 
+
+@pytest.fixture(autouse=True)
+def _fusing(monkeypatch):
+    """Movement chains as one step (chains.py) are off by default (fast._FUSING): these
+    tests turn them on."""
+    monkeypatch.setattr("dynhlo.backends.cpu.compiled.fast._FUSING", True)
+
+
 F32 = np.float32
 
 

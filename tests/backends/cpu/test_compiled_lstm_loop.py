@@ -18,6 +18,14 @@ import dynhlo
 from dynhlo.backends.cpu.compiled import steps
 from tests.support import reallibs_data
 
+
+@pytest.fixture(autouse=True)
+def _fusing(monkeypatch):
+    """Movement chains as one step (chains.py) are off by default (fast._FUSING): these
+    tests turn them on."""
+    monkeypatch.setattr("dynhlo.backends.cpu.compiled.fast._FUSING", True)
+
+
 F32, S32 = np.float32, np.int32
 
 # State (i, x, w, h, out, y, acc): x[i] (a gather of row i, clamped, then a

@@ -54,6 +54,9 @@ def _unpacked(ops: list, where: list, params: set) -> tuple[list, list]:
 
 
 _CHAINING = True   # runs of native calls made one (native_chain.py); off: one op each
+# movement chains as one step (chains.py): off until a rest of the call handed to the
+# steps inside a chain is handled (a while body's fused chain lacked an inner value)
+_FUSING = False
 _FAST_KEYS = 8   # argument-shape keys whose specialized steps a pool keeps
 _PLUMBING = frozenset({Opcode.GET_TUPLE_ELEMENT, Opcode.TUPLE})
 # memo.memoized's view of the op kinds: what each op it may keep reads per call
@@ -281,8 +284,9 @@ class Fast:
             a for a in (root if isinstance(root, tuple) else (root,))
             if isinstance(a, np.ndarray)], _MEMO_KINDS)
         # chains of movement steps: one step each (chains.py)
-        ops, where = fuse(ops, where, steps, values, info.computation.instructions,
-                          info.computation.root, frozenset(sized_by), fast.folded)
+        if _FUSING:
+            ops, where = fuse(ops, where, steps, values, info.computation.instructions,
+                              info.computation.root, frozenset(sized_by), fast.folded)
         if guards is not None:   # (after memoized: it finds the counters among the elements)
             ops, where = _unpacked(ops, where, {inst for inst, _ in params})
         # specialized steps that only hand a value on: one op each (joined.py)
