@@ -360,7 +360,7 @@ def test_products_of_parameters_join_with_their_addresses_written_per_call(monke
         if k in (2, 4, 8):
             joined = {i.name for op in _chains(on) for i, _ in op[5]}
             assert {"xs", "q", "t"} <= joined, joined
-            patched = {leaf.name for op in _chains(on) for _, _, leaf, *_ in op[6]}
+            patched = {group[0].name for op in _chains(on) for group in op[6]}
             assert {"x", "w", "u"} <= patched, patched
 
 

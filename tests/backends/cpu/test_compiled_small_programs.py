@@ -39,11 +39,13 @@ def _same(got, want):
 
 
 def _kinds(exe, opcode: str) -> list:
-    """The kinds of the steps of `opcode` in the entry's latest spec."""
+    """The kinds of the steps of `opcode` in the entry's latest spec (a run of native
+    calls: its members')."""
     program = exe.program
     pool = program.evaluator._local.pools[id(program.info)]
     fast = list(pool.fast.values())[-1]
-    return [op[0] for op in fast.ops if op[1].opcode.name == opcode]
+    ops = [m for op in fast.ops for m in (op[8][2] if op[0] == steps._CHAIN else (op,))]
+    return [op[0] for op in ops if op[1].opcode.name == opcode]
 
 
 def _run(exe, ref, args_list, repeat: int = 3):

@@ -299,7 +299,7 @@ class Fast:
         done = [k if op[0] in _NO_STEP or op[0] == _MEMOIZED and op[2][0] in _NO_STEP
                 else k + 1 for op, k in zip(ops, where, strict=True)]
         # runs of native calls: one call each (after memoized: a kept op is no native call)
-        fast.ops, fast.where, fast.done = chained(ops, where, done, values) if _CHAINING else \
+        fast.ops, fast.where, fast.done = chained(ops, where, done, values, info.computation) if _CHAINING else \
             (ops, where, done)
         fast.start = {**fast.folded, **views}
         return fast

@@ -29,17 +29,22 @@ from ....hlo.opcodes import Opcode
 from . import ufunc_loops
 from .matmul_dispatch import matmul_call
 from .native_routines import _routines
-from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _SPECIAL_ONE, _UFUNC,
-                    blas_layout, data_address)
+from .placement import placed
+from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _SPECIAL, _SPECIAL_ONE,
+                    _SPECIAL_TWO, _UFUNC, blas_layout, data_address)
 
 
 def _member(op, values: dict):
-    """([(function address, argument array), ...] in order, patches, out, kernel or None)
-    of an op that can join a run, else None. A patch: [argument array, slot, the value
+    """([(function address, argument array), ...] in order, patches, out, kernel or None,
+    new array or None) of an op that can join a run, else None. A new array: (shape,
+    dtype, [(argument array, byte offset)], axes or None): the value made before the run
+    (np.empty of the shape, transposed by the axes), its address plus each offset written
+    at slot 0 of each argument array. A patch: [argument array, slot, the value
     whose address (plus an offset) it takes per call, its strides, the offset, its shape or
     None: unchecked, its restride or None]: a restride, where a call's value has other
-    strides than recorded, gives (index, arguments written there) for them, or None (the
-    rest of the call step by step); the recorded strides are then the new ones.
+    strides than recorded, gives (index, arguments written there[, the new offset]) for
+    them, or None (the rest of the call step by step); the recorded strides are then the
+    new ones.
     `values`: the values of the call the spec was made from."""
     kind = op[0]
     if kind == _KERNEL_IN_PLACE:
@@ -51,7 +56,7 @@ def _member(op, values: dict):
         return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], tuple(
             [packed, slot, leaf, strides, 0, None, _kernel_strides(slot)]
             for slot, leaf, strides in patches), \
-            out, what, None if out is not None else (shape, what.dtype, packed)
+            out, what, None if out is not None else (shape, what.dtype, ((packed, 0),), None)
     if kind == _DOT:
         _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
         ins = [_operand(lhs, a, lhs_t, values, None), _operand(rhs, b, rhs_t, values, None)]
@@ -114,7 +119,11 @@ def _member(op, values: dict):
         # otherwise hands the rest of the call to the steps from the run's first member,
         # which a joined op (joined.py) or a fused chain (chains.py) would need the
         # values it stands for)
-        return _reshape_copy(op, values)
+        made = _reshape_copy(op, values)
+        if made is not None:
+            return made
+    if kind in (_SPECIAL_ONE, _SPECIAL_TWO, _SPECIAL):
+        return placed(op, values)
     return None
 
 
@@ -207,7 +216,7 @@ def _reshape_copy(op, values: dict):
     packed = array("q", [0, *made])
     return [(_routines()[f"copy{x.dtype.itemsize}"], packed)], \
         ([packed, 1, op[3], x.strides, 0, x.shape, lambda x: (1, _copy_args(x))],), None, None, \
-        (value.shape, value.dtype, packed)
+        (value.shape, value.dtype, ((packed, 0),), None)
 
 
 def _operand(inst, held, transposed, values: dict, batch):
@@ -247,29 +256,133 @@ def _products(a, b, out, ins) -> tuple | None:
     return [(fn, packed)], patches
 
 
-def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, list, list]:
+def _settled(run: list, members: list, readers: dict, root) -> tuple[list, dict, int]:
+    """(run with reads of values made in it fixed, the scratch arrays, how many members
+    stay). A value a member writes into a buffer is read at that buffer's address; a new
+    array whose every reader is a later member of the run (not the root: nothing else sees
+    it) is a scratch array made here, held by the run and read at its address (no array
+    made nor address written per call). A member whose read of such a value has another
+    shape or strides than recorded ends the run before it."""
+    inside = {op[1] for op in members}
+    scratch = {}
+    for op, member in zip(members, run, strict=True):
+        users = readers.get(op[1], ())
+        if member[4] is not None and op[1] is not root and users and users <= inside:
+            shape, dtype, targets, axes = member[4]
+            value = np.empty(shape, dtype)
+            scratch[op[1]] = value if axes is None else value.transpose(axes)
+    made, out = {}, []
+    for n, (op, member) in enumerate(zip(members, run, strict=True)):
+        member = _buffers_read(member, made)
+        if member is None:
+            return out, scratch, n
+        out.append(member)
+        if op[1] in scratch:
+            made[op[1]] = scratch[op[1]]
+        elif member[4] is None and member[2] is not None:
+            made[op[1]] = member[2]
+    return out, scratch, len(run)
+
+
+def _buffers_read(member: tuple, made: dict):
+    """`member` with the patches of values that members before it in the run write into
+    buffers or scratch arrays (`made`: inst -> the array) written now: the same address
+    at every call; None where the recorded view is not the one read (another shape or
+    strides)."""
+    patches = []
+    for patch in member[1]:
+        out = made.get(patch[2])
+        if out is None:
+            patches.append(patch)
+            continue
+        packed, slot, _, strides, offset, shape, _ = patch
+        if out.strides != strides or shape is not None and out.shape != shape:
+            return None
+        packed[slot] = data_address(out) + offset
+    return member if len(patches) == len(member[1]) else (member[0], tuple(patches),
+                                                          *member[2:])
+
+
+def _grouped(patches) -> tuple:
+    """The run's patches by the value they read: [value, shape or None, strides, [(argument
+    array, slot, offset)], the patches, the array of the last call or None] each, so a
+    value read by several calls is looked up and compared once per call (restrided:
+    restrided()). A parameter's group remembers the array of the last call (a weak
+    reference): the same array again, of the same strides, has its address written
+    already (a weight passed at every call)."""
+    groups: dict = {}
+    for patch in patches:
+        group = groups.get(patch[2])
+        if group is None:
+            group = groups[patch[2]] = [patch[2], None, patch[3], [], [],
+                                        _NONE if patch[2].opcode is Opcode.PARAMETER else None]
+        if patch[5] is not None:
+            group[1] = patch[5]
+        group[3].append((patch[0], patch[1], patch[4]))
+        group[4].append(patch)
+    return tuple(groups.values())
+
+
+def _none():
+    return None
+
+
+_NONE = _none   # a dead weak reference: no array seen yet
+
+
+def restrided(group: list, value: np.ndarray) -> bool:
+    """A patch group (_grouped) made to read `value`, whose strides differ from those
+    recorded: each patch's restride writes its arguments (False where one has none: the
+    rest of the call step by step)."""
+    slots = []
+    for patch in group[4]:
+        restride = patch[6]
+        written = None if restride is None else restride(value)
+        if written is None or written[1] is None:
+            return False
+        at, ints, *moved = written
+        patch[0][at:at + len(ints)] = array("q", ints)
+        patch[3] = value.strides
+        if moved:   # (a copy's first element: its new offset)
+            patch[4] = moved[0]
+        slots.append((patch[0], patch[1], patch[4]))
+    group[2], group[3] = value.strides, slots
+    return True
+
+
+def chained(ops: list, where: list, done: list, values: dict,
+            computation) -> tuple[list, list, list]:
     """(ops, where, done) with each run of two or more consecutive ops that can join
     (_member) made one _CHAIN op:
     (_CHAIN, first inst, run, list address, count, ((inst, buffer view), ...) in order,
      patches (_member's), per native call (inst, kernel or None, the step index a
-     refusal resumes at, the pairs before its own), what the op keeps alive, the kernels
-     writing new arrays (inst, shape, dtype, argument array): made before the call, their
+     refusal resumes at, the pairs before its own), what the op keeps alive, the members
+     writing new arrays (inst, and _member's new array): made before the call, their
      values set first, so members after them read them as any value made before the run).
-    Its `where` is its first member's, its `done` its last's. A member that reads per call
-    a buffer a member before it in the run writes ends the run there. `values`: those of
-    the call the spec was made from."""
+    Its `where` is its first member's, its `done` its last's. Values made in the run are
+    read at their addresses, some in scratch arrays (_settled); patches are grouped by the
+    value they read (_grouped). `values`: those of the call the spec was made from;
+    `computation`: the spec's (its readers)."""
+    readers: dict = {}
+    for inst in computation.instructions:
+        for operand in inst.operands:
+            readers.setdefault(operand, set()).add(inst)
     out_ops, out_where, out_done = [], [], []
     k = 0
     while k < len(ops):
-        run, made = [], set()
+        run = []
         while k + len(run) < len(ops):
-            op = ops[k + len(run)]
-            member = _member(op, values)
-            if member is None or any(p[2] in made for p in member[1]):
+            member = _member(ops[k + len(run)], values)
+            if member is None:
                 break
             run.append(member)
-            if member[4] is None:   # (a new array is made before the run)
-                made.add(op[1])
+        while True:   # (a run ended early: its scratch arrays found again)
+            settled, scratch, kept = _settled(run, ops[k:k + len(run)], readers,
+                                              computation.root)
+            if kept == len(run):
+                run = settled
+                break
+            run = run[:kept]
         if len(run) < 2:
             count = max(len(run), 1)
             out_ops += ops[k:k + count]
@@ -281,7 +394,12 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
         entries = array("q")
         refusals = []   # per native call: (inst, kernel or None, resume step, pairs run)
         pairs = []   # (inst, its buffer's view) of the members writing buffers
-        for n, (op, (calls, _, out, what, _)) in enumerate(zip(members, run, strict=True)):
+        for n, (op, (calls, _, out, what, new)) in enumerate(zip(members, run, strict=True)):
+            if op[1] in scratch:   # its array made: its address written now, once
+                out = scratch[op[1]]
+                at = data_address(out)
+                for packed, offset in new[2]:
+                    packed[0] = at + offset
             # a kernel's refusal: its reference value, then the steps after it; a
             # product's (an operand overlapping its buffer): the steps from its own
             resume = done[k + n] if what is not None else \
@@ -294,10 +412,10 @@ def chained(ops: list, where: list, done: list, values: dict) -> tuple[list, lis
                 pairs.append((op[1], out))   # (a new array's value is set before the run)
         out_ops.append((
             _CHAIN, members[0][1], _routines()["run"], entries.buffer_info()[0],
-            len(refusals), tuple(pairs), tuple(p for m in run for p in m[1]),
+            len(refusals), tuple(pairs), _grouped(p for m in run for p in m[1]),
             tuple(refusals), (entries, run, members),   # (members: arrays only they hold)
             tuple((op[1], *m[4]) for op, m in zip(members, run, strict=True)
-                  if m[4] is not None)))
+                  if m[4] is not None and op[1] not in scratch)))
         out_where.append(where[k])
         out_done.append(done[k + len(run) - 1])
         k += len(run)

@@ -4,9 +4,10 @@ the kernels' disk cache when there: machine.module_object): `run_list` (each
 (function, argument array) of a list called in order; the index of the first that refused,
 or the count), the matrix products' wrappers (gemm, gemv, dot, NumPy's loop without BLAS:
 0 plus each product in order at the type's precision, as NumPy's baseline build computes
-it), the strided copy and the ufunc wrapper (ufunc_loops.py); and the BLAS functions
-NumPy's matmul calls: its bundled scipy-openblas (ILP64), found among the process's loaded
-libraries (none found: products stay Python steps).
+it), the strided copies (into a dense or a strided array) and the ufunc wrapper
+(ufunc_loops.py); and the BLAS functions NumPy's matmul calls: its bundled scipy-openblas
+(ILP64), found among the process's loaded libraries (none found: products stay Python
+steps).
 """
 
 from __future__ import annotations
@@ -350,11 +351,14 @@ done:
 }}
 """ for name, ty in (("f32", "float"), ("f64", "double")))
 
-def _copy_ir(size: int) -> str:
+def _copy_ir(size: int, placed: bool) -> str:
     """`copy{size}`: the elements of a strided array of at most 6 dimensions, in C order,
-    into a dense one: [destination, source, 6 sizes, 6 byte strides]."""
+    into a dense one: [destination, source, 6 sizes, 6 byte strides]. `place{size}`
+    (`placed`): into a strided one: [destination, source, 6 sizes, the source's 6 byte
+    strides, the destination's 6]."""
     ty = f"i{8 * size}"
-    lines = [f"define i32 @dynhlo_chain_copy{size}(ptr %unused, ptr %a) {{", "entry:",
+    name = "place" if placed else "copy"
+    lines = [f"define i32 @dynhlo_chain_{name}{size}(ptr %unused, ptr %a) {{", "entry:",
              "  %d0 = load i64, ptr %a", "  %dst = inttoptr i64 %d0 to ptr",
              "  %p1 = getelementptr i64, ptr %a, i64 1", "  %src = load i64, ptr %p1"]
     for k in range(6):
@@ -362,9 +366,13 @@ def _copy_ir(size: int) -> str:
                   f"  %n{k} = load i64, ptr %pn{k}",
                   f"  %ps{k} = getelementptr i64, ptr %a, i64 {8 + k}",
                   f"  %s{k} = load i64, ptr %ps{k}"]
+        if placed:
+            lines += [f"  %pt{k} = getelementptr i64, ptr %a, i64 {14 + k}",
+                      f"  %t{k} = load i64, ptr %pt{k}"]
     lines += ["  br label %h0"]
     # loop k: head h{k}, index i{k}; at{k}: the source's byte address so far; q{k}: the
-    # element's C-order index so far (the destination's is q5 elements on)
+    # element's C-order index so far (the destination's is q5 elements on), or (`placed`)
+    # the destination's byte address so far
     for k in range(6):
         before = "entry" if k == 0 else f"b{k - 1}"
         base = "%src" if k == 0 else f"%at{k - 1}"
@@ -375,14 +383,18 @@ def _copy_ir(size: int) -> str:
                   f"b{k}:",
                   f"  %m{k} = mul i64 %i{k}, %s{k}",
                   f"  %at{k} = add i64 {base}, %m{k}"]
-        lines += [f"  %q{k} = add i64 %i{k}, 0"] if k == 0 else \
-            [f"  %r{k} = mul i64 %q{k - 1}, %n{k}", f"  %q{k} = add i64 %r{k}, %i{k}"]
+        if placed:
+            lines += [f"  %r{k} = mul i64 %i{k}, %t{k}",
+                      f"  %q{k} = add i64 {'%d0' if k == 0 else f'%q{k - 1}'}, %r{k}"]
+        else:
+            lines += [f"  %q{k} = add i64 %i{k}, 0"] if k == 0 else \
+                [f"  %r{k} = mul i64 %q{k - 1}, %n{k}", f"  %q{k} = add i64 %r{k}, %i{k}"]
         lines += [f"  br label %{'h' + str(k + 1) if k < 5 else 'body'}"]
     lines += ["body:", "  %from = inttoptr i64 %at5 to ptr",
-              f"  %v = load {ty}, ptr %from",
-              f"  %to = getelementptr {ty}, ptr %dst, i64 %q5",
-              f"  store {ty} %v, ptr %to",
-              "  br label %l5"]
+              f"  %v = load {ty}, ptr %from"]
+    lines += ["  %to = inttoptr i64 %q5 to ptr"] if placed else \
+        [f"  %to = getelementptr {ty}, ptr %dst, i64 %q5"]
+    lines += [f"  store {ty} %v, ptr %to", "  br label %l5"]
     for k in range(5, -1, -1):
         lines += [f"l{k}:", f"  %i{k}n = add i64 %i{k}, 1", f"  br label %h{k}"]
         lines += [f"x{k}:", f"  br label %{'l' + str(k - 1) if k > 0 else 'done'}"]
@@ -390,7 +402,7 @@ def _copy_ir(size: int) -> str:
     return "\n".join(lines)
 
 
-_IR += _copy_ir(4) + _copy_ir(8)
+_IR += "".join(_copy_ir(size, placed) for size in (4, 8) for placed in (False, True))
 
 _state: dict = {}
 _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enums
@@ -413,8 +425,9 @@ def _routines() -> dict:
                          "engine": engine}
                 found["ufunc"] = engine.get_function_address("dynhlo_chain_ufunc")
                 for size in (4, 8):
-                    found[f"copy{size}"] = engine.get_function_address(
-                        f"dynhlo_chain_copy{size}")
+                    for name in ("copy", "place"):
+                        found[f"{name}{size}"] = engine.get_function_address(
+                            f"dynhlo_chain_{name}{size}")
                 for kind in ("gemm", "gemv", "dot", "noblas"):
                     for name in ("f32", "f64"):
                         found[f"{kind}_{name}"] = engine.get_function_address(

@@ -32,6 +32,7 @@ EvalContext.call back into this evaluator; scalar computations applied to whole 
 from __future__ import annotations
 
 import math
+from weakref import ref
 from array import array
 import threading
 from types import SimpleNamespace
@@ -55,6 +56,7 @@ from .folding import size_reads
 from .kernels import generate
 from .loop_body import body_runs
 from .loops import compiled_while, pinned_elements, pinned_values
+from .native_chain import restrided
 from .fast import _FAST_KEYS, Fast
 from .rules import rules
 from .steps import (_BATCH_DOT, _CHAIN, _DOT, _ELEMENT, _GUARD, _KERNEL, _KERNEL_IN_PLACE,
@@ -62,6 +64,16 @@ from .steps import (_BATCH_DOT, _CHAIN, _DOT, _ELEMENT, _GUARD, _KERNEL, _KERNEL
                     _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO, _TUPLE, _UFUNC, _UFUNCS, _UNPACK,
                     CompiledKernel, MatmulDot, Pool, _same_value, blas_layout, data_address,
                     pooled, signature)
+
+
+class _Values(dict):
+    """A call's values over a spec's held ones (Fast.start: hundreds of folded weights),
+    which a key not set reads: no copy of them per call."""
+
+    __slots__ = ("start",)
+
+    def __missing__(self, inst):
+        return self.start[inst]
 
 
 def _fold_transposes(info, steps: list) -> list:
@@ -460,7 +472,8 @@ class CompiledEvaluator(Evaluator):
         checks and the buffers' addresses were settled when `fast` was made; what a step
         finds other than it expects (a value of another type or layout, a kernel that
         refuses) hands the rest of the call to _run_steps."""
-        values = dict(fast.start)
+        values = _Values()   # (the spec's held values read through, not copied)
+        values.start = fast.start
         if fast.params is not None:
             values.update(zip(fast.params, args, strict=True))
         else:
@@ -484,24 +497,30 @@ class CompiledEvaluator(Evaluator):
             for op in fast.ops:
                 kind, inst = op[0], op[1]
                 if kind == _CHAIN:   # native calls, one call (native_chain.py)
-                    for new, shape, dtype, packed in op[9]:   # kernels' new arrays
-                        value = values[new] = np.empty(shape, dtype)
-                        packed[0] = address(value)
-                    for patch in op[6]:
-                        packed, slot, leaf, strides, offset, shape, restride = patch
-                        value = values[leaf]   # (made before the run, or a parameter)
+                    for new, shape, dtype, targets, axes in op[9]:   # members' new arrays
+                        value = np.empty(shape, dtype)
+                        values[new] = value if axes is None else value.transpose(axes)
+                        at = address(value)
+                        for packed, offset in targets:
+                            packed[0] = at + offset
+                    for group in op[6]:   # the values read: (native_chain._grouped)
+                        value = values[group[0]]   # (made before the run, or a parameter)
+                        seen = group[5]
+                        if seen is not None:   # a parameter: the same array as last time?
+                            if seen() is value and value.strides == group[2]:
+                                continue
                         if value.__class__ is not ndarray:   # a NumPy scalar (a loop's)
-                            value = values[leaf] = np.asarray(value)
-                        if shape is not None and value.shape != shape:
-                            break
-                        if value.strides != strides:   # another layout: its arguments
-                            written = None if restride is None else restride(value)
-                            if written is None or written[1] is None:
+                            value = values[group[0]] = np.asarray(value)
+                        if value.strides != group[2] or group[1] is not None and \
+                                value.shape != group[1]:
+                            if group[1] is not None and value.shape != group[1] or \
+                                    not restrided(group, value):
                                 break
-                            at, ints = written
-                            packed[at:at + len(ints)] = array("q", ints)
-                            patch[3] = value.strides
-                        packed[slot] = address(value) + offset
+                        at = address(value)
+                        for packed, slot, offset in group[3]:
+                            packed[slot] = at + offset
+                        if seen is not None:
+                            group[5] = ref(value)
                     else:
                         stop = op[2](op[3], op[4])
                         if stop == op[4]:

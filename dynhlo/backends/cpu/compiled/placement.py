@@ -1,0 +1,216 @@
+"""Specialized movement steps as strided copies, members of a run of native calls
+(native_chain.py).
+
+Between a decoder's products at one token sit the steps that only move elements: the
+rotary embedding's gathers of cos and sin rows, rotate-half's concatenate, head splits.
+special.py makes each a NumPy call (np.take, np.copyto, np.concatenate) of about a
+microsecond, and each ended a run of native calls: a 2-layer Llama ran 34 ops per call. A
+step whose value is a new array (not a view of its operands) and whose placement does not
+depend on the values it moves is tried once, when the spec is made, on probes laid out as
+the recorded operands, each element holding its own position: where the result splits
+into a few boxes, each reading one operand at indices affine in the box's, the step is
+that many calls of the strided copy routine into a new array of the recorded layout (an
+operand of another layout at a later call: the same indices at its strides).
+"""
+
+from __future__ import annotations
+
+from array import array
+
+import numpy as np
+
+from ....hlo.opcodes import Opcode
+from .native_routines import _routines
+from .steps import _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO, data_address
+
+# the movement opcodes and the operands whose elements they move (None: all); their other
+# operands (indices, sizes) are folded into the specialized step, fixed for the key
+_MOVES = {Opcode.GATHER: 1, Opcode.DYNAMIC_SLICE: 1, Opcode.SLICE: 1, Opcode.TRANSPOSE: 1,
+          Opcode.BROADCAST: 1, Opcode.RESHAPE: 1, Opcode.DYNAMIC_RESHAPE: 1, Opcode.COPY: 1,
+          Opcode.CONCATENATE: None}
+_BOXES = 8   # the most strided copies one step becomes
+_PROBED = 1 << 18   # the most elements probed (the result's and the operands')
+_DIMS = 6   # the copy routine's dimensions
+
+
+def placed(op, values: dict):
+    """native_chain._member's tuple of a specialized movement step (a _SPECIAL_ONE,
+    _SPECIAL_TWO or _SPECIAL of _MOVES whose sources are exactly the operands it moves):
+    ([(place routine, argument array), ...], patches, None, None, (shape, dtype,
+    [(argument array, byte offset of its destination)], axes back or None)): the copies
+    into a new array made before the run in the recorded value's layout (`shape` in its
+    memory order, viewed back by `axes back`); each copy's source address written per call
+    (its shape compared with the recorded one; another layout: its strides written). None
+    where the step is not one (a view, elements not read from its operands, more than
+    _BOXES boxes, a layout no axis order gives)."""
+    inst = op[1]
+    moved = _MOVES.get(inst.opcode, 0)
+    operands = tuple(inst.operands) if moved is None else tuple(inst.operands[:moved])
+    if op[0] == _SPECIAL_ONE and len(op) == 5:
+        sources = (op[3],)
+        if op[3] not in inst.operands:   # a joined op (joined.py): movement steps only,
+            operands = sources           # from the first one's operand
+    elif op[0] == _SPECIAL_TWO:
+        sources = (op[3], op[4])
+    elif op[0] == _SPECIAL:
+        sources = tuple(op[3])
+    else:
+        return None
+    if moved == 0 or sources != operands:
+        return None
+    value = values.get(inst)
+    xs = [values.get(s) for s in sources]
+    if value.__class__ is not np.ndarray or not value.size or \
+            value.dtype.kind not in "fiu" or value.dtype.itemsize not in (4, 8) or \
+            any(x.__class__ is not np.ndarray or x.dtype != value.dtype or
+                np.may_share_memory(x, value) for x in xs):
+        return None
+    layout = _layout(value)
+    if layout is None:
+        return None
+    found = _probe(op[2], xs, value)
+    if found is None:
+        return None
+    size = value.itemsize
+    outer, back = layout
+    calls, patches, targets = [], [], []
+    for start, sizes, k, first, steps in found:
+        kept = [d for d, n in enumerate(sizes) if n != 1]
+        if len(kept) > _DIMS:
+            return None
+        x = xs[k]
+        offset, strides = _source(x.strides, first, [steps[d] for d in kept])
+        packed = array("q", [0, data_address(x) + offset, *[1] * (_DIMS - len(kept)),
+                             *[sizes[d] for d in kept], *strides,
+                             *[0] * (_DIMS - len(kept)), *[value.strides[d] for d in kept]])
+        calls.append((_routines()[f"place{size}"], packed))
+        patches.append([packed, 1, sources[k], x.strides, offset, x.shape,
+                        _restride(first, [steps[d] for d in kept])])
+        targets.append((packed, sum(a * t for a, t in zip(start, value.strides, strict=True))))
+    return calls, tuple(patches), None, None, (outer, value.dtype, tuple(targets), back)
+
+
+def _source(strides: tuple, first: tuple, steps: list) -> tuple[int, list]:
+    """(byte offset of a box's first element, its 6 byte strides, 0s in front) in an
+    operand of `strides`, the box reading its element `first` + sum(i_d * steps[d])."""
+    offset = sum(f * st for f, st in zip(first, strides, strict=True))
+    moved = [sum(v * st for v, st in zip(step, strides, strict=True)) for step in steps]
+    return offset, [0] * (_DIMS - len(moved)) + moved
+
+
+def _restride(first: tuple, steps: list):
+    """A copy's source restride (native_chain._member): the same elements read in the
+    operand's new layout: (slot, its 6 strides, the new byte offset of its first)."""
+    def restride(y: np.ndarray):
+        offset, strides = _source(y.strides, first, steps)
+        return 2 + _DIMS, strides, offset
+    return restride
+
+
+def _layout(value: np.ndarray):
+    """(shape in memory order, the axes that view it back or None) of a new array with
+    exactly the strides of `value`, else None."""
+    strides = value.strides
+    if value.flags.c_contiguous and np.empty(value.shape, value.dtype).strides == strides:
+        return value.shape, None
+    perm = tuple(sorted(range(value.ndim), key=lambda d: -strides[d]))
+    back = tuple(int(d) for d in np.argsort(perm))
+    outer = tuple(value.shape[d] for d in perm)
+    if np.empty(outer, value.dtype).transpose(back).strides != strides:
+        return None
+    return outer, back
+
+
+def _probe(fn, xs: list, value: np.ndarray):
+    """[(start, sizes, operand, first index, steps)] of the boxes `fn`'s result splits
+    into, each reading one operand at its index first + sum(i_d * steps[d]) (tuples of
+    the operand's rank) over the box's index i (found on probes of the operands' shapes,
+    each element holding its operand's number range plus its C-order position), else
+    None."""
+    kind = np.dtype(f"i{value.itemsize}")
+    probes, bases = [], [1]
+    for x in xs:
+        if not x.size or bases[-1] + x.size > _PROBED:
+            return None
+        probe = np.empty_like(x, dtype=kind)
+        probe[...] = np.arange(bases[-1], bases[-1] + x.size).reshape(x.shape)
+        probes.append(probe)
+        bases.append(bases[-1] + x.size)
+    if value.size > _PROBED:
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            got = fn(*probes)
+    except Exception:   # noqa: BLE001 - (a step declining probes: not a member)
+        return None
+    if got.__class__ is not np.ndarray or got.shape != value.shape or got.dtype != kind or \
+            any(np.may_share_memory(got, p) for p in probes):
+        return None
+    ids = got.astype(np.int64)
+    if int(ids.min()) < 1 or int(ids.max()) >= bases[-1]:
+        return None
+    which = np.searchsorted(np.asarray(bases), ids, side="right") - 1
+    flat = ids - np.asarray(bases)[which]
+    shapes = [x.shape for x in xs]
+    whole = _affine(which, flat, shapes)
+    if whole is not None:
+        return [((0,) * value.ndim, value.shape, *whole)]
+    best = None
+    for axis in range(value.ndim):
+        boxes = _split(which, flat, shapes, axis)
+        if boxes is not None and (best is None or len(boxes) < len(best)):
+            best = boxes
+    return best
+
+
+def _affine(which: np.ndarray, flat: np.ndarray, shapes: list):
+    """(operand, first index, steps) where the block reads one operand (of shapes[k]) at
+    C-order positions `flat` whose indices are affine in the block's, else None."""
+    k = int(which.flat[0])
+    if (which != k).any():
+        return None
+    coords = np.unravel_index(flat, shapes[k])
+    first = tuple(int(c.flat[0]) for c in coords)
+    steps = []
+    for d, n in enumerate(flat.shape):
+        at = (0,) * d + (1,) + (0,) * (flat.ndim - d - 1)
+        steps.append(tuple(int(c[at]) - f if n > 1 else 0
+                           for c, f in zip(coords, first, strict=True)))
+    for j, c in enumerate(coords):
+        grid = np.full(flat.shape, first[j], np.int64)
+        for d, n in enumerate(flat.shape):
+            grid = grid + (np.arange(n, dtype=np.int64) * steps[d][j]).reshape(
+                (n,) + (1,) * (flat.ndim - d - 1))
+        if not np.array_equal(grid, c):
+            return None
+    return k, first, tuple(steps)
+
+
+def _split(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
+    """_probe's boxes along `axis` (at most _BOXES): runs of consecutive slabs that read
+    one operand with the same steps at first indices an equal step apart; None where a
+    slab is not affine."""
+    slabs = []
+    for j in range(flat.shape[axis]):
+        slab = _affine(np.take(which, [j], axis), np.take(flat, [j], axis), shapes)
+        if slab is None:
+            return None
+        slabs.append(slab)
+    boxes, p = [], 0
+    while p < len(slabs):
+        k, first, steps = slabs[p]
+        q, step = p + 1, None
+        while q < len(slabs) and slabs[q][0] == k and slabs[q][2] == steps:
+            moved = tuple(b - a for a, b in zip(slabs[q - 1][1], slabs[q][1], strict=True))
+            if step is not None and moved != step:
+                break
+            step, q = moved, q + 1
+        start = tuple(p if d == axis else 0 for d in range(flat.ndim))
+        sizes = tuple(q - p if d == axis else n for d, n in enumerate(flat.shape))
+        steps = list(steps)
+        steps[axis] = step or (0,) * len(first)
+        boxes.append((start, sizes, k, first, tuple(steps)))
+        p = q
+        if len(boxes) > _BOXES:
+            return None
+    return boxes

@@ -1,0 +1,223 @@
+"""Movement steps as strided copies inside runs of native calls (placement.py), the runs'
+scratch arrays and their grouped per-call addresses (native_chain.py). Every result is
+compared bit for bit with the reference evaluator's, over several calls, sizes and
+argument layouts; the structure checks say the copies did join (so the comparisons test
+them, not the Python steps they replace).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo.backends.cpu.compiled import native_routines, placement, steps
+from dynhlo.hlo.opcodes import Opcode
+
+F32 = np.float32
+
+
+def _bits(value) -> bytes:
+    value = np.ascontiguousarray(np.asarray(value))
+    return value.dtype.str.encode() + str(value.shape).encode() + value.tobytes()
+
+
+def _same(got, want):
+    got = got if isinstance(got, tuple) else (got,)
+    want = want if isinstance(want, tuple) else (want,)
+    assert [_bits(g) for g in got] == [_bits(w) for w in want]
+
+
+def _fast(exe):
+    program = exe.program
+    pool = program.evaluator._local.pools[id(program.info)]
+    return list(pool.fast.values())[-1]
+
+
+def _placed_calls(exe) -> int:
+    """How many strided-copy calls into a placed array the spec's runs make."""
+    routines = native_routines._routines()
+    places = {routines["place4"], routines["place8"]}
+    count = 0
+    for op in _fast(exe).ops:
+        if op[0] == steps._CHAIN:
+            entries = op[8][0]
+            count += sum(1 for k in range(0, len(entries), 2) if entries[k] in places)
+    return count
+
+
+def _pair(text: str):
+    module = dynhlo.parse_hlo(text)
+    return (dynhlo.compile(module, backend="cpu"),
+            dynhlo.compile(module, backend="cpu", reference=True))
+
+
+# rotate-half between products: slices of a product's buffer, a negated half, their
+# concatenate, a gather of a box in another layout; every value but the root only read
+# inside the run (scratch arrays)
+ROTATE = """
+HloModule rotate
+ENTRY main {
+  x = f32[<=8,16] parameter(0)
+  w = f32[16,16] parameter(1)
+  v = f32[16,8] parameter(2)
+  d1 = f32[<=8,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  lo = f32[<=8,8] slice(d1), slice={[0:8], [0:8]}
+  hi = f32[<=8,8] slice(d1), slice={[0:8], [8:16]}
+  nh = f32[<=8,8] negate(hi)
+  c = f32[<=8,16] concatenate(nh, lo), dimensions={1}
+  m = f32[<=8,16] multiply(c, d1)
+  d2 = f32[<=8,8] dot(m, v), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT r = f32[<=8,8] tanh(d2)
+}
+"""
+
+
+def _args(n: int, seed: int, dtype=F32) -> tuple:
+    r = np.random.default_rng(seed)
+    return (r.standard_normal((n, 16)).astype(dtype), r.standard_normal((16, 16)).astype(dtype),
+            r.standard_normal((16, 8)).astype(dtype))
+
+
+def test_a_concatenate_between_products_is_copies_in_the_run():
+    on, ref = _pair(ROTATE)
+    for k, n in enumerate([3, 3, 3, 8, 8, 1, 1, 5, 3]):
+        args = _args(n, k)
+        _same(on(*args), ref(*args))
+        if k in (2, 4, 6):
+            assert _placed_calls(on) >= 2   # the concatenate: one copy per operand
+            assert sum(op[0] == steps._CHAIN for op in _fast(on).ops) >= 1
+
+
+def test_the_same_weights_again_and_written_in_place_between_calls():
+    """A parameter's group skips its address when the same array comes again; the values
+    are read at each call (written in place between calls: the new values)."""
+    on, ref = _pair(ROTATE)
+    x, w, v = _args(4, 1)
+    for k in range(6):
+        _same(on(x, w, v), ref(x, w, v))
+        w *= F32(1.5)   # the same array, new contents
+        v[k % 16] = F32(k)
+    other = np.asfortranarray(w)   # another array, another layout, the same values
+    _same(on(x, other, v), ref(x, other, v))
+    _same(on(x, w, v), ref(x, w, v))
+
+
+@pytest.mark.parametrize("layout", ["c", "f", "strided", "reversed"])
+def test_a_parameter_copied_in_another_layout_than_recorded(layout):
+    """The copies read a parameter directly: a call passing it in another layout writes
+    the copies' source strides (the same elements at the same indices)."""
+    text = """
+HloModule moved
+ENTRY main {
+  x = f32[<=8,16] parameter(0)
+  w = f32[16,16] parameter(1)
+  t = f32[16,<=8] transpose(x), dimensions={1,0}
+  c = f32[16,<=16] concatenate(t, t), dimensions={1}
+  e = f32[16,<=16] exponential(c)
+  ROOT d = f32[16,<=16] dot(w, e), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+"""
+    on, ref = _pair(text)
+    r = np.random.default_rng(3)
+    for k in range(4):
+        n = 5 if k < 3 else 2
+        base = r.standard_normal((n, 16)).astype(F32)
+        w = r.standard_normal((16, 16)).astype(F32)
+        x = base if k == 0 else {
+            "c": base, "f": np.asfortranarray(base),
+            "strided": np.repeat(base, 2, axis=1)[:, ::2],
+            "reversed": base[::-1].copy()[::-1]}[layout]
+        _same(on(x, w), ref(x, w))
+
+
+def test_integer_concatenates_and_transposes_in_a_run():
+    on, ref = _pair("""
+HloModule ints
+ENTRY main {
+  a = s32[<=8,4] parameter(0)
+  b = s32[<=8,4] parameter(1)
+  s = s32[<=8,4] add(a, b)
+  p = s32[<=8,4] multiply(a, b)
+  c = s32[<=8,12] concatenate(s, p, s), dimensions={1}
+  r = s32[12,<=8] transpose(c), dimensions={1,0}
+  ROOT x = s32[12,<=8] subtract(r, r)
+}
+""")
+    r = np.random.default_rng(5)
+    for n in (3, 3, 3, 7, 1, 0, 3):
+        a = r.integers(-1000, 1000, (n, 4)).astype(np.int32)
+        b = r.integers(-1000, 1000, (n, 4)).astype(np.int32)
+        _same(on(a, b), ref(a, b))
+
+
+def test_a_concatenate_of_more_operands_than_copies_is_a_step():
+    parts = ", ".join(f"p{k}" for k in range(10))
+    lines = "\n".join(f"  p{k} = f32[<=8,2] multiply(x, x)" if k % 2 else
+                      f"  p{k} = f32[<=8,2] add(x, x)" for k in range(10))
+    text = f"""
+HloModule many
+ENTRY main {{
+  x = f32[<=8,2] parameter(0)
+{lines}
+  c = f32[<=8,20] concatenate({parts}), dimensions={{1}}
+  ROOT e = f32[<=8,20] negate(c)
+}}
+"""
+    on, ref = _pair(text)
+    r = np.random.default_rng(7)
+    for n in (2, 2, 2, 6, 1):
+        x = r.standard_normal((n, 2)).astype(F32)
+        _same(on(x), ref(x))
+
+
+def _probe_of(fn, *xs, value=None):
+    value = fn(*xs) if value is None else value
+    return placement._probe(fn, list(xs), value)
+
+
+def test_probe_finds_boxes_of_a_concatenate_and_steps_of_a_transpose():
+    a = np.arange(12, dtype=F32).reshape(3, 4)
+    b = np.arange(6, dtype=F32).reshape(3, 2)
+    boxes = _probe_of(lambda x, y: np.concatenate([x, y, x], axis=1), a, b)
+    assert [(start, sizes, k) for start, sizes, k, _, _ in boxes] == [
+        ((0, 0), (3, 4), 0), ((0, 4), (3, 2), 1), ((0, 6), (3, 4), 0)]
+    (start, sizes, k, first, steps_), = _probe_of(lambda x: x.T.copy(), a)
+    assert (first, steps_) == ((0, 0), ((0, 1), (1, 0)))
+    # a gather reading one row twice (a step of 0) is one box
+    (_, _, _, first, steps_), = _probe_of(lambda x: x[[1, 1, 1]].copy(), a)
+    assert (first, steps_) == ((1, 0), ((0, 0), (0, 1)))
+
+
+def test_probe_refuses_what_is_no_placement():
+    a = np.arange(12, dtype=F32).reshape(3, 4)
+    assert _probe_of(lambda x: x * 2, a) is None   # arithmetic
+    assert _probe_of(lambda x: x[::-1, :2], a) is None   # a view
+    assert _probe_of(lambda x: np.pad(x, 1), a) is None   # padding: no operand's element
+    # a permutation of every element: more boxes than copies
+    order = np.random.default_rng(0).permutation(12)
+    assert _probe_of(lambda x: x.reshape(-1)[order].reshape(3, 4), a) is None
+
+
+def test_only_movement_opcodes_of_their_own_operands_are_probed():
+    """A specialized step of another opcode, or of a movement opcode reading only its
+    indices (the table folded: the placement would follow the index values), is no
+    member."""
+    module = dynhlo.parse_hlo("""
+HloModule table
+ENTRY main {
+  i = s32[3] parameter(0)
+  t = s32[4,2] constant({{1,2},{3,4},{5,6},{7,8}})
+  ROOT n = s32[3] negate(i)
+}
+""")
+    i, n = module.entry.parameters[0], module.entry.root
+    value = np.arange(3, dtype=np.int32)
+    # a negate's specialized step: not a movement
+    assert placement.placed((steps._SPECIAL_ONE, n, lambda x: -x, i, (3,)),
+                            {i: value, n: -value}) is None
+    # a gather of folded rows at indices read per call: its operand 0 is not the source
+    gather = [inst for inst in module.entry.instructions if inst.opcode is Opcode.CONSTANT][0]
+    fake = type("G", (), {"opcode": Opcode.GATHER, "operands": [gather, i]})()
+    assert placement.placed((steps._SPECIAL_ONE, fake, lambda x: x.copy(), i, (3,)),
+                            {i: value, fake: value.copy()}) is None
