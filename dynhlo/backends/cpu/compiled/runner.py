@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import math
 from weakref import ref
-from array import array
 import threading
 from types import SimpleNamespace
 
