@@ -32,9 +32,9 @@ EvalContext.call back into this evaluator; scalar computations applied to whole 
 from __future__ import annotations
 
 import math
-from weakref import ref
 import threading
 from types import SimpleNamespace
+from weakref import ref
 
 import numpy as np
 
