@@ -110,8 +110,9 @@ class CpuProgram:
             self.evaluator.stored = stored   # an artifact's objects: nothing compiled
             self.evaluator.stored_plan = plan   # and its plan, checked: no fusion search
             self.evaluator.prepare(info)
-        self._constants = {id(_root(a)) for inst in module.instructions()
-                           if inst.opcode is Opcode.CONSTANT for a in _leaves(inst.literal)}
+        self._constants = frozenset(id(_root(a)) for inst in module.instructions()
+                                    if inst.opcode is Opcode.CONSTANT
+                                    for a in _leaves(inst.literal))
         # the parameters passed as read-only views: all for the reference evaluator; for the
         # compiled one, those a reference lowering may read or the root may return
         self._guarded = None if self.reference or distributed else \
@@ -147,7 +148,7 @@ class CpuProgram:
                                    "other more deeply than the cpu backend can evaluate "
                                    "(Python's recursion limit)") from None
         try:
-            return _owned(result, set(self._constants), self.evaluator.memory_limit)
+            return _owned(result, self._constants, set(), self.evaluator.memory_limit)
         except MemoryError as exc:
             need = exc.args[0] if exc.args and isinstance(exc.args[0], int) else None
             raise memory.too_big(self.module.entry.root, need, self.evaluator.memory_limit,
@@ -231,20 +232,21 @@ def _read_only(arg):
     return view
 
 
-def _owned(value, taken: set[int], limit: int):
+def _owned(value, constants: frozenset[int], taken: set[int], limit: int):
     """`value` with every array owning memory no other result, argument or constant holds.
 
-    `taken`: ids of the buffers already spoken for (the module's constants, earlier results).
+    `constants`: ids of the module's constants' buffers; `taken`: ids of the buffers
+    earlier results hold (added to).
     Arrays derived from the read-only argument views are read-only, so they are copied too.
     """
     if isinstance(value, tuple):
-        return tuple(_owned(v, taken, limit) for v in value)
+        return tuple(_owned(v, constants, taken, limit) for v in value)
     if isinstance(value, np.generic):  # a NumPy scalar (x[()] of a rank-0 array): NumPy out
         return np.array(value)
     if not isinstance(value, np.ndarray):
         return value
     root = _root(value)
-    if not value.flags.writeable or id(root) in taken:
+    if not value.flags.writeable or id(root) in taken or id(root) in constants:
         if value.nbytes > limit:  # a broadcast view at a big size, about to be copied
             raise MemoryError(value.nbytes)
         value = root = value.copy()
