@@ -221,3 +221,29 @@ ENTRY main {
     fake = type("G", (), {"opcode": Opcode.GATHER, "operands": [gather, i]})()
     assert placement.placed((steps._SPECIAL_ONE, fake, lambda x: x.copy(), i, (3,)),
                             {i: value, fake: value.copy()}) is None
+
+
+def test_a_set_dimension_size_past_its_operand_is_copies_over_zeros():
+    """A set-dimension-size to more rows than its operand has: the rows read copied, zeros
+    past them (ops_data._resize), in a new array made of zeros at each call."""
+    on, ref = _pair("""
+HloModule grow
+ENTRY main {
+  x = f32[<=8,4] parameter(0)
+  w = f32[4,4] parameter(1)
+  k = f32[<=8,4] multiply(x, x)
+  n = s32[] constant(6)
+  s = f32[<=8,4] set-dimension-size(k, n), dimensions={0}
+  e = f32[<=8,4] add(s, s)
+  ROOT d = f32[<=8,4] dot(e, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+""")
+    r = np.random.default_rng(11)
+    w = r.standard_normal((4, 4)).astype(F32)
+    for k, n in enumerate([3, 3, 3, 5, 6, 1, 3]):
+        x = r.standard_normal((n, 4)).astype(F32)
+        got = on(x, w)
+        _same(got, ref(x, w))
+        assert got.shape == (6, 4)
+        if k == 2:
+            assert _placed_calls(on) >= 1

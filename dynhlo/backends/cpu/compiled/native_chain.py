@@ -37,9 +37,9 @@ from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _SPECIA
 def _member(op, values: dict):
     """([(function address, argument array), ...] in order, patches, out, kernel or None,
     new array or None) of an op that can join a run, else None. A new array: (shape,
-    dtype, [(argument array, byte offset)], axes or None): the value made before the run
-    (np.empty of the shape, transposed by the axes), its address plus each offset written
-    at slot 0 of each argument array. A patch: [argument array, slot, the value
+    dtype, [(argument array, byte offset)], axes or None, np.empty or np.zeros): the value
+    made before the run (an array of the shape, transposed by the axes), its address plus
+    each offset written at slot 0 of each argument array. A patch: [argument array, slot, the value
     whose address (plus an offset) it takes per call, its strides, the offset, its shape or
     None: unchecked, its restride or None]: a restride, where a call's value has other
     strides than recorded, gives (index, arguments written there[, the new offset]) for
@@ -56,7 +56,7 @@ def _member(op, values: dict):
         return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], tuple(
             [packed, slot, leaf, strides, 0, None, _kernel_strides(slot)]
             for slot, leaf, strides in patches), \
-            out, what, None if out is not None else (shape, what.dtype, ((packed, 0),), None)
+            out, what, None if out is not None else (shape, what.dtype, ((packed, 0),), None, np.empty)
     if kind == _DOT:
         _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
         ins = [_operand(lhs, a, lhs_t, values, None), _operand(rhs, b, rhs_t, values, None)]
@@ -216,7 +216,7 @@ def _reshape_copy(op, values: dict):
     packed = array("q", [0, *made])
     return [(_routines()[f"copy{x.dtype.itemsize}"], packed)], \
         ([packed, 1, op[3], x.strides, 0, x.shape, lambda x: (1, _copy_args(x))],), None, None, \
-        (value.shape, value.dtype, ((packed, 0),), None)
+        (value.shape, value.dtype, ((packed, 0),), None, np.empty)
 
 
 def _operand(inst, held, transposed, values: dict, batch):
@@ -268,8 +268,8 @@ def _settled(run: list, members: list, readers: dict, root) -> tuple[list, dict,
     for op, member in zip(members, run, strict=True):
         users = readers.get(op[1], ())
         if member[4] is not None and op[1] is not root and users and users <= inside:
-            shape, dtype, targets, axes = member[4]
-            value = np.empty(shape, dtype)
+            shape, dtype, targets, axes, make = member[4]
+            value = make(shape, dtype)
             scratch[op[1]] = value if axes is None else value.transpose(axes)
     made, out = {}, []
     for n, (op, member) in enumerate(zip(members, run, strict=True)):

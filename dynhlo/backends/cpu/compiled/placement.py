@@ -27,7 +27,10 @@ from .steps import _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO, data_address
 # operands (indices, sizes) are folded into the specialized step, fixed for the key
 _MOVES = {Opcode.GATHER: 1, Opcode.DYNAMIC_SLICE: 1, Opcode.SLICE: 1, Opcode.TRANSPOSE: 1,
           Opcode.BROADCAST: 1, Opcode.RESHAPE: 1, Opcode.DYNAMIC_RESHAPE: 1, Opcode.COPY: 1,
-          Opcode.CONCATENATE: None}
+          Opcode.CONCATENATE: None, Opcode.SET_DIMENSION_SIZE: 1}
+# those whose elements not read from an operand are zeros (a set-dimension-size past the
+# operand's size: ops_data._resize)
+_ZERO_FILLED = frozenset({Opcode.SET_DIMENSION_SIZE})
 _BOXES = 8   # the most strided copies one step becomes
 _PROBED = 1 << 18   # the most elements probed (the result's and the operands')
 _DIMS = 6   # the copy routine's dimensions
@@ -37,9 +40,10 @@ def placed(op, values: dict):
     """native_chain._member's tuple of a specialized movement step (a _SPECIAL_ONE,
     _SPECIAL_TWO or _SPECIAL of _MOVES whose sources are exactly the operands it moves):
     ([(place routine, argument array), ...], patches, None, None, (shape, dtype,
-    [(argument array, byte offset of its destination)], axes back or None)): the copies
-    into a new array made before the run in the recorded value's layout (`shape` in its
-    memory order, viewed back by `axes back`); each copy's source address written per call
+    [(argument array, byte offset of its destination)], axes back or None, np.empty or
+    np.zeros)): the copies into a new array made before the run in the recorded value's
+    layout (`shape` in its memory order, viewed back by `axes back`; zeros where the step
+    fills, _ZERO_FILLED); each copy's source address written per call
     (its shape compared with the recorded one; another layout: its strides written). None
     where the step is not one (a view, elements not read from its operands, more than
     _BOXES boxes, a layout no axis order gives)."""
@@ -68,13 +72,17 @@ def placed(op, values: dict):
     layout = _layout(value)
     if layout is None:
         return None
-    found = _probe(op[2], xs, value)
+    fill = inst.opcode in _ZERO_FILLED
+    found = _probe(op[2], xs, value, fill)
     if found is None:
         return None
     size = value.itemsize
     outer, back = layout
     calls, patches, targets = [], [], []
+    filled = any(k < 0 for _, _, k, _, _ in found)
     for start, sizes, k, first, steps in found:
+        if k < 0:   # (zeros: the new array's)
+            continue
         kept = [d for d, n in enumerate(sizes) if n != 1]
         if len(kept) > _DIMS:
             return None
@@ -87,7 +95,10 @@ def placed(op, values: dict):
         patches.append([packed, 1, sources[k], x.strides, offset, x.shape,
                         _restride(first, [steps[d] for d in kept])])
         targets.append((packed, sum(a * t for a, t in zip(start, value.strides, strict=True))))
-    return calls, tuple(patches), None, None, (outer, value.dtype, tuple(targets), back)
+    if not calls:
+        return None
+    return calls, tuple(patches), None, None, (outer, value.dtype, tuple(targets), back,
+                                               np.zeros if filled else np.empty)
 
 
 def _source(strides: tuple, first: tuple, steps: list) -> tuple[int, list]:
@@ -121,12 +132,12 @@ def _layout(value: np.ndarray):
     return outer, back
 
 
-def _probe(fn, xs: list, value: np.ndarray):
+def _probe(fn, xs: list, value: np.ndarray, fill: bool = False):
     """[(start, sizes, operand, first index, steps)] of the boxes `fn`'s result splits
     into, each reading one operand at its index first + sum(i_d * steps[d]) (tuples of
     the operand's rank) over the box's index i (found on probes of the operands' shapes,
     each element holding its operand's number range plus its C-order position), else
-    None."""
+    None. `fill`: elements read from no operand (zeros) allowed, as boxes of operand -1."""
     kind = np.dtype(f"i{value.itemsize}")
     probes, bases = [], [1]
     for x in xs:
@@ -147,10 +158,10 @@ def _probe(fn, xs: list, value: np.ndarray):
             any(np.may_share_memory(got, p) for p in probes):
         return None
     ids = got.astype(np.int64)
-    if int(ids.min()) < 1 or int(ids.max()) >= bases[-1]:
+    if int(ids.min()) < (0 if fill else 1) or int(ids.max()) >= bases[-1]:
         return None
     which = np.searchsorted(np.asarray(bases), ids, side="right") - 1
-    flat = ids - np.asarray(bases)[which]
+    flat = np.where(which < 0, 0, ids - np.asarray(bases)[np.maximum(which, 0)])
     shapes = [x.shape for x in xs]
     whole = _affine(which, flat, shapes)
     if whole is not None:
@@ -169,6 +180,8 @@ def _affine(which: np.ndarray, flat: np.ndarray, shapes: list):
     k = int(which.flat[0])
     if (which != k).any():
         return None
+    if k < 0:   # zeros
+        return k, (), ()
     coords = np.unravel_index(flat, shapes[k])
     first = tuple(int(c.flat[0]) for c in coords)
     steps = []
@@ -207,8 +220,9 @@ def _split(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
             step, q = moved, q + 1
         start = tuple(p if d == axis else 0 for d in range(flat.ndim))
         sizes = tuple(q - p if d == axis else n for d, n in enumerate(flat.shape))
-        steps = list(steps)
-        steps[axis] = step or (0,) * len(first)
+        if k >= 0:   # (zeros: no steps)
+            steps = list(steps)
+            steps[axis] = step or (0,) * len(first)
         boxes.append((start, sizes, k, first, tuple(steps)))
         p = q
         if len(boxes) > _BOXES:

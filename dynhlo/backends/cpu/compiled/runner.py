@@ -496,8 +496,8 @@ class CompiledEvaluator(Evaluator):
             for op in fast.ops:
                 kind, inst = op[0], op[1]
                 if kind == _CHAIN:   # native calls, one call (native_chain.py)
-                    for new, shape, dtype, targets, axes in op[9]:   # members' new arrays
-                        value = np.empty(shape, dtype)
+                    for new, shape, dtype, targets, axes, make in op[9]:   # new arrays
+                        value = make(shape, dtype)
                         values[new] = value if axes is None else value.transpose(axes)
                         at = address(value)
                         for packed, offset in targets:
