@@ -247,3 +247,18 @@ ENTRY main {
         assert got.shape == (6, 4)
         if k == 2:
             assert _placed_calls(on) >= 1
+
+
+def test_scalars_are_no_placement():
+    """A movement step to or from a 0-d value (a loop's counter reshaped) stays a step."""
+    module = dynhlo.parse_hlo("""
+HloModule scalar
+ENTRY main {
+  a = f32[1] parameter(0)
+  ROOT r = f32[] reshape(a)
+}
+""")
+    a, r = module.entry.parameters[0], module.entry.root
+    one = np.ones(1, F32)
+    assert placement.placed((steps._SPECIAL_ONE, r, lambda x: x.reshape(()).copy(), a, (1,)),
+                            {a: one, r: np.ones((), F32)}) is None

@@ -152,12 +152,25 @@ def fuse(ops: list, where: list, steps: list, values: dict, instructions, root,
             chains.append((tail, sorted(members, key=lambda i: candidates[i][0])))
     if not chains:
         return ops, where
-    dropped, replaced = set(), {}
+    dropped, replaced, fused = set(), {}, {}
     for tail, members in chains:
         made = _chain(members, candidates, values, steps, where)
         if made is not None:
             replaced[candidates[tail][0]] = made
-            dropped.update(candidates[m][0] for m in members if m is not tail)
+            fused[tail] = set(members)
+            dropped.update(m for m in members if m is not tail)
+    # chains may share members (a value two chains move on): a member stays a step of its
+    # own where a reader runs as its own step, or is the tail of a chain without it
+    # (one whose chain was not fused, or a shared member kept): it reads the value
+    kept = True
+    while kept:
+        kept = False
+        for member in list(dropped):
+            if any(r in candidates and r not in dropped and member not in fused.get(r, ())
+                   for r in users.get(member, ())):
+                dropped.discard(member)
+                kept = True
+    dropped = {candidates[m][0] for m in dropped}
     out_ops, out_where = [], []
     for n, op in enumerate(ops):
         if n in dropped:

@@ -56,7 +56,7 @@ def placed(op, values: dict):
             operands = sources           # from the first one's operand
     elif op[0] == _SPECIAL_TWO:
         sources = (op[3], op[4])
-    elif op[0] == _SPECIAL:
+    elif op[0] == _SPECIAL and len(op) == 5:   # (longer: a fused chain, chains.py)
         sources = tuple(op[3])
     else:
         return None
@@ -64,9 +64,9 @@ def placed(op, values: dict):
         return None
     value = values.get(inst)
     xs = [values.get(s) for s in sources]
-    if value.__class__ is not np.ndarray or not value.size or \
+    if value.__class__ is not np.ndarray or not value.size or not value.ndim or \
             value.dtype.kind not in "fiu" or value.dtype.itemsize not in (4, 8) or \
-            any(x.__class__ is not np.ndarray or x.dtype != value.dtype or
+            any(x.__class__ is not np.ndarray or x.dtype != value.dtype or not x.ndim or
                 np.may_share_memory(x, value) for x in xs):
         return None
     layout = _layout(value)
