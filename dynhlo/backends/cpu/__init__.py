@@ -302,7 +302,7 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
         raise ArtifactError(f"the cpu backend cannot load target '{target}' with sections "
                             f"{sorted(payload)}; it writes target 'numpy' with ['program'] "
                             "or ['objects', 'program']")
-    from .compiled import aot, machine
+    from .compiled import aot, machine, native_routines
     stored, objects, plan = aot.read_payload(payload)
     differ = aot.differences(stored)
     if differ:
@@ -312,6 +312,7 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
                       RuntimeWarning, stacklevel=user_stacklevel())
         return CpuProgram(module, info, reference=False)
     try:
+        native_routines.offer(objects)
         return CpuProgram(module, info, reference=False, stored=objects, plan=plan)
     except machine.MissingKernel as exc:
         raise aot.missing(exc.args[0]) from None

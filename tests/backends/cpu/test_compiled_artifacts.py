@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import machine
+from dynhlo.backends.cpu.compiled import machine, native_routines
 from dynhlo.runtime import artifact
 from tests.runtime.test_artifact import resection
 
@@ -97,7 +97,9 @@ def test_a_compiled_artifact_holds_object_code_keyed_by_the_compiler_identity(sa
     assert program["compiler"] == machine.identity()
     assert set(program["compiler"]) == {"llvmlite", "llvm", "triple", "cpu", "features",
                                         "writer"}
-    assert len(program["kernels"]) == 2   # x*0.5 + b, and sqrt(e) - x
+    # x*0.5 + b, sqrt(e) - x, and the routines of runs of native calls
+    assert len(program["kernels"]) == 3
+    assert program["kernels"][-1]["key"] == machine.module_key(native_routines._IR)
     a = artifact.read_artifact(saved.read_bytes())
     objects = a.sections["bucket0.objects"]
     assert len(objects) == sum(k["length"] for k in program["kernels"])
@@ -113,6 +115,44 @@ def test_loading_on_the_same_host_compiles_nothing(saved, fresh_host, tmp_path):
     again = tmp_path / "again.dynhlo"   # a loaded program saves its kernels again
     exe.save(again)
     assert _program(again)["kernels"] == _program(saved)["kernels"]
+
+
+PRODUCTS = """
+HloModule products
+ENTRY main {
+  x = f32[<=8,16] parameter(0)
+  w = f32[16,16] parameter(1)
+  d1 = f32[<=8,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[<=8,16] tanh(d1)
+  m = f32[<=8,16] multiply(t, x)
+  ROOT d2 = f32[<=8,16] dot(m, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+}
+"""
+
+
+def test_a_fresh_host_takes_the_routines_of_runs_of_native_calls_from_the_artifact(
+        tmp_path, fresh_host, monkeypatch):
+    """Products and kernels in a row run as one native call through routines compiled once
+    per host; a host loading the artifact with an empty cache takes their object code from
+    it: nothing compiled, the results the reference's."""
+    path = tmp_path / "products.dynhlo"
+    dynhlo.compile(PRODUCTS, backend="cpu", reference=False).save(path)
+    # (the routines of this process left alive for the specs other tests made)
+    monkeypatch.setattr(native_routines, "_state", {})
+    monkeypatch.setattr(native_routines, "_offered", {})
+
+    def no_compile(*args, **kwargs):
+        raise AssertionError("LLVM compiled code while loading a compiled artifact")
+    monkeypatch.setattr(machine, "_compile", no_compile)
+    fresh_host.forbidden = True
+    exe = dynhlo.load(path)
+    reference = dynhlo.compile(PRODUCTS, backend="cpu", reference=True)
+    gen = np.random.default_rng(4)
+    w = gen.standard_normal((16, 16)).astype(np.float32)
+    for n in (3, 3, 3, 8, 1):
+        x = gen.standard_normal((n, 16)).astype(np.float32)
+        np.testing.assert_array_equal(exe(x, w), reference(x, w))
+    assert native_routines._state   # the runs' routines were used, from the artifact
 
 
 def test_the_compiled_artifact_is_the_reference_for_a_reference_program(tmp_path):
@@ -181,7 +221,7 @@ def test_another_llvm_compiles_again(saved, fresh_host):
 
 @pytest.mark.parametrize("edit, message", [
     (lambda p, s: s.update({"bucket0.objects": s["bucket0.objects"][
-        :-p["kernels"].pop()["length"]]}), "lacks the object code of kernel"),
+        p["kernels"].pop(0)["length"]:]}), "lacks the object code of kernel"),
     (lambda p, s: p.pop("compiler"), "has no compiler identity"),
     (lambda p, s: p["kernels"][0].update(length=-1), "malformed kernel list"),
     (lambda p, s: p["kernels"].append(p["kernels"][0]), "lists a kernel twice"),
@@ -346,10 +386,12 @@ def _restored(index: int, make):
     lambda parts: parts[0][:len(parts[0]) // 2],         # truncated
     lambda parts: parts[0] if len(parts) > 1 else b"",   # another kernel's object
 ], ids=["empty", "zeros", "truncated", "another-kernels"])
+@pytest.mark.parametrize("last", [2, 1], ids=["kernel", "routines"])
 def test_stored_objects_that_are_not_their_kernels_object_files_are_refused(
-        saved, fresh_host, make):
-    # each crashed the process (a null object file linked, or a call to address 0)
-    index = len(_program(saved)["kernels"]) - 1
+        saved, fresh_host, make, last):
+    # each crashed the process (a null object file linked, or a call to address 0); the
+    # last object is the routines' of runs of native calls (native_routines.py)
+    index = len(_program(saved)["kernels"]) - last
     _edit_program(saved, _restored(index, make))
     with pytest.raises(dynhlo.ArtifactError, match=f"^{saved}: the compiled cpu program's "
                                                    "object code of kernel [0-9a-f]{16} is "

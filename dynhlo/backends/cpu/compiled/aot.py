@@ -11,7 +11,9 @@ The payload of a compiled program (CpuProgram.to_payload), two sections:
               kernel roots, instructions computed inside kernels only, the called
               computations' plans), absent in artifacts written before plans were stored.
     objects   the kernels' relocatable objects (llvmlite's emit_object), back to back in the
-              order of `kernels`.
+              order of `kernels`; last, under its key, the object of the routines the runs
+              of native calls are made of (native_routines.py: a fresh machine loading the
+              artifact compiles nothing for them either).
 
 Loading checks every object against its sha256 (besides the artifact's payload checksum:
 a file whose checksums were all made again by hand still has to match each kernel's) and
@@ -35,7 +37,7 @@ from ....errors import ArtifactError
 from ....shapes.schedule import schedule
 from ...plan.fusion import (FusionError, Plan, build_group, call_sites, in_memory, may_fuse,
                             size_only, steps_of)
-from . import machine
+from . import machine, native_routines
 from .kernel_forms import Forms, generate_in
 from .runner import CompiledEvaluator
 
@@ -74,12 +76,18 @@ class ArtifactEvaluator(CompiledEvaluator):
 
 
 def to_payload(evaluator: ArtifactEvaluator) -> dict[str, bytes]:
-    """The program and objects sections of a compiled program's kernels and plan."""
-    objects = [machine.object_code(key) for key in evaluator.kernel_keys]
+    """The program and objects sections of a compiled program's kernels, the routines its
+    runs of native calls are made of (native_routines.py) and its plan."""
+    keys = list(evaluator.kernel_keys)
+    objects = [machine.object_code(key) for key in keys]
+    key, obj = native_routines.routines_object()
+    if key not in evaluator.kernel_keys:
+        keys.append(key)
+        objects.append(obj)
     program = {"evaluator": EVALUATOR, "compiler": machine.identity(),
                "kernels": [{"key": key, "length": len(obj),
                             "sha256": hashlib.sha256(obj).hexdigest()}
-                           for key, obj in zip(evaluator.kernel_keys, objects, strict=True)]}
+                           for key, obj in zip(keys, objects, strict=True)]}
     if evaluator.plan is not None:
         program["plan"] = plan_data(evaluator.plan)
     return {"program": json.dumps(program, sort_keys=True).encode(),

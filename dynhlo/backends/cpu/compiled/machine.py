@@ -190,13 +190,21 @@ def kernels(sources: list, stored: dict | None = None) -> list:
         return [KERNEL(names[f"dynhlo_{key[:40]}"]) for key in keys]
 
 
-def module_object(ir_text: str, symbol: str) -> bytes:
-    """The object code of a whole IR module of fixed text (native_routines.py's routines,
-    `symbol` one of its functions), through the disk cache as a kernel's: keyed by the
-    text and this host's identity, checked as a kernel's entry is (its sha256, LLVM's
-    reader, `symbol` named in it); compiled and written on a miss."""
+def module_key(ir_text: str) -> str:
+    """The key of a whole IR module of fixed text: its text with this host's identity."""
     _, _, ident = _machine()
-    key = hashlib.sha256(f"{ident}\n{ir_text}".encode()).hexdigest()
+    return hashlib.sha256(f"{ident}\n{ir_text}".encode()).hexdigest()
+
+
+def module_object(ir_text: str, symbol: str, stored: dict | None = None) -> bytes:
+    """The object code of a whole IR module of fixed text (native_routines.py's routines,
+    `symbol` one of its functions): `stored`'s under its key (an artifact's, checked
+    against its sha256 when read), else through the disk cache as a kernel's: keyed by
+    the text and this host's identity, checked as a kernel's entry is (its sha256, LLVM's
+    reader, `symbol` named in it); compiled and written on a miss."""
+    key = module_key(ir_text)
+    if stored and key in stored:
+        return stored[key]
     obj = _read(_state["cache"], key, symbol)
     if obj is None:
         obj = _compile(_target_machine(), ir_text, llvm.create_context())

@@ -405,7 +405,40 @@ def _copy_ir(size: int, placed: bool) -> str:
 _IR += "".join(_copy_ir(size, placed) for size in (4, 8) for placed in (False, True))
 
 _state: dict = {}
+_offered: dict = {}   # an artifact's routines object, by key (offer())
+
+
+def offer(stored: dict) -> None:
+    """Keep the routines' object among an artifact's stored objects (key -> bytes, their
+    checksums checked; the artifact's compiler identity this host's), so the process that
+    loads it does not compile them (the kernels' disk cache may be empty: a fresh machine).
+
+    Raises:
+        machine.UnusableObject: the stored object is no object file LLVM reads or does
+            not define every routine.
+    """
+    key = machine.module_key(_IR)
+    obj = stored.get(key)
+    if obj is None:   # (an artifact written before the routines were stored)
+        return
+    # (LLVM's reader returns none for what is no object file, which the JIT would
+    # dereference; a routine it does not define would be called at address 0)
+    if not llvm.ObjectFileRef.from_data(obj) or \
+            any(f"dynhlo_chain_{name}".encode() not in obj for name in _NAMES):
+        raise machine.UnusableObject(key)
+    if not _state:
+        _offered[key] = obj
+
+
+def routines_object() -> tuple[str, bytes]:
+    """(key, object code) of the routines, for an artifact (aot.to_payload)."""
+    return machine.module_key(_IR), machine.module_object(_IR, "dynhlo_chain_run", _offered)
 _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enums
+
+
+# the routines' names in `_routines()`, each defined by the IR as dynhlo_chain_<name>
+_NAMES = ("run", "ufunc", "copy4", "copy8", "place4", "place8",
+          *(f"{kind}_{ty}" for kind in ("gemm", "gemv", "dot", "noblas") for ty in ("f32", "f64")))
 
 
 def _routines() -> dict:
@@ -416,22 +449,17 @@ def _routines() -> dict:
         with machine._lock:
             if not _state:
                 _, engine, _ = machine._machine()
-                obj = machine.module_object(_IR, "dynhlo_chain_run")
+                obj = machine.module_object(_IR, "dynhlo_chain_run", _offered)
                 engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
                 engine.finalize_object()
                 # (the engine kept: its code must outlive every spec holding these
                 # addresses, even where the kernels' engine is replaced by a new one)
-                found = {"run": RUN(engine.get_function_address("dynhlo_chain_run")),
-                         "engine": engine}
-                found["ufunc"] = engine.get_function_address("dynhlo_chain_ufunc")
-                for size in (4, 8):
-                    for name in ("copy", "place"):
-                        found[f"{name}{size}"] = engine.get_function_address(
-                            f"dynhlo_chain_{name}{size}")
-                for kind in ("gemm", "gemv", "dot", "noblas"):
-                    for name in ("f32", "f64"):
-                        found[f"{kind}_{name}"] = engine.get_function_address(
-                            f"dynhlo_chain_{kind}_{name}")
+                found = {name: engine.get_function_address(f"dynhlo_chain_{name}")
+                         for name in _NAMES}
+                if not all(found.values()):   # pragma: no cover - offer() checked them
+                    raise machine.UnusableObject(machine.module_key(_IR))
+                found["run"] = RUN(found["run"])
+                found["engine"] = engine
                 found.update(_blas())
                 _state.update(found)
     return _state
