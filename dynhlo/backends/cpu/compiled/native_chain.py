@@ -355,20 +355,17 @@ def restrided(group: list, value: np.ndarray) -> bool:
     return True
 
 
-def _resumed(out_ops: list, out_done: list, members: list) -> int:
+def _resumed(ops: list, done: list, k: int) -> int:
     """The step index the steps resume at where a call's input has another layout than
-    the run reads: the previous op's done index; where a member is a joined op (joined.py:
-    the steps it stands for start before its own place, after quiet ops only) or a fused
-    chain, the done index of the last op before the run that is not quiet (nor a run of
-    quiet members), so the steps its value is made of run again (from the previous op's
-    index they would find the first one's value missing)."""
-    back = len(out_ops)
-    if any(op[0] == _SPECIAL_ONE and op[3] not in op[1].operands or
-           op[0] == _SPECIAL and len(op) > 5 for op in members):
-        while back and (out_ops[back - 1][0] in _QUIET or out_ops[back - 1][0] == _CHAIN and
-                        all(m[0] in _QUIET for m in out_ops[back - 1][8][2])):
-            back -= 1
-    return out_done[back - 1] if back else 0
+    the run starting at ops[k] reads: the done index of the last op before it that is not
+    quiet (joined._QUIET). A joined op (joined.py) stands for steps that start before its
+    own place, after quiet ops only; from the previous op's index they would find the
+    first one's value missing, whether the joined op is in the run or after it (a run of
+    placed copies between its two steps). Any op's done index is a place the steps may
+    resume at: the quiet steps between run again."""
+    while k and ops[k - 1][0] in _QUIET:
+        k -= 1
+    return done[k - 1] if k else 0
 
 
 def chained(ops: list, where: list, done: list, values: dict,
@@ -438,7 +435,7 @@ def chained(ops: list, where: list, done: list, values: dict,
             tuple(refusals), (entries, run, members),   # (members: arrays only they hold)
             tuple((op[1], *m[4]) for op, m in zip(members, run, strict=True)
                   if m[4] is not None and op[1] not in scratch),
-            _resumed(out_ops, out_done, members)))
+            _resumed(ops, done, k)))
         out_where.append(where[k])
         out_done.append(done[k + len(run) - 1])
         k += len(run)
