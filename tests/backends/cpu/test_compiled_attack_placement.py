@@ -154,7 +154,16 @@ ENTRY main {
 """
 
 
-def test_a_joined_copy_in_a_run_of_an_input_in_another_layout():
+# the same with a copy of y first in the run (the joined op second)
+JOINED_SECOND = JOINED_FIRST.replace(
+    "  r = f32[24] reshape(t)\n",
+    "  p = f32[4,12] concatenate(y, y), dimensions={1}\n  r = f32[24] reshape(t)\n").replace(
+    "ROOT o = (f32[24], f32[4,6], f32[2,6]) tuple(r, d2, q)",
+    "ROOT o = (f32[24], f32[4,6], f32[2,6], f32[4,12]) tuple(r, d2, q, p)")
+
+
+@pytest.mark.parametrize("text", [JOINED_FIRST, JOINED_SECOND])
+def test_a_joined_copy_in_a_run_of_an_input_in_another_layout(text):
     """The run's input in another layout hands the call to the steps: they resume before
     the steps the joined op stands for (from the op before the run they missed the
     transpose's value: KeyError)."""
@@ -162,7 +171,7 @@ def test_a_joined_copy_in_a_run_of_an_input_in_another_layout():
     x = r.standard_normal((4, 6)).astype(F32)
     w = r.standard_normal((6, 6)).astype(F32)
     y = r.standard_normal((4, 6)).astype(F32)
-    on, _ = _check(JOINED_FIRST, [(x, w, y)] * 3 + [(np.asfortranarray(x), w, y)] * 2 +
+    on, _ = _check(text, [(x, w, y)] * 3 + [(np.asfortranarray(x), w, y)] * 2 +
                    [(x, w, y), (x[::-1].copy()[::-1], w, y), (x, np.asfortranarray(w), y)])
     assert _placed_calls(on) >= 2
 
