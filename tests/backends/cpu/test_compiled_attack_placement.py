@@ -382,3 +382,62 @@ def test_threads_calling_one_executable():
     for t in threads:
         t.join()
     assert not failed
+
+
+# a loop body's joined copy (transpose then reshape) and copies of the state's x, read by a
+# product too: x comes in the caller's layout at the first iteration, in the body's at
+# the others (restrided back and forth, the steps handed the rest when the product reads
+# it in another layout)
+LOOP_JOINED = """
+HloModule loop
+body {
+  p = (s32[], f32[4,6], f32[6,6], f32[24]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  x = f32[4,6] get-tuple-element(p), index=1
+  w = f32[6,6] get-tuple-element(p), index=2
+  t = f32[6,4] transpose(x), dimensions={1,0}
+  q = f32[2,6] slice(w), slice={[0:2], [0:6]}
+  c = f32[4,12] concatenate(x, x), dimensions={1}
+  r = f32[24] reshape(t)
+  d = f32[4,6] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  d2 = f32[4,6] dot(d, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  cs = f32[4,6] slice(c), slice={[0:4], [3:9]}
+  qq = f32[2,12] concatenate(q, q), dimensions={1}
+  qs = f32[4,6] reshape(qq)
+  n1 = f32[4,6] add(d2, cs)
+  n = f32[4,6] add(n1, qs)
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  ROOT o = (s32[], f32[4,6], f32[6,6], f32[24]) tuple(j, n, w, r)
+}
+cond {
+  p = (s32[], f32[4,6], f32[6,6], f32[24]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  k = s32[] constant(4)
+  ROOT lt = pred[] compare(i, k), direction=LT
+}
+ENTRY main {
+  x = f32[4,6] parameter(0)
+  w = f32[6,6] parameter(1)
+  z = s32[] constant(0)
+  e = f32[24] constant({0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0})
+  s = (s32[], f32[4,6], f32[6,6], f32[24]) tuple(z, x, w, e)
+  l = (s32[], f32[4,6], f32[6,6], f32[24]) while(s), condition=cond, body=body
+  y = f32[4,6] get-tuple-element(l), index=1
+  rr = f32[24] get-tuple-element(l), index=3
+  ROOT t = (f32[4,6], f32[24]) tuple(y, rr)
+}
+"""
+
+
+def test_a_loop_body_joined_copy_of_state_in_layouts_changing_per_iteration():
+    r = np.random.default_rng(12)
+    calls = []
+    for k in range(10):
+        x = (r.standard_normal((4, 6)) * 0.2).astype(F32)
+        w = (r.standard_normal((6, 6)) * 0.2).astype(F32)
+        calls.append(([x, np.asfortranarray(x), x[::-1].copy()[::-1],
+                       np.repeat(x, 2, axis=1)[:, ::2]][k % 4],
+                      [w, w, np.asfortranarray(w)][k % 3]))
+    on, _ = _check(LOOP_JOINED, calls)
+    assert _placed_calls(on) >= 4
