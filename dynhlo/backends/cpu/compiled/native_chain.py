@@ -28,6 +28,7 @@ import numpy as np
 from ....hlo.opcodes import Opcode
 from . import ufunc_loops
 from .matmul_dispatch import matmul_call
+from .joined import _QUIET
 from .native_routines import _routines
 from .placement import placed
 from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _SPECIAL, _SPECIAL_ONE,
@@ -334,13 +335,17 @@ def restrided(group: list, value: np.ndarray) -> bool:
     """A patch group (_grouped) made to read `value`, whose strides differ from those
     recorded: each patch's restride writes its arguments (False where one has none: the
     rest of the call step by step)."""
-    slots = []
+    found = []
     for patch in group[4]:
         restride = patch[6]
         written = None if restride is None else restride(value)
         if written is None or written[1] is None:
             return False
-        at, ints, *moved = written
+        found.append(written)
+    # (written only once every patch has its arguments: a group left half rewritten would
+    # read the recorded layout at the refused one's strides at a later call)
+    slots = []
+    for patch, (at, ints, *moved) in zip(group[4], found, strict=True):
         patch[0][at:at + len(ints)] = array("q", ints)
         patch[3] = value.strides
         if moved:   # (a copy's first element: its new offset)
@@ -348,6 +353,19 @@ def restrided(group: list, value: np.ndarray) -> bool:
         slots.append((patch[0], patch[1], patch[4]))
     group[2], group[3] = value.strides, slots
     return True
+
+
+def _resumed(ops: list, done: list, k: int) -> int:
+    """The step index the steps resume at where a call's input has another layout than
+    the run starting at ops[k] reads: the done index of the last op before it that is not
+    quiet (joined._QUIET). A joined op (joined.py) stands for steps that start before its
+    own place, after quiet ops only; from the previous op's index they would find the
+    first one's value missing, whether the joined op is in the run or after it (a run of
+    placed copies between its two steps). Any op's done index is a place the steps may
+    resume at: the quiet steps between run again."""
+    while k and ops[k - 1][0] in _QUIET:
+        k -= 1
+    return done[k - 1] if k else 0
 
 
 def chained(ops: list, where: list, done: list, values: dict,
@@ -358,7 +376,8 @@ def chained(ops: list, where: list, done: list, values: dict,
      patches (_member's), per native call (inst, kernel or None, the step index a
      refusal resumes at, the pairs before its own), what the op keeps alive, the members
      writing new arrays (inst, and _member's new array): made before the call, their
-     values set first, so members after them read them as any value made before the run).
+     values set first, so members after them read them as any value made before the run,
+     the step index a call whose input has another layout resumes at: _resumed).
     Its `where` is its first member's, its `done` its last's. Values made in the run are
     read at their addresses, some in scratch arrays (_settled); patches are grouped by the
     value they read (_grouped). `values`: those of the call the spec was made from;
@@ -415,7 +434,8 @@ def chained(ops: list, where: list, done: list, values: dict,
             len(refusals), tuple(pairs), _grouped(p for m in run for p in m[1]),
             tuple(refusals), (entries, run, members),   # (members: arrays only they hold)
             tuple((op[1], *m[4]) for op, m in zip(members, run, strict=True)
-                  if m[4] is not None and op[1] not in scratch)))
+                  if m[4] is not None and op[1] not in scratch),
+            _resumed(ops, done, k)))
         out_where.append(where[k])
         out_done.append(done[k + len(run) - 1])
         k += len(run)

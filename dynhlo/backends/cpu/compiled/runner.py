@@ -514,6 +514,7 @@ class CompiledEvaluator(Evaluator):
                                 value.shape != group[1]:
                             if group[1] is not None and value.shape != group[1] or \
                                     not restrided(group, value):
+                                resume = op[10]   # (before the steps a joined op stands for)
                                 break
                         at = address(value)
                         for packed, slot, offset in group[3]:

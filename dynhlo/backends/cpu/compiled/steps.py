@@ -169,7 +169,10 @@ class CompiledKernel:
 
     def reference(self, ctx, values: dict):
         """The group through the reference lowerings: its error, or its value."""
-        local = dict(values)
+        # (a call's values read a spec's held ones through (runner._Values), which a
+        # copy of the dict alone would lose: a leaf held by the spec read as None)
+        local = dict(getattr(values, "start", ()))
+        local.update(values)
         lowerings = ctx.evaluator.lowerings
         for inst in self.members:
             ctx.inst = inst
