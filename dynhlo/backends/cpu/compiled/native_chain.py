@@ -40,13 +40,12 @@ def _member(op, values: dict):
     new array or None) of an op that can join a run, else None. A new array: (shape,
     dtype, [(argument array, byte offset)], axes or None, np.empty or np.zeros): the value
     made before the run (an array of the shape, transposed by the axes), its address plus
-    each offset written at slot 0 of each argument array. A patch: [argument array, slot, the value
-    whose address (plus an offset) it takes per call, its strides, the offset, its shape or
-    None: unchecked, its restride or None]: a restride, where a call's value has other
-    strides than recorded, gives (index, arguments written there[, the new offset]) for
-    them, or None (the rest of the call step by step); the recorded strides are then the
-    new ones.
-    `values`: the values of the call the spec was made from."""
+    each offset written at slot 0 of each argument array. A patch: [argument array, slot,
+    the value whose address (plus an offset) it takes per call, its strides, the offset,
+    its shape or None: unchecked, its restride or None]: a restride, where a call's value
+    has other strides than recorded, gives (index, arguments written there[, the new
+    offset]) for them, or None (the rest of the call step by step); the recorded strides
+    are then the new ones. `values`: the values of the call the spec was made from."""
     kind = op[0]
     if kind == _KERNEL_IN_PLACE:
         _, _, fn, _, out, what, packed = op
@@ -57,7 +56,8 @@ def _member(op, values: dict):
         return [(ctypes.cast(fn, ctypes.c_void_p).value, packed)], tuple(
             [packed, slot, leaf, strides, 0, None, _kernel_strides(slot)]
             for slot, leaf, strides in patches), \
-            out, what, None if out is not None else (shape, what.dtype, ((packed, 0),), None, np.empty)
+            out, what, None if out is not None else \
+            (shape, what.dtype, ((packed, 0),), None, np.empty)
     if kind == _DOT:
         _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
         ins = [_operand(lhs, a, lhs_t, values, None), _operand(rhs, b, rhs_t, values, None)]
