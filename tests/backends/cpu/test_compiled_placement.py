@@ -262,3 +262,38 @@ ENTRY main {
     one = np.ones(1, F32)
     assert placement.placed((steps._SPECIAL_ONE, r, lambda x: x.reshape(()).copy(), a, (1,)),
                             {a: one, r: np.ones((), F32)}) is None
+
+
+VIEWED = """
+HloModule viewed
+ENTRY main {
+  x = f32[<=8,16] parameter(0)
+  w = f32[16,16] parameter(1)
+  v = f32[8,8] parameter(2)
+  d1 = f32[<=8,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  n = f32[<=8,16] negate(d1)
+  c = f32[<=8,32] concatenate(d1, n), dimensions={1}
+  r = f32[<=8,4,8] reshape(c)
+  e = f32[<=8,4,8] exponential(r)
+  ROOT d2 = f32[<=8,4,8] dot(e, v), lhs_contracting_dims={2}, rhs_contracting_dims={0}
+}
+"""
+
+
+def test_a_view_of_a_new_array_made_in_a_run_joins_it():
+    """A reshape that views the concatenate's new array: made per call after the run's new
+    arrays, so the products before and after it stay one run."""
+    on, ref = _pair(VIEWED)
+    r = np.random.default_rng(13)
+    v = r.standard_normal((8, 8)).astype(F32)
+    for k, n in enumerate([3, 3, 3, 8, 1, 3]):
+        x, w = r.standard_normal((n, 16)).astype(F32), r.standard_normal((16, 16)).astype(F32)
+        got = on(x, w, v)
+        _same(got, ref(x, w, v))
+        if k == 2:
+            chains = [op for op in _fast(on).ops if op[0] == steps._CHAIN]
+            assert any(op[11] for op in chains), [op[1].name for op in _fast(on).ops]
+    got2 = on(x, w, v)   # a result of an earlier call is not written by a later one
+    keep = got2.copy()
+    on(x * 2, w, v)
+    _same(got2, keep)

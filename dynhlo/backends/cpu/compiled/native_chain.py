@@ -31,8 +31,8 @@ from .matmul_dispatch import matmul_call
 from .joined import _QUIET
 from .native_routines import _routines
 from .placement import placed
-from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _SPECIAL, _SPECIAL_ONE,
-                    _SPECIAL_TWO, _UFUNC, blas_layout, data_address)
+from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _RESHAPE, _SPECIAL,
+                    _SPECIAL_ONE, _SPECIAL_TWO, _UFUNC, blas_layout, data_address)
 
 
 def _member(op, values: dict):
@@ -257,6 +257,42 @@ def _products(a, b, out, ins) -> tuple | None:
     return [(fn, packed)], patches
 
 
+# specialized steps whose value may be a view of their operand (special.py)
+_VIEWING = frozenset({Opcode.DYNAMIC_RESHAPE, Opcode.RESHAPE, Opcode.TRANSPOSE, Opcode.SLICE})
+
+
+def _view(op, values: dict, fresh: dict):
+    """A member for a specialized or reshape step whose value is a view of a new array a
+    member before it in the run makes (`fresh`: inst -> an array of that layout): no native call, the
+    view made per call after the new arrays, before the addresses are written (a
+    reshape's view between two runs split them: hf_llama's heads). Its tuple is
+    _member's, no calls, plus (function, source). None where the step's function, on an
+    array of the layout the run makes, gives no view of the recorded value's shape and
+    strides."""
+    if op[0] == _RESHAPE and op[4] is None:   # (the runner's reshape step: NumPy's)
+        shape = op[3]
+        fn, source = (lambda x: x.reshape(shape)), op[2]
+    elif op[0] == _SPECIAL_ONE and len(op) == 5 and op[1].opcode in _VIEWING and \
+            op[3] is op[1].operands[0]:
+        fn, source = op[2], op[3]
+    else:
+        return None
+    if source not in fresh:
+        return None
+    value, probe = values.get(op[1]), fresh[source]
+    if value.__class__ is not np.ndarray or not value.size or \
+            not np.may_share_memory(value, values.get(source)):
+        return None
+    try:
+        got = fn(probe)
+    except Exception:   # noqa: BLE001 - (a step declining the layout: no member)
+        return None
+    if got.__class__ is not np.ndarray or got.shape != value.shape or \
+            got.strides != value.strides or not np.shares_memory(got, probe):
+        return None
+    return [], (), None, None, None, (fn, source)
+
+
 def _settled(run: list, members: list, readers: dict, root) -> tuple[list, dict, int]:
     """(run with reads of values made in it fixed, the scratch arrays, how many members
     stay). A value a member writes into a buffer is read at that buffer's address; a new
@@ -265,10 +301,13 @@ def _settled(run: list, members: list, readers: dict, root) -> tuple[list, dict,
     made nor address written per call). A member whose read of such a value has another
     shape or strides than recorded ends the run before it."""
     inside = {op[1] for op in members}
+    viewing = {op[1] for op, member in zip(members, run, strict=True) if len(member) > 5}
     scratch = {}
     for op, member in zip(members, run, strict=True):
         users = readers.get(op[1], ())
-        if member[4] is not None and op[1] is not root and users and users <= inside:
+        # (a view of it may be read after the run, or returned: made per call)
+        if member[4] is not None and op[1] is not root and users and users <= inside and \
+                not users & viewing:
             shape, dtype, targets, axes, make = member[4]
             value = make(shape, dtype)
             scratch[op[1]] = value if axes is None else value.transpose(axes)
@@ -377,7 +416,8 @@ def chained(ops: list, where: list, done: list, values: dict,
      refusal resumes at, the pairs before its own), what the op keeps alive, the members
      writing new arrays (inst, and _member's new array): made before the call, their
      values set first, so members after them read them as any value made before the run,
-     the step index a call whose input has another layout resumes at: _resumed).
+     the step index a call whose input has another layout resumes at: _resumed, the
+     view members (inst, function, source): made after the new arrays).
     Its `where` is its first member's, its `done` its last's. Values made in the run are
     read at their addresses, some in scratch arrays (_settled); patches are grouped by the
     value they read (_grouped). `values`: those of the call the spec was made from;
@@ -389,12 +429,19 @@ def chained(ops: list, where: list, done: list, values: dict,
     out_ops, out_where, out_done = [], [], []
     k = 0
     while k < len(ops):
-        run = []
+        run, fresh = [], {}   # fresh: an array of each new array's layout in the run
         while k + len(run) < len(ops):
-            member = _member(ops[k + len(run)], values)
+            op = ops[k + len(run)]
+            member = _member(op, values) or _view(op, values, fresh)
             if member is None:
                 break
             run.append(member)
+            if member[4] is not None:
+                shape, dtype, _, axes, make = member[4]
+                made = make(shape, dtype)
+                fresh[op[1]] = made if axes is None else made.transpose(axes)
+            elif len(member) > 5:
+                fresh[op[1]] = member[5][0](fresh[member[5][1]])
         while True:   # (a run ended early: its scratch arrays found again)
             settled, scratch, kept = _settled(run, ops[k:k + len(run)], readers,
                                               computation.root)
@@ -413,7 +460,8 @@ def chained(ops: list, where: list, done: list, values: dict,
         entries = array("q")
         refusals = []   # per native call: (inst, kernel or None, resume step, pairs run)
         pairs = []   # (inst, its buffer's view) of the members writing buffers
-        for n, (op, (calls, _, out, what, new)) in enumerate(zip(members, run, strict=True)):
+        for n, (op, (calls, _, out, what, new, *_)) in enumerate(zip(members, run,
+                                                                      strict=True)):
             if op[1] in scratch:   # its array made: its address written now, once
                 out = scratch[op[1]]
                 at = data_address(out)
@@ -435,7 +483,8 @@ def chained(ops: list, where: list, done: list, values: dict,
             tuple(refusals), (entries, run, members),   # (members: arrays only they hold)
             tuple((op[1], *m[4]) for op, m in zip(members, run, strict=True)
                   if m[4] is not None and op[1] not in scratch),
-            _resumed(ops, done, k)))
+            _resumed(ops, done, k),
+            tuple((op[1], *m[5]) for op, m in zip(members, run, strict=True) if len(m) > 5)))
         out_where.append(where[k])
         out_done.append(done[k + len(run) - 1])
         k += len(run)

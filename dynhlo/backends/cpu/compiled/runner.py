@@ -502,6 +502,8 @@ class CompiledEvaluator(Evaluator):
                         at = address(value)
                         for packed, offset in targets:
                             packed[0] = at + offset
+                    for view, fn, source in op[11]:   # views of them (native_chain._view)
+                        values[view] = fn(values[source])
                     for group in op[6]:   # the values read: (native_chain._grouped)
                         value = values[group[0]]   # (made before the run, or a parameter)
                         seen = group[5]
