@@ -297,3 +297,31 @@ def test_a_view_of_a_new_array_made_in_a_run_joins_it():
     keep = got2.copy()
     on(x * 2, w, v)
     _same(got2, keep)
+
+
+def test_a_root_product_into_a_new_array_joins_the_run():
+    """The root's matrix product (no buffer: a new array per call, as np.matmul's) is a
+    call of the run writing into an array made before it; each call's result is its own."""
+    on, ref = _pair("""
+HloModule root_product
+ENTRY main {
+  x = f32[<=8,16] parameter(0)
+  w = f32[16,16] parameter(1)
+  d1 = f32[<=8,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[<=8,16] tanh(d1)
+  ROOT d2 = f32[<=8,16] dot(t, w), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+}
+""")
+    r = np.random.default_rng(17)
+    w = r.standard_normal((16, 16)).astype(F32)
+    results = []
+    for k, n in enumerate([3, 3, 3, 8, 1, 3]):
+        x = r.standard_normal((n, 16)).astype(F32)
+        got = on(x, w)
+        _same(got, ref(x, w))
+        results.append((got, got.copy()))
+        if k == 2:
+            ops = _fast(on).ops
+            assert [op[0] for op in ops] == [steps._CHAIN], ops
+    for got, kept in results:   # (no later call wrote an earlier result)
+        _same(got, kept)

@@ -38,9 +38,9 @@ from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _RESHAP
 def _member(op, values: dict):
     """([(function address, argument array), ...] in order, patches, out, kernel or None,
     new array or None) of an op that can join a run, else None. A new array: (shape,
-    dtype, [(argument array, byte offset)], axes or None, np.empty or np.zeros): the value
-    made before the run (an array of the shape, transposed by the axes), its address plus
-    each offset written at slot 0 of each argument array. A patch: [argument array, slot,
+    dtype, [(argument array, slot, byte offset)], axes or None, np.empty or np.zeros): the
+    value made before the run (an array of the shape, transposed by the axes), its address
+    plus each offset written at each argument array's slot. A patch: [argument array, slot,
     the value whose address (plus an offset) it takes per call, its strides, the offset,
     its shape or None: unchecked, its restride or None]: a restride, where a call's value
     has other strides than recorded, gives (index, arguments written there[, the new
@@ -57,14 +57,16 @@ def _member(op, values: dict):
             [packed, slot, leaf, strides, 0, None, _kernel_strides(slot)]
             for slot, leaf, strides in patches), \
             out, what, None if out is not None else \
-            (shape, what.dtype, ((packed, 0),), None, np.empty)
+            (shape, what.dtype, ((packed, 0, 0),), None, np.empty)
     if kind == _DOT:
-        _, _, lhs, rhs, lhs_t, rhs_t, a, b, out = op
+        _, inst, lhs, rhs, lhs_t, rhs_t, a, b, out = op
         ins = [_operand(lhs, a, lhs_t, values, None), _operand(rhs, b, rhs_t, values, None)]
-        if None in ins or out is None:
+        if None in ins:
             return None
-        made = _products(ins[0][0], ins[1][0], out, ins)
-        return None if made is None else (*made, out, None, None)
+        if out is not None:
+            made = _products(ins[0][0], ins[1][0], out, ins)
+            return None if made is None else (*made, out, None, None)
+        return _new_product(values.get(inst), ins)
     if kind == _UFUNC:
         _, _, fn, source, fixed, out, held = op
         x = held if fixed is True else values.get(source) if fixed is False else None
@@ -126,6 +128,24 @@ def _member(op, values: dict):
     if kind in (_SPECIAL_ONE, _SPECIAL_TWO, _SPECIAL):
         return placed(op, values)
     return None
+
+
+def _new_product(value, ins: list):
+    """_member's tuple of a 2-d product into a new array (np.matmul's, C-ordered: a result
+    the plan gives no buffer, the root's): its BLAS call made on an array of that layout,
+    whose address is the argument that array is written at per call."""
+    if value.__class__ is not np.ndarray or not value.flags.c_contiguous or not value.size:
+        return None
+    probe = np.empty(value.shape, value.dtype)
+    made = _products(ins[0][0], ins[1][0], probe, ins)
+    if made is None:
+        return None
+    (fn, packed), = made[0]
+    slots = [k for k, arg in enumerate(packed) if arg == data_address(probe)]
+    if len(slots) != 1:
+        return None
+    return made[0], made[1], None, None, \
+        (value.shape, value.dtype, ((packed, slots[0], 0),), None, np.empty)
 
 
 def _kernel_strides(slot: int):
@@ -217,7 +237,7 @@ def _reshape_copy(op, values: dict):
     packed = array("q", [0, *made])
     return [(_routines()[f"copy{x.dtype.itemsize}"], packed)], \
         ([packed, 1, op[3], x.strides, 0, x.shape, lambda x: (1, _copy_args(x))],), None, None, \
-        (value.shape, value.dtype, ((packed, 0),), None, np.empty)
+        (value.shape, value.dtype, ((packed, 0, 0),), None, np.empty)
 
 
 def _operand(inst, held, transposed, values: dict, batch):
@@ -465,8 +485,8 @@ def chained(ops: list, where: list, done: list, values: dict,
             if op[1] in scratch:   # its array made: its address written now, once
                 out = scratch[op[1]]
                 at = data_address(out)
-                for packed, offset in new[2]:
-                    packed[0] = at + offset
+                for packed, slot, offset in new[2]:
+                    packed[slot] = at + offset
             # a kernel's refusal: its reference value, then the steps after it; a
             # product's (an operand overlapping its buffer): the steps from its own
             resume = done[k + n] if what is not None else \

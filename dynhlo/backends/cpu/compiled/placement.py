@@ -40,8 +40,8 @@ def placed(op, values: dict):
     """native_chain._member's tuple of a specialized movement step (a _SPECIAL_ONE,
     _SPECIAL_TWO or _SPECIAL of _MOVES whose sources are exactly the operands it moves):
     ([(place routine, argument array), ...], patches, None, None, (shape, dtype,
-    [(argument array, byte offset of its destination)], axes back or None, np.empty or
-    np.zeros)): the copies into a new array made before the run in the recorded value's
+    [(argument array, 0, byte offset of its destination)], axes back or None, np.empty
+    or np.zeros)): the copies into a new array made before the run in the recorded value's
     layout (`shape` in its memory order, viewed back by `axes back`; zeros where the step
     fills, _ZERO_FILLED); each copy's source address written per call
     (its shape compared with the recorded one; another layout: its strides written). None
@@ -94,7 +94,8 @@ def placed(op, values: dict):
         calls.append((_routines()[f"place{size}"], packed))
         patches.append([packed, 1, sources[k], x.strides, offset, x.shape,
                         _restride(first, [steps[d] for d in kept])])
-        targets.append((packed, sum(a * t for a, t in zip(start, value.strides, strict=True))))
+        targets.append((packed, 0,
+                        sum(a * t for a, t in zip(start, value.strides, strict=True))))
     if not calls:
         return None
     return calls, tuple(patches), None, None, (outer, value.dtype, tuple(targets), back,

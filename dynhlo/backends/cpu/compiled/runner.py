@@ -500,8 +500,8 @@ class CompiledEvaluator(Evaluator):
                         value = make(shape, dtype)
                         values[new] = value if axes is None else value.transpose(axes)
                         at = address(value)
-                        for packed, offset in targets:
-                            packed[0] = at + offset
+                        for packed, slot, offset in targets:
+                            packed[slot] = at + offset
                     for view, fn, source in op[11]:   # views of them (native_chain._view)
                         values[view] = fn(values[source])
                     for group in op[6]:   # the values read: (native_chain._grouped)
