@@ -412,3 +412,57 @@ def test_set_dimension_size_in_and_out_of_while_loops_is_the_reference(tmp_path,
         assert _placed_calls(exe) >= 1
     exe.save(tmp_path / "sds.dynhlo")
     _check_sds(dynhlo.load(tmp_path / "sds.dynhlo"), reference)
+
+
+def _sds_columns_module(grow: bool) -> str:
+    """_sds_module's loop resizing the columns (the inner dimension) of a transposed
+    kernel's value, the product reading it as its right operand."""
+    return f"""HloModule sds_columns_{'grow' if grow else 'shrink'}
+cond {{ st = (s32[], s32[], f32[4,<=8], f32[4,4]) parameter(0)
+  t = s32[] get-tuple-element(st), index=0
+  lim = s32[] get-tuple-element(st), index=1
+  ROOT l = pred[] compare(t, lim), direction=LT }}
+body {{ st = (s32[], s32[], f32[4,<=8], f32[4,4]) parameter(0)
+  t = s32[] get-tuple-element(st), index=0
+  lim = s32[] get-tuple-element(st), index=1
+  x = f32[4,<=8] get-tuple-element(st), index=2
+  w = f32[4,4] get-tuple-element(st), index=3
+  one = s32[] constant(1)
+  t1 = s32[] add(t, one)
+  d = s32[] get-dimension-size(x), dimensions={{1}}
+  jj = s32[] {'add' if grow else 'subtract'}(d, one)
+  lo = s32[] constant(0)
+  hi = s32[] constant(8)
+  j = s32[] clamp(lo, jj, hi)
+  m = f32[4,<=8] multiply(x, x)
+  k = f32[4,<=8] add(m, x)
+  kk = f32[<=8,4] transpose(k), dimensions={{1,0}}
+  tr = f32[4,<=8] transpose(kk), dimensions={{1,0}}
+  s = f32[4,<=8] set-dimension-size(tr, j), dimensions={{1}}
+  e = f32[4,<=8] add(s, s)
+  p = f32[4,<=8] dot(w, e), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  q = f32[4,<=8] tanh(p)
+  ROOT o = (s32[], s32[], f32[4,<=8], f32[4,4]) tuple(t1, lim, q, w) }}
+ENTRY main {{ x0 = f32[4,<=8] parameter(0)
+  w = f32[4,4] parameter(1)
+  lim = s32[] parameter(2)
+  n = s32[] parameter(3)
+  x1 = f32[4,<=8] set-dimension-size(x0, n), dimensions={{1}}
+  z = s32[] constant(0)
+  st = (s32[], s32[], f32[4,<=8], f32[4,4]) tuple(z, lim, x1, w)
+  r = (s32[], s32[], f32[4,<=8], f32[4,4]) while(st), condition=cond, body=body
+  ROOT y = f32[4,<=8] get-tuple-element(r), index=2 }}"""
+
+
+@pytest.mark.parametrize("grow", [True, False], ids=["grow", "shrink"])
+def test_set_dimension_size_of_columns_in_a_while_loop_is_the_reference(grow):
+    text = _sds_columns_module(grow)
+    exe = dynhlo.compile(text, backend="cpu")
+    reference = dynhlo.compile(text, backend="cpu", reference=True)
+    gen = np.random.default_rng(2)
+    w = (gen.standard_normal((4, 4)) * 0.3).astype(np.float32)
+    for cols, n, trips in _SDS_CALLS:
+        x = gen.standard_normal((4, cols)).astype(np.float32)
+        args = (x, w, np.int32(trips), np.int32(n))
+        assert _bits(exe(*args)) == _bits(reference(*args)), (cols, n, trips)
+    assert _placed_calls(exe) >= 1

@@ -449,7 +449,7 @@ _NAMES = ("run", "ufunc", "copy4", "copy8", "place4", "place8",
 def _routines() -> dict:
     """{"run": RUN callable, "gemm_f32" ...: the wrappers' addresses, "sgemm" ...: the BLAS
     functions', "engine": the engine holding their code}, compiled once per process into
-    the kernels' engine of the time (machine.py)."""
+    an engine of their own (_link)."""
     if not _state:
         _link(lambda: machine.module_object(_IR, "dynhlo_chain_run"))
     return _state
@@ -466,12 +466,16 @@ def _link(get_object) -> None:
     with machine._lock:
         if _state:
             return
-        _, engine, _ = machine._machine()
+        machine._machine()   # (LLVM's native target initialised)
         obj = get_object()
+        # an engine of their own: an object refused here (an artifact's, naming the
+        # routines without defining them) stays out of the kernels' engine, where a
+        # definition it holds could stand for a later module's kernel of the same name
+        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""),
+                                            machine._target_machine())
         engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
         engine.finalize_object()
-        # (the engine kept: its code must outlive every spec holding these
-        # addresses, even where the kernels' engine is replaced by a new one)
+        # (the engine kept: its code must outlive every spec holding these addresses)
         found = {name: engine.get_function_address(f"dynhlo_chain_{name}")
                  for name in _NAMES}
         if not all(found.values()):   # (names in the bytes, but not defined there)
