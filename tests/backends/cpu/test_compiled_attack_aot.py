@@ -466,3 +466,37 @@ def test_set_dimension_size_of_columns_in_a_while_loop_is_the_reference(grow):
         args = (x, w, np.int32(trips), np.int32(n))
         assert _bits(exe(*args)) == _bits(reference(*args)), (cols, n, trips)
     assert _placed_calls(exe) >= 1
+
+
+def _swap_with_a_kernel(program, sections):
+    """The routines' object and the first kernel's exchanged, each under the other's key
+    (lengths and checksums follow their objects)."""
+    entries, data, parts, offset = program["kernels"], sections["bucket0.objects"], [], 0
+    for entry in entries:
+        parts.append(data[offset:offset + entry["length"]])
+        offset += entry["length"]
+    parts[0], parts[-1] = parts[-1], parts[0]
+    for entry, part in ((entries[0], parts[0]), (entries[-1], parts[-1])):
+        entry.update(length=len(part), sha256=hashlib.sha256(part).hexdigest())
+    sections["bucket0.objects"] = b"".join(parts)
+
+
+def _routines_twice(program, sections):
+    entry = program["kernels"][-1]
+    sections["bucket0.objects"] += sections["bucket0.objects"][-entry["length"]:]
+    program["kernels"].append(dict(entry))
+
+
+@pytest.mark.parametrize("edit, message", [
+    (_swap_with_a_kernel, "is not an object file defining that kernel"),
+    (_routines_twice, "lists a kernel twice"),
+], ids=["swapped-with-a-kernel", "routines-twice"])
+def test_routines_entries_swapped_or_repeated_are_refused(tmp_path, edit, message):
+    path = tmp_path / "products.dynhlo"
+    dynhlo.compile(PRODUCTS, backend="cpu").save(path)
+    _edit_program(path, edit)
+    done = _run_fresh(_LOAD_THEN_COMPILE.format(path=str(path)), tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith(f"REFUSED {path}: ") and message in lines[0], lines
+    assert lines[-1] == "EQUAL True"
