@@ -312,8 +312,10 @@ def load_program(module: HloModule, info: ComputationInfo, payload: dict[str, by
                       RuntimeWarning, stacklevel=user_stacklevel())
         return CpuProgram(module, info, reference=False)
     try:
+        program = CpuProgram(module, info, reference=False, stored=objects, plan=plan)
+        # (after the program is made: a refused artifact's routines are never linked)
         native_routines.offer(objects)
-        return CpuProgram(module, info, reference=False, stored=objects, plan=plan)
+        return program
     except machine.MissingKernel as exc:
         raise aot.missing(exc.args[0]) from None
     except machine.UnusableObject as exc:

@@ -405,13 +405,17 @@ def _copy_ir(size: int, placed: bool) -> str:
 _IR += "".join(_copy_ir(size, placed) for size in (4, 8) for placed in (False, True))
 
 _state: dict = {}
-_offered: dict = {}   # an artifact's routines object, by key (offer())
+_offered: dict = {}   # the linked routines' object, by key (_link(): for artifacts)
 
 
 def offer(stored: dict) -> None:
-    """Keep the routines' object among an artifact's stored objects (key -> bytes, their
-    checksums checked; the artifact's compiler identity this host's), so the process that
-    loads it does not compile them (the kernels' disk cache may be empty: a fresh machine).
+    """Link the routines' object among an artifact's stored objects (key -> bytes, their
+    checksums checked; the artifact's compiler identity this host's) unless the process
+    has linked them already, so the process that loads it does not compile them (the
+    kernels' disk cache may be empty: a fresh machine). Linked at load, not at the first
+    run: an object that does not define them is refused by the load, and no later module
+    of the process takes it (the loader calls this once the artifact's program is made,
+    so a refused artifact leaves nothing behind).
 
     Raises:
         machine.UnusableObject: the stored object is no object file LLVM reads or does
@@ -422,12 +426,13 @@ def offer(stored: dict) -> None:
     if obj is None:   # (an artifact written before the routines were stored)
         return
     # (LLVM's reader returns none for what is no object file, which the JIT would
-    # dereference; a routine it does not define would be called at address 0)
+    # dereference; a routine it does not define would be called at address 0; checked
+    # where the process has its own linked too, so that a file loads the same anywhere)
     if not llvm.ObjectFileRef.from_data(obj) or \
             any(f"dynhlo_chain_{name}".encode() not in obj for name in _NAMES):
         raise machine.UnusableObject(key)
     if not _state:
-        _offered[key] = obj
+        _link(lambda: obj)
 
 
 def routines_object() -> tuple[str, bytes]:
@@ -444,25 +449,42 @@ _NAMES = ("run", "ufunc", "copy4", "copy8", "place4", "place8",
 def _routines() -> dict:
     """{"run": RUN callable, "gemm_f32" ...: the wrappers' addresses, "sgemm" ...: the BLAS
     functions', "engine": the engine holding their code}, compiled once per process into
-    the kernels' engine of the time (machine.py)."""
+    an engine of their own (_link)."""
     if not _state:
-        with machine._lock:
-            if not _state:
-                _, engine, _ = machine._machine()
-                obj = machine.module_object(_IR, "dynhlo_chain_run", _offered)
-                engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
-                engine.finalize_object()
-                # (the engine kept: its code must outlive every spec holding these
-                # addresses, even where the kernels' engine is replaced by a new one)
-                found = {name: engine.get_function_address(f"dynhlo_chain_{name}")
-                         for name in _NAMES}
-                if not all(found.values()):   # pragma: no cover - offer() checked them
-                    raise machine.UnusableObject(machine.module_key(_IR))
-                found["run"] = RUN(found["run"])
-                found["engine"] = engine
-                found.update(_blas())
-                _state.update(found)
+        _link(lambda: machine.module_object(_IR, "dynhlo_chain_run"))
     return _state
+
+
+def _link(get_object) -> None:
+    """Link the routines' object (`get_object()`: its bytes) once per process; the bytes
+    kept for an artifact (routines_object) only once every routine is found in them.
+
+    Raises:
+        machine.UnusableObject: the object does not define every routine (nothing kept:
+            the next module compiles them).
+    """
+    with machine._lock:
+        if _state:
+            return
+        machine._machine()   # (LLVM's native target initialised)
+        obj = get_object()
+        # an engine of their own: an object refused here (an artifact's, naming the
+        # routines without defining them) stays out of the kernels' engine, where a
+        # definition it holds could stand for a later module's kernel of the same name
+        engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""),
+                                            machine._target_machine())
+        engine.add_object_file(llvm.ObjectFileRef.from_data(obj))
+        engine.finalize_object()
+        # (the engine kept: its code must outlive every spec holding these addresses)
+        found = {name: engine.get_function_address(f"dynhlo_chain_{name}")
+                 for name in _NAMES}
+        if not all(found.values()):   # (names in the bytes, but not defined there)
+            raise machine.UnusableObject(machine.module_key(_IR))
+        found["run"] = RUN(found["run"])
+        found["engine"] = engine
+        found.update(_blas())
+        _offered[machine.module_key(_IR)] = bytes(obj)
+        _state.update(found)
 
 
 def _blas() -> dict:

@@ -83,8 +83,11 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
     value = values.get(inst)
     if not data and opcode not in IMPURE and value.__class__ is np.ndarray:
         # every operand settled (sizes read per call that the guards hold equal): the
-        # recorded value, copied (the caller may own it)
-        return (lambda: np.array(value, order="K", copy=True)), (), ()
+        # recorded value, copied at each call (the caller may own it) from a copy of its
+        # own: the recorded array itself was returned by the call that recorded it (a 0-d
+        # constant), and a write into that result changed every later call's
+        held = np.array(value, order="K", copy=True)
+        return (lambda: np.array(held, order="K", copy=True)), (), ()
     if not data or any(a.__class__ is not np.ndarray for a in arrays):
         return None
     shapes = tuple(a.shape for a in arrays)
