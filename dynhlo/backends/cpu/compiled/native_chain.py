@@ -283,9 +283,9 @@ _VIEWING = frozenset({Opcode.DYNAMIC_RESHAPE, Opcode.RESHAPE, Opcode.TRANSPOSE, 
 
 def _view(op, values: dict, fresh: dict):
     """A member for a specialized or reshape step whose value is a view of a new array a
-    member before it in the run makes (`fresh`: inst -> an array of that layout): no native call, the
-    view made per call after the new arrays, before the addresses are written (a
-    reshape's view between two runs split them: hf_llama's heads). Its tuple is
+    member before it in the run makes (`fresh`: inst -> an array of that layout): no
+    native call, the view made per call after the new arrays, before the addresses are
+    written (a reshape's view between two runs split them: hf_llama's heads). Its tuple is
     _member's, no calls, plus (function, source). None where the step's function, on an
     array of the layout the run makes, gives no view of the recorded value's shape and
     strides."""
