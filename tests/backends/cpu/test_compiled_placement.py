@@ -325,3 +325,16 @@ ENTRY main {
             assert [op[0] for op in ops] == [steps._CHAIN], ops
     for got, kept in results:   # (no later call wrote an earlier result)
         _same(got, kept)
+
+
+def test_probe_splits_a_long_axis_by_its_operands_runs():
+    """Along an axis longer than _SLABS the boxes are the runs of one operand, each checked
+    whole (a 4,000-link chain of concatenates probed slab by slab did not finish)."""
+    a = np.arange(3 * 500, dtype=F32).reshape(500, 3)
+    b = np.arange(3 * 300, dtype=F32).reshape(300, 3)
+    boxes = _probe_of(lambda x, y: np.concatenate([x, y, x]), a, b)
+    assert [(start, sizes, k) for start, sizes, k, _, _ in boxes] == [
+        ((0, 0), (500, 3), 0), ((500, 0), (300, 3), 1), ((800, 0), (500, 3), 0)]
+    # a long run of one operand that is not one box: no placement
+    order = np.r_[np.arange(250, 500), np.arange(250)]
+    assert _probe_of(lambda x: x[order], a) is None

@@ -201,9 +201,21 @@ def _affine(which: np.ndarray, flat: np.ndarray, shapes: list):
 
 
 def _split(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
-    """_probe's boxes along `axis` (at most _BOXES): runs of consecutive slabs that read
-    one operand with the same steps at first indices an equal step apart; None where a
-    slab is not affine."""
+    """_probe's boxes along `axis` (at most _BOXES), or None: slab by slab along a short
+    axis (_slabs: a box may end where one operand's steps change), else by the runs of
+    slabs reading one operand (_runs: a chain of a thousand concatenates probes each link
+    once, not each of its thousands of slabs)."""
+    if which.shape[axis] <= _SLABS:
+        return _slabs(which, flat, shapes, axis)
+    return _runs(which, flat, shapes, axis)
+
+
+_SLABS = 64   # the longest axis split slab by slab
+
+
+def _slabs(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
+    """Runs of consecutive slabs that read one operand with the same steps at first
+    indices an equal step apart; None where a slab is not affine."""
     slabs = []
     for j in range(flat.shape[axis]):
         slab = _affine(np.take(which, [j], axis), np.take(flat, [j], axis), shapes)
@@ -228,4 +240,28 @@ def _split(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
         p = q
         if len(boxes) > _BOXES:
             return None
+    return boxes
+
+
+def _runs(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
+    """The runs of slabs that read one operand (each slab reading only one), each checked
+    to be one affine box; None where a slab reads two operands, there are more than
+    _BOXES runs, or a run is not one box."""
+    rows = np.moveaxis(which, axis, 0).reshape(which.shape[axis], -1)
+    first = rows[:, 0]
+    if (rows != first[:, None]).any():
+        return None
+    starts = [0] + [int(j) for j in np.flatnonzero(first[1:] != first[:-1]) + 1]
+    if len(starts) > _BOXES:
+        return None
+    boxes = []
+    for p, q in zip(starts, starts[1:] + [len(first)], strict=True):
+        part = [slice(None)] * flat.ndim
+        part[axis] = slice(p, q)
+        box = _affine(which[tuple(part)], flat[tuple(part)], shapes)
+        if box is None:
+            return None
+        start = tuple(p if d == axis else 0 for d in range(flat.ndim))
+        sizes = tuple(q - p if d == axis else n for d, n in enumerate(flat.shape))
+        boxes.append((start, sizes, *box))
     return boxes
