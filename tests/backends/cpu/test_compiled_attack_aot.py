@@ -60,7 +60,7 @@ _LOAD_THEN_COMPILE = """
     x = gen.standard_normal((3, 16)).astype(np.float32)
     w = gen.standard_normal((16, 16)).astype(np.float32)
     other = PRODUCTS.replace("HloModule products", "HloModule other")
-    got = dynhlo.compile(other, backend="cpu")(x, w)
+    got = dynhlo.compile(other, backend="cpu", reference=False)(x, w)
     want = dynhlo.compile(other, backend="cpu", reference=True)(x, w)
     print("EQUAL", got.tobytes() == want.tobytes())
 """
@@ -79,7 +79,7 @@ def test_a_routines_object_naming_but_not_defining_them_is_refused_and_leaves_no
     # module compiled later in the process took that object (and failed) too; with a
     # kernel missing as well, the refused artifact still poisoned the process.
     path = tmp_path / "products.dynhlo"
-    dynhlo.compile(PRODUCTS, backend="cpu").save(path)
+    dynhlo.compile(PRODUCTS, backend="cpu", reference=False).save(path)
     last = len(_program(path)["kernels"]) - 1
 
     def edit(program, sections):
@@ -103,7 +103,7 @@ def test_the_routines_entry_removed_or_moved_loads_and_runs_as_the_reference(
     """An artifact written before the routines were stored (entry removed) compiles them;
     an entry anywhere in the list is found by its key."""
     path = tmp_path / "products.dynhlo"
-    dynhlo.compile(PRODUCTS, backend="cpu").save(path)
+    dynhlo.compile(PRODUCTS, backend="cpu", reference=False).save(path)
     monkeypatch.setattr(native_routines, "_state", {})
     monkeypatch.setattr(native_routines, "_offered", {})
 
@@ -133,7 +133,7 @@ def test_artifacts_loaded_in_threads_on_a_fresh_host_compile_nothing(
     paths = {}
     for name, text in (("p", PRODUCTS), ("m", MODULE), ("s", _sds_module(True, True))):
         paths[name] = tmp_path / f"{name}.dynhlo"
-        dynhlo.compile(text, backend="cpu").save(paths[name])
+        dynhlo.compile(text, backend="cpu", reference=False).save(paths[name])
     monkeypatch.setattr(native_routines, "_state", {})
     monkeypatch.setattr(native_routines, "_offered", {})
 
@@ -177,7 +177,7 @@ def test_another_identity_never_links_the_stored_routines(tmp_path, fresh_host, 
     """A file of another CPU with garbage as its routines' object: a warning, all compiled
     again, nothing of the file linked."""
     path = tmp_path / "products.dynhlo"
-    dynhlo.compile(PRODUCTS, backend="cpu").save(path)
+    dynhlo.compile(PRODUCTS, backend="cpu", reference=False).save(path)
     monkeypatch.setattr(native_routines, "_state", {})
     monkeypatch.setattr(native_routines, "_offered", {})
     last = len(_program(path)["kernels"]) - 1
@@ -312,7 +312,7 @@ def test_writing_into_results_changes_no_later_result_argument_or_constant(
 
 
 def test_a_later_call_does_not_write_into_an_earlier_result():
-    exe = dynhlo.compile(PRODUCTS, backend="cpu")
+    exe = dynhlo.compile(PRODUCTS, backend="cpu", reference=False)
     first = exe(*_products_args(3, 1))
     kept = first.copy()
     for n in (3, 3, 8, 0, 3):
@@ -405,7 +405,7 @@ def _placed_calls(exe) -> int:
 def test_set_dimension_size_in_and_out_of_while_loops_is_the_reference(tmp_path, grow, inside):
     text = _sds_module(grow, inside)
     reference = dynhlo.compile(text, backend="cpu", reference=True)
-    exe = dynhlo.compile(text, backend="cpu")
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
     _check_sds(exe, reference)
     if inside:   # (the body's resize ran as copies over zeros in a run)
         assert _placed_calls(exe) >= 1
@@ -456,7 +456,7 @@ ENTRY main {{ x0 = f32[4,<=8] parameter(0)
 @pytest.mark.parametrize("grow", [True, False], ids=["grow", "shrink"])
 def test_set_dimension_size_of_columns_in_a_while_loop_is_the_reference(grow):
     text = _sds_columns_module(grow)
-    exe = dynhlo.compile(text, backend="cpu")
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
     reference = dynhlo.compile(text, backend="cpu", reference=True)
     gen = np.random.default_rng(2)
     w = (gen.standard_normal((4, 4)) * 0.3).astype(np.float32)
@@ -492,7 +492,7 @@ def _routines_twice(program, sections):
 ], ids=["swapped-with-a-kernel", "routines-twice"])
 def test_routines_entries_swapped_or_repeated_are_refused(tmp_path, edit, message):
     path = tmp_path / "products.dynhlo"
-    dynhlo.compile(PRODUCTS, backend="cpu").save(path)
+    dynhlo.compile(PRODUCTS, backend="cpu", reference=False).save(path)
     _edit_program(path, edit)
     done = _run_fresh(_LOAD_THEN_COMPILE.format(path=str(path)), tmp_path)
     assert done.returncode == 0, done.stderr[-3000:]

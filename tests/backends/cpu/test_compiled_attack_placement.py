@@ -31,7 +31,7 @@ def _all_bits(value) -> list:
 
 def _pair(text: str):
     module = dynhlo.parse_hlo(text)
-    return (dynhlo.compile(module, backend="cpu"),
+    return (dynhlo.compile(module, backend="cpu", reference=False),
             dynhlo.compile(module, backend="cpu", reference=True))
 
 
