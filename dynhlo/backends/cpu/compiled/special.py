@@ -86,7 +86,14 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
         # recorded value, copied at each call (the caller may own it) from a copy of its
         # own: the recorded array itself was returned by the call that recorded it (a 0-d
         # constant), and a write into that result changed every later call's
-        held = np.array(value, order="K", copy=True)
+        # (a read-only value, a broadcast's view, never reached the caller: _owned copies
+        # it; one too big to copy twice stays the lowering's)
+        held = value
+        if value.flags.writeable:
+            try:
+                held = np.array(value, order="K", copy=True)
+            except MemoryError:
+                return None
         return (lambda: np.array(held, order="K", copy=True)), (), ()
     if not data or any(a.__class__ is not np.ndarray for a in arrays):
         return None
