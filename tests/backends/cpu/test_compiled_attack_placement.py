@@ -14,25 +14,14 @@ import threading
 import numpy as np
 import pytest
 
-import dynhlo
 from dynhlo.backends.cpu.compiled import machine, native_routines, steps
+from tests.backends.cpu.test_compiled_placement import _bits, _pair
 
 F32 = np.float32
 
 
-def _bits(value) -> bytes:
-    value = np.ascontiguousarray(np.asarray(value))
-    return value.dtype.str.encode() + str(value.shape).encode() + value.tobytes()
-
-
 def _all_bits(value) -> list:
     return [_bits(v) for v in (value if isinstance(value, tuple) else (value,))]
-
-
-def _pair(text: str):
-    module = dynhlo.parse_hlo(text)
-    return (dynhlo.compile(module, backend="cpu", reference=False),
-            dynhlo.compile(module, backend="cpu", reference=True))
 
 
 def _specs(exe) -> list:
