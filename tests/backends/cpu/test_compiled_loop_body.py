@@ -192,7 +192,8 @@ def test_a_state_whose_shapes_change_gets_each_shapes_spec(size, trips):
         assert counts == {"fast": trips, "walk": 0}
     evaluator = exe.program.evaluator
     pool = evaluator._local.pools[id(_body(exe, "body"))]
-    states = {key[-1][1] for key in pool.fast}   # the state's x shapes keyed
+    # the state's x shapes keyed (then the counter's value: loops.counter_values)
+    states = {key[-2][1] for key in pool.fast}
     # iteration 0 reads the argument's rows, iteration i > 0 the size the last one set
     after = {(i,) if size == "j" else ((i - 1) % 2 + 1,) for i in range(1, trips)}
     assert (after | {(3,)} <= states) if trips else not states   # (the last call's)

@@ -160,9 +160,11 @@ def test_other_conditions_run_their_steps_and_are_the_references(trips, monkeypa
     assert "cond" in ran
 
 
-def test_a_pinned_size_is_part_of_the_body_specs_key():
+def test_a_pinned_size_is_part_of_the_body_specs_key(monkeypatch):
     """n is passed through and read as a size: the body's specs are keyed by its value (one
-    per n), and what is made of n alone is folded in them."""
+    per n), and what is made of n alone is folded in them. (Not a counted body: a spec
+    per counter value would fold what is made of the counter as well.)"""
+    monkeypatch.setattr(loops, "_COUNTED", 0)
     exe, ref = _pair(_module(COUNTER, 6))
     for args in _cases((5, 3, 5, 3)):
         _same(exe(*args), ref(*args))
@@ -185,10 +187,12 @@ def _body_spec(exe, n: int):
     return next(fast for key, fast in pool.fast.items() if key[-1] == (n,))
 
 
-def test_values_made_of_the_counter_are_kept_per_counter_value():
+def test_values_made_of_the_counter_are_kept_per_counter_value(monkeypatch):
     """The index arrays made of i (and n) are kept per value of i (memo.py) and read from
     there by later calls; j = i + 1 is returned by the body (the caller's): never kept.
-    The state's elements are bound at once (steps._UNPACK)."""
+    The state's elements are bound at once (steps._UNPACK). (Counter values past those a
+    counted body keys its specs by: loops._COUNTED.)"""
+    monkeypatch.setattr(loops, "_COUNTED", 0)
     exe, ref = _pair(_module(COUNTER, 7))
     for args in _cases((5, 5, 5, 4, 5)):
         _same(exe(*args), ref(*args))

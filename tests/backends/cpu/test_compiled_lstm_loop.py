@@ -22,8 +22,10 @@ from tests.support import reallibs_data
 @pytest.fixture(autouse=True)
 def _fusing(monkeypatch):
     """Movement chains as one step (chains.py) are off by default (fast._FUSING): these
-    tests turn them on."""
+    tests turn them on, in bodies whose specs are not made per counter value
+    (loops._COUNTED: the gathers at the counter's index then fold)."""
     monkeypatch.setattr("dynhlo.backends.cpu.compiled.fast._FUSING", True)
+    monkeypatch.setattr("dynhlo.backends.cpu.compiled.loops._COUNTED", 0)
 
 
 F32, S32 = np.float32, np.int32

@@ -195,8 +195,9 @@ def test_probe_refuses_what_is_no_placement():
     assert _probe_of(lambda x: x[::-1, :2], a) is None   # a view
     assert _probe_of(lambda x: np.pad(x, 1), a) is None   # padding: no operand's element
     # a permutation of every element: more boxes than copies
-    order = np.random.default_rng(0).permutation(12)
-    assert _probe_of(lambda x: x.reshape(-1)[order].reshape(3, 4), a) is None
+    b = np.arange(48, dtype=F32).reshape(6, 8)
+    order = np.random.default_rng(0).permutation(48)
+    assert _probe_of(lambda x: x.reshape(-1)[order].reshape(6, 8), b) is None
 
 
 def test_only_movement_opcodes_of_their_own_operands_are_probed():

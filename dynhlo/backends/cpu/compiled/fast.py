@@ -152,11 +152,15 @@ class Fast:
                 return None
             return np.ndarray(shape, dtype, entry[0])
 
-        # values a specialized step may hold: the folded ones, and those later sizes read
-        # (guarded: equal to these whenever the steps after their guards run)
+        # values a specialized step may hold: the folded ones, those later sizes read
+        # (guarded: equal to these whenever the steps after their guards run) and the
+        # elements whose values the key holds (a counted loop body's counter: the index of
+        # its dynamic-update-slice)
         settled = dict(fast.folded)
         settled.update((read, values[read]) for how, read in guards or ()
                        if how == "value" and read in values)
+        settled.update((held, values[held]) for held in pinned
+                       if values.get(held).__class__ is np.ndarray)
         # views of held values (a reshape or transpose of a kernel's or matrix product's
         # buffer): the same array at every call, set before the first step (no step runs)
         views: dict = {}

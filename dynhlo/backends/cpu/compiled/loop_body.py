@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from .loops import pinned_values
+from .loops import counter_values, pinned_values
 from .steps import Pool, signature
 
 
@@ -39,6 +39,7 @@ def body_runs(evaluator, info, parent):
     steps = evaluator._steps_of(info)
     _, _, numbers, guards = evaluator._params[id(info)]
     pinned = evaluator._pinned[id(info)]
+    counters = evaluator._counters[id(info)]
     local = evaluator._local.__dict__
     pools = local.get("pools")
     if pools is None:
@@ -70,9 +71,13 @@ def body_runs(evaluator, info, parent):
             if now != sig:   # (the first iteration, or the state's shapes changed)
                 sig, key = now, (*base, now, *tail)
                 fast = pool.fast.get(key)
+        counted = None
+        if counters:   # (a counted body: a spec per counter value)
+            counted = counter_values(state, counters)
+            fast = pool.fast.get(key if counted is None else (*key, counted))
         if fast is not None and fast.gen == pool.gen and fast.limit == evaluator.memory_limit:
             return run_fast(info, fast, steps, pool, [state], None, parent)
-        value = walk(info, steps, pool, [state], parent, None)   # makes the spec (or not)
+        value = walk(info, steps, pool, [state], parent, None, counted)   # makes the spec
         fast = pool.fast.get(key)
         return value
 

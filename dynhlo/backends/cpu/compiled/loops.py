@@ -31,9 +31,11 @@ import numpy as np
 
 from ....hlo import attrs
 from ....hlo.opcodes import Opcode
+from ....hlo.shape import UNBOUNDED
 from ....shapes.rules_control_flow import BODY, CONDITION
 from ....shapes.schedule import leaf_dims
 from ...common.limits import count_iteration
+from ...common.memory import nbytes
 from .folding import size_reads
 
 # integer element types whose scalar values are exact Python ints
@@ -84,6 +86,56 @@ def pinned_elements(computation, sized) -> tuple:
         if k in through and k not in readers and inst in ancestors:
             readers[k] = inst
     return tuple(sorted(readers.items()))
+
+
+# Counted loop bodies: a counter's values up to this join the key of the body's specs
+_COUNTED = 64
+# ... where the body's values at their bounds take at most this many bytes (each counter
+# value's spec holds its own scratch arrays)
+_COUNTED_BYTES = 1 << 20
+
+
+def counter_elements(computation, pinned: tuple) -> tuple:
+    """((k, instruction), ...): the integer scalar elements k of a loop body's one tuple
+    parameter, not pinned, that the body reads (its first get-tuple-element of each), when
+    the body is small enough for a spec per counter value (_COUNTED_BYTES); else ().
+
+    A *counted* body's specs are keyed by these elements' values as well (counter_values):
+    what is made of them (JAX's clamped start vectors and index arrays of the row a scan
+    reads or writes at its counter) is folded, so the row's gather or dynamic-update-slice
+    becomes a copy of fixed boxes (placement.py) inside a run of native calls."""
+    param = _single_tuple_parameter(computation)
+    if param is None:
+        return ()
+    size = 0
+    for inst in computation.instructions:
+        shape = inst.shape
+        if not shape.is_tuple and shape.element_type not in ("token", "opaque"):
+            if UNBOUNDED in shape.dims:
+                return ()
+            size += nbytes(shape.element_type, shape.dims)
+    if size > _COUNTED_BYTES:
+        return ()
+    elements = param.shape.elements
+    skip = {k for k, _ in pinned}
+    found = {}
+    for inst in computation.instructions:
+        k = _tuple_element(inst, param)
+        if k is not None and k not in skip and k not in found and k < len(elements) and \
+                not elements[k].is_tuple and elements[k].rank == 0 and \
+                elements[k].element_type in _INTEGERS:
+            found[k] = inst
+    return tuple(sorted(found.items()))
+
+
+def counter_values(state, counters: tuple):
+    """The Python ints of the counter elements of `state`, when each is in [0, _COUNTED);
+    else None (a spec keyed so folds nothing made of them)."""
+    out = tuple(int(state[k]) for k, _ in counters)
+    for v in out:
+        if not 0 <= v < _COUNTED:
+            return None
+    return out
 
 
 def pinned_values(state, pinned: tuple) -> tuple:

@@ -30,12 +30,12 @@ from . import ufunc_loops
 from .matmul_dispatch import matmul_call
 from .joined import _QUIET
 from .native_routines import _routines
-from .placement import placed
+from .placement import new_array, placed
 from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _RESHAPE, _SPECIAL,
                     _SPECIAL_ONE, _SPECIAL_TWO, _UFUNC, blas_layout, data_address)
 
 
-def _member(op, values: dict):
+def _member(op, values: dict, readers: dict):
     """([(function address, argument array), ...] in order, patches, out, kernel or None,
     new array or None) of an op that can join a run, else None. A new array: (shape,
     dtype, [(argument array, slot, byte offset)], axes or None, np.empty or np.zeros): the
@@ -45,7 +45,8 @@ def _member(op, values: dict):
     its shape or None: unchecked, its restride or None]: a restride, where a call's value
     has other strides than recorded, gives (index, arguments written there[, the new
     offset]) for them, or None (the rest of the call step by step); the recorded strides
-    are then the new ones. `values`: the values of the call the spec was made from."""
+    are then the new ones. `values`: the values of the call the spec was made from;
+    `readers`: the instructions reading each instruction."""
     kind = op[0]
     if kind == _KERNEL_IN_PLACE:
         _, _, fn, _, out, what, packed = op
@@ -67,6 +68,8 @@ def _member(op, values: dict):
             made = _products(ins[0][0], ins[1][0], out, ins)
             return None if made is None else (*made, out, None, None)
         return _new_product(values.get(inst), ins)
+    if kind == _UFUNC and _fixed_layout(op):
+        return _new_ufunc(op, values)
     if kind == _UFUNC:
         _, _, fn, source, fixed, out, held = op
         x = held if fixed is True else values.get(source) if fixed is False else None
@@ -126,8 +129,36 @@ def _member(op, values: dict):
         if made is not None:
             return made
     if kind in (_SPECIAL_ONE, _SPECIAL_TWO, _SPECIAL):
-        return placed(op, values)
+        return placed(op, values, readers.get(op[1], ()))
     return None
+
+
+def _fixed_layout(op) -> bool:
+    """Whether a _UFUNC op is fast.py's form for an operand not in C order (its shape in
+    place of whether it is held): a new array per call, in the operand's layout."""
+    return op[4].__class__ is tuple
+
+
+def _new_ufunc(op, values: dict):
+    """_member's tuple of a ufunc on an operand dense in another axis order (a transposed
+    gather's value), into a new array of the same strides, as NumPy's ufunc makes it (its
+    iterator then hands all elements to one inner loop call), else None."""
+    _, inst, fn, source, _, _, _ = op
+    x, value = values.get(source), values.get(inst)
+    if x.__class__ is not np.ndarray or value.__class__ is not np.ndarray or \
+            x.dtype != value.dtype or x.shape != value.shape or x.strides != value.strides or \
+            not x.size:
+        return None
+    layout = new_array(value, np.empty)
+    found = ufunc_loops.loop(fn, value.dtype)
+    if layout is None or found is None:
+        return None
+    size = value.dtype.itemsize
+    packed = array("q", [found[0], found[1], data_address(x), 0, value.size,
+                         size, size, value.size * size, value.size * size])
+    return [(_routines()["ufunc"], packed)], ([packed, 2, source, x.strides, 0, x.shape,
+                                              None],), None, None, \
+        (layout[0], value.dtype, ((packed, 3, 0),), *layout[1:])
 
 
 def _new_product(value, ins: list):
@@ -452,7 +483,7 @@ def chained(ops: list, where: list, done: list, values: dict,
         run, fresh = [], {}   # fresh: an array of each new array's layout in the run
         while k + len(run) < len(ops):
             op = ops[k + len(run)]
-            member = _member(op, values) or _view(op, values, fresh)
+            member = _view(op, values, fresh) or _member(op, values, readers)
             if member is None:
                 break
             run.append(member)

@@ -5,8 +5,8 @@ Between a decoder's products at one token sit the steps that only move elements:
 rotary embedding's gathers of cos and sin rows, rotate-half's concatenate, head splits.
 special.py makes each a NumPy call (np.take, np.copyto, np.concatenate) of about a
 microsecond, and each ended a run of native calls: a 2-layer Llama ran 34 ops per call. A
-step whose value is a new array (not a view of its operands) and whose placement does not
-depend on the values it moves is tried once, when the spec is made, on probes laid out as
+step whose value is a new array (or a small view of an operand: _VIEW_COPIED) and whose
+placement does not depend on the values it moves is tried once, when the spec is made, on probes laid out as
 the recorded operands, each element holding its own position: where the result splits
 into a few boxes, each reading one operand at indices affine in the box's, the step is
 that many calls of the strided copy routine into a new array of the recorded layout (an
@@ -27,16 +27,20 @@ from .steps import _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO, data_address
 # operands (indices, sizes) are folded into the specialized step, fixed for the key
 _MOVES = {Opcode.GATHER: 1, Opcode.DYNAMIC_SLICE: 1, Opcode.SLICE: 1, Opcode.TRANSPOSE: 1,
           Opcode.BROADCAST: 1, Opcode.RESHAPE: 1, Opcode.DYNAMIC_RESHAPE: 1, Opcode.COPY: 1,
-          Opcode.CONCATENATE: None, Opcode.SET_DIMENSION_SIZE: 1}
+          Opcode.CONCATENATE: None, Opcode.SET_DIMENSION_SIZE: 1, Opcode.PAD: 1,
+          Opcode.DYNAMIC_UPDATE_SLICE: 2}
 # those whose elements not read from an operand are zeros (a set-dimension-size past the
 # operand's size: ops_data._resize)
 _ZERO_FILLED = frozenset({Opcode.SET_DIMENSION_SIZE})
 _BOXES = 8   # the most strided copies one step becomes
 _PROBED = 1 << 18   # the most elements probed (the result's and the operands')
 _DIMS = 6   # the copy routine's dimensions
+# the largest view of an operand copied (a copy of a few kB costs less than the Python
+# step that ends a run, and its readers get a dense operand: a ufunc's inner loop, a kernel)
+_VIEW_COPIED = 1 << 14
 
 
-def placed(op, values: dict):
+def placed(op, values: dict, readers=()):
     """native_chain._member's tuple of a specialized movement step (a _SPECIAL_ONE,
     _SPECIAL_TWO or _SPECIAL of _MOVES whose sources are exactly the operands it moves):
     ([(place routine, argument array), ...], patches, None, None, (shape, dtype,
@@ -46,7 +50,8 @@ def placed(op, values: dict):
     fills, _ZERO_FILLED); each copy's source address written per call
     (its shape compared with the recorded one; another layout: its strides written). None
     where the step is not one (a view, elements not read from its operands, more than
-    _BOXES boxes, a layout no axis order gives)."""
+    _BOXES boxes, a layout no axis order gives). `readers`: the instructions reading the
+    step's value (a view's copy: _probe's `view`)."""
     inst = op[1]
     moved = _MOVES.get(inst.opcode, 0)
     operands = tuple(inst.operands) if moved is None else tuple(inst.operands[:moved])
@@ -66,20 +71,33 @@ def placed(op, values: dict):
     xs = [values.get(s) for s in sources]
     if value.__class__ is not np.ndarray or not value.size or not value.ndim or \
             value.dtype.kind not in "fiu" or value.dtype.itemsize not in (4, 8) or \
-            any(x.__class__ is not np.ndarray or x.dtype != value.dtype or not x.ndim or
-                np.may_share_memory(x, value) for x in xs):
+            any(x.__class__ is not np.ndarray or x.dtype != value.dtype or not x.ndim
+                for x in xs):
         return None
-    layout = _layout(value)
-    if layout is None:
+    # a view of an operand copied only where small; the probe's may be a view where the
+    # recorded value was not, whose layout the step's own later calls give (not the
+    # recorded one): only concatenates read it (C order whatever they read), or the
+    # layouts must agree
+    view = value.nbytes <= _VIEW_COPIED and (
+        "any" if all(r.opcode is Opcode.CONCATENATE for r in readers) else "same")
+    if not view and any(np.may_share_memory(x, value) for x in xs):
         return None
     fill = inst.opcode in _ZERO_FILLED
-    found = _probe(op[2], xs, value, fill)
+    if inst.opcode is Opcode.PAD:   # (zeros copied for its padding value: +0 only)
+        pad = values.get(inst.operands[1])
+        if pad.__class__ not in (np.ndarray, value.dtype.type) or pad != 0 or np.signbit(pad):
+            return None
+        fill = True
+    found = _probe(op[2], xs, value, fill, view)
     if found is None:
         return None
+    # (zeros first only where a box reads none of the operands)
+    layout = new_array(value, np.zeros if any(k < 0 for _, _, k, _, _ in found) else np.empty)
+    if layout is None:
+        return None
     size = value.itemsize
-    outer, back = layout
+    outer, back, make = layout
     calls, patches, targets = [], [], []
-    filled = any(k < 0 for _, _, k, _, _ in found)
     for start, sizes, k, first, steps in found:
         if k < 0:   # (zeros: the new array's)
             continue
@@ -98,8 +116,7 @@ def placed(op, values: dict):
                         sum(a * t for a, t in zip(start, value.strides, strict=True))))
     if not calls:
         return None
-    return calls, tuple(patches), None, None, (outer, value.dtype, tuple(targets), back,
-                                               np.zeros if filled else np.empty)
+    return calls, tuple(patches), None, None, (outer, value.dtype, tuple(targets), back, make)
 
 
 def _source(strides: tuple, first: tuple, steps: list) -> tuple[int, list]:
@@ -119,7 +136,27 @@ def _restride(first: tuple, steps: list):
     return restride
 
 
-def _layout(value: np.ndarray):
+def new_array(value: np.ndarray, make):
+    """(shape in memory order, axes back or None, a maker `f(shape, dtype)`) of a new array
+    of exactly the strides of `value` (`make`: np.empty or np.zeros, the memory's), else
+    None. A size-1 axis of any stride (a broadcast's 0) is laid out as recorded over the
+    memory of the other axes' layout (new_layout)."""
+    layout = new_layout(value)
+    if layout is not None:
+        return (*layout, make)
+    if 1 not in value.shape:
+        return None
+    layout = new_layout(value[tuple(0 if n == 1 else slice(None) for n in value.shape)])
+    if layout is None:
+        return None
+    shape, strides = value.shape, value.strides
+
+    def made(outer: tuple, dtype):
+        return np.ndarray(shape, dtype, make(outer, dtype), 0, strides)
+    return layout[0], None, made
+
+
+def new_layout(value: np.ndarray):
     """(shape in memory order, the axes that view it back or None) of a new array with
     exactly the strides of `value`, else None."""
     strides = value.strides
@@ -133,12 +170,14 @@ def _layout(value: np.ndarray):
     return outer, back
 
 
-def _probe(fn, xs: list, value: np.ndarray, fill: bool = False):
+def _probe(fn, xs: list, value: np.ndarray, fill: bool = False, view=False):
     """[(start, sizes, operand, first index, steps)] of the boxes `fn`'s result splits
     into, each reading one operand at its index first + sum(i_d * steps[d]) (tuples of
     the operand's rank) over the box's index i (found on probes of the operands' shapes,
     each element holding its operand's number range plus its C-order position), else
-    None. `fill`: elements read from no operand (zeros) allowed, as boxes of operand -1."""
+    None. `fill`: elements read from no operand (zeros) allowed, as boxes of operand -1;
+    `view`: a result that views a probe allowed ("any"), where of the recorded value's
+    strides ("same"), or not (False)."""
     kind = np.dtype(f"i{value.itemsize}")
     probes, bases = [], [1]
     for x in xs:
@@ -155,21 +194,30 @@ def _probe(fn, xs: list, value: np.ndarray, fill: bool = False):
             got = fn(*probes)
     except Exception:   # noqa: BLE001 - (a step declining probes: not a member)
         return None
-    if got.__class__ is not np.ndarray or got.shape != value.shape or got.dtype != kind or \
-            any(np.may_share_memory(got, p) for p in probes):
+    if got.__class__ is not np.ndarray or got.shape != value.shape or got.dtype != kind:
         return None
+    viewed = [p for p in probes if np.may_share_memory(got, p)]
+    if viewed and (view != "any" and (not view or got.strides != value.strides) or
+                   got.shape == viewed[0].shape and got.strides == viewed[0].strides):
+        return None   # (a view not allowed, or the operand itself handed on: no copy)
     ids = got.astype(np.int64)
     if int(ids.min()) < (0 if fill else 1) or int(ids.max()) >= bases[-1]:
         return None
     which = np.searchsorted(np.asarray(bases), ids, side="right") - 1
     flat = np.where(which < 0, 0, ids - np.asarray(bases)[np.maximum(which, 0)])
-    shapes = [x.shape for x in xs]
+    return _boxes(which, flat, [x.shape for x in xs], False)
+
+
+def _boxes(which: np.ndarray, flat: np.ndarray, shapes: list, nested: bool):
+    """_probe's boxes of a block (operand numbers `which`, positions `flat`): one where it
+    is affine, else the fewest of a split along one axis (_split); None where none has at
+    most _BOXES. `nested`: a slab of a split (not split again but one level)."""
     whole = _affine(which, flat, shapes)
     if whole is not None:
-        return [((0,) * value.ndim, value.shape, *whole)]
+        return [((0,) * flat.ndim, flat.shape, *whole)]
     best = None
-    for axis in range(value.ndim):
-        boxes = _split(which, flat, shapes, axis)
+    for axis in range(flat.ndim):
+        boxes = _split(which, flat, shapes, axis, nested)
         if boxes is not None and (best is None or len(boxes) < len(best)):
             best = boxes
     return best
@@ -200,33 +248,48 @@ def _affine(which: np.ndarray, flat: np.ndarray, shapes: list):
     return k, first, tuple(steps)
 
 
-def _split(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
+def _split(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int, nested: bool):
     """_probe's boxes along `axis` (at most _BOXES), or None: slab by slab along a short
     axis (_slabs: a box may end where one operand's steps change), else by the runs of
     slabs reading one operand (_runs: a chain of a thousand concatenates probes each link
     once, not each of its thousands of slabs)."""
     if which.shape[axis] <= _SLABS:
-        return _slabs(which, flat, shapes, axis)
+        return _slabs(which, flat, shapes, axis, nested)
     return _runs(which, flat, shapes, axis)
 
 
 _SLABS = 64   # the longest axis split slab by slab
 
 
-def _slabs(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
+def _slabs(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int, nested: bool):
     """Runs of consecutive slabs that read one operand with the same steps at first
-    indices an equal step apart; None where a slab is not affine."""
+    indices an equal step apart, and the boxes of a slab that is not affine split again
+    (not `nested`: a dynamic-update-slice's row, half update and half operand); None where
+    a slab is neither."""
     slabs = []
     for j in range(flat.shape[axis]):
         slab = _affine(np.take(which, [j], axis), np.take(flat, [j], axis), shapes)
-        if slab is None:
+        if slab is None and not nested:
+            slab = _boxes(np.take(which, [j], axis), np.take(flat, [j], axis), shapes, True)
+            if slab is None:
+                return None
+            slab = (None, slab, None)   # (its own boxes)
+        elif slab is None:
             return None
         slabs.append(slab)
     boxes, p = [], 0
     while p < len(slabs):
         k, first, steps = slabs[p]
+        if k is None:   # a slab split again: its boxes, moved to its place
+            boxes += [(tuple(p + a if d == axis else a for d, a in enumerate(start)),
+                       *box) for start, *box in first]
+            p += 1
+            if len(boxes) > _BOXES:
+                return None
+            continue
         q, step = p + 1, None
-        while q < len(slabs) and slabs[q][0] == k and slabs[q][2] == steps:
+        while q < len(slabs) and slabs[q][0] == k and k is not None and \
+                slabs[q][2] == steps:
             moved = tuple(b - a for a, b in zip(slabs[q - 1][1], slabs[q][1], strict=True))
             if step is not None and moved != step:
                 break

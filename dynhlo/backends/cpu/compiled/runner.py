@@ -54,7 +54,8 @@ from .batch_dot import BatchDot
 from .folding import size_reads
 from .kernels import generate
 from .loop_body import body_runs
-from .loops import compiled_while, pinned_elements, pinned_values
+from .loops import (_COUNTED, compiled_while, counter_elements, pinned_elements,
+                    pinned_values)
 from .native_chain import restrided
 from .fast import _FAST_KEYS, Fast
 from .rules import rules
@@ -228,6 +229,8 @@ class CompiledEvaluator(Evaluator):
         # id(info) -> the integer scalar elements its root passes through (loops.py): their
         # values join its specs' keys, what is made of them alone is folded
         self._pinned: dict = {}
+        # id(info) -> a loop body's counter elements (loops.counter_elements)
+        self._counters: dict = {}
         self._local = threading.local()   # per thread: id(info) -> its buffers
         if self.lowerings[Opcode.WHILE] is LOWERINGS[Opcode.WHILE]:
             self.lowerings = {**self.lowerings, Opcode.WHILE: compiled_while(
@@ -315,6 +318,7 @@ class CompiledEvaluator(Evaluator):
         self._guarded[id(info)] = _guarded(info, params, steps)
         self._pinned[id(info)] = pinned_elements(
             info.computation, [inst for how, inst in guards or () if how == "value"])
+        self._counters[id(info)] = counter_elements(info.computation, self._pinned[id(info)])
         self._steps[id(info)] = steps
         return steps
 
@@ -359,7 +363,11 @@ class CompiledEvaluator(Evaluator):
         `step(state) -> state`, as `run(info, [state], parent)` (loop_body.py)."""
         return body_runs(self, info, parent)
 
-    def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes):
+    def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes,
+              counted: tuple | None = None):
+        """One call: through the spec of its key when there is a valid one, else every
+        step, then the spec made of it (kept). `counted`: a counted loop body's counter
+        values (loops.counter_values, from loop_body.py), joining the key and folded."""
         params, checked, numbers, guards = self._params[id(info)]
         key = None
         if numbers is not None:   # sizes from the entry arguments' shapes alone
@@ -373,6 +381,10 @@ class CompiledEvaluator(Evaluator):
         pinned = self._pinned[id(info)]
         if pinned and key is not None:
             key = (*key, pinned_values(args[0], pinned))
+        held = frozenset(inst for _, inst in pinned)
+        if counted is not None and key is not None:
+            key = (*key, counted)
+            held |= frozenset(inst for _, inst in self._counters[id(info)])
         if key is not None:
             fast = pool.fast.get(key)
             if fast is not None and fast.gen == pool.gen and fast.limit == self.memory_limit:
@@ -387,11 +399,11 @@ class CompiledEvaluator(Evaluator):
         self._run_steps(ctx, values, pool, steps, 0, {})
         if key is not None:
             fast = Fast.of(ctx, params, steps, pool, values, self.memory_limit, checked, guards,
-                           frozenset(inst for _, inst in pinned))
+                           held)
             if fast is not None:
                 # specs over buffers since replaced hold the old buffers: dropped
                 kept = {k: f for k, f in pool.fast.items() if f.gen == fast.gen and k != key}
-                while len(kept) >= _FAST_KEYS:
+                while len(kept) >= (_FAST_KEYS if counted is None else _FAST_KEYS + _COUNTED):
                     del kept[next(iter(kept))]   # the oldest key
                 kept[key] = fast
                 pool.fast = kept

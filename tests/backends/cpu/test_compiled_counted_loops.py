@@ -1,0 +1,246 @@
+"""Counted loop bodies: a spec per counter value (loops.counter_elements, counter_values),
+whose gathers, pads and dynamic-update-slices at the counter's index fold into strided
+copies inside runs of native calls (placement.py). Semantics: XLA operation semantics
+(While; Gather, DynamicUpdateSlice: start indices clamped into range; Pad). Every result
+is compared with the reference evaluator's bit for bit, over several calls, trip counts
+(past the rows: clamped indices, padding read) and sizes; the structure checks say the
+steps did become copies, so the comparisons test them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo.backends.cpu.compiled import loops, placement, steps
+from tests.backends.cpu import test_compiled_lstm_loop as lstm
+
+F32, S32 = np.float32, np.int32
+
+
+def _same(got, want):
+    got = got if isinstance(got, tuple) else (got,)
+    want = want if isinstance(want, tuple) else (want,)
+    assert len(got) == len(want)
+    for g, w in zip(got, want, strict=True):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.dtype == w.dtype and g.shape == w.shape
+        assert np.ascontiguousarray(g).tobytes() == np.ascontiguousarray(w).tobytes()
+
+
+def _body_pool(exe, name: str = "body"):
+    evaluator = exe.program.evaluator
+    todo = list(exe.program.info.calls.values())
+    while todo:
+        info = todo.pop()
+        if info.computation.name == name:
+            return evaluator._local.pools[id(info)]
+        todo.extend(info.calls.values())
+    raise LookupError(name)
+
+
+@pytest.mark.parametrize("trips", [0, 1, 3, 6, 9])
+def test_an_lstm_scan_body_is_one_run_per_counter_value(trips):
+    """JAX's scan as an LSTM writes it (x[i] gathered, h's rows written into out[i]
+    through pad, dynamic-update-slice, set-dimension-size and slice, a padded window of y
+    gathered at i): each counter value's spec is one run of native calls between the
+    state's unpacking and the next state's tuple, with the reference's results bit for
+    bit, past the rows too (i clamped, zeros of the padding read)."""
+    text = lstm.MODULE.replace("TRIPS", str(trips))
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    for seed, n in enumerate((5, 8, 1, 5)):
+        args = lstm._args(n, seed)
+        for _ in range(2):
+            _same(exe(*args), ref(*args))
+    pool = _body_pool(exe)
+    assert {key[-1] for key in pool.fast} == {(i,) for i in range(trips)}
+    for fast in pool.fast.values():
+        assert [op[0] for op in fast.ops] == [steps._UNPACK, steps._CHAIN, steps._TUPLE]
+
+
+# A counter that starts where the caller says (i0), a row of x read at i & 7 and summed
+COUNTER = """
+HloModule counted
+body {
+  s = (s32[], f32[8,4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[8,4] get-tuple-element(s), index=1
+  acc = f32[4] get-tuple-element(s), index=2
+  seven = s32[] constant(7)
+  m = s32[] and(i, seven)
+  at = s32[1,1] reshape(m)
+  row = f32[1,4] gather(x, at), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}
+  r = f32[4] reshape(row)
+  e = f32[4] exponential(r)
+  acc2 = f32[4] add(acc, e)
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  ROOT t = (s32[], f32[8,4], f32[4]) tuple(j, x, acc2)
+}
+cond {
+  s = (s32[], f32[8,4], f32[4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  k = s32[] constant(LIMIT)
+  ROOT lt = pred[] compare(i, k), direction=LT
+}
+ENTRY main {
+  i0 = s32[] parameter(0)
+  x = f32[8,4] parameter(1)
+  z = f32[] constant(0)
+  a = f32[4] broadcast(z), dimensions={}
+  t = (s32[], f32[8,4], f32[4]) tuple(i0, x, a)
+  w = (s32[], f32[8,4], f32[4]) while(t), condition=cond, body=body
+  ROOT r = f32[4] get-tuple-element(w), index=2
+}
+"""
+
+
+@pytest.mark.parametrize("limit, starts", [(6, (0, 2, 0, 5, 6)), (70, (60, 0, 66, 60)),
+                                           (3, (-4, 0, -4))])
+def test_counter_values_out_of_the_counted_range_use_one_spec(limit, starts):
+    """Counter values in [0, _COUNTED) key a spec each; others (past it, negative) the
+    body's one spec whose row index is computed per iteration: the same results either
+    way, bit for bit, whichever way a call starts."""
+    text = COUNTER.replace("LIMIT", str(limit))
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    x = np.random.default_rng(3).standard_normal((8, 4)).astype(F32)
+    for start in starts:
+        for _ in range(2):
+            _same(exe(S32(start), x), ref(S32(start), x))
+    keys = {key[-1] for key in _body_pool(exe).fast}
+    seen = {v for s in starts for v in range(s, limit)}
+    counted = {(v,) for v in seen if 0 <= v < loops._COUNTED}
+    assert counted <= keys and len(keys - counted) <= 1
+
+
+def test_a_body_too_large_for_a_spec_per_counter_value_is_not_counted():
+    """A body whose values at their bounds exceed _COUNTED_BYTES: no counter elements (its
+    specs would each hold their own scratch arrays)."""
+    big = loops._COUNTED_BYTES // 4 // 4 + 1
+    text = COUNTER.replace("LIMIT", "3").replace("f32[8,4]", f"f32[{big},4]")
+    module = dynhlo.parse_hlo(text)
+    body = next(c for c in module.computations if c.name == "body")
+    assert loops.counter_elements(body, ()) == ()
+    small = next(c for c in dynhlo.parse_hlo(COUNTER.replace("LIMIT", "3")).computations
+                 if c.name == "body")
+    assert [k for k, _ in loops.counter_elements(small, ())] == [0]
+
+
+# out[i] = h through a pad of PAD (its padding value) and a dynamic-update-slice at i
+PADDED = """
+HloModule padded
+body {
+  s = (s32[], f32[4,<=6,3], f32[<=6,3]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  out = f32[4,<=6,3] get-tuple-element(s), index=1
+  h = f32[<=6,3] get-tuple-element(s), index=2
+  z = s32[] constant(0)
+  pv = f32[] constant(PAD)
+  p = f32[4,<=12,3] pad(out, pv), padding=0_0x0_6x0_0
+  b = f32[1,<=6,3] broadcast(h), dimensions={1,2}
+  d = f32[4,<=12,3] dynamic-update-slice(p, b, i, z, z)
+  r = f32[4,<=6,3] slice(d), slice={[0:4], [0:6], [0:3]}
+  n = s32[] get-dimension-size(out), dimensions={1}
+  rn = f32[4,<=6,3] set-dimension-size(r, n), dimensions={1}
+  two = f32[] constant(2)
+  tb = f32[<=6,3] broadcast(two), dimensions={}
+  tn = f32[<=6,3] set-dimension-size(tb, n), dimensions={0}
+  h2 = f32[<=6,3] multiply(h, tn)
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  ROOT t = (s32[], f32[4,<=6,3], f32[<=6,3]) tuple(j, rn, h2)
+}
+cond {
+  s = (s32[], f32[4,<=6,3], f32[<=6,3]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  k = s32[] constant(5)
+  ROOT lt = pred[] compare(i, k), direction=LT
+}
+ENTRY main {
+  out = f32[4,<=6,3] parameter(0)
+  h = f32[<=6,3] parameter(1)
+  z = s32[] constant(0)
+  t = (s32[], f32[4,<=6,3], f32[<=6,3]) tuple(z, out, h)
+  w = (s32[], f32[4,<=6,3], f32[<=6,3]) while(t), condition=cond, body=body
+  ROOT r = f32[4,<=6,3] get-tuple-element(w), index=1
+}
+"""
+
+
+@pytest.mark.parametrize("pad, placed", [("0", True), ("-0", False), ("1.5", False)])
+def test_a_pad_is_copies_over_zeros_only_for_a_positive_zero(pad, placed):
+    """The padding is never read back here (sliced off), but the pad's own value holds
+    it: a copy over zeros stands for a +0 padding value only; -0 and 1.5 stay the
+    lowering's (the spec keeps a Python step). Row 4 (i = 4) is clamped to row 3."""
+    text = PADDED.replace("PAD", pad)
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    r = np.random.default_rng(5)
+    for n in (6, 2, 6, 1):
+        args = (r.standard_normal((4, n, 3)).astype(F32), r.standard_normal((n, 3)).astype(F32))
+        for _ in range(2):
+            _same(exe(*args), ref(*args))
+    for fast in _body_pool(exe).fast.values():
+        left = {op[1].opcode.name for op in fast.ops if op[0] != steps._CHAIN and
+                op[1] is not None and not op[1].shape.is_tuple}
+        assert ("PAD" not in left) == placed
+
+
+def _probe_of(fn, *xs):
+    value = fn(*xs)
+    return placement._probe(fn, list(xs), value)
+
+
+def test_probe_splits_a_row_written_into_the_middle_twice():
+    """A dynamic-update-slice's value: rows before and after the written one read the
+    operand, the written row half the update and half the operand (a slab split again
+    along another axis): four boxes."""
+    x = np.arange(24, dtype=F32).reshape(4, 3, 2)
+    u = -np.arange(4, dtype=F32).reshape(1, 2, 2) - 1
+
+    def update(a, b):
+        out = a.copy()
+        out[2:3, 0:2] = b
+        return out
+    boxes = _probe_of(update, x, u)
+    assert boxes is not None and len(boxes) == 4
+    got = np.empty_like(x)
+    sources = (x, u)
+    for start, sizes, k, first, step in boxes:   # the boxes, copied by hand
+        for index in np.ndindex(*sizes):
+            at = tuple(s + i for s, i in zip(start, index, strict=True))
+            src = tuple(f + sum(i * st[d] for i, st in zip(index, step, strict=True))
+                        for d, f in enumerate(first))
+            got[at] = sources[k][src]
+    assert np.array_equal(got, update(x, u))
+
+
+# exp of a gather whose value is a transposed copy (the reference's layout: F order),
+# inside a run of native calls
+TRANSPOSED_UFUNC = """
+HloModule tu
+ENTRY main {
+  x = f32[<=8,6] parameter(0)
+  w = f32[6,6] parameter(1)
+  p = f32[<=8,6] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  t = f32[6,<=8] transpose(p), dimensions={1,0}
+  c = s32[3,1] constant({{0},{2},{4}})
+  g = f32[3,<=8] gather(t, c), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,8}
+  e = f32[3,<=8] exponential(g)
+  ROOT r = f32[3,<=8] negate(e)
+}
+"""
+
+
+def test_a_ufunc_on_a_transposed_copy_is_the_references():
+    exe = dynhlo.compile(TRANSPOSED_UFUNC, backend="cpu", reference=False)
+    ref = dynhlo.compile(TRANSPOSED_UFUNC, backend="cpu", reference=True)
+    r = np.random.default_rng(9)
+    w = r.standard_normal((6, 6)).astype(F32)
+    for n in (8, 3, 8, 1):
+        x = r.standard_normal((n, 6)).astype(F32)
+        for _ in range(2):
+            _same(exe(x, w), ref(x, w))
