@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import loops, placement, steps
+from dynhlo.backends.cpu.compiled import joined, loops, native_loop, placement, steps
 from tests.backends.cpu import test_compiled_lstm_loop as lstm
 
 F32, S32 = np.float32, np.int32
@@ -244,3 +244,132 @@ def test_a_ufunc_on_a_transposed_copy_is_the_references():
         x = r.standard_normal((n, 6)).astype(F32)
         for _ in range(2):
             _same(exe(x, w), ref(x, w))
+
+
+def _plan_runs(monkeypatch) -> list:
+    """The plans' runs from now on: True for each that gave the final state."""
+    ran: list = []
+    run = native_loop.LoopPlan.run
+
+    def counted(self, state):
+        out = run(self, state)
+        ran.append(out is not None)
+        return out
+    monkeypatch.setattr(native_loop.LoopPlan, "run", counted)
+    return ran
+
+
+@pytest.mark.parametrize("trips", [1, 3, 6, 9])
+def test_a_scans_iterations_run_as_one_plan(trips, monkeypatch):
+    """From the second call at a first state's shapes on, the LSTM-like scan's iterations
+    run as one list of native calls (native_loop.LoopPlan), with the reference's results
+    bit for bit; a result written into by the caller changes no later call's."""
+    text = lstm.MODULE.replace("TRIPS", str(trips))
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    ran = _plan_runs(monkeypatch)
+    for seed, n in enumerate((5, 8, 1, 5)):
+        args = lstm._args(n, seed)
+        for _ in range(3):
+            got = exe(*args)
+            _same(got, ref(*args))
+            for leaf in got:
+                np.asarray(leaf)[...] = np.nan
+        _same(exe(*args), ref(*args))
+    assert ran.count(True) >= 4 * 2   # (each size: its calls after the first)
+
+
+def test_arguments_of_another_layout_run_through_the_specs(monkeypatch):
+    """x transposed in memory (Fortran order), and a view of a larger array: the plan
+    declines (strides other than recorded) and the specs run, bit for bit."""
+    text = lstm.MODULE.replace("TRIPS", "4")
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    ran = _plan_runs(monkeypatch)
+    x, w, y = lstm._args(5, 0)
+    for _ in range(2):
+        _same(exe(x, w, y), ref(x, w, y))
+    layouts = [np.asfortranarray(x), np.concatenate([x, x], axis=2)[:, :, ::2], x]
+    for xs in layouts:
+        for _ in range(2):
+            _same(exe(xs, w, y), ref(xs, w, y))
+    assert True in ran and False in ran
+
+
+# the counter's next value read off another element: iterations not known from the start
+FOLLOWS_NOT = COUNTER.replace("j = s32[] add(i, one)", """sum = f32[] reduce(acc2, z0), dimensions={0}, to_apply=add
+  big = pred[] compare(sum, z0), direction=GT
+  two = s32[] constant(2)
+  by = s32[] select(big, two, one)
+  j = s32[] add(i, by)""").replace("HloModule counted", """HloModule counted
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}""").replace("  seven = s32[] constant(7)", "  seven = s32[] constant(7)\n  z0 = f32[] constant(0)")
+
+
+def test_a_counter_made_of_other_elements_gets_no_plan(monkeypatch):
+    text = FOLLOWS_NOT.replace("LIMIT", "9")
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    ran = _plan_runs(monkeypatch)
+    r = np.random.default_rng(4)
+    for _ in range(3):
+        x = r.standard_normal((8, 4)).astype(F32)
+        for _ in range(2):
+            _same(exe(S32(0), x), ref(S32(0), x))
+    assert ran == []
+
+
+def test_the_iteration_limit_holds_with_plans():
+    """max_while_iterations below the trip count: the loop's error every call; at the trip
+    count: results (through the plan from the second call)."""
+    text = lstm.MODULE.replace("TRIPS", "6")
+    args = lstm._args(5, 0)
+    low = dynhlo.compile(text, backend="cpu", reference=False, max_while_iterations=5)
+    for _ in range(3):
+        with pytest.raises(dynhlo.DynHloError, match="max_while_iterations=5"):
+            low(*args)
+    enough = dynhlo.compile(text, backend="cpu", reference=False, max_while_iterations=6)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    for _ in range(3):
+        _same(enough(*args), ref(*args))
+
+
+def test_threads_running_one_executables_plans_are_the_references():
+    import threading
+    text = lstm.MODULE.replace("TRIPS", "6")
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    cases = [lstm._args(n, n) for n in (1, 3, 5, 8)]
+    wants = [ref(*args) for args in cases]
+    failures = []
+
+    def work(k):
+        try:
+            for _ in range(20):
+                for args, want in zip(cases[k:] + cases[:k], wants[k:] + wants[:k],
+                                      strict=True):
+                    _same(exe(*args), want)
+        except AssertionError as exc:   # (reported by the main thread)
+            failures.append(exc)
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not failures
+
+
+def test_one_copy_of_a_box_is_a_new_array_a_scalar_one_too():
+    """joined._one_copy of a run that reads one element (a counted body's gather at the
+    counter, then a reshape to a scalar: JAX's lu_pivots_to_permutation) is a 0-d copy; of
+    a run whose box is already dense, a copy too (never a view of the operand)."""
+    x = np.arange(8, dtype=S32)
+    one = joined._one_copy(lambda a: a[3:4].reshape(()).copy(), x, np.array(S32(3)))
+    got = one(x)
+    assert got.shape == () and got == 3 and not np.may_share_memory(got, x)
+    dense = joined._one_copy(lambda a: a[2:6].copy(), x, x[2:6].copy())
+    got = dense(x)
+    assert np.array_equal(got, x[2:6]) and not np.may_share_memory(got, x)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import dynhlo
+from dynhlo.backends.cpu.compiled import native_loop
 from tests.support import reallibs_data
 
 F32, S32 = np.float32, np.int32
@@ -158,10 +159,12 @@ def _body(exe, name: str):
 
 def _spec_runs(exe, body) -> dict:
     """Counts, per way, of the body's runs from now on: through a spec found by the key
-    ("fast") or through CompiledEvaluator._walk ("walk", which makes the spec)."""
+    ("fast": on its own, or a plan's iterations, native_loop.LoopPlan) or through
+    CompiledEvaluator._walk ("walk", which makes the spec)."""
     evaluator = exe.program.evaluator
     counts = {"fast": 0, "walk": 0}
     run_fast, walk = evaluator._run_fast, evaluator._walk
+    plan_run = native_loop.LoopPlan.run
 
     def counted_fast(info, *args):
         counts["fast"] += info is body
@@ -170,8 +173,21 @@ def _spec_runs(exe, body) -> dict:
     def counted_walk(info, *args):
         counts["walk"] += info is body
         return walk(info, *args)
+
+    def counted_plan(plan, state):
+        out = plan_run(plan, state)
+        counts["fast"] += plan.trips if out is not None and plan.body is body else 0
+        return out
     evaluator._run_fast, evaluator._walk = counted_fast, counted_walk
+    native_loop.LoopPlan.run = counted_plan   # (put back by the fixture below)
     return counts
+
+
+@pytest.fixture(autouse=True)
+def _plan_run_restored():
+    run = native_loop.LoopPlan.run
+    yield
+    native_loop.LoopPlan.run = run
 
 
 @pytest.mark.parametrize("size,trips", [("j", 0), ("j", 1), ("j", 5), ("k", 1), ("k", 6)])

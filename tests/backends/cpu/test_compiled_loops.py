@@ -10,13 +10,11 @@ values than a step keeps) are run too.
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import loops, runner, steps
+from dynhlo.backends.cpu.compiled import loop_body, loops, native_loop, runner, steps
 
 F32, S32 = np.float32, np.int32
 
@@ -116,23 +114,28 @@ def _cases(sizes, seed: int = 0) -> list:
 
 def _cond_runs(exe, monkeypatch) -> list:
     """The names of the computations the compiled evaluator runs from now on (a loop
-    body's: once per iteration, through its loop's body_runs)."""
+    body's: once per iteration, through its loop's BodyRuns.step or a plan of its
+    iterations, native_loop.LoopPlan)."""
     ran: list = []
-    run, body_runs = runner.CompiledEvaluator.run, runner.CompiledEvaluator.body_runs
+    run, step = runner.CompiledEvaluator.run, loop_body.BodyRuns.step
+    plan_run = native_loop.LoopPlan.run
 
     def counted(self, info, *args, **kwargs):
         ran.append(info.computation.name)
         return run(self, info, *args, **kwargs)
 
-    @contextlib.contextmanager
-    def counted_body(self, info, parent):
-        with body_runs(self, info, parent) as step:
-            def counted_step(state):
-                ran.append(info.computation.name)
-                return step(state)
-            yield counted_step
+    def counted_step(self, state):
+        ran.append(self.info.computation.name)
+        return step(self, state)
+
+    def counted_plan(self, state):
+        out = plan_run(self, state)
+        if out is not None:
+            ran.extend([self.body.computation.name] * self.trips)
+        return out
     monkeypatch.setattr(runner.CompiledEvaluator, "run", counted)
-    monkeypatch.setattr(runner.CompiledEvaluator, "body_runs", counted_body)
+    monkeypatch.setattr(loop_body.BodyRuns, "step", counted_step)
+    monkeypatch.setattr(native_loop.LoopPlan, "run", counted_plan)
     return ran
 
 

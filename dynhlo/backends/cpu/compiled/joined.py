@@ -138,8 +138,8 @@ def _one_copy(composed, x: np.ndarray, got: np.ndarray):
     perm = tuple(sorted(range(read.ndim), key=lambda k: -read.strides[k]))
     back = tuple(np.argsort(perm))
 
-    def copy(x):
-        return np.ascontiguousarray(x[box].reshape(shape).transpose(perm)).transpose(back)
+    def copy(x):   # (always a new array; a 0-d one stays 0-d: not ascontiguousarray)
+        return np.array(x[box].reshape(shape).transpose(perm), order="C").transpose(back)
     if not np.array_equal(copy(positions), read) or copy(x).strides != got.strides:
         return None
     return copy

@@ -1,4 +1,4 @@
-"""A while loop's body run once per iteration with the per-loop work done once (`body_runs`).
+"""A while loop's body run once per iteration with the per-loop work done once (`BodyRuns`).
 
 CompiledEvaluator.run, called per iteration, would look up the body's steps, take its
 buffers (Pool) from the thread's pools and put them back, build the key of its specs
@@ -20,68 +20,159 @@ still valid; anything else (no spec yet, one made over replaced buffers, a compu
 without specs) goes through CompiledEvaluator._walk as `run` would, which makes and keeps
 the spec, found again on the next iteration. Results are those of `run` exactly: the same
 spec, or the same steps, runs on the same values.
+
+A counted loop (a counter condition on a counter element of a counted body) whose every
+iteration ran through a spec also gets a plan of its iterations from that first state
+(native_loop.LoopPlan): later calls from the same counter values run them as one list of
+native calls, or through the specs where the plan does not apply.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 
+from ...common.limits import count_iteration
 from .loops import counter_values, pinned_values
+from .native_loop import LoopPlan
 from .steps import Pool, signature
+
+_PLANS = 8   # plans a body's pool keeps (the oldest dropped)
+_MISSING = object()
+
+
+class BodyRuns:
+    """One loop's runs of its body `info` (a computation of one tuple parameter) in the
+    size environment `parent` (the while's caller's): `step(state) -> state` as
+    `evaluator.run(info, [state], parent)` computes it; `loop(state, test, inst)` the
+    whole loop. Holds the body's pool until `close()`."""
+
+    def __init__(self, evaluator, info, parent):
+        self.evaluator, self.info, self.parent = evaluator, info, parent
+        self.steps = evaluator._steps_of(info)
+        _, _, numbers, guards = evaluator._params[id(info)]
+        self.pinned = evaluator._pinned[id(info)]
+        self.counters = evaluator._counters[id(info)]
+        local = evaluator._local.__dict__
+        pools = self.pools = local.get("pools")
+        if pools is None:
+            pools = self.pools = local["pools"] = {}
+        pool = pools.pop(id(info), None)
+        self.pool = pool if pool is not None else Pool(evaluator._buffers[id(info)])
+        # the key as CompiledEvaluator._walk makes it for a called computation: its caller's
+        # argument shapes, its own argument's signature where its sizes read its values (a
+        # guarded body), the pinned elements' values where there are any
+        self.base = (None, *parent.args_shapes)
+        self.by_state = numbers is None and guards is not None
+        self.tail = None   # (the pinned values,) or (): from the first state
+        self.key = None if numbers is None and guards is None else self.base
+        self.sig = self.fast = None
+        self.used = None   # the spec the last step ran through, or None
+        self.counted = None   # the counter values of the last step's state
+
+    def close(self) -> None:
+        self.pools[id(self.info)] = self.pool
+
+    def _first(self, state) -> None:
+        self.tail = (pinned_values(state, self.pinned),) if self.pinned else ()
+        if not self.by_state:
+            self.key = (*self.base, *self.tail)
+            self.fast = self.pool.fast.get(self.key)
+
+    def step(self, state):
+        info, pool, evaluator = self.info, self.pool, self.evaluator
+        self.used = None
+        if self.key is None:   # sizes read off other values: no spec, the steps as run's
+            return evaluator._walk(info, self.steps, pool, [state], self.parent, None)
+        if self.tail is None:
+            self._first(state)
+        if self.by_state:
+            now = signature(state)
+            if now != self.sig:   # (the first iteration, or the state's shapes changed)
+                self.sig, self.key = now, (*self.base, now, *self.tail)
+                self.fast = pool.fast.get(self.key)
+        counted = None
+        if self.counters:   # (a counted body: a spec per counter value)
+            counted = self.counted = counter_values(state, self.counters)
+            self.fast = pool.fast.get(self.key if counted is None else (*self.key, counted))
+        fast = self.fast
+        if fast is not None and fast.gen == pool.gen and fast.limit == evaluator.memory_limit:
+            self.used = fast
+            return evaluator._run_fast(info, fast, self.steps, pool, [state], None,
+                                       self.parent)
+        value = evaluator._walk(info, self.steps, pool, [state], self.parent, None,
+                                counted)   # (makes the spec)
+        self.fast = pool.fast.get(self.key)
+        return value
+
+    def loop(self, state, test, inst):
+        """The loop's final state from `state` (XLA operation semantics, While): `test` a
+        counter condition (loops.counter_condition), the max_while_iterations limit counted
+        as the reference counts it. Through a plan of its iterations where there is one
+        (see the module docstring), else step by step (making the plan)."""
+        evaluator, pool = self.evaluator, self.pool
+        limit = evaluator.while_limit
+        at = self._plan_key(state, test)
+        if at is not None:
+            plan = pool.loops.get(at, _MISSING)
+            if plan.__class__ is LoopPlan and plan.gen == pool.gen and \
+                    plan.limit == evaluator.memory_limit and \
+                    (limit is None or plan.trips <= limit):
+                out = plan.run(state)
+                if out is not None:
+                    return out
+            if plan is not _MISSING and (plan is None or plan.gen == pool.gen):
+                at = None   # (refused, or valid but not for this call: not made again)
+        first, specs, keyed, done = state, [], [], 0
+        while test(state):
+            done = count_iteration(inst, done, limit)
+            state = self.step(state)
+            if at is not None:
+                specs.append(self.used)
+                keyed.append(self.counted)
+        if at is not None and None not in specs:
+            keyed.append(counter_values(state, self.counters))
+            plans = {k: p for k, p in pool.loops.items() if k != at}
+            while len(plans) >= _PLANS:
+                del plans[next(iter(plans))]
+            plans[at] = LoopPlan.of(self.info, specs, first, self.counters, keyed,
+                                    pool.gen, evaluator.memory_limit)
+            pool.loops = plans
+        return state
+
+    def _plan_key(self, state, test):
+        """The key of the plans of this loop from `state`: the first iteration's spec key
+        and counter values, where its iterations follow from them (a counted body, the
+        condition on a counter); else None. (A plan holds no guard: each spec of one reads
+        no size off a value, LoopPlan.of.)"""
+        if not self.evaluator._follows[id(self.info)] or self.key is None or \
+                getattr(test, "element", None) not in {k for k, _ in self.counters}:
+            return None
+        if self.tail is None:
+            self._first(state)
+        counted = counter_values(state, self.counters)
+        if counted is None:
+            return None
+        if self.by_state:
+            return (*self.base, signature(state), *self.tail), counted
+        return self.key, counted
 
 
 @contextmanager
 def body_runs(evaluator, info, parent):
-    """Yields `step(state) -> state`: one iteration of the loop body `info` (a computation
-    of one tuple parameter) in the size environment `parent` (the while's caller's), as
-    `evaluator.run(info, [state], parent)` computes it. The body's pool is the loop's until
-    the block exits (errors included: the pool goes back as `run` puts it back)."""
-    steps = evaluator._steps_of(info)
-    _, _, numbers, guards = evaluator._params[id(info)]
-    pinned = evaluator._pinned[id(info)]
-    counters = evaluator._counters[id(info)]
-    local = evaluator._local.__dict__
-    pools = local.get("pools")
-    if pools is None:
-        pools = local["pools"] = {}
-    pool = pools.pop(id(info), None)
-    if pool is None:
-        pool = Pool(evaluator._buffers[id(info)])
-    run_fast, walk = evaluator._run_fast, evaluator._walk
-    # the key as CompiledEvaluator._walk makes it for a called computation: its caller's
-    # argument shapes, its own argument's signature where its sizes read its values (a
-    # guarded body), the pinned elements' values where there are any
-    base = (None, *parent.args_shapes)
-    by_state = numbers is None and guards is not None
-    tail = None   # (the pinned values,) or (): from the first state
-    key = None if numbers is None and guards is None else base
-    sig = fast = None
-
-    def step(state):
-        nonlocal tail, key, sig, fast
-        if key is None:   # sizes read off other values: no spec, the steps as run's
-            return walk(info, steps, pool, [state], parent, None)
-        if tail is None:
-            tail = (pinned_values(state, pinned),) if pinned else ()
-            if not by_state:
-                key = (*base, *tail)
-                fast = pool.fast.get(key)
-        if by_state:
-            now = signature(state)
-            if now != sig:   # (the first iteration, or the state's shapes changed)
-                sig, key = now, (*base, now, *tail)
-                fast = pool.fast.get(key)
-        counted = None
-        if counters:   # (a counted body: a spec per counter value)
-            counted = counter_values(state, counters)
-            fast = pool.fast.get(key if counted is None else (*key, counted))
-        if fast is not None and fast.gen == pool.gen and fast.limit == evaluator.memory_limit:
-            return run_fast(info, fast, steps, pool, [state], None, parent)
-        value = walk(info, steps, pool, [state], parent, None, counted)   # makes the spec
-        fast = pool.fast.get(key)
-        return value
-
+    """Yields `step(state) -> state`: one iteration of the loop body `info` in the size
+    environment `parent` (BodyRuns.step). The body's pool is the loop's until the block
+    exits (errors included: the pool goes back as `run` puts it back)."""
+    runs = BodyRuns(evaluator, info, parent)
     try:
-        yield step
+        yield runs.step
     finally:
-        pools[id(info)] = pool
+        runs.close()
+
+
+def run_loop(evaluator, info, parent, state, test, inst):
+    """The final state of a while loop of body `info` from `state` (BodyRuns.loop)."""
+    runs = BodyRuns(evaluator, info, parent)
+    try:
+        return runs.loop(state, test, inst)
+    finally:
+        runs.close()

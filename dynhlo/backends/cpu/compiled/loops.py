@@ -34,9 +34,8 @@ from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.rules_control_flow import BODY, CONDITION
 from ....shapes.schedule import leaf_dims
-from ...common.limits import count_iteration
 from ...common.memory import nbytes
-from .folding import size_reads
+from .folding import IMPURE, size_reads
 
 # integer element types whose scalar values are exact Python ints
 _INTEGERS = frozenset({"s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"})
@@ -128,6 +127,34 @@ def counter_elements(computation, pinned: tuple) -> tuple:
     return tuple(sorted(found.items()))
 
 
+def counters_follow(computation, counters: tuple, pinned: tuple) -> bool:
+    """Whether each counter element's next value (the root tuple's operand) is made only
+    of the counters, the pinned elements, constants and sizes through pure opcodes (no
+    other element's value): the counter values of every iteration then follow from the
+    first ones (native_loop.LoopPlan)."""
+    param = _single_tuple_parameter(computation)
+    root = computation.root
+    if param is None or root.opcode is not Opcode.TUPLE:
+        return False
+    allowed = {k for k, _ in counters} | {k for k, _ in pinned}
+    seen: set = set()
+    stack = [root.operands[k] for k, _ in counters if k < len(root.operands)]
+    while stack:
+        inst = stack.pop()
+        if inst in seen:
+            continue
+        seen.add(inst)
+        k = _tuple_element(inst, param)
+        if k is not None:
+            if k not in allowed:
+                return False
+            continue
+        if inst.opcode in IMPURE or inst.opcode is Opcode.PARAMETER:
+            return False
+        stack.extend(inst.operands)
+    return True
+
+
 def counter_values(state, counters: tuple):
     """The Python ints of the counter elements of `state`, when each is in [0, _COUNTED);
     else None (a spec keyed so folds nothing made of them)."""
@@ -146,7 +173,7 @@ def pinned_values(state, pinned: tuple) -> tuple:
 def counter_condition(computation):
     """`test(state) -> bool` for a condition computation that is one compare of an integer
     scalar element of its tuple parameter with an integer scalar constant (either side),
-    else None. The compare is of Python ints: exact for every integer type (XLA's compare
+    else None; `test.element`: the element's index. The compare is of Python ints: exact for every integer type (XLA's compare
     of two values of one type, signed or unsigned as the type says)."""
     param = _single_tuple_parameter(computation)
     root = computation.root
@@ -177,8 +204,14 @@ def counter_condition(computation):
         return None
     (_, a), (_, b) = sides
     if kinds[0] == "element":
-        return lambda state: op(int(state[a]), b)
-    return lambda state: op(a, int(state[b]))
+        def test(state):
+            return op(int(state[a]), b)
+        test.element = a
+    else:
+        def test(state):
+            return op(a, int(state[b]))
+        test.element = b
+    return test
 
 
 def _constant_int(inst) -> int | None:
@@ -219,11 +252,6 @@ def compiled_while(evaluator, reference):
         if test is None:
             return reference(ctx, inst, args)
         (state,) = args
-        limit, done = evaluator.while_limit, 0
         # (EvalContext.call's run of the body, its per-loop work done once: loop_body.py)
-        with evaluator.body_runs(ctx.info.calls[(inst, BODY)], ctx.env) as step:
-            while test(state):
-                done = count_iteration(inst, done, limit)
-                state = step(state)
-        return state
+        return evaluator.run_loop(ctx.info.calls[(inst, BODY)], ctx.env, state, test, inst)
     return while_

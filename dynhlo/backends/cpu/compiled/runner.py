@@ -53,9 +53,9 @@ from . import conv, machine
 from .batch_dot import BatchDot
 from .folding import size_reads
 from .kernels import generate
-from .loop_body import body_runs
-from .loops import (_COUNTED, compiled_while, counter_elements, pinned_elements,
-                    pinned_values)
+from .loop_body import body_runs, run_loop
+from .loops import (_COUNTED, compiled_while, counter_elements, counters_follow,
+                    pinned_elements, pinned_values)
 from .native_chain import restrided
 from .fast import _FAST_KEYS, Fast
 from .rules import rules
@@ -229,8 +229,10 @@ class CompiledEvaluator(Evaluator):
         # id(info) -> the integer scalar elements its root passes through (loops.py): their
         # values join its specs' keys, what is made of them alone is folded
         self._pinned: dict = {}
-        # id(info) -> a loop body's counter elements (loops.counter_elements)
+        # id(info) -> a loop body's counter elements (loops.counter_elements), and whether
+        # their next values follow from them (loops.counters_follow: plans of its loops)
         self._counters: dict = {}
+        self._follows: dict = {}
         self._local = threading.local()   # per thread: id(info) -> its buffers
         if self.lowerings[Opcode.WHILE] is LOWERINGS[Opcode.WHILE]:
             self.lowerings = {**self.lowerings, Opcode.WHILE: compiled_while(
@@ -318,7 +320,10 @@ class CompiledEvaluator(Evaluator):
         self._guarded[id(info)] = _guarded(info, params, steps)
         self._pinned[id(info)] = pinned_elements(
             info.computation, [inst for how, inst in guards or () if how == "value"])
-        self._counters[id(info)] = counter_elements(info.computation, self._pinned[id(info)])
+        counters = self._counters[id(info)] = counter_elements(info.computation,
+                                                               self._pinned[id(info)])
+        self._follows[id(info)] = bool(counters) and counters_follow(
+            info.computation, counters, self._pinned[id(info)])
         self._steps[id(info)] = steps
         return steps
 
@@ -362,6 +367,11 @@ class CompiledEvaluator(Evaluator):
         """A context whose value runs one iteration of the loop body `info` in `parent`,
         `step(state) -> state`, as `run(info, [state], parent)` (loop_body.py)."""
         return body_runs(self, info, parent)
+
+    def run_loop(self, info, parent: SizeEnv, state, test, inst):
+        """The final state of the while loop `inst` of body `info` from `state`, its
+        condition the counter condition `test` (loop_body.run_loop)."""
+        return run_loop(self, info, parent, state, test, inst)
 
     def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes,
               counted: tuple | None = None):

@@ -207,12 +207,13 @@ class Pool(list):
     buffer is replaced by a larger one (addresses recorded before it are stale), and
     `fast`: the steps specialized to an argument-shape key over these buffers (Fast)."""
 
-    __slots__ = ("gen", "fast")
+    __slots__ = ("gen", "fast", "loops")
 
     def __init__(self, count: int):
         super().__init__([None] * count)
         self.gen = 0
         self.fast: dict = {}
+        self.loops: dict = {}   # a counted loop body's plans (native_loop.LoopPlan)
 
 
 def pooled(pool: Pool, buf: int, shape: tuple, dtype) -> tuple:
