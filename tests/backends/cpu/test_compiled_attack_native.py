@@ -816,12 +816,15 @@ def machine_kernel(address: int):
 
 @pytest.mark.parametrize("dtype", [F32, F64])
 @pytest.mark.parametrize("which", ["products", "loop", "loop_state"])
-def test_every_member_refusing_in_turn_in_entries_and_loop_bodies(dtype, which):
+def test_every_member_refusing_in_turn_in_entries_and_loop_bodies(dtype, which, monkeypatch):
     """Each native call of each run (kernels, products, ufuncs, in the entry and in loop
-    bodies) made to refuse in turn: the call's result stays the reference's."""
+    bodies) made to refuse in turn: the call's result stays the reference's. (Loops run
+    their bodies' specs: no spec per counter value nor plan, loop_body._WARM; those:
+    test_every_call_of_a_loop_plan_refusing_in_turn.)"""
     import ctypes
 
-    from dynhlo.backends.cpu.compiled import machine
+    from dynhlo.backends.cpu.compiled import loop_body, machine
+    monkeypatch.setattr(loop_body, "_WARM", 1 << 30)
     ty = "f32" if dtype is F32 else "f64"
     text = {"products": _products, "loop": _loop, "loop_state": _loop_state}[which](ty)
     on = dynhlo.compile(text, backend="cpu", reference=False)
@@ -890,3 +893,39 @@ ENTRY main {
     calls += [(np.asfortranarray(calls[0][0]), calls[0][1], calls[0][2])] * 3
     on, _ = _check(attention, calls, monkeypatch)
     assert {"s", "o", "w"} <= _chained_names(on)
+
+
+@pytest.mark.parametrize("which", ["loop", "loop_state"])
+def test_every_call_of_a_loop_plan_refusing_in_turn(which):
+    """Each native call of a counted loop's plan (native_loop.LoopPlan) made to refuse in
+    turn: the loop runs through its specs instead, with the reference's result."""
+    import ctypes
+
+    from dynhlo.backends.cpu.compiled import loop_body, machine, native_loop
+    text = {"loop": _loop, "loop_state": _loop_state}[which]("f32")
+    on = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    r = np.random.default_rng(21)
+    w = (r.standard_normal((8, 8)) * 0.3).astype(F32)
+    x = r.standard_normal((5, 8)).astype(F32)
+    for _ in range(loop_body._WARM + 3):
+        assert _all_bits(on(x, w)) == _all_bits(ref(x, w))
+    plans = [plan for pool in on.program.evaluator._local.pools.values()
+             for plan in pool.loops.values() if isinstance(plan, native_loop.LoopPlan)]
+    assert plans
+    seen: list = []
+    refuse = machine.KERNEL(lambda _, pointer: seen.append(pointer) or 1)
+    address = ctypes.cast(refuse, ctypes.c_void_p).value
+    tried = 0
+    for plan in plans:
+        entries = plan.entries
+        for at in range(0, plan.count, max(1, plan.count // 12)):
+            saved, entries[2 * at] = entries[2 * at], address
+            try:
+                y = r.standard_normal((5, 8)).astype(F32)
+                assert _all_bits(on(y, w)) == _all_bits(ref(y, w)), (which, at)
+            finally:
+                entries[2 * at] = saved
+            tried += 1
+    assert tried >= 4 and len(seen) == tried
+    assert _all_bits(on(x, w)) == _all_bits(ref(x, w))

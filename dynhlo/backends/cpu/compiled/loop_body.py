@@ -37,6 +37,9 @@ from .native_loop import LoopPlan
 from .steps import Pool, signature
 
 _PLANS = 8   # plans a body's pool keeps (the oldest dropped)
+_WARM = 2   # loop calls from one first key before its steps key specs by the counters
+_COUNTED_KEYS = 4   # first keys a body's pool counts (BodyRuns._counting)
+_SEEN = 256   # first keys whose calls a pool counts (then it starts over)
 _MISSING = object()
 
 
@@ -68,6 +71,7 @@ class BodyRuns:
         self.sig = self.fast = None
         self.used = None   # the spec the last step ran through, or None
         self.counted = None   # the counter values of the last step's state
+        self.counting = True   # whether a step keys its spec by the counters (loop())
 
     def close(self) -> None:
         self.pools[id(self.info)] = self.pool
@@ -92,7 +96,8 @@ class BodyRuns:
                 self.fast = pool.fast.get(self.key)
         counted = None
         if self.counters:   # (a counted body: a spec per counter value)
-            counted = self.counted = counter_values(state, self.counters)
+            counted = self.counted = counter_values(state, self.counters) \
+                if self.counting else None
             self.fast = pool.fast.get(self.key if counted is None else (*self.key, counted))
         fast = self.fast
         if fast is not None and fast.gen == pool.gen and fast.limit == evaluator.memory_limit:
@@ -111,7 +116,7 @@ class BodyRuns:
         (see the module docstring), else step by step (making the plan)."""
         evaluator, pool = self.evaluator, self.pool
         limit = evaluator.while_limit
-        at = self._plan_key(state, test)
+        at = self._plan_key(state, test) if self._counting(state) else None
         if at is not None:
             plan = pool.loops.get(at, _MISSING)
             if plan.__class__ is LoopPlan and plan.gen == pool.gen and \
@@ -139,22 +144,45 @@ class BodyRuns:
             pool.loops = plans
         return state
 
+    def _identity(self, state):
+        """The key of the first iteration's spec but for the counters (None: no spec)."""
+        if self.key is None:
+            return None
+        if self.tail is None:
+            self._first(state)
+        return (*self.base, signature(state), *self.tail) if self.by_state else self.key
+
+    def _counting(self, state) -> bool:
+        """Whether this call's steps key their specs by the counters (self.counting): a
+        spec per counter value costs a spec made per iteration (a walk, the placements'
+        probes: tens of ms for an LSTM cell), paid back over later calls from the same
+        first key only: so from the third call from one (a size seen twice) on, and for
+        at most _COUNTED_KEYS of them a body (sizes that keep changing would make them
+        again and again)."""
+        if not self.counters:
+            return False
+        identity = self._identity(state)
+        seen, counting = self.pool.seen, self.pool.counting
+        calls = seen.get(identity, 0) + 1
+        if len(seen) >= _SEEN:
+            seen.clear()
+        seen[identity] = calls
+        self.counting = identity is not None and calls > _WARM and (
+            identity in counting or len(counting) < _COUNTED_KEYS)
+        if self.counting:
+            counting.add(identity)
+        return self.counting
+
     def _plan_key(self, state, test):
         """The key of the plans of this loop from `state`: the first iteration's spec key
         and counter values, where its iterations follow from them (a counted body, the
         condition on a counter); else None. (A plan holds no guard: each spec of one reads
         no size off a value, LoopPlan.of.)"""
-        if not self.evaluator._follows[id(self.info)] or self.key is None or \
+        if not self.evaluator._follows[id(self.info)] or \
                 getattr(test, "element", None) not in {k for k, _ in self.counters}:
             return None
-        if self.tail is None:
-            self._first(state)
         counted = counter_values(state, self.counters)
-        if counted is None:
-            return None
-        if self.by_state:
-            return (*self.base, signature(state), *self.tail), counted
-        return self.key, counted
+        return None if counted is None else (self._identity(state), counted)
 
 
 @contextmanager

@@ -68,7 +68,7 @@ def _member(op, values: dict, readers: dict):
             made = _products(ins[0][0], ins[1][0], out, ins)
             return None if made is None else (*made, out, None, None)
         return _new_product(values.get(inst), ins)
-    if kind == _UFUNC and _fixed_layout(op):
+    if kind == _UFUNC and (_fixed_layout(op) or op[5] is None):   # (into a new array)
         return _new_ufunc(op, values)
     if kind == _UFUNC:
         _, _, fn, source, fixed, out, held = op
@@ -140,9 +140,10 @@ def _fixed_layout(op) -> bool:
 
 
 def _new_ufunc(op, values: dict):
-    """_member's tuple of a ufunc on an operand dense in another axis order (a transposed
-    gather's value), into a new array of the same strides, as NumPy's ufunc makes it (its
-    iterator then hands all elements to one inner loop call), else None."""
+    """_member's tuple of a ufunc into a new array (a value the root returns, or of an
+    operand dense in another axis order: a transposed gather's) of its operand's strides,
+    as NumPy's ufunc makes it (its iterator then hands all elements to one inner loop
+    call), else None."""
     _, inst, fn, source, _, _, _ = op
     x, value = values.get(source), values.get(inst)
     if x.__class__ is not np.ndarray or value.__class__ is not np.ndarray or \

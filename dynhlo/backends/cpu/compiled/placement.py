@@ -220,6 +220,8 @@ def _boxes(which: np.ndarray, flat: np.ndarray, shapes: list, nested: bool):
         boxes = _split(which, flat, shapes, axis, nested)
         if boxes is not None and (best is None or len(boxes) < len(best)):
             best = boxes
+            if len(best) <= 2:   # (not affine as a whole: two boxes are the fewest)
+                break
     return best
 
 
@@ -249,13 +251,14 @@ def _affine(which: np.ndarray, flat: np.ndarray, shapes: list):
 
 
 def _split(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int, nested: bool):
-    """_probe's boxes along `axis` (at most _BOXES), or None: slab by slab along a short
-    axis (_slabs: a box may end where one operand's steps change), else by the runs of
-    slabs reading one operand (_runs: a chain of a thousand concatenates probes each link
-    once, not each of its thousands of slabs)."""
-    if which.shape[axis] <= _SLABS:
+    """_probe's boxes along `axis` (at most _BOXES), or None: by the runs of slabs reading
+    one operand, each one box (_runs: a chain of a thousand concatenates probes each link
+    once, not each of its thousands of slabs), else slab by slab along a short axis
+    (_slabs: a box may end where one operand's steps change)."""
+    boxes = _runs(which, flat, shapes, axis)   # (one check per run: most often enough)
+    if boxes is None and which.shape[axis] <= _SLABS:
         return _slabs(which, flat, shapes, axis, nested)
-    return _runs(which, flat, shapes, axis)
+    return boxes
 
 
 _SLABS = 64   # the longest axis split slab by slab
@@ -268,9 +271,11 @@ def _slabs(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int, nested:
     a slab is neither."""
     slabs = []
     for j in range(flat.shape[axis]):
-        slab = _affine(np.take(which, [j], axis), np.take(flat, [j], axis), shapes)
-        if slab is None and not nested:
-            slab = _boxes(np.take(which, [j], axis), np.take(flat, [j], axis), shapes, True)
+        part = np.take(which, [j], axis)
+        slab = _affine(part, np.take(flat, [j], axis), shapes)
+        if slab is None and not nested and (part != part.flat[0]).any():
+            # (a slab of two operands' elements: split again)
+            slab = _boxes(part, np.take(flat, [j], axis), shapes, True)
             if slab is None:
                 return None
             slab = (None, slab, None)   # (its own boxes)

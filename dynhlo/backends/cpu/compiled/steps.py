@@ -207,13 +207,17 @@ class Pool(list):
     buffer is replaced by a larger one (addresses recorded before it are stale), and
     `fast`: the steps specialized to an argument-shape key over these buffers (Fast)."""
 
-    __slots__ = ("gen", "fast", "loops")
+    __slots__ = ("gen", "fast", "loops", "seen", "counting")
 
     def __init__(self, count: int):
         super().__init__([None] * count)
         self.gen = 0
         self.fast: dict = {}
-        self.loops: dict = {}   # a counted loop body's plans (native_loop.LoopPlan)
+        # a counted loop body's plans (native_loop.LoopPlan), its loop calls per first
+        # key and the first keys whose specs are keyed by the counters (loop_body.py)
+        self.loops: dict = {}
+        self.seen: dict = {}
+        self.counting: set = set()
 
 
 def pooled(pool: Pool, buf: int, shape: tuple, dtype) -> tuple:
