@@ -116,7 +116,8 @@ class BodyRuns:
         (see the module docstring), else step by step (making the plan)."""
         evaluator, pool = self.evaluator, self.pool
         limit = evaluator.while_limit
-        at = self._plan_key(state, test) if self._counting(state) else None
+        identity = self._counting(state)
+        at = None if identity is None else self._plan_key(state, test, identity)
         if at is not None:
             plan = pool.loops.get(at, _MISSING)
             if plan.__class__ is LoopPlan and plan.gen == pool.gen and \
@@ -152,15 +153,17 @@ class BodyRuns:
             self._first(state)
         return (*self.base, signature(state), *self.tail) if self.by_state else self.key
 
-    def _counting(self, state) -> bool:
-        """Whether this call's steps key their specs by the counters (self.counting): a
+    def _counting(self, state):
+        """The first iteration's key but for the counters where this call's steps key
+        their specs by the counters (self.counting), else None: a
         spec per counter value costs a spec made per iteration (a walk, the placements'
         probes: tens of ms for an LSTM cell), paid back over later calls from the same
         first key only: so from the third call from one (a size seen twice) on, and for
         at most _COUNTED_KEYS of them a body (sizes that keep changing would make them
         again and again)."""
         if not self.counters:
-            return False
+            self.counting = False
+            return None
         identity = self._identity(state)
         seen, counting = self.pool.seen, self.pool.counting
         calls = seen.get(identity, 0) + 1
@@ -169,20 +172,21 @@ class BodyRuns:
         seen[identity] = calls
         self.counting = identity is not None and calls > _WARM and (
             identity in counting or len(counting) < _COUNTED_KEYS)
-        if self.counting:
-            counting.add(identity)
-        return self.counting
+        if not self.counting:
+            return None
+        counting.add(identity)
+        return identity
 
-    def _plan_key(self, state, test):
-        """The key of the plans of this loop from `state`: the first iteration's spec key
-        and counter values, where its iterations follow from them (a counted body, the
-        condition on a counter); else None. (A plan holds no guard: each spec of one reads
-        no size off a value, LoopPlan.of.)"""
-        if not self.evaluator._follows[id(self.info)] or \
-                getattr(test, "element", None) not in {k for k, _ in self.counters}:
+    def _plan_key(self, state, test, identity):
+        """The key of the plans of this loop from `state` (`identity`: the first
+        iteration's key but for the counters): that and the counter values, where the
+        iterations follow from them (a counted body, the condition on a counter); else
+        None. (A plan holds no guard: each spec of one reads no size off a value,
+        LoopPlan.of.)"""
+        if getattr(test, "element", None) not in self.evaluator._follows[id(self.info)]:
             return None
         counted = counter_values(state, self.counters)
-        return None if counted is None else (self._identity(state), counted)
+        return None if counted is None else (identity, counted)
 
 
 @contextmanager

@@ -8,10 +8,10 @@ compared and written (tens of microseconds for a few microseconds of native work
 iterations a call runs are known before it starts: the condition compares a counter with a
 constant, and each spec folds the next counter value (made of its own), so the specs
 follow from the first counter values alone. `LoopPlan` links them once: copies of each
-run's argument arrays, iteration k's new arrays made once and their addresses written
-where iteration k + 1 reads them, so a call writes only the addresses of the loop's
-arguments (the first state) and of the last iteration's new arrays (the results, the
-caller's), then runs every iteration's native calls in one call.
+run's argument arrays, each iteration's new arrays made once and their addresses written
+where the next iteration reads them, so a call writes only the addresses of the loop's
+arguments (the first state; none for an array passed again), runs every iteration's native
+calls in one call and copies the final state's arrays out (the caller's).
 
 A plan is made from a call whose iterations all ran through their specs (loop_body.py),
 checked: each spec of that form, each state element an iteration reads either an argument,
@@ -26,13 +26,15 @@ same values.
 from __future__ import annotations
 
 from array import array
+from weakref import ref
 
 import numpy as np
 
 from .native_routines import _routines
+from .placement import new_array
 from .steps import _CHAIN, _TUPLE, _UNPACK, data_address, signature
 
-_ARGUMENT, _HELD, _OWNED, _LAST = range(4)   # where a state element's value comes from
+_ARGUMENT, _HELD, _OWNED = range(3)   # where a state element's value comes from
 
 
 class LoopPlan:
@@ -40,17 +42,18 @@ class LoopPlan:
     module docstring). `run(state)` gives the final state, or None (the specs' way)."""
 
     __slots__ = ("body", "gen", "limit", "trips", "signature", "entries", "count",
-                 "arguments", "last_new", "last_views", "last_reads", "final", "keep")
+                 "arguments", "final", "keep")
 
     @staticmethod
     def of(body, specs: list, state: tuple, counters: tuple, keyed: list, gen: int,
            limit: int):
         """The plan of a call that ran `specs` in order from first state `state` (a tuple),
         or None where one is not of the form. `body`: the body's analysis (its info);
-        `counters`: its counter elements
-        ((k, inst), ...), whose next values are made of the counters and pinned elements
-        alone (loops.counters_follow); `keyed`: each iteration's counter values (the key
-        of its spec, then the values the condition found false)."""
+        `counters`: its counter elements ((k, inst), ...), whose next values are made of
+        the counters and pinned elements alone (loops.counters_follow); `keyed`: each
+        iteration's counter values (the key of its spec, then the values the condition
+        found false); `gen`, `limit`: the pool's generation and the memory limit the
+        specs were made for."""
         if not specs or len({id(f) for f in specs}) != len(specs) or \
                 not isinstance(state, tuple):
             return None
@@ -62,8 +65,6 @@ class LoopPlan:
         # per argument element: [expected strides, expected shape or None, slots]
         arguments: dict = {}
         source = [(_ARGUMENT, e) for e in range(len(state))]   # the state's elements
-        last = len(specs) - 1
-        plan.last_new, plan.last_views, plan.last_reads = [], [], []
         for k, fast in enumerate(specs):
             ops = fast.ops
             if [op[0] for op in ops] != [_UNPACK, _CHAIN, _TUPLE] or fast.gen != gen:
@@ -84,23 +85,14 @@ class LoopPlan:
                     entries.append(copy(packed).buffer_info()[0])
             values: dict = {}
             for inst, shape, dtype, targets, axes, make in chain[9]:   # the new arrays
-                slots = tuple((copy(p), slot, offset) for p, slot, offset in targets)
-                if k == last:   # (made per call: the results)
-                    plan.last_new.append((inst, shape, dtype, slots, axes, make))
-                    continue
                 made = make(shape, dtype)
                 keep.append(made)
                 values[inst] = made if axes is None else made.transpose(axes)
                 at = data_address(made)
-                for p, slot, offset in slots:
-                    p[slot] = at + offset
+                for p, slot, offset in targets:
+                    copy(p)[slot] = at + offset
             for view, fn, of in chain[11]:
-                if k == last:
-                    plan.last_views.append((view, fn, of))
-                else:
-                    values[view] = fn(values[of])
-            made_last = {n[0] for n in plan.last_new} | {v[0] for v in plan.last_views} \
-                if k == last else ()
+                values[view] = fn(values[of])
             for group in chain[6]:   # the values read: state elements, views
                 slots = [(copy(p), slot, offset) for p, slot, offset in group[3]]
                 e = elements.get(group[0])
@@ -108,9 +100,6 @@ class LoopPlan:
                     kind, what = source[e]
                 elif group[0] in values:
                     kind, what = _OWNED, values[group[0]]
-                elif group[0] in made_last:
-                    plan.last_reads.append((group[0], group[2], group[1], tuple(slots)))
-                    continue
                 elif group[0] in fast.start:   # (a view of a buffer, held by the spec)
                     kind, what = _HELD, fast.start[group[0]]
                 else:
@@ -136,9 +125,6 @@ class LoopPlan:
                     following.append(source[elements[operand]])
                 elif operand in values:
                     following.append((_OWNED, values[operand]))
-                elif k == last and (any(operand is n[0] for n in plan.last_new) or
-                                    any(operand is v[0] for v in plan.last_views)):
-                    following.append((_LAST, operand))
                 else:
                     try:
                         held = fast.start[operand]
@@ -152,9 +138,14 @@ class LoopPlan:
                 kind, what = source[e]
                 if kind == _HELD and int(what) != keyed[k + 1][n] or kind == _ARGUMENT:
                     return None
-        plan.final = source
+        # (the plan's own arrays are read again by the next call: the results are copies,
+        # of the strides the specs would give, size-1 axes' too: placement.new_array)
+        plan.final = [(kind, what if kind != _OWNED else (what, new_array(what, np.empty)))
+                      for kind, what in source]
         plan.entries, plan.count = entries, len(entries) // 2
-        plan.arguments = tuple((e, strides, shape, tuple(slots))
+        # (an argument's group remembers the array of the last call: the same one again,
+        # of the same strides, has its addresses written already)
+        plan.arguments = tuple([e, strides, shape, tuple(slots), _unseen]
                                for e, (strides, shape, slots) in arguments.items())
         plan.keep = (keep, specs)
         return plan
@@ -164,8 +155,11 @@ class LoopPlan:
         (another signature or layout of an argument, a native call declining)."""
         if signature(state) != self.signature:
             return None
-        for e, strides, shape, slots in self.arguments:
+        for argument in self.arguments:
+            e, strides, shape, slots, seen = argument
             value = state[e]
+            if seen() is value and value.strides == strides:
+                continue
             if value.__class__ is not np.ndarray:
                 value = np.asarray(value)
             if value.strides != strides or shape is not None and value.shape != shape:
@@ -173,32 +167,23 @@ class LoopPlan:
             at = data_address(value)
             for packed, slot, offset in slots:
                 packed[slot] = at + offset
-        made = {}
-        for inst, shape, dtype, slots, axes, make in self.last_new:
-            value = make(shape, dtype)
-            made[inst] = value if axes is None else value.transpose(axes)
-            at = data_address(value)
-            for packed, slot, offset in slots:
-                packed[slot] = at + offset
-        for view, fn, of in self.last_views:
-            made[view] = fn(made[of])
-        for inst, strides, shape, slots in self.last_reads:   # (views of the new arrays)
-            value = made[inst]
-            if value.strides != strides or shape is not None and value.shape != shape:
-                return None
-            at = data_address(value)
-            for packed, slot, offset in slots:
-                packed[slot] = at + offset
+            argument[4] = _unseen if value is not state[e] else ref(value)
         if _routines()["run"](self.entries.buffer_info()[0], self.count) != self.count:
             return None
-        out = []
-        for kind, what in self.final:
-            if kind == _ARGUMENT:
-                out.append(state[what])
-            elif kind == _LAST:
-                out.append(made[what])
-            elif kind == _OWNED:   # (the plan's own array: read again by the next call)
-                out.append(np.array(what, copy=True))
-            else:
-                out.append(what)
-        return tuple(out)
+        return tuple([state[what] if kind == _ARGUMENT else
+                      _copied(*what) if kind == _OWNED else what
+                      for kind, what in self.final])
+
+
+def _copied(value: np.ndarray, layout) -> np.ndarray:
+    """A new array of `value`'s elements and strides (`layout`: placement.new_array's)."""
+    outer, back, make = layout
+    out = make(outer, value.dtype)
+    if back is not None:
+        out = out.transpose(back)
+    np.copyto(out, value)
+    return out
+
+
+def _unseen():
+    return None

@@ -229,8 +229,9 @@ class CompiledEvaluator(Evaluator):
         # id(info) -> the integer scalar elements its root passes through (loops.py): their
         # values join its specs' keys, what is made of them alone is folded
         self._pinned: dict = {}
-        # id(info) -> a loop body's counter elements (loops.counter_elements), and whether
-        # their next values follow from them (loops.counters_follow: plans of its loops)
+        # id(info) -> a loop body's counter elements (loops.counter_elements), and their
+        # indices where their next values follow from them (loops.counters_follow: plans
+        # of its loops; else none)
         self._counters: dict = {}
         self._follows: dict = {}
         self._local = threading.local()   # per thread: id(info) -> its buffers
@@ -322,8 +323,9 @@ class CompiledEvaluator(Evaluator):
             info.computation, [inst for how, inst in guards or () if how == "value"])
         counters = self._counters[id(info)] = counter_elements(info.computation,
                                                                self._pinned[id(info)])
-        self._follows[id(info)] = bool(counters) and counters_follow(
-            info.computation, counters, self._pinned[id(info)])
+        self._follows[id(info)] = frozenset(k for k, _ in counters) if counters and \
+            counters_follow(info.computation, counters, self._pinned[id(info)]) \
+            else frozenset()
         self._steps[id(info)] = steps
         return steps
 
