@@ -68,10 +68,16 @@ def gemm_plan(inst, lhs: np.ndarray, rhs: np.ndarray, shape: tuple, held: tuple)
         return lambda *_: np.zeros(shape, dtype)
     if held[1]:
         w = plan.kernel(rhs)
-        return (lambda: plan.run(lhs, w)) if held[0] else (lambda x: plan.run(x, w))
-    if held[0]:
+        fn = (lambda: plan.run(lhs, w)) if held[0] else (lambda x: plan.run(x, w))
+    elif held[0]:
         return lambda w: plan.run(lhs, plan.kernel(w))
-    return lambda x, w: plan.run(x, plan.kernel(w))
+    else:
+        w = None
+        fn = lambda x, w: plan.run(x, plan.kernel(w))   # noqa: E731
+    # (its plan and held kernel matrix: read by the run of native calls it may join,
+    # conv_member.py)
+    fn.conv = (plan, w)
+    return fn
 
 
 def lowering(ctx, inst, args):

@@ -27,6 +27,7 @@ import numpy as np
 
 from ....hlo.opcodes import Opcode
 from . import ufunc_loops
+from .conv_member import conv_member
 from .matmul_dispatch import matmul_call
 from .joined import _QUIET
 from .native_routines import _routines
@@ -128,6 +129,8 @@ def _member(op, values: dict, readers: dict):
         made = _reshape_copy(op, values)
         if made is not None:
             return made
+    if kind in (_SPECIAL_ONE, _SPECIAL_TWO) and op[1].opcode is Opcode.CONVOLUTION:
+        return conv_member(op, values)
     if kind in (_SPECIAL_ONE, _SPECIAL_TWO, _SPECIAL):
         return placed(op, values, readers.get(op[1], ()))
     return None
@@ -313,9 +316,10 @@ def _products(a, b, out, ins) -> tuple | None:
 _VIEWING = frozenset({Opcode.DYNAMIC_RESHAPE, Opcode.RESHAPE, Opcode.TRANSPOSE, Opcode.SLICE})
 
 
-def _view(op, values: dict, fresh: dict):
+def _view(op, values: dict, fresh: dict, inside=frozenset()):
     """A member for a specialized or reshape step whose value is a view of a new array a
-    member before it in the run makes (`fresh`: inst -> an array of that layout): no
+    member before it in the run makes (`fresh`: inst -> an array of that layout), or of a
+    value made before the run (not one of the members `inside`: a parameter's reshape): no
     native call, the view made per call after the new arrays, before the addresses are
     written (a reshape's view between two runs split them: hf_llama's heads). Its tuple is
     _member's, no calls, plus (function, source). None where the step's function, on an
@@ -329,9 +333,15 @@ def _view(op, values: dict, fresh: dict):
         fn, source = op[2], op[3]
     else:
         return None
-    if source not in fresh:
-        return None
-    value, probe = values.get(op[1]), fresh[source]
+    if source in fresh:
+        probe = fresh[source]
+    elif source in inside:   # (a member's buffer: not written when the views are made)
+        return None   # (a view of a value made before the run is not one of `inside`)
+    else:   # a value made before the run (a parameter): a view of it as recorded
+        probe = values.get(source)
+        if probe.__class__ is not np.ndarray:
+            return None
+    value = values.get(op[1])
     if value.__class__ is not np.ndarray or not value.size or \
             not np.may_share_memory(value, values.get(source)):
         return None
@@ -482,18 +492,22 @@ def chained(ops: list, where: list, done: list, values: dict,
     k = 0
     while k < len(ops):
         run, fresh = [], {}   # fresh: an array of each new array's layout in the run
+        inside = set()   # the members' instructions (but views of values made before)
         while k + len(run) < len(ops):
             op = ops[k + len(run)]
-            member = _view(op, values, fresh) or _member(op, values, readers)
+            member = _view(op, values, fresh, inside) or _member(op, values, readers)
             if member is None:
                 break
             run.append(member)
+            inside.add(op[1])
             if member[4] is not None:
                 shape, dtype, _, axes, make = member[4]
                 made = make(shape, dtype)
                 fresh[op[1]] = made if axes is None else made.transpose(axes)
-            elif len(member) > 5:
+            elif len(member) > 5 and member[5][1] in fresh:
                 fresh[op[1]] = member[5][0](fresh[member[5][1]])
+            elif len(member) > 5:   # (a view of a value made before the run)
+                inside.discard(op[1])
         while True:   # (a run ended early: its scratch arrays found again)
             settled, scratch, kept = _settled(run, ops[k:k + len(run)], readers,
                                               computation.root)
