@@ -90,8 +90,8 @@ def test_a_concatenate_between_products_is_copies_in_the_run():
 
 
 def test_the_same_weights_again_and_written_in_place_between_calls():
-    """A parameter's group skips its address when the same array comes again; the values
-    are read at each call (written in place between calls: the new values)."""
+    """A parameter's group skips its addresses when the same array comes again; the
+    values are read at each call (written in place between calls: the new values)."""
     on, ref = _pair(ROTATE)
     x, w, v = _args(4, 1)
     for k in range(6):
@@ -101,6 +101,18 @@ def test_the_same_weights_again_and_written_in_place_between_calls():
     other = np.asfortranarray(w)   # another array, another layout, the same values
     _same(on(x, other, v), ref(x, other, v))
     _same(on(x, w, v), ref(x, w, v))
+
+
+def test_an_array_at_the_same_address_in_another_layout_or_object():
+    """A group skips its addresses when a value is at the same address, shape and strides
+    as at the last call (read-only views of a parameter are new objects per call); the
+    same memory read at other strides (a square weight and its transpose) is written."""
+    on, ref = _pair(ROTATE)
+    x, w, v = _args(4, 2)
+    views = [w, w.T, w, w.T.copy(), w.view(), w]
+    for other in views:
+        for _ in range(2):
+            _same(on(x, other, v), ref(x, other, v))
 
 
 @pytest.mark.parametrize("layout", ["c", "f", "strided", "reversed"])

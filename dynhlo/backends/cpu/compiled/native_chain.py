@@ -407,29 +407,22 @@ def _buffers_read(member: tuple, made: dict):
 
 def _grouped(patches) -> tuple:
     """The run's patches by the value they read: [value, shape or None, strides, [(argument
-    array, slot, offset)], the patches, the array of the last call or None] each, so a
-    value read by several calls is looked up and compared once per call (restrided:
-    restrided()). A parameter's group remembers the array of the last call (a weak
-    reference): the same array again, of the same strides, has its address written
-    already (a weight passed at every call)."""
+    array, slot, offset)], the patches, the data address written by the last call or None]
+    each, so a value read by several calls is looked up and compared once per call
+    (restrided: restrided()), and one at the same address, shape and strides as at the
+    last call (a weight passed at every call, a buffer) has its addresses written
+    already."""
     groups: dict = {}
     for patch in patches:
         group = groups.get(patch[2])
         if group is None:
-            group = groups[patch[2]] = [patch[2], None, patch[3], [], [],
-                                        _NONE if patch[2].opcode is Opcode.PARAMETER else None]
+            group = groups[patch[2]] = [patch[2], None, patch[3], [], [], None]
         if patch[5] is not None:
             group[1] = patch[5]
         group[3].append((patch[0], patch[1], patch[4]))
         group[4].append(patch)
     return tuple(groups.values())
 
-
-def _none():
-    return None
-
-
-_NONE = _none   # a dead weak reference: no array seen yet
 
 
 def restrided(group: list, value: np.ndarray) -> bool:
@@ -446,6 +439,7 @@ def restrided(group: list, value: np.ndarray) -> bool:
     # (written only once every patch has its arguments: a group left half rewritten would
     # read the recorded layout at the refused one's strides at a later call)
     slots = []
+    group[5] = None   # (the addresses written again)
     for patch, (at, ints, *moved) in zip(group[4], found, strict=True):
         patch[0][at:at + len(ints)] = array("q", ints)
         patch[3] = value.strides

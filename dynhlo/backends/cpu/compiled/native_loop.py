@@ -10,7 +10,7 @@ constant, and each spec folds the next counter value (made of its own), so the s
 follow from the first counter values alone. `LoopPlan` links them once: copies of each
 run's argument arrays, each iteration's new arrays made once and their addresses written
 where the next iteration reads them, so a call writes only the addresses of the loop's
-arguments (the first state; none for an array passed again), runs every iteration's native
+arguments (the first state; none for an array at the same address again), runs every iteration's native
 calls in one call and copies the final state's arrays out (the caller's).
 
 A plan is made from a call whose iterations all ran through their specs (loop_body.py),
@@ -26,7 +26,6 @@ same values.
 from __future__ import annotations
 
 from array import array
-from weakref import ref
 
 import numpy as np
 
@@ -143,9 +142,9 @@ class LoopPlan:
         plan.final = [(kind, what if kind != _OWNED else (what, new_array(what, np.empty)))
                       for kind, what in source]
         plan.entries, plan.count = entries, len(entries) // 2
-        # (an argument's group remembers the array of the last call: the same one again,
-        # of the same strides, has its addresses written already)
-        plan.arguments = tuple([e, strides, shape, tuple(slots), _unseen]
+        # (an argument remembers the address written by the last call: one at the same
+        # address, of the recorded strides and shape, has its addresses written already)
+        plan.arguments = tuple([e, strides, shape, tuple(slots), None]
                                for e, (strides, shape, slots) in arguments.items())
         plan.keep = (keep, specs)
         return plan
@@ -156,18 +155,17 @@ class LoopPlan:
         if signature(state) != self.signature:
             return None
         for argument in self.arguments:
-            e, strides, shape, slots, seen = argument
+            e, strides, shape, slots, written = argument
             value = state[e]
-            if seen() is value and value.strides == strides:
-                continue
             if value.__class__ is not np.ndarray:
                 value = np.asarray(value)
             if value.strides != strides or shape is not None and value.shape != shape:
                 return None
             at = data_address(value)
-            for packed, slot, offset in slots:
-                packed[slot] = at + offset
-            argument[4] = _unseen if value is not state[e] else ref(value)
+            if at != written:
+                for packed, slot, offset in slots:
+                    packed[slot] = at + offset
+                argument[4] = at
         if _routines()["run"](self.entries.buffer_info()[0], self.count) != self.count:
             return None
         return tuple([state[what] if kind == _ARGUMENT else
@@ -184,6 +182,3 @@ def _copied(value: np.ndarray, layout) -> np.ndarray:
     np.copyto(out, value)
     return out
 
-
-def _unseen():
-    return None

@@ -34,7 +34,6 @@ from __future__ import annotations
 import math
 import threading
 from types import SimpleNamespace
-from weakref import ref
 
 import numpy as np
 
@@ -530,10 +529,6 @@ class CompiledEvaluator(Evaluator):
                         values[view] = fn(values[source])
                     for group in op[6]:   # the values read: (native_chain._grouped)
                         value = values[group[0]]   # (made before the run, or a parameter)
-                        seen = group[5]
-                        if seen is not None:   # a parameter: the same array as last time?
-                            if seen() is value and value.strides == group[2]:
-                                continue
                         if value.__class__ is not ndarray:   # a NumPy scalar (a loop's)
                             value = values[group[0]] = np.asarray(value)
                         if value.strides != group[2] or group[1] is not None and \
@@ -543,10 +538,11 @@ class CompiledEvaluator(Evaluator):
                                 resume = op[10]   # (before the steps a joined op stands for)
                                 break
                         at = address(value)
+                        if at == group[5]:   # (its addresses written by the last call)
+                            continue
                         for packed, slot, offset in group[3]:
                             packed[slot] = at + offset
-                        if seen is not None:
-                            group[5] = ref(value)
+                        group[5] = at
                     else:
                         stop = op[2](op[3], op[4])
                         if stop == op[4]:
