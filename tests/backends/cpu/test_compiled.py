@@ -361,6 +361,48 @@ def test_integer_and_extreme_reductions_equal_the_reference_bit_for_bit(shape):
     _same(exe(x, y, i), ref(x, y, i))
 
 
+MASK_ROWS = """
+HloModule mask_rows
+and_p { a = pred[] parameter(0)  b = pred[] parameter(1)  ROOT s = pred[] and(a, b) }
+or_p { a = pred[] parameter(0)  b = pred[] parameter(1)  ROOT s = pred[] or(a, b) }
+or_u { a = u8[] parameter(0)  b = u8[] parameter(1)  ROOT s = u8[] or(a, b) }
+ENTRY main {
+  ids = s32[2,<=9,3] parameter(0)
+  bits = u8[2,<=9,3] parameter(1)
+  lo = s32[] constant(0)
+  hi = s32[] constant(7)
+  lob = s32[2,<=9,3] broadcast(lo), dimensions={}
+  n = s32[] get-dimension-size(ids), dimensions={1}
+  lon = s32[2,<=9,3] set-dimension-size(lob, n), dimensions={1}
+  hib = s32[2,<=9,3] broadcast(hi), dimensions={}
+  hin = s32[2,<=9,3] set-dimension-size(hib, n), dimensions={1}
+  ge = pred[2,<=9,3] compare(ids, lon), direction=GE
+  le = pred[2,<=9,3] compare(ids, hin), direction=LE
+  ok = pred[2,<=9,3] and(ge, le)
+  t = pred[] constant(true)
+  f = pred[] constant(false)
+  all = pred[2,<=9] reduce(ok, t), dimensions={2}, to_apply=and_p
+  any = pred[2] reduce(ok, f), dimensions={1,2}, to_apply=or_p
+  z = u8[] constant(0)
+  ored = u8[2,<=9] reduce(bits, z), dimensions={2}, to_apply=or_u
+  ROOT r = (pred[2,<=9], pred[2], u8[2,<=9]) tuple(all, any, ored)
+}
+"""
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 9])
+def test_and_or_reductions_of_masks_run_inside_kernels(n):
+    """A mask's "all indices in range" (and over the last dimension), an any (or over two)
+    and an integer or: row loops inside the kernels, the reference's values exactly."""
+    exe, ref = _pair(MASK_ROWS)
+    assert "reduce" not in {step[1].opcode.value for step in _steps(exe)}
+    gen = np.random.default_rng(n)
+    ids = gen.integers(-2, 10, (2, n, 3), dtype=np.int32)
+    bits = gen.integers(0, 256, (2, n, 3), dtype=np.uint8)
+    for _ in range(2):
+        _same(exe(ids, bits), ref(ids, bits))
+
+
 COLUMNS = """
 HloModule columns
 add_f { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }

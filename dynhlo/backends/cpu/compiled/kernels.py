@@ -42,7 +42,8 @@ UNIT = (0, 0, 0)     # the map of a dimension of size 1: index 0
 VIEWS = frozenset({Opcode.BROADCAST, Opcode.TRANSPOSE, Opcode.SLICE,
                    Opcode.SET_DIMENSION_SIZE, Opcode.RESHAPE})
 # a reduction inside a kernel: one accumulator per row, combined in the row's order
-REDUCERS = frozenset({Opcode.ADD, Opcode.MULTIPLY, Opcode.MAXIMUM, Opcode.MINIMUM})
+REDUCERS = frozenset({Opcode.ADD, Opcode.MULTIPLY, Opcode.MAXIMUM, Opcode.MINIMUM,
+                      Opcode.AND, Opcode.OR})
 # what emit passes its one operand's value on for (its operand map differs, its value not)
 _PASSED_ON = VIEWS | {Opcode.COPY}
 # the opcodes whose operands are read through maps of their own (_operand_maps_of)

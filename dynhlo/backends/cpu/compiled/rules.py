@@ -6,7 +6,8 @@ round differently from the reference: f16/bf16 (computed in f32 and rounded once
 values and compare's TOTALORDER stay NumPy's, and so does power but an f32 one by a
 constant exponent of 2, 3, 4, -1 or -2 (float_power.py's exact f64 products). Scalar constants are folded into the loop.
 Reshapes that only insert or delete dimensions of size 1 are index maps. Reductions of the
-trailing dimensions by add/multiply/maximum/minimum are row loops inside the kernel; a
+trailing dimensions by add/multiply/maximum/minimum (and and/or of pred or integers) are
+row loops inside the kernel; a
 float sum or product may then differ from the reference's pairwise order in the last bits
 (emit.combine), everything else stays bit for bit.
 """
@@ -57,10 +58,14 @@ def rules(generate) -> FusionRules:
 
 
 def _row_reduction(inst) -> bool:
-    """A reduce of one f32/f64/integer array by add, multiply, maximum or minimum over its
+    """A reduce of one f32/f64/integer array by add, multiply, maximum or minimum, or of a
+    pred/integer one by and/or (a mask's "all in range": exact in any order), over its
     trailing dimensions (the kernel's inner loop runs along memory)."""
     x = inst.operands[0].shape
     axes = sorted(attrs.ints(inst, "dimensions"))
-    return reducer(inst) is not None and x.element_type == inst.shape.element_type and \
-        (x.element_type in FLOATS or x.element_type in INTS) and bool(axes) and \
-        axes == list(range(x.rank - len(axes), x.rank))
+    op = reducer(inst)
+    typed = x.element_type in INTS or (
+        x.element_type in FLOATS if op not in (Opcode.AND, Opcode.OR) else
+        x.element_type == "pred")
+    return op is not None and x.element_type == inst.shape.element_type and typed and \
+        bool(axes) and axes == list(range(x.rank - len(axes), x.rank))
