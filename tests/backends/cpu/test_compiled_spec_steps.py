@@ -110,7 +110,7 @@ def test_power_and_atan2_are_the_lowerings_own_ufunc_calls():
     assert _kinds(exe, "ATAN2") == [steps._SPECIAL_TWO]
 
 
-# Reduces no kernel computes: `and` over pred (a mask's), add over a leading dimension
+# Reduces no kernel computes: `and` over a leading dimension of pred (a mask's), add over one
 # (XLA's -0 sums) with a constant and a per-call init, maximum.
 REDUCE = """
 HloModule rd
@@ -134,13 +134,13 @@ ENTRY main {
   x = f32[<=16,4] parameter(1)
   i = f32[] parameter(2)
   t = pred[] constant(true)
-  all = pred[2,<=16] reduce(m, t), dimensions={2}, to_apply=and_fn
+  all = pred[2,3] reduce(m, t), dimensions={1}, to_apply=and_fn
   z = f32[] constant(-0)
   s = f32[4] reduce(x, z), dimensions={0}, to_apply=add_fn
   s2 = f32[4] reduce(x, i), dimensions={0}, to_apply=add_fn
   lo = f32[] constant(-inf)
   mx = f32[4] reduce(x, lo), dimensions={0}, to_apply=max_fn
-  ROOT r = (pred[2,<=16], f32[4], f32[4], f32[4]) tuple(all, s, s2, mx)
+  ROOT r = (pred[2,3], f32[4], f32[4], f32[4]) tuple(all, s, s2, mx)
 }
 """
 
