@@ -32,13 +32,17 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from ...common.limits import count_iteration
-from .loops import counter_values, pinned_values
+from .fast import _FAST_KEYS
+from .loops import _COUNTED, counter_values, pinned_values
 from .native_loop import LoopPlan
 from .steps import Pool, signature
 
 _PLANS = 8   # plans a body's pool keeps (the oldest dropped)
 _WARM = 2   # loop calls from one first key before its steps key specs by the counters
 _COUNTED_KEYS = 4   # first keys a body's pool counts (BodyRuns._counting)
+# the specs a counted body's pool keeps: those of its uncounted keys, and one per counter
+# value of each first key it counts
+_COUNTED_SPECS = _FAST_KEYS + _COUNTED * _COUNTED_KEYS
 _SEEN = 256   # first keys whose calls a pool counts (then it starts over)
 _MISSING = object()
 

@@ -52,8 +52,8 @@ from . import conv, machine
 from .batch_dot import BatchDot
 from .folding import size_reads
 from .kernels import generate
-from .loop_body import body_runs, run_loop
-from .loops import (_COUNTED, compiled_while, counter_elements, counters_follow,
+from .loop_body import _COUNTED_SPECS, body_runs, run_loop
+from .loops import (compiled_while, counter_elements, counters_follow,
                     pinned_elements, pinned_values)
 from .native_chain import restrided
 from .fast import _FAST_KEYS, Fast
@@ -414,7 +414,9 @@ class CompiledEvaluator(Evaluator):
             if fast is not None:
                 # specs over buffers since replaced hold the old buffers: dropped
                 kept = {k: f for k, f in pool.fast.items() if f.gen == fast.gen and k != key}
-                while len(kept) >= (_FAST_KEYS if counted is None else _FAST_KEYS + _COUNTED):
+                # (a counted body keeps a spec per counter value of each first key it
+                # counts: loop_body._COUNTED_KEYS; fewer would make them again and again)
+                while len(kept) >= (_FAST_KEYS if counted is None else _COUNTED_SPECS):
                     del kept[next(iter(kept))]   # the oldest key
                 kept[key] = fast
                 pool.fast = kept
