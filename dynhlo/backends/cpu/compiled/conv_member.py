@@ -22,9 +22,8 @@ import numpy as np
 
 from .matmul_dispatch import matmul_call
 from .native_routines import _routines
+from .placement import _DIMS, copy_args
 from .steps import _SPECIAL_ONE, _SPECIAL_TWO, data_address
-
-_DIMS = 6   # the copy routines' dimensions
 
 
 def conv_member(op, values: dict):
@@ -69,7 +68,7 @@ def conv_member(op, values: dict):
         source = padded
     view = plan._windows(source)
     cols = np.empty(plan.col_shape, work)
-    made = _copy_args(view)
+    made = copy_args(view)
     if made is None:
         return None
     packed = array("q", [data_address(cols), *made])
@@ -126,21 +125,11 @@ def _place(dst: np.ndarray, x: np.ndarray):
                        *[dst.strides[d] for d in kept]])
 
 
-def _copy_args(view: np.ndarray) -> list | None:
-    """The copy routine's arguments after its destination: the view's address, 6 sizes,
-    6 byte strides (sizes of 1 left out); None beyond 6 dimensions."""
-    dims = [(n, st) for n, st in zip(view.shape, view.strides, strict=True) if n != 1]
-    if len(dims) > _DIMS:
-        return None
-    dims = [(1, 0)] * (_DIMS - len(dims)) + dims
-    return [data_address(view), *[n for n, _ in dims], *[st for _, st in dims]]
-
-
 def _window_args(plan, y: np.ndarray):
     """A restride of the window copy for x laid out as `y`: (slot, its address, sizes and
     strides, the view's offset from y's address), or None."""
     view = plan._windows(y)
-    made = _copy_args(view)
+    made = copy_args(view)
     if made is None or not np.shares_memory(view, y):
         return None
     return 1, made, made[0] - data_address(y)

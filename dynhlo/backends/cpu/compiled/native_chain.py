@@ -31,7 +31,7 @@ from .conv_member import conv_member
 from .matmul_dispatch import matmul_call
 from .joined import _QUIET
 from .native_routines import _routines
-from .placement import new_array, placed
+from .placement import copy_args, new_array, placed
 from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _RESHAPE, _SPECIAL,
                     _SPECIAL_ONE, _SPECIAL_TWO, _UFUNC, blas_layout, data_address)
 
@@ -212,29 +212,19 @@ def _batch_copy(inst, held, values: dict, perm, shape: tuple, dtype):
     else:   # reshape's copy, in C order of the transposed view
         copy = np.empty(shape, dtype)
         source = view
-    made = _copy_args(source)
+    made = copy_args(source)
     if made is None or source.size != copy.size:
         return None
     packed = array("q", [data_address(copy), *made])
     # (reshape's copy reads the transposed view in C order whatever its layout: another
     # layout of x has its sizes and strides written; astype's follows x's layout)
-    restride = (lambda x: (1, _copy_args(x if perm is None else x.transpose(perm)))) \
+    restride = (lambda x: (1, copy_args(x if perm is None else x.transpose(perm)))) \
         if source is view else None
     patches = () if held is not None else \
         ([packed, 1, inst, value.strides, made[0] - data_address(value), value.shape,
           restride],)
     # (the copy kept alive with its call: the run holds its calls)
     return [(_routines()[f"copy{dtype.itemsize}"], packed, copy)], patches, copy
-
-
-def _copy_args(x: np.ndarray) -> list | None:
-    """The copy routine's arguments after the destination: x's address, its sizes and
-    strides as 6 (sizes of 1 left out, 1s in front); None beyond 6."""
-    dims = [(n, st) for n, st in zip(x.shape, x.strides, strict=True) if n != 1]
-    if len(dims) > 6:
-        return None
-    dims = [(1, 0)] * (6 - len(dims)) + dims
-    return [data_address(x), *[n for n, _ in dims], *[st for _, st in dims]]
 
 
 def _is_reshape(fn, x: np.ndarray, shape: tuple) -> bool:
@@ -266,12 +256,12 @@ def _reshape_copy(op, values: dict):
             x.dtype.itemsize not in (4, 8) or not value.flags.c_contiguous or \
             np.may_share_memory(x, value) or not _is_reshape(op[2], x, value.shape):
         return None
-    made = _copy_args(x)
+    made = copy_args(x)
     if made is None:
         return None
     packed = array("q", [0, *made])
     return [(_routines()[f"copy{x.dtype.itemsize}"], packed)], \
-        ([packed, 1, op[3], x.strides, 0, x.shape, lambda x: (1, _copy_args(x))],), None, None, \
+        ([packed, 1, op[3], x.strides, 0, x.shape, lambda x: (1, copy_args(x))],), None, None, \
         (value.shape, value.dtype, ((packed, 0, 0),), None, np.empty)
 
 

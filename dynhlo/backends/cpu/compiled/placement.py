@@ -333,3 +333,14 @@ def _runs(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
         sizes = tuple(q - p if d == axis else n for d, n in enumerate(flat.shape))
         boxes.append((start, sizes, *box))
     return boxes
+
+
+def copy_args(x: np.ndarray) -> list | None:
+    """The copy routine's arguments after the destination (copy4/copy8: x's elements in C
+    order into a dense array): x's address, its sizes and strides as 6 (sizes of 1 left
+    out, 1s in front); None beyond 6."""
+    dims = [(n, st) for n, st in zip(x.shape, x.strides, strict=True) if n != 1]
+    if len(dims) > _DIMS:
+        return None
+    dims = [(1, 0)] * (_DIMS - len(dims)) + dims
+    return [data_address(x), *[n for n, _ in dims], *[st for _, st in dims]]
