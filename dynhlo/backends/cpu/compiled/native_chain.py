@@ -28,6 +28,7 @@ import numpy as np
 from ....hlo.opcodes import Opcode
 from . import ufunc_loops
 from .conv_member import conv_member
+from .gather_member import rows_member
 from .matmul_dispatch import matmul_call
 from .joined import _QUIET
 from .native_routines import _routines
@@ -131,6 +132,9 @@ def _member(op, values: dict, readers: dict):
             return made
     if kind in (_SPECIAL_ONE, _SPECIAL_TWO) and op[1].opcode is Opcode.CONVOLUTION:
         return conv_member(op, values)
+    if kind == _SPECIAL_ONE and op[1].opcode is Opcode.GATHER and \
+            op[3] is op[1].operands[1]:   # (a held table at indices read per call)
+        return rows_member(op, values)
     if kind in (_SPECIAL_ONE, _SPECIAL_TWO, _SPECIAL):
         return placed(op, values, readers.get(op[1], ()))
     return None

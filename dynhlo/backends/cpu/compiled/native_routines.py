@@ -404,6 +404,55 @@ def _copy_ir(size: int, placed: bool) -> str:
 
 _IR += "".join(_copy_ir(size, placed) for size in (4, 8) for placed in (False, True))
 
+# `rows{4,8}`: a gather of whole rows of a table at indices read per call, each clamped into
+# [0, rows - 1] as XLA clamps a gather's start indices: [destination, table, indices (i32
+# or i64, dense), their count, the table's rows, a row's bytes]
+_IR += """
+declare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)
+""" + "".join(f"""
+define i32 @dynhlo_chain_rows{size}(ptr %unused, ptr %a) {{
+entry:
+  %d0 = load i64, ptr %a
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %t0 = load i64, ptr %p1
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %i0 = load i64, ptr %p2
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %count = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %rows = load i64, ptr %p4
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %bytes = load i64, ptr %p5
+  %last = sub i64 %rows, 1
+  %ids = inttoptr i64 %i0 to ptr
+  br label %head
+head:
+  %k = phi i64 [0, %entry], [%next, %body]
+  %more = icmp slt i64 %k, %count
+  br i1 %more, label %body, label %done
+body:
+  %ip = getelementptr {ty}, ptr %ids, i64 %k
+  %raw = load {ty}, ptr %ip
+  %id = {widen}
+  %low = icmp slt i64 %id, 0
+  %lifted = select i1 %low, i64 0, i64 %id
+  %high = icmp sgt i64 %lifted, %last
+  %row = select i1 %high, i64 %last, i64 %lifted
+  %from = mul i64 %row, %bytes
+  %src = add i64 %t0, %from
+  %to = mul i64 %k, %bytes
+  %dst = add i64 %d0, %to
+  %sp = inttoptr i64 %src to ptr
+  %dp = inttoptr i64 %dst to ptr
+  call void @llvm.memcpy.p0.p0.i64(ptr %dp, ptr %sp, i64 %bytes, i1 false)
+  %next = add i64 %k, 1
+  br label %head
+done:
+  ret i32 0
+}}
+"""
+    for size, ty, widen in ((4, "i32", "sext i32 %raw to i64"), (8, "i64", "add i64 %raw, 0")))
+
 _state: dict = {}
 _offered: dict = {}   # the linked routines' object, by key (_link(): for artifacts)
 
@@ -442,7 +491,7 @@ _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enu
 
 
 # the routines' names in `_routines()`, each defined by the IR as dynhlo_chain_<name>
-_NAMES = ("run", "ufunc", "copy4", "copy8", "place4", "place8",
+_NAMES = ("run", "ufunc", "copy4", "copy8", "place4", "place8", "rows4", "rows8",
           *(f"{kind}_{ty}" for kind in ("gemm", "gemv", "dot", "noblas") for ty in ("f32", "f64")))
 
 

@@ -1,9 +1,10 @@
-"""Convolutions inside runs of native calls (compiled/conv_member.py): the padded copy, the
-window matrix's copy and np.matmul's own BLAS calls as members. Every result is compared
-with the unchained path's (the convolution as its Python step: the same copies and BLAS
-calls) bit for bit, call after call, at several sizes and argument layouts, and with the
-reference evaluator's within the convolution tests' tolerance (its sums in f64); the
-structure checks say the convolution did join a run.
+"""Convolutions and embedding lookups inside runs of native calls (compiled/conv_member.py,
+gather_member.py): the padded copy, the window matrix's copy and np.matmul's own BLAS calls,
+and the rows routine. Every convolution's result is compared with the unchained path's
+(its Python step: the same copies and BLAS calls) bit for bit, call after call, at several
+sizes and argument layouts, and with the reference evaluator's within the convolution
+tests' tolerance (its sums in f64); a lookup's with the reference's bit for bit, indices
+past the table's rows included (clamped); the structure checks say each did join a run.
 """
 
 from __future__ import annotations
@@ -149,3 +150,34 @@ def test_a_kernel_the_spec_holds(monkeypatch):
             assert _bits(got) == _bits(want)
         _close(got, ref(x))
     assert _in_runs(on)
+
+
+# an embedding's lookup: a held table's rows at per-call ids (negative and past the rows:
+# clamped), then a kernel: the gather joins the run
+EMBED = """
+HloModule embed
+ENTRY main {
+  ids = IT[2,<=6,1] parameter(0)
+  t = f32[5,3] constant({{0,1,2},{3,4,5},{6,7,8},{9,10,11},{12,13,14}})
+  g = f32[2,<=6,3] gather(t, ids), offset_dims={2}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=2, slice_sizes={1,3}
+  ROOT e = f32[2,<=6,3] negate(g)
+}
+"""
+
+
+@pytest.mark.parametrize("it", ["s32", "s64"])
+def test_an_embedding_lookup_joins_the_run(it, monkeypatch):
+    text = EMBED.replace("IT", it)
+    on = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    r = np.random.default_rng(34)
+    dtype = np.int32 if it == "s32" else np.int64
+    for n in (6, 3, 1, 6):
+        ids = r.integers(-3, 9, (2, n, 1)).astype(dtype)
+        for _ in range(3):
+            assert _bits(on(ids)) == _bits(ref(ids))
+    program = on.program
+    spec = list(program.evaluator._local.pools[id(program.info)].fast.values())[-1]
+    assert [op[0] for op in spec.ops] == [steps._CHAIN]
+    strided = np.repeat(r.integers(-3, 9, (2, 6, 1)).astype(dtype), 2, axis=2)[:, :, ::2]
+    assert _bits(on(strided)) == _bits(ref(strided))   # (another layout: the steps)
