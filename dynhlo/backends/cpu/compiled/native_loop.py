@@ -64,20 +64,20 @@ class LoopPlan:
         # per argument element: [expected strides, expected shape or None, slots]
         arguments: dict = {}
         source = [(_ARGUMENT, e) for e in range(len(state))]   # the state's elements
+        copies: dict = {}   # id(a spec's argument array) -> the plan's copy
+
+        def copy(packed):
+            found = copies.get(id(packed))
+            if found is None:
+                found = copies[id(packed)] = array("q", packed)
+                keep.append(found)
+            return found
         for k, fast in enumerate(specs):
             ops = fast.ops
             if [op[0] for op in ops] != [_UNPACK, _CHAIN, _TUPLE] or fast.gen != gen:
                 return None
             unpack, chain, tup = ops
             elements = {inst: e for inst, e in unpack[3]}
-            copies: dict = {}   # id(argument array) -> its copy
-
-            def copy(packed):
-                found = copies.get(id(packed))
-                if found is None:
-                    found = copies[id(packed)] = array("q", packed)
-                    keep.append(found)
-                return found
             for member in chain[8][1]:
                 for fn, packed, *_ in member[0]:
                     entries.append(fn)
