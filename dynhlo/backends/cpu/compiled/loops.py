@@ -173,8 +173,9 @@ def pinned_values(state, pinned: tuple) -> tuple:
 def counter_condition(computation):
     """`test(state) -> bool` for a condition computation that is one compare of an integer
     scalar element of its tuple parameter with an integer scalar constant (either side),
-    else None; `test.element`: the element's index. The compare is of Python ints: exact for every integer type (XLA's compare
-    of two values of one type, signed or unsigned as the type says)."""
+    else None; `test.element`: the element's index. The compare is of Python ints: exact
+    for every integer type (XLA's compare of two values of one type, signed or unsigned as
+    the type says)."""
     param = _single_tuple_parameter(computation)
     root = computation.root
     if param is None or root.opcode is not Opcode.COMPARE:

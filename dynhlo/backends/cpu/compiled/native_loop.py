@@ -10,8 +10,9 @@ constant, and each spec folds the next counter value (made of its own), so the s
 follow from the first counter values alone. `LoopPlan` links them once: copies of each
 run's argument arrays, each iteration's new arrays made once and their addresses written
 where the next iteration reads them, so a call writes only the addresses of the loop's
-arguments (the first state; none for an array at the same address again), runs every iteration's native
-calls in one call and copies the final state's arrays out (the caller's).
+arguments (the first state; none for an array at the same address again), runs every
+iteration's native calls in one call and copies the final state's arrays out (the
+caller's).
 
 A plan is made from a call whose iterations all ran through their specs (loop_body.py),
 checked: each spec of that form, each state element an iteration reads either an argument,

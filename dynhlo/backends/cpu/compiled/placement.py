@@ -6,11 +6,12 @@ rotary embedding's gathers of cos and sin rows, rotate-half's concatenate, head 
 special.py makes each a NumPy call (np.take, np.copyto, np.concatenate) of about a
 microsecond, and each ended a run of native calls: a 2-layer Llama ran 34 ops per call. A
 step whose value is a new array (or a small view of an operand: _VIEW_COPIED) and whose
-placement does not depend on the values it moves is tried once, when the spec is made, on probes laid out as
-the recorded operands, each element holding its own position: where the result splits
-into a few boxes, each reading one operand at indices affine in the box's, the step is
-that many calls of the strided copy routine into a new array of the recorded layout (an
-operand of another layout at a later call: the same indices at its strides).
+placement does not depend on the values it moves is tried once, when the spec is made, on
+probes laid out as the recorded operands, each element holding its own position (a
+dynamic-update-slice's or pad's too, the zeros of a +0 padding included): where the
+result splits into a few boxes, each reading one operand at indices affine in the box's,
+the step is that many calls of the strided copy routine into a new array of the recorded
+layout (an operand of another layout at a later call: the same indices at its strides).
 """
 
 from __future__ import annotations

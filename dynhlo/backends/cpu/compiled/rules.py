@@ -4,12 +4,12 @@ A kernel computes an instruction when emit.py has it, every element type it touc
 one a loop holds in registers (pred, s8-s64, u8-u64, f32, f64) and nothing in it would
 round differently from the reference: f16/bf16 (computed in f32 and rounded once), complex
 values and compare's TOTALORDER stay NumPy's, and so does power but an f32 one by a
-constant exponent of 2, 3, 4, -1 or -2 (float_power.py's exact f64 products). Scalar constants are folded into the loop.
-Reshapes that only insert or delete dimensions of size 1 are index maps. Reductions of the
-trailing dimensions by add/multiply/maximum/minimum (and and/or of pred or integers) are
-row loops inside the kernel; a
-float sum or product may then differ from the reference's pairwise order in the last bits
-(emit.combine), everything else stays bit for bit.
+constant exponent of 2, 3, 4, -1 or -2 (float_power.py's exact f64 products). Scalar
+constants are folded into the loop. Reshapes that only insert or delete dimensions of size
+1 are index maps. Reductions of the trailing dimensions by add/multiply/maximum/minimum
+(and and/or of pred or integers) are row loops inside the kernel; a float sum or product
+may then differ from the reference's pairwise order in the last bits (emit.combine),
+everything else stays bit for bit.
 """
 
 from __future__ import annotations
