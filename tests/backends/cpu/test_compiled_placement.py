@@ -37,7 +37,7 @@ def _fast(exe):
 def _placed_calls(exe) -> int:
     """How many strided-copy calls into a placed array the spec's runs make."""
     routines = native_routines._routines()
-    places = {routines["place4"], routines["place8"]}
+    places = {routines[f"place{size}"] for size in (1, 2, 4, 8)}
     count = 0
     for op in _fast(exe).ops:
         if op[0] == steps._CHAIN:
@@ -161,6 +161,36 @@ ENTRY main {
         a = r.integers(-1000, 1000, (n, 4)).astype(np.int32)
         b = r.integers(-1000, 1000, (n, 4)).astype(np.int32)
         _same(on(a, b), ref(a, b))
+
+
+NARROW = """
+HloModule narrow
+ENTRY main {
+  a = TY[<=8,4] parameter(0)
+  b = TY[<=8,4] parameter(1)
+  s = TY[<=8,4] OP(a, b)
+  c = TY[<=8,12] concatenate(s, a, b), dimensions={1}
+  r = TY[12,<=8] transpose(c), dimensions={1,0}
+  n = s32[] get-dimension-size(a), dimensions={0}
+  w = TY[12,<=16] pad(r, z), padding=0_0x0_8
+  z = TY[] constant(0)
+  ROOT x = TY[12,<=16] OP(w, w)
+}
+"""
+
+
+@pytest.mark.parametrize("ty, op, dtype", [("pred", "and", np.bool_), ("u8", "add", np.uint8),
+                                          ("s16", "multiply", np.int16)])
+def test_one_and_two_byte_elements_are_copies_in_a_run(ty, op, dtype):
+    """A mask's and small integers' concatenate, transpose and zero pad: the copy routines
+    of 1- and 2-byte elements (probed with 4-byte positions), bit for bit."""
+    on, ref = _pair(NARROW.replace("TY", ty).replace("OP", op))
+    r = np.random.default_rng(6)
+    for n in (0, 1, 7, 3, 3, 3):   # (the last spec made, 3's, is looked at)
+        a = r.integers(0, 2 if ty == "pred" else 100, (n, 4)).astype(dtype)
+        b = r.integers(0, 2 if ty == "pred" else 100, (n, 4)).astype(dtype)
+        _same(on(a, b), ref(a, b))
+    assert _placed_calls(on) >= 3
 
 
 def test_a_concatenate_of_more_operands_than_copies_is_a_step():

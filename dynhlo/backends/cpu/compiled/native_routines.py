@@ -402,7 +402,7 @@ def _copy_ir(size: int, placed: bool) -> str:
     return "\n".join(lines)
 
 
-_IR += "".join(_copy_ir(size, placed) for size in (4, 8) for placed in (False, True))
+_IR += "".join(_copy_ir(size, placed) for size in (1, 2, 4, 8) for placed in (False, True))
 
 # `rows{4,8}`: a gather of whole rows of a table at indices read per call, each clamped into
 # [0, rows - 1] as XLA clamps a gather's start indices: [destination, table, indices (i32
@@ -491,7 +491,8 @@ _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enu
 
 
 # the routines' names in `_routines()`, each defined by the IR as dynhlo_chain_<name>
-_NAMES = ("run", "ufunc", "copy4", "copy8", "place4", "place8", "rows4", "rows8",
+_NAMES = ("run", "ufunc", *(f"{kind}{size}" for kind in ("copy", "place")
+                             for size in (1, 2, 4, 8)), "rows4", "rows8",
           *(f"{kind}_{ty}" for kind in ("gemm", "gemv", "dot", "noblas") for ty in ("f32", "f64")))
 
 

@@ -71,7 +71,7 @@ def placed(op, values: dict, readers=()):
     value = values.get(inst)
     xs = [values.get(s) for s in sources]
     if value.__class__ is not np.ndarray or not value.size or not value.ndim or \
-            value.dtype.kind not in "fiu" or value.dtype.itemsize not in (4, 8) or \
+            value.dtype.kind not in "fiub" or value.dtype.itemsize not in (1, 2, 4, 8) or \
             any(x.__class__ is not np.ndarray or x.dtype != value.dtype or not x.ndim
                 for x in xs):
         return None
@@ -179,7 +179,9 @@ def _probe(fn, xs: list, value: np.ndarray, fill: bool = False, view=False):
     None. `fill`: elements read from no operand (zeros) allowed, as boxes of operand -1;
     `view`: a result that views a probe allowed ("any"), where of the recorded value's
     strides ("same"), or not (False)."""
-    kind = np.dtype(f"i{value.itemsize}")
+    # (positions as i4 or i8: a pred's or i16's own width would not hold them; laid out
+    # as the operands, their strides in elements the same)
+    kind = np.dtype(f"i{max(value.itemsize, 4)}")
     probes, bases = [], [1]
     for x in xs:
         if not x.size or bases[-1] + x.size > _PROBED:
@@ -198,7 +200,7 @@ def _probe(fn, xs: list, value: np.ndarray, fill: bool = False, view=False):
     if got.__class__ is not np.ndarray or got.shape != value.shape or got.dtype != kind:
         return None
     viewed = [p for p in probes if np.may_share_memory(got, p)]
-    if viewed and (view != "any" and (not view or got.strides != value.strides) or
+    if viewed and (view != "any" and (not view or _elements(got) != _elements(value)) or
                    got.shape == viewed[0].shape and got.strides == viewed[0].strides):
         return None   # (a view not allowed, or the operand itself handed on: no copy)
     ids = got.astype(np.int64)
@@ -207,6 +209,11 @@ def _probe(fn, xs: list, value: np.ndarray, fill: bool = False, view=False):
     which = np.searchsorted(np.asarray(bases), ids, side="right") - 1
     flat = np.where(which < 0, 0, ids - np.asarray(bases)[np.maximum(which, 0)])
     return _boxes(which, flat, [x.shape for x in xs], False)
+
+
+def _elements(x: np.ndarray) -> tuple:
+    """x's strides in elements."""
+    return tuple(st // x.itemsize for st in x.strides)
 
 
 def _boxes(which: np.ndarray, flat: np.ndarray, shapes: list, nested: bool):
@@ -337,7 +344,7 @@ def _runs(which: np.ndarray, flat: np.ndarray, shapes: list, axis: int):
 
 
 def copy_args(x: np.ndarray) -> list | None:
-    """The copy routine's arguments after the destination (copy4/copy8: x's elements in C
+    """The copy routine's arguments after the destination (copy1..copy8: x's elements in C
     order into a dense array): x's address, its sizes and strides as 6 (sizes of 1 left
     out, 1s in front); None beyond 6."""
     dims = [(n, st) for n, st in zip(x.shape, x.strides, strict=True) if n != 1]
