@@ -15,18 +15,9 @@ import pytest
 import dynhlo
 from dynhlo.backends.cpu.compiled import joined, loop_body, loops, native_loop, placement, steps
 from tests.backends.cpu import test_compiled_lstm_loop as lstm
+from tests.backends.cpu.test_compiled_spec_steps import _same
 
 F32, S32 = np.float32, np.int32
-
-
-def _same(got, want):
-    got = got if isinstance(got, tuple) else (got,)
-    want = want if isinstance(want, tuple) else (want,)
-    assert len(got) == len(want)
-    for g, w in zip(got, want, strict=True):
-        g, w = np.asarray(g), np.asarray(w)
-        assert g.dtype == w.dtype and g.shape == w.shape
-        assert np.ascontiguousarray(g).tobytes() == np.ascontiguousarray(w).tobytes()
 
 
 # calls from one first state's key after which a counted loop's specs and plan are made
