@@ -394,3 +394,66 @@ def test_one_copy_of_a_box_is_a_new_array_a_scalar_one_too():
     dense = joined._one_copy(lambda a: a[2:6].copy(), x, x[2:6].copy())
     got = dense(x)
     assert np.array_equal(got, x[2:6]) and not np.may_share_memory(got, x)
+
+
+def test_a_scan_of_static_shapes_runs_as_one_plan_too(monkeypatch):
+    """A body whose state has no dynamic dimension binds its elements one step each (no
+    one-step unpacking: its key does not hold the state's shapes); its iterations run as
+    one plan all the same, the reference's results bit for bit."""
+    text = COUNTER.replace("LIMIT", "6")
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    ran = _plan_runs(monkeypatch)
+    x = np.random.default_rng(8).standard_normal((8, 4)).astype(F32)
+    for start in (0, 2, 0, 5):
+        for _ in range(WARM_CALLS + 1):
+            _same(exe(S32(start), x), ref(S32(start), x))
+            x[1] += F32(0.5)   # (the same array, new values)
+    assert ran.count(True) >= 4
+
+
+# a view of a state element (v's reshape) inside the run, at static and dynamic shapes
+VIEWED_STATE = """
+HloModule viewed
+body {
+  p = (s32[], f32[4,DIM], f32[DIM]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  acc = f32[4,DIM] get-tuple-element(p), index=1
+  v = f32[DIM] get-tuple-element(p), index=2
+  row = f32[1,DIM] reshape(v)
+  zero = s32[] constant(0)
+  upd = f32[4,DIM] dynamic-update-slice(acc, row, i, zero)
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  w = f32[DIM] negate(v)
+  ROOT t = (s32[], f32[4,DIM], f32[DIM]) tuple(j, upd, w)
+}
+cond {
+  p = (s32[], f32[4,DIM], f32[DIM]) parameter(0)
+  i = s32[] get-tuple-element(p), index=0
+  four = s32[] constant(4)
+  ROOT lt = pred[] compare(i, four), direction=LT
+}
+ENTRY main {
+  a = f32[4,DIM] parameter(0)
+  v = f32[DIM] parameter(1)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4,DIM], f32[DIM]) tuple(zero, a, v)
+  loop = (s32[], f32[4,DIM], f32[DIM]) while(init), condition=cond, body=body
+  ROOT out = f32[4,DIM] get-tuple-element(loop), index=1
+}
+"""
+
+
+@pytest.mark.parametrize("dim", ["3", "<=3"])
+def test_a_view_of_a_state_element_in_the_run(dim):
+    """The first iteration's view of an argument is the plan's to decline (made per call):
+    no plan, no error; the results are the reference's at every call."""
+    text = VIEWED_STATE.replace("DIM", dim)
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    r = np.random.default_rng(9)
+    for n in ((3,) if dim == "3" else (3, 2, 3)):
+        a, v = r.standard_normal((4, n)).astype(F32), r.standard_normal(n).astype(F32)
+        for _ in range(WARM_CALLS + 2):
+            _same(exe(a, v), ref(a, v))

@@ -15,9 +15,10 @@ iteration's native calls in one call and copies the final state's arrays out (th
 caller's).
 
 A plan is made from a call whose iterations all ran through their specs (loop_body.py),
-checked: each spec of that form, each state element an iteration reads either an argument,
-an array an earlier iteration made, or a value its spec holds, at the strides the spec
-recorded, and each counter's next value held by the spec as the next spec's key. A call
+checked: each spec of that form (the state's elements bound, one run, the next state), each
+state element an iteration reads either an argument, an array an earlier iteration made, or
+a value its spec holds, at the strides the spec recorded, and each counter's next value
+held by the spec as the next spec's key. A call
 whose arguments differ from the recorded shapes or strides, or a native call that declines,
 runs the loop through its specs instead (nothing the plan wrote is read by anyone else: the
 arguments are never written). Results are the specs' exactly: the same native calls on the
@@ -30,9 +31,10 @@ from array import array
 
 import numpy as np
 
+from ....hlo.opcodes import Opcode
 from .native_routines import _routines
 from .placement import new_array
-from .steps import _CHAIN, _TUPLE, _UNPACK, data_address, signature
+from .steps import _CHAIN, _ELEMENT, _TUPLE, _UNPACK, data_address, signature
 
 _ARGUMENT, _HELD, _OWNED = range(3)   # where a state element's value comes from
 
@@ -75,10 +77,11 @@ class LoopPlan:
             return found
         for k, fast in enumerate(specs):
             ops = fast.ops
-            if [op[0] for op in ops] != [_UNPACK, _CHAIN, _TUPLE] or fast.gen != gen:
+            elements = _elements(ops[:-2])
+            if elements is None or len(ops) < 3 or ops[-2][0] != _CHAIN or \
+                    ops[-1][0] != _TUPLE or fast.gen != gen:
                 return None
-            unpack, chain, tup = ops
-            elements = {inst: e for inst, e in unpack[3]}
+            chain, tup = ops[-2:]
             for member in chain[8][1]:
                 for fn, packed, *_ in member[0]:
                     entries.append(fn)
@@ -91,8 +94,15 @@ class LoopPlan:
                 at = data_address(made)
                 for p, slot, offset in targets:
                     copy(p)[slot] = at + offset
-            for view, fn, of in chain[11]:
-                values[view] = fn(values[of])
+            for view, fn, of in chain[11]:   # (views of new arrays, of state elements)
+                base = values.get(of)
+                if base is None and of in elements:
+                    kind, base = source[elements[of]]
+                    if kind == _ARGUMENT:   # (a view of an argument: made per call)
+                        return None
+                if base.__class__ is not np.ndarray:
+                    return None
+                values[view] = fn(base)
             for group in chain[6]:   # the values read: state elements, views
                 slots = [(copy(p), slot, offset) for p, slot, offset in group[3]]
                 e = elements.get(group[0])
@@ -172,6 +182,21 @@ class LoopPlan:
         return tuple([state[what] if kind == _ARGUMENT else
                       _copied(*what) if kind == _OWNED else what
                       for kind, what in self.final])
+
+
+def _elements(ops: list) -> dict | None:
+    """{get-tuple-element: its index} of the ops that bind a body's state elements (one
+    _UNPACK where the key holds the state's shapes, else an _ELEMENT each), or None where
+    another op is among them."""
+    elements: dict = {}
+    for op in ops:
+        if op[0] == _UNPACK:
+            elements.update((inst, e) for inst, e in op[3])
+        elif op[0] == _ELEMENT and op[2].opcode is Opcode.PARAMETER:
+            elements[op[1]] = op[3]
+        else:
+            return None
+    return elements
 
 
 def _copied(value: np.ndarray, layout) -> np.ndarray:
