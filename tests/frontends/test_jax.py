@@ -13,6 +13,7 @@ lax = jax.lax
 
 import dynhlo  # noqa: E402
 from dynhlo.frontends.jax import from_jax  # noqa: E402
+from dynhlo.hlo import print_module  # noqa: E402
 
 BOUND = 16
 
@@ -307,6 +308,12 @@ SLICES = {
     "update": lambda x, i: lax.dynamic_update_slice(_cat(x, x), jnp.ones((2, 3)), (i, 0)),
     "dynamic_update": lambda x, i: lax.dynamic_update_slice(_cat(x, x, x), -x[:, :2], (i, i)),
     "whole_update": lambda x, i: lax.dynamic_update_slice(x, -x, (i, 0)),
+    # a dynamic update at start 0 along its dynamic dimension: placed there without the
+    # operand's padding, smaller than the operand (n of 2n rows) or its size (a scan's row)
+    "rows_at_zero": lambda x, i: lax.dynamic_update_slice(
+        jnp.zeros((4, 2 * x.shape[0], 3)), -x[None], (i, 0, 0)),
+    "row_of_a_scan": lambda x, i: lax.dynamic_update_slice(
+        jnp.ones((5,) + x.shape), x[None] * 2, (i, 0, 0)),
 }
 
 
@@ -318,6 +325,15 @@ def test_dynamic_slices_clamp_at_the_actual_size_as_jax_does(name):
         x = np.arange(n * 3, dtype=np.float32).reshape(n, 3) + 1
         for i in (-1, 0, 3, 6, 30):
             _close(exe(x, np.int32(i)), jax.jit(fn)(x, np.int32(i)))
+
+
+def test_an_update_at_start_zero_of_its_dynamic_dimension_pads_nothing():
+    """jax.lax.scan's stacked output row (the counter along the time axis, 0 along the
+    batch): the imported dynamic-update-slice writes into the operand itself, no padded copy
+    of it to write into and cut back (three copies of the whole output per iteration)."""
+    exe = from_jax(SLICES["row_of_a_scan"], "f32[n,3]", "s32[]", bounds={"n": 8})
+    text = print_module(exe.module)
+    assert " pad(" not in text and "dynamic-update-slice(" in text
 
 
 # A gather's starts clamp against the actual shape too (StableHLO's gather): `mode="clip"`,

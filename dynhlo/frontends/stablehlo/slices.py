@@ -84,13 +84,20 @@ def clamp_gather_starts(cx, x: Val, idx: Val, index_map: list[int], ivd: int,
 def _dynamic_update_slice(cx):
     x, update, *starts = cx.operands
     shape = bounded(cx.result_shape(), list(x.shape.dims))
+    # A start that is the constant 0 is placed at 0 by both rules (XLA clamps it into
+    # [0, bound - update bound], StableHLO into [0, n - update size]) and the rows written
+    # are the update's cut to the operand's size either way: no clamp and no padding for it
+    # (jax.lax.scan's stacked outputs: a row at the counter, 0 along the batch)
+    at_zero = [s.literal is not None and not np.any(s.literal) for s in starts]
     # an update's bound not known yet is at most the operand's
     grow = [(update.shape.dims[d] if update.shape.dims[d] != UNBOUNDED else x.shape.dims[d])
-            if _moves(update.shape, d) else 0 for d in range(x.shape.rank)]
+            if _moves(update.shape, d) and not at_zero[d] else 0 for d in range(x.shape.rank)]
     if any(g and UNBOUNDED in (g, x.shape.dims[d]) for d, g in enumerate(grow)):
         raise cx.error("an update of a dynamic size needs a bound: bound the argument "
                        "dimensions it is computed from")
     for d in range(x.shape.rank):
+        if at_zero[d]:
+            continue
         if _moves(x.shape, d) or _moves(update.shape, d):  # start in [0, n - update size]
             high = cx.comp.emit(S32, "subtract", [_size(cx, x, d), _size(cx, update, d)])
             starts[d] = _clamped(cx, starts[d], high)
