@@ -22,6 +22,7 @@ from . import conv
 from .chains import fuse
 from .folding import folded
 from .joined import joined
+from .loops import carried_update
 from .memo import memoized
 from .native_chain import chained
 from .special import specialize
@@ -249,7 +250,10 @@ class Fast:
                     op = (_UFUNC, inst, what[0], what[1], x.shape, None, None)
             elif kind == _LOWERING and (what is LOWERINGS.get(inst.opcode) or
                                         what is conv.lowering):
-                special = specialize(ctx, inst, what, values, settled)
+                special = specialize(
+                    ctx, inst, what, values, settled,
+                    pool if inst.opcode is Opcode.DYNAMIC_UPDATE_SLICE and
+                    carried_update(info.computation, inst) else None)
                 if special is not None:
                     fn, sources, shapes = special
                     held = None if inst in sized_by or inst is root else \

@@ -133,12 +133,16 @@ class BodyRuns:
             if plan is not _MISSING and (plan is None or plan.gen == pool.gen):
                 at = None   # (refused, or valid but not for this call: not made again)
         first, specs, keyed, done = state, [], [], 0
-        while test(state):
-            done = count_iteration(inst, done, limit)
-            state = self.step(state)
-            if at is not None:
-                specs.append(self.used)
-                keyed.append(self.counted)
+        pool.carrying = object()   # (this call's: special._update_slice)
+        try:
+            while test(state):
+                done = count_iteration(inst, done, limit)
+                state = self.step(state)
+                if at is not None:
+                    specs.append(self.used)
+                    keyed.append(self.counted)
+        finally:
+            pool.carrying = None
         if at is not None and None not in specs:
             keyed.append(counter_values(state, self.counters))
             plans = {k: p for k, p in pool.loops.items() if k != at}

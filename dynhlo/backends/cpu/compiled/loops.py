@@ -57,6 +57,31 @@ def _single_tuple_parameter(computation):
     return params[0]
 
 
+def carried_update(computation, inst) -> bool:
+    """Whether dynamic-update-slice `inst` of loop body `computation` may write into its
+    operand's array from the second iteration of a loop call on: its operand is state element
+    k, which nothing else in the body reads (every get-tuple-element of k has `inst` as its
+    only reader), and `inst` is read only by the root tuple, once, as element k. The old
+    element is then dead once `inst` has read it, and the new one reaches nothing but the
+    next iteration's element k (no view of it, no second element holding it): XLA's in-place
+    dynamic-update-slice of a loop's carried buffer (a scan's stacked outputs)."""
+    param = _single_tuple_parameter(computation)
+    root = computation.root
+    if param is None or root.opcode is not Opcode.TUPLE or \
+            inst.opcode is not Opcode.DYNAMIC_UPDATE_SLICE:
+        return False
+    k = _tuple_element(inst.operands[0], param)
+    if k is None or root.operands.count(inst) != 1 or root.operands.index(inst) != k or \
+            any(_tuple_element(o, param) == k for o in inst.operands[1:]):
+        return False
+    for other in computation.instructions:
+        if other is not root and any(o is inst for o in other.operands):
+            return False
+        if other is not inst and any(_tuple_element(o, param) == k for o in other.operands):
+            return False
+    return True
+
+
 def pinned_elements(computation, sized) -> tuple:
     """((k, instruction), ...): the integer scalar elements k of the computation's one tuple
     parameter that its root tuple returns unchanged and that the values its sizes read

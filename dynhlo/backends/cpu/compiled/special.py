@@ -73,9 +73,10 @@ from .conv import gemm_plan
 from .folding import IMPURE
 
 
-def specialize(ctx, inst, lowering, values: dict, folded: dict):
+def specialize(ctx, inst, lowering, values: dict, folded: dict, carrying=None):
     """`(fn, sources, shapes)` for the lowering step of `inst` (see the module docstring), or
-    None. `values`: the call's values; `folded`: those fixed for the key."""
+    None. `values`: the call's values; `folded`: those fixed for the key; `carrying`: the
+    body's pool where `inst` is a loop's carried update (loops.carried_update), else None."""
     opcode = inst.opcode
     # per call: the operands neither folded nor a size the host knows (None: no step)
     data = [o for o in inst.operands if o not in folded and values.get(o) is not None]
@@ -144,7 +145,7 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict):
                      [o in data for o in inst.operands])
     elif opcode is Opcode.DYNAMIC_UPDATE_SLICE and data[:2] == list(inst.operands[:2]):
         fn = _update_slice(inst, [values.get(o) for o in inst.operands], values[inst],
-                           [o in data for o in inst.operands])
+                           [o in data for o in inst.operands], carrying)
     elif opcode is Opcode.TRANSPOSE:
         perm = tuple(attrs.ints(inst, "dimensions"))
         fn = lambda x: x.transpose(perm)   # noqa: E731 (np.transpose's view)
@@ -559,11 +560,19 @@ def _reduce(inst, x: np.ndarray, init, init_per_call: bool, value):
     return fn
 
 
-def _update_slice(inst, arrays: list, value, data: list):
+def _update_slice(inst, arrays: list, value, data: list, carrying=None):
     """ops_indexing.dynamic_update_slice at settled shapes: the operand copied (cut or
     zero-extended to the result's sizes where they differ), the update's rows written where
     update_windows places them at the starts (held where folded), that placement kept per
-    start values (Remembered). The reference's calls, so its values and layout."""
+    start values (Remembered). The reference's calls, so its values and layout.
+
+    `carrying`: the body's pool where `inst` is a loop's carried update (loops.carried_update),
+    else None. Then an operand that is the array this step made in the same loop call
+    (Pool.carrying: the loop call's token, the same at the step that made it) is dead, so
+    the rows are written into it and it is the value: one row per iteration where a scan's
+    stacked outputs would copy the whole buffer (O(T^2) over T iterations). The first
+    iteration's operand (the caller's) is copied as ever, so nothing outside the loop call
+    is written."""
     x, update, *starts = arrays
     if value.__class__ is not np.ndarray or x.__class__ is not np.ndarray or \
             update.__class__ is not np.ndarray or value.dtype != x.dtype:
@@ -595,13 +604,20 @@ def _update_slice(inst, arrays: list, value, data: list):
                     every[k] = part
                 placed = memo.at(key, [int(v) for v in every])
             target, source = placed
+        if carrying is not None and made[1] is not None and made[1] is carrying.carrying \
+                and made[0]() is x and shape == x.shape:
+            x[target] = update[source]
+            return x
         if shape == x.shape:
             out = np.array(x, copy=True)
         else:
             out = np.zeros(shape, x.dtype)
             out[common] = x[common]
         out[target] = update[source]
+        if carrying is not None and carrying.carrying is not None:
+            made[:] = weakref.ref(out), carrying.carrying
         return out
+    made = [None, None]   # (a weak reference to the array made, the loop call's token)
     return fn
 
 

@@ -207,7 +207,7 @@ class Pool(list):
     buffer is replaced by a larger one (addresses recorded before it are stale), and
     `fast`: the steps specialized to an argument-shape key over these buffers (Fast)."""
 
-    __slots__ = ("gen", "fast", "loops", "seen", "counting")
+    __slots__ = ("gen", "fast", "loops", "seen", "counting", "carrying")
 
     def __init__(self, count: int):
         super().__init__([None] * count)
@@ -218,6 +218,10 @@ class Pool(list):
         self.loops: dict = {}
         self.seen: dict = {}
         self.counting: set = set()
+        # a token of the loop call running this body, None between calls: an update of a
+        # carried buffer writes in place only into the array it made in the same call
+        # (loops.carried_update, special._update_slice)
+        self.carrying = None
 
 
 def pooled(pool: Pool, buf: int, shape: tuple, dtype) -> tuple:

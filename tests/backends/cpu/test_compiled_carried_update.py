@@ -1,0 +1,176 @@
+"""A loop's carried dynamic-update-slice written in place (loops.carried_update,
+special._update_slice): from a loop call's second iteration on, the buffer a body's update
+made in the same call is written into instead of copied (a scan's stacked outputs: one row
+per iteration, not the whole buffer). Semantics: XLA operation semantics (While,
+DynamicUpdateSlice: start indices clamped into range). Every result is compared with NumPy
+by hand and the reference evaluator, over several calls (uncounted and counted specs, loop
+plans) and trip counts past the counted range; the caller's arrays, the loop's first state
+included, are never written, and a buffer still read after the update is never written.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo.backends.cpu.compiled import loops, steps
+from dynhlo.hlo import parse_hlo
+from tests.backends.cpu.test_compiled_counted_loops import _body_pool
+
+F32 = np.float32
+
+
+def _scan(trips: int, rows: int, extra_root: str = "", extra_shape: str = "") -> str:
+    """A loop writing row i of ys (element 1) with c = h * 0.5 + i at each iteration i < trips;
+    `extra_root`/`extra_shape`: one more state element (what the root passes as it)."""
+    state = f"(s32[], f32[{rows},4], f32[4]{extra_shape})"
+    last = f"last = {extra_shape.strip(', ')} get-tuple-element(w), index=3" \
+        if extra_shape else ""
+    return f"""HloModule scan
+
+cond {{
+  s = {state} parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant({trips})
+  ROOT lt = pred[] compare(i, n), direction=LT
+}}
+
+body {{
+  s = {state} parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  ys = f32[{rows},4] get-tuple-element(s), index=1
+  h = f32[4] get-tuple-element(s), index=2
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  half = f32[] constant(0.5)
+  halves = f32[4] broadcast(half), dimensions={{}}
+  fi = f32[] convert(i)
+  fis = f32[4] broadcast(fi), dimensions={{}}
+  scaled = f32[4] multiply(h, halves)
+  c = f32[4] add(scaled, fis)
+  row = f32[1,4] reshape(c)
+  zero = s32[] constant(0)
+  ys1 = f32[{rows},4] dynamic-update-slice(ys, row, i, zero)
+  ROOT t = {state} tuple(next, ys1, c{extra_root})
+}}
+
+ENTRY e {{
+  ys0 = f32[{rows},4] parameter(0)
+  h0 = f32[4] parameter(1)
+  z = s32[] constant(0)
+  init = {state} tuple(z, ys0, h0{', ys0' if extra_shape else ''})
+  w = {state} while(init), condition=cond, body=body
+  ys = f32[{rows},4] get-tuple-element(w), index=1
+  h = f32[4] get-tuple-element(w), index=2
+  {last}
+  ROOT r = (f32[{rows},4], f32[4]{extra_shape}) tuple(ys, h{', last' if extra_shape else ''})
+}}
+"""
+
+
+def _by_hand(ys0, h0, trips: int, keep_before_last: bool = False):
+    """NumPy's loop: row min(i, rows - 1) (the start clamped) of ys takes c at step i."""
+    ys, h, before = ys0.copy(), h0.copy(), ys0.copy()
+    for i in range(trips):
+        c = (h * F32(0.5) + F32(i)).astype(F32)
+        before = ys.copy()
+        ys[min(i, ys.shape[0] - 1)] = c
+        h = c
+    return (ys, h, before) if keep_before_last else (ys, h)
+
+
+def _body(text: str):
+    module = parse_hlo(text)
+    return next(c for c in module.computations if c.name == "body")
+
+
+def test_a_scans_stacked_output_is_a_carried_update():
+    body = _body(_scan(5, 5))
+    assert loops.carried_update(body, next(i for i in body.instructions
+                                           if i.name == "ys1"))
+
+
+def test_an_update_whose_old_buffer_is_still_read_is_not_carried():
+    # the root passes the old ys on as element 3: writing into it would change that
+    body = _body(_scan(5, 5, extra_root=", ys", extra_shape=", f32[5,4]"))
+    assert not loops.carried_update(body, next(i for i in body.instructions
+                                               if i.name == "ys1"))
+
+
+@pytest.mark.parametrize("trips,rows", [(3, 8), (8, 8), (100, 100), (130, 100)])
+def test_carried_updates_equal_the_loop_by_hand_and_leave_the_callers_arrays(trips, rows):
+    text = _scan(trips, rows)
+    fast = dynhlo.compile(text, backend="cpu", reference=False)
+    reference = dynhlo.compile(text, backend="cpu", reference=True)
+    rng = np.random.default_rng(trips)
+    ys0 = rng.standard_normal((rows, 4)).astype(F32)
+    h0 = rng.standard_normal(4).astype(F32)
+    expected = _by_hand(ys0, h0, trips)
+    kept_ys0, kept_h0 = ys0.copy(), h0.copy()
+    results = []
+    for _ in range(6):   # uncounted specs, counted ones, a loop plan
+        got = fast(ys0, h0)
+        for g, e, r in zip(got, expected, reference(ys0, h0), strict=True):
+            np.testing.assert_array_equal(g, e)
+            np.testing.assert_array_equal(g, r)
+        results.append(got)
+        np.testing.assert_array_equal(ys0, kept_ys0)
+        np.testing.assert_array_equal(h0, kept_h0)
+    # a result passed back as the first state is the caller's array now: never written
+    earlier = [(ys.copy(), h.copy()) for ys, h in results]
+    again = fast(results[0][0], results[0][1])
+    np.testing.assert_array_equal(again[0], _by_hand(results[0][0], results[0][1], trips)[0])
+    for (ys, h), (ys_was, h_was) in zip(results, earlier, strict=True):
+        np.testing.assert_array_equal(ys, ys_was)
+        np.testing.assert_array_equal(h, h_was)
+    assert all(ys is not ys0 for ys, _ in results)
+
+
+@pytest.mark.parametrize("trips", [6, 100])
+def test_an_old_buffer_still_read_after_the_update_keeps_its_rows(trips):
+    rows = 100
+    text = _scan(trips, rows, extra_root=", ys", extra_shape=f", f32[{rows},4]")
+    fast = dynhlo.compile(text, backend="cpu", reference=False)
+    rng = np.random.default_rng(1)
+    ys0 = rng.standard_normal((rows, 4)).astype(F32)
+    h0 = rng.standard_normal(4).astype(F32)
+    ys, h, before = _by_hand(ys0, h0, trips, keep_before_last=True)
+    for _ in range(5):
+        got = fast(ys0, h0)
+        np.testing.assert_array_equal(got[0], ys)
+        np.testing.assert_array_equal(got[1], h)
+        np.testing.assert_array_equal(got[2], before)   # the state before the last update
+
+
+def test_the_update_writes_into_its_own_buffer_from_the_second_iteration_on():
+    """The values the uncounted spec's update step gives over one loop call of 100
+    iterations: a new array at its first (the buffer it was given copied), then that same
+    array at every later one; a new one again at the next call."""
+    text = _scan(100, 100)
+    fast = dynhlo.compile(text, backend="cpu", reference=False)
+    ys0, h0 = np.zeros((100, 4), F32), np.ones(4, F32)
+    fast(ys0, h0)
+    pool = _body_pool(fast)
+    (spec,) = pool.fast.values()
+    (k,) = [k for k, op in enumerate(spec.ops)
+            if op[0] == steps._SPECIAL and op[1].name == "ys1"]
+    made = []
+    op = spec.ops[k]
+
+    def spy(*args):
+        out = op[2](*args)
+        made.append(out)
+        return out
+    spec.ops[k] = (op[0], op[1], spy, *op[3:])
+    firsts = []
+    for _ in range(2):   # (the third call counts iterations 0..63: specs of their own)
+        start = len(made)
+        got = fast(ys0, h0)
+        np.testing.assert_array_equal(got[0], _by_hand(ys0, h0, 100)[0])
+        mine = made[start:]
+        assert len(mine) in (100, 100 - loops._COUNTED) and mine[0] is not ys0
+        assert all(m is mine[0] for m in mine[1:])
+        firsts.append(mine[0])
+    assert firsts[0] is not firsts[1]
+
