@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 _MAX_ELEMENTS = 64   # the largest value kept (shape vectors, index arrays)
-_KEYS = 256          # counter values a memo keeps (full: it starts over)
+_KEYS = 1024         # counter values a memo keeps (full: it starts over)
 
 
 class Memo(dict):

@@ -65,7 +65,7 @@ from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.sizes import slice_reads_padding
-from ....shapes.slice_windows import update_windows
+from ....shapes.slice_windows import slice_window, update_windows, within
 from ..float_power import power_f32
 from ..ops_linalg import plan_convolution, run_convolution
 from ..ops_reduce import _fast_reducer, _negative_zero_sums
@@ -101,6 +101,9 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict, carrying=None):
     shapes = tuple(a.shape for a in arrays)
     if opcode in (Opcode.GATHER, Opcode.DYNAMIC_SLICE) and data == [inst.operands[0]]:
         fn = _take(ctx, inst, lowering, arrays[0], values, folded)
+    elif opcode is Opcode.DYNAMIC_SLICE and data[:1] == [inst.operands[0]]:
+        fn = _slice_at(inst, [values.get(o) for o in inst.operands], values[inst],
+                       [o in data for o in inst.operands])
     elif opcode is Opcode.GATHER and data == list(inst.operands):
         fn = _window_gather(inst, *arrays, values[inst])
     elif opcode is Opcode.GATHER and data == [inst.operands[1]] and \
@@ -415,15 +418,18 @@ class _Laid:
 
 
 _REMEMBERED = 64   # index values per specialized step whose placement it keeps
+# (a window or update placement, a few slices: one per counter value of a loop of up to
+# this many iterations, not started over at every call of a longer one)
+_REMEMBERED_WINDOWS = 4096
 _REMEMBERED_POSITIONS = 1 << 12   # the most positions one kept placement holds (32 KiB)
 
 
 class Remembered(dict):
     """`place(indices)` per distinct index value, kept: a loop's counter runs through the
     same few values at every call, so its windows' placement is worked out once per value,
-    not per iteration. Bounded: full, it starts over; a placement of more than
-    _REMEMBERED_POSITIONS positions (token ids into a table: new at every call) is not
-    kept."""
+    not per iteration. Bounded: full (_REMEMBERED position arrays, _REMEMBERED_WINDOWS
+    windows of slices), it starts over; a placement of more than _REMEMBERED_POSITIONS
+    positions (token ids into a table: new at every call) is not kept."""
 
     __slots__ = ("place",)
 
@@ -444,7 +450,8 @@ class Remembered(dict):
             made = self.place(indices)
             if made.__class__ is np.ndarray and made.size > _REMEMBERED_POSITIONS:
                 return made
-            if len(self) >= _REMEMBERED:
+            if len(self) >= (_REMEMBERED if made.__class__ is np.ndarray else
+                             _REMEMBERED_WINDOWS):
                 self.clear()
             self[key] = made
             return made
@@ -558,6 +565,40 @@ def _reduce(inst, x: np.ndarray, init, init_per_call: bool, value):
         return value if value.__class__ is np.ndarray and value.dtype == dtype else \
             np.asarray(value).astype(dtype)
     return fn
+
+
+def _slice_at(inst, arrays: list, value, data: list):
+    """ops_indexing.dynamic_slice at settled shapes and start indices read per call (a
+    loop's counter past the counted range, loops._COUNTED): the window slice_window places
+    at the starts (XLA's clamp against the bounds), kept per start values (Remembered), and
+    the lowering's copy of it. A window reaching past the operand's actual size (padding:
+    zeros, or the error padding_reads asks for) gives None: the lowering's."""
+    x, *starts = arrays
+    if value.__class__ is not np.ndarray or x.__class__ is not np.ndarray or \
+            len(starts) != x.ndim or any(np.ndim(s) for s in starts):
+        return None   # (a start vector, or the lowering's error)
+    shape, out_shape = x.shape, value.shape
+    held = list(starts)
+    slots = [k for k, is_data in enumerate(data[1:]) if is_data]
+
+    def place(at):
+        window = slice_window(inst, at, shape, out_shape)
+        return window if within(window, shape) is None else None
+    memo = Remembered(place)
+
+    def fn(x, *parts):
+        key = tuple([int(part) for part in parts])
+        window = memo.get(key, _MISSING)
+        if window is _MISSING:
+            every = list(held)
+            for k, part in zip(slots, key, strict=True):
+                every[k] = part
+            window = memo.at(key, [int(v) for v in every])
+        return None if window is None else np.array(x[window], copy=True)
+    return fn
+
+
+_MISSING = object()
 
 
 def _update_slice(inst, arrays: list, value, data: list, carrying=None):

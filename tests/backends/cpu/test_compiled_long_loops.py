@@ -1,11 +1,14 @@
-"""A loop's carried dynamic-update-slice written in place (loops.carried_update,
-special._update_slice): from a loop call's second iteration on, the buffer a body's update
+"""Loops past the counted range (loops._COUNTED): their body's spec reads the counter per
+iteration. A carried dynamic-update-slice is written in place (loops.carried_update,
+special._update_slice): from a loop call's second iteration on, the buffer the body's update
 made in the same call is written into instead of copied (a scan's stacked outputs: one row
-per iteration, not the whole buffer). Semantics: XLA operation semantics (While,
-DynamicUpdateSlice: start indices clamped into range). Every result is compared with NumPy
-by hand and the reference evaluator, over several calls (uncounted and counted specs, loop
-plans) and trip counts past the counted range; the caller's arrays, the loop's first state
-included, are never written, and a buffer still read after the update is never written.
+per iteration, not the whole buffer); a dynamic-slice at the counter is a window placed per
+start value (special._slice_at). Semantics: XLA operation semantics (While, DynamicSlice,
+DynamicUpdateSlice: start indices clamped into range; rows past an actual size are padding).
+Every result is compared with NumPy by hand and the reference evaluator, over several calls
+(uncounted and counted specs, loop plans) and trip counts past the counted range; the
+caller's arrays, the loop's first state included, are never written, and a buffer still
+read after the update is never written.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import pytest
 
 import dynhlo
 from dynhlo.backends.cpu.compiled import loops, steps
+from dynhlo.errors import DynamicSizeError
 from dynhlo.hlo import parse_hlo
 from tests.backends.cpu.test_compiled_counted_loops import _body_pool
 
@@ -174,3 +178,85 @@ def test_the_update_writes_into_its_own_buffer_from_the_second_iteration_on():
         firsts.append(mine[0])
     assert firsts[0] is not firsts[1]
 
+
+
+def _windows(trips: int, bound: int, dynamic: bool) -> str:
+    """A loop summing, at each iteration i < trips, the 2-row window of x at start i - 3
+    (clamped: negative at first, past the rows at the end; x's rows may be a dynamic size,
+    whose padding the window may reach)."""
+    x = f"f32[<={bound},4]" if dynamic else f"f32[{bound},4]"
+    state = f"(s32[], {x}, f32[2,4])"
+    return f"""HloModule windows
+
+cond {{
+  s = {state} parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant({trips})
+  ROOT lt = pred[] compare(i, n), direction=LT
+}}
+
+body {{
+  s = {state} parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = {x} get-tuple-element(s), index=1
+  acc = f32[2,4] get-tuple-element(s), index=2
+  three = s32[] constant(3)
+  start = s32[] subtract(i, three)
+  zero = s32[] constant(0)
+  window = f32[2,4] dynamic-slice(x, start, zero), dynamic_slice_sizes={{2,4}}
+  sum = f32[2,4] add(acc, window)
+  one = s32[] constant(1)
+  next = s32[] add(i, one)
+  ROOT t = {state} tuple(next, x, sum)
+}}
+
+ENTRY e {{
+  x = {x} parameter(0)
+  z = s32[] constant(0)
+  fz = f32[] constant(0)
+  acc = f32[2,4] broadcast(fz), dimensions={{}}
+  init = {state} tuple(z, x, acc)
+  w = {state} while(init), condition=cond, body=body
+  ROOT r = f32[2,4] get-tuple-element(w), index=2
+}}
+"""
+
+
+def _windows_by_hand(x, trips: int, bound: int):
+    """The sum of the windows, each at its start clamped into [0, bound - 2] (XLA clamps
+    against the bound), rows past x's actual rows read as zeros (padding)."""
+    padded = np.zeros((bound, 4), F32)
+    padded[:x.shape[0]] = x
+    acc = np.zeros((2, 4), F32)
+    for i in range(trips):
+        first = min(max(i - 3, 0), bound - 2)
+        acc = (acc + padded[first:first + 2]).astype(F32)
+    return acc
+
+
+@pytest.mark.parametrize("trips", [5, 70, 130])
+@pytest.mark.parametrize("dynamic,rows", [(False, 100), (True, 100), (True, 57)])
+def test_windows_at_the_counter_past_the_counted_range(trips, dynamic, rows):
+    text = _windows(trips, 100, dynamic)
+    fast = dynhlo.compile(text, backend="cpu", reference=False)
+    reference = dynhlo.compile(text, backend="cpu", reference=True)
+    x = np.random.default_rng(rows).standard_normal((rows, 4)).astype(F32)
+    expected = _windows_by_hand(x, trips, 100)
+    for _ in range(5):
+        got = fast(x)
+        np.testing.assert_array_equal(got, expected)
+        np.testing.assert_array_equal(got, reference(x))
+    # (the comparisons ran the window's specialized step: a spec past the counted range)
+    kinds = (steps._SPECIAL, steps._SPECIAL_ONE, steps._SPECIAL_TWO)
+    assert any(op[0] in kinds and op[1].name == "window"
+               for spec in _body_pool(fast).fast.values() for op in spec.ops)
+
+
+def test_a_window_reaching_padding_is_refused_where_padding_reads_are_errors():
+    text = _windows(130, 100, True)
+    fast = dynhlo.compile(text, backend="cpu", reference=False, padding_reads="error")
+    x = np.ones((57, 4), F32)
+    fast(np.ones((100, 4), F32))   # (whole rows: no padding read; the spec made)
+    for _ in range(2):
+        with pytest.raises(DynamicSizeError, match="window|dynamic-slice"):
+            fast(x)
