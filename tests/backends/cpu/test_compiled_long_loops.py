@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import dynhlo
-from dynhlo.backends.cpu.compiled import loops, steps
+from dynhlo.backends.cpu.compiled import loops, native_loop, steps
 from dynhlo.errors import DynamicSizeError
 from dynhlo.hlo import parse_hlo
 from tests.backends.cpu.test_compiled_counted_loops import _body_pool
@@ -260,3 +260,36 @@ def test_a_window_reaching_padding_is_refused_where_padding_reads_are_errors():
     for _ in range(2):
         with pytest.raises(DynamicSizeError, match="window|dynamic-slice"):
             fast(x)
+
+
+def _plan_calls(monkeypatch, carried: bool, trips: int) -> tuple[int, list]:
+    """(native calls of the loop plan of _scan(trips, trips), the results of the calls
+    from the one that made it on), with carried updates recognized or not."""
+    if not carried:
+        monkeypatch.setattr(native_loop, "carried_update", lambda computation, inst: False)
+    fast = dynhlo.compile(_scan(trips, trips), backend="cpu", reference=False)
+    ys0 = np.arange(trips * 4, dtype=F32).reshape(trips, 4)
+    h0 = np.ones(4, F32)
+    got = [fast(ys0, h0) for _ in range(7)]
+    (plan,) = [p for p in _body_pool(fast).loops.values()
+               if p.__class__ is native_loop.LoopPlan]
+    np.testing.assert_array_equal(ys0, np.arange(trips * 4, dtype=F32).reshape(trips, 4))
+    monkeypatch.undo()
+    return plan.count, got[3:]
+
+
+@pytest.mark.parametrize("trips", [2, 17, 40])
+def test_a_loop_plan_writes_a_carried_update_into_the_array_of_its_first_iteration(
+        monkeypatch, trips):
+    """A counted loop's plan (native_loop.LoopPlan): the update's copies of the operand's
+    other rows run at the first iteration only (into the plan's array), so the plan has
+    fewer native calls than with every update copying; the results are the same, by hand."""
+    count, got = _plan_calls(monkeypatch, True, trips)
+    copying, got_copying = _plan_calls(monkeypatch, False, trips)
+    assert count < copying
+    ys0 = np.arange(trips * 4, dtype=F32).reshape(trips, 4)
+    for a, b in zip(got, got_copying, strict=True):
+        for x, y, e in zip(a, b, _by_hand(ys0, np.ones(4, F32), trips), strict=True):
+            np.testing.assert_array_equal(x, e)
+            np.testing.assert_array_equal(y, e)
+    assert got[0][0] is not got[1][0]   # (each call's result a new array)

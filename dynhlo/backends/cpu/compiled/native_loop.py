@@ -32,8 +32,9 @@ from array import array
 import numpy as np
 
 from ....hlo.opcodes import Opcode
+from .loops import carried_update
 from .native_routines import _routines
-from .placement import new_array
+from .placement import _DIMS, new_array
 from .steps import _CHAIN, _ELEMENT, _TUPLE, _UNPACK, data_address, signature
 
 _ARGUMENT, _HELD, _OWNED = range(3)   # where a state element's value comes from
@@ -68,6 +69,10 @@ class LoopPlan:
         arguments: dict = {}
         source = [(_ARGUMENT, e) for e in range(len(state))]   # the state's elements
         copies: dict = {}   # id(a spec's argument array) -> the plan's copy
+        # a carried dynamic-update-slice (loops.carried_update) -> (its value, the array it
+        # is made in) at its first iteration: later ones write their update into it
+        carried: dict = {}
+        carries: dict = {}   # instruction -> whether it is one (asked once)
 
         def copy(packed):
             found = copies.get(id(packed))
@@ -82,15 +87,23 @@ class LoopPlan:
                     ops[-1][0] != _TUPLE or fast.gen != gen:
                 return None
             chain, tup = ops[-2:]
+            reused, skipped = _in_place(chain, elements, source, carried, carries,
+                                        body.computation)
             for member in chain[8][1]:
                 for fn, packed, *_ in member[0]:
-                    entries.append(fn)
-                    entries.append(copy(packed).buffer_info()[0])
+                    if id(packed) not in skipped:
+                        entries.append(fn)
+                        entries.append(copy(packed).buffer_info()[0])
             values: dict = {}
             for inst, shape, dtype, targets, axes, make in chain[9]:   # the new arrays
-                made = make(shape, dtype)
-                keep.append(made)
-                values[inst] = made if axes is None else made.transpose(axes)
+                if inst in reused:   # (the same value: the next iteration finds it)
+                    values[inst], made = reused[inst]
+                else:
+                    made = make(shape, dtype)
+                    keep.append(made)
+                    values[inst] = made if axes is None else made.transpose(axes)
+                    if carries.get(inst) and inst not in carried:
+                        carried[inst] = (values[inst], made)
                 at = data_address(made)
                 for p, slot, offset in targets:
                     copy(p)[slot] = at + offset
@@ -182,6 +195,44 @@ class LoopPlan:
         return tuple([state[what] if kind == _ARGUMENT else
                       _copied(*what) if kind == _OWNED else what
                       for kind, what in self.final])
+
+
+def _in_place(chain, elements: dict, source: list, carried: dict, carries: dict,
+              computation) -> tuple[dict, set]:
+    """({dynamic-update-slice: (its value, the array) it writes into}, ids of the argument
+    arrays of native calls to leave out) for one iteration's run `chain`: a carried update
+    (loops.carried_update) whose operand is the array it made at its first iteration in the
+    plan writes its update rows into that array; its copies of the operand's other rows,
+    each to the same place of the same array, are left out. XLA's in-place
+    dynamic-update-slice of a loop's carried buffer: a scan's stacked outputs cost a row
+    per iteration, not the whole buffer (the first iteration still copies the loop's
+    argument, the caller's)."""
+    reused: dict = {}
+    skipped: set = set()
+    for member, op in zip(chain[8][1], chain[8][2], strict=True):
+        inst = op[1]
+        if inst.opcode is not Opcode.DYNAMIC_UPDATE_SLICE:
+            continue
+        if inst not in carries:
+            carries[inst] = carried_update(computation, inst)
+        first = carried.get(inst)
+        e = elements.get(inst.operands[0])
+        if first is None or e is None or source[e][0] != _OWNED or \
+                source[e][1] is not first[0] or member[4] is None:
+            continue
+        calls, patches, new = member[0], member[1], member[4]
+        if new[0] != first[1].shape or len(calls) != len(patches):
+            continue
+        targets = {id(packed): offset for packed, _, offset in new[2]}
+        own = [p for (_, packed), p in zip(calls, patches, strict=True)
+               if p[0] is packed and p[2] is inst.operands[0]]
+        # (each a copy of a box of the operand to the same offset at the same strides)
+        if any(targets.get(id(p[0])) != p[4] or p[0][2 + _DIMS:2 + 2 * _DIMS] !=
+               p[0][2 + 2 * _DIMS:2 + 3 * _DIMS] for p in own):
+            continue
+        reused[inst] = first
+        skipped.update(id(p[0]) for p in own)
+    return reused, skipped
 
 
 def _elements(ops: list) -> dict | None:
