@@ -293,3 +293,39 @@ def test_a_loop_plan_writes_a_carried_update_into_the_array_of_its_first_iterati
             np.testing.assert_array_equal(x, e)
             np.testing.assert_array_equal(y, e)
     assert got[0][0] is not got[1][0]   # (each call's result a new array)
+
+
+def _rnn(w, xs):
+    import jax
+    import jax.numpy as jnp
+
+    def cell(h, x):
+        h = jnp.tanh(x @ w + h)
+        return h, h
+    return jax.lax.scan(cell, jnp.zeros((xs.shape[1], w.shape[1]), xs.dtype), xs)[1]
+
+
+@pytest.mark.parametrize("batch", [1, 5])
+def test_a_jax_scans_plan_over_a_dynamic_batch_writes_its_rows_in_place(monkeypatch, batch):
+    """jax.lax.scan's stacked outputs at a symbolic batch (the update's row made inside the
+    run, its operand copies each with an argument patch): the plan leaves those copies out
+    after the first iteration, and its results are jax.jit's."""
+    import jax
+    from dynhlo.frontends.jax import from_jax
+
+    w = (np.random.default_rng(0).standard_normal((4, 4)) * 0.5).astype(F32)
+    xs = np.random.default_rng(batch).standard_normal((12, batch, 4)).astype(F32)
+    expected = np.asarray(jax.jit(_rnn)(w, xs))
+    counts = []
+    for carried in (True, False):
+        if not carried:
+            monkeypatch.setattr(native_loop, "carried_update", lambda computation, i: False)
+        exe = from_jax(_rnn, "f32[4,4]", "f32[12,b,4]", bounds={"b": 8}, reference=False)
+        for _ in range(6):
+            np.testing.assert_allclose(exe(w, xs), expected, rtol=1e-6, atol=1e-6)
+        pools = exe.executable.program.evaluator._local.pools.values()
+        (plan,) = [p for pool in pools for p in pool.loops.values()
+                   if p.__class__ is native_loop.LoopPlan]
+        counts.append(plan.count)
+        monkeypatch.undo()
+    assert counts[0] < counts[1]

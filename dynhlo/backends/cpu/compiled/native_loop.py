@@ -220,12 +220,13 @@ def _in_place(chain, elements: dict, source: list, carried: dict, carries: dict,
         if first is None or e is None or source[e][0] != _OWNED or \
                 source[e][1] is not first[0] or member[4] is None:
             continue
-        calls, patches, new = member[0], member[1], member[4]
-        if new[0] != first[1].shape or len(calls) != len(patches):
+        new = member[4]
+        if new[0] != first[1].shape:
             continue
         targets = {id(packed): offset for packed, _, offset in new[2]}
-        own = [p for (_, packed), p in zip(calls, patches, strict=True)
-               if p[0] is packed and p[2] is inst.operands[0]]
+        calls = {id(packed) for _, packed, *_ in member[0]}
+        # (the copies reading the operand: a patch each, its source address per call)
+        own = [p for p in member[1] if id(p[0]) in calls and p[2] is inst.operands[0]]
         # (each a copy of a box of the operand to the same offset at the same strides)
         if any(targets.get(id(p[0])) != p[4] or p[0][2 + _DIMS:2 + 2 * _DIMS] !=
                p[0][2 + 2 * _DIMS:2 + 3 * _DIMS] for p in own):
