@@ -314,6 +314,9 @@ SLICES = {
         jnp.zeros((4, 2 * x.shape[0], 3)), -x[None], (i, 0, 0)),
     "row_of_a_scan": lambda x, i: lax.dynamic_update_slice(
         jnp.ones((5,) + x.shape), x[None] * 2, (i, 0, 0)),
+    # as large as the operand's bound (XLA's result would take the update's size): n rows
+    # copied into a buffer of 8
+    "into_a_buffer": lambda x, i: lax.dynamic_update_slice(jnp.zeros((8, 3)), -x, (0, 0)),
 }
 
 
@@ -327,13 +330,17 @@ def test_dynamic_slices_clamp_at_the_actual_size_as_jax_does(name):
             _close(exe(x, np.int32(i)), jax.jit(fn)(x, np.int32(i)))
 
 
-def test_an_update_at_start_zero_of_its_dynamic_dimension_pads_nothing():
-    """jax.lax.scan's stacked output row (the counter along the time axis, 0 along the
-    batch): the imported dynamic-update-slice writes into the operand itself, no padded copy
-    of it to write into and cut back (three copies of the whole output per iteration)."""
-    exe = from_jax(SLICES["row_of_a_scan"], "f32[n,3]", "s32[]", bounds={"n": 8})
-    text = print_module(exe.module)
-    assert " pad(" not in text and "dynamic-update-slice(" in text
+def test_an_update_at_start_zero_below_the_operands_bound_pads_nothing():
+    """A dynamic update at start 0 along a dimension where its bound is below the operand's:
+    the imported dynamic-update-slice writes into the operand itself, no padded copy of it
+    to write into and cut back (three copies of the whole operand); one as large as the
+    operand's bound keeps the padding (XLA's result would take the update's size)."""
+    below = print_module(from_jax(SLICES["rows_at_zero"], "f32[n,3]", "s32[]",
+                                  bounds={"n": 8}).module)
+    assert " pad(" not in below and "dynamic-update-slice(" in below
+    whole = print_module(from_jax(SLICES["into_a_buffer"], "f32[n,3]", "s32[]",
+                                  bounds={"n": 8}).module)
+    assert " pad(" in whole
 
 
 # A gather's starts clamp against the actual shape too (StableHLO's gather): `mode="clip"`,

@@ -85,13 +85,16 @@ def _dynamic_update_slice(cx):
     x, update, *starts = cx.operands
     shape = bounded(cx.result_shape(), list(x.shape.dims))
     # A start that is the constant 0 is placed at 0 by both rules (XLA clamps it into
-    # [0, bound - update bound], StableHLO into [0, n - update size]) and the rows written
-    # are the update's cut to the operand's size either way: no clamp and no padding for it
-    # (jax.lax.scan's stacked outputs: a row at the counter, 0 along the batch)
+    # [0, bound - update bound], StableHLO into [0, n - update size]): no clamp for it. Nor
+    # padding, where the update's bound is below the operand's: the rows written are then
+    # the update's cut to the operand's size either way. (A dynamic update as large as the
+    # operand's bound gives XLA's result the update's size, not the operand's: padded.)
     at_zero = [s.literal is not None and not np.any(s.literal) for s in starts]
     # an update's bound not known yet is at most the operand's
     grow = [(update.shape.dims[d] if update.shape.dims[d] != UNBOUNDED else x.shape.dims[d])
-            if _moves(update.shape, d) and not at_zero[d] else 0 for d in range(x.shape.rank)]
+            if _moves(update.shape, d) else 0 for d in range(x.shape.rank)]
+    grow = [0 if at_zero[d] and UNBOUNDED not in (g, x.shape.dims[d]) and
+            g < x.shape.dims[d] else g for d, g in enumerate(grow)]
     if any(g and UNBOUNDED in (g, x.shape.dims[d]) for d, g in enumerate(grow)):
         raise cx.error("an update of a dynamic size needs a bound: bound the argument "
                        "dimensions it is computed from")

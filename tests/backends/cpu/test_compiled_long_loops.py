@@ -102,6 +102,33 @@ def test_an_update_whose_old_buffer_is_still_read_is_not_carried():
                                                if i.name == "ys1"))
 
 
+def _through_barrier(text: str) -> str:
+    """_scan with element 3 the old ys read through an opt-barrier of the whole state."""
+    return text.replace("  ROOT t = ", "  ob = (s32[], f32[{r},4], f32[4], f32[{r},4]) "
+                        "opt-barrier(s)\n  old = f32[{r},4] get-tuple-element(ob), index=1\n"
+                        "  ROOT t = ").replace("tuple(next, ys1, c, ys)", "tuple(next, ys1, c, old)")
+
+
+@pytest.mark.parametrize("trips", [5, 100])
+def test_a_state_read_whole_keeps_the_old_buffer(trips):
+    """The old buffer read through an instruction of the whole state (an opt-barrier; a
+    call, tuple or conditional alike): not a carried update, and the state before the last
+    update is returned as it was."""
+    rows = 100
+    text = _through_barrier(_scan(trips, rows, extra_root=", ys",
+                                  extra_shape=f", f32[{rows},4]")).replace("{r}", str(rows))
+    assert not loops.carried_update(_body(text), next(
+        i for i in _body(text).instructions if i.name == "ys1"))
+    fast = dynhlo.compile(text, backend="cpu", reference=False)
+    ys0 = np.random.default_rng(2).standard_normal((rows, 4)).astype(F32)
+    h0 = np.ones(4, F32)
+    ys, h, before = _by_hand(ys0, h0, trips, keep_before_last=True)
+    for _ in range(8):
+        got = fast(ys0, h0)
+        np.testing.assert_array_equal(got[0], ys)
+        np.testing.assert_array_equal(got[2], before)
+
+
 @pytest.mark.parametrize("trips,rows", [(3, 8), (8, 8), (100, 100), (130, 100)])
 def test_carried_updates_equal_the_loop_by_hand_and_leave_the_callers_arrays(trips, rows):
     text = _scan(trips, rows)
@@ -306,10 +333,10 @@ def _rnn(w, xs):
 
 
 @pytest.mark.parametrize("batch", [1, 5])
-def test_a_jax_scans_plan_over_a_dynamic_batch_writes_its_rows_in_place(monkeypatch, batch):
-    """jax.lax.scan's stacked outputs at a symbolic batch (the update's row made inside the
-    run, its operand copies each with an argument patch): the plan leaves those copies out
-    after the first iteration, and its results are jax.jit's."""
+def test_a_jax_scans_plan_writes_its_rows_in_place(monkeypatch, batch):
+    """jax.lax.scan's stacked outputs (the update's row made inside the run, its operand
+    copies each with an argument patch, the update's copy none): the plan leaves the operand
+    copies out after the first iteration, and its results are jax.jit's."""
     import jax
     from dynhlo.frontends.jax import from_jax
 
@@ -320,7 +347,7 @@ def test_a_jax_scans_plan_over_a_dynamic_batch_writes_its_rows_in_place(monkeypa
     for carried in (True, False):
         if not carried:
             monkeypatch.setattr(native_loop, "carried_update", lambda computation, i: False)
-        exe = from_jax(_rnn, "f32[4,4]", "f32[12,b,4]", bounds={"b": 8}, reference=False)
+        exe = from_jax(_rnn, "f32[4,4]", f"f32[12,{batch},4]", reference=False)
         for _ in range(6):
             np.testing.assert_allclose(exe(w, xs), expected, rtol=1e-6, atol=1e-6)
         pools = exe.executable.program.evaluator._local.pools.values()

@@ -61,7 +61,8 @@ def carried_update(computation, inst) -> bool:
     """Whether dynamic-update-slice `inst` of loop body `computation` may write into its
     operand's array from the second iteration of a loop call on: its operand is state element
     k, which nothing else in the body reads (every get-tuple-element of k has `inst` as its
-    only reader), and `inst` is read only by the root tuple, once, as element k. The old
+    only reader, and only get-tuple-elements read the state), and `inst` is read only by the
+    root tuple, once, as element k. The old
     element is then dead once `inst` has read it, and the new one reaches nothing but the
     next iteration's element k (no view of it, no second element holding it): XLA's in-place
     dynamic-update-slice of a loop's carried buffer (a scan's stacked outputs)."""
@@ -78,6 +79,11 @@ def carried_update(computation, inst) -> bool:
         if other is not root and any(o is inst for o in other.operands):
             return False
         if other is not inst and any(_tuple_element(o, param) == k for o in other.operands):
+            return False
+        # (the whole state read otherwise, an opt-barrier, call or tuple of it: element k
+        # may be read through it)
+        if other.opcode is not Opcode.GET_TUPLE_ELEMENT and \
+                any(o is param for o in other.operands):
             return False
     return True
 
