@@ -20,6 +20,7 @@ from ..hlo.verify.shapes import storage_bits
 from .index_dims import check_gather, check_scatter
 from .rules import elementwise, rule
 from .rules_data import reshape_groups
+from .slice_windows import sized_by_operand
 from .sizes import Sym, bound_of, dim_text, unify
 from .values import value_dim
 
@@ -77,7 +78,10 @@ def _dynamic_update_slice(ctx, inst, operands):
                             f"operand's ({dim_text(o)})")
     _check_starts(ctx, starts, len(operand), 2)
     # XLA's HandleDynamicUpdateSlice: a dynamic update as large as the operand's bound gives
-    # the result its size (the start clamps to 0 and the update covers the whole buffer).
+    # the result its size (the start clamps to 0 and the update covers the whole buffer);
+    # a frontend's update marked OPERAND_SIZED keeps the operand's
+    if sized_by_operand(inst):
+        return tuple(operand)
     return tuple(u if isinstance(u, Sym) and bound_of(u) == bound_of(o) != UNBOUNDED else o
                  for o, u in zip(operand, update, strict=True))
 

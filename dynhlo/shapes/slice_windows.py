@@ -32,6 +32,18 @@ from .sizes import PADDING_READ_HINT
 STRICT = 'dynhlo_padding_reads="error"'
 
 
+# A dynamic-update-slice whose result keeps its operand's sizes where XLA's would take a
+# dynamic update's that spans the operand's whole bound (HandleDynamicUpdateSlice): a
+# frontend's update into an operand it does not pad (StableHLO's result is always the
+# operand's shape: a scan's stacked row at 0 along the batch).
+OPERAND_SIZED = 'dynhlo_update_result="operand"'
+
+
+def sized_by_operand(inst) -> bool:
+    """Whether dynamic-update-slice `inst` carries frontend_attributes={OPERAND_SIZED}."""
+    return OPERAND_SIZED in (inst.attrs.get("frontend_attributes") or "")
+
+
 def refuses_padding(inst, mode: str) -> bool:
     """Whether a read of `inst` past an actual size is a DynamicSizeError: the compile
     option `mode` is "error", or `inst` carries frontend_attributes={STRICT}."""
@@ -96,7 +108,8 @@ def update_rows(name: str, d: int, start: int, update_actual: int, update_bound:
 
     `update_bound`/`bound` are the update's and the operand's bounds (UNBOUNDED for `?`);
     `out_actual` is the result's actual size (the operand's, or the update's where a dynamic
-    update spans the operand's whole bound, as XLA's HandleDynamicUpdateSlice sizes it).
+    update spans the operand's whole bound, as XLA's HandleDynamicUpdateSlice sizes it, unless
+    the instruction is OPERAND_SIZED).
 
     Raises:
         DynamicSizeError: along a `?` dimension, an update larger than the operand.

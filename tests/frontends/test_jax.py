@@ -14,6 +14,7 @@ lax = jax.lax
 import dynhlo  # noqa: E402
 from dynhlo.frontends.jax import from_jax  # noqa: E402
 from dynhlo.hlo import print_module  # noqa: E402
+from dynhlo.shapes.slice_windows import OPERAND_SIZED  # noqa: E402
 
 BOUND = 16
 
@@ -330,17 +331,16 @@ def test_dynamic_slices_clamp_at_the_actual_size_as_jax_does(name):
             _close(exe(x, np.int32(i)), jax.jit(fn)(x, np.int32(i)))
 
 
-def test_an_update_at_start_zero_below_the_operands_bound_pads_nothing():
-    """A dynamic update at start 0 along a dimension where its bound is below the operand's:
-    the imported dynamic-update-slice writes into the operand itself, no padded copy of it
-    to write into and cut back (three copies of the whole operand); one as large as the
-    operand's bound keeps the padding (XLA's result would take the update's size)."""
-    below = print_module(from_jax(SLICES["rows_at_zero"], "f32[n,3]", "s32[]",
-                                  bounds={"n": 8}).module)
-    assert " pad(" not in below and "dynamic-update-slice(" in below
-    whole = print_module(from_jax(SLICES["into_a_buffer"], "f32[n,3]", "s32[]",
-                                  bounds={"n": 8}).module)
-    assert " pad(" in whole
+@pytest.mark.parametrize("name", ["rows_at_zero", "row_of_a_scan", "into_a_buffer"])
+def test_an_update_at_start_zero_of_its_dynamic_dimension_pads_nothing(name):
+    """A dynamic update at start 0 along its dynamic dimension (a scan's stacked row, a
+    dynamic array copied into a buffer): the imported dynamic-update-slice writes into the
+    operand itself, no padded copy of it to write into and cut back (three copies of the
+    whole operand); one as large as the operand's bound there is marked to keep the
+    operand's size (XLA's result would take the update's). The values: the test above."""
+    text = print_module(from_jax(SLICES[name], "f32[n,3]", "s32[]", bounds={"n": 8}).module)
+    assert " pad(" not in text and "dynamic-update-slice(" in text
+    assert (OPERAND_SIZED in text) == (name != "rows_at_zero")
 
 
 # A gather's starts clamp against the actual shape too (StableHLO's gather): `mode="clip"`,

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...hlo.shape import UNBOUNDED, Shape
+from ...shapes.slice_windows import OPERAND_SIZED
 from ...hlo.types import to_numpy_dtype
 from .convert import bounded, converts
 from .emit import Val, dims_text
@@ -85,16 +86,20 @@ def _dynamic_update_slice(cx):
     x, update, *starts = cx.operands
     shape = bounded(cx.result_shape(), list(x.shape.dims))
     # A start that is the constant 0 is placed at 0 by both rules (XLA clamps it into
-    # [0, bound - update bound], StableHLO into [0, n - update size]): no clamp for it. Nor
-    # padding, where the update's bound is below the operand's: the rows written are then
-    # the update's cut to the operand's size either way. (A dynamic update as large as the
-    # operand's bound gives XLA's result the update's size, not the operand's: padded.)
+    # [0, bound - update bound], StableHLO into [0, n - update size]) and the rows written
+    # are the update's cut to the operand's size either way: no clamp and no padding for it
+    # (jax.lax.scan's stacked outputs: a row at the counter, 0 along the batch). A dynamic
+    # update as large as the operand's bound there would give XLA's result its own size:
+    # the instruction is marked to keep the operand's (slice_windows.OPERAND_SIZED).
     at_zero = [s.literal is not None and not np.any(s.literal) for s in starts]
     # an update's bound not known yet is at most the operand's
     grow = [(update.shape.dims[d] if update.shape.dims[d] != UNBOUNDED else x.shape.dims[d])
             if _moves(update.shape, d) else 0 for d in range(x.shape.rank)]
-    grow = [0 if at_zero[d] and UNBOUNDED not in (g, x.shape.dims[d]) and
-            g < x.shape.dims[d] else g for d, g in enumerate(grow)]
+    placed = [d for d, g in enumerate(grow)
+              if g and at_zero[d] and UNBOUNDED not in (g, x.shape.dims[d])]
+    marked = f"frontend_attributes={{{OPERAND_SIZED}}}" if any(
+        grow[d] == x.shape.dims[d] for d in placed) else ""
+    grow = [0 if d in placed else g for d, g in enumerate(grow)]
     if any(g and UNBOUNDED in (g, x.shape.dims[d]) for d, g in enumerate(grow)):
         raise cx.error("an update of a dynamic size needs a bound: bound the argument "
                        "dimensions it is computed from")
@@ -105,9 +110,10 @@ def _dynamic_update_slice(cx):
             high = cx.comp.emit(S32, "subtract", [_size(cx, x, d), _size(cx, update, d)])
             starts[d] = _clamped(cx, starts[d], high)
     if not any(grow):
-        return [cx.comp.emit(shape, "dynamic-update-slice", [x, update, *starts])]
+        return [cx.comp.emit(shape, "dynamic-update-slice", [x, update, *starts], marked)]
     padded = _pad_ends(cx, x, grow)
-    out = cx.comp.emit(padded.shape, "dynamic-update-slice", [padded, update, *starts])
+    out = cx.comp.emit(padded.shape, "dynamic-update-slice", [padded, update, *starts],
+                       marked)
     for d in (d for d in range(x.shape.rank) if grow[d]):
         out = cx.comp.emit(out.shape, "set-dimension-size", [out, _size(cx, x, d)],
                            f"dimensions={{{d}}}")

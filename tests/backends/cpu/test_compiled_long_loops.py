@@ -332,9 +332,11 @@ def _rnn(w, xs):
     return jax.lax.scan(cell, jnp.zeros((xs.shape[1], w.shape[1]), xs.dtype), xs)[1]
 
 
-@pytest.mark.parametrize("batch", [1, 5])
-def test_a_jax_scans_plan_writes_its_rows_in_place(monkeypatch, batch):
-    """jax.lax.scan's stacked outputs (the update's row made inside the run, its operand
+@pytest.mark.parametrize("symbolic", [False, True])
+@pytest.mark.parametrize("batch", [1, 5, 8])
+def test_a_jax_scans_plan_writes_its_rows_in_place(monkeypatch, batch, symbolic):
+    """jax.lax.scan's stacked outputs, over a static or a symbolic batch (whose update is
+    imported unpadded, OPERAND_SIZED; the update's row made inside the run, its operand
     copies each with an argument patch, the update's copy none): the plan leaves the operand
     copies out after the first iteration, and its results are jax.jit's."""
     import jax
@@ -347,7 +349,8 @@ def test_a_jax_scans_plan_writes_its_rows_in_place(monkeypatch, batch):
     for carried in (True, False):
         if not carried:
             monkeypatch.setattr(native_loop, "carried_update", lambda computation, i: False)
-        exe = from_jax(_rnn, "f32[4,4]", f"f32[12,{batch},4]", reference=False)
+        exe = from_jax(_rnn, "f32[4,4]", "f32[12,b,4]" if symbolic else xs,
+                       bounds={"b": 8} if symbolic else None, reference=False)
         for _ in range(6):
             np.testing.assert_allclose(exe(w, xs), expected, rtol=1e-6, atol=1e-6)
         pools = exe.executable.program.evaluator._local.pools.values()
