@@ -331,6 +331,18 @@ def test_dynamic_slices_clamp_at_the_actual_size_as_jax_does(name):
             _close(exe(x, np.int32(i)), jax.jit(fn)(x, np.int32(i)))
 
 
+def test_an_update_bounded_past_the_operand_at_start_zero_stays_padded():
+    """An update whose bound is past the operand's (the constraints hold its size within
+    it): HLO refuses such an update unpadded, so it keeps the import's padding."""
+    def fn(x, u, w):
+        return lax.dynamic_update_slice(x, u[: u.shape[0] - w.shape[0]], (0,))
+    exe = from_jax(fn, "f32[n]", "f32[a]", "f32[b]", bounds={"n": 4, "a": 8, "b": 8},
+                   constraints=["b <= a - 1", "a - b <= 4", "n >= 4"])
+    x, u, w = np.arange(4, dtype=np.float32), -np.arange(1, 6, dtype=np.float32), \
+        np.zeros(2, np.float32)
+    _close(exe(x, u, w), jax.jit(fn)(x, u, w))
+
+
 @pytest.mark.parametrize("name", ["rows_at_zero", "row_of_a_scan", "into_a_buffer"])
 def test_an_update_at_start_zero_of_its_dynamic_dimension_pads_nothing(name):
     """A dynamic update at start 0 along its dynamic dimension (a scan's stacked row, a

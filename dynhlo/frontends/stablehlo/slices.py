@@ -95,8 +95,11 @@ def _dynamic_update_slice(cx):
     # an update's bound not known yet is at most the operand's
     grow = [(update.shape.dims[d] if update.shape.dims[d] != UNBOUNDED else x.shape.dims[d])
             if _moves(update.shape, d) else 0 for d in range(x.shape.rank)]
+    # (an update whose bound is past the operand's, which the constraints may still hold
+    # to its size, stays padded: HLO refuses such an update)
     placed = [d for d, g in enumerate(grow)
-              if g and at_zero[d] and UNBOUNDED not in (g, x.shape.dims[d])]
+              if g and at_zero[d] and UNBOUNDED not in (g, x.shape.dims[d]) and
+              g <= x.shape.dims[d]]
     marked = f"frontend_attributes={{{OPERAND_SIZED}}}" if any(
         grow[d] == x.shape.dims[d] for d in placed) else ""
     grow = [0 if d in placed else g for d, g in enumerate(grow)]
