@@ -25,6 +25,18 @@ from tests.backends.cpu.test_compiled_counted_loops import _body_pool
 F32 = np.float32
 
 
+def _condition(state: str, trips: int) -> str:
+    """The condition computation `cond` of a loop over `state` whose element 0 counts to
+    `trips`."""
+    return f"""cond {{
+  s = {state} parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant({trips})
+  ROOT lt = pred[] compare(i, n), direction=LT
+}}
+"""
+
+
 def _scan(trips: int, rows: int, extra_root: str = "", extra_shape: str = "") -> str:
     """A loop writing row i of ys (element 1) with c = h * 0.5 + i at each iteration i < trips;
     `extra_root`/`extra_shape`: one more state element (what the root passes as it)."""
@@ -33,13 +45,7 @@ def _scan(trips: int, rows: int, extra_root: str = "", extra_shape: str = "") ->
         if extra_shape else ""
     return f"""HloModule scan
 
-cond {{
-  s = {state} parameter(0)
-  i = s32[] get-tuple-element(s), index=0
-  n = s32[] constant({trips})
-  ROOT lt = pred[] compare(i, n), direction=LT
-}}
-
+{_condition(state, trips)}
 body {{
   s = {state} parameter(0)
   i = s32[] get-tuple-element(s), index=0
@@ -215,13 +221,7 @@ def _windows(trips: int, bound: int, dynamic: bool) -> str:
     state = f"(s32[], {x}, f32[2,4])"
     return f"""HloModule windows
 
-cond {{
-  s = {state} parameter(0)
-  i = s32[] get-tuple-element(s), index=0
-  n = s32[] constant({trips})
-  ROOT lt = pred[] compare(i, n), direction=LT
-}}
-
+{_condition(state, trips)}
 body {{
   s = {state} parameter(0)
   i = s32[] get-tuple-element(s), index=0
