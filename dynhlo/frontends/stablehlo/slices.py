@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...hlo.shape import UNBOUNDED, Shape
-from ...shapes.slice_windows import OPERAND_SIZED
 from ...hlo.types import to_numpy_dtype
+from ...shapes.slice_windows import OPERAND_SIZED
 from .convert import bounded, converts
 from .emit import Val, dims_text
 from .sizes import S32

@@ -503,10 +503,7 @@ def _concatenate(inst, arrays: list, value, data: list):
     slots = [k for k, is_data in enumerate(data) if is_data]
 
     def fn(*parts):
-        every = list(held)
-        for k, part in zip(slots, parts, strict=True):
-            every[k] = part
-        return np.concatenate(every, axis=axis)
+        return np.concatenate(_filled(held, slots, parts), axis=axis)
     return fn
 
 
@@ -590,15 +587,20 @@ def _slice_at(inst, arrays: list, value, data: list):
         key = tuple([int(part) for part in parts])
         window = memo.get(key, _MISSING)
         if window is _MISSING:
-            every = list(held)
-            for k, part in zip(slots, key, strict=True):
-                every[k] = part
-            window = memo.at(key, [int(v) for v in every])
+            window = memo.at(key, [int(v) for v in _filled(held, slots, key)])
         return None if window is None else np.array(x[window], copy=True)
     return fn
 
 
 _MISSING = object()
+
+
+def _filled(held: list, slots: list, parts) -> list:
+    """The operands `held` (folded, recorded) with those at `slots` the call's `parts`."""
+    every = list(held)
+    for k, part in zip(slots, parts, strict=True):
+        every[k] = part
+    return every
 
 
 def _update_slice(inst, arrays: list, value, data: list, carrying=None):
@@ -629,10 +631,7 @@ def _update_slice(inst, arrays: list, value, data: list, carrying=None):
 
     def fn(x, update, *parts):
         if vector:
-            every = list(held)
-            for k, part in zip(slots, parts, strict=True):
-                every[k] = part
-            at = np.asarray(every[0]).tolist()
+            at = np.asarray(_filled(held, slots, parts)[0]).tolist()
             target, source = memo.at(tuple(at), at)
         else:
             # keyed by the starts read per call (the held ones are the same at every
@@ -640,13 +639,10 @@ def _update_slice(inst, arrays: list, value, data: list, carrying=None):
             key = tuple([int(part) for part in parts])
             placed = memo.get(key)
             if placed is None:
-                every = list(held)
-                for k, part in zip(slots, key, strict=True):
-                    every[k] = part
-                placed = memo.at(key, [int(v) for v in every])
+                placed = memo.at(key, [int(v) for v in _filled(held, slots, key)])
             target, source = placed
-        if carrying is not None and made[1] is not None and made[1] is carrying.carrying \
-                and made[0]() is x and shape == x.shape:
+        if carrying is not None and made[1] is carrying.carrying is not None and \
+                made[0]() is x and shape == x.shape:
             x[target] = update[source]
             return x
         if shape == x.shape:
