@@ -30,7 +30,7 @@ NAME = "dead-code"
 def dead_code(module: HloModule) -> HloModule:
     """A copy of `module` without its dead instructions (module doc); `module` itself when
     it has none."""
-    effects = _effectful(module)
+    effects = effectful(module)
     dead = {comp.name: _dead(comp, effects) for comp in module.computations}
     if not any(dead.values()):
         return module
@@ -55,7 +55,7 @@ def _dead(comp: Computation, effects: set) -> set:
     return {i.name for i in comp.instructions if i not in live}
 
 
-def _effectful(module: HloModule) -> set:
+def effectful(module: HloModule) -> set:
     """ids of the instructions kept whatever reads them: their own side effects, or a
     called computation's (to a fixed point over the call graph)."""
     marked: set = set()

@@ -32,6 +32,7 @@ from ..errors import HloVerifyError
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import Opcode
 from ..hlo.text.parser import copy_module
+from .copies import clone, fresh_name, post_order, reachable, users_of
 
 NAME = "inline-calls"
 
@@ -67,7 +68,7 @@ def inline_calls(module: HloModule) -> HloModule:
         for inst in comp.instructions:
             for key in _SEQUENTIAL.get(inst.opcode, ()):
                 pending.extend(inst.called.get(key, ()))
-    copy.computations = _reachable(copy)
+    copy.computations = reachable(copy)
     return copy
 
 
@@ -77,11 +78,11 @@ def _inline(instructions: list, root: Instruction, templates: dict, active: set)
     Instructions that stay are the same objects with operands redirected; replaced ones'
     copies take their place in the written order.
     """
-    users = _users(instructions)
+    users = users_of(instructions)
     replace: dict[int, Instruction] = {}   # id(replaced instruction) -> its value
     emitted: dict[int, list] = {}          # id(replaced instruction) -> copies put there
     taken = {inst.name for inst in instructions}
-    for inst in _post_order(instructions):
+    for inst in post_order(instructions):
         inst.operands = [replace.get(id(o), o) for o in inst.operands]
         callee = _inlinable(inst, root, users)
         if callee is None:
@@ -152,7 +153,7 @@ def _template(callee: Computation, caller: Instruction, templates: dict, active:
         raise HloVerifyError(f"computation '{callee.name}' calls itself", caller.name)
     active.add(id(callee))
     mapping: dict[int, Instruction] = {}
-    body = [_clone(inst, mapping, inst.name) for inst in _post_order(callee.instructions)]
+    body = [clone(inst, mapping, inst.name) for inst in post_order(callee.instructions)]
     order = {id(mapping[id(inst)]): k for k, inst in enumerate(callee.instructions)}
     body.sort(key=lambda c: order[id(c)])  # keep the written order
     found = templates[id(callee)] = _inline(body, mapping[id(callee.root)], templates, active)
@@ -168,61 +169,15 @@ def _instantiate(body: list, body_root: Instruction, operands: list, target: tup
         if inst.opcode is Opcode.PARAMETER:
             mapping[id(inst)] = operands[inst.parameter_number]
     copies = []
-    for inst in _post_order(body):
+    for inst in post_order(body):
         if id(inst) in mapping:
             continue
         if inst is body_root:
-            copy = _clone(inst, mapping, target[0])
+            copy = clone(inst, mapping, target[0])
             copy.shape = target[1] or copy.shape
         else:
-            copy = _clone(inst, mapping, _fresh(inst.name, taken))
+            copy = clone(inst, mapping, fresh_name(inst.name, taken))
         copies.append(copy)
     order = {id(mapping[id(inst)]): k for k, inst in enumerate(body)}
     copies.sort(key=lambda c: order[id(c)])
     return copies, mapping[id(body_root)]
-
-
-def _clone(inst: Instruction, mapping: dict, name: str) -> Instruction:
-    """A copy of `inst` named `name`, operands through `mapping`; recorded in `mapping`."""
-    attrs = {k: v for k, v in inst.attrs.items() if k != "control-predecessors"}
-    copy = Instruction(name, inst.opcode, inst.shape,
-                       [mapping.get(id(o), o) for o in inst.operands], attrs,
-                       {k: list(v) for k, v in inst.called.items()}, inst.literal,
-                       inst.parameter_number)
-    mapping[id(inst)] = copy
-    return copy
-
-
-def _fresh(name: str, taken: set) -> str:
-    """`name` if the caller does not use it yet, else `name.1`, `name.2`, ..."""
-    candidate, k = name, 0
-    while candidate in taken:
-        k += 1
-        candidate = f"{name}.{k}"
-    taken.add(candidate)
-    return candidate
-
-
-def _users(instructions: list) -> dict[int, list]:
-    users: dict[int, list] = {}
-    for inst in instructions:
-        for op in inst.operands:
-            users.setdefault(id(op), []).append(inst)
-    return users
-
-
-def _post_order(instructions: list) -> list:
-    """Operands before users (written order otherwise): Computation.post_order on a list."""
-    return Computation("_", instructions, instructions[-1]).post_order()
-
-
-def _reachable(module: HloModule) -> list[Computation]:
-    """The module's computations still called from the entry, in their written order."""
-    keep, stack = {id(module.entry)}, [module.entry]
-    while stack:
-        for inst in stack.pop().instructions:
-            for comp in inst.called_computations():
-                if id(comp) not in keep:
-                    keep.add(id(comp))
-                    stack.append(comp)
-    return [c for c in module.computations if id(c) in keep]

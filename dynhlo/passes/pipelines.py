@@ -21,7 +21,7 @@ from ..hlo.ir import HloModule
 from ..hlo.text.printer import print_computation
 from ..hlo.verify import verify_module
 from ..shapes.dynamic import infer_module
-from . import dead_code, inline_calls, size_before_update
+from . import dead_code, inline_calls, size_before_update, while_simplifier
 
 
 @dataclass(frozen=True)
@@ -39,19 +39,26 @@ _SIZE_BEFORE_UPDATE = Step(
     "size would be gone before a set-dimension-size grows over them; XLA's buffers at the "
     "bound keep them (dynamic_padder_test WhileLoopStack)")
 
+_WHILE_SIMPLIFIER = Step(
+    while_simplifier.NAME, while_simplifier.simplify_while_loops,
+    "a loop that runs its body at most once is its init or its body written in the caller, "
+    "as XLA's WhileLoopSimplifier makes it (exporters leave them where a loop's range was "
+    "the traced batch): no loop call per module call, and the body joins the caller's work")
+
 _DEAD_CODE = Step(
     dead_code.NAME, dead_code.dead_code,
     "XLA never runs an instruction no result reads (HloDCE): frontends leave some (JAX's "
     "shape checks after import), and on the GPU one such step keeps a module off its CUDA "
     "graph; last, so that it also drops what the other passes leave")
 
-CPU_PIPELINE: list[Step] = [_SIZE_BEFORE_UPDATE, _DEAD_CODE]
+CPU_PIPELINE: list[Step] = [_SIZE_BEFORE_UPDATE, _WHILE_SIMPLIFIER, _DEAD_CODE]
 """The CPU backend is the reference: it runs modules as written (calls run their callee),
 but for the one rewrite that XLA's buffers at the bound need and, as XLA, without the
-instructions no result reads."""
+loops that run at most once and the instructions no result reads."""
 
 GPU_PIPELINE: list[Step] = [
     _SIZE_BEFORE_UPDATE,
+    _WHILE_SIMPLIFIER,
     Step(inline_calls.NAME, inline_calls.inline_calls,
          "XLA's fusion/call/async wrappers become plain instructions, which the GPU planner "
          "fuses into its own kernels instead of running them on the host"),

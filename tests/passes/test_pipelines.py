@@ -15,7 +15,7 @@ import pytest
 import dynhlo
 from dynhlo.errors import HloVerifyError
 from dynhlo.hlo.shape import Shape
-from dynhlo.passes import dead_code, inline_calls, size_before_update
+from dynhlo.passes import dead_code, inline_calls, size_before_update, while_simplifier
 from dynhlo.passes.pipelines import CPU_PIPELINE, GPU_PIPELINE, Step, run_pipeline
 from tests.support.common import MODELS
 
@@ -37,10 +37,12 @@ ENTRY main {
 
 def test_pipelines_are_ordered_steps_with_reasons():
     assert [s.run for s in GPU_PIPELINE] == [size_before_update.size_before_update,
+                                             while_simplifier.simplify_while_loops,
                                              inline_calls.inline_calls, dead_code.dead_code]
-    assert [s.name for s in GPU_PIPELINE] == ["size-before-update", "inline-calls",
+    assert [s.name for s in GPU_PIPELINE] == ["size-before-update", "while-loop-simplifier",
+                                              "inline-calls", "dead-code"]
+    assert [s.name for s in CPU_PIPELINE] == ["size-before-update", "while-loop-simplifier",
                                               "dead-code"]
-    assert [s.name for s in CPU_PIPELINE] == ["size-before-update", "dead-code"]
     assert all(s.reason for s in GPU_PIPELINE + CPU_PIPELINE)
 
 

@@ -24,7 +24,9 @@ F32, S32 = np.float32, np.int32
 # State (i, x): x's size is SIZE, a value the body computes from i (its sizes read a value:
 # the body's specs are keyed by the state's shapes, guarded on that value); the body reads
 # x's own size and largest element (an exact reduction), so each iteration's result
-# depends on the last one's shape.
+# depends on the last one's shape. The counter starts at a value computed from a size, not
+# a constant, so that loops of 0 and 1 trips stay loops here (the while-loop-simplifier
+# writes out those it proves).
 GROWING = """
 HloModule growing
 
@@ -69,7 +71,8 @@ cond {
 ENTRY main {
   x = f32[<=8] parameter(0)
   w = f32[8] parameter(1)
-  z = s32[] constant(0)
+  eight = s32[] get-dimension-size(w), dimensions={0}
+  z = s32[] subtract(eight, eight)
   t = (s32[], f32[<=8], f32[8]) tuple(z, x, w)
   l = (s32[], f32[<=8], f32[8]) while(t), condition=cond, body=body
   c = s32[] get-tuple-element(l), index=0
@@ -78,7 +81,8 @@ ENTRY main {
 }
 """
 
-# the outer body runs an inner counter loop over its own state (rows of acc scaled)
+# the outer body runs an inner counter loop over its own state (rows of acc scaled); the
+# outer counter starts at a computed 0 (a loop of 0 trips stays one: GROWING's comment)
 NESTED = """
 HloModule nested
 
@@ -126,7 +130,8 @@ outer_cond {
 
 ENTRY main {
   a = f32[<=6,3] parameter(0)
-  z = s32[] constant(0)
+  n = s32[] get-dimension-size(a), dimensions={0}
+  z = s32[] subtract(n, n)
   t = (s32[], f32[<=6,3]) tuple(z, a)
   l = (s32[], f32[<=6,3]) while(t), condition=outer_cond, body=outer_body
   ROOT r = f32[<=6,3] get-tuple-element(l), index=1

@@ -150,7 +150,8 @@ def test_counter_loops_are_the_references_bit_for_bit(trips, monkeypatch):
     for args in _cases((5, 5, 8, 0, 3, 5, 8)):
         for _ in range(2):
             _same(exe(*args), ref(*args))
-    assert "cond" not in ran and ran.count("body") >= trips   # the counter compared directly
+    # the counter compared directly (one trip: no loop left, its body in the entry)
+    assert "cond" not in ran and ran.count("body") >= (trips if trips != 1 else 0)
 
 
 @pytest.mark.parametrize("trips", [0, 6, 11])

@@ -421,3 +421,38 @@ def test_boxes_of_positions_are_found_at_their_own_size():
     big = (1 << 20, 1 << 12)   # 2**32 positions: never made
     rows = (np.arange(3, 5)[:, None] * big[1] + np.arange(big[1])).reshape(-1)
     assert _box(rows, big) == (slice(3, 5), slice(0, big[1]))
+
+
+# A loop of one trip written in its caller (the while-loop-simplifier's output for PyTorch's
+# per-sample loops): rows written into a zero-filled buffer the spec folds, once at a
+# constant start and once at a start read per call.
+INTO_FOLDED = """
+HloModule into_folded
+ENTRY main {
+  x = f32[2,<=8] parameter(0)
+  at = s32[] parameter(1)
+  n = s32[] get-dimension-size(x), dimensions={1}
+  zero = f32[] constant(0)
+  full = f32[3,8] broadcast(zero), dimensions={}
+  buffer = f32[3,<=8] set-dimension-size(full, n), dimensions={1}
+  e = f32[2,<=8] exponential(x)
+  row = s32[] constant(1)
+  col = s32[] constant(0)
+  fixed = f32[3,<=8] dynamic-update-slice(buffer, e, row, col)
+  moved = f32[3,<=8] dynamic-update-slice(buffer, x, at, col)
+  ROOT out = (f32[3,<=8], f32[3,<=8]) tuple(fixed, moved)
+}
+"""
+
+
+def test_updates_into_a_folded_buffer_are_the_references_and_leave_it_as_it_was():
+    exe, ref = _pair(INTO_FOLDED)
+    r = np.random.default_rng(7)
+    for n in (0, 1, 5, 8):
+        x = r.standard_normal((2, n)).astype(F32)
+        first = [np.array(v) for v in exe(x, S32(0))]
+        for at in (0, 1, 2, 5, -1):   # clamped into [0, 1] as XLA clamps starts
+            _same(exe(x, S32(at)), ref(x, S32(at)))
+        if n:   # both specialized (not the lowering's per-call placement)
+            assert sum(k in SPECIAL for k in _steps(exe, "DYNAMIC_UPDATE_SLICE")) == 2
+        _same(exe(x, S32(0)), tuple(first))   # the held buffer was never written

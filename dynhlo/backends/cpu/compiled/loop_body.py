@@ -113,11 +113,13 @@ class BodyRuns:
         self.fast = pool.fast.get(self.key)
         return value
 
-    def loop(self, state, test, inst):
+    def loop(self, state, test, inst, unread=frozenset()):
         """The loop's final state from `state` (XLA operation semantics, While): `test` a
         counter condition (loops.counter_condition), the max_while_iterations limit counted
         as the reference counts it. Through a plan of its iterations where there is one
-        (see the module docstring), else step by step (making the plan)."""
+        (see the module docstring), else step by step (making the plan). `unread`: the
+        indices of the elements the loop's caller never reads (loops.unread_elements),
+        which a plan returns without copying them out."""
         evaluator, pool = self.evaluator, self.pool
         limit = evaluator.while_limit
         identity = self._counting(state)
@@ -149,7 +151,7 @@ class BodyRuns:
             while len(plans) >= _PLANS:
                 del plans[next(iter(plans))]
             plans[at] = LoopPlan.of(self.info, specs, first, self.counters, keyed,
-                                    pool.gen, evaluator.memory_limit)
+                                    pool.gen, evaluator.memory_limit, unread)
             pool.loops = plans
         return state
 
@@ -209,10 +211,10 @@ def body_runs(evaluator, info, parent):
         runs.close()
 
 
-def run_loop(evaluator, info, parent, state, test, inst):
+def run_loop(evaluator, info, parent, state, test, inst, unread=frozenset()):
     """The final state of a while loop of body `info` from `state` (BodyRuns.loop)."""
     runs = BodyRuns(evaluator, info, parent)
     try:
-        return runs.loop(state, test, inst)
+        return runs.loop(state, test, inst, unread)
     finally:
         runs.close()

@@ -25,37 +25,14 @@ between iterations done once per loop (loop_body.py).
 
 from __future__ import annotations
 
-import operator
-
-import numpy as np
-
-from ....hlo import attrs
+from ....hlo.loop_counter import INTEGERS, counter_condition, single_tuple_parameter, \
+    tuple_element
 from ....hlo.opcodes import Opcode
 from ....hlo.shape import UNBOUNDED
 from ....shapes.rules_control_flow import BODY, CONDITION
 from ....shapes.schedule import leaf_dims
 from ...common.memory import nbytes
 from .folding import IMPURE, size_reads
-
-# integer element types whose scalar values are exact Python ints
-_INTEGERS = frozenset({"s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"})
-_COMPARE = {"LT": operator.lt, "LE": operator.le, "GT": operator.gt, "GE": operator.ge,
-            "EQ": operator.eq, "NE": operator.ne}
-
-
-def _tuple_element(inst, param) -> int | None:
-    """k when `inst` is `get-tuple-element(param), index=k`, else None."""
-    if inst.opcode is not Opcode.GET_TUPLE_ELEMENT or inst.operands[0] is not param:
-        return None
-    return attrs.integer(inst, "index")
-
-
-def _single_tuple_parameter(computation):
-    params = computation.parameters
-    if len(params) != 1 or not params[0].shape.is_tuple:
-        return None
-    return params[0]
-
 
 def carried_update(computation, inst) -> bool:
     """Whether dynamic-update-slice `inst` of loop body `computation` may write into its
@@ -66,19 +43,19 @@ def carried_update(computation, inst) -> bool:
     element is then dead once `inst` has read it, and the new one reaches nothing but the
     next iteration's element k (no view of it, no second element holding it): XLA's in-place
     dynamic-update-slice of a loop's carried buffer (a scan's stacked outputs)."""
-    param = _single_tuple_parameter(computation)
+    param = single_tuple_parameter(computation)
     root = computation.root
     if param is None or root.opcode is not Opcode.TUPLE or \
             inst.opcode is not Opcode.DYNAMIC_UPDATE_SLICE:
         return False
-    k = _tuple_element(inst.operands[0], param)
+    k = tuple_element(inst.operands[0], param)
     if k is None or root.operands.count(inst) != 1 or root.operands.index(inst) != k or \
-            any(_tuple_element(o, param) == k for o in inst.operands[1:]):
+            any(tuple_element(o, param) == k for o in inst.operands[1:]):
         return False
     for other in computation.instructions:
         if other is not root and any(o is inst for o in other.operands):
             return False
-        if other is not inst and any(_tuple_element(o, param) == k for o in other.operands):
+        if other is not inst and any(tuple_element(o, param) == k for o in other.operands):
             return False
         # (the whole state read otherwise, an opt-barrier, call or tuple of it: element k
         # may be read through it)
@@ -95,7 +72,7 @@ def pinned_elements(computation, sized) -> tuple:
     read (the first one in instruction order); () when there are none. (An element no size
     reads stays out of the key: a loop bound passed through and compared only by the
     condition would make a spec per bound.)"""
-    param = _single_tuple_parameter(computation)
+    param = single_tuple_parameter(computation)
     root = computation.root
     if param is None or root.opcode is not Opcode.TUPLE or not sized:
         return ()
@@ -107,12 +84,12 @@ def pinned_elements(computation, sized) -> tuple:
             stack.extend(inst.operands)
     elements = param.shape.elements
     through = {k for k, operand in enumerate(root.operands)
-               if _tuple_element(operand, param) == k and k < len(elements)
+               if tuple_element(operand, param) == k and k < len(elements)
                and not elements[k].is_tuple and elements[k].rank == 0
-               and elements[k].element_type in _INTEGERS}
+               and elements[k].element_type in INTEGERS}
     readers = {}
     for inst in computation.instructions:
-        k = _tuple_element(inst, param)
+        k = tuple_element(inst, param)
         if k in through and k not in readers and inst in ancestors:
             readers[k] = inst
     return tuple(sorted(readers.items()))
@@ -134,7 +111,7 @@ def counter_elements(computation, pinned: tuple) -> tuple:
     what is made of them (JAX's clamped start vectors and index arrays of the row a scan
     reads or writes at its counter) is folded, so the row's gather or dynamic-update-slice
     becomes a copy of fixed boxes (placement.py) inside a run of native calls."""
-    param = _single_tuple_parameter(computation)
+    param = single_tuple_parameter(computation)
     if param is None:
         return ()
     size = 0
@@ -150,10 +127,10 @@ def counter_elements(computation, pinned: tuple) -> tuple:
     skip = {k for k, _ in pinned}
     found = {}
     for inst in computation.instructions:
-        k = _tuple_element(inst, param)
+        k = tuple_element(inst, param)
         if k is not None and k not in skip and k not in found and k < len(elements) and \
                 not elements[k].is_tuple and elements[k].rank == 0 and \
-                elements[k].element_type in _INTEGERS:
+                elements[k].element_type in INTEGERS:
             found[k] = inst
     return tuple(sorted(found.items()))
 
@@ -163,7 +140,7 @@ def counters_follow(computation, counters: tuple, pinned: tuple) -> bool:
     of the counters, the pinned elements, constants and sizes through pure opcodes (no
     other element's value): the counter values of every iteration then follow from the
     first ones (native_loop.LoopPlan)."""
-    param = _single_tuple_parameter(computation)
+    param = single_tuple_parameter(computation)
     root = computation.root
     if param is None or root.opcode is not Opcode.TUPLE:
         return False
@@ -175,7 +152,7 @@ def counters_follow(computation, counters: tuple, pinned: tuple) -> bool:
         if inst in seen:
             continue
         seen.add(inst)
-        k = _tuple_element(inst, param)
+        k = tuple_element(inst, param)
         if k is not None:
             if k not in allowed:
                 return False
@@ -201,57 +178,20 @@ def pinned_values(state, pinned: tuple) -> tuple:
     return tuple(int(state[k]) for k, _ in pinned)
 
 
-def counter_condition(computation):
-    """`test(state) -> bool` for a condition computation that is one compare of an integer
-    scalar element of its tuple parameter with an integer scalar constant (either side),
-    else None; `test.element`: the element's index. The compare is of Python ints: exact
-    for every integer type (XLA's compare of two values of one type, signed or unsigned as
-    the type says)."""
-    param = _single_tuple_parameter(computation)
-    root = computation.root
-    if param is None or root.opcode is not Opcode.COMPARE:
-        return None
-    lhs, rhs = root.operands
-    op = _COMPARE.get(attrs.string(root, "direction", ""))
-    if op is None or lhs.shape.is_tuple or rhs.shape.is_tuple or \
-            lhs.shape.rank or rhs.shape.rank or \
-            lhs.shape.element_type not in _INTEGERS or \
-            rhs.shape.element_type != lhs.shape.element_type:
-        return None
-    # (a comparison type other than the element type's own is left to the computation)
-    natural = "UNSIGNED" if lhs.shape.element_type.startswith("u") else "SIGNED"
-    if attrs.string(root, "type", natural) != natural:
-        return None
-    sides = []
-    for operand in (lhs, rhs):
-        k = _tuple_element(operand, param)
-        if k is not None:
-            sides.append(("element", k))
-        elif operand.opcode is Opcode.CONSTANT:
-            sides.append(("constant", _constant_int(operand)))
-        else:
-            return None
-    kinds = [kind for kind, _ in sides]
-    if sorted(kinds) != ["constant", "element"] or sides[kinds.index("constant")][1] is None:
-        return None
-    (_, a), (_, b) = sides
-    if kinds[0] == "element":
-        def test(state):
-            return op(int(state[a]), b)
-        test.element = a
-    else:
-        def test(state):
-            return op(a, int(state[b]))
-        test.element = b
-    return test
-
-
-def _constant_int(inst) -> int | None:
-    """The value of an integer scalar constant instruction, or None."""
-    value = inst.literal
-    if not isinstance(value, np.ndarray) or value.size != 1 or value.dtype.kind not in "iu":
-        return None
-    return int(value.reshape(()))
+def unread_elements(computation, loop) -> frozenset:
+    """The indices of the while `loop`'s result elements that nothing in `computation` (its
+    caller) reads: every reader of the loop is a get-tuple-element (of other indices), and
+    the loop is not the root; empty where anything else reads the whole result."""
+    if computation.root is loop:
+        return frozenset()
+    read = set()
+    for inst in computation.instructions:
+        if any(o is loop for o in inst.operands):
+            k = tuple_element(inst, loop)
+            if k is None:
+                return frozenset()
+            read.add(k)
+    return frozenset(range(len(loop.shape.elements))) - read
 
 
 def self_sized(info, param) -> bool:
@@ -268,6 +208,7 @@ def compiled_while(evaluator, reference):
     (counter_condition, its parameter's sizes its own) compared on the state directly.
     Anything else (a vectorized map's loop, a callee not analysed) is `reference`'s."""
     tests: dict = {}
+    unread_of: dict = {}   # (the instruction is kept with its elements: its id stays its own)
 
     def while_(ctx, inst, args):
         cond_info = ctx.info.calls.get((inst, CONDITION))
@@ -284,6 +225,10 @@ def compiled_while(evaluator, reference):
         if test is None:
             return reference(ctx, inst, args)
         (state,) = args
+        unread = unread_of.get(id(inst))
+        if unread is None:
+            unread = unread_of[id(inst)] = (inst, unread_elements(ctx.info.computation, inst))
         # (EvalContext.call's run of the body, its per-loop work done once: loop_body.py)
-        return evaluator.run_loop(ctx.info.calls[(inst, BODY)], ctx.env, state, test, inst)
+        return evaluator.run_loop(ctx.info.calls[(inst, BODY)], ctx.env, state, test, inst,
+                                  unread[1])
     return while_

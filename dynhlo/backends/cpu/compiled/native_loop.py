@@ -49,14 +49,15 @@ class LoopPlan:
 
     @staticmethod
     def of(body, specs: list, state: tuple, counters: tuple, keyed: list, gen: int,
-           limit: int):
+           limit: int, unread: frozenset = frozenset()):
         """The plan of a call that ran `specs` in order from first state `state` (a tuple),
         or None where one is not of the form. `body`: the body's analysis (its info);
         `counters`: its counter elements ((k, inst), ...), whose next values are made of
         the counters and pinned elements alone (loops.counters_follow); `keyed`: each
         iteration's counter values (the key of its spec, then the values the condition
         found false); `gen`, `limit`: the pool's generation and the memory limit the
-        specs were made for."""
+        specs were made for; `unread`: indices of the elements the loop's caller never
+        reads (loops.unread_elements), returned as the plan's own arrays, not copied."""
         if not specs or len({id(f) for f in specs}) != len(specs) or \
                 not isinstance(state, tuple):
             return None
@@ -163,8 +164,11 @@ class LoopPlan:
                     return None
         # (the plan's own arrays are read again by the next call: the results are copies,
         # of the strides the specs would give, size-1 axes' too: placement.new_array)
-        plan.final = [(kind, what if kind != _OWNED else (what, new_array(what, np.empty)))
-                      for kind, what in source]
+        # (an element the caller never reads is the plan's own array: nobody sees it)
+        plan.final = [(kind, what) if kind != _OWNED else
+                      (_HELD, what) if e in unread else
+                      (kind, (what, new_array(what, np.empty)))
+                      for e, (kind, what) in enumerate(source)]
         plan.entries, plan.count = entries, len(entries) // 2
         # (an argument remembers the address written by the last call: one at the same
         # address, of the recorded strides and shape, has its addresses written already)

@@ -369,10 +369,11 @@ class CompiledEvaluator(Evaluator):
         `step(state) -> state`, as `run(info, [state], parent)` (loop_body.py)."""
         return body_runs(self, info, parent)
 
-    def run_loop(self, info, parent: SizeEnv, state, test, inst):
+    def run_loop(self, info, parent: SizeEnv, state, test, inst, unread=frozenset()):
         """The final state of the while loop `inst` of body `info` from `state`, its
-        condition the counter condition `test` (loop_body.run_loop)."""
-        return run_loop(self, info, parent, state, test, inst)
+        condition the counter condition `test`; `unread`: the indices of the elements its
+        caller never reads (loop_body.run_loop)."""
+        return run_loop(self, info, parent, state, test, inst, unread)
 
     def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes,
               counted: tuple | None = None):

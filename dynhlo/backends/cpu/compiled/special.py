@@ -146,7 +146,9 @@ def specialize(ctx, inst, lowering, values: dict, folded: dict, carrying=None):
     elif opcode in _BINARY:
         fn = _binary(opcode, [values.get(o) for o in inst.operands], values[inst],
                      [o in data for o in inst.operands])
-    elif opcode is Opcode.DYNAMIC_UPDATE_SLICE and data[:2] == list(inst.operands[:2]):
+    elif opcode is Opcode.DYNAMIC_UPDATE_SLICE and data[:2] == list(inst.operands[:2]) or \
+            opcode is Opcode.DYNAMIC_UPDATE_SLICE and data[:1] == [inst.operands[1]] and \
+            values.get(inst.operands[0]).__class__ is np.ndarray:
         fn = _update_slice(inst, [values.get(o) for o in inst.operands], values[inst],
                            [o in data for o in inst.operands], carrying)
     elif opcode is Opcode.TRANSPOSE:
@@ -607,7 +609,8 @@ def _update_slice(inst, arrays: list, value, data: list, carrying=None):
     """ops_indexing.dynamic_update_slice at settled shapes: the operand copied (cut or
     zero-extended to the result's sizes where they differ), the update's rows written where
     update_windows places them at the starts (held where folded), that placement kept per
-    start values (Remembered). The reference's calls, so its values and layout.
+    start values (Remembered). The reference's calls, so its values and layout. The operand
+    may be held (folded: a loop's zero-filled buffer written in the caller).
 
     `carrying`: the body's pool where `inst` is a loop's carried update (loops.carried_update),
     else None. Then an operand that is the array this step made in the same loop call
@@ -629,7 +632,7 @@ def _update_slice(inst, arrays: list, value, data: list, carrying=None):
     common = tuple(slice(0, min(a, b)) for a, b in zip(shape, x.shape, strict=True))
     memo = Remembered(lambda at: update_windows(inst, at, update_shape, shape))
 
-    def fn(x, update, *parts):
+    def write(x, update, parts):
         if vector:
             at = np.asarray(_filled(held, slots, parts)[0]).tolist()
             target, source = memo.at(tuple(at), at)
@@ -655,7 +658,10 @@ def _update_slice(inst, arrays: list, value, data: list, carrying=None):
             made[:] = weakref.ref(out), carrying.carrying
         return out
     made = [None, None]   # (a weak reference to the array made, the loop call's token)
-    return fn
+    if not data[0]:
+        operand = x
+        return lambda update, *parts: write(operand, update, parts)
+    return lambda x, update, *parts: write(x, update, parts)
 
 
 def _resize(x: np.ndarray, value):
