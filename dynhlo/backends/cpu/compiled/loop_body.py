@@ -122,16 +122,20 @@ class BodyRuns:
         which a plan returns without copying them out."""
         evaluator, pool = self.evaluator, self.pool
         limit = evaluator.while_limit
-        identity = self._counting(state)
-        at = None if identity is None else self._plan_key(state, test, identity)
-        if at is not None:
-            plan = pool.loops.get(at, _MISSING)
+        if pool.loops:   # (a plan made earlier runs without the counting's bookkeeping)
+            identity = self._identity(state) if self.counters else None
+            at = None if identity is None else self._plan_key(state, test, identity)
+            plan = pool.loops.get(at, _MISSING) if at is not None else _MISSING
             if plan.__class__ is LoopPlan and plan.gen == pool.gen and \
                     plan.limit == evaluator.memory_limit and \
                     (limit is None or plan.trips <= limit):
                 out = plan.run(state)
                 if out is not None:
                     return out
+        identity = self._counting(state)
+        at = None if identity is None else self._plan_key(state, test, identity)
+        if at is not None:
+            plan = pool.loops.get(at, _MISSING)
             if plan is not _MISSING and (plan is None or plan.gen == pool.gen):
                 at = None   # (refused, or valid but not for this call: not made again)
         first, specs, keyed, done = state, [], [], 0
