@@ -41,6 +41,14 @@ def _steps(exe, opcode: str) -> list:
     return [op[0] for op in fast.ops if op[1].opcode.name == opcode]
 
 
+def _chained(exe) -> set:
+    """The names of the instructions in runs of native calls in the entry's latest spec."""
+    program = exe.program
+    fast = list(program.evaluator._local.pools[id(program.info)].fast.values())[-1]
+    return {member[1].name for op in fast.ops if op[0] == steps._CHAIN
+            for member in op[8][2]}
+
+
 def _run(exe, ref, args_list, repeat: int = 3):
     for args in args_list:
         for _ in range(repeat):
@@ -425,7 +433,7 @@ def test_boxes_of_positions_are_found_at_their_own_size():
 
 # A loop of one trip written in its caller (the while-loop-simplifier's output for PyTorch's
 # per-sample loops): rows written into a zero-filled buffer the spec folds, once at a
-# constant start and once at a start read per call.
+# constant start (a run's strided copies into zeros) and once at a start read per call.
 INTO_FOLDED = """
 HloModule into_folded
 ENTRY main {
@@ -445,14 +453,22 @@ ENTRY main {
 """
 
 
-def test_updates_into_a_folded_buffer_are_the_references_and_leave_it_as_it_was():
-    exe, ref = _pair(INTO_FOLDED)
+@pytest.mark.parametrize("fill", ["0", "-0", "1.5"])
+def test_updates_into_a_folded_buffer_are_the_references_and_leave_it_as_it_was(fill):
+    """Bit for bit, signs of zeros included; only a buffer of +0s is the run's zeros."""
+    exe, ref = _pair(INTO_FOLDED.replace("f32[] constant(0)", f"f32[] constant({fill})"))
     r = np.random.default_rng(7)
     for n in (0, 1, 5, 8):
         x = r.standard_normal((2, n)).astype(F32)
         first = [np.array(v) for v in exe(x, S32(0))]
         for at in (0, 1, 2, 5, -1):   # clamped into [0, 1] as XLA clamps starts
-            _same(exe(x, S32(at)), ref(x, S32(at)))
-        if n:   # both specialized (not the lowering's per-call placement)
-            assert sum(k in SPECIAL for k in _steps(exe, "DYNAMIC_UPDATE_SLICE")) == 2
+            got, want = exe(x, S32(at)), ref(x, S32(at))
+            _same(got, want)
+            assert [g.tobytes() for g in got] == [w.tobytes() for w in want]
+        if n and fill != "0":
+            assert "fixed" not in _chained(exe)
+        elif n:   # the update at constant starts into the zeros: strided copies in a run
+            # of native calls (placement.py); the other specialized (neither the lowering)
+            assert "fixed" in _chained(exe)
+            assert [k in SPECIAL for k in _steps(exe, "DYNAMIC_UPDATE_SLICE")] == [True]
         _same(exe(x, S32(0)), tuple(first))   # the held buffer was never written

@@ -56,7 +56,12 @@ def placed(op, values: dict, readers=()):
     inst = op[1]
     moved = _MOVES.get(inst.opcode, 0)
     operands = tuple(inst.operands) if moved is None else tuple(inst.operands[:moved])
-    if op[0] == _SPECIAL_ONE and len(op) == 5:
+    fn = op[2]
+    into_zeros = _into_zeros(op, values)
+    if into_zeros is not None:   # (its elements but the update's: +0s)
+        sources = operands = (op[3],)
+        fn = into_zeros
+    elif op[0] == _SPECIAL_ONE and len(op) == 5:
         sources = (op[3],)
         if op[3] not in inst.operands:   # a joined op (joined.py): movement steps only,
             operands = sources           # from the first one's operand
@@ -83,13 +88,13 @@ def placed(op, values: dict, readers=()):
         "any" if all(r.opcode is Opcode.CONCATENATE for r in readers) else "same")
     if not view and any(np.may_share_memory(x, value) for x in xs):
         return None
-    fill = inst.opcode in _ZERO_FILLED
+    fill = inst.opcode in _ZERO_FILLED or into_zeros is not None
     if inst.opcode is Opcode.PAD:   # (zeros copied for its padding value: +0 only)
         pad = values.get(inst.operands[1])
         if pad.__class__ not in (np.ndarray, value.dtype.type) or pad != 0 or np.signbit(pad):
             return None
         fill = True
-    found = _probe(op[2], xs, value, fill, view)
+    found = _probe(fn, xs, value, fill, view)
     if found is None:
         return None
     # (zeros first only where a box reads none of the operands)
@@ -118,6 +123,24 @@ def placed(op, values: dict, readers=()):
     if not calls:
         return None
     return calls, tuple(patches), None, None, (outer, value.dtype, tuple(targets), back, make)
+
+
+def _into_zeros(op, values: dict):
+    """For the step of a dynamic-update-slice whose operand the spec holds and is all +0
+    (special._update_slice's `into`: a loop of one trip written in its caller updates a
+    zero-filled buffer) and whose update alone is read per call: the step into a zero
+    operand of a probe's type (`fn(update probe)`), else None."""
+    inst = op[1]
+    if inst.opcode is not Opcode.DYNAMIC_UPDATE_SLICE or op[0] != _SPECIAL_ONE or \
+            len(op) != 5 or op[3] is not inst.operands[1] or \
+            not hasattr(op[2], "into"):
+        return None
+    held = values.get(inst.operands[0])
+    if held.__class__ is not np.ndarray or held.dtype.kind not in "fiub" or held.any() or \
+            held.dtype.kind == "f" and np.signbit(held).any():
+        return None
+    into, shape = op[2].into, held.shape
+    return lambda update: into(np.zeros(shape, update.dtype), update)
 
 
 def _source(strides: tuple, first: tuple, steps: list) -> tuple[int, list]:

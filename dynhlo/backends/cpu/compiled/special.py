@@ -660,7 +660,12 @@ def _update_slice(inst, arrays: list, value, data: list, carrying=None):
     made = [None, None]   # (a weak reference to the array made, the loop call's token)
     if not data[0]:
         operand = x
-        return lambda update, *parts: write(operand, update, parts)
+
+        def into_held(update, *parts):
+            return write(operand, update, parts)
+        # (the same step into another operand: placement.py probes it into zeros)
+        into_held.into = lambda x, update, *parts: write(x, update, parts)
+        return into_held
     return lambda x, update, *parts: write(x, update, parts)
 
 
