@@ -276,8 +276,8 @@ def _plan_runs(monkeypatch) -> list:
     ran: list = []
     run = native_loop.LoopPlan.run
 
-    def counted(self, state):
-        out = run(self, state)
+    def counted(self, state, *keyed):
+        out = run(self, state, *keyed)
         ran.append(out is not None)
         return out
     monkeypatch.setattr(native_loop.LoopPlan, "run", counted)

@@ -182,8 +182,8 @@ def _spec_runs(exe, body) -> dict:
         counts["walk"] += info is body
         return walk(info, *args)
 
-    def counted_plan(plan, state):
-        out = plan_run(plan, state)
+    def counted_plan(plan, state, *keyed):
+        out = plan_run(plan, state, *keyed)
         counts["fast"] += plan.trips if out is not None and plan.body is body else 0
         return out
     evaluator._run_fast, evaluator._walk = counted_fast, counted_walk

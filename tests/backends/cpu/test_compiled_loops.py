@@ -128,8 +128,8 @@ def _cond_runs(exe, monkeypatch) -> list:
         ran.append(self.info.computation.name)
         return step(self, state)
 
-    def counted_plan(self, state):
-        out = plan_run(self, state)
+    def counted_plan(self, state, *keyed):
+        out = plan_run(self, state, *keyed)
         if out is not None:
             ran.extend([self.body.computation.name] * self.trips)
         return out

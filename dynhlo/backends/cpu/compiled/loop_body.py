@@ -129,7 +129,7 @@ class BodyRuns:
             if plan.__class__ is LoopPlan and plan.gen == pool.gen and \
                     plan.limit == evaluator.memory_limit and \
                     (limit is None or plan.trips <= limit):
-                out = plan.run(state)
+                out = plan.run(state, self.by_state)   # (by_state: the key has its signature)
                 if out is not None:
                     return out
         identity = self._counting(state)
