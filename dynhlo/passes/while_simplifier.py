@@ -74,12 +74,14 @@ def _ready(module: HloModule) -> dict:
 def _rewrite(comp: Computation, loops: dict) -> None:
     """Replace the loops of `comp` (id -> trip count) in place (`comp` is the copy's): each
     by its init tuple or its body's root tuple, and a get-tuple-element of it by the
-    tuple's operand when their declared shapes agree."""
+    tuple's operand when their declared shapes agree. Operands are redirected in post
+    order (HLO text may use a value before the line defining it); the copies take the
+    loop's place in the written order."""
     taken = {i.name for i in comp.instructions}
     replace: dict[int, Instruction] = {}
     made: set[int] = set()   # ids of the tuples loops became
-    out: list[Instruction] = []
-    for inst in comp.instructions:
+    copies: dict[int, list] = {}   # id(loop) -> the copies of its body
+    for inst in comp.post_order():
         inst.operands = [replace.get(id(o), o) for o in inst.operands]
         count = loops.get(id(inst))
         if count is not None:
@@ -87,17 +89,19 @@ def _rewrite(comp: Computation, loops: dict) -> None:
             if count == 0:
                 value = init
             else:
-                copies, value = _inlined(inst, init, taken)
-                out.extend(copies)
+                copies[id(inst)], value = _inlined(inst, init, taken)
             replace[id(inst)] = value
             made.add(id(value))
-            continue
-        if inst.opcode is Opcode.GET_TUPLE_ELEMENT and id(inst.operands[0]) in made:
+        elif inst.opcode is Opcode.GET_TUPLE_ELEMENT and id(inst.operands[0]) in made:
             element = inst.operands[0].operands[attrs.integer(inst, "index")]
             if element.shape == inst.shape:
                 replace[id(inst)] = element
-                continue
-        out.append(inst)
+    out: list[Instruction] = []
+    for inst in comp.instructions:
+        if id(inst) in copies:
+            out.extend(copies[id(inst)])
+        elif id(inst) not in replace:
+            out.append(inst)
     comp.instructions = out
     comp.root = replace.get(id(comp.root), comp.root)
 
