@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -552,3 +553,23 @@ def test_a_reshape_step_joins_only_where_it_places_elements_as_reshape_does():
     assert not chain._is_reshape(lambda v: np.pad(v.reshape(-1)[1:], (0, 1)).reshape(8, 3),
                                  x, (8, 3))
     assert not chain._is_reshape(lambda v: None, x, (8, 3))
+
+
+def test_the_same_argument_array_again_is_read_at_its_contents_and_strides(monkeypatch):
+    """The arrays passed at every call (weights) are not read again when they are the same
+    objects as at the last call: their data addresses cannot change, but their contents
+    can, and their strides can (NumPy's deprecated setter): each call is the reference's."""
+    text = _module("f32")
+    on, _, ref = _three(text, monkeypatch)
+    x, w, v = _args(5, F32, 3)
+    for _ in range(4):
+        _same(_call(on, True, monkeypatch, (x, w, v)), ref(x, w, v))
+    w[...] = np.random.default_rng(4).standard_normal(w.shape)   # new contents, same array
+    v *= 2
+    _same(_call(on, True, monkeypatch, (x, w, v)), ref(x, w, v))
+    with warnings.catch_warnings():   # the same memory read transposed, same object
+        warnings.simplefilter("ignore", DeprecationWarning)
+        w.strides = (w.itemsize, w.shape[1] * w.itemsize)
+    assert not w.flags.c_contiguous
+    for _ in range(2):
+        _same(_call(on, True, monkeypatch, (x, w, v)), ref(x, w, v))

@@ -401,16 +401,16 @@ def _buffers_read(member: tuple, made: dict):
 
 def _grouped(patches) -> tuple:
     """The run's patches by the value they read: [value, shape or None, strides, [(argument
-    array, slot, offset)], the patches, the data address written by the last call or None]
-    each, so a value read by several calls is looked up and compared once per call
-    (restrided: restrided()), and one at the same address, shape and strides as at the
-    last call (a weight passed at every call, a buffer) has its addresses written
-    already."""
+    array, slot, offset)], the patches, the data address written by the last call or None,
+    a weak reference to the array of that call or None] each, so a value read by several
+    calls is looked up and compared once per call (restrided: restrided()), and one at the
+    same address, shape and strides as at the last call (a weight passed at every call, a
+    buffer) has its addresses written already (the same array: not even read again)."""
     groups: dict = {}
     for patch in patches:
         group = groups.get(patch[2])
         if group is None:
-            group = groups[patch[2]] = [patch[2], None, patch[3], [], [], None]
+            group = groups[patch[2]] = [patch[2], None, patch[3], [], [], None, None]
         if patch[5] is not None:
             group[1] = patch[5]
         group[3].append((patch[0], patch[1], patch[4]))
@@ -433,7 +433,7 @@ def restrided(group: list, value: np.ndarray) -> bool:
     # (written only once every patch has its arguments: a group left half rewritten would
     # read the recorded layout at the refused one's strides at a later call)
     slots = []
-    group[5] = None   # (the addresses written again)
+    group[5] = group[6] = None   # (the addresses written again)
     for patch, (at, ints, *moved) in zip(group[4], found, strict=True):
         patch[0][at:at + len(ints)] = array("q", ints)
         patch[3] = value.strides
