@@ -116,8 +116,8 @@ class BodyRuns:
     def loop(self, state, test, inst, unread=frozenset()):
         """The loop's final state from `state` (XLA operation semantics, While): `test` a
         counter condition (hlo.loop_counter.counter_condition), the max_while_iterations
-        limit counted as the reference counts it. Through a plan of its iterations where there is one
-        (see the module docstring), else step by step (making the plan). `unread`: the
+        limit counted as the reference counts it. Through a plan of its iterations where
+        there is one (see the module docstring), else step by step (making the plan). `unread`: the
         indices of the elements the loop's caller never reads (loops.unread_elements),
         which a plan returns without copying them out."""
         evaluator, pool = self.evaluator, self.pool
