@@ -43,8 +43,11 @@ class Inference:
             exc.locate(self.module.position_of(inst))
         return exc
 
-    def analyze(self, comp: Computation, param_trees: list[DimsTree]) -> ComputationInfo:
+    def analyze(self, comp: Computation, param_trees: list[DimsTree],
+                param_values: dict | None = None) -> ComputationInfo:
         info = ComputationInfo(comp)
+        if param_values:
+            info.param_values.update(param_values)
         if len(param_trees) != len(comp.parameters):
             raise HloVerifyError(f"computation '{comp.name}' takes {len(comp.parameters)} "
                                  f"parameters, called with {len(param_trees)}")

@@ -42,12 +42,15 @@ class RuleContext:
     in so that the rules need not import the engine that runs them.
     """
 
-    analyze: Callable[[Computation, list[DimsTree]], ComputationInfo]
+    analyze: Callable[..., ComputationInfo]
     info: ComputationInfo
     inst: Instruction
 
-    def call(self, comp: Computation, param_trees: list[DimsTree], index: int = 0):
-        callee = self.analyze(comp, param_trees)
+    def call(self, comp: Computation, param_trees: list[DimsTree], index: int = 0,
+             param_values: dict | None = None):
+        """The callee's results for `param_trees`; `param_values`: its parameters' integer
+        scalar elements known as size expressions (ComputationInfo.param_values)."""
+        callee = self.analyze(comp, param_trees, param_values)
         self.info.calls[(self.inst, index)] = callee
         return callee
 

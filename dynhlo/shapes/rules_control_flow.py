@@ -15,7 +15,9 @@ from __future__ import annotations
 from ..hlo import attrs
 from ..hlo.opcodes import Opcode
 from .rules import elementwise, rule
-from .sizes import Sym, bound_of, deps, result_dim, unify
+from ..hlo.loop_counter import INTEGERS as _INTEGERS, tuple_element
+from . import values
+from .sizes import Sym, bound_of, deps, result_dim, same_size, size_of, unify
 
 CONDITION, BODY = 0, 1  # call-site indices of a while's computations (the lowering uses them)
 
@@ -112,12 +114,76 @@ def _while(ctx, inst, operands):
         if grown == mask:
             break
         mask = grown
-    cond_info = ctx.call(cond, [_read_off(cond.parameters[0], mask, bounds, carried)],
-                         CONDITION)
+    ties = _ties(ctx, inst, state, body, mask)
+    while ties:   # (each pass keeps the sizes the body preserves, or drops one at least)
+        tree, known = _tied(body.parameters[0], mask, bounds, carried, ties)
+        info = ctx.call(body, [tree], BODY, known)
+        root = info.dims[body.root]
+        kept = {j: held for j, tied in ties.items()
+                if (held := [(i, d) for i, d in tied if same_size(root[i][d], tree[i][d])])}
+        if kept == ties:
+            break
+        ties = kept
+        if not ties:   # (the body's results without ties)
+            info = ctx.call(body, [_read_off(body.parameters[0], mask, bounds, carried)],
+                            BODY)
+    tree, known = _tied(cond.parameters[0], mask, bounds, carried, ties)
+    cond_info = ctx.call(cond, [tree], CONDITION, known)
     if cond_info.dims[cond.root] != ():
         raise ctx.error(f"while condition '{cond.name}' must return pred[]")
     param = info.dims[body.parameters[0]]
-    return _keep_invariant(state, param, info.dims[body.root], _read_off(inst, mask, bounds))
+    result = _keep_invariant(state, param, info.dims[body.root], _read_off(inst, mask, bounds))
+    for tied in ties.values():   # (a tied size is the operand's at every iteration)
+        for i, d in tied:
+            result[i] = result[i][:d] + (state[i][d],) + result[i][d + 1:]
+    return result
+
+
+def _ties(ctx, inst, state, body, mask) -> dict:
+    """{j: [(i, d), ...]}: the dynamic dimensions d of state elements i whose size is, in
+    the operand, the value of the integer scalar element j that the body returns
+    unchanged, all of one bound. Then every iteration's sizes are that value (XLA's dynamic
+    dimension inference carries a loop's sizes as such elements): the body sees one size,
+    not one read off each element, and the values made of j are that size, so they meet as
+    one. A hypothesis until the body is seen to keep it (_while)."""
+    root, param, init = body.root, body.parameters[0], inst.operands[0]
+    if root.opcode is not Opcode.TUPLE or init.opcode is not Opcode.TUPLE or \
+            not isinstance(state, list) or len(init.operands) != len(state):
+        return {}
+    scalars = {}   # the operand's value of each scalar the body passes through -> j
+    for j, op in enumerate(root.operands):
+        shape = op.shape
+        if tuple_element(op, param) == j and not shape.is_tuple and shape.rank == 0 and \
+                shape.element_type in _INTEGERS:
+            size = values.scalar(ctx.info, init.operands[j])
+            if not size.data:
+                scalars.setdefault(size, j)
+    ties: dict = {}
+    bound = {}
+    for i, (tree, flags) in enumerate(zip(state, mask, strict=True)):
+        if isinstance(tree, list):
+            continue
+        for d, (dim, dynamic) in enumerate(zip(tree, flags, strict=True)):
+            if dynamic and isinstance(dim, Sym) and dim.root().expr is not None:
+                j = scalars.get(size_of(dim))
+                if j is not None and bound.setdefault(j, bound_of(dim)) == bound_of(dim):
+                    ties.setdefault(j, []).append((i, d))   # (one Sym holds one bound)
+    return ties
+
+
+def _tied(param, mask, bounds, carried, ties: dict) -> tuple:
+    """(_read_off of a loop computation's parameter with each tie's dimensions one Sym,
+    read off the first of them; ComputationInfo.param_values: element j's value is that
+    Sym's size)."""
+    tree = _read_off(param, mask, bounds, carried)
+    known = {}
+    for j, tied in ties.items():
+        i0, d0 = tied[0]
+        sym = tree[i0][d0]
+        for i, d in tied:
+            tree[i] = tree[i][:d] + (sym,) + tree[i][d + 1:]
+        known[(0, j)] = size_of(sym)
+    return tree, known
 
 
 def _keep_invariant(state, param, root, result):

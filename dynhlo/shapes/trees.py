@@ -27,6 +27,9 @@ class ComputationInfo:
     calls: dict[tuple[Instruction, int], "ComputationInfo"] = field(default_factory=dict)
     # integer values followed as size expressions (dynhlo.shapes.values), by instruction
     values: dict[Instruction, list | None] = field(default_factory=dict)
+    # (parameter number, tuple index) -> the value of that integer scalar element as a size
+    # expression, where the caller proves it (a loop's scalar tied to a carried size)
+    param_values: dict[tuple[int, int], object] = field(default_factory=dict)
 
     def callee(self, inst: Instruction, index: int = 0) -> "ComputationInfo":
         return self.calls[(inst, index)]

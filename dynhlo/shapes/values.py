@@ -49,6 +49,11 @@ def value_dim(info: ComputationInfo, inst, bound: int, user, dim: int) -> Sym:
     """
     size = scalar(info, inst)
     if size.data:
+        # (a value that is exactly another instruction's, reshaped, sliced out of a shape
+        # vector or shifted by zero, is that instruction's: one size, not one per copy)
+        read = algebra.atom_of(size)
+        if read is not None and read.op == "scalar" and read.lo >= -algebra.INF:
+            inst = read.args[0]
         return Sym(bound, value_size(inst, bound, user, dim))
     return Sym(bound, algebra.clamp(size, 0, None if bound < 0 else bound))
 
@@ -110,6 +115,11 @@ def _elements(info: ComputationInfo, inst) -> list[Size] | None:
         return _fallback(inst)
     if op is Opcode.CONSTANT:
         return _constant(inst)
+    if op is Opcode.GET_TUPLE_ELEMENT and inst.operands[0].opcode is Opcode.PARAMETER:
+        known = info.param_values.get((inst.operands[0].parameter_number,
+                                       attrs.integer(inst, "index")))
+        if known is not None:
+            return [known]
     args = [info.values.get(o) for o in inst.operands]
     if op in _RULES or op in _BINARY or op in _LOGICAL:
         if any(a is None for a in args):
