@@ -495,3 +495,20 @@ def test_an_svd_of_run_time_rows(mode, tall):
         np.testing.assert_allclose(s, want[1], rtol=1e-5, atol=1e-5)
         k = len(s)
         np.testing.assert_allclose((u[:, :k] * s) @ vt[:k], x, atol=1e-5)
+
+
+def test_a_window_of_constant_start_and_size_in_a_static_dimension_is_a_slice():
+    """The column blocks of a polymorphic x (an LSTM's gates: jnp.split) are
+    real_dynamic_slices (their row limit is n); their columns are fixed and inside x, so
+    the import writes slices (views a kernel reads in place), not gathers at arange
+    indices (a copy each)."""
+    def fn(x):
+        a, b, c, d = jnp.split(x, 4, axis=1)
+        return a * b + jnp.tanh(c), d
+    exe = from_jax(fn, "f32[n,64]", bounds={"n": 8})
+    text = print_module(exe.module)
+    assert "gather(" not in text and text.count(" slice(arg0.1)") == 4, text
+    rng = np.random.default_rng(2)
+    for n in (1, 2, 5, 8):
+        x = rng.standard_normal((n, 64)).astype(np.float32)
+        _close(exe(x), jax.jit(fn)(x))

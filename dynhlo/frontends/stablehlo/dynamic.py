@@ -138,15 +138,47 @@ def window(cx: OpContext, x: Val, starts: Val, s: list, sizes: list, size_vals: 
     """x[start_d : start_d + size_d*stride_d : stride_d] per dim, with run-time starts and
     sizes (`size_vals`, s32[] values; `sizes` their expressions) and strides (ints, or s32[]
     values computed from the sizes): one gather per dimension not taken whole, with indices
-    `start + stride*iota` cut to the size."""
+    `start + stride*iota` cut to the size; a slice where the start and size are constants
+    and the window lies in a static dimension (JAX's split of an LSTM's gates over a
+    polymorphic batch): the same elements, and a view the kernels fuse instead of a copy."""
     points = samples(cx)
     for d in range(x.shape.rank):
         whole = (s[d] == sx.const(0) and isinstance(strides[d], int) and strides[d] == 1
                  and sx.same_function(sizes[d], dimension_expr(cx, x, d), points))
-        if not whole:
+        if whole:
+            continue
+        fixed = _fixed_window(x, d, s[d], sizes[d], strides[d])
+        if fixed is not None:
+            x = _slice_dim(cx, x, d, *fixed)
+        else:
             x = _gather_dim(cx, x, d, element(cx, starts, d), sizes[d], size_vals[d],
                             strides[d])
     return x
+
+
+def _fixed_window(x: Val, d: int, start: tuple, size: tuple, stride) -> tuple | None:
+    """(start, limit, stride) of a window of dimension d that is a plain slice: constant
+    start and size, an int stride, inside a static dimension (no index the gather would
+    clamp); else None."""
+    if start[0] != "c" or size[0] != "c" or not isinstance(stride, int) or \
+            x.shape.dynamic[d] or x.shape.dims[d] == UNBOUNDED:
+        return None
+    first, n = start[1], size[1]
+    limit = first + (n - 1) * stride + 1
+    if n < 1 or first < 0 or limit > x.shape.dims[d]:
+        return None
+    return first, limit, stride
+
+
+def _slice_dim(cx, x: Val, d: int, start: int, limit: int, stride: int) -> Val:
+    """x[start:limit:stride] along d, every other dimension whole (a dynamic one keeps its
+    size: XLA's slice of a dynamic dimension over its whole bound)."""
+    dims = list(x.shape.dims)
+    dims[d] = len(range(start, limit, stride))
+    text = ", ".join(f"[{start}:{limit}:{stride}]" if k == d else f"[0:{n}:1]"
+                     for k, n in enumerate(x.shape.dims))
+    return cx.comp.emit(Shape(x.shape.element_type, tuple(dims), x.shape.dynamic), "slice",
+                        [x], f"slice={{{text}}}")
 
 
 def _gather_dim(cx, x: Val, d: int, start: Val, size: tuple, size_val: Val,

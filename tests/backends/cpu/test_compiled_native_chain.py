@@ -573,3 +573,68 @@ def test_the_same_argument_array_again_is_read_at_its_contents_and_strides(monke
     assert not w.flags.c_contiguous
     for _ in range(2):
         _same(_call(on, True, monkeypatch, (x, w, v)), ref(x, w, v))
+
+
+# An LSTM's gates: column blocks of one product, two of them through transcendental ufuncs
+# straight from the block (rows of 16 dense elements, 64 apart), two through kernels.
+GATES = """
+HloModule chain_gates
+ENTRY main {
+  x = f32[<=8,16] parameter(0)
+  w = f32[16,64] parameter(1)
+  g = f32[<=8,64] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  a = f32[<=8,16] slice(g), slice={[0:8], [0:16]}
+  b = f32[<=8,16] slice(g), slice={[0:8], [16:32]}
+  c = f32[<=8,16] slice(g), slice={[0:8], [32:48]}
+  d = f32[<=8,16] slice(g), slice={[0:8], [48:64]}
+  ta = f32[<=8,16] tanh(a)
+  eb = f32[<=8,16] exponential(b)
+  cd = f32[<=8,16] multiply(c, d)
+  s = f32[<=8,16] add(ta, eb)
+  ROOT r = f32[<=8,16] add(s, cd)
+}
+"""
+
+
+def test_a_ufunc_of_a_column_block_runs_row_by_row_in_the_run(monkeypatch):
+    """tanh and exp of column blocks of a product join the run (the ufunc's inner loop per
+    row, as NumPy's iterator calls it), bit for bit the reference's, at every size."""
+    on, off, ref = _three(GATES, monkeypatch)
+    rows = native_routines._routines()["ufunc_rows"]
+    r = np.random.default_rng(3)
+    for n in (5, 5, 5, 8, 8, 1, 1, 1, 3):
+        args = ((r.standard_normal((n, 16)) * 2).astype(F32),
+                r.standard_normal((16, 64)).astype(F32))
+        got = _call(on, True, monkeypatch, args)
+        _same(got, _call(off, False, monkeypatch, args))
+        _same(got, ref(*args))
+    joined = {member[1].name for op in _chains(on) for member in op[8][2]}
+    assert {"g", "ta", "eb"} <= joined, joined
+    calls = [fn for op in _chains(on) for member in op[8][1] for fn, *_ in member[0]]
+    assert calls.count(rows) == 2
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_the_row_ufunc_wrapper_is_the_ufunc_on_a_column_block_bit_for_bit(dtype):
+    """ufunc_rows: the inner loop once per row of a strided block gives the ufunc's bits on
+    that view; an output overlapping the block is declined."""
+    from dynhlo.backends.cpu.compiled import ufunc_loops
+    wrapper = machine.KERNEL(native_routines._routines()["ufunc_rows"])
+    r = np.random.default_rng(7)
+    for fn in (np.exp, np.tanh, np.log1p):
+        found = ufunc_loops.loop(fn, dtype)
+        for rows, width, at in ((1, 16, 0), (5, 16, 16), (7, 3, 5)):
+            wide = (r.standard_normal((rows, 64)) * 3).astype(dtype)
+            block = wide[:, at:at + width]
+            with np.errstate(all="ignore"):
+                want = fn(block)
+            out = np.empty((rows, width), dtype)
+            size = wide.itemsize
+            args = np.array([*found, block.ctypes.data, out.ctypes.data, width, size, size,
+                             (rows - 1) * wide.strides[0] + width * size, out.nbytes, rows,
+                             wide.strides[0], width * size], np.int64)
+            with np.errstate(all="ignore"):
+                assert wrapper(None, args.ctypes.data) == 0
+            assert out.tobytes() == want.tobytes(), (fn, rows, width)
+        args[3] = block.ctypes.data + size   # (the output one element into the block)
+        assert wrapper(None, args.ctypes.data) == 1

@@ -21,6 +21,7 @@ through NumPy's bundled BLAS (native_routines.py); a ufunc calls NumPy's own inn
 from __future__ import annotations
 
 import ctypes
+import math
 from array import array
 
 import numpy as np
@@ -154,19 +155,42 @@ def _new_ufunc(op, values: dict):
     _, inst, fn, source, _, _, _ = op
     x, value = values.get(source), values.get(inst)
     if x.__class__ is not np.ndarray or value.__class__ is not np.ndarray or \
-            x.dtype != value.dtype or x.shape != value.shape or x.strides != value.strides or \
-            not x.size:
+            x.dtype != value.dtype or x.shape != value.shape or not x.size:
         return None
+    rows = None if x.strides == value.strides else _dense_rows(x, value)
     layout = new_array(value, np.empty)
     found = ufunc_loops.loop(fn, value.dtype)
-    if layout is None or found is None:
+    if layout is None or found is None or x.strides != value.strides and rows is None:
         return None
     size = value.dtype.itemsize
-    packed = array("q", [found[0], found[1], data_address(x), 0, value.size,
-                         size, size, value.size * size, value.size * size])
-    return [(_routines()["ufunc"], packed)], ([packed, 2, source, x.strides, 0, x.shape,
-                                              None],), None, None, \
+    if rows is None:   # (one inner loop call over every element)
+        name, fields = "ufunc", [value.size, size, size, value.size * size, value.size * size]
+    else:   # (one per row: NumPy's iterator on such an operand)
+        count, stride, n = rows
+        name, fields = "ufunc_rows", [n, size, size, (count - 1) * stride + n * size,
+                                      value.size * size, count, stride, n * size]
+    packed = array("q", [found[0], found[1], data_address(x), 0, *fields])
+    return [(_routines()[name], packed)], ([packed, 2, source, x.strides, 0, x.shape,
+                                            None],), None, None, \
         (layout[0], value.dtype, ((packed, 3, 0),), *layout[1:])
+
+
+def _dense_rows(x: np.ndarray, value: np.ndarray) -> tuple | None:
+    """(rows, byte stride between them, elements per row) where `value` is C-ordered and x
+    is rows of its last dimension, each dense, one stride apart (a column block of a wider
+    array), else None."""
+    if x.ndim < 2 or not value.flags.c_contiguous or x.strides[-1] != x.itemsize:
+        return None
+    lead = [(n, st) for n, st in zip(x.shape[:-1], x.strides[:-1], strict=True) if n != 1]
+    if not lead:
+        return None
+    stride = lead[-1][1]
+    for (n, st), (n_in, st_in) in zip(lead, lead[1:]):
+        if st != st_in * n_in:   # (the leading dimensions are one run of rows)
+            return None
+    if stride < x.shape[-1] * x.itemsize:
+        return None
+    return math.prod(x.shape[:-1]), stride, x.shape[-1]
 
 
 def _new_product(value, ins: list):

@@ -255,6 +255,65 @@ call:
 }
 """
 
+# The ufunc's inner loop once per row, as NumPy's iterator calls it on an operand whose rows
+# are dense but lie apart (a column block of a wider array: an LSTM's gate): reads the
+# ufunc routine's nine values, then [rows, in row stride, out row stride] (bytes), the
+# extents spanning every row
+_IR += """
+define i32 @dynhlo_chain_ufunc_rows(ptr %unused, ptr %a) {
+entry:
+  %fi = load i64, ptr %a
+  %fn = inttoptr i64 %fi to ptr
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %di = load i64, ptr %p1
+  %data = inttoptr i64 %di to ptr
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %ii = load i64, ptr %p2
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %oi = load i64, ptr %p3
+  %dims = getelementptr i64, ptr %a, i64 4
+  %steps = getelementptr i64, ptr %a, i64 5
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %ei = load i64, ptr %p7
+  %p8 = getelementptr i64, ptr %a, i64 8
+  %eo = load i64, ptr %p8
+  %p9 = getelementptr i64, ptr %a, i64 9
+  %rows = load i64, ptr %p9
+  %p10 = getelementptr i64, ptr %a, i64 10
+  %irs = load i64, ptr %p10
+  %p11 = getelementptr i64, ptr %a, i64 11
+  %ors = load i64, ptr %p11
+  %ihi = add i64 %ii, %ei
+  %ohi = add i64 %oi, %eo
+  %c1 = icmp ult i64 %ii, %ohi
+  %c2 = icmp ult i64 %oi, %ihi
+  %over = and i1 %c1, %c2
+  %apart = icmp ne i64 %ii, %oi
+  %no = and i1 %over, %apart
+  %args = alloca [2 x i64]
+  %a1 = getelementptr i64, ptr %args, i64 1
+  br i1 %no, label %decline, label %head
+decline:
+  ret i32 1
+head:
+  %r = phi i64 [0, %entry], [%next, %body]
+  %more = icmp slt i64 %r, %rows
+  br i1 %more, label %body, label %end
+body:
+  %io = mul i64 %r, %irs
+  %ip = add i64 %ii, %io
+  %oo = mul i64 %r, %ors
+  %op = add i64 %oi, %oo
+  store i64 %ip, ptr %args
+  store i64 %op, ptr %a1
+  call void %fn(ptr %args, ptr %dims, ptr %steps, ptr %data)
+  %next = add i64 %r, 1
+  br label %head
+end:
+  ret i32 0
+}
+"""
+
 # matmul.c.src's @TYPE@_matmul_inner_noblas: each output element 0 plus the products in
 # order, rounded to the type at each step. Reads [0, A, A's row and column strides, B,
 # B's row and column strides, C, C's, M, N (the inner size), P, extents of A, B, C] (bytes)
@@ -491,7 +550,7 @@ _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enu
 
 
 # the routines' names in `_routines()`, each defined by the IR as dynhlo_chain_<name>
-_NAMES = ("run", "ufunc", *(f"{kind}{size}" for kind in ("copy", "place")
+_NAMES = ("run", "ufunc", "ufunc_rows", *(f"{kind}{size}" for kind in ("copy", "place")
                              for size in (1, 2, 4, 8)), "rows4", "rows8",
           *(f"{kind}_{ty}" for kind in ("gemm", "gemv", "dot", "noblas") for ty in ("f32", "f64")))
 
