@@ -224,3 +224,15 @@ def scatter_dims(inst: Instruction, index_rank: int) -> ScatterDims:
         "update_window_dims", "inserted_window_dims", "input_batching_dims",
         "scatter_indices_batching_dims", "scatter_dims_to_operand_dims"))
     return ScatterDims(*lists, integer(inst, "index_vector_dim", index_rank))
+
+
+def broadcast_axes(inst: Instruction) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
+    """(the operand's axes in the order of the result dimensions they map to, or None where
+    that is their own order; those result dimensions, increasing) of a broadcast. XLA's
+    `dimensions` need not increase: a broadcast that lists them out of order transposes
+    (HloVerifier::HandleBroadcast checks only that each operand dimension maps to a result
+    dimension of its size), so a backend that views the operand at the result's rank first
+    puts its axes in that order."""
+    mapped = ints(inst, "dimensions", ())
+    order = tuple(sorted(range(len(mapped)), key=mapped.__getitem__))
+    return (None if order == tuple(range(len(mapped))) else order), tuple(sorted(mapped))

@@ -42,7 +42,9 @@ def iota(ctx, inst, args):
 def broadcast(ctx, inst, args):
     (x,) = args
     shape = ctx.out_shape()
-    mapped = attrs.ints(inst, "dimensions", ())
+    order, mapped = attrs.broadcast_axes(inst)
+    if order is not None:   # (dimensions out of order: a transposing broadcast)
+        x = x.transpose(order)
     view = x.reshape([x.shape[mapped.index(k)] if k in mapped else 1
                       for k in range(len(shape))]) if x.ndim else x
     if any(k in mapped and view.shape[k] != shape[k] for k in range(len(shape))):

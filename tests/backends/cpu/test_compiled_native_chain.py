@@ -638,3 +638,40 @@ def test_the_row_ufunc_wrapper_is_the_ufunc_on_a_column_block_bit_for_bit(dtype)
             assert out.tobytes() == want.tobytes(), (fn, rows, width)
         args[3] = block.ctypes.data + size   # (the output one element into the block)
         assert wrapper(None, args.ctypes.data) == 1
+
+
+# A size set to the one its operand has (a loop's output row at the carried batch size:
+# the operand a new array per call, returned too), through an order-keeping broadcast, and
+# through a transposing one (other elements in C order: a copy).
+SIZED = """
+HloModule chain_sized
+ENTRY main {
+  x = f32[<=8,8] parameter(0)
+  n = s32[] get-dimension-size(x), dimensions={0}
+  k = f32[<=8,8] add(x, x)
+  b = f32[1,<=8,8] broadcast(k), dimensions={1,2}
+  s = f32[1,<=8,8] set-dimension-size(b, n), dimensions={1}
+  t = f32[8,<=8] broadcast(k), dimensions={1,0}
+  u = f32[8,<=8] set-dimension-size(t, n), dimensions={1}
+  e = f32[1,<=8,8] exponential(s)
+  ue = f32[8,<=8] exponential(u)
+  r = f32[1,<=8,8] multiply(e, s)
+  q = f32[8,<=8] multiply(ue, u)
+  ROOT o = (f32[1,<=8,8], f32[8,<=8], f32[<=8,8]) tuple(r, q, k)
+}
+"""
+
+
+def test_a_size_set_to_the_operands_own_is_its_elements_in_place(monkeypatch):
+    """`s` is `k`'s elements in C order: a view in the run, no copy; `u` (transposed by
+    its broadcast) keeps its copy. Bit for bit the reference's at every size (8 x 8: the
+    transposed value has as many elements as k, in another order)."""
+    on, off, ref = _three(SIZED, monkeypatch)
+    r = np.random.default_rng(4)
+    for n in (8, 8, 8, 3, 3, 3, 1, 8):
+        args = ((r.standard_normal((n, 8))).astype(F32),)
+        got = _call(on, True, monkeypatch, args)
+        _same(got, _call(off, False, monkeypatch, args))
+        _same(got, ref(*args))
+    members = {o[1].name: member for op in _chains(on) for member, o in zip(op[8][1], op[8][2])}
+    assert members["s"][0] == [] and members["u"][0] != []

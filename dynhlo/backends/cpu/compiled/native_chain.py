@@ -26,6 +26,7 @@ from array import array
 
 import numpy as np
 
+from ....hlo import attrs
 from ....hlo.opcodes import Opcode
 from . import ufunc_loops
 from .conv_member import conv_member
@@ -349,6 +350,13 @@ def _view(op, values: dict, fresh: dict, inside=frozenset()):
     elif op[0] == _SPECIAL_ONE and len(op) == 5 and op[1].opcode in _VIEWING and \
             op[3] is op[1].operands[0]:
         fn, source = op[2], op[3]
+    elif op[0] == _SPECIAL_ONE and len(op) == 5 and _resized_in_order(op[1], op[3]):
+        # a size set to the one the operand has (a loop's row written at the carried batch
+        # size): the reference's new array holds the operand's elements in C order, which
+        # a C-ordered operand is already (its shape and strides checked below)
+        shape = values[op[1]].shape if values.get(op[1]).__class__ is np.ndarray else None
+        fn, source = (lambda x: x.reshape(shape)), op[3]
+        fn.same = True
     else:
         return None
     if source in fresh:
@@ -360,8 +368,12 @@ def _view(op, values: dict, fresh: dict, inside=frozenset()):
         if probe.__class__ is not np.ndarray:
             return None
     value = values.get(op[1])
-    if value.__class__ is not np.ndarray or not value.size or \
+    same = getattr(fn, "same", False)
+    if value.__class__ is not np.ndarray or not value.size or not same and \
             not np.may_share_memory(value, values.get(source)):
+        return None
+    if same and not (value.flags.c_contiguous and probe.flags.c_contiguous and
+                     value.size == probe.size):
         return None
     try:
         got = fn(probe)
@@ -371,6 +383,25 @@ def _view(op, values: dict, fresh: dict, inside=frozenset()):
             got.strides != value.strides or not np.shares_memory(got, probe):
         return None
     return [], (), None, None, None, (fn, source)
+
+
+def _resized_in_order(inst, source) -> bool:
+    """Whether `inst` is a set-dimension-size of `source` through reshapes and broadcasts
+    that keep the order of dimensions: where its size is the operand's (its value as many
+    elements as the source's: compared on the recorded values), the same elements in the
+    same C order."""
+    if inst.opcode is not Opcode.SET_DIMENSION_SIZE:
+        return False
+    inst = inst.operands[0]
+    while inst is not source:
+        if inst.opcode is Opcode.BROADCAST:
+            dims = list(attrs.ints(inst, "dimensions"))
+            if dims != sorted(dims):
+                return False
+        elif inst.opcode is not Opcode.RESHAPE:
+            return False
+        inst = inst.operands[0]
+    return True
 
 
 def _settled(run: list, members: list, readers: dict, root) -> tuple[list, dict, int]:

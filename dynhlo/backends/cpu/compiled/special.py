@@ -744,12 +744,16 @@ def _broadcast(inst, x: np.ndarray, value):
     if value.__class__ is not np.ndarray:
         return None
     shape = value.shape
-    mapped = attrs.ints(inst, "dimensions", ())
+    order, mapped = attrs.broadcast_axes(inst)
+    if order is not None:   # (a transposing broadcast: its operand's axes put in order)
+        x = x.transpose(order)
     view = tuple(x.shape[mapped.index(k)] if k in mapped else 1 for k in range(len(shape)))
 
     def broadcast(x):
+        if order is not None:
+            x = x.transpose(order)
         return np.broadcast_to(x.reshape(view), shape)
-    if not x.flags.c_contiguous or not x.size:
+    if order is not None or not x.flags.c_contiguous or not x.size:
         return broadcast
     # a dense operand: the same view (strides, offset, read-only) made directly over its
     # memory, without broadcast_to's Python (5 us a call)

@@ -97,9 +97,11 @@ def broadcast(ctx, inst, args):
     """A view (no copy): a broadcast declared at its bound meets the actual size later."""
     (x,) = args
     shape = tuple(ctx.out_shape())
-    mapped = attrs.ints(inst, "dimensions", ())
+    order, mapped = attrs.broadcast_axes(inst)
     if x.dim() == 0:
         return x.expand(shape)
+    if order is not None:   # (dimensions out of order: a transposing broadcast)
+        x = x.permute(order)
     view = x.reshape([x.shape[mapped.index(k)] if k in mapped else 1
                       for k in range(len(shape))])
     if any(k in mapped and view.shape[k] != shape[k] for k in range(len(shape))):
