@@ -104,29 +104,22 @@ def _while(ctx, inst, operands):
     bounds = _bounds(state)
     mask = _merge(_mask(state, inst.shape), _mask(state, body.parameters[0].shape))
     carried = _constant_dims(state)
-    # Each pass can only add dynamic dims, so this ends within (number of dims + 1) passes.
-    while True:
-        info = ctx.call(body, [_read_off(body.parameters[0], mask, bounds, carried)], BODY)
-        if _bounds(info.dims[body.root]) != bounds:
-            raise ctx.error(f"while body '{body.name}' returns bounds "
-                            f"{_bounds(info.dims[body.root])}, the loop carries {bounds}")
-        grown = _merge(mask, _mask(info.dims[body.root], None))
-        if grown == mask:
-            break
-        mask = grown
     ties = _ties(ctx, inst, state, body, mask)
-    while ties:   # (each pass keeps the sizes the body preserves, or drops one at least)
+    # Each pass adds dynamic dims or drops tied ones (the sizes the body does not keep), so
+    # this ends within (number of dims + 1) passes; one where nothing changes
+    while True:
         tree, known = _tied(body.parameters[0], mask, bounds, carried, ties)
         info = ctx.call(body, [tree], BODY, known)
         root = info.dims[body.root]
+        if _bounds(root) != bounds:
+            raise ctx.error(f"while body '{body.name}' returns bounds "
+                            f"{_bounds(root)}, the loop carries {bounds}")
+        grown = _merge(mask, _mask(root, None))
         kept = {j: held for j, tied in ties.items()
                 if (held := [(i, d) for i, d in tied if same_size(root[i][d], tree[i][d])])}
-        if kept == ties:
+        if grown == mask and kept == ties:
             break
-        ties = kept
-        if not ties:   # (the body's results without ties)
-            info = ctx.call(body, [_read_off(body.parameters[0], mask, bounds, carried)],
-                            BODY)
+        mask, ties = grown, kept
     tree, known = _tied(cond.parameters[0], mask, bounds, carried, ties)
     cond_info = ctx.call(cond, [tree], CONDITION, known)
     if cond_info.dims[cond.root] != ():

@@ -31,6 +31,10 @@ from .trees import ComputationInfo
 MAX_ELEMENTS = 256
 
 _INTEGER = {"pred", "s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"}
+_NUMPY_INTS = {"s8": np.int8, "s16": np.int16, "s32": np.int32, "s64": np.int64,
+               "u8": np.uint8, "u16": np.uint16, "u32": np.uint32, "u64": np.uint64}
+_RANGES = {"pred": (0, 1), **{t: (int(np.iinfo(ty).min), int(np.iinfo(ty).max))
+                              for t, ty in _NUMPY_INTS.items()}}
 
 _BINARY = {
     Opcode.ADD: algebra.add, Opcode.SUBTRACT: algebra.sub, Opcode.MULTIPLY: algebra.mul,
@@ -49,11 +53,6 @@ def value_dim(info: ComputationInfo, inst, bound: int, user, dim: int) -> Sym:
     """
     size = scalar(info, inst)
     if size.data:
-        # (a value that is exactly another instruction's, reshaped, sliced out of a shape
-        # vector or shifted by zero, is that instruction's: one size, not one per copy)
-        read = algebra.atom_of(size)
-        if read is not None and read.op == "scalar" and read.lo >= -algebra.INF:
-            inst = read.args[0]
         return Sym(bound, value_size(inst, bound, user, dim))
     return Sym(bound, algebra.clamp(size, 0, None if bound < 0 else bound))
 
@@ -125,8 +124,19 @@ def _elements(info: ComputationInfo, inst) -> list[Size] | None:
         if any(a is None for a in args):
             return _fallback(inst)
         out = _apply(inst, args)
-        return out if out is not None else _fallback(inst)
+        return out if out is not None and _fits(inst, out) else _fallback(inst)
     return _fallback(inst)
+
+
+def _fits(inst, out: list[Size]) -> bool:
+    """Whether every expression's values lie in the range of `inst`'s integer type: the
+    algebra computes with unbounded integers, so a product or sum that may wrap (XLA's
+    integer arithmetic wraps), or a narrowing convert of a larger value, is not that
+    expression. An infinite end is a size that is not bounded (a `?` dimension: sizes are
+    taken to fit their type); a value read from data is read as it is."""
+    lo, hi = _RANGES[inst.shape.element_type]
+    return all(x.data or ((x.lo == -algebra.INF or x.lo >= lo) and
+                          (x.hi == algebra.INF or x.hi <= hi)) for x in out)
 
 
 def _fallback(inst) -> list[Size] | None:

@@ -675,3 +675,46 @@ def test_a_size_set_to_the_operands_own_is_its_elements_in_place(monkeypatch):
         _same(got, ref(*args))
     members = {o[1].name: member for op in _chains(on) for member, o in zip(op[8][1], op[8][2])}
     assert members["s"][0] == [] and members["u"][0] != []
+
+
+def _sums_module(ty: str, init: str) -> str:
+    """A mean over the middle axis between kernels (keras' pooling over a sequence)."""
+    return f"""
+HloModule chain_sums_{ty}
+add {{
+  a = {ty}[] parameter(0)
+  b = {ty}[] parameter(1)
+  ROOT s = {ty}[] add(a, b)
+}}
+ENTRY main {{
+  x = {ty}[2,<=9,5] parameter(0)
+  t = {ty}[2,<=9,5] tanh(x)
+  y = {ty}[2,<=9,5] multiply(t, x)
+  i = {ty}[] constant({init})
+  s = {ty}[2,5] reduce(y, i), dimensions={{1}}, to_apply=add
+  c = {ty}[] constant(3)
+  cb = {ty}[2,5] broadcast(c), dimensions={{}}
+  ROOT r = {ty}[2,5] divide(s, cb)
+}}
+"""
+
+
+@pytest.mark.parametrize("dtype,init", [(F32, "0"), (F32, "-0"), (F64, "0"), (F32, "1.5")])
+def test_a_sum_over_the_middle_axis_joins_the_run_in_numpys_order(monkeypatch, dtype,
+                                                                 init):
+    """np.add.reduce over a middle axis adds in order from +0: the sums routine gives its
+    bits (then the init), and declines a call whose sums hold a zero (x all -0 or 0 in a
+    column: XLA's -0 sums, the Python step's), bit for bit the reference's."""
+    on, off, ref = _three(_sums_module("f32" if dtype is F32 else "f64", init), monkeypatch)
+    r = np.random.default_rng(9)
+    routine = native_routines._routines()["sums_f32" if dtype is F32 else "sums_f64"]
+    for n in (9, 9, 9, 4, 4, 4, 1, 1, 1, 9):
+        x = (r.standard_normal((2, n, 5)) * 10.0 ** r.integers(-3, 3, (2, n, 5))).astype(dtype)
+        for zero in (None, 0.0, -0.0):
+            if zero is not None:
+                x[1, :, 2] = zero   # (a sum that is a zero: declined, the step's)
+            got = _call(on, True, monkeypatch, (x,))
+            _same(got, _call(off, False, monkeypatch, (x,)))
+            _same(got, ref(x))
+    calls = [fn for op in _chains(on) for member in op[8][1] for fn, *_ in member[0]]
+    assert routine in calls

@@ -35,6 +35,7 @@ from .matmul_dispatch import matmul_call
 from .joined import _QUIET
 from .native_routines import _routines
 from .placement import copy_args, new_array, placed
+from .sums_member import sums_member
 from .steps import (_BATCH_DOT, _CHAIN, _DOT, _KERNEL, _KERNEL_IN_PLACE, _RESHAPE, _SPECIAL,
                     _SPECIAL_ONE, _SPECIAL_TWO, _UFUNC, blas_layout, data_address)
 
@@ -137,6 +138,8 @@ def _member(op, values: dict, readers: dict):
     if kind == _SPECIAL_ONE and op[1].opcode is Opcode.GATHER and \
             op[3] is op[1].operands[1]:   # (a held table at indices read per call)
         return rows_member(op, values)
+    if kind == _SPECIAL_ONE and op[1].opcode is Opcode.REDUCE:
+        return sums_member(op, values)
     if kind in (_SPECIAL_ONE, _SPECIAL_TWO, _SPECIAL):
         return placed(op, values, readers.get(op[1], ()))
     return None

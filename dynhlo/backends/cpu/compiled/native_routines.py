@@ -410,6 +410,104 @@ done:
 }}
 """ for name, ty in (("f32", "float"), ("f64", "double")))
 
+# np.add.reduce of a C-ordered array over one axis that is not its last, viewed as [outer,
+# L, inner] (inner > 1): NumPy's iterator runs the inner axis innermost, so each sum starts
+# from +0 and adds the L terms in order, rounded to the type at each step; then the init is
+# added. Reads [x, out (dense [outer, inner]), outer, L, inner, x's outer and L byte
+# strides, the init as f64 bits]. Declines (1) at a sum that is a zero: XLA's -0 sums are
+# the Python step's (ops_reduce._negative_zero_sums)
+_IR += "".join(f"""
+define i32 @dynhlo_chain_sums_{name}(ptr %unused, ptr %a) {{{{
+entry:
+  %xi = load i64, ptr %a
+  %p1 = getelementptr i64, ptr %a, i64 1
+  %oi = load i64, ptr %p1
+  %p2 = getelementptr i64, ptr %a, i64 2
+  %outer = load i64, ptr %p2
+  %p3 = getelementptr i64, ptr %a, i64 3
+  %len = load i64, ptr %p3
+  %p4 = getelementptr i64, ptr %a, i64 4
+  %inner = load i64, ptr %p4
+  %p5 = getelementptr i64, ptr %a, i64 5
+  %so = load i64, ptr %p5
+  %p6 = getelementptr i64, ptr %a, i64 6
+  %sl = load i64, ptr %p6
+  %p7 = getelementptr i64, ptr %a, i64 7
+  %ib = load i64, ptr %p7
+  %initd = bitcast i64 %ib to double
+  {init}
+  %rowbytes = mul i64 %inner, {size}
+  br label %ohead
+ohead:
+  %o = phi i64 [0, %entry], [%onext, %ihead]
+  %omore = icmp slt i64 %o, %outer
+  br i1 %omore, label %obody, label %done
+obody:
+  %xoff = mul i64 %o, %so
+  %xoi = add i64 %xi, %xoff
+  %ooff = mul i64 %o, %rowbytes
+  %ooi = add i64 %oi, %ooff
+  %orow = inttoptr i64 %ooi to ptr
+  br label %zhead
+zhead:
+  %z = phi i64 [0, %obody], [%znext, %zbody]
+  %zmore = icmp slt i64 %z, %inner
+  br i1 %zmore, label %zbody, label %lhead
+zbody:
+  %zp = getelementptr {ty}, ptr %orow, i64 %z
+  store {ty} 0.0, ptr %zp
+  %znext = add i64 %z, 1
+  br label %zhead
+lhead:
+  %l = phi i64 [0, %zhead], [%lnext, %chead]
+  %lmore = icmp slt i64 %l, %len
+  br i1 %lmore, label %lbody, label %ihead.0
+lbody:
+  %loff = mul i64 %l, %sl
+  %xli = add i64 %xoi, %loff
+  %xrow = inttoptr i64 %xli to ptr
+  %lnext = add i64 %l, 1
+  br label %chead
+chead:
+  %k = phi i64 [0, %lbody], [%knext, %cbody]
+  %kmore = icmp slt i64 %k, %inner
+  br i1 %kmore, label %cbody, label %lhead
+cbody:
+  %xp = getelementptr {ty}, ptr %xrow, i64 %k
+  %xv = load {ty}, ptr %xp
+  %op = getelementptr {ty}, ptr %orow, i64 %k
+  %ov = load {ty}, ptr %op
+  %sum = fadd {ty} %ov, %xv
+  store {ty} %sum, ptr %op
+  %knext = add i64 %k, 1
+  br label %chead
+ihead.0:
+  br label %ihead
+ihead:
+  %j = phi i64 [0, %ihead.0], [%jnext, %ibody2]
+  %onext = add i64 %o, 1
+  %jmore = icmp slt i64 %j, %inner
+  br i1 %jmore, label %ibody, label %ohead
+ibody:
+  %jp = getelementptr {ty}, ptr %orow, i64 %j
+  %jv = load {ty}, ptr %jp
+  %zero = fcmp oeq {ty} %jv, 0.0
+  br i1 %zero, label %decline, label %ibody2
+ibody2:
+  %with = fadd {ty} %jv, %init
+  store {ty} %with, ptr %jp
+  %jnext = add i64 %j, 1
+  br label %ihead
+decline:
+  ret i32 1
+done:
+  ret i32 0
+}}}}
+""".format(name=name, ty=ty, size=size, init=init)
+    for name, ty, size, init in (
+        ("f32", "float", 4, "%init = fptrunc double %initd to float"),
+        ("f64", "double", 8, "%init = fadd double %initd, -0.0")))
+
 def _copy_ir(size: int, placed: bool) -> str:
     """`copy{size}`: the elements of a strided array of at most 6 dimensions, in C order,
     into a dense one: [destination, source, 6 sizes, 6 byte strides]. `place{size}`
@@ -550,7 +648,7 @@ _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enu
 
 
 # the routines' names in `_routines()`, each defined by the IR as dynhlo_chain_<name>
-_NAMES = ("run", "ufunc", "ufunc_rows", *(f"{kind}{size}" for kind in ("copy", "place")
+_NAMES = ("run", "ufunc", "ufunc_rows", "sums_f32", "sums_f64", *(f"{kind}{size}" for kind in ("copy", "place")
                              for size in (1, 2, 4, 8)), "rows4", "rows8",
           *(f"{kind}_{ty}" for kind in ("gemm", "gemv", "dot", "noblas") for ty in ("f32", "f64")))
 

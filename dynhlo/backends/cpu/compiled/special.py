@@ -563,6 +563,7 @@ def _reduce(inst, x: np.ndarray, init, init_per_call: bool, value):
         value = ufunc(out, start)
         return value if value.__class__ is np.ndarray and value.dtype == dtype else \
             np.asarray(value).astype(dtype)
+    fn.sums = (ufunc, axes, held)   # (what a run's member reads: sums_member.py)
     return fn
 
 
