@@ -18,7 +18,7 @@ from . import shape_exprs as sx
 from .convert import OpContext, bounded, converts
 from .emit import Val, dims_text
 from .misc import PASS_THROUGH, pass_through
-from .ops import broadcast, gather, iota
+from .ops import BINARY, UNARY, broadcast, gather, iota
 from .regions import approx_top_k, dynamic_reduce_window
 from .sizes import (S32, dimension_expr, element, result_bounds, samples,
                     set_sizes, shape_elements)
@@ -111,7 +111,18 @@ def _real_dynamic_slice(cx):
         value = cx.comp.emit(S32, "add", [value, cx.comp.emit(
             S32, "subtract", [step_val, cx.comp.scalar(1)])])
         size_vals.append(cx.comp.emit(S32, "divide", [value, step_val]))
-    return [window(cx, x, starts, s, sizes, size_vals, steps)]
+    return [window(cx, x, starts, s, sizes, size_vals, steps, _read_by_kernels(cx))]
+
+
+_ELEMENTWISE = frozenset(f"stablehlo.{name}" for name in (*UNARY, *BINARY))
+
+
+def _read_by_kernels(cx) -> bool:
+    """Whether every reader of the op's result is elementwise: a fused kernel reads a slice
+    of its operand in place, where a reader that moves the window (a dynamic_reshape
+    before a product: JAX's qkv split) reads the gather's dense copy faster."""
+    uses = list(cx.op.result.uses)
+    return bool(uses) and all(use.owner.name in _ELEMENTWISE for use in uses)
 
 
 def _starts_and_spans(cx, starts: Val, limits: Val) -> tuple[list, list]:
@@ -134,20 +145,21 @@ def _starts_and_spans(cx, starts: Val, limits: Val) -> tuple[list, list]:
 
 
 def window(cx: OpContext, x: Val, starts: Val, s: list, sizes: list, size_vals: list,
-           strides: list) -> Val:
+           strides: list, as_slice: bool = False) -> Val:
     """x[start_d : start_d + size_d*stride_d : stride_d] per dim, with run-time starts and
     sizes (`size_vals`, s32[] values; `sizes` their expressions) and strides (ints, or s32[]
     values computed from the sizes): one gather per dimension not taken whole, with indices
-    `start + stride*iota` cut to the size; a slice where the start and size are constants
-    and the window lies in a static dimension (JAX's split of an LSTM's gates over a
-    polymorphic batch): the same elements, and a view the kernels fuse instead of a copy."""
+    `start + stride*iota` cut to the size. `as_slice`: a slice where the start and size
+    are constants and the window lies in a static dimension (JAX's split of an LSTM's gates
+    over a polymorphic batch, read by elementwise ops): the same elements, and a view the
+    kernels fuse instead of a copy."""
     points = samples(cx)
     for d in range(x.shape.rank):
         whole = (s[d] == sx.const(0) and isinstance(strides[d], int) and strides[d] == 1
                  and sx.same_function(sizes[d], dimension_expr(cx, x, d), points))
         if whole:
             continue
-        fixed = _fixed_window(x, d, s[d], sizes[d], strides[d])
+        fixed = _fixed_window(x, d, s[d], sizes[d], strides[d]) if as_slice else None
         if fixed is not None:
             x = _slice_dim(cx, x, d, *fixed)
         else:
