@@ -718,3 +718,59 @@ def test_a_sum_over_the_middle_axis_joins_the_run_in_numpys_order(monkeypatch, d
             _same(got, ref(x))
     calls = [fn for op in _chains(on) for member in op[8][1] for fn, *_ in member[0]]
     assert routine in calls
+
+
+# A sum over an axis of size 1 whose array NumPy gives a stride of 0 there (a broadcast
+# adding it), and a set-dimension-size of a broadcast that repeats a row: the first is
+# summed at C order's own strides, the second is no view of its operand.
+EDGES = """
+HloModule chain_edges
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+ENTRY main {
+  x = f32[3,5] parameter(0)
+  v = f32[2] parameter(1)
+  t = f32[3,5] tanh(x)
+  b = f32[3,1,5] broadcast(t), dimensions={0,2}
+  h = f32[] constant(0.5)
+  s = f32[3,5] reduce(b, h), dimensions={1}, to_apply=add
+  c = f32[] constant(3)
+  cb = f32[3,5] broadcast(c), dimensions={}
+  r = f32[3,5] divide(s, cb)
+  k = f32[2] add(v, v)
+  w = f32[2,2] broadcast(k), dimensions={0}
+  one = s32[] constant(1)
+  z = f32[<=2,2] set-dimension-size(w, one), dimensions={0}
+  e = f32[<=2,2] exponential(z)
+  q = f32[<=2,2] multiply(e, z)
+  ROOT o = (f32[3,5], f32[<=2,2], f32[2]) tuple(r, q, k)
+}
+"""
+
+
+def test_a_sum_over_a_unit_axis_and_a_repeating_broadcast_are_the_references(monkeypatch):
+    on, off, ref = _three(EDGES, monkeypatch)
+    r = np.random.default_rng(12)
+    for _ in range(4):
+        args = (r.standard_normal((3, 5)).astype(F32), r.standard_normal(2).astype(F32))
+        got = _call(on, True, monkeypatch, args)
+        _same(got, _call(off, False, monkeypatch, args))
+        _same(got, ref(*args))
+        k = args[1] + args[1]
+        np.testing.assert_array_equal(got[1], np.exp(k[[0]])[:, None] * k[0] * [[1, 1]])
+
+
+def test_a_sum_that_is_a_nan_is_declined():
+    """Which of two NaNs a sum keeps is NumPy's loop's choice: the routine declines."""
+    from array import array as packed_array
+    from dynhlo.backends.cpu.compiled.sums_member import _bits
+    routine = machine.KERNEL(native_routines._routines()["sums_f32"])
+    x = np.ones((1, 2, 4), F32)
+    out = np.empty((1, 4), F32)
+    args = packed_array("q", [x.ctypes.data, out.ctypes.data, 1, 2, 4, 32, 16, _bits(0.0)])
+    assert routine(None, args.buffer_info()[0]) == 0 and (out == 2).all()
+    x[0, 0, 1], x[0, 1, 1] = np.nan, -np.nan
+    assert routine(None, args.buffer_info()[0]) == 1

@@ -390,16 +390,18 @@ def _view(op, values: dict, fresh: dict, inside=frozenset()):
 
 def _resized_in_order(inst, source) -> bool:
     """Whether `inst` is a set-dimension-size of `source` through reshapes and broadcasts
-    that keep the order of dimensions: where its size is the operand's (its value as many
-    elements as the source's: compared on the recorded values), the same elements in the
-    same C order."""
+    that only add dimensions of size 1 in order: where its size is the operand's (its value
+    as many elements as the source's: compared on the recorded values), the same elements
+    in the same C order."""
     if inst.opcode is not Opcode.SET_DIMENSION_SIZE:
         return False
     inst = inst.operands[0]
     while inst is not source:
         if inst.opcode is Opcode.BROADCAST:
             dims = list(attrs.ints(inst, "dimensions"))
-            if dims != sorted(dims):
+            shape = inst.shape
+            if dims != sorted(dims) or any(shape.dims[k] != 1 or shape.dynamic[k]
+                                           for k in range(shape.rank) if k not in dims):
                 return False
         elif inst.opcode is not Opcode.RESHAPE:
             return False

@@ -414,8 +414,9 @@ done:
 # L, inner] (inner > 1): NumPy's iterator runs the inner axis innermost, so each sum starts
 # from +0 and adds the L terms in order, rounded to the type at each step; then the init is
 # added. Reads [x, out (dense [outer, inner]), outer, L, inner, x's outer and L byte
-# strides, the init as f64 bits]. Declines (1) at a sum that is a zero: XLA's -0 sums are
-# the Python step's (ops_reduce._negative_zero_sums)
+# strides, the init as f64 bits]. Declines (1) at a sum that is a zero (XLA's -0 sums are
+# the Python step's: ops_reduce._negative_zero_sums) or a NaN (which of two NaNs a sum
+# keeps is NumPy's loop's choice)
 _IR += "".join(f"""
 define i32 @dynhlo_chain_sums_{name}(ptr %unused, ptr %a) {{{{
 entry:
@@ -491,7 +492,7 @@ ihead:
 ibody:
   %jp = getelementptr {ty}, ptr %orow, i64 %j
   %jv = load {ty}, ptr %jp
-  %zero = fcmp oeq {ty} %jv, 0.0
+  %zero = fcmp ueq {ty} %jv, 0.0
   br i1 %zero, label %decline, label %ibody2
 ibody2:
   %with = fadd {ty} %jv, %init

@@ -43,11 +43,14 @@ def sums_member(op, values: dict):
     (axis,) = axes
     outer, length = math.prod(x.shape[:axis]), x.shape[axis]
     inner = math.prod(x.shape[axis + 1:])
-    if inner < 2 or value.size != outer * inner or not _routine_agrees(x.dtype):
-        return None
+    if inner < 2 or value.size != outer * inner or np.isnan(held) or \
+            not _routine_agrees(x.dtype):
+        return None   # (a NaN init: which NaN a sum keeps is NumPy's loop's choice)
     name = "sums_f32" if x.dtype == np.float32 else "sums_f64"
-    packed = array("q", [data_address(x), 0, outer, length, inner, x.strides[axis] * length,
-                         x.strides[axis], _bits(held)])
+    # (C order's own strides: NumPy reports any stride for an axis of size 1)
+    row = inner * x.itemsize
+    packed = array("q", [data_address(x), 0, outer, length, inner, length * row, row,
+                         _bits(held)])
     return [(_routines()[name], packed)], \
         ([packed, 0, op[3], x.strides, 0, x.shape, None],), None, None, \
         (value.shape, value.dtype, ((packed, 1, 0),), None, np.empty)
