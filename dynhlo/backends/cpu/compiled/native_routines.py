@@ -649,8 +649,9 @@ _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enu
 
 
 # the routines' names in `_routines()`, each defined by the IR as dynhlo_chain_<name>
-_NAMES = ("run", "ufunc", "ufunc_rows", "sums_f32", "sums_f64", *(f"{kind}{size}" for kind in ("copy", "place")
-                             for size in (1, 2, 4, 8)), "rows4", "rows8",
+_NAMES = ("run", "ufunc", "ufunc_rows", "sums_f32", "sums_f64",
+          *(f"{kind}{size}" for kind in ("copy", "place") for size in (1, 2, 4, 8)),
+          "rows4", "rows8",
           *(f"{kind}_{ty}" for kind in ("gemm", "gemv", "dot", "noblas") for ty in ("f32", "f64")))
 
 
