@@ -13,10 +13,10 @@ operation semantics (While, Conditional, Map) and DynamicDimensionInference.
 from __future__ import annotations
 
 from ..hlo import attrs
-from ..hlo.opcodes import Opcode
-from .rules import elementwise, rule
 from ..hlo.loop_counter import INTEGERS as _INTEGERS, tuple_element
+from ..hlo.opcodes import Opcode
 from . import values
+from .rules import elementwise, rule
 from .sizes import Sym, bound_of, deps, result_dim, same_size, size_of, unify
 
 CONDITION, BODY = 0, 1  # call-site indices of a while's computations (the lowering uses them)
