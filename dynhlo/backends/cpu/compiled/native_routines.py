@@ -417,8 +417,8 @@ done:
 # strides, the init as f64 bits]. Declines (1) at a sum that is a zero (XLA's -0 sums are
 # the Python step's: ops_reduce._negative_zero_sums) or a NaN (which of two NaNs a sum
 # keeps is NumPy's loop's choice)
-_IR += "".join(f"""
-define i32 @dynhlo_chain_sums_{name}(ptr %unused, ptr %a) {{{{
+_IR += "".join("""
+define i32 @dynhlo_chain_sums_{name}(ptr %unused, ptr %a) {{
 entry:
   %xi = load i64, ptr %a
   %p1 = getelementptr i64, ptr %a, i64 1
@@ -503,7 +503,7 @@ decline:
   ret i32 1
 done:
   ret i32 0
-}}}}
+}}
 """.format(name=name, ty=ty, size=size, init=init)
     for name, ty, size, init in (
         ("f32", "float", 4, "%init = fptrunc double %initd to float"),
