@@ -673,7 +673,8 @@ def test_a_size_set_to_the_operands_own_is_its_elements_in_place(monkeypatch):
         got = _call(on, True, monkeypatch, args)
         _same(got, _call(off, False, monkeypatch, args))
         _same(got, ref(*args))
-    members = {o[1].name: member for op in _chains(on) for member, o in zip(op[8][1], op[8][2])}
+    members = {o[1].name: member for op in _chains(on)
+               for member, o in zip(op[8][1], op[8][2], strict=True)}
     assert members["s"][0] == [] and members["u"][0] != []
 
 

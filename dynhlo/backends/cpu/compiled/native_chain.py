@@ -189,7 +189,7 @@ def _dense_rows(x: np.ndarray, value: np.ndarray) -> tuple | None:
     if not lead:
         return None
     stride = lead[-1][1]
-    for (n, st), (n_in, st_in) in zip(lead, lead[1:]):
+    for (_, st), (n_in, st_in) in zip(lead, lead[1:], strict=False):
         if st != st_in * n_in:   # (the leading dimensions are one run of rows)
             return None
     if stride < x.shape[-1] * x.itemsize:
