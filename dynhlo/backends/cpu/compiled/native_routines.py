@@ -221,10 +221,10 @@ call:
      "%back = fptrunc double %sum to float\n  store float %back, ptr %om"),
     ("f64", "double", "%wide = fadd double %r, -0.0", "store double %sum, ptr %om")))
 
-_IR += """
-define i32 @dynhlo_chain_ufunc(ptr %unused, ptr %a) {
-entry:
-  %fi = load i64, ptr %a
+# a ufunc routine's arguments read and its overlap check ([loop, data, in, out, n, in step,
+# out step, extents of in and out]; %args points at [in, out]; %no: an output overlapping the
+# input other than exactly: declined, as NumPy would compute into a copy)
+_UFUNC_ENTRY = """  %fi = load i64, ptr %a
   %fn = inttoptr i64 %fi to ptr
   %p1 = getelementptr i64, ptr %a, i64 1
   %di = load i64, ptr %p1
@@ -245,7 +245,12 @@ entry:
   %c2 = icmp ult i64 %oi, %ihi
   %over = and i1 %c1, %c2
   %apart = icmp ne i64 %ii, %oi
-  %no = and i1 %over, %apart
+  %no = and i1 %over, %apart"""
+
+_IR += """
+define i32 @dynhlo_chain_ufunc(ptr %unused, ptr %a) {
+entry:
+""" + _UFUNC_ENTRY + """
   br i1 %no, label %decline, label %call
 decline:
   ret i32 1
@@ -262,36 +267,15 @@ call:
 _IR += """
 define i32 @dynhlo_chain_ufunc_rows(ptr %unused, ptr %a) {
 entry:
-  %fi = load i64, ptr %a
-  %fn = inttoptr i64 %fi to ptr
-  %p1 = getelementptr i64, ptr %a, i64 1
-  %di = load i64, ptr %p1
-  %data = inttoptr i64 %di to ptr
-  %p2 = getelementptr i64, ptr %a, i64 2
-  %ii = load i64, ptr %p2
-  %p3 = getelementptr i64, ptr %a, i64 3
-  %oi = load i64, ptr %p3
-  %dims = getelementptr i64, ptr %a, i64 4
-  %steps = getelementptr i64, ptr %a, i64 5
-  %p7 = getelementptr i64, ptr %a, i64 7
-  %ei = load i64, ptr %p7
-  %p8 = getelementptr i64, ptr %a, i64 8
-  %eo = load i64, ptr %p8
+""" + _UFUNC_ENTRY + """
   %p9 = getelementptr i64, ptr %a, i64 9
   %rows = load i64, ptr %p9
   %p10 = getelementptr i64, ptr %a, i64 10
   %irs = load i64, ptr %p10
   %p11 = getelementptr i64, ptr %a, i64 11
   %ors = load i64, ptr %p11
-  %ihi = add i64 %ii, %ei
-  %ohi = add i64 %oi, %eo
-  %c1 = icmp ult i64 %ii, %ohi
-  %c2 = icmp ult i64 %oi, %ihi
-  %over = and i1 %c1, %c2
-  %apart = icmp ne i64 %ii, %oi
-  %no = and i1 %over, %apart
-  %args = alloca [2 x i64]
-  %a1 = getelementptr i64, ptr %args, i64 1
+  %row = alloca [2 x i64]
+  %a1 = getelementptr i64, ptr %row, i64 1
   br i1 %no, label %decline, label %head
 decline:
   ret i32 1
@@ -304,9 +288,9 @@ body:
   %ip = add i64 %ii, %io
   %oo = mul i64 %r, %ors
   %op = add i64 %oi, %oo
-  store i64 %ip, ptr %args
+  store i64 %ip, ptr %row
   store i64 %op, ptr %a1
-  call void %fn(ptr %args, ptr %dims, ptr %steps, ptr %data)
+  call void %fn(ptr %row, ptr %dims, ptr %steps, ptr %data)
   %next = add i64 %r, 1
   br label %head
 end:
