@@ -26,9 +26,9 @@ from .loops import carried_update
 from .memo import memoized
 from .native_chain import chained
 from .special import specialize
-from .steps import (_BATCH_DOT, _DOT, _ELEMENT, _GUARD, _KERNEL, _KERNEL_IN_PLACE, _LOWERING,
-                    _MEMO_LOAD, _MEMO_STORE, _MEMOIZED, _RESHAPE, _SPECIAL, _SPECIAL_ONE,
-                    _SPECIAL_TWO, _TUPLE, _UFUNC, _UNPACK, Pool, blas_layout,
+from .steps import (_BATCH_DOT, _DOT, _ELEMENT, _GUARD, _KERNEL, _KERNEL_IN_PLACE, _LOOP,
+                    _LOWERING, _MEMO_LOAD, _MEMO_STORE, _MEMOIZED, _RESHAPE, _SPECIAL,
+                    _SPECIAL_ONE, _SPECIAL_TWO, _TUPLE, _UFUNC, _UNPACK, Pool, blas_layout,
                     data_address, signature)
 
 
@@ -178,6 +178,12 @@ class Fast:
                 op = (_ELEMENT, inst, inst.operands[0], attrs.integer(inst, "index"),
                       signature(value)) if inst.opcode is Opcode.GET_TUPLE_ELEMENT else \
                     (_TUPLE, inst, inst.operands, None, signature(value))
+            elif kind == _LOWERING and inst.opcode is Opcode.WHILE and \
+                    hasattr(what, "planned"):   # (loops.compiled_while's)
+                shapes = signature(value)
+                run = what.planned(ctx, inst, shapes)
+                if run is not None:   # (its step's signature first, as a _LOWERING op's)
+                    op = (_LOOP, inst, shapes, run, inst.operands[0])
             elif dims.get(inst).__class__ is list or value.__class__ is not np.ndarray:
                 pass
             elif kind == _KERNEL:

@@ -113,22 +113,21 @@ class BodyRuns:
         self.fast = pool.fast.get(self.key)
         return value
 
-    def loop(self, state, test, inst, unread=frozenset()):
+    def loop(self, state, test, inst, unread=frozenset(), planned: bool = True):
         """The loop's final state from `state` (XLA operation semantics, While): `test` a
         counter condition (hlo.loop_counter.counter_condition), the max_while_iterations
         limit counted as the reference counts it. Through a plan of its iterations where
         there is one (see the module docstring), else step by step (making the plan). `unread`: the
         indices of the elements the loop's caller never reads (loops.unread_elements),
-        which a plan returns without copying them out."""
+        which a plan returns without copying them out. `planned` False: a plan this call
+        would run is not tried (its caller's was, and declined)."""
         evaluator, pool = self.evaluator, self.pool
         limit = evaluator.while_limit
-        if pool.loops:   # (a plan made earlier runs without the counting's bookkeeping)
+        if planned and pool.loops:   # (a plan made earlier runs without the counting's work)
             identity = self._identity(state) if self.counters else None
             at = None if identity is None else self._plan_key(state, test, identity)
-            plan = pool.loops.get(at, _MISSING) if at is not None else _MISSING
-            if plan.__class__ is LoopPlan and plan.gen == pool.gen and \
-                    plan.limit == evaluator.memory_limit and \
-                    (limit is None or plan.trips <= limit):
+            plan = pool.loops.get(at) if at is not None else None
+            if _usable(plan, pool, evaluator):
                 out = plan.run(state, self.by_state)   # (by_state: the key has its signature)
                 if out is not None:
                     return out
@@ -201,6 +200,74 @@ class BodyRuns:
             return None
         counted = counter_values(state, self.counters)
         return None if counted is None else (identity, counted)
+
+
+def _usable(plan, pool: Pool, evaluator) -> bool:
+    """Whether `plan` (a pool's entry, or None) is a plan that may run now: made over the
+    pool's buffers as they are, for the memory limit, within the max_while_iterations
+    limit (a longer loop runs step by step, which counts and stops it)."""
+    limit = evaluator.while_limit
+    return plan.__class__ is LoopPlan and plan.gen == pool.gen and \
+        plan.limit == evaluator.memory_limit and (limit is None or plan.trips <= limit)
+
+
+class PlannedLoop:
+    """A counted loop run by its caller's spec (fast.Fast) through the plan of its
+    iterations that BodyRuns.loop made, without the lowering's per-call work (the body's
+    runs set up, the plan's key made from the loop's key and the state, the result's
+    signature compared): the body's key but for the state is fixed for the spec (the
+    caller's argument shapes are the spec's key), so a call makes the plan's key from the
+    state alone. Called with the state, it gives the final state, or None where no usable
+    plan is kept for the state, its result's signature is not the one the spec recorded,
+    or the plan declines: `stepped` runs the loop then, through the body's specs without
+    trying the plan again. The results are the plan's, or the specs', exactly."""
+
+    __slots__ = ("evaluator", "info", "base", "by_state", "pinned", "counters", "shapes",
+                 "test", "inst", "unread")
+
+    def __call__(self, state):
+        pools = self.evaluator._local.__dict__.get("pools")
+        pool = pools.get(id(self.info)) if pools is not None else None
+        if pool is None or not pool.loops:   # (none made yet, or the body is running)
+            return None
+        counted = counter_values(state, self.counters)
+        if counted is None:
+            return None
+        tail = (pinned_values(state, self.pinned),) if self.pinned else ()
+        identity = (*self.base, signature(state), *tail) if self.by_state else \
+            (*self.base, *tail)
+        plan = pool.loops.get((identity, counted))
+        if not _usable(plan, pool, self.evaluator) or plan.shapes != self.shapes:
+            return None
+        return plan.run(state, self.by_state)
+
+    def stepped(self, parent, state):
+        """The loop's final state from `state` in the size environment `parent` (the
+        spec's call's), iteration by iteration (BodyRuns.loop without its plans)."""
+        runs = BodyRuns(self.evaluator, self.info, parent)
+        try:
+            return runs.loop(state, self.test, self.inst, self.unread, planned=False)
+        finally:
+            runs.close()
+
+
+def planned_loop(evaluator, info, parent, test, inst, unread: frozenset, shapes):
+    """The PlannedLoop of the while loop `inst` of body `info` run in `parent` (a spec's
+    size environment) with counter condition `test`, its result of signature `shapes`;
+    `unread` as BodyRuns.loop's. None where the loop's iterations do not follow from its
+    first state (BodyRuns._plan_key)."""
+    _, _, numbers, guards = evaluator._params[id(info)]
+    counters = evaluator._counters[id(info)]
+    if numbers is None and guards is None or not counters or \
+            getattr(test, "element", None) not in evaluator._follows[id(info)]:
+        return None
+    loop = PlannedLoop()
+    loop.evaluator, loop.info, loop.shapes = evaluator, info, shapes
+    loop.test, loop.inst, loop.unread = test, inst, unread
+    loop.base = (None, *parent.args_shapes)
+    loop.by_state = numbers is None
+    loop.pinned, loop.counters = evaluator._pinned[id(info)], counters
+    return loop
 
 
 @contextmanager

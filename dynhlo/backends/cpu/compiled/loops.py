@@ -210,10 +210,11 @@ def compiled_while(evaluator, reference):
     tests: dict = {}
     unread_of: dict = {}   # (the instruction is kept with its elements: its id stays its own)
 
-    def while_(ctx, inst, args):
+    def test_of(ctx, inst):
+        """The loop's counter condition, or None (the reference's way)."""
         cond_info = ctx.info.calls.get((inst, CONDITION))
         if ctx.vectorized or cond_info is None or (inst, BODY) not in ctx.info.calls:
-            return reference(ctx, inst, args)
+            return None
         known = tests.get(id(cond_info))
         if known is None:   # (the info is kept with its test: its id stays its own)
             comp = cond_info.computation
@@ -221,14 +222,30 @@ def compiled_while(evaluator, reference):
             if test is not None and not self_sized(cond_info, comp.parameters[0]):
                 test = None
             known = tests[id(cond_info)] = (cond_info, test)
-        test = known[1]
-        if test is None:
-            return reference(ctx, inst, args)
-        (state,) = args
+        return known[1]
+
+    def unread_of_loop(ctx, inst) -> frozenset:
         unread = unread_of.get(id(inst))
         if unread is None:
             unread = unread_of[id(inst)] = (inst, unread_elements(ctx.info.computation, inst))
+        return unread[1]
+
+    def while_(ctx, inst, args):
+        test = test_of(ctx, inst)
+        if test is None:
+            return reference(ctx, inst, args)
+        (state,) = args
         # (EvalContext.call's run of the body, its per-loop work done once: loop_body.py)
         return evaluator.run_loop(ctx.info.calls[(inst, BODY)], ctx.env, state, test, inst,
-                                  unread[1])
+                                  unread_of_loop(ctx, inst))
+
+    def planned(ctx, inst, shapes):
+        """A spec's run of loop `inst` (loop_body.PlannedLoop, for a spec made in `ctx`
+        whose loop gave a result of signature `shapes`), or None where its iterations do
+        not follow from its first state."""
+        test = test_of(ctx, inst)
+        return None if test is None else evaluator.planned_loop(
+            ctx.info.calls[(inst, BODY)], ctx.env, test, inst, unread_of_loop(ctx, inst),
+            shapes)
+    while_.planned = planned
     return while_

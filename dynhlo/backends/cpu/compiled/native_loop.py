@@ -44,7 +44,7 @@ class LoopPlan:
     """The native calls of a counted loop's iterations from one first state (see the
     module docstring). `run(state)` gives the final state, or None (the specs' way)."""
 
-    __slots__ = ("body", "gen", "limit", "trips", "signature", "entries", "count",
+    __slots__ = ("body", "gen", "limit", "trips", "signature", "shapes", "entries", "count",
                  "arguments", "final", "keep")
 
     @staticmethod
@@ -169,6 +169,10 @@ class LoopPlan:
                       (_HELD, what) if e in unread else
                       (kind, (what, new_array(what, np.empty)))
                       for e, (kind, what) in enumerate(source)]
+        # (the result's signature: what an argument element passes on is the state's)
+        plan.shapes = tuple([plan.signature[what] if kind == _ARGUMENT else
+                             what[0].shape if kind == _OWNED else signature(what)
+                             for kind, what in plan.final])
         plan.entries, plan.count = entries, len(entries) // 2
         # (an argument remembers the address written by the last call: one at the same
         # address, of the recorded strides and shape, has its addresses written already)

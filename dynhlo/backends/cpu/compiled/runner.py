@@ -53,14 +53,14 @@ from . import conv, machine
 from .batch_dot import BatchDot
 from .folding import size_reads
 from .kernels import generate
-from .loop_body import _COUNTED_SPECS, body_runs, run_loop
+from .loop_body import _COUNTED_SPECS, body_runs, planned_loop, run_loop
 from .loops import (compiled_while, counter_elements, counters_follow,
                     pinned_elements, pinned_values)
 from .native_chain import restrided
 from .fast import _FAST_KEYS, Fast
 from .rules import rules
 from .steps import (_BATCH_DOT, _CHAIN, _DOT, _ELEMENT, _GUARD, _KERNEL, _KERNEL_IN_PLACE,
-                    _LOWERING, _MATMUL_TYPES, _MEMO_LOAD, _MEMOIZED, _PARAM, _RESHAPE,
+                    _LOOP, _LOWERING, _MATMUL_TYPES, _MEMO_LOAD, _MEMOIZED, _PARAM, _RESHAPE,
                     _SPECIAL, _SPECIAL_ONE, _SPECIAL_TWO, _TUPLE, _UFUNC, _UFUNCS, _UNPACK,
                     CompiledKernel, MatmulDot, Pool, _same_value, blas_layout, data_address,
                     pooled, signature)
@@ -376,6 +376,11 @@ class CompiledEvaluator(Evaluator):
         caller never reads (loop_body.run_loop)."""
         return run_loop(self, info, parent, state, test, inst, unread)
 
+    def planned_loop(self, info, parent: SizeEnv, test, inst, unread, shapes):
+        """A spec's run of the counted loop `inst` of body `info` (loop_body.planned_loop),
+        or None."""
+        return planned_loop(self, info, parent, test, inst, unread, shapes)
+
     def _walk(self, info, steps: list, pool: Pool, args: list, parent, args_shapes,
               counted: tuple | None = None):
         """One call: through the spec of its key when there is a valid one, else every
@@ -394,10 +399,8 @@ class CompiledEvaluator(Evaluator):
         pinned = self._pinned[id(info)]
         if pinned and key is not None:
             key = (*key, pinned_values(args[0], pinned))
-        held = frozenset(inst for _, inst in pinned)
         if counted is not None and key is not None:
             key = (*key, counted)
-            held |= frozenset(inst for _, inst in self._counters[id(info)])
         if key is not None:
             fast = pool.fast.get(key)
             if fast is not None and fast.gen == pool.gen and fast.limit == self.memory_limit:
@@ -411,6 +414,10 @@ class CompiledEvaluator(Evaluator):
             check_sizes(env, inst, values[inst], dims[inst])
         self._run_steps(ctx, values, pool, steps, 0, {})
         if key is not None:
+            # (the values the key holds: the pinned elements', the counters')
+            held = frozenset(inst for _, inst in pinned)
+            if counted is not None:
+                held |= frozenset(inst for _, inst in self._counters[id(info)])
             fast = Fast.of(ctx, params, steps, pool, values, self.memory_limit, checked, guards,
                            held)
             if fast is not None:
@@ -701,6 +708,17 @@ class CompiledEvaluator(Evaluator):
                             y.__class__ is not ndarray or y.shape != op[5]:
                         break
                     values[inst] = op[6](x, y)
+                    position += 1
+                    continue
+                if kind == _LOOP:   # through its plan, else its body's specs (PlannedLoop)
+                    loop, state = op[3], values[op[4]]
+                    value = loop(state)
+                    if value is None:
+                        ctx.inst = inst
+                        value = loop.stepped(env, state)
+                        if signature(value) != op[2]:
+                            check_sizes(env, inst, value, info.dims[inst])
+                    values[inst] = value
                     position += 1
                     continue
                 if kind == _DOT:

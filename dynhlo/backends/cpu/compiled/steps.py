@@ -30,6 +30,7 @@ _UNPACK = 15   # every get-tuple-element of a parameter whose shapes are the key
 _SPECIAL_TWO = 16   # a _SPECIAL of two values read per call (dots, binary functions)
 _BATCH_DOT = 17   # any other f32/f64 dot, as the reference computes it (batch_dot.py)
 _CHAIN = 18   # a run of native calls with arguments known at its start, one call (native_chain.py)
+_LOOP = 19   # a counted while loop through the plan of its iterations (loop_body.PlannedLoop)
 _MATMUL_TYPES = frozenset({"f32", "f64"})
 # Transcendental functions stay NumPy's ufuncs (the reference's own results, SIMD): on a
 # dense f32/f64 operand the compiled path calls the same ufunc with `out=` a reused buffer
