@@ -21,7 +21,7 @@ Parts (`--parts`, default all three):
 - `warm`: each workload of bench/workloads.py at n = 16, 128, 512: the first call (compile +
   run; dynhlo's kernel cache in a fresh directory, so nothing is reused from an earlier run)
   and the warm call (median), dynhlo compiled, dynhlo reference and jax.jit of the workload's
-  JAX function.
+  JAX function (dynhlo compiled and jax.jit measured in turns, bench/timing.paired_warm_ms).
 - `stream`: the serving stream: 100 requests at random sizes n (seed 27; n uniform in 1 ..
   min(bound, STREAM_MAX)), answered one after the other, compiles included, each way in a
   fresh process (empty kernel cache, empty jax caches): dynhlo compiled (one compile, then
@@ -74,7 +74,7 @@ import numpy as np  # noqa: E402
 import cpu_compare_report  # noqa: E402
 import dynhlo  # noqa: E402
 import report  # noqa: E402
-from timing import warm_ms  # noqa: E402
+from timing import paired_warm_ms, warm_ms  # noqa: E402
 from workloads import workloads  # noqa: E402
 
 SIZES = (16, 128, 512)
@@ -95,15 +95,18 @@ def arguments(w, n: int) -> list:
     return out
 
 
-def dynhlo_row(text: str, args: list, reference: bool, budget: float) -> tuple:
+def dynhlo_row(text: str, args: list, reference: bool) -> tuple:
+    """(first call ms: compile and run, the warm call, its output)."""
     start = time.perf_counter()
     exe = dynhlo.compile(text, backend="cpu", reference=reference)
     out = exe(*args)
     first = (time.perf_counter() - start) * 1e3
-    return first, warm_ms(lambda: exe(*args), budget), np.asarray(out)
+    return first, lambda: exe(*args), np.asarray(out)
 
 
-def jax_row(fn, args: list, budget: float) -> tuple:
+def jax_row(fn, args: list) -> tuple:
+    """(first call ms: jit, compile and run, the warm call, its output); the warm call
+    runs in jax.default_matmul_precision("highest"), as the first did."""
     import jax
     jargs = [jax.device_put(a) for a in args]
     with jax.default_matmul_precision("highest"):
@@ -111,8 +114,7 @@ def jax_row(fn, args: list, budget: float) -> tuple:
         jitted = jax.jit(fn)
         out = jitted(*jargs).block_until_ready()
         first = (time.perf_counter() - start) * 1e3
-        warm = warm_ms(lambda: jitted(*jargs).block_until_ready(), budget)
-    return first, warm, np.asarray(out)
+    return first, lambda: jitted(*jargs).block_until_ready(), np.asarray(out)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -221,9 +223,13 @@ def warm_rows(opts, budget: float) -> list:
             continue
         for n in SIZES:
             args = arguments(w, n)
-            c_first, c_warm, c_out = dynhlo_row(w.hlo, args, False, budget)
-            r_first, r_warm, r_out = dynhlo_row(w.hlo, args, True, budget)
-            j_first, j_warm, j_out = jax_row(w.jax_fn, args, budget)
+            c_first, c_call, c_out = dynhlo_row(w.hlo, args, False)
+            r_first, r_call, r_out = dynhlo_row(w.hlo, args, True)
+            j_first, j_call, j_out = jax_row(w.jax_fn, args)
+            r_warm = warm_ms(r_call, budget)
+            import jax   # (jit's cache key holds the precision: the warm calls run in it)
+            with jax.default_matmul_precision("highest"):
+                c_warm, j_warm = paired_warm_ms([c_call, j_call], budget)
             scale = max(1.0, float(np.nanmax(np.abs(j_out))))
             row = {"workload": name, "n": n, "threads": SETUP["threads"],
                    "compiled_first_ms": c_first, "compiled_warm_ms": c_warm,

@@ -1,4 +1,4 @@
-"""The warm-call measure the CPU benchmarks share (cpu_compare.py and its real-library rows).
+"""The warm-call measures the CPU benchmarks share (cpu_compare.py and its real-library rows).
 
 A library of the benchmarks, not a benchmark."""
 
@@ -20,3 +20,27 @@ def warm_ms(fn, budget_s: float, warmup: int = 5) -> float:
         fn()
         times.append(time.perf_counter() - t)
     return statistics.median(times) * 1e3
+
+
+def paired_warm_ms(fns: list, budget_s: float, warmup: int = 5, block: int = 10) -> list:
+    """Median milliseconds of calls to each of `fns`, measured in turns: blocks of `block`
+    calls of each in rotation until `budget_s` per function has passed (at least 3 blocks,
+    at most 200 calls each), after `warmup` calls of each not timed. A block keeps a
+    function's code and data in the caches as back-to-back calls do; the turns make load
+    from other processes on a shared machine fall on every function alike, so the ratio
+    of two medians is not skewed by a burst that hit one of them only."""
+    for fn in fns:
+        for _ in range(warmup):
+            fn()
+    times: list[list[float]] = [[] for _ in fns]
+    start, rounds = time.perf_counter(), 0
+    clock = time.perf_counter
+    while rounds < 3 or (clock() - start < budget_s * len(fns) and
+                         len(times[0]) < 200):
+        for fn, bucket in zip(fns, times, strict=True):
+            for _ in range(block):
+                t = clock()
+                fn()
+                bucket.append(clock() - t)
+        rounds += 1
+    return [statistics.median(t) * 1e3 for t in times]
