@@ -15,9 +15,10 @@ What is measured, per program:
   export time, or eager PyTorch's for the HuggingFace models) with the tolerance
   tests/frontends/test_real_libraries.py uses (tests/support/reallibs_data.py TOLERANCES),
   and its warm call (median, NumPy arguments for dynhlo, arguments already on the device for
-  XLA, results ready; dynhlo compiled and XLA measured in turns, bench/timing.paired_warm_ms). A way whose outputs miss the tolerance is recorded with the failure
-  (`*_error`) and its ratio is not counted as a speed (marked WRONG in the table, left out of
-  the median and the plot); where XLA refuses the module at a size, `xla_error` says why.
+  XLA, results ready; dynhlo compiled and XLA measured in turns,
+  bench/timing.paired_warm_ms). A way whose outputs miss the tolerance is recorded with
+  the failure (`*_error`) and its ratio is not counted as a speed (marked WRONG in the
+  table, left out of the median and the plot); where XLA refuses the module at a size, `xla_error` says why.
 """
 
 from __future__ import annotations
