@@ -18,7 +18,8 @@ What is measured, per program:
   XLA, results ready; dynhlo compiled and XLA measured in turns,
   bench/timing.paired_warm_ms). A way whose outputs miss the tolerance is recorded with
   the failure (`*_error`) and its ratio is not counted as a speed (marked WRONG in the
-  table, left out of the median and the plot); where XLA refuses the module at a size, `xla_error` says why.
+  table, left out of the median and the plot); where XLA refuses the module at a size,
+  `xla_error` says why.
 """
 
 from __future__ import annotations
