@@ -219,6 +219,7 @@ def reallib_rows(opts, budget: float) -> list:
 
 
 def warm_rows(opts, budget: float) -> list:
+    import jax
     rows = []
     for name, w in workloads().items():
         if opts.only and name not in opts.only:
@@ -229,7 +230,7 @@ def warm_rows(opts, budget: float) -> list:
             r_first, r_call, r_out = dynhlo_row(w.hlo, args, True)
             j_first, j_call, j_out = jax_row(w.jax_fn, args)
             r_warm = warm_ms(r_call, budget)
-            import jax   # (jit's cache key holds the precision: the warm calls run in it)
+            # (jit's cache key holds the precision: the warm calls run in it)
             with jax.default_matmul_precision("highest"):
                 c_warm, j_warm = paired_warm_ms([c_call, j_call], budget)
             scale = max(1.0, float(np.nanmax(np.abs(j_out))))

@@ -33,8 +33,8 @@ def paired_warm_ms(fns: list, budget_s: float, warmup: int = 5, block: int = 10)
         for _ in range(warmup):
             fn()
     times: list[list[float]] = [[] for _ in fns]
-    start, rounds = time.perf_counter(), 0
     clock = time.perf_counter
+    start, rounds = clock(), 0
     while rounds < 3 or (clock() - start < budget_s * len(fns) and
                          len(times[0]) < 200):
         for fn, bucket in zip(fns, times, strict=True):
