@@ -19,7 +19,7 @@ from ..runtime.buckets import next_power_of_two
 from ..runtime.executable import compile as compile_module
 from .mlir_load import INSTALL, load_module
 from .jax_specs import Sizes, parse_symbolic_shape, resolve_sizes, size_range
-from .jax_trees import ArgumentTree, check_sizes
+from .jax_trees import ArgumentTree, SizeChecks
 from .stablehlo import check_bound, import_module
 
 __all__ = ["from_jax", "JaxExecutable", "named_bounds", "parse_symbolic_shape"]
@@ -85,6 +85,7 @@ class JaxExecutable:
         # (leaf, dimension) -> its bound, or None for a size without one (bucketed)
         self._places = _place_bounds(tree.specs, sizes)
         self._lows = _place_lows(tree.specs, sizes)
+        self._check_sizes = SizeChecks(tree.specs, sizes)
         # jax.export drops the arguments fn never reads: the module's parameter i is leaf
         # kept[i] (the others are checked against their specs, then left out)
         self._kept = sorted(exported.module_kept_var_idx)
@@ -120,10 +121,12 @@ class JaxExecutable:
         return self._by_bucket[key]
 
     def __call__(self, *args, **kwargs):
-        leaves = self.tree.arrays(args, kwargs)
-        jax_in = any(_is_jax(a) for a in leaves)
-        arrays = [_from_jax(a, self.backend) if _is_jax(a) else a for a in leaves]
-        sizes = check_sizes(self.tree.specs, arrays, self.sizes)
+        arrays = self.tree.arrays(args, kwargs)
+        jax_in = not all(a.__class__ is np.ndarray for a in arrays) and \
+            any(map(_is_jax, arrays))
+        if jax_in:
+            arrays = [_from_jax(a, self.backend) if _is_jax(a) else a for a in arrays]
+        sizes = self._check_sizes(arrays)
         exe, module = self._for_sizes(sizes)
         try:
             out = exe(*[arrays[k] for k in self._kept])   # then JAX's shape assertions

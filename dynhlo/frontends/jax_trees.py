@@ -48,6 +48,8 @@ class ArgumentTree:
         self._dynamic = [k for k in range(len(flat)) if k not in self.static]
 
     def _top(self, args, kwargs):
+        if not self.static_nums and not self.static_names:
+            return (args, kwargs)
         return (tuple(_Static(a) if i in self.static_nums else a for i, a in enumerate(args)),
                 {k: _Static(v) if k in self.static_names else v for k, v in kwargs.items()})
 
@@ -120,26 +122,38 @@ class ArgumentTree:
                 for i in range(self.count)]
 
 
-def check_sizes(specs: list[ArraySpec], arrays: list, sizes: Sizes) -> dict:
-    """The arrays' sizes checked against their specs: rank, static dims, one size per name,
-    each name's range. Returns {(leaf, dimension): size}. ArgumentError naming the path."""
-    seen: dict = {}
-    out: dict = {}
-    for k, (spec, array) in enumerate(zip(specs, arrays, strict=True)):
-        shape = _shape_of(spec, array)
-        if len(shape) != len(spec.dims):
-            raise ArgumentError(f"{spec.path} expects rank {len(spec.dims)} ({spec.text}), got "
-                                f"shape {list(shape)}", k, spec.path)
-        for d, (want, size) in enumerate(zip(spec.dims, shape, strict=True)):
-            out[(k, d)] = size
-            if isinstance(want, int):
-                if size != want:
-                    raise ArgumentError(f"{spec.path} dimension {d} is static {want} in "
-                                        f"{spec.text}, got size {size}", k, spec.path, d, size,
-                                        want)
-            elif str(want) in sizes.ranges:
-                _check_name(spec, k, d, str(want), size, seen, sizes)
-    return out
+class SizeChecks:
+    """The checks of a call's arrays against their specs, each dimension's worked out once
+    (its static size, or its size name where the name has a range: str of a JAX symbolic
+    size formats it anew at every call). Called with the arrays: rank, static dims, one
+    size per name, each name's range; returns {(leaf, dimension): size}. ArgumentError
+    naming the path."""
+
+    def __init__(self, specs: list[ArraySpec], sizes: Sizes):
+        self.sizes = sizes
+        self.plan = [(spec, len(spec.dims), tuple(
+            (d, want, None) if isinstance(want, int) else
+            (d, None, str(want) if str(want) in sizes.ranges else None)
+            for d, want in enumerate(spec.dims))) for spec in specs]
+
+    def __call__(self, arrays: list) -> dict:
+        seen: dict = {}
+        out: dict = {}
+        for k, ((spec, rank, dims), array) in enumerate(zip(self.plan, arrays, strict=True)):
+            shape = array.shape if array.__class__ is np.ndarray else _shape_of(spec, array)
+            if len(shape) != rank:
+                raise ArgumentError(f"{spec.path} expects rank {rank} ({spec.text}), got "
+                                    f"shape {list(shape)}", k, spec.path)
+            for d, want, name in dims:
+                size = out[(k, d)] = shape[d]
+                if want is not None:
+                    if size != want:
+                        raise ArgumentError(f"{spec.path} dimension {d} is static {want} in "
+                                            f"{spec.text}, got size {size}", k, spec.path, d,
+                                            size, want)
+                elif name is not None:
+                    _check_name(spec, k, d, name, size, seen, self.sizes)
+        return out
 
 
 def _check_name(spec, k, d, name, size, seen, sizes) -> None:

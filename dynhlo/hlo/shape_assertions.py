@@ -71,6 +71,34 @@ def apply(kind: str, args: list[int]) -> int | None:
     return (value + I64) % (2 * I64) - I64
 
 
+def equal_dims(assertions) -> dict:
+    """{(parameter, dimension): (parameter, dimension)} for each entry-parameter dimension
+    that an assertion `pred` requires equal to an earlier one (jax.export's `args[1].shape[0]
+    == n` where `n` is args[0].shape[0]: one dimension variable in two places), mapped to the
+    first of its class; a class's dimensions share one bound (`lo`, `hi` of the expressions).
+    Only a top-level `cmpEQ` of two `dim` expressions counts: the runtime checks every
+    assertion before a call (runtime/arguments.check_assertions), so these hold wherever
+    sizes are read."""
+    parent: dict = {}
+
+    def find(x):
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+    for assertion in assertions:
+        pred = getattr(assertion, "pred", None)
+        if not (isinstance(pred, tuple) and len(pred) == 3 and pred[0] == "cmpEQ"):
+            continue
+        a, b = pred[1], pred[2]
+        if not all(isinstance(e, tuple) and len(e) == 5 and e[0] == "dim" for e in (a, b)) \
+                or a[3:] != b[3:]:
+            continue
+        ra, rb = find(a[1:3]), find(b[1:3])
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    return {x: find(x) for x in parent if find(x) != x}
+
+
 class ShapeAssertion:
     """A `shape_assertion` custom call: `pred` must hold; `message` is formatted with `args`
     (size expressions, above) as JAX formats it."""

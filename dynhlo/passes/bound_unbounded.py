@@ -68,9 +68,8 @@ def bound_unbounded(module: HloModule, bucket: int | None = None,
         param.shape = _set_dim(param.shape, d, bound)
     _bound_intermediates(copy)
     _refresh_entry_layout(copy)
-    # the same parameters, only bounded: their sizes must still pass the module's checks
-    # (jax.export's n >= 1), which live beside the text, not in it
-    copy.shape_assertions = list(module.shape_assertions)
+    # (the same parameters, only bounded: the copy keeps the module's checks, jax.export's
+    # n >= 1, which live beside the text)
     return copy
 
 

@@ -17,6 +17,7 @@ import sys
 from ..errors import DynamicSizeError, HloVerifyError, UnsupportedError
 from ..hlo.ir import Computation, HloModule, Instruction
 from ..hlo.opcodes import Opcode
+from ..hlo.shape_assertions import equal_dims
 from ..hlo.shape import UNBOUNDED, AnyShape
 # The shape rules of every family: importing a family's file registers its rules.
 from . import rules_collective, rules_control_flow, rules_data, rules_indexing  # noqa: F401
@@ -117,7 +118,8 @@ def infer_module(module: HloModule) -> ComputationInfo:
         UnsupportedError: calls nested deeper than Python's recursion limit allows.
     """
     entry = module.entry
-    trees = [declared_tree(p.shape, lambda path, d, bound, p=p: param_dim(p, d, bound))
+    equal, made = equal_dims(module.shape_assertions), {}
+    trees = [declared_tree(p.shape, _param_dims(equal, made, p))
              for p in entry.parameters]
     for p, tree in zip(entry.parameters, trees, strict=True):
         if p.shape.is_tuple:
@@ -134,6 +136,23 @@ def infer_module(module: HloModule) -> ComputationInfo:
                                f"{sys.getrecursionlimit()})") from None
     _check_sized(info)
     return info
+
+
+def _param_dims(equal: dict, made: dict, param):
+    """declared_tree's maker of parameter `param`'s dynamic dimensions (`made`: the Sym of
+    each (parameter, dimension) made so far). A dimension the module's shape assertions
+    require equal to an earlier parameter's (equal_dims), dynamic with the same bound, is
+    that dimension's size itself, so what reads both is one size: JAX's `q @ k.T` over
+    one dimension variable `n` is an `n x n` kernel, not an implicit broadcast of either
+    side (the assertions are checked before every call)."""
+    def make(path, d, bound):
+        key = (param.parameter_number, d)
+        first = equal.get(key)
+        if first is not None and made.get(first).__class__ is Sym and \
+                made[first].bound == bound:
+            return made[first]
+        return made.setdefault(key, param_dim(param, d, bound))
+    return make
 
 
 def _check_sized(info: ComputationInfo) -> None:

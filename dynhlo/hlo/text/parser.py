@@ -65,9 +65,12 @@ def parse_hlo(text: str | bytes, buffers=None) -> HloModule:
 def copy_module(module: HloModule) -> HloModule:
     """A copy of `module` to rewrite (printed and parsed back), sharing the arrays of its
     large constants, which are never written in place: a model's weights are not printed
-    as decimals and read back by every pass."""
+    as decimals and read back by every pass. The module's shape assertions (checks on the
+    entry parameters, not in the text) come along: inference reads their equalities."""
     buffers: list = []
-    return parse_hlo(print_module(module, buffers), buffers)
+    copy = parse_hlo(print_module(module, buffers), buffers)
+    copy.shape_assertions = list(module.shape_assertions)
+    return copy
 
 
 def _listed(arrays: list):
