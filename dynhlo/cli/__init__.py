@@ -292,6 +292,8 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
         raise CliError("--bound on inspect is for a StableHLO file (a jax.export module's "
                        "sizes); an HLO module's ? dimensions are shown as they are")
     from ..hlo.baked_sizes import warn_baked_sizes
+    from ..runtime.module_text import read_from_text
+    read_from_text(module)   # the size checks its text carried, as compile reads them
     warn_baked_sizes(module)
     sys.stdout.write(inspect_module(module))
     if ns.backend is not None:

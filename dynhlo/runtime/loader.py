@@ -167,10 +167,13 @@ def _stored_constants(artifact: Artifact) -> StoredConstants:
 
 def stored_module(artifact: Artifact) -> HloModule:
     """The module an artifact was compiled from (as given, before bucketing), parsed and
-    verified, its large constants read from the file; for `dynhlo inspect`.
+    verified, its large constants read from the file, with the size checks it was stored
+    with (inference reads their equalities); for `dynhlo inspect`.
 
-    Raises ArtifactError naming the section or the constant that is wrong."""
-    return _module_of(artifact, artifact.header["module"], {}, _stored_constants(artifact))
+    Raises ArtifactError naming the section, the constant or the check that is wrong."""
+    module = _module_of(artifact, artifact.header["module"], {}, _stored_constants(artifact))
+    module.shape_assertions = _stored_assertions(artifact, module)
+    return module
 
 
 def _module_of(artifact: Artifact, section: str, parsed: dict,

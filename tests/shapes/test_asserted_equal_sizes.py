@@ -103,3 +103,25 @@ def test_an_artifact_keeps_the_equal_sizes_and_their_check(tmp_path):
     np.testing.assert_array_equal(loaded(x), got)
     with pytest.raises(dynhlo.ArgumentError, match="JAX shape assertion"):
         loaded(np.zeros((4, 5), np.float32))
+
+
+def test_inspect_shows_the_sizes_compile_infers(tmp_path):
+    """`dynhlo inspect` of the module's text and of its artifact reads the size checks
+    they carry, as compile and load do: k's rows are q's size there too."""
+    from dynhlo.inspect import inspect_module
+    from tests.support.common import run_cli
+    exe = dynhlo.from_jax(lambda q, k: q @ k.T, "f32[n,8]", "f32[n,8]", bounds={"n": 64})
+    text, artifact = tmp_path / "qk.hlo", tmp_path / "qk.dynhlo"
+    text.write_text(exe.module.to_text())
+    exe.save(artifact)
+
+    def k_row(report: str) -> str:
+        return next(line for line in report.splitlines()
+                    if line.split()[:1] == [exe.module.entry.parameters[1].name])
+    want = k_row(inspect_module(exe.module))
+    q = exe.module.entry.parameters[0].name
+    assert want.split()[-1] == f"[{q}.0,8]"
+    for path in (text, artifact):
+        shown = run_cli("inspect", str(path))
+        assert shown.returncode == 0, shown.stderr
+        assert k_row(shown.stdout) == want
