@@ -68,9 +68,7 @@ def bound_unbounded(module: HloModule, bucket: int | None = None,
         param.shape = _set_dim(param.shape, d, bound)
     _bound_intermediates(copy)
     _refresh_entry_layout(copy)
-    # (the same parameters, only bounded: the copy keeps the module's checks, jax.export's
-    # n >= 1, which live beside the text)
-    return copy
+    return copy   # (the same parameters, only bounded: copy_module kept their checks)
 
 
 def _set_dim(shape: Shape, d: int, bound: int) -> Shape:

@@ -112,6 +112,8 @@ def _over_bound(name: str, d: int, shape):
 
 def infer_module(module: HloModule) -> ComputationInfo:
     """Dynamic dimension inference for the entry computation and everything it calls.
+    Entry dimensions that the module's shape assertions require equal are one size
+    (_param_dims).
 
     Raises:
         HloVerifyError: an instruction whose declared shape disagrees with its operands.
