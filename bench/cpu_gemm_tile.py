@@ -4,15 +4,17 @@ nest in LLVM IR (llvmlite, compiled for this host), timed against np.matmul on o
 pinned CPU, one thread.
 
     python bench/cpu_gemm_tile.py --threads one [--cpu N] [--rows 8] [--vectors 2]
+        [--order columns|rows|packed]
 
 The kernel computes C = A @ B (row-major f32; M a multiple of --rows, N of 16 x --vectors)
 as one fused multiply-add chain per element over k in order, from +0, in a tile of
-`rows x 16*vectors` accumulators: for each block of columns, for each block of rows, for
-each k, the tile's row of B (`vectors` loads) times each row's A[i, k] (a broadcast). No
-packing. C is written once as +0 + the chain (OpenBLAS's beta = 0 zeroes C, then adds:
-a chain of -0 gives +0 there too). Bit for bit OpenBLAS's result where OpenBLAS does
-not split K (K <= 256 on this host's SkylakeX kernels; at K = 512 it adds two chains of
-256); `bits_equal` says so per shape.
+`rows x 16*vectors` accumulators: per block of rows and block of columns (in --order's
+nesting), for each k, the tile's row of B (`vectors` loads: from B itself, or, packed,
+from a dense copy of the column block) times each row's A[i, k] (a broadcast). C is
+written once as +0 + the chain (OpenBLAS's beta = 0 zeroes C, then adds: a chain of -0
+gives +0 there too). Bit for bit OpenBLAS's result where OpenBLAS does not split K
+(K <= 256 on this host's SkylakeX kernels; at K = 512 it adds two chains of 256);
+`bits_equal` says so per shape.
 
 Writes bench/results/cpu_gemm_tile.json (or --out) and prints a markdown table.
 """
@@ -39,9 +41,15 @@ import report  # noqa: E402
 SHAPES = [(512, 64, 512), (512, 64, 256), (512, 64, 64), (512, 256, 64), (512, 512, 64)]
 
 
-def kernel(rows: int, vectors: int, rows_outer: bool = False):
-    """The compiled kernel `(A, B, C, M, N, K)` (addresses and i64 sizes) and the engine
-    holding its code; `rows_outer`: the row blocks' loop outside the column blocks'."""
+ORDERS = ("columns", "rows", "packed")
+
+
+def kernel(rows: int, vectors: int, order: str = "columns"):
+    """The compiled kernel `(A, B, C, M, N, K, scratch)` (addresses and i64 sizes; scratch:
+    K x 16*vectors floats) and the engine holding its code. `order`: "columns", each block
+    of B's columns kept while A's row blocks pass; "rows", a block of A's rows kept while
+    B's column blocks pass; "packed", as "columns" with the block of B copied first into
+    the dense scratch (rows of 16*vectors floats, not N apart)."""
     import llvmlite.binding as llvm
     import llvmlite.ir as ir
 
@@ -52,9 +60,10 @@ def kernel(rows: int, vectors: int, rows_outer: bool = False):
     vec, ptr = ir.VectorType(f32, 16), ir.PointerType(f32)
     module = ir.Module("tile")
     fma = ir.Function(module, ir.FunctionType(vec, [vec, vec, vec]), "llvm.fma.v16f32")
-    fn = ir.Function(module, ir.FunctionType(ir.VoidType(), [ptr, ptr, ptr, i64, i64, i64]),
-                     "tile")
-    a, b, c, m, n, k = fn.args
+    fn = ir.Function(module, ir.FunctionType(ir.VoidType(),
+                                             [ptr, ptr, ptr, i64, i64, i64, ptr]), "tile")
+    a, b, c, m, n, k, scratch = fn.args
+    width = 16 * vectors
     builder = ir.IRBuilder(fn.append_basic_block("entry"))
     zero = ir.Constant(vec, [0.0] * 16)
     splat = ir.Constant(ir.VectorType(ir.IntType(32), 16), [0] * 16)
@@ -90,8 +99,11 @@ def kernel(rows: int, vectors: int, rows_outer: bool = False):
 
     def tile(i, j):
         def step(kk, accs):
-            brow = builder.add(builder.mul(kk, n), j)
-            bs = [builder.load(vector_at(b, builder.add(brow, const(16 * v))), align=4)
+            if order == "packed":
+                brow, source = builder.mul(kk, const(width)), scratch
+            else:
+                brow, source = builder.add(builder.mul(kk, n), j), b
+            bs = [builder.load(vector_at(source, builder.add(brow, const(16 * v))), align=4)
                   for v in range(vectors)]
             out = []
             for r in range(rows):
@@ -110,10 +122,25 @@ def kernel(rows: int, vectors: int, rows_outer: bool = False):
                 builder.store(builder.fadd(zero, accs[r * vectors + v]),
                               vector_at(c, builder.add(crow, const(16 * v))), align=4)
         return []
-    if rows_outer:   # (a block of A's rows kept while B's column blocks pass)
-        counted(m, rows, lambda i, _: counted(n, 16 * vectors, lambda j, _: tile(i, j)))
-    else:   # (a block of B's columns kept while A's row blocks pass)
-        counted(n, 16 * vectors, lambda j, _: counted(m, rows, lambda i, _: tile(i, j)))
+    def pack(j):
+        def row(kk, _):
+            at = builder.add(builder.mul(kk, n), j)
+            for v in range(vectors):
+                builder.store(builder.load(vector_at(b, builder.add(at, const(16 * v))),
+                                           align=4),
+                              vector_at(scratch, builder.add(builder.mul(kk, const(width)),
+                                                             const(16 * v))), align=4)
+            return []
+        counted(k, 1, row)
+
+    def column_block(j):
+        if order == "packed":
+            pack(j)
+        return counted(m, rows, lambda i, _: tile(i, j))
+    if order == "rows":
+        counted(m, rows, lambda i, _: counted(n, width, lambda j, _: tile(i, j)))
+    else:
+        counted(n, width, lambda j, _: column_block(j))
     builder.ret_void()
     parsed = llvm.parse_assembly(str(module))
     parsed.triple, parsed.data_layout = tm.triple, str(tm.target_data)
@@ -121,8 +148,8 @@ def kernel(rows: int, vectors: int, rows_outer: bool = False):
     passes.getModulePassManager().run(parsed, passes)
     engine = llvm.create_mcjit_compiler(parsed, tm)
     engine.finalize_object()
-    call = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * 3, *[ctypes.c_int64] * 3)(
-        engine.get_function_address("tile"))
+    call = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * 3, *[ctypes.c_int64] * 3,
+                            ctypes.c_void_p)(engine.get_function_address("tile"))
     return call, engine
 
 
@@ -140,8 +167,8 @@ def best_us(fn, seconds: float, runs: int = 7) -> float:
     return best * 1e6
 
 
-def rows_of(tile_rows: int, vectors: int, rows_outer: bool, seconds: float) -> list:
-    call, _engine = kernel(tile_rows, vectors, rows_outer)
+def rows_of(tile_rows: int, vectors: int, order: str, seconds: float) -> list:
+    call, _engine = kernel(tile_rows, vectors, order)
     gen = np.random.default_rng(0)
     out = []
     for m, k, n in SHAPES:
@@ -150,12 +177,13 @@ def rows_of(tile_rows: int, vectors: int, rows_outer: bool, seconds: float) -> l
         a = gen.standard_normal((m, k)).astype(np.float32)
         b = gen.standard_normal((k, n)).astype(np.float32)
         c, want = np.empty((m, n), np.float32), np.empty((m, n), np.float32)
+        scratch = np.empty((k, 16 * vectors), np.float32)
 
         def ours():
-            call(a.ctypes.data, b.ctypes.data, c.ctypes.data, m, n, k)
+            call(a.ctypes.data, b.ctypes.data, c.ctypes.data, m, n, k, scratch.ctypes.data)
         ours()
         np.matmul(a, b, out=want)
-        tile = f"{tile_rows}x{16 * vectors}" + (", rows outer" if rows_outer else "")
+        tile = f"{tile_rows}x{16 * vectors}, {order}"
         out.append({"m": m, "k": k, "n": n, "tile": tile,
                     "tile_us": best_us(ours, seconds),
                     "openblas_us": best_us(lambda: np.matmul(a, b, out=want), seconds),
@@ -171,13 +199,13 @@ def main() -> None:
     p.add_argument("--cpu", type=int)
     p.add_argument("--rows", type=int, default=8, help="the tile's rows")
     p.add_argument("--vectors", type=int, default=2, help="the tile's columns / 16")
-    p.add_argument("--rows-outer", action="store_true", help="row blocks outside")
+    p.add_argument("--order", choices=ORDERS, default="columns", help="see kernel()")
     p.add_argument("--seconds", type=float, default=1.0, help="per shape and side")
     p.add_argument("--out", help="default: bench/results/cpu_gemm_tile.json")
     opts = p.parse_args()
     if SETUP is None:
         sys.exit("run with --threads one (pinned, one thread)")
-    data = {"setup": SETUP, "rows": rows_of(opts.rows, opts.vectors, opts.rows_outer,
+    data = {"setup": SETUP, "rows": rows_of(opts.rows, opts.vectors, opts.order,
                                                      opts.seconds)}
     print("| M x K x N | tile | tile us | OpenBLAS us | tile / OpenBLAS | bits equal |")
     print("|---|---|---:|---:|---:|---|")
