@@ -39,14 +39,23 @@ class TorchExecutable:
         self.module = import_module(*load_module(data, isolate=False), bounds)
         self.module.sizes_checked = True   # torch.export's symbolic sizes
         self.executable = compile_module(self.module, backend, **options)
+        # what each call reads of the inputs, worked out once: the NumPy dtype a NumPy
+        # argument must have, and whether the arguments are plain positional leaves (the
+        # common `exe(x, y)`, whose flattening is the arguments themselves)
+        self._expected = [None] * len(export.inputs)
+        self._positional = _plain_positional(export.in_spec, len(export.inputs))
 
     def __call__(self, *args):
         import torch
         from torch.utils import _pytree
-        leaves, spec = _pytree.tree_flatten((args, {}))
-        if spec != self.export.in_spec:
-            raise ArgumentError(f"from_torch executable takes arguments structured as "
-                                f"{self.export.in_spec}, got {spec}")
+        if self._positional and len(args) == len(self._expected) and \
+                all(isinstance(a, (torch.Tensor, np.ndarray)) for a in args):
+            leaves = args   # (each a leaf of torch's pytree: tree_flatten would give them)
+        else:
+            leaves, spec = _pytree.tree_flatten((args, {}))
+            if spec != self.export.in_spec:
+                raise ArgumentError(f"from_torch executable takes arguments structured as "
+                                    f"{self.export.in_spec}, got {spec}")
         torch_in = any(isinstance(a, torch.Tensor) for a in leaves)
         arrays = [self._argument(i, a) for i, a in enumerate(leaves)]
         _check_sizes(self.export.inputs, self.export.ranges, arrays)
@@ -68,7 +77,9 @@ class TorchExecutable:
             value = value.detach()
             return value.contiguous() if self.backend == "gpu" else _to_numpy(value)
         array = np.asarray(value)
-        expected = _numpy_dtype(inp.dtype)
+        expected = self._expected[index]
+        if expected is None:
+            expected = self._expected[index] = _numpy_dtype(inp.dtype)
         if array.dtype != expected:
             raise ArgumentError(f"argument {inp.name!r} has dtype {array.dtype}; the module "
                                 f"was exported with {inp.dtype} ({expected})",
@@ -135,6 +146,13 @@ def _check_sizes(inputs, ranges: dict, arrays) -> None:
             seen.setdefault(dim, (size, inp.name, d))
 
 
+def _plain_positional(in_spec, count: int) -> bool:
+    """Whether torch.export's input spec is `count` positional leaves and no keywords: the
+    spec tree_flatten gives `((leaf,) * count, {})`."""
+    from torch.utils import _pytree
+    return _pytree.tree_flatten((tuple(range(count)), {}))[1] == in_spec
+
+
 def _numpy_dtype(dtype):
     import torch
     return _to_numpy(torch.empty((), dtype=dtype)).dtype
@@ -157,6 +175,9 @@ def _to_torch(value):
     import torch
     if isinstance(value, torch.Tensor):
         return value
+    if value.__class__ is np.ndarray and value.ndim and value.flags.c_contiguous and \
+            value.dtype.kind in "biufc":   # (a NumPy dtype torch has: no copy, no view)
+        return torch.from_numpy(value)
     # ascontiguousarray alone makes a 0-d result (a loss, x.sum()) 1-d
     array = np.ascontiguousarray(value).reshape(np.shape(value))
     if array.dtype.name == "bfloat16":

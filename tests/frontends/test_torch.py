@@ -208,3 +208,34 @@ def test_from_torch_integer_division_and_cumsum_keep_eagers_dtypes_and_values():
         for g, w in zip(got, want, strict=True):
             assert g.dtype == w.dtype
             torch.testing.assert_close(g, w, rtol=0, atol=0)
+
+
+class _Kinds(torch.nn.Module):
+    def forward(self, x, i):
+        return x.t(), x > 0, i * 3, (x * 2).sum(dim=1)
+
+
+def test_from_torch_results_of_each_kind_match_eager_call_after_call():
+    """Positional tensors or arrays are the call's leaves as torch's flattening gives them;
+    results come back as eager's (a transposed root, bool, int64), the checks stay."""
+    model = _Kinds()
+    n = Dim("n", max=16)
+    exe = dynhlo.from_torch(model, torch.randn(3, 4), torch.arange(3),
+                            dynamic_shapes=({0: n}, {0: n}))
+    gen = torch.Generator().manual_seed(0)
+    for size in (1, 5, 16, 5):
+        x, i = torch.randn(size, 4, generator=gen), torch.arange(size) - 2
+        got, want = exe(x, i), model(x, i)
+        for g, w in zip(got, want, strict=True):
+            assert isinstance(g, torch.Tensor) and g.dtype == w.dtype
+            torch.testing.assert_close(g, w)
+        for g, w in zip(exe(x.numpy(), i.numpy()), want, strict=True):
+            assert isinstance(g, np.ndarray)
+            np.testing.assert_allclose(g, w.numpy(), rtol=1e-5, atol=1e-6)
+    for _ in range(2):   # (the dtype a NumPy argument must have, found once)
+        with pytest.raises(dynhlo.ArgumentError, match="argument 'i' has dtype int32"):
+            exe(np.zeros((2, 4), np.float32), np.zeros(2, np.int32))
+    with pytest.raises(dynhlo.ArgumentError, match="structured as"):
+        exe(torch.randn(2, 4), [torch.arange(2)])
+    with pytest.raises(dynhlo.ArgumentError, match="structured as"):
+        exe(torch.randn(2, 4))
