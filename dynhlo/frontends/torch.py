@@ -44,10 +44,11 @@ class TorchExecutable:
         # common `exe(x, y)`, whose flattening is the arguments themselves)
         self._expected = [None] * len(export.inputs)
         self._positional = _plain_positional(export.in_spec, len(export.inputs))
+        self._sizes = _size_checks(export.inputs, export.ranges)
 
     def __call__(self, *args):
         import torch
-        from torch.utils import _pytree
+        from torch.utils import _pytree   # (torch is imported: only a lookup)
         if self._positional and len(args) == len(self._expected) and \
                 all(isinstance(a, (torch.Tensor, np.ndarray)) for a in args):
             leaves = args   # (each a leaf of torch's pytree: tree_flatten would give them)
@@ -58,7 +59,7 @@ class TorchExecutable:
                                     f"{self.export.in_spec}, got {spec}")
         torch_in = any(isinstance(a, torch.Tensor) for a in leaves)
         arrays = [self._argument(i, a) for i, a in enumerate(leaves)]
-        _check_sizes(self.export.inputs, self.export.ranges, arrays)
+        _check_sizes(self._sizes, arrays)
         weights = [self._weight(n) for n in self.weight_names]
         out = self.executable(*weights, *arrays)
         outs = list(out) if isinstance(out, tuple) else [out]
@@ -74,8 +75,7 @@ class TorchExecutable:
                 raise ArgumentError(f"argument {inp.name!r} has dtype {value.dtype}; the "
                                     f"module was exported with {inp.dtype}", parameter=index,
                                     name=inp.name)
-            value = value.detach()
-            return value.contiguous() if self.backend == "gpu" else _to_numpy(value)
+            return value.detach().contiguous() if self.backend == "gpu" else _to_numpy(value)
         array = np.asarray(value)
         expected = self._expected[index]
         if expected is None:
@@ -112,27 +112,40 @@ def _label(inputs, symbol: str) -> str:
     return symbol
 
 
-def _check_sizes(inputs, ranges: dict, arrays) -> None:
-    """Ranks, static sizes, each Dim's range and one size per Dim across arguments, named
-    by argument, dimension and Dim (ArgumentError), before anything runs."""
-    seen: dict = {}
-    for p, (inp, array) in enumerate(zip(inputs, arrays, strict=True)):
-        shape = tuple(array.shape)
-        if len(shape) != len(inp.dims):
-            raise ArgumentError(f"argument {inp.name!r} has rank {len(shape)} (shape "
-                                f"{list(shape)}); the module takes rank {len(inp.dims)}",
-                                parameter=p, name=inp.name)
-        for d, (size, dim) in enumerate(zip(shape, inp.dims, strict=True)):
+def _size_checks(inputs, ranges: dict) -> list:
+    """_check_sizes' plan: per input, (input, rank, [(dimension, static size or None, Dim
+    or None, the Dim's name as the user gave it, its least and largest size)])."""
+    plan = []
+    for inp in inputs:
+        dims = []
+        for d, dim in enumerate(inp.dims):
             if isinstance(dim, int):
-                if size != dim:
+                dims.append((d, dim, None, None, 0, 0))
+            elif dim in ranges:   # (a derived size, 2*s27: the module's assertions check it)
+                dims.append((d, None, dim, inp.dim_names.get(d, dim), *ranges[dim]))
+        plan.append((inp, len(inp.dims), dims))
+    return plan
+
+
+def _check_sizes(plan: list, arrays) -> None:
+    """Ranks, static sizes, each Dim's range and one size per Dim across arguments, named
+    by argument, dimension and Dim (ArgumentError), before anything runs (`plan`:
+    _size_checks')."""
+    seen: dict = {}
+    for p, ((inp, rank, dims), array) in enumerate(zip(plan, arrays, strict=True)):
+        shape = tuple(array.shape)
+        if len(shape) != rank:
+            raise ArgumentError(f"argument {inp.name!r} has rank {len(shape)} (shape "
+                                f"{list(shape)}); the module takes rank {rank}",
+                                parameter=p, name=inp.name)
+        for d, static, dim, who, low, high in dims:
+            size = shape[d]
+            if static is not None:
+                if size != static:
                     raise ArgumentError(f"argument {inp.name!r} dimension {d} has size {size}; "
-                                        f"it was exported static at {dim}", parameter=p,
+                                        f"it was exported static at {static}", parameter=p,
                                         name=inp.name, dimension=d, size=size)
                 continue
-            if dim not in ranges:   # a derived size (2*s27): the module's assertions check it
-                continue
-            who = inp.dim_names.get(d, dim)
-            low, high = ranges[dim]
             if not low <= size <= high:
                 raise ArgumentError(f"argument {inp.name!r} dimension {d} (Dim {who!r}) has "
                                     f"size {size}, outside {low}..{high}", parameter=p,
