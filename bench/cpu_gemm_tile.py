@@ -32,11 +32,11 @@ SETUP = cpu_threads.from_argv(sys.argv)
 
 import argparse  # noqa: E402
 import ctypes  # noqa: E402
-import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
 import report  # noqa: E402
+from timing import best_us  # noqa: E402
 
 SHAPES = [(512, 64, 512), (512, 64, 256), (512, 64, 64), (512, 256, 64), (512, 512, 64)]
 
@@ -151,20 +151,6 @@ def kernel(rows: int, vectors: int, order: str = "columns"):
     call = ctypes.CFUNCTYPE(None, *[ctypes.c_void_p] * 3, *[ctypes.c_int64] * 3,
                             ctypes.c_void_p)(engine.get_function_address("tile"))
     return call, engine
-
-
-def best_us(fn, seconds: float, runs: int = 7) -> float:
-    fn()
-    start = time.perf_counter()
-    fn()
-    count = max(5, int(seconds / runs / max(time.perf_counter() - start, 1e-6)))
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        for _ in range(count):
-            fn()
-        best = min(best, (time.perf_counter() - start) / count)
-    return best * 1e6
 
 
 def rows_of(tile_rows: int, vectors: int, order: str, seconds: float) -> list:

@@ -26,11 +26,11 @@ import cpu_threads  # noqa: E402
 SETUP = cpu_threads.from_argv(sys.argv)
 
 import argparse  # noqa: E402
-import time  # noqa: E402
 
 import numpy as np  # noqa: E402
 
 import report  # noqa: E402
+from timing import best_us  # noqa: E402
 import workloads  # noqa: E402
 
 
@@ -54,21 +54,6 @@ def pieces(n: int) -> list:
         ("layernorm + residual", lambda x, g, b: x + workloads._ln("jax", x, g, b),
          [(n, 64), (64,), (64,)]),
     ]
-
-
-def best_us(fn, seconds: float, runs: int = 7) -> float:
-    """The least mean microseconds per call over `runs` runs of back-to-back calls."""
-    fn()
-    start = time.perf_counter()
-    fn()
-    count = max(5, int(seconds / runs / max(time.perf_counter() - start, 1e-6)))
-    best = float("inf")
-    for _ in range(runs):
-        start = time.perf_counter()
-        for _ in range(count):
-            fn()
-        best = min(best, (time.perf_counter() - start) / count)
-    return best * 1e6
 
 
 def rows(n: int, seconds: float) -> list:

@@ -1,4 +1,5 @@
-"""The warm-call measures the CPU benchmarks share (cpu_compare.py and its real-library rows).
+"""The warm-call measures the CPU benchmarks share (cpu_compare.py and its real-library rows,
+from_jax_calls.py, cpu_layer_pieces.py, cpu_gemm_tile.py).
 
 A library of the benchmarks, not a benchmark."""
 
@@ -44,3 +45,19 @@ def paired_warm_ms(fns: list, budget_s: float, warmup: int = 5, block: int = 10)
                 bucket.append(clock() - t)
         rounds += 1
     return [statistics.median(t) * 1e3 for t in times]
+
+
+def best_us(fn, seconds: float, runs: int = 7) -> float:
+    """The least mean microseconds per call of `fn` over `runs` runs of back-to-back calls,
+    the calls per run sized so that all runs take about `seconds` (at least 5 each)."""
+    fn()
+    start = time.perf_counter()
+    fn()
+    count = max(5, int(seconds / runs / max(time.perf_counter() - start, 1e-6)))
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        for _ in range(count):
+            fn()
+        best = min(best, (time.perf_counter() - start) / count)
+    return best * 1e6
