@@ -42,7 +42,7 @@ class TorchExecutable:
         # what each call reads of the inputs, worked out once: the NumPy dtype a NumPy
         # argument must have, and whether the arguments are plain positional leaves (the
         # common `exe(x, y)`, whose flattening is the arguments themselves)
-        self._expected = [None] * len(export.inputs)
+        self._expected = [_numpy_dtype(inp.dtype) for inp in export.inputs]
         self._positional = _plain_positional(export.in_spec, len(export.inputs))
         self._sizes = _size_checks(export.inputs, export.ranges)
 
@@ -78,8 +78,6 @@ class TorchExecutable:
             return value.detach().contiguous() if self.backend == "gpu" else _to_numpy(value)
         array = np.asarray(value)
         expected = self._expected[index]
-        if expected is None:
-            expected = self._expected[index] = _numpy_dtype(inp.dtype)
         if array.dtype != expected:
             raise ArgumentError(f"argument {inp.name!r} has dtype {array.dtype}; the module "
                                 f"was exported with {inp.dtype} ({expected})",
