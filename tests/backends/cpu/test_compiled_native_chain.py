@@ -508,6 +508,41 @@ def test_the_copy_routine_is_reshapes_copy(dtype):
         assert out.tobytes() == want.tobytes(), shape
 
 
+def _six(x: np.ndarray) -> list:
+    """x's sizes and byte strides as the routines take them: six of each, leading ones of
+    one element first."""
+    dims = list(zip(x.shape, x.strides, strict=True))
+    dims = [(1, 0)] * (6 - len(dims)) + dims
+    return [n for n, _ in dims] + [s for _, s in dims]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.float16, F32, F64])
+def test_the_copy_routines_move_dense_rows_of_strided_arrays(dtype):
+    """copy{1,2,4,8} / place{1,2,4,8} where the innermost stride is the element's (a row
+    moves as one block): rows of an array strided in its outer dimensions, into a dense one
+    (copy) and into a strided one (place), every element moved once and nothing else
+    written; rows of 0, 1 and 37 elements."""
+    r = np.random.default_rng(5)
+    size = np.dtype(dtype).itemsize
+    routines = native_routines._routines()
+    copy, place = (machine.KERNEL(routines[f"{kind}{size}"]) for kind in ("copy", "place"))
+    for shape in [(3, 4), (2, 3, 37), (2, 1, 3, 1), (4, 0), (2, 2, 2, 2, 2, 5)]:
+        base = (r.standard_normal((2 * shape[0], *shape[1:-1], shape[-1] + 3)) * 100)
+        x = base.astype(dtype)[::2, ..., 1:shape[-1] + 1]          # outer strides, dense rows
+        out = np.full(x.size, -1, dtype)
+        args = np.array([out.ctypes.data, x.ctypes.data, *_six(x)], np.int64)
+        assert copy(None, args.ctypes.data) == 0
+        assert out.tobytes() == x.reshape(-1).tobytes(), shape
+        # into every other outer row of a wider array: the rest stays as it was
+        into = np.full((2 * shape[0], *shape[1:-1], shape[-1] + 2), -1, dtype)
+        target = into[::2, ..., 2:]
+        before = into.copy()
+        args = np.array([target.ctypes.data, x.ctypes.data, *_six(x),
+                         *_six(target)[6:]], np.int64)
+        assert place(None, args.ctypes.data) == 0
+        assert target.tobytes() == x.tobytes(), shape
+        before[::2, ..., 2:] = x
+        assert into.tobytes() == before.tobytes(), shape
 # Attention's products: batch dimensions in the middle, so batch_dot's NumPy calls copy
 # an operand (reshape's copy in C order, or astype's in the view's own order).
 ATTENTION = """
