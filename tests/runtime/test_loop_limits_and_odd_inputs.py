@@ -300,10 +300,14 @@ def test_dynamic_padder_calls_of_the_wrong_arity_from_stablehlo_are_verify_error
 
 
 # A child that compiles the endless loop, says so, then runs it until interrupted.
+# (Python's own Ctrl-C handler installed first: a test run started in the background by a
+# non-interactive shell, as CI starts one of its two, inherits SIGINT ignored)
 CTRL_C_CHILD = r"""
+import signal
 import sys
 import numpy as np
 import dynhlo
+signal.signal(signal.SIGINT, signal.default_int_handler)
 options = {}
 if sys.argv[2] == "gpu":
     sys.path.insert(0, sys.argv[3])
