@@ -31,6 +31,7 @@ from .. import OpSupport, no_sync
 from ..common import memory
 from ..common.distributed import Communicator
 from ..common.gpu_solver import check_solver_call
+from . import fp_errors
 from .evaluator import Evaluator
 from .lowering import CUSTOM_CALLS, LOWERINGS, NOT_LOWERED, NOTES
 
@@ -139,14 +140,16 @@ class CpuProgram:
             for k in self._guarded:
                 inputs[k] = _read_only(inputs[k])
         shapes = list(map(_SHAPE, inputs))
+        # IEEE arithmetic is XLA's semantics: inf - inf is a NaN, not a NumPy warning.
+        quiet = fp_errors.ignore()
         try:
-            # IEEE arithmetic is XLA's semantics: inf - inf is a NaN, not a NumPy warning.
-            with np.errstate(all="ignore"):
-                result = self.evaluator.run(self.info, inputs, args_shapes=shapes)
+            result = self.evaluator.run(self.info, inputs, args_shapes=shapes)
         except RecursionError:  # inference followed the calls, evaluation needs more frames
             raise UnsupportedError(f"module '{self.module.name}': computations call each "
                                    "other more deeply than the cpu backend can evaluate "
                                    "(Python's recursion limit)") from None
+        finally:
+            fp_errors.restore(quiet)
         try:
             return _owned(result, self._constants, set(), self.evaluator.memory_limit)
         except MemoryError as exc:
