@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import dynhlo
+from tests.runtime.test_loop_limits_and_odd_inputs import FOREVER
 
 IEEE = """HloModule ieee
 ENTRY main {
@@ -18,23 +19,6 @@ ENTRY main {
   d = f32[<=8] divide(x, y)
   s = f32[<=8] subtract(d, d)
   ROOT r = (f32[<=8], f32[<=8]) tuple(d, s)
-}
-"""
-
-FOREVER = """HloModule forever
-cond {
-  p = s32[] parameter(0)
-  zero = s32[] constant(0)
-  ROOT t = pred[] compare(p, zero), direction=GE
-}
-body {
-  p = s32[] parameter(0)
-  one = s32[] constant(1)
-  ROOT n = s32[] add(p, one)
-}
-ENTRY main {
-  x = s32[] parameter(0)
-  ROOT w = s32[] while(x), condition=cond, body=body
 }
 """
 
@@ -82,8 +66,8 @@ def test_the_callers_setting_is_back_after_an_error_inside_the_call():
     before = np.geterr()
     try:
         np.seterr(all="raise")
-        with pytest.raises(dynhlo.DynHloError):
-            exe(np.int32(0))
+        with pytest.raises(dynhlo.IterationLimitError):
+            exe(np.int32(10))
         assert np.geterr()["divide"] == "raise"
         with pytest.raises(FloatingPointError):
             np.float32(1) / np.float32(0)
