@@ -40,9 +40,9 @@ def _result(k, inst, expr: str) -> str:
 
 
 UNARY = {
-    Opcode.EXP: "tl.exp({})", Opcode.LOG: "tl.log({})", Opcode.SQRT: "M.sqrt({})",
-    Opcode.RSQRT: "tl.rsqrt({})", Opcode.TANH: "M.tanh({})", Opcode.SINE: "tl.sin({})",
-    Opcode.COSINE: "tl.cos({})", Opcode.TAN: "M.tan({})", Opcode.FLOOR: "tl.floor({})",
+    Opcode.EXP: "M.exp({})", Opcode.LOG: "M.log({})", Opcode.SQRT: "M.sqrt({})",
+    Opcode.RSQRT: "tl.rsqrt({})", Opcode.TANH: "M.tanh({})", Opcode.SINE: "M.sin({})",
+    Opcode.COSINE: "M.cos({})", Opcode.TAN: "M.tan({})", Opcode.FLOOR: "tl.floor({})",
     Opcode.CEIL: "tl.ceil({})", Opcode.LOGISTIC: "M.sigmoid({})",
     Opcode.LOG1P: "M.log1p({})", Opcode.EXPM1: "M.expm1({})", Opcode.ERF: "M.erf({})",
     Opcode.CBRT: "M.cbrt({})", Opcode.ROUND_NEAREST_AFZ: "M.round_afz({})",

@@ -85,7 +85,9 @@ def test_a_child_writing_more_than_a_pipe_to_stderr_does_not_block_the_parent(
 
 def test_a_stuck_child_is_an_error_naming_its_kernel_and_is_ended(children, monkeypatch):
     monkeypatch.setattr(cubins, "MAX_WORKERS", 1)
-    monkeypatch.setattr(cubins, "KERNEL_TIMEOUT_S", 0.2)
+    # long enough for a child's Python to start on a loaded machine (its first kernel is
+    # not reported before then), short for a test
+    monkeypatch.setattr(cubins, "KERNEL_TIMEOUT_S", 2.0)
     monkeypatch.setattr(cubins, "_POLL_S", 0.05)
     _child(monkeypatch, each="time.sleep(3600) if n == 1 else None")
     specs = [{"source": "def kernel(a): pass\n"}, {"source": "def kernel(b): pass\n"}]

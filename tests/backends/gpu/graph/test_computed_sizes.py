@@ -185,4 +185,7 @@ def test_set_dimension_size_over_fewer_rows_zero_extends(use_graph):
         ext[:min(rows, n)] = np.exp(x[:n])
         got = exe(x, y)
         np.testing.assert_allclose(got, ext + 1, rtol=1e-6)
-        np.testing.assert_array_equal(got, cpu(x, y))
+        # exp may differ from the CPU backend's by an ulp (libdevice against NumPy); the
+        # zero-extended rows may not differ at all
+        np.testing.assert_allclose(got, cpu(x, y), rtol=2.4e-7)
+        np.testing.assert_array_equal(got[min(rows, n):], 1)

@@ -9,14 +9,6 @@ import triton.language as tl
 
 
 @triton.jit
-def sigmoid(x):
-    """XLA's logistic. exp of -|x| only: 1 / (1 + exp(-x)) overflows to 0 below x = -88 in
-    f32 where the answer is a subnormal (2.9e-39 at -88.75)."""
-    e = tl.exp(-tl.abs(x))
-    return tl.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
-
-
-@triton.jit
 def _mul(a, b):
     return a * b
 

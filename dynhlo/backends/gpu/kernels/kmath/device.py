@@ -16,6 +16,37 @@ def sqrt(x):
         return tl.sqrt(x)
 
 
+# exp, log, sin and cos through libdevice (XLA's GPU backend calls the same __nv_ functions):
+# tl.exp and tl.log lower to ex2.approx and lg2.approx, whose error grows with the argument
+# (3 ulp of exp at x = 7, ~60 at x = 88), and tl.sin to sin.approx, meant for |x| <= 100 pi.
+@triton.jit
+def exp(x):
+    return libdevice.exp(x)
+
+
+@triton.jit
+def log(x):
+    return libdevice.log(x)
+
+
+@triton.jit
+def sin(x):
+    return libdevice.sin(x)
+
+
+@triton.jit
+def cos(x):
+    return libdevice.cos(x)
+
+
+@triton.jit
+def sigmoid(x):
+    """XLA's logistic. exp of -|x| only: 1 / (1 + exp(-x)) overflows to 0 below x = -88 in
+    f32 where the answer is a subnormal (2.9e-39 at -88.75)."""
+    e = libdevice.exp(-tl.abs(x))
+    return tl.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
 @triton.jit
 def tanh(x):
     return libdevice.tanh(x)

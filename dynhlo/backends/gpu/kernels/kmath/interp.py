@@ -15,6 +15,33 @@ def sqrt(x):
 
 
 @triton.jit
+def exp(x):
+    return tl.exp(x)
+
+
+@triton.jit
+def log(x):
+    return tl.log(x)
+
+
+@triton.jit
+def sin(x):
+    return tl.sin(x)
+
+
+@triton.jit
+def cos(x):
+    return tl.cos(x)
+
+
+@triton.jit
+def sigmoid(x):
+    """device.py's sigmoid, with tl.exp."""
+    e = tl.exp(-tl.abs(x))
+    return tl.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+@triton.jit
 def tanh(x):
     # in f64, by its series where 1 - 2 / (e^2x + 1) cancels (it is 0 for a subnormal)
     d = x.to(tl.float64)
