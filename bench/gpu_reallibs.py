@@ -62,7 +62,8 @@ def program_rows(name: str, budget: float) -> list[dict]:
     for size in entry["sizes"]:
         args, expected = case(name, size)
         row = {**base, "size": size}
-        targs = [torch.from_numpy(np.ascontiguousarray(a)).cuda() for a in args]
+        # (np.array, not np.ascontiguousarray: a 0-d argument stays 0-d)
+        targs = [torch.from_numpy(np.array(a, order="C")).cuda() for a in args]
 
         def call_gpu():
             out = gpu(*targs)
