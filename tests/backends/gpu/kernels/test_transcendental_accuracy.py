@@ -38,7 +38,8 @@ def _ulps(got: np.ndarray, want: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("op", sorted(ARGS))
 def test_transcendentals_are_within_a_few_ulp_over_the_range(op):
     x = ARGS[op].astype(np.float32)
-    text = f"HloModule m\nENTRY e {{\n  a = f32[<={N}] parameter(0)\n  ROOT r = f32[<={N}] {op}(a)\n}}"
+    text = (f"HloModule m\nENTRY e {{\n  a = f32[<={N}] parameter(0)\n"
+            f"  ROOT r = f32[<={N}] {op}(a)\n}}")
     got = np.asarray(dynhlo.compile(text, **GPU)(x))
     want = EXACT[op](x.astype(np.float64))
     err = _ulps(got, want)
