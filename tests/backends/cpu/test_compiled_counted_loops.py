@@ -139,16 +139,20 @@ def test_counter_values_out_of_the_counted_range_use_one_spec(limit, starts):
     assert keys == {(v,) for v in seen if 0 <= v < loops._COUNTED}
 
 
-def test_a_body_too_large_for_a_spec_per_counter_value_is_not_counted():
-    """A body whose values at their bounds exceed _COUNTED_BYTES: no counter elements (its
-    specs would each hold their own scratch arrays)."""
+def test_a_body_too_large_for_a_spec_per_counter_value_is_not_small():
+    """A body whose values at their bounds exceed _COUNTED_BYTES is not small (a spec per
+    counter value of every iteration would each hold their own scratch arrays: only a
+    long loop's first iterations get them, native_loop_template.py); its counter elements
+    are found all the same."""
     big = loops._COUNTED_BYTES // 4 // 4 + 1
     text = COUNTER.replace("LIMIT", "3").replace("f32[8,4]", f"f32[{big},4]")
     module = dynhlo.parse_hlo(text)
     body = next(c for c in module.computations if c.name == "body")
-    assert loops.counter_elements(body, ()) == ()
+    assert not loops.small_body(body)
+    assert [k for k, _ in loops.counter_elements(body, ())] == [0]
     small = next(c for c in dynhlo.parse_hlo(COUNTER.replace("LIMIT", "3")).computations
                  if c.name == "body")
+    assert loops.small_body(small)
     assert [k for k, _ in loops.counter_elements(small, ())] == [0]
 
 

@@ -24,7 +24,11 @@ spec, or the same steps, runs on the same values.
 A counted loop (a counter condition on a counter element of a counted body) whose every
 iteration ran through a spec also gets a plan of its iterations from that first state
 (native_loop.LoopPlan): later calls from the same counter values run them as one list of
-native calls, or through the specs where the plan does not apply.
+native calls, or through the specs where the plan does not apply. A long one (counter
+values past _COUNTED) or one of a large body (loops.small_body) gets specs per counter value
+for its first iterations only, and a plan extrapolated from them where its counter is
+affine over the trips (native_loop_template.py, counter_affine.py); else its iterations
+run through the body's one spec.
 """
 
 from __future__ import annotations
@@ -32,9 +36,11 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from ...common.limits import count_iteration
+from .counter_affine import affine_counter
 from .fast import _FAST_KEYS
 from .loops import _COUNTED, counter_values, pinned_values
 from .native_loop import LoopPlan
+from .native_loop_template import _SAMPLED, template_plan
 from .steps import Pool, signature
 
 _PLANS = 8   # plans a body's pool keeps (the oldest dropped)
@@ -59,6 +65,7 @@ class BodyRuns:
         _, _, numbers, guards = evaluator._params[id(info)]
         self.pinned = evaluator._pinned[id(info)]
         self.counters = evaluator._counters[id(info)]
+        self.small = evaluator._small[id(info)]
         local = evaluator._local.__dict__
         pools = self.pools = local.get("pools")
         if pools is None:
@@ -75,7 +82,9 @@ class BodyRuns:
         self.sig = self.fast = None
         self.used = None   # the spec the last step ran through, or None
         self.counted = None   # the counter values of the last step's state
-        self.counting = True   # whether a step keys its spec by the counters (loop())
+        # whether a step keys its spec by the counters (loop()): a large body's only
+        # for the first iterations of a long loop
+        self.counting = self.small
 
     def close(self) -> None:
         self.pools[id(self.info)] = self.pool
@@ -137,26 +146,60 @@ class BodyRuns:
             plan = pool.loops.get(at, _MISSING)
             if plan is not _MISSING and (plan is None or plan.gen == pool.gen):
                 at = None   # (refused, or valid but not for this call: not made again)
+        # a long loop's (or a large body's): (trips, step) where its first iterations'
+        # specs are extrapolated (native_loop_template.py)
+        long = None if at is None else self._long(state, test)
+        if long is None and not self.small:
+            at, self.counting = None, False
         first, specs, keyed, done = state, [], [], 0
         pool.carrying = object()   # (this call's: special._update_slice)
         try:
             while test(state):
                 done = count_iteration(inst, done, limit)
+                if long is not None:
+                    self.counting = done <= _SAMPLED + 1
                 state = self.step(state)
-                if at is not None:
+                if at is not None and self.counting:
                     specs.append(self.used)
                     keyed.append(self.counted)
+                    if long is not None and done == _SAMPLED + 1:
+                        keyed.append(counter_values(state, self.counters))
         finally:
             pool.carrying = None
         if at is not None and None not in specs:
-            keyed.append(counter_values(state, self.counters))
+            if long is None:
+                keyed.append(counter_values(state, self.counters))
             plans = {k: p for k, p in pool.loops.items() if k != at}
             while len(plans) >= _PLANS:
                 del plans[next(iter(plans))]
-            plans[at] = LoopPlan.of(self.info, specs, first, self.counters, keyed,
-                                    pool.gen, evaluator.memory_limit, unread)
+            trips, step = long or (0, 0)
+            plans[at] = LoopPlan.of(
+                self.info, specs, first, self.counters, keyed, pool.gen,
+                evaluator.memory_limit, unread) if long is None else template_plan(
+                self.info, specs, first, self.counters, keyed, pool.gen,
+                evaluator.memory_limit, unread, trips,
+                int(first[test.element]) + trips * step) if done == trips else None
             pool.loops = plans
         return state
+
+    def _long(self, state, test):
+        """(trips, step) of this loop from `state` where a plan extrapolated from its first
+        _SAMPLED + 1 iterations serves it (native_loop_template.py): its counter's values
+        affine over the trips, every other counter element passed through
+        (counter_affine.affine_counter), the sampled iterations' counter values keys of
+        specs (counter_values), and more trips than a spec per counter value serves (a
+        small body's iterations all of values below _COUNTED); else None."""
+        element = getattr(test, "element", None)
+        found = affine_counter(self.info.computation, element, state, test,
+                               tuple(k for k, _ in self.counters if k != element))
+        if found is None:
+            return None
+        trips, step = found
+        c = int(state[element])
+        if trips <= _SAMPLED + 1 or not 0 <= c + (_SAMPLED + 1) * step < _COUNTED or \
+                self.small and 0 <= c + (trips - 1) * step < _COUNTED:
+            return None
+        return found
 
     def _identity(self, state):
         """The key of the first iteration's spec but for the counters (None: no spec)."""
@@ -207,7 +250,7 @@ def _usable(plan, pool: Pool, evaluator) -> bool:
     pool's buffers as they are, for the memory limit, within the max_while_iterations
     limit (a longer loop runs step by step, which counts and stops it)."""
     limit = evaluator.while_limit
-    return plan.__class__ is LoopPlan and plan.gen == pool.gen and \
+    return isinstance(plan, LoopPlan) and plan.gen == pool.gen and \
         plan.limit == evaluator.memory_limit and (limit is None or plan.trips <= limit)
 
 

@@ -104,24 +104,17 @@ _COUNTED_BYTES = 1 << 20
 
 def counter_elements(computation, pinned: tuple) -> tuple:
     """((k, instruction), ...): the integer scalar elements k of a loop body's one tuple
-    parameter, not pinned, that the body reads (its first get-tuple-element of each), when
-    the body is small enough for a spec per counter value (_COUNTED_BYTES); else ().
+    parameter, not pinned, that the body reads (its first get-tuple-element of each).
 
     A *counted* body's specs are keyed by these elements' values as well (counter_values):
     what is made of them (JAX's clamped start vectors and index arrays of the row a scan
     reads or writes at its counter) is folded, so the row's gather or dynamic-update-slice
-    becomes a copy of fixed boxes (placement.py) inside a run of native calls."""
+    becomes a copy of fixed boxes (placement.py) inside a run of native calls. A spec per
+    counter value of every iteration is made only for a small body (small_body); a long
+    loop or a larger body gets specs for its first iterations only
+    (native_loop_template.py)."""
     param = single_tuple_parameter(computation)
     if param is None:
-        return ()
-    size = 0
-    for inst in computation.instructions:
-        shape = inst.shape
-        if not shape.is_tuple and shape.element_type not in ("token", "opaque"):
-            if UNBOUNDED in shape.dims:
-                return ()
-            size += nbytes(shape.element_type, shape.dims)
-    if size > _COUNTED_BYTES:
         return ()
     elements = param.shape.elements
     skip = {k for k, _ in pinned}
@@ -133,6 +126,19 @@ def counter_elements(computation, pinned: tuple) -> tuple:
                 elements[k].element_type in INTEGERS:
             found[k] = inst
     return tuple(sorted(found.items()))
+
+
+def small_body(computation) -> bool:
+    """Whether a loop body's values at their bounds take at most _COUNTED_BYTES (a spec
+    per counter value of each iteration then holds little)."""
+    size = 0
+    for inst in computation.instructions:
+        shape = inst.shape
+        if not shape.is_tuple and shape.element_type not in ("token", "opaque"):
+            if UNBOUNDED in shape.dims:
+                return False
+            size += nbytes(shape.element_type, shape.dims)
+    return size <= _COUNTED_BYTES
 
 
 def counters_follow(computation, counters: tuple, pinned: tuple) -> bool:

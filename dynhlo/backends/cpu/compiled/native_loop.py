@@ -49,7 +49,7 @@ class LoopPlan:
 
     @staticmethod
     def of(body, specs: list, state: tuple, counters: tuple, keyed: list, gen: int,
-           limit: int, unread: frozenset = frozenset()):
+           limit: int, unread: frozenset = frozenset(), record: list | None = None):
         """The plan of a call that ran `specs` in order from first state `state` (a tuple),
         or None where one is not of the form. `body`: the body's analysis (its info);
         `counters`: its counter elements ((k, inst), ...), whose next values are made of
@@ -57,7 +57,13 @@ class LoopPlan:
         iteration's counter values (the key of its spec, then the values the condition
         found false); `gen`, `limit`: the pool's generation and the memory limit the
         specs were made for; `unread`: indices of the elements the loop's caller never
-        reads (loops.unread_elements), returned as the plan's own arrays, not copied."""
+        reads (loops.unread_elements), returned as the plan's own arrays, not copied.
+        `record`: a list given one dict per iteration, of what native_loop_template.py
+        extrapolates from: "at" (the iteration's first entry), "fast" (its spec), "packs"
+        (its entries' argument arrays), "made" ((instruction, array, value) of each array
+        it makes), "reused" (the carried arrays it writes into), "args" ((argument array,
+        slot, offset, element) of the state's arguments it reads) and "source" (the
+        next state's (kind, value) per element)."""
         if not specs or len({id(f) for f in specs}) != len(specs) or \
                 not isinstance(state, tuple):
             return None
@@ -81,7 +87,12 @@ class LoopPlan:
                 found = copies[id(packed)] = array("q", packed)
                 keep.append(found)
             return found
+        now: dict = {}
         for k, fast in enumerate(specs):
+            if record is not None:
+                now = {"at": len(entries) // 2, "fast": fast, "packs": [], "made": [],
+                       "args": []}
+                record.append(now)
             ops = fast.ops
             elements = _elements(ops[:-2])
             if elements is None or len(ops) < 3 or ops[-2][0] != _CHAIN or \
@@ -95,6 +106,8 @@ class LoopPlan:
                     if id(packed) not in skipped:
                         entries.append(fn)
                         entries.append(copy(packed).buffer_info()[0])
+                        if record is not None:
+                            now["packs"].append(copies[id(packed)])
             values: dict = {}
             for inst, shape, dtype, targets, axes, make in chain[9]:   # the new arrays
                 if inst in reused:   # (the same value: the next iteration finds it)
@@ -103,6 +116,8 @@ class LoopPlan:
                     made = make(shape, dtype)
                     keep.append(made)
                     values[inst] = made if axes is None else made.transpose(axes)
+                    if record is not None:
+                        now["made"].append((inst, made, values[inst]))
                     if carries.get(inst) and inst not in carried:
                         carried[inst] = (values[inst], made)
                 at = data_address(made)
@@ -135,6 +150,8 @@ class LoopPlan:
                         return None
                     known[1] = known[1] or group[1]
                     known[2] += slots
+                    if record is not None:
+                        now["args"] += [(*slot, what) for slot in slots]
                     continue
                 if what.__class__ is not np.ndarray or what.strides != group[2] or \
                         group[1] is not None and what.shape != group[1]:
@@ -156,6 +173,8 @@ class LoopPlan:
                         return None
                     following.append((_HELD, held))
             source = following
+            if record is not None:
+                now["source"], now["reused"] = source, reused
             # each counter's next value the next spec's key (or the condition's end): held
             # by the spec, or made per call of the counters alone (loops.counters_follow)
             for n, (e, _) in enumerate(counters):

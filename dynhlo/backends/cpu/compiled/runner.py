@@ -55,7 +55,7 @@ from .folding import size_reads
 from .kernels import generate
 from .loop_body import _COUNTED_SPECS, body_runs, planned_loop, run_loop
 from .loops import (compiled_while, counter_elements, counters_follow,
-                    pinned_elements, pinned_values)
+                    pinned_elements, pinned_values, small_body)
 from .native_chain import restrided
 from .fast import _FAST_KEYS, Fast
 from .rules import rules
@@ -234,6 +234,7 @@ class CompiledEvaluator(Evaluator):
         # of its loops; else none)
         self._counters: dict = {}
         self._follows: dict = {}
+        self._small: dict = {}   # id(info) -> whether a body is small (loops.small_body)
         self._local = threading.local()   # per thread: id(info) -> its buffers
         if self.lowerings[Opcode.WHILE] is LOWERINGS[Opcode.WHILE]:
             self.lowerings = {**self.lowerings, Opcode.WHILE: compiled_while(
@@ -323,6 +324,7 @@ class CompiledEvaluator(Evaluator):
             info.computation, [inst for how, inst in guards or () if how == "value"])
         counters = self._counters[id(info)] = counter_elements(info.computation,
                                                                self._pinned[id(info)])
+        self._small[id(info)] = small_body(info.computation)
         self._follows[id(info)] = frozenset(k for k, _ in counters) if counters and \
             counters_follow(info.computation, counters, self._pinned[id(info)]) \
             else frozenset()

@@ -1,0 +1,244 @@
+"""Long counted loops run as one list of native calls extrapolated from their first
+iterations (native_loop_template.TemplatePlan), guarded by counter_affine.affine_counter.
+Semantics: XLA operation semantics (While; DynamicSlice and DynamicUpdateSlice: start
+indices clamped to [0, dim - size]). Every result is compared bit for bit with the
+reference evaluator over several calls (uncounted specs, the sampled specs, the plan),
+with new arguments at other addresses too; a loop whose counter reaches the data other
+than as an affine unclamped start (a row i + 1 clamped at the end, a compare, a convert)
+gets no plan and keeps the specs' results.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import dynhlo
+from dynhlo.backends.cpu.compiled import native_loop_template
+from dynhlo.backends.cpu.compiled.counter_affine import affine_counter
+from dynhlo.hlo.loop_counter import counter_condition
+from tests.backends.cpu.test_compiled_counted_loops import _body_pool
+
+F32 = np.float32
+CALLS = 5   # (the third call makes the sampled specs and the plan, later ones run it)
+
+
+def _loop(rows: int, out_rows: int, limit: int, step: int = 1, read: str = "i",
+          first: str = "z = s32[] constant(0)", extra: str = "", update: str = "hn") -> str:
+    """A loop from counter value `first` (the instruction `z`) by `step` while i < limit:
+    x = xs[read] (a dynamic-slice of f32[rows,4], `read` an instruction of i, `extra` its
+    definitions), hn = h * 0.5 + x, ys[i] = `update` (f32[out_rows,4]); returns (ys, h)."""
+    state = f"(s32[], f32[{rows},4], f32[{out_rows},4], f32[4])"
+    return f"""HloModule loop
+
+cond {{
+  s = {state} parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant({limit})
+  ROOT lt = pred[] compare(i, n), direction=LT
+}}
+
+body {{
+  s = {state} parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  xs = f32[{rows},4] get-tuple-element(s), index=1
+  ys = f32[{out_rows},4] get-tuple-element(s), index=2
+  h = f32[4] get-tuple-element(s), index=3
+  zero = s32[] constant(0)
+  {extra}
+  x = f32[1,4] dynamic-slice(xs, {read}, zero), dynamic_slice_sizes={{1,4}}
+  xr = f32[4] reshape(x)
+  half = f32[] constant(0.5)
+  halves = f32[4] broadcast(half), dimensions={{}}
+  scaled = f32[4] multiply(h, halves)
+  hn = f32[4] add(scaled, xr)
+  row = f32[1,4] reshape({update})
+  ys1 = f32[{out_rows},4] dynamic-update-slice(ys, row, i, zero)
+  by = s32[] constant({step})
+  next = s32[] add(i, by)
+  ROOT t = {state} tuple(next, xs, ys1, hn)
+}}
+
+ENTRY e {{
+  xs0 = f32[{rows},4] parameter(0)
+  ys0 = f32[{out_rows},4] parameter(1)
+  h0 = f32[4] parameter(2)
+  {first}
+  init = {state} tuple(z, xs0, ys0, h0)
+  w = {state} while(init), condition=cond, body=body
+  ys = f32[{out_rows},4] get-tuple-element(w), index=2
+  h = f32[4] get-tuple-element(w), index=3
+  ROOT r = (f32[{out_rows},4], f32[4]) tuple(ys, h)
+}}
+"""
+
+
+def _args(rows: int, out_rows: int, seed: int) -> list:
+    gen = np.random.default_rng(seed)
+    return [gen.standard_normal((rows, 4)).astype(F32),
+            gen.standard_normal((out_rows, 4)).astype(F32),
+            gen.standard_normal(4).astype(F32)]
+
+
+def _same(got, want) -> None:
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
+
+
+def _ran(monkeypatch) -> list:
+    """Whether each run of a TemplatePlan gave the final state (appended per run)."""
+    ran = []
+    run = native_loop_template.TemplatePlan.run
+
+    def counted(self, state, *keyed):
+        out = run(self, state, *keyed)
+        ran.append(out is not None)
+        return out
+    monkeypatch.setattr(native_loop_template.TemplatePlan, "run", counted)
+    return ran
+
+
+def _templates(exe) -> list:
+    return [p for p in _body_pool(exe).loops.values()
+            if isinstance(p, native_loop_template.TemplatePlan)]
+
+
+def _check(text: str, arg_sets: list, monkeypatch) -> tuple:
+    """(the executable, the TemplatePlan runs) after CALLS calls of each argument list,
+    each call's results the reference's bit for bit."""
+    exe = dynhlo.compile(text, backend="cpu", reference=False)
+    ref = dynhlo.compile(text, backend="cpu", reference=True)
+    ran = _ran(monkeypatch)
+    for args in arg_sets:
+        want = ref(*args)
+        for _ in range(CALLS):
+            got = exe(*args)
+            _same(got, want)
+            for leaf in got:   # (a result written into changes no later call's)
+                np.asarray(leaf)[...] = np.nan
+        fresh = [np.array(a) for a in args]   # (other addresses)
+        _same(exe(*fresh), want)
+    return exe, ran
+
+
+@pytest.mark.parametrize("trips", [200, 1000])
+def test_a_long_scan_runs_as_one_extrapolated_plan(trips, monkeypatch):
+    """Reading xs[i] and writing ys[i] for i < trips: a TemplatePlan, run from the fourth
+    call on, the reference's results bit for bit."""
+    text = _loop(trips, trips, trips)
+    exe, ran = _check(text, [_args(trips, trips, 0), _args(trips, trips, 1)], monkeypatch)
+    assert len(_templates(exe)) == 1
+    assert ran.count(True) >= 2 * (CALLS - 3) and all(ran)
+
+
+@pytest.mark.parametrize("trips", [200, 1000])
+def test_a_jax_scan_of_a_batch_under_a_bound_runs_as_one_plan(trips, monkeypatch):
+    """bench/cpu_scan.py's RNN scan (dynhlo.from_jax, the batch symbolic b <= 8): batch 1
+    and 5, bit for bit with the reference, through a TemplatePlan."""
+    jax = pytest.importorskip("jax")
+
+    def rnn(w, u, b, xs):
+        def cell(h, x):
+            h = jax.numpy.tanh(x @ w + h @ u + b)
+            return h, h
+        h0 = jax.numpy.zeros((xs.shape[1], w.shape[1]), xs.dtype)
+        return jax.lax.scan(cell, h0, xs)[1]
+    shapes = ("f32[16,16]", "f32[16,16]", "f32[16]", f"f32[{trips},b,16]")
+    exe = dynhlo.from_jax(rnn, *shapes, bounds={"b": 8}, reference=False)
+    ref = dynhlo.from_jax(rnn, *shapes, bounds={"b": 8}, reference=True)
+    ran = _ran(monkeypatch)
+    gen = np.random.default_rng(trips)
+    weights = [(gen.standard_normal(s) * 0.3).astype(F32) for s in ((16, 16), (16, 16), (16,))]
+    for batch in (1, 5):
+        args = [*weights, gen.standard_normal((trips, batch, 16)).astype(F32)]
+        want = np.asarray(ref(*args))
+        for _ in range(CALLS):
+            np.testing.assert_array_equal(np.asarray(exe(*args)), want)
+        args[3] = args[3].copy()
+        np.testing.assert_array_equal(np.asarray(exe(*args)), want)
+    assert ran.count(True) >= 2 * (CALLS - 3) and all(ran)
+
+
+def test_a_row_after_the_counter_clamped_at_the_end_gets_no_plan(monkeypatch):
+    """xs[i + 1] of xs of `trips` rows: at the last iteration the start is clamped to
+    trips - 1 (XLA's DynamicSlice), not affine: no TemplatePlan, the specs' results."""
+    trips = 150
+    extra = "one = s32[] constant(1)\n  j = s32[] add(i, one)"
+    text = _loop(trips, trips, trips, read="j", extra=extra)
+    exe, ran = _check(text, [_args(trips, trips, 2)], monkeypatch)
+    assert not _templates(exe) and not ran
+
+
+def test_a_row_after_the_counter_inside_the_rows_runs_as_one_plan(monkeypatch):
+    """xs[i + 1] of xs of trips + 1 rows: never clamped, affine: a TemplatePlan."""
+    trips = 150
+    extra = "one = s32[] constant(1)\n  j = s32[] add(i, one)"
+    text = _loop(trips + 1, trips, trips, read="j", extra=extra)
+    exe, ran = _check(text, [_args(trips + 1, trips, 3)], monkeypatch)
+    assert len(_templates(exe)) == 1 and ran and all(ran)
+
+
+@pytest.mark.parametrize("start, step", [(3, 1), (0, 2), (5, 3)])
+def test_a_counter_from_another_start_or_by_another_step(start, step, monkeypatch):
+    """i from `start` by `step` while i < 400: rows start, start + step, ...; a
+    TemplatePlan, the reference's results."""
+    text = _loop(400, 400, 400, step=step, first=f"z = s32[] constant({start})")
+    exe, ran = _check(text, [_args(400, 400, 4)], monkeypatch)
+    assert len(_templates(exe)) == 1 and ran and all(ran)
+
+
+@pytest.mark.parametrize("use", ["compare", "convert"])
+def test_a_counter_read_by_the_data_gets_no_plan(use, monkeypatch):
+    """ys[i] = select(i < 100, hn, h) (a compare of the counter) or hn + float(i) (a
+    convert): no TemplatePlan, the specs' results bit for bit."""
+    extra = {"compare": """hundred = s32[] constant(100)
+  early = pred[] compare(i, hundred), direction=LT
+  earlies = pred[4] broadcast(early), dimensions={}
+  picked = f32[4] select(earlies, hn, h)""",
+             "convert": """fi = f32[] convert(i)
+  fis = f32[4] broadcast(fi), dimensions={}
+  picked = f32[4] add(hn, fis)"""}[use]
+    text = _loop(300, 300, 300, extra="", update="picked").replace(
+        "  row = f32[1,4]", f"  {extra}\n  row = f32[1,4]")
+    exe, ran = _check(text, [_args(300, 300, 5)], monkeypatch)
+    assert not _templates(exe) and not ran
+
+
+def test_a_compare_of_the_counter_the_same_over_the_trips_keeps_the_plan(monkeypatch):
+    """ys[i] = select(i >= 0, hn, h): the compare is true at every iteration (the same
+    value: nothing extrapolated differs), a TemplatePlan."""
+    extra = """zero2 = s32[] constant(0)
+  early = pred[] compare(i, zero2), direction=GE
+  earlies = pred[4] broadcast(early), dimensions={}
+  picked = f32[4] select(earlies, hn, h)"""
+    text = _loop(300, 300, 300, update="picked").replace(
+        "  row = f32[1,4]", f"  {extra}\n  row = f32[1,4]")
+    exe, ran = _check(text, [_args(300, 300, 6)], monkeypatch)
+    assert len(_templates(exe)) == 1 and ran and all(ran)
+
+
+def test_a_trip_count_that_changes_between_calls(monkeypatch):
+    """The counter's first value an argument (a fori_loop from lo to 500): each lo its own
+    trip count, each the reference's results; lo past the sampled specs' counted range
+    runs through the specs."""
+    text = _loop(500, 500, 500, first="z = s32[] parameter(3)")
+    sets = [[*_args(500, 500, 7 + lo), np.int32(lo)] for lo in (0, 10, 57, 58, 100, 0)]
+    exe, ran = _check(text, sets, monkeypatch)
+    # (lo 58 and 100: a sampled counter value past _COUNTED, no spec of its own)
+    assert len(_templates(exe)) == 3 and ran.count(True) >= 4 * (CALLS - 3)
+
+
+def test_the_guard_reads_the_trips_and_refuses_a_clamped_start():
+    """affine_counter on the HLO: (trips, step) for the plain scan; None for a start
+    clamped at the last iteration."""
+    module = dynhlo.parse_hlo(_loop(100, 100, 100, step=3))
+    body = next(c for c in module.computations if c.name == "body")
+    test = counter_condition(next(c for c in module.computations if c.name == "cond"))
+    assert affine_counter(body, 0, (np.int32(1), None, None, None), test) == (33, 3)
+    extra = "one = s32[] constant(1)\n  j = s32[] add(i, one)"
+    module = dynhlo.parse_hlo(_loop(100, 100, 100, read="j", extra=extra))
+    body = next(c for c in module.computations if c.name == "body")
+    assert affine_counter(body, 0, (np.int32(0), None, None, None), test) is None
+    assert affine_counter(body, 0, (np.int32(0), None, None, None),
+                          counter_condition(dynhlo.parse_hlo(_loop(
+                              100, 100, 99)).computations[0])) == (99, 1)
