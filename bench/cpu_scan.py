@@ -11,7 +11,9 @@ Reported per (T, batch): the warm call's median (bench/timing.warm_ms: after fiv
 calls, since a loop's counted specs and plan are made by its third and fourth call), the
 first call (dynhlo: once, for every batch; jax.jit: compile and run at that batch), and the
 largest difference between the two outputs. Loops of more iterations than
-dynhlo/backends/cpu/compiled/loops._COUNTED run their body's one spec per iteration.
+dynhlo/backends/cpu/compiled/loops._COUNTED run as one plan extrapolated from their first
+iterations' specs (native_loop_template.py) where the placements of their rows are made
+(placement._PROBED: not at T = 512, batch 64), else their body's one spec per iteration.
 
 Writes bench/results/cpu_scan.json (or --out) and prints a markdown table.
 """
