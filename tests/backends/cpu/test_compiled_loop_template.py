@@ -296,3 +296,36 @@ def test_an_array_read_two_iterations_after_it_is_made_gets_no_plan(monkeypatch)
     TemplatePlan, the specs' results bit for bit."""
     exe, ran = _check(SWAPPED, [_args(200, 200, 8)], monkeypatch)
     assert not _templates(exe) and not ran
+
+
+@pytest.mark.parametrize("how", [{"reverse": True}, {"unroll": 2}, {"unroll": 3},
+                                 {"two": True}])
+def test_jax_scans_reversed_unrolled_or_of_two_outputs(how, monkeypatch):
+    """jax.lax.scan over 301 steps reversed (rows read and written at T - 1 - i: a
+    negative stride), unrolled (two or three rows an iteration, the counter by 2 or 3, the
+    rest after the loop) or stacking two outputs: through a TemplatePlan, the reference's
+    results bit for bit at batch 1 and 3 (b <= 8)."""
+    jax = pytest.importorskip("jax")
+    two = how.pop("two", False)
+
+    def f(w, xs, ys):
+        def cell(h, xy):
+            x, y = xy
+            h = jax.numpy.tanh(x @ w + h * 0.5) + y
+            return h, ((h, h * 2.0) if two else h)
+        h0 = jax.numpy.zeros((xs.shape[1], w.shape[1]), xs.dtype)
+        return jax.lax.scan(cell, h0, (xs, ys), **how)[1]
+    shapes = ("f32[8,8]", "f32[301,b,8]", "f32[301,b,8]")
+    exe = dynhlo.from_jax(f, *shapes, bounds={"b": 8}, reference=False)
+    ref = dynhlo.from_jax(f, *shapes, bounds={"b": 8}, reference=True)
+    ran = _ran(monkeypatch)
+    gen = np.random.default_rng(9)
+    for batch in (1, 3):
+        args = [(gen.standard_normal((8, 8)) * 0.3).astype(F32),
+                gen.standard_normal((301, batch, 8)).astype(F32),
+                gen.standard_normal((301, batch, 8)).astype(F32)]
+        want = ref(*args)
+        for _ in range(CALLS + 1):
+            got = exe(*args)
+            _same(got if two else [got], want if two else [want])
+    assert ran.count(True) >= 2 * (CALLS - 3) and all(ran)
