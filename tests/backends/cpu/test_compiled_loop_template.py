@@ -27,7 +27,8 @@ def _loop(rows: int, out_rows: int, limit: int, step: int = 1, read: str = "i",
           first: str = "z = s32[] constant(0)", extra: str = "", update: str = "hn") -> str:
     """A loop from counter value `first` (the instruction `z`) by `step` while i < limit:
     x = xs[read] (a dynamic-slice of f32[rows,4], `read` an instruction of i, `extra` its
-    definitions), hn = h * 0.5 + x, ys[i] = `update` (f32[out_rows,4]); returns (ys, h)."""
+    definitions), hn = h * 0.5 + x, ys[i] = `update` (f32[out_rows,4]); returns (ys, h,
+    the counter's last value)."""
     state = f"(s32[], f32[{rows},4], f32[{out_rows},4], f32[4])"
     return f"""HloModule loop
 
@@ -68,7 +69,8 @@ ENTRY e {{
   w = {state} while(init), condition=cond, body=body
   ys = f32[{out_rows},4] get-tuple-element(w), index=2
   h = f32[4] get-tuple-element(w), index=3
-  ROOT r = (f32[{out_rows},4], f32[4]) tuple(ys, h)
+  last = s32[] get-tuple-element(w), index=0
+  ROOT r = (f32[{out_rows},4], f32[4], s32[]) tuple(ys, h, last)
 }}
 """
 
@@ -115,7 +117,9 @@ def _check(text: str, arg_sets: list, monkeypatch) -> tuple:
             got = exe(*args)
             _same(got, want)
             for leaf in got:   # (a result written into changes no later call's)
-                np.asarray(leaf)[...] = np.nan
+                leaf = np.asarray(leaf)
+                if leaf.flags.writeable:
+                    leaf[...] = np.nan if leaf.dtype.kind == "f" else -1
         fresh = [np.array(a) for a in args]   # (other addresses)
         _same(exe(*fresh), want)
     return exe, ran
@@ -329,3 +333,11 @@ def test_jax_scans_reversed_unrolled_or_of_two_outputs(how, monkeypatch):
             got = exe(*args)
             _same(got if two else [got], want if two else [want])
     assert ran.count(True) >= 2 * (CALLS - 3) and all(ran)
+
+
+def test_a_loop_whose_table_would_be_too_large_gets_no_plan(monkeypatch):
+    """A plan's table of argument arrays is bounded (_TABLE_BYTES): past it the loop runs
+    through its specs, the reference's results."""
+    monkeypatch.setattr(native_loop_template, "_TABLE_BYTES", 1 << 10)
+    exe, ran = _check(_loop(200, 200, 200), [_args(200, 200, 10)], monkeypatch)
+    assert not _templates(exe) and not ran

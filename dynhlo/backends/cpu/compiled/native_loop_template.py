@@ -27,6 +27,7 @@ from .placement import new_array
 from .steps import _CHAIN, data_address, signature
 
 _SAMPLED = 5   # iterations after the first whose specs are made (2.. read for the slots)
+_TABLE_BYTES = 1 << 26   # the largest table of argument arrays (a longer loop: no plan)
 
 
 class TemplatePlan(LoopPlan):
@@ -84,6 +85,8 @@ def template_plan(body, specs: list, state: tuple, counters: tuple, keyed: list,
     plan.signature, plan.arguments = sample.signature, sample.arguments
     # the table: iteration j's row (evens[c] or odds[c]) + slopes[c] * j
     evens, odds, slopes, widths, fns = columns
+    if (trips - 2) * (len(evens) + 2 * len(fns)) * 8 > _TABLE_BYTES:
+        return None
     j = np.arange(2, trips, dtype=np.int64)[:, None]
     table = np.where(j % 2 == 0, evens, odds) + slopes * j
     plan.table = table
