@@ -341,3 +341,43 @@ def test_a_loop_whose_table_would_be_too_large_gets_no_plan(monkeypatch):
     monkeypatch.setattr(native_loop_template, "_TABLE_BYTES", 1 << 10)
     exe, ran = _check(_loop(200, 200, 200), [_args(200, 200, 10)], monkeypatch)
     assert not _templates(exe) and not ran
+
+
+def _offset_loop(rows: int, trips: int) -> str:
+    """_loop reading xs[i + k], k an s32 argument the body passes through (a counter
+    element of the same value at every iteration)."""
+    state = f"(s32[], f32[{rows},4], f32[{trips},4], f32[4])"
+    wide = f"(s32[], f32[{rows},4], f32[{trips},4], f32[4], s32[])"
+    text = _loop(rows, trips, trips, read="j", extra="""k = s32[] get-tuple-element(s), index=4
+  j = s32[] add(i, k)""").replace(state, wide)
+    return text.replace("tuple(next, xs, ys1, hn)", "tuple(next, xs, ys1, hn, k)").replace(
+        "tuple(z, xs0, ys0, h0)", "tuple(z, xs0, ys0, h0, k0)").replace(
+        "  z = s32[] constant(0)\n", "  z = s32[] constant(0)\n  k0 = s32[] parameter(3)\n")
+
+
+@pytest.mark.parametrize("rows, k", [(201, 1), (200, 0), (200, 1)])
+def test_a_start_offset_by_an_element_passed_through(rows, k, monkeypatch):
+    """xs[i + k] for i < 200, k passed through the loop (a second counter element, of the
+    same value at every iteration; clamped at the last iteration where xs has 200 rows
+    and k = 1): the reference's results bit for bit. (A counter element passed through is
+    the state's argument at every iteration: LoopPlan.of, and so the sampled plan, gives
+    none.)"""
+    text = _offset_loop(rows, 200)
+    exe, ran = _check(text, [[*_args(rows, 200, 11), np.int32(k)]], monkeypatch)
+    assert not _templates(exe) and not ran
+
+
+def test_the_guard_reads_an_element_passed_through_at_its_first_value():
+    """affine_counter with k (element 4) passed through: xs[i + k] in range for k = 1 over
+    201 rows, clamped at the end over 200 rows; refused where k is not passed through."""
+    def guard(rows: int, k: int, text: str | None = None):
+        module = dynhlo.parse_hlo(text or _offset_loop(rows, 200))
+        body = next(c for c in module.computations if c.name == "body")
+        test = counter_condition(next(c for c in module.computations if c.name == "cond"))
+        return affine_counter(body, 0, (np.int32(0), None, None, None, np.int32(k)), test,
+                              (4,))
+    assert guard(201, 1) == (200, 1) and guard(200, 0) == (200, 1)
+    assert guard(200, 1) is None
+    moved = _offset_loop(201, 200).replace("tuple(next, xs, ys1, hn, k)",
+                                           "tuple(next, xs, ys1, hn, next)")
+    assert guard(201, 1, moved) is None

@@ -177,7 +177,7 @@ class BodyRuns:
                 self.info, specs, first, self.counters, keyed, pool.gen,
                 evaluator.memory_limit, unread) if long is None else template_plan(
                 self.info, specs, first, self.counters, keyed, pool.gen,
-                evaluator.memory_limit, unread, trips,
+                evaluator.memory_limit, unread, trips, test.element,
                 int(first[test.element]) + trips * step) if done == trips else None
             pool.loops = plans
         return state

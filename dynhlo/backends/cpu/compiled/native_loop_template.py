@@ -66,18 +66,18 @@ class TemplatePlan(LoopPlan):
 
 
 def template_plan(body, specs: list, state: tuple, counters: tuple, keyed: list, gen: int,
-                  limit: int, unread: frozenset, trips: int, last: int):
+                  limit: int, unread: frozenset, trips: int, element: int, last: int):
     """The TemplatePlan of a loop of `trips` iterations from first state `state` whose
     first len(specs) == _SAMPLED + 1 iterations ran `specs` (LoopPlan.of's arguments),
-    or None where its slots do not follow the forms above. `last`: the counter's value
-    after the last iteration (where a spec holds it)."""
+    or None where its slots do not follow the forms above. `element`: the counter the
+    condition reads; `last`: its value after the last iteration (where a spec holds it)."""
     record: list = []
     sample = LoopPlan.of(body, specs, state, counters, keyed, gen, limit, unread, record)
     if sample is None or len(record) != _SAMPLED + 1 or trips <= _SAMPLED + 1:
         return None
     try:
         columns, spread = _columns(record, sample.entries, state, trips)
-        final = _final(record, trips, counters, last)
+        final = _final(record, trips, element, last)
     except _Declined:
         return None
     plan = TemplatePlan()
@@ -267,20 +267,20 @@ def _column(xs: np.ndarray, ks: np.ndarray, made_at: list, carried: list, own: l
     return base, base, slope
 
 
-def _final(record: list, trips: int, counters: tuple, last: int) -> list:
+def _final(record: list, trips: int, element: int, last: int) -> list:
     """The final state's (kind, value) per element after `trips` iterations: the last
     sampled iteration's next state with its arrays those of the table's last row's
-    parity, the counters' held values `last`."""
+    parity, counter `element`'s held value `last`, other held values the same at every
+    sampled iteration."""
     r = record[-1]
     parity = record[1] if (trips - 1) % 2 else record[2]
     out = []
-    counted = {k for k, _ in counters}
     for e, (kind, what) in enumerate(r["source"]):
         if kind == _OWNED:
             n = next((n for n, (_, _, v) in enumerate(r["made"]) if v is what), None)
             if n is not None:
                 what = parity["made"][n][2]
-        elif kind == _HELD and e in counted:
+        elif kind == _HELD and e == element:
             what = np.asarray(last, dtype=np.asarray(what).dtype)[()] \
                 if what.__class__ is not np.ndarray else \
                 np.asarray(last, dtype=what.dtype).reshape(what.shape)
