@@ -381,3 +381,44 @@ def test_the_guard_reads_an_element_passed_through_at_its_first_value():
     moved = _offset_loop(201, 200).replace("tuple(next, xs, ys1, hn, k)",
                                            "tuple(next, xs, ys1, hn, next)")
     assert guard(201, 1, moved) is None
+
+
+# A scalar made of the counter meeting arrays (HLO's clamp bounds and select's pred may be
+# scalars): clamp(i, iota, 100)[0] is min(i, 100), clamped past row 100, not affine.
+_SCALAR_BOUNDS = {
+    "clamp over as many elements as trips": """k = s32[{n}] iota(), iota_dimension=0
+  cap = s32[] constant(100)
+  picks = s32[{n}] clamp(i, k, cap)""",
+    "clamp over four elements": """k = s32[4] iota(), iota_dimension=0
+  cap = s32[] constant(100)
+  picks = s32[4] clamp(i, k, cap)""",
+    "select of a scalar pred": """cap = s32[] constant(100)
+  early = pred[] compare(i, cap), direction=LT
+  mine = s32[{n}] broadcast(i), dimensions={{}}
+  caps = s32[{n}] broadcast(cap), dimensions={{}}
+  picks = s32[{n}] select(early, mine, caps)""",
+}
+
+
+@pytest.mark.parametrize("trips", [20, 200])
+@pytest.mark.parametrize("form", sorted(_SCALAR_BOUNDS))
+def test_a_scalar_bound_or_pred_made_of_the_counter(form, trips, monkeypatch):
+    """The start min(i, 100) written as a clamp or select with a scalar operand: its value
+    per iteration, not NumPy's broadcast of the trips against the elements (which raised,
+    or found the start the same at every iteration): no TemplatePlan, the reference's
+    results."""
+    extra = _SCALAR_BOUNDS[form].format(n=trips) + """
+  first1 = s32[1] slice(picks), slice={[0:1]}
+  j = s32[] reshape(first1)"""
+    text = _loop(trips, trips, trips, read="j", extra=extra)
+    exe, ran = _check(text, [_args(trips, trips, 11)], monkeypatch)
+    assert not _templates(exe) and not ran
+
+
+def test_a_plan_runs_its_calls_in_parts(monkeypatch):
+    """TemplatePlan.run returns to Python every _RUN_CALLS native calls (Ctrl-C is then
+    handled within the loop): parts that end inside an iteration give the same results."""
+    monkeypatch.setattr(native_loop_template, "_RUN_CALLS", 3)
+    text = _loop(300, 300, 300)
+    exe, ran = _check(text, [_args(300, 300, 12)], monkeypatch)
+    assert len(_templates(exe)) == 1 and ran and all(ran)

@@ -29,7 +29,7 @@ from ....hlo.loop_counter import INTEGERS, single_tuple_parameter, tuple_element
 from ....hlo.opcodes import Opcode
 
 _TRIPS = 1 << 20   # the longest loop extrapolated
-_ELEMENTS = 1 << 22   # the most integer elements evaluated (over all iterations)
+_ELEMENTS = 1 << 22   # the most integer elements evaluated (all values, all iterations)
 # each integer type's values (those past int64's: not followed)
 _RANGE = {t: (int(np.iinfo(n).min), min(int(np.iinfo(n).max), (1 << 63) - 1))
           for t, n in ((t, ("int" if t[0] == "s" else "uint") + t[1:]) for t in INTEGERS)}
@@ -42,12 +42,19 @@ _HANDLED = frozenset({*_BINARY, Opcode.DIVIDE, Opcode.REMAINDER, Opcode.NEGATE, 
                       Opcode.CLAMP, Opcode.COMPARE, Opcode.SELECT, Opcode.CONVERT,
                       Opcode.RESHAPE, Opcode.BITCAST, Opcode.SLICE, Opcode.CONCATENATE,
                       Opcode.BROADCAST})
+_ELEMENTWISE = frozenset({*_BINARY, Opcode.DIVIDE, Opcode.REMAINDER, Opcode.CLAMP,
+                          Opcode.COMPARE, Opcode.SELECT})
 _COMPARE = {"LT": np.less, "LE": np.less_equal, "GT": np.greater, "GE": np.greater_equal,
             "EQ": np.equal, "NE": np.not_equal}
 
 
 class _Refused(Exception):
     """A value not evaluated, or a use not proven affine."""
+
+
+# what ends an evaluation with a refusal: the loop then runs as it would without a plan
+# (NumPy's errors included: shapes or values this evaluation does not follow)
+_NOT_FOLLOWED = (_Refused, ArithmeticError, ValueError, IndexError, TypeError, MemoryError)
 
 
 def affine_counter(computation, element: int, state: tuple, test,
@@ -75,7 +82,7 @@ def affine_counter(computation, element: int, state: tuple, test,
     try:
         step = int(_Values(computation, param, element, np.array([first]), state)
                    .of(root.operands[element])[0]) - first
-    except _Refused:
+    except _NOT_FOLLOWED:
         return None
     if step == 0:
         return None
@@ -93,7 +100,7 @@ def affine_counter(computation, element: int, state: tuple, test,
         if not np.array_equal(values.of(root.operands[element]), counter + step):
             return None
         _check_uses(computation, values, element)
-    except _Refused:
+    except _NOT_FOLLOWED:
         return None
     return trips, step
 
@@ -165,6 +172,7 @@ class _Values:
         self.param, self.element, self.counter, self.state = param, element, counter, state
         self.root = computation.root
         self.memo: dict = {}
+        self.elements = 0   # evaluated so far (all values kept: their total is capped)
         made: set = set()
         for inst in computation.instructions:   # (in order: operands first)
             shape = inst.shape
@@ -187,8 +195,8 @@ class _Values:
             raise _Refused
         if inst.opcode is Opcode.SET_DIMENSION_SIZE:   # (the elements past it: unread)
             return self.of(inst.operands[0])
-        if any(shape.dynamic) or \
-                len(self.counter) * int(np.prod(shape.dims, dtype=np.int64)) > _ELEMENTS:
+        self.elements += len(self.counter) * int(np.prod(shape.dims, dtype=np.int64))
+        if any(shape.dynamic) or self.elements > _ELEMENTS:
             raise _Refused
         out = self._compute(inst, shape)
         if shape.element_type != "pred":
@@ -216,6 +224,10 @@ class _Values:
         if op not in _HANDLED or not inst.operands:
             raise _Refused
         xs = [self.of(o) for o in inst.operands]
+        if op in _ELEMENTWISE and dims:
+            # (a scalar operand, clamp's bounds or select's pred, meeting arrays: its value
+            # per iteration along the iterations' axis, not NumPy's trailing one)
+            xs = [x.reshape((len(x), *[1] * len(dims))) if x.ndim == 1 else x for x in xs]
         if op in _BINARY:
             return _BINARY[op](*xs)
         if op is Opcode.DIVIDE or op is Opcode.REMAINDER:

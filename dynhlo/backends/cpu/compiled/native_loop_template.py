@@ -28,6 +28,7 @@ from .steps import _CHAIN, data_address, signature
 
 _SAMPLED = 5   # iterations after the first whose specs are made (2.. read for the slots)
 _TABLE_BYTES = 1 << 26   # the largest table of argument arrays (a longer loop: no plan)
+_RUN_CALLS = 1 << 12   # native calls a plan runs between returns to Python
 
 
 class TemplatePlan(LoopPlan):
@@ -58,8 +59,13 @@ class TemplatePlan(LoopPlan):
             if at != written:
                 flat[where] = offsets + at
                 spread[3] = at
-        if _routines()["run"](self.entries.ctypes.data, self.count) != self.count:
-            return None
+        # (in runs of _RUN_CALLS native calls: Ctrl-C is Python's between them, and a loop of
+        # many trips cannot hold it off until its end)
+        run, at, count = _routines()["run"], self.entries.ctypes.data, self.count
+        for first in range(0, count, _RUN_CALLS):
+            calls = min(_RUN_CALLS, count - first)
+            if run(at + 16 * first, calls) != calls:
+                return None
         return tuple([state[what] if kind == _ARGUMENT else
                       _copied(*what) if kind == _OWNED else what
                       for kind, what in self.final])
