@@ -216,7 +216,7 @@ def _columns(record: list, entries, state: tuple, trips: int):
         if min(ends) < 0 or max(ends) >= np.asarray(state[e]).nbytes:
             raise _Declined
         spread.setdefault(e, []).append((c, base, slope))
-    out = [(e, *(np.array(x, dtype=np.int64) for x in zip(*cs)))
+    out = [(e, *(np.array(x, dtype=np.int64) for x in zip(*cs, strict=True)))
            for e, cs in spread.items()]
     return (evens, odds, slopes, widths, np.array(fns[0], dtype=np.int64)), out
 
