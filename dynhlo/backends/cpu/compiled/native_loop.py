@@ -184,14 +184,7 @@ class LoopPlan:
         # (the plan's own arrays are read again by the next call: the results are copies,
         # of the strides the specs would give, size-1 axes' too: placement.new_array)
         # (an element the caller never reads is the plan's own array: nobody sees it)
-        plan.final = [(kind, what) if kind != _OWNED else
-                      (_HELD, what) if e in unread else
-                      (kind, (what, new_array(what, np.empty)))
-                      for e, (kind, what) in enumerate(source)]
-        # (the result's signature: what an argument element passes on is the state's)
-        plan.shapes = tuple([plan.signature[what] if kind == _ARGUMENT else
-                             what[0].shape if kind == _OWNED else signature(what)
-                             for kind, what in plan.final])
+        plan.finish(source, unread)
         plan.entries, plan.count = entries, len(entries) // 2
         # (an argument remembers the address written by the last call: one at the same
         # address, of the recorded strides and shape, has its addresses written already)
@@ -199,6 +192,18 @@ class LoopPlan:
                                for e, (strides, shape, slots) in arguments.items())
         plan.keep = (keep, specs)
         return plan
+
+    def finish(self, source: list, unread: frozenset) -> None:
+        """Sets the final state's elements from the last iteration's next state `source`
+        ((kind, value) per element; `unread`: see `of`) and their signature."""
+        self.final = [(kind, what) if kind != _OWNED else
+                      (_HELD, what) if e in unread else
+                      (kind, (what, new_array(what, np.empty)))
+                      for e, (kind, what) in enumerate(source)]
+        # (the result's signature: what an argument element passes on is the state's)
+        self.shapes = tuple([self.signature[what] if kind == _ARGUMENT else
+                             what[0].shape if kind == _OWNED else signature(what)
+                             for kind, what in self.final])
 
     def run(self, state: tuple, keyed: bool = False):
         """The final state from first state `state`, or None where the plan does not apply
@@ -218,11 +223,16 @@ class LoopPlan:
                 for packed, slot, offset in slots:
                     packed[slot] = at + offset
                 argument[4] = at
-        if _routines()["run"](self.entries.buffer_info()[0], self.count) != self.count:
+        if not self._calls(state):
             return None
         return tuple([state[what] if kind == _ARGUMENT else
                       _copied(*what) if kind == _OWNED else what
                       for kind, what in self.final])
+
+    def _calls(self, state: tuple) -> bool:
+        """Runs the plan's native calls (their arguments written); False where one
+        declined."""
+        return _routines()["run"](self.entries.buffer_info()[0], self.count) == self.count
 
 
 def _in_place(chain, elements: dict, source: list, carried: dict, carries: dict,

@@ -22,9 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .native_loop import _ARGUMENT, _HELD, _OWNED, LoopPlan, _copied, _routines
-from .placement import new_array
-from .steps import _CHAIN, data_address, signature
+from .native_loop import _HELD, _OWNED, LoopPlan, _routines
+from .steps import _CHAIN, data_address
 
 _SAMPLED = 5   # iterations after the first whose specs are made (2.. read for the slots)
 _TABLE_BYTES = 1 << 26   # the largest table of argument arrays (a longer loop: no plan)
@@ -37,21 +36,7 @@ class TemplatePlan(LoopPlan):
 
     __slots__ = ("table", "spread")
 
-    def run(self, state: tuple, keyed: bool = False):
-        if not keyed and signature(state) != self.signature:
-            return None
-        for argument in self.arguments:
-            e, strides, shape, slots, written = argument
-            value = state[e]
-            if value.__class__ is not np.ndarray:
-                value = np.asarray(value)
-            if value.strides != strides or shape is not None and value.shape != shape:
-                return None
-            at = data_address(value)
-            if at != written:
-                for packed, slot, offset in slots:
-                    packed[slot] = at + offset
-                argument[4] = at
+    def _calls(self, state: tuple) -> bool:
         flat = self.table.reshape(-1)
         for spread in self.spread:   # (the arguments' rows of iterations 2..)
             e, where, offsets, written = spread
@@ -65,10 +50,8 @@ class TemplatePlan(LoopPlan):
         for first in range(0, count, _RUN_CALLS):
             calls = min(_RUN_CALLS, count - first)
             if run(at + 16 * first, calls) != calls:
-                return None
-        return tuple([state[what] if kind == _ARGUMENT else
-                      _copied(*what) if kind == _OWNED else what
-                      for kind, what in self.final])
+                return False
+        return True
 
 
 def template_plan(body, specs: list, state: tuple, counters: tuple, keyed: list, gen: int,
@@ -107,13 +90,7 @@ def template_plan(body, specs: list, state: tuple, counters: tuple, keyed: list,
     plan.count = len(plan.entries) // 2
     plan.spread = [[e, ((j - 2) * table.shape[1] + where).reshape(-1),
                     (base + slope * j).reshape(-1), None] for e, where, base, slope in spread]
-    plan.final = [(kind, what) if kind != _OWNED else
-                  (_HELD, what) if e in unread else
-                  (kind, (what, new_array(what, np.empty)))
-                  for e, (kind, what) in enumerate(final)]
-    plan.shapes = tuple([plan.signature[what] if kind == _ARGUMENT else
-                         what[0].shape if kind == _OWNED else signature(what)
-                         for kind, what in plan.final])
+    plan.finish(final, unread)
     plan.keep = (sample, record, specs)
     return plan
 
