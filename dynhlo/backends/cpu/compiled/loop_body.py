@@ -172,13 +172,14 @@ class BodyRuns:
             plans = {k: p for k, p in pool.loops.items() if k != at}
             while len(plans) >= _PLANS:
                 del plans[next(iter(plans))]
-            trips, step = long or (0, 0)
-            plans[at] = LoopPlan.of(
-                self.info, specs, first, self.counters, keyed, pool.gen,
-                evaluator.memory_limit, unread) if long is None else template_plan(
-                self.info, specs, first, self.counters, keyed, pool.gen,
-                evaluator.memory_limit, unread, trips, test.element,
-                int(first[test.element]) + trips * step) if done == trips else None
+            made = (self.info, specs, first, self.counters, keyed, pool.gen,
+                    evaluator.memory_limit, unread)
+            if long is None:
+                plans[at] = LoopPlan.of(*made)
+            else:   # (its counter's last value: the guard's, where the trips ran out)
+                trips, step = long
+                plans[at] = template_plan(*made, trips, test.element, int(
+                    first[test.element]) + trips * step) if done == trips else None
             pool.loops = plans
         return state
 
