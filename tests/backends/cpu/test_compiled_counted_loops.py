@@ -275,16 +275,17 @@ def test_a_ufunc_on_a_transposed_copy_is_the_references():
             _same(exe(x, w), ref(x, w))
 
 
-def _plan_runs(monkeypatch) -> list:
-    """The plans' runs from now on: True for each that gave the final state."""
+def _plan_runs(monkeypatch, kind=native_loop.LoopPlan) -> list:
+    """The runs of plans of class `kind` from now on: True for each that gave the final
+    state."""
     ran: list = []
-    run = native_loop.LoopPlan.run
+    run = kind.run
 
     def counted(self, state, *keyed):
         out = run(self, state, *keyed)
         ran.append(out is not None)
         return out
-    monkeypatch.setattr(native_loop.LoopPlan, "run", counted)
+    monkeypatch.setattr(kind, "run", counted)
     return ran
 
 

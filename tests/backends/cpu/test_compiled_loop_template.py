@@ -17,7 +17,7 @@ import dynhlo
 from dynhlo.backends.cpu.compiled import native_loop_template
 from dynhlo.backends.cpu.compiled.counter_affine import affine_counter
 from dynhlo.hlo.loop_counter import counter_condition
-from tests.backends.cpu.test_compiled_counted_loops import _body_pool
+from tests.backends.cpu.test_compiled_counted_loops import _body_pool, _plan_runs
 
 F32 = np.float32
 CALLS = 5   # (the third call makes the sampled specs and the plan, later ones run it)
@@ -89,15 +89,7 @@ def _same(got, want) -> None:
 
 def _ran(monkeypatch) -> list:
     """Whether each run of a TemplatePlan gave the final state (appended per run)."""
-    ran = []
-    run = native_loop_template.TemplatePlan.run
-
-    def counted(self, state, *keyed):
-        out = run(self, state, *keyed)
-        ran.append(out is not None)
-        return out
-    monkeypatch.setattr(native_loop_template.TemplatePlan, "run", counted)
-    return ran
+    return _plan_runs(monkeypatch, native_loop_template.TemplatePlan)
 
 
 def _templates(exe) -> list:
