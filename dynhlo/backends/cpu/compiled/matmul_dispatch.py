@@ -9,6 +9,8 @@ blasable, an output overlapping an operand).
 
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 
 from .native_routines import _COL_MAJOR, _NO_TRANS, _ROW_MAJOR, _TRANS
@@ -48,8 +50,62 @@ def matmul_call(a: np.ndarray, b: np.ndarray, out: np.ndarray, routines: dict):
     blas = 0 if how == "noblas" else routines.get(prefix + how)
     if blas is None:
         return None
+    if how == "gemm" and prefix == "s":
+        kc = tiled_block(*args[:5], routines)
+        if kc is not None:
+            return routines["tiled_f32"], [kc, *args], slots
     name = "f32" if prefix == "s" else "f64"
     return routines[f"{how}_{name}"], [blas, *args], slots
+
+
+_TILED_LEAST = 32   # rows, columns and sums below which the BLAS call is kept
+_BLAS_Q = 448       # OpenBLAS's GEMM_Q for f32 on AVX-512 cores: its K block
+_proven: dict = {}  # (BLAS threads, transa, transb, M, N, K) -> K block, or None
+
+
+def tiled_block(transa: int, transb: int, m: int, n: int, k: int, routines: dict) -> int | None:
+    """The K block with which the tiled kernel (tiled_gemm.py) gives the bits of the f32
+    gemm NumPy's matmul calls at these sizes, or None where it does not or may not.
+
+    The order in which a BLAS sums is its own (kernels per CPU, paths for small sizes, K
+    split in blocks), so it is not assumed: the kernel takes sizes only where, once per
+    process, both computed the same random product of these sizes and layouts and got
+    equal bits. Kept to one BLAS thread (the kernel runs on one) and to sizes where it was
+    measured faster (bench/cpu_compare.py)."""
+    threads = routines.get("blas_threads", lambda: 0)()
+    if min(m, n, k) < _TILED_LEAST or "tiled_f32" not in routines or threads != 1:
+        return None
+    key = (threads, transa, transb, m, n, k)
+    if key not in _proven:
+        if len(_proven) > 4096:
+            _proven.clear()
+        # (OpenBLAS adds K blocks of GEMM_Q, or two halves below 2 GEMM_Q, into C)
+        kc = k if k <= _BLAS_Q else -(-k // 32) * 16 if k < 2 * _BLAS_Q else None
+        _proven[key] = kc if kc is not None and _probe(key, kc, routines) else None
+    return _proven[key]
+
+
+def _probe(key: tuple, kc: int, routines: dict) -> bool:
+    """Whether the tiled kernel with K block `kc` and NumPy's matmul give equal bits on one
+    random product of `key`'s sizes and layouts (magnitudes spread over 2^-8 .. 2^8, so a
+    different order of sums shows)."""
+    _, transa, transb, m, n, k = key
+    gen = np.random.default_rng(0)
+
+    def operand(rows, cols, transposed):
+        x = gen.standard_normal((cols, rows) if transposed else (rows, cols)) * \
+            np.exp2(gen.integers(-8, 9, (cols, rows) if transposed else (rows, cols)))
+        x = x.astype(np.float32)
+        return x.T if transposed else x
+
+    a, b = operand(m, k, transa == _TRANS), operand(k, n, transb == _TRANS)
+    want, got = np.matmul(a, b), np.empty((m, n), np.float32)
+    args = _matmul_case(a, b, got)[1]
+    call = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)(
+        routines["tiled_f32"])
+    table = np.array([kc, *args], np.int64)
+    return call(None, table.ctypes.data) == 0 and \
+        np.array_equal(want.view(np.uint32), got.view(np.uint32))
 
 
 def _matmul_case(a, b, out):

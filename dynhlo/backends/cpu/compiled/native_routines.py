@@ -20,6 +20,7 @@ import llvmlite.binding as llvm
 import numpy as np
 
 from . import machine
+from .tiled_gemm import IR as _TILED_IR
 
 RUN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
 
@@ -612,6 +613,8 @@ done:
 """
     for size, ty, widen in ((4, "i32", "sext i32 %raw to i64"), (8, "i64", "add i64 %raw, 0")))
 
+_IR += _TILED_IR
+
 _state: dict = {}
 _offered: dict = {}   # the linked routines' object, by key (_link(): for artifacts)
 
@@ -653,12 +656,14 @@ _ROW_MAJOR, _COL_MAJOR, _NO_TRANS, _TRANS = 101, 102, 111, 112   # cblas.h's enu
 _NAMES = ("run", "ufunc", "ufunc_rows", "sums_f32", "sums_f64",
           *(f"{kind}{size}" for kind in ("copy", "place") for size in (1, 2, 4, 8)),
           "rows4", "rows8",
-          *(f"{kind}_{ty}" for kind in ("gemm", "gemv", "dot", "noblas") for ty in ("f32", "f64")))
+          *(f"{kind}_{ty}" for kind in ("gemm", "gemv", "dot", "noblas") for ty in ("f32", "f64")),
+          "tiled_f32")
 
 
 def _routines() -> dict:
     """{"run": RUN callable, "gemm_f32" ...: the wrappers' addresses, "sgemm" ...: the BLAS
-    functions', "engine": the engine holding their code}, compiled once per process into
+    functions', "blas_threads": its thread count's getter, "engine": the engine holding
+    their code}, compiled once per process into
     an engine of their own (_link)."""
     if not _state:
         _link(lambda: machine.module_object(_IR, "dynhlo_chain_run"))
@@ -698,8 +703,9 @@ def _link(get_object) -> None:
 
 
 def _blas() -> dict:
-    """{"sgemm", "dgemm"}: the addresses of the gemm functions of the BLAS NumPy's matmul
-    calls (its bundled scipy-openblas, ILP64: 64-bit sizes), when that library is loaded in
+    """{"sgemm", "dgemm", ...}: the addresses of the gemm, gemv and dot functions of the BLAS
+    NumPy's matmul calls (its bundled scipy-openblas, ILP64: 64-bit sizes), and
+    "blas_threads", the callable giving its thread count, when that library is loaded in
     this process (NumPy loads it at import); else {} (products stay Python steps)."""
     config = getattr(np, "__config__", None)
     blas = getattr(config, "CONFIG", {}).get("Build Dependencies", {}).get("blas", {})
@@ -712,8 +718,11 @@ def _blas() -> dict:
         return {}
     try:   # (already loaded by NumPy: the same library, no second copy)
         lib = ctypes.CDLL(paths[0], mode=os.RTLD_NOLOAD | os.RTLD_LOCAL)
-        return {f"{p}{f}": ctypes.cast(getattr(lib, f"scipy_cblas_{p}{f}64_"),
-                                       ctypes.c_void_p).value
-                for p in "sd" for f in ("gemm", "gemv", "dot")}
+        found = {f"{p}{f}": ctypes.cast(getattr(lib, f"scipy_cblas_{p}{f}64_"),
+                                        ctypes.c_void_p).value
+                 for p in "sd" for f in ("gemm", "gemv", "dot")}
+        threads = lib.scipy_openblas_get_num_threads64_
+        threads.restype, threads.argtypes = ctypes.c_int, []
+        return {**found, "blas_threads": threads}
     except (OSError, AttributeError):
         return {}
