@@ -16,9 +16,10 @@ pytestmark = pytest.mark.skipif("sgemm" not in _routines(),
 
 CALL = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)
 
-# (M, K, N): tails of the 12-row tiles and 32-column panels, one K block, two K blocks
+# (M, K, N): tails of the 12-row tiles and 32-column panels; K in one block (K <= 448), in
+# two halves (448 < K < 896), in blocks of 448 and then one or two more
 SIZES = [(37, 33, 45), (64, 64, 64), (100, 256, 70), (45, 449, 33), (130, 700, 96),
-         (512, 64, 512), (33, 512, 64)]
+         (512, 64, 512), (33, 512, 64), (64, 2000, 40), (40, 1350, 64)]
 
 
 def _operands(m, k, n, ta, tb, seed=0):
@@ -41,7 +42,7 @@ def _tiled(a, b, out, kc):
 def test_the_kernel_computes_the_product_at_every_layout_and_tail(m, k, n, ta, tb):
     a, b = _operands(m, k, n, ta, tb)
     want = a.astype(np.float64) @ b.astype(np.float64)
-    for kc in sorted({k, max(1, k // 2), 16}):
+    for kc in sorted({k, max(1, k // 2), 16, 448}):
         out = np.full((m, n), np.nan, np.float32)
         assert _tiled(a, b, out, kc) == 0
         np.testing.assert_allclose(out, want, rtol=2e-5, atol=2e-5 * np.sqrt(k))
@@ -82,8 +83,17 @@ def test_the_dispatch_keeps_blas_for_small_sizes_and_more_threads():
     assert matmul_dispatch.tiled_block(_NO_TRANS, _NO_TRANS, 64, 64, 8, routines) is None
     threaded = {**routines, "blas_threads": lambda: 2}
     assert matmul_dispatch.tiled_block(_NO_TRANS, _NO_TRANS, 64, 64, 64, threaded) is None
-    # past two K blocks of OpenBLAS's split the kernel's order is not BLAS's: never taken
-    assert matmul_dispatch.tiled_block(_NO_TRANS, _NO_TRANS, 64, 64, 2000, routines) is None
+
+
+def test_a_probe_that_finds_other_bits_keeps_blas(monkeypatch):
+    # as on a host whose BLAS sums in another order: the kernel never takes those sizes
+    monkeypatch.setattr(matmul_dispatch, "_proven", {})
+    monkeypatch.setattr(matmul_dispatch, "_BLAS_Q", 100)   # (not this BLAS's K block)
+    routines = {**_routines(), "blas_threads": lambda: 1}
+    assert matmul_dispatch.tiled_block(_NO_TRANS, _NO_TRANS, 64, 64, 300, routines) is None
+    a, b = _operands(64, 300, 64, 0, 0)
+    out = np.empty((64, 64), np.float32)
+    assert matmul_dispatch.matmul_call(a, b, out, routines)[0] == routines["gemm_f32"]
 
 
 def test_an_output_overlapping_an_operand_is_declined():

@@ -64,8 +64,9 @@ _proven: dict = {}  # (BLAS threads, transa, transb, M, N, K) -> K block, or Non
 
 
 def tiled_block(transa: int, transb: int, m: int, n: int, k: int, routines: dict) -> int | None:
-    """The K block with which the tiled kernel (tiled_gemm.py) gives the bits of the f32
-    gemm NumPy's matmul calls at these sizes, or None where it does not or may not.
+    """The K block (BLAS's GEMM_Q) with which the tiled kernel (tiled_gemm.py) gives the
+    bits of the f32 gemm NumPy's matmul calls at these sizes, or None where it does not or
+    may not.
 
     The order in which a BLAS sums is its own (kernels per CPU, paths for small sizes, K
     split in blocks), so it is not assumed: the kernel takes sizes only where, once per
@@ -79,14 +80,12 @@ def tiled_block(transa: int, transb: int, m: int, n: int, k: int, routines: dict
     if key not in _proven:
         if len(_proven) > 4096:
             _proven.clear()
-        # (OpenBLAS adds K blocks of GEMM_Q, or two halves below 2 GEMM_Q, into C)
-        kc = k if k <= _BLAS_Q else -(-k // 32) * 16 if k < 2 * _BLAS_Q else None
-        _proven[key] = kc if kc is not None and _probe(key, kc, routines) else None
+        _proven[key] = _BLAS_Q if _probe(key, _BLAS_Q, routines) else None
     return _proven[key]
 
 
 def _probe(key: tuple, kc: int, routines: dict) -> bool:
-    """Whether the tiled kernel with K block `kc` and NumPy's matmul give equal bits on one
+    """Whether the tiled kernel with GEMM_Q `kc` and NumPy's matmul give equal bits on one
     random product of `key`'s sizes and layouts (magnitudes spread over 2^-8 .. 2^8, so a
     different order of sums shows)."""
     _, transa, transb, m, n, k = key

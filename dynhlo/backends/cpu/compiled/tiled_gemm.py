@@ -7,13 +7,15 @@ once into 32-column panels), and writes each C tile once: the 48-layer transform
 CPU runs 2-10% faster (bench/RESULTS.md, "A register-tiled product").
 
 Its bits are BLAS's only where it sums in BLAS's order: each element is one chain of fused
-multiply-adds over k from +0, over K blocks of `kc` elements whose sums are added into C in
-order (OpenBLAS's driver splits K into blocks of GEMM_Q, or two halves below 2 GEMM_Q).
+multiply-adds over k from +0, over K blocks whose sums are added into C in order, K split
+as OpenBLAS's level-3 driver splits it with GEMM_Q = `kc`: blocks of kc while 2 kc or more
+are left, then what is left in one block if at most kc, else in two, the first half
+rounded up to 16.
 Whether that order is the one NumPy's BLAS takes at given sizes is not assumed: a product
 takes this kernel only where a probe at those sizes gave equal bits (matmul_dispatch).
 
 The routine reads the gemm wrapper's argument array (native_routines.py) with the BLAS
-function's slot holding `kc`: [kc, transa, transb, M, N, K, A, lda, B, ldb, C, ldc, the byte
+function's slot holding `kc` (BLAS's GEMM_Q): [kc, transa, transb, M, N, K, A, lda, B, ldb, C, ldc, the byte
 extents of A, B and C, syrk's case]; it declines (returns 1) where C overlaps an operand or
 a B to pack cannot be allocated.
 """
@@ -225,7 +227,14 @@ khead:
   br i1 %kmore, label %kbody, label %kend
 kbody:
   %kleft = sub i64 %k, %k0s
-  %kk = call i64 @llvm.smin.i64(i64 %kleft, i64 %kc)
+  %q2 = shl i64 %kc, 1
+  %whole = icmp sge i64 %kleft, %q2
+  %split = icmp sgt i64 %kleft, %kc
+  %half = lshr i64 %kleft, 1
+  %half16 = add i64 %half, 15
+  %halves = and i64 %half16, -16
+  %kk1 = select i1 %split, i64 %halves, i64 %kleft
+  %kk = select i1 %whole, i64 %kc, i64 %kk1
   %kstop = add i64 %k0s, %kk
   %later = icmp ne i64 %k0s, 0
   %aks0 = mul i64 %k0s, %aks
