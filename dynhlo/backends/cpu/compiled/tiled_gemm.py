@@ -15,9 +15,9 @@ Whether that order is the one NumPy's BLAS takes at given sizes is not assumed: 
 takes this kernel only where a probe at those sizes gave equal bits (matmul_dispatch).
 
 The routine reads the gemm wrapper's argument array (native_routines.py) with the BLAS
-function's slot holding `kc` (BLAS's GEMM_Q): [kc, transa, transb, M, N, K, A, lda, B, ldb, C, ldc, the byte
-extents of A, B and C, syrk's case]; it declines (returns 1) where C overlaps an operand or
-a B to pack cannot be allocated.
+function's slot holding `kc` (BLAS's GEMM_Q): [kc, transa, transb, M, N, K, A, lda, B, ldb,
+C, ldc, the byte extents of A, B and C, syrk's case]; it declines (returns 1) where C
+overlaps an operand or a B to pack cannot be allocated.
 """
 
 from __future__ import annotations
