@@ -87,24 +87,42 @@ def tiled_block(transa: int, transb: int, m: int, n: int, k: int, routines: dict
 def _probe(key: tuple, kc: int, routines: dict) -> bool:
     """Whether the tiled kernel with GEMM_Q `kc` and NumPy's matmul give equal bits on one
     random product of `key`'s sizes and layouts (magnitudes spread over 2^-8 .. 2^8, so a
-    different order of sums shows)."""
+    different order of sums shows). Its operands are views of one random array kept for
+    the process, so a probe costs the two products and little else (a stream of new sizes
+    probes at each)."""
     _, transa, transb, m, n, k = key
-    gen = np.random.default_rng(0)
+    data = _probe_data(m * k + k * n)
 
-    def operand(rows, cols, transposed):
-        x = gen.standard_normal((cols, rows) if transposed else (rows, cols)) * \
-            np.exp2(gen.integers(-8, 9, (cols, rows) if transposed else (rows, cols)))
-        x = x.astype(np.float32)
+    def operand(at, rows, cols, transposed):
+        x = data[at:at + rows * cols].reshape((cols, rows) if transposed else (rows, cols))
         return x.T if transposed else x
 
-    a, b = operand(m, k, transa == _TRANS), operand(k, n, transb == _TRANS)
+    a, b = operand(0, m, k, transa == _TRANS), operand(m * k, k, n, transb == _TRANS)
     want, got = np.matmul(a, b), np.empty((m, n), np.float32)
-    args = _matmul_case(a, b, got)[1]
-    call = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)(
-        routines["tiled_f32"])
-    table = np.array([kc, *args], np.int64)
-    return call(None, table.ctypes.data) == 0 and \
+    table = np.array([kc, *_matmul_case(a, b, got)[1]], np.int64)
+    if routines["tiled_f32"] not in _CALLS:
+        _CALLS[routines["tiled_f32"]] = ctypes.CFUNCTYPE(
+            ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p)(routines["tiled_f32"])
+    return _CALLS[routines["tiled_f32"]](None, table.ctypes.data) == 0 and \
         np.array_equal(want.view(np.uint32), got.view(np.uint32))
+
+
+_CALLS: dict = {}            # the routine's address -> its ctypes callable
+_DATA: list = [np.empty(0, np.float32)]
+_DATA_KEPT = 1 << 24         # elements of probe data kept for the process (64 MiB)
+
+
+def _probe_data(count: int) -> np.ndarray:
+    """At least `count` random f32 values, magnitudes over 2^-8 .. 2^8 (kept up to
+    _DATA_KEPT; a larger probe's made for it alone)."""
+    if _DATA[0].size >= count:
+        return _DATA[0]
+    gen = np.random.default_rng(0)
+    size = max(count, min(2 * _DATA[0].size, _DATA_KEPT))
+    data = (gen.standard_normal(size) * np.exp2(gen.integers(-8, 9, size))).astype(np.float32)
+    if size <= _DATA_KEPT:
+        _DATA[0] = data
+    return data
 
 
 def _matmul_case(a, b, out):
