@@ -72,9 +72,10 @@ def tiled_block(transa: int, transb: int, m: int, n: int, k: int, routines: dict
     split in blocks), so it is not assumed: the kernel takes sizes only where, once per
     process, both computed the same random product of these sizes and layouts and got
     equal bits. Kept to one BLAS thread (the kernel runs on one) and to sizes where it was
-    measured faster (bench/cpu_compare.py)."""
+    measured faster (bench/cpu_compare.py), with A not transposed (the kernel's form)."""
     threads = routines.get("blas_threads", lambda: 0)()
-    if min(m, n, k) < _TILED_LEAST or "tiled_f32" not in routines or threads != 1:
+    if min(m, n, k) < _TILED_LEAST or "tiled_f32" not in routines or threads != 1 or \
+            transa != _NO_TRANS:
         return None
     key = (threads, transa, transb, m, n, k)
     if key not in _proven:

@@ -1,38 +1,40 @@
 """A register-tiled f32 matrix product in LLVM IR, `dynhlo_chain_tiled_f32`, for the runs of
-native calls: C[M,N] = A[M,K] B[K,N], row-major C, A and B each transposed or not.
+native calls: C[M,N] = A[M,K] B[K,N], row-major C and A, B transposed or not (a transposed
+A, rare outside gradients, stays BLAS's).
 
 Why: NumPy's OpenBLAS packs both operands, zeroes C (beta = 0) and then adds each K block
 into it. This kernel reads A in place, reads B's rows in place (a transposed B is packed
 once into 32-column panels), and writes each C tile once: the 48-layer transformer on one
-CPU runs 2-10% faster (bench/RESULTS.md, "A register-tiled product").
+CPU runs 3-9% faster (bench/RESULTS.md, "A register-tiled product").
 
 Its bits are BLAS's only where it sums in BLAS's order: each element is one chain of fused
 multiply-adds over k from +0, over K blocks whose sums are added into C in order, K split
 as OpenBLAS's level-3 driver splits it with GEMM_Q = `kc`: blocks of kc while 2 kc or more
 are left, then what is left in one block if at most kc, else in two, the first half
-rounded up to 16.
-Whether that order is the one NumPy's BLAS takes at given sizes is not assumed: a product
+rounded up to 16. Whether that order is the one NumPy's BLAS takes at given sizes is not assumed: a product
 takes this kernel only where a probe at those sizes gave equal bits (matmul_dispatch).
 
 The routine reads the gemm wrapper's argument array (native_routines.py) with the BLAS
 function's slot holding `kc` (BLAS's GEMM_Q): [kc, transa, transb, M, N, K, A, lda, B, ldb,
-C, ldc, the byte extents of A, B and C, syrk's case]; it declines (returns 1) where C
-overlaps an operand or a B to pack cannot be allocated.
+C, ldc, the byte extents of A, B and C, syrk's case]; it declines (returns 1) for a
+transposed A, and where C overlaps an operand or a B to pack cannot be allocated.
 """
 
 from __future__ import annotations
 
 ROWS = 12          # rows of a register tile: 12 x 2 accumulators of 16 lanes, of 32 registers
+# the tiles' row counts: M's last rows run through the largest that fits, and so on (few
+# tiles: each costs LLVM ~25 ms to compile, at every process's start without a disk cache)
+TILE_ROWS = (ROWS, 4, 1)
 COLUMNS = 32       # columns of a tile (two vectors) and of a packed panel of B
 _V = "<16 x float>"
 
 
-def _tile(rows: int, form: str) -> str:
-    """`tile<rows><form>`: C[0:rows, 0:32 masked] (+)= A rows times a B panel over `kk`
-    steps (`add`: whether the sums are added to C: a K block after the first); A's element
-    (r, k) at r * lda + k (form "n") or k * lda + r ("t"): one stride a constant, so LLVM
-    keeps every row's address in a register."""
-    out = [f"define internal void @tile{rows}{form}(ptr %A, i64 %lda, ptr %B, i64 %bks, "
+def _tile(rows: int) -> str:
+    """`tile<rows>`: C[0:rows, 0:32 masked] (+)= A rows times a B panel over `kk` steps
+    (`add`: whether the sums are added to C: a K block after the first); A's element (r, k)
+    at r * lda + k (k's stride a constant: LLVM keeps every row's address in a register)."""
+    out = [f"define internal void @tile{rows}(ptr %A, i64 %lda, ptr %B, i64 %bks, "
            "ptr %C, i64 %ldc, i64 %kk, <16 x i1> %m0, <16 x i1> %m1, i1 %add) alwaysinline {",
            "entry:", "  br label %loop", "loop:", "  %k = phi i64 [0, %entry], [%kn, %loop]"]
     for r in range(rows):
@@ -45,11 +47,10 @@ def _tile(rows: int, form: str) -> str:
             f"{_V} zeroinitializer)",
             f"  %b1 = call {_V} @llvm.masked.load.v16f32.p0(ptr %b1p, i32 4, <16 x i1> %m1, "
             f"{_V} zeroinitializer)",
-            "  %ak = mul i64 %k, %lda" if form == "t" else "  %ak = add i64 %k, 0"]
+            ]
     for r in range(rows):
-        out += [f"  %ar{r} = add i64 %ak, {r}" if form == "t" else
-                f"  %ar{r} = mul i64 %lda, {r}",
-                f"  %ao{r} = add i64 %ar{r}, " + ("0" if form == "t" else "%k"),
+        out += [f"  %ar{r} = mul i64 %lda, {r}",
+                f"  %ao{r} = add i64 %ar{r}, %k",
                 f"  %ap{r} = getelementptr float, ptr %A, i64 %ao{r}",
                 f"  %a{r} = load float, ptr %ap{r}",
                 f"  %ai{r} = insertelement {_V} poison, float %a{r}, i64 0",
@@ -88,15 +89,24 @@ def _loads(names: tuple) -> str:
 _ARGS = ("kc", "ta", "tb", "m", "n", "k", "ai", "lda", "bi", "ldb", "ci", "ldc", "ea", "eb",
          "ec", "sy")
 
-_FORMS = [(rows, form) for form in "nt" for rows in range(1, ROWS + 1)]
-# the tile called: its rows, plus ROWS for a transposed A
-_CASES = " ".join(f"i64 {rows + ROWS * (form == 't')}, label %rows{rows}{form}"
-                  for rows, form in _FORMS)
-_CALLS = "".join(f"""rows{rows}{form}:
-  call void @tile{rows}{form}(ptr %Aik, i64 %lda, ptr %Bjk, i64 %bks, ptr %Cij, i64 %ldc,
+_CASES = " ".join(f"i64 {rows}, label %rows{rows}" for rows in TILE_ROWS)
+_CALLS = "".join(f"""rows{rows}:
+  call void @tile{rows}(ptr %Aik, i64 %lda, ptr %Bjk, i64 %bks, ptr %Cij, i64 %ldc,
                               i64 %kk, <16 x i1> %m0, <16 x i1> %m1, i1 %later)
   br label %kcont
-""" for rows, form in _FORMS)
+""" for rows in TILE_ROWS)
+
+
+
+def _pick_rows() -> str:
+    """`%mr`: the largest of TILE_ROWS at most `%left` (the rows left from `%i`)."""
+    out, last = [], "1"
+    for k, rows in enumerate(TILE_ROWS[-2::-1]):   # (1 is the default)
+        out += [f"  %fits{k} = icmp sge i64 %left, {rows}",
+                f"  %mr{k} = select i1 %fits{k}, i64 {rows}, i64 {last}"]
+        last = f"%mr{k}"
+    return "\n".join(out) + f"\n  %mr = add i64 {last}, 0\n"
+
 
 _ENTRY = f"""
 declare {_V} @llvm.fma.v16f32({_V}, {_V}, {_V})
@@ -122,7 +132,9 @@ entry:
   %maybe = icmp ne i64 %sy, 0
   %sc = and i1 %same, %maybe
   %o1 = or i1 %xa, %yb
-  %no = or i1 %o1, %sc
+  %o2 = or i1 %o1, %sc
+  %at = icmp ne i64 %ta, 111
+  %no = or i1 %o2, %at
   br i1 %no, label %decline, label %go
 decline:
   ret i32 1
@@ -130,9 +142,6 @@ go:
   %A = inttoptr i64 %ai to ptr
   %B = inttoptr i64 %bi to ptr
   %C = inttoptr i64 %ci to ptr
-  %atr = icmp ne i64 %ta, 111
-  %ars = select i1 %atr, i64 1, i64 %lda
-  %aks = select i1 %atr, i64 %lda, i64 1
   %btr = icmp ne i64 %tb, 111
   %n.31 = add i64 %n, 31
   %panels = lshr i64 %n.31, 5
@@ -189,8 +198,7 @@ ihead:
   br i1 %imore, label %ibody, label %exit
 ibody:
   %left = sub i64 %m, %i
-  %mr = call i64 @llvm.smin.i64(i64 %left, i64 {ROWS})
-  %ao = mul i64 %i, %ars
+{_pick_rows()}  %ao = mul i64 %i, %lda
   %Ai = getelementptr float, ptr %A, i64 %ao
   %co = mul i64 %i, %ldc
   %Ci = getelementptr float, ptr %C, i64 %co
@@ -237,20 +245,17 @@ kbody:
   %kk = select i1 %whole, i64 %kc, i64 %kk1
   %kstop = add i64 %k0s, %kk
   %later = icmp ne i64 %k0s, 0
-  %aks0 = mul i64 %k0s, %aks
-  %Aik = getelementptr float, ptr %Ai, i64 %aks0
+  %Aik = getelementptr float, ptr %Ai, i64 %k0s
   %bks0 = mul i64 %k0s, %bks
   %Bjk = getelementptr float, ptr %Bj, i64 %bks0
-  %mt = select i1 %atr, i64 {ROWS}, i64 0
-  %which = add i64 %mr, %mt
-  switch i64 %which, label %kcont [ {_CASES} ]
+  switch i64 %mr, label %kcont [ {_CASES} ]
 {_CALLS}kcont:
   br label %khead
 kend:
   %jnext = add i64 %j, {COLUMNS}
   br label %jhead
 jend:
-  %inext = add i64 %i, {ROWS}
+  %inext = add i64 %i, %mr
   br label %ihead
 exit:
   call void @free(ptr %Pb)
@@ -258,4 +263,4 @@ exit:
 }}
 """
 
-IR = _ENTRY + "\n".join(_tile(rows, form) for rows, form in _FORMS) + "\n"
+IR = _ENTRY + "\n".join(_tile(rows) for rows in TILE_ROWS) + "\n"
