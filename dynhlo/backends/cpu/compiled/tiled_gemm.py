@@ -11,8 +11,9 @@ Its bits are BLAS's only where it sums in BLAS's order: each element is one chai
 multiply-adds over k from +0, over K blocks whose sums are added into C in order, K split
 as OpenBLAS's level-3 driver splits it with GEMM_Q = `kc`: blocks of kc while 2 kc or more
 are left, then what is left in one block if at most kc, else in two, the first half
-rounded up to 16. Whether that order is the one NumPy's BLAS takes at given sizes is not assumed: a product
-takes this kernel only where a probe at those sizes gave equal bits (matmul_dispatch).
+rounded up to 16. Whether that order is the one NumPy's BLAS takes at given sizes is not
+assumed: a product takes this kernel only where a probe at those sizes gave equal bits
+(matmul_dispatch).
 
 The routine reads the gemm wrapper's argument array (native_routines.py) with the BLAS
 function's slot holding `kc` (BLAS's GEMM_Q): [kc, transa, transb, M, N, K, A, lda, B, ldb,
