@@ -20,6 +20,7 @@ import llvmlite.binding as llvm
 import numpy as np
 
 from . import machine
+from .tiled_gemm import GEMM_DECLINES
 from .tiled_gemm import IR as _TILED_IR
 
 RUN = ctypes.CFUNCTYPE(ctypes.c_int64, ctypes.c_void_p, ctypes.c_int64)
@@ -96,21 +97,7 @@ entry:
   %ec = load i64, ptr %p14
   %p15 = getelementptr i64, ptr %a, i64 15
   %sy = load i64, ptr %p15
-  %ahi = add i64 %ai, %ea
-  %bhi = add i64 %bi, %eb
-  %chi = add i64 %ci, %ec
-  %a1 = icmp ult i64 %ai, %chi
-  %a2 = icmp ult i64 %ci, %ahi
-  %ac = and i1 %a1, %a2
-  %b1 = icmp ult i64 %bi, %chi
-  %b2 = icmp ult i64 %ci, %bhi
-  %bc = and i1 %b1, %b2
-  %same = icmp eq i64 %ai, %bi
-  %maybe = icmp ne i64 %sy, 0
-  %sc = and i1 %same, %maybe
-  %o1 = or i1 %ac, %bc
-  %no = or i1 %o1, %sc
-  br i1 %no, label %decline, label %call
+{GEMM_DECLINES}  br i1 %declines, label %decline, label %call
 decline:
   ret i32 1
 call:

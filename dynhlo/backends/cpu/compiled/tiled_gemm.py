@@ -87,6 +87,26 @@ def _loads(names: tuple) -> str:
                    f"  %{name} = load i64, ptr %{name}.p\n" for k, name in enumerate(names))
 
 
+# `%declines`: where a gemm wrapper leaves the product to its Python step, from the
+# argument array's A, B and C addresses (%ai, %bi, %ci), byte extents (%ea, %eb, %ec) and
+# syrk's case (%sy): C overlapping an operand (NumPy would compute into a copy), or A and B
+# one array in syrk's layout (native_routines.py's gemm wrappers and this routine)
+GEMM_DECLINES = """  %ahi = add i64 %ai, %ea
+  %bhi = add i64 %bi, %eb
+  %chi = add i64 %ci, %ec
+  %x1 = icmp ult i64 %ai, %chi
+  %x2 = icmp ult i64 %ci, %ahi
+  %xa = and i1 %x1, %x2
+  %y1 = icmp ult i64 %bi, %chi
+  %y2 = icmp ult i64 %ci, %bhi
+  %yb = and i1 %y1, %y2
+  %same = icmp eq i64 %ai, %bi
+  %maybe = icmp ne i64 %sy, 0
+  %sc = and i1 %same, %maybe
+  %o1 = or i1 %xa, %yb
+  %declines = or i1 %o1, %sc
+"""
+
 _ARGS = ("kc", "ta", "tb", "m", "n", "k", "ai", "lda", "bi", "ldb", "ci", "ldc", "ea", "eb",
          "ec", "sy")
 
@@ -120,22 +140,8 @@ declare void @free(ptr)
 
 define i32 @dynhlo_chain_tiled_f32(ptr %unused, ptr %a) {{
 entry:
-{_loads(_ARGS)}  %ahi = add i64 %ai, %ea
-  %bhi = add i64 %bi, %eb
-  %chi = add i64 %ci, %ec
-  %x1 = icmp ult i64 %ai, %chi
-  %x2 = icmp ult i64 %ci, %ahi
-  %xa = and i1 %x1, %x2
-  %y1 = icmp ult i64 %bi, %chi
-  %y2 = icmp ult i64 %ci, %bhi
-  %yb = and i1 %y1, %y2
-  %same = icmp eq i64 %ai, %bi
-  %maybe = icmp ne i64 %sy, 0
-  %sc = and i1 %same, %maybe
-  %o1 = or i1 %xa, %yb
-  %o2 = or i1 %o1, %sc
-  %at = icmp ne i64 %ta, 111
-  %no = or i1 %o2, %at
+{_loads(_ARGS)}{GEMM_DECLINES}  %at = icmp ne i64 %ta, 111
+  %no = or i1 %declines, %at
   br i1 %no, label %decline, label %go
 decline:
   ret i32 1
