@@ -61,6 +61,7 @@ def matmul_call(a: np.ndarray, b: np.ndarray, out: np.ndarray, routines: dict):
 _TILED_LEAST = 32   # rows, columns and sums below which the BLAS call is kept
 _BLAS_Q = 448       # OpenBLAS's GEMM_Q for f32 on AVX-512 cores: its K block
 _proven: dict = {}  # (BLAS threads, transa, transb, M, N, K) -> K block, or None
+_UNKNOWN = object()
 
 
 def tiled_block(transa: int, transb: int, m: int, n: int, k: int, routines: dict) -> int | None:
@@ -72,17 +73,19 @@ def tiled_block(transa: int, transb: int, m: int, n: int, k: int, routines: dict
     split in blocks), so it is not assumed: the kernel takes sizes only where, once per
     process, both computed the same random product of these sizes and layouts and got
     equal bits. Kept to one BLAS thread (the kernel runs on one) and to sizes where it was
-    measured faster (bench/cpu_compare.py), with A not transposed (the kernel's form)."""
+    measured faster (bench/cpu_tiled_gemm.py), with A not transposed (the kernel's form)."""
     threads = routines.get("blas_threads", lambda: 0)()
     if min(m, n, k) < _TILED_LEAST or "tiled_f32" not in routines or threads != 1 or \
             transa != _NO_TRANS:
         return None
     key = (threads, transa, transb, m, n, k)
-    if key not in _proven:
-        if len(_proven) > 4096:
-            _proven.clear()
-        _proven[key] = _BLAS_Q if _probe(key, _BLAS_Q, routines) else None
-    return _proven[key]
+    known = _proven.get(key, _UNKNOWN)
+    if known is not _UNKNOWN:
+        return known
+    if len(_proven) > 4096:
+        _proven.clear()
+    kc = _proven[key] = _BLAS_Q if _probe(key, _BLAS_Q, routines) else None
+    return kc   # (not read back: another thread may clear the table in between)
 
 
 def _probe(key: tuple, kc: int, routines: dict) -> bool:
