@@ -129,6 +129,13 @@ def _pick_rows() -> str:
     return "\n".join(out) + f"\n  %mr = add i64 {last}, 0\n"
 
 
+# the lane masks %m0, %m1 of a panel's two vectors from their column counts %c0, %c1
+_MASKS = "".join(f"""  %h{v} = shl i64 1, %c{v}
+  %k{v} = sub i64 %h{v}, 1
+  %q{v} = trunc i64 %k{v} to i16
+  %m{v} = bitcast i16 %q{v} to <16 x i1>
+""" for v in (0, 1))
+
 _ENTRY = f"""
 declare {_V} @llvm.fma.v16f32({_V}, {_V}, {_V})
 declare {_V} @llvm.masked.load.v16f32.p0(ptr, i32, <16 x i1>, {_V})
@@ -220,15 +227,7 @@ jbody:
   %c1a = sub i64 %cols, 16
   %c1b = call i64 @llvm.smax.i64(i64 %c1a, i64 0)
   %c1 = call i64 @llvm.smin.i64(i64 %c1b, i64 16)
-  %h0 = shl i64 1, %c0
-  %k0 = sub i64 %h0, 1
-  %q0 = trunc i64 %k0 to i16
-  %m0 = bitcast i16 %q0 to <16 x i1>
-  %h1 = shl i64 1, %c1
-  %k1 = sub i64 %h1, 1
-  %q1 = trunc i64 %k1 to i16
-  %m1 = bitcast i16 %q1 to <16 x i1>
-  %Cij = getelementptr float, ptr %Ci, i64 %j
+{_MASKS}  %Cij = getelementptr float, ptr %Ci, i64 %j
   %packed = icmp ne ptr %Pb, null
   %pj = mul i64 %j, %k
   %Bpj = getelementptr float, ptr %Pb, i64 %pj
